@@ -1,0 +1,30 @@
+# tessera_add_plugin(NAME <kind>_<name> SOURCES <files...> [LIBRARIES <libs...>])
+# Builds a loadable Tessera plugin: a MODULE library linked against the framework SDK
+# only, with hidden visibility, written to the plugin folder the host searches.
+# Works in tree (target `tessera`) and out of tree after find_package(Tessera).
+function(tessera_add_plugin)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT ARG_NAME OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "tessera_add_plugin: NAME and SOURCES are required")
+  endif()
+  set(target tessera_plugin_${ARG_NAME})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  if(TARGET tessera)
+    target_link_libraries(${target} PRIVATE tessera ${ARG_LIBRARIES})
+  else()
+    target_link_libraries(${target} PRIVATE Tessera::tessera ${ARG_LIBRARIES})
+  endif()
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME ${ARG_NAME} PREFIX "libtessera_"
+    CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  if(DEFINED TESSERA_PLUGIN_OUTPUT_DIR)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${TESSERA_PLUGIN_OUTPUT_DIR})
+  endif()
+  if(COMMAND tessera_set_warnings)
+    tessera_set_warnings(${target})
+  endif()
+  if(DEFINED TESSERA_PLUGIN_INSTALL_DIR)
+    install(TARGETS ${target} LIBRARY DESTINATION ${TESSERA_PLUGIN_INSTALL_DIR})
+  endif()
+endfunction()

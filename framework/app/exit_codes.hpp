@@ -1,0 +1,7 @@
+#pragma once
+
+namespace tessera::cli {
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;    // failed while running (a plugin threw, I/O failed)
+inline constexpr int kExitBadInput = 2;  // bad input: a scenario, a flag, a value
+}  // namespace tessera::cli

@@ -1,0 +1,66 @@
+// The `tessera` executable: a thin dispatcher to the subcommands.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+
+namespace {
+
+struct Subcommand {
+  const char* name;
+  int (*fn)(const tessera::cli::Args&);
+  const char* summary;
+};
+
+const Subcommand kSubcommands[] = {
+    {"run", tessera::cli::run_command, "search the parallelism space; best config, Pareto frontier, top N"},
+    {"explain", tessera::cli::explain_command, "one configuration stage by stage: time, memory, totals"},
+    {"compare", tessera::cli::compare_command, "the same scenario under several latency models"},
+    {"sensitivity", tessera::cli::sensitivity_command, "one-knob sweeps: parallelism and hardware elasticities"},
+    {"explore", tessera::cli::explore_command, "hardware grid x best parallelism; latency/cost frontier"},
+    {"plugins", tessera::cli::plugins_command, "list loaded plugins and their parameter schemas"},
+    {"validate", tessera::cli::validate_command, "check model, machine and scenario files"},
+    {"validate-data", tessera::cli::validate_data_command, "predict published measurements and report the error"},
+};
+
+void print_usage(std::ostream& os) {
+  os << "tessera — analytical simulator of LLM inference on distributed accelerators\n\n"
+        "Usage: tessera <command> [options] [SCENARIO]\n\nCommands:\n";
+  for (const auto& s : kSubcommands) {
+    os << "  " << s.name;
+    for (std::size_t i = std::strlen(s.name); i < 15; ++i) os << ' ';
+    os << s.summary << '\n';
+  }
+  os << "\nExamples:\n"
+        "  tessera run                                   # the default scenario\n"
+        "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8\n"
+        "  tessera explain scenarios/llama3.1-70b-decode-128k.yaml --config \"cp=8,tp=4\"\n"
+        "  tessera plugins --kind latency\n\n"
+        "'tessera <command> --help' shows a command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    // `tessera` alone runs the default scenario, like `tessera run`.
+    return tessera::cli::run_command({});
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    print_usage(std::cout);
+    return tessera::cli::kExitOk;
+  }
+  if (cmd == "--version") {
+    std::cout << "tessera 0.1.0\n";
+    return tessera::cli::kExitOk;
+  }
+  tessera::cli::Args args(argv + 2, argv + argc);
+  for (const auto& s : kSubcommands)
+    if (cmd == s.name) return s.fn(args);
+  std::cerr << "tessera: unknown command '" << cmd << "'\n\n";
+  print_usage(std::cerr);
+  return tessera::cli::kExitBadInput;
+}

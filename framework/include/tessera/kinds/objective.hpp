@@ -1,0 +1,24 @@
+#pragma once
+// Kind `objective`: one scalar per evaluated configuration, and its direction.
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/physics/eval_context.hpp"
+#include "tessera/physics/step_result.hpp"
+#include "tessera/plugin/plugin_object.hpp"
+
+namespace tessera {
+
+enum class Direction : std::uint8_t { minimize, maximize };
+
+class TESSERA_API Objective : public PluginObject {
+ public:
+  ~Objective() override;
+  virtual Direction direction() const = 0;
+  // SI unit of the value for JSON/CSV column names ("s", "tok/s", "USD", "J/tok", "" if none).
+  virtual const char* unit() const = 0;
+  // Thread-safe, no allocation.
+  virtual double evaluate(const EvalContext& ctx, const ParallelConfig& c, const StepTotals& totals,
+                          const MemoryUsage& memory) const = 0;
+};
+
+}  // namespace tessera

@@ -1,0 +1,60 @@
+#pragma once
+// Kind `search`: which configurations to evaluate, through a "propose / receive scores"
+// loop (Timeloop's search interface). The host evaluates what is proposed and reports back.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/plugin/plugin_object.hpp"
+
+namespace tessera {
+
+// The sweep grid and the validity rules, as the search sees them.
+class TESSERA_API SearchSpace {
+ public:
+  virtual ~SearchSpace();
+  // Values of each knob in the grid (sorted ascending for numeric knobs).
+  virtual const std::vector<std::int32_t>& values_cp() const = 0;
+  virtual const std::vector<std::int32_t>& values_tp() const = 0;
+  virtual const std::vector<std::int32_t>& values_pp() const = 0;
+  virtual const std::vector<std::int32_t>& values_dp() const = 0;
+  virtual const std::vector<std::int32_t>& values_ep() const = 0;
+  virtual const std::vector<KvShardMode>& values_kv_shard_mode() const = 0;
+  virtual const std::vector<FfnShardScope>& values_ffn_shard_scope() const = 0;
+  virtual const std::vector<std::int8_t>& values_tp_placement() const = 0;
+  virtual const std::vector<std::int8_t>& values_cp_placement() const = 0;
+  virtual const std::vector<CpRingVariant>& values_cp_ring_variant() const = 0;
+  // Discrete knobs at their scenario defaults (first listed value).
+  virtual ParallelConfig defaults() const = 0;
+  // Valid (SPEC §2) and canonical.
+  virtual bool is_valid_canonical(const ParallelConfig& c) const = 0;
+  virtual ParallelConfig canonicalize(const ParallelConfig& c) const = 0;
+  // Every valid canonical configuration of the grid, in a stable order.
+  virtual const std::vector<ParallelConfig>& valid_configs() const = 0;
+};
+
+// A score as the search sees it: lower is better (the host negates maximised objectives).
+struct SearchScore {
+  double primary = 0;
+  bool feasible = false;  // valid and fits memory
+};
+
+class TESSERA_API SearchRun {
+ public:
+  virtual ~SearchRun();
+  // Writes up to out.size() configurations to evaluate next; returns how many; 0 = done.
+  virtual std::size_t propose(std::span<ParallelConfig> out) = 0;
+  // The scores of the configurations last proposed, in the same order.
+  virtual void receive(std::span<const ParallelConfig> configs, std::span<const SearchScore> scores) = 0;
+};
+
+class TESSERA_API SearchStrategy : public PluginObject {
+ public:
+  ~SearchStrategy() override;
+  virtual std::unique_ptr<SearchRun> start(const SearchSpace& space) const = 0;
+};
+
+}  // namespace tessera

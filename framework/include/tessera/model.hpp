@@ -1,0 +1,63 @@
+#pragma once
+// A transformer model's dimensions (SPEC §2, model file). Plain data: the formulas that use
+// it live in tessera/physics/.
+#include <cstdint>
+#include <string>
+
+#include "tessera/dtype.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+enum class FfnKind : std::uint8_t {
+  gated,  // 3 matrices: gate, up, down (SwiGLU, GeGLU)
+  plain,  // 2 matrices: up, down (GELU MLP)
+};
+
+// Mixture of experts: replaces the dense FFN in all but the first `dense_layers` layers.
+struct MoESpec {
+  std::int64_t experts = 0;         // E
+  std::int64_t top_k = 0;           // K, distinct experts per token
+  std::int64_t expert_ffn = 0;      // I_e, intermediate size of one expert
+  std::int64_t shared_experts = 0;  // E_s, always-on experts of size I_e
+  std::int64_t dense_layers = 0;    // leading layers with the dense FFN of size `ffn`
+};
+
+// Multi-head latent attention (DeepSeek-V2/V3).
+struct MLASpec {
+  std::int64_t kv_lora_rank = 0;  // compressed KV width (cached)
+  std::int64_t q_lora_rank = 0;   // compressed Q width (0: no Q compression)
+  std::int64_t rope_dim = 0;      // decoupled RoPE key width (cached)
+  std::int64_t nope_dim = 0;      // per-head non-RoPE query/key width
+  std::int64_t v_head_dim = 0;    // per-head value width
+};
+
+struct ModelSpec {
+  std::string name;
+  std::int64_t layers = 0;    // L
+  std::int64_t hidden = 0;    // H
+  std::int64_t heads = 0;     // h_q
+  std::int64_t kv_heads = 0;  // h_kv
+  std::int64_t head_dim = 0;  // d
+  std::int64_t ffn = 0;       // I
+  FfnKind ffn_kind = FfnKind::gated;
+  std::int64_t vocab = 0;     // V
+  bool tied_embeddings = false;
+  bool attention_bias = false;
+  bool mlp_bias = false;
+  DTypes dtype;
+  bool has_moe = false;
+  MoESpec moe;
+  bool has_mla = false;
+  MLASpec mla;
+
+  std::int64_t moe_layers() const { return has_moe ? layers - moe.dense_layers : 0; }
+  std::int64_t dense_ffn_layers() const { return layers - moe_layers(); }
+};
+
+// Parameter counts (SPEC §2): every weight; and what one token touches (embedding and
+// lm_head included, K routed + shared experts).
+TESSERA_API double params_total(const ModelSpec& m);
+TESSERA_API double params_active(const ModelSpec& m);
+
+}  // namespace tessera

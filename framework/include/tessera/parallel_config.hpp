@@ -1,0 +1,43 @@
+#pragma once
+// One point of the parallelism space: the five numeric knobs and the discrete ones (SPEC §2).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+struct MachineSpec;
+
+enum class KvShardMode : std::uint8_t { split, replicate };
+enum class FfnShardScope : std::uint8_t { tp, tp_cp, tp_cp_dp };
+enum class CpRingVariant : std::uint8_t { kv, qoml, tree };
+
+TESSERA_API const char* kv_shard_mode_name(KvShardMode m);      // "split"
+TESSERA_API const char* ffn_shard_scope_name(FfnShardScope s);  // "TP+CP"
+TESSERA_API const char* cp_ring_variant_name(CpRingVariant v);  // "qoml"
+
+struct ParallelConfig {
+  std::int32_t cp = 1, tp = 1, pp = 1, dp = 1, ep = 1;
+  KvShardMode kv_shard_mode = KvShardMode::split;
+  FfnShardScope ffn_shard_scope = FfnShardScope::tp;
+  // Placement levels: 0 = members are PEs of one first-level unit, p >= 1 = members are
+  // distinct level-p units (see MachineSpec::placement_index).
+  std::int8_t tp_placement = 0;
+  std::int8_t cp_placement = 1;
+  CpRingVariant cp_ring_variant = CpRingVariant::kv;
+
+  std::int64_t pes() const {
+    return std::int64_t{cp} * tp * pp * dp;
+  }
+  bool operator==(const ParallelConfig&) const = default;
+};
+
+// "cp=8,tp=4,pp=1,dp=1,ep=1,kv_shard_mode=split,..." with the machine's placement names.
+TESSERA_API std::string format_config(const ParallelConfig& c, const MachineSpec& m);
+// Parses the same syntax; keys left out keep the defaults above (cp_placement defaults to
+// the first level). Throws InputError naming the bad key or value and the nearest valid one.
+TESSERA_API ParallelConfig parse_config(std::string_view text, const MachineSpec& m);
+
+}  // namespace tessera

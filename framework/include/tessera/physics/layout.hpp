@@ -1,0 +1,64 @@
+#pragma once
+// Maps a parallel configuration onto the machine hierarchy (SPEC §2 "Placement"): which
+// level's links each collective crosses, how many groups share an uplink, which units are
+// used, and whether the configuration is valid at all.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "tessera/export.hpp"
+#include "tessera/machine.hpp"
+#include "tessera/model.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/workload.hpp"
+
+namespace tessera {
+
+inline constexpr int kMaxLevels = 8;
+
+// The links one collective runs over: the highest level its group spans.
+struct LinkCost {
+  double bandwidth = 0;  // B/s per PE per direction, after uplink contention
+  double latency = 0;    // s per message
+  int level = 0;         // 1-based index into MachineSpec::levels; 0 = the group is one PE
+  int sharing = 1;       // concurrent groups sharing one uplink at that level
+};
+
+// Why a configuration is not valid. Codes, not strings: the hot path builds no text.
+enum class InvalidReason : std::uint8_t {
+  none,
+  tp_not_dividing_heads,     // tp must divide h_q
+  tp_kv_heads_mismatch,      // tp | h_kv or h_kv | tp
+  pp_exceeds_layers,         // pp <= L
+  ep_without_experts,        // ep > 1 on a dense model
+  ep_not_dividing_experts,   // ep | E
+  ep_not_dividing_ffn_group, // ep | f
+  pe_group_exceeds_fanout,   // product of groups placed on the PE <= first-level fanout
+  exceeds_machine,           // cp*tp*pp*dp <= total PEs
+  tree_in_prefill,           // cp_ring_variant tree is decode-only
+  placement_out_of_range,    // placement level beyond the hierarchy
+  bad_knob,                  // a numeric knob < 1
+};
+
+struct Layout {
+  bool valid = false;
+  InvalidReason reason = InvalidReason::none;
+  LinkCost tp, cp, kv_group, ffn, ep, dp, pp_hop;
+  // units_used[p]: distinct units of placement level p touched (p = 0: PEs).
+  std::array<std::int64_t, kMaxLevels + 1> units_used{};
+  int ffn_group = 1;  // f: PEs sharing the FFN weights (tp, tp*cp or tp*cp*dp)
+};
+
+// Fills `out` for `c`; no allocation. Does not check memory (the memory model does).
+TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machine,
+                                const Workload& workload, const ParallelConfig& c, Layout& out);
+
+// Human-readable reason with the numbers involved ("tp=16 does not divide heads=12").
+TESSERA_API std::string describe_invalid(InvalidReason r, const ModelSpec& model,
+                                         const MachineSpec& machine, const ParallelConfig& c);
+
+// Canonical configurations (SPEC §2): knobs that make no difference take one fixed value.
+TESSERA_API bool is_canonical(const ModelSpec& model, const ParallelConfig& c);
+TESSERA_API ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c);
+
+}  // namespace tessera

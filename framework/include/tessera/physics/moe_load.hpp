@@ -1,0 +1,23 @@
+#pragma once
+// Load of the most loaded expert-parallel rank (SPEC §3.2, MoE): a synchronous step runs
+// at the slowest rank. Documented approximations, checked against Monte Carlo in tests.
+#include <cstdint>
+
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+struct MoELoad {
+  double distinct_experts = 0;  // expected distinct experts touched on the most loaded rank
+  double token_slots = 0;       // expected token-expert slots routed to the most loaded rank
+};
+
+// tokens T_f routed together, each to k distinct of `experts` experts, spread over `ep`
+// ranks of experts/ep experts each. `balanced` = the average rank instead of the maximum.
+TESSERA_API MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k,
+                                         std::int64_t ep, bool balanced);
+
+// Expected maximum of n i.i.d. standard normal variables (exact for n <= 2, Blom beyond).
+TESSERA_API double expected_max_std_normal(std::int64_t n);
+
+}  // namespace tessera

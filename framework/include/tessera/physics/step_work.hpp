@@ -1,0 +1,88 @@
+#pragma once
+// The reference workload of one step (SPEC §3.1-3.4): for every stage, per PE and per
+// occurrence, the FLOPs, HBM bytes and collectives the reference model says it does.
+// Latency models turn this work into time; they differ only in how (overlap, roofline,
+// efficiencies). Every formula lives in step_work.cpp, written down in docs/physics.md.
+#include <array>
+#include <cstdint>
+
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/physics/collectives.hpp"
+#include "tessera/physics/eval_context.hpp"
+#include "tessera/physics/layout.hpp"
+#include "tessera/stage.hpp"
+
+namespace tessera {
+
+// Per-PE GEMM shape: m tokens x n output features x k input features (0 if not a GEMM).
+struct GemmShape {
+  double m = 0, n = 0, k = 0;
+};
+
+// The context-parallel exchange of `attn.cp` (SPEC §3.3).
+struct CpExchange {
+  CpRingVariant variant = CpRingVariant::kv;
+  std::int32_t steps = 0;   // ring steps (cp - 1), or merge steps (ceil log2 cp) for tree
+  double step_flops = 0;    // attention FLOPs computed per step on the block received
+  double step_bytes = 0;    // HBM bytes of that computation
+  double msg_bytes = 0;     // bytes sent per step
+  bool overlappable = false;  // a step's compute may hide its message (kv; qoml in prefill)
+  LinkCost link;
+};
+
+struct StageWork {
+  const char* name = "";
+  StageBlock block = StageBlock::attention;
+  double count = 0;            // occurrences per step on the critical path
+  double ranks = 1;            // PEs of one DP replica that execute it (for totals)
+  double flops = 0;            // per PE per occurrence (for attn.cp: all steps together)
+  double hbm_bytes = 0;        // per PE per occurrence
+  double redundant_flops = 0;  // the part of `flops` another PE also computes
+  GemmShape gemm;              // for GEMM stages
+  bool attention_kernel = false;
+  std::int32_t kernels = 0;    // kernel launches per occurrence
+  std::array<Collective, 3> comms{};
+  std::int32_t comm_count = 0;
+  bool has_cp = false;
+  CpExchange cp;
+};
+
+struct StepWork {
+  static constexpr int kCapacity = 32;
+  std::array<StageWork, kCapacity> stages{};
+  int size = 0;
+  double tokens = 0;  // new tokens per DP replica in this step (T)
+
+  StageWork& push() {
+    StageWork& s = stages[static_cast<std::size_t>(size++)];
+    s = StageWork{};
+    return s;
+  }
+};
+
+// Which step to build.
+struct StepShape {
+  Mode mode = Mode::decode;
+  std::int64_t batch = 1;     // sequences in this step (B, or B/pp for a pipeline micro-batch)
+  std::int64_t tokens = 1;    // T: new tokens per replica (B in decode, B*c in prefill)
+  double kv_cached = 0;       // decode: S; prefill chunk j: P_j = j*c
+  std::int64_t chunk = 0;     // prefill: c
+  double layers = 0;          // layers on the path: L for a whole step, ceil(L/pp) per stage
+  double dense_layers = 0;    // of which dense-FFN layers
+  bool lm_head = true;        // include the lm_head stage
+  bool pipeline_hops = true;  // include the (pp - 1) pipeline hops
+};
+
+// Fills `out` for configuration `c` laid out as `layout`. No allocation.
+TESSERA_API void build_step_work(const EvalContext& ctx, const ParallelConfig& c,
+                                 const Layout& layout, const StepShape& shape, StepWork& out);
+
+// Time of a roofline: max(flops / peak, bytes / bw) with the given efficiencies.
+inline double roofline_seconds(double flops, double bytes, double peak, double bw) {
+  const double t_c = peak > 0 ? flops / peak : 0.0;
+  const double t_m = bw > 0 ? bytes / bw : 0.0;
+  return t_c > t_m ? t_c : t_m;
+}
+
+}  // namespace tessera

@@ -1,0 +1,12 @@
+#pragma once
+// Everything a plugin may include, in one header.
+#include "tessera/error.hpp"
+#include "tessera/kinds/latency_model.hpp"
+#include "tessera/kinds/memory_model.hpp"
+#include "tessera/kinds/objective.hpp"
+#include "tessera/kinds/search_strategy.hpp"
+#include "tessera/physics/collectives.hpp"
+#include "tessera/physics/moe_load.hpp"
+#include "tessera/physics/shards.hpp"
+#include "tessera/physics/step_work.hpp"
+#include "tessera/plugin/descriptor.hpp"

@@ -1,0 +1,46 @@
+#pragma once
+// One stage of a step (a GEMM, the attention core, a collective...), per PE and per
+// occurrence, as a latency model reports it. `count` occurrences lie on one request's
+// critical path per step, so that sum(count * visible_s) is the step latency.
+#include <array>
+#include <cstdint>
+
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+enum class StageBlock : std::uint8_t { attention, ffn, moe, head, pipeline };
+enum class Bound : std::uint8_t { compute, memory, comm, overhead, none };
+
+TESSERA_API const char* stage_block_name(StageBlock b);
+TESSERA_API const char* bound_name(Bound b);
+
+struct Stage {
+  const char* name = "";  // "attn.qkv", "ffn.up", "moe.experts", "pp.hop", ...
+  StageBlock block = StageBlock::attention;
+  double count = 0;       // occurrences per step on the critical path
+  double flops = 0;       // FLOP per PE per occurrence
+  double hbm_bytes = 0;   // B read+written from HBM per PE per occurrence
+  double comm_bytes = 0;  // B sent per PE per occurrence (collective sizes per SPEC §3.3)
+  double compute_s = 0;
+  double memory_s = 0;
+  double comm_s = 0;
+  double visible_s = 0;   // time this stage adds to the critical path, per occurrence
+  Bound bound = Bound::none;
+};
+
+// A fixed-capacity stage list: evaluating a configuration allocates nothing.
+struct StageList {
+  static constexpr int kCapacity = 32;
+  std::array<Stage, kCapacity> items{};
+  int size = 0;
+
+  Stage& push() { return items[static_cast<std::size_t>(size++)]; }
+  void clear() { size = 0; }
+  const Stage* begin() const { return items.data(); }
+  const Stage* end() const { return items.data() + size; }
+  Stage* begin() { return items.data(); }
+  Stage* end() { return items.data() + size; }
+};
+
+}  // namespace tessera

@@ -1,0 +1,75 @@
+#pragma once
+// Discovers, loads and owns plugin libraries (Boost.DLL). Created before and destroyed after
+// every plugin object; never unloads during a run. Objects are handed out as shared_ptrs whose
+// deleter also holds the library.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
+#include "tessera/kinds/latency_model.hpp"
+#include "tessera/kinds/memory_model.hpp"
+#include "tessera/kinds/objective.hpp"
+#include "tessera/kinds/search_strategy.hpp"
+#include "tessera/plugin/descriptor.hpp"
+
+namespace tessera {
+
+struct LoadedPlugin {
+  const PluginDescriptor* descriptor = nullptr;
+  std::string path;
+  std::string id() const;  // "<kind>/<name>"
+  std::shared_ptr<void> library;  // keeps the shared library mapped
+};
+
+// A plugin that could not be loaded, with the reason (never dropped silently).
+struct PluginLoadFailure {
+  std::string path;
+  std::string message;
+};
+
+class TESSERA_API PluginRegistry {
+ public:
+  // Searches, in order: `extra_paths` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
+  // the build tree's plugin folder, $ORIGIN/../lib/tessera/plugins of the executable.
+  explicit PluginRegistry(std::vector<std::string> extra_paths = {});
+  ~PluginRegistry();
+  PluginRegistry(const PluginRegistry&) = delete;
+  PluginRegistry& operator=(const PluginRegistry&) = delete;
+
+  void discover();                              // loads every plugin in the search path
+  bool load_file(const std::string& path);      // one library; false + failure recorded
+
+  const std::vector<LoadedPlugin>& plugins() const;
+  const std::vector<PluginLoadFailure>& failures() const;
+  const std::vector<std::string>& search_path() const;
+
+  // nullptr when absent.
+  const LoadedPlugin* find(PluginKind kind, const std::string& name) const;
+  // Throws InputError naming what is registered for that kind and the nearest name.
+  const LoadedPlugin& require(PluginKind kind, const std::string& name, const SourceLocation& where) const;
+
+  // Validates `choice.params` against the plugin's schema (all errors collected, InputErrors)
+  // and creates the object through the exception barrier (PluginError naming id, version, path).
+  std::shared_ptr<LatencyModel> create_latency(const PluginChoice& choice) const;
+  std::shared_ptr<MemoryModel> create_memory(const PluginChoice& choice) const;
+  std::shared_ptr<SearchStrategy> create_search(const PluginChoice& choice) const;
+  std::shared_ptr<Objective> create_objective(const PluginChoice& choice) const;
+
+  // Validates a machine's `efficiency:` block against a latency plugin's machine schema.
+  ParamSet machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,
+                          const std::string& machine_file) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Validates raw values against a schema: fills defaults, converts units, checks ranges and
+// choices. Collects all problems as diagnostics (with "did you mean" for unknown keys).
+TESSERA_API ParamSet validate_params(const ParamSpec* specs, std::uint32_t count,
+                                     const std::vector<RawParam>& raw, const std::string& owner,
+                                     std::vector<Diagnostic>& diagnostics);
+
+}  // namespace tessera

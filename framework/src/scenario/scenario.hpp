@@ -1,0 +1,84 @@
+#pragma once
+// A loaded, validated scenario: typed values only (no YAML past the loader).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/error.hpp"
+#include "tessera/machine.hpp"
+#include "tessera/model.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/plugin/param_set.hpp"
+#include "tessera/units.hpp"
+#include "tessera/workload.hpp"
+
+namespace tessera {
+
+// A plugin choice as written: `overlap` or `{name: random, samples: 2000, seed: 7}`.
+// Raw values keep their text and location; the host validates them against the chosen
+// plugin's schema (host/param_validation.hpp) once the plugin is known.
+struct RawParam {
+  std::string key;
+  std::string text;                // scalar as written; for a list, items joined by ','
+  std::vector<std::string> items;  // list items (empty for a scalar)
+  bool is_list = false;
+  SourceLocation where;
+};
+
+struct PluginChoice {
+  std::string name;
+  std::vector<RawParam> params;
+  SourceLocation where;  // of the name
+};
+
+struct PluginChoices {
+  std::vector<PluginChoice> latency;     // `run` uses the first, `compare` all
+  PluginChoice memory;                   // default "standard"
+  PluginChoice search;                   // default "exhaustive"
+  std::vector<PluginChoice> objectives;  // the first ranks; default [latency, pes, efficiency]
+};
+
+// One hardware axis of `sweep.hardware`: a dotted path into the machine and its values (SI).
+struct HardwareAxis {
+  std::string path;  // "machine.pe.hbm.bandwidth", "machine.levels.cube.link_bw"
+  Dimension dimension = Dimension::none;
+  std::vector<double> values;
+  SourceLocation where;
+};
+
+// The parallelism grid (SPEC §2 "What a sweep covers"): numeric knobs not listed are {1};
+// discrete knobs not listed take all their values (placements: the PE and the first level).
+struct Sweep {
+  std::vector<std::int32_t> cp{1}, tp{1}, pp{1}, dp{1}, ep{1};
+  std::vector<KvShardMode> kv_shard_mode{KvShardMode::split, KvShardMode::replicate};
+  std::vector<FfnShardScope> ffn_shard_scope{FfnShardScope::tp, FfnShardScope::tp_cp,
+                                             FfnShardScope::tp_cp_dp};
+  std::vector<std::int8_t> tp_placement{0, 1};
+  std::vector<std::int8_t> cp_placement{1, 0};
+  std::vector<CpRingVariant> cp_ring_variant{CpRingVariant::kv, CpRingVariant::qoml};
+  std::vector<HardwareAxis> hardware;
+};
+
+struct ReportSpec {
+  std::int64_t top = 20;
+  std::string csv;   // "" = none; relative paths resolved against the working directory
+  std::string json;
+};
+
+struct Scenario {
+  std::string name;
+  std::string file;          // the scenario file's path ("" for built-in)
+  std::string model_file;    // where the model came from (path, or "inline")
+  std::string machine_file;
+  ModelSpec model;           // scenario `dtype:` already applied
+  MachineSpec machine;       // overrides already applied; `efficiency` not yet validated
+  // The machine file's raw `efficiency:` block, validated against the chosen latency
+  // plugin's machine schema by the host.
+  std::vector<RawParam> machine_efficiency;
+  Workload workload;
+  PluginChoices plugins;
+  Sweep sweep;
+  ReportSpec report;
+};
+
+}  // namespace tessera

@@ -1,0 +1,36 @@
+#pragma once
+// Reads scenario, model and machine YAML files (SPEC §2) into typed specs. Collects every
+// problem found and throws InputErrors with `FILE:LINE:COL: error: MESSAGE` diagnostics.
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+struct LoadOptions {
+  std::vector<std::string> set;   // --set key=value (dotted paths from the scenario's root)
+  std::string model_override;     // --model FILE (YAML model file or HF config.json)
+  std::string machine_override;   // --machine FILE
+  std::string data_root;          // folder holding models/ machines/ (default: the source tree)
+};
+
+// The default scenario `tessera run` uses with no file.
+TESSERA_API std::string default_scenario_path(const LoadOptions& options);
+
+TESSERA_API Scenario load_scenario(const std::string& path, const LoadOptions& options);
+TESSERA_API ModelSpec load_model_file(const std::string& path);
+TESSERA_API MachineSpec load_machine_file(const std::string& path);
+
+// Validates any Tessera YAML file by its `kind:` (model, machine or scenario).
+TESSERA_API void validate_file(const std::string& path, const LoadOptions& options);
+
+// Sets a numeric machine field by dotted path ("machine.pe.hbm.bandwidth",
+// "machine.levels.cube.link_bw", "machine.pe.flops.bf16") to an SI value. Used by hardware
+// sweeps. Throws InputError for a path that names no numeric machine field.
+TESSERA_API void set_machine_field(MachineSpec& machine, const std::string& path, double si_value);
+TESSERA_API double get_machine_field(const MachineSpec& machine, const std::string& path);
+TESSERA_API Dimension machine_field_dimension(const std::string& path);
+
+}  // namespace tessera
