@@ -9,11 +9,9 @@ function(tessera_add_plugin)
   endif()
   set(target tessera_plugin_${ARG_NAME})
   add_library(${target} MODULE ${ARG_SOURCES})
-  if(TARGET tessera)
-    target_link_libraries(${target} PRIVATE tessera ${ARG_LIBRARIES})
-  else()
-    target_link_libraries(${target} PRIVATE Tessera::tessera ${ARG_LIBRARIES})
-  endif()
+  # In tree Tessera::tessera is an alias of the framework target; out of tree the imported
+  # target of find_package(Tessera).
+  target_link_libraries(${target} PRIVATE Tessera::tessera ${ARG_LIBRARIES})
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${ARG_NAME} PREFIX "libtessera_"
     CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON

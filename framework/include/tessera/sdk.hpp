@@ -10,3 +10,4 @@
 #include "tessera/physics/shards.hpp"
 #include "tessera/physics/step_work.hpp"
 #include "tessera/plugin/descriptor.hpp"
+#include "tessera/physics/stage_timing.hpp"

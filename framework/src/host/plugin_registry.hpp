@@ -3,6 +3,8 @@
 // every plugin object; never unloads during a run. Objects are handed out as shared_ptrs whose
 // deleter also holds the library.
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,7 @@ namespace tessera {
 struct LoadedPlugin {
   const PluginDescriptor* descriptor = nullptr;
   std::string path;
-  std::string id() const;  // "<kind>/<name>"
+  TESSERA_API std::string id() const;  // "<kind>/<name>"
   std::shared_ptr<void> library;  // keeps the shared library mapped
 };
 
@@ -33,7 +35,8 @@ class TESSERA_API PluginRegistry {
  public:
   // Searches, in order: `extra_paths` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
   // the build tree's plugin folder, $ORIGIN/../lib/tessera/plugins of the executable.
-  explicit PluginRegistry(std::vector<std::string> extra_paths = {});
+  // With `default_locations` false only `extra_paths` are searched (tests, fixtures).
+  explicit PluginRegistry(std::vector<std::string> extra_paths = {}, bool default_locations = true);
   ~PluginRegistry();
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
@@ -47,8 +50,19 @@ class TESSERA_API PluginRegistry {
 
   // nullptr when absent.
   const LoadedPlugin* find(PluginKind kind, const std::string& name) const;
+  // The registered plugins of one kind, sorted by name.
+  std::vector<const LoadedPlugin*> plugins_of(PluginKind kind) const;
+  std::vector<std::string> names(PluginKind kind) const;
   // Throws InputError naming what is registered for that kind and the nearest name.
   const LoadedPlugin& require(PluginKind kind, const std::string& name, const SourceLocation& where) const;
+
+  // Checks a choice without creating anything: the name is registered and its parameters
+  // satisfy the schema. Problems are appended to `diagnostics` (for `tessera validate`,
+  // which collects every error); returns the validated set (partial when problems exist).
+  ParamSet check_choice(PluginKind kind, const PluginChoice& choice,
+                        std::vector<Diagnostic>& diagnostics) const;
+  // The same, throwing InputErrors when anything is wrong.
+  ParamSet validate_choice(PluginKind kind, const PluginChoice& choice) const;
 
   // Validates `choice.params` against the plugin's schema (all errors collected, InputErrors)
   // and creates the object through the exception barrier (PluginError naming id, version, path).
@@ -68,8 +82,16 @@ class TESSERA_API PluginRegistry {
 
 // Validates raw values against a schema: fills defaults, converts units, checks ranges and
 // choices. Collects all problems as diagnostics (with "did you mean" for unknown keys).
+// Messages read `<owner>: parameter 'samples': expected an integer ≥ 1, found '-5'`, located
+// at the value; a missing required parameter is located at `where` (the plugin's name).
 TESSERA_API ParamSet validate_params(const ParamSpec* specs, std::uint32_t count,
                                      const std::vector<RawParam>& raw, const std::string& owner,
                                      std::vector<Diagnostic>& diagnostics);
+TESSERA_API ParamSet validate_params(const ParamSpec* specs, std::uint32_t count,
+                                     const std::vector<RawParam>& raw, const std::string& owner,
+                                     const SourceLocation& where, std::vector<Diagnostic>& diagnostics);
+
+// The plugin kind named `name` ("latency"), or nullopt.
+TESSERA_API std::optional<PluginKind> parse_plugin_kind(std::string_view name);
 
 }  // namespace tessera

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tessera/export.hpp"
 #include "tessera/machine.hpp"
@@ -56,6 +57,12 @@ TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machi
 // Human-readable reason with the numbers involved ("tp=16 does not divide heads=12").
 TESSERA_API std::string describe_invalid(InvalidReason r, const ModelSpec& model,
                                          const MachineSpec& machine, const ParallelConfig& c);
+
+enum class GroupKind : std::uint8_t { tp, cp, dp, pp };
+// PE indices (0-based, in the hierarchy's order) of the members of the group of `kind`
+// containing PE 0 — for tests and reports; allocates.
+TESSERA_API std::vector<std::int64_t> group_members(const MachineSpec& machine, const ParallelConfig& c,
+                                                    GroupKind kind);
 
 // Canonical configurations (SPEC §2): knobs that make no difference take one fixed value.
 TESSERA_API bool is_canonical(const ModelSpec& model, const ParallelConfig& c);

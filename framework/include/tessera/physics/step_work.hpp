@@ -38,7 +38,11 @@ struct StageWork {
   double ranks = 1;            // PEs of one DP replica that execute it (for totals)
   double flops = 0;            // per PE per occurrence (for attn.cp: all steps together)
   double hbm_bytes = 0;        // per PE per occurrence
-  double redundant_flops = 0;  // the part of `flops` another PE also computes
+  double redundant_flops = 0;  // the part of accounted_flops another PE also computes
+  // FLOPs and bytes of the average PE, for the step's totals. They differ from `flops` and
+  // `hbm_bytes` (the slowest PE, which sets the time) only for MoE experts.
+  double accounted_flops = 0;
+  double accounted_hbm_bytes = 0;
   GemmShape gemm;              // for GEMM stages
   bool attention_kernel = false;
   std::int32_t kernels = 0;    // kernel launches per occurrence
@@ -71,7 +75,7 @@ struct StepShape {
   double layers = 0;          // layers on the path: L for a whole step, ceil(L/pp) per stage
   double dense_layers = 0;    // of which dense-FFN layers
   bool lm_head = true;        // include the lm_head stage
-  bool pipeline_hops = true;  // include the (pp - 1) pipeline hops
+  double hops = 0;            // pipeline hops on the path: pp - 1 for a whole step
 };
 
 // Fills `out` for configuration `c` laid out as `layout`. No allocation.

@@ -1,0 +1,61 @@
+# Tessera — one-word entry points. `make test` is what CI runs first, `make test-asan` second.
+#   make deps       install the Debian 12 packages (scripts/install-deps.sh; idempotent)
+#   make build      Release build into build/
+#   make demo       build, then `tessera run` on the default scenario
+#   make test       build, then the whole CTest suite
+#   make test-asan  clang + AddressSanitizer/UndefinedBehaviorSanitizer Debug build into
+#                   build-asan/, then the whole suite there
+#   make bench      Release build with the Google Benchmark programs, then run them
+#   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
+#   make clean      remove the build folders
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+CMAKE ?= cmake
+CTEST ?= ctest
+
+# Sanitizer settings for every test process of `make test-asan`: leaks are errors, the first
+# error stops the program, UBSan prints where.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps configure build demo test test-asan bench format clean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+configure: deps
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: configure
+	$(CMAKE) --build $(BUILD) -j$(JOBS)
+
+demo: build
+	$(BUILD)/bin/tessera run
+
+test: build
+	$(CTEST) --test-dir $(BUILD) --output-on-failure -j2
+
+test-asan: deps
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DTESSERA_SANITIZE=ON
+	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS)
+	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j2
+
+bench: deps
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_BENCH=ON
+	$(CMAKE) --build $(BUILD) -j$(JOBS)
+	@set -e; found=0; \
+	for b in $(BUILD)/bin/bench_*; do \
+	  [ -x "$$b" ] || continue; found=1; echo "== $$b"; "$$b"; \
+	done; \
+	if [ $$found = 0 ]; then echo "make bench: no bench programs (bin/bench_*) were built" >&2; exit 1; fi
+
+format:
+	find framework plugins tests bench docs/examples \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
+	  | xargs -0 -r clang-format -i
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,160 @@
+#include "common_options.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "core/nearest_name.hpp"
+#include "exit_codes.hpp"
+#include "tessera/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tessera::cli {
+
+LoadOptions CommonOptions::load_options() const {
+  LoadOptions o;
+  o.set = set;
+  o.model_override = model;
+  o.machine_override = machine;
+  return o;
+}
+
+void add_common_options(po::options_description& desc, CommonOptions& out, unsigned flags) {
+  auto add = desc.add_options();
+  if (flags & kOptSet)
+    add("set", po::value<std::vector<std::string>>(&out.set)->composing()->value_name("KEY=VALUE"),
+        "override a scenario value by dotted path from the scenario's root, same value grammar "
+        "as the YAML (repeatable): --set workload.batch=8 --set 'machine.pe.hbm.bandwidth=2 TB/s'");
+  if (flags & kOptModelMachine) {
+    add("model", po::value<std::string>(&out.model)->value_name("FILE"),
+        "use this model instead of the scenario's: a model YAML file or a Hugging Face config.json");
+    add("machine", po::value<std::string>(&out.machine)->value_name("FILE"),
+        "use this machine file instead of the scenario's");
+  }
+  if (flags & kOptJson)
+    add("json", po::value<std::string>(&out.json)->value_name("FILE|-"),
+        "also write the results as JSON to FILE ('-' = stdout, replacing the table)");
+  if (flags & kOptCsv)
+    add("csv", po::value<std::string>(&out.csv)->value_name("FILE"), "also write the results as CSV to FILE");
+  if (flags & kOptPluginPath)
+    add("plugin-path", po::value<std::vector<std::string>>(&out.plugin_paths)->composing()->value_name("DIR"),
+        "also look for plugins in DIR (repeatable; searched before TESSERA_PLUGIN_PATH and the defaults)");
+  if (flags & kOptVerbosity) {
+    add("verbose,v", "log more to stderr (repeat: -vv debug, -vvv trace)");
+    add("quiet,q", po::bool_switch(&out.quiet), "log errors only");
+  }
+  if (flags & kOptHelp) add("help,h", po::bool_switch(&out.help), "show this help");
+}
+
+po::variables_map parse_command_line(const Args& args, const po::options_description& desc,
+                                     const po::positional_options_description& positional, CommonOptions& out) {
+  // Count -v, -vv, -vvv, --verbose ourselves (Boost refuses a repeated switch).
+  Args rest;
+  bool after_dashes = false;
+  for (const auto& a : args) {
+    if (!after_dashes && a == "--") after_dashes = true;
+    if (!after_dashes && a == "--verbose") {
+      ++out.verbose;
+      continue;
+    }
+    if (!after_dashes && a.size() >= 2 && a[0] == '-' && a[1] == 'v' && a.find_first_not_of('v', 1) == std::string::npos) {
+      out.verbose += static_cast<int>(a.size() - 1);
+      continue;
+    }
+    rest.push_back(a);
+  }
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(rest).options(desc).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& o : desc.options()) names.push_back("--" + o->long_name());
+    std::string opt = e.get_option_name();
+    throw InputError("unknown option '" + opt + "'" + did_you_mean(opt, names) + "; see --help");
+  } catch (const po::error& e) {
+    throw InputError(std::string(e.what()) + "; see --help");
+  }
+  apply_logging(out);
+  return vm;
+}
+
+void apply_logging(const CommonOptions& o) {
+  if (!spdlog::get("tessera")) {
+    auto logger = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    logger->set_pattern("tessera: %l: %v");
+    spdlog::register_logger(logger);
+    spdlog::set_default_logger(logger);
+  }
+  spdlog::level::level_enum level = spdlog::level::warn;
+  if (o.verbose == 1) level = spdlog::level::info;
+  if (o.verbose == 2) level = spdlog::level::debug;
+  if (o.verbose >= 3) level = spdlog::level::trace;
+  if (o.quiet) level = spdlog::level::err;
+  spdlog::set_level(level);
+}
+
+int run_guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const InputErrors& e) {
+    for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "tessera: error: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const PluginError& e) {
+    std::cerr << "tessera: error: " << e.what() << '\n';
+    return kExitFailed;
+  } catch (const Error& e) {
+    std::cerr << "tessera: error: " << e.what() << '\n';
+    return kExitFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "tessera: error: " << e.what() << '\n';
+    return kExitFailed;
+  }
+}
+
+void write_output_file(const std::string& path, const std::string& content) {
+  if (path == "-") {
+    std::cout << content;
+    std::cout.flush();
+    if (!std::cout) throw Error("cannot write to stdout");
+    return;
+  }
+  std::error_code ec;
+  const fs::path target(path);
+  if (target.has_parent_path()) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) throw Error("cannot create the folder '" + target.parent_path().string() + "' for " + path + ": " + ec.message());
+  }
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot write '" + tmp + "' (for " + path + ")");
+    out << content;
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      throw Error("cannot write '" + tmp + "' (for " + path + "): write failed");
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignore;
+    fs::remove(tmp, ignore);
+    throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  }
+}
+
+void print_help(std::ostream& os, const std::string& usage, const po::options_description& desc,
+                const std::string& examples) {
+  os << usage << '\n' << desc << examples;
+}
+
+}  // namespace tessera::cli

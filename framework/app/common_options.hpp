@@ -1,0 +1,68 @@
+#pragma once
+// The options every scenario command shares (--set, --plugin-path, -v/-q, --json, --csv,
+// --model, --machine, -h), the error-to-exit-status barrier, and atomic output files.
+#include <boost/program_options.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "scenario/scenario_loader.hpp"
+
+namespace tessera::cli {
+
+namespace po = boost::program_options;
+
+// Which shared options a command offers.
+enum CommonFlags : unsigned {
+  kOptSet = 1u << 0,         // --set KEY=VALUE (repeatable)
+  kOptPluginPath = 1u << 1,  // --plugin-path DIR (repeatable)
+  kOptVerbosity = 1u << 2,   // -v/--verbose (repeatable), -q/--quiet
+  kOptJson = 1u << 3,        // --json FILE|-
+  kOptCsv = 1u << 4,         // --csv FILE
+  kOptModelMachine = 1u << 5,  // --model FILE, --machine FILE
+  kOptHelp = 1u << 6,        // -h/--help
+  kOptAll = 0x7Fu,
+};
+
+struct CommonOptions {
+  std::vector<std::string> set;
+  std::vector<std::string> plugin_paths;
+  int verbose = 0;  // -v count
+  bool quiet = false;
+  std::string json;  // "" = none, "-" = stdout
+  std::string csv;   // "" = none, "-" = stdout
+  std::string model;
+  std::string machine;
+  bool help = false;
+
+  // LoadOptions for the scenario loader (data root: TESSERA_DATA_DIR or the default).
+  LoadOptions load_options() const;
+};
+
+// Adds the selected shared options to `desc`, bound to `out`.
+void add_common_options(po::options_description& desc, CommonOptions& out, unsigned flags = kOptAll);
+
+// Parses `args` against `desc` (+ positionals). -v/-vv/--verbose are counted into
+// `out.verbose` first (Boost cannot count a flag). Unknown or malformed options throw
+// InputError with a "did you mean". Then applies the log level (see apply_logging).
+po::variables_map parse_command_line(const Args& args, const po::options_description& desc,
+                                     const po::positional_options_description& positional, CommonOptions& out);
+
+// spdlog logs to stderr: warnings by default, -v info, -vv debug, -vvv trace, -q errors only.
+void apply_logging(const CommonOptions& o);
+
+// Runs a command body: InputErrors/InputError -> diagnostics on stderr, exit 2;
+// PluginError/Error/std::exception -> "tessera: error: ..." on stderr, exit 1.
+int run_guarded(const std::function<int()>& body);
+
+// Writes `content` to `path` atomically: PATH.tmp then rename, so a reader never sees a half
+// written file; parent folders are created. "-" writes to stdout. Throws tessera::Error on
+// failure (exit 1).
+void write_output_file(const std::string& path, const std::string& content);
+
+// "Usage: ..." + options + examples, as every --help prints it.
+void print_help(std::ostream& os, const std::string& usage, const po::options_description& desc,
+                const std::string& examples);
+
+}  // namespace tessera::cli

@@ -1,0 +1,260 @@
+// `tessera plugins`: the loaded plugins, their parameter schemas, and why any library failed
+// to load. A readable table by default; `--json` for tools.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "core/nearest_name.hpp"
+#include "exit_codes.hpp"
+#include "host/param_validation.hpp"
+#include "host/plugin_registry.hpp"
+
+namespace po = boost::program_options;
+
+namespace tessera::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tessera plugins [--kind KIND] [--json] [--plugin-path DIR]...\n"
+    "\n"
+    "Lists the plugins found in the search path with their parameter schemas (name, type,\n"
+    "unit, default, range or choices, help), then every library that failed to load and why.\n"
+    "Search order: --plugin-path folders, TESSERA_PLUGIN_PATH (':'-separated), the build\n"
+    "tree's plugin folder, <dir of tessera>/../lib/tessera/plugins.\n";
+
+constexpr const char* kExamples =
+    "\nExamples:\n"
+    "  tessera plugins --kind latency\n"
+    "  tessera plugins --plugin-path docs/examples/out-of-tree-plugin/build\n"
+    "  tessera plugins --json | jq -r '.[] | .id'\n";
+
+// Terminal width of UTF-8 text: one column per code point (no wide characters here).
+std::size_t width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+// Prints rows as aligned columns; the last column is not padded.
+void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+  if (rows.empty()) return;
+  std::vector<std::size_t> w(rows[0].size(), 0);
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i + 1 < r.size(); ++i) w[i] = std::max(w[i], width(r[i]));
+  for (const auto& r : rows) {
+    std::string line = indent;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      line += r[i];
+      if (i + 1 < r.size()) line += std::string(w[i] - width(r[i]) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    os << line << '\n';
+  }
+}
+
+std::string range_or_choices(const ParamSpec& s) {
+  if (s.type == ParamType::enumeration) {
+    std::string c;
+    for (std::uint32_t i = 0; i < s.choice_count; ++i) c += (i ? " | " : "") + std::string(s.choices[i].value);
+    return c;
+  }
+  return param_range_text(s);
+}
+
+void print_params(std::ostream& os, const ParamSpec* specs, std::uint32_t count) {
+  std::vector<std::vector<std::string>> rows{{"NAME", "TYPE", "UNIT", "DEFAULT", "RANGE / CHOICES", "HELP"}};
+  std::vector<std::vector<std::string>> meanings;  // printed under the table, per enum
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const ParamSpec& s = specs[i];
+    rows.push_back({s.name, param_type_name(s.type), param_unit(s), s.default_value ? s.default_value : "(required)",
+                    range_or_choices(s), s.help ? s.help : ""});
+    if (s.type == ParamType::enumeration)
+      for (std::uint32_t c = 0; c < s.choice_count; ++c)
+        meanings.push_back({std::string(s.name) + " = " + s.choices[c].value,
+                            s.choices[c].meaning ? s.choices[c].meaning : ""});
+  }
+  print_table(os, rows, "    ");
+  if (!meanings.empty()) {
+    os << "    choices:\n";
+    print_table(os, meanings, "      ");
+  }
+}
+
+void print_text(std::ostream& os, const PluginRegistry& reg, const std::vector<const LoadedPlugin*>& plugins) {
+  if (plugins.empty()) {
+    os << "No plugins found.\n";
+  } else {
+    std::vector<std::vector<std::string>> rows{{"KIND", "NAME", "VERSION", "SUMMARY"}};
+    for (const LoadedPlugin* p : plugins) {
+      const PluginDescriptor& d = *p->descriptor;
+      rows.push_back({plugin_kind_name(d.kind), d.name, d.version, d.summary});
+    }
+    print_table(os, rows, "");
+  }
+  for (const LoadedPlugin* p : plugins) {
+    const PluginDescriptor& d = *p->descriptor;
+    os << '\n' << p->id() << ' ' << d.version << " — " << d.summary << '\n';
+    os << "  library: " << p->path << '\n';
+    if (d.param_count == 0) {
+      os << "  parameters: none\n";
+    } else {
+      os << "  parameters (plugins: {" << plugin_kind_name(d.kind) << ": {name: " << d.name << ", ...}}):\n";
+      print_params(os, d.params, d.param_count);
+    }
+    if (d.machine_param_count > 0) {
+      os << "  machine parameters (the machine file's `efficiency:` block):\n";
+      print_params(os, d.machine_params, d.machine_param_count);
+    }
+  }
+  if (!reg.failures().empty()) {
+    os << "\nLibraries that failed to load (" << reg.failures().size() << "):\n";
+    for (const auto& f : reg.failures()) os << "  " << f.message << '\n';  // each names its library
+  }
+  os << "\nSearched:";
+  if (reg.search_path().empty()) os << " nothing";
+  for (const auto& dir : reg.search_path()) os << "\n  " << dir;
+  os << '\n';
+}
+
+nlohmann::json json_value(const ParamValue& v) {
+  return std::visit([](const auto& x) { return nlohmann::json(x); }, v);
+}
+
+// A range bound in SI; null when unbounded; integral for integer parameters.
+nlohmann::json json_bound(const ParamSpec& s, double v) {
+  if (!std::isfinite(v)) return nullptr;
+  if (s.type == ParamType::integer && std::abs(v) < 9.2e18) return static_cast<std::int64_t>(v);
+  return v;
+}
+
+nlohmann::json json_params(const ParamSpec* specs, std::uint32_t count) {
+  auto out = nlohmann::json::array();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const ParamSpec& s = specs[i];
+    nlohmann::json p;
+    p["name"] = s.name;
+    p["type"] = param_type_name(s.type);
+    p["unit"] = param_unit(s);
+    p["dimension"] = s.type == ParamType::quantity ? nlohmann::json(dimension_name(s.dimension)) : nlohmann::json(nullptr);
+    const auto def = default_param_value(s);
+    p["default"] = def ? json_value(*def) : nlohmann::json(nullptr);
+    p["default_text"] = s.default_value ? nlohmann::json(s.default_value) : nlohmann::json(nullptr);
+    p["required"] = s.default_value == nullptr;
+    p["min"] = json_bound(s, s.min);
+    p["max"] = json_bound(s, s.max);
+    auto choices = nlohmann::json::array();
+    for (std::uint32_t c = 0; c < s.choice_count && s.choices; ++c)
+      choices.push_back({{"value", s.choices[c].value}, {"meaning", s.choices[c].meaning ? s.choices[c].meaning : ""}});
+    p["choices"] = std::move(choices);
+    p["help"] = s.help ? s.help : "";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+nlohmann::json to_json(const std::vector<const LoadedPlugin*>& plugins) {
+  auto out = nlohmann::json::array();
+  for (const LoadedPlugin* p : plugins) {
+    const PluginDescriptor& d = *p->descriptor;
+    nlohmann::json j;
+    j["id"] = p->id();
+    j["kind"] = plugin_kind_name(d.kind);
+    j["name"] = d.name;
+    j["version"] = d.version;
+    j["summary"] = d.summary;
+    j["abi"] = d.abi_version;
+    j["kind_version"] = d.kind_version;
+    j["framework_version"] = d.framework_version ? d.framework_version : "";
+    j["path"] = p->path;
+    j["params"] = json_params(d.params, d.param_count);
+    j["machine_params"] = json_params(d.machine_params, d.machine_param_count);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// Warnings go to stderr so that `--json` output stays parseable. A logger the program set up
+// already (named) is kept; spdlog's stock stdout logger (unnamed) is replaced.
+void log_to_stderr() {
+  if (!spdlog::default_logger()->name().empty()) return;
+  auto logger = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+  logger->set_pattern("tessera: %^%l%$: %v");
+  logger->set_level(spdlog::default_logger()->level());
+  spdlog::set_default_logger(std::move(logger));
+}
+
+}  // namespace
+
+int plugins_command(const Args& args) {
+  po::options_description options("Options");
+  std::string kind_text;
+  std::vector<std::string> plugin_paths;
+  options.add_options()("help,h", "show this help")(
+      "kind", po::value<std::string>(&kind_text)->value_name("KIND"),
+      "only plugins of this kind: latency, memory, search or objective")("json", "print a JSON array instead of tables")(
+      "plugin-path", po::value<std::vector<std::string>>(&plugin_paths)->composing()->value_name("DIR"),
+      "also load plugins from DIR (repeatable; searched first)");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "tessera plugins: " << e.what() << "\n\n" << kUsage;
+    return kExitBadInput;
+  }
+  if (vm.count("help")) {
+    std::cout << kUsage << '\n' << options << kExamples;
+    return kExitOk;
+  }
+  std::optional<PluginKind> kind;
+  if (vm.count("kind")) {
+    kind = parse_plugin_kind(kind_text);
+    if (!kind) {
+      const std::vector<std::string> kinds{"latency", "memory", "search", "objective"};
+      std::cerr << "tessera plugins: unknown kind '" << kind_text << "'" << did_you_mean(kind_text, kinds)
+                << "; kinds: latency, memory, search, objective\n";
+      return kExitBadInput;
+    }
+  }
+
+  log_to_stderr();
+  try {
+    PluginRegistry registry(plugin_paths);
+    const bool json = vm.count("json") > 0;
+    {
+      // The table lists load failures itself; JSON leaves them to the warnings on stderr.
+      const auto level = spdlog::default_logger()->level();
+      if (!json) spdlog::default_logger()->set_level(spdlog::level::err);
+      registry.discover();
+      spdlog::default_logger()->set_level(level);
+    }
+    std::vector<const LoadedPlugin*> shown;
+    for (PluginKind k : {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective})
+      if (!kind || *kind == k)
+        for (const LoadedPlugin* p : registry.plugins_of(k)) shown.push_back(p);
+    if (json) {
+      std::cout << to_json(shown).dump(2) << '\n';
+    } else {
+      print_text(std::cout, registry, shown);
+    }
+  } catch (const InputError& e) {
+    std::cerr << "tessera plugins: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "tessera plugins: " << e.what() << '\n';
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,79 @@
+// `tessera run [SCENARIO]`: search the parallelism space of a scenario; counts, the best
+// config, the Pareto frontier and the top N as tables; --json / --csv reports.
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "commands.hpp"
+#include "common_options.hpp"
+#include "eval/search_driver.hpp"
+#include "eval/session.hpp"
+#include "exit_codes.hpp"
+#include "host/plugin_registry.hpp"
+#include "report/search_report.hpp"
+#include "scenario/scenario_loader.hpp"
+
+namespace tessera::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tessera run [SCENARIO] [options]\n"
+    "\n"
+    "Searches the scenario's parallelism sweep with its search plugin, evaluates each config\n"
+    "with its latency and memory plugins, and prints the counts (enumerated grid points, valid\n"
+    "canonical configs, feasible = valid and fitting memory among the evaluated, evaluated), the\n"
+    "best config by the first objective, the Pareto frontier over all objectives and the top N.\n"
+    "With no SCENARIO, the default scenario (Llama-3.1-70B decode at 128K on the cube machine).\n";
+
+constexpr const char* kExamples =
+    "\nExamples:\n"
+    "  tessera run\n"
+    "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8 --top 10\n"
+    "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set plugins.search=two_stage --json - | jq .best\n"
+    "  tessera run my.yaml --csv out/all.csv --json out/summary.json --threads 4\n";
+
+}  // namespace
+
+int run_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    po::options_description desc("Options");
+    add_common_options(desc, common, kOptAll);
+    std::string scenario_path;
+    unsigned threads = 0;
+    long long top = -1;
+    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
+        "threads,j", po::value<unsigned>(&threads), "evaluation threads (default: all hardware threads)")(
+        "top", po::value<long long>(&top), "rows of the top-N table (default: the scenario's report.top, 20)");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    parse_command_line(args, desc, pos, common);
+    if (common.help) {
+      print_help(std::cout, kUsage, desc, kExamples);
+      return kExitOk;
+    }
+    const LoadOptions lo = common.load_options();
+    if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
+    const Scenario scenario = load_scenario(scenario_path, lo);
+    PluginRegistry registry(common.plugin_paths);
+    registry.discover();
+    Session session(scenario, registry);
+    const auto strategy = registry.create_search(scenario.plugins.search);
+    SearchOptions so;
+    so.threads = threads;
+    so.progress = !common.quiet;
+    so.top = static_cast<std::size_t>(top >= 0 ? top : scenario.report.top);
+    const SearchResult result = run_search(session, *strategy, so);
+
+    const std::string json_path = !common.json.empty() ? common.json : scenario.report.json;
+    const std::string csv_path = !common.csv.empty() ? common.csv : scenario.report.csv;
+    const bool stdout_taken = json_path == "-" || csv_path == "-";
+    if (!common.quiet && !stdout_taken) print_search_text(std::cout, session, result);
+    if (!json_path.empty()) write_output_file(json_path, search_json(session, result).dump(2) + "\n");
+    if (!csv_path.empty()) write_output_file(csv_path, search_csv(session, result));
+    return kExitOk;
+  });
+}
+
+}  // namespace tessera::cli

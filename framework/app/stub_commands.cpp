@@ -1,0 +1,21 @@
+// Placeholders for the commands not written yet: each says so and fails (exit 1). The lead
+// replaces them one by one; `plugins` and `validate` have their own files.
+#include <iostream>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+
+namespace tessera::cli {
+namespace {
+int not_implemented(const char* name) {
+  std::cerr << "tessera: error: '" << name << "' is not implemented yet\n";
+  return kExitFailed;
+}
+}  // namespace
+
+int compare_command(const Args&) { return not_implemented("compare"); }
+int sensitivity_command(const Args&) { return not_implemented("sensitivity"); }
+int explore_command(const Args&) { return not_implemented("explore"); }
+int validate_data_command(const Args&) { return not_implemented("validate-data"); }
+
+}  // namespace tessera::cli

@@ -1,0 +1,123 @@
+// `tessera validate FILE...`: checks model, machine and scenario files (by their `kind:`),
+// printing `FILE: ok` for each good file and every diagnostic of each bad one. For scenarios
+// it also checks the plugin choices and the machine's `efficiency:` block against the plugins'
+// schemas when those plugins are found. Exit 2 when any file is bad.
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "common_options.hpp"
+#include "exit_codes.hpp"
+#include "host/plugin_registry.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tessera validate [options] FILE...\n"
+    "\n"
+    "Checks model, machine and scenario files (each by its `kind:`; a .json file is read as a\n"
+    "Hugging Face config.json). Prints `FILE: ok` for each good file and every problem of each\n"
+    "bad one as `FILE:LINE:COL: error: MESSAGE`. A scenario is checked as `tessera run` would\n"
+    "load it: its model and machine, overrides and --set values, and its plugin choices and\n"
+    "parameters against the plugins' schemas. Exit status 2 when any file is bad.\n";
+
+constexpr const char* kExamples =
+    "\nExamples:\n"
+    "  tessera validate scenarios/*.yaml models/*.yaml machines/*.yaml\n"
+    "  tessera validate scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8\n"
+    "  tessera validate tests/fixtures/hf/deepseek-v3/config.json\n";
+
+// Plugin names and parameters of a loaded scenario; diagnostics appended.
+void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
+  const auto check = [&](PluginKind kind, const PluginChoice& c) {
+    if (registry.names(kind).empty()) {
+      spdlog::warn("no {} plugins found: '{}' not checked", plugin_kind_name(kind), c.name);
+      return;
+    }
+    registry.check_choice(kind, c, diags);
+  };
+  for (const auto& c : s.plugins.latency) check(PluginKind::latency, c);
+  check(PluginKind::memory, s.plugins.memory);
+  check(PluginKind::search, s.plugins.search);
+  for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
+  if (!s.machine_efficiency.empty() && !s.plugins.latency.empty()) {
+    for (const auto& c : s.plugins.latency) {
+      if (!registry.find(PluginKind::latency, c.name)) continue;
+      try {
+        registry.machine_params(c.name, s.machine_efficiency, s.machine_file);
+      } catch (const InputErrors& e) {
+        for (const auto& d : e.diagnostics()) diags.push_back(d);
+      } catch (const InputError& e) {
+        diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int validate_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    std::vector<std::string> files;
+    po::options_description desc("Options");
+    add_common_options(desc, common, kOptSet | kOptModelMachine | kOptPluginPath | kOptVerbosity | kOptHelp);
+    po::options_description hidden;
+    hidden.add_options()("file", po::value<std::vector<std::string>>(&files)->composing(), "files to check");
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description positional;
+    positional.add("file", -1);
+    parse_command_line(args, all, positional, common);
+    if (common.help) {
+      print_help(std::cout, kUsage, desc, kExamples);
+      return kExitOk;
+    }
+    if (files.empty()) throw InputError("validate: no files given (e.g. tessera validate scenarios/*.yaml)");
+
+    const LoadOptions options = common.load_options();
+    std::unique_ptr<PluginRegistry> registry;  // loaded on the first scenario
+    bool all_ok = true;
+    for (const auto& f : files) {
+      std::vector<Diagnostic> diags;
+      try {
+        validate_file(f, options);
+        // Scenarios: plugin names and parameters too.
+        const bool is_json = f.size() >= 5 && f.compare(f.size() - 5, 5, ".json") == 0;
+        if (!is_json) {
+          Scenario s;
+          bool is_scenario = false;
+          try {
+            s = load_scenario(f, options);
+            is_scenario = true;
+          } catch (const InputError&) {
+            // Not a scenario (validate_file accepted it by its kind).
+          }
+          if (is_scenario) {
+            if (!registry) {
+              registry = std::make_unique<PluginRegistry>(common.plugin_paths);
+              registry->discover();
+            }
+            check_plugins(s, *registry, diags);
+          }
+        }
+      } catch (const InputErrors& e) {
+        diags = e.diagnostics();
+      } catch (const InputError& e) {
+        diags.push_back(Diagnostic{SourceLocation{f, 0, 0}, e.what()});
+      }
+      if (diags.empty()) {
+        std::cout << f << ": ok\n";
+      } else {
+        all_ok = false;
+        for (const auto& d : diags) std::cerr << d.format() << '\n';
+      }
+    }
+    std::cout.flush();
+    return all_ok ? kExitOk : kExitBadInput;
+  });
+}
+
+}  // namespace tessera::cli

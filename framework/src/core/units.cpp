@@ -1,0 +1,341 @@
+// The one unit parser (tessera/units.hpp). Grammar: `<number> [space] [prefix]<unit>`.
+//   number   decimal or scientific ("4.8", "1e12", ".5"), optional sign
+//   prefix   decimal: f p n u µ μ m k K M G T P E; binary: Ki Mi Gi Ti Pi Ei
+//   unit     per dimension (see kUnits below); bits ("Gb", "Gb/s", "Gbit/s", "Gbps") are
+//            converted to bytes (÷ 8)
+// Sub-unit prefixes (f..m) only apply to time, energy, power and money; binary prefixes only
+// to bytes and bandwidth.
+#include "tessera/units.hpp"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/error.hpp"
+
+namespace tessera {
+
+namespace {
+
+struct DimInfo {
+  Dimension dim;
+  const char* name;
+  const char* unit;
+  const char* examples;
+  const char* article;  // "a" / "an"
+};
+
+constexpr std::array<DimInfo, 9> kDims{{
+    {Dimension::none, "plain number", "", "\"0.92\", \"8\"", "a"},
+    {Dimension::time, "time", "s", "\"2 us\", \"1.5 ms\", \"0 s\"", "a"},
+    {Dimension::bytes, "byte size", "B", "\"141 GB\", \"80 GiB\", \"512 MB\"", "a"},
+    {Dimension::bandwidth, "bandwidth", "B/s", "\"3.35 TB/s\", \"450 GB/s\", \"400 Gb/s\"", "a"},
+    {Dimension::flop_rate, "flop rate", "FLOP/s", "\"989 TFLOP/s\", \"1979 TFLOPS\", \"400 TOPS\"", "a"},
+    {Dimension::flops, "FLOP count", "FLOP", "\"2 TFLOP\", \"1e12 FLOP\"", "a"},
+    {Dimension::energy, "energy", "J", "\"0.5 pJ\", \"30 pJ\", \"1 nJ\"", "an"},
+    {Dimension::power, "power", "W", "\"700 W\", \"1.2 kW\"", "a"},
+    {Dimension::money, "money amount", "USD", "\"30000 USD\", \"25 kUSD\"", "a"},
+}};
+
+const DimInfo& info(Dimension d) { return kDims[static_cast<std::size_t>(d)]; }
+
+struct UnitDef {
+  const char* text;
+  Dimension dim;
+  double factor;             // SI per unit (bits: 1/8)
+  bool case_insensitive;
+};
+
+// Longer spellings first is not needed: every candidate is tried and the prefix must be valid.
+const std::vector<UnitDef>& unit_table() {
+  static const std::vector<UnitDef> t = {
+      {"s", Dimension::time, 1.0, false},
+      {"sec", Dimension::time, 1.0, false},
+      {"B", Dimension::bytes, 1.0, false},
+      {"b", Dimension::bytes, 0.125, false},
+      {"bit", Dimension::bytes, 0.125, false},
+      {"bits", Dimension::bytes, 0.125, false},
+      {"B/s", Dimension::bandwidth, 1.0, false},
+      {"Bps", Dimension::bandwidth, 1.0, false},
+      {"b/s", Dimension::bandwidth, 0.125, false},
+      {"bit/s", Dimension::bandwidth, 0.125, false},
+      {"bps", Dimension::bandwidth, 0.125, false},
+      {"FLOP/s", Dimension::flop_rate, 1.0, true},
+      {"FLOPS", Dimension::flop_rate, 1.0, false},
+      {"flops", Dimension::flop_rate, 1.0, false},
+      {"OP/s", Dimension::flop_rate, 1.0, true},
+      {"OPS", Dimension::flop_rate, 1.0, false},
+      {"ops", Dimension::flop_rate, 1.0, false},
+      {"FLOP", Dimension::flops, 1.0, true},
+      {"FLOPs", Dimension::flops, 1.0, false},
+      {"J", Dimension::energy, 1.0, false},
+      {"W", Dimension::power, 1.0, false},
+      {"USD", Dimension::money, 1.0, false},
+      {"%", Dimension::none, 0.01, false},
+  };
+  return t;
+}
+
+struct Prefix {
+  const char* text;
+  double factor;
+  enum Kind { big, small, binary } kind;
+};
+
+const std::vector<Prefix>& prefix_table() {
+  static const std::vector<Prefix> t = {
+      {"", 1.0, Prefix::big},
+      {"k", 1e3, Prefix::big},   {"K", 1e3, Prefix::big},    {"M", 1e6, Prefix::big},
+      {"G", 1e9, Prefix::big},   {"T", 1e12, Prefix::big},   {"P", 1e15, Prefix::big},
+      {"E", 1e18, Prefix::big},  {"m", 1e-3, Prefix::small}, {"u", 1e-6, Prefix::small},
+      {"\xC2\xB5", 1e-6, Prefix::small},  // µ micro sign
+      {"\xCE\xBC", 1e-6, Prefix::small},  // μ greek mu
+      {"n", 1e-9, Prefix::small}, {"p", 1e-12, Prefix::small}, {"f", 1e-15, Prefix::small},
+      {"Ki", 1024.0, Prefix::binary}, {"Mi", 1048576.0, Prefix::binary},
+      {"Gi", 1073741824.0, Prefix::binary}, {"Ti", 1099511627776.0, Prefix::binary},
+      {"Pi", 1125899906842624.0, Prefix::binary}, {"Ei", 1152921504606846976.0, Prefix::binary},
+  };
+  return t;
+}
+
+bool allows(Prefix::Kind k, Dimension d) {
+  switch (k) {
+    case Prefix::big: return d != Dimension::none;
+    case Prefix::small:
+      return d == Dimension::time || d == Dimension::energy || d == Dimension::power ||
+             d == Dimension::money;
+    case Prefix::binary: return d == Dimension::bytes || d == Dimension::bandwidth;
+  }
+  return false;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+struct UnitMatch {
+  Dimension dim;
+  double factor;
+  bool prefix_ok;  // false: the unit is known but its prefix does not apply to the dimension
+  std::string prefix;
+};
+
+// Every reading of `unit` as [prefix]base; the first with an allowed prefix wins.
+std::optional<UnitMatch> match_unit(std::string_view unit) {
+  std::optional<UnitMatch> fallback;
+  for (const auto& u : unit_table()) {
+    const std::string_view base = u.text;
+    if (unit.size() < base.size()) continue;
+    const std::string_view tail = unit.substr(unit.size() - base.size());
+    if (!(u.case_insensitive ? iequals(tail, base) : tail == base)) continue;
+    const std::string_view pre = unit.substr(0, unit.size() - base.size());
+    for (const auto& p : prefix_table()) {
+      if (pre != p.text) continue;
+      if (allows(p.kind, u.dim) || pre.empty())
+        return UnitMatch{u.dim, u.factor * p.factor, true, std::string(pre)};
+      if (!fallback) fallback = UnitMatch{u.dim, u.factor * p.factor, false, std::string(pre)};
+    }
+  }
+  return fallback;
+}
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// Splits "4.8 TB/s" into 4.8 and "TB/s". nullopt when it does not start with a finite number.
+std::optional<std::pair<double, std::string>> split_number(std::string_view text) {
+  const std::string t = trim(text);
+  if (t.empty()) return std::nullopt;
+  std::size_t i = 0;
+  if (t[i] == '+' || t[i] == '-') ++i;
+  const std::size_t digits_start = i;
+  bool any_digit = false;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i, any_digit = true;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i, any_digit = true;
+  }
+  if (!any_digit) return std::nullopt;
+  // Exponent only when followed by digits ("1e12"; "1 EB" is exa-bytes, handled as unit).
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    std::size_t j = i + 1;
+    if (j < t.size() && (t[j] == '+' || t[j] == '-')) ++j;
+    if (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) {
+      while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
+      i = j;
+    }
+  }
+  double v = 0;
+  const char* first = t.data() + (t[0] == '+' ? 1 : 0);
+  auto [ptr, ec] = std::from_chars(first, t.data() + i, v);
+  (void)digits_start;
+  if (ec != std::errc() || ptr != t.data() + i || !std::isfinite(v)) return std::nullopt;
+  return std::make_pair(v, trim(std::string_view(t).substr(i)));
+}
+
+std::string expected_text(Dimension d) {
+  const auto& di = info(d);
+  if (d == Dimension::none) return "a plain number (e.g. " + std::string(di.examples) + ")";
+  return std::string(di.article) + " " + di.name + " with a unit (" + di.unit + ", e.g. " +
+         di.examples + ")";
+}
+
+std::string found_dimension_text(Dimension d) {
+  const auto& di = info(d);
+  return std::string(di.article) + " " + di.name;
+}
+
+}  // namespace
+
+const char* dimension_name(Dimension d) { return info(d).name; }
+const char* si_unit(Dimension d) { return info(d).unit; }
+const char* unit_examples(Dimension d) { return info(d).examples; }
+
+double parse_quantity(std::string_view text, Dimension expected) {
+  const std::string shown = trim(text);
+  const auto num = split_number(text);
+  if (!num) {
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\"" +
+                     (shown.empty() ? " (empty)" : " (not a number)"));
+  }
+  const auto& [value, unit] = *num;
+  if (unit.empty()) {
+    if (expected == Dimension::none) return value;
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown +
+                     "\" (no unit)");
+  }
+  const auto m = match_unit(unit);
+  if (!m) {
+    std::string hint;
+    if (expected == Dimension::flop_rate && (unit.ends_with("FLOPs") || unit.ends_with("flop")))
+      hint = "; a rate is written FLOP/s or FLOPS";
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown +
+                     "\" (unknown unit '" + unit + "')" + hint);
+  }
+  if (m->dim != expected) {
+    std::string hint;
+    if (expected == Dimension::flop_rate && m->dim == Dimension::flops)
+      hint = " (FLOPs is a count; a rate is written FLOP/s or FLOPS)";
+    if (expected == Dimension::none)
+      throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\", " +
+                       found_dimension_text(m->dim) + hint);
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\", " +
+                     found_dimension_text(m->dim) + hint);
+  }
+  if (!m->prefix_ok) {
+    std::string hint;
+    if (m->prefix == "m") hint = " (did you mean 'M', mega?)";
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown +
+                     "\" (prefix '" + m->prefix + "' does not apply to a " + info(expected).name +
+                     ")" + hint);
+  }
+  return value * m->factor;
+}
+
+std::int64_t parse_token_count(std::string_view text) {
+  const std::string shown = trim(text);
+  const auto fail = [&](const std::string& why) -> std::int64_t {
+    throw InputError("expected a token count: a whole number, optionally with K or M "
+                     "(K = 1024, M = 1024²), e.g. 4096, 128K, 1M; found \"" +
+                     shown + "\"" + why);
+  };
+  const auto num = split_number(text);
+  if (!num) return fail(shown.empty() ? " (empty)" : "");
+  const auto& [value, unit] = *num;
+  double scale = 1;
+  if (unit.empty()) {
+    scale = 1;
+  } else if (unit == "K" || unit == "k") {
+    scale = 1024;
+  } else if (unit == "M" || unit == "m") {
+    scale = 1024.0 * 1024.0;
+  } else {
+    return fail(" (unknown suffix '" + unit + "')");
+  }
+  const double v = value * scale;
+  if (v < 0) return fail(" (negative)");
+  if (v != std::floor(v)) return fail(" (not a whole number of tokens)");
+  if (v > 9.0e18) return fail(" (too large)");
+  return static_cast<std::int64_t>(v);
+}
+
+namespace {
+
+std::string format_number(double v, int significant) {
+  if (significant < 1) significant = 1;
+  char buf[64];
+  // Enough digits after the point for `significant` digits, then trailing zeros dropped.
+  const double a = std::fabs(v);
+  int int_digits = a >= 1 ? static_cast<int>(std::floor(std::log10(a))) + 1 : 1;
+  // Rounding may add a digit (999.96 -> 1000.0); the precision below still gives sane output.
+  int decimals = std::max(0, significant - int_digits);
+  if (a > 0 && a < 1) decimals = significant - 1 - static_cast<int>(std::floor(std::log10(a)));
+  if (decimals > 12) decimals = 12;
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
+}  // namespace
+
+std::string format_quantity(double si_value, Dimension d, int significant) {
+  if (!std::isfinite(si_value)) return si_value > 0 ? "inf" : (si_value < 0 ? "-inf" : "nan");
+  if (d == Dimension::none) return format_number(si_value, significant);
+  const std::string unit = si_unit(d);
+  if (si_value == 0) return "0 " + unit;
+  struct P {
+    double f;
+    const char* t;
+  };
+  static constexpr P kBig[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"},
+                               {1e6, "M"},  {1e3, "k"},  {1, ""}};
+  static constexpr P kSmall[] = {{1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"},
+                                 {1e-15, "f"}};
+  const double a = std::fabs(si_value);
+  // Pick the prefix that puts the mantissa in [1, 1000); rounding to `significant` digits may
+  // reach 1000, in which case the next prefix is used.
+  auto render = [&](const P& p) { return format_number(si_value / p.f, significant) + " " + p.t + unit; };
+  const bool allow_small = d == Dimension::time || d == Dimension::energy ||
+                           d == Dimension::power || d == Dimension::money;
+  const bool allow_big = d != Dimension::time && d != Dimension::money;
+  if (a >= 1) {
+    if (!allow_big) return format_number(si_value, significant) + " " + unit;
+    for (std::size_t i = 0; i < std::size(kBig); ++i) {
+      if (a >= kBig[i].f * (1 - 1e-12)) {
+        const double mant = a / kBig[i].f;
+        if (i > 0 && std::stod(format_number(mant, significant)) >= 1000) return render(kBig[i - 1]);
+        return render(kBig[i]);
+      }
+    }
+    return render(kBig[std::size(kBig) - 1]);
+  }
+  if (!allow_small) return format_number(si_value, significant) + " " + unit;
+  for (std::size_t i = 1; i < std::size(kSmall); ++i) {
+    if (a >= kSmall[i].f * (1 - 1e-12)) {
+      const double mant = a / kSmall[i].f;
+      if (std::stod(format_number(mant, significant)) >= 1000) return render(kSmall[i - 1]);
+      return render(kSmall[i]);
+    }
+  }
+  return render(kSmall[std::size(kSmall) - 1]);
+}
+
+}  // namespace tessera

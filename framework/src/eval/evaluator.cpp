@@ -1,0 +1,211 @@
+// Step composition (SPEC §3.4) and accounting (§3.5): docs/physics.md "Whole step".
+#include "eval/evaluator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera {
+
+Evaluator::Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
+                     std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives)
+    : ctx_(ctx), latency_(std::move(latency)), memory_(std::move(memory)), objectives_(std::move(objectives)) {}
+
+double Evaluator::time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
+                            StageList& out) const {
+  build_step_work(ctx_, c, layout, shape, e.work);
+  out.clear();
+  latency_->time_step(ctx_, e.work, out);
+  double t = 0;
+  for (const Stage& s : out) t += s.count * s.visible_s;
+  return t;
+}
+
+void Evaluator::accumulate_totals(const StageList& stages, const StepWork& work, const ParallelConfig& c,
+                                  StepTotals& t) const {
+  const double dp = c.dp;
+  for (int i = 0; i < work.size; ++i) {
+    const StageWork& w = work.stages[static_cast<std::size_t>(i)];
+    const Stage& s = stages.items[static_cast<std::size_t>(i)];
+    const double n = w.count * w.ranks * dp;  // occurrences x PEs executing them, all replicas
+    t.flops_all_pes += n * w.accounted_flops;
+    t.redundant_flops += n * w.redundant_flops;
+    t.hbm_bytes_all_pes += n * w.accounted_hbm_bytes;
+    t.link_bytes_all_pes += n * s.comm_bytes;
+  }
+}
+
+namespace {
+// The heaviest pipeline stage: ceil(L/pp) layers, as many of them MoE layers as possible.
+void stage_layers(const ModelSpec& m, int pp, double& layers, double& dense) {
+  layers = std::ceil(static_cast<double>(m.layers) / pp);
+  const double moe = m.has_moe ? std::min(layers, static_cast<double>(m.moe_layers())) : 0.0;
+  dense = layers - moe;
+}
+}  // namespace
+
+double Evaluator::stage_time(const ParallelConfig& c, const Layout& layout, Mode mode, std::int64_t batch,
+                             std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head,
+                             Evaluation& scratch) const {
+  StepShape sh;
+  sh.mode = mode;
+  sh.batch = batch;
+  sh.tokens = tokens;
+  sh.kv_cached = kv_cached;
+  sh.chunk = chunk;
+  stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+  sh.lm_head = lm_head;
+  sh.hops = c.pp > 1 ? 1 : 0;
+  return time_into(sh, c, layout, scratch, scratch.chunk_stages);
+}
+
+void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
+  const Workload& w = ctx_.workload;
+  StepShape sh;
+  sh.mode = Mode::decode;
+  sh.batch = w.batch;
+  sh.tokens = w.batch;
+  sh.kv_cached = static_cast<double>(w.context);
+  sh.layers = static_cast<double>(ctx_.model->layers);
+  sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+  sh.lm_head = true;
+  sh.hops = c.pp - 1;
+  StepTotals& t = out.totals;
+  t.latency_s = time_into(sh, c, out.layout, out, out.stages);
+  accumulate_totals(out.stages, out.work, c, t);
+  t.tokens = static_cast<double>(c.dp) * w.batch;
+  t.throughput_tok_s = t.latency_s > 0 ? t.tokens / t.latency_s : 0;
+  // Pipeline-full decode: pp micro-batches of B/pp sequences keep every stage busy.
+  if (c.pp > 1 && w.batch >= c.pp && w.scope == Scope::full) {
+    const std::int64_t b = w.batch / c.pp;
+    const double ts = stage_time(c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
+    t.pipeline_throughput_tok_s = ts > 0 ? static_cast<double>(c.dp) * w.batch / (c.pp * ts) : 0;
+  }
+}
+
+void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
+  const Workload& w = ctx_.workload;
+  const std::int64_t S = w.context, chunk = w.chunk_tokens();
+  const std::int64_t n_chunks = w.chunk_count();
+  StepTotals& t = out.totals;
+  out.stages.clear();
+  double ttft = 0, last_stage_t = 0, stage_sum = 0;
+  for (std::int64_t j = 0; j < n_chunks; ++j) {
+    const std::int64_t P = j * chunk;
+    const std::int64_t cj = std::min(chunk, S - P);
+    const bool last = j + 1 == n_chunks;
+    StepShape sh;
+    sh.mode = Mode::prefill;
+    sh.batch = w.batch;
+    sh.tokens = w.batch * cj;
+    sh.kv_cached = static_cast<double>(P);
+    sh.chunk = cj;
+    if (c.pp == 1) {
+      sh.layers = static_cast<double>(ctx_.model->layers);
+      sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+    } else {
+      stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+    }
+    sh.lm_head = last;
+    sh.hops = 0;
+    const double tj = time_into(sh, c, out.layout, out, out.chunk_stages);
+    // Accounting always covers the whole model: with pp > 1 the stage work is scaled by pp.
+    if (c.pp == 1) {
+      accumulate_totals(out.chunk_stages, out.work, c, t);
+    } else {
+      StepTotals part;
+      accumulate_totals(out.chunk_stages, out.work, c, part);
+      const double scale = static_cast<double>(ctx_.model->layers) / sh.layers;
+      t.flops_all_pes += part.flops_all_pes * scale;
+      t.redundant_flops += part.redundant_flops * scale;
+      t.hbm_bytes_all_pes += part.hbm_bytes_all_pes * scale;
+      t.link_bytes_all_pes += part.link_bytes_all_pes * scale;
+    }
+    // Per-chunk averages: the stages of every chunk share the same order.
+    for (int i = 0; i < out.chunk_stages.size; ++i) {
+      const Stage& s = out.chunk_stages.items[static_cast<std::size_t>(i)];
+      if (i >= out.stages.size) {
+        Stage& a = out.stages.push();
+        a = s;
+        a.count = 0;
+        a.flops = a.hbm_bytes = a.comm_bytes = a.compute_s = a.memory_s = a.comm_s = a.visible_s = 0;
+      }
+      Stage& a = out.stages.items[static_cast<std::size_t>(i)];
+      a.count += s.count;
+      a.flops += s.count * s.flops;
+      a.hbm_bytes += s.count * s.hbm_bytes;
+      a.comm_bytes += s.count * s.comm_bytes;
+      a.compute_s += s.count * s.compute_s;
+      a.memory_s += s.count * s.memory_s;
+      a.comm_s += s.count * s.comm_s;
+      a.visible_s += s.count * s.visible_s;
+    }
+    if (c.pp == 1) {
+      ttft += tj;
+    } else {
+      // One stage's time for this chunk, without lm_head (added once at the end).
+      double lm = 0;
+      for (const Stage& s : out.chunk_stages)
+        if (s.block == StageBlock::head) lm += s.count * s.visible_s;
+      stage_sum += tj - lm;
+      last_stage_t = tj - lm;
+      if (last) ttft += lm;
+    }
+  }
+  for (Stage& a : out.stages) {  // sums -> per-occurrence averages
+    if (a.count <= 0) continue;
+    a.flops /= a.count;
+    a.hbm_bytes /= a.count;
+    a.comm_bytes /= a.count;
+    a.compute_s /= a.count;
+    a.memory_s /= a.count;
+    a.comm_s /= a.count;
+    a.visible_s /= a.count;
+  }
+  if (c.pp > 1) {
+    // Chunks pipeline across the pp stages: TTFT = sum_j t_stage(j) + (pp-1)(t_stage(last) + hop).
+    t.prefill_pipelined = true;
+    double hop = 0;
+    if (ctx_.workload.scope == Scope::full) {
+      Collective h;
+      h.kind = CommKind::p2p;
+      h.ranks = 2;
+      h.bytes = static_cast<double>(w.batch) * static_cast<double>(std::min(chunk, S)) / c.cp *
+                static_cast<double>(ctx_.model->hidden) * ctx_.act_bytes;
+      h.link = out.layout.pp_hop;
+      hop = collective_time(h);
+    }
+    ttft += stage_sum + (c.pp - 1) * (last_stage_t + hop);
+  }
+  t.latency_s = ttft;
+  t.tokens = static_cast<double>(c.dp) * w.batch * S;
+  t.throughput_tok_s = ttft > 0 ? t.tokens / ttft : 0;
+}
+
+void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
+  out.config = c;
+  out.totals = StepTotals{};
+  out.stages.clear();
+  compute_layout(*ctx_.model, *ctx_.machine, ctx_.workload, c, out.layout);
+  out.valid = out.layout.valid;
+  out.feasible = false;
+  if (!out.valid) return;
+  memory_->evaluate(ctx_, c, out.layout, out.memory);
+  out.feasible = out.memory.fits;
+  if (ctx_.workload.mode == Mode::decode)
+    decode(c, out);
+  else
+    prefill(c, out);
+
+  StepTotals& t = out.totals;
+  t.pes = static_cast<double>(c.pes());
+  if (t.latency_s > 0) {
+    const double useful = t.flops_all_pes - t.redundant_flops;
+    t.compute_util = useful / (ctx_.gemm_peak * t.pes * t.latency_s);
+    t.bw_util = t.hbm_bytes_all_pes / (ctx_.hbm_bw * t.pes * t.latency_s);
+    t.efficiency = std::sqrt(std::max(0.0, t.compute_util * t.bw_util));
+  }
+  for (std::size_t i = 0; i < objectives_.size() && i < out.objectives.size(); ++i)
+    out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, t, out.memory);
+}
+
+}  // namespace tessera

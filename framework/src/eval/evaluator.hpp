@@ -1,0 +1,78 @@
+#pragma once
+// Evaluates one parallel configuration: layout and validity, memory, the step's stages
+// through the latency model, the totals of SPEC §3.4-3.5, and the objectives. The buffers
+// live in a caller-owned Evaluation reused between configurations: nothing is allocated
+// per configuration.
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/export.hpp"
+#include "tessera/kinds/latency_model.hpp"
+#include "tessera/kinds/memory_model.hpp"
+#include "tessera/kinds/objective.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/physics/eval_context.hpp"
+#include "tessera/physics/layout.hpp"
+#include "tessera/physics/step_result.hpp"
+#include "tessera/physics/step_work.hpp"
+#include "tessera/stage.hpp"
+
+namespace tessera {
+
+inline constexpr int kMaxObjectives = 8;
+
+struct Evaluation {
+  ParallelConfig config;
+  Layout layout;
+  bool valid = false;
+  bool feasible = false;  // valid and fits memory
+  MemoryUsage memory;
+  StageList stages;       // decode: the step; prefill: per-chunk averages (count = occurrences)
+  StepTotals totals;
+  std::array<double, kMaxObjectives> objectives{};
+  // scratch
+  StepWork work;
+  StageList chunk_stages;
+};
+
+struct ObjectiveSlot {
+  std::string name;
+  std::shared_ptr<const Objective> objective;
+  Direction direction = Direction::minimize;
+  std::string unit;
+};
+
+class TESSERA_API Evaluator {
+ public:
+  Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
+            std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives);
+
+  const EvalContext& context() const { return ctx_; }
+  const std::vector<ObjectiveSlot>& objectives() const { return objectives_; }
+
+  // Fills `out` for `c`. Invalid configs stop after the layout (out.valid = false); objectives
+  // are computed for every valid config, feasible or not.
+  void evaluate(const ParallelConfig& c, Evaluation& out) const;
+
+  // Time of one pipeline stage (ceil(L/pp) layers, the heaviest mix) for `batch` sequences
+  // and `tokens` new tokens, kv_cached P, chunk c; includes one hop, no lm_head.
+  double stage_time(const ParallelConfig& c, const Layout& layout, Mode mode, std::int64_t batch,
+                    std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head, Evaluation& scratch) const;
+
+ private:
+  double time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
+                   StageList& out) const;
+  void accumulate_totals(const StageList& stages, const StepWork& work, const ParallelConfig& c,
+                         StepTotals& totals) const;
+  void decode(const ParallelConfig& c, Evaluation& out) const;
+  void prefill(const ParallelConfig& c, Evaluation& out) const;
+
+  EvalContext ctx_;
+  std::shared_ptr<const LatencyModel> latency_;
+  std::shared_ptr<const MemoryModel> memory_;
+  std::vector<ObjectiveSlot> objectives_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,78 @@
+#pragma once
+// Runs a search strategy against a session's evaluator (SPEC §5): proposals are evaluated in
+// batches on N threads (each with its own Evaluation buffer, results written into per-index
+// slots, so the output is identical for any N), scores fed back, and the evaluated
+// configurations summarised: counts, best, Pareto frontier, top N.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/evaluator.hpp"
+#include "eval/grid_space.hpp"
+#include "eval/session.hpp"
+#include "tessera/export.hpp"
+#include "tessera/kinds/search_strategy.hpp"
+
+namespace tessera {
+
+// One evaluated configuration, compact (SI units).
+struct ConfigRecord {
+  ParallelConfig config;
+  std::int64_t grid_index = -1;  // position in the space's valid_configs(); -1 outside the grid
+  std::array<double, kMaxObjectives> objectives{};
+  double score = 0;              // first objective, oriented so that lower is better
+  double latency_s = 0;
+  double throughput_tok_s = 0;   // one-step figure (dp·B/latency)
+  double pipeline_throughput_tok_s = 0;
+  double efficiency = 0, compute_util = 0, bw_util = 0;
+  std::int64_t pes = 0;
+  std::array<std::int64_t, kMaxLevels + 1> units_used{};  // per placement level (0 = PEs)
+  bool valid = false;            // the layout is valid
+  bool placement_valid = false;  // no placement/size rule broken (seed vocabulary)
+  bool fits_memory = false;
+  bool feasible = false;         // valid and fits memory
+  std::string reason;            // why not feasible ("" when feasible)
+  double weights_bytes = 0, kv_bytes = 0, transient_bytes = 0, used_bytes = 0, budget_bytes = 0;
+  double hbm_utilization = 0;    // used / budget (per PE, most loaded stage)
+};
+
+struct SearchCounts {
+  std::uint64_t enumerated = 0;  // grid points
+  std::uint64_t valid = 0;       // canonical and valid
+  std::uint64_t feasible = 0;    // of the evaluated, valid and fitting memory
+  std::uint64_t evaluated = 0;   // scored by the search
+};
+
+struct SearchOptions {
+  unsigned threads = 0;   // 0 = std::thread::hardware_concurrency()
+  bool progress = true;   // a progress bar on stderr when it is a terminal and the run is slow
+  std::size_t top = 20;
+  std::size_t batch = 4096;
+};
+
+struct SearchResult {
+  SearchCounts counts;
+  std::vector<ConfigRecord> records;  // every evaluated config, in the space's order
+  std::optional<std::size_t> best;    // index into records
+  std::vector<std::size_t> pareto;    // indices into records, feasible, non-dominated, ascending
+  std::vector<std::size_t> top;       // best first
+  std::vector<ObjectiveSlot> objectives;
+};
+
+// Evaluates one configuration into a record (reason text for invalid / not fitting).
+TESSERA_API ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Evaluation& scratch);
+TESSERA_API void fill_record(const Session& session, const Evaluation& e, ConfigRecord& r);
+
+// The search over `space` (which must be built on the session's model, machine and workload).
+TESSERA_API SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
+                                    const SearchOptions& options = {});
+// The same over the session's scenario sweep.
+TESSERA_API SearchResult run_search(const Session& session, const SearchStrategy& strategy,
+                                    const SearchOptions& options = {});
+
+// Lower is better: maximised objectives negated.
+inline double oriented(double v, Direction d) { return d == Direction::maximize ? -v : v; }
+
+}  // namespace tessera

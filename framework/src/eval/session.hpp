@@ -1,0 +1,48 @@
+#pragma once
+// A scenario made ready to evaluate: its plugins created through the registry, the machine's
+// efficiency block validated against the latency plugin, the evaluation context and the
+// evaluator. One per (scenario, latency model).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/evaluator.hpp"
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+class TESSERA_API Session {
+ public:
+  // `latency_index` picks one of scenario.plugins.latency (`compare` makes one per model).
+  Session(const Scenario& scenario, const PluginRegistry& registry, std::size_t latency_index = 0);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const Scenario& scenario() const { return scenario_; }
+  const ModelSpec& model() const { return scenario_.model; }
+  const MachineSpec& machine() const { return scenario_.machine; }
+  const EvalContext& context() const { return evaluator_->context(); }
+  const Evaluator& evaluator() const { return *evaluator_; }
+  const std::string& latency_name() const { return latency_name_; }
+  const PluginRegistry& registry() const { return registry_; }
+
+  // A new session on the same plugins with a changed machine (hardware sweeps).
+  std::unique_ptr<Session> with_machine(const MachineSpec& machine) const;
+
+ private:
+  Session(const Session& base, const MachineSpec& machine);
+  void build();
+
+  Scenario scenario_;  // owns the model and machine the context points to
+  const PluginRegistry& registry_;
+  std::size_t latency_index_;
+  std::string latency_name_;
+  std::shared_ptr<LatencyModel> latency_;
+  std::shared_ptr<MemoryModel> memory_;
+  std::vector<ObjectiveSlot> objectives_;
+  std::unique_ptr<Evaluator> evaluator_;
+};
+
+}  // namespace tessera

@@ -1,0 +1,52 @@
+#pragma once
+// The exception barrier: every call into plugin code goes through call_plugin. Whatever the
+// plugin throws is caught, its message copied while the exception object (which may live in
+// the plugin's memory) is still valid, and a host error naming the plugin's id, version and
+// path is thrown instead:
+//   plugin latency/x 1.0.0 (/path/libtessera_latency_x.so): <message>
+//   plugin latency/x 1.0.0 (/path/libtessera_latency_x.so) failed to create: <message>
+// An InputError from the plugin (a parameter combination it rejects) stays an InputError
+// (exit status 2); anything else becomes a PluginError (exit status 1).
+// A try block costs nothing when nothing is thrown, so hot paths may use it too.
+#include <cxxabi.h>
+
+#include <exception>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "host/plugin_registry.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera {
+
+// "plugin latency/x 1.0.0 (PATH)".
+TESSERA_API std::string describe_plugin(const LoadedPlugin& plugin);
+
+// Throws the host error for a failed call: `<describe_plugin>[ <action>]: <message>`.
+[[noreturn]] TESSERA_API void throw_plugin_failure(const LoadedPlugin& plugin, std::string_view action,
+                                                   const std::string& message, bool input_error);
+
+// Calls `f()` (plugin code) behind the barrier and returns its result. `action` is inserted
+// before the message ("failed to create"); leave it empty for a plain call.
+template <class F>
+decltype(auto) call_plugin(const LoadedPlugin& plugin, F&& f, std::string_view action = {}) {
+  std::string message;
+  bool input_error = false;
+  try {
+    return std::forward<F>(f)();
+  } catch (const abi::__forced_unwind&) {
+    throw;  // thread cancellation must keep unwinding
+  } catch (const InputError& e) {
+    message = e.what();
+    input_error = true;
+  } catch (const std::exception& e) {
+    message = e.what();
+  } catch (...) {
+    message = "unknown exception (not derived from std::exception)";
+  }
+  // The plugin's exception object is destroyed here, before the host error is thrown.
+  throw_plugin_failure(plugin, action, message, input_error);
+}
+
+}  // namespace tessera

@@ -1,0 +1,97 @@
+// Plugin discovery: the search path and the plugin files of each folder.
+#include "host/plugin_discovery.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string_view>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+#ifndef TESSERA_INSTALL_PLUGIN_RELDIR
+#define TESSERA_INSTALL_PLUGIN_RELDIR "lib/tessera/plugins"
+#endif
+
+namespace tessera {
+namespace {
+
+std::string normalised(const std::string& p) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(fs::path(p), ec);
+  if (ec) abs = fs::path(p);
+  std::string s = abs.lexically_normal().string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+std::vector<std::string> split_path_list(std::string_view list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t colon = list.find(':', start);
+    const std::size_t end = colon == std::string_view::npos ? list.size() : colon;
+    if (end > start) out.emplace_back(list.substr(start, end - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  return out;
+}
+
+std::string executable_relative_plugin_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return {};
+  return (exe.parent_path() / ".." / TESSERA_INSTALL_PLUGIN_RELDIR).lexically_normal().string();
+}
+
+}  // namespace
+
+std::string canonical_key(const std::string& path) {
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(fs::path(path), ec);
+  return ec ? normalised(path) : c.string();
+}
+
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra, bool default_locations) {
+  std::vector<std::string> candidates = extra;
+  if (default_locations) {
+    if (const char* env = std::getenv("TESSERA_PLUGIN_PATH")) {
+      for (auto& p : split_path_list(env)) candidates.push_back(std::move(p));
+    }
+#ifdef TESSERA_BUILD_PLUGIN_DIR
+    candidates.emplace_back(TESSERA_BUILD_PLUGIN_DIR);
+#endif
+    if (auto p = executable_relative_plugin_dir(); !p.empty()) candidates.push_back(std::move(p));
+  }
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& c : candidates) {
+    if (c.empty()) continue;
+    std::string key = canonical_key(c);
+    while (key.size() > 1 && key.back() == '/') key.pop_back();
+    if (seen.insert(key).second) out.push_back(normalised(c));
+  }
+  return out;
+}
+
+std::vector<std::string> plugin_files_in(const std::string& folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return files;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    constexpr std::string_view prefix = "libtessera_", suffix = ".so";
+    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    std::error_code fec;
+    if (!fs::is_regular_file(it->path(), fec)) continue;  // follows symlinks
+    files.push_back(it->path().lexically_normal().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace tessera

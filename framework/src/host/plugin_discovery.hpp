@@ -1,0 +1,20 @@
+#pragma once
+// Where plugins are looked for, and which files in a folder are plugins.
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+// The search path, in order: `extra` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
+// the build tree's plugin folder, <dir of the executable>/../lib/tessera/plugins. With
+// `default_locations` false only `extra`. Each folder appears once (the first time it is
+// named; two spellings of one folder count as one), as an absolute, normalised path.
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra, bool default_locations);
+
+// The files of `folder` named libtessera_*.so, sorted by name; none when it does not exist.
+std::vector<std::string> plugin_files_in(const std::string& folder);
+
+// The canonical spelling of a path used to recognise one file reached twice (symlinks).
+std::string canonical_key(const std::string& path);
+
+}  // namespace tessera

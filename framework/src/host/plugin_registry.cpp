@@ -1,0 +1,219 @@
+// The plugin registry: owns every loaded library, registers plugins by id, validates
+// choices against their schemas and creates plugin objects behind the exception barrier.
+#include "host/plugin_registry.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/nearest_name.hpp"
+#include "host/plugin_barrier.hpp"
+#include "host/plugin_discovery.hpp"
+#include "host/plugin_loader.hpp"
+
+namespace tessera {
+
+std::string LoadedPlugin::id() const {
+  if (!descriptor) return "";
+  return std::string(plugin_kind_name(descriptor->kind)) + "/" + descriptor->name;
+}
+
+std::string describe_plugin(const LoadedPlugin& plugin) {
+  std::string s = "plugin " + plugin.id();
+  if (plugin.descriptor && plugin.descriptor->version) s += std::string(" ") + plugin.descriptor->version;
+  return s + " (" + plugin.path + ")";
+}
+
+void throw_plugin_failure(const LoadedPlugin& plugin, std::string_view action, const std::string& message,
+                          bool input_error) {
+  std::string m = describe_plugin(plugin);
+  if (!action.empty()) m += " " + std::string(action);
+  m += ": " + message;
+  if (input_error) throw InputError(m);
+  throw PluginError(m);
+}
+
+struct PluginRegistry::Impl {
+  std::vector<std::string> search_path;
+  std::vector<LoadedPlugin> plugins;
+  std::vector<PluginLoadFailure> failures;
+  std::set<std::string> tried;  // canonical paths of every library looked at
+
+  void fail(const std::string& path, std::string message) {
+    spdlog::warn("{}", message);
+    failures.push_back({path, std::move(message)});
+  }
+
+  template <class T>
+  std::shared_ptr<T> create(const PluginRegistry& self, PluginKind kind, const PluginChoice& choice,
+                            const char* interface_name) const {
+    const LoadedPlugin& p = self.require(kind, choice.name, choice.where);
+    std::vector<Diagnostic> diagnostics;
+    const ParamSet params = validate_params(p.descriptor->params, p.descriptor->param_count, choice.params,
+                                            "plugin " + p.id(), choice.where, diagnostics);
+    if (!diagnostics.empty()) throw InputErrors(std::move(diagnostics));
+
+    const auto factory = p.descriptor->create;
+    PluginObject* object = call_plugin(p, [&] { return factory(params); }, "failed to create");
+    if (!object) throw PluginError(describe_plugin(p) + " failed to create: the factory returned no object");
+    T* typed = dynamic_cast<T*>(object);
+    if (!typed) {
+      call_plugin(p, [&] { delete object; }, "failed to destroy");
+      throw PluginError(describe_plugin(p) + " failed to create: the factory returned an object that is not a " +
+                        interface_name);
+    }
+    // The deleter holds the library: the object's code stays mapped until it is destroyed,
+    // even if the registry goes first.
+    return std::shared_ptr<T>(typed, [library = p.library](T* o) { delete o; });
+  }
+};
+
+PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool default_locations)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->search_path = plugin_search_path(extra_paths, default_locations);
+}
+
+PluginRegistry::~PluginRegistry() = default;
+
+void PluginRegistry::discover() {
+  for (const auto& folder : impl_->search_path) {
+    const auto files = plugin_files_in(folder);
+    spdlog::debug("plugin folder {}: {} librar{}", folder, files.size(), files.size() == 1 ? "y" : "ies");
+    for (const auto& file : files) load_file(file);
+  }
+}
+
+bool PluginRegistry::load_file(const std::string& path) {
+  const std::string key = canonical_key(path);
+  if (!impl_->tried.insert(key).second) {
+    // Reached twice (a folder listed under two names, a symlink): loaded once.
+    return std::any_of(impl_->plugins.begin(), impl_->plugins.end(),
+                       [&](const LoadedPlugin& p) { return canonical_key(p.path) == key; });
+  }
+  PluginLoadResult r = load_plugin_library(path);
+  if (!r.plugin) {
+    impl_->fail(path, std::move(r.error));
+    return false;
+  }
+  LoadedPlugin& p = *r.plugin;
+  if (const LoadedPlugin* first = find(p.descriptor->kind, p.descriptor->name)) {
+    // Built while the second library is still mapped; it is unloaded when `r` goes.
+    impl_->fail(path, "duplicate plugin " + p.id() + ": " + path + " (already loaded from " + first->path +
+                          "); keeping the first");
+    return false;
+  }
+  spdlog::debug("loaded {}", describe_plugin(p));
+  impl_->plugins.push_back(std::move(p));
+  return true;
+}
+
+const std::vector<LoadedPlugin>& PluginRegistry::plugins() const { return impl_->plugins; }
+const std::vector<PluginLoadFailure>& PluginRegistry::failures() const { return impl_->failures; }
+const std::vector<std::string>& PluginRegistry::search_path() const { return impl_->search_path; }
+
+const LoadedPlugin* PluginRegistry::find(PluginKind kind, const std::string& name) const {
+  for (const auto& p : impl_->plugins)
+    if (p.descriptor->kind == kind && name == p.descriptor->name) return &p;
+  return nullptr;
+}
+
+std::vector<const LoadedPlugin*> PluginRegistry::plugins_of(PluginKind kind) const {
+  std::vector<const LoadedPlugin*> out;
+  for (const auto& p : impl_->plugins)
+    if (p.descriptor->kind == kind) out.push_back(&p);
+  std::sort(out.begin(), out.end(), [](const LoadedPlugin* a, const LoadedPlugin* b) {
+    return std::string_view(a->descriptor->name) < std::string_view(b->descriptor->name);
+  });
+  return out;
+}
+
+std::vector<std::string> PluginRegistry::names(PluginKind kind) const {
+  std::vector<std::string> out;
+  for (const LoadedPlugin* p : plugins_of(kind)) out.emplace_back(p->descriptor->name);
+  return out;
+}
+
+namespace {
+
+std::string unknown_plugin_message(const PluginRegistry& reg, PluginKind kind, const std::string& name) {
+  const char* k = plugin_kind_name(kind);
+  const std::vector<std::string> known = reg.names(kind);
+  std::string m = std::string("unknown ") + k + " plugin '" + name + "'";
+  if (known.empty()) {
+    m += std::string("; no ") + k + " plugins are registered (searched: ";
+    const auto& path = reg.search_path();
+    for (std::size_t i = 0; i < path.size(); ++i) m += (i ? ", " : "") + path[i];
+    m += path.empty() ? "nothing)" : ")";
+  } else {
+    m += did_you_mean(name, known) + "; registered: ";
+    for (std::size_t i = 0; i < known.size(); ++i) m += (i ? ", " : "") + known[i];
+  }
+  // A library that looks like the wanted plugin but failed to load: say why.
+  const std::string wanted = std::string(k) + "_" + name;
+  for (const auto& f : reg.failures()) {
+    const std::string file = std::filesystem::path(f.path).filename().string();
+    if (file == "libtessera_" + wanted + ".so" || file == "libtessera_" + name + ".so")
+      m += "; " + f.path + " failed to load: " + f.message;
+  }
+  return m;
+}
+
+}  // namespace
+
+const LoadedPlugin& PluginRegistry::require(PluginKind kind, const std::string& name,
+                                            const SourceLocation& where) const {
+  if (const LoadedPlugin* p = find(kind, name)) return *p;
+  throw InputErrors({Diagnostic{where, unknown_plugin_message(*this, kind, name)}});
+}
+
+ParamSet PluginRegistry::check_choice(PluginKind kind, const PluginChoice& choice,
+                                      std::vector<Diagnostic>& diagnostics) const {
+  const LoadedPlugin* p = find(kind, choice.name);
+  if (!p) {
+    diagnostics.push_back({choice.where, unknown_plugin_message(*this, kind, choice.name)});
+    return {};
+  }
+  return validate_params(p->descriptor->params, p->descriptor->param_count, choice.params, "plugin " + p->id(),
+                         choice.where, diagnostics);
+}
+
+ParamSet PluginRegistry::validate_choice(PluginKind kind, const PluginChoice& choice) const {
+  std::vector<Diagnostic> diagnostics;
+  ParamSet params = check_choice(kind, choice, diagnostics);
+  if (!diagnostics.empty()) throw InputErrors(std::move(diagnostics));
+  return params;
+}
+
+std::shared_ptr<LatencyModel> PluginRegistry::create_latency(const PluginChoice& choice) const {
+  return impl_->create<LatencyModel>(*this, PluginKind::latency, choice, "LatencyModel");
+}
+std::shared_ptr<MemoryModel> PluginRegistry::create_memory(const PluginChoice& choice) const {
+  return impl_->create<MemoryModel>(*this, PluginKind::memory, choice, "MemoryModel");
+}
+std::shared_ptr<SearchStrategy> PluginRegistry::create_search(const PluginChoice& choice) const {
+  return impl_->create<SearchStrategy>(*this, PluginKind::search, choice, "SearchStrategy");
+}
+std::shared_ptr<Objective> PluginRegistry::create_objective(const PluginChoice& choice) const {
+  return impl_->create<Objective>(*this, PluginKind::objective, choice, "Objective");
+}
+
+ParamSet PluginRegistry::machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,
+                                        const std::string& machine_file) const {
+  const LoadedPlugin& p = require(PluginKind::latency, latency_name, SourceLocation{machine_file, 0, 0});
+  const PluginDescriptor& d = *p.descriptor;
+  if (d.machine_param_count == 0) {
+    // The `efficiency:` block belongs to the latency models that read it; others ignore it.
+    if (!raw.empty()) spdlog::debug("{} reads no machine parameters; ignoring `efficiency:`", p.id());
+    return {};
+  }
+  std::vector<Diagnostic> diagnostics;
+  ParamSet params = validate_params(d.machine_params, d.machine_param_count, raw,
+                                    "machine 'efficiency' (read by " + p.id() + ")",
+                                    SourceLocation{machine_file, 0, 0}, diagnostics);
+  if (!diagnostics.empty()) throw InputErrors(std::move(diagnostics));
+  return params;
+}
+
+}  // namespace tessera

@@ -1,0 +1,42 @@
+#include <string>
+
+#include "tessera/physics/layout.hpp"
+
+namespace tessera {
+
+std::string describe_invalid(InvalidReason r, const ModelSpec& model, const MachineSpec& machine,
+                             const ParallelConfig& c) {
+  const auto s = [](auto v) { return std::to_string(v); };
+  switch (r) {
+    case InvalidReason::none: return "";
+    case InvalidReason::bad_knob: return "every numeric knob must be at least 1";
+    case InvalidReason::tp_not_dividing_heads:
+      return "tp=" + s(c.tp) + " does not divide heads=" + s(model.heads);
+    case InvalidReason::tp_kv_heads_mismatch:
+      return "tp=" + s(c.tp) + " and kv_heads=" + s(model.kv_heads) + ": neither divides the other";
+    case InvalidReason::pp_exceeds_layers:
+      return "pp=" + s(c.pp) + " exceeds layers=" + s(model.layers);
+    case InvalidReason::ep_without_experts: return "ep=" + s(c.ep) + " but the model has no experts";
+    case InvalidReason::ep_not_dividing_experts:
+      return "ep=" + s(c.ep) + " does not divide experts=" + s(model.moe.experts);
+    case InvalidReason::ep_not_dividing_ffn_group:
+      return "ep=" + s(c.ep) + " does not divide the FFN shard group (" +
+             ffn_shard_scope_name(c.ffn_shard_scope) + ")";
+    case InvalidReason::pe_group_exceeds_fanout: {
+      std::int64_t on_pe = 1;
+      if (c.tp_placement == 0) on_pe *= c.tp;
+      if (c.cp_placement == 0) on_pe *= c.cp;
+      return "groups placed on the " + machine.pe.name + " need " + s(on_pe) + " " + machine.pe.name +
+             "s in one " + machine.levels.front().name + ", which holds " + s(machine.levels.front().fanout);
+    }
+    case InvalidReason::exceeds_machine:
+      return "needs " + s(c.pes()) + " " + machine.pe.name + "s (cp*tp*pp*dp), the machine has " +
+             s(machine.total_pes());
+    case InvalidReason::tree_in_prefill: return "cp_ring_variant=tree is decode-only";
+    case InvalidReason::placement_out_of_range:
+      return "placement level beyond the machine's hierarchy (members must be distinct units below the top level)";
+  }
+  return "invalid";
+}
+
+}  // namespace tessera

@@ -1,0 +1,229 @@
+// Placement of groups on the machine hierarchy (SPEC §2 "Placement"); docs/physics.md
+// "Mapping groups to links". The PE index is a mixed-radix number whose digit p counts
+// level-p units inside one level-(p+1) unit (digit 0: PEs in a first-level unit). Groups
+// take factors of the digits' capacities from the inside out: groups placed on the PE,
+// then on each level, then dp, then pp outermost. A group crosses the links of the level
+// above its highest digit.
+#include "tessera/physics/layout.hpp"
+
+#include <algorithm>
+
+namespace tessera {
+
+namespace {
+
+enum Group { kTp, kCp, kDp, kPp, kGroups };
+
+struct Digits {
+  int n = 0;  // number of digits = number of levels
+  std::array<std::int64_t, kMaxLevels> capacity{};
+  std::array<std::array<std::int64_t, kMaxLevels>, kGroups> factor{};
+  std::array<int, kGroups> order{};
+};
+
+std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t cap) {
+  for (std::int64_t g = std::min(n, cap); g >= 2; --g)
+    if (n % g == 0) return g;
+  return 1;
+}
+
+// Gives group `g` of `size` members, starting at digit `start`; the top digit absorbs any rest
+// (the machine-size rule decides validity).
+void place(Digits& dg, int g, std::int64_t size, int start) {
+  for (int d = 0; d < dg.n; ++d) dg.factor[g][d] = 1;
+  std::int64_t rest = size;
+  for (int d = start; d < dg.n && rest > 1; ++d) {
+    if (d == dg.n - 1) {
+      dg.factor[g][d] = rest;
+      dg.capacity[d] = std::max<std::int64_t>(1, dg.capacity[d] / rest);
+      rest = 1;
+      break;
+    }
+    const std::int64_t take = largest_divisor_at_most(rest, dg.capacity[d]);
+    if (take > 1) {
+      dg.factor[g][d] = take;
+      dg.capacity[d] /= take;
+      rest /= take;
+    }
+  }
+}
+
+int highest_digit(const Digits& dg, std::initializer_list<int> groups) {
+  int hd = -1;
+  for (int d = 0; d < dg.n; ++d)
+    for (int g : groups)
+      if (dg.factor[g][d] > 1) hd = std::max(hd, d);
+  return hd;
+}
+
+// Concurrent groups of `groups` whose traffic leaves one level-`hd` unit through its uplink:
+// the active PEs of that unit divided by one group's members in it.
+std::int64_t sharing(const Digits& dg, int hd, std::initializer_list<int> groups) {
+  std::int64_t active = 1, own = 1;
+  for (int d = 0; d < hd; ++d) {
+    for (int g : {kTp, kCp, kDp}) active *= dg.factor[g][d];
+    for (int g : groups) own *= dg.factor[g][d];
+  }
+  return std::max<std::int64_t>(1, active / std::max<std::int64_t>(1, own));
+}
+
+LinkCost link_for(const MachineSpec& m, const Digits& dg, int hd, std::int64_t share) {
+  LinkCost lc;
+  if (hd < 0) return lc;
+  const LevelSpec& lv = m.levels[static_cast<std::size_t>(hd)];
+  lc.level = hd + 1;
+  lc.latency = lv.latency;
+  lc.sharing = static_cast<int>(share);
+  lc.bandwidth = lv.link_bw;
+  if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(share));
+  (void)dg;
+  return lc;
+}
+
+LinkCost group_link(const MachineSpec& m, const Digits& dg, std::initializer_list<int> groups) {
+  const int hd = highest_digit(dg, groups);
+  return link_for(m, dg, hd, hd < 0 ? 1 : sharing(dg, hd, groups));
+}
+
+// The first `r` members of the TP group (ranks sharing one KV head).
+LinkCost subgroup_link(const MachineSpec& m, const Digits& dg, std::int64_t r) {
+  if (r <= 1) return {};
+  std::int64_t cum = 1;
+  for (int d = 0; d < dg.n; ++d) {
+    cum *= dg.factor[kTp][d];
+    if (cum >= r) return link_for(m, dg, d, sharing(dg, d, {kTp}));
+  }
+  return group_link(m, dg, {kTp});
+}
+
+InvalidReason check_knobs(const ModelSpec& model, const MachineSpec& machine, const Workload& w,
+                          const ParallelConfig& c) {
+  if (c.cp < 1 || c.tp < 1 || c.pp < 1 || c.dp < 1 || c.ep < 1) return InvalidReason::bad_knob;
+  if (model.heads % c.tp != 0) return InvalidReason::tp_not_dividing_heads;
+  if (!model.has_mla && model.kv_heads % c.tp != 0 && c.tp % model.kv_heads != 0)
+    return InvalidReason::tp_kv_heads_mismatch;
+  if (c.pp > model.layers) return InvalidReason::pp_exceeds_layers;
+  if (c.ep > 1) {
+    if (!model.has_moe) return InvalidReason::ep_without_experts;
+    if (model.moe.experts % c.ep != 0) return InvalidReason::ep_not_dividing_experts;
+  }
+  if (c.cp > 1 && c.cp_ring_variant == CpRingVariant::tree && w.mode == Mode::prefill)
+    return InvalidReason::tree_in_prefill;
+  const int top = static_cast<int>(machine.levels.size());
+  // Placement p >= 1 means distinct level-p units; they must exist below the top level.
+  if (c.tp_placement < 0 || c.cp_placement < 0 || (c.tp > 1 && c.tp_placement > top - 1 && c.tp_placement != 0) ||
+      (c.cp > 1 && c.cp_placement > top - 1 && c.cp_placement != 0))
+    return InvalidReason::placement_out_of_range;
+  std::int64_t on_pe = 1;
+  if (c.tp_placement == 0) on_pe *= c.tp;
+  if (c.cp_placement == 0) on_pe *= c.cp;
+  if (!machine.levels.empty() && on_pe > machine.levels[0].fanout) return InvalidReason::pe_group_exceeds_fanout;
+  if (c.pes() > machine.total_pes()) return InvalidReason::exceeds_machine;
+  return InvalidReason::none;
+}
+
+
+// Inside out: PE-placed groups (tp before cp), then level-placed ones by level, then dp, pp.
+Digits make_digits(const MachineSpec& machine, const ParallelConfig& c) {
+  Digits dg;
+  dg.n = std::min<int>(static_cast<int>(machine.levels.size()), kMaxLevels);
+  for (int d = 0; d < dg.n; ++d) dg.capacity[d] = machine.levels[static_cast<std::size_t>(d)].fanout;
+  const bool tp_first = c.tp_placement <= c.cp_placement;
+  dg.order = {tp_first ? kTp : kCp, tp_first ? kCp : kTp, kDp, kPp};
+  const auto size_of = [&](int g) -> std::int64_t { return g == kTp ? c.tp : c.cp; };
+  const auto start_of = [&](int g) -> int { return g == kTp ? c.tp_placement : c.cp_placement; };
+  place(dg, dg.order[0], size_of(dg.order[0]), start_of(dg.order[0]));
+  place(dg, dg.order[1], size_of(dg.order[1]), start_of(dg.order[1]));
+  place(dg, kDp, c.dp, 0);
+  place(dg, kPp, c.pp, 0);
+  return dg;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> group_members(const MachineSpec& machine, const ParallelConfig& c, GroupKind kind) {
+  const Digits dg = make_digits(machine, c);
+  const int g = kind == GroupKind::tp ? kTp : kind == GroupKind::cp ? kCp : kind == GroupKind::dp ? kDp : kPp;
+  std::vector<std::int64_t> members{0};
+  for (int d = 0; d < dg.n; ++d) {
+    // Members vary digit d in steps of the factors of the groups placed before this one.
+    std::int64_t inner = 1;
+    for (int o : dg.order) {
+      if (o == g) break;
+      inner *= dg.factor[o][d];
+    }
+    const std::int64_t stride = machine.pes_per_unit(d) * inner;
+    const std::size_t n = members.size();
+    for (std::int64_t i = 1; i < dg.factor[g][d]; ++i)
+      for (std::size_t m = 0; m < n; ++m) members.push_back(members[m] + i * stride);
+  }
+  std::sort(members.begin(), members.end());
+  return members;
+}
+
+void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
+                    const ParallelConfig& c, Layout& out) {
+  out = Layout{};
+  out.reason = check_knobs(model, machine, workload, c);
+  if (out.reason != InvalidReason::none) return;
+
+  switch (c.ffn_shard_scope) {
+    case FfnShardScope::tp: out.ffn_group = c.tp; break;
+    case FfnShardScope::tp_cp: out.ffn_group = c.tp * c.cp; break;
+    case FfnShardScope::tp_cp_dp: out.ffn_group = c.tp * c.cp * c.dp; break;
+  }
+  if (c.ep > 1 && out.ffn_group % c.ep != 0) {
+    out.reason = InvalidReason::ep_not_dividing_ffn_group;
+    return;
+  }
+
+  const Digits dg = make_digits(machine, c);
+
+  out.tp = group_link(machine, dg, {kTp});
+  out.cp = group_link(machine, dg, {kCp});
+  out.dp = group_link(machine, dg, {kDp});
+  const std::int64_t r = model.has_mla ? c.tp : std::max<std::int64_t>(1, c.tp / std::max<std::int64_t>(1, model.kv_heads));
+  out.kv_group = subgroup_link(machine, dg, r);
+  switch (c.ffn_shard_scope) {
+    case FfnShardScope::tp: out.ffn = out.tp; break;
+    case FfnShardScope::tp_cp: out.ffn = group_link(machine, dg, {kTp, kCp}); break;
+    case FfnShardScope::tp_cp_dp: out.ffn = group_link(machine, dg, {kTp, kCp, kDp}); break;
+  }
+  out.ep = out.ffn;  // ep is carved from the FFN shard group and uses its links
+  // A pipeline hop crosses the level separating consecutive stages: pp's lowest digit.
+  for (int d = 0; d < dg.n; ++d) {
+    if (dg.factor[kPp][d] > 1) {
+      out.pp_hop = link_for(machine, dg, d, sharing(dg, d, {kPp}));
+      break;
+    }
+  }
+
+  out.units_used[0] = c.pes();
+  for (int p = 1; p <= dg.n; ++p) {
+    std::int64_t units = 1;
+    for (int d = p; d < dg.n; ++d)
+      for (int g = 0; g < kGroups; ++g) units *= dg.factor[g][d];
+    out.units_used[static_cast<std::size_t>(p)] = units;
+  }
+  out.valid = true;
+}
+
+bool is_canonical(const ModelSpec& model, const ParallelConfig& c) { return canonicalize(model, c) == c; }
+
+ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c) {
+  ParallelConfig k = c;
+  const std::int64_t hkv = model.has_mla ? 1 : model.kv_heads;
+  const bool r_gt_1 = c.tp > hkv;
+  if (!r_gt_1) k.kv_shard_mode = KvShardMode::split;
+  if (c.tp == 1) k.tp_placement = 0;
+  if (c.cp == 1) {
+    k.cp_placement = 1;
+    k.cp_ring_variant = CpRingVariant::kv;
+    if (k.ffn_shard_scope == FfnShardScope::tp_cp) k.ffn_shard_scope = FfnShardScope::tp;
+  }
+  if (c.dp == 1 && k.ffn_shard_scope == FfnShardScope::tp_cp_dp)
+    k.ffn_shard_scope = c.cp == 1 ? FfnShardScope::tp : FfnShardScope::tp_cp;
+  return k;
+}
+
+}  // namespace tessera

@@ -1,0 +1,12 @@
+#pragma once
+// Parameter counts of the model's parts (elements, not bytes). Internal to the physics.
+#include "tessera/model.hpp"
+
+namespace tessera {
+
+double attention_params_per_layer(const ModelSpec& m);     // q, k, v, o (or MLA projections)
+double ffn_params(const ModelSpec& m, double intermediate);  // one dense FFN of that width
+double expert_params(const ModelSpec& m);                   // one routed or shared expert
+double embedding_params(const ModelSpec& m);                // V * H
+
+}  // namespace tessera

@@ -1,0 +1,52 @@
+// What one PE holds (SPEC §4): docs/physics.md "Weights and KV per PE".
+#include "tessera/physics/shards.hpp"
+
+#include <algorithm>
+
+#include "physics/model_weights.hpp"
+
+namespace tessera {
+
+void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, ShardSizes& out) {
+  const ModelSpec& m = *ctx.model;
+  const double w = ctx.weight_bytes;
+  const double H = static_cast<double>(m.hidden);
+  const double tp = c.tp, cp = c.cp;
+  const double hq_pe = static_cast<double>(m.heads) / tp;
+  const double hkv = static_cast<double>(ctx.kv_heads_eff);
+  out.n_kv = std::max(1.0, hkv / tp);
+  out.r = std::max(1.0, tp / hkv);
+  const bool split = c.kv_shard_mode == KvShardMode::split && out.r > 1;
+
+  if (m.has_mla) {
+    const auto& a = m.mla;
+    // Down-projections (H -> q_lora, H -> kv_lora + rope) are replicated on every TP rank;
+    // the per-head up-projections and the output projection are split by heads.
+    const double replicated = H * static_cast<double>(a.q_lora_rank + a.kv_lora_rank + a.rope_dim);
+    const double q_up = a.q_lora_rank > 0 ? static_cast<double>(a.q_lora_rank) : H;
+    const double per_head = q_up * static_cast<double>(a.nope_dim + a.rope_dim) +
+                            static_cast<double>(a.kv_lora_rank) * static_cast<double>(a.nope_dim + a.v_head_dim) +
+                            static_cast<double>(a.v_head_dim) * H;
+    out.attn_weight_bytes = ((a.q_lora_rank > 0 ? replicated : H * (a.kv_lora_rank + a.rope_dim)) + hq_pe * per_head) * w;
+  } else {
+    const double d = static_cast<double>(m.head_dim);
+    out.attn_weight_bytes = (H * d * (hq_pe + 2 * out.n_kv) + hq_pe * d * H) * w;
+  }
+  const double f = layout.ffn_group;
+  out.dense_ffn_weight_bytes = ffn_params(m, static_cast<double>(m.ffn)) * w / f;
+  if (m.has_moe) {
+    // E/ep experts per EP rank, each sharded over f/ep PEs: E/f experts' worth per PE.
+    out.moe_weight_bytes = (H * static_cast<double>(m.moe.experts) +
+                            static_cast<double>(m.moe.experts) * expert_params(m) / f +
+                            static_cast<double>(m.moe.shared_experts) * expert_params(m) / f) * w;
+  }
+  out.embedding_bytes = embedding_params(m) * w / tp;
+  out.lm_head_bytes = (m.tied_embeddings && c.pp == 1) ? 0.0 : embedding_params(m) * w / tp;
+
+  out.s_loc_fraction = 1.0 / cp / (split ? out.r : 1.0);
+  const double S = static_cast<double>(ctx.workload.context);
+  out.kv_bytes_per_layer = static_cast<double>(ctx.workload.batch) * S * out.s_loc_fraction *
+                           ctx.kv_elems_per_token_head * ctx.kv_bytes * out.n_kv;
+}
+
+}  // namespace tessera

@@ -1,0 +1,61 @@
+// Stage time (SPEC §3): compute = flops/peak, memory = bytes/bw, visible = max(compute,
+// memory) + overhead for compute stages; collectives alpha-beta (§3.3); attn.cp per variant.
+#include "tessera/physics/stage_timing.hpp"
+
+#include <algorithm>
+
+namespace tessera {
+
+StageRates peak_rates(const EvalContext& ctx, const StageWork& work) {
+  StageRates r;
+  r.flop_rate = work.attention_kernel ? ctx.attn_peak : ctx.gemm_peak;
+  r.hbm_bw = ctx.hbm_bw;
+  r.overhead = ctx.machine->stage_overhead;
+  return r;
+}
+
+void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& rates, CpOverlap overlap, Stage& out) {
+  (void)ctx;
+  out.name = w.name;
+  out.block = w.block;
+  out.count = w.count;
+  out.flops = w.flops;
+  out.hbm_bytes = w.hbm_bytes;
+  out.comm_bytes = 0;
+  out.compute_s = rates.flop_rate > 0 ? w.flops / rates.flop_rate : 0;
+  out.memory_s = rates.hbm_bw > 0 ? w.hbm_bytes / rates.hbm_bw : 0;
+  out.comm_s = 0;
+
+  if (w.has_cp) {
+    const CpExchange& e = w.cp;
+    const double bw = e.link.bandwidth * rates.comm_bw_efficiency;
+    const double msg_t = e.steps > 0 ? e.link.latency + rates.comm_extra_latency + (bw > 0 ? e.msg_bytes / bw : 0) : 0;
+    const double t_i = roofline_seconds(e.step_flops, e.step_bytes, rates.flop_rate, rates.hbm_bw);
+    out.comm_bytes = e.steps * e.msg_bytes;
+    out.comm_s = e.steps * msg_t;
+    const bool hide = overlap == CpOverlap::overlapped && e.overlappable;
+    out.visible_s = e.steps * (hide ? std::max(t_i, msg_t) : t_i + msg_t);
+    out.bound = (e.steps * t_i >= out.comm_s && hide) ? (out.compute_s >= out.memory_s ? Bound::compute : Bound::memory)
+                                                      : Bound::comm;
+    if (e.step_flops > 0) out.visible_s += rates.overhead;
+    return;
+  }
+  for (int i = 0; i < w.comm_count; ++i) {
+    const Collective& c = w.comms[static_cast<std::size_t>(i)];
+    out.comm_bytes += collective_wire_bytes(c);
+    out.comm_s += collective_time(c, rates.comm_bw_efficiency, rates.comm_extra_latency);
+  }
+  const bool computes = w.flops > 0 || w.hbm_bytes > 0;
+  const double work_t = std::max(out.compute_s, out.memory_s);
+  out.visible_s = work_t + out.comm_s + (computes ? rates.overhead : 0);
+  if (out.comm_s > work_t)
+    out.bound = Bound::comm;
+  else if (!computes)
+    out.bound = Bound::none;
+  else if (rates.overhead > work_t)
+    out.bound = Bound::overhead;
+  else
+    out.bound = out.compute_s >= out.memory_s ? Bound::compute : Bound::memory;
+}
+
+}  // namespace tessera

@@ -1,0 +1,379 @@
+// The reference workload of one step (SPEC §3.1-3.4), per PE and per occurrence.
+// docs/physics.md explains every line; the symbols follow SPEC §3:
+//   a, w, k  bytes per activation, weight, KV element
+//   T        new tokens per DP replica; T_rank = tokens one PE's attention handles
+//            (decode: every CP rank holds the same T; prefill: T / cp, zig-zag balanced)
+//   n_kv = max(1, h_kv/tp), r = max(1, tp/h_kv); split (r > 1): q_loc = g, S_loc /= r
+#include "tessera/physics/step_work.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "physics/model_weights.hpp"
+#include "tessera/physics/moe_load.hpp"
+#include "tessera/physics/shards.hpp"
+
+namespace tessera {
+
+namespace {
+
+struct Dims {
+  double H, d, hq, hkv, g, B, T, T_rank, n_kv, r, q_loc, q_pe, tp, cp, dp, ep, a, w, k;
+  bool decode, split, mla;
+};
+
+Collective make_collective(CommKind kind, double ranks, double bytes, const LinkCost& link) {
+  Collective c;
+  c.kind = ranks > 1 || kind == CommKind::p2p ? kind : CommKind::none;
+  c.ranks = static_cast<std::int32_t>(ranks);
+  c.bytes = bytes;
+  c.link = link;
+  return c;
+}
+
+void add_comm(StageWork& s, const Collective& c) {
+  if (c.kind == CommKind::none) return;
+  s.comms[static_cast<std::size_t>(s.comm_count++)] = c;
+}
+
+// A compute stage: its accounted work equals its work, and `useful` of it is unique.
+StageWork& compute_stage(StepWork& out, const char* name, StageBlock block, double count, double ranks,
+                         double flops, double bytes, double useful_flops, int kernels) {
+  StageWork& s = out.push();
+  s.name = name;
+  s.block = block;
+  s.count = count;
+  s.ranks = ranks;
+  s.flops = s.accounted_flops = flops;
+  s.hbm_bytes = s.accounted_hbm_bytes = bytes;
+  s.redundant_flops = std::max(0.0, flops - useful_flops);
+  s.kernels = kernels;
+  return s;
+}
+
+StageWork& comm_stage(StepWork& out, const char* name, StageBlock block, double count, double ranks) {
+  StageWork& s = out.push();
+  s.name = name;
+  s.block = block;
+  s.count = count;
+  s.ranks = ranks;
+  s.kernels = 1;
+  return s;
+}
+
+// ---- attention block (SPEC §3.1) -------------------------------------------------------
+
+void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, const StepShape& sh,
+                     const Dims& x, StepWork& out) {
+  const ModelSpec& m = *ctx.model;
+  const double L = sh.layers;
+  const double ranks = x.cp * x.tp;
+  // In decode every CP rank repeats the projections of the same T tokens.
+  const double proj_share = x.decode ? x.cp : 1.0;
+
+  // attn.qkv ------------------------------------------------------------------------------
+  if (x.mla) {
+    const auto& a = m.mla;
+    const double lora_q = static_cast<double>(a.q_lora_rank), lora_kv = static_cast<double>(a.kv_lora_rank);
+    const double rope = static_cast<double>(a.rope_dim), nope = static_cast<double>(a.nope_dim);
+    const double vdim = static_cast<double>(a.v_head_dim);
+    // Down-projections replicated on the TP ranks; per-head parts split by heads. Decode
+    // absorbs W_UK into the query (q_nope -> latent), prefill materialises K_nope and V.
+    const double down = x.H * (lora_q + lora_kv + rope);
+    const double q_up = (lora_q > 0 ? lora_q : x.H) * x.q_pe * (nope + rope);
+    const double kv_up = x.decode ? x.q_pe * nope * lora_kv : x.q_pe * lora_kv * (nope + vdim);
+    const double elems = (lora_q > 0 ? down : x.H * (lora_kv + rope)) + q_up;  // GEMM outputs x H
+    const double replicated = lora_q > 0 ? down : x.H * (lora_kv + rope);
+    const double flops = 2 * x.T_rank * (elems + kv_up);
+    const double useful = 2 * x.T_rank * (replicated / x.tp + q_up + kv_up) / proj_share;
+    const double bytes = (elems + x.q_pe * lora_kv * (x.decode ? nope : nope + vdim)) * x.w +
+                         x.T_rank * (x.H + x.q_pe * (nope + rope) + lora_kv + rope) * x.a;
+    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, L, ranks, flops, bytes, useful, 3);
+    s.gemm = {x.T_rank, elems / x.H, x.H};
+  } else {
+    const double n_out = x.d * (x.q_pe + 2 * x.n_kv);
+    const double flops = 2 * x.T_rank * x.H * n_out;
+    // Unique work: the PE's query heads, and its KV heads once among the r sharing them.
+    const double useful = 2 * x.T_rank * x.H * x.d * (x.q_pe + 2 * x.n_kv / x.r) / proj_share;
+    const double bytes = x.H * n_out * x.w + x.T_rank * (x.H + n_out) * x.a;
+    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, L, ranks, flops, bytes, useful, 3);
+    s.gemm = {x.T_rank, n_out, x.H};
+  }
+
+  // split (r > 1): all-gather Q inside the r-group, merge partial O (log-sum-exp) after.
+  if (x.split) {
+    StageWork& s = comm_stage(out, "attn.kv_split", StageBlock::attention, L, ranks);
+    const double head_width = x.mla ? static_cast<double>(m.mla.kv_lora_rank + m.mla.rope_dim) : x.d;
+    add_comm(s, make_collective(CommKind::all_gather, x.r, x.T_rank * x.q_loc * head_width * x.a, lay.kv_group));
+    const double o_width = x.mla ? static_cast<double>(m.mla.kv_lora_rank) : x.d;
+    add_comm(s, make_collective(CommKind::reduce_scatter, x.r, x.T_rank * x.q_loc * (o_width + 2) * 4.0, lay.kv_group));
+  }
+
+  // attn.core: the local KV block -----------------------------------------------------------
+  const double kv_elems = ctx.kv_elems_per_token_head;  // 2d, or kv_lora + rope (MLA)
+  const double r_split = x.split ? x.r : 1.0;
+  // Per query per key: 4d FLOPs (QK^T and PV); MLA absorbed decode: 2(kv_lora+rope) + 2 kv_lora.
+  double per_qk = 4 * x.d;
+  if (x.mla) {
+    const auto& a = m.mla;
+    per_qk = x.decode ? 2.0 * static_cast<double>(a.kv_lora_rank + a.rope_dim) + 2.0 * static_cast<double>(a.kv_lora_rank)
+                      : 2.0 * static_cast<double>(a.nope_dim + a.rope_dim) + 2.0 * static_cast<double>(a.v_head_dim);
+  }
+  double rank_flops, kv_tokens_pe;  // all attention work of this PE; KV tokens it holds
+  if (x.decode) {
+    kv_tokens_pe = sh.kv_cached / x.cp / r_split;  // S_loc
+    rank_flops = per_qk * x.B * x.q_loc * kv_tokens_pe * x.cp;  // over all cp blocks
+  } else {
+    const double c_tok = static_cast<double>(sh.chunk);
+    kv_tokens_pe = (sh.kv_cached + c_tok) / x.cp / r_split;
+    rank_flops = per_qk * x.B * x.q_loc * (c_tok / x.cp) * (sh.kv_cached + c_tok / 2) / r_split;
+  }
+  // Prefill MLA materialises per-head K and V: the cache read is the latent, as in decode.
+  const double block_bytes = x.B * kv_tokens_pe * kv_elems * x.k * x.n_kv;
+  const double block_flops = rank_flops / x.cp;
+  const double qo_bytes = 2 * x.T_rank * x.q_loc * (x.mla ? static_cast<double>(m.mla.kv_lora_rank) : x.d) * x.a;
+  {
+    StageWork& s = compute_stage(out, "attn.core", StageBlock::attention, L, ranks, block_flops,
+                                 block_bytes + qo_bytes, block_flops, 2);
+    s.attention_kernel = true;
+  }
+
+  // attn.cp: the other cp - 1 blocks (SPEC §3.3) -------------------------------------------
+  if (c.cp > 1) {
+    StageWork& s = comm_stage(out, "attn.cp", StageBlock::attention, L, ranks);
+    s.has_cp = true;
+    CpExchange& e = s.cp;
+    e.variant = c.cp_ring_variant;
+    e.link = lay.cp;
+    const double tq = x.T_rank;  // queries this rank owns
+    const double o_width = x.mla ? static_cast<double>(m.mla.kv_lora_rank) : x.d;
+    const double partial = tq * x.q_loc * o_width * 4.0 + 2 * tq * x.q_loc * 4.0;  // O, m, l in fp32
+    switch (c.cp_ring_variant) {
+      case CpRingVariant::kv:
+        e.steps = c.cp - 1;
+        e.step_flops = block_flops;
+        e.step_bytes = block_bytes;
+        e.msg_bytes = block_bytes;
+        e.overlappable = true;
+        break;
+      case CpRingVariant::qoml:
+        e.steps = c.cp - 1;
+        if (x.decode) {
+          e.msg_bytes = partial;  // Q need not move: every rank holds the same queries
+        } else {
+          e.step_flops = block_flops;
+          e.step_bytes = block_bytes;
+          e.msg_bytes = partial + tq * x.q_loc * (x.mla ? kv_elems : x.d) * x.a;
+          e.overlappable = true;
+        }
+        break;
+      case CpRingVariant::tree:
+        e.steps = static_cast<std::int32_t>(std::ceil(std::log2(x.cp)));
+        e.msg_bytes = partial;
+        break;
+    }
+    s.flops = s.accounted_flops = e.steps * e.step_flops;
+    s.hbm_bytes = s.accounted_hbm_bytes = e.steps * e.step_bytes;
+    // Decode: the rotating KV blocks meet the same queries on every rank — all repeated work.
+    s.redundant_flops = x.decode ? s.flops : 0.0;
+    s.attention_kernel = e.step_flops > 0;
+    s.kernels = std::max(1, e.steps);
+  }
+
+  // attn.out ------------------------------------------------------------------------------
+  {
+    const double in_width = x.q_pe * (x.mla ? static_cast<double>(m.mla.v_head_dim) : x.d);
+    double flops = 2 * x.T_rank * in_width * x.H;
+    double bytes = in_width * x.H * x.w + x.T_rank * (in_width + x.H) * x.a;
+    if (x.mla && x.decode) {  // un-absorb W_UV: latent -> v per head
+      const double uv = x.q_pe * static_cast<double>(m.mla.kv_lora_rank) * static_cast<double>(m.mla.v_head_dim);
+      flops += 2 * x.T_rank * uv;
+      bytes += uv * x.w;
+    }
+    StageWork& s = compute_stage(out, "attn.out", StageBlock::attention, L, ranks, flops, bytes, flops / proj_share, 1);
+    s.gemm = {x.T_rank, x.H, in_width};
+  }
+  if (c.tp > 1) {
+    StageWork& s = comm_stage(out, "attn.tp_reduce", StageBlock::attention, L, ranks);
+    add_comm(s, make_collective(CommKind::all_reduce, x.tp, x.T_rank * x.H * x.a, lay.tp));
+  }
+}
+
+// ---- FFN / MoE block (SPEC §3.2) ---------------------------------------------------------
+
+// Tokens the FFN shard group processes together, and whether its members hold different tokens.
+void ffn_tokens(const ParallelConfig& c, const Dims& x, double& T_f, bool& tokens_differ) {
+  switch (c.ffn_shard_scope) {
+    case FfnShardScope::tp:
+      T_f = x.decode ? x.T : x.T / x.cp;
+      tokens_differ = false;
+      return;
+    case FfnShardScope::tp_cp:
+      T_f = x.T;
+      tokens_differ = !x.decode && c.cp > 1;
+      return;
+    case FfnShardScope::tp_cp_dp:
+      T_f = x.dp * x.T;
+      tokens_differ = c.dp > 1 || (!x.decode && c.cp > 1);
+      return;
+  }
+}
+
+// The FFN-group gathers and reduce-scatter when members hold different tokens.
+void add_group_exchange(StageWork& s, const ParallelConfig& c, const Layout& lay, const Dims& x, double T_f) {
+  const double f = lay.ffn_group;
+  if (c.ffn_shard_scope == FfnShardScope::tp_cp) {
+    // Prefill TP+CP: the cp ranks all-gather their tokens, then reduce-scatter over f.
+    add_comm(s, make_collective(CommKind::all_gather, x.cp, x.T * x.H * x.a, lay.cp));
+    add_comm(s, make_collective(CommKind::reduce_scatter, f, x.T * x.H * x.a, lay.ffn));
+    return;
+  }
+  // TP+CP+DP: all-gather over the group, reduce-scatter over f, then the all-gather that
+  // gives each rank back its own tokens' outputs.
+  add_comm(s, make_collective(CommKind::all_gather, f, T_f * x.H * x.a, lay.ffn));
+  add_comm(s, make_collective(CommKind::reduce_scatter, f, T_f * x.H * x.a, lay.ffn));
+  add_comm(s, make_collective(CommKind::all_gather, f, x.T_rank * x.H * x.a, lay.ffn));
+}
+
+void dense_ffn_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, double count,
+                     const Dims& x, StepWork& out) {
+  if (count <= 0) return;
+  const ModelSpec& m = *ctx.model;
+  const double f = lay.ffn_group, I = static_cast<double>(m.ffn);
+  const double ranks = x.cp * x.tp;
+  double T_f;
+  bool differ;
+  ffn_tokens(c, x, T_f, differ);
+  // Decode with TP scope: every CP rank repeats the FFN of the same tokens.
+  const double share = (x.decode && c.ffn_shard_scope == FfnShardScope::tp) ? x.cp : 1.0;
+  const double up_width = (m.ffn_kind == FfnKind::gated ? 2 * I : I) / f;
+  {
+    const double flops = 2 * T_f * x.H * up_width;
+    const double bytes = x.H * up_width * x.w + T_f * (x.H + up_width) * x.a;
+    StageWork& s = compute_stage(out, "ffn.up", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 2);
+    s.gemm = {T_f, up_width, x.H};
+  }
+  {
+    const double flops = 2 * T_f * (I / f) * x.H;
+    const double bytes = (I / f) * x.H * x.w + T_f * (I / f + x.H) * x.a;
+    StageWork& s = compute_stage(out, "ffn.down", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 1);
+    s.gemm = {T_f, x.H, I / f};
+  }
+  StageWork& s = comm_stage(out, "ffn.reduce", StageBlock::ffn, count, ranks);
+  if (!differ) {
+    add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
+  } else {
+    add_group_exchange(s, c, lay, x, T_f);
+  }
+  if (s.comm_count == 0) --out.size;  // f = 1: nothing to reduce
+}
+
+void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, double count, const Dims& x,
+               StepWork& out) {
+  if (count <= 0) return;
+  const ModelSpec& m = *ctx.model;
+  const double f = lay.ffn_group, E = static_cast<double>(m.moe.experts), K = static_cast<double>(m.moe.top_k);
+  const double Ie = static_cast<double>(m.moe.expert_ffn);
+  const double ranks = x.cp * x.tp;
+  double T_f;
+  bool differ;
+  ffn_tokens(c, x, T_f, differ);
+  const double share = (x.decode && c.ffn_shard_scope == FfnShardScope::tp) ? x.cp : 1.0;
+
+  {  // router: every rank scores the tokens it holds
+    const double flops = 2 * x.T_rank * x.H * E;
+    const double bytes = x.H * E * x.w + x.T_rank * (x.H + E) * x.a;
+    const double useful = flops / (x.tp * (x.decode ? x.cp : 1.0));
+    StageWork& s = compute_stage(out, "moe.router", StageBlock::moe, count, ranks, flops, bytes, useful, 2);
+    s.gemm = {x.T_rank, E, x.H};
+  }
+  if (differ && c.ep > 1) {
+    StageWork& s = comm_stage(out, "moe.dispatch", StageBlock::moe, count, ranks);
+    add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.a / x.ep, lay.ep));
+  }
+  {
+    const double shard = f / x.ep;  // PEs sharing one expert
+    const double expert_bytes = expert_params(m) * x.w / shard;
+    const double flops_per_slot = 2 * expert_params(m) / shard;
+    const MoELoad worst = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, false);
+    const MoELoad avg = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, true);
+    const double width = (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / shard;
+    StageWork& s = compute_stage(out, "moe.experts", StageBlock::moe, count, ranks, worst.token_slots * flops_per_slot,
+                                 worst.distinct_experts * expert_bytes + worst.token_slots * (2 * x.H + width) * x.a,
+                                 0, 3);
+    s.accounted_flops = avg.token_slots * flops_per_slot;
+    s.accounted_hbm_bytes = avg.distinct_experts * expert_bytes + avg.token_slots * (2 * x.H + width) * x.a;
+    s.redundant_flops = s.accounted_flops * (1 - 1 / share);
+    const double per_expert = worst.distinct_experts > 0 ? worst.token_slots / worst.distinct_experts : 0;
+    s.gemm = {per_expert, width, x.H};
+  }
+  if (m.moe.shared_experts > 0) {
+    const double Es = static_cast<double>(m.moe.shared_experts);
+    const double flops = 2 * T_f * Es * expert_params(m) / f;
+    const double bytes = Es * expert_params(m) * x.w / f + T_f * 2 * x.H * x.a;
+    StageWork& s = compute_stage(out, "moe.shared", StageBlock::moe, count, ranks, flops, bytes, flops / share, 3);
+    s.gemm = {T_f, Es * (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / f, x.H};
+  }
+  StageWork& s = comm_stage(out, "moe.combine", StageBlock::moe, count, ranks);
+  if (!differ) {
+    add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
+  } else if (c.ep > 1) {
+    add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.a / x.ep, lay.ep));
+  } else {
+    add_group_exchange(s, c, lay, x, T_f);
+  }
+  if (s.comm_count == 0) --out.size;
+}
+
+}  // namespace
+
+void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, const StepShape& sh,
+                     StepWork& out) {
+  out.size = 0;
+  const ModelSpec& m = *ctx.model;
+  Dims x{};
+  x.decode = sh.mode == Mode::decode;
+  x.mla = m.has_mla;
+  x.H = static_cast<double>(m.hidden);
+  x.d = static_cast<double>(m.head_dim);
+  x.hq = static_cast<double>(m.heads);
+  x.hkv = static_cast<double>(ctx.kv_heads_eff);
+  x.g = x.hq / x.hkv;
+  x.tp = c.tp;
+  x.cp = c.cp;
+  x.dp = c.dp;
+  x.ep = c.ep;
+  x.B = static_cast<double>(sh.batch);
+  x.T = static_cast<double>(sh.tokens);
+  x.T_rank = x.decode ? x.T : x.T / x.cp;
+  x.n_kv = std::max(1.0, x.hkv / x.tp);
+  x.r = std::max(1.0, x.tp / x.hkv);
+  x.q_pe = x.hq / x.tp;
+  x.split = c.kv_shard_mode == KvShardMode::split && x.r > 1;
+  x.q_loc = x.split ? x.g : x.q_pe;
+  x.a = ctx.act_bytes;
+  x.w = ctx.weight_bytes;
+  x.k = ctx.kv_bytes;
+  out.tokens = x.T;
+
+  attention_block(ctx, c, layout, sh, x, out);
+  if (ctx.workload.scope == Scope::attention) return;
+
+  const double moe_layers = m.has_moe ? std::max(0.0, sh.layers - sh.dense_layers) : 0.0;
+  dense_ffn_block(ctx, c, layout, m.has_moe ? sh.dense_layers : sh.layers, x, out);
+  moe_block(ctx, c, layout, moe_layers, x, out);
+
+  if (sh.hops > 0 && c.pp > 1) {
+    StageWork& s = comm_stage(out, "pp.hop", StageBlock::pipeline, sh.hops, x.cp * x.tp);
+    add_comm(s, make_collective(CommKind::p2p, 2, x.T_rank * x.H * x.a, layout.pp_hop));
+  }
+  if (sh.lm_head) {
+    const double V = static_cast<double>(m.vocab);
+    const double flops = 2 * x.B * x.H * V / x.tp;  // the last position of each sequence
+    const double bytes = V * x.H * x.w / x.tp + x.B * (x.H + V / x.tp) * x.a;
+    StageWork& s = compute_stage(out, "lm_head", StageBlock::head, 1, x.tp, flops, bytes, flops, 2);
+    s.gemm = {x.B, V / x.tp, x.H};
+  }
+}
+
+}  // namespace tessera

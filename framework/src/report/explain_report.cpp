@@ -1,0 +1,158 @@
+#include "report/explain_report.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "report/text_table.hpp"
+#include "tessera/units.hpp"
+
+namespace tessera {
+
+nlohmann::json config_json(const ParallelConfig& c, const MachineSpec& m) {
+  return {{"cp", c.cp},
+          {"tp", c.tp},
+          {"pp", c.pp},
+          {"dp", c.dp},
+          {"ep", c.ep},
+          {"kv_shard_mode", kv_shard_mode_name(c.kv_shard_mode)},
+          {"ffn_shard_scope", ffn_shard_scope_name(c.ffn_shard_scope)},
+          {"tp_placement", m.placement_name(c.tp_placement)},
+          {"cp_placement", m.placement_name(c.cp_placement)},
+          {"cp_ring_variant", cp_ring_variant_name(c.cp_ring_variant)}};
+}
+
+namespace {
+
+nlohmann::json units_used_json(const Evaluation& e, const MachineSpec& m) {
+  nlohmann::json u = nlohmann::json::object();
+  u[m.pe.name] = e.layout.units_used[0];
+  for (std::size_t p = 1; p <= m.levels.size() && p < e.layout.units_used.size(); ++p)
+    u[m.levels[p - 1].name] = e.layout.units_used[p];
+  return u;
+}
+
+const char* ttft_formula() {
+  return "TTFT = sum_j t_stage(j) + (pp-1)*(t_stage(last) + hop) + lm_head; stages listed for one pipeline stage "
+         "(ceil(L/pp) layers), averaged over chunks";
+}
+
+std::string workload_line(const Session& s) {
+  const Workload& w = s.scenario().workload;
+  std::string line = std::string(w.mode == Mode::decode ? "decode" : "prefill") + ", context " +
+                     std::to_string(w.context) + " tokens, batch " + std::to_string(w.batch);
+  if (w.mode == Mode::prefill && w.chunk_count() > 1)
+    line += ", chunk " + std::to_string(w.chunk_tokens()) + " (" + std::to_string(w.chunk_count()) + " chunks)";
+  if (w.scope == Scope::attention) line += ", scope attention";
+  return line;
+}
+
+}  // namespace
+
+nlohmann::json explain_json(const Session& session, const Evaluation& e) {
+  const ModelSpec& model = session.model();
+  const MachineSpec& machine = session.machine();
+  nlohmann::json j;
+  j["scenario"] = session.scenario().name;
+  j["latency_model"] = session.latency_name();
+  j["model"] = {{"name", model.name}, {"params_total", params_total(model)}, {"params_active", params_active(model)}};
+  j["machine"] = machine.name;
+  j["config"] = config_json(e.config, machine);
+  j["valid"] = e.valid;
+  j["placement_valid"] = e.valid;
+  if (!e.valid) {
+    j["reason"] = describe_invalid(e.layout.reason, model, machine, e.config);
+    return j;
+  }
+  j["units_used"] = units_used_json(e, machine);
+  nlohmann::json stages = nlohmann::json::array();
+  for (const Stage& s : e.stages) {
+    stages.push_back({{"name", s.name},
+                      {"block", stage_block_name(s.block)},
+                      {"count", s.count},
+                      {"flops", s.flops},
+                      {"hbm_bytes", s.hbm_bytes},
+                      {"comm_bytes", s.comm_bytes},
+                      {"compute_s", s.compute_s},
+                      {"memory_s", s.memory_s},
+                      {"comm_s", s.comm_s},
+                      {"visible_s", s.visible_s},
+                      {"bound", bound_name(s.bound)}});
+  }
+  j["stages"] = stages;
+  const MemoryUsage& m = e.memory;
+  j["memory"] = {{"weights_bytes", m.weights_bytes}, {"kv_bytes", m.kv_bytes},
+                 {"transient_bytes", m.transient_bytes}, {"used_bytes", m.used_bytes},
+                 {"budget_bytes", m.budget_bytes}, {"fits_memory", m.fits}};
+  const StepTotals& t = e.totals;
+  j["totals"] = {{"latency_s", t.latency_s},
+                 {"throughput_tok_s", t.throughput_tok_s},
+                 {"pipeline_throughput_tok_s", t.pipeline_throughput_tok_s},
+                 {"efficiency", t.efficiency},
+                 {"compute_util", t.compute_util},
+                 {"bw_util", t.bw_util},
+                 {"pes", t.pes},
+                 {"flops_all_pes", t.flops_all_pes},
+                 {"redundant_flops", t.redundant_flops},
+                 {"hbm_bytes_all_pes", t.hbm_bytes_all_pes},
+                 {"link_bytes_all_pes", t.link_bytes_all_pes}};
+  if (t.prefill_pipelined) j["totals"]["formula"] = ttft_formula();
+  nlohmann::json obj = nlohmann::json::object();
+  const auto& slots = session.evaluator().objectives();
+  for (std::size_t i = 0; i < slots.size(); ++i) obj[slots[i].name] = e.objectives[i];
+  j["objectives"] = obj;
+  return j;
+}
+
+void print_explain(std::ostream& os, const Session& session, const Evaluation& e) {
+  const ModelSpec& model = session.model();
+  const MachineSpec& machine = session.machine();
+  os << "Scenario  " << session.scenario().name << "  (latency model: " << session.latency_name() << ")\n";
+  os << "Model     " << model.name << "  " << fixed(params_total(model) / 1e9, 2) << " B params, "
+     << fixed(params_active(model) / 1e9, 2) << " B active per token\n";
+  os << "Machine   " << machine.name << "  (" << machine.total_pes() << " " << machine.pe.name << "s)\n";
+  os << "Workload  " << workload_line(session) << "\n";
+  os << "Config    " << format_config(e.config, machine) << "\n\n";
+  if (!e.valid) {
+    os << "INVALID: " << describe_invalid(e.layout.reason, model, machine, e.config) << "\n";
+    return;
+  }
+  const Dimension t = Dimension::time;
+  TextTable table({"stage", "count", "FLOP", "HBM", "comm", "compute", "memory", "comm time", "visible", "x count", "bound"});
+  double total = 0;
+  for (const Stage& s : e.stages) {
+    total += s.count * s.visible_s;
+    table.add_row({s.name, fixed(s.count, s.count == std::floor(s.count) ? 0 : 2), format_quantity(s.flops, Dimension::flops),
+                   format_quantity(s.hbm_bytes, Dimension::bytes), format_quantity(s.comm_bytes, Dimension::bytes),
+                   format_quantity(s.compute_s, t), format_quantity(s.memory_s, t), format_quantity(s.comm_s, t),
+                   format_quantity(s.visible_s, t), format_quantity(s.count * s.visible_s, t), bound_name(s.bound)});
+  }
+  table.add_separator();
+  table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), ""});
+  os << "Stages (per " << machine.pe.name << ", per occurrence):\n";
+  table.print(os, "  ");
+  if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
+
+  const MemoryUsage& m = e.memory;
+  os << "\nMemory per " << machine.pe.name << ":  weights " << format_quantity(m.weights_bytes, Dimension::bytes) << ", KV "
+     << format_quantity(m.kv_bytes, Dimension::bytes) << ", transient " << format_quantity(m.transient_bytes, Dimension::bytes)
+     << " = " << format_quantity(m.used_bytes, Dimension::bytes) << " of " << format_quantity(m.budget_bytes, Dimension::bytes)
+     << " budget  -> " << (m.fits ? "fits" : "DOES NOT FIT") << "\n";
+
+  const StepTotals& x = e.totals;
+  const bool decode = session.scenario().workload.mode == Mode::decode;
+  os << "\nTotals:\n";
+  os << "  " << (decode ? "step latency " : "TTFT         ") << format_quantity(x.latency_s, t) << "\n";
+  os << "  throughput   " << fixed(x.throughput_tok_s, 1) << " tok/s";
+  if (x.pipeline_throughput_tok_s > 0) os << "  (pipeline-full: " << fixed(x.pipeline_throughput_tok_s, 1) << " tok/s)";
+  os << "\n  PEs          " << static_cast<long long>(x.pes) << "  (";
+  for (std::size_t p = 1; p <= machine.levels.size(); ++p)
+    os << (p > 1 ? ", " : "") << e.layout.units_used[p] << " " << machine.levels[p - 1].name;
+  os << ")\n";
+  os << "  compute util " << fixed(100 * x.compute_util, 2) << " %,  bw util " << fixed(100 * x.bw_util, 2)
+     << " %,  efficiency " << fixed(x.efficiency, 4) << "\n";
+  os << "  FLOP all PEs " << format_quantity(x.flops_all_pes, Dimension::flops) << " (redundant "
+     << format_quantity(x.redundant_flops, Dimension::flops) << "),  HBM all PEs "
+     << format_quantity(x.hbm_bytes_all_pes, Dimension::bytes) << "\n";
+}
+
+}  // namespace tessera

@@ -1,0 +1,284 @@
+#include "report/search_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "report/text_table.hpp"
+#include "tessera/units.hpp"
+
+namespace tessera {
+
+std::string unit_suffix(const std::string& unit) {
+  if (unit.empty()) return "";
+  std::string s = "_";
+  for (char ch : unit) s += (ch == '/' || ch == ' ') ? '_' : ch;
+  return s;
+}
+
+std::string objective_key(const ObjectiveSlot& o) {
+  // An objective whose name already says its unit is not suffixed twice.
+  const std::string suffix = unit_suffix(o.unit);
+  if (o.name == "pes" || o.name == "energy_per_token") return o.name + (o.name == "pes" ? "" : suffix);
+  return o.name + suffix;
+}
+
+namespace {
+
+std::string level_name(const MachineSpec& m, std::size_t p) { return p == 0 ? m.pe.name : m.levels[p - 1].name; }
+
+nlohmann::json units_json(const MachineSpec& m, const ConfigRecord& r) {
+  nlohmann::json u = nlohmann::json::object();
+  for (std::size_t p = 0; p <= m.levels.size() && p < r.units_used.size(); ++p) u[level_name(m, p)] = r.units_used[p];
+  return u;
+}
+
+nlohmann::json num(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return v;
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+std::string csv_num(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string fmt_tokens(double v) {
+  if (v >= 1e6) return fixed(v / 1e6, 3) + " Mtok/s";
+  if (v >= 1e4) return fixed(v / 1e3, 2) + " ktok/s";
+  if (v >= 100) return fixed(v, 1) + " tok/s";
+  return fixed(v, 3) + " tok/s";
+}
+
+std::string fmt_usd(double v) {
+  if (v >= 1e6) return fixed(v / 1e6, 3) + " MUSD";
+  if (v >= 1e3) return fixed(v / 1e3, 1) + " kUSD";
+  return fixed(v, 0) + " USD";
+}
+
+std::string fmt_bytes(double v) { return format_quantity(v, Dimension::bytes, 3); }
+
+std::string units_text(const MachineSpec& m, const ConfigRecord& r) {
+  std::string s;
+  for (std::size_t p = 1; p <= m.levels.size() && p < r.units_used.size(); ++p) {
+    if (!s.empty()) s += ", ";
+    s += std::to_string(r.units_used[p]) + " " + m.levels[p - 1].name;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string human_objective(const ObjectiveSlot& o, double v) {
+  if (!std::isfinite(v)) return "—";
+  if (o.unit == "s") return format_quantity(v, Dimension::time, 4);
+  if (o.unit == "tok/s") return fmt_tokens(v);
+  if (o.unit == "USD") return fmt_usd(v);
+  if (o.unit == "J/tok") return format_quantity(v, Dimension::energy, 4) + "/tok";
+  if (o.unit == "PE") return std::to_string(static_cast<long long>(std::llround(v)));
+  if (o.unit.empty()) return fixed(v, 4);
+  return format_quantity(v, Dimension::none, 4) + " " + o.unit;
+}
+
+std::string short_config(const MachineSpec& m, const ParallelConfig& c) {
+  std::string s = "cp=" + std::to_string(c.cp) + " tp=" + std::to_string(c.tp) + " pp=" + std::to_string(c.pp) +
+                  " dp=" + std::to_string(c.dp) + " ep=" + std::to_string(c.ep);
+  s += std::string(" kv=") + kv_shard_mode_name(c.kv_shard_mode);
+  s += std::string(" ffn=") + ffn_shard_scope_name(c.ffn_shard_scope);
+  s += " tp@" + m.placement_name(c.tp_placement);
+  s += " cp@" + m.placement_name(c.cp_placement);
+  s += std::string(" ring=") + cp_ring_variant_name(c.cp_ring_variant);
+  return s;
+}
+
+nlohmann::json record_json(const Session& session, const std::vector<ObjectiveSlot>& objectives,
+                           const ConfigRecord& r) {
+  const MachineSpec& m = session.machine();
+  nlohmann::json j = config_json(r.config, m);
+  nlohmann::json obj = nlohmann::json::object();
+  for (std::size_t i = 0; i < objectives.size(); ++i) obj[objective_key(objectives[i])] = num(r.valid ? r.objectives[i] : NAN);
+  j["objectives"] = obj;
+  j["latency_s"] = num(r.valid ? r.latency_s : NAN);
+  j["throughput_tok_s"] = num(r.valid ? r.throughput_tok_s : NAN);
+  j["pipeline_throughput_tok_s"] = num(r.valid ? r.pipeline_throughput_tok_s : NAN);
+  j["efficiency"] = num(r.valid ? r.efficiency : NAN);
+  j["compute_util"] = num(r.valid ? r.compute_util : NAN);
+  j["bw_util"] = num(r.valid ? r.bw_util : NAN);
+  j["pes"] = r.pes;
+  j["units_used"] = units_json(m, r);
+  j["fits_memory"] = r.fits_memory;
+  j["placement_valid"] = r.placement_valid;
+  j["feasible"] = r.feasible;
+  j["reason"] = r.reason;
+  j["weights_bytes"] = num(r.valid ? r.weights_bytes : NAN);
+  j["kv_bytes"] = num(r.valid ? r.kv_bytes : NAN);
+  j["transient_bytes"] = num(r.valid ? r.transient_bytes : NAN);
+  j["used_bytes"] = num(r.valid ? r.used_bytes : NAN);
+  j["budget_bytes"] = num(r.valid ? r.budget_bytes : NAN);
+  j["hbm_utilization"] = num(r.valid ? r.hbm_utilization : NAN);
+  return j;
+}
+
+nlohmann::json search_json(const Session& session, const SearchResult& res) {
+  const Scenario& s = session.scenario();
+  nlohmann::json j;
+  j["scenario"] = s.name;
+  j["model"] = s.model.name;
+  j["machine"] = s.machine.name;
+  j["latency_model"] = session.latency_name();
+  j["search"] = s.plugins.search.name;
+  j["scope"] = s.workload.scope == Scope::attention ? "attention" : "full";
+  j["counts"] = {{"enumerated", res.counts.enumerated},
+                 {"valid", res.counts.valid},
+                 {"feasible", res.counts.feasible},
+                 {"evaluated", res.counts.evaluated}};
+  nlohmann::json objs = nlohmann::json::array();
+  for (const auto& o : res.objectives)
+    objs.push_back({{"name", o.name},
+                    {"direction", o.direction == Direction::maximize ? "maximize" : "minimize"},
+                    {"unit", o.unit},
+                    {"key", objective_key(o)}});
+  j["objectives"] = objs;
+  j["best"] = res.best ? record_json(session, res.objectives, res.records[*res.best]) : nlohmann::json(nullptr);
+  nlohmann::json pareto = nlohmann::json::array();
+  for (std::size_t i : res.pareto) pareto.push_back(record_json(session, res.objectives, res.records[i]));
+  j["pareto"] = pareto;
+  nlohmann::json top = nlohmann::json::array();
+  for (std::size_t i : res.top) top.push_back(record_json(session, res.objectives, res.records[i]));
+  j["top"] = top;
+  return j;
+}
+
+std::string search_csv(const Session& session, const SearchResult& res) {
+  const MachineSpec& m = session.machine();
+  std::ostringstream os;
+  os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant";
+  for (const auto& o : res.objectives) os << ",objective_" << objective_key(o);
+  os << ",latency_s,throughput_tok_s,pipeline_throughput_tok_s,efficiency,compute_util,bw_util,pes";
+  for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ",units_used_" << level_name(m, p);
+  os << ",fits_memory,placement_valid,feasible,reason,weights_bytes,kv_bytes,transient_bytes,used_bytes,budget_bytes,"
+        "hbm_utilization\n";
+  for (const ConfigRecord& r : res.records) {
+    const ParallelConfig& c = r.config;
+    os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ',' << kv_shard_mode_name(c.kv_shard_mode)
+       << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope)) << ',' << m.placement_name(c.tp_placement) << ','
+       << m.placement_name(c.cp_placement) << ',' << cp_ring_variant_name(c.cp_ring_variant);
+    for (std::size_t i = 0; i < res.objectives.size(); ++i) os << ',' << csv_num(r.valid ? r.objectives[i] : NAN);
+    os << ',' << csv_num(r.latency_s) << ',' << csv_num(r.throughput_tok_s) << ','
+       << csv_num(r.pipeline_throughput_tok_s) << ',' << csv_num(r.efficiency) << ',' << csv_num(r.compute_util) << ','
+       << csv_num(r.bw_util) << ',' << r.pes;
+    for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ',' << r.units_used[p];
+    os << ',' << (r.fits_memory ? "true" : "false") << ',' << (r.placement_valid ? "true" : "false") << ','
+       << (r.feasible ? "true" : "false") << ',' << csv_escape(r.reason) << ',' << csv_num(r.weights_bytes) << ','
+       << csv_num(r.kv_bytes) << ',' << csv_num(r.transient_bytes) << ',' << csv_num(r.used_bytes) << ','
+       << csv_num(r.budget_bytes) << ',' << csv_num(r.hbm_utilization) << '\n';
+  }
+  return os.str();
+}
+
+void print_scenario_header(std::ostream& os, const Session& session) {
+  const Scenario& s = session.scenario();
+  const Workload& w = s.workload;
+  os << "scenario   " << s.name << ": " << s.model.name << " on " << s.machine.name << " (" << s.machine.total_pes()
+     << " " << s.machine.pe.name << "s), " << (w.mode == Mode::decode ? "decode" : "prefill") << ", context "
+     << w.context << ", batch " << w.batch;
+  if (w.mode == Mode::prefill && w.chunk_count() > 1) os << ", chunk " << w.chunk_tokens();
+  os << ", scope " << (w.scope == Scope::attention ? "attention" : "full") << '\n';
+  os << "plugins    latency " << session.latency_name() << ", memory " << s.plugins.memory.name << ", search "
+     << s.plugins.search.name << ", objectives";
+  for (const auto& o : session.evaluator().objectives())
+    os << ' ' << o.name << (o.direction == Direction::maximize ? "↑" : "↓");
+  os << '\n';
+}
+
+void print_search_text(std::ostream& os, const Session& session, const SearchResult& res, std::size_t pareto_rows) {
+  const MachineSpec& m = session.machine();
+  const auto& objs = res.objectives;
+  print_scenario_header(os, session);
+  os << "counts     enumerated " << res.counts.enumerated << ", valid " << res.counts.valid << ", feasible "
+     << res.counts.feasible << ", evaluated " << res.counts.evaluated << "\n\n";
+  if (!res.best) {
+    os << "no feasible configuration: every evaluated config is invalid or exceeds the per-PE memory budget\n";
+    return;
+  }
+  const ConfigRecord& b = res.records[*res.best];
+  os << "best       " << short_config(m, b.config) << '\n';
+  os << "           latency " << format_quantity(b.latency_s, Dimension::time) << ", throughput "
+     << fmt_tokens(b.throughput_tok_s);
+  if (b.pipeline_throughput_tok_s > 0) os << " (pipeline-full " << fmt_tokens(b.pipeline_throughput_tok_s) << ")";
+  os << ", efficiency " << fixed(b.efficiency, 4) << " (compute " << fixed(b.compute_util, 4) << ", bandwidth "
+     << fixed(b.bw_util, 4) << ")\n";
+  os << "           " << b.pes << ' ' << m.pe.name << "s";
+  const std::string u = units_text(m, b);
+  if (!u.empty()) os << " in " << u;
+  os << "; memory per " << m.pe.name << ' ' << fmt_bytes(b.used_bytes) << " of " << fmt_bytes(b.budget_bytes) << " ("
+     << fixed(100 * b.hbm_utilization, 1) << " %: weights " << fmt_bytes(b.weights_bytes) << ", KV "
+     << fmt_bytes(b.kv_bytes) << ", transient " << fmt_bytes(b.transient_bytes) << ")\n";
+  for (std::size_t i = 0; i < objs.size(); ++i)
+    if (objs[i].name != "latency" && objs[i].name != "pes" && objs[i].name != "efficiency")
+      os << "           " << objs[i].name << ' ' << human_objective(objs[i], b.objectives[i]) << '\n';
+
+  const auto table = [&](const std::vector<std::size_t>& rows, std::size_t limit) {
+    std::vector<std::string> head{"#", "cp", "tp", "pp", "dp", "ep", "kv", "ffn", "tp@", "cp@", "ring"};
+    std::vector<TextTable::Align> al(11, TextTable::Align::right);
+    for (std::size_t i = 6; i < 11; ++i) al[i] = TextTable::Align::left;
+    for (const auto& o : objs) {
+      head.push_back(o.name + (o.direction == Direction::maximize ? " ↑" : " ↓"));
+      al.push_back(TextTable::Align::right);
+    }
+    bool has_latency = false;
+    for (const auto& o : objs) has_latency = has_latency || o.name == "latency";
+    if (!has_latency) {
+      head.push_back("latency");
+      al.push_back(TextTable::Align::right);
+    }
+    head.push_back("memory");
+    al.push_back(TextTable::Align::right);
+    TextTable t(head, al);
+    std::size_t n = 0;
+    for (std::size_t idx : rows) {
+      if (n++ >= limit) break;
+      const ConfigRecord& r = res.records[idx];
+      const ParallelConfig& c = r.config;
+      std::vector<std::string> cells{std::to_string(n), std::to_string(c.cp), std::to_string(c.tp),
+                                     std::to_string(c.pp), std::to_string(c.dp), std::to_string(c.ep),
+                                     kv_shard_mode_name(c.kv_shard_mode), ffn_shard_scope_name(c.ffn_shard_scope),
+                                     m.placement_name(c.tp_placement), m.placement_name(c.cp_placement),
+                                     cp_ring_variant_name(c.cp_ring_variant)};
+      for (std::size_t i = 0; i < objs.size(); ++i) cells.push_back(human_objective(objs[i], r.objectives[i]));
+      if (!has_latency) cells.push_back(format_quantity(r.latency_s, Dimension::time));
+      cells.push_back(fmt_bytes(r.used_bytes));
+      t.add_row(std::move(cells));
+    }
+    t.print(os, "  ");
+  };
+
+  os << "\nPareto frontier over";
+  for (const auto& o : objs) os << ' ' << o.name;
+  os << ": " << res.pareto.size() << " configs";
+  // Frontier rows ordered by the ranking objective.
+  std::vector<std::size_t> pf = res.pareto;
+  std::stable_sort(pf.begin(), pf.end(), [&](std::size_t a, std::size_t bb) {
+    if (res.records[a].score != res.records[bb].score) return res.records[a].score < res.records[bb].score;
+    return res.records[a].pes < res.records[bb].pes;
+  });
+  if (pf.size() > pareto_rows) os << " (first " << pareto_rows << " by " << (objs.empty() ? "latency" : objs[0].name) << ')';
+  os << '\n';
+  table(pf, pareto_rows);
+  os << "\nTop " << res.top.size() << " by " << (objs.empty() ? "latency" : objs[0].name) << '\n';
+  table(res.top, res.top.size());
+}
+
+}  // namespace tessera

@@ -1,0 +1,194 @@
+#include "scenario/overrides.hpp"
+
+#include <algorithm>
+
+#include "core/nearest_name.hpp"
+#include "scenario/schema_util.hpp"
+#include "scenario/schemas.hpp"
+
+namespace tessera::loader {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    out.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return out;
+}
+
+std::vector<Override> file_overrides(const YNode& root, const std::string& scenario_dir, Diags& d) {
+  std::vector<Override> out;
+  const YNode* o = root.find("overrides");
+  if (!o || o->is_null()) return out;
+  if (!o->is_mapping()) {
+    d.error(o->where, "overrides: expected a mapping of dotted paths to values, e.g. "
+                      "{machine.pe.hbm.bandwidth: 1.5 TB/s}, found " + describe(*o));
+    return out;
+  }
+  for (const auto& e : o->entries) {
+    Override ov;
+    ov.path = e.key;
+    ov.value = e.value;
+    ov.where = e.key_where;
+    ov.label = "overrides";
+    ov.base_dir = scenario_dir;
+    out.push_back(std::move(ov));
+  }
+  return out;
+}
+
+std::vector<Override> cli_overrides(const std::vector<std::string>& set, Diags& d) {
+  std::vector<Override> out;
+  const SourceLocation where{kCommandLine, 0, 0};
+  for (const auto& item : set) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      d.error(where, "--set '" + item + "': expected KEY=VALUE with a dotted key from the scenario's root, "
+                     "e.g. --set workload.batch=8 or --set machine.pe.hbm.bandwidth='2 TB/s'");
+      continue;
+    }
+    Override ov;
+    ov.path = item.substr(0, eq);
+    while (!ov.path.empty() && ov.path.back() == ' ') ov.path.pop_back();
+    ov.where = where;
+    ov.label = "--set " + item;
+    auto value = parse_yaml_text(item.substr(eq + 1), where, ov.label, d);
+    if (!value) continue;
+    ov.value = std::move(*value);
+    out.push_back(std::move(ov));
+  }
+  return out;
+}
+
+namespace {
+
+YNode empty_mapping(const SourceLocation& where) {
+  YNode n;
+  n.kind = YNode::Kind::mapping;
+  n.where = where;
+  return n;
+}
+
+}  // namespace
+
+void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d) {
+  const auto parts = split_path(o.path);
+  for (const auto& p : parts) {
+    if (p.empty()) {
+      d.error(o.where, o.label + ": '" + o.path + "' is not a dotted path (e.g. machine.pe.hbm.bandwidth)");
+      return;
+    }
+  }
+  if (std::find(skip.begin(), skip.end(), parts[0]) != skip.end()) return;
+  if (parts[0] == "overrides" || parts[0] == "schema_version" || parts[0] == "kind") {
+    d.error(o.where, o.label + ": '" + parts[0] + "' cannot be overridden");
+    return;
+  }
+  YNode* node = &root;
+  std::string canon;  // the schema path ("machine.levels.*" for any level)
+  std::string shown;  // the real path
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string& c = parts[i];
+    const bool last = i + 1 == parts.size();
+    if (canon == "sweep.hardware") {
+      std::string key = c;
+      for (std::size_t j = i + 1; j < parts.size(); ++j) key += "." + parts[j];
+      if (node->is_null()) *node = empty_mapping(o.where);
+      node->set(key, o.where, o.value);
+      return;
+    }
+    if (canon == "machine.levels") {
+      if (!node->is_sequence()) {
+        d.error(o.where, o.label + ": machine.levels is not a list of levels here; cannot address level '" + c + "'");
+        return;
+      }
+      YNode* level = nullptr;
+      std::vector<std::string> names;
+      for (auto& item : node->items) {
+        const YNode* nm = item.is_mapping() ? item.find("name") : nullptr;
+        if (!nm || !nm->is_scalar()) continue;
+        names.push_back(nm->value);
+        if (nm->value == c) level = &item;
+      }
+      if (!level) {
+        std::string rest;
+        for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "." + parts[j];
+        d.error(o.where, o.label + ": no level named '" + c + "' in machine.levels" +
+                             did_you_mean_path(c, names, "machine.levels", rest) + "; levels are addressed by name: " +
+                             join_names(names, " and "));
+        return;
+      }
+      if (last) {
+        *level = o.value;
+        return;
+      }
+      node = level;
+      canon = "machine.levels.*";
+      shown = join_path(shown, c);
+      continue;
+    }
+    if (schema_free_keys(canon)) {
+      if (canon.rfind("plugins.", 0) == 0) {
+        if (node->is_scalar()) {
+          // `plugins.search.seed=7` on `search: random` -> {name: random, seed: 7}.
+          YNode m = empty_mapping(node->where);
+          m.set("name", node->where, *node);
+          *node = std::move(m);
+        } else if (node->is_sequence()) {
+          d.error(o.where, o.label + ": " + shown + " is a list of plugins; set the whole list instead, e.g. " +
+                               shown + "=[{name: overlap, " + c + ": ...}]");
+          return;
+        } else if (node->is_null()) {
+          *node = empty_mapping(o.where);
+        }
+      } else if (node->is_null()) {
+        *node = empty_mapping(o.where);
+      }
+      if (!node->is_mapping()) {
+        d.error(o.where, o.label + ": " + shown + " is " + describe(*node) + ", not a mapping of parameters");
+        return;
+      }
+      if (!last) {
+        d.error(o.where, o.label + ": parameters of " + shown + " are single keys (e.g. " + join_path(shown, c) +
+                             "), found the longer path '" + o.path + "'");
+        return;
+      }
+      node->set(c, o.where, o.value);
+      return;
+    }
+    const std::vector<std::string>* keys = schema_keys(canon);
+    if (!keys) {
+      d.error(o.where, o.label + ": " + shown + " holds a value, not keys; '" + o.path + "' names nothing");
+      return;
+    }
+    if (std::find(keys->begin(), keys->end(), c) == keys->end()) {
+      const std::string full = join_path(shown, c);
+      d.error(o.where, o.label + ": no key '" + full + "' in the " +
+                           (parts[0] == "model" ? "model" : parts[0] == "machine" ? "machine" : "scenario") +
+                           " schema" + did_you_mean_path(c, *keys, shown) + "; " +
+                           (shown.empty() ? std::string("the top level") : shown) + " takes " +
+                           join_names(*keys, " and "));
+      return;
+    }
+    if (node->is_null()) *node = empty_mapping(o.where);
+    if (!node->is_mapping()) {
+      d.error(o.where, o.label + ": " + shown + " is " + describe(*node) + ", not a mapping");
+      return;
+    }
+    if (last) {
+      node->set(c, o.where, o.value);
+      return;
+    }
+    YNode* child = node->find(c);
+    if (!child) child = &node->set(c, o.where, empty_mapping(o.where));
+    node = child;
+    canon = join_path(canon, c);
+    shown = join_path(shown, c);
+  }
+}
+
+}  // namespace tessera::loader

@@ -1,0 +1,31 @@
+#pragma once
+// Dotted-path overrides (`overrides:` in a scenario, `--set key=value` on the command line),
+// applied to the YAML tree before typed parsing so that a bad value points at the override.
+#include <string>
+#include <vector>
+
+#include "scenario/yaml_tree.hpp"
+
+namespace tessera::loader {
+
+struct Override {
+  std::string path;   // "machine.pe.hbm.bandwidth"
+  YNode value;        // located at the override's value (or <command line>)
+  SourceLocation where;  // the override's key (or <command line>)
+  std::string label;  // how messages name it: "overrides: machine.x" / "--set machine.x=1"
+  std::string base_dir;  // folder relative model/machine paths are resolved against
+};
+
+// The scenario's `overrides:` mapping, in file order.
+std::vector<Override> file_overrides(const YNode& root, const std::string& scenario_dir, Diags& d);
+// `--set key=value` items, in command-line order.
+std::vector<Override> cli_overrides(const std::vector<std::string>& set, Diags& d);
+
+// Applies one override to the scenario tree (whose `model` and `machine` are already the
+// resolved mappings). Paths into a part listed in `skip` (e.g. "model" when the model could
+// not be read) are ignored. Records an error and leaves the tree unchanged on a bad path.
+void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d);
+
+std::vector<std::string> split_path(const std::string& path);
+
+}  // namespace tessera::loader

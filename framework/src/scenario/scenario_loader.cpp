@@ -1,0 +1,311 @@
+// Loading a scenario (SPEC §2): read the file, resolve its model and machine (path, name,
+// inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
+// every part with its schema, collecting all problems before throwing InputErrors.
+#include "scenario/scenario_loader.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/nearest_name.hpp"
+#include "scenario/hf_config.hpp"
+#include "scenario/overrides.hpp"
+#include "scenario/schema_util.hpp"
+#include "scenario/schemas.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tessera {
+
+namespace loader {
+namespace {
+
+[[noreturn]] void throw_errors(Diags& d) { throw InputErrors(std::move(d.list)); }
+
+void throw_if_any(Diags& d) {
+  if (!d.empty()) throw_errors(d);
+}
+
+bool ends_with_ci(const std::string& s, const std::string& suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
+bool is_json(const std::string& p) { return ends_with_ci(p, ".json"); }
+bool is_yaml(const std::string& p) { return ends_with_ci(p, ".yaml") || ends_with_ci(p, ".yml"); }
+
+std::string join_dir(const std::string& base, const std::string& rel) {
+  fs::path p(rel);
+  if (p.is_relative() && !base.empty()) p = fs::path(base) / p;
+  std::string s = p.lexically_normal().string();
+  return s.empty() ? std::string(".") : s;
+}
+
+std::string parent_dir(const std::string& file) { return fs::path(file).parent_path().string(); }
+
+// A resolved model or machine: its tree (a mapping) and where it came from.
+struct Part {
+  YNode tree;
+  std::string file;          // path, or "inline"
+  bool require_name = true;  // files must carry `name:`
+};
+
+// Reads a model/machine file (YAML with the right `kind:`, or for a model a config.json).
+std::optional<Part> read_part_file(const std::string& path, const std::string& kind, Diags& d) {
+  if (kind == "model" && is_json(path)) {
+    auto tree = hf_config_tree(path, d);
+    if (!tree) return std::nullopt;
+    return Part{std::move(*tree), path, false};
+  }
+  auto tree = read_yaml_file(path, kind, d);
+  if (!tree) return std::nullopt;
+  if (!check_header(*tree, kind, nullptr, d)) return std::nullopt;
+  return Part{std::move(*tree), path, true};
+}
+
+std::vector<std::string> yaml_files_in(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir.empty() ? "." : dir, ec)) {
+    if (!e.is_regular_file(ec)) continue;
+    const std::string name = e.path().filename().string();
+    if (is_yaml(name) || is_json(name)) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<Part> resolve_path(const std::string& text, const std::string& base_dir, const std::string& kind,
+                                 const SourceLocation& where, const std::string& label, Diags& d) {
+  const std::string path = join_dir(base_dir, text);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    const fs::path p(path);
+    std::vector<std::string> siblings = yaml_files_in(p.parent_path().string());
+    std::string hint = did_you_mean(p.filename().string(), siblings);
+    d.error(where, label + ": no such " + kind + " file '" + path + "'" + hint);
+    return std::nullopt;
+  }
+  return read_part_file(path, kind, d);
+}
+
+// `model: llama3.1-70b`: data_root/models/<name>.yaml, else a file there whose `name:` matches.
+std::optional<Part> resolve_name(const std::string& name, const std::string& data_root, const std::string& kind,
+                                 const SourceLocation& where, const std::string& label, Diags& d) {
+  const std::string dir = join_dir(data_root, kind + "s");
+  for (const char* ext : {".yaml", ".yml"}) {
+    const std::string p = join_dir(dir, name + ext);
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return read_part_file(p, kind, d);
+  }
+  std::vector<std::string> candidates;
+  std::string match;
+  for (const auto& f : yaml_files_in(dir)) {
+    if (!is_yaml(f)) continue;
+    const std::string p = join_dir(dir, f);
+    candidates.push_back(fs::path(f).stem().string());
+    Diags quiet;
+    auto tree = read_yaml_file(p, kind, quiet);
+    if (!tree || !tree->is_mapping()) continue;
+    const YNode* n = tree->find("name");
+    if (!n || !n->is_scalar()) continue;
+    candidates.push_back(n->value);
+    if (match.empty() && (n->value == name || edit_distance(n->value, name) == 0)) match = p;
+  }
+  if (!match.empty()) return read_part_file(match, kind, d);
+  d.error(where, label + ": no " + kind + " named '" + name + "' in " + dir + did_you_mean(name, candidates) +
+                     " (a " + kind + " is a file path, a name from " + dir + ", or an inline mapping)");
+  return std::nullopt;
+}
+
+std::optional<Part> resolve_part(const YNode& src, const std::string& kind, const std::string& base_dir,
+                                 const std::string& data_root, const std::string& label, Diags& d) {
+  if (src.is_scalar() && !src.value.empty()) {
+    const std::string& t = src.value;
+    if (t.find('/') != std::string::npos || is_yaml(t) || is_json(t))
+      return resolve_path(t, base_dir, kind, src.where, label, d);
+    return resolve_name(t, data_root, kind, src.where, label, d);
+  }
+  if (src.is_mapping()) {
+    if (kind == "model" && src.find("hf_config")) {
+      for (const auto& e : src.entries)
+        if (e.key != "hf_config" && e.key != "name")
+          d.error(e.key_where, "unknown key '" + label + "." + e.key + "'" +
+                                   did_you_mean(e.key, {"hf_config", "name"}) +
+                                   "; {hf_config: PATH} takes hf_config and name");
+      const YNode& p = *src.find("hf_config");
+      if (!p.is_scalar() || p.value.empty()) {
+        d.error(p.where, label + ".hf_config: expected the path of a Hugging Face config.json, found " + describe(p));
+        return std::nullopt;
+      }
+      const std::string path = join_dir(base_dir, p.value);
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec)) {
+        d.error(p.where, label + ".hf_config: no such file '" + path + "'");
+        return std::nullopt;
+      }
+      auto tree = hf_config_tree(path, d);
+      if (!tree) return std::nullopt;
+      if (const YNode* name = src.find("name")) tree->set("name", name->where, *name);
+      return Part{std::move(*tree), path, false};
+    }
+    // Inline: the mapping is the model/machine itself (schema_version and kind optional).
+    if (src.find("schema_version") || src.find("kind"))
+      if (!check_header(src, kind, nullptr, d)) return std::nullopt;
+    return Part{src, "inline", false};
+  }
+  const std::string example = kind == "model" ? "../models/llama3.1-70b.yaml" : "../machines/cube-sip.yaml";
+  d.error(src.where, label + ": expected a " + kind + " file path (e.g. " + example + "), a " + kind +
+                         " name, or an inline mapping" + (kind == "model" ? " or {hf_config: PATH}" : "") +
+                         ", found " + describe(src));
+  return std::nullopt;
+}
+
+std::string exe_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
+}
+
+}  // namespace
+
+std::string data_root(const LoadOptions& o) {
+  if (!o.data_root.empty()) return o.data_root;
+  if (const char* env = std::getenv("TESSERA_DATA_DIR"); env && *env) return env;
+  std::error_code ec;
+  const std::string exe = exe_dir();
+  if (!exe.empty()) {
+    const fs::path installed = fs::path(exe) / ".." / "share" / "tessera";
+    if (fs::is_directory(installed / "models", ec)) return installed.lexically_normal().string();
+  }
+#ifdef TESSERA_SOURCE_DIR
+  if (fs::is_directory(fs::path(TESSERA_SOURCE_DIR) / "models", ec)) return TESSERA_SOURCE_DIR;
+#endif
+  return ".";
+}
+
+}  // namespace loader
+
+using namespace loader;
+
+std::string default_scenario_path(const LoadOptions& options) {
+  return join_dir(loader::data_root(options), "scenarios/llama3.1-70b-decode-128k.yaml");
+}
+
+Scenario load_scenario(const std::string& path, const LoadOptions& options) {
+  Diags d;
+  auto root = read_yaml_file(path, "", d);
+  if (!root) throw_errors(d);
+  if (!check_header(*root, "scenario", nullptr, d)) throw_errors(d);
+  check_keys(*root, "", *schema_keys(""), d);
+  const std::string dir = parent_dir(path);
+  const std::string droot = loader::data_root(options);
+
+  std::vector<Override> overrides = file_overrides(*root, dir, d);
+  for (auto& o : cli_overrides(options.set, d)) overrides.push_back(std::move(o));
+
+  Scenario s;
+  s.file = path;
+  s.name = fs::path(path).stem().string();
+
+  // Where the model and the machine come from: the file, an override of the whole part
+  // (`--set model=llama3.1-8b`), or --model/--machine.
+  struct Source {
+    const YNode* node = nullptr;
+    std::string base_dir;
+    std::string label;
+  };
+  std::optional<Part> parts[2];
+  const char* kinds[2] = {"model", "machine"};
+  const std::string* cli[2] = {&options.model_override, &options.machine_override};
+  std::vector<std::string> skip;
+  for (int i = 0; i < 2; ++i) {
+    const std::string kind = kinds[i];
+    Source src{root->find(kind), dir, kind};
+    for (const auto& o : overrides)
+      if (o.path == kind) src = Source{&o.value, o.base_dir, o.label};
+    if (!cli[i]->empty()) {
+      const SourceLocation where{kCommandLine, 0, 0};
+      parts[i] = resolve_path(*cli[i], "", kind, where, "--" + kind, d);
+    } else if (!src.node) {
+      report_missing(*root, "", kind, "a " + kind + " file path, name, or inline mapping", d);
+    } else {
+      parts[i] = resolve_part(*src.node, kind, src.base_dir, droot, src.label, d);
+    }
+    if (!parts[i]) skip.push_back(kind);
+  }
+
+  YNode tree = *root;
+  for (int i = 0; i < 2; ++i) {
+    if (!parts[i]) continue;
+    const YEntry* e = root->find_entry(kinds[i]);
+    tree.set(kinds[i], e ? e->key_where : root->where, parts[i]->tree);
+  }
+  for (const auto& o : overrides)
+    if (o.path != "model" && o.path != "machine") apply_override(tree, o, skip, d);
+
+  std::optional<ModelSpec> model;
+  std::optional<MachineSpec> machine;
+  if (parts[0]) {
+    model = parse_model(*tree.find("model"), "model", parts[0]->require_name, d);
+    s.model_file = parts[0]->file;
+  }
+  if (parts[1]) {
+    machine = parse_machine(*tree.find("machine"), "machine", parts[1]->require_name, &s.machine_efficiency, d);
+    s.machine_file = parts[1]->file;
+  }
+  if (const YNode* dt = tree.find("dtype")) {
+    DTypes dtypes = model ? model->dtype : DTypes{};
+    parse_dtype_block(*dt, "dtype", dtypes, d);
+    if (model) model->dtype = dtypes;
+  }
+  parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
+  if (s.workload.chunk == 0) s.workload.chunk = s.workload.context;
+  throw_if_any(d);
+  s.model = std::move(*model);
+  s.machine = std::move(*machine);
+  return s;
+}
+
+ModelSpec load_model_file(const std::string& path) {
+  Diags d;
+  auto part = read_part_file(path, "model", d);
+  if (!part) throw_errors(d);
+  auto m = parse_model(part->tree, "model", part->require_name, d);
+  throw_if_any(d);
+  return std::move(*m);
+}
+
+MachineSpec load_machine_file(const std::string& path) {
+  Diags d;
+  auto part = read_part_file(path, "machine", d);
+  if (!part) throw_errors(d);
+  auto m = parse_machine(part->tree, "machine", true, nullptr, d);
+  throw_if_any(d);
+  return std::move(*m);
+}
+
+void validate_file(const std::string& path, const LoadOptions& options) {
+  if (is_json(path)) {
+    load_model_file(path);
+    return;
+  }
+  Diags d;
+  auto tree = read_yaml_file(path, "", d);
+  if (!tree) throw_errors(d);
+  std::string kind;
+  if (!check_header(*tree, "", &kind, d)) throw_errors(d);
+  if (kind == "scenario") {
+    load_scenario(path, options);
+  } else if (kind == "model") {
+    load_model_file(path);
+  } else {
+    load_machine_file(path);
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,391 @@
+// The scenario's own sections (SPEC §2 "Scenario"): dtype, workload, scope, plugins, sweep,
+// report. Model and machine are parsed before, by their own schemas.
+#include <algorithm>
+#include <cctype>
+
+#include "core/nearest_name.hpp"
+#include "scenario/schema_util.hpp"
+#include "scenario/schemas.hpp"
+
+namespace tessera::loader {
+
+namespace {
+
+bool valid_plugin_name(const std::string& s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (!(std::isalnum(c) || c == '_' || c == '-')) return false;
+  }
+  return true;
+}
+
+// A plugin name given as a scalar: must be a string (not a number, boolean or null).
+std::optional<std::string> plugin_name(const YNode& n, const std::string& path, const std::string& example,
+                                       Diags& d) {
+  const std::string what = "a plugin name (e.g. " + example + ") or a mapping {name: " + example +
+                           ", <parameters>}";
+  if (!n.is_scalar() || looks_non_string(n) || !valid_plugin_name(n.value)) {
+    std::string found = describe(n);
+    if (n.is_scalar() && looks_non_string(n))
+      found = (n.value.empty() || n.value == "~" || n.value == "null") ? "nothing"
+                                                                        : "the non-string value " + n.value;
+    d.error(n.where, path + ": expected " + what + ", found " + found);
+    return std::nullopt;
+  }
+  return n.value;
+}
+
+std::optional<PluginChoice> plugin_choice(const YNode& n, const std::string& path, const std::string& example,
+                                          Diags& d) {
+  PluginChoice c;
+  c.where = n.where;
+  if (n.is_mapping()) {
+    const YEntry* name = n.find_entry("name");
+    if (!name) {
+      report_missing(n, path, "name", "the plugin's name, e.g. " + example, d);
+      return std::nullopt;
+    }
+    auto nm = plugin_name(name->value, join_path(path, "name"), example, d);
+    if (!nm) return std::nullopt;
+    c.name = *nm;
+    c.where = name->value.where;
+    bool ok = true;
+    for (const auto& e : n.entries) {
+      if (e.key == "name") continue;
+      RawParam p;
+      p.key = e.key;
+      p.where = e.value.where;
+      const std::string kp = join_path(path, e.key);
+      if (e.value.is_scalar()) {
+        p.text = e.value.value;
+      } else if (e.value.is_sequence()) {
+        p.is_list = true;
+        for (const auto& item : e.value.items) {
+          if (!item.is_scalar()) {
+            d.error(item.where, kp + ": expected a list of values, found an item that is " + describe(item));
+            ok = false;
+            continue;
+          }
+          p.items.push_back(item.value);
+          p.text += (p.text.empty() ? "" : ",") + item.value;
+        }
+      } else {
+        d.error(e.value.where, kp + ": expected a parameter value or a list of values, found " + describe(e.value));
+        ok = false;
+        continue;
+      }
+      c.params.push_back(std::move(p));
+    }
+    if (!ok) return std::nullopt;
+    return c;
+  }
+  auto nm = plugin_name(n, path, example, d);
+  if (!nm) return std::nullopt;
+  c.name = *nm;
+  return c;
+}
+
+std::vector<PluginChoice> plugin_list(const YNode& n, const std::string& path, const std::string& example,
+                                      Diags& d) {
+  std::vector<PluginChoice> out;
+  if (n.is_sequence()) {
+    if (n.items.empty())
+      d.error(n.where, path + ": expected at least one plugin (e.g. [" + example + "]), found an empty list");
+    for (std::size_t i = 0; i < n.items.size(); ++i)
+      if (auto c = plugin_choice(n.items[i], path + "[" + std::to_string(i) + "]", example, d))
+        out.push_back(std::move(*c));
+    return out;
+  }
+  if (auto c = plugin_choice(n, path, example, d)) out.push_back(std::move(*c));
+  return out;
+}
+
+PluginChoice default_choice(const char* name) {
+  PluginChoice c;
+  c.name = name;
+  return c;
+}
+
+void parse_plugins(const YNode* n, PluginChoices& p, Diags& d) {
+  p.latency = {default_choice("overlap")};
+  p.memory = default_choice("standard");
+  p.search = default_choice("exhaustive");
+  p.objectives = {default_choice("latency"), default_choice("pes"), default_choice("efficiency")};
+  if (!n || !expect_mapping(*n, "plugins", d)) return;
+  check_keys(*n, "plugins", *schema_keys("plugins"), d);
+  if (const YNode* l = n->find("latency")) {
+    auto v = plugin_list(*l, "plugins.latency", "overlap", d);
+    if (!v.empty()) p.latency = std::move(v);
+  }
+  if (const YNode* m = n->find("memory"))
+    if (auto c = plugin_choice(*m, "plugins.memory", "standard", d)) p.memory = std::move(*c);
+  if (const YNode* s = n->find("search"))
+    if (auto c = plugin_choice(*s, "plugins.search", "exhaustive", d)) p.search = std::move(*c);
+  if (const YNode* o = n->find("objectives")) {
+    auto v = plugin_list(*o, "plugins.objectives", "latency", d);
+    if (!v.empty()) p.objectives = std::move(v);
+  }
+}
+
+// A list (or a single value) of positive integers without repeats.
+std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::string& path, Diags& d) {
+  std::vector<const YNode*> items;
+  if (n.is_sequence()) {
+    for (const auto& i : n.items) items.push_back(&i);
+  } else {
+    items.push_back(&n);
+  }
+  if (items.empty()) {
+    d.error(n.where, path + ": expected a list of positive integers (e.g. [1, 2, 4, 8]), found an empty list");
+    return std::nullopt;
+  }
+  std::vector<std::int32_t> out;
+  bool ok = true;
+  for (const YNode* i : items) {
+    if (!i->is_scalar()) {
+      d.error(i->where, path + ": expected a positive integer, found " + describe(*i));
+      ok = false;
+      continue;
+    }
+    auto v = read_int(*i, path, d, 1);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (*v > 1'000'000) {
+      d.error(i->where, path + ": expected a positive integer of at most 1000000, found " + i->value);
+      ok = false;
+      continue;
+    }
+    const auto v32 = static_cast<std::int32_t>(*v);
+    if (std::find(out.begin(), out.end(), v32) != out.end()) {
+      d.error(i->where, path + ": the value " + i->value + " is listed twice");
+      ok = false;
+      continue;
+    }
+    out.push_back(v32);
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::vector<const YNode*> items_of(const YNode& n) {
+  std::vector<const YNode*> v;
+  if (n.is_sequence())
+    for (const auto& i : n.items) v.push_back(&i);
+  else
+    v.push_back(&n);
+  return v;
+}
+
+template <typename E>
+std::optional<std::vector<E>> choice_list(const YNode& n, const std::string& path,
+                                          const std::vector<std::pair<std::string, E>>& table, bool ci,
+                                          Diags& d) {
+  std::vector<std::string> names;
+  for (const auto& [s, e] : table) names.push_back(s);
+  const auto items = items_of(n);
+  if (items.empty()) {
+    d.error(n.where, path + ": expected a list of " + join_names(names) + ", found an empty list");
+    return std::nullopt;
+  }
+  std::vector<E> out;
+  bool ok = true;
+  for (const YNode* i : items) {
+    bool found = false;
+    if (i->is_scalar()) {
+      for (const auto& [s, e] : table) {
+        std::string a = s, b = i->value;
+        if (ci) {
+          for (auto& ch : a) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+          for (auto& ch : b) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        }
+        if (a == b) {
+          found = true;
+          if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+        }
+      }
+    }
+    if (!found) {
+      d.error(i->where, path + ": expected one of " + join_names(names) + ", found " + describe(*i) +
+                            (i->is_scalar() ? did_you_mean(i->value, names) : std::string()));
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<std::vector<std::int8_t>> placement_list(const YNode& n, const std::string& path,
+                                                       const MachineSpec& m, Diags& d) {
+  std::vector<std::string> names{"pe"};
+  if (m.pe.name != "pe") names.push_back(m.pe.name);
+  for (const auto& l : m.levels) names.push_back(l.name);
+  const auto items = items_of(n);
+  if (items.empty()) {
+    d.error(n.where, path + ": expected a list of placements (" + join_names(names) + "), found an empty list");
+    return std::nullopt;
+  }
+  std::vector<std::int8_t> out;
+  bool ok = true;
+  for (const YNode* i : items) {
+    std::optional<int> p;
+    if (i->is_scalar()) p = m.placement_index(i->value);
+    if (!p) {
+      d.error(i->where, path + ": expected a placement of machine '" + m.name + "' (" + join_names(names) +
+                            "), found " + describe(*i) +
+                            (i->is_scalar() ? did_you_mean(i->value, names) : std::string()));
+      ok = false;
+      continue;
+    }
+    const auto v = static_cast<std::int8_t>(*p);
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d) {
+  if (!n || !expect_mapping(*n, "sweep", d)) return;
+  check_keys(*n, "sweep", *schema_keys("sweep"), d);
+  if (const YNode* par = n->find("parallelism")) {
+    const std::string pp = "sweep.parallelism";
+    if (expect_mapping(*par, pp, d)) {
+      check_keys(*par, pp, *schema_keys(pp), d);
+      const std::pair<const char*, std::vector<std::int32_t>*> numeric[] = {
+          {"cp", &s.cp}, {"tp", &s.tp}, {"pp", &s.pp}, {"dp", &s.dp}, {"ep", &s.ep}};
+      for (const auto& [key, dst] : numeric)
+        if (const YNode* v = par->find(key))
+          if (auto l = int_list(*v, join_path(pp, key), d)) *dst = std::move(*l);
+      if (const YNode* v = par->find("kv_shard_mode"))
+        if (auto l = choice_list<KvShardMode>(*v, pp + ".kv_shard_mode",
+                                              {{"split", KvShardMode::split}, {"replicate", KvShardMode::replicate}},
+                                              false, d))
+          s.kv_shard_mode = std::move(*l);
+      if (const YNode* v = par->find("ffn_shard_scope"))
+        if (auto l = choice_list<FfnShardScope>(
+                *v, pp + ".ffn_shard_scope",
+                {{"TP", FfnShardScope::tp}, {"TP+CP", FfnShardScope::tp_cp}, {"TP+CP+DP", FfnShardScope::tp_cp_dp}},
+                true, d))
+          s.ffn_shard_scope = std::move(*l);
+      if (const YNode* v = par->find("cp_ring_variant"))
+        if (auto l = choice_list<CpRingVariant>(
+                *v, pp + ".cp_ring_variant",
+                {{"kv", CpRingVariant::kv}, {"qoml", CpRingVariant::qoml}, {"tree", CpRingVariant::tree}}, false, d))
+          s.cp_ring_variant = std::move(*l);
+      if (machine) {
+        if (const YNode* v = par->find("tp_placement"))
+          if (auto l = placement_list(*v, pp + ".tp_placement", *machine, d)) s.tp_placement = std::move(*l);
+        if (const YNode* v = par->find("cp_placement"))
+          if (auto l = placement_list(*v, pp + ".cp_placement", *machine, d)) s.cp_placement = std::move(*l);
+      }
+    }
+  }
+  // Placement defaults: the PE and the first level (only the PE on a machine without levels).
+  if (machine && machine->levels.empty()) {
+    s.tp_placement.erase(std::remove(s.tp_placement.begin(), s.tp_placement.end(), 1), s.tp_placement.end());
+    s.cp_placement.erase(std::remove(s.cp_placement.begin(), s.cp_placement.end(), 1), s.cp_placement.end());
+  }
+  if (const YNode* hw = n->find("hardware")) {
+    const std::string hp = "sweep.hardware";
+    if (expect_mapping(*hw, hp, d)) {
+      for (const auto& e : hw->entries) {
+        const std::string kp = join_path(hp, e.key);
+        if (e.key.rfind("machine.", 0) != 0) {
+          d.error(e.key_where, kp + ": expected a dotted machine field path such as machine.pe.hbm.bandwidth "
+                                    "or machine.levels.<level>.link_bw, found '" + e.key + "'");
+          continue;
+        }
+        const FieldCheck fc = check_machine_field(machine, e.key);
+        if (!fc.error.empty()) {
+          d.error(e.key_where, kp + ": " + fc.error);
+          continue;
+        }
+        HardwareAxis axis;
+        axis.path = e.key;
+        axis.dimension = fc.dimension;
+        axis.where = e.key_where;
+        const auto items = items_of(e.value);
+        if (items.empty())
+          d.error(e.value.where, kp + ": expected a list of values, found an empty list");
+        bool ok = !items.empty();
+        for (const YNode* i : items) {
+          std::optional<double> v;
+          if (fc.integer) {
+            if (auto iv = read_int(*i, kp, d)) v = static_cast<double>(*iv);
+          } else if (fc.dimension == Dimension::none) {
+            v = read_real(*i, kp, d);
+            if (v && (*v <= 0 || (e.key.ends_with(".usable") && *v > 1))) {
+              d.error(i->where, kp + ": expected a fraction in (0, 1], found " + i->value);
+              v.reset();
+            }
+          } else {
+            v = read_quantity(*i, kp, fc.dimension, d, e.key.ends_with(".latency") ||
+                                                          e.key.ends_with("stage_overhead") ||
+                                                          e.key.rfind("machine.energy.", 0) == 0);
+          }
+          if (!v) {
+            ok = false;
+            continue;
+          }
+          axis.values.push_back(*v);
+        }
+        if (ok) s.hardware.push_back(std::move(axis));
+      }
+    }
+  }
+}
+
+void parse_report(const YNode* n, ReportSpec& r, Diags& d) {
+  if (!n || !expect_mapping(*n, "report", d)) return;
+  check_keys(*n, "report", *schema_keys("report"), d);
+  if (const YNode* t = n->find("top"))
+    if (auto v = read_int(*t, "report.top", d)) r.top = *v;
+  if (const YNode* c = n->find("csv"))
+    if (auto v = read_string(*c, "report.csv", d)) r.csv = *v;
+  if (const YNode* j = n->find("json"))
+    if (auto v = read_string(*j, "report.json", d)) r.json = *v;
+}
+
+}  // namespace
+
+void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scenario& s, Diags& d) {
+  if (const YNode* name = root.find("name"))
+    if (auto v = read_string(*name, "name", d)) s.name = *v;
+  if (const YNode* desc = root.find("description")) read_string(*desc, "description", d);
+
+  // workload
+  if (const YNode* w = member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d)) {
+    if (expect_mapping(*w, "workload", d)) {
+      check_keys(*w, "workload", *schema_keys("workload"), d);
+      if (const YNode* m = member(*w, "workload", "mode", true, "decode or prefill", d))
+        if (auto c = read_choice(*m, "workload.mode", {"decode", "prefill"}, d))
+          s.workload.mode = *c == "decode" ? Mode::decode : Mode::prefill;
+      std::optional<std::int64_t> context;
+      if (const YNode* c = member(*w, "workload", "context", true, "a token count, e.g. 128K", d))
+        context = read_tokens(*c, "workload.context", d);
+      if (context) s.workload.context = *context;
+      if (const YNode* b = w->find("batch"))
+        if (auto v = read_tokens(*b, "workload.batch", d)) s.workload.batch = *v;
+      if (const YNode* c = w->find("chunk")) {
+        if (auto v = read_tokens(*c, "workload.chunk", d)) {
+          if (context && *v > *context)
+            d.error(c->where, "workload.chunk: expected at most the context (" + std::to_string(*context) +
+                                  " tokens), found " + c->value);
+          else
+            s.workload.chunk = *v;
+        }
+      }
+    }
+  }
+  if (const YNode* sc = root.find("scope"))
+    if (auto c = read_choice(*sc, "scope", {"full", "attention"}, d))
+      s.workload.scope = *c == "full" ? Scope::full : Scope::attention;
+
+  parse_plugins(root.find("plugins"), s.plugins, d);
+  parse_sweep(root.find("sweep"), machine, s.sweep, d);
+  parse_report(root.find("report"), s.report, d);
+}
+
+}  // namespace tessera::loader

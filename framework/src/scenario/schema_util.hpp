@@ -1,0 +1,53 @@
+#pragma once
+// Typed reading of YAML tree values with diagnostics: every getter records what was expected
+// and what was found under the key's dotted path, and returns nullopt on a problem.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/yaml_tree.hpp"
+#include "tessera/dtype.hpp"
+#include "tessera/units.hpp"
+
+namespace tessera::loader {
+
+// Reports `path: expected a mapping, found ...` unless `n` is a mapping.
+bool expect_mapping(const YNode& n, const std::string& path, Diags& d);
+
+// Reports every key of mapping `n` not in `allowed` (with "did you mean").
+void check_keys(const YNode& n, const std::string& path, const std::vector<std::string>& allowed, Diags& d);
+
+// "missing required key"; `what` describes the expected value.
+void report_missing(const YNode& map, const std::string& path, const std::string& key,
+                    const std::string& what, Diags& d);
+
+// Scalar readers of one node at `path`.
+std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d,
+                                     std::int64_t min = 1);
+std::optional<double> read_real(const YNode& n, const std::string& path, Diags& d);
+std::optional<double> read_quantity(const YNode& n, const std::string& path, Dimension dim, Diags& d,
+                                    bool allow_zero = false);
+std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path, Diags& d);
+std::optional<bool> read_bool(const YNode& n, const std::string& path, Diags& d);
+std::optional<std::string> read_string(const YNode& n, const std::string& path, Diags& d);
+std::optional<DType> read_dtype(const YNode& n, const std::string& path, Diags& d);
+// One of `choices` (case-sensitive, with "did you mean").
+std::optional<std::string> read_choice(const YNode& n, const std::string& path,
+                                       const std::vector<std::string>& choices, Diags& d);
+
+// Mapping-member helpers: nullptr (and, when `required`, a "missing" error) when absent.
+const YNode* member(const YNode& map, const std::string& path, const std::string& key,
+                    bool required, const std::string& what, Diags& d);
+
+// True for a plain scalar that YAML would read as a number, a boolean or null.
+bool looks_non_string(const YNode& n);
+
+// " (did you mean 'PREFIX.x.SUFFIX'?)" for the candidates nearest to `name` (compared alone,
+// shown as full paths); "" when nothing is close.
+std::string did_you_mean_path(const std::string& name, const std::vector<std::string>& candidates,
+                              const std::string& prefix, const std::string& suffix = "");
+
+std::string join_names(const std::vector<std::string>& names, const char* last_sep = " or ");
+
+}  // namespace tessera::loader

@@ -1,0 +1,70 @@
+#pragma once
+// The loader's own YAML tree: yaml-cpp nodes converted once, keeping every node's source
+// location (1-based) and every mapping's keys in order, so that duplicate keys can be reported
+// (yaml-cpp 0.7 keeps one silently on lookup) and overrides can replace a subtree with a value
+// that points at the override itself.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/error.hpp"
+
+namespace tessera::loader {
+
+// Every problem found, in the order found.
+struct Diags {
+  std::vector<Diagnostic> list;
+  void error(const SourceLocation& where, std::string message);
+  bool empty() const { return list.empty(); }
+  std::size_t size() const { return list.size(); }
+};
+
+inline const char* kCommandLine = "<command line>";
+
+struct YEntry;
+
+struct YNode {
+  enum class Kind { null, scalar, sequence, mapping };
+  Kind kind = Kind::null;
+  std::string value;  // scalar text as written (without quotes)
+  bool plain = true;  // an unquoted scalar (so `42` is a number, `"42"` a string)
+  SourceLocation where;
+  std::vector<YNode> items;     // sequence
+  std::vector<YEntry> entries;  // mapping, in file order, duplicates removed
+
+  bool is_null() const { return kind == Kind::null; }
+  bool is_scalar() const { return kind == Kind::scalar; }
+  bool is_sequence() const { return kind == Kind::sequence; }
+  bool is_mapping() const { return kind == Kind::mapping; }
+
+  const YNode* find(std::string_view key) const;
+  YNode* find(std::string_view key);
+  const YEntry* find_entry(std::string_view key) const;
+  // Sets (replacing or appending) a mapping entry; the node must be a mapping.
+  YNode& set(std::string key, SourceLocation key_where, YNode value);
+  void erase(std::string_view key);
+};
+
+struct YEntry {
+  std::string key;
+  SourceLocation key_where;
+  YNode value;
+};
+
+// "a mapping", "a list", "nothing", or the scalar in quotes: for "found ..." in messages.
+std::string describe(const YNode& n);
+
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
+std::string join_path(std::string_view prefix, std::string_view key);
+
+// Reads and converts a YAML file. On a read or syntax error, records it and returns nullopt.
+// Duplicate keys are reported (path names start at `path_prefix`) and the later one dropped.
+std::optional<YNode> read_yaml_file(const std::string& path, const std::string& path_prefix, Diags& d);
+
+// Parses a YAML value given as text (`--set key=VALUE`); every node is located at `where`.
+// Returns nullopt and records an error when the text is not valid YAML.
+std::optional<YNode> parse_yaml_text(const std::string& text, const SourceLocation& where,
+                                     const std::string& context, Diags& d);
+
+}  // namespace tessera::loader

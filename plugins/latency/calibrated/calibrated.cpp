@@ -1,0 +1,91 @@
+// latency/calibrated: achievable rates per stage, then the shared stage timing
+// (tessera/physics/stage_timing.hpp) with the context-parallel exchange overlapped, as in
+// `overlap`. See calibrated.hpp for the parameters and README.md for the formulas.
+#include "calibrated.hpp"
+
+#include <algorithm>
+
+namespace tessera::plugins {
+
+namespace {
+
+double param_or(const ParamSet& p, std::string_view name, double fallback) {
+  return p.has(name) ? p.real(name) : fallback;
+}
+
+// A GEMM whose wider operand format is 8-bit runs at the 8-bit peak.
+bool eight_bit(DType a, DType b) { return dtype_bytes(wider_dtype(a, b)) <= 1.0; }
+
+}  // namespace
+
+FamilyEfficiency family_from_params(const ParamSet& p) {
+  FamilyEfficiency f;
+  f.gemm_efficiency = param_or(p, "gemm_efficiency", f.gemm_efficiency);
+  f.gemm_m_half = param_or(p, "gemm_m_half", f.gemm_m_half);
+  f.gemm_8bit_efficiency = param_or(p, "gemm_8bit_efficiency", f.gemm_8bit_efficiency);
+  f.hbm_efficiency = param_or(p, "hbm_efficiency", f.hbm_efficiency);
+  f.attention_efficiency = param_or(p, "attention_efficiency", f.attention_efficiency);
+  f.kernel_overhead = param_or(p, "kernel_overhead", f.kernel_overhead);
+  f.collective_bw_efficiency = param_or(p, "collective_bw_efficiency", f.collective_bw_efficiency);
+  f.collective_latency = param_or(p, "collective_latency", f.collective_latency);
+  return f;
+}
+
+void CalibratedLatency::time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const {
+  time_step_with(ctx, family_from_params(ctx.machine->efficiency), work, out);
+}
+
+void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam, const StepWork& work,
+                                       StageList& out) const {
+  out.clear();
+  const DTypes& dt = ctx.model->dtype;
+  const double gemm_eff = fam.gemm_efficiency * (eight_bit(dt.weights, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
+  const double attn_eff = fam.attention_efficiency * (eight_bit(dt.kv, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
+  double gpu_s = 0, host_s = 0;
+  bool token_step = false;  // the step produces tokens (it runs the lm_head)
+  for (int i = 0; i < work.size; ++i) {
+    const StageWork& w = work.stages[static_cast<std::size_t>(i)];
+    StageRates r;
+    if (w.attention_kernel) {
+      r.flop_rate = ctx.attn_peak * attn_eff;
+    } else {
+      // Small-M GEMMs use a fraction of the tensor cores: eff(M) = eff_max * M / (M + M_half).
+      const double m = w.gemm.m;
+      const double shape = m > 0 ? m / (m + fam.gemm_m_half) : 1.0;
+      r.flop_rate = ctx.gemm_peak * gemm_eff * shape;
+    }
+    r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
+    r.comm_bw_efficiency = fam.collective_bw_efficiency;
+    r.comm_extra_latency = fam.collective_latency;
+    r.overhead = ctx.machine->stage_overhead + w.kernels * fam.kernel_overhead;
+    Stage& s = out.push();
+    time_stage(ctx, w, r, CpOverlap::overlapped, s);
+    // The framework's cost of calling a collective (one per collective of the stage).
+    const int calls = w.has_cp ? (w.cp.steps > 0 ? 1 : 0) : w.comm_count;
+    if (calls > 0 && profile_.collective_overhead > 0) {
+      const double extra = calls * profile_.collective_overhead;
+      s.comm_s += extra;
+      s.visible_s += extra;
+      if (s.comm_s > std::max(s.compute_s, s.memory_s)) s.bound = Bound::comm;
+    }
+    gpu_s += w.count * s.visible_s;
+    host_s += w.count * w.kernels * profile_.launch_overhead;
+    if (w.block == StageBlock::head && w.flops > 0) token_step = true;
+  }
+  // One extra stage after the work stages (the evaluator's accounting reads only the first
+  // work.size stages): the host launch time the GPU work does not hide — at least the first
+  // launch — and the framework's per-step cost on steps that produce tokens.
+  if (out.size >= StageList::kCapacity) return;
+  Stage& o = out.push();
+  o.name = "step.overhead";
+  o.block = StageBlock::head;
+  o.count = 1;
+  const double exposed_launch = std::max(host_s - gpu_s, profile_.launch_overhead);
+  double step = 0;
+  if (token_step)
+    step = ctx.workload.mode == Mode::decode ? profile_.decode_step_overhead : profile_.prefill_overhead;
+  o.visible_s = exposed_launch + step;
+  o.bound = o.visible_s > 0 ? Bound::overhead : Bound::none;
+}
+
+}  // namespace tessera::plugins

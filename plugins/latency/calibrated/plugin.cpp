@@ -1,0 +1,76 @@
+// Entry of latency/calibrated: the scenario parameter `framework` and the schema of the
+// machine file's `efficiency:` block, with the documented defaults (docs/accuracy.md).
+#include "calibrated.hpp"
+
+namespace {
+
+using tessera::Dimension;
+using tessera::ParamChoice;
+using tessera::ParamSpec;
+using tessera::ParamType;
+
+// Keep in step with profiles.cpp (a test checks that every choice has a profile).
+const ParamChoice kFrameworks[] = {
+    {"generic", "unstated framework: the profile fitted to all measured frameworks together"},
+    {"none", "kernels timed on the GPU alone: no launch, collective-call or step cost"},
+    {"tensorrt-llm", "NVIDIA TensorRT-LLM"},
+    {"fastertransformer", "NVIDIA FasterTransformer"},
+    {"lmdeploy", "InternLM lmdeploy (TurboMind)"},
+    {"vllm", "vLLM (generic numbers until measured)"},
+    {"deepspeed", "DeepSpeed-Inference (generic numbers until measured)"},
+    {"pytorch-eager", "plain PyTorch, eager"},
+    {"pytorch-cudagraph", "plain PyTorch, step captured in a CUDA graph"},
+    {"transformers", "Hugging Face transformers, eager"},
+};
+
+const ParamSpec kParams[] = {
+    {"framework", ParamType::enumeration, Dimension::none, "generic", tessera::kNoMin, tessera::kNoMax, kFrameworks,
+     static_cast<std::uint32_t>(sizeof(kFrameworks) / sizeof(kFrameworks[0])),
+     "serving framework whose overhead profile applies (kernel launch, collective calls, per-step costs)"},
+};
+
+// Defaults: a machine without an `efficiency:` block (a family never measured). The fitted
+// values per family live in the machine files (machines/dgx-a100-*.yaml, dgx-h100/h200.yaml).
+const ParamSpec kMachineParams[] = {
+    {"gemm_efficiency", ParamType::real, Dimension::none, "0.8", 0.01, 1.0, nullptr, 0,
+     "fraction of the dense peak a large GEMM reaches (M >> gemm_m_half)"},
+    {"gemm_m_half", ParamType::real, Dimension::none, "32", 0.0, 1e6, nullptr, 0,
+     "GEMM rows (tokens, M) at which GEMM efficiency is half of gemm_efficiency: eff(M) = gemm_efficiency*M/(M+gemm_m_half)"},
+    {"gemm_8bit_efficiency", ParamType::real, Dimension::none, "0.75", 0.01, 1.0, nullptr, 0,
+     "multiplies gemm_efficiency and attention_efficiency for kernels at the 8-bit (fp8/int8) peak"},
+    {"hbm_efficiency", ParamType::real, Dimension::none, "0.85", 0.01, 1.0, nullptr, 0,
+     "achievable fraction of the HBM bandwidth (weight streaming, KV reads)"},
+    {"attention_efficiency", ParamType::real, Dimension::none, "0.5", 0.01, 1.0, nullptr, 0,
+     "fraction of the peak the attention kernels reach when compute-bound"},
+    {"kernel_overhead", ParamType::quantity, Dimension::time, "4 us", 0.0, 1e-3, nullptr, 0,
+     "fixed GPU time per kernel (launch latency, ramp-up, tail), times StageWork::kernels"},
+    {"collective_bw_efficiency", ParamType::real, Dimension::none, "0.7", 0.01, 1.0, nullptr, 0,
+     "achieved fraction of the link bandwidth in collectives (bus bandwidth / link bandwidth)"},
+    {"collective_latency", ParamType::quantity, Dimension::time, "5 us", 0.0, 1e-3, nullptr, 0,
+     "latency added to every collective step on top of the level's link latency"},
+};
+
+tessera::PluginObject* create(const tessera::ParamSet& params) {
+  const std::string& name = params.text("framework");
+  const tessera::plugins::FrameworkProfile* p = tessera::plugins::find_framework_profile(name);
+  if (!p) throw tessera::PluginError("latency/calibrated: no overhead profile for framework '" + name + "'");
+  return new tessera::plugins::CalibratedLatency(*p);
+}
+
+const tessera::PluginDescriptor kDescriptor{
+    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::latency, tessera::kLatencyInterfaceVersion),
+    "calibrated",
+    "1.0.0",
+    "overlap with achievable rates: shape-dependent GEMM efficiency, HBM/attention/collective efficiencies, "
+    "kernel and per-step overheads per machine family and serving framework",
+    tessera::kFrameworkVersion,
+    kParams,
+    static_cast<std::uint32_t>(sizeof(kParams) / sizeof(kParams[0])),
+    kMachineParams,
+    static_cast<std::uint32_t>(sizeof(kMachineParams) / sizeof(kMachineParams[0])),
+    &create,
+};
+
+}  // namespace
+
+TESSERA_PLUGIN(kDescriptor)

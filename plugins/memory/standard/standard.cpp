@@ -1,0 +1,56 @@
+// docs/physics.md "Memory".
+#include "standard.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::plugins {
+
+void StandardMemory::evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                              MemoryUsage& out) const {
+  const ModelSpec& m = *ctx.model;
+  ShardSizes sh;
+  compute_shards(ctx, c, layout, sh);
+
+  // The most loaded stage: ceil(L/pp) layers of the heavier kind, plus the embedding and the
+  // lm_head it holds (both when pp = 1, the larger otherwise).
+  const double layers = std::ceil(static_cast<double>(m.layers) / c.pp);
+  const double moe_layers = static_cast<double>(m.moe_layers());
+  const double dense_layers = static_cast<double>(m.dense_ffn_layers());
+  double ffn_part;
+  if (sh.moe_weight_bytes >= sh.dense_ffn_weight_bytes) {
+    const double n_moe = std::min(layers, moe_layers);
+    ffn_part = n_moe * sh.moe_weight_bytes + (layers - n_moe) * sh.dense_ffn_weight_bytes;
+  } else {
+    const double n_dense = std::min(layers, dense_layers);
+    ffn_part = n_dense * sh.dense_ffn_weight_bytes + (layers - n_dense) * sh.moe_weight_bytes;
+  }
+  const double ends = c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);
+  out.weights_bytes = layers * sh.attn_weight_bytes + ffn_part + ends;
+  out.kv_bytes = layers * sh.kv_bytes_per_layer;
+
+  // Transient: the largest live activation set of one stage, the fp32 logits, and a send and
+  // a receive buffer for the largest collective.
+  const Workload& w = ctx.workload;
+  const double a = ctx.act_bytes, H = static_cast<double>(m.hidden);
+  const double T = static_cast<double>(w.mode == Mode::decode ? w.batch : w.batch * w.chunk_tokens());
+  const double T_rank = w.mode == Mode::decode ? T : T / c.cp;
+  double T_f = T_rank;
+  if (c.ffn_shard_scope == FfnShardScope::tp_cp) T_f = T;
+  if (c.ffn_shard_scope == FfnShardScope::tp_cp_dp) T_f = T * c.dp;
+  const double f = layout.ffn_group;
+  const double inter = m.has_moe ? static_cast<double>(std::max(m.ffn, m.moe.expert_ffn * m.moe.top_k))
+                                 : static_cast<double>(m.ffn);
+  const double up = (m.ffn_kind == FfnKind::gated ? 2.0 : 1.0) * inter / f;
+  const double attn_live = T_rank * (2 * H + static_cast<double>(m.heads) / c.tp * m.head_dim * 2) * a;
+  const double ffn_live = T_f * (H + up) * a;
+  const double logits = static_cast<double>(w.batch) * static_cast<double>(m.vocab) / c.tp * 4.0;
+  const double comm = 2 * T_f * H * a;
+  out.transient_bytes = std::max({attn_live, ffn_live, logits}) + comm;
+
+  out.used_bytes = out.weights_bytes + out.kv_bytes + out.transient_bytes;
+  out.budget_bytes = ctx.machine->pe.hbm_capacity * ctx.machine->pe.hbm_usable - reserve_bytes_;
+  out.fits = out.used_bytes <= out.budget_bytes;
+}
+
+}  // namespace tessera::plugins

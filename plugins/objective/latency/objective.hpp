@@ -1,0 +1,17 @@
+#pragma once
+#include "tessera/sdk.hpp"
+
+namespace tessera::plugins {
+
+// Step latency (decode) or time to first token (prefill), seconds; lower is better.
+class LatencyObjective final : public Objective {
+ public:
+  Direction direction() const override { return Direction::minimize; }
+  const char* unit() const override { return "s"; }
+  double evaluate(const EvalContext&, const ParallelConfig&, const StepTotals& totals,
+                  const MemoryUsage&) const override {
+    return totals.latency_s;
+  }
+};
+
+}  // namespace tessera::plugins

@@ -1,0 +1,126 @@
+// `overrides:` and `--set KEY=VALUE`: dotted paths from the scenario's root, applied to the
+// YAML tree before typed parsing, with the same value grammar as the files.
+#include <catch2/catch.hpp>
+
+#include "scenario/scenario_loader.hpp"
+
+using namespace tessera;
+
+namespace {
+std::string fixture(const std::string& name) { return std::string(TESSERA_TEST_DIR) + "/fixtures/" + name; }
+
+Scenario load_with(std::vector<std::string> set, const std::string& file = "by-path.yaml") {
+  LoadOptions o;
+  o.data_root = fixture("data");
+  o.set = std::move(set);
+  return load_scenario(fixture(file), o);
+}
+
+std::vector<std::string> errors_of(std::vector<std::string> set, const std::string& file = "by-path.yaml") {
+  try {
+    load_with(std::move(set), file);
+  } catch (const InputErrors& e) {
+    std::vector<std::string> out;
+    for (const auto& d : e.diagnostics()) out.push_back(d.format());
+    return out;
+  }
+  return {};
+}
+}  // namespace
+
+TEST_CASE("--set scalars, quantities and token counts", "[overrides]") {
+  const Scenario s = load_with({"workload.batch=8", "workload.context=32K", "machine.pe.hbm.bandwidth=2 TB/s",
+                                "machine.levels.sip.latency=1us", "model.moe.top_k=4", "scope=attention",
+                                "name=what-if"});
+  CHECK(s.workload.batch == 8);
+  CHECK(s.workload.context == 32768);
+  CHECK(s.machine.pe.hbm_bandwidth == Approx(2e12));  // --set wins over the file's override
+  CHECK(s.machine.levels[1].latency == Approx(1e-6));
+  CHECK(s.model.moe.top_k == 4);
+  CHECK(s.workload.scope == Scope::attention);
+  CHECK(s.name == "what-if");
+}
+
+TEST_CASE("--set YAML values: lists and mappings", "[overrides]") {
+  const Scenario s = load_with({"sweep.parallelism.cp=[1, 2, 4]", "plugins.objectives=[latency, throughput]",
+                                "plugins.search={name: random, samples: 100, seed: 7}", "dtype={kv: fp8}"});
+  CHECK(s.sweep.cp == std::vector<std::int32_t>{1, 2, 4});
+  REQUIRE(s.plugins.objectives.size() == 2);
+  CHECK(s.plugins.objectives[1].name == "throughput");
+  CHECK(s.plugins.search.name == "random");
+  REQUIRE(s.plugins.search.params.size() == 2);
+  CHECK(s.plugins.search.params[1].key == "seed");
+  CHECK(s.plugins.search.params[1].where.file == "<command line>");
+  CHECK(s.model.dtype.kv == DType::fp8);
+  CHECK(s.model.dtype.weights == DType::bf16);
+}
+
+TEST_CASE("plugins.<kind>=name and plugins.<kind>.<param>=value", "[overrides]") {
+  // A plain name given a parameter becomes {name: <name>, <param>: <value>}.
+  Scenario s = load_with({"plugins.search=random", "plugins.search.seed=7"});
+  CHECK(s.plugins.search.name == "random");
+  REQUIRE(s.plugins.search.params.size() == 1);
+  CHECK(s.plugins.search.params[0].key == "seed");
+  CHECK(s.plugins.search.params[0].text == "7");
+  s = load_with({"plugins.memory=standard", "plugins.memory.reserve=1 GB"});
+  CHECK(s.plugins.memory.name == "standard");
+  CHECK(s.plugins.memory.params[0].text == "1 GB");
+  // A mapping choice gets the parameter added.
+  s = load_with({"plugins.memory={name: standard}", "plugins.memory.reserve=1 GB"});
+  CHECK(s.plugins.memory.params.size() == 1);
+}
+
+TEST_CASE("--set model=... and machine=... replace the whole part", "[overrides]") {
+  const Scenario s = load_with({"machine=Tiny-Cube", "model=data/models/tiny-moe.yaml"}, "inline.yaml");
+  CHECK(s.machine.name == "Tiny-Cube");
+  CHECK(s.model.name == "Tiny-MoE");
+}
+
+TEST_CASE("bad --set items are errors at <command line> naming --set", "[overrides]") {
+  auto e = errors_of({"machine.pe.hbm.bandwdith=2 TB/s"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] ==
+        "<command line>: error: --set machine.pe.hbm.bandwdith=2 TB/s: no key 'machine.pe.hbm.bandwdith' in the "
+        "machine schema (did you mean 'machine.pe.hbm.bandwidth'?); machine.pe.hbm takes capacity, bandwidth and "
+        "usable");
+  e = errors_of({"machine.levels.cubee.link_bw=1 TB/s"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("no level named 'cubee' in machine.levels (did you mean 'machine.levels.cube.link_bw'?)") !=
+        std::string::npos);
+  e = errors_of({"workload.batch"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("<command line>: error: --set 'workload.batch': expected KEY=VALUE") == 0);
+  e = errors_of({"workload.batch=[1, 2"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("the value is not valid YAML") != std::string::npos);
+  e = errors_of({"machine.pe.hbm.bandwidth=2"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] ==
+        "<command line>: error: machine.pe.hbm.bandwidth: expected a bandwidth with a unit (B/s, e.g. \"3.35 TB/s\", "
+        "\"450 GB/s\", \"400 Gb/s\"), found \"2\" (no unit) (given with --set)");
+  e = errors_of({"model.heads.x=1"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("model.heads holds a value") != std::string::npos);
+  e = errors_of({"overrides.x=1"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("'overrides' cannot be overridden") != std::string::npos);
+  e = errors_of({"plugins.latency.alpha=2"}, "by-name.yaml");
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("plugins.latency is a list of plugins") != std::string::npos);
+}
+
+TEST_CASE("all problems are reported together", "[overrides]") {
+  const auto e = errors_of({"workload.contxt=1", "machine.pe.hbm.capacity=-1 GB", "model.layers=0"});
+  REQUIRE(e.size() == 3);
+  CHECK(e[0].find("workload.contxt") != std::string::npos);
+  CHECK(e[1].find("model.layers: expected a positive integer, found 0") != std::string::npos);
+  CHECK(e[2].find("machine.pe.hbm.capacity: expected a positive byte size") != std::string::npos);
+}
+
+TEST_CASE("a file override points at the override's line", "[overrides]") {
+  // by-path.yaml overrides model.heads (line 9); set kv_heads so that heads is no longer a multiple.
+  const auto e = errors_of({"model.kv_heads=5"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "<command line>: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), "
+                "found 5 (given with --set)");
+}
