@@ -1,6 +1,5 @@
 // `tessera plugins`: the loaded plugins, their parameter schemas, and why any library failed
 // to load. A readable table by default; `--json` for tools.
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/program_options.hpp>
@@ -13,18 +12,17 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "core/nearest_name.hpp"
 #include "exit_codes.hpp"
 #include "host/param_validation.hpp"
 #include "host/plugin_registry.hpp"
 
-namespace po = boost::program_options;
-
 namespace tessera::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: tessera plugins [--kind KIND] [--json] [--plugin-path DIR]...\n"
+    "Usage: tessera plugins [--kind KIND] [--json] [--plugin-path DIR]... [-v|-q]\n"
     "\n"
     "Lists the plugins found in the search path with their parameter schemas (name, type,\n"
     "unit, default, range or choices, help), then every library that failed to load and why.\n"
@@ -46,7 +44,8 @@ std::size_t width(const std::string& s) {
 }
 
 // Prints rows as aligned columns; the last column is not padded.
-void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& rows,
+                 const std::string& indent) {
   if (rows.empty()) return;
   std::vector<std::size_t> w(rows[0].size(), 0);
   for (const auto& r : rows)
@@ -65,8 +64,10 @@ void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& 
 std::string range_or_choices(const ParamSpec& s) {
   if (s.type == ParamType::enumeration) {
     std::string c;
-    for (std::uint32_t i = 0; i < s.choice_count; ++i) c += (i ? " | " : "") + std::string(s.choices[i].value);
-    return c;
+    for (std::uint32_t i = 0; i < s.choice_count; ++i)
+      c += (i ? " | " : "") + std::string(s.choices[i].value);
+    // Long lists would push the help text off the screen; they are listed under the table.
+    return width(c) <= 40 ? c : std::to_string(s.choice_count) + " choices (below)";
   }
   return param_range_text(s);
 }
@@ -76,8 +77,9 @@ void print_params(std::ostream& os, const ParamSpec* specs, std::uint32_t count)
   std::vector<std::vector<std::string>> meanings;  // printed under the table, per enum
   for (std::uint32_t i = 0; i < count; ++i) {
     const ParamSpec& s = specs[i];
-    rows.push_back({s.name, param_type_name(s.type), param_unit(s), s.default_value ? s.default_value : "(required)",
-                    range_or_choices(s), s.help ? s.help : ""});
+    rows.push_back({s.name, param_type_name(s.type), param_unit(s),
+                    s.default_value ? s.default_value : "(required)", range_or_choices(s),
+                    s.help ? s.help : ""});
     if (s.type == ParamType::enumeration)
       for (std::uint32_t c = 0; c < s.choice_count; ++c)
         meanings.push_back({std::string(s.name) + " = " + s.choices[c].value,
@@ -90,7 +92,8 @@ void print_params(std::ostream& os, const ParamSpec* specs, std::uint32_t count)
   }
 }
 
-void print_text(std::ostream& os, const PluginRegistry& reg, const std::vector<const LoadedPlugin*>& plugins) {
+void print_text(std::ostream& os, const PluginRegistry& reg,
+                const std::vector<const LoadedPlugin*>& plugins) {
   if (plugins.empty()) {
     os << "No plugins found.\n";
   } else {
@@ -145,7 +148,8 @@ nlohmann::json json_params(const ParamSpec* specs, std::uint32_t count) {
     p["name"] = s.name;
     p["type"] = param_type_name(s.type);
     p["unit"] = param_unit(s);
-    p["dimension"] = s.type == ParamType::quantity ? nlohmann::json(dimension_name(s.dimension)) : nlohmann::json(nullptr);
+    p["dimension"] =
+        s.type == ParamType::quantity ? nlohmann::json(dimension_name(s.dimension)) : nlohmann::json(nullptr);
     const auto def = default_param_value(s);
     p["default"] = def ? json_value(*def) : nlohmann::json(nullptr);
     p["default_text"] = s.default_value ? nlohmann::json(s.default_value) : nlohmann::json(nullptr);
@@ -154,7 +158,8 @@ nlohmann::json json_params(const ParamSpec* specs, std::uint32_t count) {
     p["max"] = json_bound(s, s.max);
     auto choices = nlohmann::json::array();
     for (std::uint32_t c = 0; c < s.choice_count && s.choices; ++c)
-      choices.push_back({{"value", s.choices[c].value}, {"meaning", s.choices[c].meaning ? s.choices[c].meaning : ""}});
+      choices.push_back(
+          {{"value", s.choices[c].value}, {"meaning", s.choices[c].meaning ? s.choices[c].meaning : ""}});
     p["choices"] = std::move(choices);
     p["help"] = s.help ? s.help : "";
     out.push_back(std::move(p));
@@ -183,58 +188,37 @@ nlohmann::json to_json(const std::vector<const LoadedPlugin*>& plugins) {
   return out;
 }
 
-// Warnings go to stderr so that `--json` output stays parseable. A logger the program set up
-// already (named) is kept; spdlog's stock stdout logger (unnamed) is replaced.
-void log_to_stderr() {
-  if (!spdlog::default_logger()->name().empty()) return;
-  auto logger = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
-  logger->set_pattern("tessera: %^%l%$: %v");
-  logger->set_level(spdlog::default_logger()->level());
-  spdlog::set_default_logger(std::move(logger));
-}
-
 }  // namespace
 
 int plugins_command(const Args& args) {
-  po::options_description options("Options");
-  std::string kind_text;
-  std::vector<std::string> plugin_paths;
-  options.add_options()("help,h", "show this help")(
-      "kind", po::value<std::string>(&kind_text)->value_name("KIND"),
-      "only plugins of this kind: latency, memory, search or objective")("json", "print a JSON array instead of tables")(
-      "plugin-path", po::value<std::vector<std::string>>(&plugin_paths)->composing()->value_name("DIR"),
-      "also load plugins from DIR (repeatable; searched first)");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "tessera plugins: " << e.what() << "\n\n" << kUsage;
-    return kExitBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << kUsage << '\n' << options << kExamples;
-    return kExitOk;
-  }
-  std::optional<PluginKind> kind;
-  if (vm.count("kind")) {
-    kind = parse_plugin_kind(kind_text);
-    if (!kind) {
-      const std::vector<std::string> kinds{"latency", "memory", "search", "objective"};
-      std::cerr << "tessera plugins: unknown kind '" << kind_text << "'" << did_you_mean(kind_text, kinds)
-                << "; kinds: latency, memory, search, objective\n";
-      return kExitBadInput;
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    std::string kind_text;
+    bool json = false;
+    po::options_description options("Options");
+    options.add_options()("kind", po::value<std::string>(&kind_text)->value_name("KIND"),
+                          "only plugins of this kind: latency, memory, search or objective")(
+        "json", po::bool_switch(&json), "print a JSON array instead of tables (load failures go to stderr)");
+    add_common_options(options, common, kOptPluginPath | kOptVerbosity | kOptHelp);
+    const po::variables_map vm = parse_command_line(args, options, {}, common);  // logs to stderr
+    if (common.help) {
+      print_help(std::cout, kUsage, options, kExamples);
+      return kExitOk;
     }
-  }
+    std::optional<PluginKind> kind;
+    if (vm.count("kind")) {
+      kind = parse_plugin_kind(kind_text);
+      if (!kind)
+        throw InputError("unknown kind '" + kind_text + "'" +
+                         did_you_mean(kind_text, {"latency", "memory", "search", "objective"}) +
+                         "; kinds: latency, memory, search, objective");
+    }
 
-  log_to_stderr();
-  try {
-    PluginRegistry registry(plugin_paths);
-    const bool json = vm.count("json") > 0;
+    PluginRegistry registry(common.plugin_paths);
     {
-      // The table lists load failures itself; JSON leaves them to the warnings on stderr.
+      // The table lists load failures itself; with --json they are the warnings on stderr.
       const auto level = spdlog::default_logger()->level();
-      if (!json) spdlog::default_logger()->set_level(spdlog::level::err);
+      if (!json && level < spdlog::level::err) spdlog::default_logger()->set_level(spdlog::level::err);
       registry.discover();
       spdlog::default_logger()->set_level(level);
     }
@@ -242,19 +226,12 @@ int plugins_command(const Args& args) {
     for (PluginKind k : {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective})
       if (!kind || *kind == k)
         for (const LoadedPlugin* p : registry.plugins_of(k)) shown.push_back(p);
-    if (json) {
+    if (json)
       std::cout << to_json(shown).dump(2) << '\n';
-    } else {
+    else
       print_text(std::cout, registry, shown);
-    }
-  } catch (const InputError& e) {
-    std::cerr << "tessera plugins: " << e.what() << '\n';
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "tessera plugins: " << e.what() << '\n';
-    return kExitFailed;
-  }
-  return kExitOk;
+    return kExitOk;
+  });
 }
 
 }  // namespace tessera::cli

@@ -7,15 +7,10 @@
 
 namespace tessera::cli {
 namespace {
-int not_implemented(const char* name) {
+[[maybe_unused]] int not_implemented(const char* name) {
   std::cerr << "tessera: error: '" << name << "' is not implemented yet\n";
   return kExitFailed;
 }
 }  // namespace
-
-int compare_command(const Args&) { return not_implemented("compare"); }
-int sensitivity_command(const Args&) { return not_implemented("sensitivity"); }
-int explore_command(const Args&) { return not_implemented("explore"); }
-int validate_data_command(const Args&) { return not_implemented("validate-data"); }
 
 }  // namespace tessera::cli

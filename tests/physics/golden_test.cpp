@@ -30,7 +30,6 @@
 
 using namespace tessera;
 using namespace tessera::test;
-using Catch::Approx;
 
 namespace {
 
@@ -97,7 +96,7 @@ ParallelConfig cfg(int cp, int tp, int pp = 1, int dp = 1, int ep = 1) {
 //   3.35e12 B/s, is 5.19 ms; the 160 all-reduces add 6.73 ms of latency terms.)
 //   flops_all_pes = 80*8*(20,971,520+16,777,216+16,777,216+117,440,512+58,720,256)
 //                   + 8*262,668,288 = 149,740,847,104 ; redundant 0 (cp = 1, r = 1).
-TEST_CASE("golden (a): Llama-3.1-70B decode 4K, TP=8 on DGX-H100", "[physics][golden]") {
+TEST_CASE("golden (a): Llama-3.1-70B decode 4K / TP=8 on DGX-H100", "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   const MachineSpec mc = dgx_h100();
   const Evaluation e = evaluate(m, mc, decode(4096), cfg(1, 8));
@@ -119,6 +118,25 @@ TEST_CASE("golden (a): Llama-3.1-70B decode 4K, TP=8 on DGX-H100", "[physics][go
   CHECK(e.totals.flops_all_pes == Approx(149740847104.0).epsilon(kTol));
   CHECK(e.totals.redundant_flops == 0);
   CHECK(e.totals.pes == 8);
+}
+
+// (a') The same with stage_overhead = 5 us: SPEC §2 "added to every compute stage", docs §7:
+//   compute stages get it, communication stages (collectives only) do not. Per layer 5
+//   compute stages (qkv, core, out, up, down) -> +25e-6 s; lm_head +5e-6 s:
+//   latency = 1.1969271724e-2 + 80*25e-6 + 5e-6 = 1.3974271724e-2 s, in both latency models
+//   (nothing to overlap without CP).
+TEST_CASE("golden (a'): stage_overhead on every compute stage", "[physics][golden]") {
+  const ModelSpec m = llama31_70b();
+  MachineSpec mc = dgx_h100();
+  mc.stage_overhead = 5e-6;
+  for (Latency lat : {Latency::overlap, Latency::roofline}) {
+    const Evaluation e = evaluate(m, mc, decode(4096), cfg(1, 8), lat);
+    REQUIRE(e.valid);
+    check_stage(e, "attn.qkv", 20971520, 20990464, 6.265810149e-6 + 5e-6);
+    check_comm(e, "attn.tp_reduce", 4.2063715556e-5);
+    check_stage(e, "lm_head", 262668288, 262716736, 7.842290627e-5 + 5e-6);
+    CHECK(e.totals.latency_s == Approx(1.3974271724e-2).epsilon(kTol));
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -151,7 +169,7 @@ TEST_CASE("golden (a): Llama-3.1-70B decode 4K, TP=8 on DGX-H100", "[physics][go
 //     958,314,577,920 (projections and FFN repeated on the 8 CP ranks);
 //     kv adds the 7 received blocks on every PE, 80*64*7*67,108,864: executed
 //     3,846,097,076,224, redundant 3,363,496,263,680.
-TEST_CASE("golden (b): Llama-3.1-70B decode 128K, CP=8 across nodes, kv vs qoml vs tree", "[physics][golden]") {
+TEST_CASE("golden (b): Llama-3.1-70B decode 128K / CP=8 across nodes / kv vs qoml vs tree", "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   const MachineSpec mc = dgx_h100();
   ParallelConfig c = cfg(8, 8);
@@ -219,7 +237,7 @@ TEST_CASE("golden (b): Llama-3.1-70B decode 128K, CP=8 across nodes, kv vs qoml 
 //   PEs of the r-group: redundant = 80 layers * 16 PEs * 2*8192*128*2 * (1 - 1/2)
 //   = 2,684,354,560; the model's FLOPs 80*(2*(8192*128*80 + 64*128*8192) + 4*128*64*32768
 //   + 2*3*8192*28672) + 2*8192*128256 = 224,902,774,784.
-TEST_CASE("golden (c): GQA tp=16 > kv_heads=8, split vs replicate", "[physics][golden]") {
+TEST_CASE("golden (c): GQA tp=16 > kv_heads=8 / split vs replicate", "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   const MachineSpec mc = cube_sip();
   ParallelConfig c = cfg(1, 16);
@@ -266,7 +284,7 @@ TEST_CASE("golden (c): GQA tp=16 > kv_heads=8, split vs replicate", "[physics][g
 //              + 8192*(512+4096)*2 = 4,194,304 + 75,497,472 = 79,691,776
 //   tp_reduce: all-reduce M = 8192*4096*2 = 67,108,864 over 8 at 450e9, 3e-6:
 //              2*7/8*67108864/450e9 + 14*3e-6 = 2.6097892e-4 + 4.2e-5 = 3.0297892e-4 s
-//   ffn.up   : 2*8192*4096*7168/8... = 2*8192*4096*3584 = 240,518,168,576 -> 2.4319329e-4 s;
+//   ffn.up   : 2*8192*4096*(2*14336)/8 = 2*8192*4096*3584 = 240,518,168,576 -> 2.4319329e-4 s;
 //              bytes 4096*3584*2 + 8192*(4096+3584)*2 = 29,360,128 + 125,829,120 = 155,189,248
 //   ffn.down : 2*8192*1792*4096 = 120,259,084,288 -> 1.2159665e-4 s; bytes 1792*4096*2
 //              + 8192*(1792+4096)*2 = 14,680,064 + 96,468,992 = 111,149,056
@@ -278,7 +296,7 @@ TEST_CASE("golden (c): GQA tp=16 > kv_heads=8, split vs replicate", "[physics][g
 //   TTFT = 32*1.12708632e-3 + 3.9216239e-5 = 3.610597848e-2 s
 //   Model FLOPs = 32*(2*8192*(4096*128*48 + 32*128*4096) + 4*128*32*8192*4096
 //                 + 2*8192*3*4096*14336) + 2*4096*128256 = 131,942,446,006,272 = executed.
-TEST_CASE("golden (d): compute-bound prefill, Llama-3.1-8B 8K prompt, TP=8", "[physics][golden]") {
+TEST_CASE("golden (d): compute-bound prefill / Llama-3.1-8B 8K prompt / TP=8", "[physics][golden]") {
   const ModelSpec m = llama31_8b();
   const MachineSpec mc = dgx_h100();
   const Evaluation e = evaluate(m, mc, prefill(8192), cfg(1, 8));
@@ -326,7 +344,7 @@ TEST_CASE("golden (d): compute-bound prefill, Llama-3.1-8B 8K prompt, TP=8", "[p
 //   it gives distinct = 1 - (1 - 0.25)^8 = 0.8999 expert and token slots 0.9137 instead of
 //   exactly 1 and 1: moe.experts bytes/flops come out 10 % / 8.6 % low. The MC test shows the
 //   same cell (E8 K2 ep8 T1) outside its 5 % bound. Expected values here are the exact ones.
-TEST_CASE("golden (e1): Mixtral-8x7B decode, TP=8, EP=8: distinct experts touched", "[physics][golden][moe]") {
+TEST_CASE("golden (e1): Mixtral-8x7B decode / TP=8 / EP=8: distinct experts touched", "[physics][golden][moe]") {
   const ModelSpec m = mixtral_8x7b();
   const MachineSpec mc = dgx_h100();
   const Evaluation e = evaluate(m, mc, decode(4096), cfg(1, 8, 1, 1, 8));
@@ -372,7 +390,7 @@ TEST_CASE("golden (e1): Mixtral-8x7B decode, TP=8, EP=8: distinct experts touche
 //     -> 3.9137968e-5 s
 //   TTFT = 32*(2.6056424e-5 + 4.3427374e-6 + 2.2981013e-5 + 1.7370950e-5 + 2.4641351e-5
 //     + 2.5285158e-6 + 2*3.7311182e-5 + 3.7992657e-4) + 3.9137968e-5 = 1.771817574e-2 s
-TEST_CASE("golden (e2): Mixtral-8x7B prefill, TP=2 CP=4 TP+CP, EP=8: all-to-all dispatch", "[physics][golden][moe]") {
+TEST_CASE("golden (e2): Mixtral-8x7B prefill / TP=2 CP=4 TP+CP / EP=8: all-to-all dispatch", "[physics][golden][moe]") {
   const ModelSpec m = mixtral_8x7b();
   const MachineSpec mc = dgx_h100();
   ParallelConfig c = cfg(4, 2, 1, 1, 8);
@@ -416,7 +434,7 @@ TEST_CASE("golden (e2): Mixtral-8x7B prefill, TP=2 CP=4 TP+CP, EP=8: all-to-all 
 //     1/2*2048/25e9 + 8e-6 + 1/2*4160/25e9 + 8e-6 = 1.612416e-5 s
 //     latency = 80*(... with those) + 3.9213899e-5 = 4.255700064e-2 s
 //     (f3) thin uplink, dp = 1: g = 1, beta = min(50e9, 200e9) = 50e9: as (f1).
-TEST_CASE("golden (f): TP=16 across nodes crosses the cluster level, uplink contention", "[physics][golden]") {
+TEST_CASE("golden (f): TP=16 across nodes crosses the cluster level / uplink contention", "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   ParallelConfig c = cfg(1, 16);
   c.tp_placement = 1;  // distinct nodes
@@ -483,7 +501,7 @@ TEST_CASE("golden (f): TP=16 across nodes crosses the cluster level, uplink cont
 //     KV 80*16384*256*2*2 = 1,342,177,280 B; transient max(attn 1*(2*8192 + 2*16*128)*2
 //     = 40,960, FFN 1*(8192 + 1792)*2 = 19,968, logits 128256/4*4 = 128,256) + buffers
 //     2*1*8192*2 = 32,768 -> 161,024 B; used 11,956,024,576 <= budget 16e9*0.9 = 1.44e10.
-TEST_CASE("golden (g): cube machine, Llama-3.1-70B decode 128K, cp=8 cube, tp=4 pe, qoml", "[physics][golden]") {
+TEST_CASE("golden (g): cube machine / Llama-3.1-70B decode 128K / cp=8 cube / tp=4 pe / qoml", "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   const MachineSpec mc = cube_sip();
   const ParallelConfig c = parse_config(
@@ -535,7 +553,7 @@ TEST_CASE("golden (g): cube machine, Llama-3.1-70B decode 128K, cp=8 cube, tp=4 
 //        = 2.61383905e-2 + 6.9515004e-3 + 4.0282702e-5 + 7.8430032e-5 = 3.320860361e-2 s
 //   The stages listed are one pipeline stage's, chunk-averaged: attn.core count 4*16 = 64,
 //   mean flops (8,589,934,592 + ... + 60,129,542,144)/4 = 34,359,738,368.
-TEST_CASE("golden (h): pipelined chunked prefill, pp=2, TTFT formula", "[physics][golden]") {
+TEST_CASE("golden (h): pipelined chunked prefill / pp=2 / TTFT formula", "[physics][golden]") {
   const ModelSpec m = llama31_8b();
   const MachineSpec mc = dgx_h100();
   const Evaluation e = evaluate(m, mc, prefill(8192, 1, 2048), cfg(1, 4, 2));
@@ -579,7 +597,7 @@ TEST_CASE("golden (h): pipelined chunked prefill, pp=2, TTFT formula", "[physics
 //   Accounting: model attention FLOPs 61*(2*(15,138,816 + 128*1536*192 + 128*128*512
 //     + 128*512*128 + 128*128*7168) + 2176*128*4096) = 92,418,736,128; the down-projections
 //     are repeated on the 8 TP ranks: redundant 61*8*2*15,138,816*7/8 = 12,928,548,864.
-TEST_CASE("golden (i): DeepSeek-V3 MLA absorbed decode, attention scope, TP=8", "[physics][golden][mla]") {
+TEST_CASE("golden (i): DeepSeek-V3 MLA absorbed decode / attention scope / TP=8", "[physics][golden][mla]") {
   const ModelSpec m = deepseek_v3();
   const MachineSpec mc = dgx_h100();
   Workload w = decode(4096);
@@ -597,4 +615,83 @@ TEST_CASE("golden (i): DeepSeek-V3 MLA absorbed decode, attention scope, TP=8", 
   CHECK(e.totals.latency_s == Approx(6.526803149e-3).epsilon(kTol));
   // See DISCREPANCY above: Q carries its rope part.
   check_stage(e, "attn.core", 142606336, 868352, 2.592095522e-7);
+}
+
+// ---------------------------------------------------------------------------------------
+// (j) FFN sharded over the DP replicas: Llama-3.1-70B decode, S = 4096, B = 1, TP=8 on the
+//   GPUs of a node, dp = 4, ffn_shard_scope = TP+CP+DP. dp comes after the PE-placed tp: the
+//   node's 8 GPUs are taken, so the 4 replicas are 4 nodes and the FFN group f = 32 spans the
+//   cluster: alpha 8e-6, beta = min(50e9, 400e9/g), g = 8 active GPUs of a node / 8 of the
+//   group's members in it = 1 -> 50e9.
+//   T_f = dp*T = 4, tokens differ across the group.
+//   ffn.up  : 2*4*8192*57344/32 = 117,440,512 flops; bytes 8192*57344*2/32 = 29,360,128
+//             + 4*(8192 + 1792)*2 = 79,872 -> 29,440,000 -> 8.7880597e-6 s
+//   ffn.down: 2*4*896*8192 = 58,720,256; bytes 14,680,064 + 4*(896 + 8192)*2 = 14,752,768
+//             -> 4.4038113e-6 s
+//   ffn.reduce: all-gather over 32 (output T_f*H*a = 65,536): 31/32*65536/50e9 + 31*8e-6
+//             = 2.4926976e-4; reduce-scatter (input 65,536): 2.4926976e-4; all-gather of the
+//             rank's own tokens (output T*H*a = 16,384): 31/32*16384/50e9 + 31*8e-6
+//             = 2.4831744e-4; sum 7.4685696e-4 s
+//   attention and lm_head as in (a).
+//   latency = 80*(6.265810e-6 + 6.272382e-7 + 5.013626e-6 + 4.2063716e-5 + 8.7880597e-6
+//             + 4.4038113e-6 + 7.4685696e-4) + 7.8422906e-5 = 6.519996060e-2 s
+TEST_CASE("golden (j): Llama-3.1-70B decode / FFN sharded over TP+CP+DP", "[physics][golden]") {
+  const ModelSpec m = llama31_70b();
+  const MachineSpec mc = dgx_h100();
+  ParallelConfig c = cfg(1, 8, 1, 4);
+  c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+  const Evaluation e = evaluate(m, mc, decode(4096), c);
+  REQUIRE(e.valid);
+  CHECK(e.layout.ffn_group == 32);
+  CHECK(e.layout.ffn.level == 2);
+  check_stage(e, "ffn.up", 117440512, 29440000, 8.788059701e-6);
+  check_stage(e, "ffn.down", 58720256, 14752768, 4.403811343e-6);
+  check_comm(e, "ffn.reduce", 7.4685696e-4);
+  CHECK(e.totals.latency_s == Approx(6.519996060e-2).epsilon(kTol));
+  CHECK(e.totals.throughput_tok_s == Approx(4 / 6.519996060e-2).epsilon(kTol));
+}
+
+// (k) Dense prefill with the FFN over TP+CP and the qoml ring: Llama-3.1-8B, S = 4096 in one
+//   chunk, B = 1, TP=2 and CP=4 on the GPUs of one node (450e9, 3e-6), scope TP+CP (f = 8).
+//   T = 4096, T_rank = 1024, q_pe = 16, n_kv = 4, q_loc = 16, T_f = T.
+//   attn.qkv : 2*1024*4096*128*24 = 25,769,803,776 -> 2.6056424e-5 s; bytes 39,845,888
+//   attn.core: block 4*128*16*1024*2048/4 = 4,294,967,296 -> 4.3427374e-6 s; bytes KV block
+//              1024*256*2*4 = 2,097,152 + Q,O 2*1024*16*128*2 = 8,388,608 -> 10,485,760
+//   attn.cp  : qoml prefill: per step Q 1024*16*128*2 = 4,194,304 + O 1024*16*128*4
+//              = 8,388,608 + m,l 2*1024*16*4 = 131,072 -> 12,713,984 B: 3e-6 + 12713984/450e9
+//              = 3.1253298e-5 s > t_i = 4.3427374e-6: 3*3.1253298e-5 = 9.3759893e-5 s
+//   attn.out : 2*1024*2048*4096 = 17,179,869,184 -> 1.7370950e-5 s; bytes 29,360,128
+//   tp_reduce: all-reduce over 2 of 1024*4096*2 = 8,388,608: 8388608/450e9 + 2*3e-6
+//              = 2.4641351e-5 s
+//   ffn.up   : 2*4096*4096*28672/8 = 120,259,084,288 -> 1.2159665e-4 s; bytes 4096*28672*2/8
+//              + 4096*(4096 + 3584)*2 = 29,360,128 + 62,914,560 = 92,274,688
+//   ffn.down : 2*4096*1792*4096 = 60,129,542,144 -> 6.0798324e-5 s; bytes 14,680,064
+//              + 4096*(1792 + 4096)*2 = 62,914,560
+//   ffn.reduce: all-gather over cp = 4 of the chunk (output T*H*a = 33,554,432):
+//              3/4*33554432/450e9 + 3*3e-6 = 6.4924053e-5; reduce-scatter over f = 8 (input
+//              33,554,432): 7/8*33554432/450e9 + 7*3e-6 = 8.6244729e-5; sum 1.5116878e-4 s
+//   lm_head  : 2*4096*128256/2 = 525,336,576; bytes 525,336,576 + (4096 + 64128)*2
+//              = 525,473,024 -> 1.5685762e-4 s
+//   TTFT = 32*(2.6056424e-5 + 4.3427374e-6 + 9.3759893e-5 + 1.7370950e-5 + 2.4641351e-5
+//          + 1.2159665e-4 + 6.0798324e-5 + 1.5116878e-4) + 1.5685762e-4 = 1.614838112e-2 s
+TEST_CASE("golden (k): Llama-3.1-8B prefill / TP=2 CP=4 / FFN over TP+CP / qoml ring", "[physics][golden]") {
+  const ModelSpec m = llama31_8b();
+  const MachineSpec mc = dgx_h100();
+  ParallelConfig c = cfg(4, 2);
+  c.cp_placement = 0;
+  c.ffn_shard_scope = FfnShardScope::tp_cp;
+  c.cp_ring_variant = CpRingVariant::qoml;
+  const Evaluation e = evaluate(m, mc, prefill(4096), c);
+  REQUIRE(e.valid);
+  check_stage(e, "attn.qkv", 25769803776.0, 39845888, 2.6056424445e-5);
+  check_stage(e, "attn.core", 4294967296.0, 10485760, 4.3427374075e-6);
+  check_comm(e, "attn.cp", 9.375989333e-5);
+  check_stage(e, "attn.out", 17179869184.0, 29360128, 1.7370949630e-5);
+  check_comm(e, "attn.tp_reduce", 2.4641351111e-5);
+  check_stage(e, "ffn.up", 120259084288.0, 92274688, 1.2159664741e-4);
+  check_stage(e, "ffn.down", 60129542144.0, 62914560, 6.0798323705e-5);
+  check_comm(e, "ffn.reduce", 1.5116878222e-4);
+  check_stage(e, "lm_head", 525336576, 525473024, 1.5685761910e-4);
+  CHECK(e.totals.latency_s == Approx(1.614838112e-2).epsilon(kTol));
+  CHECK(e.totals.redundant_flops == 0);
 }

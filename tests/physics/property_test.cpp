@@ -211,7 +211,7 @@ bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std
 }  // namespace
 
 // (i) and (vii) ------------------------------------------------------------------------------
-TEST_CASE("property: useful FLOPs == dp x model FLOPs; redundancy exactly when work repeats; stages sum to latency",
+TEST_CASE("property: useful FLOPs == dp x model FLOPs / redundancy exactly when work repeats / stages sum to latency",
           "[physics][property]") {
   std::uint32_t seed = 1000;
   for (const Family& fam : families()) {
@@ -239,16 +239,18 @@ TEST_CASE("property: useful FLOPs == dp x model FLOPs; redundancy exactly when w
       INFO(fam.name << (mode == Mode::decode ? " decode" : " prefill") << ": " << failures << " of " << kPerFamily
                     << " configurations fail");
       CHECK(failures == 0);
-      // both directions of the redundancy rule were exercised
-      CHECK(redundant_seen > 0);
+      // Both directions of the redundancy rule were exercised — except dense MHA in prefill,
+      // where nothing can repeat: r = tp/h_kv <= 32/96 < 1, no router, and prefill CP ranks
+      // hold different tokens.
+      if (fam.name != "dense MHA plain" || mode == Mode::decode) CHECK(redundant_seen > 0);
       CHECK(clean_seen > 0);
     }
   }
 }
 
 // (ii), (iii), (iv), (v), (vi) ------------------------------------------------------------------
-TEST_CASE("property: monotone in bandwidths and peak, attention <= full, pp never helps decode, "
-          "replicate >= split KV, overlap <= roofline",
+TEST_CASE("property: monotone in bandwidths and peak / attention <= full / pp never helps decode / "
+          "replicate >= split KV / overlap <= roofline",
           "[physics][property]") {
   std::uint32_t seed = 2000;
   for (const Family& fam : families()) {
@@ -332,7 +334,8 @@ TEST_CASE("property: monotone in bandwidths and peak, attention <= full, pp neve
       INFO(fam.name << (mode == Mode::decode ? " decode" : " prefill") << ": " << failures << " property failures");
       CHECK(failures == 0);
       if (mode == Mode::decode) CHECK(pp_checked > 0);
-      CHECK(rep_checked > 0);
+      // r > 1 needs tp > h_kv: never for GPT-3's 96 KV heads with tp <= 32.
+      if (fam.name != "dense MHA plain") CHECK(rep_checked > 0);
     }
   }
 }
@@ -357,5 +360,28 @@ TEST_CASE("property: FLOPs identity in pipelined prefill (pp > 1)", "[physics][p
     INFO(fam.name << ": " << failures << " of " << checked << " pipelined prefills fail the identity");
     CHECK(failures == 0);
     CHECK(checked > 0);
+  }
+}
+
+// Biases are not GEMM work: the dense FFN's FLOPs count its matrices only (SPEC §3.2's table,
+// step_work.cpp ffn.up/ffn.down). An expert is the same FFN of width I_e, so a MoE model with
+// MLP biases (e.g. GPT-OSS) must satisfy the same identity.
+// *** DISCREPANCY (reported): moe.experts and moe.shared take 2*expert_params() per slot, and
+// expert_params() includes the biases ((mats-1)*I_e + H), while ffn.up/ffn.down do not.
+TEST_CASE("property: MoE experts count matrix FLOPs only / like the dense FFN (MLP biases)", "[physics][property][moe]") {
+  ModelSpec m = mixtral_8x7b();
+  m.mlp_bias = true;
+  const MachineSpec mc = dgx_h100();
+  for (Mode mode : {Mode::decode, Mode::prefill}) {
+    const Workload w = mode == Mode::decode ? decode(4096, 4) : prefill(4096, 1, 1024);
+    ParallelConfig c;
+    c.tp = 8;
+    const Evaluation e = evaluate(m, mc, w, c);
+    REQUIRE(e.valid);
+    const double useful = e.totals.flops_all_pes - e.totals.redundant_flops;
+    const double model = model_step_flops(m, w);
+    INFO((mode == Mode::decode ? "decode" : "prefill") << ": useful " << useful << " model " << model << " (rel "
+                                                       << (useful / model - 1) << ")");
+    CHECK(close(useful, model, kRel));
   }
 }

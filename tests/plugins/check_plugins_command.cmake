@@ -46,7 +46,7 @@ execute_process(COMMAND ${TESSERA} plugins --kind latency ${paths} RESULT_VARIAB
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "tessera plugins failed (${rc}):\n${text}\n${err}")
 endif()
-foreach(expected "latency/fixture 1.2.3" "alpha" "2 us" "careful = " "failed to load" "built for ABI 999"
+foreach(expected "latency/fixture 1.2.3" "alpha" "2 us" "mode = careful" "failed to load" "built for ABI 999"
                  "(required)")
   string(FIND "${text}" "${expected}" at)
   if(at LESS 0)

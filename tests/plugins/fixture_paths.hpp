@@ -4,7 +4,9 @@
 
 namespace tessera::test {
 
-inline std::string fixture_dir(const std::string& c) { return std::string(TESSERA_TEST_PLUGIN_DIR) + "/" + c; }
+inline std::string fixture_dir(const std::string& c) {
+  return std::string(TESSERA_TEST_PLUGIN_DIR) + "/" + c;
+}
 inline std::string fixture_lib(const std::string& c, const std::string& name) {
   return fixture_dir(c) + "/libtessera_" + name + ".so";
 }

@@ -64,10 +64,10 @@ TEST_CASE("defaults are filled and units converted to SI") {
   CHECK(p.list("weights") == std::vector<double>{1, 2.5});
   CHECK(p.values().size() == 7);
 
-  const ParamSet q = f.validate({raw("alpha", "1.5 ms"), raw("mode", "careful"), raw("slow", "true"),
-                                 raw("label", "hello world"), raw_list("weights", {"0", "10", "3.5"}),
-                                 raw("efficiency", "1")},
-                                d);
+  const ParamSet q = f.validate(
+      {raw("alpha", "1.5 ms"), raw("mode", "careful"), raw("slow", "true"), raw("label", "hello world"),
+       raw_list("weights", {"0", "10", "3.5"}), raw("efficiency", "1")},
+      d);
   REQUIRE(d.empty());
   CHECK(q.real("alpha") == Approx(1.5e-3));
   CHECK(q.text("mode") == "careful");
@@ -88,7 +88,8 @@ TEST_CASE("out of range values say what was expected and what was found") {
   CHECK(f.one_error({raw("slow", "maybe")}) ==
         "plugin latency/fixture: parameter 'slow': expected true or false, found 'maybe'");
   CHECK(f.one_error({raw_list("weights", {"1", "20"})}) ==
-        "plugin latency/fixture: parameter 'weights': expected a list of numbers, each in [0, 10], found [1, 20]");
+        "plugin latency/fixture: parameter 'weights': expected a list of numbers, each in [0, 10], found [1, "
+        "20]");
   CHECK(f.one_error({raw_list("samples", {"1", "2"})}) ==
         "plugin latency/fixture: parameter 'samples': expected an integer ≥ 1, found [1, 2]");
   CHECK(f.one_error({raw("alpha", "-1 us")}) ==
@@ -98,9 +99,12 @@ TEST_CASE("out of range values say what was expected and what was found") {
 TEST_CASE("a quantity needs a unit of its dimension") {
   Fixture f;
   const std::string no_unit = f.one_error({raw("alpha", "5")});
-  CHECK_THAT(no_unit, Catch::StartsWith("plugin latency/fixture: parameter 'alpha': expected a time ≥ 0 s, found '5' ("));
+  CHECK_THAT(no_unit, Catch::StartsWith(
+                          "plugin latency/fixture: parameter 'alpha': expected a time ≥ 0 s, found '5' ("));
   const std::string wrong_dim = f.one_error({raw("alpha", "5 GB")});
-  CHECK_THAT(wrong_dim, Catch::StartsWith("plugin latency/fixture: parameter 'alpha': expected a time ≥ 0 s, found '5 GB' ("));
+  CHECK_THAT(
+      wrong_dim,
+      Catch::StartsWith("plugin latency/fixture: parameter 'alpha': expected a time ≥ 0 s, found '5 GB' ("));
 }
 
 TEST_CASE("an unknown key gets a suggestion and the list of parameters") {
@@ -112,7 +116,8 @@ TEST_CASE("an unknown key gets a suggestion and the list of parameters") {
         "plugin latency/fixture: unknown parameter 'sampels' (did you mean 'samples'?); parameters: alpha, "
         "efficiency, mode, slow, label, weights, samples");
   CHECK(d[0].format() ==
-        "scenario.yaml:9:5: error: plugin latency/fixture: unknown parameter 'sampels' (did you mean 'samples'?); "
+        "scenario.yaml:9:5: error: plugin latency/fixture: unknown parameter 'sampels' (did you mean "
+        "'samples'?); "
         "parameters: alpha, efficiency, mode, slow, label, weights, samples");
 }
 
@@ -135,7 +140,8 @@ TEST_CASE("a missing required parameter points at the plugin's name") {
   } catch (const InputErrors& e) {
     REQUIRE(e.diagnostics().size() == 1);
     CHECK(e.diagnostics()[0].format() ==
-          "scenario.yaml:20:15: error: plugin objective/fixture: missing required parameter 'scale' (a number ≥ 0)");
+          "scenario.yaml:20:15: error: plugin objective/fixture: missing required parameter 'scale' (a "
+          "number ≥ 0)");
   }
   choice.params.push_back(raw("scale", "2"));
   auto objective = reg.create_objective(choice);
@@ -149,7 +155,8 @@ TEST_CASE("a missing required parameter points at the plugin's name") {
 TEST_CASE("every problem is collected, each at its own location") {
   Fixture f;
   std::vector<Diagnostic> d;
-  f.validate({raw("samples", "0", 4, 3), raw("mode", "slow", 5, 3), raw("bogus", "1", 6, 3), raw("samples", "2", 7, 3)},
+  f.validate({raw("samples", "0", 4, 3), raw("mode", "slow", 5, 3), raw("bogus", "1", 6, 3),
+              raw("samples", "2", 7, 3)},
              d);
   REQUIRE(d.size() == 4);
   CHECK(d[0].where.line == 4);
@@ -187,11 +194,13 @@ TEST_CASE("machine parameters are validated against the latency plugin's machine
   } catch (const InputErrors& e) {
     REQUIRE(e.diagnostics().size() == 2);
     CHECK(e.diagnostics()[0].format() ==
-          "scenario.yaml:14:15: error: machine 'efficiency' (read by latency/fixture): unknown parameter 'gemmm' "
+          "scenario.yaml:14:15: error: machine 'efficiency' (read by latency/fixture): unknown parameter "
+          "'gemmm' "
           "(did you mean 'gemm'?); parameters: gemm, hbm");
-    CHECK(e.diagnostics()[1].format() ==
-          "machines/x.yaml: error: machine 'efficiency' (read by latency/fixture): missing required parameter "
-          "'hbm' (a number in [0.01, 1])");
+    CHECK(
+        e.diagnostics()[1].format() ==
+        "machines/x.yaml: error: machine 'efficiency' (read by latency/fixture): missing required parameter "
+        "'hbm' (a number in [0.01, 1])");
   }
   // A latency model that reads no machine parameters ignores the block.
   CHECK(reg.machine_params("dup", {raw("anything", "1")}, "machines/x.yaml").empty());

@@ -38,14 +38,17 @@ struct OneStage {
   }
 };
 
-std::string throws_prefix() { return "plugin latency/throws 1.0.0 (" + fixture_lib("throws", "latency_throws") + ")"; }
+std::string throws_prefix() {
+  return "plugin latency/throws 1.0.0 (" + fixture_lib("throws", "latency_throws") + ")";
+}
 
 }  // namespace
 
 TEST_CASE("objects of every kind are created from validated parameters") {
   PluginRegistry reg({fixture_dir("good")}, false);
   reg.discover();
-  auto latency = reg.create_latency(PluginChoice{"fixture", {raw("alpha", "10 us"), raw("samples", "4")}, {}});
+  auto latency =
+      reg.create_latency(PluginChoice{"fixture", {raw("alpha", "10 us"), raw("samples", "4")}, {}});
   REQUIRE(latency);
   OneStage s;
   latency->time_step(s.ctx, s.work, s.out);
@@ -56,8 +59,8 @@ TEST_CASE("objects of every kind are created from validated parameters") {
   CHECK(s.out.items[0].memory_s == Approx(5e-4));
   // max(1 ms, 0.5 ms) / efficiency 0.5 + alpha 10 us
   CHECK(s.out.items[0].visible_s == Approx(2e-3 + 10e-6));
-  CHECK(s.out.items[0].comm_s == 4);           // samples
-  CHECK(s.out.items[0].comm_bytes == 2.5);     // last default weight
+  CHECK(s.out.items[0].comm_s == 4);        // samples
+  CHECK(s.out.items[0].comm_bytes == 2.5);  // last default weight
   CHECK(reg.create_memory(PluginChoice{"fixture", {}, {}}));
   CHECK(reg.create_search(PluginChoice{"fixture", {raw("samples", "5")}, {}}));
   CHECK(reg.create_objective(PluginChoice{"fixture", {raw("scale", "1")}, {}}));
@@ -68,15 +71,18 @@ TEST_CASE("invalid parameters are reported before any plugin code runs") {
   reg.discover();
   // `throw: error` would throw in create; a bad value stops it before create is called.
   CHECK_THROWS_AS(reg.create_latency(PluginChoice{"throws", {raw("throw", "sometimes")}, {}}), InputErrors);
-  CHECK_THROWS_WITH(reg.create_latency(PluginChoice{"throws", {raw("throw", "nonee")}, {}}),
-                    "scenario.yaml:8:9: error: plugin latency/throws: parameter 'throw': expected one of error, "
-                    "input, std, other, none, null, found 'nonee' (did you mean 'none'?)");
+  CHECK_THROWS_WITH(
+      reg.create_latency(PluginChoice{"throws", {raw("throw", "nonee")}, {}}),
+      "scenario.yaml:8:9: error: plugin latency/throws: parameter 'throw': expected one of error, "
+      "input, std, other, none, null, found 'nonee' (did you mean 'none'?)");
 }
 
 TEST_CASE("a factory that throws is reported at creation, naming the plugin") {
   PluginRegistry reg({fixture_dir("throws"), fixture_dir("good")}, false);
   reg.discover();
-  auto create = [&](const char* what) { return reg.create_latency(PluginChoice{"throws", {raw("throw", what)}, {}}); };
+  auto create = [&](const char* what) {
+    return reg.create_latency(PluginChoice{"throws", {raw("throw", what)}, {}});
+  };
   SECTION("tessera::Error") {
     try {
       create("error");
@@ -92,7 +98,8 @@ TEST_CASE("a factory that throws is reported at creation, naming the plugin") {
   SECTION("not an exception class") {
     CHECK_THROWS_MATCHES(
         create("other"), PluginError,
-        Catch::Message(throws_prefix() + " failed to create: unknown exception (not derived from std::exception)"));
+        Catch::Message(throws_prefix() +
+                       " failed to create: unknown exception (not derived from std::exception)"));
   }
   SECTION("InputError stays bad input") {
     try {
@@ -106,8 +113,9 @@ TEST_CASE("a factory that throws is reported at creation, naming the plugin") {
     }
   }
   SECTION("no object") {
-    CHECK_THROWS_MATCHES(create("null"), PluginError,
-                         Catch::Message(throws_prefix() + " failed to create: the factory returned no object"));
+    CHECK_THROWS_MATCHES(
+        create("null"), PluginError,
+        Catch::Message(throws_prefix() + " failed to create: the factory returned no object"));
   }
   // The registry keeps working after every failure.
   CHECK(reg.create_latency(PluginChoice{"fixture", {}, {}}));

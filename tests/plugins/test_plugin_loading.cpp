@@ -44,7 +44,8 @@ TEST_CASE("good fixtures of every kind load from an extra folder") {
 }
 
 TEST_CASE("a folder listed twice is scanned once; discover twice loads nothing twice") {
-  PluginRegistry reg({fixture_dir("good"), fixture_dir("good") + "/", fixture_dir("good") + "/../good"}, false);
+  PluginRegistry reg({fixture_dir("good"), fixture_dir("good") + "/", fixture_dir("good") + "/../good"},
+                     false);
   CHECK(reg.search_path().size() == 1);
   reg.discover();
   reg.discover();
@@ -88,15 +89,17 @@ TEST_CASE("a library that fails to load reports dlerror") {
 }
 
 TEST_CASE("an unsupported kind interface version is refused") {
-  CHECK(only_failure("bad_kind") == fixture_lib("bad_kind", "latency_bad_kind") +
-                                        ": plugin latency/bad_kind was built for latency interface version 42, "
-                                        "host supports version 1: rebuild it against this SDK");
+  CHECK(only_failure("bad_kind") ==
+        fixture_lib("bad_kind", "latency_bad_kind") +
+            ": plugin latency/bad_kind was built for latency interface version 42, "
+            "host supports version 1: rebuild it against this SDK");
 }
 
 TEST_CASE("a default outside its own range is refused") {
-  CHECK(only_failure("bad_default") == fixture_lib("bad_default", "latency_bad_default") +
-                                           ": plugin latency/bad_default: default '-1' of parameter 'alpha' is "
-                                           "outside its range [0, 1]");
+  CHECK(only_failure("bad_default") ==
+        fixture_lib("bad_default", "latency_bad_default") +
+            ": plugin latency/bad_default: default '-1' of parameter 'alpha' is "
+            "outside its range [0, 1]");
 }
 
 TEST_CASE("a duplicate id names both paths and keeps the first") {
@@ -122,10 +125,10 @@ TEST_CASE("a missing file or folder is harmless") {
 }
 
 TEST_CASE("the registry keeps running with the good plugins when others are broken") {
-  PluginRegistry reg({fixture_dir("bad_abi"), fixture_dir("no_entry"), fixture_dir("unresolved"),
-                      fixture_dir("bad_kind"), fixture_dir("bad_default"), fixture_dir("dup"), fixture_dir("good"),
-                      fixture_dir("throws")},
-                     false);
+  PluginRegistry reg(
+      {fixture_dir("bad_abi"), fixture_dir("no_entry"), fixture_dir("unresolved"), fixture_dir("bad_kind"),
+       fixture_dir("bad_default"), fixture_dir("dup"), fixture_dir("good"), fixture_dir("throws")},
+      false);
   reg.discover();
   CHECK(reg.failures().size() == 6);
   CHECK(reg.plugins().size() == 6);  // 4 good + dup (first) + throws
@@ -148,20 +151,23 @@ TEST_CASE("an unknown plugin name lists what is registered and the nearest name"
     CHECK(e.diagnostics()[0].message ==
           "unknown latency plugin 'fixtrue' (did you mean 'fixture'?); registered: dup, fixture");
     CHECK(e.diagnostics()[0].where.line == 12);
-    CHECK(std::string(e.what()) == "scenario.yaml:12:12: error: unknown latency plugin 'fixtrue' (did you mean "
-                                   "'fixture'?); registered: dup, fixture");
+    CHECK(std::string(e.what()) ==
+          "scenario.yaml:12:12: error: unknown latency plugin 'fixtrue' (did you mean "
+          "'fixture'?); registered: dup, fixture");
   }
   PluginRegistry empty({fixture_dir("no_entry")}, false);
   empty.discover();
-  CHECK_THROWS_WITH(empty.require(PluginKind::search, "random", where),
-                    Catch::Contains("unknown search plugin 'random'; no search plugins are registered (searched: " +
-                                    fixture_dir("no_entry") + ")"));
+  CHECK_THROWS_WITH(
+      empty.require(PluginKind::search, "random", where),
+      Catch::Contains("unknown search plugin 'random'; no search plugins are registered (searched: " +
+                      fixture_dir("no_entry") + ")"));
   // A plugin that failed to load is named with its reason.
   PluginRegistry broken({fixture_dir("bad_abi")}, false);
   broken.discover();
   CHECK_THROWS_WITH(broken.require(PluginKind::latency, "bad_abi", where),
-                    Catch::Contains(fixture_lib("bad_abi", "latency_bad_abi") + " failed to load: " +
-                                    fixture_lib("bad_abi", "latency_bad_abi") + ": plugin latency/bad_abi was built"));
+                    Catch::Contains(fixture_lib("bad_abi", "latency_bad_abi") +
+                                    " failed to load: " + fixture_lib("bad_abi", "latency_bad_abi") +
+                                    ": plugin latency/bad_abi was built"));
 }
 
 TEST_CASE("plugin kinds parse from their names") {

@@ -28,7 +28,7 @@ std::vector<std::string> errors_of(std::vector<std::string> set, const std::stri
 }
 }  // namespace
 
-TEST_CASE("--set scalars, quantities and token counts", "[overrides]") {
+TEST_CASE("set: scalars, quantities and token counts", "[overrides]") {
   const Scenario s = load_with({"workload.batch=8", "workload.context=32K", "machine.pe.hbm.bandwidth=2 TB/s",
                                 "machine.levels.sip.latency=1us", "model.moe.top_k=4", "scope=attention",
                                 "name=what-if"});
@@ -41,7 +41,7 @@ TEST_CASE("--set scalars, quantities and token counts", "[overrides]") {
   CHECK(s.name == "what-if");
 }
 
-TEST_CASE("--set YAML values: lists and mappings", "[overrides]") {
+TEST_CASE("set: YAML values: lists and mappings", "[overrides]") {
   const Scenario s = load_with({"sweep.parallelism.cp=[1, 2, 4]", "plugins.objectives=[latency, throughput]",
                                 "plugins.search={name: random, samples: 100, seed: 7}", "dtype={kv: fp8}"});
   CHECK(s.sweep.cp == std::vector<std::int32_t>{1, 2, 4});
@@ -65,18 +65,22 @@ TEST_CASE("plugins.<kind>=name and plugins.<kind>.<param>=value", "[overrides]")
   s = load_with({"plugins.memory=standard", "plugins.memory.reserve=1 GB"});
   CHECK(s.plugins.memory.name == "standard");
   CHECK(s.plugins.memory.params[0].text == "1 GB");
+  // A plugin left at its default gets the parameter: {name: exhaustive, max_configs: 10}.
+  s = load_with({"plugins.search.max_configs=10"});
+  CHECK(s.plugins.search.name == "exhaustive");
+  CHECK(s.plugins.search.params[0].key == "max_configs");
   // A mapping choice gets the parameter added.
   s = load_with({"plugins.memory={name: standard}", "plugins.memory.reserve=1 GB"});
   CHECK(s.plugins.memory.params.size() == 1);
 }
 
-TEST_CASE("--set model=... and machine=... replace the whole part", "[overrides]") {
-  const Scenario s = load_with({"machine=Tiny-Cube", "model=data/models/tiny-moe.yaml"}, "inline.yaml");
+TEST_CASE("set: model=... and machine=... replace the whole part", "[overrides]") {
+  const Scenario s = load_with({"machine=Tiny-Cube", "model=" + fixture("data/models/tiny-moe.yaml")}, "inline.yaml");
   CHECK(s.machine.name == "Tiny-Cube");
   CHECK(s.model.name == "Tiny-MoE");
 }
 
-TEST_CASE("bad --set items are errors at <command line> naming --set", "[overrides]") {
+TEST_CASE("bad set items are errors at <command line> naming --set", "[overrides]") {
   auto e = errors_of({"machine.pe.hbm.bandwdith=2 TB/s"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
@@ -117,8 +121,8 @@ TEST_CASE("all problems are reported together", "[overrides]") {
   CHECK(e[2].find("machine.pe.hbm.capacity: expected a positive byte size") != std::string::npos);
 }
 
-TEST_CASE("a file override points at the override's line", "[overrides]") {
-  // by-path.yaml overrides model.heads (line 9); set kv_heads so that heads is no longer a multiple.
+TEST_CASE("a value given with --set is checked by the schema like a file value", "[overrides]") {
+  // by-path.yaml overrides model.heads to 32; kv_heads 5 no longer divides it.
   const auto e = errors_of({"model.kv_heads=5"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] == "<command line>: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), "

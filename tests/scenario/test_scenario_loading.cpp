@@ -159,7 +159,7 @@ TEST_CASE("inline model and machine", "[scenario]") {
   CHECK(s.sweep.cp_placement == std::vector<std::int8_t>{1, 0});
 }
 
-TEST_CASE("--model and --machine replace the scenario's", "[scenario]") {
+TEST_CASE("options model_override and machine_override replace the scenario's", "[scenario]") {
   LoadOptions o = opts();
   o.model_override = std::string(TESSERA_SOURCE_DIR) + "/tests/fixtures/hf/llama3.1-70b/config.json";
   o.machine_override = fixture("data/machines/tiny-cube.yaml");

@@ -138,6 +138,7 @@ TEST_CASE("format_quantity picks a prefix", "[units]") {
   CHECK(format_quantity(30e-12, Dimension::energy) == "30 pJ");
   CHECK(format_quantity(700, Dimension::power) == "700 W");
   CHECK(format_quantity(30000, Dimension::money) == "30000 USD");
+  CHECK(format_quantity(0.25, Dimension::money) == "0.25 USD");
   CHECK(format_quantity(0, Dimension::time) == "0 s");
   CHECK(format_quantity(0.92, Dimension::none) == "0.92");
   CHECK(format_quantity(999.96e9, Dimension::bytes) == "1 TB");  // rounding moves up a prefix

@@ -34,8 +34,9 @@ void ExampleLatency::time_step(const EvalContext& ctx, const StepWork& work, Sta
 
     if (w.has_cp) {
       const CpExchange& e = w.cp;
-      const double msg_s =
-          e.steps > 0 ? e.link.latency + alpha_ + (e.link.bandwidth > 0 ? e.msg_bytes / e.link.bandwidth : 0.0) : 0.0;
+      const double msg_s = e.steps > 0 ? e.link.latency + alpha_ +
+                                             (e.link.bandwidth > 0 ? e.msg_bytes / e.link.bandwidth : 0.0)
+                                       : 0.0;
       const double step_s = roofline_seconds(e.step_flops, e.step_bytes, peak, hbm_bw);
       s.comm_bytes = e.steps * e.msg_bytes;
       s.comm_s = e.steps * msg_s;

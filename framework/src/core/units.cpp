@@ -161,7 +161,6 @@ std::optional<std::pair<double, std::string>> split_number(std::string_view text
   if (t.empty()) return std::nullopt;
   std::size_t i = 0;
   if (t[i] == '+' || t[i] == '-') ++i;
-  const std::size_t digits_start = i;
   bool any_digit = false;
   while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i, any_digit = true;
   if (i < t.size() && t[i] == '.') {
@@ -181,7 +180,6 @@ std::optional<std::pair<double, std::string>> split_number(std::string_view text
   double v = 0;
   const char* first = t.data() + (t[0] == '+' ? 1 : 0);
   auto [ptr, ec] = std::from_chars(first, t.data() + i, v);
-  (void)digits_start;
   if (ec != std::errc() || ptr != t.data() + i || !std::isfinite(v)) return std::nullopt;
   return std::make_pair(v, trim(std::string_view(t).substr(i)));
 }
@@ -313,8 +311,7 @@ std::string format_quantity(double si_value, Dimension d, int significant) {
   // Pick the prefix that puts the mantissa in [1, 1000); rounding to `significant` digits may
   // reach 1000, in which case the next prefix is used.
   auto render = [&](const P& p) { return format_number(si_value / p.f, significant) + " " + p.t + unit; };
-  const bool allow_small = d == Dimension::time || d == Dimension::energy ||
-                           d == Dimension::power || d == Dimension::money;
+  const bool allow_small = d == Dimension::time || d == Dimension::energy || d == Dimension::power;
   const bool allow_big = d != Dimension::time && d != Dimension::money;
   if (a >= 1) {
     if (!allow_big) return format_number(si_value, significant) + " " + unit;

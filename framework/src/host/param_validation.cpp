@@ -50,12 +50,14 @@ std::optional<bool> parse_bool(std::string_view s) {
 std::vector<std::string> split_list(std::string_view text) {
   std::vector<std::string> out;
   text = trim(text);
-  if (!text.empty() && text.front() == '[' && text.back() == ']') text = trim(text.substr(1, text.size() - 2));
+  if (!text.empty() && text.front() == '[' && text.back() == ']')
+    text = trim(text.substr(1, text.size() - 2));
   if (text.empty()) return out;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    out.emplace_back(trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    out.emplace_back(
+        trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -66,24 +68,32 @@ bool in_range(const ParamSpec& spec, double v) { return v >= spec.min && v <= sp
 
 std::string type_phrase(const ParamSpec& spec) {
   switch (spec.type) {
-    case ParamType::integer: return "an integer";
-    case ParamType::real: return "a number";
-    case ParamType::boolean: return "true or false";
-    case ParamType::string: return "a single value";
-    case ParamType::enumeration: return "one of " + param_choices_text(spec);
+    case ParamType::integer:
+      return "an integer";
+    case ParamType::real:
+      return "a number";
+    case ParamType::boolean:
+      return "true or false";
+    case ParamType::string:
+      return "a single value";
+    case ParamType::enumeration:
+      return "one of " + param_choices_text(spec);
     case ParamType::quantity: {
       const std::string dim = dimension_name(spec.dimension);
-      const bool vowel = !dim.empty() && std::string_view("aeiou").find(dim.front()) != std::string_view::npos;
+      const bool vowel =
+          !dim.empty() && std::string_view("aeiou").find(dim.front()) != std::string_view::npos;
       return std::string(vowel ? "an " : "a ") + dim;
     }
-    case ParamType::real_list: return "a list of numbers";
+    case ParamType::real_list:
+      return "a list of numbers";
   }
   return "a value";
 }
 
 std::string range_phrase(const ParamSpec& spec) {
   const bool lo = std::isfinite(spec.min), hi = std::isfinite(spec.max);
-  if (lo && hi) return " in [" + format_param_number(spec, spec.min) + ", " + format_param_number(spec, spec.max) + "]";
+  if (lo && hi)
+    return " in [" + format_param_number(spec, spec.min) + ", " + format_param_number(spec, spec.max) + "]";
   if (lo) return " ≥ " + format_param_number(spec, spec.min);
   if (hi) return " ≤ " + format_param_number(spec, spec.max);
   return "";
@@ -91,9 +101,8 @@ std::string range_phrase(const ParamSpec& spec) {
 
 bool valid_identifier(std::string_view s) {
   if (s.empty()) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 std::string found_text(const RawParam& r) {
@@ -141,13 +150,15 @@ std::string param_expectation(const ParamSpec& spec) {
   if (spec.type == ParamType::real_list) {
     const std::string r = range_phrase(spec);
     if (!r.empty()) s += ", each" + r;
-  } else if (spec.type == ParamType::integer || spec.type == ParamType::real || spec.type == ParamType::quantity) {
+  } else if (spec.type == ParamType::integer || spec.type == ParamType::real ||
+             spec.type == ParamType::quantity) {
     s += range_phrase(spec);
   }
   return s;
 }
 
-ParamCheck check_param_value(const ParamSpec& spec, std::string_view text, const std::vector<std::string>* items) {
+ParamCheck check_param_value(const ParamSpec& spec, std::string_view text,
+                             const std::vector<std::string>* items) {
   ParamCheck r;
   auto fail = [&](ParamProblem p, std::string detail = {}) {
     r.problem = p;
@@ -287,9 +298,11 @@ std::vector<std::string> check_param_schema(const ParamSpec* specs, std::uint32_
       const ParamCheck c = check_param_value(s, s.default_value);
       const std::string d = "default '" + std::string(s.default_value) + "' of " + p;
       switch (c.problem) {
-        case ParamProblem::none: break;
+        case ParamProblem::none:
+          break;
         case ParamProblem::syntax:
-          problems.push_back(d + " is not " + type_phrase(s) + (c.detail.empty() ? "" : " (" + c.detail + ")"));
+          problems.push_back(d + " is not " + type_phrase(s) +
+                             (c.detail.empty() ? "" : " (" + c.detail + ")"));
           break;
         case ParamProblem::out_of_range:
           problems.push_back(d + " is outside its range " + param_range_text(s));
@@ -347,13 +360,14 @@ ParamSet validate_params(const ParamSpec* specs, std::uint32_t count, const std:
         break;
       case ParamProblem::syntax:
       case ParamProblem::out_of_range:
-        diagnostics.push_back({r.where, p + "expected " + param_expectation(*spec) + ", found " + found_text(r) +
-                                            (c.detail.empty() ? "" : " (" + c.detail + ")")});
+        diagnostics.push_back({r.where, p + "expected " + param_expectation(*spec) + ", found " +
+                                            found_text(r) + (c.detail.empty() ? "" : " (" + c.detail + ")")});
         break;
       case ParamProblem::not_a_choice: {
         std::vector<std::string> choices;
         for (std::uint32_t i = 0; i < spec->choice_count; ++i) choices.emplace_back(spec->choices[i].value);
-        diagnostics.push_back({r.where, p + "expected " + param_expectation(*spec) + ", found " + found_text(r) +
+        diagnostics.push_back({r.where, p + "expected " + param_expectation(*spec) + ", found " +
+                                            found_text(r) +
                                             did_you_mean(std::string(trim(r.text)), choices)});
         break;
       }
@@ -365,8 +379,8 @@ ParamSet validate_params(const ParamSpec* specs, std::uint32_t count, const std:
     if (auto v = default_param_value(s)) {
       out.set(s.name, std::move(*v));
     } else if (!s.default_value) {
-      diagnostics.push_back(
-          {where, prefix + "missing required parameter '" + std::string(s.name) + "' (" + param_expectation(s) + ")"});
+      diagnostics.push_back({where, prefix + "missing required parameter '" + std::string(s.name) + "' (" +
+                                        param_expectation(s) + ")"});
     }
   }
   return out;

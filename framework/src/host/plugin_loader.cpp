@@ -17,7 +17,8 @@ namespace tessera {
 namespace {
 
 constexpr const char* kEntryName = "tessera_plugin_entry";
-constexpr PluginKind kKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective};
+constexpr PluginKind kKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search,
+                                 PluginKind::objective};
 
 bool kind_known(PluginKind k) {
   return std::find(std::begin(kKinds), std::end(kKinds), k) != std::end(kKinds);
@@ -26,7 +27,8 @@ bool kind_known(PluginKind k) {
 bool valid_plugin_name(const char* name) {
   if (!name || !*name) return false;
   for (const char* c = name; *c; ++c)
-    if (!(std::islower(static_cast<unsigned char>(*c)) || std::isdigit(static_cast<unsigned char>(*c)) || *c == '_'))
+    if (!(std::islower(static_cast<unsigned char>(*c)) || std::isdigit(static_cast<unsigned char>(*c)) ||
+          *c == '_'))
       return false;
   return true;
 }
@@ -43,7 +45,8 @@ std::string header_id(const PluginDescriptor* d) {
 
 std::string sanity_problems(const PluginDescriptor& d) {
   std::vector<std::string> problems;
-  if (!valid_plugin_name(d.name)) problems.emplace_back("the name must be lower-case letters, digits and '_'");
+  if (!valid_plugin_name(d.name))
+    problems.emplace_back("the name must be lower-case letters, digits and '_'");
   if (!d.version || !*d.version) problems.emplace_back("no version");
   if (!d.summary) problems.emplace_back("no summary");
   if (!d.create) problems.emplace_back("no factory (create is null)");
@@ -64,7 +67,8 @@ PluginLoadResult load_plugin_library(const std::string& path) {
   auto lib = std::make_shared<boost::dll::shared_library>();
   {
     boost::dll::fs::error_code ec;
-    lib->load(boost::dll::fs::path(path), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+    lib->load(boost::dll::fs::path(path), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
+              ec);
     if (ec || !lib->is_loaded()) {
       const char* why = dlerror();
       r.error = "cannot load " + path + ": " + (why ? std::string(why) : ec.message());
@@ -116,9 +120,9 @@ PluginLoadResult load_plugin_library(const std::string& path) {
   const std::string id = header_id(d);
   const std::uint32_t supported = plugin_kind_interface_version(d->kind);
   if (d->kind_version != supported) {
-    r.error = path + ": plugin " + id + " was built for " + plugin_kind_name(d->kind) + " interface version " +
-              std::to_string(d->kind_version) + ", host supports version " + std::to_string(supported) +
-              ": rebuild it against this SDK";
+    r.error = path + ": plugin " + id + " was built for " + plugin_kind_name(d->kind) +
+              " interface version " + std::to_string(d->kind_version) + ", host supports version " +
+              std::to_string(supported) + ": rebuild it against this SDK";
     return r;
   }
   if (std::string problems = sanity_problems(*d); !problems.empty()) {

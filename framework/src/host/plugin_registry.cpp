@@ -39,7 +39,8 @@ struct PluginRegistry::Impl {
   std::vector<std::string> search_path;
   std::vector<LoadedPlugin> plugins;
   std::vector<PluginLoadFailure> failures;
-  std::set<std::string> tried;  // canonical paths of every library looked at
+  std::set<std::string> tried;          // canonical paths of every library looked at
+  std::set<std::string> explicit_dirs;  // the folders named by the caller (--plugin-path)
 
   void fail(const std::string& path, std::string message) {
     spdlog::warn("{}", message);
@@ -56,13 +57,15 @@ struct PluginRegistry::Impl {
     if (!diagnostics.empty()) throw InputErrors(std::move(diagnostics));
 
     const auto factory = p.descriptor->create;
-    PluginObject* object = call_plugin(p, [&] { return factory(params); }, "failed to create");
+    PluginObject* object = call_plugin(
+        p, [&] { return factory(params); }, "failed to create");
     if (!object) throw PluginError(describe_plugin(p) + " failed to create: the factory returned no object");
     T* typed = dynamic_cast<T*>(object);
     if (!typed) {
-      call_plugin(p, [&] { delete object; }, "failed to destroy");
-      throw PluginError(describe_plugin(p) + " failed to create: the factory returned an object that is not a " +
-                        interface_name);
+      call_plugin(
+          p, [&] { delete object; }, "failed to destroy");
+      throw PluginError(describe_plugin(p) +
+                        " failed to create: the factory returned an object that is not a " + interface_name);
     }
     // The deleter holds the library: the object's code stays mapped until it is destroyed,
     // even if the registry goes first.
@@ -73,12 +76,19 @@ struct PluginRegistry::Impl {
 PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool default_locations)
     : impl_(std::make_unique<Impl>()) {
   impl_->search_path = plugin_search_path(extra_paths, default_locations);
+  for (const auto& dir : plugin_search_path(extra_paths, false)) impl_->explicit_dirs.insert(dir);
 }
 
 PluginRegistry::~PluginRegistry() = default;
 
 void PluginRegistry::discover() {
   for (const auto& folder : impl_->search_path) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) {
+      // A folder the user named explicitly deserves a word; the default ones may well be absent.
+      if (impl_->explicit_dirs.count(folder)) spdlog::warn("plugin folder {} does not exist", folder);
+      continue;
+    }
     const auto files = plugin_files_in(folder);
     spdlog::debug("plugin folder {}: {} librar{}", folder, files.size(), files.size() == 1 ? "y" : "ies");
     for (const auto& file : files) load_file(file);
@@ -175,8 +185,8 @@ ParamSet PluginRegistry::check_choice(PluginKind kind, const PluginChoice& choic
     diagnostics.push_back({choice.where, unknown_plugin_message(*this, kind, choice.name)});
     return {};
   }
-  return validate_params(p->descriptor->params, p->descriptor->param_count, choice.params, "plugin " + p->id(),
-                         choice.where, diagnostics);
+  return validate_params(p->descriptor->params, p->descriptor->param_count, choice.params,
+                         "plugin " + p->id(), choice.where, diagnostics);
 }
 
 ParamSet PluginRegistry::validate_choice(PluginKind kind, const PluginChoice& choice) const {

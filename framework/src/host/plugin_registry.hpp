@@ -4,8 +4,8 @@
 // deleter also holds the library.
 #include <memory>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scenario/scenario.hpp"
@@ -22,7 +22,7 @@ struct LoadedPlugin {
   const PluginDescriptor* descriptor = nullptr;
   std::string path;
   TESSERA_API std::string id() const;  // "<kind>/<name>"
-  std::shared_ptr<void> library;  // keeps the shared library mapped
+  std::shared_ptr<void> library;       // keeps the shared library mapped
 };
 
 // A plugin that could not be loaded, with the reason (never dropped silently).
@@ -41,8 +41,8 @@ class TESSERA_API PluginRegistry {
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
 
-  void discover();                              // loads every plugin in the search path
-  bool load_file(const std::string& path);      // one library; false + failure recorded
+  void discover();                          // loads every plugin in the search path
+  bool load_file(const std::string& path);  // one library; false + failure recorded
 
   const std::vector<LoadedPlugin>& plugins() const;
   const std::vector<PluginLoadFailure>& failures() const;

@@ -241,8 +241,8 @@ void dense_ffn_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   const ModelSpec& m = *ctx.model;
   const double f = lay.ffn_group, I = static_cast<double>(m.ffn);
   const double ranks = x.cp * x.tp;
-  double T_f;
-  bool differ;
+  double T_f = 0;
+  bool differ = false;
   ffn_tokens(c, x, T_f, differ);
   // Decode with TP scope: every CP rank repeats the FFN of the same tokens.
   const double share = (x.decode && c.ffn_shard_scope == FfnShardScope::tp) ? x.cp : 1.0;
@@ -275,8 +275,8 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
   const double f = lay.ffn_group, E = static_cast<double>(m.moe.experts), K = static_cast<double>(m.moe.top_k);
   const double Ie = static_cast<double>(m.moe.expert_ffn);
   const double ranks = x.cp * x.tp;
-  double T_f;
-  bool differ;
+  double T_f = 0;
+  bool differ = false;
   ffn_tokens(c, x, T_f, differ);
   const double share = (x.decode && c.ffn_shard_scope == FfnShardScope::tp) ? x.cp : 1.0;
 

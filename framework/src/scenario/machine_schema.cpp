@@ -102,19 +102,16 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
                                    "dense peak per number format, e.g. {bf16: 989 TFLOP/s, fp8: 1979 TFLOP/s}", d)) {
         if (expect_mapping(*fl, fp, d)) {
           check_keys(*fl, fp, *schema_keys("machine.pe.flops"), d);
-          int count = 0;
           for (const auto& e : fl->entries) {
             const auto t = dtype_from_name(e.key);
             if (!t) continue;  // reported by check_keys
             if (auto v = read_quantity(e.value, join_path(fp, e.key), Dimension::flop_rate, d)) {
               m.pe.flops[static_cast<std::size_t>(*t)] = *v;
-              ++count;
             }
           }
           if (fl->entries.empty())
             d.error(fl->where, fp + ": expected at least one number format with its peak, e.g. "
                                     "{bf16: 989 TFLOP/s}, found an empty mapping");
-          (void)count;
         }
       }
       const std::string hp = join_path(pp, "hbm");

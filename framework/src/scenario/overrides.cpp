@@ -184,6 +184,15 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       return;
     }
     YNode* child = node->find(c);
+    if (!child && canon == "plugins" && (c == "latency" || c == "memory" || c == "search")) {
+      // A parameter of a plugin left at its default: `plugins.search.seed=7` with no
+      // `search:` sets a parameter of the default search.
+      YNode name;
+      name.kind = YNode::Kind::scalar;
+      name.value = c == "latency" ? "overlap" : c == "memory" ? "standard" : "exhaustive";
+      name.where = o.where;
+      child = &node->set(c, o.where, std::move(name));
+    }
     if (!child) child = &node->set(c, o.where, empty_mapping(o.where));
     node = child;
     canon = join_path(canon, c);

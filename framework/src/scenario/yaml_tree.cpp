@@ -163,9 +163,7 @@ std::optional<YNode> read_yaml_file(const std::string& path, const std::string& 
     d.error(location_of(e.mark, path), "malformed YAML: " + e.msg);
     return std::nullopt;
   }
-  const std::size_t before = d.size();
   YNode tree = convert(root, path, path_prefix, d, nullptr);
-  (void)before;
   if (tree.is_null()) tree.where = SourceLocation{path, 1, 1};
   return tree;
 }

@@ -6,9 +6,10 @@
 namespace tessera::plugins {
 
 struct TwoStageOptions {
-  std::int64_t keep = 4;      // survivors expanded per stage-2 round (K)
+  std::int64_t keep = 8;      // stage-1 survivors each hill-climbed in turn (K)
   bool pair_moves = true;     // also move two numeric knobs at once, one up and one down
   std::int64_t max_rounds = 32;
+  double max_fraction = 0.18;  // evaluation budget, as a fraction of the valid configs (at least 8)
 };
 
 // SPEC §5 two_stage: stage 1 a coarse grid (numeric knobs at the grid's powers of 4 and its

@@ -1,0 +1,181 @@
+// `tessera explore SCENARIO`: joint hardware × parallelism exploration (SPEC §5): for each
+// point of the sweep.hardware grid the best parallelism (the scenario's search), the
+// latency/cost Pareto frontier, and the hardware sensitivity ranking.
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analysis/pareto.hpp"
+#include "analysis/sensitivity.hpp"
+#include "commands.hpp"
+#include "common_options.hpp"
+#include "eval/search_driver.hpp"
+#include "eval/session.hpp"
+#include "exit_codes.hpp"
+#include "host/plugin_registry.hpp"
+#include "report/search_report.hpp"
+#include "report/text_table.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "tessera/error.hpp"
+#include "tessera/units.hpp"
+
+namespace tessera::cli {
+
+nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw);  // sensitivity_command.cpp
+void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw);
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tessera explore [SCENARIO] [options]\n"
+    "\n"
+    "For every point of the scenario's sweep.hardware grid (the product of its axes), finds the\n"
+    "best parallelism with the scenario's search (exhaustive or two_stage per point), prices the\n"
+    "machine with objective/cost (the scenario's, or one with default parameters), prints the\n"
+    "Pareto frontier over latency and cost, and ranks the hardware knobs by latency elasticity at\n"
+    "the scenario's own machine.\n";
+
+constexpr const char* kExamples =
+    "\nExamples:\n"
+    "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml\n"
+    "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --json out/explore.json\n";
+
+struct Point {
+  std::vector<double> values;
+  bool feasible = false;
+  ConfigRecord best;
+  double cost = NAN;
+};
+
+nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+int explore_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    po::options_description desc("Options");
+    add_common_options(desc, common, kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp);
+    std::string scenario_path;
+    unsigned threads = 0;
+    bool no_sensitivity = false;
+    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
+        "threads,j", po::value<unsigned>(&threads), "evaluation threads (default: all hardware threads)")(
+        "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    parse_command_line(args, desc, pos, common);
+    if (common.help) {
+      print_help(std::cout, kUsage, desc, kExamples);
+      return kExitOk;
+    }
+    const LoadOptions lo = common.load_options();
+    if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
+    const Scenario scenario = load_scenario(scenario_path, lo);
+    PluginRegistry registry(common.plugin_paths);
+    registry.discover();
+    Session session(scenario, registry);
+    const auto strategy = registry.create_search(scenario.plugins.search);
+    // The cost objective: the scenario's when listed (its parameters), else the defaults.
+    std::shared_ptr<Objective> cost;
+    for (const auto& o : scenario.plugins.objectives)
+      if (o.name == "cost") cost = registry.create_objective(o);
+    if (!cost) {
+      PluginChoice c;
+      c.name = "cost";
+      cost = registry.create_objective(c);
+    }
+    SearchOptions so;
+    so.threads = threads;
+    so.progress = !common.quiet;
+    so.top = 1;
+
+    const auto& axes = scenario.sweep.hardware;
+    std::vector<Point> points;
+    std::vector<std::size_t> idx(axes.size(), 0);
+    Evaluation scratch;
+    for (;;) {
+      Point p;
+      MachineSpec m = session.machine();
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        p.values.push_back(axes[a].values[idx[a]]);
+        set_machine_field(m, axes[a].path, axes[a].values[idx[a]]);
+      }
+      const auto s = session.with_machine(m);
+      const SearchResult r = run_search(*s, *strategy, so);
+      if (r.best) {
+        p.feasible = true;
+        p.best = r.records[*r.best];
+        s->evaluator().evaluate(p.best.config, scratch);
+        p.cost = cost->evaluate(s->context(), p.best.config, scratch.totals, scratch.memory);
+      }
+      points.push_back(std::move(p));
+      std::size_t a = 0;
+      while (a < axes.size() && ++idx[a] == axes[a].values.size()) idx[a++] = 0;
+      if (a == axes.size()) break;
+    }
+    std::vector<double> vals;
+    std::vector<bool> feas_v;
+    for (const auto& p : points) {
+      vals.push_back(p.feasible ? p.best.latency_s : NAN);
+      vals.push_back(p.cost);
+    }
+    const std::vector<Direction> dirs{Direction::minimize, Direction::minimize};
+    const auto front = pareto_front(vals, 2, dirs);
+
+    std::vector<HardwareElasticity> hw;
+    if (!no_sensitivity) {
+      const SearchResult base = run_search(session, *strategy, so);
+      if (base.best) hw = hardware_sensitivity(session, *strategy, base.records[*base.best].config, so);
+    }
+
+    nlohmann::json j;
+    j["scenario"] = scenario.name;
+    nlohmann::json ax = nlohmann::json::array();
+    for (const auto& a : axes) ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
+    j["axes"] = ax;
+    nlohmann::json pts = nlohmann::json::array();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      nlohmann::json hwv = nlohmann::json::object();
+      for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
+      nlohmann::json e{{"hardware", hwv}, {"feasible", p.feasible}, {"cost_USD", num(p.cost)},
+                       {"pareto", std::find(front.begin(), front.end(), i) != front.end()}};
+      if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
+      pts.push_back(e);
+    }
+    j["points"] = pts;
+    j["pareto"] = front;
+    j["hardware_sensitivity"] = hardware_json(hw);
+
+    if (!common.quiet && common.json != "-") {
+      print_scenario_header(std::cout, session);
+      std::cout << "hardware grid: " << points.size() << " points over " << axes.size() << " axes\n\n";
+      std::vector<std::string> head{"#"};
+      for (const auto& a : axes) head.push_back(a.path.substr(a.path.find('.') + 1));
+      for (const char* h : {"best config", "latency", "cost", "Pareto"}) head.push_back(h);
+      TextTable t(head);
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        std::vector<std::string> row{std::to_string(i + 1)};
+        for (std::size_t a = 0; a < axes.size(); ++a) row.push_back(format_quantity(p.values[a], axes[a].dimension));
+        row.push_back(p.feasible ? short_config(session.machine(), p.best.config) : "nothing feasible");
+        row.push_back(p.feasible ? format_quantity(p.best.latency_s, Dimension::time) : "—");
+        row.push_back(std::isfinite(p.cost) ? fixed(p.cost / 1e3, 1) + " kUSD" : "—");
+        row.push_back(std::find(front.begin(), front.end(), i) != front.end() ? "*" : "");
+        t.add_row(row);
+      }
+      t.print(std::cout, "  ");
+      if (!hw.empty()) {
+        std::cout << "\nhardware elasticities at the scenario's machine, ranked by |re-optimised|\n";
+        print_hardware(std::cout, hw);
+      }
+    }
+    if (!common.json.empty()) write_output_file(common.json, j.dump(2) + "\n");
+    return kExitOk;
+  });
+}
+
+}  // namespace tessera::cli

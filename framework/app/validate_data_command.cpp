@@ -1,0 +1,95 @@
+// `tessera validate-data CSV [--latency NAME...]`: predicts published measurements with each
+// latency model and reports the absolute percentage error per row, per source and overall.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "analysis/validation.hpp"
+#include "common_options.hpp"
+#include "exit_codes.hpp"
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+const char* kUsage = "tessera validate-data CSV [--latency NAME[,NAME...]]... [options]";
+const char* kExamples =
+    "  tessera validate-data ../shared/data/measurements.csv --latency roofline,overlap,calibrated\n"
+    "  tessera validate-data ../shared/data/measurements.csv --latency calibrated --latency-only --json -\n"
+    "  tessera validate-data data/measurements-h200.csv --latency calibrated --summary\n\n"
+    "Each row is mapped through the alias table (data/aliases.yaml: model, hardware and software\n"
+    "names -> model file, machine file, framework profile) and its metric predicted: ttft and\n"
+    "prefill_latency (the prefill of input_len tokens), tpot/tpot_p50 (a decode step at context\n"
+    "input_len + output_len/2), e2e_latency (prefill + output_len - 1 decode steps with growing\n"
+    "context), kernel_latency (one GEMM or copy), op_latency:<op> (one stage of one layer, timed\n"
+    "alone) and throughputs with a known batch. Rows that cannot be mapped are listed with the\n"
+    "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
+
+// "a,b" and repeated flags -> [a, b, ...], duplicates removed, order kept.
+std::vector<std::string> split_names(const std::vector<std::string>& raw) {
+  std::vector<std::string> out;
+  for (const std::string& r : raw) {
+    std::stringstream ss(r);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+      while (!item.empty() && item.back() == ' ') item.pop_back();
+      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int validate_data_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    std::string csv_path, aliases;
+    std::vector<std::string> latency_raw;
+    bool latency_only = false, summary = false;
+    po::options_description desc("Options");
+    desc.add_options()("latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
+                       "latency model(s): comma-separated or repeated (default: every latency plugin found)")(
+        "aliases", po::value<std::string>(&aliases)->value_name("FILE"),
+        "alias table mapping the CSV's names to shipped files (default: data/aliases.yaml)")(
+        "latency-only", po::bool_switch(&latency_only),
+        "only the latency metrics (ttft, e2e_latency, prefill_latency, tpot*, op_latency:*, kernel_latency)")(
+        "summary", po::bool_switch(&summary), "print the per-source summary without the per-row table");
+    add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp);
+    po::options_description hidden;
+    hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description positional;
+    positional.add("csv", 1);
+    parse_command_line(args, all, positional, common);
+    if (common.help) {
+      print_help(std::cout, kUsage, desc, kExamples);
+      return kExitOk;
+    }
+    if (csv_path.empty()) throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
+
+    PluginRegistry registry(common.plugin_paths);
+    registry.discover();
+    validation::ValidateOptions vo;
+    vo.latency = split_names(latency_raw);
+    if (vo.latency.empty()) vo.latency = registry.names(PluginKind::latency);
+    if (vo.latency.empty()) throw Error("validate-data: no latency plugin found");
+    vo.latency_only = latency_only;
+    vo.aliases = aliases;
+    // The data root (models/, machines/, data/) is the folder of the default scenarios/.
+    vo.data_root = std::filesystem::path(default_scenario_path(common.load_options())).parent_path().parent_path().string();
+
+    const auto rows = validation::read_measurements(csv_path);
+    const auto reports = validation::validate_data(rows, registry, vo);
+    if (!common.json.empty()) write_output_file(common.json, validation::reports_json(reports));
+    if (common.json != "-") validation::print_reports(std::cout, reports, !summary);
+    return kExitOk;
+  });
+}
+
+}  // namespace tessera::cli

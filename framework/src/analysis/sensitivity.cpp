@@ -1,0 +1,136 @@
+#include "analysis/sensitivity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "scenario/scenario_loader.hpp"
+#include "tessera/error.hpp"
+#include "tessera/physics/layout.hpp"
+
+namespace tessera {
+
+const std::vector<std::int32_t>& seed_sweep_values(const std::string& knob) {
+  static const std::map<std::string, std::vector<std::int32_t>> kValues{
+      {"cp", {1, 2, 4, 6, 8, 10, 12, 14, 16, 24, 32, 48, 64, 96, 128, 192, 256}},
+      {"tp", {1, 2, 4, 6, 8, 10, 12, 14, 16, 24, 32, 48, 64}},
+      {"pp", {1, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32}},
+      {"dp", {1, 2, 4, 6, 8, 12, 16}},
+      {"ep", {1, 2, 4, 6, 8, 12, 16, 32}},
+  };
+  const auto it = kValues.find(knob);
+  if (it == kValues.end()) throw Error("no seed sweep list for knob '" + knob + "'");
+  return it->second;
+}
+
+std::vector<KnobSweep> parallelism_sensitivity(const Session& session, const ParallelConfig& best) {
+  std::vector<KnobSweep> out;
+  Evaluation scratch;
+  for (const char* name : {"cp", "tp", "pp", "dp", "ep"}) {
+    KnobSweep k;
+    k.knob = name;
+    const auto field = [&](ParallelConfig& c) -> std::int32_t& {
+      const std::string n = name;
+      if (n == "cp") return c.cp;
+      if (n == "tp") return c.tp;
+      if (n == "pp") return c.pp;
+      if (n == "dp") return c.dp;
+      return c.ep;
+    };
+    ParallelConfig b = best;
+    k.baseline = field(b);
+    k.values = seed_sweep_values(name);
+    for (std::int32_t v : k.values) {
+      ParallelConfig c = best;
+      field(c) = v;
+      c = canonicalize(session.model(), c);
+      k.records.push_back(evaluate_record(session, c, scratch));
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& session) {
+  const MachineSpec& m = session.machine();
+  std::vector<std::pair<std::string, std::string>> k{{"machine.pe.hbm.bandwidth", "HBM bandwidth"},
+                                                     {"machine.pe.hbm.capacity", "HBM capacity"}};
+  // The format whose peak the GEMMs run at.
+  const double peak = session.context().gemm_peak;
+  const DTypes& dt = session.model().dtype;
+  const DType gemm = dtype_bytes(dt.weights) >= dtype_bytes(dt.activations) ? dt.weights : dt.activations;
+  std::string fmt;
+  if (m.pe.flops[static_cast<std::size_t>(gemm)] == peak) fmt = dtype_name(gemm);
+  for (std::size_t i = 0; fmt.empty() && i < kDTypeCount; ++i)
+    if (m.pe.flops[i] == peak && peak > 0) fmt = dtype_name(static_cast<DType>(i));
+  if (!fmt.empty()) k.emplace_back("machine.pe.flops." + fmt, "peak " + fmt + " FLOP/s");
+  for (const LevelSpec& l : m.levels) {
+    k.emplace_back("machine.levels." + l.name + ".link_bw", l.name + " link bandwidth");
+    k.emplace_back("machine.levels." + l.name + ".latency", l.name + " link latency");
+  }
+  k.emplace_back("machine.stage_overhead", "stage overhead");
+  return k;
+}
+
+namespace {
+
+double best_latency(const Session& s, const SearchStrategy& strategy, const SearchOptions& options) {
+  SearchOptions o = options;
+  o.progress = false;
+  o.top = 1;
+  const SearchResult r = run_search(s, strategy, o);
+  return r.best ? r.records[*r.best].latency_s : NAN;
+}
+
+double elasticity(double lm, double lp, double step) {
+  if (!(lm > 0) || !(lp > 0)) return NAN;
+  return (std::log(lp) - std::log(lm)) / (std::log1p(step) - std::log1p(-step));
+}
+
+}  // namespace
+
+std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, const SearchStrategy& strategy,
+                                                     const ParallelConfig& best, const SearchOptions& options,
+                                                     double step) {
+  std::vector<HardwareElasticity> out;
+  Evaluation scratch;
+  for (const auto& [path, label] : hardware_knobs(session)) {
+    HardwareElasticity h;
+    h.path = path;
+    h.label = label;
+    h.value = get_machine_field(session.machine(), path);
+    h.dimension = machine_field_dimension(path);
+    if (!(h.value > 0)) {
+      h.elasticity_fixed = h.elasticity_reopt = NAN;
+      h.note = "value is 0: no relative change";
+      out.push_back(std::move(h));
+      continue;
+    }
+    double lat[2][2] = {{NAN, NAN}, {NAN, NAN}};  // [minus/plus][fixed/reopt]
+    for (int side = 0; side < 2; ++side) {
+      MachineSpec m = session.machine();
+      set_machine_field(m, path, h.value * (side == 0 ? 1 - step : 1 + step));
+      const auto s = session.with_machine(m);
+      s->evaluator().evaluate(best, scratch);
+      lat[side][0] = scratch.valid ? scratch.totals.latency_s : NAN;
+      lat[side][1] = best_latency(*s, strategy, options);
+    }
+    h.latency_minus_fixed = lat[0][0];
+    h.latency_plus_fixed = lat[1][0];
+    h.latency_minus_reopt = lat[0][1];
+    h.latency_plus_reopt = lat[1][1];
+    h.elasticity_fixed = elasticity(lat[0][0], lat[1][0], step);
+    h.elasticity_reopt = elasticity(lat[0][1], lat[1][1], step);
+    if (std::isnan(h.elasticity_reopt)) h.note = "nothing feasible on a perturbed machine";
+    out.push_back(std::move(h));
+  }
+  const auto mag = [](const HardwareElasticity& h) {
+    const double a = std::isnan(h.elasticity_reopt) ? 0 : std::fabs(h.elasticity_reopt);
+    const double b = std::isnan(h.elasticity_fixed) ? 0 : std::fabs(h.elasticity_fixed);
+    return std::make_pair(a, b);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) { return mag(x) > mag(y); });
+  return out;
+}
+
+}  // namespace tessera

@@ -1,0 +1,893 @@
+// `tessera validate-data`: row mapping, prediction and error statistics. The mapping rules
+// are written down in docs/accuracy.md ("How a row is mapped").
+#include "analysis/validation.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "eval/evaluator.hpp"
+#include "report/text_table.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "tessera/error.hpp"
+#include "tessera/physics/eval_context.hpp"
+#include "tessera/physics/layout.hpp"
+#include "tessera/physics/step_work.hpp"
+
+namespace tessera::validation {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool contains_ci(const std::string& hay, const std::string& needle) {
+  return needle.empty() || lower(hay).find(lower(needle)) != std::string::npos;
+}
+
+std::string trim(const std::string& s) {
+  std::size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+// Parses a whole integer cell; nullopt when blank or not an integer.
+std::optional<std::int64_t> int_cell(const std::string& s) {
+  const std::string t = trim(s);
+  if (t.empty()) return std::nullopt;
+  std::size_t pos = 0;
+  try {
+    const long long v = std::stoll(t, &pos);
+    if (pos != t.size()) return std::nullopt;
+    return v;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::optional<double> real_cell(const std::string& s) {
+  const std::string t = trim(s);
+  if (t.empty()) return std::nullopt;
+  std::size_t pos = 0;
+  try {
+    const double v = std::stod(t, &pos);
+    if (pos != t.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+// ---- CSV -----------------------------------------------------------------------------------
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& text, std::vector<int>& lines) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> rec;
+  std::string cell;
+  bool quoted = false, any = false;
+  int line = 1, rec_line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          cell += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        cell += c;
+      }
+      continue;
+    }
+    if (c == '"') {
+      quoted = true;
+      any = true;
+    } else if (c == ',') {
+      rec.push_back(cell);
+      cell.clear();
+      any = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (any || !cell.empty()) {
+        rec.push_back(cell);
+        records.push_back(rec);
+        lines.push_back(rec_line);
+      }
+      rec.clear();
+      cell.clear();
+      any = false;
+      ++line;
+      rec_line = line;
+    } else {
+      cell += c;
+      any = true;
+    }
+  }
+  if (quoted) throw InputError("unterminated quoted cell (the row starting at line " + std::to_string(rec_line) + ")");
+  if (any || !cell.empty()) {
+    rec.push_back(cell);
+    records.push_back(rec);
+    lines.push_back(rec_line);
+  }
+  return records;
+}
+
+const char* const kColumns[] = {"id",         "source", "source_locator", "software", "model",  "precision",
+                                "hardware",   "n_devices", "tp",          "pp",       "ep",     "batch",
+                                "input_len",  "output_len", "metric",     "value",    "unit",   "notes"};
+
+// ---- units -----------------------------------------------------------------------------
+
+std::optional<double> time_unit_scale(const std::string& unit) {
+  const std::string u = lower(trim(unit));
+  if (u == "s" || u == "sec" || u == "seconds") return 1.0;
+  if (u == "ms") return 1e3;
+  if (u == "us" || u == "µs" || u == "\xc2\xb5s") return 1e6;
+  if (u == "ns") return 1e9;
+  return std::nullopt;
+}
+
+// ---- dtype -----------------------------------------------------------------------------
+
+std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::string& why) {
+  const std::string p = lower(trim(precision));
+  DTypes d;
+  if (p.empty()) {
+    why = "precision not stated";
+    return std::nullopt;
+  }
+  auto all = [&](DType t) {
+    d.weights = d.kv = d.activations = t;
+    return d;
+  };
+  if (p == "fp16" || p == "float16" || p == "half") return all(DType::fp16);
+  if (p == "bf16" || p == "bfloat16") return all(DType::bf16);
+  if (p == "fp32" || p == "float32") return all(DType::fp32);
+  if (p == "fp8") return all(DType::fp8);  // weights, KV and activations in fp8 (TensorRT-LLM --enable_fp8 --fp8_kv_cache)
+  if (p.find("int4") != std::string::npos || p.find("awq") != std::string::npos) {
+    d = all(DType::fp16);
+    d.weights = DType::int4;  // weight-only: activations and KV stay 16-bit
+    return d;
+  }
+  if (p.find("int8") != std::string::npos) {
+    if (p.find("weight") != std::string::npos) {
+      d = all(DType::fp16);
+      d.weights = DType::int8;
+      return d;
+    }
+    return all(DType::int8);
+  }
+  why = "precision '" + precision + "' has no dtype mapping";
+  return std::nullopt;
+}
+
+const AliasRule* first_match(const std::vector<AliasRule>& rules, const std::string& value,
+                             const std::string& locator = "") {
+  for (const AliasRule& r : rules)
+    if (contains_ci(value, r.match) && contains_ci(locator, r.locator)) return &r;
+  return nullptr;
+}
+
+bool unmapped(RowPlan& p, std::string reason) {
+  p.mapped = false;
+  p.reason = std::move(reason);
+  return false;
+}
+
+// GEMM shape "M=64 K=12288 N=12288" or "M=1,K=8192,N=10240" in the model column or the notes.
+bool gemm_shape(const DataRow& row, double& m, double& k, double& n) {
+  static const std::regex re(R"(M\s*=\s*(\d+)\s*[, ]\s*K\s*=\s*(\d+)\s*[, ]\s*N\s*=\s*(\d+))");
+  for (const std::string* s : {&row.model, &row.notes}) {
+    std::smatch mt;
+    if (std::regex_search(*s, mt, re)) {
+      m = std::stod(mt[1].str());
+      k = std::stod(mt[2].str());
+      n = std::stod(mt[3].str());
+      return true;
+    }
+  }
+  return false;
+}
+
+bool copy_bytes(const DataRow& row, double& bytes) {
+  static const std::regex re(R"(copy bytes\s*=\s*(\d+))");
+  std::smatch mt;
+  if (!std::regex_search(row.notes, mt, re)) return false;
+  bytes = std::stod(mt[1].str());
+  return true;
+}
+
+bool map_machine(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
+  const AliasRule* r = first_match(aliases.hardware, row.hardware);
+  if (!r) return unmapped(p, "hardware '" + row.hardware + "' has no alias (" + aliases.file + ")");
+  if (!r->unmapped.empty()) return unmapped(p, r->unmapped);
+  p.machine_file = (fs::path(root) / "machines" / (r->target + ".yaml")).string();
+  if (!fs::exists(p.machine_file)) return unmapped(p, "machine file " + p.machine_file + " not found");
+  return true;
+}
+
+bool map_model(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
+  const AliasRule* r = first_match(aliases.models, row.model);
+  if (!r) return unmapped(p, "model '" + row.model + "' has no alias (" + aliases.file + ")");
+  if (!r->unmapped.empty()) return unmapped(p, r->unmapped);
+  p.model_file = (fs::path(root) / "models" / (r->target + ".yaml")).string();
+  if (!fs::exists(p.model_file)) return unmapped(p, "model file " + p.model_file + " not found");
+  return true;
+}
+
+std::string map_framework(const DataRow& row, const Aliases& aliases) {
+  for (const AliasRule& r : aliases.frameworks)
+    if (contains_ci(row.software, r.match) && contains_ci(row.source_locator, r.locator)) return r.target;
+  return "generic";
+}
+
+// Parallel configuration from n_devices, tp, pp, ep; dp = n_devices / (tp·pp).
+bool map_config(const DataRow& row, RowPlan& p) {
+  const auto nd = int_cell(row.n_devices);
+  auto tp = int_cell(row.tp), pp = int_cell(row.pp), ep = int_cell(row.ep);
+  const std::int64_t n = nd.value_or(1);
+  if (!tp) {
+    if (n == 1)
+      tp = 1;
+    else
+      return unmapped(p, "tp not stated on " + std::to_string(n) + " devices (parallel mode unknown)");
+  }
+  if (!pp) pp = 1;
+  if (!ep) ep = 1;
+  if (*tp < 1 || *pp < 1 || *ep < 1 || n < 1) return unmapped(p, "non-positive device or parallelism count");
+  if (n % (*tp * *pp) != 0)
+    return unmapped(p, "n_devices=" + std::to_string(n) + " is not a multiple of tp*pp=" + std::to_string(*tp * *pp));
+  p.n_devices = n;
+  p.config.tp = static_cast<std::int32_t>(*tp);
+  p.config.pp = static_cast<std::int32_t>(*pp);
+  p.config.ep = static_cast<std::int32_t>(*ep);
+  p.config.dp = static_cast<std::int32_t>(n / (*tp * *pp));
+  return true;
+}
+
+}  // namespace
+
+// ---- public: rows ------------------------------------------------------------------------
+
+std::vector<DataRow> read_measurements(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::vector<int> lines;
+  std::vector<std::vector<std::string>> recs;
+  try {
+    recs = parse_csv(ss.str(), lines);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  if (recs.empty()) throw InputError(path + ": empty file (expected the header of measurements.csv)");
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < recs[0].size(); ++i) col[trim(recs[0][i])] = i;
+  for (const char* c : kColumns)
+    if (!col.count(c))
+      throw InputError(path + ":1: missing column '" + std::string(c) +
+                       "' (expected the columns of measurements.csv: id,source,...,notes)");
+  std::vector<DataRow> rows;
+  for (std::size_t r = 1; r < recs.size(); ++r) {
+    const auto& rec = recs[r];
+    auto cell = [&](const char* name) -> std::string {
+      const std::size_t i = col[name];
+      return i < rec.size() ? rec[i] : std::string();
+    };
+    DataRow d;
+    d.id = trim(cell("id"));
+    d.source = trim(cell("source"));
+    d.source_locator = cell("source_locator");
+    d.software = cell("software");
+    d.model = trim(cell("model"));
+    d.precision = trim(cell("precision"));
+    d.hardware = trim(cell("hardware"));
+    d.n_devices = cell("n_devices");
+    d.tp = cell("tp");
+    d.pp = cell("pp");
+    d.ep = cell("ep");
+    d.batch = cell("batch");
+    d.input_len = cell("input_len");
+    d.output_len = cell("output_len");
+    d.metric = trim(cell("metric"));
+    d.value = cell("value");
+    d.unit = trim(cell("unit"));
+    d.notes = cell("notes");
+    d.line = lines[r];
+    rows.push_back(std::move(d));
+  }
+  return rows;
+}
+
+bool is_latency_metric(const std::string& m) {
+  return m == "ttft" || m == "e2e_latency" || m == "prefill_latency" || m == "tpot" || m == "tpot_p50" ||
+         m == "kernel_latency" || m.rfind("op_latency:", 0) == 0;
+}
+
+std::string source_label(const std::string& source) {
+  std::size_t cut = source.size();
+  for (const char* sep : {":", " (", " '"}) cut = std::min(cut, source.find(sep));
+  std::string s = trim(source.substr(0, cut));
+  return s.empty() ? source : s;
+}
+
+// ---- public: aliases ---------------------------------------------------------------------
+
+std::string default_aliases_path(const std::string& data_root) {
+  return (fs::path(data_root) / "data" / "aliases.yaml").string();
+}
+
+Aliases load_aliases(const std::string& path) {
+  Aliases a;
+  a.file = path;
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                     ": error: " + e.msg);
+  }
+  auto where = [&](const YAML::Node& n) {
+    return path + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
+  };
+  if (!root.IsMap() || !root["kind"] || root["kind"].as<std::string>() != "aliases")
+    throw InputError(path + ": error: expected `kind: aliases` (an alias table, see docs/accuracy.md)");
+  auto read = [&](const char* section, const char* match_key, const char* target_key, std::vector<AliasRule>& out) {
+    const YAML::Node list = root[section];
+    if (!list) return;
+    if (!list.IsSequence()) throw InputError(where(list) + ": error: `" + std::string(section) + "` must be a list");
+    for (const YAML::Node& item : list) {
+      if (!item.IsMap() || !item[match_key])
+        throw InputError(where(item) + ": error: each `" + section + "` entry needs `" + match_key + ":`");
+      AliasRule r;
+      r.match = item[match_key].as<std::string>();
+      if (item["locator"]) r.locator = item["locator"].as<std::string>();
+      if (item["unmapped"]) {
+        r.unmapped = item["unmapped"].as<std::string>();
+      } else if (item[target_key]) {
+        r.target = item[target_key].as<std::string>();
+      } else {
+        throw InputError(where(item) + ": error: `" + section + "` entry '" + r.match + "' needs `" + target_key +
+                         ":` or `unmapped:`");
+      }
+      out.push_back(std::move(r));
+    }
+  };
+  try {
+    read("models", "match", "model", a.models);
+    read("hardware", "match", "machine", a.hardware);
+    read("frameworks", "software", "framework", a.frameworks);
+  } catch (const YAML::Exception& e) {
+    throw InputError(path + ": error: " + e.msg);
+  }
+  return a;
+}
+
+// ---- public: plans -----------------------------------------------------------------------
+
+RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& root) {
+  RowPlan p;
+  const std::string& m = row.metric;
+  const auto value = real_cell(row.value);
+  if (!value || *value <= 0) {
+    unmapped(p, "value '" + trim(row.value) + "' is not a positive number");
+    return p;
+  }
+  p.measured = *value;
+
+  // What is predicted, and in which unit.
+  const bool is_time_metric = is_latency_metric(m) || m == "ms_per_token_amortized";
+  if (is_time_metric) {
+    const auto scale = time_unit_scale(row.unit);
+    if (!scale) {
+      unmapped(p, "unit '" + row.unit + "' is not a time unit");
+      return p;
+    }
+    p.to_unit = *scale;
+  }
+  if (m == "ttft" || m == "prefill_latency") {
+    p.measure = Measure::prefill;
+  } else if (m == "tpot" || m == "tpot_p50") {
+    p.measure = Measure::decode_step;
+  } else if (m == "e2e_latency") {
+    p.measure = Measure::request;
+  } else if (m == "throughput_out" || m == "throughput_out_per_gpu" || m == "request_throughput") {
+    p.measure = Measure::request;
+    p.derived = m == "throughput_out" ? Derived::tokens_per_s
+                : m == "request_throughput" ? Derived::requests_per_s
+                                            : Derived::tokens_per_s_per_pe;
+    const std::string u = lower(row.unit);
+    const bool ok = (p.derived == Derived::requests_per_s) ? u == "req/s" : u.rfind("tok/s", 0) == 0;
+    if (!ok) {
+      unmapped(p, "unit '" + row.unit + "' does not match metric " + m);
+      return p;
+    }
+  } else if (m == "ms_per_token_amortized") {
+    p.measure = Measure::request;
+    p.derived = Derived::time_per_token;
+  } else if (m == "kernel_latency") {
+    if (gemm_shape(row, p.gemm_m, p.gemm_k, p.gemm_n)) {
+      p.measure = Measure::gemm;
+    } else if (copy_bytes(row, p.copy_bytes)) {
+      p.measure = Measure::copy;
+    } else {
+      unmapped(p, "kernel_latency without a GEMM shape (M=,K=,N=) or copy size in the model column or notes");
+      return p;
+    }
+  } else if (m.rfind("op_latency:", 0) == 0) {
+    static const std::map<std::string, std::pair<const char*, double>> kOps = {
+        {"Q_K_V", {"attn.qkv", 1.0}},       {"Q_mul_K", {"attn.core", 0.5}},  {"A_mul_V", {"attn.core", 0.5}},
+        {"attention_decode", {"attn.core", 1.0}}, {"attention", {"attn.core", 1.0}}, {"Wo_proj", {"attn.out", 1.0}},
+        {"W1_proj", {"ffn.up", 1.0}},        {"W2_proj", {"ffn.down", 1.0}},
+    };
+    const std::string op = m.substr(11);
+    const auto it = kOps.find(op);
+    if (it == kOps.end()) {
+      unmapped(p, "operator '" + op + "' has no Tessera stage");
+      return p;
+    }
+    p.measure = Measure::op_stage;
+    p.stage = it->second.first;
+    p.stage_fraction = it->second.second;
+  } else {
+    unmapped(p, "metric '" + m + "' is not predicted by validate-data (latency, throughput with a known batch, "
+                "ms_per_token_amortized)");
+    return p;
+  }
+
+  if (!map_machine(row, aliases, root, p)) return p;
+  std::string why;
+  const auto dt = dtypes_from_precision(row.precision, why);
+  if (!dt) {
+    unmapped(p, why);
+    return p;
+  }
+  p.dtype = *dt;
+  p.framework = map_framework(row, aliases);
+  if (p.measure == Measure::gemm || p.measure == Measure::copy) {
+    p.mapped = true;
+    return p;
+  }
+  if (!map_model(row, aliases, root, p)) return p;
+  if (!map_config(row, p)) return p;
+
+  const auto batch = int_cell(row.batch);
+  if (!batch || *batch < 1) {
+    unmapped(p, "batch not stated");
+    return p;
+  }
+  if (*batch % p.config.dp != 0) {
+    unmapped(p, "batch " + std::to_string(*batch) + " does not split over dp=" + std::to_string(p.config.dp));
+    return p;
+  }
+  p.batch = *batch / p.config.dp;
+  const auto in = int_cell(row.input_len);
+  const auto out = int_cell(row.output_len);
+  if (!in || *in < 1) {
+    unmapped(p, "input_len not stated");
+    return p;
+  }
+  p.input = *in;
+  if (p.measure == Measure::op_stage) {
+    // output_len 0: the prefill of input_len tokens; 1: a decode step with input_len cached.
+    if (!out || *out > 1) {
+      unmapped(p, "op_latency row with output_len not 0 (prefill) or 1 (decode step)");
+      return p;
+    }
+    p.stage_decode = *out == 1;
+    p.output = *out;
+  } else if (p.measure != Measure::prefill) {
+    if (!out || *out < 1) {
+      unmapped(p, "output_len not stated");
+      return p;
+    }
+    p.output = *out;
+  } else {
+    p.output = out.value_or(0);
+  }
+  p.mapped = true;
+  return p;
+}
+
+PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
+  PreparedRow r;
+  r.row = &row;
+  r.plan = plan;
+  r.machine = load_machine_file(plan.machine_file);
+  // The raw `efficiency:` block, validated later against the chosen latency plugin.
+  try {
+    const YAML::Node root = YAML::LoadFile(plan.machine_file);
+    if (const YAML::Node ef = root["efficiency"]; ef && ef.IsMap()) {
+      for (const auto& kv : ef) {
+        RawParam p;
+        p.key = kv.first.as<std::string>();
+        p.where = SourceLocation{plan.machine_file, kv.second.Mark().line + 1, kv.second.Mark().column + 1};
+        if (kv.second.IsSequence()) {
+          p.is_list = true;
+          for (const auto& item : kv.second) {
+            p.items.push_back(item.as<std::string>());
+            p.text += (p.text.empty() ? "" : ",") + p.items.back();
+          }
+        } else {
+          p.text = kv.second.as<std::string>();
+        }
+        r.efficiency_raw.push_back(std::move(p));
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    throw InputError(plan.machine_file + ": error: " + e.msg);
+  }
+  // A format the PE lacks runs at the next wider one; fp16 rows on a bf16-only PE use bf16.
+  DTypes dt = plan.dtype;
+  for (DType* t : {&dt.weights, &dt.kv, &dt.activations})
+    if (*t == DType::fp16 && r.machine.pe.flops[static_cast<std::size_t>(DType::fp16)] <= 0) *t = DType::bf16;
+  r.plan.dtype = dt;
+  if (plan.measure == Measure::gemm || plan.measure == Measure::copy) {
+    r.model.name = "kernel";
+    r.model.layers = 1;
+    r.model.hidden = r.model.heads = r.model.kv_heads = r.model.head_dim = 1;
+    r.model.ffn = r.model.vocab = 1;
+  } else {
+    r.model = load_model_file(plan.model_file);
+  }
+  r.model.dtype = dt;
+  return r;
+}
+
+namespace {
+
+// One stage timed alone (an operator measured on its own): the stage's share plus what the
+// model adds to a step of that one stage (launch exposure).
+double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w, double fraction) {
+  StepWork one;
+  StageWork& s = one.push();
+  s = w;
+  s.count = 1;
+  one.tokens = 0;
+  StageList out;
+  lat.time_step(ctx, one, out);
+  double t = 0;
+  for (int i = 0; i < out.size; ++i) {
+    const Stage& st = out.items[static_cast<std::size_t>(i)];
+    t += (i == 0 ? fraction : 1.0) * st.count * st.visible_s;
+  }
+  return t;
+}
+
+struct PointEvaluator {
+  const PreparedRow& row;
+  const std::shared_ptr<const LatencyModel>& latency;
+  const std::shared_ptr<const MemoryModel>& memory;
+  MachineSpec machine;
+
+  double run(Mode mode, std::int64_t context, Evaluation& e) const {
+    Workload w;
+    w.mode = mode;
+    w.context = context;
+    w.batch = row.plan.batch;
+    w.chunk = mode == Mode::prefill ? context : 0;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    Evaluator ev(ctx, latency, memory, {});
+    ev.evaluate(row.plan.config, e);
+    if (!e.valid)
+      throw Error("configuration " + format_config(row.plan.config, machine) + " is not valid: " +
+                  describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
+    return e.totals.latency_s;
+  }
+
+  double op_stage(Evaluation& e) const {
+    const RowPlan& p = row.plan;
+    run(p.stage_decode ? Mode::decode : Mode::prefill, p.input, e);
+    Workload w;
+    w.mode = p.stage_decode ? Mode::decode : Mode::prefill;
+    w.context = p.input;
+    w.batch = p.batch;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    for (int i = 0; i < e.work.size; ++i) {
+      const StageWork& s = e.work.stages[static_cast<std::size_t>(i)];
+      if (p.stage == s.name) return single_stage_time(ctx, *latency, s, p.stage_fraction);
+    }
+    throw Error("stage " + p.stage + " not in the step");
+  }
+
+  double kernel() const {
+    const RowPlan& p = row.plan;
+    Workload w;
+    w.mode = Mode::decode;
+    w.context = 1;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    StageWork s;
+    s.name = p.measure == Measure::gemm ? "gemm" : "copy";
+    s.block = StageBlock::ffn;
+    s.count = 1;
+    s.kernels = 1;
+    if (p.measure == Measure::gemm) {
+      s.flops = s.accounted_flops = 2 * p.gemm_m * p.gemm_n * p.gemm_k;
+      s.hbm_bytes = s.accounted_hbm_bytes =
+          (p.gemm_m * p.gemm_k + p.gemm_k * p.gemm_n + p.gemm_m * p.gemm_n) * ctx.act_bytes;
+      s.gemm = {p.gemm_m, p.gemm_n, p.gemm_k};
+    } else {
+      s.hbm_bytes = s.accounted_hbm_bytes = 2 * p.copy_bytes;  // read once, write once
+    }
+    return single_stage_time(ctx, *latency, s, 1.0);
+  }
+
+  // Prefill + decode steps at contexts S .. S+O-2 (exact up to 16 steps, else a 9-point
+  // trapezoid: a step's time is piecewise linear in the context).
+  double request(Evaluation& e) const {
+    const RowPlan& p = row.plan;
+    double t = run(Mode::prefill, p.input, e);
+    const std::int64_t n = p.output - 1;
+    if (n <= 0) return t;
+    if (n <= 16) {
+      for (std::int64_t i = 0; i < n; ++i) t += run(Mode::decode, p.input + i, e);
+      return t;
+    }
+    // Steps i = 0..n-1: sum f(i) = integral of f over [0, n-1] + (f(0) + f(n-1))/2, exact for
+    // a linear f (Euler-Maclaurin); the integral by the trapezoid rule on 9 points.
+    const int k = 9;
+    const double first = run(Mode::decode, p.input, e);
+    double prev_x = 0, prev_y = first, area = 0;
+    for (int j = 1; j < k; ++j) {
+      const double x = static_cast<double>(n - 1) * j / (k - 1);
+      const double y = run(Mode::decode, p.input + static_cast<std::int64_t>(std::llround(x)), e);
+      area += (x - prev_x) * (prev_y + y) / 2;
+      prev_x = x;
+      prev_y = y;
+    }
+    return t + area + (first + prev_y) / 2;
+  }
+};
+
+}  // namespace
+
+double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
+                   const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory) {
+  PointEvaluator pe{row, latency, memory, row.machine};
+  pe.machine.efficiency = efficiency;
+  const RowPlan& p = row.plan;
+  Evaluation e;
+  double si = 0;
+  switch (p.measure) {
+    case Measure::prefill:
+      si = pe.run(Mode::prefill, p.input, e);
+      break;
+    case Measure::decode_step:
+      si = pe.run(Mode::decode, p.input + p.output / 2, e);
+      break;
+    case Measure::op_stage:
+      si = pe.op_stage(e);
+      break;
+    case Measure::gemm:
+    case Measure::copy:
+      si = pe.kernel();
+      break;
+    case Measure::request: {
+      const double e2e = pe.request(e);
+      const double seqs = static_cast<double>(p.batch) * p.config.dp;
+      switch (p.derived) {
+        case Derived::time:
+          si = e2e;
+          break;
+        case Derived::tokens_per_s:
+          return seqs * static_cast<double>(p.output) / e2e;
+        case Derived::tokens_per_s_per_pe:
+          return seqs * static_cast<double>(p.output) / e2e / static_cast<double>(p.n_devices);
+        case Derived::requests_per_s:
+          return seqs / e2e;
+        case Derived::time_per_token:
+          si = e2e / (static_cast<double>(p.batch) * static_cast<double>(p.output));
+          break;
+      }
+      break;
+    }
+  }
+  return si * p.to_unit;
+}
+
+// ---- public: reports -------------------------------------------------------------------------
+
+ErrorStats error_stats(const std::vector<double>& apes) {
+  ErrorStats s;
+  s.n = apes.size();
+  if (apes.empty()) return s;
+  std::vector<double> v = apes;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  s.median_ape = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean_ape = sum / static_cast<double>(n);
+  return s;
+}
+
+std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const PluginRegistry& registry,
+                                       const ValidateOptions& options) {
+  const std::string root = options.data_root.empty() ? std::string(".") : options.data_root;
+  const Aliases aliases = load_aliases(options.aliases.empty() ? default_aliases_path(root) : options.aliases);
+
+  // Plan and load every row once.
+  std::vector<RowPlan> plans;
+  std::vector<std::optional<PreparedRow>> prepared;
+  for (const DataRow& r : rows) {
+    plans.push_back(plan_row(r, aliases, root));
+    prepared.emplace_back();
+    if (options.latency_only && !is_latency_metric(r.metric)) continue;
+    if (plans.back().mapped) {
+      try {
+        prepared.back() = prepare_row(r, plans.back());
+      } catch (const Error& e) {
+        plans.back().mapped = false;
+        plans.back().reason = e.what();
+      }
+    }
+  }
+
+  PluginChoice memory_choice;
+  memory_choice.name = "standard";
+  const std::shared_ptr<const MemoryModel> memory = registry.create_memory(memory_choice);
+
+  std::vector<ModelReport> reports;
+  for (const std::string& name : options.latency) {
+    const LoadedPlugin& plugin = registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
+    bool has_framework = false;
+    for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
+      if (std::string(plugin.descriptor->params[i].name) == "framework") has_framework = true;
+    std::map<std::string, std::shared_ptr<const LatencyModel>> by_framework;
+    std::map<std::string, ParamSet> efficiency_by_machine;
+
+    ModelReport rep;
+    rep.latency = name;
+    std::map<std::string, std::vector<double>> apes_by_source;
+    std::vector<std::string> source_order;
+    std::vector<double> all;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const DataRow& r = rows[i];
+      if (options.latency_only && !is_latency_metric(r.metric)) continue;
+      const RowPlan& p = plans[i];
+      if (!p.mapped || !prepared[i]) {
+        rep.unmapped.push_back({r.id, r.source, r.metric, p.reason});
+        continue;
+      }
+      const std::string fw = has_framework ? p.framework : "";
+      auto& lat = by_framework[fw];
+      if (!lat) {
+        PluginChoice c;
+        c.name = name;
+        if (has_framework) {
+          RawParam fp;
+          fp.key = "framework";
+          fp.text = fw;
+          fp.where = SourceLocation{aliases.file, 0, 0};
+          c.params.push_back(fp);
+        }
+        lat = registry.create_latency(c);
+      }
+      auto eff = efficiency_by_machine.find(p.machine_file);
+      if (eff == efficiency_by_machine.end())
+        eff = efficiency_by_machine
+                  .emplace(p.machine_file, registry.machine_params(name, prepared[i]->efficiency_raw, p.machine_file))
+                  .first;
+      double predicted = 0;
+      try {
+        predicted = predict_row(*prepared[i], lat, eff->second, memory);
+      } catch (const Error& e) {
+        rep.unmapped.push_back({r.id, r.source, r.metric, e.what()});
+        continue;
+      }
+      RowResult res;
+      res.id = r.id;
+      res.source = r.source;
+      res.metric = r.metric;
+      res.unit = r.unit;
+      res.framework = p.framework;
+      res.measured = p.measured;
+      res.predicted = predicted;
+      res.ape = std::abs(predicted - p.measured) / p.measured;
+      if (!apes_by_source.count(r.source)) source_order.push_back(r.source);
+      apes_by_source[r.source].push_back(res.ape);
+      all.push_back(res.ape);
+      rep.rows.push_back(std::move(res));
+    }
+    rep.overall = error_stats(all);
+    for (const std::string& s : source_order) rep.by_source.emplace_back(s, error_stats(apes_by_source[s]));
+    reports.push_back(std::move(rep));
+  }
+  return reports;
+}
+
+namespace {
+std::string pct(double f) { return fixed(100 * f, 1) + " %"; }
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+std::string clip(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "~"; }
+}  // namespace
+
+void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows) {
+  for (const ModelReport& rep : reports) {
+    os << "== latency model: " << rep.latency << " ==\n";
+    if (show_rows) {
+      TextTable t({"id", "source", "metric", "framework", "measured", "predicted", "unit", "APE"},
+                  {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
+                   TextTable::Align::right, TextTable::Align::right, TextTable::Align::left, TextTable::Align::right});
+      for (const RowResult& r : rep.rows)
+        t.add_row({r.id, clip(source_label(r.source), 26), r.metric, r.framework, num(r.measured), num(r.predicted),
+                   r.unit, pct(r.ape)});
+      t.print(os);
+      os << "\n";
+    }
+    TextTable s({"source", "n", "median APE", "mean APE"},
+                {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+    for (const auto& [src, st] : rep.by_source)
+      s.add_row({clip(source_label(src), 40), std::to_string(st.n), pct(st.median_ape), pct(st.mean_ape)});
+    s.add_separator();
+    s.add_row({"overall", std::to_string(rep.overall.n), pct(rep.overall.median_ape), pct(rep.overall.mean_ape)});
+    s.print(os);
+    if (!rep.unmapped.empty()) {
+      os << "\nunmapped rows (" << rep.unmapped.size() << "):\n";
+      TextTable u({"id", "metric", "reason"}, {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left});
+      for (const UnmappedRow& r : rep.unmapped) u.add_row({r.id, r.metric, r.reason});
+      u.print(os, "  ");
+    }
+    const std::size_t total = rep.rows.size() + rep.unmapped.size();
+    os << "\nmapped " << rep.rows.size() << " of " << total << " rows\n\n";
+  }
+}
+
+namespace {
+nlohmann::json report_json(const ModelReport& rep) {
+  nlohmann::json j;
+  j["latency"] = rep.latency;
+  j["rows"] = nlohmann::json::array();
+  for (const RowResult& r : rep.rows)
+    j["rows"].push_back({{"id", r.id},
+                         {"source", r.source},
+                         {"metric", r.metric},
+                         {"unit", r.unit},
+                         {"framework", r.framework},
+                         {"measured", r.measured},
+                         {"predicted", r.predicted},
+                         {"ape", r.ape}});
+  j["unmapped"] = nlohmann::json::array();
+  for (const UnmappedRow& r : rep.unmapped)
+    j["unmapped"].push_back({{"id", r.id}, {"source", r.source}, {"metric", r.metric}, {"reason", r.reason}});
+  nlohmann::json by = nlohmann::json::object();
+  for (const auto& [src, st] : rep.by_source)
+    by[src] = {{"label", source_label(src)}, {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+  j["summary"] = {{"overall", {{"n", rep.overall.n}, {"median_ape", rep.overall.median_ape}, {"mean_ape", rep.overall.mean_ape}}},
+                  {"by_source", by},
+                  {"mapped", rep.rows.size()},
+                  {"unmapped", rep.unmapped.size()}};
+  return j;
+}
+}  // namespace
+
+std::string reports_json(const std::vector<ModelReport>& reports) {
+  if (reports.size() == 1) return report_json(reports[0]).dump(2) + "\n";
+  nlohmann::json j;
+  j["models"] = nlohmann::json::array();
+  for (const ModelReport& r : reports) j["models"].push_back(report_json(r));
+  return j.dump(2) + "\n";
+}
+
+}  // namespace tessera::validation

@@ -1,0 +1,150 @@
+#pragma once
+// `tessera validate-data`: predicts published measurements (rows in the format of
+// ../shared/data/measurements.csv) with one or more latency models and reports the error.
+//
+// A row is mapped to a model file, a machine file, dtypes, a parallel configuration, a serving
+// framework and a quantity to predict through the alias table (data/aliases.yaml); a row that
+// cannot be mapped carries the reason. docs/accuracy.md describes every mapping rule.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario.hpp"
+#include "tessera/dtype.hpp"
+#include "tessera/export.hpp"
+#include "tessera/kinds/latency_model.hpp"
+#include "tessera/kinds/memory_model.hpp"
+#include "tessera/machine.hpp"
+#include "tessera/model.hpp"
+#include "tessera/parallel_config.hpp"
+
+namespace tessera::validation {
+
+// One row of a measurements CSV, cells as written.
+struct DataRow {
+  std::string id, source, source_locator, software, model, precision, hardware;
+  std::string n_devices, tp, pp, ep, batch, input_len, output_len, metric, value, unit, notes;
+  int line = 0;  // 1-based line of the row's start in the file
+};
+
+// Reads a CSV with the header of measurements.csv (RFC 4180 quoting). Throws InputError.
+TESSERA_API std::vector<DataRow> read_measurements(const std::string& path);
+
+// The latency metrics of measurements.csv's README (the acceptance set).
+TESSERA_API bool is_latency_metric(const std::string& metric);
+
+// Short display label of a source ("NVIDIA TensorRT-LLM docs", "Splitwise").
+TESSERA_API std::string source_label(const std::string& source);
+
+// ---- alias table ----------------------------------------------------------------------
+struct AliasRule {
+  std::string match;    // case-insensitive substring of the column (models, hardware, software)
+  std::string locator;  // frameworks only: also a substring of source_locator ("" = any)
+  std::string target;   // model / machine file stem, or framework profile name
+  std::string unmapped; // non-empty: rows matching this rule are not mapped, for this reason
+};
+struct Aliases {
+  std::string file;
+  std::vector<AliasRule> models, hardware, frameworks;
+};
+TESSERA_API Aliases load_aliases(const std::string& path);
+// data_root/data/aliases.yaml
+TESSERA_API std::string default_aliases_path(const std::string& data_root);
+
+// ---- row plans ------------------------------------------------------------------------
+enum class Measure : std::uint8_t {
+  prefill,      // TTFT / prefill latency: the prefill of input_len tokens
+  decode_step,  // one decode step at context input_len + output_len/2
+  request,      // prefill + (output_len - 1) decode steps with growing context
+  op_stage,     // one stage of one layer, timed alone
+  gemm,         // one GEMM M x K x N
+  copy,         // one device-to-device copy
+};
+enum class Derived : std::uint8_t {
+  time,                 // the measured time itself
+  tokens_per_s,         // B·dp·output_len / e2e
+  tokens_per_s_per_pe,  // the same / n_devices
+  requests_per_s,       // B·dp / e2e
+  time_per_token,       // e2e / (B·output_len)
+};
+
+struct RowPlan {
+  bool mapped = false;
+  std::string reason;  // why not mapped
+  std::string model_file, machine_file, framework;
+  DTypes dtype;
+  ParallelConfig config;
+  std::int64_t n_devices = 1;
+  std::int64_t batch = 1;  // sequences per DP replica
+  std::int64_t input = 0, output = 0;
+  Measure measure = Measure::prefill;
+  Derived derived = Derived::time;
+  std::string stage;            // op_stage: the Tessera stage
+  double stage_fraction = 1;    // op_stage: the row's share of that stage (Q_mul_K: 1/2)
+  bool stage_decode = true;     // op_stage: a decode step (else a prefill)
+  double gemm_m = 0, gemm_n = 0, gemm_k = 0;
+  double copy_bytes = 0;        // bytes copied (read once, written once)
+  double to_unit = 1;           // SI value × to_unit = the row's unit
+  double measured = 0;          // the row's value
+};
+
+TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
+
+// A mapped row with its model and machine loaded (once), ready to predict many times.
+struct PreparedRow {
+  const DataRow* row = nullptr;
+  RowPlan plan;
+  ModelSpec model;     // dtypes applied
+  MachineSpec machine; // efficiency left empty: the caller supplies it
+  std::vector<RawParam> efficiency_raw;  // the machine file's `efficiency:` block as written
+};
+TESSERA_API PreparedRow prepare_row(const DataRow& row, const RowPlan& plan);
+
+// The prediction in the row's unit, with `latency` and the machine's validated efficiency
+// block. Throws Error when the configuration is not valid on the machine.
+TESSERA_API double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
+                               const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory);
+
+// ---- reports --------------------------------------------------------------------------
+struct RowResult {
+  std::string id, source, metric, unit, framework;
+  double measured = 0, predicted = 0, ape = 0;  // ape: |predicted - measured| / measured
+};
+struct UnmappedRow {
+  std::string id, source, metric, reason;
+};
+struct ErrorStats {
+  std::size_t n = 0;
+  double median_ape = 0, mean_ape = 0;
+};
+TESSERA_API ErrorStats error_stats(const std::vector<double>& apes);
+
+struct ModelReport {
+  std::string latency;  // the latency plugin's name
+  std::vector<RowResult> rows;
+  std::vector<UnmappedRow> unmapped;
+  ErrorStats overall;
+  std::vector<std::pair<std::string, ErrorStats>> by_source;  // in order of first appearance
+};
+
+struct ValidateOptions {
+  std::vector<std::string> latency;  // plugin names
+  bool latency_only = false;         // only the latency metrics (the acceptance set)
+  std::string aliases;               // "" = default_aliases_path(data_root)
+  std::string data_root;
+};
+
+// Maps every row and predicts the mapped ones with each latency plugin.
+TESSERA_API std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const PluginRegistry& registry,
+                                                   const ValidateOptions& options);
+
+// Text tables (one per latency model: rows, per-source and overall errors, unmapped rows).
+TESSERA_API void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows = true);
+// JSON: one model -> {latency, rows, unmapped, summary}; several -> {models: [...]}.
+TESSERA_API std::string reports_json(const std::vector<ModelReport>& reports);
+
+}  // namespace tessera::validation

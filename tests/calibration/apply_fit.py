@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Writes the parameters printed by fit_calibrated into the shipped files.
+
+    build/bin/fit_calibrated --target ../shared/data/measurements.csv --extra data/measurements-h200.csv \
+        --exclude-ids 1132-1143 --exclude-notes grouped > fit.txt
+    tests/calibration/apply_fit.py fit.txt
+
+Each family's `efficiency:` block replaces the one between the `# BEGIN calibrated efficiency`
+and `# END calibrated efficiency` lines of that family's machine files (appended when absent);
+the framework profiles replace the lines between BEGIN/END FITTED PROFILES in
+plugins/latency/calibrated/profiles.cpp.
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILIES = {"A100": ["dgx-a100-40gb", "dgx-a100-80gb"], "H100/H200": ["dgx-h100", "dgx-h200"]}
+BEGIN, END = "# BEGIN calibrated efficiency", "# END calibrated efficiency"
+
+
+def main(path):
+    text = Path(path).read_text()
+    blocks = dict(re.findall(r"# family (\S+):\nefficiency:\n((?:  .*\n)+)", text))
+    profiles = re.findall(r"^      \{\".*\},$", text, re.M)
+    if not blocks or not profiles:
+        sys.exit("apply_fit: no efficiency blocks or profiles in " + path)
+    for fam, body in blocks.items():
+        for stem in FAMILIES.get(fam, []):
+            f = ROOT / "machines" / (stem + ".yaml")
+            src = f.read_text()
+            block = (f"{BEGIN} (family {fam}; fitted by tests/calibration/fit_calibrated, docs/accuracy.md)\n"
+                     f"# Read by latency/calibrated only; other latency models ignore it.\nefficiency:\n{body}{END}\n")
+            if BEGIN in src:
+                src = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n", lambda _: block, src, flags=re.S)
+            else:
+                src = src.rstrip("\n") + "\n" + block
+            f.write_text(src)
+            print("wrote", f)
+    pf = ROOT / "plugins/latency/calibrated/profiles.cpp"
+    src = pf.read_text()
+    start = src.index("  static const std::vector<FrameworkProfile> kProfiles = {\n") + len(
+        "  static const std::vector<FrameworkProfile> kProfiles = {\n")
+    stop = src.index("  };\n  // END FITTED PROFILES")
+    src = src[:start] + "\n".join(profiles) + "\n" + src[stop:]
+    pf.write_text(src)
+    print("wrote", pf)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "fit.txt")

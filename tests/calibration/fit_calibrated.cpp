@@ -1,0 +1,707 @@
+// fit_calibrated: chooses the parameters of latency/calibrated from measurements, and measures
+// how well they generalise (leave one source out). docs/accuracy.md records its output.
+//
+//   fit_calibrated --target ../shared/data/measurements.csv --extra data/measurements-h200.csv
+//                  [--loso] [--rounds N]
+//
+// Rows: the latency rows of the target CSV (the acceptance set) and of every --extra CSV (our
+// own calibration measurements; H200 rows the data README marks as superseded are left out:
+// --exclude-ids, --exclude-notes). Parameters: per machine family (machine files grouped by
+// --family) the 8 efficiencies of the `efficiency:` block; per serving framework with rows the
+// 4 overheads of its profile. Loss: each source weighs the same — the mean over its rows of a
+// Huber loss (δ = 0.1) of ln(predicted/measured) — plus a weak pull towards the documented
+// defaults (so that parameters the rows do not constrain stay at them). Nelder-Mead on
+// transformed parameters (logit for efficiencies, log for the rest), restarted until it stops
+// improving. Then `generic` = one profile fitted to every framework's rows together (families
+// fixed). A framework with no rows takes the generic profile; a family with no rows its
+// documented defaults.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/validation.hpp"
+#include "calibrated.hpp"
+#include "host/plugin_registry.hpp"
+
+namespace fs = std::filesystem;
+using namespace tessera;
+using namespace tessera::validation;
+using tessera::plugins::CalibratedLatency;
+using tessera::plugins::FamilyEfficiency;
+using tessera::plugins::FrameworkProfile;
+
+namespace {
+
+// ---- parameters ---------------------------------------------------------------------------
+
+enum class Tr { logit, log_us, log };  // efficiency in (0,1); overhead in µs >= 0; positive number
+
+struct FamKey {
+  const char* name;
+  Tr tr;
+  double FamilyEfficiency::*field;
+  double scale;  // SI per displayed unit (1e-6 for µs)
+};
+const FamKey kFamKeys[] = {
+    {"gemm_efficiency", Tr::logit, &FamilyEfficiency::gemm_efficiency, 1},
+    {"gemm_m_half", Tr::log, &FamilyEfficiency::gemm_m_half, 1},
+    {"gemm_8bit_efficiency", Tr::logit, &FamilyEfficiency::gemm_8bit_efficiency, 1},
+    {"hbm_efficiency", Tr::logit, &FamilyEfficiency::hbm_efficiency, 1},
+    {"attention_efficiency", Tr::logit, &FamilyEfficiency::attention_efficiency, 1},
+    {"kernel_overhead", Tr::log_us, &FamilyEfficiency::kernel_overhead, 1e-6},
+    {"collective_bw_efficiency", Tr::logit, &FamilyEfficiency::collective_bw_efficiency, 1},
+    {"collective_latency", Tr::log_us, &FamilyEfficiency::collective_latency, 1e-6},
+};
+struct FwKey {
+  const char* name;
+  double FrameworkProfile::*field;
+};
+const FwKey kFwKeys[] = {
+    {"launch_overhead", &FrameworkProfile::launch_overhead},
+    {"collective_overhead", &FrameworkProfile::collective_overhead},
+    {"decode_step_overhead", &FrameworkProfile::decode_step_overhead},
+    {"prefill_overhead", &FrameworkProfile::prefill_overhead},
+};
+// Starting point of a framework profile (µs): documented in docs/accuracy.md.
+const double kFwStart[] = {5, 10, 200, 200};
+
+double encode(Tr t, double v) {
+  switch (t) {
+    case Tr::logit: {
+      const double e = std::clamp(v, 1e-4, 1 - 1e-4);
+      return std::log(e / (1 - e));
+    }
+    case Tr::log_us: return std::log(v * 1e6 + 0.1);
+    case Tr::log: return std::log(v + 0.1);
+  }
+  return 0;
+}
+double decode(Tr t, double x) {
+  switch (t) {
+    case Tr::logit: return 1 / (1 + std::exp(-x));
+    case Tr::log_us: return std::max(0.0, std::exp(x) - 0.1) * 1e-6;
+    case Tr::log: return std::max(0.0, std::exp(x) - 0.1);
+  }
+  return 0;
+}
+
+struct State {
+  std::map<std::string, FamilyEfficiency> fam;    // by family
+  std::map<std::string, FrameworkProfile> fw;     // by framework
+};
+
+struct Slot {  // one free parameter
+  bool family = true;
+  std::string owner;
+  int key = 0;
+  Tr tr = Tr::logit;
+  double prior = 0;  // encoded default
+};
+
+double& slot_ref(State& s, const Slot& sl) {
+  if (sl.family) return s.fam[sl.owner].*(kFamKeys[sl.key].field);
+  return s.fw[sl.owner].*(kFwKeys[sl.key].field);
+}
+
+// ---- rows ---------------------------------------------------------------------------------
+
+struct FitRow {
+  std::string source;  // full source string
+  std::string family;
+  std::string framework;
+  PreparedRow prep;
+  bool target = false;  // from the --target CSV (acceptance set)
+};
+
+struct Data {
+  std::vector<DataRow> raw;  // owns the rows PreparedRow points to
+  std::vector<FitRow> rows;
+  std::vector<std::pair<std::string, std::string>> unmapped;  // target rows: id, reason
+  std::size_t target_latency_rows = 0;
+};
+
+std::map<std::string, std::string> g_family_of;  // machine file stem -> family
+
+std::string family_of(const std::string& machine_file) {
+  const std::string stem = fs::path(machine_file).stem().string();
+  const auto it = g_family_of.find(stem);
+  return it == g_family_of.end() ? stem : it->second;
+}
+
+// ---- prediction and loss --------------------------------------------------------------------
+
+struct Predictor {
+  std::shared_ptr<const MemoryModel> memory;
+
+  // NaN when the row cannot be predicted.
+  double predict(const FitRow& r, const State& s) const {
+    const auto fam_it = s.fam.find(r.family);
+    FamilyEfficiency fe = fam_it == s.fam.end() ? FamilyEfficiency{} : fam_it->second;
+    const auto fw_it = s.fw.find(r.framework);
+    const FrameworkProfile fp = fw_it != s.fw.end() ? fw_it->second : s.fw.at("generic");
+    ParamSet eff;
+    for (const FamKey& k : kFamKeys) eff.set(k.name, fe.*(k.field));
+    auto lat = std::make_shared<const CalibratedLatency>(fp);
+    try {
+      return predict_row(r.prep, lat, eff, memory);
+    } catch (const Error&) {
+      return std::nan("");
+    }
+  }
+};
+
+double huber(double x, double d = 0.1) {
+  const double a = std::abs(x);
+  return a <= d ? 0.5 * a * a : d * (a - 0.5 * d);
+}
+
+double g_extra_weight = 0.5;  // weight of a calibration (--extra) group relative to a target group
+
+// Rows are weighed by group: (source, framework). Each group of the target CSV weighs 1, each
+// group of the calibration CSVs g_extra_weight, whatever its number of rows.
+double loss(const std::vector<const FitRow*>& rows, const State& s, const Predictor& p) {
+  std::map<std::string, std::pair<double, int>> by;
+  std::map<std::string, double> weight;
+  for (const FitRow* r : rows) {
+    const double v = p.predict(*r, s);
+    double e = 5;  // an unpredictable row costs as much as a 150x error
+    if (std::isfinite(v) && v > 0) e = std::log(v / r->prep.plan.measured);
+    const std::string key = r->source + "\x1f" + r->framework;
+    auto& b = by[key];
+    b.first += huber(e);
+    b.second += 1;
+    weight[key] = r->target ? 1.0 : g_extra_weight;
+  }
+  double total = 0;
+  for (const auto& [key, b] : by) total += weight[key] * b.first / b.second;
+  return total;
+}
+
+// ---- Nelder-Mead --------------------------------------------------------------------------
+
+template <class F>
+std::vector<double> nelder_mead(F&& f, std::vector<double> x0, double step, int max_evals, double& best) {
+  const std::size_t n = x0.size();
+  std::vector<std::vector<double>> pts(n + 1, x0);
+  for (std::size_t i = 0; i < n; ++i) pts[i + 1][i] += step;
+  std::vector<double> val(n + 1);
+  for (std::size_t i = 0; i <= n; ++i) val[i] = f(pts[i]);
+  int evals = static_cast<int>(n + 1);
+  std::vector<std::size_t> ord(n + 1);
+  while (evals < max_evals) {
+    for (std::size_t i = 0; i <= n; ++i) ord[i] = i;
+    std::sort(ord.begin(), ord.end(), [&](std::size_t a, std::size_t b) { return val[a] < val[b]; });
+    const std::size_t lo = ord[0], hi = ord[n], nh = ord[n - 1];
+    if (std::abs(val[hi] - val[lo]) < 1e-9) break;
+    std::vector<double> c(n, 0.0);
+    for (std::size_t i = 0; i <= n; ++i)
+      if (i != hi)
+        for (std::size_t j = 0; j < n; ++j) c[j] += pts[i][j] / static_cast<double>(n);
+    auto along = [&](double t) {
+      std::vector<double> y(n);
+      for (std::size_t j = 0; j < n; ++j) y[j] = c[j] + t * (pts[hi][j] - c[j]);
+      return y;
+    };
+    auto xr = along(-1.0);
+    const double fr = f(xr);
+    ++evals;
+    if (fr < val[lo]) {
+      auto xe = along(-2.0);
+      const double fe = f(xe);
+      ++evals;
+      if (fe < fr) {
+        pts[hi] = xe;
+        val[hi] = fe;
+      } else {
+        pts[hi] = xr;
+        val[hi] = fr;
+      }
+    } else if (fr < val[nh]) {
+      pts[hi] = xr;
+      val[hi] = fr;
+    } else {
+      auto xc = along(fr < val[hi] ? -0.5 : 0.5);
+      const double fc = f(xc);
+      ++evals;
+      if (fc < std::min(fr, val[hi])) {
+        pts[hi] = xc;
+        val[hi] = fc;
+      } else {
+        for (std::size_t i = 0; i <= n; ++i) {
+          if (i == lo) continue;
+          for (std::size_t j = 0; j < n; ++j) pts[i][j] = pts[lo][j] + 0.5 * (pts[i][j] - pts[lo][j]);
+          val[i] = f(pts[i]);
+          ++evals;
+        }
+      }
+    }
+  }
+  std::size_t b = 0;
+  for (std::size_t i = 1; i <= n; ++i)
+    if (val[i] < val[b]) b = i;
+  best = val[b];
+  return pts[b];
+}
+
+// Coordinate descent: for each parameter in turn, a coarse scan of its whole range (in the
+// transformed space: overheads and counts on a log scale, efficiencies on a logit scale), then
+// a golden-section search between the best scan point's neighbours. The scan sees past the
+// plateaus of max() terms (a launch cost matters only once the host is the bottleneck),
+// where Nelder-Mead and local line searches stall.
+std::pair<double, double> scan_range(Tr t) {
+  switch (t) {
+    case Tr::logit: return {-4.0, 6.0};   // efficiency 0.018 .. 0.9975
+    case Tr::log_us: return {-2.3, 11.5}; // 0 .. 100 ms
+    case Tr::log: return {-2.3, 9.0};     // 0 .. 8100
+  }
+  return {-1, 1};
+}
+
+template <class F>
+std::vector<double> coordinate_descent(F&& f, std::vector<double> x, const std::vector<Tr>& tr, int sweeps,
+                                       double& best) {
+  best = f(x);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  const int kScan = 24;
+  for (int sw = 0; sw < sweeps; ++sw) {
+    const double start = best;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      auto at = [&](double v) {
+        std::vector<double> y = x;
+        y[i] = v;
+        return f(y);
+      };
+      const auto [lo, hi] = scan_range(tr[i]);
+      const double h = (hi - lo) / (kScan - 1);
+      double bx = x[i], bf = best;
+      for (int k = 0; k < kScan; ++k) {
+        const double v = lo + k * h, fv = at(v);
+        if (fv < bf) {
+          bf = fv;
+          bx = v;
+        }
+      }
+      double a = bx - h, b = bx + h;
+      double c = b - g * (b - a), d = a + g * (b - a), fc = at(c), fd = at(d);
+      for (int it = 0; it < 14; ++it) {
+        if (fc < fd) {
+          b = d;
+          d = c;
+          fd = fc;
+          c = b - g * (b - a);
+          fc = at(c);
+        } else {
+          a = c;
+          c = d;
+          fc = fd;
+          d = a + g * (b - a);
+          fd = at(d);
+        }
+      }
+      if (fc < bf) {
+        bf = fc;
+        bx = c;
+      }
+      if (fd < bf) {
+        bf = fd;
+        bx = d;
+      }
+      if (bf < best) {
+        best = bf;
+        x[i] = bx;
+      }
+    }
+    if (start - best < 1e-7) break;
+  }
+  return x;
+}
+
+struct FitOptions {
+  int rounds = 4;
+  int evals_per_round = 3000;
+  double prior_weight = 1e-5;
+  bool verbose = false;
+};
+
+// Fits the free slots in place; returns the final loss.
+double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::vector<Slot>& slots,
+                 const Predictor& p, const FitOptions& o, const std::function<double(const State&)>& loss_fn) {
+  if (slots.empty()) return loss_fn(s);
+  std::vector<double> x(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) x[i] = encode(slots[i].tr, slot_ref(s, slots[i]));
+  auto f = [&](const std::vector<double>& y) {
+    double pen = 0;
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      slot_ref(s, slots[i]) = decode(slots[i].tr, y[i]);
+      pen += (y[i] - slots[i].prior) * (y[i] - slots[i].prior);
+    }
+    return loss_fn(s) + o.prior_weight * pen;
+  };
+  (void)rows;
+  (void)p;
+  std::vector<Tr> trs;
+  for (const Slot& sl : slots) trs.push_back(sl.tr);
+  double best = f(x), prev = best;
+  for (int r = 0; r < o.rounds; ++r) {
+    x = coordinate_descent(f, x, trs, 6, best);
+    if (o.verbose) std::fprintf(stderr, "  round %d: coordinate descent %.6f", r, best);
+    x = nelder_mead(f, x, 0.2, o.evals_per_round, best);
+    if (o.verbose) std::fprintf(stderr, ", Nelder-Mead %.6f\n", best);
+    if (r > 0 && prev - best < 1e-6) break;
+    prev = best;
+  }
+  f(x);  // leave the best values in s
+  return best;
+}
+
+State defaults(const std::set<std::string>& families) {
+  State s;
+  for (const auto& f : families) s.fam[f] = FamilyEfficiency{};
+  for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) {
+    FrameworkProfile q = p;
+    for (int k = 0; k < 4; ++k) q.*(kFwKeys[k].field) = kFwStart[k] * 1e-6;
+    if (std::string(p.name) == "none") q = p;  // kernels timed alone: no host cost, never fitted
+    s.fw[p.name] = q;
+  }
+  return s;
+}
+
+// Fits families + named frameworks on `rows`, then the generic profile on all of them.
+State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string>& families, const Predictor& p,
+              const FitOptions& o) {
+  State s = defaults(families);
+  std::set<std::string> fams, fws;
+  std::set<std::string> eight_bit_fams;
+  for (const FitRow* r : rows) {
+    fams.insert(r->family);
+    fws.insert(r->framework);
+    const DTypes& d = r->prep.model.dtype;
+    if (dtype_bytes(wider_dtype(d.weights, d.activations)) <= 1.0) eight_bit_fams.insert(r->family);
+  }
+  std::vector<Slot> slots;
+  for (const auto& f : fams)
+    for (int k = 0; k < 8; ++k) {
+      if (std::string(kFamKeys[k].name) == "gemm_8bit_efficiency" && !eight_bit_fams.count(f)) continue;
+      Slot sl{true, f, k, kFamKeys[k].tr, 0};
+      sl.prior = encode(sl.tr, FamilyEfficiency{}.*(kFamKeys[k].field));
+      slots.push_back(sl);
+    }
+  for (const auto& w : fws) {
+    if (w == "none") continue;
+    for (int k = 0; k < 4; ++k) {
+      Slot sl{false, w, k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)};
+      slots.push_back(sl);
+    }
+  }
+  auto base_loss = [&](const State& st) { return loss(rows, st, p); };
+  fit_slots(rows, s, slots, p, o, base_loss);
+
+  // generic: one profile for every row with a framework (families fixed).
+  std::vector<Slot> gslots;
+  for (int k = 0; k < 4; ++k) gslots.push_back({false, "generic", k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)});
+  std::vector<const FitRow*> framed;
+  for (const FitRow* r : rows)
+    if (r->framework != "none") framed.push_back(r);
+  auto generic_loss = [&](const State& st) {
+    State t = st;
+    for (auto& [name, prof] : t.fw) {
+      if (name == "none") continue;
+      const char* nm = prof.name;
+      prof = st.fw.at("generic");
+      prof.name = nm;
+    }
+    return loss(framed, t, p);
+  };
+  fit_slots(framed, s, gslots, p, o, generic_loss);
+  // Frameworks with no rows carry the generic numbers.
+  for (auto& [name, prof] : s.fw) {
+    if (name == "generic" || name == "none" || fws.count(name)) continue;
+    const char* nm = prof.name;
+    const char* meaning = prof.meaning;
+    prof = s.fw.at("generic");
+    prof.name = nm;
+    prof.meaning = meaning;
+  }
+  // Families with no rows keep the documented defaults (defaults() already set them).
+  return s;
+}
+
+// ---- reporting ------------------------------------------------------------------------------
+
+std::string us(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", s * 1e6);
+  return b;
+}
+
+void print_state(const State& s, const std::set<std::string>& families_with_rows) {
+  std::printf("\n# efficiency blocks (machine files)\n");
+  for (const auto& [fam, fe] : s.fam) {
+    if (!families_with_rows.count(fam)) continue;
+    std::printf("# family %s:\nefficiency:\n", fam.c_str());
+    for (const FamKey& k : kFamKeys) {
+      const double v = fe.*(k.field);
+      if (k.tr == Tr::log_us)
+        std::printf("  %s: %s us\n", k.name, us(v).c_str());
+      else
+        std::printf("  %s: %.4g\n", k.name, v);
+    }
+  }
+  std::printf("\n// framework profiles (profiles.cpp): launch, collective call, decode step, prefill (us)\n");
+  for (const FrameworkProfile& p0 : tessera::plugins::framework_profiles()) {
+    const FrameworkProfile& p = s.fw.at(p0.name);
+    std::printf("      {\"%s\", \"%s\", %s * us, %s * us, %s * us, %s * us},\n", p0.name, p0.meaning,
+                us(p.launch_overhead).c_str(), us(p.collective_overhead).c_str(), us(p.decode_step_overhead).c_str(),
+                us(p.prefill_overhead).c_str());
+  }
+}
+
+struct Scored {
+  const FitRow* row;
+  double predicted, ape;
+};
+
+std::vector<Scored> score(const std::vector<const FitRow*>& rows, const State& s, const Predictor& p) {
+  std::vector<Scored> out;
+  for (const FitRow* r : rows) {
+    const double v = p.predict(*r, s);
+    const double m = r->prep.plan.measured;
+    out.push_back({r, v, std::isfinite(v) ? std::abs(v - m) / m : 1.0});
+  }
+  return out;
+}
+
+void print_by_source(const std::vector<Scored>& sc, const char* title) {
+  std::map<std::string, std::vector<double>> by;
+  std::vector<std::string> order;
+  std::vector<double> all;
+  for (const Scored& x : sc) {
+    if (!by.count(x.row->source)) order.push_back(x.row->source);
+    by[x.row->source].push_back(x.ape);
+    all.push_back(x.ape);
+  }
+  std::printf("\n%s\n| source | n | median APE | mean APE |\n|---|---:|---:|---:|\n", title);
+  for (const auto& s : order) {
+    const ErrorStats st = error_stats(by[s]);
+    std::printf("| %s | %zu | %.1f %% | %.1f %% |\n", source_label(s).c_str(), st.n, 100 * st.median_ape, 100 * st.mean_ape);
+  }
+  const ErrorStats st = error_stats(all);
+  std::printf("| **overall** | %zu | **%.1f %%** | %.1f %% |\n", st.n, 100 * st.median_ape, 100 * st.mean_ape);
+}
+
+bool in_ranges(const std::string& id, const std::vector<std::pair<long, long>>& ranges) {
+  char* end = nullptr;
+  const long v = std::strtol(id.c_str(), &end, 10);
+  if (end == id.c_str()) return false;
+  for (const auto& [a, b] : ranges)
+    if (v >= a && v <= b) return true;
+  return false;
+}
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: fit_calibrated --target CSV [--extra CSV]... [--loso] [--rounds N] [--evals N]\n"
+               "       [--exclude-ids A-B[,C-D]] [--exclude-notes TEXT]... [--family NAME=stem,stem]...\n"
+               "       [--data-root DIR] [--aliases FILE] [--evaluate-only] [-v]\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string target;
+  std::vector<std::string> extra;
+  bool loso = false, evaluate_only = false;
+  FitOptions fo;
+  std::vector<std::pair<long, long>> exclude_ids;
+  std::vector<std::string> exclude_notes;
+  std::string data_root = TESSERA_SOURCE_DIR, aliases_path;
+  g_family_of = {{"dgx-a100-40gb", "A100"}, {"dgx-a100-80gb", "A100"}, {"dgx-h100", "H100/H200"}, {"dgx-h200", "H100/H200"}};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        usage();
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--target") target = next();
+    else if (a == "--extra") extra.push_back(next());
+    else if (a == "--loso") loso = true;
+    else if (a == "--evaluate-only") evaluate_only = true;
+    else if (a == "--rounds") fo.rounds = std::stoi(next());
+    else if (a == "--evals") fo.evals_per_round = std::stoi(next());
+    else if (a == "--prior") fo.prior_weight = std::stod(next());
+    else if (a == "--extra-weight") g_extra_weight = std::stod(next());
+    else if (a == "-v") fo.verbose = true;
+    else if (a == "--data-root") data_root = next();
+    else if (a == "--aliases") aliases_path = next();
+    else if (a == "--exclude-notes") exclude_notes.push_back(next());
+    else if (a == "--exclude-ids") {
+      std::stringstream ss(next());
+      std::string part;
+      while (std::getline(ss, part, ',')) {
+        const auto dash = part.find('-');
+        const long lo = std::stol(part.substr(0, dash));
+        const long hi = dash == std::string::npos ? lo : std::stol(part.substr(dash + 1));
+        exclude_ids.emplace_back(lo, hi);
+      }
+    } else if (a == "--family") {
+      const std::string v = next();
+      const auto eq = v.find('=');
+      std::stringstream ss(v.substr(eq + 1));
+      std::string stem;
+      while (std::getline(ss, stem, ',')) g_family_of[stem] = v.substr(0, eq);
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  if (target.empty()) {
+    usage();
+    return 2;
+  }
+  try {
+    const Aliases aliases = load_aliases(aliases_path.empty() ? default_aliases_path(data_root) : aliases_path);
+    PluginRegistry registry;
+    registry.discover();
+    PluginChoice mem;
+    mem.name = "standard";
+    Predictor pred{registry.create_memory(mem)};
+
+    Data data;
+    std::vector<std::pair<std::string, bool>> files = {{target, true}};
+    for (const auto& e : extra) files.emplace_back(e, false);
+    std::size_t total = 0;
+    for (const auto& [path, is_target] : files) total += read_measurements(path).size();
+    data.raw.reserve(total);  // PreparedRow keeps pointers into raw
+    for (const auto& [path, is_target] : files) {
+      for (DataRow& r : read_measurements(path)) {
+        if (!is_latency_metric(r.metric)) continue;
+        if (!is_target) {
+          if (in_ranges(r.id, exclude_ids)) continue;
+          bool skip = false;
+          for (const auto& t : exclude_notes) skip = skip || r.notes.find(t) != std::string::npos;
+          if (skip) continue;
+        }
+        data.raw.push_back(std::move(r));
+        const DataRow& row = data.raw.back();
+        if (is_target) ++data.target_latency_rows;
+        const RowPlan plan = plan_row(row, aliases, data_root);
+        if (!plan.mapped) {
+          if (is_target) data.unmapped.emplace_back(row.id, plan.reason);
+          continue;
+        }
+        FitRow fr;
+        fr.source = row.source;
+        fr.framework = plan.framework;
+        fr.prep = prepare_row(row, plan);
+        fr.family = family_of(plan.machine_file);
+        fr.target = is_target;
+        data.rows.push_back(std::move(fr));
+      }
+    }
+    std::set<std::string> families;
+    for (const auto& [stem, fam] : g_family_of) families.insert(fam);
+    std::vector<const FitRow*> all, target_rows;
+    for (const FitRow& r : data.rows) {
+      all.push_back(&r);
+      if (r.target) target_rows.push_back(&r);
+    }
+    std::printf("target latency rows: %zu, mapped %zu (%.0f %%); calibration rows from --extra: %zu\n",
+                data.target_latency_rows, target_rows.size(),
+                100.0 * static_cast<double>(target_rows.size()) / static_cast<double>(data.target_latency_rows),
+                all.size() - target_rows.size());
+    for (const auto& [id, why] : data.unmapped) std::printf("  unmapped %s: %s\n", id.c_str(), why.c_str());
+
+    State fitted;
+    std::set<std::string> fams_with_rows;
+    for (const FitRow* r : all) fams_with_rows.insert(r->family);
+    if (evaluate_only) {
+      // The shipped parameters: the machine files' blocks (through the registry) and profiles.
+      fitted = defaults(families);
+      for (const FitRow* r : all) {
+        const ParamSet eff = registry.machine_params("calibrated", r->prep.efficiency_raw, r->prep.plan.machine_file);
+        fitted.fam[r->family] = tessera::plugins::family_from_params(eff);
+      }
+      for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.name] = p;
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      fitted = fit_all(all, families, pred, fo);
+      std::printf("fit: %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      print_state(fitted, fams_with_rows);
+    }
+    const auto in_sample = score(target_rows, fitted, pred);
+    print_by_source(in_sample, "## In-sample (target rows)");
+    std::printf("\n| id | source | metric | framework | measured | predicted | APE |\n|---|---|---|---|---:|---:|---:|\n");
+    for (const Scored& x : in_sample)
+      std::printf("| %s | %s | %s | %s | %.4g | %.4g | %.1f %% |\n", x.row->prep.row->id.c_str(),
+                  source_label(x.row->source).c_str(), x.row->prep.row->metric.c_str(), x.row->framework.c_str(),
+                  x.row->prep.plan.measured, x.predicted, 100 * x.ape);
+    std::vector<const FitRow*> extra_rows;
+    for (const FitRow* r : all)
+      if (!r->target) extra_rows.push_back(r);
+    if (!extra_rows.empty()) print_by_source(score(extra_rows, fitted, pred), "## Calibration rows (--extra)");
+
+    if (loso) {
+      std::vector<std::string> sources;
+      for (const FitRow* r : target_rows)
+        if (std::find(sources.begin(), sources.end(), r->source) == sources.end()) sources.push_back(r->source);
+      std::vector<double> pooled;
+      std::printf("\n## Leave one source out\n| left out | n | median APE | mean APE | fallbacks |\n|---|---:|---:|---:|---|\n");
+      std::vector<std::string> details;
+      for (const std::string& src : sources) {
+        std::vector<const FitRow*> train, test;
+        for (const FitRow* r : all) (r->source == src ? test : train).push_back(r);
+        State s = fit_all(train, families, pred, fo);
+        std::set<std::string> fam_train, fw_train;
+        for (const FitRow* r : train) {
+          fam_train.insert(r->family);
+          fw_train.insert(r->framework);
+        }
+        std::string fallbacks;
+        std::set<std::string> noted;
+        for (const FitRow* r : test) {
+          if (!fam_train.count(r->family) && noted.insert("family " + r->family).second)
+            fallbacks += (fallbacks.empty() ? "" : "; ") + std::string("family ") + r->family + ": defaults";
+          if (!fw_train.count(r->framework) && r->framework != "generic" && noted.insert("fw " + r->framework).second)
+            fallbacks += (fallbacks.empty() ? "" : "; ") + r->framework + ": generic profile";
+        }
+        const auto sc = score(test, s, pred);
+        std::vector<double> apes;
+        std::string row_detail = source_label(src) + ":";
+        for (const Scored& x : sc) {
+          apes.push_back(x.ape);
+          pooled.push_back(x.ape);
+          char b[64];
+          std::snprintf(b, sizeof b, " %s=%.0f%%", x.row->prep.row->id.c_str(), 100 * x.ape);
+          row_detail += b;
+        }
+        details.push_back(row_detail);
+        const ErrorStats st = error_stats(apes);
+        std::printf("| %s | %zu | %.1f %% | %.1f %% | %s |\n", source_label(src).c_str(), st.n, 100 * st.median_ape,
+                    100 * st.mean_ape, fallbacks.empty() ? "-" : fallbacks.c_str());
+        std::fflush(stdout);
+      }
+      const ErrorStats st = error_stats(pooled);
+      std::printf("| **pooled** | %zu | **%.1f %%** | %.1f %% | |\n", st.n, 100 * st.median_ape, 100 * st.mean_ape);
+      std::printf("\nper-row APE in its fold:\n");
+      for (const auto& d : details) std::printf("  %s\n", d.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fit_calibrated: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,63 @@
+#pragma once
+// Shared helpers: the build tree's plugins, scenarios from the source tree, searches by name.
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/search_driver.hpp"
+#include "eval/session.hpp"
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario_loader.hpp"
+
+namespace tessera::test {
+
+inline PluginRegistry& registry() {
+  static PluginRegistry* reg = [] {
+    auto* r = new PluginRegistry();
+    r->discover();
+    return r;
+  }();
+  return *reg;
+}
+
+inline std::string scenario_path(const std::string& name) {
+  return std::string(TESSERA_SOURCE_DIR) + "/scenarios/" + name;
+}
+
+inline Scenario load(const std::string& name, std::vector<std::string> set = {}) {
+  LoadOptions o;
+  o.set = std::move(set);
+  return load_scenario(scenario_path(name), o);
+}
+
+inline PluginChoice choice(const std::string& name, std::vector<std::pair<std::string, std::string>> params = {}) {
+  PluginChoice c;
+  c.name = name;
+  for (auto& [k, v] : params) {
+    RawParam p;
+    p.key = k;
+    p.text = v;
+    c.params.push_back(p);
+  }
+  return c;
+}
+
+inline SearchResult search(const Session& s, const PluginChoice& strategy, unsigned threads = 2) {
+  const auto st = registry().create_search(strategy);
+  SearchOptions o;
+  o.threads = threads;
+  o.progress = false;
+  return run_search(s, *st, o);
+}
+
+inline std::vector<std::string> scenario_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(TESSERA_SOURCE_DIR) + "/scenarios"))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tessera::test
