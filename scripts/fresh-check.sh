@@ -11,7 +11,8 @@
 # 3. clones the committed HEAD of this repository (not the working tree) into the root's /src;
 # 4. mounts /proc and /dev, chroots in and runs README's two commands, `make demo` then
 #    `make test`, as root, with a bare environment;
-# 5. prints each step's exit status and wall time. Mounts are undone on any exit.
+# 5. prints each step's exit status and wall time and ctest's summary line (the two commands'
+#    output is also kept in WORKDIR/demo.log and WORKDIR/test.log). Mounts are undone on any exit.
 #
 # Run it as root, once per change to the setup (install-deps.sh, Makefile, CMake), not in CI.
 # Options (environment): TESSERA_FRESH_MIRROR (Debian mirror URL, default: the host's),
@@ -108,6 +109,7 @@ if [ ! -s "$TARBALL" ] || [ "${TESSERA_FRESH_REBUILD:-0}" = 1 ]; then
   rm -rf "$STAGE"/var/cache/apt/archives/*.deb "$STAGE"/var/lib/apt/lists/*
   tar -C "$STAGE" --numeric-owner -czf "$TARBALL.tmp" .
   mv "$TARBALL.tmp" "$TARBALL"
+  echo "debootstrap took $(fmt_time "$DEBOOTSTRAP_S") on $(date -u +%Y-%m-%dT%H:%MZ) from $MIRROR" >"$TARBALL.info"
   rm -rf --one-file-system "$STAGE"
   log "bare root cached in $TARBALL ($(du -h "$TARBALL" | cut -f1)), debootstrap took $(fmt_time "$DEBOOTSTRAP_S")"
 fi
@@ -170,8 +172,8 @@ run_step() { # run_step NAME COMMAND
   log "chroot: cd /src && $cmd"
   t0=$SECONDS
   set +e
-  in_root "cd /src && $cmd"
-  RC[$name]=$?
+  in_root "cd /src && $cmd" 2>&1 | tee "$WORK/$name.log"
+  RC[$name]=${PIPESTATUS[0]}
   set -e
   SECS[$name]=$((SECONDS - t0))
   log "'$cmd' exited ${RC[$name]} after $(fmt_time "${SECS[$name]}")"
@@ -186,12 +188,15 @@ echo "=== fresh-check summary: $HEAD_LINE"
 echo "  root: Debian 12 ($SUITE, minbase) from $MIRROR; bare root had make: $MAKE_PRESENT"
 summary_line step "exit" "wall time"
 if [ "$DEBOOTSTRAP_S" = cached ]; then
-  summary_line debootstrap "-" "cached ($TARBALL)"
+  summary_line debootstrap "-" "cached: $(cat "$TARBALL.info" 2>/dev/null || echo "$TARBALL")"
 else
   summary_line debootstrap "$DEBOOTSTRAP_RC" "$(fmt_time "$DEBOOTSTRAP_S")"
 fi
 summary_line "make demo" "${RC[demo]}" "$(fmt_time "${SECS[demo]}")"
 summary_line "make test" "${RC[test]}" "$(fmt_time "${SECS[test]}")"
+ctest_line=$(grep -E '^[0-9]+% tests passed' "$WORK/test.log" | tail -n1 || true)
+echo "  ctest: ${ctest_line:-no summary line (the suite did not run)}"
+echo "  logs: $WORK/demo.log, $WORK/test.log"
 if [ "${RC[demo]}" -eq 0 ] && [ "${RC[test]}" -eq 0 ]; then
   echo "fresh-check: PASS"
   exit 0

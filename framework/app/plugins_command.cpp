@@ -4,10 +4,10 @@
 
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -125,7 +125,10 @@ void print_text(std::ostream& os, const PluginRegistry& reg,
   }
   os << "\nSearched:";
   if (reg.search_path().empty()) os << " nothing";
-  for (const auto& dir : reg.search_path()) os << "\n  " << dir;
+  for (const auto& dir : reg.search_path()) {
+    std::error_code ec;
+    os << "\n  " << dir << (std::filesystem::is_directory(dir, ec) ? "" : "  (does not exist)");
+  }
   os << '\n';
 }
 

@@ -166,7 +166,11 @@ double huber(double x, double d = 0.1) {
   return a <= d ? 0.5 * a * a : d * (a - 0.5 * d);
 }
 
-double g_extra_weight = 0.5;  // weight of a calibration (--extra) group relative to a target group
+double g_extra_weight = 0.5;
+// The frameworks whose rows the generic profile is fitted to: serving stacks (an unstated
+// framework in a measurement is a serving stack), not plain PyTorch experiments.
+std::set<std::string> g_generic_from = {"generic", "tensorrt-llm", "fastertransformer", "lmdeploy", "vllm",
+                                        "deepspeed", "pytorch-eager", "pytorch-cudagraph", "transformers"};  // weight of a calibration (--extra) group relative to a target group
 
 // Rows are weighed by group: (source, framework). Each group of the target CSV weighs 1, each
 // group of the calibration CSVs g_extra_weight, whatever its number of rows.
@@ -330,7 +334,8 @@ std::vector<double> coordinate_descent(F&& f, std::vector<double> x, const std::
 struct FitOptions {
   int rounds = 4;
   int evals_per_round = 3000;
-  double prior_weight = 1e-5;
+  double prior_weight = 1e-5;         // framework overheads: a nudge only
+  double family_prior_weight = 3e-3;  // machine-family efficiencies: keeps them physical
   bool verbose = false;
 };
 
@@ -344,9 +349,10 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
     double pen = 0;
     for (std::size_t i = 0; i < slots.size(); ++i) {
       slot_ref(s, slots[i]) = decode(slots[i].tr, y[i]);
-      pen += (y[i] - slots[i].prior) * (y[i] - slots[i].prior);
+      const double w = slots[i].family ? o.family_prior_weight : o.prior_weight;
+      pen += w * (y[i] - slots[i].prior) * (y[i] - slots[i].prior);
     }
-    return loss_fn(s) + o.prior_weight * pen;
+    return loss_fn(s) + pen;
   };
   (void)rows;
   (void)p;
@@ -412,7 +418,7 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
   for (int k = 0; k < 4; ++k) gslots.push_back({false, "generic", k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)});
   std::vector<const FitRow*> framed;
   for (const FitRow* r : rows)
-    if (r->framework != "none") framed.push_back(r);
+    if (g_generic_from.count(r->framework)) framed.push_back(r);
   auto generic_loss = [&](const State& st) {
     State t = st;
     for (auto& [name, prof] : t.fw) {
@@ -543,7 +549,13 @@ int main(int argc, char** argv) {
     else if (a == "--rounds") fo.rounds = std::stoi(next());
     else if (a == "--evals") fo.evals_per_round = std::stoi(next());
     else if (a == "--prior") fo.prior_weight = std::stod(next());
-    else if (a == "--extra-weight") g_extra_weight = std::stod(next());
+    else if (a == "--family-prior") fo.family_prior_weight = std::stod(next());
+    else if (a == "--generic-from") {
+      g_generic_from.clear();
+      std::stringstream ss(next());
+      std::string f;
+      while (std::getline(ss, f, ',')) g_generic_from.insert(f);
+    } else if (a == "--extra-weight") g_extra_weight = std::stod(next());
     else if (a == "-v") fo.verbose = true;
     else if (a == "--data-root") data_root = next();
     else if (a == "--aliases") aliases_path = next();

@@ -340,10 +340,8 @@ TEST_CASE("golden (d): compute-bound prefill / Llama-3.1-8B 8K prompt / TP=8", "
 //   latency = 32*(1.8809504e-6 + 6.266269e-7 + 1.2547821e-6 + 4.2031858e-5 + 2.2013e-8
 //     + 1.0520117e-4 + 4.2031858e-5) + 9.786326e-6 = 6.187362743e-3 s
 //
-//   *** DISCREPANCY (reported): moe_most_loaded_rank treats the 8 ranks as independent, so
-//   it gives distinct = 1 - (1 - 0.25)^8 = 0.8999 expert and token slots 0.9137 instead of
-//   exactly 1 and 1: moe.experts bytes/flops come out 10 % / 8.6 % low. The MC test shows the
-//   same cell (E8 K2 ep8 T1) outside its 5 % bound. Expected values here are the exact ones.
+//   (Found by this test and fixed: an earlier independent-ranks approximation gave 0.8999
+//   expert and 0.9137 slots; moe_load.cpp is now exact for one token.)
 TEST_CASE("golden (e1): Mixtral-8x7B decode / TP=8 / EP=8: distinct experts touched", "[physics][golden][moe]") {
   const ModelSpec m = mixtral_8x7b();
   const MachineSpec mc = dgx_h100();
@@ -356,7 +354,7 @@ TEST_CASE("golden (e1): Mixtral-8x7B decode / TP=8 / EP=8: distinct experts touc
   CHECK(find_stage(e, "moe.dispatch") == nullptr);
   check_comm(e, "moe.combine", 4.2031857778e-5);
   check_stage(e, "lm_head", 32768000, 32784192, 9.786325970e-6);
-  // The exact expectation (see DISCREPANCY above): one expert, one token slot.
+  // The exact expectation: one expert, one token slot.
   check_stage(e, "moe.experts", 352321536.0, 352423936.0, 1.0520117493e-4);
   CHECK(e.totals.latency_s == Approx(6.187362743e-3).epsilon(kTol));
 }
@@ -586,8 +584,7 @@ TEST_CASE("golden (h): pipelined chunked prefill / pp=2 / TTFT formula", "[physi
 //     = 142,606,336 flops; bytes: the latent cache 512*576*2 = 589,824 + Q (absorbed,
 //     kv_lora+rope wide) 128*576*2 = 147,456 + O (latent) 128*512*2 = 131,072 = 868,352
 //     -> 2.5920955e-7 s (memory).
-//     *** DISCREPANCY (reported, docs silent): the code counts Q/O as 2*T*q_loc*kv_lora*a
-//     = 262,144 (Q without its rope part), core bytes 851,968: -1.9 %.
+//     (Found by this test and fixed: the code once counted Q without its rope part.)
 //   attn.out: W_UV 16*512*128 = 1,048,576 + W_O 16*128*7168 = 14,680,064 ->
 //     flops 31,457,280; bytes 31,457,280 + (2048 + 7168)*2 = 31,475,712 -> 9.3957349e-6 s
 //   tp_reduce: all-reduce 7168*2 = 14,336 B over 8: 2*7/8*14336/450e9 + 14*3e-6
@@ -613,7 +610,7 @@ TEST_CASE("golden (i): DeepSeek-V3 MLA absorbed decode / attention scope / TP=8"
   CHECK(e.totals.redundant_flops == Approx(12928548864.0).epsilon(kTol));
   CHECK(e.totals.flops_all_pes - e.totals.redundant_flops == Approx(92418736128.0).epsilon(1e-9));
   CHECK(e.totals.latency_s == Approx(6.526803149e-3).epsilon(kTol));
-  // See DISCREPANCY above: Q carries its rope part.
+  // Q carries its rope part (docs/physics.md §3, MLA).
   check_stage(e, "attn.core", 142606336, 868352, 2.592095522e-7);
 }
 

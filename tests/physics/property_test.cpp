@@ -366,8 +366,8 @@ TEST_CASE("property: FLOPs identity in pipelined prefill (pp > 1)", "[physics][p
 // Biases are not GEMM work: the dense FFN's FLOPs count its matrices only (SPEC §3.2's table,
 // step_work.cpp ffn.up/ffn.down). An expert is the same FFN of width I_e, so a MoE model with
 // MLP biases (e.g. GPT-OSS) must satisfy the same identity.
-// *** DISCREPANCY (reported): moe.experts and moe.shared take 2*expert_params() per slot, and
-// expert_params() includes the biases ((mats-1)*I_e + H), while ffn.up/ffn.down do not.
+// moe.experts and moe.shared count matrix FLOPs only, like ffn.up/ffn.down (a bias is bytes,
+// not GEMM work); this test found the earlier mismatch.
 TEST_CASE("property: MoE experts count matrix FLOPs only / like the dense FFN (MLP biases)", "[physics][property][moe]") {
   ModelSpec m = mixtral_8x7b();
   m.mlp_bias = true;

@@ -133,8 +133,8 @@ TEST_CASE("topology graph: the level of every group equals the highest level on 
 // tp = 2 and cp = 16 both placed on `sip` of cube-sip (16 sips in the system), the members
 // must be 2 x 16 = 32 distinct sips: there are 16, and no level above to span. Only 64 of the
 // 2048 PEs are used, so the machine-size rule (cp*tp*pp*dp <= total PEs) does not catch it.
-// *** DISCREPANCY (reported): compute_layout calls it valid (the top digit absorbs the rest,
-// docs/physics.md §6) and group_members() returns PE indices >= 2048.
+// Such layouts are invalid (exceeds_hierarchy, docs/physics.md §6); this test found that they
+// were once accepted, with group members beyond the machine's PEs.
 TEST_CASE("topology: groups placed on the top level must fit its units", "[physics][topology]") {
   const MachineSpec mc = cube_sip();
   const ModelSpec m = llama31_8b();

@@ -152,7 +152,7 @@ TEST_CASE("a missing required parameter points at the plugin's name") {
   CHECK(objective->direction() == Direction::minimize);
 }
 
-TEST_CASE("every problem is collected, each at its own location") {
+TEST_CASE("every problem is collected - each at its own location") {
   Fixture f;
   std::vector<Diagnostic> d;
   f.validate({raw("samples", "0", 4, 3), raw("mode", "slow", 5, 3), raw("bogus", "1", 6, 3),

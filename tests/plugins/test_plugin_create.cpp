@@ -77,7 +77,7 @@ TEST_CASE("invalid parameters are reported before any plugin code runs") {
       "input, std, other, none, null, found 'nonee' (did you mean 'none'?)");
 }
 
-TEST_CASE("a factory that throws is reported at creation, naming the plugin") {
+TEST_CASE("a factory that throws is reported at creation - naming the plugin") {
   PluginRegistry reg({fixture_dir("throws"), fixture_dir("good")}, false);
   reg.discover();
   auto create = [&](const char* what) {

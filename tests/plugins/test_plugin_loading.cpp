@@ -43,7 +43,7 @@ TEST_CASE("good fixtures of every kind load from an extra folder") {
   CHECK(reg.names(PluginKind::search) == std::vector<std::string>{"fixture"});
 }
 
-TEST_CASE("a folder listed twice is scanned once; discover twice loads nothing twice") {
+TEST_CASE("a folder listed twice is scanned once - discover twice loads nothing twice") {
   PluginRegistry reg({fixture_dir("good"), fixture_dir("good") + "/", fixture_dir("good") + "/../good"},
                      false);
   CHECK(reg.search_path().size() == 1);
@@ -55,7 +55,7 @@ TEST_CASE("a folder listed twice is scanned once; discover twice loads nothing t
   CHECK(reg.failures().empty());
 }
 
-TEST_CASE("search path order: --plugin-path, TESSERA_PLUGIN_PATH, build tree, next to the executable") {
+TEST_CASE("search path order: --plugin-path - TESSERA_PLUGIN_PATH - build tree - next to the executable") {
   ::setenv("TESSERA_PLUGIN_PATH", "/nonexistent/a::/nonexistent/b", 1);
   PluginRegistry reg({fixture_dir("good")}, true);
   ::setenv("TESSERA_PLUGIN_PATH", "", 1);

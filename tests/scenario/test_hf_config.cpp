@@ -60,7 +60,7 @@ TEST_CASE("each hf_config fixture yields the model of the matching YAML file", "
   CHECK(n >= 5);
 }
 
-TEST_CASE("hf_config in a scenario, with the scenario's dtype and overrides", "[hf]") {
+TEST_CASE("hf_config in a scenario - with the scenario's dtype and overrides", "[hf]") {
   LoadOptions o;
   o.data_root = std::string(TESSERA_TEST_DIR) + "/fixtures/data";
   o.set = {"model.layers=4"};

@@ -28,7 +28,7 @@ std::vector<std::string> errors_of(std::vector<std::string> set, const std::stri
 }
 }  // namespace
 
-TEST_CASE("set: scalars, quantities and token counts", "[overrides]") {
+TEST_CASE("set: scalars - quantities and token counts", "[overrides]") {
   const Scenario s = load_with({"workload.batch=8", "workload.context=32K", "machine.pe.hbm.bandwidth=2 TB/s",
                                 "machine.levels.sip.latency=1us", "model.moe.top_k=4", "scope=attention",
                                 "name=what-if"});

@@ -18,7 +18,7 @@ LoadOptions opts() {
 double flops(const MachineSpec& m, DType t) { return m.pe.flops[static_cast<std::size_t>(t)]; }
 }  // namespace
 
-TEST_CASE("model and machine by path, with file overrides", "[scenario]") {
+TEST_CASE("model and machine by path - with file overrides", "[scenario]") {
   const Scenario s = load_scenario(fixture("by-path.yaml"), opts());
   CHECK(s.name == "by-path");
   CHECK(s.model_file == fixture("data/models/tiny-moe.yaml"));
@@ -72,7 +72,7 @@ TEST_CASE("model and machine by path, with file overrides", "[scenario]") {
   CHECK(s.workload.scope == Scope::full);
 }
 
-TEST_CASE("defaults: plugins, sweep, report, dtype", "[scenario]") {
+TEST_CASE("defaults: plugins - sweep - report - dtype", "[scenario]") {
   const Scenario s = load_scenario(fixture("by-path.yaml"), opts());
   REQUIRE(s.plugins.latency.size() == 1);
   CHECK(s.plugins.latency[0].name == "overlap");
@@ -96,7 +96,7 @@ TEST_CASE("defaults: plugins, sweep, report, dtype", "[scenario]") {
   CHECK(s.model.dtype.weights == DType::bf16);
 }
 
-TEST_CASE("model and machine by name; plugins, sweep and report as written", "[scenario]") {
+TEST_CASE("model and machine by name - plugins - sweep and report as written", "[scenario]") {
   const Scenario s = load_scenario(fixture("by-name.yaml"), opts());
   CHECK(s.name == "by-name");  // the file stem when `name:` is absent
   CHECK(s.model.name == "Tiny-MoE");
@@ -170,7 +170,7 @@ TEST_CASE("options model_override and machine_override replace the scenario's", 
   CHECK(s.model_file == o.model_override);
 }
 
-TEST_CASE("data root: option, then TESSERA_DATA_DIR, then the source tree", "[scenario]") {
+TEST_CASE("data root: option - then TESSERA_DATA_DIR - then the source tree", "[scenario]") {
   LoadOptions o;
   ::setenv("TESSERA_DATA_DIR", fixture("data").c_str(), 1);
   CHECK(load_scenario(fixture("by-name.yaml"), o).model.name == "Tiny-MoE");
@@ -194,7 +194,7 @@ TEST_CASE("the default scenario loads", "[scenario][shipped]") {
   CHECK(s.report.top == 20);
 }
 
-TEST_CASE("every shipped model, machine and scenario validates", "[scenario][shipped]") {
+TEST_CASE("every shipped model - machine and scenario validates", "[scenario][shipped]") {
   LoadOptions o;
   for (const char* dir : {"models", "machines", "scenarios"}) {
     const fs::path p = fs::path(TESSERA_SOURCE_DIR) / dir;

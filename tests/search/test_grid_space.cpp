@@ -10,7 +10,7 @@
 using namespace tessera;
 using namespace tessera::test;
 
-TEST_CASE("GridSpace enumerates the sweep's valid canonical configs once, in a stable order", "[grid]") {
+TEST_CASE("GridSpace enumerates the sweep's valid canonical configs once - in a stable order", "[grid]") {
   const Scenario sc = load("llama3.1-70b-decode-128k.yaml");
   const GridSpace g(sc.sweep, sc.model, sc.machine, sc.workload);
   CHECK(g.enumerated() == 8u * 6 * 5 * 3 * 2 * 3 * 2 * 2 * 2);

@@ -12,7 +12,7 @@
 using namespace tessera;
 using namespace tessera::test;
 
-TEST_CASE("two_stage is within 0.1 % of exhaustive on <= 20 % of the valid configs, every scenario",
+TEST_CASE("two_stage is within 0.1 % of exhaustive on <= 20 % of the valid configs - every scenario",
           "[search][two_stage]") {
   int checked = 0;
   for (const std::string& file : scenario_files()) {
@@ -51,7 +51,7 @@ TEST_CASE("two_stage is within 0.1 % of exhaustive on <= 20 % of the valid confi
   CHECK(checked > 0);
 }
 
-TEST_CASE("random: the same seed gives the same sample, different seeds differ", "[search][random]") {
+TEST_CASE("random: the same seed gives the same sample - different seeds differ", "[search][random]") {
   const Scenario sc = load("llama3.1-70b-decode-128k.yaml");
   Session s(sc, registry());
   const auto a = search(s, choice("random", {{"samples", "300"}, {"seed", "7"}}), 1);
@@ -109,7 +109,7 @@ TEST_CASE("Llama-3.1-70B decode 128K on the cube machine: attention-only is fast
   CHECK(ra.counts.feasible == rf.counts.feasible);
 }
 
-TEST_CASE("objectives: cost scales with PEs and hardware; energy_per_token needs an energy block",
+TEST_CASE("objectives: cost scales with PEs and hardware - energy_per_token needs an energy block",
           "[objective]") {
   Scenario sc = load("llama3.1-70b-decode-128k.yaml");
   sc.plugins.objectives = {choice("latency"), choice("cost"), choice("energy_per_token"), choice("throughput"),

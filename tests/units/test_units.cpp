@@ -51,7 +51,7 @@ TEST_CASE("every dimension parses with its unit", "[units]") {
   CHECK(parse_quantity("92%", Dimension::none) == Approx(0.92));
 }
 
-TEST_CASE("spacing, signs and scientific notation", "[units]") {
+TEST_CASE("spacing - signs and scientific notation", "[units]") {
   CHECK(parse_quantity("4.8TB/s", Dimension::bandwidth) == Approx(4.8e12));
   CHECK(parse_quantity("  4.8   TB/s  ", Dimension::bandwidth) == Approx(4.8e12));
   CHECK(parse_quantity("1e12 FLOP/s", Dimension::flop_rate) == Approx(1e12));
@@ -92,7 +92,7 @@ TEST_CASE("a unit of another dimension is an error naming both", "[units]") {
   CHECK_THROWS_AS(parse_quantity("1 W", Dimension::energy), InputError);
 }
 
-TEST_CASE("unknown units, prefixes and numbers are errors", "[units]") {
+TEST_CASE("unknown units - prefixes and numbers are errors", "[units]") {
   CHECK(error_of("3 secs", Dimension::time).find("unknown unit 'secs'") != std::string::npos);
   CHECK(error_of("4.8 TBs", Dimension::bandwidth).find("unknown unit 'TBs'") != std::string::npos);
   CHECK(error_of("fast", Dimension::bandwidth).find("(not a number)") != std::string::npos);

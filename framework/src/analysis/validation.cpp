@@ -595,8 +595,10 @@ struct PointEvaluator {
   double op_stage(Evaluation& e) const {
     const RowPlan& p = row.plan;
     run(p.stage_decode ? Mode::decode : Mode::prefill, p.input, e);
+    // Timed alone, the stage is a step of its own (one launch, measured to completion): a
+    // decode-mode context, whose steps always carry the latency model's step stage.
     Workload w;
-    w.mode = p.stage_decode ? Mode::decode : Mode::prefill;
+    w.mode = Mode::decode;
     w.context = p.input;
     w.batch = p.batch;
     const EvalContext ctx = make_eval_context(row.model, machine, w);

@@ -20,17 +20,17 @@ double Evaluator::time_into(const StepShape& shape, const ParallelConfig& c, con
   return t;
 }
 
-void Evaluator::accumulate_totals(const StageList& stages, const StepWork& work, const ParallelConfig& c,
-                                  StepTotals& t) const {
+void Evaluator::accumulate_totals(const StepWork& work, const ParallelConfig& c, StepTotals& t) const {
   const double dp = c.dp;
   for (int i = 0; i < work.size; ++i) {
     const StageWork& w = work.stages[static_cast<std::size_t>(i)];
-    const Stage& s = stages.items[static_cast<std::size_t>(i)];
     const double n = w.count * w.ranks * dp;  // occurrences x PEs executing them, all replicas
     t.flops_all_pes += n * w.accounted_flops;
     t.redundant_flops += n * w.redundant_flops;
     t.hbm_bytes_all_pes += n * w.accounted_hbm_bytes;
-    t.link_bytes_all_pes += n * s.comm_bytes;
+    double wire = w.has_cp ? w.cp.steps * w.cp.msg_bytes : 0.0;
+    for (int k = 0; k < w.comm_count; ++k) wire += collective_wire_bytes(w.comms[static_cast<std::size_t>(k)]);
+    t.link_bytes_all_pes += n * wire;
   }
 }
 
@@ -71,7 +71,7 @@ void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
   sh.hops = c.pp - 1;
   StepTotals& t = out.totals;
   t.latency_s = time_into(sh, c, out.layout, out, out.stages);
-  accumulate_totals(out.stages, out.work, c, t);
+  accumulate_totals(out.work, c, t);
   t.tokens = static_cast<double>(c.dp) * w.batch;
   t.throughput_tok_s = t.latency_s > 0 ? t.tokens / t.latency_s : 0;
   // Pipeline-full decode: pp micro-batches of B/pp sequences keep every stage busy.
@@ -89,6 +89,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
   StepTotals& t = out.totals;
   out.stages.clear();
   double ttft = 0, last_stage_t = 0, stage_sum = 0;
+  std::int64_t last_chunk = chunk;
   for (std::int64_t j = 0; j < n_chunks; ++j) {
     const std::int64_t P = j * chunk;
     const std::int64_t cj = std::min(chunk, S - P);
@@ -108,18 +109,16 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
     sh.lm_head = last;
     sh.hops = 0;
     const double tj = time_into(sh, c, out.layout, out, out.chunk_stages);
-    // Accounting always covers the whole model: with pp > 1 the stage work is scaled by pp.
-    if (c.pp == 1) {
-      accumulate_totals(out.chunk_stages, out.work, c, t);
-    } else {
-      StepTotals part;
-      accumulate_totals(out.chunk_stages, out.work, c, part);
-      const double scale = static_cast<double>(ctx_.model->layers) / sh.layers;
-      t.flops_all_pes += part.flops_all_pes * scale;
-      t.redundant_flops += part.redundant_flops * scale;
-      t.hbm_bytes_all_pes += part.hbm_bytes_all_pes * scale;
-      t.link_bytes_all_pes += part.link_bytes_all_pes * scale;
+    // Accounting covers the whole model once: with pp > 1 the timed work is one pipeline
+    // stage, so the full step's work is built again for the totals.
+    if (c.pp > 1) {
+      StepShape full = sh;
+      full.layers = static_cast<double>(ctx_.model->layers);
+      full.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+      build_step_work(ctx_, c, out.layout, full, out.work);
     }
+    accumulate_totals(out.work, c, t);
+    if (last) last_chunk = cj;
     // Per-chunk averages: the stages of every chunk share the same order.
     for (int i = 0; i < out.chunk_stages.size; ++i) {
       const Stage& s = out.chunk_stages.items[static_cast<std::size_t>(i)];
@@ -169,7 +168,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
       Collective h;
       h.kind = CommKind::p2p;
       h.ranks = 2;
-      h.bytes = static_cast<double>(w.batch) * static_cast<double>(std::min(chunk, S)) / c.cp *
+      h.bytes = static_cast<double>(w.batch) * static_cast<double>(last_chunk) / c.cp *
                 static_cast<double>(ctx_.model->hidden) * ctx_.act_bytes;
       h.link = out.layout.pp_hop;
       hop = collective_time(h);

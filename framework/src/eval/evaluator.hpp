@@ -64,8 +64,7 @@ class TESSERA_API Evaluator {
  private:
   double time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
                    StageList& out) const;
-  void accumulate_totals(const StageList& stages, const StepWork& work, const ParallelConfig& c,
-                         StepTotals& totals) const;
+  void accumulate_totals(const StepWork& work, const ParallelConfig& c, StepTotals& totals) const;
   void decode(const ParallelConfig& c, Evaluation& out) const;
   void prefill(const ParallelConfig& c, Evaluation& out) const;
 

@@ -32,6 +32,14 @@ std::string describe_invalid(InvalidReason r, const ModelSpec& model, const Mach
     case InvalidReason::exceeds_machine:
       return "needs " + s(c.pes()) + " " + machine.pe.name + "s (cp*tp*pp*dp), the machine has " +
              s(machine.total_pes());
+    case InvalidReason::exceeds_hierarchy: {
+      const std::string top = machine.levels.empty() ? std::string("machine") : machine.levels.back().name;
+      const std::string below = machine.levels.size() >= 2 ? machine.levels[machine.levels.size() - 2].name + "s"
+                                                           : machine.pe.name + "s";
+      return "the placements (tp on " + machine.placement_name(c.tp_placement) + ", cp on " +
+             machine.placement_name(c.cp_placement) + ") need " + s(top_level_units_needed(machine, c)) + " " + below +
+             " in the " + top + ", which holds " + s(machine.levels.empty() ? 1 : machine.levels.back().fanout);
+    }
     case InvalidReason::tree_in_prefill: return "cp_ring_variant=tree is decode-only";
     case InvalidReason::placement_out_of_range:
       return "placement level beyond the machine's hierarchy (members must be distinct units below the top level)";

@@ -19,6 +19,7 @@ struct Digits {
   std::array<std::int64_t, kMaxLevels> capacity{};
   std::array<std::array<std::int64_t, kMaxLevels>, kGroups> factor{};
   std::array<int, kGroups> order{};
+  bool overflow = false;  // a group needs more units than the hierarchy holds
 };
 
 std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t cap) {
@@ -34,6 +35,8 @@ void place(Digits& dg, int g, std::int64_t size, int start) {
   std::int64_t rest = size;
   for (int d = start; d < dg.n && rest > 1; ++d) {
     if (d == dg.n - 1) {
+      // The top digit takes the rest; more than it holds cannot be laid out.
+      if (rest > dg.capacity[d]) dg.overflow = true;
       dg.factor[g][d] = rest;
       dg.capacity[d] = std::max<std::int64_t>(1, dg.capacity[d] / rest);
       rest = 1;
@@ -141,6 +144,14 @@ Digits make_digits(const MachineSpec& machine, const ParallelConfig& c) {
 
 }  // namespace
 
+std::int64_t top_level_units_needed(const MachineSpec& machine, const ParallelConfig& c) {
+  const Digits dg = make_digits(machine, c);
+  if (dg.n == 0) return 1;
+  std::int64_t units = 1;
+  for (int g = 0; g < kGroups; ++g) units *= dg.factor[g][dg.n - 1];
+  return units;
+}
+
 std::vector<std::int64_t> group_members(const MachineSpec& machine, const ParallelConfig& c, GroupKind kind) {
   const Digits dg = make_digits(machine, c);
   const int g = kind == GroupKind::tp ? kTp : kind == GroupKind::cp ? kCp : kind == GroupKind::dp ? kDp : kPp;
@@ -178,6 +189,10 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   }
 
   const Digits dg = make_digits(machine, c);
+  if (dg.overflow) {
+    out.reason = InvalidReason::exceeds_hierarchy;
+    return;
+  }
 
   out.tp = group_link(machine, dg, {kTp});
   out.cp = group_link(machine, dg, {kCp});

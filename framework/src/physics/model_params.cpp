@@ -35,6 +35,10 @@ double ffn_params(const ModelSpec& m, double intermediate) {
 
 double expert_params(const ModelSpec& m) { return ffn_params(m, static_cast<double>(m.moe.expert_ffn)); }
 
+double expert_matrix_params(const ModelSpec& m) {
+  return (m.ffn_kind == FfnKind::gated ? 3.0 : 2.0) * static_cast<double>(m.hidden) * static_cast<double>(m.moe.expert_ffn);
+}
+
 double embedding_params(const ModelSpec& m) { return static_cast<double>(m.vocab) * m.hidden; }
 
 namespace {

@@ -1,16 +1,27 @@
 // Most-loaded expert-parallel rank (SPEC §3.2): docs/physics.md "MoE load".
-//  - distinct experts: each of the n_e = E/ep experts of a rank is touched by at least one
-//    of T tokens with p = 1 - (1 - K/E)^T; treating the ranks as independent, the expected
-//    maximum of ep Binomial(n_e, p) counts is computed exactly: sum_x (1 - F(x)^ep).
-//  - token slots: a rank receives on average T*K/ep slots with variance
-//    T * K/ep * (1 - 1/ep) * (E - K)/(E - 1) (K distinct picks per token: hypergeometric).
-//    Rank loads sum to T*K, so their deviations behave like (Z_i - mean Z); the expected
-//    maximum is mean + sigma * z(ep) / sqrt(1 - 1/ep), z(n) = E[max of n standard normals].
-//    Clipped to [mean, T * min(K, n_e)].
+//
+// E experts in ep ranks of n_e = E/ep; T tokens each route to K distinct experts.
+//  - Distinct experts: N = E·p experts are touched in expectation, p = 1 - (1 - K/E)^T.
+//    Given N touched experts, which ones is a uniformly random N-subset, so the per-rank
+//    counts are multivariate hypergeometric; the expected maximum over ranks is exact:
+//    P(max <= m) = [x^N] (sum_{j<=m} C(n_e, j) x^j)^ep / C(E, N). Fractional N interpolates
+//    between its neighbours.
+//  - Token slots: one token's K picks are a K-subset of the experts, so for T = 1 the rank
+//    loads are that same hypergeometric with N = K (exact). For T > 1 the T·K slots are
+//    treated as a multinomial over ep equal ranks, whose expected maximum is exact
+//    (sequential binomial splitting); the within-token distinctness lowers each rank's
+//    variance by (E-K)/(E-1), applied to the excess over the mean. Beyond 512 slots the
+//    normal limit is used: mean + sigma·z(ep)/sqrt(1 - 1/ep) (the loads sum to T·K).
+// Results are cached per (kind, N or T, E, K, ep): a sweep meets only a few of them.
 #include "tessera/physics/moe_load.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <tuple>
+#include <vector>
 
 namespace tessera {
 
@@ -18,7 +29,10 @@ double expected_max_std_normal(std::int64_t n) {
   if (n <= 1) return 0.0;
   if (n == 2) return 1.0 / std::sqrt(M_PI);
   if (n == 3) return 1.5 / std::sqrt(M_PI);
-  // Blom's approximation of the expected largest order statistic.
+  // Exact values for small n (Harter's tables), Blom's approximation beyond.
+  static const double kSmall[] = {0, 0, 0, 0, 1.02937537, 1.16296447, 1.26720636, 1.35217838, 1.42360030,
+                                  1.48501316, 1.53875273};
+  if (n <= 10) return kSmall[n];
   const double p = (static_cast<double>(n) - 0.375) / (static_cast<double>(n) + 0.25);
   // Inverse normal CDF (Acklam's rational approximation, |error| < 1.2e-9).
   static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
@@ -41,42 +55,177 @@ double expected_max_std_normal(std::int64_t n) {
 
 namespace {
 
-// E[max of m i.i.d. Binomial(n, p)] = sum_{x=0}^{n-1} (1 - F(x)^m).
-double expected_max_binomial(std::int64_t n, double p, std::int64_t m) {
-  if (n <= 0 || p <= 0) return 0;
-  if (p >= 1) return static_cast<double>(n);
-  if (m <= 1) return static_cast<double>(n) * p;
-  const double q = 1 - p;
-  double pmf = std::pow(q, static_cast<double>(n));  // P(X = 0)
-  double cdf = 0, sum = 0;
-  for (std::int64_t x = 0; x < n; ++x) {
-    cdf += pmf;
-    sum += 1 - std::pow(std::min(1.0, cdf), static_cast<double>(m));
-    pmf *= static_cast<double>(n - x) / static_cast<double>(x + 1) * p / q;
+using Real = long double;
+
+Real log_choose(Real n, Real k) { return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1); }
+
+// E[max over ep ranks] when N of the E = ep·n_e experts, chosen uniformly, are marked.
+double expected_max_hypergeometric(std::int64_t N, std::int64_t n_e, std::int64_t ep) {
+  const std::int64_t E = n_e * ep;
+  if (N <= 0) return 0;
+  if (N >= E) return static_cast<double>(n_e);
+  if (ep == 1) return static_cast<double>(N);
+  const Real log_total = log_choose(static_cast<Real>(E), static_cast<Real>(N));
+  std::vector<Real> w(static_cast<std::size_t>(n_e) + 1);  // C(n_e, j) / C(E, N)^(1/ep), scaled
+  const Real scale = log_total / static_cast<Real>(ep);
+  for (std::int64_t j = 0; j <= n_e; ++j)
+    w[static_cast<std::size_t>(j)] = std::exp(log_choose(static_cast<Real>(n_e), static_cast<Real>(j)) - scale);
+  std::vector<Real> poly, next;
+  double expected = 0;
+  const std::int64_t lowest = (N + ep - 1) / ep;  // max >= ceil(N/ep) always
+  expected += static_cast<double>(lowest);
+  for (std::int64_t m = lowest; m < std::min(N, n_e); ++m) {
+    poly.assign(static_cast<std::size_t>(N) + 1, 0);
+    poly[0] = 1;
+    for (std::int64_t r = 0; r < ep; ++r) {
+      next.assign(static_cast<std::size_t>(N) + 1, 0);
+      for (std::int64_t deg = 0; deg <= N; ++deg) {
+        const Real v = poly[static_cast<std::size_t>(deg)];
+        if (v == 0) continue;
+        for (std::int64_t j = 0; j <= m && deg + j <= N; ++j)
+          next[static_cast<std::size_t>(deg + j)] += v * w[static_cast<std::size_t>(j)];
+      }
+      poly.swap(next);
+    }
+    const double p_le = static_cast<double>(std::min<Real>(1, poly[static_cast<std::size_t>(N)]));
+    expected += 1 - p_le;
+    if (p_le > 1 - 1e-12) break;
   }
-  return sum;
+  return expected;
+}
+
+// E[max over ep equal bins] of a multinomial with n balls (exact, sequential binomials:
+// bin b takes Binomial(k, 1/(ep-b)) of the k balls left).
+double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
+  if (n <= 0) return 0;
+  if (ep == 1) return static_cast<double>(n);
+  const std::size_t N = static_cast<std::size_t>(n);
+  // pmf[b] rows: P(bin b takes j | k left), by the binomial recurrence (no lgamma per entry).
+  std::vector<std::vector<Real>> pmf(static_cast<std::size_t>(ep - 1));
+  const auto row = [&](std::size_t b, std::size_t k) -> Real* { return pmf[b].data() + k * (N + 1); };
+  for (std::int64_t b = 0; b + 1 < ep; ++b) {
+    const Real q = Real(1) / static_cast<Real>(ep - b);
+    auto& t = pmf[static_cast<std::size_t>(b)];
+    t.assign((N + 1) * (N + 1), 0);
+    for (std::size_t k = 0; k <= N; ++k) {
+      Real* r = t.data() + k * (N + 1);
+      r[0] = std::pow(1 - q, static_cast<Real>(k));
+      for (std::size_t j = 0; j < k; ++j) r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
+    }
+  }
+  std::vector<Real> g(N + 1), g_next(N + 1);
+  const std::int64_t lowest = (n + ep - 1) / ep;
+  double expected = static_cast<double>(lowest);
+  for (std::int64_t m = lowest; m < n; ++m) {
+    const std::size_t M = static_cast<std::size_t>(m);
+    // g(k) = P(every remaining bin <= m | k balls left); the last bin takes all that is left.
+    for (std::size_t k = 0; k <= N; ++k) g[k] = k <= M ? 1 : 0;
+    for (std::int64_t b = ep - 2; b >= 0; --b) {
+      for (std::size_t k = 0; k <= N; ++k) {
+        const Real* r = row(static_cast<std::size_t>(b), k);
+        Real s = 0;
+        for (std::size_t j = 0; j <= std::min(M, k); ++j) s += r[j] * g[k - j];
+        g_next[k] = s;
+      }
+      g.swap(g_next);
+    }
+    const double p_le = static_cast<double>(std::min<Real>(1, g[N]));
+    expected += 1 - p_le;
+    if (p_le > 1 - 1e-12) break;
+  }
+  return expected;
+}
+
+double distinct_experts_max(double tokens, std::int64_t E, std::int64_t K, std::int64_t ep) {
+  const double p = 1 - std::pow(1 - static_cast<double>(K) / static_cast<double>(E), tokens);
+  const double N = static_cast<double>(E) * p;
+  const std::int64_t lo = static_cast<std::int64_t>(std::floor(N));
+  const double frac = N - static_cast<double>(lo);
+  const std::int64_t n_e = E / ep;
+  const double at_lo = expected_max_hypergeometric(lo, n_e, ep);
+  if (frac < 1e-12) return at_lo;
+  return (1 - frac) * at_lo + frac * expected_max_hypergeometric(lo + 1, n_e, ep);
+}
+
+// Up to this many slots the multinomial maximum is exact; beyond, its normal limit.
+constexpr double kExactSlots = 512;
+
+double token_slots_max(double tokens, std::int64_t E, std::int64_t K, std::int64_t ep) {
+  const std::int64_t n_e = E / ep;
+  const double mean = tokens * static_cast<double>(K) / static_cast<double>(ep);
+  const double cap = tokens * static_cast<double>(std::min(K, n_e));
+  if (tokens <= 1) return expected_max_hypergeometric(K, n_e, ep) * tokens;
+  const double distinct = E > 1 ? static_cast<double>(E - K) / static_cast<double>(E - 1) : 0.0;
+  const double slots = tokens * static_cast<double>(K);
+  double excess;
+  if (slots <= kExactSlots && std::abs(slots - std::round(slots)) < 1e-9) {
+    excess = expected_max_multinomial(static_cast<std::int64_t>(std::llround(slots)), ep) - mean;
+  } else {
+    const double epd = static_cast<double>(ep);
+    const double sigma = std::sqrt(slots / epd * (1 - 1 / epd));
+    excess = sigma * expected_max_std_normal(ep) / std::sqrt(1 - 1 / epd);
+  }
+  return std::clamp(mean + excess * std::sqrt(distinct), mean, cap);
+}
+
+// Thread-safe memo: the hot path meets a handful of keys per sweep.
+using Key = std::tuple<int, double, std::int64_t, std::int64_t, std::int64_t>;
+std::shared_mutex g_mutex;
+std::map<Key, double>& cache() {
+  static std::map<Key, double> c;
+  return c;
+}
+
+template <class F>
+double memo(int kind, double tokens, std::int64_t E, std::int64_t K, std::int64_t ep, F&& compute) {
+  const Key key{kind, tokens, E, K, ep};
+  thread_local Key last_key{-1, 0, 0, 0, 0};
+  thread_local double last_value = 0;
+  thread_local Key last_key2{-1, 0, 0, 0, 0};
+  thread_local double last_value2 = 0;
+  if (key == last_key) return last_value;
+  if (key == last_key2) return last_value2;
+  double value;
+  {
+    std::shared_lock lock(g_mutex);
+    auto it = cache().find(key);
+    if (it != cache().end()) {
+      value = it->second;
+      lock.unlock();
+      last_key2 = last_key;
+      last_value2 = last_value;
+      last_key = key;
+      last_value = value;
+      return value;
+    }
+  }
+  value = compute();
+  {
+    std::unique_lock lock(g_mutex);
+    cache().emplace(key, value);
+  }
+  last_key2 = last_key;
+  last_value2 = last_value;
+  last_key = key;
+  last_value = value;
+  return value;
 }
 
 }  // namespace
 
-MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k, std::int64_t ep,
-                             bool balanced) {
+MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k, std::int64_t ep, bool balanced) {
   MoELoad out;
   if (tokens <= 0 || experts <= 0 || k <= 0 || ep <= 0) return out;
   const double E = static_cast<double>(experts), K = static_cast<double>(k);
   const std::int64_t per_rank = experts / ep;
-  const double p_touch = 1 - std::pow(1 - K / E, tokens);
   const double mean_slots = tokens * K / static_cast<double>(ep);
   if (balanced || ep == 1) {
-    out.distinct_experts = static_cast<double>(per_rank) * p_touch;
+    out.distinct_experts = static_cast<double>(per_rank) * (1 - std::pow(1 - K / E, tokens));
     out.token_slots = mean_slots;
     return out;
   }
-  out.distinct_experts = expected_max_binomial(per_rank, p_touch, ep);
-  const double epd = static_cast<double>(ep);
-  const double var = tokens * K / epd * (1 - 1 / epd) * (E > 1 ? (E - K) / (E - 1) : 0);
-  const double max_slots = mean_slots + std::sqrt(var) * expected_max_std_normal(ep) / std::sqrt(1 - 1 / epd);
-  out.token_slots = std::clamp(max_slots, mean_slots, tokens * std::min(K, static_cast<double>(per_rank)));
+  out.distinct_experts = memo(0, tokens, experts, k, ep, [&] { return distinct_experts_max(tokens, experts, k, ep); });
+  out.token_slots = memo(1, tokens, experts, k, ep, [&] { return token_slots_max(tokens, experts, k, ep); });
   return out;
 }
 

@@ -131,7 +131,15 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   // Prefill MLA materialises per-head K and V: the cache read is the latent, as in decode.
   const double block_bytes = x.B * kv_tokens_pe * kv_elems * x.k * x.n_kv;
   const double block_flops = rank_flops / x.cp;
-  const double qo_bytes = 2 * x.T_rank * x.q_loc * (x.mla ? static_cast<double>(m.mla.kv_lora_rank) : x.d) * x.a;
+  // Q read and O written. MLA decode: the absorbed query is kv_lora + rope wide, the output
+  // kv_lora wide (the latent); MLA prefill: per-head (nope + rope) queries and v outputs.
+  double qo_width = 2 * x.d;
+  if (x.mla) {
+    const auto& a = m.mla;
+    qo_width = x.decode ? static_cast<double>(2 * a.kv_lora_rank + a.rope_dim)
+                        : static_cast<double>(a.nope_dim + a.rope_dim + a.v_head_dim);
+  }
+  const double qo_bytes = x.T_rank * x.q_loc * qo_width * x.a;
   {
     StageWork& s = compute_stage(out, "attn.core", StageBlock::attention, L, ranks, block_flops,
                                  block_bytes + qo_bytes, block_flops, 2);
@@ -294,7 +302,7 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
   {
     const double shard = f / x.ep;  // PEs sharing one expert
     const double expert_bytes = expert_params(m) * x.w / shard;
-    const double flops_per_slot = 2 * expert_params(m) / shard;
+    const double flops_per_slot = 2 * expert_matrix_params(m) / shard;
     const MoELoad worst = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, false);
     const MoELoad avg = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, true);
     const double width = (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / shard;
@@ -309,7 +317,7 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
   }
   if (m.moe.shared_experts > 0) {
     const double Es = static_cast<double>(m.moe.shared_experts);
-    const double flops = 2 * T_f * Es * expert_params(m) / f;
+    const double flops = 2 * T_f * Es * expert_matrix_params(m) / f;
     const double bytes = Es * expert_params(m) * x.w / f + T_f * 2 * x.H * x.a;
     StageWork& s = compute_stage(out, "moe.shared", StageBlock::moe, count, ranks, flops, bytes, flops / share, 3);
     s.gemm = {T_f, Es * (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / f, x.H};

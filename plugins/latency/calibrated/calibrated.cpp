@@ -74,8 +74,11 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   }
   // One extra stage after the work stages (the evaluator's accounting reads only the first
   // work.size stages): the host launch time the GPU work does not hide — at least the first
-  // launch — and the framework's per-step cost on steps that produce tokens.
+  // launch — and the framework's per-step cost on steps that produce tokens. In prefill it
+  // comes with the chunk that yields the first token (the last), so that every chunk before it
+  // has the same stages (the evaluator averages chunks stage by stage).
   if (out.size >= StageList::kCapacity) return;
+  if (!token_step && ctx.workload.mode == Mode::prefill) return;
   Stage& o = out.push();
   o.name = "step.overhead";
   o.block = StageBlock::head;

@@ -36,6 +36,7 @@ enum class InvalidReason : std::uint8_t {
   ep_not_dividing_ffn_group, // ep | f
   pe_group_exceeds_fanout,   // product of groups placed on the PE <= first-level fanout
   exceeds_machine,           // cp*tp*pp*dp <= total PEs
+  exceeds_hierarchy,         // the placements need more units of the top level than exist
   tree_in_prefill,           // cp_ring_variant tree is decode-only
   placement_out_of_range,    // placement level beyond the hierarchy
   bad_knob,                  // a numeric knob < 1
@@ -57,6 +58,9 @@ TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machi
 // Human-readable reason with the numbers involved ("tp=16 does not divide heads=12").
 TESSERA_API std::string describe_invalid(InvalidReason r, const ModelSpec& model,
                                          const MachineSpec& machine, const ParallelConfig& c);
+
+// Units of the top level the layout of `c` occupies (may exceed the top level's fanout).
+TESSERA_API std::int64_t top_level_units_needed(const MachineSpec& machine, const ParallelConfig& c);
 
 enum class GroupKind : std::uint8_t { tp, cp, dp, pp };
 // PE indices (0-based, in the hierarchy's order) of the members of the group of `kind`
