@@ -22,7 +22,7 @@ struct Published {
 };
 
 std::vector<Published> published() {
-  std::ifstream in(std::string(TESSERA_TEST_DIR) + "/data/published_params.csv");
+  std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/tests/data/published_params.csv");
   std::vector<Published> rows;
   std::string line;
   std::getline(in, line);  // header
@@ -88,7 +88,7 @@ TEST_CASE("hand-derived Mixtral-8x7B counts", "[models]") {
 }
 
 TEST_CASE("each hf_config fixture yields exactly the model of its YAML file", "[models][hf]") {
-  const std::string fixtures = std::string(TESSERA_TEST_DIR) + "/fixtures/hf/";
+  const std::string fixtures = std::string(TESSERA_SOURCE_DIR) + "/tests/fixtures/hf/";
   int checked = 0;
   for (const auto& entry : fs::directory_iterator(fixtures)) {
     if (!entry.is_directory()) continue;

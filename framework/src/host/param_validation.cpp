@@ -131,8 +131,16 @@ bool param_has_range(const ParamSpec& spec) { return std::isfinite(spec.min) || 
 
 std::string param_range_text(const ParamSpec& spec) {
   if (!param_has_range(spec)) return "";
-  const std::string lo = std::isfinite(spec.min) ? "[" + format_param_number(spec, spec.min) : "(-∞";
-  const std::string hi = std::isfinite(spec.max) ? format_param_number(spec, spec.max) + "]" : "∞)";
+  // Built by append: GCC 12's -Wrestrict misfires on `"[" + std::string` in Release builds.
+  std::string lo = "(-∞", hi = "∞)";
+  if (std::isfinite(spec.min)) {
+    lo = "[";
+    lo.append(format_param_number(spec, spec.min));
+  }
+  if (std::isfinite(spec.max)) {
+    hi = format_param_number(spec, spec.max);
+    hi.append("]");
+  }
   return lo + ", " + hi;
 }
 
