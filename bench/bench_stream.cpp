@@ -1,6 +1,6 @@
 // Peak memory of a streaming sweep of 10^7 configurations without --csv: the synthetic grid
-// of bench_common.hpp (Llama-3.1-70B decode on an enlarged cube-sip machine, cp 1..N,
-// tp {1..64}, pp 1..80, dp 1..4, every discrete knob) sized to about 10^7 valid canonical
+// of bench_common.hpp (Llama-3.1-70B decode on an enlarged cube-sip machine, cp 1..1024,
+// tp {1..64}, pp 1..80, dp 1..4, every discrete knob): 1.24·10^7 valid canonical
 // configurations, searched exhaustively on 2 threads with the default SearchOptions (no
 // per-configuration records kept). Runs alone in its process: VmHWM is the process's peak.
 // Counters: configs (evaluated), valid, peak_rss_MB (VmHWM after the sweep, everything
@@ -17,15 +17,17 @@ using namespace tessera::bench;
 
 namespace {
 
-// n_cp for about 10^7 valid configurations (docs/performance.md shows the count); override
-// with TESSERA_BENCH_STREAM_NCP for other sizes.
-int stream_ncp() {
-  if (const char* s = std::getenv("TESSERA_BENCH_STREAM_NCP")) return std::atoi(s);
-  return 1024;
+// cp over 1..1024 on 2048 systems (262144 PEs): 1.65·10^8 grid points, 1.24·10^7 valid
+// canonical configurations. TESSERA_BENCH_STREAM_NCP and TESSERA_BENCH_STREAM_SYSTEMS change
+// the size (docs/performance.md: how memory grows with it).
+int env_int(const char* name, int fallback) {
+  const char* s = std::getenv(name);
+  return s ? std::atoi(s) : fallback;
 }
 
 void BM_Stream(benchmark::State& state) {
-  const Scenario sc = synthetic(stream_ncp(), 80, 4, 1024);
+  const Scenario sc = synthetic(env_int("TESSERA_BENCH_STREAM_NCP", 1024), 80, 4,
+                                env_int("TESSERA_BENCH_STREAM_SYSTEMS", 2048));
   Session session(sc, registry());
   const auto strategy = registry().create_search(sc.plugins.search);
   SearchOptions o;

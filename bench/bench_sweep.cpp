@@ -3,6 +3,7 @@
 //                              GridSpace construction included, wall time; the figure
 //                              is threads:2.
 //  BM_Sweep/deepseek_v3        DeepSeek-V3 decode 32K on DGX H200, 2 threads.
+//  BM_GridSpace/default        building the default scenario's grid alone (part of BM_Sweep).
 //  BM_SweepScaling/<n_cp>      synthetic grids of growing size (bench_common.hpp), 2 threads:
 //                              counters configs and ns_per_config show how cost grows.
 #include <benchmark/benchmark.h>
@@ -49,6 +50,16 @@ void BM_Sweep(benchmark::State& state, const char* scenario) {
   run_sweep(state, p, static_cast<unsigned>(state.range(0)));
 }
 
+// Building the grid alone (validity and canonical forms of every grid point).
+void BM_GridSpace(benchmark::State& state, const char* scenario) {
+  Prepared& p = prepared(scenario, [&] { return load(scenario); });
+  for (auto _ : state) {
+    const GridSpace g(p.session->scenario().sweep, p.session->model(), p.session->machine(),
+                      p.session->context().workload);
+    benchmark::DoNotOptimize(g.valid_count());
+  }
+}
+
 void BM_SweepScaling(benchmark::State& state) {
   const int n_cp = static_cast<int>(state.range(0));
   Prepared& p = prepared("synthetic" + std::to_string(n_cp), [&] { return synthetic(n_cp, 80, 4, 1024); });
@@ -58,10 +69,28 @@ void BM_SweepScaling(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_Sweep, default, "scenarios/llama3.1-70b-decode-128k.yaml")
-    ->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)
-    ->Repetitions(5)->ReportAggregatesOnly(true);
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_Sweep, deepseek_v3, "scenarios/deepseek-v3-decode-32k-h200.yaml")
-    ->ArgName("threads")->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)
-    ->Repetitions(5)->ReportAggregatesOnly(true);
-BENCHMARK(BM_SweepScaling)->ArgName("n_cp")->Arg(1)->Arg(4)->Arg(16)->Arg(64)
-    ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+    ->ArgName("threads")
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_GridSpace, default, "scenarios/llama3.1-70b-decode-128k.yaml")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SweepScaling)
+    ->ArgName("n_cp")
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(16)
+    ->Arg(64)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);

@@ -62,7 +62,8 @@ int explore_command(const Args& args) {
     unsigned threads = 0;
     bool no_sensitivity = false;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "threads,j", po::value<unsigned>(&threads), "evaluation threads (default: all hardware threads)")(
+        "threads,j", po::value<unsigned>(&threads),
+        "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
     po::positional_options_description pos;
     pos.add("scenario", 1);

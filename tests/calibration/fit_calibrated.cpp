@@ -166,11 +166,10 @@ double huber(double x, double d = 0.1) {
   return a <= d ? 0.5 * a * a : d * (a - 0.5 * d);
 }
 
-double g_extra_weight = 0.5;
+double g_extra_weight = 0.5;  // weight of a calibration (--extra) group relative to a target group
 // The frameworks whose rows the generic profile is fitted to: serving stacks (an unstated
 // framework in a measurement is a serving stack), not plain PyTorch experiments.
-std::set<std::string> g_generic_from = {"generic", "tensorrt-llm", "fastertransformer", "lmdeploy", "vllm",
-                                        "deepspeed", "pytorch-eager", "pytorch-cudagraph", "transformers"};  // weight of a calibration (--extra) group relative to a target group
+std::set<std::string> g_generic_from = {"generic", "tensorrt-llm", "fastertransformer", "lmdeploy", "vllm", "deepspeed"};
 
 // Rows are weighed by group: (source, framework). Each group of the target CSV weighs 1, each
 // group of the calibration CSVs g_extra_weight, whatever its number of rows.

@@ -104,6 +104,10 @@ TEST_CASE("calibrated: never faster than overlap stage by stage - accounting unc
       CHECK(std::string(last.name) == "step.overhead");
       CHECK(last.block == StageBlock::head);
       CHECK(last.count == 1);
+      CHECK(last.flops == 0);  // a pure overhead: no work, nothing left from a reused slot
+      CHECK(last.hbm_bytes == 0);
+      CHECK(last.compute_s == 0);
+      CHECK(last.memory_s == 0);
       for (int i = 0; i < a.stages.size; ++i) {
         const Stage& sa = a.stages.items[static_cast<std::size_t>(i)];
         const Stage& sb = b.stages.items[static_cast<std::size_t>(i)];

@@ -44,11 +44,14 @@ inline PluginChoice choice(const std::string& name, std::vector<std::pair<std::s
   return c;
 }
 
-inline SearchResult search(const Session& s, const PluginChoice& strategy, unsigned threads = 2) {
+// With every record kept (the tests look at all of them); keep_records = false streams.
+inline SearchResult search(const Session& s, const PluginChoice& strategy, unsigned threads = 2,
+                           bool keep_records = true) {
   const auto st = registry().create_search(strategy);
   SearchOptions o;
   o.threads = threads;
   o.progress = false;
+  o.keep_records = keep_records;
   return run_search(s, *st, o);
 }
 

@@ -1,6 +1,7 @@
 #include "analysis/pareto.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -20,13 +21,20 @@ struct Points {
   const double* row(std::size_t i) const { return v.data() + i * k; }
 };
 
-Points prepare(std::span<const double> values, std::size_t k, std::span<const Direction> directions,
-               std::span<const bool> feasible) {
+// Checks the arguments; returns the number of points.
+std::size_t validate(std::span<const double> values, std::size_t k, std::span<const Direction> directions,
+                     std::span<const bool> feasible) {
   if (k == 0) throw Error("pareto_front: no objectives");
   if (directions.size() != k) throw Error("pareto_front: one direction per objective is needed");
   if (values.size() % k != 0) throw Error("pareto_front: values is not a multiple of the objective count");
   const std::size_t n = values.size() / k;
   if (!feasible.empty() && feasible.size() != n) throw Error("pareto_front: feasible has the wrong size");
+  return n;
+}
+
+Points prepare(std::span<const double> values, std::size_t k, std::span<const Direction> directions,
+               std::span<const bool> feasible) {
+  const std::size_t n = validate(values, k, directions, feasible);
   Points p;
   p.k = k;
   p.v.reserve(values.size());
@@ -160,6 +168,90 @@ void front_general(const Points& p, const std::vector<std::size_t>& order, std::
   }
 }
 
+// 2 and 3 objectives, the common case, on rows sorted in place: the same sweeps as front2 and
+// front3 above, but each point's values and index travel together (one contiguous array
+// sorted directly, no index indirection), about twice as fast on 10^6 points.
+template <std::size_t K>
+struct Row {
+  std::array<double, K> v;  // minimisation form
+  std::size_t orig;         // index of the point in the caller's values
+};
+
+template <std::size_t K>
+std::vector<Row<K>> sorted_rows(std::span<const double> values, std::size_t n, std::span<const Direction> directions,
+                                std::span<const bool> feasible) {
+  std::vector<Row<K>> rows;
+  rows.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!feasible.empty() && !feasible[i]) continue;
+    Row<K> r;
+    bool ok = true;
+    for (std::size_t j = 0; j < K; ++j) {
+      const double x = values[i * K + j];
+      ok = ok && !std::isnan(x);
+      r.v[j] = directions[j] == Direction::maximize ? -x : x;
+    }
+    if (!ok) continue;
+    r.orig = i;
+    rows.push_back(r);
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row<K>& a, const Row<K>& b) {
+    for (std::size_t j = 0; j < K; ++j) {
+      if (a.v[j] < b.v[j]) return true;
+      if (b.v[j] < a.v[j]) return false;
+    }
+    return a.orig < b.orig;
+  });
+  return rows;
+}
+
+std::vector<std::size_t> front2_rows(const std::vector<Row<2>>& rows) {
+  std::vector<std::size_t> out;
+  double best_prev = INFINITY;
+  std::size_t i = 0;
+  while (i < rows.size()) {
+    const double x = rows[i].v[0];
+    const double ymin = rows[i].v[1];
+    std::size_t j = i;
+    while (j < rows.size() && rows[j].v[0] == x) {
+      const double y = rows[j].v[1];
+      if (y == ymin && best_prev > y) out.push_back(rows[j].orig);
+      ++j;
+    }
+    best_prev = std::min(best_prev, ymin);
+    i = j;
+  }
+  return out;
+}
+
+std::vector<std::size_t> front3_rows(const std::vector<Row<3>>& rows) {
+  std::vector<std::size_t> out;
+  Staircase stair;
+  std::size_t i = 0;
+  while (i < rows.size()) {
+    const double x = rows[i].v[0];
+    std::size_t j = i;
+    while (j < rows.size() && rows[j].v[0] == x) ++j;
+    double best_prev = INFINITY;
+    std::size_t a = i;
+    while (a < j) {
+      const double y = rows[a].v[1];
+      const double zmin = rows[a].v[2];
+      std::size_t b = a;
+      while (b < j && rows[b].v[1] == y) {
+        const double z = rows[b].v[2];
+        if (z == zmin && best_prev > z && !stair.covers(y, z)) out.push_back(rows[b].orig);
+        ++b;
+      }
+      best_prev = std::min(best_prev, zmin);
+      a = b;
+    }
+    for (std::size_t t = i; t < j; ++t) stair.insert(rows[t].v[1], rows[t].v[2]);
+    i = j;
+  }
+  return out;
+}
+
 std::vector<std::size_t> collect(const Points& p, const std::vector<char>& keep) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < keep.size(); ++i)
@@ -171,6 +263,13 @@ std::vector<std::size_t> collect(const Points& p, const std::vector<char>& keep)
 
 std::vector<std::size_t> pareto_front(std::span<const double> values, std::size_t k,
                                       std::span<const Direction> directions, std::span<const bool> feasible) {
+  if (k == 2 || k == 3) {
+    const std::size_t n = validate(values, k, directions, feasible);
+    std::vector<std::size_t> out = k == 2 ? front2_rows(sorted_rows<2>(values, n, directions, feasible))
+                                          : front3_rows(sorted_rows<3>(values, n, directions, feasible));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
   const Points p = prepare(values, k, directions, feasible);
   std::vector<char> keep(p.orig.size(), 0);
   if (p.orig.empty()) return {};

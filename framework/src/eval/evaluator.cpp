@@ -2,13 +2,48 @@
 #include "eval/evaluator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace tessera {
 
+namespace {
+std::atomic<std::uint64_t> g_next_evaluator_id{1};
+}  // namespace
+
 Evaluator::Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
                      std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives)
-    : ctx_(ctx), latency_(std::move(latency)), memory_(std::move(memory)), objectives_(std::move(objectives)) {}
+    : ctx_(ctx),
+      id_(g_next_evaluator_id.fetch_add(1, std::memory_order_relaxed)),
+      latency_(std::move(latency)),
+      memory_(std::move(memory)),
+      objectives_(std::move(objectives)) {}
+
+// compute_layout() through the buffer's memo: configurations with the same layout_key() share
+// one layout (in a sweep, the kv_shard_mode and, in decode, cp_ring_variant variants of a
+// placement). A direct-mapped table of 16, reset when the buffer moves to another Evaluator.
+void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
+  Evaluation::LayoutMemo& m = out.layout_memo;
+  if (m.owner != id_) {
+    m.used.fill(false);
+    m.owner = id_;
+  }
+  const ParallelConfig key = layout_key(ctx_.workload, c);
+  std::size_t h = static_cast<std::size_t>(key.ffn_shard_scope);
+  for (const std::int64_t v : {std::int64_t{key.tp_placement}, std::int64_t{key.cp_placement},
+                               static_cast<std::int64_t>(key.cp_ring_variant), std::int64_t{key.cp},
+                               std::int64_t{key.tp}, std::int64_t{key.pp}, std::int64_t{key.dp}, std::int64_t{key.ep}})
+    h = h * 31 + static_cast<std::size_t>(v);
+  const std::size_t slot = h % Evaluation::LayoutMemo::kSlots;
+  if (m.used[slot] && m.keys[slot] == key) {
+    out.layout = m.layouts[slot];
+    return;
+  }
+  compute_layout(*ctx_.model, *ctx_.machine, ctx_.workload, c, out.layout);
+  m.used[slot] = true;
+  m.keys[slot] = key;
+  m.layouts[slot] = out.layout;
+}
 
 double Evaluator::time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
                             StageList& out) const {
@@ -184,7 +219,7 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
   out.config = c;
   out.totals = StepTotals{};
   out.stages.clear();
-  compute_layout(*ctx_.model, *ctx_.machine, ctx_.workload, c, out.layout);
+  layout_of(c, out);
   out.valid = out.layout.valid;
   out.feasible = false;
   if (!out.valid) return;

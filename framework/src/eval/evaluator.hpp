@@ -4,6 +4,7 @@
 // live in a caller-owned Evaluation reused between configurations: nothing is allocated
 // per configuration.
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,15 @@ struct Evaluation {
   // scratch
   StepWork work;
   StageList chunk_stages;
+  // Layouts of recent placements (layout_key), for the Evaluator that computed them: a sweep
+  // maps groups to links once per placement rather than once per configuration.
+  struct LayoutMemo {
+    static constexpr std::size_t kSlots = 16;
+    std::uint64_t owner = 0;  // Evaluator::id() of the entries; 0 = none
+    std::array<bool, kSlots> used{};
+    std::array<ParallelConfig, kSlots> keys{};
+    std::array<Layout, kSlots> layouts{};
+  } layout_memo;
 };
 
 struct ObjectiveSlot {
@@ -50,6 +60,8 @@ class TESSERA_API Evaluator {
             std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives);
 
   const EvalContext& context() const { return ctx_; }
+  // Unique per Evaluator ever constructed in the process (never reused): tags scratch state.
+  std::uint64_t id() const { return id_; }
   const std::vector<ObjectiveSlot>& objectives() const { return objectives_; }
 
   // Fills `out` for `c`. Invalid configs stop after the layout (out.valid = false); objectives
@@ -68,7 +80,10 @@ class TESSERA_API Evaluator {
   void decode(const ParallelConfig& c, Evaluation& out) const;
   void prefill(const ParallelConfig& c, Evaluation& out) const;
 
+  void layout_of(const ParallelConfig& c, Evaluation& out) const;
+
   EvalContext ctx_;
+  std::uint64_t id_ = 0;
   std::shared_ptr<const LatencyModel> latency_;
   std::shared_ptr<const MemoryModel> memory_;
   std::vector<ObjectiveSlot> objectives_;

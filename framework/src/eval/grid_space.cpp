@@ -1,26 +1,45 @@
 #include "eval/grid_space.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <unordered_map>
 
-#include "tessera/physics/layout.hpp"
+#include "tessera/error.hpp"
 
 namespace tessera {
 
 std::size_t ParallelConfigHash::operator()(const ParallelConfig& c) const noexcept {
   std::uint64_t h = 1469598103934665603ull;
-  const auto mix = [&h](std::uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  };
+  const auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
   mix(static_cast<std::uint32_t>(c.cp));
   mix(static_cast<std::uint32_t>(c.tp));
   mix(static_cast<std::uint32_t>(c.pp));
   mix(static_cast<std::uint32_t>(c.dp));
   mix(static_cast<std::uint32_t>(c.ep));
-  mix((static_cast<std::uint64_t>(c.kv_shard_mode) << 0) | (static_cast<std::uint64_t>(c.ffn_shard_scope) << 8) |
+  mix((static_cast<std::uint64_t>(c.kv_shard_mode) << 0) |
+      (static_cast<std::uint64_t>(c.ffn_shard_scope) << 8) |
       (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.tp_placement)) << 16) |
       (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.cp_placement)) << 24) |
       (static_cast<std::uint64_t>(c.cp_ring_variant) << 32));
   return static_cast<std::size_t>(h);
+}
+
+// Keep in step with canonicalize() (physics/layout.cpp): the facts about the numeric knobs
+// it reads. tests/search/test_grid_space.cpp compares this space with a plain enumeration.
+unsigned GridSpace::canonical_class(const ModelSpec& model, const ParallelConfig& c) {
+  const std::int64_t hkv = model.has_mla ? 1 : model.kv_heads;
+  return (c.tp > hkv ? 1u : 0u) | (c.tp == 1 ? 2u : 0u) | (c.cp == 1 ? 4u : 0u) | (c.dp == 1 ? 8u : 0u);
+}
+
+// A configuration's discrete knobs as a dense code in [0, codes()); -1 for values no
+// canonical form of this grid holds.
+int GridSpace::discrete_code(const ParallelConfig& c) const {
+  const int kv = static_cast<int>(c.kv_shard_mode), ffn = static_cast<int>(c.ffn_shard_scope);
+  const int ring = static_cast<int>(c.cp_ring_variant);
+  const int tpp = place_index_[static_cast<std::uint8_t>(c.tp_placement)];
+  const int cpp = place_index_[static_cast<std::uint8_t>(c.cp_placement)];
+  if (kv > 1 || ffn > 2 || ring > 2 || tpp < 0 || cpp < 0) return -1;
+  return (((kv * 3 + ffn) * places_ + tpp) * places_ + cpp) * 3 + ring;
 }
 
 namespace {
@@ -40,9 +59,28 @@ std::vector<std::int32_t> sorted_unique(std::vector<std::int32_t> v) {
   return v;
 }
 
+// Invalidity decided by the numeric knobs alone (check_knobs tests them before any discrete
+// rule, except exceeds_machine, which only a config past every discrete rule reaches): when
+// one discrete combination of a tuple fails for such a reason, every combination fails.
+bool numeric_only(InvalidReason r) {
+  switch (r) {
+    case InvalidReason::bad_knob:
+    case InvalidReason::tp_not_dividing_heads:
+    case InvalidReason::tp_kv_heads_mismatch:
+    case InvalidReason::pp_exceeds_layers:
+    case InvalidReason::ep_without_experts:
+    case InvalidReason::ep_not_dividing_experts:
+    case InvalidReason::exceeds_machine:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
-GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine, const Workload& workload)
+GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine,
+                     const Workload& workload)
     : model_(model),
       machine_(machine),
       workload_(workload),
@@ -61,44 +99,182 @@ GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSp
   if (tp_place_.empty()) tp_place_.push_back(0);
   if (cp_place_.empty()) cp_place_.push_back(1);
   if (ring_.empty()) ring_.push_back(CpRingVariant::kv);
-  enumerated_ = std::uint64_t{cp_.size()} * tp_.size() * pp_.size() * dp_.size() * ep_.size() * kv_.size() *
-                ffn_.size() * tp_place_.size() * cp_place_.size() * ring_.size();
+  const std::array<const std::vector<std::int32_t>*, 5> numeric{&cp_, &tp_, &pp_, &dp_, &ep_};
+  for (std::size_t k = 0; k < numeric.size(); ++k) {
+    const auto& list = *numeric[k];
+    if (list.front() < 0 || list.back() > (1 << 16)) continue;
+    position_[k].assign(static_cast<std::size_t>(list.back()) + 1, -1);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      position_[k][static_cast<std::size_t>(list[i])] = static_cast<std::int32_t>(i);
+  }
+  tuples_ = std::uint64_t{cp_.size()} * tp_.size() * pp_.size() * dp_.size() * ep_.size();
+  block_ = static_cast<std::uint32_t>(kv_.size() * ffn_.size() * tp_place_.size() * cp_place_.size() *
+                                      ring_.size());
+  enumerated_ = tuples_ * block_;
+  // Placement values a canonical form can hold: the listed ones, 0 and 1 (canonicalize's).
+  place_index_.fill(-1);
+  for (const auto* list : {&tp_place_, &cp_place_})
+    for (std::int8_t v : *list)
+      if (place_index_[static_cast<std::uint8_t>(v)] < 0)
+        place_index_[static_cast<std::uint8_t>(v)] = places_++;
+  for (std::int8_t v : {std::int8_t{0}, std::int8_t{1}})
+    if (place_index_[static_cast<std::uint8_t>(v)] < 0)
+      place_index_[static_cast<std::uint8_t>(v)] = places_++;
 
   // Grid order: numeric knobs outermost (cp, tp, pp, dp, ep), then the discrete ones. A grid
   // point whose canonical form differs is the same configuration as another point; the
-  // canonical form is kept once, at its first occurrence.
+  // canonical form is kept once, at its first occurrence. Canonical forms never change the
+  // numeric knobs, so duplicates lie inside one tuple's block, and which offsets of a block
+  // occur first depends only on the tuple's canonical class: found once per class.
+  wide_ = block_ > 65536;
+  tuple_first_.reserve(tuples_ + 1);
+  // Validity once per placement of a tuple (ClassTable::same_layout_as): the kv_shard_mode
+  // and, in decode, cp_ring_variant variants share one layout.
   Layout layout;
-  ParallelConfig c;
+  std::vector<InvalidReason> reasons;
   for (auto cp : cp_)
     for (auto tp : tp_)
       for (auto pp : pp_)
         for (auto dp : dp_)
-          for (auto ep : ep_)
-            for (auto kv : kv_)
-              for (auto ffn : ffn_)
-                for (auto tpp : tp_place_)
-                  for (auto cpp : cp_place_)
-                    for (auto ring : ring_) {
-                      c.cp = cp;
-                      c.tp = tp;
-                      c.pp = pp;
-                      c.dp = dp;
-                      c.ep = ep;
-                      c.kv_shard_mode = kv;
-                      c.ffn_shard_scope = ffn;
-                      c.tp_placement = tpp;
-                      c.cp_placement = cpp;
-                      c.cp_ring_variant = ring;
-                      const ParallelConfig k = tessera::canonicalize(model_, c);
-                      if (index_.count(k)) continue;
-                      compute_layout(model_, machine_, workload_, k, layout);
-                      if (!layout.valid) continue;
-                      index_.emplace(k, static_cast<std::int64_t>(valid_.size()));
-                      valid_.push_back(k);
-                    }
+          for (auto ep : ep_) {
+            tuple_first_.push_back(static_cast<std::uint32_t>(count_));
+            ParallelConfig n;
+            n.cp = cp;
+            n.tp = tp;
+            n.pp = pp;
+            n.dp = dp;
+            n.ep = ep;
+            const unsigned cls = canonical_class(model_, n);
+            if (!classes_[cls].built) build_class(cls, n);
+            const ClassTable& ct = classes_[cls];
+            reasons.resize(ct.first_offsets.size());
+            for (std::size_t i = 0; i < ct.first_offsets.size(); ++i) {
+              const std::uint32_t d = ct.first_offsets[i];
+              const std::uint32_t same = ct.same_layout_as[i];
+              if (same == i) {
+                compute_layout(model_, machine_, workload_, config_at(n, d), layout);
+                reasons[i] = layout.valid ? InvalidReason::none : layout.reason;
+              } else {
+                reasons[i] = reasons[same];
+              }
+              if (reasons[i] == InvalidReason::none) {
+                add_slot(d);
+              } else if (i == 0 && numeric_only(reasons[i])) {
+                break;
+              }
+            }
+          }
+  tuple_first_.push_back(static_cast<std::uint32_t>(count_));
+  slot16_.shrink_to_fit();
+  slot32_.shrink_to_fit();
 }
 
 GridSpace::~GridSpace() = default;
+
+void GridSpace::add_slot(std::uint32_t d) {
+  if (count_ == std::numeric_limits<std::uint32_t>::max())
+    throw InputError("the sweep grid has more than 2^32 - 1 valid configurations: narrow its value lists");
+  if (wide_)
+    slot32_.push_back(d);
+  else
+    slot16_.push_back(static_cast<std::uint16_t>(d));
+  ++count_;
+}
+
+void GridSpace::build_class(unsigned cls, const ParallelConfig& numeric) {
+  ClassTable& ct = classes_[cls];
+  ct.by_code.assign(static_cast<std::size_t>(2 * 3 * places_ * places_ * 3), -1);
+  ParallelConfig c = numeric;
+  std::uint32_t d = 0;
+  for (auto kv : kv_)
+    for (auto ffn : ffn_)
+      for (auto tpp : tp_place_)
+        for (auto cpp : cp_place_)
+          for (auto ring : ring_) {
+            c.kv_shard_mode = kv;
+            c.ffn_shard_scope = ffn;
+            c.tp_placement = tpp;
+            c.cp_placement = cpp;
+            c.cp_ring_variant = ring;
+            // Every canonical form has a code: its placements are listed ones, 0 or 1.
+            const ParallelConfig k = tessera::canonicalize(model_, c);
+            ct.canonical.push_back(k);
+            const int code = discrete_code(k);
+            if (code >= 0 && ct.by_code[static_cast<std::size_t>(code)] < 0) {
+              ct.by_code[static_cast<std::size_t>(code)] = static_cast<std::int32_t>(d);
+              ct.first_offsets.push_back(d);
+            }
+            ++d;
+          }
+  // layout_key() normalises discrete knobs only (as a function of the workload), so which
+  // offsets share a layout is the same for every tuple of the class.
+  std::unordered_map<ParallelConfig, std::uint32_t, ParallelConfigHash> first_with_key;
+  for (std::size_t i = 0; i < ct.first_offsets.size(); ++i) {
+    const ParallelConfig key = layout_key(workload_, config_at(numeric, ct.first_offsets[i]));
+    ct.same_layout_as.push_back(first_with_key.emplace(key, static_cast<std::uint32_t>(i)).first->second);
+  }
+  ct.built = true;
+}
+
+ParallelConfig GridSpace::tuple_config(std::uint64_t t) const {
+  ParallelConfig c;
+  c.ep = ep_[t % ep_.size()];
+  t /= ep_.size();
+  c.dp = dp_[t % dp_.size()];
+  t /= dp_.size();
+  c.pp = pp_[t % pp_.size()];
+  t /= pp_.size();
+  c.tp = tp_[t % tp_.size()];
+  t /= tp_.size();
+  c.cp = cp_[t];
+  return c;
+}
+
+ParallelConfig GridSpace::config_at(const ParallelConfig& numeric, std::uint32_t d) const {
+  // Canonical forms keep the numeric knobs and take the discrete ones of the class's table.
+  const ParallelConfig& k = classes_[canonical_class(model_, numeric)].canonical[d];
+  ParallelConfig c = numeric;
+  c.kv_shard_mode = k.kv_shard_mode;
+  c.ffn_shard_scope = k.ffn_shard_scope;
+  c.tp_placement = k.tp_placement;
+  c.cp_placement = k.cp_placement;
+  c.cp_ring_variant = k.cp_ring_variant;
+  return c;
+}
+
+const std::vector<ParallelConfig>& GridSpace::valid_configs() const {
+  std::call_once(list_once_, [this] {
+    list_.resize(count_);
+    valid_range(0, std::span<ParallelConfig>(list_.data(), list_.size()));
+  });
+  return list_;
+}
+
+std::size_t GridSpace::valid_range(std::uint64_t first, std::span<ParallelConfig> out) const {
+  if (first >= count_) return 0;
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), count_ - first));
+  // The tuple holding `first`: the last whose first position is <= first.
+  std::uint64_t t =
+      static_cast<std::uint64_t>(std::upper_bound(tuple_first_.begin(), tuple_first_.end(), first) -
+                                 tuple_first_.begin()) -
+      1;
+  ParallelConfig numeric = tuple_config(t);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t pos = first + i;
+    if (tuple_first_[t + 1] <= pos) {
+      while (tuple_first_[t + 1] <= pos) ++t;
+      numeric = tuple_config(t);
+    }
+    out[i] = config_at(numeric, slot(pos));
+  }
+  return n;
+}
+
+ParallelConfig GridSpace::valid_config(std::uint64_t i) const {
+  ParallelConfig c;
+  valid_range(i, std::span<ParallelConfig>(&c, 1));
+  return c;
+}
 
 ParallelConfig GridSpace::defaults() const {
   ParallelConfig c;
@@ -115,13 +291,55 @@ ParallelConfig GridSpace::defaults() const {
   return c;
 }
 
-bool GridSpace::is_valid_canonical(const ParallelConfig& c) const { return index_.count(c) != 0; }
-
-ParallelConfig GridSpace::canonicalize(const ParallelConfig& c) const { return tessera::canonicalize(model_, c); }
+std::int64_t GridSpace::tuple_of(const ParallelConfig& c) const {
+  const std::array<const std::vector<std::int32_t>*, 5> lists{&cp_, &tp_, &pp_, &dp_, &ep_};
+  const std::array<std::int32_t, 5> values{c.cp, c.tp, c.pp, c.dp, c.ep};
+  std::uint64_t t = 0;
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    const auto& list = *lists[k];
+    const std::int32_t v = values[k];
+    std::int64_t i = -1;
+    if (!position_[k].empty()) {
+      if (v >= 0 && static_cast<std::size_t>(v) < position_[k].size())
+        i = position_[k][static_cast<std::size_t>(v)];
+    } else {
+      const auto it = std::lower_bound(list.begin(), list.end(), v);
+      if (it != list.end() && *it == v) i = it - list.begin();
+    }
+    if (i < 0) return -1;
+    t = t * list.size() + static_cast<std::uint64_t>(i);
+  }
+  return static_cast<std::int64_t>(t);
+}
 
 std::int64_t GridSpace::index_of(const ParallelConfig& c) const {
-  const auto it = index_.find(c);
-  return it == index_.end() ? -1 : it->second;
+  const std::int64_t t = tuple_of(c);
+  if (t < 0) return -1;
+  const ClassTable& ct = classes_[canonical_class(model_, c)];
+  const int code = discrete_code(c);
+  if (!ct.built || code < 0) return -1;
+  const std::int32_t d = ct.by_code[static_cast<std::size_t>(code)];
+  if (d < 0) return -1;
+  // The code of c is the canonical form of offset d: c is canonical exactly when it equals it.
+  const auto tu = static_cast<std::uint64_t>(t);
+  // Offsets of a tuple's valid configs ascend: binary search.
+  std::uint64_t lo = tuple_first_[tu], hi = tuple_first_[tu + 1];
+  const auto want = static_cast<std::uint32_t>(d);
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (slot(mid) < want)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == tuple_first_[tu + 1] || slot(lo) != want) return -1;
+  return static_cast<std::int64_t>(lo);
+}
+
+bool GridSpace::is_valid_canonical(const ParallelConfig& c) const { return index_of(c) >= 0; }
+
+ParallelConfig GridSpace::canonicalize(const ParallelConfig& c) const {
+  return tessera::canonicalize(model_, c);
 }
 
 }  // namespace tessera

@@ -2,8 +2,18 @@
 // The sweep grid of a scenario as a SearchSpace (SPEC §2 "What a sweep covers", "Canonical
 // configs"): knob value lists, validity, canonical forms and the stable list of every valid
 // canonical configuration.
+//
+// Compact: the grid is the product of the numeric knobs (cp, tp, pp, dp, ep: "tuples") and a
+// block of discrete-knob combinations. Per tuple the space keeps where its valid configurations
+// start (4 bytes per tuple), and per valid configuration only its offset in the block (2 bytes),
+// so that a grid of 10^7 valid configurations costs tens of MB, not the GB a list plus a hash
+// map would. The
+// list of ParallelConfigs is built only if valid_configs() is called; valid_range() and
+// index_of() answer from the compact form.
+#include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <mutex>
+#include <span>
 #include <vector>
 
 #include "scenario/scenario.hpp"
@@ -11,11 +21,12 @@
 #include "tessera/kinds/search_strategy.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
+#include "tessera/physics/layout.hpp"
 #include "tessera/workload.hpp"
 
 namespace tessera {
 
-struct ParallelConfigHash {
+struct TESSERA_API ParallelConfigHash {
   std::size_t operator()(const ParallelConfig& c) const noexcept;
 };
 
@@ -38,12 +49,17 @@ class TESSERA_API GridSpace final : public SearchSpace {
   ParallelConfig defaults() const override;
   bool is_valid_canonical(const ParallelConfig& c) const override;
   ParallelConfig canonicalize(const ParallelConfig& c) const override;
-  const std::vector<ParallelConfig>& valid_configs() const override { return valid_; }
+  // Built on the first call (thread-safe), then kept: 28 bytes per configuration.
+  const std::vector<ParallelConfig>& valid_configs() const override;
+  std::size_t valid_range(std::uint64_t first, std::span<ParallelConfig> out) const override;
 
   // Grid points (product of the list sizes) and valid canonical configurations.
   std::uint64_t enumerated() const { return enumerated_; }
-  std::uint64_t valid_count() const { return valid_.size(); }
+  std::uint64_t valid_count() const override { return count_; }
+  // The valid canonical configuration at position i of valid_configs() (i < valid_count()).
+  ParallelConfig valid_config(std::uint64_t i) const;
   // Position of a valid canonical config in valid_configs(); -1 when it is not one.
+  // O(log) in the knob lists and the tuple's configurations; thread-safe, no allocation.
   std::int64_t index_of(const ParallelConfig& c) const;
 
   const ModelSpec& model() const { return model_; }
@@ -51,6 +67,24 @@ class TESSERA_API GridSpace final : public SearchSpace {
   const Workload& workload() const { return workload_; }
 
  private:
+  // Discrete combinations: offset d in [0, block_) = ((((kv·|ffn| + ffn)·|tpp| + tpp)·|cpp| + cpp)·|ring| +
+  // ring.
+  struct ClassTable {
+    bool built = false;
+    std::vector<std::uint32_t> first_offsets;  // offsets whose canonical form occurs first, ascending
+    std::vector<std::int32_t> by_code;         // discrete code of a canonical form -> its first offset, or -1
+    std::vector<ParallelConfig> canonical;  // per offset: the canonical discrete knobs (numeric ones unused)
+    // Per entry of first_offsets: the first entry with the same layout_key() (the same
+    // placement: only kv_shard_mode, or cp_ring_variant in decode, differ), whose validity it shares.
+    std::vector<std::uint32_t> same_layout_as;
+  };
+  void build_class(unsigned cls, const ParallelConfig& numeric);
+  ParallelConfig tuple_config(std::uint64_t t) const;  // numeric knobs of tuple t, discrete at defaults
+  // Canonical form of grid point (tuple, offset d) given the tuple's numeric knobs.
+  ParallelConfig config_at(const ParallelConfig& numeric, std::uint32_t d) const;
+  std::int64_t tuple_of(const ParallelConfig& c) const;  // -1 when a numeric knob is off the grid
+  int discrete_code(const ParallelConfig& c) const;
+
   const ModelSpec& model_;
   const MachineSpec& machine_;
   const Workload& workload_;
@@ -60,8 +94,29 @@ class TESSERA_API GridSpace final : public SearchSpace {
   std::vector<std::int8_t> tp_place_, cp_place_;
   std::vector<CpRingVariant> ring_;
   std::uint64_t enumerated_ = 0;
-  std::vector<ParallelConfig> valid_;
-  std::unordered_map<ParallelConfig, std::int64_t, ParallelConfigHash> index_;
+  // Per numeric knob (cp, tp, pp, dp, ep): value -> position in its list, -1 when absent
+  // (empty when the values are too large for a table: binary search then).
+  std::array<std::vector<std::int32_t>, 5> position_;
+  std::uint64_t tuples_ = 0;
+  std::uint32_t block_ = 0;
+  std::array<std::int16_t, 256> place_index_{};  // placement value (as uint8) -> dense index, or -1
+  int places_ = 0;
+  // canonicalize() depends on the numeric knobs only through four facts (tp > h_kv, tp = 1,
+  // cp = 1, dp = 1): grid points with the same facts and discrete knobs canonicalise alike.
+  static constexpr unsigned kClasses = 16;
+  static unsigned canonical_class(const ModelSpec& model, const ParallelConfig& c);
+  std::array<ClassTable, kClasses> classes_;
+  std::uint32_t slot(std::uint64_t i) const { return wide_ ? slot32_[i] : slot16_[i]; }
+  void add_slot(std::uint32_t d);
+  std::uint64_t count_ = 0;                 // valid canonical configurations
+  std::vector<std::uint32_t> tuple_first_;  // tuples_ + 1 entries: position of the tuple's first valid config
+  // Per valid config, its offset d in the discrete block: 2 bytes each unless the block is
+  // wider than 65536 combinations (wide_).
+  bool wide_ = false;
+  std::vector<std::uint16_t> slot16_;
+  std::vector<std::uint32_t> slot32_;
+  mutable std::once_flag list_once_;
+  mutable std::vector<ParallelConfig> list_;
 };
 
 }  // namespace tessera

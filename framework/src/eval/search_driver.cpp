@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <thread>
+#include <unordered_set>
 
 #include "analysis/pareto.hpp"
 #include "tessera/error.hpp"
@@ -18,17 +19,17 @@
 
 namespace tessera {
 
-void fill_record(const Session& session, const Evaluation& e, ConfigRecord& r) {
+void fill_record_numbers(const Session& session, const Evaluation& e, ConfigRecord& r) {
   const auto& objectives = session.evaluator().objectives();
   r.config = e.config;
   r.valid = e.valid;
   r.pes = e.config.pes();
   r.placement_valid = e.layout.valid;
   r.units_used = e.layout.units_used;
+  r.invalid_reason = e.layout.reason;
   if (!e.valid) {
     r.feasible = false;
     r.fits_memory = false;
-    r.reason = describe_invalid(e.layout.reason, session.model(), session.machine(), e.config);
     r.score = std::numeric_limits<double>::infinity();
     return;
   }
@@ -48,9 +49,19 @@ void fill_record(const Session& session, const Evaluation& e, ConfigRecord& r) {
   r.used_bytes = e.memory.used_bytes;
   r.budget_bytes = e.memory.budget_bytes;
   r.hbm_utilization = e.memory.budget_bytes > 0 ? e.memory.used_bytes / e.memory.budget_bytes : 0;
-  if (!e.memory.fits)
-    r.reason = "weights+KV+transient (" + format_quantity(e.memory.used_bytes, Dimension::bytes) +
-               ") exceed the per-PE budget (" + format_quantity(e.memory.budget_bytes, Dimension::bytes) + ")";
+}
+
+std::string record_reason(const Session& session, const ConfigRecord& r) {
+  if (!r.valid) return describe_invalid(r.invalid_reason, session.model(), session.machine(), r.config);
+  if (!r.fits_memory)
+    return "weights+KV+transient (" + format_quantity(r.used_bytes, Dimension::bytes) +
+           ") exceed the per-PE budget (" + format_quantity(r.budget_bytes, Dimension::bytes) + ")";
+  return "";
+}
+
+void fill_record(const Session& session, const Evaluation& e, ConfigRecord& r) {
+  fill_record_numbers(session, e, r);
+  r.reason = record_reason(session, r);
 }
 
 ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Evaluation& scratch) {
@@ -75,8 +86,8 @@ class Progress {
     if (total_ > 0) {
       const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
       const int n = static_cast<int>(f * width);
-      std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu configs %.1f s", n, "##############################", width - n, "",
-                   done, total_, s);
+      std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu configs %.1f s", n, "##############################",
+                   width - n, "", done, total_, s);
     } else {
       std::fprintf(stderr, "\r%zu configs evaluated, %.1f s", done, s);
     }
@@ -93,22 +104,36 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// Evaluates configs[i] into out[i] on `threads` threads; rethrows the first exception.
-void evaluate_batch(const Session& session, const std::vector<ParallelConfig>& configs, std::size_t n,
-                    std::vector<ConfigRecord>& out, std::vector<std::unique_ptr<Evaluation>>& buffers) {
+// Evaluates configs[i] into out[i] (numbers and grid position, no reason text) on `threads`
+// threads; rethrows the first exception. Nothing is allocated per configuration.
+void evaluate_batch(const Session& session, const GridSpace& space,
+                    const std::vector<ParallelConfig>& configs, std::size_t n, std::vector<ConfigRecord>& out,
+                    std::vector<std::unique_ptr<Evaluation>>& buffers) {
   const std::size_t threads = std::min(buffers.size(), std::max<std::size_t>(1, n / 32));
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> errors(threads);
+  const auto evaluate_one = [&](std::size_t i, Evaluation& e) {
+    session.evaluator().evaluate(configs[i], e);
+    e.config = configs[i];
+    ConfigRecord& r = out[i];
+    r.objectives = {};
+    r.latency_s = r.throughput_tok_s = r.pipeline_throughput_tok_s = 0;
+    r.efficiency = r.compute_util = r.bw_util = 0;
+    r.weights_bytes = r.kv_bytes = r.transient_bytes = r.used_bytes = r.budget_bytes = r.hbm_utilization = 0;
+    r.reason.clear();
+    fill_record_numbers(session, e, r);
+    r.grid_index = space.index_of(configs[i]);
+  };
+  // Threads take chunks of kChunk indices: one atomic operation per chunk, not per config (the
+  // counter's cache line would otherwise bounce between the cores on every configuration).
+  constexpr std::size_t kChunk = 32;
   const auto work = [&](std::size_t t) {
     try {
       Evaluation& e = *buffers[t];
       for (;;) {
-        const std::size_t i = next.fetch_add(1);
-        if (i >= n) break;
-        session.evaluator().evaluate(configs[i], e);
-        e.config = configs[i];
-        out[i] = ConfigRecord{};
-        fill_record(session, e, out[i]);
+        const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
+        if (begin >= n) break;
+        for (std::size_t i = begin; i < std::min(n, begin + kChunk); ++i) evaluate_one(i, e);
       }
     } catch (...) {
       errors[t] = std::current_exception();
@@ -128,6 +153,121 @@ void evaluate_batch(const Session& session, const std::vector<ParallelConfig>& c
     if (err) std::rethrow_exception(err);
 }
 
+// A feasible configuration as the ranking and the frontier need it, and its position in the
+// space's order: its grid index, or (outside the grid) after every grid position, in proposal
+// order. The full records of the few that are kept are rebuilt at the end by evaluating them
+// again (evaluation is deterministic), so that the driver copies ~100 bytes per feasible
+// configuration, not a record.
+struct Candidate {
+  std::uint64_t key = 0;
+  ParallelConfig config;
+  double score = 0;
+  std::int64_t pes = 0;
+  std::array<double, kMaxObjectives> objectives{};
+};
+
+Candidate candidate(std::uint64_t key, const ConfigRecord& r) {
+  Candidate c;
+  c.key = key;
+  c.config = r.config;
+  c.score = r.score;
+  c.pes = r.pes;
+  c.objectives = r.objectives;
+  return c;
+}
+
+// Ranking of feasible configurations: score, then fewer PEs, then the space's order.
+bool rank_less(const Candidate& x, const Candidate& y) {
+  if (x.score != y.score) return x.score < y.score;
+  if (x.pes != y.pes) return x.pes < y.pes;
+  return x.key < y.key;
+}
+
+// The best n by rank_less: a bounded max-heap, the worst kept on top.
+class TopN {
+ public:
+  explicit TopN(std::size_t n) : n_(std::max<std::size_t>(1, n)) { heap_.reserve(n_); }
+  void offer(const Candidate& c) {
+    if (heap_.size() == n_) {
+      if (!rank_less(c, heap_.front())) return;
+      std::pop_heap(heap_.begin(), heap_.end(), rank_less);
+      heap_.back() = c;
+    } else {
+      heap_.push_back(c);
+    }
+    std::push_heap(heap_.begin(), heap_.end(), rank_less);
+  }
+  // Best first.
+  std::vector<Candidate> take() {
+    std::sort(heap_.begin(), heap_.end(), rank_less);
+    return std::move(heap_);
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<Candidate> heap_;
+};
+
+// The Pareto frontier of every feasible configuration offered. Candidates dominated by a
+// point of the frontier found so far are dropped at once (they cannot be on the final
+// frontier: a point dominated in A is dominated in A ∪ B); the others are buffered and merged
+// with the frontier once the buffer is as large as the frontier (at least kMinMerge), so the
+// work stays O(N log N) and the memory O(frontier + buffer). Exact: a point dominated in
+// A ∪ B is dominated by a point of front(A) ∪ B (dominance is transitive), so
+// front(A ∪ B) = front(front(A) ∪ B); identical points do not dominate each other and are all
+// kept, as pareto_front() does over the whole set.
+class FrontAccumulator {
+ public:
+  static constexpr std::size_t kMinMerge = 1024;
+  // The quick check runs against frontiers up to this size (k compares per point each).
+  static constexpr std::size_t kMaxQuickCheck = 64;
+  explicit FrontAccumulator(std::vector<Direction> directions) : dirs_(std::move(directions)) {}
+  void offer(const Candidate& c) {
+    if (front_.size() <= kMaxQuickCheck)
+      for (const Candidate& f : front_)
+        if (dominates(f, c)) return;
+    pending_.push_back(c);
+    if (pending_.size() >= std::max(kMinMerge, front_.size())) merge();
+  }
+  // Frontier in the space's order.
+  std::vector<Candidate> take() {
+    merge();
+    std::sort(front_.begin(), front_.end(),
+              [](const Candidate& a, const Candidate& b) { return a.key < b.key; });
+    return std::move(front_);
+  }
+
+ private:
+  // a no worse in every objective and better in one (directions applied); false with a NaN.
+  bool dominates(const Candidate& a, const Candidate& b) const {
+    bool strict = false;
+    for (std::size_t j = 0; j < dirs_.size(); ++j) {
+      const double x = oriented(a.objectives[j], dirs_[j]), y = oriented(b.objectives[j], dirs_[j]);
+      if (!(x <= y)) return false;
+      if (x < y) strict = true;
+    }
+    return strict;
+  }
+  void merge() {
+    if (pending_.empty()) return;
+    const std::size_t k = dirs_.size();
+    front_.insert(front_.end(), pending_.begin(), pending_.end());
+    pending_.clear();
+    values_.clear();
+    values_.reserve(front_.size() * k);
+    for (const Candidate& c : front_)
+      for (std::size_t j = 0; j < k; ++j) values_.push_back(c.objectives[j]);
+    const std::vector<std::size_t> keep = pareto_front(values_, k, dirs_);
+    std::size_t w = 0;
+    for (std::size_t i : keep) front_[w++] = front_[i];
+    front_.resize(w);
+  }
+
+  std::vector<Direction> dirs_;
+  std::vector<Candidate> front_, pending_;
+  std::vector<double> values_;
+};
+
 }  // namespace
 
 SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
@@ -145,69 +285,109 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   std::unique_ptr<SearchRun> run = strategy.start(space);
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
   std::vector<ParallelConfig> proposed(batch);
-  std::vector<ConfigRecord> slots(batch);
-  std::vector<SearchScore> scores(batch);
+  std::vector<ConfigRecord> slots;  // grown to the largest batch proposed (small spaces: small)
+  std::vector<SearchScore> scores;
   Progress progress(options.progress, space.valid_count());
-  std::vector<ConfigRecord> records;
+
+  // Duplicates are dropped (the first proposal kept): a bit per grid position, a set for the
+  // (rare) proposals outside the grid.
+  const std::uint64_t valid = space.valid_count();
+  std::vector<std::uint64_t> seen((valid + 63) / 64, 0);
+  std::unordered_set<ParallelConfig, ParallelConfigHash> seen_outside;
+  std::uint64_t outside = 0;
+
+  std::vector<Direction> dirs;
+  for (const auto& o : result.objectives) dirs.push_back(o.direction);
+  TopN top(options.top);
+  FrontAccumulator front(dirs);
+  std::vector<std::pair<std::uint64_t, ConfigRecord>> all;  // keep_records only
+  const bool want_reason = options.keep_records || static_cast<bool>(options.on_record);
+
   for (;;) {
-    const std::size_t n = run->propose(std::span<ParallelConfig>(proposed.data(), batch));
+    const std::size_t n = std::min(batch, run->propose(std::span<ParallelConfig>(proposed.data(), batch)));
     if (n == 0) break;
-    evaluate_batch(session, proposed, n, slots, buffers);
+    if (slots.size() < n) {
+      slots.resize(n);
+      scores.resize(n);
+    }
+    evaluate_batch(session, space, proposed, n, slots, buffers);
     for (std::size_t i = 0; i < n; ++i) {
-      scores[i].feasible = slots[i].feasible;
-      scores[i].primary = slots[i].valid ? slots[i].score : std::numeric_limits<double>::infinity();
-      slots[i].grid_index = space.index_of(slots[i].config);
-      records.push_back(std::move(slots[i]));
+      ConfigRecord& r = slots[i];
+      scores[i].feasible = r.feasible;
+      scores[i].primary = r.valid ? r.score : std::numeric_limits<double>::infinity();
+      std::uint64_t key;
+      if (r.grid_index >= 0) {
+        key = static_cast<std::uint64_t>(r.grid_index);
+        std::uint64_t& word = seen[key / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (key % 64);
+        if (word & bit) continue;
+        word |= bit;
+      } else {
+        if (!seen_outside.insert(r.config).second) continue;
+        key = valid + outside++;
+      }
+      ++result.counts.evaluated;
+      if (r.feasible) ++result.counts.feasible;
+      if (want_reason && !r.feasible) r.reason = record_reason(session, r);
+      if (options.on_record) options.on_record(r);
+      if (r.feasible) {
+        const Candidate c = candidate(key, r);
+        top.offer(c);
+        if (!dirs.empty()) front.offer(c);
+      }
+      if (options.keep_records) all.emplace_back(key, r);
     }
-    run->receive(std::span<const ParallelConfig>(proposed.data(), n), std::span<const SearchScore>(scores.data(), n));
-    progress.update(records.size());
+    run->receive(std::span<const ParallelConfig>(proposed.data(), n),
+                 std::span<const SearchScore>(scores.data(), n));
+    progress.update(result.counts.evaluated);
   }
 
-  // Space order (proposals outside the grid last, in proposal order), duplicates dropped.
-  std::stable_sort(records.begin(), records.end(), [](const ConfigRecord& a, const ConfigRecord& b) {
-    const auto ka = a.grid_index < 0 ? std::numeric_limits<std::int64_t>::max() : a.grid_index;
-    const auto kb = b.grid_index < 0 ? std::numeric_limits<std::int64_t>::max() : b.grid_index;
-    return ka < kb;
-  });
-  records.erase(std::unique(records.begin(), records.end(),
-                            [](const ConfigRecord& a, const ConfigRecord& b) { return a.config == b.config; }),
-                records.end());
-  result.records = std::move(records);
-  result.counts.evaluated = result.records.size();
+  const std::vector<Candidate> ranked = top.take();
+  const std::vector<Candidate> pareto = front.take();
 
-  std::vector<std::size_t> ranked;
-  for (std::size_t i = 0; i < result.records.size(); ++i)
-    if (result.records[i].feasible) ranked.push_back(i);
-  result.counts.feasible = ranked.size();
-  std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
-    const ConfigRecord& x = result.records[a];
-    const ConfigRecord& y = result.records[b];
-    if (x.score != y.score) return x.score < y.score;
-    if (x.pes != y.pes) return x.pes < y.pes;
-    return a < b;
-  });
-  if (!ranked.empty()) result.best = ranked.front();
-  result.top.assign(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(std::min(options.top, ranked.size())));
-
-  const std::size_t k = result.objectives.size();
-  if (k >= 1) {
-    std::vector<double> values;
-    std::vector<Direction> dirs;
-    std::vector<std::size_t> map;
-    for (const auto& o : result.objectives) dirs.push_back(o.direction);
-    values.reserve(ranked.size() * k);
-    for (std::size_t i = 0; i < result.records.size(); ++i) {
-      if (!result.records[i].feasible) continue;
-      for (std::size_t j = 0; j < k; ++j) values.push_back(result.records[i].objectives[j]);
-      map.push_back(i);
+  // The records: every one (keep_records) or those the results refer to, in the space's order.
+  std::vector<std::uint64_t> keys;
+  if (options.keep_records) {
+    std::vector<std::size_t> order(all.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return all[a].first < all[b].first; });
+    result.records.reserve(all.size());
+    keys.reserve(all.size());
+    for (std::size_t i : order) {
+      keys.push_back(all[i].first);
+      result.records.push_back(std::move(all[i].second));
     }
-    for (std::size_t i : pareto_front(values, k, dirs)) result.pareto.push_back(map[i]);
+    decltype(all)().swap(all);
+  } else {
+    std::vector<const Candidate*> kept;
+    for (const Candidate& c : ranked) kept.push_back(&c);
+    for (const Candidate& c : pareto) kept.push_back(&c);
+    std::sort(kept.begin(), kept.end(),
+              [](const Candidate* a, const Candidate* b) { return a->key < b->key; });
+    Evaluation& scratch = *buffers.front();
+    for (const Candidate* c : kept) {
+      if (!keys.empty() && keys.back() == c->key) continue;
+      keys.push_back(c->key);
+      ConfigRecord r = evaluate_record(session, c->config, scratch);
+      r.grid_index = c->key < valid ? static_cast<std::int64_t>(c->key) : -1;
+      result.records.push_back(std::move(r));
+    }
   }
+  const auto index = [&](std::uint64_t key) {
+    return static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin());
+  };
+  if (!ranked.empty()) result.best = index(ranked.front().key);
+  for (std::size_t i = 0; i < ranked.size() && i < options.top; ++i)
+    result.top.push_back(index(ranked[i].key));
+  for (const Candidate& c : pareto) result.pareto.push_back(index(c.key));
   return result;
 }
 
-SearchResult run_search(const Session& session, const SearchStrategy& strategy, const SearchOptions& options) {
-  const GridSpace space(session.scenario().sweep, session.model(), session.machine(), session.context().workload);
+SearchResult run_search(const Session& session, const SearchStrategy& strategy,
+                        const SearchOptions& options) {
+  const GridSpace space(session.scenario().sweep, session.model(), session.machine(),
+                        session.context().workload);
   return run_search(session, space, strategy, options);
 }
 

@@ -3,8 +3,14 @@
 // batches on N threads (each with its own Evaluation buffer, results written into per-index
 // slots, so the output is identical for any N), scores fed back, and the evaluated
 // configurations summarised: counts, best, Pareto frontier, top N.
+//
+// Streaming: the driver holds the top N and the Pareto frontier (merged per batch), not one
+// record per evaluated configuration, so memory stays flat however many configurations are
+// evaluated. A caller that needs every record asks for them (SearchOptions::keep_records) or
+// receives them one by one as they come (SearchOptions::on_record: `tessera run --csv`).
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,20 +28,21 @@ struct ConfigRecord {
   ParallelConfig config;
   std::int64_t grid_index = -1;  // position in the space's valid_configs(); -1 outside the grid
   std::array<double, kMaxObjectives> objectives{};
-  double score = 0;              // first objective, oriented so that lower is better
+  double score = 0;  // first objective, oriented so that lower is better
   double latency_s = 0;
-  double throughput_tok_s = 0;   // one-step figure (dp·B/latency)
+  double throughput_tok_s = 0;  // one-step figure (dp·B/latency)
   double pipeline_throughput_tok_s = 0;
   double efficiency = 0, compute_util = 0, bw_util = 0;
   std::int64_t pes = 0;
   std::array<std::int64_t, kMaxLevels + 1> units_used{};  // per placement level (0 = PEs)
-  bool valid = false;            // the layout is valid
-  bool placement_valid = false;  // no placement/size rule broken (seed vocabulary)
+  bool valid = false;                                     // the layout is valid
+  bool placement_valid = false;                           // no placement/size rule broken (seed vocabulary)
   bool fits_memory = false;
-  bool feasible = false;         // valid and fits memory
-  std::string reason;            // why not feasible ("" when feasible)
+  bool feasible = false;                               // valid and fits memory
+  InvalidReason invalid_reason = InvalidReason::none;  // why not valid (none when valid)
+  std::string reason;                                  // why not feasible ("" when feasible)
   double weights_bytes = 0, kv_bytes = 0, transient_bytes = 0, used_bytes = 0, budget_bytes = 0;
-  double hbm_utilization = 0;    // used / budget (per PE, most loaded stage)
+  double hbm_utilization = 0;  // used / budget (per PE, most loaded stage)
 };
 
 struct SearchCounts {
@@ -46,28 +53,44 @@ struct SearchCounts {
 };
 
 struct SearchOptions {
-  unsigned threads = 0;   // 0 = std::thread::hardware_concurrency()
-  bool progress = true;   // a progress bar on stderr when it is a terminal and the run is slow
+  unsigned threads = 0;  // 0 = std::thread::hardware_concurrency()
+  bool progress = true;  // a progress bar on stderr when it is a terminal and the run is slow
   std::size_t top = 20;
   std::size_t batch = 4096;
+  // Keep a record of every evaluated configuration in SearchResult::records (memory grows
+  // with the search: ~350 bytes per configuration). Off: only the best, the Pareto frontier
+  // and the top N are kept.
+  bool keep_records = false;
+  // Called once per distinct evaluated configuration, reason text included, on the calling
+  // thread, in evaluation order: the space's order for strategies that propose in it
+  // (exhaustive, random), the strategy's order otherwise. `tessera run --csv` writes its rows
+  // from here as they come.
+  std::function<void(const ConfigRecord&)> on_record;
 };
 
 struct SearchResult {
   SearchCounts counts;
-  std::vector<ConfigRecord> records;  // every evaluated config, in the space's order
-  std::optional<std::size_t> best;    // index into records
-  std::vector<std::size_t> pareto;    // indices into records, feasible, non-dominated, ascending
-  std::vector<std::size_t> top;       // best first
+  // In the space's order (proposals outside the grid last, in proposal order). With
+  // keep_records every evaluated config; otherwise only those best, pareto and top refer to.
+  std::vector<ConfigRecord> records;
+  std::optional<std::size_t> best;  // index into records
+  std::vector<std::size_t> pareto;  // indices into records, feasible, non-dominated, ascending
+  std::vector<std::size_t> top;     // best first
   std::vector<ObjectiveSlot> objectives;
 };
 
 // Evaluates one configuration into a record (reason text for invalid / not fitting).
-TESSERA_API ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Evaluation& scratch);
+TESSERA_API ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c,
+                                         Evaluation& scratch);
 TESSERA_API void fill_record(const Session& session, const Evaluation& e, ConfigRecord& r);
+// The same without the reason text (no allocation); record_reason() gives it afterwards.
+TESSERA_API void fill_record_numbers(const Session& session, const Evaluation& e, ConfigRecord& r);
+// Why a record is not feasible ("" when it is): the invalidity or the memory overflow.
+TESSERA_API std::string record_reason(const Session& session, const ConfigRecord& r);
 
 // The search over `space` (which must be built on the session's model, machine and workload).
-TESSERA_API SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
-                                    const SearchOptions& options = {});
+TESSERA_API SearchResult run_search(const Session& session, const GridSpace& space,
+                                    const SearchStrategy& strategy, const SearchOptions& options = {});
 // The same over the session's scenario sweep.
 TESSERA_API SearchResult run_search(const Session& session, const SearchStrategy& strategy,
                                     const SearchOptions& options = {});

@@ -161,30 +161,37 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
   return j;
 }
 
-std::string search_csv(const Session& session, const SearchResult& res) {
+void write_search_csv_header(std::ostream& os, const Session& session, const std::vector<ObjectiveSlot>& objectives) {
   const MachineSpec& m = session.machine();
-  std::ostringstream os;
   os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant";
-  for (const auto& o : res.objectives) os << ",objective_" << objective_key(o);
+  for (const auto& o : objectives) os << ",objective_" << objective_key(o);
   os << ",latency_s,throughput_tok_s,pipeline_throughput_tok_s,efficiency,compute_util,bw_util,pes";
   for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ",units_used_" << level_name(m, p);
   os << ",fits_memory,placement_valid,feasible,reason,weights_bytes,kv_bytes,transient_bytes,used_bytes,budget_bytes,"
         "hbm_utilization\n";
-  for (const ConfigRecord& r : res.records) {
-    const ParallelConfig& c = r.config;
-    os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ',' << kv_shard_mode_name(c.kv_shard_mode)
-       << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope)) << ',' << m.placement_name(c.tp_placement) << ','
-       << m.placement_name(c.cp_placement) << ',' << cp_ring_variant_name(c.cp_ring_variant);
-    for (std::size_t i = 0; i < res.objectives.size(); ++i) os << ',' << csv_num(r.valid ? r.objectives[i] : NAN);
-    os << ',' << csv_num(r.latency_s) << ',' << csv_num(r.throughput_tok_s) << ','
-       << csv_num(r.pipeline_throughput_tok_s) << ',' << csv_num(r.efficiency) << ',' << csv_num(r.compute_util) << ','
-       << csv_num(r.bw_util) << ',' << r.pes;
-    for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ',' << r.units_used[p];
-    os << ',' << (r.fits_memory ? "true" : "false") << ',' << (r.placement_valid ? "true" : "false") << ','
-       << (r.feasible ? "true" : "false") << ',' << csv_escape(r.reason) << ',' << csv_num(r.weights_bytes) << ','
-       << csv_num(r.kv_bytes) << ',' << csv_num(r.transient_bytes) << ',' << csv_num(r.used_bytes) << ','
-       << csv_num(r.budget_bytes) << ',' << csv_num(r.hbm_utilization) << '\n';
-  }
+}
+
+void write_search_csv_row(std::ostream& os, const Session& session, const std::vector<ObjectiveSlot>& objectives,
+                          const ConfigRecord& r) {
+  const MachineSpec& m = session.machine();
+  const ParallelConfig& c = r.config;
+  os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ',' << kv_shard_mode_name(c.kv_shard_mode)
+     << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope)) << ',' << m.placement_name(c.tp_placement) << ','
+     << m.placement_name(c.cp_placement) << ',' << cp_ring_variant_name(c.cp_ring_variant);
+  for (std::size_t i = 0; i < objectives.size(); ++i) os << ',' << csv_num(r.valid ? r.objectives[i] : NAN);
+  os << ',' << csv_num(r.latency_s) << ',' << csv_num(r.throughput_tok_s) << ',' << csv_num(r.pipeline_throughput_tok_s)
+     << ',' << csv_num(r.efficiency) << ',' << csv_num(r.compute_util) << ',' << csv_num(r.bw_util) << ',' << r.pes;
+  for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ',' << r.units_used[p];
+  os << ',' << (r.fits_memory ? "true" : "false") << ',' << (r.placement_valid ? "true" : "false") << ','
+     << (r.feasible ? "true" : "false") << ',' << csv_escape(r.reason) << ',' << csv_num(r.weights_bytes) << ','
+     << csv_num(r.kv_bytes) << ',' << csv_num(r.transient_bytes) << ',' << csv_num(r.used_bytes) << ','
+     << csv_num(r.budget_bytes) << ',' << csv_num(r.hbm_utilization) << '\n';
+}
+
+std::string search_csv(const Session& session, const SearchResult& res) {
+  std::ostringstream os;
+  write_search_csv_header(os, session, res.objectives);
+  for (const ConfigRecord& r : res.records) write_search_csv_row(os, session, res.objectives, r);
   return os.str();
 }
 

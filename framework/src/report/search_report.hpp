@@ -23,8 +23,15 @@ TESSERA_API nlohmann::json record_json(const Session& session, const std::vector
                                        const ConfigRecord& r);
 // `tessera run --json`: scenario, counts, objectives, best, pareto, top.
 TESSERA_API nlohmann::json search_json(const Session& session, const SearchResult& result);
-// `tessera run --csv`: one row per evaluated config.
+// `tessera run --csv`: one row per record of `result` (every evaluated config when the search
+// ran with SearchOptions::keep_records).
 TESSERA_API std::string search_csv(const Session& session, const SearchResult& result);
+// The same piecewise, for streaming rows as the search produces them (SearchOptions::on_record):
+// the header line, then one line per record.
+TESSERA_API void write_search_csv_header(std::ostream& os, const Session& session,
+                                         const std::vector<ObjectiveSlot>& objectives);
+TESSERA_API void write_search_csv_row(std::ostream& os, const Session& session,
+                                      const std::vector<ObjectiveSlot>& objectives, const ConfigRecord& r);
 
 // The scenario line: name, model, machine, workload, scope, plugins.
 TESSERA_API void print_scenario_header(std::ostream& os, const Session& session);

@@ -80,6 +80,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   if (out.size >= StageList::kCapacity) return;
   if (!token_step && ctx.workload.mode == Mode::prefill) return;
   Stage& o = out.push();
+  o = Stage{};  // the list's slots are reused: clear what an earlier step left there
   o.name = "step.overhead";
   o.block = StageBlock::head;
   o.count = 1;

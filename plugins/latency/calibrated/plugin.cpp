@@ -11,7 +11,7 @@ using tessera::ParamType;
 
 // Keep in step with profiles.cpp (a test checks that every choice has a profile).
 const ParamChoice kFrameworks[] = {
-    {"generic", "unstated framework: the profile fitted to all measured frameworks together"},
+    {"generic", "unstated framework: one profile fitted to all measured serving stacks together"},
     {"none", "kernels timed on the GPU alone: no launch, collective-call or step cost"},
     {"tensorrt-llm", "NVIDIA TensorRT-LLM"},
     {"fastertransformer", "NVIDIA FasterTransformer"},

@@ -1,6 +1,7 @@
 #pragma once
 // Kind `search`: which configurations to evaluate, through a "propose / receive scores"
 // loop (Timeloop's search interface). The host evaluates what is proposed and reports back.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -34,6 +35,19 @@ class TESSERA_API SearchSpace {
   virtual ParallelConfig canonicalize(const ParallelConfig& c) const = 0;
   // Every valid canonical configuration of the grid, in a stable order.
   virtual const std::vector<ParallelConfig>& valid_configs() const = 0;
+  // The same list piecewise, for spaces too large to hold as one (10^7+ configurations): its
+  // size, and up to out.size() of its entries from position `first` (returns how many were
+  // written; 0 past the end). These defaults read valid_configs(); the host's grid answers
+  // both without building the list, so a strategy that walks the space through them keeps
+  // memory flat (search/exhaustive does).
+  virtual std::uint64_t valid_count() const { return valid_configs().size(); }
+  virtual std::size_t valid_range(std::uint64_t first, std::span<ParallelConfig> out) const {
+    const std::vector<ParallelConfig>& all = valid_configs();
+    if (first >= all.size()) return 0;
+    const std::size_t n = std::min<std::size_t>(out.size(), all.size() - static_cast<std::size_t>(first));
+    std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(first), n, out.begin());
+    return n;
+  }
 };
 
 // A score as the search sees it: lower is better (the host negates maximised objectives).

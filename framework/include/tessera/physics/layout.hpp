@@ -55,6 +55,12 @@ struct Layout {
 TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machine,
                                 const Workload& workload, const ParallelConfig& c, Layout& out);
 
+// What compute_layout() reads of a configuration: `c` with the knobs it ignores set to fixed
+// values (kv_shard_mode; cp_ring_variant except in prefill, where `tree` is invalid).
+// Configurations with equal keys have equal layouts for the same model, machine and workload,
+// so a sweep maps groups to links once per placement (Evaluator keeps a few per thread).
+TESSERA_API ParallelConfig layout_key(const Workload& workload, const ParallelConfig& c);
+
 // Human-readable reason with the numbers involved ("tp=16 does not divide heads=12").
 TESSERA_API std::string describe_invalid(InvalidReason r, const ModelSpec& model,
                                          const MachineSpec& machine, const ParallelConfig& c);
