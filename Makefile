@@ -7,6 +7,7 @@
 #                   build-asan/, then the whole suite there
 #   make bench      Release build with the Google Benchmark programs, then run them
 #   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
+#   make format-check  fail when a C++ file is not as clang-format would write it (CI)
 #   make clean      remove the build folders
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -20,7 +21,7 @@ CTEST ?= ctest
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build demo test test-asan bench format clean
+.PHONY: all deps configure build demo test test-asan bench format format-check clean
 
 all: build
 
@@ -56,6 +57,11 @@ bench: deps
 format:
 	find framework plugins tests bench docs/examples \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
 	  | xargs -0 -r clang-format -i
+
+# CI's check: every C++ file as clang-format would write it (nothing is changed).
+format-check:
+	find framework plugins tests bench docs/examples \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
+	  | xargs -0 -r clang-format --dry-run --Werror
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

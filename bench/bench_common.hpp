@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "tessera_build_paths.hpp"
 
 #include "eval/grid_space.hpp"
 #include "eval/search_driver.hpp"

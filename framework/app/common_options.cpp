@@ -10,6 +10,7 @@
 #include "core/nearest_name.hpp"
 #include "exit_codes.hpp"
 #include "tessera/error.hpp"
+#include "tessera/limits.hpp"
 
 namespace fs = std::filesystem;
 
@@ -47,11 +48,20 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
     add("verbose,v", "log more to stderr (repeat: -vv debug, -vvv trace)");
     add("quiet,q", po::bool_switch(&out.quiet), "log errors only");
   }
+  if (flags & kOptLimits) {
+    add("limit", po::value<std::vector<std::string>>(&out.limits)->composing()->value_name("NAME=N"),
+        "raise (or lower) a documented resource limit (repeatable; docs/limits.md lists them): "
+        "--limit yaml.nodes=5000000");
+    add("max-configs", po::value<std::string>(&out.max_configs)->value_name("N"),
+        "refuse a study that would start more than N evaluations, hardware points x configurations "
+        "(default 1e7; the limit max_configs)");
+  }
   if (flags & kOptHelp) add("help,h", po::bool_switch(&out.help), "show this help");
 }
 
 po::variables_map parse_command_line(const Args& args, const po::options_description& desc,
-                                     const po::positional_options_description& positional, CommonOptions& out) {
+                                     const po::positional_options_description& positional,
+                                     CommonOptions& out) {
   // Count -v, -vv, -vvv, --verbose ourselves (Boost refuses a repeated switch).
   Args rest;
   bool after_dashes = false;
@@ -61,7 +71,8 @@ po::variables_map parse_command_line(const Args& args, const po::options_descrip
       ++out.verbose;
       continue;
     }
-    if (!after_dashes && a.size() >= 2 && a[0] == '-' && a[1] == 'v' && a.find_first_not_of('v', 1) == std::string::npos) {
+    if (!after_dashes && a.size() >= 2 && a[0] == '-' && a[1] == 'v' &&
+        a.find_first_not_of('v', 1) == std::string::npos) {
       out.verbose += static_cast<int>(a.size() - 1);
       continue;
     }
@@ -80,12 +91,21 @@ po::variables_map parse_command_line(const Args& args, const po::options_descrip
     throw InputError(std::string(e.what()) + "; see --help");
   }
   apply_logging(out);
+  apply_limits(out);
   return vm;
+}
+
+void apply_limits(const CommonOptions& o) {
+  Limits limits = current_limits();
+  for (const auto& l : o.limits) apply_limit_setting(limits, l);
+  if (!o.max_configs.empty()) apply_limit_setting(limits, "max_configs=" + o.max_configs);
+  set_limits(limits);
 }
 
 void apply_logging(const CommonOptions& o) {
   if (!spdlog::get("tessera")) {
-    auto logger = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    auto logger =
+        std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
     logger->set_pattern("tessera: %l: %v");
     spdlog::register_logger(logger);
     spdlog::set_default_logger(logger);
@@ -130,7 +150,9 @@ void write_output_file(const std::string& path, const std::string& content) {
   const fs::path target(path);
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), ec);
-    if (ec) throw Error("cannot create the folder '" + target.parent_path().string() + "' for " + path + ": " + ec.message());
+    if (ec)
+      throw Error("cannot create the folder '" + target.parent_path().string() + "' for " + path + ": " +
+                  ec.message());
   }
   const std::string tmp = path + ".tmp";
   {

@@ -15,14 +15,15 @@ namespace po = boost::program_options;
 
 // Which shared options a command offers.
 enum CommonFlags : unsigned {
-  kOptSet = 1u << 0,         // --set KEY=VALUE (repeatable)
-  kOptPluginPath = 1u << 1,  // --plugin-path DIR (repeatable)
-  kOptVerbosity = 1u << 2,   // -v/--verbose (repeatable), -q/--quiet
-  kOptJson = 1u << 3,        // --json FILE|-
-  kOptCsv = 1u << 4,         // --csv FILE
+  kOptSet = 1u << 0,           // --set KEY=VALUE (repeatable)
+  kOptPluginPath = 1u << 1,    // --plugin-path DIR (repeatable)
+  kOptVerbosity = 1u << 2,     // -v/--verbose (repeatable), -q/--quiet
+  kOptJson = 1u << 3,          // --json FILE|-
+  kOptCsv = 1u << 4,           // --csv FILE
   kOptModelMachine = 1u << 5,  // --model FILE, --machine FILE
-  kOptHelp = 1u << 6,        // -h/--help
-  kOptAll = 0x7Fu,
+  kOptHelp = 1u << 6,          // -h/--help
+  kOptLimits = 1u << 7,        // --limit NAME=N (repeatable), --max-configs N
+  kOptAll = 0xFFu,
 };
 
 struct CommonOptions {
@@ -35,6 +36,8 @@ struct CommonOptions {
   std::string model;
   std::string machine;
   bool help = false;
+  std::vector<std::string> limits;  // --limit NAME=N
+  std::string max_configs;          // --max-configs N ("" = the default)
 
   // LoadOptions for the scenario loader (data root: TESSERA_DATA_DIR or the default).
   LoadOptions load_options() const;
@@ -47,7 +50,12 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
 // `out.verbose` first (Boost cannot count a flag). Unknown or malformed options throw
 // InputError with a "did you mean". Then applies the log level (see apply_logging).
 po::variables_map parse_command_line(const Args& args, const po::options_description& desc,
-                                     const po::positional_options_description& positional, CommonOptions& out);
+                                     const po::positional_options_description& positional,
+                                     CommonOptions& out);
+
+// Applies --limit and --max-configs to tessera::current_limits() (docs/limits.md). Called by
+// parse_command_line after parsing; exposed for commands that parse by hand.
+void apply_limits(const CommonOptions& o);
 
 // spdlog logs to stderr: warnings by default, -v info, -vv debug, -vvv trace, -q errors only.
 void apply_logging(const CommonOptions& o);

@@ -65,7 +65,8 @@ nlohmann::json to_json(const CompareResult& r, const Session& s) {
     o["score"] = r.scores[k][b];
     o["latency_s"] = r.latency_s[k][b];
     nlohmann::json ranks = nlohmann::json::object();
-    for (std::size_t j2 = 0; j2 < r.models.size(); ++j2) ranks[r.models[j2]] = rank_of(r.scores[j2], r.scores[j2][b]);
+    for (std::size_t j2 = 0; j2 < r.models.size(); ++j2)
+      ranks[r.models[j2]] = rank_of(r.scores[j2], r.scores[j2][b]);
     o["rank_under"] = ranks;
     j["optima"].push_back(o);
   }
@@ -156,8 +157,10 @@ void print_text(std::ostream& os, const CompareResult& r, const Session& s) {
     for (const CompareStageRow& row : v.stages) {
       double count = 0;
       for (double c : row.count) count = std::max(count, c);
-      std::vector<std::string> cells = {row.name, row.block, fixed(count, count == std::floor(count) ? 0 : 2)};
-      for (std::size_t k = 0; k < m; ++k) cells.push_back(row.count[k] > 0 ? time_text(row.visible_s[k]) : "-");
+      std::vector<std::string> cells = {row.name, row.block,
+                                        fixed(count, count == std::floor(count) ? 0 : 2)};
+      for (std::size_t k = 0; k < m; ++k)
+        cells.push_back(row.count[k] > 0 ? time_text(row.visible_s[k]) : "-");
       st.add_row(cells);
     }
     st.add_separator();
@@ -173,10 +176,11 @@ void print_text(std::ostream& os, const CompareResult& r, const Session& s) {
   if (!r.pairs.empty()) {
     os << "\nKendall tau-b between the rankings of the " << r.feasible << " feasible configurations:\n";
     TextTable kt({"a", "b", "tau-b", "concordant", "discordant", "same optimum"},
-                 {TextTable::Align::left, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
-                  TextTable::Align::right, TextTable::Align::left});
+                 {TextTable::Align::left, TextTable::Align::left, TextTable::Align::right,
+                  TextTable::Align::right, TextTable::Align::right, TextTable::Align::left});
     for (const ComparePair& p : r.pairs)
-      kt.add_row({r.models[p.a], r.models[p.b], std::isnan(p.kendall.tau_b) ? "n/a" : fixed(p.kendall.tau_b, 4),
+      kt.add_row({r.models[p.a], r.models[p.b],
+                  std::isnan(p.kendall.tau_b) ? "n/a" : fixed(p.kendall.tau_b, 4),
                   std::to_string(p.kendall.concordant), std::to_string(p.kendall.discordant),
                   p.same_winner ? "yes" : "no"});
     kt.print(os, "  ");
@@ -186,10 +190,11 @@ void print_text(std::ostream& os, const CompareResult& r, const Session& s) {
       if (!any) os << "\nWhere the winner changes:\n";
       any = true;
       os << "  " << r.models[p.a] << " vs " << r.models[p.b] << ": ";
-      for (std::size_t i = 0; i < p.differing_knobs.size(); ++i) os << (i ? "; " : "") << p.differing_knobs[i];
-      os << "\n    " << r.models[p.a] << "'s optimum is " << pct(p.regret_a_under_b) << " worse under " << r.models[p.b]
-         << "; " << r.models[p.b] << "'s optimum is " << pct(p.regret_b_under_a) << " worse under " << r.models[p.a]
-         << "\n";
+      for (std::size_t i = 0; i < p.differing_knobs.size(); ++i)
+        os << (i ? "; " : "") << p.differing_knobs[i];
+      os << "\n    " << r.models[p.a] << "'s optimum is " << pct(p.regret_a_under_b) << " worse under "
+         << r.models[p.b] << "; " << r.models[p.b] << "'s optimum is " << pct(p.regret_b_under_a)
+         << " worse under " << r.models[p.a] << "\n";
     }
     if (!any) os << "\nEvery model picks the same optimum.\n";
   }
@@ -204,8 +209,9 @@ int compare_command(const Args& args) {
     std::vector<std::string> latency_raw;
     unsigned threads = 0;
     po::options_description desc("Options");
-    desc.add_options()("latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
-                       "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
+    desc.add_options()(
+        "latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
+        "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
         "threads", po::value<unsigned>(&threads)->value_name("N"), "evaluation threads (default: all cores)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
     po::options_description hidden;

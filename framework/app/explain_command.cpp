@@ -62,7 +62,8 @@ int explain_command(const Args& args) {
     session.evaluator().evaluate(config, e);
     if (!common.json.empty()) write_output_file(common.json, explain_json(session, e).dump(2) + "\n");
     if (common.json != "-") {
-      if (!(config == parsed)) std::cout << "(canonicalised from " << format_config(parsed, session.machine()) << ")\n";
+      if (!(config == parsed))
+        std::cout << "(canonicalised from " << format_config(parsed, session.machine()) << ")\n";
       print_explain(std::cout, session, e);
     }
     return kExitOk;

@@ -57,7 +57,9 @@ int explore_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
     po::options_description desc("Options");
-    add_common_options(desc, common, kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp);
+    add_common_options(
+        desc, common,
+        kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
     std::string scenario_path;
     unsigned threads = 0;
     bool no_sensitivity = false;
@@ -135,14 +137,17 @@ int explore_command(const Args& args) {
     nlohmann::json j;
     j["scenario"] = scenario.name;
     nlohmann::json ax = nlohmann::json::array();
-    for (const auto& a : axes) ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
+    for (const auto& a : axes)
+      ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
     j["axes"] = ax;
     nlohmann::json pts = nlohmann::json::array();
     for (std::size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
       nlohmann::json hwv = nlohmann::json::object();
       for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
-      nlohmann::json e{{"hardware", hwv}, {"feasible", p.feasible}, {"cost_USD", num(p.cost)},
+      nlohmann::json e{{"hardware", hwv},
+                       {"feasible", p.feasible},
+                       {"cost_USD", num(p.cost)},
                        {"pareto", std::find(front.begin(), front.end(), i) != front.end()}};
       if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
       pts.push_back(e);
@@ -161,7 +166,8 @@ int explore_command(const Args& args) {
       for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
         std::vector<std::string> row{std::to_string(i + 1)};
-        for (std::size_t a = 0; a < axes.size(); ++a) row.push_back(format_quantity(p.values[a], axes[a].dimension));
+        for (std::size_t a = 0; a < axes.size(); ++a)
+          row.push_back(format_quantity(p.values[a], axes[a].dimension));
         row.push_back(p.feasible ? short_config(session.machine(), p.best.config) : "nothing feasible");
         row.push_back(p.feasible ? format_quantity(p.best.latency_s, Dimension::time) : "—");
         row.push_back(std::isfinite(p.cost) ? fixed(p.cost / 1e3, 1) + " kUSD" : "—");

@@ -18,11 +18,13 @@ const Subcommand kSubcommands[] = {
     {"run", tessera::cli::run_command, "search the parallelism space; best config, Pareto frontier, top N"},
     {"explain", tessera::cli::explain_command, "one configuration stage by stage: time, memory, totals"},
     {"compare", tessera::cli::compare_command, "the same scenario under several latency models"},
-    {"sensitivity", tessera::cli::sensitivity_command, "one-knob sweeps: parallelism and hardware elasticities"},
+    {"sensitivity", tessera::cli::sensitivity_command,
+     "one-knob sweeps: parallelism and hardware elasticities"},
     {"explore", tessera::cli::explore_command, "hardware grid x best parallelism; latency/cost frontier"},
     {"plugins", tessera::cli::plugins_command, "list loaded plugins and their parameter schemas"},
     {"validate", tessera::cli::validate_command, "check model, machine and scenario files"},
-    {"validate-data", tessera::cli::validate_data_command, "predict published measurements and report the error"},
+    {"validate-data", tessera::cli::validate_data_command,
+     "predict published measurements and report the error"},
 };
 
 void print_usage(std::ostream& os) {

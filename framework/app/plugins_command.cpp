@@ -202,7 +202,7 @@ int plugins_command(const Args& args) {
     options.add_options()("kind", po::value<std::string>(&kind_text)->value_name("KIND"),
                           "only plugins of this kind: latency, memory, search or objective")(
         "json", po::bool_switch(&json), "print a JSON array instead of tables (load failures go to stderr)");
-    add_common_options(options, common, kOptPluginPath | kOptVerbosity | kOptHelp);
+    add_common_options(options, common, kOptPluginPath | kOptVerbosity | kOptHelp | kOptLimits);
     const po::variables_map vm = parse_command_line(args, options, {}, common);  // logs to stderr
     if (common.help) {
       print_help(std::cout, kUsage, options, kExamples);

@@ -34,7 +34,8 @@ constexpr const char* kExamples =
     "\nExamples:\n"
     "  tessera run\n"
     "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8 --top 10\n"
-    "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set plugins.search=two_stage --json - | jq .best\n"
+    "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set plugins.search=two_stage --json - | jq "
+    ".best\n"
     "  tessera run my.yaml --csv out/all.csv --json out/summary.json --threads 4\n";
 
 // `--csv` rows written as the search produces them (the search keeps no per-config records):
@@ -98,7 +99,8 @@ int run_command(const Args& args) {
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
         "threads,j", po::value<unsigned>(&threads),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
-        "top", po::value<long long>(&top), "rows of the top-N table (default: the scenario's report.top, 20)");
+        "top", po::value<long long>(&top),
+        "rows of the top-N table (default: the scenario's report.top, 20)");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     parse_command_line(args, desc, pos, common);

@@ -64,8 +64,8 @@ nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw) {
 
 void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw) {
   TextTable t({"#", "knob", "value", "elasticity (fixed)", "elasticity (re-optimised)", "note"},
-              {TextTable::Align::right, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
-               TextTable::Align::right, TextTable::Align::left});
+              {TextTable::Align::right, TextTable::Align::left, TextTable::Align::right,
+               TextTable::Align::right, TextTable::Align::right, TextTable::Align::left});
   std::size_t i = 0;
   for (const auto& h : hw)
     t.add_row({std::to_string(++i), h.label, format_quantity(h.value, h.dimension),
@@ -78,13 +78,15 @@ int sensitivity_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
     po::options_description desc("Options");
-    add_common_options(desc, common, kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp);
+    add_common_options(
+        desc, common,
+        kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
     std::string scenario_path;
     bool par = false, hw = false;
     unsigned threads = 0;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")(
-        "hardware", po::bool_switch(&hw), "hardware elasticities")(
+        "parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")("hardware", po::bool_switch(&hw),
+                                                                             "hardware elasticities")(
         "threads,j", po::value<unsigned>(&threads), "evaluation threads (default: all hardware threads)");
     po::positional_options_description pos;
     pos.add("scenario", 1);
@@ -106,7 +108,8 @@ int sensitivity_command(const Args& args) {
     so.progress = !common.quiet;
     so.top = 1;
     const SearchResult result = run_search(session, *strategy, so);
-    if (!result.best) throw Error("no feasible configuration in scenario " + scenario.name + ": nothing to perturb");
+    if (!result.best)
+      throw Error("no feasible configuration in scenario " + scenario.name + ": nothing to perturb");
     const ConfigRecord& best = result.records[*result.best];
     const bool text = !common.quiet && common.json != "-";
     nlohmann::json j;
@@ -140,9 +143,10 @@ int sensitivity_command(const Args& args) {
                        TextTable::Align::left, TextTable::Align::left});
           for (std::size_t i = 0; i < k.values.size(); ++i) {
             const auto& r = k.records[i];
-            t.add_row({std::to_string(k.values[i]), r.valid ? format_quantity(r.latency_s, Dimension::time) : "—",
-                       r.valid ? fixed(r.latency_s / best.latency_s, 3) + "×" : "—", r.feasible ? "yes" : "no",
-                       r.reason});
+            t.add_row({std::to_string(k.values[i]),
+                       r.valid ? format_quantity(r.latency_s, Dimension::time) : "—",
+                       r.valid ? fixed(r.latency_s / best.latency_s, 3) + "×" : "—",
+                       r.feasible ? "yes" : "no", r.reason});
           }
           t.print(std::cout, "  ");
         }

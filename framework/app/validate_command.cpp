@@ -63,7 +63,8 @@ int validate_command(const Args& args) {
     CommonOptions common;
     std::vector<std::string> files;
     po::options_description desc("Options");
-    add_common_options(desc, common, kOptSet | kOptModelMachine | kOptPluginPath | kOptVerbosity | kOptHelp);
+    add_common_options(desc, common,
+                       kOptSet | kOptModelMachine | kOptPluginPath | kOptVerbosity | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("file", po::value<std::vector<std::string>>(&files)->composing(), "files to check");
     po::options_description all;

@@ -52,14 +52,15 @@ int validate_data_command(const Args& args) {
     std::vector<std::string> latency_raw;
     bool latency_only = false, summary = false;
     po::options_description desc("Options");
-    desc.add_options()("latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
+    desc.add_options()("latency",
+                       po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
                        "latency model(s): comma-separated or repeated (default: every latency plugin found)")(
         "aliases", po::value<std::string>(&aliases)->value_name("FILE"),
         "alias table mapping the CSV's names to shipped files (default: data/aliases.yaml)")(
         "latency-only", po::bool_switch(&latency_only),
         "only the latency metrics (ttft, e2e_latency, prefill_latency, tpot*, op_latency:*, kernel_latency)")(
         "summary", po::bool_switch(&summary), "print the per-source summary without the per-row table");
-    add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp);
+    add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
     po::options_description all;
@@ -71,7 +72,8 @@ int validate_data_command(const Args& args) {
       print_help(std::cout, kUsage, desc, kExamples);
       return kExitOk;
     }
-    if (csv_path.empty()) throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
+    if (csv_path.empty())
+      throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
 
     PluginRegistry registry(common.plugin_paths);
     registry.discover();
@@ -82,7 +84,10 @@ int validate_data_command(const Args& args) {
     vo.latency_only = latency_only;
     vo.aliases = aliases;
     // The data root (models/, machines/, data/) is the folder of the default scenarios/.
-    vo.data_root = std::filesystem::path(default_scenario_path(common.load_options())).parent_path().parent_path().string();
+    vo.data_root = std::filesystem::path(default_scenario_path(common.load_options()))
+                       .parent_path()
+                       .parent_path()
+                       .string();
 
     const auto rows = validation::read_measurements(csv_path);
     const auto reports = validation::validate_data(rows, registry, vo);

@@ -38,7 +38,8 @@ TEST_CASE("pareto_front equals the brute-force reference on random sets", "[pare
     const bool use_feasible = round % 4 == 1;
     bool feasible_arr[5000];
     for (std::size_t i = 0; i < n; ++i) feasible_arr[i] = g.below(5) != 0;
-    std::span<const bool> feasible = use_feasible ? std::span<const bool>(feasible_arr, n) : std::span<const bool>();
+    std::span<const bool> feasible =
+        use_feasible ? std::span<const bool>(feasible_arr, n) : std::span<const bool>();
     const auto fast = tessera::pareto_front(v, k, dirs, feasible);
     const auto slow = tessera::pareto_front_bruteforce(v, k, dirs, feasible);
     INFO("round " << round << " n=" << n << " k=" << k << " range=" << range);

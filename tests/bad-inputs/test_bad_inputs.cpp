@@ -4,6 +4,7 @@
 // from tests/ with the relative path bad-inputs/<file> (so diagnostics name that path), with
 // the data root bad-inputs/data (models and machines found by name).
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -88,6 +89,7 @@ TEST_CASE("a file with several problems reports all of them", "[bad-inputs]") {
     FAIL("expected InputErrors");
   } catch (const tessera::InputErrors& e) {
     REQUIRE(e.diagnostics().size() == 2);
-    CHECK(e.diagnostics()[1].message == "workload: missing required key 'context' (a token count, e.g. 128K)");
+    CHECK(e.diagnostics()[1].message ==
+          "workload: missing required key 'context' (a token count, e.g. 128K)");
   }
 }

@@ -29,6 +29,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "tessera_build_paths.hpp"
 
 #include "analysis/validation.hpp"
 #include "calibrated.hpp"
@@ -82,23 +83,28 @@ double encode(Tr t, double v) {
       const double e = std::clamp(v, 1e-4, 1 - 1e-4);
       return std::log(e / (1 - e));
     }
-    case Tr::log_us: return std::log(v * 1e6 + 0.1);
-    case Tr::log: return std::log(v + 0.1);
+    case Tr::log_us:
+      return std::log(v * 1e6 + 0.1);
+    case Tr::log:
+      return std::log(v + 0.1);
   }
   return 0;
 }
 double decode(Tr t, double x) {
   switch (t) {
-    case Tr::logit: return 1 / (1 + std::exp(-x));
-    case Tr::log_us: return std::max(0.0, std::exp(x) - 0.1) * 1e-6;
-    case Tr::log: return std::max(0.0, std::exp(x) - 0.1);
+    case Tr::logit:
+      return 1 / (1 + std::exp(-x));
+    case Tr::log_us:
+      return std::max(0.0, std::exp(x) - 0.1) * 1e-6;
+    case Tr::log:
+      return std::max(0.0, std::exp(x) - 0.1);
   }
   return 0;
 }
 
 struct State {
-  std::map<std::string, FamilyEfficiency> fam;    // by family
-  std::map<std::string, FrameworkProfile> fw;     // by framework
+  std::map<std::string, FamilyEfficiency> fam;  // by family
+  std::map<std::string, FrameworkProfile> fw;   // by framework
 };
 
 struct Slot {  // one free parameter
@@ -169,7 +175,8 @@ double huber(double x, double d = 0.1) {
 double g_extra_weight = 0.5;  // weight of a calibration (--extra) group relative to a target group
 // The frameworks whose rows the generic profile is fitted to: serving stacks (an unstated
 // framework in a measurement is a serving stack), not plain PyTorch experiments.
-std::set<std::string> g_generic_from = {"generic", "tensorrt-llm", "fastertransformer", "lmdeploy", "vllm", "deepspeed"};
+std::set<std::string> g_generic_from = {"generic",  "tensorrt-llm", "fastertransformer",
+                                        "lmdeploy", "vllm",         "deepspeed"};
 
 // Rows are weighed by group: (source, framework). Each group of the target CSV weighs 1, each
 // group of the calibration CSVs g_extra_weight, whatever its number of rows.
@@ -264,9 +271,12 @@ std::vector<double> nelder_mead(F&& f, std::vector<double> x0, double step, int 
 // where Nelder-Mead and local line searches stall.
 std::pair<double, double> scan_range(Tr t) {
   switch (t) {
-    case Tr::logit: return {-4.0, 6.0};   // efficiency 0.018 .. 0.9975
-    case Tr::log_us: return {-2.3, 11.5}; // 0 .. 100 ms
-    case Tr::log: return {-2.3, 9.0};     // 0 .. 8100
+    case Tr::logit:
+      return {-4.0, 6.0};  // efficiency 0.018 .. 0.9975
+    case Tr::log_us:
+      return {-2.3, 11.5};  // 0 .. 100 ms
+    case Tr::log:
+      return {-2.3, 9.0};  // 0 .. 8100
   }
   return {-1, 1};
 }
@@ -340,7 +350,8 @@ struct FitOptions {
 
 // Fits the free slots in place; returns the final loss.
 double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::vector<Slot>& slots,
-                 const Predictor& p, const FitOptions& o, const std::function<double(const State&)>& loss_fn) {
+                 const Predictor& p, const FitOptions& o,
+                 const std::function<double(const State&)>& loss_fn) {
   if (slots.empty()) return loss_fn(s);
   std::vector<double> x(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) x[i] = encode(slots[i].tr, slot_ref(s, slots[i]));
@@ -383,8 +394,8 @@ State defaults(const std::set<std::string>& families) {
 }
 
 // Fits families + named frameworks on `rows`, then the generic profile on all of them.
-State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string>& families, const Predictor& p,
-              const FitOptions& o) {
+State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string>& families,
+              const Predictor& p, const FitOptions& o) {
   State s = defaults(families);
   std::set<std::string> fams, fws;
   std::set<std::string> eight_bit_fams;
@@ -414,7 +425,8 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
 
   // generic: one profile for every row with a framework (families fixed).
   std::vector<Slot> gslots;
-  for (int k = 0; k < 4; ++k) gslots.push_back({false, "generic", k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)});
+  for (int k = 0; k < 4; ++k)
+    gslots.push_back({false, "generic", k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)});
   std::vector<const FitRow*> framed;
   for (const FitRow* r : rows)
     if (g_generic_from.count(r->framework)) framed.push_back(r);
@@ -467,8 +479,8 @@ void print_state(const State& s, const std::set<std::string>& families_with_rows
   for (const FrameworkProfile& p0 : tessera::plugins::framework_profiles()) {
     const FrameworkProfile& p = s.fw.at(p0.name);
     std::printf("      {\"%s\", \"%s\", %s * us, %s * us, %s * us, %s * us},\n", p0.name, p0.meaning,
-                us(p.launch_overhead).c_str(), us(p.collective_overhead).c_str(), us(p.decode_step_overhead).c_str(),
-                us(p.prefill_overhead).c_str());
+                us(p.launch_overhead).c_str(), us(p.collective_overhead).c_str(),
+                us(p.decode_step_overhead).c_str(), us(p.prefill_overhead).c_str());
   }
 }
 
@@ -499,10 +511,12 @@ void print_by_source(const std::vector<Scored>& sc, const char* title) {
   std::printf("\n%s\n| source | n | median APE | mean APE |\n|---|---:|---:|---:|\n", title);
   for (const auto& s : order) {
     const ErrorStats st = error_stats(by[s]);
-    std::printf("| %s | %zu | %.1f %% | %.1f %% |\n", source_label(s).c_str(), st.n, 100 * st.median_ape, 100 * st.mean_ape);
+    std::printf("| %s | %zu | %.1f %% | %.1f %% |\n", source_label(s).c_str(), st.n, 100 * st.median_ape,
+                100 * st.mean_ape);
   }
   const ErrorStats st = error_stats(all);
-  std::printf("| **overall** | %zu | **%.1f %%** | %.1f %% |\n", st.n, 100 * st.median_ape, 100 * st.mean_ape);
+  std::printf("| **overall** | %zu | **%.1f %%** | %.1f %% |\n", st.n, 100 * st.median_ape,
+              100 * st.mean_ape);
 }
 
 bool in_ranges(const std::string& id, const std::vector<std::pair<long, long>>& ranges) {
@@ -531,7 +545,10 @@ int main(int argc, char** argv) {
   std::vector<std::pair<long, long>> exclude_ids;
   std::vector<std::string> exclude_notes;
   std::string data_root = TESSERA_SOURCE_DIR, aliases_path;
-  g_family_of = {{"dgx-a100-40gb", "A100"}, {"dgx-a100-80gb", "A100"}, {"dgx-h100", "H100/H200"}, {"dgx-h200", "H100/H200"}};
+  g_family_of = {{"dgx-a100-40gb", "A100"},
+                 {"dgx-a100-80gb", "A100"},
+                 {"dgx-h100", "H100/H200"},
+                 {"dgx-h200", "H100/H200"}};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -541,24 +558,37 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--target") target = next();
-    else if (a == "--extra") extra.push_back(next());
-    else if (a == "--loso") loso = true;
-    else if (a == "--evaluate-only") evaluate_only = true;
-    else if (a == "--rounds") fo.rounds = std::stoi(next());
-    else if (a == "--evals") fo.evals_per_round = std::stoi(next());
-    else if (a == "--prior") fo.prior_weight = std::stod(next());
-    else if (a == "--family-prior") fo.family_prior_weight = std::stod(next());
+    if (a == "--target")
+      target = next();
+    else if (a == "--extra")
+      extra.push_back(next());
+    else if (a == "--loso")
+      loso = true;
+    else if (a == "--evaluate-only")
+      evaluate_only = true;
+    else if (a == "--rounds")
+      fo.rounds = std::stoi(next());
+    else if (a == "--evals")
+      fo.evals_per_round = std::stoi(next());
+    else if (a == "--prior")
+      fo.prior_weight = std::stod(next());
+    else if (a == "--family-prior")
+      fo.family_prior_weight = std::stod(next());
     else if (a == "--generic-from") {
       g_generic_from.clear();
       std::stringstream ss(next());
       std::string f;
       while (std::getline(ss, f, ',')) g_generic_from.insert(f);
-    } else if (a == "--extra-weight") g_extra_weight = std::stod(next());
-    else if (a == "-v") fo.verbose = true;
-    else if (a == "--data-root") data_root = next();
-    else if (a == "--aliases") aliases_path = next();
-    else if (a == "--exclude-notes") exclude_notes.push_back(next());
+    } else if (a == "--extra-weight")
+      g_extra_weight = std::stod(next());
+    else if (a == "-v")
+      fo.verbose = true;
+    else if (a == "--data-root")
+      data_root = next();
+    else if (a == "--aliases")
+      aliases_path = next();
+    else if (a == "--exclude-notes")
+      exclude_notes.push_back(next());
     else if (a == "--exclude-ids") {
       std::stringstream ss(next());
       std::string part;
@@ -584,7 +614,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const Aliases aliases = load_aliases(aliases_path.empty() ? default_aliases_path(data_root) : aliases_path);
+    const Aliases aliases =
+        load_aliases(aliases_path.empty() ? default_aliases_path(data_root) : aliases_path);
     PluginRegistry registry;
     registry.discover();
     PluginChoice mem;
@@ -630,10 +661,11 @@ int main(int argc, char** argv) {
       all.push_back(&r);
       if (r.target) target_rows.push_back(&r);
     }
-    std::printf("target latency rows: %zu, mapped %zu (%.0f %%); calibration rows from --extra: %zu\n",
-                data.target_latency_rows, target_rows.size(),
-                100.0 * static_cast<double>(target_rows.size()) / static_cast<double>(data.target_latency_rows),
-                all.size() - target_rows.size());
+    std::printf(
+        "target latency rows: %zu, mapped %zu (%.0f %%); calibration rows from --extra: %zu\n",
+        data.target_latency_rows, target_rows.size(),
+        100.0 * static_cast<double>(target_rows.size()) / static_cast<double>(data.target_latency_rows),
+        all.size() - target_rows.size());
     for (const auto& [id, why] : data.unmapped) std::printf("  unmapped %s: %s\n", id.c_str(), why.c_str());
 
     State fitted;
@@ -643,34 +675,42 @@ int main(int argc, char** argv) {
       // The shipped parameters: the machine files' blocks (through the registry) and profiles.
       fitted = defaults(families);
       for (const FitRow* r : all) {
-        const ParamSet eff = registry.machine_params("calibrated", r->prep.efficiency_raw, r->prep.plan.machine_file);
+        const ParamSet eff =
+            registry.machine_params("calibrated", r->prep.efficiency_raw, r->prep.plan.machine_file);
         fitted.fam[r->family] = tessera::plugins::family_from_params(eff);
       }
       for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.name] = p;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       fitted = fit_all(all, families, pred, fo);
-      std::printf("fit: %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      std::printf("fit: %.1f s\n",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       print_state(fitted, fams_with_rows);
     }
     const auto in_sample = score(target_rows, fitted, pred);
     print_by_source(in_sample, "## In-sample (target rows)");
-    std::printf("\n| id | source | metric | framework | measured | predicted | APE |\n|---|---|---|---|---:|---:|---:|\n");
+    std::printf(
+        "\n| id | source | metric | framework | measured | predicted | APE "
+        "|\n|---|---|---|---|---:|---:|---:|\n");
     for (const Scored& x : in_sample)
       std::printf("| %s | %s | %s | %s | %.4g | %.4g | %.1f %% |\n", x.row->prep.row->id.c_str(),
-                  source_label(x.row->source).c_str(), x.row->prep.row->metric.c_str(), x.row->framework.c_str(),
-                  x.row->prep.plan.measured, x.predicted, 100 * x.ape);
+                  source_label(x.row->source).c_str(), x.row->prep.row->metric.c_str(),
+                  x.row->framework.c_str(), x.row->prep.plan.measured, x.predicted, 100 * x.ape);
     std::vector<const FitRow*> extra_rows;
     for (const FitRow* r : all)
       if (!r->target) extra_rows.push_back(r);
-    if (!extra_rows.empty()) print_by_source(score(extra_rows, fitted, pred), "## Calibration rows (--extra)");
+    if (!extra_rows.empty())
+      print_by_source(score(extra_rows, fitted, pred), "## Calibration rows (--extra)");
 
     if (loso) {
       std::vector<std::string> sources;
       for (const FitRow* r : target_rows)
-        if (std::find(sources.begin(), sources.end(), r->source) == sources.end()) sources.push_back(r->source);
+        if (std::find(sources.begin(), sources.end(), r->source) == sources.end())
+          sources.push_back(r->source);
       std::vector<double> pooled;
-      std::printf("\n## Leave one source out\n| left out | n | median APE | mean APE | fallbacks |\n|---|---:|---:|---:|---|\n");
+      std::printf(
+          "\n## Leave one source out\n| left out | n | median APE | mean APE | fallbacks "
+          "|\n|---|---:|---:|---:|---|\n");
       std::vector<std::string> details;
       for (const std::string& src : sources) {
         std::vector<const FitRow*> train, test;
@@ -686,7 +726,8 @@ int main(int argc, char** argv) {
         for (const FitRow* r : test) {
           if (!fam_train.count(r->family) && noted.insert("family " + r->family).second)
             fallbacks += (fallbacks.empty() ? "" : "; ") + std::string("family ") + r->family + ": defaults";
-          if (!fw_train.count(r->framework) && r->framework != "generic" && noted.insert("fw " + r->framework).second)
+          if (!fw_train.count(r->framework) && r->framework != "generic" &&
+              noted.insert("fw " + r->framework).second)
             fallbacks += (fallbacks.empty() ? "" : "; ") + r->framework + ": generic profile";
         }
         const auto sc = score(test, s, pred);
@@ -701,12 +742,13 @@ int main(int argc, char** argv) {
         }
         details.push_back(row_detail);
         const ErrorStats st = error_stats(apes);
-        std::printf("| %s | %zu | %.1f %% | %.1f %% | %s |\n", source_label(src).c_str(), st.n, 100 * st.median_ape,
-                    100 * st.mean_ape, fallbacks.empty() ? "-" : fallbacks.c_str());
+        std::printf("| %s | %zu | %.1f %% | %.1f %% | %s |\n", source_label(src).c_str(), st.n,
+                    100 * st.median_ape, 100 * st.mean_ape, fallbacks.empty() ? "-" : fallbacks.c_str());
         std::fflush(stdout);
       }
       const ErrorStats st = error_stats(pooled);
-      std::printf("| **pooled** | %zu | **%.1f %%** | %.1f %% | |\n", st.n, 100 * st.median_ape, 100 * st.mean_ape);
+      std::printf("| **pooled** | %zu | **%.1f %%** | %.1f %% | |\n", st.n, 100 * st.median_ape,
+                  100 * st.mean_ape);
       std::printf("\nper-row APE in its fold:\n");
       for (const auto& d : details) std::printf("  %s\n", d.c_str());
     }

@@ -1,5 +1,6 @@
 // latency/calibrated: schema and shipped parameters, and properties against `overlap`.
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <set>
 #include <string>
@@ -197,6 +198,6 @@ TEST_CASE("calibrated: host launch cost is exposed only when the host is the bot
   }
   const Stage& oa = a.items[static_cast<std::size_t>(a.size - 1)];
   const Stage& ob = b.items[static_cast<std::size_t>(b.size - 1)];
-  CHECK(oa.visible_s == Approx(1e-6));                      // GPU-bound: only the first launch shows
-  CHECK(ob.visible_s == Approx(kernels * 200e-6 - gpu));   // host-bound: the step takes the host's time
+  CHECK(oa.visible_s == Approx(1e-6));                    // GPU-bound: only the first launch shows
+  CHECK(ob.visible_s == Approx(kernels * 200e-6 - gpu));  // host-bound: the step takes the host's time
 }

@@ -1,6 +1,7 @@
 // `compare`: tau-b = 1 for a model against itself; the per-stage numbers are the evaluator's
 // (what `explain` prints) for every optimum under every model; ranks and winners.
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <memory>
 #include <string>

@@ -1,6 +1,7 @@
 // `validate-data`: CSV reading, the alias table, row mapping, the e2e sum, and the accuracy
 // acceptance of latency/calibrated on ../shared/data/measurements.csv (docs/accuracy.md).
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -38,17 +39,19 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 
 const char* kHeader =
-    "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,output_len,"
+    "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,output_"
+    "len,"
     "metric,value,unit,notes\n";
 
 }  // namespace
 
 TEST_CASE("validate-data: CSV with quoted cells and commas and newlines inside quotes", "[validate-data]") {
-  const std::string path = write_temp(
-      "tessera-vd-quoted.csv",
-      std::string(kHeader) +
-          "1,\"A, B\",loc,\"soft \"\"x\"\"\",Llama-2-7B,fp16,A100 SXM 80GB,1,1,1,,1,128,1,ttft,7,ms,\"multi\nline, note\"\n"
-          "2,S,loc,TensorRT-LLM,Llama-2-7B,fp16,A100 SXM 80GB,1,1,1,,1,128,1,ttft,8,ms,plain\n");
+  const std::string path =
+      write_temp("tessera-vd-quoted.csv",
+                 std::string(kHeader) +
+                     "1,\"A, B\",loc,\"soft \"\"x\"\"\",Llama-2-7B,fp16,A100 SXM "
+                     "80GB,1,1,1,,1,128,1,ttft,7,ms,\"multi\nline, note\"\n"
+                     "2,S,loc,TensorRT-LLM,Llama-2-7B,fp16,A100 SXM 80GB,1,1,1,,1,128,1,ttft,8,ms,plain\n");
   const auto rows = read_measurements(path);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].source == "A, B");
@@ -121,7 +124,8 @@ TEST_CASE("validate-data: row mapping rules", "[validate-data]") {
   CHECK(p.gemm_k == 12288);
 }
 
-TEST_CASE("validate-data: e2e sums the prefill and every decode step (trapezoid beyond 16)", "[validate-data]") {
+TEST_CASE("validate-data: e2e sums the prefill and every decode step (trapezoid beyond 16)",
+          "[validate-data]") {
   const Aliases a = load_aliases(default_aliases_path(kRoot));
   DataRow r;
   r.id = "e2e";
@@ -204,8 +208,8 @@ TEST_CASE("validate-data: calibrated acceptance on the 50 latency rows", "[valid
   REQUIRE(reports.size() == 3);
   const ModelReport& cal = reports[2];
   const double mapped = static_cast<double>(cal.rows.size()) / static_cast<double>(latency_rows);
-  INFO("calibrated: mapped " << cal.rows.size() << "/" << latency_rows << ", median APE " << cal.overall.median_ape
-                             << ", mean APE " << cal.overall.mean_ape);
+  INFO("calibrated: mapped " << cal.rows.size() << "/" << latency_rows << ", median APE "
+                             << cal.overall.median_ape << ", mean APE " << cal.overall.mean_ape);
   CHECK(mapped >= 0.8);
   CHECK(cal.overall.median_ape <= 0.15);
   // The reference models are far less accurate: they assume peak rates and no overheads.

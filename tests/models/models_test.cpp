@@ -1,6 +1,7 @@
 // The shipped model library: parameter counts against published figures (issue 5), and each
 // Hugging Face config.json fixture read into exactly the model of its YAML file.
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -128,7 +128,9 @@ inline ModelSpec deepseek_v3() {
 
 // ---- machines --------------------------------------------------------------------------
 
-inline void set_peak(MachineSpec& m, DType t, double flops) { m.pe.flops[static_cast<std::size_t>(t)] = flops; }
+inline void set_peak(MachineSpec& m, DType t, double flops) {
+  m.pe.flops[static_cast<std::size_t>(t)] = flops;
+}
 
 // DGX-H100 cluster: 8 GPUs per node on NVLink (450 GB/s, 3 us), 32 nodes on 50 GB/s per GPU
 // (8 us), each node's uplink 400 GB/s.

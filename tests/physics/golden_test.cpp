@@ -169,7 +169,8 @@ TEST_CASE("golden (a'): stage_overhead on every compute stage", "[physics][golde
 //     958,314,577,920 (projections and FFN repeated on the 8 CP ranks);
 //     kv adds the 7 received blocks on every PE, 80*64*7*67,108,864: executed
 //     3,846,097,076,224, redundant 3,363,496,263,680.
-TEST_CASE("golden (b): Llama-3.1-70B decode 128K / CP=8 across nodes / kv vs qoml vs tree", "[physics][golden]") {
+TEST_CASE("golden (b): Llama-3.1-70B decode 128K / CP=8 across nodes / kv vs qoml vs tree",
+          "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   const MachineSpec mc = dgx_h100();
   ParallelConfig c = cfg(8, 8);
@@ -342,7 +343,8 @@ TEST_CASE("golden (d): compute-bound prefill / Llama-3.1-8B 8K prompt / TP=8", "
 //
 //   (Found by this test and fixed: an earlier independent-ranks approximation gave 0.8999
 //   expert and 0.9137 slots; moe_load.cpp is now exact for one token.)
-TEST_CASE("golden (e1): Mixtral-8x7B decode / TP=8 / EP=8: distinct experts touched", "[physics][golden][moe]") {
+TEST_CASE("golden (e1): Mixtral-8x7B decode / TP=8 / EP=8: distinct experts touched",
+          "[physics][golden][moe]") {
   const ModelSpec m = mixtral_8x7b();
   const MachineSpec mc = dgx_h100();
   const Evaluation e = evaluate(m, mc, decode(4096), cfg(1, 8, 1, 1, 8));
@@ -388,7 +390,8 @@ TEST_CASE("golden (e1): Mixtral-8x7B decode / TP=8 / EP=8: distinct experts touc
 //     -> 3.9137968e-5 s
 //   TTFT = 32*(2.6056424e-5 + 4.3427374e-6 + 2.2981013e-5 + 1.7370950e-5 + 2.4641351e-5
 //     + 2.5285158e-6 + 2*3.7311182e-5 + 3.7992657e-4) + 3.9137968e-5 = 1.771817574e-2 s
-TEST_CASE("golden (e2): Mixtral-8x7B prefill / TP=2 CP=4 TP+CP / EP=8: all-to-all dispatch", "[physics][golden][moe]") {
+TEST_CASE("golden (e2): Mixtral-8x7B prefill / TP=2 CP=4 TP+CP / EP=8: all-to-all dispatch",
+          "[physics][golden][moe]") {
   const ModelSpec m = mixtral_8x7b();
   const MachineSpec mc = dgx_h100();
   ParallelConfig c = cfg(4, 2, 1, 1, 8);
@@ -432,7 +435,8 @@ TEST_CASE("golden (e2): Mixtral-8x7B prefill / TP=2 CP=4 TP+CP / EP=8: all-to-al
 //     1/2*2048/25e9 + 8e-6 + 1/2*4160/25e9 + 8e-6 = 1.612416e-5 s
 //     latency = 80*(... with those) + 3.9213899e-5 = 4.255700064e-2 s
 //     (f3) thin uplink, dp = 1: g = 1, beta = min(50e9, 200e9) = 50e9: as (f1).
-TEST_CASE("golden (f): TP=16 across nodes crosses the cluster level / uplink contention", "[physics][golden]") {
+TEST_CASE("golden (f): TP=16 across nodes crosses the cluster level / uplink contention",
+          "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   ParallelConfig c = cfg(1, 16);
   c.tp_placement = 1;  // distinct nodes
@@ -499,7 +503,8 @@ TEST_CASE("golden (f): TP=16 across nodes crosses the cluster level / uplink con
 //     KV 80*16384*256*2*2 = 1,342,177,280 B; transient max(attn 1*(2*8192 + 2*16*128)*2
 //     = 40,960, FFN 1*(8192 + 1792)*2 = 19,968, logits 128256/4*4 = 128,256) + buffers
 //     2*1*8192*2 = 32,768 -> 161,024 B; used 11,956,024,576 <= budget 16e9*0.9 = 1.44e10.
-TEST_CASE("golden (g): cube machine / Llama-3.1-70B decode 128K / cp=8 cube / tp=4 pe / qoml", "[physics][golden]") {
+TEST_CASE("golden (g): cube machine / Llama-3.1-70B decode 128K / cp=8 cube / tp=4 pe / qoml",
+          "[physics][golden]") {
   const ModelSpec m = llama31_70b();
   const MachineSpec mc = cube_sip();
   const ParallelConfig c = parse_config(

@@ -21,7 +21,6 @@
 
 #include "tessera/physics/moe_load.hpp"
 
-
 namespace {
 
 struct McResult {
@@ -114,7 +113,9 @@ TEST_CASE("MoE most-loaded rank matches Monte Carlo within 5 %", "[physics][moe]
       }
     }
   }
-  if (missed > 0) WARN("MoE load approximation outside 5 % in " << missed << " of " << cells << " cells:\n" << misses.str());
+  if (missed > 0)
+    WARN("MoE load approximation outside 5 % in " << missed << " of " << cells << " cells:\n"
+                                                  << misses.str());
   CHECK(cells == 3 * 6 * (3 + 4 + 4));  // K x T x (E=8: ep 1,2,8; E=64, 256: ep 1,2,8,32)
 }
 

@@ -98,7 +98,8 @@ bool expect_redundancy(const ModelSpec& m, const Workload& w, const ParallelConf
   if (dec && c.cp > 1) return true;
   if (!m.has_mla && c.tp > m.kv_heads) return true;
   if (m.has_mla && c.tp > 1) return true;
-  if (w.scope == Scope::full && m.has_moe && m.moe_layers() > 0 && (c.tp > 1 || (dec && c.cp > 1))) return true;
+  if (w.scope == Scope::full && m.has_moe && m.moe_layers() > 0 && (c.tp > 1 || (dec && c.cp > 1)))
+    return true;
   return false;
 }
 
@@ -157,8 +158,9 @@ ParallelConfig random_config(std::mt19937& rng, const ModelSpec& m, const Machin
 }
 
 Workload random_workload(std::mt19937& rng, Mode mode) {
-  if (mode == Mode::decode) return decode(pick<std::int64_t>(rng, {1024, 4096, 32768, 131072}),
-                                          pick<std::int64_t>(rng, {1, 2, 4, 8, 16, 64}));
+  if (mode == Mode::decode)
+    return decode(pick<std::int64_t>(rng, {1024, 4096, 32768, 131072}),
+                  pick<std::int64_t>(rng, {1, 2, 4, 8, 16, 64}));
   const std::int64_t S = pick<std::int64_t>(rng, {1024, 2048, 4096, 8192, 16384, 32768});
   const std::int64_t chunk = pick<std::int64_t>(rng, {0, S / 2, S / 4, S / 8, 3000});
   return prefill(S, pick<std::int64_t>(rng, {1, 2, 4}), chunk);
@@ -196,8 +198,9 @@ void for_random_valid(std::uint32_t seed, const Family& fam, Mode mode, bool all
 
 std::string describe(const Sample& s) {
   std::ostringstream os;
-  os << s.model.name << " on " << s.machine.name << ", " << (s.workload.mode == Mode::decode ? "decode" : "prefill")
-     << " S=" << s.workload.context << " B=" << s.workload.batch << " chunk=" << s.workload.chunk << ", "
+  os << s.model.name << " on " << s.machine.name << ", "
+     << (s.workload.mode == Mode::decode ? "decode" : "prefill") << " S=" << s.workload.context
+     << " B=" << s.workload.batch << " chunk=" << s.workload.chunk << ", "
      << format_config(s.config, s.machine) << ", dtypes w/kv/a " << dtype_name(s.model.dtype.weights) << "/"
      << dtype_name(s.model.dtype.kv) << "/" << dtype_name(s.model.dtype.activations);
   return os.str();
@@ -206,38 +209,44 @@ std::string describe(const Sample& s) {
 constexpr int kPerFamily = 1000;
 constexpr double kRel = 1e-9;
 
-bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
+bool close(double a, double b, double rel) {
+  return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b));
+}
 
 }  // namespace
 
 // (i) and (vii) ------------------------------------------------------------------------------
-TEST_CASE("property: useful FLOPs == dp x model FLOPs / redundancy exactly when work repeats / stages sum to latency",
-          "[physics][property]") {
+TEST_CASE(
+    "property: useful FLOPs == dp x model FLOPs / redundancy exactly when work repeats / stages sum to "
+    "latency",
+    "[physics][property]") {
   std::uint32_t seed = 1000;
   for (const Family& fam : families()) {
     for (Mode mode : {Mode::decode, Mode::prefill}) {
       int redundant_seen = 0, clean_seen = 0, failures = 0;
       // prefill: pp = 1 (the FLOPs identity and the stage sum hold per chunk there)
-      for_random_valid(seed++, fam, mode, mode == Mode::decode, kPerFamily, [&](const Sample& s, const Evaluation& e) {
-        const double model = static_cast<double>(s.config.dp) * model_step_flops(s.model, s.workload);
-        const double useful = e.totals.flops_all_pes - e.totals.redundant_flops;
-        const bool ok_flops = close(useful, model, kRel);
-        const bool want_red = expect_redundancy(s.model, s.workload, s.config);
-        const bool ok_red = want_red ? e.totals.redundant_flops > 0 : e.totals.redundant_flops == 0;
-        const bool ok_sum = close(stage_sum(e), e.totals.latency_s, kRel);
-        (want_red ? redundant_seen : clean_seen)++;
-        if (!(ok_flops && ok_red && ok_sum) && ++failures <= 5) {
-          INFO(fam.name << ": " << describe(s));
-          INFO("useful " << useful << " model x dp " << model << " (rel " << (useful / model - 1) << "), redundant "
-                         << e.totals.redundant_flops << " expected " << (want_red ? ">0" : "0")
-                         << "; sum(count*visible) " << stage_sum(e) << " latency " << e.totals.latency_s);
-          CHECK(ok_flops);
-          CHECK(ok_red);
-          CHECK(ok_sum);
-        }
-      });
-      INFO(fam.name << (mode == Mode::decode ? " decode" : " prefill") << ": " << failures << " of " << kPerFamily
-                    << " configurations fail");
+      for_random_valid(
+          seed++, fam, mode, mode == Mode::decode, kPerFamily, [&](const Sample& s, const Evaluation& e) {
+            const double model = static_cast<double>(s.config.dp) * model_step_flops(s.model, s.workload);
+            const double useful = e.totals.flops_all_pes - e.totals.redundant_flops;
+            const bool ok_flops = close(useful, model, kRel);
+            const bool want_red = expect_redundancy(s.model, s.workload, s.config);
+            const bool ok_red = want_red ? e.totals.redundant_flops > 0 : e.totals.redundant_flops == 0;
+            const bool ok_sum = close(stage_sum(e), e.totals.latency_s, kRel);
+            (want_red ? redundant_seen : clean_seen)++;
+            if (!(ok_flops && ok_red && ok_sum) && ++failures <= 5) {
+              INFO(fam.name << ": " << describe(s));
+              INFO("useful " << useful << " model x dp " << model << " (rel " << (useful / model - 1)
+                             << "), redundant " << e.totals.redundant_flops << " expected "
+                             << (want_red ? ">0" : "0") << "; sum(count*visible) " << stage_sum(e)
+                             << " latency " << e.totals.latency_s);
+              CHECK(ok_flops);
+              CHECK(ok_red);
+              CHECK(ok_sum);
+            }
+          });
+      INFO(fam.name << (mode == Mode::decode ? " decode" : " prefill") << ": " << failures << " of "
+                    << kPerFamily << " configurations fail");
       CHECK(failures == 0);
       // Both directions of the redundancy rule were exercised — except dense MHA in prefill,
       // where nothing can repeat: r = tp/h_kv <= 32/96 < 1, no router, and prefill CP ranks
@@ -249,9 +258,10 @@ TEST_CASE("property: useful FLOPs == dp x model FLOPs / redundancy exactly when 
 }
 
 // (ii), (iii), (iv), (v), (vi) ------------------------------------------------------------------
-TEST_CASE("property: monotone in bandwidths and peak / attention <= full / pp never helps decode / "
-          "replicate >= split KV / overlap <= roofline",
-          "[physics][property]") {
+TEST_CASE(
+    "property: monotone in bandwidths and peak / attention <= full / pp never helps decode / "
+    "replicate >= split KV / overlap <= roofline",
+    "[physics][property]") {
   std::uint32_t seed = 2000;
   for (const Family& fam : families()) {
     for (Mode mode : {Mode::decode, Mode::prefill}) {
@@ -287,11 +297,14 @@ TEST_CASE("property: monotone in bandwidths and peak / attention <= full / pp ne
         }
         for (const auto& [knob, m] : faster) {
           for (Latency lat : {Latency::overlap, Latency::roofline}) {
-            const Evaluation base = lat == Latency::overlap ? e : evaluate(s.model, s.machine, s.workload, s.config, lat);
+            const Evaluation base =
+                lat == Latency::overlap ? e : evaluate(s.model, s.machine, s.workload, s.config, lat);
             const Evaluation f = evaluate(s.model, m, s.workload, s.config, lat);
             if (!(f.totals.latency_s <= base.totals.latency_s * slack))
-              fail(s, "faster " + knob + (lat == Latency::overlap ? " (overlap)" : " (roofline)") +
-                          " raised latency", f.totals.latency_s, base.totals.latency_s);
+              fail(s,
+                   "faster " + knob + (lat == Latency::overlap ? " (overlap)" : " (roofline)") +
+                       " raised latency",
+                   f.totals.latency_s, base.totals.latency_s);
           }
         }
         // (iii) attention only <= full
@@ -309,7 +322,8 @@ TEST_CASE("property: monotone in bandwidths and peak / attention <= full / pp ne
           c1.pp = 1;
           const Evaluation one = evaluate(s.model, s.machine, s.workload, c1);
           ++pp_checked;
-          if (!(one.totals.latency_s <= t * slack)) fail(s, "pp>1 decode faster than pp=1", t, one.totals.latency_s);
+          if (!(one.totals.latency_s <= t * slack))
+            fail(s, "pp>1 decode faster than pp=1", t, one.totals.latency_s);
         }
         // (v) replicate never holds less KV than split (r > 1; canonical otherwise)
         {
@@ -331,7 +345,8 @@ TEST_CASE("property: monotone in bandwidths and peak / attention <= full / pp ne
           if (!(t <= r.totals.latency_s * slack)) fail(s, "overlap > roofline", t, r.totals.latency_s);
         }
       });
-      INFO(fam.name << (mode == Mode::decode ? " decode" : " prefill") << ": " << failures << " property failures");
+      INFO(fam.name << (mode == Mode::decode ? " decode" : " prefill") << ": " << failures
+                    << " property failures");
       CHECK(failures == 0);
       if (mode == Mode::decode) CHECK(pp_checked > 0);
       // r > 1 needs tp > h_kv: never for GPT-3's 96 KV heads with tp <= 32.
@@ -368,7 +383,8 @@ TEST_CASE("property: FLOPs identity in pipelined prefill (pp > 1)", "[physics][p
 // MLP biases (e.g. GPT-OSS) must satisfy the same identity.
 // moe.experts and moe.shared count matrix FLOPs only, like ffn.up/ffn.down (a bias is bytes,
 // not GEMM work); this test found the earlier mismatch.
-TEST_CASE("property: MoE experts count matrix FLOPs only / like the dense FFN (MLP biases)", "[physics][property][moe]") {
+TEST_CASE("property: MoE experts count matrix FLOPs only / like the dense FFN (MLP biases)",
+          "[physics][property][moe]") {
   ModelSpec m = mixtral_8x7b();
   m.mlp_bias = true;
   const MachineSpec mc = dgx_h100();
@@ -380,8 +396,8 @@ TEST_CASE("property: MoE experts count matrix FLOPs only / like the dense FFN (M
     REQUIRE(e.valid);
     const double useful = e.totals.flops_all_pes - e.totals.redundant_flops;
     const double model = model_step_flops(m, w);
-    INFO((mode == Mode::decode ? "decode" : "prefill") << ": useful " << useful << " model " << model << " (rel "
-                                                       << (useful / model - 1) << ")");
+    INFO((mode == Mode::decode ? "decode" : "prefill")
+         << ": useful " << useful << " model " << model << " (rel " << (useful / model - 1) << ")");
     CHECK(close(useful, model, kRel));
   }
 }

@@ -26,8 +26,8 @@ TEST_CASE("topology graph: vertices and edges of the hierarchy", "[physics][topo
     CHECK(g.vertex_count() == 256 + 32 + 1);
     CHECK(g.edge_count() == 256 + 32);
     CHECK(g.highest_level_between(0, 0) == 0);
-    CHECK(g.highest_level_between(0, 7) == 1);    // same node
-    CHECK(g.highest_level_between(0, 8) == 2);    // next node
+    CHECK(g.highest_level_between(0, 7) == 1);  // same node
+    CHECK(g.highest_level_between(0, 8) == 2);  // next node
     CHECK(g.highest_level_between(5, 255) == 2);
   }
   {
@@ -49,7 +49,8 @@ TEST_CASE("topology graph: the level of every group equals the highest level on 
           "[physics][topology]") {
   const std::vector<MachineSpec> machines{dgx_h100(), cube_sip()};
   const std::vector<TopologyGraph> graphs{TopologyGraph(machines[0]), TopologyGraph(machines[1])};
-  const std::vector<ModelSpec> models{llama31_70b(), llama31_8b(), gpt3_175b(), mixtral_8x7b(), deepseek_v3()};
+  const std::vector<ModelSpec> models{llama31_70b(), llama31_8b(), gpt3_175b(), mixtral_8x7b(),
+                                      deepseek_v3()};
   std::mt19937 rng(4242);
   const auto pick = [&](std::initializer_list<int> v) {
     return *(v.begin() + std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng));
@@ -82,8 +83,9 @@ TEST_CASE("topology graph: the level of every group equals the highest level on 
     std::ostringstream where;
     where << model.name << " on " << mc.name << ": " << format_config(c, mc);
     INFO(where.str());
-    const bool sizes_ok = tp.size() == static_cast<std::size_t>(c.tp) && cp.size() == static_cast<std::size_t>(c.cp) &&
-                          dp.size() == static_cast<std::size_t>(c.dp) && pp.size() == static_cast<std::size_t>(c.pp);
+    const bool sizes_ok =
+        tp.size() == static_cast<std::size_t>(c.tp) && cp.size() == static_cast<std::size_t>(c.cp) &&
+        dp.size() == static_cast<std::size_t>(c.dp) && pp.size() == static_cast<std::size_t>(c.pp);
     // The four groups through PE 0 meet only in PE 0, and every member exists.
     std::set<std::int64_t> all;
     for (const auto* g : {&tp, &cp, &dp, &pp})
@@ -109,16 +111,19 @@ TEST_CASE("topology graph: the level of every group equals the highest level on 
     const int pp_level = pp.size() > 1 ? graph.highest_level_between(pp[0], pp[1]) : 0;
     const std::int64_t hkv = model.has_mla ? 1 : model.kv_heads;
     const std::int64_t r = std::max<std::int64_t>(1, c.tp / hkv);
-    const std::vector<std::int64_t> rgroup(tp.begin(), tp.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(
-                                                                         static_cast<std::size_t>(r), tp.size())));
+    const std::vector<std::int64_t> rgroup(
+        tp.begin(), tp.begin() + static_cast<std::ptrdiff_t>(
+                                     std::min<std::size_t>(static_cast<std::size_t>(r), tp.size())));
     const int kv_level = graph.highest_level_of_group(rgroup);
-    const bool ok = sizes_ok && disjoint && in_range && lay.tp.level == tp_level && lay.cp.level == cp_level &&
-                    lay.dp.level == dp_level && lay.pp_hop.level == pp_level && lay.kv_group.level == kv_level;
+    const bool ok = sizes_ok && disjoint && in_range && lay.tp.level == tp_level &&
+                    lay.cp.level == cp_level && lay.dp.level == dp_level && lay.pp_hop.level == pp_level &&
+                    lay.kv_group.level == kv_level;
     if (!ok && ++failures <= 10) {
-      INFO("levels layout/graph: tp " << lay.tp.level << "/" << tp_level << " cp " << lay.cp.level << "/" << cp_level
-                                      << " dp " << lay.dp.level << "/" << dp_level << " pp hop " << lay.pp_hop.level
-                                      << "/" << pp_level << " kv r-group " << lay.kv_group.level << "/" << kv_level
-                                      << "; sizes " << sizes_ok << " disjoint " << disjoint << " in range " << in_range);
+      INFO("levels layout/graph: tp " << lay.tp.level << "/" << tp_level << " cp " << lay.cp.level << "/"
+                                      << cp_level << " dp " << lay.dp.level << "/" << dp_level << " pp hop "
+                                      << lay.pp_hop.level << "/" << pp_level << " kv r-group "
+                                      << lay.kv_group.level << "/" << kv_level << "; sizes " << sizes_ok
+                                      << " disjoint " << disjoint << " in range " << in_range);
       CHECK(ok);
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Where the fixture plugins of tests/plugins/fixtures are built: one folder per case.
 #include <string>
+#include "tessera_build_paths.hpp"
 
 namespace tessera::test {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include "tessera_build_paths.hpp"
 
 #include "fixture_paths.hpp"
 #include "host/plugin_registry.hpp"

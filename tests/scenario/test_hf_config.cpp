@@ -1,6 +1,7 @@
 // Hugging Face config.json import: each fixture yields exactly the model of the matching
 // models/*.yaml (dtypes bf16; the name comes from the folder).
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -78,9 +79,7 @@ TEST_CASE("hf_config: an unsupported architecture names what is missing", "[hf]"
   const fs::path dir = fs::temp_directory_path() / "tessera-hf-test";
   fs::create_directories(dir);
   const std::string path = (dir / "config.json").string();
-  {
-    std::ofstream(path) << R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})";
-  }
+  { std::ofstream(path) << R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})"; }
   try {
     load_model_file(path);
     FAIL("expected InputErrors");
@@ -88,35 +87,38 @@ TEST_CASE("hf_config: an unsupported architecture names what is missing", "[hf]"
     REQUIRE(e.diagnostics().size() == 1);
     const std::string m = e.diagnostics()[0].message;
     CHECK(m.find("unsupported architecture 'gpt2'") != std::string::npos);
-    CHECK(m.find("num_hidden_layers, hidden_size, num_attention_heads and intermediate_size") != std::string::npos);
+    CHECK(m.find("num_hidden_layers, hidden_size, num_attention_heads and intermediate_size") !=
+          std::string::npos);
   }
   {
-    std::ofstream(path) << "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32\n}";
+    std::ofstream(path)
+        << "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32\n}";
   }
   try {
     load_model_file(path);
     FAIL("expected InputErrors");
   } catch (const InputErrors& e) {
     CHECK(e.diagnostics()[0].message ==
-          "hf_config: the llama config lacks num_attention_heads, intermediate_size and vocab_size, which Tessera "
+          "hf_config: the llama config lacks num_attention_heads, intermediate_size and vocab_size, which "
+          "Tessera "
           "needs");
   }
   {
-    std::ofstream(path) << "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32,\n"
-                           "  \"num_attention_heads\": 32,\n  \"num_key_value_heads\": 5,\n"
-                           "  \"intermediate_size\": 11008,\n  \"vocab_size\": 32000\n}";
+    std::ofstream(path)
+        << "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32,\n"
+           "  \"num_attention_heads\": 32,\n  \"num_key_value_heads\": 5,\n"
+           "  \"intermediate_size\": 11008,\n  \"vocab_size\": 32000\n}";
   }
   try {
     load_model_file(path);
     FAIL("expected InputErrors");
   } catch (const InputErrors& e) {
     // The model schema's check, located at the JSON key.
-    CHECK(e.diagnostics()[0].format() ==
-          path + ":6:3: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), found 5");
+    CHECK(e.diagnostics()[0].format() == path +
+                                             ":6:3: error: model.kv_heads: expected a divisor of heads (32, "
+                                             "grouped-query attention), found 5");
   }
-  {
-    std::ofstream(path) << "{\"model_type\": \"llama\", \"hidden_size\": 40";
-  }
+  { std::ofstream(path) << "{\"model_type\": \"llama\", \"hidden_size\": 40"; }
   CHECK_THROWS_WITH(load_model_file(path), Catch::Contains("malformed JSON"));
   fs::remove_all(dir);
 }

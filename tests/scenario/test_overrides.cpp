@@ -1,6 +1,7 @@
 // `overrides:` and `--set KEY=VALUE`: dotted paths from the scenario's root, applied to the
 // YAML tree before typed parsing, with the same value grammar as the files.
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include "scenario/scenario_loader.hpp"
 
@@ -29,9 +30,9 @@ std::vector<std::string> errors_of(std::vector<std::string> set, const std::stri
 }  // namespace
 
 TEST_CASE("set: scalars - quantities and token counts", "[overrides]") {
-  const Scenario s = load_with({"workload.batch=8", "workload.context=32K", "machine.pe.hbm.bandwidth=2 TB/s",
-                                "machine.levels.sip.latency=1us", "model.moe.top_k=4", "scope=attention",
-                                "name=what-if"});
+  const Scenario s =
+      load_with({"workload.batch=8", "workload.context=32K", "machine.pe.hbm.bandwidth=2 TB/s",
+                 "machine.levels.sip.latency=1us", "model.moe.top_k=4", "scope=attention", "name=what-if"});
   CHECK(s.workload.batch == 8);
   CHECK(s.workload.context == 32768);
   CHECK(s.machine.pe.hbm_bandwidth == Approx(2e12));  // --set wins over the file's override
@@ -75,7 +76,8 @@ TEST_CASE("plugins.<kind>=name and plugins.<kind>.<param>=value", "[overrides]")
 }
 
 TEST_CASE("set: model=... and machine=... replace the whole part", "[overrides]") {
-  const Scenario s = load_with({"machine=Tiny-Cube", "model=" + fixture("data/models/tiny-moe.yaml")}, "inline.yaml");
+  const Scenario s =
+      load_with({"machine=Tiny-Cube", "model=" + fixture("data/models/tiny-moe.yaml")}, "inline.yaml");
   CHECK(s.machine.name == "Tiny-Cube");
   CHECK(s.model.name == "Tiny-MoE");
 }
@@ -84,8 +86,10 @@ TEST_CASE("bad set items are errors at <command line> naming --set", "[overrides
   auto e = errors_of({"machine.pe.hbm.bandwdith=2 TB/s"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
-        "<command line>: error: --set machine.pe.hbm.bandwdith=2 TB/s: no key 'machine.pe.hbm.bandwdith' in the "
-        "machine schema (did you mean 'machine.pe.hbm.bandwidth'?); machine.pe.hbm takes capacity, bandwidth and "
+        "<command line>: error: --set machine.pe.hbm.bandwdith=2 TB/s: no key 'machine.pe.hbm.bandwdith' in "
+        "the "
+        "machine schema (did you mean 'machine.pe.hbm.bandwidth'?); machine.pe.hbm takes capacity, bandwidth "
+        "and "
         "usable");
   e = errors_of({"machine.levels.cubee.link_bw=1 TB/s"});
   REQUIRE(e.size() == 1);
@@ -100,7 +104,8 @@ TEST_CASE("bad set items are errors at <command line> naming --set", "[overrides
   e = errors_of({"machine.pe.hbm.bandwidth=2"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
-        "<command line>: error: machine.pe.hbm.bandwidth: expected a bandwidth with a unit (B/s, e.g. \"3.35 TB/s\", "
+        "<command line>: error: machine.pe.hbm.bandwidth: expected a bandwidth with a unit (B/s, e.g. \"3.35 "
+        "TB/s\", "
         "\"450 GB/s\", \"400 Gb/s\"), found \"2\" (no unit) (given with --set)");
   e = errors_of({"model.heads.x=1"});
   REQUIRE(e.size() == 1);
@@ -125,6 +130,7 @@ TEST_CASE("a value given with --set is checked by the schema like a file value",
   // by-path.yaml overrides model.heads to 32; kv_heads 5 no longer divides it.
   const auto e = errors_of({"model.kv_heads=5"});
   REQUIRE(e.size() == 1);
-  CHECK(e[0] == "<command line>: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), "
-                "found 5 (given with --set)");
+  CHECK(e[0] ==
+        "<command line>: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), "
+        "found 5 (given with --set)");
 }

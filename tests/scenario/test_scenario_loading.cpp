@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -24,7 +25,7 @@ TEST_CASE("model and machine by path - with file overrides", "[scenario]") {
   CHECK(s.model_file == fixture("data/models/tiny-moe.yaml"));
   CHECK(s.model.name == "Tiny-MoE");
   CHECK(s.model.layers == 8);
-  CHECK(s.model.heads == 32);        // overridden
+  CHECK(s.model.heads == 32);            // overridden
   CHECK(s.model.head_dim == 1024 / 32);  // default hidden/heads, after the override
   CHECK(s.model.kv_heads == 4);
   CHECK(s.model.tied_embeddings);
@@ -48,7 +49,7 @@ TEST_CASE("model and machine by path - with file overrides", "[scenario]") {
   REQUIRE(m.levels.size() == 3);
   CHECK(m.levels[0].link_bw == Approx(800e9));  // overridden by level name
   CHECK(m.levels[0].topology == LinkTopology::all_to_all);
-  CHECK(m.levels[1].uplink_bw == Approx(50e9));  // 400 Gb/s
+  CHECK(m.levels[1].uplink_bw == Approx(50e9));           // 400 Gb/s
   CHECK(m.levels[2].topology == LinkTopology::switched);  // default
   CHECK(m.levels[2].uplink_bw == 0);
   CHECK(m.total_pes() == 32);
@@ -176,7 +177,8 @@ TEST_CASE("data root: option - then TESSERA_DATA_DIR - then the source tree", "[
   CHECK(load_scenario(fixture("by-name.yaml"), o).model.name == "Tiny-MoE");
   CHECK(default_scenario_path(o) == fixture("data") + "/scenarios/llama3.1-70b-decode-128k.yaml");
   ::unsetenv("TESSERA_DATA_DIR");
-  CHECK(default_scenario_path(o) == std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-128k.yaml");
+  CHECK(default_scenario_path(o) ==
+        std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-128k.yaml");
 }
 
 TEST_CASE("the default scenario loads", "[scenario][shipped]") {
@@ -236,7 +238,8 @@ TEST_CASE("machine fields by dotted path", "[scenario]") {
   CHECK(get_machine_field(m, "machine.stage_overhead") == Approx(2e-6));
   CHECK_THROWS_WITH(set_machine_field(m, "machine.levels.cubee.link_bw", 1),
                     Catch::Contains("did you mean 'cube'"));
-  CHECK_THROWS_WITH(get_machine_field(m, "machine.pe.hbm.bandwdith"), Catch::Contains("did you mean 'bandwidth'"));
+  CHECK_THROWS_WITH(get_machine_field(m, "machine.pe.hbm.bandwdith"),
+                    Catch::Contains("did you mean 'bandwidth'"));
 }
 
 TEST_CASE("load_model_file and load_machine_file check the kind", "[scenario]") {

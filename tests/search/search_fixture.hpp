@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "tessera_build_paths.hpp"
 
 #include "eval/search_driver.hpp"
 #include "eval/session.hpp"
@@ -32,7 +33,8 @@ inline Scenario load(const std::string& name, std::vector<std::string> set = {})
   return load_scenario(scenario_path(name), o);
 }
 
-inline PluginChoice choice(const std::string& name, std::vector<std::pair<std::string, std::string>> params = {}) {
+inline PluginChoice choice(const std::string& name,
+                           std::vector<std::pair<std::string, std::string>> params = {}) {
   PluginChoice c;
   c.name = name;
   for (auto& [k, v] : params) {

@@ -30,7 +30,8 @@ TEST_CASE("two_stage is within 0.1 % of exhaustive on <= 20 % of the valid confi
     INFO(file << ": valid " << ex.counts.valid << ", two_stage evaluated " << ts.counts.evaluated);
     std::cout << file << ": valid " << ex.counts.valid << ", feasible " << ex.counts.feasible
               << ", two_stage evaluated " << ts.counts.evaluated << " ("
-              << 100.0 * double(ts.counts.evaluated) / double(std::max<std::uint64_t>(1, ex.counts.valid)) << " %)";
+              << 100.0 * double(ts.counts.evaluated) / double(std::max<std::uint64_t>(1, ex.counts.valid))
+              << " %)";
     REQUIRE(ex.counts.evaluated == ex.counts.valid);
     if (!ex.best) {
       std::cout << ", nothing feasible\n";
@@ -42,8 +43,8 @@ TEST_CASE("two_stage is within 0.1 % of exhaustive on <= 20 % of the valid confi
     const double got = ts.records[*ts.best].score;
     std::cout << ", gap " << 100.0 * (got - opt) / std::fabs(opt) << " %\n";
     if (got > opt + 1e-3 * std::fabs(opt))
-      std::cout << "  exhaustive " << format_config(ex.records[*ex.best].config, sc.machine) << "\n  two_stage  "
-                << format_config(ts.records[*ts.best].config, sc.machine) << "\n";
+      std::cout << "  exhaustive " << format_config(ex.records[*ex.best].config, sc.machine)
+                << "\n  two_stage  " << format_config(ts.records[*ts.best].config, sc.machine) << "\n";
     CHECK(got <= opt + 1e-3 * std::fabs(opt));
     CHECK(double(ts.counts.evaluated) <= 0.2 * double(ex.counts.valid));
     ++checked;
@@ -61,7 +62,8 @@ TEST_CASE("random: the same seed gives the same sample - different seeds differ"
   REQUIRE(b.counts.evaluated == 300);
   bool same = true, differ = false;
   for (std::size_t i = 0; i < 300; ++i) {
-    same = same && a.records[i].config == b.records[i].config && a.records[i].latency_s == b.records[i].latency_s;
+    same = same && a.records[i].config == b.records[i].config &&
+           a.records[i].latency_s == b.records[i].latency_s;
     differ = differ || !(a.records[i].config == c.records[i].config);
   }
   CHECK(same);
@@ -94,7 +96,8 @@ TEST_CASE("the driver's output does not depend on the thread count", "[search][d
     if (!r.feasible) CHECK(r.reason.find("exceed the per-PE budget") != std::string::npos);
 }
 
-TEST_CASE("Llama-3.1-70B decode 128K on the cube machine: attention-only is faster than full", "[search][scope]") {
+TEST_CASE("Llama-3.1-70B decode 128K on the cube machine: attention-only is faster than full",
+          "[search][scope]") {
   const Scenario full = load("llama3.1-70b-decode-128k.yaml");
   const Scenario attn = load("llama3.1-70b-decode-128k.yaml", {"scope=attention"});
   REQUIRE(attn.workload.scope == Scope::attention);
@@ -112,8 +115,8 @@ TEST_CASE("Llama-3.1-70B decode 128K on the cube machine: attention-only is fast
 TEST_CASE("objectives: cost scales with PEs and hardware - energy_per_token needs an energy block",
           "[objective]") {
   Scenario sc = load("llama3.1-70b-decode-128k.yaml");
-  sc.plugins.objectives = {choice("latency"), choice("cost"), choice("energy_per_token"), choice("throughput"),
-                           choice("pes"), choice("efficiency")};
+  sc.plugins.objectives = {choice("latency"),    choice("cost"), choice("energy_per_token"),
+                           choice("throughput"), choice("pes"),  choice("efficiency")};
   Session s(sc, registry());
   Evaluation e;
   ParallelConfig c;
@@ -124,9 +127,10 @@ TEST_CASE("objectives: cost scales with PEs and hardware - energy_per_token need
                         40 * s.machine().pe.hbm_capacity / 1e9 + 10 * s.machine().levels[0].link_bw / 1e9;
   CHECK(e.objectives[1] == Approx(8 * per_pe));
   const EnergySpec& en = s.machine().energy;
-  CHECK(e.objectives[2] == Approx((e.totals.flops_all_pes * en.flop + e.totals.hbm_bytes_all_pes * en.hbm_byte +
-                                   e.totals.link_bytes_all_pes * en.link_byte) /
-                                  e.totals.tokens));
+  CHECK(e.objectives[2] ==
+        Approx((e.totals.flops_all_pes * en.flop + e.totals.hbm_bytes_all_pes * en.hbm_byte +
+                e.totals.link_bytes_all_pes * en.link_byte) /
+               e.totals.tokens));
   CHECK(e.objectives[3] == Approx(e.totals.throughput_tok_s));
   CHECK(e.objectives[4] == 8);
   CHECK(e.objectives[5] == Approx(e.totals.efficiency));
@@ -142,7 +146,8 @@ TEST_CASE("objectives: cost scales with PEs and hardware - energy_per_token need
   const auto no_energy = s.with_machine(m);
   Evaluation e3;
   CHECK_THROWS_AS(no_energy->evaluator().evaluate(c, e3), InputError);
-  CHECK_THROWS_WITH(no_energy->evaluator().evaluate(c, e3), Catch::Contains(m.name) && Catch::Contains("energy"));
+  CHECK_THROWS_WITH(no_energy->evaluator().evaluate(c, e3),
+                    Catch::Contains(m.name) && Catch::Contains("energy"));
   // Through the driver the error reaches the caller (the CLI exits 2).
   CHECK_THROWS_AS(search(*no_energy, choice("exhaustive"), 3), InputError);
 }

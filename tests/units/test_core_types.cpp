@@ -70,9 +70,10 @@ TEST_CASE("parallel config: format and parse", "[core]") {
   c.ffn_shard_scope = FfnShardScope::tp_cp;
   c.cp_ring_variant = CpRingVariant::qoml;
   const std::string text = format_config(c, m);
-  CHECK(text ==
-        "cp=8,tp=4,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=pe,cp_placement=cube,"
-        "cp_ring_variant=qoml");
+  CHECK(
+      text ==
+      "cp=8,tp=4,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=pe,cp_placement=cube,"
+      "cp_ring_variant=qoml");
   CHECK(parse_config(text, m) == c);
   const ParallelConfig d = parse_config("cp=8, tp=4", m);
   CHECK(d.cp == 8);

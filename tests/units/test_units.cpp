@@ -72,8 +72,9 @@ TEST_CASE("bits are converted to bytes", "[units]") {
 
 TEST_CASE("a missing unit is an error naming what was expected", "[units]") {
   const std::string e = error_of("3.35", Dimension::bandwidth);
-  CHECK(e == "expected a bandwidth with a unit (B/s, e.g. \"3.35 TB/s\", \"450 GB/s\", \"400 Gb/s\"), found "
-             "\"3.35\" (no unit)");
+  CHECK(e ==
+        "expected a bandwidth with a unit (B/s, e.g. \"3.35 TB/s\", \"450 GB/s\", \"400 Gb/s\"), found "
+        "\"3.35\" (no unit)");
   CHECK_THROWS_AS(parse_quantity("2", Dimension::time), InputError);
   CHECK_THROWS_AS(parse_quantity("16", Dimension::bytes), InputError);
   CHECK_THROWS_AS(parse_quantity("989", Dimension::flop_rate), InputError);
@@ -84,7 +85,8 @@ TEST_CASE("a missing unit is an error naming what was expected", "[units]") {
 
 TEST_CASE("a unit of another dimension is an error naming both", "[units]") {
   CHECK(error_of("141 GB", Dimension::bandwidth) ==
-        "expected a bandwidth with a unit (B/s, e.g. \"3.35 TB/s\", \"450 GB/s\", \"400 Gb/s\"), found \"141 GB\", "
+        "expected a bandwidth with a unit (B/s, e.g. \"3.35 TB/s\", \"450 GB/s\", \"400 Gb/s\"), found \"141 "
+        "GB\", "
         "a byte size");
   CHECK(error_of("2 us", Dimension::bytes).find("found \"2 us\", a time") != std::string::npos);
   CHECK(error_of("989 TFLOPs", Dimension::flop_rate).find("FLOPs is a count") != std::string::npos);
@@ -122,7 +124,8 @@ TEST_CASE("token counts: plain integers or K/M = 1024/1024^2", "[units]") {
     parse_token_count("12x");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()) ==
-          "expected a token count: a whole number, optionally with K or M (K = 1024, M = 1024²), e.g. 4096, 128K, "
+          "expected a token count: a whole number, optionally with K or M (K = 1024, M = 1024²), e.g. 4096, "
+          "128K, "
           "1M; found \"12x\" (unknown suffix 'x')");
   }
 }
@@ -148,8 +151,10 @@ TEST_CASE("format_quantity picks a prefix", "[units]") {
 }
 
 TEST_CASE("format and parse round-trip", "[units]") {
-  for (double v : {0.01285, 3.3e-7, 2.0, 4.5e-9}) CHECK(parse_quantity(format_quantity(v, Dimension::time, 6), Dimension::time) == Approx(v));
-  for (double v : {4.8e12, 3.35e12, 450e9}) CHECK(parse_quantity(format_quantity(v, Dimension::bandwidth, 6), Dimension::bandwidth) == Approx(v));
+  for (double v : {0.01285, 3.3e-7, 2.0, 4.5e-9})
+    CHECK(parse_quantity(format_quantity(v, Dimension::time, 6), Dimension::time) == Approx(v));
+  for (double v : {4.8e12, 3.35e12, 450e9})
+    CHECK(parse_quantity(format_quantity(v, Dimension::bandwidth, 6), Dimension::bandwidth) == Approx(v));
 }
 
 TEST_CASE("dimension names and examples", "[units]") {

@@ -23,7 +23,7 @@ struct LevelSpec {
   double link_bw = 0;       // B/s, each PE's injection bandwidth per direction
   double latency = 0;       // s, per message (alpha)
   LinkTopology topology = LinkTopology::switched;
-  double uplink_bw = 0;     // B/s shared by one unit of the level below; 0 = not limiting
+  double uplink_bw = 0;  // B/s shared by one unit of the level below; 0 = not limiting
 };
 
 struct PESpec {

@@ -41,7 +41,7 @@ struct ModelSpec {
   std::int64_t head_dim = 0;  // d
   std::int64_t ffn = 0;       // I
   FfnKind ffn_kind = FfnKind::gated;
-  std::int64_t vocab = 0;     // V
+  std::int64_t vocab = 0;  // V
   bool tied_embeddings = false;
   bool attention_bias = false;
   bool mlp_bias = false;

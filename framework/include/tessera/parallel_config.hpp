@@ -28,9 +28,7 @@ struct ParallelConfig {
   std::int8_t cp_placement = 1;
   CpRingVariant cp_ring_variant = CpRingVariant::kv;
 
-  std::int64_t pes() const {
-    return std::int64_t{cp} * tp * pp * dp;
-  }
+  std::int64_t pes() const { return std::int64_t{cp} * tp * pp * dp; }
   bool operator==(const ParallelConfig&) const = default;
 };
 

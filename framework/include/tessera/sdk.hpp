@@ -8,6 +8,6 @@
 #include "tessera/physics/collectives.hpp"
 #include "tessera/physics/moe_load.hpp"
 #include "tessera/physics/shards.hpp"
+#include "tessera/physics/stage_timing.hpp"
 #include "tessera/physics/step_work.hpp"
 #include "tessera/plugin/descriptor.hpp"
-#include "tessera/physics/stage_timing.hpp"

@@ -25,7 +25,7 @@ struct Stage {
   double compute_s = 0;
   double memory_s = 0;
   double comm_s = 0;
-  double visible_s = 0;   // time this stage adds to the critical path, per occurrence
+  double visible_s = 0;  // time this stage adds to the critical path, per occurrence
   Bound bound = Bound::none;
 };
 

@@ -14,7 +14,8 @@ namespace tessera {
 namespace {
 
 // Evaluates every config under one session on `threads` threads (records in input order).
-std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<ParallelConfig>& configs, unsigned threads) {
+std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<ParallelConfig>& configs,
+                                       unsigned threads) {
   std::vector<ConfigRecord> out(configs.size());
   const std::size_t n = configs.size();
   const std::size_t t = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / 64 + 1));
@@ -40,7 +41,8 @@ void add_knob(std::vector<std::string>& out, const char* name, const std::string
   if (a != b) out.push_back(std::string(name) + ": " + a + " vs " + b);
 }
 
-std::vector<std::string> differing_knobs(const ParallelConfig& a, const ParallelConfig& b, const MachineSpec& m) {
+std::vector<std::string> differing_knobs(const ParallelConfig& a, const ParallelConfig& b,
+                                         const MachineSpec& m) {
   std::vector<std::string> d;
   add_knob(d, "cp", std::to_string(a.cp), std::to_string(b.cp));
   add_knob(d, "tp", std::to_string(a.tp), std::to_string(b.tp));
@@ -48,10 +50,12 @@ std::vector<std::string> differing_knobs(const ParallelConfig& a, const Parallel
   add_knob(d, "dp", std::to_string(a.dp), std::to_string(b.dp));
   add_knob(d, "ep", std::to_string(a.ep), std::to_string(b.ep));
   add_knob(d, "kv_shard_mode", kv_shard_mode_name(a.kv_shard_mode), kv_shard_mode_name(b.kv_shard_mode));
-  add_knob(d, "ffn_shard_scope", ffn_shard_scope_name(a.ffn_shard_scope), ffn_shard_scope_name(b.ffn_shard_scope));
+  add_knob(d, "ffn_shard_scope", ffn_shard_scope_name(a.ffn_shard_scope),
+           ffn_shard_scope_name(b.ffn_shard_scope));
   add_knob(d, "tp_placement", m.placement_name(a.tp_placement), m.placement_name(b.tp_placement));
   add_knob(d, "cp_placement", m.placement_name(a.cp_placement), m.placement_name(b.cp_placement));
-  add_knob(d, "cp_ring_variant", cp_ring_variant_name(a.cp_ring_variant), cp_ring_variant_name(b.cp_ring_variant));
+  add_knob(d, "cp_ring_variant", cp_ring_variant_name(a.cp_ring_variant),
+           cp_ring_variant_name(b.cp_ring_variant));
   return d;
 }
 
@@ -130,7 +134,8 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
       v.score.push_back(r.scores[j][v.config_index]);
       v.rank.push_back(rank_of(r.scores[j], r.scores[j][v.config_index]));
       for (const Stage& s : e.stages) {
-        auto it = std::find_if(v.stages.begin(), v.stages.end(), [&](const CompareStageRow& row) { return row.name == s.name; });
+        auto it = std::find_if(v.stages.begin(), v.stages.end(),
+                               [&](const CompareStageRow& row) { return row.name == s.name; });
         if (it == v.stages.end()) {
           CompareStageRow row;
           row.name = s.name;

@@ -26,11 +26,11 @@ struct CompareStageRow {
 
 // One configuration (some model's optimum) evaluated under every model.
 struct CompareOptimumView {
-  std::size_t owner = 0;         // the model whose optimum this is
-  std::size_t config_index = 0;  // into CompareResult::configs
-  std::vector<double> latency_s; // per model
-  std::vector<double> score;     // per model (first objective, lower is better)
-  std::vector<std::uint64_t> rank;  // per model: 1 + feasible configs strictly better
+  std::size_t owner = 0;                // the model whose optimum this is
+  std::size_t config_index = 0;         // into CompareResult::configs
+  std::vector<double> latency_s;        // per model
+  std::vector<double> score;            // per model (first objective, lower is better)
+  std::vector<std::uint64_t> rank;      // per model: 1 + feasible configs strictly better
   std::vector<CompareStageRow> stages;  // union of the models' stages, in first-seen order
 };
 
@@ -39,7 +39,7 @@ struct ComparePair {
   KendallResult kendall;
   bool same_winner = true;
   std::vector<std::string> differing_knobs;  // knobs where a's optimum differs from b's
-  double regret_a_under_b = 0;  // (score_b(best_a) - score_b(best_b)) / |score_b(best_b)|
+  double regret_a_under_b = 0;               // (score_b(best_a) - score_b(best_b)) / |score_b(best_b)|
   double regret_b_under_a = 0;
 };
 

@@ -62,9 +62,8 @@ KendallResult kendall_tau_b(std::span<const double> x, std::span<const double> y
   }
   std::vector<std::size_t> idx(n);
   std::iota(idx.begin(), idx.end(), std::size_t{0});
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return x[a] < x[b] || (x[a] == x[b] && y[a] < y[b]);
-  });
+  std::sort(idx.begin(), idx.end(),
+            [&](std::size_t a, std::size_t b) { return x[a] < x[b] || (x[a] == x[b] && y[a] < y[b]); });
   // Ties in x, and in both x and y, from runs of the sorted order.
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i + 1;

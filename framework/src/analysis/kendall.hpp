@@ -12,13 +12,13 @@
 namespace tessera {
 
 struct KendallResult {
-  double tau_b = 0;               // NaN when either vector is constant (undefined)
-  std::uint64_t n = 0;            // items
-  std::uint64_t concordant = 0;   // pairs ordered the same way by x and y
-  std::uint64_t discordant = 0;   // pairs ordered oppositely
-  std::uint64_t ties_x = 0;       // pairs tied in x (including those tied in both)
-  std::uint64_t ties_y = 0;       // pairs tied in y (including those tied in both)
-  std::uint64_t ties_xy = 0;      // pairs tied in both
+  double tau_b = 0;              // NaN when either vector is constant (undefined)
+  std::uint64_t n = 0;           // items
+  std::uint64_t concordant = 0;  // pairs ordered the same way by x and y
+  std::uint64_t discordant = 0;  // pairs ordered oppositely
+  std::uint64_t ties_x = 0;      // pairs tied in x (including those tied in both)
+  std::uint64_t ties_y = 0;      // pairs tied in y (including those tied in both)
+  std::uint64_t ties_xy = 0;     // pairs tied in both
 };
 
 // `x` and `y` have the same length. NaN values are not allowed (filter them first).

@@ -178,8 +178,8 @@ struct Row {
 };
 
 template <std::size_t K>
-std::vector<Row<K>> sorted_rows(std::span<const double> values, std::size_t n, std::span<const Direction> directions,
-                                std::span<const bool> feasible) {
+std::vector<Row<K>> sorted_rows(std::span<const double> values, std::size_t n,
+                                std::span<const Direction> directions, std::span<const bool> feasible) {
   std::vector<Row<K>> rows;
   rows.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {

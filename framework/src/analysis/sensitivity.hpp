@@ -16,25 +16,26 @@ namespace tessera {
 TESSERA_API const std::vector<std::int32_t>& seed_sweep_values(const std::string& knob);  // cp tp pp dp ep
 
 struct KnobSweep {
-  std::string knob;             // "cp"
-  std::int32_t baseline = 1;    // the best config's value
+  std::string knob;           // "cp"
+  std::int32_t baseline = 1;  // the best config's value
   std::vector<std::int32_t> values;
   std::vector<ConfigRecord> records;  // one per value (canonicalised config; reason when not feasible)
 };
 
 // From `best`, each of cp, tp, pp, dp, ep over the seed's list, the other knobs fixed.
-TESSERA_API std::vector<KnobSweep> parallelism_sensitivity(const Session& session, const ParallelConfig& best);
+TESSERA_API std::vector<KnobSweep> parallelism_sensitivity(const Session& session,
+                                                           const ParallelConfig& best);
 
 struct HardwareElasticity {
-  std::string path;     // "machine.pe.hbm.bandwidth"
-  std::string label;    // "HBM bandwidth"
-  double value = 0;     // SI, at the scenario's machine
+  std::string path;   // "machine.pe.hbm.bandwidth"
+  std::string label;  // "HBM bandwidth"
+  double value = 0;   // SI, at the scenario's machine
   Dimension dimension = Dimension::none;
   double latency_minus_fixed = 0, latency_plus_fixed = 0;  // s, at value·(1 ∓ step)
   double latency_minus_reopt = 0, latency_plus_reopt = 0;
   double elasticity_fixed = 0;  // NaN when undefined (value 0, nothing feasible)
   double elasticity_reopt = 0;
-  std::string note;             // why an elasticity is undefined
+  std::string note;  // why an elasticity is undefined
 };
 
 // The hardware knobs: HBM bandwidth and capacity, the GEMM format's peak, each level's link
@@ -43,8 +44,10 @@ TESSERA_API std::vector<std::pair<std::string, std::string>> hardware_knobs(cons
 
 // Elasticities at `best`, parallelism fixed and re-optimised with `strategy` (a new search on
 // the perturbed machine); ranked by |elasticity| (re-optimised first, then fixed).
-TESSERA_API std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, const SearchStrategy& strategy,
+TESSERA_API std::vector<HardwareElasticity> hardware_sensitivity(const Session& session,
+                                                                 const SearchStrategy& strategy,
                                                                  const ParallelConfig& best,
-                                                                 const SearchOptions& options, double step = 0.1);
+                                                                 const SearchOptions& options,
+                                                                 double step = 0.1);
 
 }  // namespace tessera

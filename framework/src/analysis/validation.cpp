@@ -119,7 +119,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, std::ve
       any = true;
     }
   }
-  if (quoted) throw InputError("unterminated quoted cell (the row starting at line " + std::to_string(rec_line) + ")");
+  if (quoted)
+    throw InputError("unterminated quoted cell (the row starting at line " + std::to_string(rec_line) + ")");
   if (any || !cell.empty()) {
     rec.push_back(cell);
     records.push_back(rec);
@@ -128,9 +129,10 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, std::ve
   return records;
 }
 
-const char* const kColumns[] = {"id",         "source", "source_locator", "software", "model",  "precision",
-                                "hardware",   "n_devices", "tp",          "pp",       "ep",     "batch",
-                                "input_len",  "output_len", "metric",     "value",    "unit",   "notes"};
+const char* const kColumns[] = {"id",        "source",   "source_locator", "software",   "model",
+                                "precision", "hardware", "n_devices",      "tp",         "pp",
+                                "ep",        "batch",    "input_len",      "output_len", "metric",
+                                "value",     "unit",     "notes"};
 
 // ---- units -----------------------------------------------------------------------------
 
@@ -159,7 +161,8 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
   if (p == "fp16" || p == "float16" || p == "half") return all(DType::fp16);
   if (p == "bf16" || p == "bfloat16") return all(DType::bf16);
   if (p == "fp32" || p == "float32") return all(DType::fp32);
-  if (p == "fp8") return all(DType::fp8);  // weights, KV and activations in fp8 (TensorRT-LLM --enable_fp8 --fp8_kv_cache)
+  if (p == "fp8")
+    return all(DType::fp8);  // weights, KV and activations in fp8 (TensorRT-LLM --enable_fp8 --fp8_kv_cache)
   if (p.find("int4") != std::string::npos || p.find("awq") != std::string::npos) {
     d = all(DType::fp16);
     d.weights = DType::int4;  // weight-only: activations and KV stay 16-bit
@@ -252,7 +255,8 @@ bool map_config(const DataRow& row, RowPlan& p) {
   if (!ep) ep = 1;
   if (*tp < 1 || *pp < 1 || *ep < 1 || n < 1) return unmapped(p, "non-positive device or parallelism count");
   if (n % (*tp * *pp) != 0)
-    return unmapped(p, "n_devices=" + std::to_string(n) + " is not a multiple of tp*pp=" + std::to_string(*tp * *pp));
+    return unmapped(
+        p, "n_devices=" + std::to_string(n) + " is not a multiple of tp*pp=" + std::to_string(*tp * *pp));
   p.n_devices = n;
   p.config.tp = static_cast<std::int32_t>(*tp);
   p.config.pp = static_cast<std::int32_t>(*pp);
@@ -349,10 +353,12 @@ Aliases load_aliases(const std::string& path) {
   };
   if (!root.IsMap() || !root["kind"] || root["kind"].as<std::string>() != "aliases")
     throw InputError(path + ": error: expected `kind: aliases` (an alias table, see docs/accuracy.md)");
-  auto read = [&](const char* section, const char* match_key, const char* target_key, std::vector<AliasRule>& out) {
+  auto read = [&](const char* section, const char* match_key, const char* target_key,
+                  std::vector<AliasRule>& out) {
     const YAML::Node list = root[section];
     if (!list) return;
-    if (!list.IsSequence()) throw InputError(where(list) + ": error: `" + std::string(section) + "` must be a list");
+    if (!list.IsSequence())
+      throw InputError(where(list) + ": error: `" + std::string(section) + "` must be a list");
     for (const YAML::Node& item : list) {
       if (!item.IsMap() || !item[match_key])
         throw InputError(where(item) + ": error: each `" + section + "` entry needs `" + match_key + ":`");
@@ -364,8 +370,8 @@ Aliases load_aliases(const std::string& path) {
       } else if (item[target_key]) {
         r.target = item[target_key].as<std::string>();
       } else {
-        throw InputError(where(item) + ": error: `" + section + "` entry '" + r.match + "' needs `" + target_key +
-                         ":` or `unmapped:`");
+        throw InputError(where(item) + ": error: `" + section + "` entry '" + r.match + "' needs `" +
+                         target_key + ":` or `unmapped:`");
       }
       out.push_back(std::move(r));
     }
@@ -410,7 +416,7 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     p.measure = Measure::request;
   } else if (m == "throughput_out" || m == "throughput_out_per_gpu" || m == "request_throughput") {
     p.measure = Measure::request;
-    p.derived = m == "throughput_out" ? Derived::tokens_per_s
+    p.derived = m == "throughput_out"       ? Derived::tokens_per_s
                 : m == "request_throughput" ? Derived::requests_per_s
                                             : Derived::tokens_per_s_per_pe;
     const std::string u = lower(row.unit);
@@ -433,9 +439,10 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     }
   } else if (m.rfind("op_latency:", 0) == 0) {
     static const std::map<std::string, std::pair<const char*, double>> kOps = {
-        {"Q_K_V", {"attn.qkv", 1.0}},       {"Q_mul_K", {"attn.core", 0.5}},  {"A_mul_V", {"attn.core", 0.5}},
-        {"attention_decode", {"attn.core", 1.0}}, {"attention", {"attn.core", 1.0}}, {"Wo_proj", {"attn.out", 1.0}},
-        {"W1_proj", {"ffn.up", 1.0}},        {"W2_proj", {"ffn.down", 1.0}},
+        {"Q_K_V", {"attn.qkv", 1.0}},      {"Q_mul_K", {"attn.core", 0.5}},
+        {"A_mul_V", {"attn.core", 0.5}},   {"attention_decode", {"attn.core", 1.0}},
+        {"attention", {"attn.core", 1.0}}, {"Wo_proj", {"attn.out", 1.0}},
+        {"W1_proj", {"ffn.up", 1.0}},      {"W2_proj", {"ffn.down", 1.0}},
     };
     const std::string op = m.substr(11);
     const auto it = kOps.find(op);
@@ -447,8 +454,9 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     p.stage = it->second.first;
     p.stage_fraction = it->second.second;
   } else {
-    unmapped(p, "metric '" + m + "' is not predicted by validate-data (latency, throughput with a known batch, "
-                "ms_per_token_amortized)");
+    unmapped(p, "metric '" + m +
+                    "' is not predicted by validate-data (latency, throughput with a known batch, "
+                    "ms_per_token_amortized)");
     return p;
   }
 
@@ -555,7 +563,8 @@ namespace {
 
 // One stage timed alone (an operator measured on its own): the stage's share plus what the
 // model adds to a step of that one stage (launch exposure).
-double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w, double fraction) {
+double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w,
+                         double fraction) {
   StepWork one;
   StageWork& s = one.push();
   s = w;
@@ -587,8 +596,8 @@ struct PointEvaluator {
     Evaluator ev(ctx, latency, memory, {});
     ev.evaluate(row.plan.config, e);
     if (!e.valid)
-      throw Error("configuration " + format_config(row.plan.config, machine) + " is not valid: " +
-                  describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
+      throw Error("configuration " + format_config(row.plan.config, machine) +
+                  " is not valid: " + describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
     return e.totals.latency_s;
   }
 
@@ -723,7 +732,8 @@ ErrorStats error_stats(const std::vector<double>& apes) {
 std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const PluginRegistry& registry,
                                        const ValidateOptions& options) {
   const std::string root = options.data_root.empty() ? std::string(".") : options.data_root;
-  const Aliases aliases = load_aliases(options.aliases.empty() ? default_aliases_path(root) : options.aliases);
+  const Aliases aliases =
+      load_aliases(options.aliases.empty() ? default_aliases_path(root) : options.aliases);
 
   // Plan and load every row once.
   std::vector<RowPlan> plans;
@@ -748,7 +758,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
 
   std::vector<ModelReport> reports;
   for (const std::string& name : options.latency) {
-    const LoadedPlugin& plugin = registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
+    const LoadedPlugin& plugin =
+        registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
     bool has_framework = false;
     for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
       if (std::string(plugin.descriptor->params[i].name) == "framework") has_framework = true;
@@ -785,7 +796,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       auto eff = efficiency_by_machine.find(p.machine_file);
       if (eff == efficiency_by_machine.end())
         eff = efficiency_by_machine
-                  .emplace(p.machine_file, registry.machine_params(name, prepared[i]->efficiency_raw, p.machine_file))
+                  .emplace(p.machine_file,
+                           registry.machine_params(name, prepared[i]->efficiency_raw, p.machine_file))
                   .first;
       double predicted = 0;
       try {
@@ -830,24 +842,28 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
     os << "== latency model: " << rep.latency << " ==\n";
     if (show_rows) {
       TextTable t({"id", "source", "metric", "framework", "measured", "predicted", "unit", "APE"},
-                  {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
-                   TextTable::Align::right, TextTable::Align::right, TextTable::Align::left, TextTable::Align::right});
+                  {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left,
+                   TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
+                   TextTable::Align::left, TextTable::Align::right});
       for (const RowResult& r : rep.rows)
-        t.add_row({r.id, clip(source_label(r.source), 26), r.metric, r.framework, num(r.measured), num(r.predicted),
-                   r.unit, pct(r.ape)});
+        t.add_row({r.id, clip(source_label(r.source), 26), r.metric, r.framework, num(r.measured),
+                   num(r.predicted), r.unit, pct(r.ape)});
       t.print(os);
       os << "\n";
     }
-    TextTable s({"source", "n", "median APE", "mean APE"},
-                {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+    TextTable s(
+        {"source", "n", "median APE", "mean APE"},
+        {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
     for (const auto& [src, st] : rep.by_source)
       s.add_row({clip(source_label(src), 40), std::to_string(st.n), pct(st.median_ape), pct(st.mean_ape)});
     s.add_separator();
-    s.add_row({"overall", std::to_string(rep.overall.n), pct(rep.overall.median_ape), pct(rep.overall.mean_ape)});
+    s.add_row(
+        {"overall", std::to_string(rep.overall.n), pct(rep.overall.median_ape), pct(rep.overall.mean_ape)});
     s.print(os);
     if (!rep.unmapped.empty()) {
       os << "\nunmapped rows (" << rep.unmapped.size() << "):\n";
-      TextTable u({"id", "metric", "reason"}, {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left});
+      TextTable u({"id", "metric", "reason"},
+                  {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left});
       for (const UnmappedRow& r : rep.unmapped) u.add_row({r.id, r.metric, r.reason});
       u.print(os, "  ");
     }
@@ -875,11 +891,14 @@ nlohmann::json report_json(const ModelReport& rep) {
     j["unmapped"].push_back({{"id", r.id}, {"source", r.source}, {"metric", r.metric}, {"reason", r.reason}});
   nlohmann::json by = nlohmann::json::object();
   for (const auto& [src, st] : rep.by_source)
-    by[src] = {{"label", source_label(src)}, {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
-  j["summary"] = {{"overall", {{"n", rep.overall.n}, {"median_ape", rep.overall.median_ape}, {"mean_ape", rep.overall.mean_ape}}},
-                  {"by_source", by},
-                  {"mapped", rep.rows.size()},
-                  {"unmapped", rep.unmapped.size()}};
+    by[src] = {
+        {"label", source_label(src)}, {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+  j["summary"] = {
+      {"overall",
+       {{"n", rep.overall.n}, {"median_ape", rep.overall.median_ape}, {"mean_ape", rep.overall.mean_ape}}},
+      {"by_source", by},
+      {"mapped", rep.rows.size()},
+      {"unmapped", rep.unmapped.size()}};
   return j;
 }
 }  // namespace

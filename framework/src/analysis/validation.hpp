@@ -42,10 +42,10 @@ TESSERA_API std::string source_label(const std::string& source);
 
 // ---- alias table ----------------------------------------------------------------------
 struct AliasRule {
-  std::string match;    // case-insensitive substring of the column (models, hardware, software)
-  std::string locator;  // frameworks only: also a substring of source_locator ("" = any)
-  std::string target;   // model / machine file stem, or framework profile name
-  std::string unmapped; // non-empty: rows matching this rule are not mapped, for this reason
+  std::string match;     // case-insensitive substring of the column (models, hardware, software)
+  std::string locator;   // frameworks only: also a substring of source_locator ("" = any)
+  std::string target;    // model / machine file stem, or framework profile name
+  std::string unmapped;  // non-empty: rows matching this rule are not mapped, for this reason
 };
 struct Aliases {
   std::string file;
@@ -83,13 +83,13 @@ struct RowPlan {
   std::int64_t input = 0, output = 0;
   Measure measure = Measure::prefill;
   Derived derived = Derived::time;
-  std::string stage;            // op_stage: the Tessera stage
-  double stage_fraction = 1;    // op_stage: the row's share of that stage (Q_mul_K: 1/2)
-  bool stage_decode = true;     // op_stage: a decode step (else a prefill)
+  std::string stage;          // op_stage: the Tessera stage
+  double stage_fraction = 1;  // op_stage: the row's share of that stage (Q_mul_K: 1/2)
+  bool stage_decode = true;   // op_stage: a decode step (else a prefill)
   double gemm_m = 0, gemm_n = 0, gemm_k = 0;
-  double copy_bytes = 0;        // bytes copied (read once, written once)
-  double to_unit = 1;           // SI value × to_unit = the row's unit
-  double measured = 0;          // the row's value
+  double copy_bytes = 0;  // bytes copied (read once, written once)
+  double to_unit = 1;     // SI value × to_unit = the row's unit
+  double measured = 0;    // the row's value
 };
 
 TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
@@ -98,8 +98,8 @@ TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const s
 struct PreparedRow {
   const DataRow* row = nullptr;
   RowPlan plan;
-  ModelSpec model;     // dtypes applied
-  MachineSpec machine; // efficiency left empty: the caller supplies it
+  ModelSpec model;                       // dtypes applied
+  MachineSpec machine;                   // efficiency left empty: the caller supplies it
   std::vector<RawParam> efficiency_raw;  // the machine file's `efficiency:` block as written
 };
 TESSERA_API PreparedRow prepare_row(const DataRow& row, const RowPlan& plan);
@@ -139,11 +139,13 @@ struct ValidateOptions {
 };
 
 // Maps every row and predicts the mapped ones with each latency plugin.
-TESSERA_API std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const PluginRegistry& registry,
+TESSERA_API std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows,
+                                                   const PluginRegistry& registry,
                                                    const ValidateOptions& options);
 
 // Text tables (one per latency model: rows, per-source and overall errors, unmapped rows).
-TESSERA_API void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows = true);
+TESSERA_API void print_reports(std::ostream& os, const std::vector<ModelReport>& reports,
+                               bool show_rows = true);
 // JSON: one model -> {latency, rows, unmapped, summary}; several -> {models: [...]}.
 TESSERA_API std::string reports_json(const std::vector<ModelReport>& reports);
 

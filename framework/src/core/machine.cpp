@@ -7,10 +7,14 @@ namespace tessera {
 
 const char* topology_name(LinkTopology t) {
   switch (t) {
-    case LinkTopology::switched: return "switch";
-    case LinkTopology::ring: return "ring";
-    case LinkTopology::all_to_all: return "all-to-all";
-    case LinkTopology::torus: return "torus";
+    case LinkTopology::switched:
+      return "switch";
+    case LinkTopology::ring:
+      return "ring";
+    case LinkTopology::all_to_all:
+      return "all-to-all";
+    case LinkTopology::torus:
+      return "torus";
   }
   return "unknown";
 }

@@ -7,55 +7,80 @@ namespace tessera {
 
 const char* stage_block_name(StageBlock b) {
   switch (b) {
-    case StageBlock::attention: return "attention";
-    case StageBlock::ffn: return "ffn";
-    case StageBlock::moe: return "moe";
-    case StageBlock::head: return "head";
-    case StageBlock::pipeline: return "pipeline";
+    case StageBlock::attention:
+      return "attention";
+    case StageBlock::ffn:
+      return "ffn";
+    case StageBlock::moe:
+      return "moe";
+    case StageBlock::head:
+      return "head";
+    case StageBlock::pipeline:
+      return "pipeline";
   }
   return "unknown";
 }
 
 const char* bound_name(Bound b) {
   switch (b) {
-    case Bound::compute: return "compute";
-    case Bound::memory: return "memory";
-    case Bound::comm: return "comm";
-    case Bound::overhead: return "overhead";
-    case Bound::none: return "none";
+    case Bound::compute:
+      return "compute";
+    case Bound::memory:
+      return "memory";
+    case Bound::comm:
+      return "comm";
+    case Bound::overhead:
+      return "overhead";
+    case Bound::none:
+      return "none";
   }
   return "unknown";
 }
 
 const char* param_type_name(ParamType t) {
   switch (t) {
-    case ParamType::integer: return "int";
-    case ParamType::real: return "real";
-    case ParamType::boolean: return "bool";
-    case ParamType::string: return "string";
-    case ParamType::enumeration: return "enum";
-    case ParamType::quantity: return "quantity";
-    case ParamType::real_list: return "list";
+    case ParamType::integer:
+      return "int";
+    case ParamType::real:
+      return "real";
+    case ParamType::boolean:
+      return "bool";
+    case ParamType::string:
+      return "string";
+    case ParamType::enumeration:
+      return "enum";
+    case ParamType::quantity:
+      return "quantity";
+    case ParamType::real_list:
+      return "list";
   }
   return "unknown";
 }
 
 const char* plugin_kind_name(PluginKind k) {
   switch (k) {
-    case PluginKind::latency: return "latency";
-    case PluginKind::memory: return "memory";
-    case PluginKind::search: return "search";
-    case PluginKind::objective: return "objective";
+    case PluginKind::latency:
+      return "latency";
+    case PluginKind::memory:
+      return "memory";
+    case PluginKind::search:
+      return "search";
+    case PluginKind::objective:
+      return "objective";
   }
   return "unknown";
 }
 
 std::uint32_t plugin_kind_interface_version(PluginKind k) {
   switch (k) {
-    case PluginKind::latency: return kLatencyInterfaceVersion;
-    case PluginKind::memory: return kMemoryInterfaceVersion;
-    case PluginKind::search: return kSearchInterfaceVersion;
-    case PluginKind::objective: return kObjectiveInterfaceVersion;
+    case PluginKind::latency:
+      return kLatencyInterfaceVersion;
+    case PluginKind::memory:
+      return kMemoryInterfaceVersion;
+    case PluginKind::search:
+      return kSearchInterfaceVersion;
+    case PluginKind::objective:
+      return kObjectiveInterfaceVersion;
   }
   return 0;
 }

@@ -29,7 +29,8 @@ std::vector<std::string> nearest_names(std::string_view name, const std::vector<
     const bool prefix = !name.empty() && c.size() > name.size() && c.compare(0, name.size(), name) == 0;
     if (d <= limit || prefix) scored.emplace_back(prefix ? std::min(d, limit) : d, c);
   }
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<std::string> out;
   for (const auto& [d, c] : scored) {
     if (out.size() == 3) break;

@@ -14,26 +14,34 @@ namespace tessera {
 
 const char* kv_shard_mode_name(KvShardMode m) {
   switch (m) {
-    case KvShardMode::split: return "split";
-    case KvShardMode::replicate: return "replicate";
+    case KvShardMode::split:
+      return "split";
+    case KvShardMode::replicate:
+      return "replicate";
   }
   return "unknown";
 }
 
 const char* ffn_shard_scope_name(FfnShardScope s) {
   switch (s) {
-    case FfnShardScope::tp: return "TP";
-    case FfnShardScope::tp_cp: return "TP+CP";
-    case FfnShardScope::tp_cp_dp: return "TP+CP+DP";
+    case FfnShardScope::tp:
+      return "TP";
+    case FfnShardScope::tp_cp:
+      return "TP+CP";
+    case FfnShardScope::tp_cp_dp:
+      return "TP+CP+DP";
   }
   return "unknown";
 }
 
 const char* cp_ring_variant_name(CpRingVariant v) {
   switch (v) {
-    case CpRingVariant::kv: return "kv";
-    case CpRingVariant::qoml: return "qoml";
-    case CpRingVariant::tree: return "tree";
+    case CpRingVariant::kv:
+      return "kv";
+    case CpRingVariant::qoml:
+      return "qoml";
+    case CpRingVariant::tree:
+      return "tree";
   }
   return "unknown";
 }
@@ -88,8 +96,15 @@ E parse_choice(const std::string& key, const std::string& value, const E (&value
 ParallelConfig parse_config(std::string_view text, const MachineSpec& m) {
   ParallelConfig c;
   c.cp_placement = m.levels.empty() ? 0 : 1;
-  static const std::vector<std::string> kKeys = {"cp", "tp", "pp", "dp", "ep", "kv_shard_mode",
-                                                 "ffn_shard_scope", "tp_placement", "cp_placement",
+  static const std::vector<std::string> kKeys = {"cp",
+                                                 "tp",
+                                                 "pp",
+                                                 "dp",
+                                                 "ep",
+                                                 "kv_shard_mode",
+                                                 "ffn_shard_scope",
+                                                 "tp_placement",
+                                                 "cp_placement",
                                                  "cp_ring_variant"};
   std::vector<std::string> placements{"pe"};
   if (m.pe.name != "pe") placements.push_back(m.pe.name);
@@ -120,16 +135,15 @@ ParallelConfig parse_config(std::string_view text, const MachineSpec& m) {
                                                FfnShardScope::tp_cp_dp};
       c.ffn_shard_scope = parse_choice(key, value, kAll, ffn_shard_scope_name);
     } else if (key == "cp_ring_variant") {
-      static constexpr CpRingVariant kAll[] = {CpRingVariant::kv, CpRingVariant::qoml,
-                                               CpRingVariant::tree};
+      static constexpr CpRingVariant kAll[] = {CpRingVariant::kv, CpRingVariant::qoml, CpRingVariant::tree};
       c.cp_ring_variant = parse_choice(key, value, kAll, cp_ring_variant_name);
     } else if (key == "tp_placement" || key == "cp_placement") {
       const auto p = m.placement_index(value);
       if (!p) {
         std::string all;
         for (const auto& n : placements) all += (all.empty() ? "" : ", ") + n;
-        throw InputError("config: " + key + "=" + value + ": no such placement on machine '" +
-                         m.name + "'; expected one of " + all + did_you_mean(value, placements));
+        throw InputError("config: " + key + "=" + value + ": no such placement on machine '" + m.name +
+                         "'; expected one of " + all + did_you_mean(value, placements));
       }
       (key == "tp_placement" ? c.tp_placement : c.cp_placement) = static_cast<std::int8_t>(*p);
     } else {

@@ -12,7 +12,8 @@ bool ParamSet::has(std::string_view name) const { return values_.find(name) != v
 const ParamValue& ParamSet::at(std::string_view name) const {
   const auto it = values_.find(name);
   if (it == values_.end())
-    throw PluginError("parameter '" + std::string(name) + "' is not in the parameter set "
+    throw PluginError("parameter '" + std::string(name) +
+                      "' is not in the parameter set "
                       "(not declared in the plugin's schema?)");
   return it->second;
 }

@@ -47,35 +47,24 @@ const DimInfo& info(Dimension d) { return kDims[static_cast<std::size_t>(d)]; }
 struct UnitDef {
   const char* text;
   Dimension dim;
-  double factor;             // SI per unit (bits: 1/8)
+  double factor;  // SI per unit (bits: 1/8)
   bool case_insensitive;
 };
 
 // Longer spellings first is not needed: every candidate is tried and the prefix must be valid.
 const std::vector<UnitDef>& unit_table() {
   static const std::vector<UnitDef> t = {
-      {"s", Dimension::time, 1.0, false},
-      {"sec", Dimension::time, 1.0, false},
-      {"B", Dimension::bytes, 1.0, false},
-      {"b", Dimension::bytes, 0.125, false},
-      {"bit", Dimension::bytes, 0.125, false},
-      {"bits", Dimension::bytes, 0.125, false},
-      {"B/s", Dimension::bandwidth, 1.0, false},
-      {"Bps", Dimension::bandwidth, 1.0, false},
-      {"b/s", Dimension::bandwidth, 0.125, false},
-      {"bit/s", Dimension::bandwidth, 0.125, false},
-      {"bps", Dimension::bandwidth, 0.125, false},
-      {"FLOP/s", Dimension::flop_rate, 1.0, true},
-      {"FLOPS", Dimension::flop_rate, 1.0, false},
-      {"flops", Dimension::flop_rate, 1.0, false},
-      {"OP/s", Dimension::flop_rate, 1.0, true},
-      {"OPS", Dimension::flop_rate, 1.0, false},
-      {"ops", Dimension::flop_rate, 1.0, false},
-      {"FLOP", Dimension::flops, 1.0, true},
-      {"FLOPs", Dimension::flops, 1.0, false},
-      {"J", Dimension::energy, 1.0, false},
-      {"W", Dimension::power, 1.0, false},
-      {"USD", Dimension::money, 1.0, false},
+      {"s", Dimension::time, 1.0, false},          {"sec", Dimension::time, 1.0, false},
+      {"B", Dimension::bytes, 1.0, false},         {"b", Dimension::bytes, 0.125, false},
+      {"bit", Dimension::bytes, 0.125, false},     {"bits", Dimension::bytes, 0.125, false},
+      {"B/s", Dimension::bandwidth, 1.0, false},   {"Bps", Dimension::bandwidth, 1.0, false},
+      {"b/s", Dimension::bandwidth, 0.125, false}, {"bit/s", Dimension::bandwidth, 0.125, false},
+      {"bps", Dimension::bandwidth, 0.125, false}, {"FLOP/s", Dimension::flop_rate, 1.0, true},
+      {"FLOPS", Dimension::flop_rate, 1.0, false}, {"flops", Dimension::flop_rate, 1.0, false},
+      {"OP/s", Dimension::flop_rate, 1.0, true},   {"OPS", Dimension::flop_rate, 1.0, false},
+      {"ops", Dimension::flop_rate, 1.0, false},   {"FLOP", Dimension::flops, 1.0, true},
+      {"FLOPs", Dimension::flops, 1.0, false},     {"J", Dimension::energy, 1.0, false},
+      {"W", Dimension::power, 1.0, false},         {"USD", Dimension::money, 1.0, false},
       {"%", Dimension::none, 0.01, false},
   };
   return t;
@@ -90,26 +79,38 @@ struct Prefix {
 const std::vector<Prefix>& prefix_table() {
   static const std::vector<Prefix> t = {
       {"", 1.0, Prefix::big},
-      {"k", 1e3, Prefix::big},   {"K", 1e3, Prefix::big},    {"M", 1e6, Prefix::big},
-      {"G", 1e9, Prefix::big},   {"T", 1e12, Prefix::big},   {"P", 1e15, Prefix::big},
-      {"E", 1e18, Prefix::big},  {"m", 1e-3, Prefix::small}, {"u", 1e-6, Prefix::small},
+      {"k", 1e3, Prefix::big},
+      {"K", 1e3, Prefix::big},
+      {"M", 1e6, Prefix::big},
+      {"G", 1e9, Prefix::big},
+      {"T", 1e12, Prefix::big},
+      {"P", 1e15, Prefix::big},
+      {"E", 1e18, Prefix::big},
+      {"m", 1e-3, Prefix::small},
+      {"u", 1e-6, Prefix::small},
       {"\xC2\xB5", 1e-6, Prefix::small},  // µ micro sign
       {"\xCE\xBC", 1e-6, Prefix::small},  // μ greek mu
-      {"n", 1e-9, Prefix::small}, {"p", 1e-12, Prefix::small}, {"f", 1e-15, Prefix::small},
-      {"Ki", 1024.0, Prefix::binary}, {"Mi", 1048576.0, Prefix::binary},
-      {"Gi", 1073741824.0, Prefix::binary}, {"Ti", 1099511627776.0, Prefix::binary},
-      {"Pi", 1125899906842624.0, Prefix::binary}, {"Ei", 1152921504606846976.0, Prefix::binary},
+      {"n", 1e-9, Prefix::small},
+      {"p", 1e-12, Prefix::small},
+      {"f", 1e-15, Prefix::small},
+      {"Ki", 1024.0, Prefix::binary},
+      {"Mi", 1048576.0, Prefix::binary},
+      {"Gi", 1073741824.0, Prefix::binary},
+      {"Ti", 1099511627776.0, Prefix::binary},
+      {"Pi", 1125899906842624.0, Prefix::binary},
+      {"Ei", 1152921504606846976.0, Prefix::binary},
   };
   return t;
 }
 
 bool allows(Prefix::Kind k, Dimension d) {
   switch (k) {
-    case Prefix::big: return d != Dimension::none;
+    case Prefix::big:
+      return d != Dimension::none;
     case Prefix::small:
-      return d == Dimension::time || d == Dimension::energy || d == Dimension::power ||
-             d == Dimension::money;
-    case Prefix::binary: return d == Dimension::bytes || d == Dimension::bandwidth;
+      return d == Dimension::time || d == Dimension::energy || d == Dimension::power || d == Dimension::money;
+    case Prefix::binary:
+      return d == Dimension::bytes || d == Dimension::bandwidth;
   }
   return false;
 }
@@ -187,8 +188,7 @@ std::optional<std::pair<double, std::string>> split_number(std::string_view text
 std::string expected_text(Dimension d) {
   const auto& di = info(d);
   if (d == Dimension::none) return "a plain number (e.g. " + std::string(di.examples) + ")";
-  return std::string(di.article) + " " + di.name + " with a unit (" + di.unit + ", e.g. " +
-         di.examples + ")";
+  return std::string(di.article) + " " + di.name + " with a unit (" + di.unit + ", e.g. " + di.examples + ")";
 }
 
 std::string found_dimension_text(Dimension d) {
@@ -212,16 +212,15 @@ double parse_quantity(std::string_view text, Dimension expected) {
   const auto& [value, unit] = *num;
   if (unit.empty()) {
     if (expected == Dimension::none) return value;
-    throw InputError("expected " + expected_text(expected) + ", found \"" + shown +
-                     "\" (no unit)");
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\" (no unit)");
   }
   const auto m = match_unit(unit);
   if (!m) {
     std::string hint;
     if (expected == Dimension::flop_rate && (unit.ends_with("FLOPs") || unit.ends_with("flop")))
       hint = "; a rate is written FLOP/s or FLOPS";
-    throw InputError("expected " + expected_text(expected) + ", found \"" + shown +
-                     "\" (unknown unit '" + unit + "')" + hint);
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\" (unknown unit '" +
+                     unit + "')" + hint);
   }
   if (m->dim != expected) {
     std::string hint;
@@ -236,9 +235,8 @@ double parse_quantity(std::string_view text, Dimension expected) {
   if (!m->prefix_ok) {
     std::string hint;
     if (m->prefix == "m") hint = " (did you mean 'M', mega?)";
-    throw InputError("expected " + expected_text(expected) + ", found \"" + shown +
-                     "\" (prefix '" + m->prefix + "' does not apply to a " + info(expected).name +
-                     ")" + hint);
+    throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\" (prefix '" +
+                     m->prefix + "' does not apply to a " + info(expected).name + ")" + hint);
   }
   return value * m->factor;
 }
@@ -246,9 +244,10 @@ double parse_quantity(std::string_view text, Dimension expected) {
 std::int64_t parse_token_count(std::string_view text) {
   const std::string shown = trim(text);
   const auto fail = [&](const std::string& why) -> std::int64_t {
-    throw InputError("expected a token count: a whole number, optionally with K or M "
-                     "(K = 1024, M = 1024²), e.g. 4096, 128K, 1M; found \"" +
-                     shown + "\"" + why);
+    throw InputError(
+        "expected a token count: a whole number, optionally with K or M "
+        "(K = 1024, M = 1024²), e.g. 4096, 128K, 1M; found \"" +
+        shown + "\"" + why);
   };
   const auto num = split_number(text);
   if (!num) return fail(shown.empty() ? " (empty)" : "");
@@ -305,8 +304,7 @@ std::string format_quantity(double si_value, Dimension d, int significant) {
   };
   static constexpr P kBig[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"},
                                {1e6, "M"},  {1e3, "k"},  {1, ""}};
-  static constexpr P kSmall[] = {{1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"},
-                                 {1e-15, "f"}};
+  static constexpr P kSmall[] = {{1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}, {1e-15, "f"}};
   const double a = std::fabs(si_value);
   // Pick the prefix that puts the mantissa in [1, 1000); rounding to `significant` digits may
   // reach 1000, in which case the next prefix is used.

@@ -30,9 +30,10 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
   }
   const ParallelConfig key = layout_key(ctx_.workload, c);
   std::size_t h = static_cast<std::size_t>(key.ffn_shard_scope);
-  for (const std::int64_t v : {std::int64_t{key.tp_placement}, std::int64_t{key.cp_placement},
-                               static_cast<std::int64_t>(key.cp_ring_variant), std::int64_t{key.cp},
-                               std::int64_t{key.tp}, std::int64_t{key.pp}, std::int64_t{key.dp}, std::int64_t{key.ep}})
+  for (const std::int64_t v :
+       {std::int64_t{key.tp_placement}, std::int64_t{key.cp_placement},
+        static_cast<std::int64_t>(key.cp_ring_variant), std::int64_t{key.cp}, std::int64_t{key.tp},
+        std::int64_t{key.pp}, std::int64_t{key.dp}, std::int64_t{key.ep}})
     h = h * 31 + static_cast<std::size_t>(v);
   const std::size_t slot = h % Evaluation::LayoutMemo::kSlots;
   if (m.used[slot] && m.keys[slot] == key) {
@@ -45,8 +46,8 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
   m.layouts[slot] = out.layout;
 }
 
-double Evaluator::time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
-                            StageList& out) const {
+double Evaluator::time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout,
+                            Evaluation& e, StageList& out) const {
   build_step_work(ctx_, c, layout, shape, e.work);
   out.clear();
   latency_->time_step(ctx_, e.work, out);
@@ -64,7 +65,8 @@ void Evaluator::accumulate_totals(const StepWork& work, const ParallelConfig& c,
     t.redundant_flops += n * w.redundant_flops;
     t.hbm_bytes_all_pes += n * w.accounted_hbm_bytes;
     double wire = w.has_cp ? w.cp.steps * w.cp.msg_bytes : 0.0;
-    for (int k = 0; k < w.comm_count; ++k) wire += collective_wire_bytes(w.comms[static_cast<std::size_t>(k)]);
+    for (int k = 0; k < w.comm_count; ++k)
+      wire += collective_wire_bytes(w.comms[static_cast<std::size_t>(k)]);
     t.link_bytes_all_pes += n * wire;
   }
 }
@@ -112,7 +114,8 @@ void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
   // Pipeline-full decode: pp micro-batches of B/pp sequences keep every stage busy.
   if (c.pp > 1 && w.batch >= c.pp && w.scope == Scope::full) {
     const std::int64_t b = w.batch / c.pp;
-    const double ts = stage_time(c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
+    const double ts =
+        stage_time(c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
     t.pipeline_throughput_tok_s = ts > 0 ? static_cast<double>(c.dp) * w.batch / (c.pp * ts) : 0;
   }
 }

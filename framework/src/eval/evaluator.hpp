@@ -30,7 +30,7 @@ struct Evaluation {
   bool valid = false;
   bool feasible = false;  // valid and fits memory
   MemoryUsage memory;
-  StageList stages;       // decode: the step; prefill: per-chunk averages (count = occurrences)
+  StageList stages;  // decode: the step; prefill: per-chunk averages (count = occurrences)
   StepTotals totals;
   std::array<double, kMaxObjectives> objectives{};
   // scratch
@@ -71,7 +71,8 @@ class TESSERA_API Evaluator {
   // Time of one pipeline stage (ceil(L/pp) layers, the heaviest mix) for `batch` sequences
   // and `tokens` new tokens, kv_cached P, chunk c; includes one hop, no lm_head.
   double stage_time(const ParallelConfig& c, const Layout& layout, Mode mode, std::int64_t batch,
-                    std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head, Evaluation& scratch) const;
+                    std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head,
+                    Evaluation& scratch) const;
 
  private:
   double time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,

@@ -6,13 +6,15 @@ namespace tessera {
 
 Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::size_t latency_index)
     : scenario_(scenario), registry_(registry), latency_index_(latency_index) {
-  if (scenario_.plugins.latency.empty()) throw InputError("scenario " + scenario_.name + " names no latency plugin");
+  if (scenario_.plugins.latency.empty())
+    throw InputError("scenario " + scenario_.name + " names no latency plugin");
   if (latency_index_ >= scenario_.plugins.latency.size()) latency_index_ = 0;
   const PluginChoice& lat = scenario_.plugins.latency[latency_index_];
   latency_name_ = lat.name;
   // Validate everything before creating anything: plugin parameters and the machine's
   // efficiency block, all problems reported together.
-  scenario_.machine.efficiency = registry_.machine_params(lat.name, scenario_.machine_efficiency, scenario_.machine_file);
+  scenario_.machine.efficiency =
+      registry_.machine_params(lat.name, scenario_.machine_efficiency, scenario_.machine_file);
   latency_ = registry_.create_latency(lat);
   memory_ = registry_.create_memory(scenario_.plugins.memory);
   for (const PluginChoice& o : scenario_.plugins.objectives) {

@@ -1,5 +1,6 @@
 // Plugin discovery: the search path and the plugin files of each folder.
 #include "host/plugin_discovery.hpp"
+#include "tessera_build_paths.hpp"
 
 #include <algorithm>
 #include <cstdlib>

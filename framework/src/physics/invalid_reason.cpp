@@ -8,15 +8,18 @@ std::string describe_invalid(InvalidReason r, const ModelSpec& model, const Mach
                              const ParallelConfig& c) {
   const auto s = [](auto v) { return std::to_string(v); };
   switch (r) {
-    case InvalidReason::none: return "";
-    case InvalidReason::bad_knob: return "every numeric knob must be at least 1";
+    case InvalidReason::none:
+      return "";
+    case InvalidReason::bad_knob:
+      return "every numeric knob must be at least 1";
     case InvalidReason::tp_not_dividing_heads:
       return "tp=" + s(c.tp) + " does not divide heads=" + s(model.heads);
     case InvalidReason::tp_kv_heads_mismatch:
       return "tp=" + s(c.tp) + " and kv_heads=" + s(model.kv_heads) + ": neither divides the other";
     case InvalidReason::pp_exceeds_layers:
       return "pp=" + s(c.pp) + " exceeds layers=" + s(model.layers);
-    case InvalidReason::ep_without_experts: return "ep=" + s(c.ep) + " but the model has no experts";
+    case InvalidReason::ep_without_experts:
+      return "ep=" + s(c.ep) + " but the model has no experts";
     case InvalidReason::ep_not_dividing_experts:
       return "ep=" + s(c.ep) + " does not divide experts=" + s(model.moe.experts);
     case InvalidReason::ep_not_dividing_ffn_group:
@@ -34,15 +37,19 @@ std::string describe_invalid(InvalidReason r, const ModelSpec& model, const Mach
              s(machine.total_pes());
     case InvalidReason::exceeds_hierarchy: {
       const std::string top = machine.levels.empty() ? std::string("machine") : machine.levels.back().name;
-      const std::string below = machine.levels.size() >= 2 ? machine.levels[machine.levels.size() - 2].name + "s"
-                                                           : machine.pe.name + "s";
+      const std::string below = machine.levels.size() >= 2
+                                    ? machine.levels[machine.levels.size() - 2].name + "s"
+                                    : machine.pe.name + "s";
       return "the placements (tp on " + machine.placement_name(c.tp_placement) + ", cp on " +
-             machine.placement_name(c.cp_placement) + ") need " + s(top_level_units_needed(machine, c)) + " " + below +
-             " in the " + top + ", which holds " + s(machine.levels.empty() ? 1 : machine.levels.back().fanout);
+             machine.placement_name(c.cp_placement) + ") need " + s(top_level_units_needed(machine, c)) +
+             " " + below + " in the " + top + ", which holds " +
+             s(machine.levels.empty() ? 1 : machine.levels.back().fanout);
     }
-    case InvalidReason::tree_in_prefill: return "cp_ring_variant=tree is decode-only";
+    case InvalidReason::tree_in_prefill:
+      return "cp_ring_variant=tree is decode-only";
     case InvalidReason::placement_out_of_range:
-      return "placement level beyond the machine's hierarchy (members must be distinct units below the top level)";
+      return "placement level beyond the machine's hierarchy (members must be distinct units below the top "
+             "level)";
   }
   return "invalid";
 }

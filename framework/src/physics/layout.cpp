@@ -117,17 +117,18 @@ InvalidReason check_knobs(const ModelSpec& model, const MachineSpec& machine, co
     return InvalidReason::tree_in_prefill;
   const int top = static_cast<int>(machine.levels.size());
   // Placement p >= 1 means distinct level-p units; they must exist below the top level.
-  if (c.tp_placement < 0 || c.cp_placement < 0 || (c.tp > 1 && c.tp_placement > top - 1 && c.tp_placement != 0) ||
+  if (c.tp_placement < 0 || c.cp_placement < 0 ||
+      (c.tp > 1 && c.tp_placement > top - 1 && c.tp_placement != 0) ||
       (c.cp > 1 && c.cp_placement > top - 1 && c.cp_placement != 0))
     return InvalidReason::placement_out_of_range;
   std::int64_t on_pe = 1;
   if (c.tp_placement == 0) on_pe *= c.tp;
   if (c.cp_placement == 0) on_pe *= c.cp;
-  if (!machine.levels.empty() && on_pe > machine.levels[0].fanout) return InvalidReason::pe_group_exceeds_fanout;
+  if (!machine.levels.empty() && on_pe > machine.levels[0].fanout)
+    return InvalidReason::pe_group_exceeds_fanout;
   if (c.pes() > machine.total_pes()) return InvalidReason::exceeds_machine;
   return InvalidReason::none;
 }
-
 
 // Inside out: PE-placed groups (tp before cp), then level-placed ones by level, then dp, pp.
 Digits make_digits(const MachineSpec& machine, const ParallelConfig& c) {
@@ -182,7 +183,8 @@ void reset(Layout& out) {
   static_assert(sizeof(Layout) == 256, "Layout changed: reset the new field in reset()");
   out.valid = false;
   out.reason = InvalidReason::none;
-  for (LinkCost* l : {&out.tp, &out.cp, &out.kv_group, &out.ffn, &out.ep, &out.dp, &out.pp_hop}) *l = LinkCost{};
+  for (LinkCost* l : {&out.tp, &out.cp, &out.kv_group, &out.ffn, &out.ep, &out.dp, &out.pp_hop})
+    *l = LinkCost{};
   out.units_used.fill(0);
   out.ffn_group = 1;
 }
@@ -196,9 +198,15 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   if (out.reason != InvalidReason::none) return;
 
   switch (c.ffn_shard_scope) {
-    case FfnShardScope::tp: out.ffn_group = c.tp; break;
-    case FfnShardScope::tp_cp: out.ffn_group = c.tp * c.cp; break;
-    case FfnShardScope::tp_cp_dp: out.ffn_group = c.tp * c.cp * c.dp; break;
+    case FfnShardScope::tp:
+      out.ffn_group = c.tp;
+      break;
+    case FfnShardScope::tp_cp:
+      out.ffn_group = c.tp * c.cp;
+      break;
+    case FfnShardScope::tp_cp_dp:
+      out.ffn_group = c.tp * c.cp * c.dp;
+      break;
   }
   if (c.ep > 1 && out.ffn_group % c.ep != 0) {
     out.reason = InvalidReason::ep_not_dividing_ffn_group;
@@ -214,12 +222,19 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   out.tp = group_link(machine, dg, {kTp});
   out.cp = group_link(machine, dg, {kCp});
   out.dp = group_link(machine, dg, {kDp});
-  const std::int64_t r = model.has_mla ? c.tp : std::max<std::int64_t>(1, c.tp / std::max<std::int64_t>(1, model.kv_heads));
+  const std::int64_t r =
+      model.has_mla ? c.tp : std::max<std::int64_t>(1, c.tp / std::max<std::int64_t>(1, model.kv_heads));
   out.kv_group = subgroup_link(machine, dg, r);
   switch (c.ffn_shard_scope) {
-    case FfnShardScope::tp: out.ffn = out.tp; break;
-    case FfnShardScope::tp_cp: out.ffn = group_link(machine, dg, {kTp, kCp}); break;
-    case FfnShardScope::tp_cp_dp: out.ffn = group_link(machine, dg, {kTp, kCp, kDp}); break;
+    case FfnShardScope::tp:
+      out.ffn = out.tp;
+      break;
+    case FfnShardScope::tp_cp:
+      out.ffn = group_link(machine, dg, {kTp, kCp});
+      break;
+    case FfnShardScope::tp_cp_dp:
+      out.ffn = group_link(machine, dg, {kTp, kCp, kDp});
+      break;
   }
   out.ep = out.ffn;  // ep is carved from the FFN shard group and uses its links
   // A pipeline hop crosses the level separating consecutive stages: pp's lowest digit.

@@ -13,8 +13,9 @@ double attention_params_per_layer(const ModelSpec& m) {
     const double q = a.q_lora_rank > 0
                          ? H * a.q_lora_rank + a.q_lora_rank + static_cast<double>(a.q_lora_rank) * hq * qk
                          : H * hq * qk;
-    const double kv = H * static_cast<double>(a.kv_lora_rank + a.rope_dim) + a.kv_lora_rank +
-                      static_cast<double>(a.kv_lora_rank) * hq * static_cast<double>(a.nope_dim + a.v_head_dim);
+    const double kv =
+        H * static_cast<double>(a.kv_lora_rank + a.rope_dim) + a.kv_lora_rank +
+        static_cast<double>(a.kv_lora_rank) * hq * static_cast<double>(a.nope_dim + a.v_head_dim);
     const double o = hq * a.v_head_dim * H;
     return q + kv + o;
   }
@@ -36,7 +37,8 @@ double ffn_params(const ModelSpec& m, double intermediate) {
 double expert_params(const ModelSpec& m) { return ffn_params(m, static_cast<double>(m.moe.expert_ffn)); }
 
 double expert_matrix_params(const ModelSpec& m) {
-  return (m.ffn_kind == FfnKind::gated ? 3.0 : 2.0) * static_cast<double>(m.hidden) * static_cast<double>(m.moe.expert_ffn);
+  return (m.ffn_kind == FfnKind::gated ? 3.0 : 2.0) * static_cast<double>(m.hidden) *
+         static_cast<double>(m.moe.expert_ffn);
 }
 
 double embedding_params(const ModelSpec& m) { return static_cast<double>(m.vocab) * m.hidden; }

@@ -4,10 +4,10 @@
 
 namespace tessera {
 
-double attention_params_per_layer(const ModelSpec& m);     // q, k, v, o (or MLA projections)
+double attention_params_per_layer(const ModelSpec& m);       // q, k, v, o (or MLA projections)
 double ffn_params(const ModelSpec& m, double intermediate);  // one dense FFN of that width
-double expert_params(const ModelSpec& m);                   // one routed or shared expert
-double expert_matrix_params(const ModelSpec& m);            // its matrices only (GEMM FLOPs)
-double embedding_params(const ModelSpec& m);                // V * H
+double expert_params(const ModelSpec& m);                    // one routed or shared expert
+double expert_matrix_params(const ModelSpec& m);             // its matrices only (GEMM FLOPs)
+double embedding_params(const ModelSpec& m);                 // V * H
 
 }  // namespace tessera

@@ -30,17 +30,17 @@ double expected_max_std_normal(std::int64_t n) {
   if (n == 2) return 1.0 / std::sqrt(M_PI);
   if (n == 3) return 1.5 / std::sqrt(M_PI);
   // Exact values for small n (Harter's tables), Blom's approximation beyond.
-  static const double kSmall[] = {0, 0, 0, 0, 1.02937537, 1.16296447, 1.26720636, 1.35217838, 1.42360030,
-                                  1.48501316, 1.53875273};
+  static const double kSmall[] = {0,          0,          0,          0,          1.02937537, 1.16296447,
+                                  1.26720636, 1.35217838, 1.42360030, 1.48501316, 1.53875273};
   if (n <= 10) return kSmall[n];
   const double p = (static_cast<double>(n) - 0.375) / (static_cast<double>(n) + 0.25);
   // Inverse normal CDF (Acklam's rational approximation, |error| < 1.2e-9).
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                             1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
+                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
                              6.680131188771972e+01, -1.328068155288572e+01};
   static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                             -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
   static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                              3.754408661907416e+00};
   if (p > 1 - 0.02425) {
@@ -69,7 +69,8 @@ double expected_max_hypergeometric(std::int64_t N, std::int64_t n_e, std::int64_
   std::vector<Real> w(static_cast<std::size_t>(n_e) + 1);  // C(n_e, j) / C(E, N)^(1/ep), scaled
   const Real scale = log_total / static_cast<Real>(ep);
   for (std::int64_t j = 0; j <= n_e; ++j)
-    w[static_cast<std::size_t>(j)] = std::exp(log_choose(static_cast<Real>(n_e), static_cast<Real>(j)) - scale);
+    w[static_cast<std::size_t>(j)] =
+        std::exp(log_choose(static_cast<Real>(n_e), static_cast<Real>(j)) - scale);
   std::vector<Real> poly, next;
   double expected = 0;
   const std::int64_t lowest = (N + ep - 1) / ep;  // max >= ceil(N/ep) always
@@ -110,7 +111,8 @@ double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
     for (std::size_t k = 0; k <= N; ++k) {
       Real* r = t.data() + k * (N + 1);
       r[0] = std::pow(1 - q, static_cast<Real>(k));
-      for (std::size_t j = 0; j < k; ++j) r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
+      for (std::size_t j = 0; j < k; ++j)
+        r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
     }
   }
   std::vector<Real> g(N + 1), g_next(N + 1);
@@ -213,7 +215,8 @@ double memo(int kind, double tokens, std::int64_t E, std::int64_t K, std::int64_
 
 }  // namespace
 
-MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k, std::int64_t ep, bool balanced) {
+MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k, std::int64_t ep,
+                             bool balanced) {
   MoELoad out;
   if (tokens <= 0 || experts <= 0 || k <= 0 || ep <= 0) return out;
   const double E = static_cast<double>(experts), K = static_cast<double>(k);
@@ -224,7 +227,8 @@ MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k
     out.token_slots = mean_slots;
     return out;
   }
-  out.distinct_experts = memo(0, tokens, experts, k, ep, [&] { return distinct_experts_max(tokens, experts, k, ep); });
+  out.distinct_experts =
+      memo(0, tokens, experts, k, ep, [&] { return distinct_experts_max(tokens, experts, k, ep); });
   out.token_slots = memo(1, tokens, experts, k, ep, [&] { return token_slots_max(tokens, experts, k, ep); });
   return out;
 }

@@ -24,10 +24,12 @@ void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layou
     // the per-head up-projections and the output projection are split by heads.
     const double replicated = H * static_cast<double>(a.q_lora_rank + a.kv_lora_rank + a.rope_dim);
     const double q_up = a.q_lora_rank > 0 ? static_cast<double>(a.q_lora_rank) : H;
-    const double per_head = q_up * static_cast<double>(a.nope_dim + a.rope_dim) +
-                            static_cast<double>(a.kv_lora_rank) * static_cast<double>(a.nope_dim + a.v_head_dim) +
-                            static_cast<double>(a.v_head_dim) * H;
-    out.attn_weight_bytes = ((a.q_lora_rank > 0 ? replicated : H * (a.kv_lora_rank + a.rope_dim)) + hq_pe * per_head) * w;
+    const double per_head =
+        q_up * static_cast<double>(a.nope_dim + a.rope_dim) +
+        static_cast<double>(a.kv_lora_rank) * static_cast<double>(a.nope_dim + a.v_head_dim) +
+        static_cast<double>(a.v_head_dim) * H;
+    out.attn_weight_bytes =
+        ((a.q_lora_rank > 0 ? replicated : H * (a.kv_lora_rank + a.rope_dim)) + hq_pe * per_head) * w;
   } else {
     const double d = static_cast<double>(m.head_dim);
     out.attn_weight_bytes = (H * d * (hq_pe + 2 * out.n_kv) + hq_pe * d * H) * w;
@@ -36,9 +38,10 @@ void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layou
   out.dense_ffn_weight_bytes = ffn_params(m, static_cast<double>(m.ffn)) * w / f;
   if (m.has_moe) {
     // E/ep experts per EP rank, each sharded over f/ep PEs: E/f experts' worth per PE.
-    out.moe_weight_bytes = (H * static_cast<double>(m.moe.experts) +
-                            static_cast<double>(m.moe.experts) * expert_params(m) / f +
-                            static_cast<double>(m.moe.shared_experts) * expert_params(m) / f) * w;
+    out.moe_weight_bytes =
+        (H * static_cast<double>(m.moe.experts) + static_cast<double>(m.moe.experts) * expert_params(m) / f +
+         static_cast<double>(m.moe.shared_experts) * expert_params(m) / f) *
+        w;
   }
   out.embedding_bytes = embedding_params(m) * w / tp;
   out.lm_head_bytes = (m.tied_embeddings && c.pp == 1) ? 0.0 : embedding_params(m) * w / tp;

@@ -14,7 +14,8 @@ StageRates peak_rates(const EvalContext& ctx, const StageWork& work) {
   return r;
 }
 
-void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& rates, CpOverlap overlap, Stage& out) {
+void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& rates, CpOverlap overlap,
+                Stage& out) {
   (void)ctx;
   out.name = w.name;
   out.block = w.block;
@@ -29,14 +30,16 @@ void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& ra
   if (w.has_cp) {
     const CpExchange& e = w.cp;
     const double bw = e.link.bandwidth * rates.comm_bw_efficiency;
-    const double msg_t = e.steps > 0 ? e.link.latency + rates.comm_extra_latency + (bw > 0 ? e.msg_bytes / bw : 0) : 0;
+    const double msg_t =
+        e.steps > 0 ? e.link.latency + rates.comm_extra_latency + (bw > 0 ? e.msg_bytes / bw : 0) : 0;
     const double t_i = roofline_seconds(e.step_flops, e.step_bytes, rates.flop_rate, rates.hbm_bw);
     out.comm_bytes = e.steps * e.msg_bytes;
     out.comm_s = e.steps * msg_t;
     const bool hide = overlap == CpOverlap::overlapped && e.overlappable;
     out.visible_s = e.steps * (hide ? std::max(t_i, msg_t) : t_i + msg_t);
-    out.bound = (e.steps * t_i >= out.comm_s && hide) ? (out.compute_s >= out.memory_s ? Bound::compute : Bound::memory)
-                                                      : Bound::comm;
+    out.bound = (e.steps * t_i >= out.comm_s && hide)
+                    ? (out.compute_s >= out.memory_s ? Bound::compute : Bound::memory)
+                    : Bound::comm;
     if (e.step_flops > 0) out.visible_s += rates.overhead;
     return;
   }

@@ -130,9 +130,11 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   if (x.split) {
     StageWork& s = comm_stage(out, "attn.kv_split", StageBlock::attention, L, ranks);
     const double head_width = x.mla ? static_cast<double>(m.mla.kv_lora_rank + m.mla.rope_dim) : x.d;
-    add_comm(s, make_collective(CommKind::all_gather, x.r, x.T_rank * x.q_loc * head_width * x.a, lay.kv_group));
+    add_comm(s,
+             make_collective(CommKind::all_gather, x.r, x.T_rank * x.q_loc * head_width * x.a, lay.kv_group));
     const double o_width = x.mla ? static_cast<double>(m.mla.kv_lora_rank) : x.d;
-    add_comm(s, make_collective(CommKind::reduce_scatter, x.r, x.T_rank * x.q_loc * (o_width + 2) * 4.0, lay.kv_group));
+    add_comm(s, make_collective(CommKind::reduce_scatter, x.r, x.T_rank * x.q_loc * (o_width + 2) * 4.0,
+                                lay.kv_group));
   }
 
   // attn.core: the local KV block -----------------------------------------------------------
@@ -142,12 +144,14 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   double per_qk = 4 * x.d;
   if (x.mla) {
     const auto& a = m.mla;
-    per_qk = x.decode ? 2.0 * static_cast<double>(a.kv_lora_rank + a.rope_dim) + 2.0 * static_cast<double>(a.kv_lora_rank)
-                      : 2.0 * static_cast<double>(a.nope_dim + a.rope_dim) + 2.0 * static_cast<double>(a.v_head_dim);
+    per_qk = x.decode ? 2.0 * static_cast<double>(a.kv_lora_rank + a.rope_dim) +
+                            2.0 * static_cast<double>(a.kv_lora_rank)
+                      : 2.0 * static_cast<double>(a.nope_dim + a.rope_dim) +
+                            2.0 * static_cast<double>(a.v_head_dim);
   }
   double rank_flops, kv_tokens_pe;  // all attention work of this PE; KV tokens it holds
   if (x.decode) {
-    kv_tokens_pe = sh.kv_cached / x.cp / r_split;  // S_loc
+    kv_tokens_pe = sh.kv_cached / x.cp / r_split;               // S_loc
     rank_flops = per_qk * x.B * x.q_loc * kv_tokens_pe * x.cp;  // over all cp blocks
   } else {
     const double c_tok = static_cast<double>(sh.chunk);
@@ -220,11 +224,13 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
     double flops = 2 * x.T_rank * in_width * x.H;
     double bytes = in_width * x.H * x.w + x.T_rank * (in_width + x.H) * x.a;
     if (x.mla && x.decode) {  // un-absorb W_UV: latent -> v per head
-      const double uv = x.q_pe * static_cast<double>(m.mla.kv_lora_rank) * static_cast<double>(m.mla.v_head_dim);
+      const double uv =
+          x.q_pe * static_cast<double>(m.mla.kv_lora_rank) * static_cast<double>(m.mla.v_head_dim);
       flops += 2 * x.T_rank * uv;
       bytes += uv * x.w;
     }
-    StageWork& s = compute_stage(out, "attn.out", StageBlock::attention, L, ranks, flops, bytes, flops / proj_share, 1);
+    StageWork& s =
+        compute_stage(out, "attn.out", StageBlock::attention, L, ranks, flops, bytes, flops / proj_share, 1);
     s.gemm = {x.T_rank, x.H, in_width};
   }
   if (c.tp > 1) {
@@ -284,13 +290,15 @@ void dense_ffn_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   {
     const double flops = 2 * T_f * x.H * up_width;
     const double bytes = x.H * up_width * x.w + T_f * (x.H + up_width) * x.a;
-    StageWork& s = compute_stage(out, "ffn.up", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 2);
+    StageWork& s =
+        compute_stage(out, "ffn.up", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 2);
     s.gemm = {T_f, up_width, x.H};
   }
   {
     const double flops = 2 * T_f * (I / f) * x.H;
     const double bytes = (I / f) * x.H * x.w + T_f * (I / f + x.H) * x.a;
-    StageWork& s = compute_stage(out, "ffn.down", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 1);
+    StageWork& s =
+        compute_stage(out, "ffn.down", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 1);
     s.gemm = {T_f, x.H, I / f};
   }
   StageWork& s = comm_stage(out, "ffn.reduce", StageBlock::ffn, count, ranks);
@@ -302,11 +310,12 @@ void dense_ffn_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   if (s.comm_count == 0) --out.size;  // f = 1: nothing to reduce
 }
 
-void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, double count, const Dims& x,
-               StepWork& out) {
+void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, double count,
+               const Dims& x, StepWork& out) {
   if (count <= 0) return;
   const ModelSpec& m = *ctx.model;
-  const double f = lay.ffn_group, E = static_cast<double>(m.moe.experts), K = static_cast<double>(m.moe.top_k);
+  const double f = lay.ffn_group, E = static_cast<double>(m.moe.experts),
+               K = static_cast<double>(m.moe.top_k);
   const double Ie = static_cast<double>(m.moe.expert_ffn);
   const double ranks = x.cp * x.tp;
   double T_f = 0;
@@ -332,9 +341,9 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
     const MoELoad worst = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, false);
     const MoELoad avg = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, true);
     const double width = (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / shard;
-    StageWork& s = compute_stage(out, "moe.experts", StageBlock::moe, count, ranks, worst.token_slots * flops_per_slot,
-                                 worst.distinct_experts * expert_bytes + worst.token_slots * (2 * x.H + width) * x.a,
-                                 0, 3);
+    StageWork& s = compute_stage(
+        out, "moe.experts", StageBlock::moe, count, ranks, worst.token_slots * flops_per_slot,
+        worst.distinct_experts * expert_bytes + worst.token_slots * (2 * x.H + width) * x.a, 0, 3);
     s.accounted_flops = avg.token_slots * flops_per_slot;
     s.accounted_hbm_bytes = avg.distinct_experts * expert_bytes + avg.token_slots * (2 * x.H + width) * x.a;
     s.redundant_flops = s.accounted_flops * (1 - 1 / share);
@@ -345,7 +354,8 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
     const double Es = static_cast<double>(m.moe.shared_experts);
     const double flops = 2 * T_f * Es * expert_matrix_params(m) / f;
     const double bytes = Es * expert_params(m) * x.w / f + T_f * 2 * x.H * x.a;
-    StageWork& s = compute_stage(out, "moe.shared", StageBlock::moe, count, ranks, flops, bytes, flops / share, 3);
+    StageWork& s =
+        compute_stage(out, "moe.shared", StageBlock::moe, count, ranks, flops, bytes, flops / share, 3);
     s.gemm = {T_f, Es * (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / f, x.H};
   }
   StageWork& s = comm_stage(out, "moe.combine", StageBlock::moe, count, ranks);
@@ -361,8 +371,8 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
 
 }  // namespace
 
-void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, const StepShape& sh,
-                     StepWork& out) {
+void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                     const StepShape& sh, StepWork& out) {
   out.size = 0;
   const ModelSpec& m = *ctx.model;
   Dims x{};

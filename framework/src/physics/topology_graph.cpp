@@ -12,8 +12,8 @@ namespace tessera {
 TopologyGraph::TopologyGraph(const MachineSpec& machine, std::int64_t max_pes) {
   pes_ = machine.total_pes();
   if (pes_ > max_pes)
-    throw InputError("machine " + machine.name + " has " + std::to_string(pes_) + " PEs; the explicit topology graph is limited to " +
-                     std::to_string(max_pes));
+    throw InputError("machine " + machine.name + " has " + std::to_string(pes_) +
+                     " PEs; the explicit topology graph is limited to " + std::to_string(max_pes));
   graph_ = Graph(static_cast<std::size_t>(pes_));
   // Vertices of the level below (initially the PEs), grouped `fanout` at a time under a
   // new switch vertex of this level.
@@ -38,10 +38,11 @@ int TopologyGraph::highest_level_between(std::int64_t a, std::int64_t b) const {
   const std::size_t n = boost::num_vertices(graph_);
   std::vector<std::size_t> pred(n, n);
   pred[static_cast<std::size_t>(a)] = static_cast<std::size_t>(a);
-  boost::breadth_first_search(graph_, static_cast<std::size_t>(a),
-                              boost::visitor(boost::make_bfs_visitor(boost::record_predecessors(
-                                  boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, graph_)),
-                                  boost::on_tree_edge()))));
+  boost::breadth_first_search(
+      graph_, static_cast<std::size_t>(a),
+      boost::visitor(boost::make_bfs_visitor(boost::record_predecessors(
+          boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, graph_)),
+          boost::on_tree_edge()))));
   int highest = 0;
   for (std::size_t v = static_cast<std::size_t>(b); v != static_cast<std::size_t>(a); v = pred[v]) {
     const auto [e, ok] = boost::edge(pred[v], v, graph_);
@@ -52,7 +53,8 @@ int TopologyGraph::highest_level_between(std::int64_t a, std::int64_t b) const {
 
 int TopologyGraph::highest_level_of_group(const std::vector<std::int64_t>& members) const {
   int highest = 0;
-  for (std::size_t i = 1; i < members.size(); ++i) highest = std::max(highest, highest_level_between(members[0], members[i]));
+  for (std::size_t i = 1; i < members.size(); ++i)
+    highest = std::max(highest, highest_level_between(members[0], members[i]));
   return highest;
 }
 

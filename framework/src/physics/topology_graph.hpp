@@ -21,7 +21,8 @@ struct TopologyEdge {
 
 class TESSERA_API TopologyGraph {
  public:
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, TopologyEdge>;
+  using Graph =
+      boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, TopologyEdge>;
 
   // Throws InputError when the machine has more than `max_pes` PEs (the graph is explicit).
   explicit TopologyGraph(const MachineSpec& machine, std::int64_t max_pes = 1 << 20);

@@ -32,7 +32,8 @@ nlohmann::json units_used_json(const Evaluation& e, const MachineSpec& m) {
 }
 
 const char* ttft_formula() {
-  return "TTFT = sum_j t_stage(j) + (pp-1)*(t_stage(last) + hop) + lm_head; stages listed for one pipeline stage "
+  return "TTFT = sum_j t_stage(j) + (pp-1)*(t_stage(last) + hop) + lm_head; stages listed for one pipeline "
+         "stage "
          "(ceil(L/pp) layers), averaged over chunks";
 }
 
@@ -41,7 +42,8 @@ std::string workload_line(const Session& s) {
   std::string line = std::string(w.mode == Mode::decode ? "decode" : "prefill") + ", context " +
                      std::to_string(w.context) + " tokens, batch " + std::to_string(w.batch);
   if (w.mode == Mode::prefill && w.chunk_count() > 1)
-    line += ", chunk " + std::to_string(w.chunk_tokens()) + " (" + std::to_string(w.chunk_count()) + " chunks)";
+    line +=
+        ", chunk " + std::to_string(w.chunk_tokens()) + " (" + std::to_string(w.chunk_count()) + " chunks)";
   if (w.scope == Scope::attention) line += ", scope attention";
   return line;
 }
@@ -54,7 +56,8 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   nlohmann::json j;
   j["scenario"] = session.scenario().name;
   j["latency_model"] = session.latency_name();
-  j["model"] = {{"name", model.name}, {"params_total", params_total(model)}, {"params_active", params_active(model)}};
+  j["model"] = {
+      {"name", model.name}, {"params_total", params_total(model)}, {"params_active", params_active(model)}};
   j["machine"] = machine.name;
   j["config"] = config_json(e.config, machine);
   j["valid"] = e.valid;
@@ -80,9 +83,9 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   }
   j["stages"] = stages;
   const MemoryUsage& m = e.memory;
-  j["memory"] = {{"weights_bytes", m.weights_bytes}, {"kv_bytes", m.kv_bytes},
+  j["memory"] = {{"weights_bytes", m.weights_bytes},     {"kv_bytes", m.kv_bytes},
                  {"transient_bytes", m.transient_bytes}, {"used_bytes", m.used_bytes},
-                 {"budget_bytes", m.budget_bytes}, {"fits_memory", m.fits}};
+                 {"budget_bytes", m.budget_bytes},       {"fits_memory", m.fits}};
   const StepTotals& t = e.totals;
   j["totals"] = {{"latency_s", t.latency_s},
                  {"throughput_tok_s", t.throughput_tok_s},
@@ -117,14 +120,17 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
     return;
   }
   const Dimension t = Dimension::time;
-  TextTable table({"stage", "count", "FLOP", "HBM", "comm", "compute", "memory", "comm time", "visible", "x count", "bound"});
+  TextTable table({"stage", "count", "FLOP", "HBM", "comm", "compute", "memory", "comm time", "visible",
+                   "x count", "bound"});
   double total = 0;
   for (const Stage& s : e.stages) {
     total += s.count * s.visible_s;
-    table.add_row({s.name, fixed(s.count, s.count == std::floor(s.count) ? 0 : 2), format_quantity(s.flops, Dimension::flops),
-                   format_quantity(s.hbm_bytes, Dimension::bytes), format_quantity(s.comm_bytes, Dimension::bytes),
-                   format_quantity(s.compute_s, t), format_quantity(s.memory_s, t), format_quantity(s.comm_s, t),
-                   format_quantity(s.visible_s, t), format_quantity(s.count * s.visible_s, t), bound_name(s.bound)});
+    table.add_row({s.name, fixed(s.count, s.count == std::floor(s.count) ? 0 : 2),
+                   format_quantity(s.flops, Dimension::flops), format_quantity(s.hbm_bytes, Dimension::bytes),
+                   format_quantity(s.comm_bytes, Dimension::bytes), format_quantity(s.compute_s, t),
+                   format_quantity(s.memory_s, t), format_quantity(s.comm_s, t),
+                   format_quantity(s.visible_s, t), format_quantity(s.count * s.visible_s, t),
+                   bound_name(s.bound)});
   }
   table.add_separator();
   table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), ""});
@@ -133,17 +139,21 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
 
   const MemoryUsage& m = e.memory;
-  os << "\nMemory per " << machine.pe.name << ":  weights " << format_quantity(m.weights_bytes, Dimension::bytes) << ", KV "
-     << format_quantity(m.kv_bytes, Dimension::bytes) << ", transient " << format_quantity(m.transient_bytes, Dimension::bytes)
-     << " = " << format_quantity(m.used_bytes, Dimension::bytes) << " of " << format_quantity(m.budget_bytes, Dimension::bytes)
-     << " budget  -> " << (m.fits ? "fits" : "DOES NOT FIT") << "\n";
+  os << "\nMemory per " << machine.pe.name << ":  weights "
+     << format_quantity(m.weights_bytes, Dimension::bytes) << ", KV "
+     << format_quantity(m.kv_bytes, Dimension::bytes) << ", transient "
+     << format_quantity(m.transient_bytes, Dimension::bytes) << " = "
+     << format_quantity(m.used_bytes, Dimension::bytes) << " of "
+     << format_quantity(m.budget_bytes, Dimension::bytes) << " budget  -> "
+     << (m.fits ? "fits" : "DOES NOT FIT") << "\n";
 
   const StepTotals& x = e.totals;
   const bool decode = session.scenario().workload.mode == Mode::decode;
   os << "\nTotals:\n";
   os << "  " << (decode ? "step latency " : "TTFT         ") << format_quantity(x.latency_s, t) << "\n";
   os << "  throughput   " << fixed(x.throughput_tok_s, 1) << " tok/s";
-  if (x.pipeline_throughput_tok_s > 0) os << "  (pipeline-full: " << fixed(x.pipeline_throughput_tok_s, 1) << " tok/s)";
+  if (x.pipeline_throughput_tok_s > 0)
+    os << "  (pipeline-full: " << fixed(x.pipeline_throughput_tok_s, 1) << " tok/s)";
   os << "\n  PEs          " << static_cast<long long>(x.pes) << "  (";
   for (std::size_t p = 1; p <= machine.levels.size(); ++p)
     os << (p > 1 ? ", " : "") << e.layout.units_used[p] << " " << machine.levels[p - 1].name;

@@ -25,11 +25,14 @@ std::string objective_key(const ObjectiveSlot& o) {
 
 namespace {
 
-std::string level_name(const MachineSpec& m, std::size_t p) { return p == 0 ? m.pe.name : m.levels[p - 1].name; }
+std::string level_name(const MachineSpec& m, std::size_t p) {
+  return p == 0 ? m.pe.name : m.levels[p - 1].name;
+}
 
 nlohmann::json units_json(const MachineSpec& m, const ConfigRecord& r) {
   nlohmann::json u = nlohmann::json::object();
-  for (std::size_t p = 0; p <= m.levels.size() && p < r.units_used.size(); ++p) u[level_name(m, p)] = r.units_used[p];
+  for (std::size_t p = 0; p <= m.levels.size() && p < r.units_used.size(); ++p)
+    u[level_name(m, p)] = r.units_used[p];
   return u;
 }
 
@@ -93,8 +96,9 @@ std::string human_objective(const ObjectiveSlot& o, double v) {
 }
 
 std::string short_config(const MachineSpec& m, const ParallelConfig& c) {
-  std::string s = "cp=" + std::to_string(c.cp) + " tp=" + std::to_string(c.tp) + " pp=" + std::to_string(c.pp) +
-                  " dp=" + std::to_string(c.dp) + " ep=" + std::to_string(c.ep);
+  std::string s = "cp=" + std::to_string(c.cp) + " tp=" + std::to_string(c.tp) +
+                  " pp=" + std::to_string(c.pp) + " dp=" + std::to_string(c.dp) +
+                  " ep=" + std::to_string(c.ep);
   s += std::string(" kv=") + kv_shard_mode_name(c.kv_shard_mode);
   s += std::string(" ffn=") + ffn_shard_scope_name(c.ffn_shard_scope);
   s += " tp@" + m.placement_name(c.tp_placement);
@@ -108,7 +112,8 @@ nlohmann::json record_json(const Session& session, const std::vector<ObjectiveSl
   const MachineSpec& m = session.machine();
   nlohmann::json j = config_json(r.config, m);
   nlohmann::json obj = nlohmann::json::object();
-  for (std::size_t i = 0; i < objectives.size(); ++i) obj[objective_key(objectives[i])] = num(r.valid ? r.objectives[i] : NAN);
+  for (std::size_t i = 0; i < objectives.size(); ++i)
+    obj[objective_key(objectives[i])] = num(r.valid ? r.objectives[i] : NAN);
   j["objectives"] = obj;
   j["latency_s"] = num(r.valid ? r.latency_s : NAN);
   j["throughput_tok_s"] = num(r.valid ? r.throughput_tok_s : NAN);
@@ -151,7 +156,8 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
                     {"unit", o.unit},
                     {"key", objective_key(o)}});
   j["objectives"] = objs;
-  j["best"] = res.best ? record_json(session, res.objectives, res.records[*res.best]) : nlohmann::json(nullptr);
+  j["best"] =
+      res.best ? record_json(session, res.objectives, res.records[*res.best]) : nlohmann::json(nullptr);
   nlohmann::json pareto = nlohmann::json::array();
   for (std::size_t i : res.pareto) pareto.push_back(record_json(session, res.objectives, res.records[i]));
   j["pareto"] = pareto;
@@ -161,30 +167,34 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
   return j;
 }
 
-void write_search_csv_header(std::ostream& os, const Session& session, const std::vector<ObjectiveSlot>& objectives) {
+void write_search_csv_header(std::ostream& os, const Session& session,
+                             const std::vector<ObjectiveSlot>& objectives) {
   const MachineSpec& m = session.machine();
   os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant";
   for (const auto& o : objectives) os << ",objective_" << objective_key(o);
   os << ",latency_s,throughput_tok_s,pipeline_throughput_tok_s,efficiency,compute_util,bw_util,pes";
   for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ",units_used_" << level_name(m, p);
-  os << ",fits_memory,placement_valid,feasible,reason,weights_bytes,kv_bytes,transient_bytes,used_bytes,budget_bytes,"
+  os << ",fits_memory,placement_valid,feasible,reason,weights_bytes,kv_bytes,transient_bytes,used_bytes,"
+        "budget_bytes,"
         "hbm_utilization\n";
 }
 
-void write_search_csv_row(std::ostream& os, const Session& session, const std::vector<ObjectiveSlot>& objectives,
-                          const ConfigRecord& r) {
+void write_search_csv_row(std::ostream& os, const Session& session,
+                          const std::vector<ObjectiveSlot>& objectives, const ConfigRecord& r) {
   const MachineSpec& m = session.machine();
   const ParallelConfig& c = r.config;
-  os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ',' << kv_shard_mode_name(c.kv_shard_mode)
-     << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope)) << ',' << m.placement_name(c.tp_placement) << ','
-     << m.placement_name(c.cp_placement) << ',' << cp_ring_variant_name(c.cp_ring_variant);
+  os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
+     << kv_shard_mode_name(c.kv_shard_mode) << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope))
+     << ',' << m.placement_name(c.tp_placement) << ',' << m.placement_name(c.cp_placement) << ','
+     << cp_ring_variant_name(c.cp_ring_variant);
   for (std::size_t i = 0; i < objectives.size(); ++i) os << ',' << csv_num(r.valid ? r.objectives[i] : NAN);
-  os << ',' << csv_num(r.latency_s) << ',' << csv_num(r.throughput_tok_s) << ',' << csv_num(r.pipeline_throughput_tok_s)
-     << ',' << csv_num(r.efficiency) << ',' << csv_num(r.compute_util) << ',' << csv_num(r.bw_util) << ',' << r.pes;
+  os << ',' << csv_num(r.latency_s) << ',' << csv_num(r.throughput_tok_s) << ','
+     << csv_num(r.pipeline_throughput_tok_s) << ',' << csv_num(r.efficiency) << ',' << csv_num(r.compute_util)
+     << ',' << csv_num(r.bw_util) << ',' << r.pes;
   for (std::size_t p = 0; p <= m.levels.size(); ++p) os << ',' << r.units_used[p];
   os << ',' << (r.fits_memory ? "true" : "false") << ',' << (r.placement_valid ? "true" : "false") << ','
-     << (r.feasible ? "true" : "false") << ',' << csv_escape(r.reason) << ',' << csv_num(r.weights_bytes) << ','
-     << csv_num(r.kv_bytes) << ',' << csv_num(r.transient_bytes) << ',' << csv_num(r.used_bytes) << ','
+     << (r.feasible ? "true" : "false") << ',' << csv_escape(r.reason) << ',' << csv_num(r.weights_bytes)
+     << ',' << csv_num(r.kv_bytes) << ',' << csv_num(r.transient_bytes) << ',' << csv_num(r.used_bytes) << ','
      << csv_num(r.budget_bytes) << ',' << csv_num(r.hbm_utilization) << '\n';
 }
 
@@ -198,9 +208,9 @@ std::string search_csv(const Session& session, const SearchResult& res) {
 void print_scenario_header(std::ostream& os, const Session& session) {
   const Scenario& s = session.scenario();
   const Workload& w = s.workload;
-  os << "scenario   " << s.name << ": " << s.model.name << " on " << s.machine.name << " (" << s.machine.total_pes()
-     << " " << s.machine.pe.name << "s), " << (w.mode == Mode::decode ? "decode" : "prefill") << ", context "
-     << w.context << ", batch " << w.batch;
+  os << "scenario   " << s.name << ": " << s.model.name << " on " << s.machine.name << " ("
+     << s.machine.total_pes() << " " << s.machine.pe.name << "s), "
+     << (w.mode == Mode::decode ? "decode" : "prefill") << ", context " << w.context << ", batch " << w.batch;
   if (w.mode == Mode::prefill && w.chunk_count() > 1) os << ", chunk " << w.chunk_tokens();
   os << ", scope " << (w.scope == Scope::attention ? "attention" : "full") << '\n';
   os << "plugins    latency " << session.latency_name() << ", memory " << s.plugins.memory.name << ", search "
@@ -210,28 +220,31 @@ void print_scenario_header(std::ostream& os, const Session& session) {
   os << '\n';
 }
 
-void print_search_text(std::ostream& os, const Session& session, const SearchResult& res, std::size_t pareto_rows) {
+void print_search_text(std::ostream& os, const Session& session, const SearchResult& res,
+                       std::size_t pareto_rows) {
   const MachineSpec& m = session.machine();
   const auto& objs = res.objectives;
   print_scenario_header(os, session);
   os << "counts     enumerated " << res.counts.enumerated << ", valid " << res.counts.valid << ", feasible "
      << res.counts.feasible << ", evaluated " << res.counts.evaluated << "\n\n";
   if (!res.best) {
-    os << "no feasible configuration: every evaluated config is invalid or exceeds the per-PE memory budget\n";
+    os << "no feasible configuration: every evaluated config is invalid or exceeds the per-PE memory "
+          "budget\n";
     return;
   }
   const ConfigRecord& b = res.records[*res.best];
   os << "best       " << short_config(m, b.config) << '\n';
   os << "           latency " << format_quantity(b.latency_s, Dimension::time) << ", throughput "
      << fmt_tokens(b.throughput_tok_s);
-  if (b.pipeline_throughput_tok_s > 0) os << " (pipeline-full " << fmt_tokens(b.pipeline_throughput_tok_s) << ")";
-  os << ", efficiency " << fixed(b.efficiency, 4) << " (compute " << fixed(b.compute_util, 4) << ", bandwidth "
-     << fixed(b.bw_util, 4) << ")\n";
+  if (b.pipeline_throughput_tok_s > 0)
+    os << " (pipeline-full " << fmt_tokens(b.pipeline_throughput_tok_s) << ")";
+  os << ", efficiency " << fixed(b.efficiency, 4) << " (compute " << fixed(b.compute_util, 4)
+     << ", bandwidth " << fixed(b.bw_util, 4) << ")\n";
   os << "           " << b.pes << ' ' << m.pe.name << "s";
   const std::string u = units_text(m, b);
   if (!u.empty()) os << " in " << u;
-  os << "; memory per " << m.pe.name << ' ' << fmt_bytes(b.used_bytes) << " of " << fmt_bytes(b.budget_bytes) << " ("
-     << fixed(100 * b.hbm_utilization, 1) << " %: weights " << fmt_bytes(b.weights_bytes) << ", KV "
+  os << "; memory per " << m.pe.name << ' ' << fmt_bytes(b.used_bytes) << " of " << fmt_bytes(b.budget_bytes)
+     << " (" << fixed(100 * b.hbm_utilization, 1) << " %: weights " << fmt_bytes(b.weights_bytes) << ", KV "
      << fmt_bytes(b.kv_bytes) << ", transient " << fmt_bytes(b.transient_bytes) << ")\n";
   for (std::size_t i = 0; i < objs.size(); ++i)
     if (objs[i].name != "latency" && objs[i].name != "pes" && objs[i].name != "efficiency")
@@ -259,12 +272,19 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
       if (n++ >= limit) break;
       const ConfigRecord& r = res.records[idx];
       const ParallelConfig& c = r.config;
-      std::vector<std::string> cells{std::to_string(n), std::to_string(c.cp), std::to_string(c.tp),
-                                     std::to_string(c.pp), std::to_string(c.dp), std::to_string(c.ep),
-                                     kv_shard_mode_name(c.kv_shard_mode), ffn_shard_scope_name(c.ffn_shard_scope),
-                                     m.placement_name(c.tp_placement), m.placement_name(c.cp_placement),
+      std::vector<std::string> cells{std::to_string(n),
+                                     std::to_string(c.cp),
+                                     std::to_string(c.tp),
+                                     std::to_string(c.pp),
+                                     std::to_string(c.dp),
+                                     std::to_string(c.ep),
+                                     kv_shard_mode_name(c.kv_shard_mode),
+                                     ffn_shard_scope_name(c.ffn_shard_scope),
+                                     m.placement_name(c.tp_placement),
+                                     m.placement_name(c.cp_placement),
                                      cp_ring_variant_name(c.cp_ring_variant)};
-      for (std::size_t i = 0; i < objs.size(); ++i) cells.push_back(human_objective(objs[i], r.objectives[i]));
+      for (std::size_t i = 0; i < objs.size(); ++i)
+        cells.push_back(human_objective(objs[i], r.objectives[i]));
       if (!has_latency) cells.push_back(format_quantity(r.latency_s, Dimension::time));
       cells.push_back(fmt_bytes(r.used_bytes));
       t.add_row(std::move(cells));
@@ -281,7 +301,8 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
     if (res.records[a].score != res.records[bb].score) return res.records[a].score < res.records[bb].score;
     return res.records[a].pes < res.records[bb].pes;
   });
-  if (pf.size() > pareto_rows) os << " (first " << pareto_rows << " by " << (objs.empty() ? "latency" : objs[0].name) << ')';
+  if (pf.size() > pareto_rows)
+    os << " (first " << pareto_rows << " by " << (objs.empty() ? "latency" : objs[0].name) << ')';
   os << '\n';
   table(pf, pareto_rows);
   os << "\nTop " << res.top.size() << " by " << (objs.empty() ? "latency" : objs[0].name) << '\n';

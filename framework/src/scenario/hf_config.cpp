@@ -21,8 +21,8 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kFamilies = {"llama",   "mistral",   "mixtral",     "qwen2",      "qwen2_moe",
-                                            "qwen3",   "qwen3_moe", "deepseek_v2", "deepseek_v3"};
+const std::vector<std::string> kFamilies = {"llama", "mistral",   "mixtral",     "qwen2",      "qwen2_moe",
+                                            "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3"};
 
 struct Reader {
   const json& cfg;
@@ -60,7 +60,8 @@ struct Reader {
     }
     const json& v = cfg.at(key);
     if (v.is_number_integer()) return v.get<std::int64_t>();
-    if (v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<std::int64_t>(v.get<double>())))
+    if (v.is_number_float() &&
+        v.get<double>() == static_cast<double>(static_cast<std::int64_t>(v.get<double>())))
       return static_cast<std::int64_t>(v.get<double>());
     d.error(locate(key), "hf_config: '" + key + "': expected an integer, found " + v.dump());
     return std::nullopt;

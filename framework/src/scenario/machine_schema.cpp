@@ -91,15 +91,16 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
       if (const YNode* nm = pe->find("name")) {
         if (auto s = read_string(*nm, join_path(pp, "name"), d)) {
           if (!valid_unit_name(*s))
-            d.error(nm->where, join_path(pp, "name") + ": expected a name of letters, digits, '_' or '-', found \"" +
-                                   *s + "\"");
+            d.error(nm->where, join_path(pp, "name") +
+                                   ": expected a name of letters, digits, '_' or '-', found \"" + *s + "\"");
           else
             m.pe.name = *s;
         }
       }
       const std::string fp = join_path(pp, "flops");
-      if (const YNode* fl = member(*pe, pp, "flops", true,
-                                   "dense peak per number format, e.g. {bf16: 989 TFLOP/s, fp8: 1979 TFLOP/s}", d)) {
+      if (const YNode* fl =
+              member(*pe, pp, "flops", true,
+                     "dense peak per number format, e.g. {bf16: 989 TFLOP/s, fp8: 1979 TFLOP/s}", d)) {
         if (expect_mapping(*fl, fp, d)) {
           check_keys(*fl, fp, *schema_keys("machine.pe.flops"), d);
           for (const auto& e : fl->entries) {
@@ -118,14 +119,16 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
       if (const YNode* hbm = member(*pe, pp, "hbm", true, "{capacity, bandwidth, usable}", d)) {
         if (expect_mapping(*hbm, hp, d)) {
           check_keys(*hbm, hp, *schema_keys("machine.pe.hbm"), d);
-          if (auto v = quantity_member(*hbm, hp, "capacity", Dimension::bytes, true, false, d)) m.pe.hbm_capacity = *v;
+          if (auto v = quantity_member(*hbm, hp, "capacity", Dimension::bytes, true, false, d))
+            m.pe.hbm_capacity = *v;
           if (auto v = quantity_member(*hbm, hp, "bandwidth", Dimension::bandwidth, true, false, d))
             m.pe.hbm_bandwidth = *v;
           if (const YNode* u = hbm->find("usable")) {
             if (auto v = read_real(*u, join_path(hp, "usable"), d)) {
               if (*v <= 0 || *v > 1)
                 d.error(u->where, join_path(hp, "usable") +
-                                      ": expected the usable fraction of capacity, in (0, 1], found " + u->value);
+                                      ": expected the usable fraction of capacity, in (0, 1], found " +
+                                      u->value);
               else
                 m.pe.hbm_usable = *v;
             }
@@ -156,25 +159,30 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
         if (const YNode* nm = member(item, ip, "name", true, "the level's name, e.g. node", d)) {
           if (auto s = read_string(*nm, ip + ".name", d)) {
             if (!valid_unit_name(*s)) {
-              d.error(nm->where, ip + ".name: expected a name of letters, digits, '_' or '-', found \"" + *s + "\"");
+              d.error(nm->where,
+                      ip + ".name: expected a name of letters, digits, '_' or '-', found \"" + *s + "\"");
             } else {
               l.name = *s;
               ip = join_path(lp, *s);
               if (*s == "pe" || *s == m.pe.name)
                 d.error(nm->where, ip + ": a level cannot be named like the PE ('" + *s + "')");
               for (const auto& prev : m.levels)
-                if (prev.name == *s) d.error(nm->where, ip + ": duplicate level name '" + *s + "'; level names must be unique");
+                if (prev.name == *s)
+                  d.error(nm->where, ip + ": duplicate level name '" + *s + "'; level names must be unique");
             }
           }
         }
         check_keys(item, ip, keys, d);
-        if (const YNode* f = member(item, ip, "fanout", true, "a positive integer: units of the level below", d))
+        if (const YNode* f =
+                member(item, ip, "fanout", true, "a positive integer: units of the level below", d))
           if (auto v = read_int(*f, ip + ".fanout", d)) l.fanout = *v;
-        if (auto v = quantity_member(item, ip, "link_bw", Dimension::bandwidth, true, false, d)) l.link_bw = *v;
+        if (auto v = quantity_member(item, ip, "link_bw", Dimension::bandwidth, true, false, d))
+          l.link_bw = *v;
         if (auto v = quantity_member(item, ip, "latency", Dimension::time, true, true, d)) l.latency = *v;
         if (const YNode* t = item.find("topology"))
           if (auto c = read_choice(*t, ip + ".topology", kTopologies, d)) l.topology = topology_from(*c);
-        if (auto v = quantity_member(item, ip, "uplink_bw", Dimension::bandwidth, false, false, d)) l.uplink_bw = *v;
+        if (auto v = quantity_member(item, ip, "uplink_bw", Dimension::bandwidth, false, false, d))
+          l.uplink_bw = *v;
         m.levels.push_back(std::move(l));
       }
     }
@@ -190,11 +198,14 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
       check_keys(*en, ep, *schema_keys("machine.energy"), d);
       m.energy.present = true;
       if (auto v = quantity_member(*en, ep, "flop", Dimension::energy, true, true, d)) m.energy.flop = *v;
-      if (auto v = quantity_member(*en, ep, "hbm_byte", Dimension::energy, true, true, d)) m.energy.hbm_byte = *v;
-      if (auto v = quantity_member(*en, ep, "link_byte", Dimension::energy, true, true, d)) m.energy.link_byte = *v;
+      if (auto v = quantity_member(*en, ep, "hbm_byte", Dimension::energy, true, true, d))
+        m.energy.hbm_byte = *v;
+      if (auto v = quantity_member(*en, ep, "link_byte", Dimension::energy, true, true, d))
+        m.energy.link_byte = *v;
     }
   }
-  if (const YNode* ef = n.find("efficiency")) parse_efficiency(*ef, join_path(path, "efficiency"), efficiency, d);
+  if (const YNode* ef = n.find("efficiency"))
+    parse_efficiency(*ef, join_path(path, "efficiency"), efficiency, d);
 
   if (d.size() != before) return std::nullopt;
   return m;
@@ -209,8 +220,20 @@ struct FieldRef {
   bool integer = false;
   std::string error;
   // What it addresses.
-  enum Which { flops, hbm_capacity, hbm_bandwidth, hbm_usable, fanout, link_bw, latency, uplink_bw,
-               stage_overhead, energy_flop, energy_hbm, energy_link } which = flops;
+  enum Which {
+    flops,
+    hbm_capacity,
+    hbm_bandwidth,
+    hbm_usable,
+    fanout,
+    link_bw,
+    latency,
+    uplink_bw,
+    stage_overhead,
+    energy_flop,
+    energy_hbm,
+    energy_link
+  } which = flops;
   DType dtype = DType::bf16;
   std::string level;
 };
@@ -249,8 +272,8 @@ FieldRef resolve_field(const MachineSpec* machine, const std::string& path) {
     if (parts.size() == 3 && parts[1] == "flops") {
       const auto t = dtype_from_name(parts[2]);
       if (!t)
-        return fail("names no number format" +
-                    did_you_mean(parts[2], *schema_keys("machine.pe.flops")) + "; formats: fp32, bf16, fp16, fp8, int8, int4");
+        return fail("names no number format" + did_you_mean(parts[2], *schema_keys("machine.pe.flops")) +
+                    "; formats: fp32, bf16, fp16, fp8, int8, int4");
       r.which = FieldRef::flops;
       r.dtype = *t;
       r.dim = Dimension::flop_rate;
@@ -311,18 +334,30 @@ double* field_ptr(MachineSpec& m, const FieldRef& r) {
     for (auto& l : m.levels)
       if (l.name == r.level) level = &l;
   switch (r.which) {
-    case FieldRef::flops: return &m.pe.flops[static_cast<std::size_t>(r.dtype)];
-    case FieldRef::hbm_capacity: return &m.pe.hbm_capacity;
-    case FieldRef::hbm_bandwidth: return &m.pe.hbm_bandwidth;
-    case FieldRef::hbm_usable: return &m.pe.hbm_usable;
-    case FieldRef::link_bw: return level ? &level->link_bw : nullptr;
-    case FieldRef::latency: return level ? &level->latency : nullptr;
-    case FieldRef::uplink_bw: return level ? &level->uplink_bw : nullptr;
-    case FieldRef::stage_overhead: return &m.stage_overhead;
-    case FieldRef::energy_flop: return &m.energy.flop;
-    case FieldRef::energy_hbm: return &m.energy.hbm_byte;
-    case FieldRef::energy_link: return &m.energy.link_byte;
-    case FieldRef::fanout: return nullptr;
+    case FieldRef::flops:
+      return &m.pe.flops[static_cast<std::size_t>(r.dtype)];
+    case FieldRef::hbm_capacity:
+      return &m.pe.hbm_capacity;
+    case FieldRef::hbm_bandwidth:
+      return &m.pe.hbm_bandwidth;
+    case FieldRef::hbm_usable:
+      return &m.pe.hbm_usable;
+    case FieldRef::link_bw:
+      return level ? &level->link_bw : nullptr;
+    case FieldRef::latency:
+      return level ? &level->latency : nullptr;
+    case FieldRef::uplink_bw:
+      return level ? &level->uplink_bw : nullptr;
+    case FieldRef::stage_overhead:
+      return &m.stage_overhead;
+    case FieldRef::energy_flop:
+      return &m.energy.flop;
+    case FieldRef::energy_hbm:
+      return &m.energy.hbm_byte;
+    case FieldRef::energy_link:
+      return &m.energy.link_byte;
+    case FieldRef::fanout:
+      return nullptr;
   }
   return nullptr;
 }

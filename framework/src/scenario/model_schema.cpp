@@ -58,9 +58,9 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   m.kv_heads = kv_heads ? *kv_heads : m.heads;
 
   if (kv_heads && heads && *heads % *kv_heads != 0) {
-    d.error(n.find("kv_heads")->where,
-            join_path(path, "kv_heads") + ": expected a divisor of heads (" + std::to_string(*heads) +
-                ", grouped-query attention), found " + std::to_string(*kv_heads));
+    d.error(n.find("kv_heads")->where, join_path(path, "kv_heads") + ": expected a divisor of heads (" +
+                                           std::to_string(*heads) + ", grouped-query attention), found " +
+                                           std::to_string(*kv_heads));
   }
   if (head_dim) {
     m.head_dim = *head_dim;
@@ -107,9 +107,9 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
       if (shared) m.moe.shared_experts = *shared;
       if (dense) m.moe.dense_layers = *dense;
       if (experts && top_k && *top_k > *experts)
-        d.error(moe->find("top_k")->where, join_path(mp, "top_k") + ": expected at most experts (" +
-                                               std::to_string(*experts) + ") distinct experts per token, found " +
-                                               std::to_string(*top_k));
+        d.error(moe->find("top_k")->where,
+                join_path(mp, "top_k") + ": expected at most experts (" + std::to_string(*experts) +
+                    ") distinct experts per token, found " + std::to_string(*top_k));
       if (dense && layers && *dense >= *layers)
         d.error(moe->find("dense_layers")->where,
                 join_path(mp, "dense_layers") + ": expected fewer leading dense layers than layers (" +

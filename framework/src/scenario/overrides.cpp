@@ -25,8 +25,10 @@ std::vector<Override> file_overrides(const YNode& root, const std::string& scena
   const YNode* o = root.find("overrides");
   if (!o || o->is_null()) return out;
   if (!o->is_mapping()) {
-    d.error(o->where, "overrides: expected a mapping of dotted paths to values, e.g. "
-                      "{machine.pe.hbm.bandwidth: 1.5 TB/s}, found " + describe(*o));
+    d.error(o->where,
+            "overrides: expected a mapping of dotted paths to values, e.g. "
+            "{machine.pe.hbm.bandwidth: 1.5 TB/s}, found " +
+                describe(*o));
     return out;
   }
   for (const auto& e : o->entries) {
@@ -47,8 +49,9 @@ std::vector<Override> cli_overrides(const std::vector<std::string>& set, Diags& 
   for (const auto& item : set) {
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0) {
-      d.error(where, "--set '" + item + "': expected KEY=VALUE with a dotted key from the scenario's root, "
-                     "e.g. --set workload.batch=8 or --set machine.pe.hbm.bandwidth='2 TB/s'");
+      d.error(where, "--set '" + item +
+                         "': expected KEY=VALUE with a dotted key from the scenario's root, "
+                         "e.g. --set workload.batch=8 or --set machine.pe.hbm.bandwidth='2 TB/s'");
       continue;
     }
     Override ov;
@@ -103,7 +106,8 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
     }
     if (canon == "machine.levels") {
       if (!node->is_sequence()) {
-        d.error(o.where, o.label + ": machine.levels is not a list of levels here; cannot address level '" + c + "'");
+        d.error(o.where,
+                o.label + ": machine.levels is not a list of levels here; cannot address level '" + c + "'");
         return;
       }
       YNode* level = nullptr;
@@ -118,8 +122,8 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
         std::string rest;
         for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "." + parts[j];
         d.error(o.where, o.label + ": no level named '" + c + "' in machine.levels" +
-                             did_you_mean_path(c, names, "machine.levels", rest) + "; levels are addressed by name: " +
-                             join_names(names, " and "));
+                             did_you_mean_path(c, names, "machine.levels", rest) +
+                             "; levels are addressed by name: " + join_names(names, " and "));
         return;
       }
       if (last) {
@@ -139,8 +143,9 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
           m.set("name", node->where, *node);
           *node = std::move(m);
         } else if (node->is_sequence()) {
-          d.error(o.where, o.label + ": " + shown + " is a list of plugins; set the whole list instead, e.g. " +
-                               shown + "=[{name: overlap, " + c + ": ...}]");
+          d.error(o.where, o.label + ": " + shown +
+                               " is a list of plugins; set the whole list instead, e.g. " + shown +
+                               "=[{name: overlap, " + c + ": ...}]");
           return;
         } else if (node->is_null()) {
           *node = empty_mapping(o.where);
@@ -153,8 +158,8 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
         return;
       }
       if (!last) {
-        d.error(o.where, o.label + ": parameters of " + shown + " are single keys (e.g. " + join_path(shown, c) +
-                             "), found the longer path '" + o.path + "'");
+        d.error(o.where, o.label + ": parameters of " + shown + " are single keys (e.g. " +
+                             join_path(shown, c) + "), found the longer path '" + o.path + "'");
         return;
       }
       node->set(c, o.where, o.value);
@@ -168,7 +173,9 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
     if (std::find(keys->begin(), keys->end(), c) == keys->end()) {
       const std::string full = join_path(shown, c);
       d.error(o.where, o.label + ": no key '" + full + "' in the " +
-                           (parts[0] == "model" ? "model" : parts[0] == "machine" ? "machine" : "scenario") +
+                           (parts[0] == "model"     ? "model"
+                            : parts[0] == "machine" ? "machine"
+                                                    : "scenario") +
                            " schema" + did_you_mean_path(c, *keys, shown) + "; " +
                            (shown.empty() ? std::string("the top level") : shown) + " takes " +
                            join_names(*keys, " and "));

@@ -9,10 +9,10 @@
 namespace tessera::loader {
 
 struct Override {
-  std::string path;   // "machine.pe.hbm.bandwidth"
-  YNode value;        // located at the override's value (or <command line>)
+  std::string path;      // "machine.pe.hbm.bandwidth"
+  YNode value;           // located at the override's value (or <command line>)
   SourceLocation where;  // the override's key (or <command line>)
-  std::string label;  // how messages name it: "overrides: machine.x" / "--set machine.x=1"
+  std::string label;     // how messages name it: "overrides: machine.x" / "--set machine.x=1"
   std::string base_dir;  // folder relative model/machine paths are resolved against
 };
 

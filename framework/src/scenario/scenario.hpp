@@ -61,17 +61,17 @@ struct Sweep {
 
 struct ReportSpec {
   std::int64_t top = 20;
-  std::string csv;   // "" = none; relative paths resolved against the working directory
+  std::string csv;  // "" = none; relative paths resolved against the working directory
   std::string json;
 };
 
 struct Scenario {
   std::string name;
-  std::string file;          // the scenario file's path ("" for built-in)
-  std::string model_file;    // where the model came from (path, or "inline")
+  std::string file;        // the scenario file's path ("" for built-in)
+  std::string model_file;  // where the model came from (path, or "inline")
   std::string machine_file;
-  ModelSpec model;           // scenario `dtype:` already applied
-  MachineSpec machine;       // overrides already applied; `efficiency` not yet validated
+  ModelSpec model;      // scenario `dtype:` already applied
+  MachineSpec machine;  // overrides already applied; `efficiency` not yet validated
   // The machine file's raw `efficiency:` block, validated against the chosen latency
   // plugin's machine schema by the host.
   std::vector<RawParam> machine_efficiency;

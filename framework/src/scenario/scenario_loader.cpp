@@ -2,6 +2,7 @@
 // inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"
+#include "tessera_build_paths.hpp"
 
 #include <unistd.h>
 
@@ -79,8 +80,9 @@ std::vector<std::string> yaml_files_in(const std::string& dir) {
   return out;
 }
 
-std::optional<Part> resolve_path(const std::string& text, const std::string& base_dir, const std::string& kind,
-                                 const SourceLocation& where, const std::string& label, Diags& d) {
+std::optional<Part> resolve_path(const std::string& text, const std::string& base_dir,
+                                 const std::string& kind, const SourceLocation& where,
+                                 const std::string& label, Diags& d) {
   const std::string path = join_dir(base_dir, text);
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
@@ -94,8 +96,9 @@ std::optional<Part> resolve_path(const std::string& text, const std::string& bas
 }
 
 // `model: llama3.1-70b`: data_root/models/<name>.yaml, else a file there whose `name:` matches.
-std::optional<Part> resolve_name(const std::string& name, const std::string& data_root, const std::string& kind,
-                                 const SourceLocation& where, const std::string& label, Diags& d) {
+std::optional<Part> resolve_name(const std::string& name, const std::string& data_root,
+                                 const std::string& kind, const SourceLocation& where,
+                                 const std::string& label, Diags& d) {
   const std::string dir = join_dir(data_root, kind + "s");
   for (const char* ext : {".yaml", ".yml"}) {
     const std::string p = join_dir(dir, name + ext);
@@ -139,7 +142,8 @@ std::optional<Part> resolve_part(const YNode& src, const std::string& kind, cons
                                    "; {hf_config: PATH} takes hf_config and name");
       const YNode& p = *src.find("hf_config");
       if (!p.is_scalar() || p.value.empty()) {
-        d.error(p.where, label + ".hf_config: expected the path of a Hugging Face config.json, found " + describe(p));
+        d.error(p.where,
+                label + ".hf_config: expected the path of a Hugging Face config.json, found " + describe(p));
         return std::nullopt;
       }
       const std::string path = join_dir(base_dir, p.value);
@@ -255,7 +259,8 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     s.model_file = parts[0]->file;
   }
   if (parts[1]) {
-    machine = parse_machine(*tree.find("machine"), "machine", parts[1]->require_name, &s.machine_efficiency, d);
+    machine =
+        parse_machine(*tree.find("machine"), "machine", parts[1]->require_name, &s.machine_efficiency, d);
     s.machine_file = parts[1]->file;
   }
   if (const YNode* dt = tree.find("dtype")) {

@@ -10,10 +10,10 @@
 namespace tessera {
 
 struct LoadOptions {
-  std::vector<std::string> set;   // --set key=value (dotted paths from the scenario's root)
-  std::string model_override;     // --model FILE (YAML model file or HF config.json)
-  std::string machine_override;   // --machine FILE
-  std::string data_root;          // folder holding models/ machines/ (default: the source tree)
+  std::vector<std::string> set;  // --set key=value (dotted paths from the scenario's root)
+  std::string model_override;    // --model FILE (YAML model file or HF config.json)
+  std::string machine_override;  // --machine FILE
+  std::string data_root;         // folder holding models/ machines/ (default: the source tree)
 };
 
 // The default scenario `tessera run` uses with no file.

@@ -23,13 +23,13 @@ bool valid_plugin_name(const std::string& s) {
 // A plugin name given as a scalar: must be a string (not a number, boolean or null).
 std::optional<std::string> plugin_name(const YNode& n, const std::string& path, const std::string& example,
                                        Diags& d) {
-  const std::string what = "a plugin name (e.g. " + example + ") or a mapping {name: " + example +
-                           ", <parameters>}";
+  const std::string what =
+      "a plugin name (e.g. " + example + ") or a mapping {name: " + example + ", <parameters>}";
   if (!n.is_scalar() || looks_non_string(n) || !valid_plugin_name(n.value)) {
     std::string found = describe(n);
     if (n.is_scalar() && looks_non_string(n))
       found = (n.value.empty() || n.value == "~" || n.value == "null") ? "nothing"
-                                                                        : "the non-string value " + n.value;
+                                                                       : "the non-string value " + n.value;
     d.error(n.where, path + ": expected " + what + ", found " + found);
     return std::nullopt;
   }
@@ -71,7 +71,8 @@ std::optional<PluginChoice> plugin_choice(const YNode& n, const std::string& pat
           p.text += (p.text.empty() ? "" : ",") + item.value;
         }
       } else {
-        d.error(e.value.where, kp + ": expected a parameter value or a list of values, found " + describe(e.value));
+        d.error(e.value.where,
+                kp + ": expected a parameter value or a list of values, found " + describe(e.value));
         ok = false;
         continue;
       }
@@ -137,7 +138,8 @@ std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::str
     items.push_back(&n);
   }
   if (items.empty()) {
-    d.error(n.where, path + ": expected a list of positive integers (e.g. [1, 2, 4, 8]), found an empty list");
+    d.error(n.where,
+            path + ": expected a list of positive integers (e.g. [1, 2, 4, 8]), found an empty list");
     return std::nullopt;
   }
   std::vector<std::int32_t> out;
@@ -224,7 +226,8 @@ std::optional<std::vector<std::int8_t>> placement_list(const YNode& n, const std
   for (const auto& l : m.levels) names.push_back(l.name);
   const auto items = items_of(n);
   if (items.empty()) {
-    d.error(n.where, path + ": expected a list of placements (" + join_names(names) + "), found an empty list");
+    d.error(n.where,
+            path + ": expected a list of placements (" + join_names(names) + "), found an empty list");
     return std::nullopt;
   }
   std::vector<std::int8_t> out;
@@ -259,20 +262,22 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
         if (const YNode* v = par->find(key))
           if (auto l = int_list(*v, join_path(pp, key), d)) *dst = std::move(*l);
       if (const YNode* v = par->find("kv_shard_mode"))
-        if (auto l = choice_list<KvShardMode>(*v, pp + ".kv_shard_mode",
-                                              {{"split", KvShardMode::split}, {"replicate", KvShardMode::replicate}},
-                                              false, d))
+        if (auto l = choice_list<KvShardMode>(
+                *v, pp + ".kv_shard_mode",
+                {{"split", KvShardMode::split}, {"replicate", KvShardMode::replicate}}, false, d))
           s.kv_shard_mode = std::move(*l);
       if (const YNode* v = par->find("ffn_shard_scope"))
-        if (auto l = choice_list<FfnShardScope>(
-                *v, pp + ".ffn_shard_scope",
-                {{"TP", FfnShardScope::tp}, {"TP+CP", FfnShardScope::tp_cp}, {"TP+CP+DP", FfnShardScope::tp_cp_dp}},
-                true, d))
+        if (auto l = choice_list<FfnShardScope>(*v, pp + ".ffn_shard_scope",
+                                                {{"TP", FfnShardScope::tp},
+                                                 {"TP+CP", FfnShardScope::tp_cp},
+                                                 {"TP+CP+DP", FfnShardScope::tp_cp_dp}},
+                                                true, d))
           s.ffn_shard_scope = std::move(*l);
       if (const YNode* v = par->find("cp_ring_variant"))
         if (auto l = choice_list<CpRingVariant>(
                 *v, pp + ".cp_ring_variant",
-                {{"kv", CpRingVariant::kv}, {"qoml", CpRingVariant::qoml}, {"tree", CpRingVariant::tree}}, false, d))
+                {{"kv", CpRingVariant::kv}, {"qoml", CpRingVariant::qoml}, {"tree", CpRingVariant::tree}},
+                false, d))
           s.cp_ring_variant = std::move(*l);
       if (machine) {
         if (const YNode* v = par->find("tp_placement"))
@@ -293,8 +298,10 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
       for (const auto& e : hw->entries) {
         const std::string kp = join_path(hp, e.key);
         if (e.key.rfind("machine.", 0) != 0) {
-          d.error(e.key_where, kp + ": expected a dotted machine field path such as machine.pe.hbm.bandwidth "
-                                    "or machine.levels.<level>.link_bw, found '" + e.key + "'");
+          d.error(e.key_where, kp +
+                                   ": expected a dotted machine field path such as machine.pe.hbm.bandwidth "
+                                   "or machine.levels.<level>.link_bw, found '" +
+                                   e.key + "'");
           continue;
         }
         const FieldCheck fc = check_machine_field(machine, e.key);
@@ -307,8 +314,7 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
         axis.dimension = fc.dimension;
         axis.where = e.key_where;
         const auto items = items_of(e.value);
-        if (items.empty())
-          d.error(e.value.where, kp + ": expected a list of values, found an empty list");
+        if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
         bool ok = !items.empty();
         for (const YNode* i : items) {
           std::optional<double> v;
@@ -321,9 +327,9 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
               v.reset();
             }
           } else {
-            v = read_quantity(*i, kp, fc.dimension, d, e.key.ends_with(".latency") ||
-                                                          e.key.ends_with("stage_overhead") ||
-                                                          e.key.rfind("machine.energy.", 0) == 0);
+            v = read_quantity(*i, kp, fc.dimension, d,
+                              e.key.ends_with(".latency") || e.key.ends_with("stage_overhead") ||
+                                  e.key.rfind("machine.energy.", 0) == 0);
           }
           if (!v) {
             ok = false;
@@ -356,7 +362,8 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
   if (const YNode* desc = root.find("description")) read_string(*desc, "description", d);
 
   // workload
-  if (const YNode* w = member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d)) {
+  if (const YNode* w =
+          member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d)) {
     if (expect_mapping(*w, "workload", d)) {
       check_keys(*w, "workload", *schema_keys("workload"), d);
       if (const YNode* m = member(*w, "workload", "mode", true, "decode or prefill", d))

@@ -12,14 +12,15 @@ namespace {
 using Keys = std::vector<std::string>;
 
 const std::map<std::string, Keys>& key_table() {
-  static const Keys kModel = {"schema_version", "kind", "name", "description", "layers", "hidden",
-                              "heads", "kv_heads", "head_dim", "ffn", "ffn_kind", "vocab",
-                              "tied_embeddings", "bias", "dtype", "moe", "mla"};
+  static const Keys kModel = {"schema_version",  "kind",     "name",     "description", "layers",   "hidden",
+                              "heads",           "kv_heads", "head_dim", "ffn",         "ffn_kind", "vocab",
+                              "tied_embeddings", "bias",     "dtype",    "moe",         "mla"};
   static const Keys kDtype = {"weights", "kv", "activations"};
-  static const Keys kMachine = {"schema_version", "kind", "name", "description", "pe", "levels",
-                                "stage_overhead", "energy", "efficiency"};
-  static const Keys kScenario = {"schema_version", "kind", "name", "description", "model", "machine",
-                                 "overrides", "dtype", "workload", "scope", "plugins", "sweep", "report"};
+  static const Keys kMachine = {"schema_version", "kind",           "name",   "description", "pe",
+                                "levels",         "stage_overhead", "energy", "efficiency"};
+  static const Keys kScenario = {"schema_version", "kind",      "name",  "description", "model",
+                                 "machine",        "overrides", "dtype", "workload",    "scope",
+                                 "plugins",        "sweep",     "report"};
   static const std::map<std::string, Keys> t = {
       {"", kScenario},
       {"model", kModel},
@@ -37,8 +38,9 @@ const std::map<std::string, Keys>& key_table() {
       {"workload", {"mode", "context", "batch", "chunk"}},
       {"plugins", {"latency", "memory", "search", "objectives"}},
       {"sweep", {"parallelism", "hardware"}},
-      {"sweep.parallelism", {"cp", "tp", "pp", "dp", "ep", "kv_shard_mode", "ffn_shard_scope",
-                             "tp_placement", "cp_placement", "cp_ring_variant"}},
+      {"sweep.parallelism",
+       {"cp", "tp", "pp", "dp", "ep", "kv_shard_mode", "ffn_shard_scope", "tp_placement", "cp_placement",
+        "cp_ring_variant"}},
       {"report", {"top", "csv", "json"}},
   };
   return t;
@@ -64,20 +66,22 @@ bool check_header(const YNode& root, const std::string& expected_kind, std::stri
   const std::string expected_text =
       expected_kind.empty() ? std::string("model, machine or scenario") : expected_kind;
   if (!root.is_mapping()) {
-    d.error(root.where, "expected a mapping starting with `schema_version: 1` and `kind: " +
-                            (expected_kind.empty() ? std::string("model | machine | scenario") : expected_kind) +
-                            "`, found " + describe(root));
+    d.error(root.where,
+            "expected a mapping starting with `schema_version: 1` and `kind: " +
+                (expected_kind.empty() ? std::string("model | machine | scenario") : expected_kind) +
+                "`, found " + describe(root));
     return false;
   }
   bool ok = true;
   const YNode* version = root.find("schema_version");
   if (!version) {
-    d.error(root.where, "missing required key 'schema_version' (every Tessera file starts with "
-                        "`schema_version: 1`)");
+    d.error(root.where,
+            "missing required key 'schema_version' (every Tessera file starts with "
+            "`schema_version: 1`)");
     ok = false;
   } else if (!version->is_scalar() || version->value != "1") {
-    d.error(version->where, "schema_version: expected 1 (the only version this Tessera reads), found " +
-                                describe(*version));
+    d.error(version->where,
+            "schema_version: expected 1 (the only version this Tessera reads), found " + describe(*version));
     ok = false;
   }
   const YNode* kind = root.find("kind");

@@ -39,8 +39,8 @@ void check_keys(const YNode& n, const std::string& path, const std::vector<std::
     for (const auto& a : allowed) ok = ok || a == e.key;
     if (ok) continue;
     d.error(e.key_where, "unknown key '" + join_path(path, e.key) + "'" + did_you_mean(e.key, allowed) +
-                             "; " + (path.empty() ? std::string("the top level") : path) +
-                             " takes " + join_names(allowed, " and "));
+                             "; " + (path.empty() ? std::string("the top level") : path) + " takes " +
+                             join_names(allowed, " and "));
   }
 }
 
@@ -79,8 +79,9 @@ std::optional<std::int64_t> to_int(const std::string& s) {
 }  // namespace
 
 std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min) {
-  const std::string what = min >= 1 ? "a positive integer" : min == 0 ? "a non-negative integer"
-                                                                      : "an integer";
+  const std::string what = min >= 1   ? "a positive integer"
+                           : min == 0 ? "a non-negative integer"
+                                      : "an integer";
   if (!scalar_or_report(n, path, what, d)) return std::nullopt;
   const auto v = to_int(n.value);
   if (!v) {
@@ -106,8 +107,8 @@ std::optional<double> read_real(const YNode& n, const std::string& path, Diags& 
 
 std::optional<double> read_quantity(const YNode& n, const std::string& path, Dimension dim, Diags& d,
                                     bool allow_zero) {
-  const std::string expected = std::string("a ") + dimension_name(dim) + " with a unit (e.g. " +
-                               unit_examples(dim) + ")";
+  const std::string expected =
+      std::string("a ") + dimension_name(dim) + " with a unit (e.g. " + unit_examples(dim) + ")";
   if (!scalar_or_report(n, path, expected, d)) return std::nullopt;
   double v = 0;
   try {

@@ -23,8 +23,7 @@ void report_missing(const YNode& map, const std::string& path, const std::string
                     const std::string& what, Diags& d);
 
 // Scalar readers of one node at `path`.
-std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d,
-                                     std::int64_t min = 1);
+std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min = 1);
 std::optional<double> read_real(const YNode& n, const std::string& path, Diags& d);
 std::optional<double> read_quantity(const YNode& n, const std::string& path, Dimension dim, Diags& d,
                                     bool allow_zero = false);
@@ -37,8 +36,8 @@ std::optional<std::string> read_choice(const YNode& n, const std::string& path,
                                        const std::vector<std::string>& choices, Diags& d);
 
 // Mapping-member helpers: nullptr (and, when `required`, a "missing" error) when absent.
-const YNode* member(const YNode& map, const std::string& path, const std::string& key,
-                    bool required, const std::string& what, Diags& d);
+const YNode* member(const YNode& map, const std::string& path, const std::string& key, bool required,
+                    const std::string& what, Diags& d);
 
 // True for a plain scalar that YAML would read as a number, a boolean or null.
 bool looks_non_string(const YNode& n);

@@ -52,10 +52,14 @@ void YNode::erase(std::string_view key) {
 
 std::string describe(const YNode& n) {
   switch (n.kind) {
-    case YNode::Kind::null: return "nothing";
-    case YNode::Kind::sequence: return "a list";
-    case YNode::Kind::mapping: return "a mapping";
-    case YNode::Kind::scalar: return "\"" + n.value + "\"";
+    case YNode::Kind::null:
+      return "nothing";
+    case YNode::Kind::sequence:
+      return "a list";
+    case YNode::Kind::mapping:
+      return "a mapping";
+    case YNode::Kind::scalar:
+      return "\"" + n.value + "\"";
   }
   return "?";
 }
@@ -115,7 +119,9 @@ YNode convert(const YAML::Node& n, const std::string& file, const std::string& p
         if (!it->first.IsScalar()) {
           d.error(key_where, (path.empty() ? std::string("top level") : path) +
                                  ": a key must be a plain name, found a " +
-                                 (it->first.IsMap() ? "mapping" : it->first.IsSequence() ? "list" : "null"));
+                                 (it->first.IsMap()        ? "mapping"
+                                  : it->first.IsSequence() ? "list"
+                                                           : "null"));
           continue;
         }
         const std::string key = it->first.Scalar();

@@ -35,12 +35,14 @@ void CalibratedLatency::time_step(const EvalContext& ctx, const StepWork& work, 
   time_step_with(ctx, family_from_params(ctx.machine->efficiency), work, out);
 }
 
-void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam, const StepWork& work,
-                                       StageList& out) const {
+void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam,
+                                       const StepWork& work, StageList& out) const {
   out.clear();
   const DTypes& dt = ctx.model->dtype;
-  const double gemm_eff = fam.gemm_efficiency * (eight_bit(dt.weights, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
-  const double attn_eff = fam.attention_efficiency * (eight_bit(dt.kv, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
+  const double gemm_eff =
+      fam.gemm_efficiency * (eight_bit(dt.weights, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
+  const double attn_eff =
+      fam.attention_efficiency * (eight_bit(dt.kv, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
   double gpu_s = 0, host_s = 0;
   bool token_step = false;  // the step produces tokens (it runs the lm_head)
   for (int i = 0; i < work.size; ++i) {

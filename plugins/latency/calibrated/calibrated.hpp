@@ -23,14 +23,14 @@ namespace tessera::plugins {
 
 // One machine family's achievable efficiencies (SI: overheads in seconds).
 struct FamilyEfficiency {
-  double gemm_efficiency = 0.80;       // large GEMMs: fraction of the dense peak
-  double gemm_m_half = 32;             // tokens (GEMM rows M) at which GEMM efficiency halves
-  double gemm_8bit_efficiency = 0.75;  // multiplies gemm_efficiency for GEMMs at the fp8/int8 peak
-  double hbm_efficiency = 0.85;        // achievable fraction of HBM bandwidth
-  double attention_efficiency = 0.50;  // attention kernels: fraction of the peak
-  double kernel_overhead = 4e-6;       // s per kernel, GPU side (launch latency, ramp, tail)
+  double gemm_efficiency = 0.80;           // large GEMMs: fraction of the dense peak
+  double gemm_m_half = 32;                 // tokens (GEMM rows M) at which GEMM efficiency halves
+  double gemm_8bit_efficiency = 0.75;      // multiplies gemm_efficiency for GEMMs at the fp8/int8 peak
+  double hbm_efficiency = 0.85;            // achievable fraction of HBM bandwidth
+  double attention_efficiency = 0.50;      // attention kernels: fraction of the peak
+  double kernel_overhead = 4e-6;           // s per kernel, GPU side (launch latency, ramp, tail)
   double collective_bw_efficiency = 0.70;  // achieved fraction of link bandwidth
-  double collective_latency = 5e-6;    // s added to every collective step (software, sync)
+  double collective_latency = 5e-6;        // s added to every collective step (software, sync)
 };
 
 // One serving framework's overheads (seconds). All versions of a framework share one profile.

@@ -24,8 +24,8 @@ const ParamChoice kFrameworks[] = {
 };
 
 const ParamSpec kParams[] = {
-    {"framework", ParamType::enumeration, Dimension::none, "generic", tessera::kNoMin, tessera::kNoMax, kFrameworks,
-     static_cast<std::uint32_t>(sizeof(kFrameworks) / sizeof(kFrameworks[0])),
+    {"framework", ParamType::enumeration, Dimension::none, "generic", tessera::kNoMin, tessera::kNoMax,
+     kFrameworks, static_cast<std::uint32_t>(sizeof(kFrameworks) / sizeof(kFrameworks[0])),
      "serving framework whose overhead profile applies (kernel launch, collective calls, per-step costs)"},
 };
 
@@ -35,7 +35,8 @@ const ParamSpec kMachineParams[] = {
     {"gemm_efficiency", ParamType::real, Dimension::none, "0.8", 0.01, 1.0, nullptr, 0,
      "fraction of the dense peak a large GEMM reaches (M >> gemm_m_half)"},
     {"gemm_m_half", ParamType::real, Dimension::none, "32", 0.0, 1e6, nullptr, 0,
-     "GEMM rows (tokens, M) at which GEMM efficiency is half of gemm_efficiency: eff(M) = gemm_efficiency*M/(M+gemm_m_half)"},
+     "GEMM rows (tokens, M) at which GEMM efficiency is half of gemm_efficiency: eff(M) = "
+     "gemm_efficiency*M/(M+gemm_m_half)"},
     {"gemm_8bit_efficiency", ParamType::real, Dimension::none, "0.75", 0.01, 1.0, nullptr, 0,
      "multiplies gemm_efficiency and attention_efficiency for kernels at the 8-bit (fp8/int8) peak"},
     {"hbm_efficiency", ParamType::real, Dimension::none, "0.85", 0.01, 1.0, nullptr, 0,

@@ -4,8 +4,8 @@
 namespace {
 
 const tessera::ParamSpec kParams[] = {
-    {"reserve", tessera::ParamType::quantity, tessera::Dimension::bytes, "0 GB", 0, tessera::kNoMax, nullptr, 0,
-     "HBM per PE set aside for the runtime (CUDA context, allocator slack), off the budget"},
+    {"reserve", tessera::ParamType::quantity, tessera::Dimension::bytes, "0 GB", 0, tessera::kNoMax, nullptr,
+     0, "HBM per PE set aside for the runtime (CUDA context, allocator slack), off the budget"},
 };
 
 tessera::PluginObject* create(const tessera::ParamSet& p) {

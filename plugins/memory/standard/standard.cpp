@@ -25,7 +25,8 @@ void StandardMemory::evaluate(const EvalContext& ctx, const ParallelConfig& c, c
     const double n_dense = std::min(layers, dense_layers);
     ffn_part = n_dense * sh.dense_ffn_weight_bytes + (layers - n_dense) * sh.moe_weight_bytes;
   }
-  const double ends = c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);
+  const double ends =
+      c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);
   out.weights_bytes = layers * sh.attn_weight_bytes + ffn_part + ends;
   out.kv_bytes = layers * sh.kv_bytes_per_layer;
 

@@ -4,11 +4,11 @@
 namespace tessera::plugins {
 
 struct CostCoefficients {
-  double base = 2000;       // USD per PE
-  double per_tflops = 8;    // USD per dense TFLOP/s of the GEMM format
-  double per_tbps = 2500;   // USD per TB/s of HBM bandwidth
-  double per_gb = 40;       // USD per GB of HBM capacity
-  double per_gbps = 10;     // USD per GB/s of first-level link bandwidth
+  double base = 2000;      // USD per PE
+  double per_tflops = 8;   // USD per dense TFLOP/s of the GEMM format
+  double per_tbps = 2500;  // USD per TB/s of HBM bandwidth
+  double per_gb = 40;      // USD per GB of HBM capacity
+  double per_gbps = 10;    // USD per GB/s of first-level link bandwidth
 };
 
 // Parametric hardware cost (SPEC §5): PEs × (base + per_tflops·peak + per_tbps·HBM bandwidth

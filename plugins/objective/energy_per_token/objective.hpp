@@ -21,7 +21,8 @@ class EnergyPerTokenObjective final : public Objective {
       throw InputError("objective/energy_per_token: machine '" + ctx.machine->name +
                        "' has no `energy:` block (flop, hbm_byte, link_byte); add one or drop the objective");
     if (t.tokens <= 0) return 0;
-    return (t.flops_all_pes * e.flop + t.hbm_bytes_all_pes * e.hbm_byte + t.link_bytes_all_pes * e.link_byte) /
+    return (t.flops_all_pes * e.flop + t.hbm_bytes_all_pes * e.hbm_byte +
+            t.link_bytes_all_pes * e.link_byte) /
            t.tokens;
   }
 };

@@ -4,8 +4,9 @@
 namespace {
 
 const tessera::ParamSpec kParams[] = {
-    {"pipelined", tessera::ParamType::boolean, tessera::Dimension::none, "true", tessera::kNoMin, tessera::kNoMax,
-     nullptr, 0, "use the pipeline-full decode throughput when it is reported (pp > 1, batch >= pp)"},
+    {"pipelined", tessera::ParamType::boolean, tessera::Dimension::none, "true", tessera::kNoMin,
+     tessera::kNoMax, nullptr, 0,
+     "use the pipeline-full decode throughput when it is reported (pp > 1, batch >= pp)"},
 };
 
 tessera::PluginObject* create(const tessera::ParamSet& p) {

@@ -11,7 +11,8 @@ const tessera::ParamSpec kParams[] = {
 };
 
 tessera::PluginObject* create(const tessera::ParamSet& p) {
-  return new tessera::plugins::RandomSearch(p.integer("samples"), static_cast<std::uint64_t>(p.integer("seed")));
+  return new tessera::plugins::RandomSearch(p.integer("samples"),
+                                            static_cast<std::uint64_t>(p.integer("seed")));
 }
 
 const tessera::PluginDescriptor kDescriptor{

@@ -23,7 +23,8 @@ class RandomRun final : public SearchRun {
   RandomRun(const SearchSpace& space, std::int64_t samples, std::uint64_t seed) {
     const auto& all = space.valid_configs();
     const std::size_t n = all.size();
-    const std::size_t m = std::min<std::size_t>(n, static_cast<std::size_t>(std::max<std::int64_t>(0, samples)));
+    const std::size_t m =
+        std::min<std::size_t>(n, static_cast<std::size_t>(std::max<std::int64_t>(0, samples)));
     std::vector<std::size_t> idx(n);
     std::iota(idx.begin(), idx.end(), std::size_t{0});
     if (m < n) {

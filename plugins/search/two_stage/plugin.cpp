@@ -6,10 +6,11 @@ namespace {
 const tessera::ParamSpec kParams[] = {
     {"keep", tessera::ParamType::integer, tessera::Dimension::none, "8", 1, tessera::kNoMax, nullptr, 0,
      "K: stage-1 survivors (best first) from which stage 2 hill-climbs, in turn, while the budget lasts"},
-    {"pair_moves", tessera::ParamType::boolean, tessera::Dimension::none, "true", tessera::kNoMin, tessera::kNoMax,
-     nullptr, 0, "stage 2 also moves two numeric knobs at once, one up and one down a grid step"},
-    {"max_rounds", tessera::ParamType::integer, tessera::Dimension::none, "32", 1, tessera::kNoMax, nullptr, 0,
-     "hill-climb steps per survivor at most, in units of 8 steps"},
+    {"pair_moves", tessera::ParamType::boolean, tessera::Dimension::none, "true", tessera::kNoMin,
+     tessera::kNoMax, nullptr, 0,
+     "stage 2 also moves two numeric knobs at once, one up and one down a grid step"},
+    {"max_rounds", tessera::ParamType::integer, tessera::Dimension::none, "32", 1, tessera::kNoMax, nullptr,
+     0, "hill-climb steps per survivor at most, in units of 8 steps"},
     {"max_fraction", tessera::ParamType::real, tessera::Dimension::none, "0.18", 0, 1, nullptr, 0,
      "evaluation budget as a fraction of the valid configurations (never below 8 configurations)"},
 };

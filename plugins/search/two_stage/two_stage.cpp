@@ -39,11 +39,16 @@ constexpr int kNumeric = 5;
 
 std::int32_t& knob(ParallelConfig& c, int k) {
   switch (k) {
-    case 0: return c.cp;
-    case 1: return c.tp;
-    case 2: return c.pp;
-    case 3: return c.dp;
-    default: return c.ep;
+    case 0:
+      return c.cp;
+    case 1:
+      return c.tp;
+    case 2:
+      return c.pp;
+    case 3:
+      return c.dp;
+    default:
+      return c.ep;
   }
 }
 
@@ -51,7 +56,8 @@ class TwoStageRun final : public SearchRun {
  public:
   TwoStageRun(const SearchSpace& space, TwoStageOptions o) : space_(space), o_(o) {
     budget_ = std::max(8.0, o.max_fraction * static_cast<double>(space.valid_configs().size()));
-    lists_ = {&space.values_cp(), &space.values_tp(), &space.values_pp(), &space.values_dp(), &space.values_ep()};
+    lists_ = {&space.values_cp(), &space.values_tp(), &space.values_pp(), &space.values_dp(),
+              &space.values_ep()};
     // Stage 1: powers of 4 present in the grid, plus the grid's smallest value; discrete
     // knobs at their defaults.
     std::array<std::vector<std::int32_t>, kNumeric> coarse;
@@ -135,10 +141,12 @@ class TwoStageRun final : public SearchRun {
       std::sort(cand.begin(), cand.end(), [this](const auto& a, const auto& b) {
         if (better(*a.second, *b.second)) return true;
         if (better(*b.second, *a.second)) return false;
-        if (a.second->feasible && a.second->primary != b.second->primary) return a.second->primary < b.second->primary;
+        if (a.second->feasible && a.second->primary != b.second->primary)
+          return a.second->primary < b.second->primary;
         return a.second->order < b.second->order;
       });
-      const std::size_t k = std::min<std::size_t>(cand.size(), static_cast<std::size_t>(std::max<std::int64_t>(1, o_.keep)));
+      const std::size_t k =
+          std::min<std::size_t>(cand.size(), static_cast<std::size_t>(std::max<std::int64_t>(1, o_.keep)));
       for (std::size_t i = 0; i < k; ++i) survivors_.push_back(*cand[i].first);
       return start_next_survivor();
     }
@@ -180,9 +188,12 @@ class TwoStageRun final : public SearchRun {
         return start_next_survivor();
       }
       tier_members_.clear();
-      if (tier_ == 0) numeric_moves();
-      else if (tier_ == 1) discrete_moves();
-      else pair_moves();
+      if (tier_ == 0)
+        numeric_moves();
+      else if (tier_ == 1)
+        discrete_moves();
+      else
+        pair_moves();
       bool improved_known = false;
       for (const ParallelConfig& n : tier_members_) {
         const auto& s = seen_.at(n);
@@ -254,19 +265,34 @@ class TwoStageRun final : public SearchRun {
       return false;
     };
     auto kv_set = [](ParallelConfig& x, KvShardMode& v, bool read = false) {
-      if (read) v = x.kv_shard_mode; else x.kv_shard_mode = v;
+      if (read)
+        v = x.kv_shard_mode;
+      else
+        x.kv_shard_mode = v;
     };
     auto ffn_set = [](ParallelConfig& x, FfnShardScope& v, bool read = false) {
-      if (read) v = x.ffn_shard_scope; else x.ffn_shard_scope = v;
+      if (read)
+        v = x.ffn_shard_scope;
+      else
+        x.ffn_shard_scope = v;
     };
     auto tpp_set = [](ParallelConfig& x, std::int8_t& v, bool read = false) {
-      if (read) v = x.tp_placement; else x.tp_placement = v;
+      if (read)
+        v = x.tp_placement;
+      else
+        x.tp_placement = v;
     };
     auto cpp_set = [](ParallelConfig& x, std::int8_t& v, bool read = false) {
-      if (read) v = x.cp_placement; else x.cp_placement = v;
+      if (read)
+        v = x.cp_placement;
+      else
+        x.cp_placement = v;
     };
     auto ring_set = [](ParallelConfig& x, CpRingVariant& v, bool read = false) {
-      if (read) v = x.cp_ring_variant; else x.cp_ring_variant = v;
+      if (read)
+        v = x.cp_ring_variant;
+      else
+        x.cp_ring_variant = v;
     };
     const auto one = [](auto v) { return std::vector<decltype(v)>{v}; };
     auto kv = one(c.kv_shard_mode);
@@ -292,7 +318,8 @@ class TwoStageRun final : public SearchRun {
     }
     {
       auto a = reachable<CpRingVariant>(space_, c, space_.values_cp_ring_variant(), ring_set);
-      if (grows(reachable<CpRingVariant>(space_, cur_, space_.values_cp_ring_variant(), ring_set), a)) ring = a;
+      if (grows(reachable<CpRingVariant>(space_, cur_, space_.values_cp_ring_variant(), ring_set), a))
+        ring = a;
     }
     for (auto a : kv)
       for (auto b : ffn)

@@ -6,8 +6,8 @@
 namespace tessera::plugins {
 
 struct TwoStageOptions {
-  std::int64_t keep = 8;      // stage-1 survivors each hill-climbed in turn (K)
-  bool pair_moves = true;     // also move two numeric knobs at once, one up and one down
+  std::int64_t keep = 8;   // stage-1 survivors each hill-climbed in turn (K)
+  bool pair_moves = true;  // also move two numeric knobs at once, one up and one down
   std::int64_t max_rounds = 32;
   double max_fraction = 0.18;  // evaluation budget, as a fraction of the valid configs (at least 8)
 };

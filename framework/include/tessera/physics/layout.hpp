@@ -28,18 +28,18 @@ struct LinkCost {
 // Why a configuration is not valid. Codes, not strings: the hot path builds no text.
 enum class InvalidReason : std::uint8_t {
   none,
-  tp_not_dividing_heads,     // tp must divide h_q
-  tp_kv_heads_mismatch,      // tp | h_kv or h_kv | tp
-  pp_exceeds_layers,         // pp <= L
-  ep_without_experts,        // ep > 1 on a dense model
-  ep_not_dividing_experts,   // ep | E
-  ep_not_dividing_ffn_group, // ep | f
-  pe_group_exceeds_fanout,   // product of groups placed on the PE <= first-level fanout
-  exceeds_machine,           // cp*tp*pp*dp <= total PEs
-  exceeds_hierarchy,         // the placements need more units of the top level than exist
-  tree_in_prefill,           // cp_ring_variant tree is decode-only
-  placement_out_of_range,    // placement level beyond the hierarchy
-  bad_knob,                  // a numeric knob < 1
+  tp_not_dividing_heads,      // tp must divide h_q
+  tp_kv_heads_mismatch,       // tp | h_kv or h_kv | tp
+  pp_exceeds_layers,          // pp <= L
+  ep_without_experts,         // ep > 1 on a dense model
+  ep_not_dividing_experts,    // ep | E
+  ep_not_dividing_ffn_group,  // ep | f
+  pe_group_exceeds_fanout,    // product of groups placed on the PE <= first-level fanout
+  exceeds_machine,            // cp*tp*pp*dp <= total PEs
+  exceeds_hierarchy,          // the placements need more units of the top level than exist
+  tree_in_prefill,            // cp_ring_variant tree is decode-only
+  placement_out_of_range,     // placement level beyond the hierarchy
+  bad_knob,                   // a numeric knob < 1
 };
 
 struct Layout {
@@ -52,8 +52,8 @@ struct Layout {
 };
 
 // Fills `out` for `c`; no allocation. Does not check memory (the memory model does).
-TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machine,
-                                const Workload& workload, const ParallelConfig& c, Layout& out);
+TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
+                                const ParallelConfig& c, Layout& out);
 
 // What compute_layout() reads of a configuration: `c` with the knobs it ignores set to fixed
 // values (kv_shard_mode; cp_ring_variant except in prefill, where `tree` is invalid).
@@ -62,8 +62,8 @@ TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machi
 TESSERA_API ParallelConfig layout_key(const Workload& workload, const ParallelConfig& c);
 
 // Human-readable reason with the numbers involved ("tp=16 does not divide heads=12").
-TESSERA_API std::string describe_invalid(InvalidReason r, const ModelSpec& model,
-                                         const MachineSpec& machine, const ParallelConfig& c);
+TESSERA_API std::string describe_invalid(InvalidReason r, const ModelSpec& model, const MachineSpec& machine,
+                                         const ParallelConfig& c);
 
 // Units of the top level the layout of `c` occupies (may exceed the top level's fanout).
 TESSERA_API std::int64_t top_level_units_needed(const MachineSpec& machine, const ParallelConfig& c);

@@ -14,8 +14,8 @@ struct MoELoad {
 
 // tokens T_f routed together, each to k distinct of `experts` experts, spread over `ep`
 // ranks of experts/ep experts each. `balanced` = the average rank instead of the maximum.
-TESSERA_API MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k,
-                                         std::int64_t ep, bool balanced);
+TESSERA_API MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k, std::int64_t ep,
+                                         bool balanced);
 
 // Expected maximum of n i.i.d. standard normal variables (exact for n <= 2, Blom beyond).
 TESSERA_API double expected_max_std_normal(std::int64_t n);

@@ -9,18 +9,18 @@
 namespace tessera {
 
 struct ShardSizes {
-  double attn_weight_bytes = 0;      // per layer, per PE: qkv (or MLA projections) + out
-  double dense_ffn_weight_bytes = 0; // per dense-FFN layer, per PE
-  double moe_weight_bytes = 0;       // per MoE layer, per PE: router + its experts + shared
-  double embedding_bytes = 0;        // input embedding per PE (first pipeline stage)
-  double lm_head_bytes = 0;          // lm_head per PE (last pipeline stage; 0 when tied and pp = 1)
-  double kv_bytes_per_layer = 0;     // KV cache per layer per PE for the workload's context
-  double n_kv = 1;                   // KV heads held per PE
-  double r = 1;                      // PEs sharing one KV head
-  double s_loc_fraction = 1;         // S_loc / S
+  double attn_weight_bytes = 0;       // per layer, per PE: qkv (or MLA projections) + out
+  double dense_ffn_weight_bytes = 0;  // per dense-FFN layer, per PE
+  double moe_weight_bytes = 0;        // per MoE layer, per PE: router + its experts + shared
+  double embedding_bytes = 0;         // input embedding per PE (first pipeline stage)
+  double lm_head_bytes = 0;           // lm_head per PE (last pipeline stage; 0 when tied and pp = 1)
+  double kv_bytes_per_layer = 0;      // KV cache per layer per PE for the workload's context
+  double n_kv = 1;                    // KV heads held per PE
+  double r = 1;                       // PEs sharing one KV head
+  double s_loc_fraction = 1;          // S_loc / S
 };
 
-TESSERA_API void compute_shards(const EvalContext& ctx, const ParallelConfig& c,
-                                const Layout& layout, ShardSizes& out);
+TESSERA_API void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                                ShardSizes& out);
 
 }  // namespace tessera

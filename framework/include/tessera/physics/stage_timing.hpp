@@ -11,11 +11,11 @@ namespace tessera {
 
 // The achievable rates a latency model assigns to one stage.
 struct StageRates {
-  double flop_rate = 0;          // FLOP/s for this stage's compute
-  double hbm_bw = 0;             // B/s
-  double comm_bw_efficiency = 1; // fraction of link bandwidth collectives achieve
-  double comm_extra_latency = 0; // s added to every collective step (software)
-  double overhead = 0;           // s added once per occurrence of a compute stage
+  double flop_rate = 0;           // FLOP/s for this stage's compute
+  double hbm_bw = 0;              // B/s
+  double comm_bw_efficiency = 1;  // fraction of link bandwidth collectives achieve
+  double comm_extra_latency = 0;  // s added to every collective step (software)
+  double overhead = 0;            // s added once per occurrence of a compute stage
 };
 
 enum class CpOverlap : std::uint8_t {

@@ -6,7 +6,7 @@
 namespace tessera {
 
 struct MemoryUsage {
-  double weights_bytes = 0;    // per PE, most loaded pipeline stage
+  double weights_bytes = 0;  // per PE, most loaded pipeline stage
   double kv_bytes = 0;
   double transient_bytes = 0;
   double used_bytes = 0;
@@ -15,19 +15,19 @@ struct MemoryUsage {
 };
 
 struct StepTotals {
-  double latency_s = 0;             // decode step latency, or TTFT in prefill
-  double throughput_tok_s = 0;      // decode dp*B/latency; prefill dp*B*S/TTFT
+  double latency_s = 0;                  // decode step latency, or TTFT in prefill
+  double throughput_tok_s = 0;           // decode dp*B/latency; prefill dp*B*S/TTFT
   double pipeline_throughput_tok_s = 0;  // pp > 1 and B >= pp (decode); else 0
-  double flops_all_pes = 0;         // executed by all PEs in the step (dp included)
-  double redundant_flops = 0;       // of which repeated work
+  double flops_all_pes = 0;              // executed by all PEs in the step (dp included)
+  double redundant_flops = 0;            // of which repeated work
   double hbm_bytes_all_pes = 0;
-  double link_bytes_all_pes = 0;    // bytes put on links by all PEs
-  double compute_util = 0;          // useful FLOPs / (peak * PEs * latency)
-  double bw_util = 0;               // HBM bytes / (hbm_bw * PEs * latency)
-  double efficiency = 0;            // sqrt(compute_util * bw_util)
+  double link_bytes_all_pes = 0;  // bytes put on links by all PEs
+  double compute_util = 0;        // useful FLOPs / (peak * PEs * latency)
+  double bw_util = 0;             // HBM bytes / (hbm_bw * PEs * latency)
+  double efficiency = 0;          // sqrt(compute_util * bw_util)
   double pes = 0;
-  double tokens = 0;                // tokens produced (decode) or processed (prefill), all replicas
-  bool prefill_pipelined = false;   // stages are per-chunk averages; TTFT uses the pipeline formula
+  double tokens = 0;               // tokens produced (decode) or processed (prefill), all replicas
+  bool prefill_pipelined = false;  // stages are per-chunk averages; TTFT uses the pipeline formula
 };
 
 }  // namespace tessera

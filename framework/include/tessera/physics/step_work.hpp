@@ -23,10 +23,10 @@ struct GemmShape {
 // The context-parallel exchange of `attn.cp` (SPEC §3.3).
 struct CpExchange {
   CpRingVariant variant = CpRingVariant::kv;
-  std::int32_t steps = 0;   // ring steps (cp - 1), or merge steps (ceil log2 cp) for tree
-  double step_flops = 0;    // attention FLOPs computed per step on the block received
-  double step_bytes = 0;    // HBM bytes of that computation
-  double msg_bytes = 0;     // bytes sent per step
+  std::int32_t steps = 0;     // ring steps (cp - 1), or merge steps (ceil log2 cp) for tree
+  double step_flops = 0;      // attention FLOPs computed per step on the block received
+  double step_bytes = 0;      // HBM bytes of that computation
+  double msg_bytes = 0;       // bytes sent per step
   bool overlappable = false;  // a step's compute may hide its message (kv; qoml in prefill)
   LinkCost link;
 };
@@ -43,9 +43,9 @@ struct StageWork {
   // `hbm_bytes` (the slowest PE, which sets the time) only for MoE experts.
   double accounted_flops = 0;
   double accounted_hbm_bytes = 0;
-  GemmShape gemm;              // for GEMM stages
+  GemmShape gemm;  // for GEMM stages
   bool attention_kernel = false;
-  std::int32_t kernels = 0;    // kernel launches per occurrence
+  std::int32_t kernels = 0;  // kernel launches per occurrence
   std::array<Collective, 3> comms{};
   std::int32_t comm_count = 0;
   bool has_cp = false;
@@ -68,19 +68,19 @@ struct StepWork {
 // Which step to build.
 struct StepShape {
   Mode mode = Mode::decode;
-  std::int64_t batch = 1;     // sequences in this step (B, or B/pp for a pipeline micro-batch)
-  std::int64_t tokens = 1;    // T: new tokens per replica (B in decode, B*c in prefill)
-  double kv_cached = 0;       // decode: S; prefill chunk j: P_j = j*c
-  std::int64_t chunk = 0;     // prefill: c
-  double layers = 0;          // layers on the path: L for a whole step, ceil(L/pp) per stage
-  double dense_layers = 0;    // of which dense-FFN layers
-  bool lm_head = true;        // include the lm_head stage
-  double hops = 0;            // pipeline hops on the path: pp - 1 for a whole step
+  std::int64_t batch = 1;   // sequences in this step (B, or B/pp for a pipeline micro-batch)
+  std::int64_t tokens = 1;  // T: new tokens per replica (B in decode, B*c in prefill)
+  double kv_cached = 0;     // decode: S; prefill chunk j: P_j = j*c
+  std::int64_t chunk = 0;   // prefill: c
+  double layers = 0;        // layers on the path: L for a whole step, ceil(L/pp) per stage
+  double dense_layers = 0;  // of which dense-FFN layers
+  bool lm_head = true;      // include the lm_head stage
+  double hops = 0;          // pipeline hops on the path: pp - 1 for a whole step
 };
 
 // Fills `out` for configuration `c` laid out as `layout`. No allocation.
-TESSERA_API void build_step_work(const EvalContext& ctx, const ParallelConfig& c,
-                                 const Layout& layout, const StepShape& shape, StepWork& out);
+TESSERA_API void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                                 const StepShape& shape, StepWork& out);
 
 // Time of a roofline: max(flops / peak, bytes / bw) with the given efficiencies.
 inline double roofline_seconds(double flops, double bytes, double peak, double bw) {

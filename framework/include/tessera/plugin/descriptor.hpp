@@ -48,14 +48,12 @@ struct PluginDescriptor {
 
 // Declares the plugin's entry. Use once per plugin library, in plugin.cpp:
 //   TESSERA_PLUGIN(kDescriptor)   where kDescriptor is a namespace-scope PluginDescriptor.
-#define TESSERA_PLUGIN(descriptor)                                          \
-  namespace {                                                               \
-  const ::tessera::PluginDescriptor* tessera_plugin_entry_impl() {          \
-    return &(descriptor);                                                   \
-  }                                                                         \
-  }                                                                         \
+#define TESSERA_PLUGIN(descriptor)                                                         \
+  namespace {                                                                              \
+  const ::tessera::PluginDescriptor* tessera_plugin_entry_impl() { return &(descriptor); } \
+  }                                                                                        \
   BOOST_DLL_ALIAS(tessera_plugin_entry_impl, tessera_plugin_entry)
 
 // Fills the descriptor's header fields for a plugin of `kind`.
-#define TESSERA_DESCRIPTOR_HEADER(kind_enum, kind_version)                  \
+#define TESSERA_DESCRIPTOR_HEADER(kind_enum, kind_version) \
   ::tessera::kAbiVersion, sizeof(::tessera::PluginDescriptor), kind_enum, kind_version
