@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "core/nearest_name.hpp"
+#include "core/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
@@ -125,16 +126,16 @@ int run_guarded(const std::function<int()>& body) {
     for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
     return kExitBadInput;
   } catch (const InputError& e) {
-    std::cerr << "tessera: error: " << e.what() << '\n';
+    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitBadInput;
   } catch (const PluginError& e) {
-    std::cerr << "tessera: error: " << e.what() << '\n';
+    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
   } catch (const Error& e) {
-    std::cerr << "tessera: error: " << e.what() << '\n';
+    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
   } catch (const std::exception& e) {
-    std::cerr << "tessera: error: " << e.what() << '\n';
+    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
   }
 }

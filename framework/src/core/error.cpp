@@ -1,5 +1,6 @@
 #include "tessera/error.hpp"
 
+#include "core/safe_text.hpp"
 #include "tessera/plugin/plugin_object.hpp"
 
 namespace tessera {
@@ -22,13 +23,14 @@ std::string join_diagnostics(const std::vector<Diagnostic>& ds) {
 }
 }  // namespace
 
+// The one place a diagnostic becomes text: file name and message escaped (safe_text.hpp).
 std::string Diagnostic::format() const {
-  std::string s = where.file.empty() ? std::string("<input>") : where.file;
+  std::string s = where.file.empty() ? std::string("<input>") : printable_text(where.file);
   if (where.line > 0) {
     s += ':' + std::to_string(where.line);
     if (where.column > 0) s += ':' + std::to_string(where.column);
   }
-  return s + ": error: " + message;
+  return s + ": error: " + printable_message(message);
 }
 
 InputErrors::InputErrors(std::vector<Diagnostic> diagnostics)

@@ -1,9 +1,8 @@
 #include "scenario/yaml_tree.hpp"
 
-#include <yaml-cpp/yaml.h>
-
-#include <fstream>
-#include <sstream>
+#include "core/input_file.hpp"
+#include "core/safe_text.hpp"
+#include "scenario/yaml_document.hpp"
 
 namespace tessera::loader {
 
@@ -59,7 +58,7 @@ std::string describe(const YNode& n) {
     case YNode::Kind::mapping:
       return "a mapping";
     case YNode::Kind::scalar:
-      return "\"" + n.value + "\"";
+      return "\"" + excerpt(n.value) + "\"";
   }
   return "?";
 }
@@ -74,7 +73,7 @@ std::string join_path(std::string_view prefix, std::string_view key) {
 
 namespace {
 
-SourceLocation location_of(const YAML::Mark& m, const std::string& file) {
+SourceLocation location_of(const YamlMark& m, const std::string& file) {
   SourceLocation w;
   w.file = file;
   if (m.line >= 0) {
@@ -84,60 +83,79 @@ SourceLocation location_of(const YAML::Mark& m, const std::string& file) {
   return w;
 }
 
-YNode convert(const YAML::Node& n, const std::string& file, const std::string& path, Diags& d,
-              const SourceLocation* fallback) {
-  YNode out;
-  out.where = location_of(n.Mark(), file);
-  switch (n.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      out.kind = YNode::Kind::null;
-      // `key:` with nothing after it: yaml-cpp marks the next token; point at the key instead.
-      if (fallback) out.where = *fallback;
-      break;
-    case YAML::NodeType::Scalar:
-      out.kind = YNode::Kind::scalar;
-      out.value = n.Scalar();
-      out.plain = n.Tag() != "!";
-      break;
-    case YAML::NodeType::Sequence: {
-      out.kind = YNode::Kind::sequence;
-      std::size_t i = 0;
-      for (const auto& item : n) {
-        std::string item_path = path + "[" + std::to_string(i) + "]";
-        if (item.IsMap() && item["name"] && item["name"].IsScalar())
-          item_path = join_path(path, item["name"].Scalar());
-        out.items.push_back(convert(item, file, item_path, d, nullptr));
-        ++i;
-      }
-      break;
+// The raw graph expanded into the tree. parse_yaml_document has already bounded its size and
+// depth (aliases expanded) and refused cycles, so this recursion is at most yaml.depth deep.
+class Converter {
+ public:
+  Converter(const RawDocument& doc, const std::string& file, Diags& d) : doc_(doc), file_(file), d_(d) {}
+
+  YNode convert(std::uint32_t index, const std::string& path, const SourceLocation* fallback) const {
+    const RawNode& n = doc_.nodes[index];
+    YNode out;
+    out.where = location_of(n.mark, file_);
+    out.kind = n.kind;
+    switch (n.kind) {
+      case YNode::Kind::null:
+        // `key:` with nothing after it: yaml-cpp marks the next token; point at the key instead.
+        if (fallback) out.where = *fallback;
+        break;
+      case YNode::Kind::scalar:
+        out.value = n.value;
+        out.plain = n.plain;
+        break;
+      case YNode::Kind::sequence:
+        out.items.reserve(n.children.size());
+        for (std::size_t i = 0; i < n.children.size(); ++i) {
+          std::string item_path = path + "[" + std::to_string(i) + "]";
+          if (const RawNode* name = name_of(n.children[i])) item_path = join_path(path, name->value);
+          out.items.push_back(convert(n.children[i], item_path, nullptr));
+        }
+        break;
+      case YNode::Kind::mapping:
+        for (std::size_t i = 0; i + 1 < n.children.size(); i += 2) {
+          const RawNode& k = doc_.nodes[n.children[i]];
+          const SourceLocation key_where = location_of(k.mark, file_);
+          if (k.kind != YNode::Kind::scalar) {
+            d_.error(key_where, (path.empty() ? std::string("top level") : path) +
+                                    ": a key must be a plain name, found a " +
+                                    (k.kind == YNode::Kind::mapping    ? "mapping"
+                                     : k.kind == YNode::Kind::sequence ? "list"
+                                                                       : "null"));
+            continue;
+          }
+          const std::string key_path = join_path(path, k.value);
+          if (const YEntry* first = out.find_entry(k.value)) {
+            d_.error(key_where, key_path + ": duplicate key (first given at line " +
+                                    std::to_string(first->key_where.line) + ", column " +
+                                    std::to_string(first->key_where.column) + "); give each key once");
+            continue;
+          }
+          out.entries.push_back(YEntry{k.value, key_where, convert(n.children[i + 1], key_path, &key_where)});
+        }
+        break;
     }
-    case YAML::NodeType::Map:
-      out.kind = YNode::Kind::mapping;
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        const SourceLocation key_where = location_of(it->first.Mark(), file);
-        if (!it->first.IsScalar()) {
-          d.error(key_where, (path.empty() ? std::string("top level") : path) +
-                                 ": a key must be a plain name, found a " +
-                                 (it->first.IsMap()        ? "mapping"
-                                  : it->first.IsSequence() ? "list"
-                                                           : "null"));
-          continue;
-        }
-        const std::string key = it->first.Scalar();
-        const std::string key_path = join_path(path, key);
-        if (const YEntry* first = out.find_entry(key)) {
-          d.error(key_where, key_path + ": duplicate key (first given at line " +
-                                 std::to_string(first->key_where.line) + ", column " +
-                                 std::to_string(first->key_where.column) + "); give each key once");
-          continue;
-        }
-        out.entries.push_back(YEntry{key, key_where, convert(it->second, file, key_path, d, &key_where)});
-      }
-      break;
+    return out;
   }
-  return out;
-}
+
+ private:
+  // A mapping's scalar `name:` value (which names a list item in paths), or nullptr.
+  const RawNode* name_of(std::uint32_t index) const {
+    const RawNode& n = doc_.nodes[index];
+    if (n.kind != YNode::Kind::mapping) return nullptr;
+    for (std::size_t i = 0; i + 1 < n.children.size(); i += 2) {
+      const RawNode& k = doc_.nodes[n.children[i]];
+      if (k.kind == YNode::Kind::scalar && k.value == "name") {
+        const RawNode& v = doc_.nodes[n.children[i + 1]];
+        return v.kind == YNode::Kind::scalar ? &v : nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  const RawDocument& doc_;
+  const std::string& file_;
+  Diags& d_;
+};
 
 void relocate(YNode& n, const SourceLocation& where) {
   n.where = where;
@@ -148,43 +166,65 @@ void relocate(YNode& n, const SourceLocation& where) {
   }
 }
 
+std::string problem_text(const YamlProblem& p, const std::string& path_prefix) {
+  if (p.syntax) return "malformed YAML: " + p.what;
+  const std::string path = p.path.empty()        ? path_prefix
+                           : path_prefix.empty() ? p.path
+                           : p.path[0] == '['    ? path_prefix + p.path
+                                                 : join_path(path_prefix, p.path);
+  return path.empty() ? p.what : path + ": " + p.what;
+}
+
 }  // namespace
 
 std::optional<YNode> read_yaml_file(const std::string& path, const std::string& path_prefix, Diags& d) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    d.error(SourceLocation{path, 0, 0}, "cannot read the file (does it exist?)");
+  const SourceLocation file_loc{path, 0, 0};
+  const std::string what = path_prefix.empty() ? std::string("file") : path_prefix + " file";
+  const std::string problem = input_file_problem(path);
+  if (problem == "no such file") {
+    d.error(file_loc, "cannot read the " + what + " (does it exist?)");
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  YAML::Node root;
+  if (!problem.empty()) {
+    d.error(file_loc, "the " + what + " " + problem);
+    return std::nullopt;
+  }
+  std::string text;
   try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    d.error(location_of(e.mark, path), "malformed YAML: " + e.msg);
-    return std::nullopt;
-  } catch (const YAML::Exception& e) {
-    d.error(location_of(e.mark, path), "malformed YAML: " + e.msg);
+    text = read_input_file(path, what);
+  } catch (const Error& e) {
+    // Changed between the check and the read: read_input_file's message starts with the path.
+    std::string m = e.what();
+    if (m.rfind(path + ": ", 0) == 0) m.erase(0, path.size() + 2);
+    d.error(file_loc, m);
     return std::nullopt;
   }
-  YNode tree = convert(root, path, path_prefix, d, nullptr);
+  RawDocument doc;
+  try {
+    doc = parse_yaml_document(text);
+  } catch (const YamlProblem& p) {
+    d.error(location_of(p.mark, path), problem_text(p, path_prefix));
+    return std::nullopt;
+  }
+  YNode tree = Converter(doc, path, d).convert(doc.root, path_prefix, nullptr);
   if (tree.is_null()) tree.where = SourceLocation{path, 1, 1};
   return tree;
 }
 
 std::optional<YNode> parse_yaml_text(const std::string& text, const SourceLocation& where,
                                      const std::string& context, Diags& d) {
-  YAML::Node root;
+  RawDocument doc;
   try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    d.error(where, context + ": the value is not valid YAML (" + e.msg + ")");
+    doc = parse_yaml_document(text);
+  } catch (const YamlProblem& p) {
+    if (p.syntax)
+      d.error(where, context + ": the value is not valid YAML (" + p.what + ")");
+    else
+      d.error(where, context + ": " + problem_text(p, ""));
     return std::nullopt;
   }
   Diags local;
-  YNode tree = convert(root, where.file, context, local, nullptr);
+  YNode tree = Converter(doc, where.file, local).convert(doc.root, context, nullptr);
   for (auto& diag : local.list) d.error(where, context + ": " + diag.message);
   relocate(tree, where);
   return tree;

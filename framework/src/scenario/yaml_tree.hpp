@@ -52,7 +52,8 @@ struct YEntry {
   YNode value;
 };
 
-// "a mapping", "a list", "nothing", or the scalar in quotes: for "found ..." in messages.
+// "a mapping", "a list", "nothing", or the scalar in quotes, cut to 60 characters and "…": for
+// "found ..." in messages (never a whole file echoed back).
 std::string describe(const YNode& n);
 
 // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
