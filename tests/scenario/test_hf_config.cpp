@@ -98,7 +98,7 @@ const std::string kLlama =
     "  \"num_attention_heads\": 32,\n  \"intermediate_size\": 11008,\n  \"vocab_size\": 32000";
 }  // namespace
 
-TEST_CASE("hf_config: an unknown model_type is refused at its value, naming family:", "[hf]") {
+TEST_CASE("hf_config: an unknown model_type is refused at its value naming family:", "[hf]") {
   const std::string m =
       first_error(R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})");
   CHECK(m.rfind("F:1:16: error: hf_config.model_type: 'gpt2' is not a supported family (llama,", 0) == 0);
@@ -109,7 +109,7 @@ TEST_CASE("hf_config: an unknown model_type is refused at its value, naming fami
         "F:1:2: error: hf_config.model_type: expected a string, found 7");
 }
 
-TEST_CASE("hf_config: missing fields, and the schema's checks located at the JSON key", "[hf]") {
+TEST_CASE("hf_config: missing fields and the schema's checks located at the JSON key", "[hf]") {
   CHECK(first_error(
             "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32\n}") ==
         "F:1:1: error: hf_config: the llama config lacks num_attention_heads, intermediate_size and "
@@ -120,7 +120,7 @@ TEST_CASE("hf_config: missing fields, and the schema's checks located at the JSO
   CHECK(first_error(kLlama + "\n}") == "(loaded)");
 }
 
-TEST_CASE("hf_config: null, zero, negative, fractional and huge values are refused at their key", "[hf]") {
+TEST_CASE("hf_config: null zero negative fractional and huge values are refused at their key", "[hf]") {
   CHECK(first_error(kLlama + ",\n  \"num_key_value_heads\": null\n}") ==
         "F:8:3: error: hf_config.num_key_value_heads: expected a positive integer (at most 2^53-1), found "
         "null (a "
@@ -151,7 +151,7 @@ TEST_CASE("hf_config: null, zero, negative, fractional and huge values are refus
             .rfind("F:3:29: error: hf_config.moe_intermediate_size: expected a positive integer", 0) == 0);
 }
 
-TEST_CASE("hf_config: JSON problems located; duplicate keys, 1e400, depth and string size refused", "[hf]") {
+TEST_CASE("hf_config: JSON problems located - duplicate keys 1e400 depth and string size refused", "[hf]") {
   CHECK(first_error(kLlama + ",\n  \"vocab_size\": 32001\n}") ==
         "F:8:3: error: hf_config: duplicate key \"vocab_size\" (first at line 7, column 3); JSON readers "
         "disagree "
