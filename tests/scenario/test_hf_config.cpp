@@ -75,50 +75,140 @@ TEST_CASE("hf_config in a scenario - with the scenario's dtype and overrides", "
   CHECK(s.model.dtype.activations == DType::bf16);
 }
 
-TEST_CASE("hf_config: an unsupported architecture names what is missing", "[hf]") {
+namespace {
+// The first diagnostic of loading `json` as a model file, formatted ("FILE:L:C: error: ...").
+std::string first_error(const std::string& json) {
   const fs::path dir = fs::temp_directory_path() / "tessera-hf-test";
   fs::create_directories(dir);
   const std::string path = (dir / "config.json").string();
-  { std::ofstream(path) << R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})"; }
+  { std::ofstream(path, std::ios::binary) << json; }
   try {
     load_model_file(path);
-    FAIL("expected InputErrors");
   } catch (const InputErrors& e) {
-    REQUIRE(e.diagnostics().size() == 1);
-    const std::string m = e.diagnostics()[0].message;
-    CHECK(m.find("unsupported architecture 'gpt2'") != std::string::npos);
-    CHECK(m.find("num_hidden_layers, hidden_size, num_attention_heads and intermediate_size") !=
-          std::string::npos);
+    REQUIRE(!e.diagnostics().empty());
+    std::string m = e.diagnostics()[0].format();
+    if (m.rfind(path, 0) == 0) m = "F" + m.substr(path.size());
+    return m;
   }
+  return "(loaded)";
+}
+
+const std::string kLlama =
+    "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32,\n"
+    "  \"num_attention_heads\": 32,\n  \"intermediate_size\": 11008,\n  \"vocab_size\": 32000";
+}  // namespace
+
+TEST_CASE("hf_config: an unknown model_type is refused at its value naming family:", "[hf]") {
+  const std::string m =
+      first_error(R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})");
+  CHECK(m.rfind("F:1:16: error: hf_config.model_type: 'gpt2' is not a supported family (llama,", 0) == 0);
+  CHECK(m.find("family: llama}") != std::string::npos);
+  CHECK(first_error(R"({"hidden_size": 8})")
+            .rfind("F:1:1: error: hf_config: the config has no model_type", 0) == 0);
+  CHECK(first_error(R"({"model_type": 7})") ==
+        "F:1:2: error: hf_config.model_type: expected a string, found 7");
+}
+
+TEST_CASE("hf_config: missing fields and the schema's checks located at the JSON key", "[hf]") {
+  CHECK(first_error(
+            "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32\n}") ==
+        "F:1:1: error: hf_config: the llama config lacks num_attention_heads, intermediate_size and "
+        "vocab_size, "
+        "which Tessera needs");
+  CHECK(first_error(kLlama + ",\n  \"num_key_value_heads\": 5\n}") ==
+        "F:8:3: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), found 5");
+  CHECK(first_error(kLlama + "\n}") == "(loaded)");
+}
+
+TEST_CASE("hf_config: null zero negative fractional and huge values are refused at their key", "[hf]") {
+  CHECK(first_error(kLlama + ",\n  \"num_key_value_heads\": null\n}") ==
+        "F:8:3: error: hf_config.num_key_value_heads: expected a positive integer (at most 2^53-1), found "
+        "null (a "
+        "null is not a default: remove the key or give the value)");
+  CHECK(first_error(kLlama + ",\n  \"head_dim\": 0}")
+            .rfind("F:8:3: error: hf_config.head_dim: expected a positive integer (at most 2^53-1), found 0",
+                   0) == 0);
+  CHECK(first_error(kLlama + ", \"head_dim\": -128}").find("found -128") != std::string::npos);
+  CHECK(first_error(kLlama + ", \"head_dim\": 12.5}").find("found 12.5") != std::string::npos);
+  CHECK(first_error(kLlama + ", \"head_dim\": 18446744073709551615}").find("found 18446744073709551615") !=
+        std::string::npos);
+  CHECK(first_error(kLlama + ", \"head_dim\": 9007199254740992}").find("found 9007199254740992") !=
+        std::string::npos);
+  CHECK(first_error(kLlama + ", \"tie_word_embeddings\": null}") ==
+        "F:7:24: error: hf_config.tie_word_embeddings: expected true or false, found null");
+  // A DeepSeek config with `n_routed_experts: null` is not silently dense.
+  std::ifstream in(kSrc + "/tests/fixtures/hf/deepseek-v3/config.json");
+  std::string ds((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = "\"n_routed_experts\": 256";
+  REQUIRE(ds.find(key) != std::string::npos);
+  ds.replace(ds.find(key), key.size(), "\"n_routed_experts\": null");
+  CHECK(first_error(ds).find("error: hf_config.n_routed_experts: expected a positive integer") !=
+        std::string::npos);
+  // Qwen2-MoE with moe_intermediate_size 0 and a shared expert: refused, no division by zero.
+  CHECK(first_error(R"({"model_type": "qwen2_moe", "num_hidden_layers": 2, "hidden_size": 64,
+  "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100, "num_experts": 4,
+  "num_experts_per_tok": 2, "moe_intermediate_size": 0, "shared_expert_intermediate_size": 128})")
+            .rfind("F:3:29: error: hf_config.moe_intermediate_size: expected a positive integer", 0) == 0);
+}
+
+TEST_CASE("hf_config: JSON problems located - duplicate keys 1e400 depth and string size refused", "[hf]") {
+  CHECK(first_error(kLlama + ",\n  \"vocab_size\": 32001\n}") ==
+        "F:8:3: error: hf_config: duplicate key \"vocab_size\" (first at line 7, column 3); JSON readers "
+        "disagree "
+        "on which one counts, so Tessera refuses both");
+  CHECK(first_error(kLlama + ",\n  \"rope_theta\": 1e400\n}") ==
+        "F:8:17: error: hf_config: the number 1e400 is out of range (beyond a double, about 1.8e308)");
+  CHECK(first_error("{\"model_type\": \"llama\", \"hidden_size\": 40")
+            .rfind("F:1:42: error: malformed JSON: ", 0) == 0);
+  CHECK(first_error("{\"a\": [1, 2,, 3]}").rfind("F:1:13: error: malformed JSON: syntax error", 0) == 0);
+  const std::string deep = kLlama + ", \"x\": " + std::string(100, '[') + std::string(100, ']') + "}";
+  CHECK(first_error(deep).find("exceeds the limit yaml.depth (64); raise it with --limit yaml.depth=N") !=
+        std::string::npos);
+  const std::string big = kLlama + ", \"x\": \"" + std::string(70000, 'a') + "\"}";
+  CHECK(first_error(big) ==
+        "F:7:29: error: hf_config: a JSON string of 70000 bytes exceeds the limit scalar.bytes (65536); "
+        "raise it "
+        "with --limit scalar.bytes=N");
+  CHECK(first_error("[1, 2]") ==
+        "F:1:1: error: hf_config: expected a JSON object (a Hugging Face config.json), "
+        "found a list");
+  CHECK(first_error("").rfind("F:1:1: error: malformed JSON", 0) == 0);
+  fs::remove_all(fs::temp_directory_path() / "tessera-hf-test");
+}
+
+TEST_CASE("hf_config in a scenario: family: reads an unknown model_type by a supported family's rules",
+          "[hf]") {
+  const fs::path dir = fs::temp_directory_path() / "tessera-hf-family";
+  fs::create_directories(dir);
   {
-    std::ofstream(path)
-        << "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32\n}";
+    std::ofstream(dir / "config.json")
+        << R"({"model_type": "my_llama", "num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8,
+           "intermediate_size": 1024, "vocab_size": 1000})";
   }
-  try {
-    load_model_file(path);
-    FAIL("expected InputErrors");
-  } catch (const InputErrors& e) {
-    CHECK(e.diagnostics()[0].message ==
-          "hf_config: the llama config lacks num_attention_heads, intermediate_size and vocab_size, which "
-          "Tessera "
-          "needs");
-  }
+  const auto scenario =
+      [&](const std::string& model) {
+        std::ofstream(dir / "s.yaml")
+            << "schema_version: 1\nkind: scenario\nmodel: " << model << "\nmachine: " << TESSERA_TEST_DIR
+            << "/fixtures/data/machines/tiny-cube.yaml\nworkload: {mode: decode, context: 1K}\n";
+        return (dir / "s.yaml").string();
+      };
+  const Scenario s = load_scenario(scenario("{hf_config: config.json, family: llama}"), LoadOptions{});
+  CHECK(s.model.layers == 4);
+  CHECK(s.model.kv_heads == 8);
+  CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json}"), LoadOptions{}),
+                    Catch::Contains("'my_llama' is not a supported family"));
+  CHECK_THROWS_WITH(
+      load_scenario(scenario("{hf_config: config.json, family: lama}"), LoadOptions{}),
+      Catch::Contains("s.yaml:3:41: error: model.family: 'lama' is not a supported family (did you mean "
+                      "'llama'?)"));
   {
-    std::ofstream(path)
-        << "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,\n  \"num_hidden_layers\": 32,\n"
-           "  \"num_attention_heads\": 32,\n  \"num_key_value_heads\": 5,\n"
-           "  \"intermediate_size\": 11008,\n  \"vocab_size\": 32000\n}";
+    std::ofstream(dir / "config.json")
+        << R"({"model_type": "qwen2", "num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8,
+           "intermediate_size": 1024, "vocab_size": 1000})";
   }
-  try {
-    load_model_file(path);
-    FAIL("expected InputErrors");
-  } catch (const InputErrors& e) {
-    // The model schema's check, located at the JSON key.
-    CHECK(e.diagnostics()[0].format() == path +
-                                             ":6:3: error: model.kv_heads: expected a divisor of heads (32, "
-                                             "grouped-query attention), found 5");
-  }
-  { std::ofstream(path) << "{\"model_type\": \"llama\", \"hidden_size\": 40"; }
-  CHECK_THROWS_WITH(load_model_file(path), Catch::Contains("malformed JSON"));
+  CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, family: llama}"), LoadOptions{}),
+                    Catch::Contains("model.family: 'llama' contradicts the config's model_type 'qwen2'"));
+  CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, famly: llama}"), LoadOptions{}),
+                    Catch::Contains("did you mean 'family'?"));
   fs::remove_all(dir);
 }

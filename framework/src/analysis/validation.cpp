@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
 #include "eval/evaluator.hpp"
@@ -51,7 +51,9 @@ std::optional<std::int64_t> int_cell(const std::string& s) {
   std::size_t pos = 0;
   try {
     const long long v = std::stoll(t, &pos);
-    if (pos != t.size()) return std::nullopt;
+    // Beyond kMaxRowCount is no count (read_measurements refuses it at its cell); the bound
+    // keeps tp*pp and every sum of lengths exact in int64.
+    if (pos != t.size() || v > kMaxRowCount || v < -kMaxRowCount) return std::nullopt;
     return v;
   } catch (...) {
     return std::nullopt;
@@ -70,69 +72,6 @@ std::optional<double> real_cell(const std::string& s) {
     return std::nullopt;
   }
 }
-
-// ---- CSV -----------------------------------------------------------------------------------
-
-std::vector<std::vector<std::string>> parse_csv(const std::string& text, std::vector<int>& lines) {
-  std::vector<std::vector<std::string>> records;
-  std::vector<std::string> rec;
-  std::string cell;
-  bool quoted = false, any = false;
-  int line = 1, rec_line = 1;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          cell += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        if (c == '\n') ++line;
-        cell += c;
-      }
-      continue;
-    }
-    if (c == '"') {
-      quoted = true;
-      any = true;
-    } else if (c == ',') {
-      rec.push_back(cell);
-      cell.clear();
-      any = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (any || !cell.empty()) {
-        rec.push_back(cell);
-        records.push_back(rec);
-        lines.push_back(rec_line);
-      }
-      rec.clear();
-      cell.clear();
-      any = false;
-      ++line;
-      rec_line = line;
-    } else {
-      cell += c;
-      any = true;
-    }
-  }
-  if (quoted)
-    throw InputError("unterminated quoted cell (the row starting at line " + std::to_string(rec_line) + ")");
-  if (any || !cell.empty()) {
-    rec.push_back(cell);
-    records.push_back(rec);
-    lines.push_back(rec_line);
-  }
-  return records;
-}
-
-const char* const kColumns[] = {"id",        "source",   "source_locator", "software",   "model",
-                                "precision", "hardware", "n_devices",      "tp",         "pp",
-                                "ep",        "batch",    "input_len",      "output_len", "metric",
-                                "value",     "unit",     "notes"};
 
 // ---- units -----------------------------------------------------------------------------
 
@@ -193,27 +132,81 @@ bool unmapped(RowPlan& p, std::string reason) {
   return false;
 }
 
-// GEMM shape "M=64 K=12288 N=12288" or "M=1,K=8192,N=10240" in the model column or the notes.
+// A hand scanner (no std::regex: its backtracking recursion overflows the stack on a long
+// cell). `at` is advanced past what was read.
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+void skip_spaces(const std::string& s, std::size_t& at) {
+  while (at < s.size() && is_space(s[at])) ++at;
+}
+
+// `\d+` as a double; at most 15 digits (exact in a double), else no match.
+bool digits(const std::string& s, std::size_t& at, double& v) {
+  const std::size_t start = at;
+  v = 0;
+  while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at]))) {
+    if (at - start >= 15) return false;
+    v = v * 10 + (s[at] - '0');
+    ++at;
+  }
+  return at > start;
+}
+
+// `NAME\s*=\s*(\d+)` at `at`.
+bool assignment(const std::string& s, std::size_t& at, const char* name, double& v) {
+  const std::size_t n = std::strlen(name);
+  if (s.compare(at, n, name) != 0) return false;
+  at += n;
+  skip_spaces(s, at);
+  if (at >= s.size() || s[at] != '=') return false;
+  ++at;
+  skip_spaces(s, at);
+  return digits(s, at, v);
+}
+
+// `\s*[, ]\s*`: blanks with one comma, or blanks containing a space.
+bool separator(const std::string& s, std::size_t& at) {
+  int commas = 0;
+  bool space = false;
+  while (at < s.size() && (is_space(s[at]) || s[at] == ',')) {
+    if (s[at] == ',') {
+      if (++commas > 1) return false;
+    } else if (s[at] == ' ') {
+      space = true;
+    }
+    ++at;
+  }
+  return commas == 1 || space;
+}
+
+// GEMM shape "M=64 K=12288 N=12288" or "M=1,K=8192,N=10240" in the model column or the notes
+// (the leftmost match, as `M\s*=\s*(\d+)\s*[, ]\s*K\s*=\s*(\d+)\s*[, ]\s*N\s*=\s*(\d+)` would find).
 bool gemm_shape(const DataRow& row, double& m, double& k, double& n) {
-  static const std::regex re(R"(M\s*=\s*(\d+)\s*[, ]\s*K\s*=\s*(\d+)\s*[, ]\s*N\s*=\s*(\d+))");
   for (const std::string* s : {&row.model, &row.notes}) {
-    std::smatch mt;
-    if (std::regex_search(*s, mt, re)) {
-      m = std::stod(mt[1].str());
-      k = std::stod(mt[2].str());
-      n = std::stod(mt[3].str());
-      return true;
+    for (std::size_t start = s->find('M'); start != std::string::npos; start = s->find('M', start + 1)) {
+      std::size_t at = start;
+      double a = 0, b = 0, c = 0;
+      if (assignment(*s, at, "M", a) && separator(*s, at) && assignment(*s, at, "K", b) &&
+          separator(*s, at) && assignment(*s, at, "N", c)) {
+        m = a;
+        k = b;
+        n = c;
+        return true;
+      }
     }
   }
   return false;
 }
 
+// "copy bytes = N" in the notes (the leftmost).
 bool copy_bytes(const DataRow& row, double& bytes) {
-  static const std::regex re(R"(copy bytes\s*=\s*(\d+))");
-  std::smatch mt;
-  if (!std::regex_search(row.notes, mt, re)) return false;
-  bytes = std::stod(mt[1].str());
-  return true;
+  const std::string& s = row.notes;
+  for (std::size_t start = s.find("copy bytes"); start != std::string::npos;
+       start = s.find("copy bytes", start + 1)) {
+    std::size_t at = start;
+    if (assignment(s, at, "copy bytes", bytes)) return true;
+  }
+  return false;
 }
 
 bool map_machine(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
@@ -268,57 +261,6 @@ bool map_config(const DataRow& row, RowPlan& p) {
 }  // namespace
 
 // ---- public: rows ------------------------------------------------------------------------
-
-std::vector<DataRow> read_measurements(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::vector<int> lines;
-  std::vector<std::vector<std::string>> recs;
-  try {
-    recs = parse_csv(ss.str(), lines);
-  } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
-  }
-  if (recs.empty()) throw InputError(path + ": empty file (expected the header of measurements.csv)");
-  std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < recs[0].size(); ++i) col[trim(recs[0][i])] = i;
-  for (const char* c : kColumns)
-    if (!col.count(c))
-      throw InputError(path + ":1: missing column '" + std::string(c) +
-                       "' (expected the columns of measurements.csv: id,source,...,notes)");
-  std::vector<DataRow> rows;
-  for (std::size_t r = 1; r < recs.size(); ++r) {
-    const auto& rec = recs[r];
-    auto cell = [&](const char* name) -> std::string {
-      const std::size_t i = col[name];
-      return i < rec.size() ? rec[i] : std::string();
-    };
-    DataRow d;
-    d.id = trim(cell("id"));
-    d.source = trim(cell("source"));
-    d.source_locator = cell("source_locator");
-    d.software = cell("software");
-    d.model = trim(cell("model"));
-    d.precision = trim(cell("precision"));
-    d.hardware = trim(cell("hardware"));
-    d.n_devices = cell("n_devices");
-    d.tp = cell("tp");
-    d.pp = cell("pp");
-    d.ep = cell("ep");
-    d.batch = cell("batch");
-    d.input_len = cell("input_len");
-    d.output_len = cell("output_len");
-    d.metric = trim(cell("metric"));
-    d.value = cell("value");
-    d.unit = trim(cell("unit"));
-    d.notes = cell("notes");
-    d.line = lines[r];
-    rows.push_back(std::move(d));
-  }
-  return rows;
-}
 
 bool is_latency_metric(const std::string& m) {
   return m == "ttft" || m == "e2e_latency" || m == "prefill_latency" || m == "tpot" || m == "tpot_p50" ||
@@ -514,19 +456,19 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   return p;
 }
 
-PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
-  PreparedRow r;
-  r.row = &row;
-  r.plan = plan;
-  r.machine = load_machine_file(plan.machine_file);
+namespace {
+
+PreparedFiles::Machine read_machine(const std::string& file) {
+  PreparedFiles::Machine m;
+  m.spec = load_machine_file(file);
   // The raw `efficiency:` block, validated later against the chosen latency plugin.
   try {
-    const YAML::Node root = YAML::LoadFile(plan.machine_file);
+    const YAML::Node root = YAML::LoadFile(file);
     if (const YAML::Node ef = root["efficiency"]; ef && ef.IsMap()) {
       for (const auto& kv : ef) {
         RawParam p;
         p.key = kv.first.as<std::string>();
-        p.where = SourceLocation{plan.machine_file, kv.second.Mark().line + 1, kv.second.Mark().column + 1};
+        p.where = SourceLocation{file, kv.second.Mark().line + 1, kv.second.Mark().column + 1};
         if (kv.second.IsSequence()) {
           p.is_list = true;
           for (const auto& item : kv.second) {
@@ -536,12 +478,31 @@ PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
         } else {
           p.text = kv.second.as<std::string>();
         }
-        r.efficiency_raw.push_back(std::move(p));
+        m.efficiency_raw.push_back(std::move(p));
       }
     }
   } catch (const YAML::Exception& e) {
-    throw InputError(plan.machine_file + ": error: " + e.msg);
+    throw InputError(file + ": error: " + e.msg);
   }
+  return m;
+}
+
+}  // namespace
+
+PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
+  PreparedFiles once;
+  return prepare_row(row, plan, once);
+}
+
+PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, PreparedFiles& files) {
+  PreparedRow r;
+  r.row = &row;
+  r.plan = plan;
+  auto mach = files.machines.find(plan.machine_file);
+  if (mach == files.machines.end())
+    mach = files.machines.emplace(plan.machine_file, read_machine(plan.machine_file)).first;
+  r.machine = mach->second.spec;
+  r.efficiency_raw = mach->second.efficiency_raw;
   // A format the PE lacks runs at the next wider one; fp16 rows on a bf16-only PE use bf16.
   DTypes dt = plan.dtype;
   for (DType* t : {&dt.weights, &dt.kv, &dt.activations})
@@ -553,7 +514,10 @@ PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
     r.model.hidden = r.model.heads = r.model.kv_heads = r.model.head_dim = 1;
     r.model.ffn = r.model.vocab = 1;
   } else {
-    r.model = load_model_file(plan.model_file);
+    auto model = files.models.find(plan.model_file);
+    if (model == files.models.end())
+      model = files.models.emplace(plan.model_file, load_model_file(plan.model_file)).first;
+    r.model = model->second;
   }
   r.model.dtype = dt;
   return r;
@@ -738,13 +702,14 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   // Plan and load every row once.
   std::vector<RowPlan> plans;
   std::vector<std::optional<PreparedRow>> prepared;
+  PreparedFiles files;
   for (const DataRow& r : rows) {
     plans.push_back(plan_row(r, aliases, root));
     prepared.emplace_back();
     if (options.latency_only && !is_latency_metric(r.metric)) continue;
     if (plans.back().mapped) {
       try {
-        prepared.back() = prepare_row(r, plans.back());
+        prepared.back() = prepare_row(r, plans.back(), files);
       } catch (const Error& e) {
         plans.back().mapped = false;
         plans.back().reason = e.what();

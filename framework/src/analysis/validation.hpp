@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/measurement_csv.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/dtype.hpp"
@@ -23,16 +24,6 @@
 #include "tessera/parallel_config.hpp"
 
 namespace tessera::validation {
-
-// One row of a measurements CSV, cells as written.
-struct DataRow {
-  std::string id, source, source_locator, software, model, precision, hardware;
-  std::string n_devices, tp, pp, ep, batch, input_len, output_len, metric, value, unit, notes;
-  int line = 0;  // 1-based line of the row's start in the file
-};
-
-// Reads a CSV with the header of measurements.csv (RFC 4180 quoting). Throws InputError.
-TESSERA_API std::vector<DataRow> read_measurements(const std::string& path);
 
 // The latency metrics of measurements.csv's README (the acceptance set).
 TESSERA_API bool is_latency_metric(const std::string& metric);
@@ -103,6 +94,18 @@ struct PreparedRow {
   std::vector<RawParam> efficiency_raw;  // the machine file's `efficiency:` block as written
 };
 TESSERA_API PreparedRow prepare_row(const DataRow& row, const RowPlan& plan);
+
+// Model and machine files read once each, for preparing many rows (validate_data: a CSV of
+// 200k rows names a handful of files).
+struct PreparedFiles {
+  struct Machine {
+    MachineSpec spec;
+    std::vector<RawParam> efficiency_raw;
+  };
+  std::map<std::string, ModelSpec> models;
+  std::map<std::string, Machine> machines;
+};
+TESSERA_API PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, PreparedFiles& files);
 
 // The prediction in the row's unit, with `latency` and the machine's validated efficiency
 // block. Throws Error when the configuration is not valid on the machine.

@@ -2,76 +2,74 @@
 // Qwen3-MoE and DeepSeek-V2/V3 families. The config becomes a model mapping in the loader's
 // tree (each value located at its key in the JSON text), so that overrides and the model
 // schema's checks apply to it exactly as to a YAML model file. Dtypes are bf16.
+//
+// The JSON is held to the YAML standard (docs/limits.md, "JSON and CSV"): read through
+// json_tree (locations, duplicate keys, depth, size), and every field Tessera reads must be an
+// integer in its range — null, zero, negative, fractional or huge values are refused at their
+// key, never defaulted (a null `n_routed_experts` would otherwise make DeepSeek-V3 dense).
 #include "scenario/hf_config.hpp"
-
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/nearest_name.hpp"
+#include "scenario/json_tree.hpp"
 #include "scenario/schema_util.hpp"
 
 namespace tessera::loader {
 
 namespace {
 
-using json = nlohmann::json;
-
-const std::vector<std::string> kFamilies = {"llama", "mistral",   "mixtral",     "qwen2",      "qwen2_moe",
-                                            "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3"};
+// Integers above 2^53 are not exact in a double, which the physics computes in.
+constexpr std::int64_t kMaxInt = (std::int64_t{1} << 53) - 1;
 
 struct Reader {
-  const json& cfg;
-  const std::string& file;
-  const std::string& text;
+  const JNode& cfg;
   const std::string& family;
   Diags& d;
   std::vector<std::string> missing;
 
+  const JMember* member(const std::string& key) const { return cfg.find(key); }
+
   SourceLocation locate(const std::string& key) const {
-    SourceLocation w{file, 0, 0};
-    const std::size_t pos = text.find("\"" + key + "\"");
-    if (pos == std::string::npos) return w;
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < pos; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    w.line = line;
-    w.column = col;
-    return w;
+    const JMember* m = member(key);
+    return m ? m->key_where : cfg.where;
   }
 
-  bool present(const std::string& key) const { return cfg.contains(key) && !cfg.at(key).is_null(); }
+  bool present(const std::string& key) const { return member(key) != nullptr; }
 
-  // An integer field; nullopt (and recorded as missing when required) when absent.
-  std::optional<std::int64_t> integer(const std::string& key, bool required) {
-    if (!present(key)) {
+  // An integer field in [min, 2^53); nullopt (recorded as missing when required) when absent,
+  // and (recorded as an error) when null or out of range. `null_means` : the value a JSON null
+  // stands for, when Hugging Face uses null for it (q_lora_rank).
+  std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min = 1,
+                                      std::optional<std::int64_t> null_means = std::nullopt) {
+    const JMember* m = member(key);
+    if (!m) {
       if (required) missing.push_back(key);
       return std::nullopt;
     }
-    const json& v = cfg.at(key);
-    if (v.is_number_integer()) return v.get<std::int64_t>();
-    if (v.is_number_float() &&
-        v.get<double>() == static_cast<double>(static_cast<std::int64_t>(v.get<double>())))
-      return static_cast<std::int64_t>(v.get<double>());
-    d.error(locate(key), "hf_config: '" + key + "': expected an integer, found " + v.dump());
+    const JNode& v = m->value;
+    if (v.is_null() && null_means) return null_means;
+    std::optional<std::int64_t> x;
+    if (v.kind == JNode::Kind::integer) {
+      x = v.integer;
+    } else if (v.kind == JNode::Kind::real && v.real >= -9.0e15 && v.real <= 9.0e15 &&
+               v.real == static_cast<double>(static_cast<std::int64_t>(v.real))) {
+      x = static_cast<std::int64_t>(v.real);
+    }
+    if (x && *x >= min && *x <= kMaxInt) return x;
+    const std::string range = min == 0 ? "a non-negative integer" : "a positive integer";
+    d.error(m->key_where,
+            "hf_config." + key + ": expected " + range + " (at most 2^53-1), found " + describe(v) +
+                (v.is_null() ? " (a null is not a default: remove the key or give the value)" : ""));
     return std::nullopt;
   }
 
   std::optional<bool> boolean(const std::string& key) {
-    if (!present(key)) return std::nullopt;
-    const json& v = cfg.at(key);
-    if (v.is_boolean()) return v.get<bool>();
-    d.error(locate(key), "hf_config: '" + key + "': expected true or false, found " + v.dump());
+    const JMember* m = member(key);
+    if (!m) return std::nullopt;
+    if (m->value.kind == JNode::Kind::boolean) return m->value.boolean;
+    d.error(m->key_where, "hf_config." + key + ": expected true or false, found " + describe(m->value));
     return std::nullopt;
   }
 };
@@ -91,46 +89,73 @@ YNode mapping(const SourceLocation& where) {
   return n;
 }
 
+// The family to read with: model_type when supported, else the user's `family:`. Records the
+// refusal and returns "" otherwise.
+std::string choose_family(const JNode& cfg, const std::optional<HfFamily>& chosen, Diags& d) {
+  const auto& families = hf_families();
+  const auto known = [&](const std::string& f) {
+    return std::find(families.begin(), families.end(), f) != families.end();
+  };
+  const std::string how =
+      "if it follows one of them, name it: model: {hf_config: PATH, family: llama}; otherwise describe "
+      "the model in a YAML model file";
+  if (chosen && !known(chosen->name)) {
+    d.error(chosen->where, "model.family: '" + chosen->name + "' is not a supported family" +
+                               did_you_mean(chosen->name, families) + " (supported: " + join_names(families) +
+                               ")");
+    return "";
+  }
+  const JMember* mt = cfg.find("model_type");
+  if (mt && !mt->value.is_string()) {
+    d.error(mt->key_where, "hf_config.model_type: expected a string, found " + describe(mt->value));
+    return "";
+  }
+  const std::string model_type = mt ? mt->value.text : std::string();
+  if (known(model_type)) {
+    if (chosen && chosen->name != model_type) {
+      d.error(chosen->where, "model.family: '" + chosen->name + "' contradicts the config's model_type '" +
+                                 model_type + "' (line " + std::to_string(mt->key_where.line) +
+                                 "), a supported family: drop family: or correct it");
+      return "";
+    }
+    return model_type;
+  }
+  if (chosen) return chosen->name;
+  if (!mt)
+    d.error(cfg.where, "hf_config: the config has no model_type; supported families are " +
+                           join_names(families) + "; " + how);
+  else
+    d.error(mt->value.where, "hf_config.model_type: '" +
+                                 (model_type.size() > 64 ? model_type.substr(0, 64) + "..." : model_type) +
+                                 "' is not a supported family (" + join_names(families) + "); " + how);
+  return "";
+}
+
 }  // namespace
 
-std::optional<YNode> hf_config_tree(const std::string& path, Diags& d) {
-  const SourceLocation file_loc{path, 0, 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    d.error(file_loc, "cannot read the Hugging Face config file (does it exist?)");
-    return std::nullopt;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  json cfg;
-  try {
-    cfg = json::parse(text);
-  } catch (const json::parse_error& e) {
-    SourceLocation w = file_loc;
-    w.line = 1;
-    w.column = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++w.line;
-        w.column = 1;
-      } else {
-        ++w.column;
-      }
-    }
-    d.error(w, std::string("malformed JSON: ") + e.what());
-    return std::nullopt;
-  }
-  if (!cfg.is_object()) {
-    d.error(file_loc, "hf_config: expected a JSON object (a Hugging Face config.json)");
-    return std::nullopt;
-  }
-  std::string family = cfg.contains("model_type") && cfg["model_type"].is_string()
-                           ? cfg["model_type"].get<std::string>()
-                           : std::string();
-  const bool known = std::find(kFamilies.begin(), kFamilies.end(), family) != kFamilies.end();
+const std::vector<std::string>& hf_families() {
+  static const std::vector<std::string> kFamilies = {"llama",     "mistral",     "mixtral",
+                                                     "qwen2",     "qwen2_moe",   "qwen3",
+                                                     "qwen3_moe", "deepseek_v2", "deepseek_v3"};
+  return kFamilies;
+}
+
+std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
+                                    const std::optional<HfFamily>& chosen) {
   const std::size_t before = d.size();
-  Reader r{cfg, path, text, family, d, {}};
+  const auto doc = read_json_file(path, "Hugging Face config file", d);
+  if (!doc) return std::nullopt;
+  const JNode& cfg = *doc;
+  if (!cfg.is_object()) {
+    d.error(cfg.where,
+            "hf_config: expected a JSON object (a Hugging Face config.json), found " + describe(cfg));
+    return std::nullopt;
+  }
+  const SourceLocation file_loc = cfg.where;
+  const std::string family = choose_family(cfg, chosen, d);
+  if (family.empty()) return std::nullopt;
+  const std::string model_type = cfg.find("model_type") ? cfg.find("model_type")->value.text : std::string();
+  Reader r{cfg, family, d, {}};
 
   const bool deepseek = family == "deepseek_v2" || family == "deepseek_v3";
   const auto layers = r.integer("num_hidden_layers", true);
@@ -144,41 +169,49 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d) {
   const auto attention_bias = r.boolean("attention_bias");
   const auto mlp_bias = r.boolean("mlp_bias");
 
-  // MoE fields by family.
+  // MoE fields by family. Where each MoE value comes from (for the model tree's locations).
   std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
+  std::string experts_key, expert_ffn_key = "moe_intermediate_size", shared_key, dense_key;
   if (family == "mixtral") {
-    experts = r.integer("num_local_experts", true);
+    experts_key = "num_local_experts";
+    experts = r.integer(experts_key, true);
     top_k = r.integer("num_experts_per_tok", true);
     expert_ffn = ffn;
+    expert_ffn_key = "intermediate_size";
   } else if (family == "qwen3_moe" || family == "qwen2_moe") {
-    experts = r.integer("num_experts", true);
+    experts_key = "num_experts";
+    experts = r.integer(experts_key, true);
     top_k = r.integer("num_experts_per_tok", true);
     expert_ffn = r.integer("moe_intermediate_size", true);
     if (const auto step = r.integer("decoder_sparse_step", false); step && *step != 1)
       d.error(r.locate("decoder_sparse_step"),
-              "hf_config: decoder_sparse_step " + std::to_string(*step) +
+              "hf_config.decoder_sparse_step: " + std::to_string(*step) +
                   " (MoE in every n-th layer) is not supported: Tessera models leading dense layers "
                   "then MoE layers; describe the model in a YAML file");
     dense = 0;
-    if (r.present("mlp_only_layers")) {
-      const json& m = cfg["mlp_only_layers"];
+    if (const JMember* mm = cfg.find("mlp_only_layers")) {
+      dense_key = "mlp_only_layers";
+      const JNode& m = mm->value;
       bool leading = m.is_array();
-      for (std::size_t i = 0; leading && i < m.size(); ++i)
-        leading = m[i].is_number_integer() && m[i].get<std::int64_t>() == static_cast<std::int64_t>(i);
+      for (std::size_t i = 0; leading && i < m.items.size(); ++i)
+        leading =
+            m.items[i].kind == JNode::Kind::integer && m.items[i].integer == static_cast<std::int64_t>(i);
       if (!leading)
-        d.error(r.locate("mlp_only_layers"),
-                "hf_config: mlp_only_layers " + m.dump() +
-                    " is not supported: only leading dense layers [0, 1, ..., k-1] are modelled");
+        d.error(mm->key_where,
+                "hf_config.mlp_only_layers: expected the leading layers [0, 1, ..., k-1] (only "
+                "leading dense layers are modelled), found " +
+                    (m.is_array() ? std::string("other layers") : describe(m)));
       else
-        dense = static_cast<std::int64_t>(m.size());
+        dense = static_cast<std::int64_t>(m.items.size());
     }
     shared = 0;
     if (family == "qwen2_moe") {
-      const auto shared_size = r.integer("shared_expert_intermediate_size", false);
-      if (shared_size && *shared_size > 0 && expert_ffn) {
+      const auto shared_size = r.integer("shared_expert_intermediate_size", false, 0);
+      if (shared_size && *shared_size > 0 && expert_ffn && *expert_ffn > 0) {
+        shared_key = "shared_expert_intermediate_size";
         if (*shared_size % *expert_ffn != 0)
           d.error(r.locate("shared_expert_intermediate_size"),
-                  "hf_config: shared_expert_intermediate_size " + std::to_string(*shared_size) +
+                  "hf_config.shared_expert_intermediate_size: " + std::to_string(*shared_size) +
                       " is not a multiple of moe_intermediate_size " + std::to_string(*expert_ffn) +
                       ": Tessera's shared experts have the routed experts' size");
         else
@@ -186,13 +219,16 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d) {
       }
     }
   } else if (deepseek && r.present("n_routed_experts")) {
-    experts = r.integer("n_routed_experts", true);
+    experts_key = "n_routed_experts";
+    experts = r.integer(experts_key, true);
     top_k = r.integer("num_experts_per_tok", true);
     expert_ffn = r.integer("moe_intermediate_size", true);
-    shared = r.integer("n_shared_experts", false).value_or(0);
-    dense = r.integer("first_k_dense_replace", false).value_or(0);
+    shared_key = "n_shared_experts";
+    shared = r.integer(shared_key, false, 0).value_or(0);
+    dense_key = "first_k_dense_replace";
+    dense = r.integer(dense_key, false, 0).value_or(0);
     if (const auto freq = r.integer("moe_layer_freq", false); freq && *freq != 1)
-      d.error(r.locate("moe_layer_freq"), "hf_config: moe_layer_freq " + std::to_string(*freq) +
+      d.error(r.locate("moe_layer_freq"), "hf_config.moe_layer_freq: " + std::to_string(*freq) +
                                               " is not supported: Tessera models leading dense layers "
                                               "then MoE layers");
   }
@@ -201,57 +237,49 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d) {
   std::optional<std::int64_t> kv_lora, q_lora, rope, nope, v_head;
   if (deepseek) {
     kv_lora = r.integer("kv_lora_rank", true);
-    q_lora = r.integer("q_lora_rank", false).value_or(0);
+    q_lora = r.integer("q_lora_rank", false, 0, 0).value_or(0);  // null: no query compression
     rope = r.integer("qk_rope_head_dim", true);
     nope = r.integer("qk_nope_head_dim", true);
     v_head = r.integer("v_head_dim", true);
   }
 
   if (!r.missing.empty()) {
-    std::string what = join_names(r.missing, " and ");
-    if (!known) {
-      d.error(file_loc, "hf_config: unsupported architecture" +
-                            (family.empty() ? std::string(" (no model_type)") : " '" + family + "'") +
-                            ": supported families are " + join_names(kFamilies) +
-                            "; read as a Llama-like model it lacks " + what +
-                            ". Describe it in a YAML model file instead");
-    } else {
-      d.error(file_loc, "hf_config: the " + family + " config lacks " + what + ", which Tessera needs");
-    }
+    const std::string what = join_names(r.missing, " and ");
+    const std::string which =
+        model_type == family ? family + " config" : "'" + model_type + "' config read as " + family;
+    d.error(file_loc, "hf_config: the " + which + " lacks " + what + ", which Tessera needs");
     return std::nullopt;
   }
   if (d.size() != before) return std::nullopt;
-  if (!known)
-    spdlog::warn("{}: model_type '{}' is not a known family ({}); read as a Llama-like dense model", path,
-                 family, join_names(kFamilies));
 
-  YNode m = mapping(SourceLocation{path, 1, 1});
+  YNode m = mapping(file_loc);
   std::string name;
-  if (cfg.contains("_name_or_path") && cfg["_name_or_path"].is_string() &&
-      !cfg["_name_or_path"].get<std::string>().empty()) {
-    name = std::filesystem::path(cfg["_name_or_path"].get<std::string>()).filename().string();
-  }
+  if (const JMember* n = cfg.find("_name_or_path"); n && n->value.is_string() && !n->value.text.empty())
+    name = std::filesystem::path(n->value.text).filename().string();
   if (name.empty()) name = std::filesystem::path(path).parent_path().filename().string();
   if (name.empty()) name = "hf-model";
   const auto num = [](std::int64_t v) { return std::to_string(v); };
+  const auto put = [&](YNode& into, const char* key, std::int64_t v, const std::string& from) {
+    const SourceLocation w = from.empty() ? file_loc : r.locate(from);
+    into.set(key, w, scalar(num(v), w));
+  };
   m.set("name", file_loc, scalar(name, file_loc));
-  m.set("layers", r.locate("num_hidden_layers"), scalar(num(*layers), r.locate("num_hidden_layers")));
-  m.set("hidden", r.locate("hidden_size"), scalar(num(*hidden), r.locate("hidden_size")));
-  m.set("heads", r.locate("num_attention_heads"), scalar(num(*heads), r.locate("num_attention_heads")));
+  put(m, "layers", *layers, "num_hidden_layers");
+  put(m, "hidden", *hidden, "hidden_size");
+  put(m, "heads", *heads, "num_attention_heads");
   if (deepseek) {
     // MLA: every query head has its own (decompressed) key and value; head_dim = nope + rope.
-    m.set("kv_heads", r.locate("num_attention_heads"), scalar(num(*heads), r.locate("num_attention_heads")));
-    m.set("head_dim", r.locate("qk_nope_head_dim"), scalar(num(*nope + *rope), r.locate("qk_nope_head_dim")));
+    put(m, "kv_heads", *heads, "num_attention_heads");
+    put(m, "head_dim", *nope + *rope, "qk_nope_head_dim");
   } else {
-    const std::int64_t kvh = kv_heads.value_or(*heads);
-    m.set("kv_heads", r.locate("num_key_value_heads"), scalar(num(kvh), r.locate("num_key_value_heads")));
-    if (head_dim) m.set("head_dim", r.locate("head_dim"), scalar(num(*head_dim), r.locate("head_dim")));
+    put(m, "kv_heads", kv_heads.value_or(*heads), kv_heads ? "num_key_value_heads" : "num_attention_heads");
+    if (head_dim) put(m, "head_dim", *head_dim, "head_dim");
   }
-  m.set("ffn", r.locate("intermediate_size"), scalar(num(*ffn), r.locate("intermediate_size")));
+  put(m, "ffn", *ffn, "intermediate_size");
   m.set("ffn_kind", file_loc, scalar("gated", file_loc));  // every supported family uses SwiGLU
-  m.set("vocab", r.locate("vocab_size"), scalar(num(*vocab), r.locate("vocab_size")));
-  m.set("tied_embeddings", r.locate("tie_word_embeddings"),
-        scalar(tied.value_or(false) ? "true" : "false", r.locate("tie_word_embeddings")));
+  put(m, "vocab", *vocab, "vocab_size");
+  const SourceLocation tied_at = r.locate("tie_word_embeddings");
+  m.set("tied_embeddings", tied_at, scalar(tied.value_or(false) ? "true" : "false", tied_at));
   YNode bias = mapping(file_loc);
   // Qwen2 (and Qwen2-MoE) always put a bias on q, k, v; the others say so with attention_bias.
   const bool attn_bias = (family == "qwen2" || family == "qwen2_moe") ? true : attention_bias.value_or(false);
@@ -263,20 +291,20 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d) {
   m.set("dtype", file_loc, std::move(dtype));
   if (experts) {
     YNode moe = mapping(file_loc);
-    moe.set("experts", file_loc, scalar(num(*experts), file_loc));
-    moe.set("top_k", r.locate("num_experts_per_tok"), scalar(num(*top_k), r.locate("num_experts_per_tok")));
-    moe.set("expert_ffn", file_loc, scalar(num(*expert_ffn), file_loc));
-    moe.set("shared_experts", file_loc, scalar(num(shared.value_or(0)), file_loc));
-    moe.set("dense_layers", file_loc, scalar(num(dense.value_or(0)), file_loc));
+    put(moe, "experts", *experts, experts_key);
+    put(moe, "top_k", *top_k, "num_experts_per_tok");
+    put(moe, "expert_ffn", *expert_ffn, expert_ffn_key);
+    put(moe, "shared_experts", shared.value_or(0), shared_key);
+    put(moe, "dense_layers", dense.value_or(0), dense_key);
     m.set("moe", file_loc, std::move(moe));
   }
   if (deepseek) {
     YNode mla = mapping(file_loc);
-    mla.set("kv_lora_rank", r.locate("kv_lora_rank"), scalar(num(*kv_lora), r.locate("kv_lora_rank")));
-    mla.set("q_lora_rank", r.locate("q_lora_rank"), scalar(num(*q_lora), r.locate("q_lora_rank")));
-    mla.set("rope_dim", r.locate("qk_rope_head_dim"), scalar(num(*rope), r.locate("qk_rope_head_dim")));
-    mla.set("nope_dim", r.locate("qk_nope_head_dim"), scalar(num(*nope), r.locate("qk_nope_head_dim")));
-    mla.set("v_head_dim", r.locate("v_head_dim"), scalar(num(*v_head), r.locate("v_head_dim")));
+    put(mla, "kv_lora_rank", *kv_lora, "kv_lora_rank");
+    put(mla, "q_lora_rank", *q_lora, "q_lora_rank");
+    put(mla, "rope_dim", *rope, "qk_rope_head_dim");
+    put(mla, "nope_dim", *nope, "qk_nope_head_dim");
+    put(mla, "v_head_dim", *v_head, "v_head_dim");
     m.set("mla", file_loc, std::move(mla));
   }
   return m;

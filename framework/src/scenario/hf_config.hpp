@@ -7,7 +7,19 @@
 
 namespace tessera::loader {
 
-// nullopt (with diagnostics) when the file cannot be read or its architecture is unsupported.
-std::optional<YNode> hf_config_tree(const std::string& path, Diags& d);
+// The families whose config.json Tessera reads ("llama", "mistral", ..., "deepseek_v3").
+const std::vector<std::string>& hf_families();
+
+// The family named by the user (`model: {hf_config: PATH, family: llama}`), where written.
+struct HfFamily {
+  std::string name;
+  SourceLocation where;
+};
+
+// nullopt (with diagnostics, each at FILE:LINE:COL) when the file cannot be read, is not valid
+// JSON, has a refused value, or its `model_type` is not a supported family and `family` does
+// not name one it follows.
+std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
+                                    const std::optional<HfFamily>& family = std::nullopt);
 
 }  // namespace tessera::loader

@@ -136,10 +136,10 @@ std::optional<Part> resolve_part(const YNode& src, const std::string& kind, cons
   if (src.is_mapping()) {
     if (kind == "model" && src.find("hf_config")) {
       for (const auto& e : src.entries)
-        if (e.key != "hf_config" && e.key != "name")
+        if (e.key != "hf_config" && e.key != "name" && e.key != "family")
           d.error(e.key_where, "unknown key '" + label + "." + e.key + "'" +
-                                   did_you_mean(e.key, {"hf_config", "name"}) +
-                                   "; {hf_config: PATH} takes hf_config and name");
+                                   did_you_mean(e.key, {"hf_config", "name", "family"}) +
+                                   "; {hf_config: PATH} takes hf_config, name and family");
       const YNode& p = *src.find("hf_config");
       if (!p.is_scalar() || p.value.empty()) {
         d.error(p.where,
@@ -152,7 +152,16 @@ std::optional<Part> resolve_part(const YNode& src, const std::string& kind, cons
         d.error(p.where, label + ".hf_config: no such file '" + path + "'");
         return std::nullopt;
       }
-      auto tree = hf_config_tree(path, d);
+      std::optional<HfFamily> family;
+      if (const YNode* f = src.find("family")) {
+        if (!f->is_scalar() || f->value.empty()) {
+          d.error(f->where, label + ".family: expected the name of the family the config follows (" +
+                                join_names(hf_families()) + "), found " + describe(*f));
+          return std::nullopt;
+        }
+        family = HfFamily{f->value, f->where};
+      }
+      auto tree = hf_config_tree(path, d, family);
       if (!tree) return std::nullopt;
       if (const YNode* name = src.find("name")) tree->set("name", name->where, *name);
       return Part{std::move(*tree), path, false};
