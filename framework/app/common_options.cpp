@@ -3,16 +3,18 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
-#include <fstream>
+#include <csignal>
+#include <exception>
 #include <iostream>
 
+#include "core/cancellation.hpp"
 #include "core/nearest_name.hpp"
 #include "exit_codes.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
+#include "signals.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
-
-namespace fs = std::filesystem;
 
 namespace tessera::cli {
 
@@ -46,7 +48,8 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
         "also look for plugins in DIR (repeatable; searched before TESSERA_PLUGIN_PATH and the defaults)");
   if (flags & kOptVerbosity) {
     add("verbose,v", "log more to stderr (repeat: -vv debug, -vvv trace)");
-    add("quiet,q", po::bool_switch(&out.quiet), "log errors only");
+    add("quiet,q", po::bool_switch(&out.quiet),
+        "log errors only and draw no progress; results are still printed");
   }
   if (flags & kOptLimits) {
     add("limit", po::value<std::vector<std::string>>(&out.limits)->composing()->value_name("NAME=N"),
@@ -118,9 +121,37 @@ void apply_logging(const CommonOptions& o) {
   spdlog::set_level(level);
 }
 
+namespace {
+
+// After a cancellation (a signal, or Cancelled from the library): what was lost, exit 128+N.
+int interrupted() {
+  const int sig = received_signal();
+  std::string line = "tessera: interrupted";
+  if (sig == SIGINT) line += " by SIGINT";
+  if (sig == SIGTERM) line += " by SIGTERM";
+  const std::string done = progress_summary();
+  line += done.empty() ? " before any progress was reported" : " after " + done;
+  line += partial_output_possible() ? "; output written through to stdout, a FIFO or a device may be partial"
+                                    : "; no output written";
+  std::cerr << line << '\n';
+  return sig == SIGTERM ? kExitTerminated : kExitInterrupted;
+}
+
+}  // namespace
+
 int run_guarded(const std::function<int()>& body) {
+  std::exception_ptr failure;
   try {
     return body();
+  } catch (const Cancelled&) {
+    return interrupted();
+  } catch (...) {
+    // An error caused by the interruption (a blocking open() returning EINTR, ...).
+    if (received_signal() != 0) return interrupted();
+    failure = std::current_exception();
+  }
+  try {
+    std::rethrow_exception(failure);
   } catch (const InputErrors& e) {
     for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
     return kExitBadInput;
@@ -136,41 +167,6 @@ int run_guarded(const std::function<int()>& body) {
   } catch (const std::exception& e) {
     std::cerr << "tessera: error: " << e.what() << '\n';
     return kExitFailed;
-  }
-}
-
-void write_output_file(const std::string& path, const std::string& content) {
-  if (path == "-") {
-    std::cout << content;
-    std::cout.flush();
-    if (!std::cout) throw Error("cannot write to stdout");
-    return;
-  }
-  std::error_code ec;
-  const fs::path target(path);
-  if (target.has_parent_path()) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec)
-      throw Error("cannot create the folder '" + target.parent_path().string() + "' for " + path + ": " +
-                  ec.message());
-  }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write '" + tmp + "' (for " + path + ")");
-    out << content;
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      throw Error("cannot write '" + tmp + "' (for " + path + "): write failed");
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignore;
-    fs::remove(tmp, ignore);
-    throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
   }
 }
 
