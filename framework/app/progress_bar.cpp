@@ -57,7 +57,7 @@ std::string progress_summary() {
   if (!g_any) return "";
   std::string s = std::to_string(g_last.done);
   if (g_last.total > 0) s += " of " + std::to_string(g_last.total);
-  return s + " " + g_last_phase + " done";
+  return s + " " + g_last_phase;
 }
 
 }  // namespace tessera::cli

@@ -29,7 +29,7 @@ class ProgressBar {
   Clock::time_point phase_start_ = Clock::now(), start_ = Clock::now(), last_draw_{};
 };
 
-// "123456 of 7331000 configurations evaluated" from the last progress event ("" when none).
+// "123456 of 7331000 configurations" from the last progress event ("" when none).
 std::string progress_summary();
 
 }  // namespace tessera::cli

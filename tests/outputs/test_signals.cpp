@@ -48,28 +48,30 @@ Ended interrupt_run(int sig) {
   const std::string err_path =
       (fs::temp_directory_path() / ("tessera-signal-" + std::to_string(::getpid()))).string();
   const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
-  const std::string scenario = std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-128k.yaml";
+  const std::string scenario =
+      std::string(TESSERA_SOURCE_DIR) + "/scenarios/deepseek-v3-decode-32k-h200.yaml";
   const std::string csv = d / "all.csv";
   const std::string json = d / "summary.json";
-  // A sweep of ~10^6 configurations on one thread: far longer than the wait below.
-  std::vector<std::string> args{
-      exe,
-      "run",
-      scenario,
-      "--threads",
-      "1",
-      "--csv",
-      csv,
-      "--json",
-      json,
-      "--set",
-      "sweep.parallelism.cp=[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,24,32,48,64,96]",
-      "--set",
-      "sweep.parallelism.tp=[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,24,32]",
-      "--set",
-      "sweep.parallelism.pp=[1,2,3,4,5,6,7,8,9,10,16]",
-      "--set",
-      "sweep.parallelism.dp=[1,2,3,4,5,6,7,8]"};
+  // 78848 MoE configurations on one thread: tens of seconds, far longer than the signal takes.
+  std::vector<std::string> args{exe,
+                                "run",
+                                scenario,
+                                "--threads",
+                                "1",
+                                "--csv",
+                                csv,
+                                "--json",
+                                json,
+                                "--set",
+                                "sweep.parallelism.cp=[1,2,3,4,6,8]",
+                                "--set",
+                                "sweep.parallelism.tp=[1,2,4,8,16,32]",
+                                "--set",
+                                "sweep.parallelism.pp=[1,2,3,4,5,6,7,8]",
+                                "--set",
+                                "sweep.parallelism.dp=[1,2,3,4,5,6,7,8]",
+                                "--set",
+                                "sweep.parallelism.ep=[1,2,4,8,16,32,64,128,256]"};
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
