@@ -40,9 +40,12 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
   }
   if (flags & kOptJson)
     add("json", po::value<std::string>(&out.json)->value_name("FILE|-"),
-        "also write the results as JSON to FILE ('-' = stdout, replacing the table)");
+        "also write the results as JSON to FILE ('-' or /dev/stdout = stdout, replacing the table); "
+        "checked before any work: the folder must exist, not the same file as another output");
   if (flags & kOptCsv)
-    add("csv", po::value<std::string>(&out.csv)->value_name("FILE"), "also write the results as CSV to FILE");
+    add("csv", po::value<std::string>(&out.csv)->value_name("FILE|-"),
+        "also write the results as CSV to FILE ('-' = stdout); replaced atomically when the run succeeds, "
+        "FIFOs, devices and symlink targets written through");
   if (flags & kOptPluginPath)
     add("plugin-path", po::value<std::vector<std::string>>(&out.plugin_paths)->composing()->value_name("DIR"),
         "also look for plugins in DIR (repeatable; searched before TESSERA_PLUGIN_PATH and the defaults)");

@@ -44,11 +44,11 @@ void ProgressBar::update(const ProgressEvent& e) {
     const int width = 30;
     const int n = static_cast<int>(f * width);
     const double eta = rate > 0 && e.done < e.total ? static_cast<double>(e.total - e.done) / rate : 0;
-    std::fprintf(stderr, "\r\033[K[%.*s%*s] %llu/%llu %s  %.3g/s  ETA %.0f s", n,
+    std::fprintf(stderr, "\r\033[K[%.*s%*s] %llu/%llu %s  %.0f/s  ETA %.0f s", n,
                  "##############################", width - n, "", static_cast<unsigned long long>(e.done),
                  static_cast<unsigned long long>(e.total), e.phase, rate, eta);
   } else {
-    std::fprintf(stderr, "\r\033[K%llu %s  %.3g/s", static_cast<unsigned long long>(e.done), e.phase, rate);
+    std::fprintf(stderr, "\r\033[K%llu %s  %.0f/s", static_cast<unsigned long long>(e.done), e.phase, rate);
   }
   std::fflush(stderr);
 }
