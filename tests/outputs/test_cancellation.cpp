@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "../search/search_fixture.hpp"
+#include "analysis/compare.hpp"
 #include "core/cancellation.hpp"
 #include "output_files.hpp"
 #include "output_test_util.hpp"
@@ -96,4 +97,38 @@ TEST_CASE("a search cancelled after the k-th progress callback leaves no file be
     CHECK(o.cancelled);
     CHECK(d.names().empty());
   }
+}
+
+TEST_CASE("compare reports progress to its total and stops when a callback cancels") {
+  const Scenario sc = load("llama3.1-70b-compare-latency-models.yaml");
+  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<const Session*> ptrs;
+  for (std::size_t i = 0; i < sc.plugins.latency.size(); ++i) {
+    sessions.push_back(std::make_unique<Session>(sc, registry(), i));
+    ptrs.push_back(sessions.back().get());
+  }
+  REQUIRE(ptrs.size() >= 2);
+  clear_cancellation();
+  SECTION("uncut") {
+    ProgressEvent last;
+    CompareOptions co;
+    co.threads = 2;
+    co.on_progress = [&](const ProgressEvent& e) { last = e; };
+    compare_models(ptrs, co);
+    CHECK(last.total > 0);
+    CHECK(last.done == last.total);
+    CHECK(std::string(last.phase) == "configurations");
+  }
+  SECTION("cut at the first callback") {
+    std::size_t calls = 0;
+    CompareOptions co;
+    co.threads = 2;
+    co.on_progress = [&](const ProgressEvent&) {
+      ++calls;
+      request_cancellation();
+    };
+    CHECK_THROWS_AS(compare_models(ptrs, co), Cancelled);
+    CHECK(calls == 1);
+  }
+  clear_cancellation();
 }
