@@ -3,17 +3,19 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
-#include <fstream>
+#include <csignal>
+#include <exception>
 #include <iostream>
 
+#include "core/cancellation.hpp"
 #include "core/nearest_name.hpp"
 #include "core/safe_text.hpp"
 #include "exit_codes.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
+#include "signals.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
-
-namespace fs = std::filesystem;
 
 namespace tessera::cli {
 
@@ -39,15 +41,19 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
   }
   if (flags & kOptJson)
     add("json", po::value<std::string>(&out.json)->value_name("FILE|-"),
-        "also write the results as JSON to FILE ('-' = stdout, replacing the table)");
+        "also write the results as JSON to FILE ('-' or /dev/stdout = stdout, replacing the table); "
+        "checked before any work: the folder must exist, not the same file as another output");
   if (flags & kOptCsv)
-    add("csv", po::value<std::string>(&out.csv)->value_name("FILE"), "also write the results as CSV to FILE");
+    add("csv", po::value<std::string>(&out.csv)->value_name("FILE|-"),
+        "also write the results as CSV to FILE ('-' = stdout); replaced atomically when the run succeeds, "
+        "FIFOs, devices and symlink targets written through");
   if (flags & kOptPluginPath)
     add("plugin-path", po::value<std::vector<std::string>>(&out.plugin_paths)->composing()->value_name("DIR"),
         "also look for plugins in DIR (repeatable; searched before TESSERA_PLUGIN_PATH and the defaults)");
   if (flags & kOptVerbosity) {
     add("verbose,v", "log more to stderr (repeat: -vv debug, -vvv trace)");
-    add("quiet,q", po::bool_switch(&out.quiet), "log errors only");
+    add("quiet,q", po::bool_switch(&out.quiet),
+        "log errors only and draw no progress; results are still printed");
   }
   if (flags & kOptLimits) {
     add("limit", po::value<std::vector<std::string>>(&out.limits)->composing()->value_name("NAME=N"),
@@ -119,9 +125,37 @@ void apply_logging(const CommonOptions& o) {
   spdlog::set_level(level);
 }
 
+namespace {
+
+// After a cancellation (a signal, or Cancelled from the library): what was lost, exit 128+N.
+int interrupted() {
+  const int sig = received_signal();
+  std::string line = "tessera: interrupted";
+  if (sig == SIGINT) line += " by SIGINT";
+  if (sig == SIGTERM) line += " by SIGTERM";
+  const std::string done = progress_summary();
+  line += done.empty() ? " before any progress was reported" : " after " + done;
+  line += partial_output_possible() ? "; output written through to stdout, a FIFO or a device may be partial"
+                                    : "; no output written";
+  std::cerr << line << '\n';
+  return sig == SIGTERM ? kExitTerminated : kExitInterrupted;
+}
+
+}  // namespace
+
 int run_guarded(const std::function<int()>& body) {
+  std::exception_ptr failure;
   try {
     return body();
+  } catch (const Cancelled&) {
+    return interrupted();
+  } catch (...) {
+    // An error caused by the interruption (a blocking open() returning EINTR, ...).
+    if (received_signal() != 0) return interrupted();
+    failure = std::current_exception();
+  }
+  try {
+    std::rethrow_exception(failure);
   } catch (const InputErrors& e) {
     for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
     return kExitBadInput;
@@ -137,41 +171,6 @@ int run_guarded(const std::function<int()>& body) {
   } catch (const std::exception& e) {
     std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
-  }
-}
-
-void write_output_file(const std::string& path, const std::string& content) {
-  if (path == "-") {
-    std::cout << content;
-    std::cout.flush();
-    if (!std::cout) throw Error("cannot write to stdout");
-    return;
-  }
-  std::error_code ec;
-  const fs::path target(path);
-  if (target.has_parent_path()) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec)
-      throw Error("cannot create the folder '" + target.parent_path().string() + "' for " + path + ": " +
-                  ec.message());
-  }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write '" + tmp + "' (for " + path + ")");
-    out << content;
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      throw Error("cannot write '" + tmp + "' (for " + path + "): write failed");
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignore;
-    fs::remove(tmp, ignore);
-    throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
   }
 }
 

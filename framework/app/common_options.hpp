@@ -1,6 +1,6 @@
 #pragma once
 // The options every scenario command shares (--set, --plugin-path, -v/-q, --json, --csv,
-// --model, --machine, -h), the error-to-exit-status barrier, and atomic output files.
+// --model, --machine, -h) and the error-to-exit-status barrier. Outputs: output_files.hpp.
 #include <boost/program_options.hpp>
 #include <functional>
 #include <string>
@@ -61,13 +61,10 @@ void apply_limits(const CommonOptions& o);
 void apply_logging(const CommonOptions& o);
 
 // Runs a command body: InputErrors/InputError -> diagnostics on stderr, exit 2;
-// PluginError/Error/std::exception -> "tessera: error: ..." on stderr, exit 1.
+// PluginError/Error/std::exception -> "tessera: error: ..." on stderr, exit 1; Cancelled (or
+// any failure after SIGINT/SIGTERM) -> "tessera: interrupted ..." saying what was lost, exit
+// 130 (SIGINT) / 143 (SIGTERM).
 int run_guarded(const std::function<int()>& body);
-
-// Writes `content` to `path` atomically: PATH.tmp then rename, so a reader never sees a half
-// written file; parent folders are created. "-" writes to stdout. Throws tessera::Error on
-// failure (exit 1).
-void write_output_file(const std::string& path, const std::string& content);
 
 // "Usage: ..." + options + examples, as every --help prints it.
 void print_help(std::ostream& os, const std::string& usage, const po::options_description& desc,

@@ -13,6 +13,8 @@
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
 #include "report/explain_report.hpp"
 #include "report/text_table.hpp"
 #include "tessera/error.hpp"
@@ -254,11 +256,16 @@ int compare_command(const Args& args) {
       sessions.push_back(std::make_unique<Session>(scenario, registry, i));
       ptrs.push_back(sessions.back().get());
     }
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
+    ProgressBar bar(!common.quiet);
     CompareOptions co;
     co.threads = threads;
+    co.on_progress = bar.callback();
     const CompareResult r = compare_models(ptrs, co);
-    if (!common.json.empty()) write_output_file(common.json, to_json(r, *ptrs[0]).dump(2) + "\n");
-    if (common.json != "-") print_text(std::cout, r, *ptrs[0]);
+    if (json) json->stream() << to_json(r, *ptrs[0]).dump(2) << "\n";
+    outputs.commit_all();
+    if (!outputs.stdout_taken()) print_text(std::cout, r, *ptrs[0]);
     return kExitOk;
   });
 }

@@ -6,8 +6,10 @@
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
 #include "report/explain_report.hpp"
 #include "tessera/error.hpp"
+#include "tessera/physics/layout.hpp"
 
 namespace tessera::cli {
 
@@ -56,12 +58,20 @@ int explain_command(const Args& args) {
     PluginRegistry registry(common.plugin_paths);
     registry.discover();
     Session session(scenario, registry);
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
     const ParallelConfig parsed = parse_config(config_text, session.machine());
     const ParallelConfig config = canonicalize(session.model(), parsed);
     Evaluation e;
     session.evaluator().evaluate(config, e);
-    if (!common.json.empty()) write_output_file(common.json, explain_json(session, e).dump(2) + "\n");
-    if (common.json != "-") {
+    if (!e.valid)
+      throw InputErrors(
+          {Diagnostic{SourceLocation{"<command line>", 0, 0},
+                      "--config " + format_config(config, session.machine()) + ": invalid configuration: " +
+                          describe_invalid(e.layout.reason, session.model(), session.machine(), config)}});
+    if (json) json->stream() << explain_json(session, e).dump(2) << "\n";
+    outputs.commit_all();
+    if (!outputs.stdout_taken()) {
       if (!(config == parsed))
         std::cout << "(canonicalised from " << format_config(parsed, session.machine()) << ")\n";
       print_explain(std::cout, session, e);

@@ -15,6 +15,8 @@
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -90,15 +92,22 @@ int explore_command(const Args& args) {
       c.name = "cost";
       cost = registry.create_objective(c);
     }
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
+    ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;
-    so.progress = !common.quiet;
+    so.progress = false;  // the progress is over the hardware points
     so.top = 1;
 
     const auto& axes = scenario.sweep.hardware;
     std::vector<Point> points;
     std::vector<std::size_t> idx(axes.size(), 0);
     Evaluation scratch;
+    std::size_t total_points = 1;
+    for (const auto& a : axes) total_points *= a.values.size();
+    const ProgressCallback progress = bar.callback();
+    report_progress(progress, 0, total_points, "hardware points");
     for (;;) {
       Point p;
       MachineSpec m = session.machine();
@@ -115,6 +124,7 @@ int explore_command(const Args& args) {
         p.cost = cost->evaluate(s->context(), p.best.config, scratch.totals, scratch.memory);
       }
       points.push_back(std::move(p));
+      report_progress(progress, points.size(), total_points, "hardware points");
       std::size_t a = 0;
       while (a < axes.size() && ++idx[a] == axes[a].values.size()) idx[a++] = 0;
       if (a == axes.size()) break;
@@ -130,6 +140,8 @@ int explore_command(const Args& args) {
 
     std::vector<HardwareElasticity> hw;
     if (!no_sensitivity) {
+      so.progress = true;
+      so.on_progress = progress;
       const SearchResult base = run_search(session, *strategy, so);
       if (base.best) hw = hardware_sensitivity(session, *strategy, base.records[*base.best].config, so);
     }
@@ -156,7 +168,7 @@ int explore_command(const Args& args) {
     j["pareto"] = front;
     j["hardware_sensitivity"] = hardware_json(hw);
 
-    if (!common.quiet && common.json != "-") {
+    if (!outputs.stdout_taken()) {
       print_scenario_header(std::cout, session);
       std::cout << "hardware grid: " << points.size() << " points over " << axes.size() << " axes\n\n";
       std::vector<std::string> head{"#"};
@@ -180,7 +192,8 @@ int explore_command(const Args& args) {
         print_hardware(std::cout, hw);
       }
     }
-    if (!common.json.empty()) write_output_file(common.json, j.dump(2) + "\n");
+    if (json) json->stream() << j.dump(2) << "\n";
+    outputs.commit_all();
     return kExitOk;
   });
 }

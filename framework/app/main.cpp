@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "signals.hpp"
 
 namespace {
 
@@ -46,6 +47,7 @@ void print_usage(std::ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tessera::cli::install_signal_handlers();
   if (argc < 2) {
     // `tessera` alone runs the default scenario, like `tessera run`.
     return tessera::cli::run_command({});

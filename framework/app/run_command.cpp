@@ -1,8 +1,6 @@
 // `tessera run [SCENARIO]`: search the parallelism space of a scenario; counts, the best
 // config, the Pareto frontier and the top N as tables; --json / --csv reports.
 #include <boost/program_options.hpp>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -14,6 +12,8 @@
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
 #include "report/search_report.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
@@ -36,55 +36,12 @@ constexpr const char* kExamples =
     "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8 --top 10\n"
     "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set plugins.search=two_stage --json - | jq "
     ".best\n"
-    "  tessera run my.yaml --csv out/all.csv --json out/summary.json --threads 4\n";
-
-// `--csv` rows written as the search produces them (the search keeps no per-config records):
-// into PATH.tmp, renamed to PATH once the run has succeeded and removed if it fails, as
-// write_output_file does for whole files; '-' streams to stdout.
-class CsvStream {
- public:
-  explicit CsvStream(const std::string& path) : path_(path) {
-    if (path_ == "-") return;
-    namespace fs = std::filesystem;
-    const fs::path target(path_);
-    std::error_code ec;
-    if (target.has_parent_path()) {
-      fs::create_directories(target.parent_path(), ec);
-      if (ec)
-        throw Error("cannot create the folder '" + target.parent_path().string() + "' for " + path_ + ": " +
-                    ec.message());
-    }
-    tmp_ = path_ + ".tmp";
-    file_.open(tmp_, std::ios::binary | std::ios::trunc);
-    if (!file_) throw Error("cannot write '" + tmp_ + "' (for " + path_ + ")");
-  }
-  CsvStream(const CsvStream&) = delete;
-  CsvStream& operator=(const CsvStream&) = delete;
-  ~CsvStream() {
-    if (tmp_.empty() || committed_) return;
-    file_.close();
-    std::error_code ignore;
-    std::filesystem::remove(tmp_, ignore);
-  }
-  std::ostream& out() { return path_ == "-" ? std::cout : file_; }
-  void commit() {
-    out().flush();
-    if (!out())
-      throw Error(path_ == "-" ? std::string("cannot write to stdout")
-                               : "cannot write '" + tmp_ + "' (for " + path_ + "): write failed");
-    if (tmp_.empty()) return;
-    file_.close();
-    std::error_code ec;
-    std::filesystem::rename(tmp_, path_, ec);
-    if (ec) throw Error("cannot rename '" + tmp_ + "' to '" + path_ + "': " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  std::string path_, tmp_;
-  std::ofstream file_;
-  bool committed_ = false;
-};
+    "  tessera run my.yaml --csv out/all.csv --json out/summary.json --threads 4\n"
+    "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the search: their\n"
+    "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
+    "to stdout. Regular files are replaced atomically; stdout, FIFOs and devices are written\n"
+    "through; a symlink's target is written. Ctrl-C / SIGTERM stop the search, remove the partial\n"
+    "files and exit 130 / 143.\n";
 
 }  // namespace
 
@@ -115,27 +72,28 @@ int run_command(const Args& args) {
     registry.discover();
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
+    // Every output checked (and its temporary file created) before any work.
+    Outputs outputs;
+    OutputFile* csv = !common.csv.empty() ? outputs.add("--csv", common.csv)
+                                          : outputs.add("report.csv", scenario.report.csv, scenario_path);
+    OutputFile* json = !common.json.empty() ? outputs.add("--json", common.json)
+                                            : outputs.add("report.json", scenario.report.json, scenario_path);
+    ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;
-    so.progress = !common.quiet;
+    so.on_progress = bar.callback();
     so.top = static_cast<std::size_t>(top >= 0 ? top : scenario.report.top);
-    const std::string json_path = !common.json.empty() ? common.json : scenario.report.json;
-    const std::string csv_path = !common.csv.empty() ? common.csv : scenario.report.csv;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
-    std::unique_ptr<CsvStream> csv;
-    if (!csv_path.empty()) {
-      csv = std::make_unique<CsvStream>(csv_path);
-      write_search_csv_header(csv->out(), session, session.evaluator().objectives());
+    if (csv) {
+      write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
       so.on_record = [&](const ConfigRecord& r) {
-        write_search_csv_row(csv->out(), session, session.evaluator().objectives(), r);
+        write_search_csv_row(csv->stream(), session, session.evaluator().objectives(), r);
       };
     }
     const SearchResult result = run_search(session, *strategy, so);
-    if (csv) csv->commit();
-
-    const bool stdout_taken = json_path == "-" || csv_path == "-";
-    if (!common.quiet && !stdout_taken) print_search_text(std::cout, session, result);
-    if (!json_path.empty()) write_output_file(json_path, search_json(session, result).dump(2) + "\n");
+    if (json) json->stream() << search_json(session, result).dump(2) << "\n";
+    outputs.commit_all();
+    if (!outputs.stdout_taken()) print_search_text(std::cout, session, result);
     return kExitOk;
   });
 }

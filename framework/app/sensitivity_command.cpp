@@ -13,6 +13,8 @@
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -103,15 +105,18 @@ int sensitivity_command(const Args& args) {
     registry.discover();
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
+    ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;
-    so.progress = !common.quiet;
+    so.on_progress = bar.callback();
     so.top = 1;
     const SearchResult result = run_search(session, *strategy, so);
     if (!result.best)
       throw Error("no feasible configuration in scenario " + scenario.name + ": nothing to perturb");
     const ConfigRecord& best = result.records[*result.best];
-    const bool text = !common.quiet && common.json != "-";
+    const bool text = !outputs.stdout_taken();
     nlohmann::json j;
     j["scenario"] = scenario.name;
     j["best"] = record_json(session, result.objectives, best);
@@ -161,7 +166,8 @@ int sensitivity_command(const Args& args) {
         print_hardware(std::cout, h);
       }
     }
-    if (!common.json.empty()) write_output_file(common.json, j.dump(2) + "\n");
+    if (json) json->stream() << j.dump(2) << "\n";
+    outputs.commit_all();
     return kExitOk;
   });
 }

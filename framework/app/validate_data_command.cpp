@@ -8,6 +8,8 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 
@@ -75,9 +77,13 @@ int validate_data_command(const Args& args) {
     if (csv_path.empty())
       throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
 
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
     PluginRegistry registry(common.plugin_paths);
     registry.discover();
+    ProgressBar bar(!common.quiet);
     validation::ValidateOptions vo;
+    vo.on_progress = bar.callback();
     vo.latency = split_names(latency_raw);
     if (vo.latency.empty()) vo.latency = registry.names(PluginKind::latency);
     if (vo.latency.empty()) throw Error("validate-data: no latency plugin found");
@@ -91,8 +97,9 @@ int validate_data_command(const Args& args) {
 
     const auto rows = validation::read_measurements(csv_path);
     const auto reports = validation::validate_data(rows, registry, vo);
-    if (!common.json.empty()) write_output_file(common.json, validation::reports_json(reports));
-    if (common.json != "-") validation::print_reports(std::cout, reports, !summary);
+    if (json) json->stream() << validation::reports_json(reports);
+    outputs.commit_all();
+    if (!outputs.stdout_taken()) validation::print_reports(std::cout, reports, !summary);
     return kExitOk;
   });
 }

@@ -62,7 +62,7 @@ TEST_CASE("compare: per-stage numbers equal the evaluator's (explain) under ever
     sessions.push_back(std::make_unique<Session>(sc, registry(), i));
     ptrs.push_back(sessions.back().get());
   }
-  const CompareResult r = compare_models(ptrs, CompareOptions{2});
+  const CompareResult r = compare_models(ptrs, CompareOptions{2, {}});
   REQUIRE(r.models.size() == 3);
   CHECK(r.models[2] == "calibrated");
   REQUIRE(!r.optima.empty());

@@ -1,11 +1,13 @@
 #include "analysis/compare.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <thread>
 
+#include "core/cancellation.hpp"
 #include "eval/grid_space.hpp"
 #include "tessera/error.hpp"
 
@@ -14,16 +16,30 @@ namespace tessera {
 namespace {
 
 // Evaluates every config under one session on `threads` threads (records in input order).
+// Every kStride configs each thread polls the cancellation token and adds to `done`; the
+// calling thread (worker 0) then reports `base + done` of `total` through `progress`.
 std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<ParallelConfig>& configs,
-                                       unsigned threads) {
+                                       unsigned threads, const ProgressCallback& progress, std::uint64_t base,
+                                       std::uint64_t total) {
+  constexpr std::size_t kStride = 256;
   std::vector<ConfigRecord> out(configs.size());
   const std::size_t n = configs.size();
   const std::size_t t = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / 64 + 1));
   std::vector<std::exception_ptr> errors(t);
+  std::atomic<std::uint64_t> done{0};
   auto work = [&](std::size_t k) {
     try {
       Evaluation e;
-      for (std::size_t i = k; i < n; i += t) out[i] = evaluate_record(s, configs[i], e);
+      std::size_t since = 0;
+      for (std::size_t i = k; i < n; i += t) {
+        out[i] = evaluate_record(s, configs[i], e);
+        if (++since == kStride) {
+          since = 0;
+          if (cancellation_requested()) return;
+          const std::uint64_t d = done.fetch_add(kStride, std::memory_order_relaxed) + kStride;
+          if (k == 0) report_progress(progress, base + d, total, "configurations");
+        }
+      }
     } catch (...) {
       errors[k] = std::current_exception();
     }
@@ -34,6 +50,8 @@ std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<Paral
   for (auto& th : pool) th.join();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
+  throw_if_cancelled();
+  report_progress(progress, base + n, total, "configurations");
   return out;
 }
 
@@ -88,7 +106,11 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   if (threads == 0) threads = 1;
 
   std::vector<std::vector<ConfigRecord>> records;
-  for (const Session* s : sessions) records.push_back(evaluate_all(*s, space.valid_configs(), threads));
+  const std::uint64_t per_model = space.valid_configs().size();
+  const std::uint64_t total = per_model * sessions.size();
+  for (const Session* s : sessions)
+    records.push_back(evaluate_all(*s, space.valid_configs(), threads, options.on_progress,
+                                   per_model * records.size(), total));
 
   // Feasibility is the memory model's and the layout's verdict: the same for every latency
   // model. A config counts when every model finds it feasible.

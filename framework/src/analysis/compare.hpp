@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/kendall.hpp"
+#include "core/progress.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/search_driver.hpp"
 #include "eval/session.hpp"
@@ -57,6 +58,9 @@ struct CompareResult {
 
 struct CompareOptions {
   unsigned threads = 0;  // 0 = hardware concurrency
+  // (configurations evaluated over every model, their total, "configurations"); the
+  // cancellation token is polled as often (core/cancellation.hpp).
+  ProgressCallback on_progress;
 };
 
 // `sessions` share the scenario (model, machine, workload, sweep) and differ in the latency

@@ -94,7 +94,11 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
                                                      double step) {
   std::vector<HardwareElasticity> out;
   Evaluation scratch;
-  for (const auto& [path, label] : hardware_knobs(session)) {
+  const auto knobs = hardware_knobs(session);
+  const ProgressCallback no_progress;
+  const ProgressCallback& progress = options.progress ? options.on_progress : no_progress;
+  report_progress(progress, 0, knobs.size(), "hardware knobs");
+  for (const auto& [path, label] : knobs) {
     HardwareElasticity h;
     h.path = path;
     h.label = label;
@@ -123,6 +127,7 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
     h.elasticity_reopt = elasticity(lat[0][1], lat[1][1], step);
     if (std::isnan(h.elasticity_reopt)) h.note = "nothing feasible on a perturbed machine";
     out.push_back(std::move(h));
+    report_progress(progress, out.size(), knobs.size(), "hardware knobs");
   }
   const auto mag = [](const HardwareElasticity& h) {
     const double a = std::isnan(h.elasticity_reopt) ? 0 : std::fabs(h.elasticity_reopt);

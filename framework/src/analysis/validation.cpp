@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/cancellation.hpp"
 #include "eval/evaluator.hpp"
 #include "report/text_table.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -693,6 +694,15 @@ ErrorStats error_stats(const std::vector<double>& apes) {
   return s;
 }
 
+namespace {
+// Progress and cancellation every 64 rows.
+void row_progress(const ProgressCallback& cb, std::size_t done, std::size_t total, const char* phase) {
+  if (done % 64 != 0) return;
+  throw_if_cancelled();
+  report_progress(cb, done, total, phase);
+}
+}  // namespace
+
 std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const PluginRegistry& registry,
                                        const ValidateOptions& options) {
   const std::string root = options.data_root.empty() ? std::string(".") : options.data_root;
@@ -704,6 +714,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   std::vector<std::optional<PreparedRow>> prepared;
   PreparedFiles files;
   for (const DataRow& r : rows) {
+    row_progress(options.on_progress, plans.size(), rows.size(), "rows prepared");
     plans.push_back(plan_row(r, aliases, root));
     prepared.emplace_back();
     if (options.latency_only && !is_latency_metric(r.metric)) continue;
@@ -737,6 +748,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     std::vector<std::string> source_order;
     std::vector<double> all;
     for (std::size_t i = 0; i < rows.size(); ++i) {
+      row_progress(options.on_progress, reports.size() * rows.size() + i,
+                   options.latency.size() * rows.size(), "rows predicted");
       const DataRow& r = rows[i];
       if (options.latency_only && !is_latency_metric(r.metric)) continue;
       const RowPlan& p = plans[i];

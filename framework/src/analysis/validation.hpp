@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/measurement_csv.hpp"
+#include "core/progress.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/dtype.hpp"
@@ -139,6 +140,9 @@ struct ValidateOptions {
   bool latency_only = false;         // only the latency metrics (the acceptance set)
   std::string aliases;               // "" = default_aliases_path(data_root)
   std::string data_root;
+  // Per row prepared, then per row predicted with each model ("rows prepared", "rows
+  // predicted"); the cancellation token is polled as often (core/cancellation.hpp).
+  ProgressCallback on_progress;
 };
 
 // Maps every row and predicts the mapped ones with each latency plugin.

@@ -1,12 +1,8 @@
 #include "eval/search_driver.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -14,6 +10,7 @@
 #include <unordered_set>
 
 #include "analysis/pareto.hpp"
+#include "core/cancellation.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
 
@@ -73,36 +70,6 @@ ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Ev
 }
 
 namespace {
-
-class Progress {
- public:
-  Progress(bool enabled, std::size_t total) : enabled_(enabled && ::isatty(2)), total_(total) {}
-  void update(std::size_t done) {
-    if (!enabled_) return;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (s < 1.0) return;
-    shown_ = true;
-    const int width = 30;
-    if (total_ > 0) {
-      const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
-      const int n = static_cast<int>(f * width);
-      std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu configs %.1f s", n, "##############################",
-                   width - n, "", done, total_, s);
-    } else {
-      std::fprintf(stderr, "\r%zu configs evaluated, %.1f s", done, s);
-    }
-    std::fflush(stderr);
-  }
-  ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-  }
-
- private:
-  bool enabled_;
-  std::size_t total_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 // Evaluates configs[i] into out[i] (numbers and grid position, no reason text) on `threads`
 // threads; rethrows the first exception. Nothing is allocated per configuration.
@@ -287,7 +254,8 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   std::vector<ParallelConfig> proposed(batch);
   std::vector<ConfigRecord> slots;  // grown to the largest batch proposed (small spaces: small)
   std::vector<SearchScore> scores;
-  Progress progress(options.progress, space.valid_count());
+  const ProgressCallback no_progress;
+  const ProgressCallback& progress = options.progress ? options.on_progress : no_progress;
 
   // Duplicates are dropped (the first proposal kept): a bit per grid position, a set for the
   // (rare) proposals outside the grid.
@@ -304,6 +272,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   const bool want_reason = options.keep_records || static_cast<bool>(options.on_record);
 
   for (;;) {
+    throw_if_cancelled();
     const std::size_t n = std::min(batch, run->propose(std::span<ParallelConfig>(proposed.data(), batch)));
     if (n == 0) break;
     if (slots.size() < n) {
@@ -339,8 +308,9 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
     }
     run->receive(std::span<const ParallelConfig>(proposed.data(), n),
                  std::span<const SearchScore>(scores.data(), n));
-    progress.update(result.counts.evaluated);
+    report_progress(progress, result.counts.evaluated, valid, "configurations");
   }
+  throw_if_cancelled();
 
   const std::vector<Candidate> ranked = top.take();
   const std::vector<Candidate> pareto = front.take();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
@@ -54,7 +55,11 @@ struct SearchCounts {
 
 struct SearchOptions {
   unsigned threads = 0;  // 0 = std::thread::hardware_concurrency()
-  bool progress = true;  // a progress bar on stderr when it is a terminal and the run is slow
+  // Progress after every batch: (distinct configurations evaluated, valid configurations in
+  // the space, "configurations"), on the calling thread. `progress = false` silences it (the
+  // nested searches of a study that reports its own progress). The driver never prints.
+  bool progress = true;
+  ProgressCallback on_progress;
   std::size_t top = 20;
   std::size_t batch = 4096;
   // Keep a record of every evaluated configuration in SearchResult::records (memory grows
@@ -89,6 +94,8 @@ TESSERA_API void fill_record_numbers(const Session& session, const Evaluation& e
 TESSERA_API std::string record_reason(const Session& session, const ConfigRecord& r);
 
 // The search over `space` (which must be built on the session's model, machine and workload).
+// Polls the cancellation token (core/cancellation.hpp) before every batch: throws Cancelled
+// when it is set, so a cancelled search returns nothing.
 TESSERA_API SearchResult run_search(const Session& session, const GridSpace& space,
                                     const SearchStrategy& strategy, const SearchOptions& options = {});
 // The same over the session's scenario sweep.

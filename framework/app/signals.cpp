@@ -1,0 +1,42 @@
+#include "signals.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "core/cancellation.hpp"
+#include "output_files.hpp"
+
+namespace tessera::cli {
+
+namespace {
+
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "read from a signal handler");
+
+extern "C" void on_signal(int sig) {
+  int none = 0;
+  if (g_signal.compare_exchange_strong(none, sig)) {
+    request_cancellation();
+    return;
+  }
+  // The second signal: nothing waits any more.
+  remove_temporary_outputs_now();
+  ::_exit(128 + g_signal.load());
+}
+
+}  // namespace
+
+void install_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking open() of a FIFO returns EINTR
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+int received_signal() noexcept { return g_signal.load(); }
+
+}  // namespace tessera::cli

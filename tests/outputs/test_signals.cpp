@@ -1,0 +1,127 @@
+// A real SIGINT / SIGTERM sent to `tessera run --csv` while it streams rows: exit 130 / 143,
+// one "interrupted" line, no file left. The signal is sent once the temporary CSV has rows
+// (the search has started), not after a fixed sleep.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "output_test_util.hpp"
+#include "tessera_build_paths.hpp"
+
+using namespace tessera::test;
+
+namespace {
+
+struct Ended {
+  int status = -1;  // exit status, or -1 when killed by a signal / timed out
+  std::string err;
+};
+
+// Waits up to `seconds` for `pid`; kills it (SIGKILL) past that.
+int wait_for(pid_t pid, int seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  int st = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    const pid_t r = ::waitpid(pid, &st, WNOHANG);
+    if (r == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &st, 0);
+  return -1;
+}
+
+// The temporary CSV has more than its header: rows are being written.
+bool rows_streaming(const TempDir& d) {
+  for (const auto& e : fs::directory_iterator(d.path()))
+    if (e.path().filename().string().find("all.csv.tmp") == 0 && fs::file_size(e.path()) > 4096) return true;
+  return false;
+}
+
+Ended interrupt_run(int sig) {
+  TempDir d;
+  const std::string err_path =
+      (fs::temp_directory_path() / ("tessera-signal-" + std::to_string(::getpid()))).string();
+  const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
+  const std::string scenario =
+      std::string(TESSERA_SOURCE_DIR) + "/scenarios/deepseek-v3-decode-32k-h200.yaml";
+  const std::string csv = d / "all.csv";
+  const std::string json = d / "summary.json";
+  // 78848 MoE configurations on one thread: tens of seconds, far longer than the signal takes.
+  std::vector<std::string> args{exe,
+                                "run",
+                                scenario,
+                                "--threads",
+                                "1",
+                                "--csv",
+                                csv,
+                                "--json",
+                                json,
+                                "--set",
+                                "sweep.parallelism.cp=[1,2,3,4,6,8]",
+                                "--set",
+                                "sweep.parallelism.tp=[1,2,4,8,16,32]",
+                                "--set",
+                                "sweep.parallelism.pp=[1,2,3,4,5,6,7,8]",
+                                "--set",
+                                "sweep.parallelism.dp=[1,2,3,4,5,6,7,8]",
+                                "--set",
+                                "sweep.parallelism.ep=[1,2,4,8,16,32,64,128,256]"};
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int out = ::open("/dev/null", O_WRONLY);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::setenv("TESSERA_PLUGIN_PATH", "", 1);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  // Wait (up to 60 s on a loaded machine) for the search to stream rows.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool started = false;
+  while (!started && std::chrono::steady_clock::now() < until) {
+    int st = 0;
+    if (::waitpid(pid, &st, WNOHANG) == pid) break;  // ended on its own: fails below
+    started = rows_streaming(d);
+    if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  Ended e;
+  if (!started) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    e.err = slurp(err_path);
+    ::unlink(err_path.c_str());
+    FAIL("the run never streamed rows: " << e.err);
+  }
+  ::kill(pid, sig);
+  e.status = wait_for(pid, 30);
+  e.err = slurp(err_path);
+  ::unlink(err_path.c_str());
+  CHECK(d.names().empty());
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("SIGINT stops tessera run: exit 130 and no file left") {
+  const Ended e = interrupt_run(SIGINT);
+  CHECK(e.status == 130);
+  CHECK(e.err.find("tessera: interrupted by SIGINT after ") == 0);
+  CHECK(e.err.find("configurations; no output written") != std::string::npos);
+}
+
+TEST_CASE("SIGTERM stops tessera run: exit 143 and no file left") {
+  const Ended e = interrupt_run(SIGTERM);
+  CHECK(e.status == 143);
+  CHECK(e.err.find("tessera: interrupted by SIGTERM after ") == 0);
+}
