@@ -52,6 +52,9 @@ run_one() {
   local h="$1" bin="$build/bin/$1" work="$build/fuzz/$1"
   local name="${h#fuzz_}"
   mkdir -p "$work/corpus"
+  # The harnesses' temporary input folders (tests/fuzz/fuzz_input.hpp) go here, not to /tmp:
+  # libFuzzer ends some runs (fork mode, -max_total_time) without static destructors.
+  rm -rf "$work/tmp" && mkdir -p "$work/tmp"
   local args=(${FUZZ_FLAGS:-} -timeout=2 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
               "-artifact_prefix=$work/")
   [ -f "$here/$name.dict" ] && args+=("-dict=$here/$name.dict")
@@ -59,15 +62,24 @@ run_one() {
     [ -f "$here/yaml.dict" ] && args+=("-dict=$here/yaml.dict") ;;
   esac
   if [ "$seconds" -eq 0 ]; then args+=(-runs=0); else args+=("-max_total_time=$seconds"); fi
+  # A replay (SECONDS = 0) runs the seeds only, not what earlier runs found.
   local dirs=("$work/corpus")
+  if [ "$seconds" -eq 0 ]; then rm -rf "$work/replay" && mkdir -p "$work/replay" && dirs=("$work/replay"); fi
   [ -d "$here/corpus/$name" ] && dirs+=("$here/corpus/$name")
   for d in $(seeds_for "$h"); do [ -d "$d" ] && dirs+=("$d"); done
   if [ ! -x "$bin" ]; then
     echo "FAIL $h: $bin not built" >&2
     return 1
   fi
-  if nice "$bin" "${args[@]}" "${dirs[@]}" >"$work/log" 2>&1; then
-    echo "ok   $h: $(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$work/log" | grep -Eo '[0-9]+$' | tail -1) executions in ${seconds}s"
+  local rc=0
+  TMPDIR="$work/tmp" nice "$bin" "${args[@]}" "${dirs[@]}" >"$work/log" 2>&1 || rc=$?
+  rm -rf "$work/tmp"
+  if [ "$rc" -eq 0 ]; then
+    # Executions: the final stats line, or (fork mode) the last progress line.
+    local runs
+    runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$work/log" | grep -Eo '[0-9]+$' | tail -1)
+    [ -n "$runs" ] || runs=$(grep -Eo '^#[0-9]+' "$work/log" | tail -1 | tr -d '#')
+    echo "ok   $h: ${runs:-?} executions in ${seconds}s"
   else
     echo "FAIL $h (log $work/log):" >&2
     grep -E '^==[0-9]+==|SUMMARY|ERROR|Test unit written|Base64|#0 |#1 |#2 |#3 ' "$work/log" | head -30 >&2
