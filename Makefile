@@ -5,6 +5,8 @@
 #   make test       build, then the whole CTest suite
 #   make test-asan  clang + AddressSanitizer/UndefinedBehaviorSanitizer Debug build into
 #                   build-asan/, then the whole suite there
+#   make fuzz       the ASan build's libFuzzer harnesses (bin/fuzz_*), each run FUZZ_SECONDS
+#                   (default 600), FUZZ_JOBS (default 2) at a time; docs/fuzzing.md
 #   make bench      Release build with the Google Benchmark programs, then run them
 #   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
 #   make format-check  fail when a C++ file is not as clang-format would write it (CI)
@@ -15,13 +17,19 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE ?= cmake
 CTEST ?= ctest
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 2
+# The ASan build also builds the fuzz harnesses (TESSERA_FUZZ adds -fsanitize=fuzzer-no-link to
+# every object), so `make fuzz` after `make test-asan` builds nothing more.
+ASAN_CONFIGURE := $(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+                  -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON
 
 # Sanitizer settings for every test process of `make test-asan`: leaks are errors, the first
 # error stops the program, UBSan prints where.
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build demo test test-asan bench format format-check clean
+.PHONY: all deps configure build demo test test-asan fuzz bench format format-check clean
 
 all: build
 
@@ -41,9 +49,14 @@ test: build
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -j2
 
 test-asan: deps
-	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DTESSERA_SANITIZE=ON
+	$(ASAN_CONFIGURE)
 	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS)
 	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j2
+
+fuzz: deps
+	$(ASAN_CONFIGURE)
+	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS) --target fuzz_harnesses
+	$(ASAN_ENV) tests/fuzz/run.sh -b $(ASAN_BUILD) -j$(FUZZ_JOBS) $(FUZZ_SECONDS)
 
 bench: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_BENCH=ON
