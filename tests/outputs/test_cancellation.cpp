@@ -6,6 +6,7 @@
 
 #include "../search/search_fixture.hpp"
 #include "analysis/compare.hpp"
+#include "analysis/validation.hpp"
 #include "core/cancellation.hpp"
 #include "output_files.hpp"
 #include "output_test_util.hpp"
@@ -129,6 +130,36 @@ TEST_CASE("compare reports progress to its total and stops when a callback cance
     };
     CHECK_THROWS_AS(compare_models(ptrs, co), Cancelled);
     CHECK(calls == 1);
+  }
+  clear_cancellation();
+}
+
+TEST_CASE("validate-data reports progress per phase and stops when a callback cancels") {
+  const std::string root = TESSERA_SOURCE_DIR;
+  const auto rows = validation::read_measurements(root + "/data/measurements-h200.csv");
+  REQUIRE(rows.size() > 64);
+  validation::ValidateOptions vo;
+  vo.latency = {"roofline"};
+  vo.data_root = root;
+  clear_cancellation();
+  SECTION("uncut") {
+    std::vector<std::string> phases;
+    vo.on_progress = [&](const ProgressEvent& e) {
+      if (phases.empty() || phases.back() != e.phase) phases.push_back(e.phase);
+    };
+    const auto reports = validation::validate_data(rows, registry(), vo);
+    CHECK(reports.size() == 1);
+    CHECK(phases == std::vector<std::string>{"rows prepared", "rows predicted"});
+  }
+  SECTION("cut in the prediction loop") {
+    std::size_t predicted_calls = 0;
+    vo.on_progress = [&](const ProgressEvent& e) {
+      if (std::string(e.phase) != "rows predicted") return;
+      ++predicted_calls;
+      request_cancellation();
+    };
+    CHECK_THROWS_AS(validation::validate_data(rows, registry(), vo), Cancelled);
+    CHECK(predicted_calls == 1);
   }
   clear_cancellation();
 }

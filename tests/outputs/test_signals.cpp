@@ -116,12 +116,15 @@ Ended interrupt_run(int sig) {
 TEST_CASE("SIGINT stops tessera run: exit 130 and no file left") {
   const Ended e = interrupt_run(SIGINT);
   CHECK(e.status == 130);
-  CHECK(e.err.find("tessera: interrupted by SIGINT after ") == 0);
+  // One line says what was lost (other lines, such as the work size, may come before it); no
+  // progress bar is drawn into a file.
+  CHECK(e.err.find("tessera: interrupted by SIGINT after ") != std::string::npos);
+  CHECK(e.err.find('\r') == std::string::npos);
   CHECK(e.err.find("configurations; no output written") != std::string::npos);
 }
 
 TEST_CASE("SIGTERM stops tessera run: exit 143 and no file left") {
   const Ended e = interrupt_run(SIGTERM);
   CHECK(e.status == 143);
-  CHECK(e.err.find("tessera: interrupted by SIGTERM after ") == 0);
+  CHECK(e.err.find("tessera: interrupted by SIGTERM after ") != std::string::npos);
 }

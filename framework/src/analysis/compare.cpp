@@ -21,7 +21,7 @@ namespace {
 std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<ParallelConfig>& configs,
                                        unsigned threads, const ProgressCallback& progress, std::uint64_t base,
                                        std::uint64_t total) {
-  constexpr std::size_t kStride = 256;
+  constexpr std::size_t kStride = 64;
   std::vector<ConfigRecord> out(configs.size());
   const std::size_t n = configs.size();
   const std::size_t t = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / 64 + 1));

@@ -72,7 +72,8 @@ ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Ev
 namespace {
 
 // Evaluates configs[i] into out[i] (numbers and grid position, no reason text) on `threads`
-// threads; rethrows the first exception. Nothing is allocated per configuration.
+// threads; rethrows the first exception. Nothing is allocated per configuration. Stops early
+// (the slots then incomplete) when cancellation is requested.
 void evaluate_batch(const Session& session, const GridSpace& space,
                     const std::vector<ParallelConfig>& configs, std::size_t n, std::vector<ConfigRecord>& out,
                     std::vector<std::unique_ptr<Evaluation>>& buffers) {
@@ -98,6 +99,8 @@ void evaluate_batch(const Session& session, const GridSpace& space,
     try {
       Evaluation& e = *buffers[t];
       for (;;) {
+        // One atomic load per chunk: a cancelled batch is abandoned within a chunk's time.
+        if (cancellation_requested()) break;
         const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
         if (begin >= n) break;
         for (std::size_t i = begin; i < std::min(n, begin + kChunk); ++i) evaluate_one(i, e);
@@ -280,6 +283,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       scores.resize(n);
     }
     evaluate_batch(session, space, proposed, n, slots, buffers);
+    throw_if_cancelled();  // the batch may be incomplete
     for (std::size_t i = 0; i < n; ++i) {
       ConfigRecord& r = slots[i];
       scores[i].feasible = r.feasible;
