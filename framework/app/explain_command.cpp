@@ -54,7 +54,6 @@ int explain_command(const Args& args) {
       scenario.plugins.latency = {choice};
     }
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     Session session(scenario, registry);
     const ParallelConfig parsed = parse_config(config_text, session.machine());
     const ParallelConfig config = canonicalize(session.model(), parsed);

@@ -76,7 +76,6 @@ int validate_data_command(const Args& args) {
       throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
 
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     validation::ValidateOptions vo;
     vo.latency = split_names(latency_raw);
     if (vo.latency.empty()) vo.latency = registry.names(PluginKind::latency);
