@@ -6,6 +6,9 @@
 #   make test-asan  clang + AddressSanitizer/UndefinedBehaviorSanitizer Debug build into
 #                   build-asan/, then the whole suite there
 #   make bench      Release build with the Google Benchmark programs, then run them
+#   make hostile    Release build, then every hostile-case input and fuzz-corpus file through
+#                   validate/run/explain under `ulimit -v 2000000` (tests/hostile/ulimit_sweep.sh);
+#                   not part of `make test`
 #   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
 #   make format-check  fail when a C++ file is not as clang-format would write it (CI)
 #   make clean      remove the build folders
@@ -21,7 +24,7 @@ CTEST ?= ctest
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build demo test test-asan bench format format-check clean
+.PHONY: all deps configure build demo test test-asan hostile bench format format-check clean
 
 all: build
 
@@ -44,6 +47,9 @@ test-asan: deps
 	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DTESSERA_SANITIZE=ON
 	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS)
 	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j2
+
+hostile: build
+	tests/hostile/ulimit_sweep.sh -b $(BUILD) -j$(JOBS)
 
 bench: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_BENCH=ON
