@@ -76,7 +76,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/tessera-hostile.XXXXXX")
 trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
 cp -r "$root/tests/bad-inputs" "$work/bad-inputs"
-rm -f "$work"/bad-inputs/{*.expect,*.md,*.cpp,CMakeLists.txt}
+rm -rf "$work"/bad-inputs/{*.expect,*.md,*.cpp,CMakeLists.txt,runner-selftest}
 if [[ -d "$root/tests/fuzz/corpus" ]]; then
   mkdir -p "$work/fuzz"
   cp -r "$root/tests/fuzz/corpus" "$work/fuzz/corpus"
