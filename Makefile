@@ -8,6 +8,9 @@
 #   make fuzz       the ASan build's libFuzzer harnesses (bin/fuzz_*), each run FUZZ_SECONDS
 #                   (default 600), FUZZ_JOBS (default 2) at a time; docs/fuzzing.md
 #   make bench      Release build with the Google Benchmark programs, then run them
+#   make hostile    Release build, then every hostile-case input and fuzz-corpus file through
+#                   validate/run/explain under `ulimit -v 2000000` (tests/hostile/ulimit_sweep.sh);
+#                   not part of `make test`
 #   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
 #   make format-check  fail when a C++ file is not as clang-format would write it (CI)
 #   make clean      remove the build folders
@@ -29,7 +32,7 @@ ASAN_CONFIGURE := $(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAK
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build demo test test-asan fuzz bench format format-check clean
+.PHONY: all deps configure build demo test test-asan fuzz hostile bench format format-check clean
 
 all: build
 
@@ -57,6 +60,9 @@ fuzz: deps
 	$(ASAN_CONFIGURE)
 	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS) --target fuzz_harnesses
 	$(ASAN_ENV) tests/fuzz/run.sh -b $(ASAN_BUILD) -j$(FUZZ_JOBS) $(FUZZ_SECONDS)
+
+hostile: build
+	tests/hostile/ulimit_sweep.sh -b $(BUILD) -j$(JOBS)
 
 bench: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_BENCH=ON

@@ -249,7 +249,6 @@ int compare_command(const Args& args) {
       scenario.plugins.latency = chosen;
     }
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     std::vector<std::unique_ptr<Session>> sessions;
     std::vector<const Session*> ptrs;
     for (std::size_t i = 0; i < scenario.plugins.latency.size(); ++i) {

@@ -56,7 +56,6 @@ int explain_command(const Args& args) {
       scenario.plugins.latency = {choice};
     }
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     Session session(scenario, registry);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);

@@ -80,7 +80,6 @@ int explore_command(const Args& args) {
     if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
     const Scenario scenario = load_scenario(scenario_path, lo);
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
     // The cost objective: the scenario's when listed (its parameters), else the defaults.

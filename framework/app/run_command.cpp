@@ -69,7 +69,6 @@ int run_command(const Args& args) {
     if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
     const Scenario scenario = load_scenario(scenario_path, lo);
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
     // Every output checked (and its temporary file created) before any work.

@@ -32,7 +32,7 @@ constexpr const char* kExamples =
 // Plugin names and parameters of a loaded scenario; diagnostics appended.
 void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
   const auto check = [&](PluginKind kind, const PluginChoice& c) {
-    if (registry.names(kind).empty()) {
+    if (!registry.find(kind, c.name) && registry.names(kind).empty()) {
       spdlog::warn("no {} plugins found: '{}' not checked", plugin_kind_name(kind), c.name);
       return;
     }
@@ -97,10 +97,8 @@ int validate_command(const Args& args) {
             // Not a scenario (validate_file accepted it by its kind).
           }
           if (is_scenario) {
-            if (!registry) {
-              registry = std::make_unique<PluginRegistry>(common.plugin_paths);
-              registry->discover();
-            }
+            // Loads only the plugins the scenario names (and, for a name not found, its kind).
+            if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
             check_plugins(s, *registry, diags);
           }
         }

@@ -80,7 +80,6 @@ int validate_data_command(const Args& args) {
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     PluginRegistry registry(common.plugin_paths);
-    registry.discover();
     ProgressBar bar(!common.quiet);
     validation::ValidateOptions vo;
     vo.on_progress = bar.callback();

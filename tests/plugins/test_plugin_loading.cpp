@@ -6,6 +6,7 @@
 #include "tessera_build_paths.hpp"
 
 #include "fixture_paths.hpp"
+#include "host/plugin_discovery.hpp"
 #include "host/plugin_registry.hpp"
 
 using namespace tessera;
@@ -169,6 +170,56 @@ TEST_CASE("an unknown plugin name lists what is registered and the nearest name"
                     Catch::Contains(fixture_lib("bad_abi", "latency_bad_abi") +
                                     " failed to load: " + fixture_lib("bad_abi", "latency_bad_abi") +
                                     ": plugin latency/bad_abi was built"));
+}
+
+TEST_CASE("an entry that is not the TESSERA_PLUGIN pointer is refused before it is called") {
+  const std::string fix = ": define the entry with TESSERA_PLUGIN(descriptor) from <tessera/sdk.hpp>";
+  CHECK(only_failure("entry_function") ==
+        fixture_lib("entry_function", "latency_entry_function") +
+            ": tessera_plugin_entry is a function, not the entry pointer TESSERA_PLUGIN defines" + fix);
+  CHECK(only_failure("entry_null") ==
+        fixture_lib("entry_null", "latency_entry_null") + ": tessera_plugin_entry is a null pointer" + fix);
+  CHECK(only_failure("entry_wrong_size") ==
+        fixture_lib("entry_wrong_size", "latency_entry_wrong_size") +
+            ": tessera_plugin_entry is a 4-byte object, not the 8-byte entry pointer TESSERA_PLUGIN defines" +
+            fix);
+}
+
+TEST_CASE("a lookup by id loads only the libraries whose file name may provide it") {
+  PluginRegistry reg({fixture_dir("bad_abi"), fixture_dir("unresolved"), fixture_dir("entry_function"),
+                      fixture_dir("no_entry"), fixture_dir("good"), fixture_dir("dup")},
+                     false);
+  CHECK(reg.plugins().empty());  // nothing is loaded before the first lookup
+  const LoadedPlugin* lat = reg.find(PluginKind::latency, "fixture");
+  REQUIRE(lat != nullptr);
+  // libtessera_no_entry.so does not say its kind, so it is opened for every lookup.
+  REQUIRE(reg.failures().size() == 1);
+  CHECK(reg.failures()[0].path == fixture_lib("no_entry", "no_entry"));
+  CHECK(reg.plugins().size() == 1);
+  REQUIRE(reg.find(PluginKind::search, "fixture") != nullptr);
+  CHECK(reg.plugins().size() == 2);
+  CHECK(reg.find(PluginKind::latency, "fixture") == lat);  // still valid after more loads
+  // A name no file carries loads the whole kind: latency/dup lives in latency_dup_a and _b.
+  const LoadedPlugin* dup = reg.find(PluginKind::latency, "dup");
+  REQUIRE(dup != nullptr);
+  CHECK(std::string(dup->descriptor->version) == "a");
+  CHECK(reg.failures().size() == 5);  // + bad_abi, unresolved, entry_function, dup_b
+  CHECK(reg.plugins().size() == 3);
+  reg.discover();  // the rest: memory and objective
+  CHECK(reg.plugins().size() == 5);
+  CHECK(reg.failures().size() == 5);
+}
+
+TEST_CASE("a library's file name says which plugins it may provide") {
+  CHECK(library_may_provide("/p/libtessera_latency_roofline.so", PluginKind::latency, "roofline"));
+  CHECK(library_may_provide("/p/libtessera_latency_roofline.so", PluginKind::latency, ""));
+  CHECK_FALSE(library_may_provide("/p/libtessera_latency_roofline.so", PluginKind::latency, "overlap"));
+  CHECK_FALSE(library_may_provide("/p/libtessera_latency_roofline.so", PluginKind::memory, ""));
+  CHECK_FALSE(library_may_provide("/p/libtessera_objective_cost.so", PluginKind::search, "cost"));
+  // Named otherwise (out of tree, not by tessera_add_plugin): may provide anything.
+  CHECK(library_may_provide("/p/libtessera_myplugins.so", PluginKind::search, "anneal"));
+  CHECK(library_may_provide("/p/libtessera_latency.so", PluginKind::memory, "x"));
+  CHECK(library_may_provide("/p/libtessera_latency_.so", PluginKind::memory, "x"));
 }
 
 TEST_CASE("plugin kinds parse from their names") {

@@ -77,6 +77,22 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
   return out;
 }
 
+bool library_may_provide(const std::string& path, PluginKind kind, const std::string& name) {
+  const std::string file = fs::path(path).filename().string();
+  constexpr std::string_view prefix = "libtessera_", suffix = ".so";
+  if (file.size() < prefix.size() + suffix.size() || file.compare(0, prefix.size(), prefix) != 0 ||
+      file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return true;
+  const std::string stem = file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
+  for (PluginKind k : {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective}) {
+    const std::string kind_prefix = std::string(plugin_kind_name(k)) + "_";
+    if (stem.size() <= kind_prefix.size() || stem.compare(0, kind_prefix.size(), kind_prefix) != 0) continue;
+    if (k != kind) return false;
+    return name.empty() || stem.substr(kind_prefix.size()) == name;
+  }
+  return true;  // named otherwise: it may be anything
+}
+
 std::vector<std::string> plugin_files_in(const std::string& folder) {
   std::vector<std::string> files;
   std::error_code ec;

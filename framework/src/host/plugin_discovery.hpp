@@ -3,6 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "tessera/export.hpp"
+#include "tessera/plugin/descriptor.hpp"
+
 namespace tessera {
 
 // The search path, in order: `extra` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
@@ -13,6 +16,13 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
 
 // The files of `folder` named libtessera_*.so, sorted by name; none when it does not exist.
 std::vector<std::string> plugin_files_in(const std::string& folder);
+
+// Whether the library at `path` may provide the plugin <kind>/<name> (any name of `kind` when
+// `name` is empty), judged by its file name alone: libtessera_<kind>_<name>.so (what
+// tessera_add_plugin(NAME <kind>_<name>) builds) provides that plugin only; a file named
+// libtessera_<other kind>_*.so never provides a plugin of `kind`; a file whose name after
+// `libtessera_` does not start with a kind and '_' may provide anything.
+TESSERA_API bool library_may_provide(const std::string& path, PluginKind kind, const std::string& name);
 
 // The canonical spelling of a path used to recognise one file reached twice (symlinks).
 std::string canonical_key(const std::string& path);

@@ -2,11 +2,14 @@
 #include "host/plugin_loader.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
 #include <cctype>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 
@@ -60,6 +63,93 @@ std::string sanity_problems(const PluginDescriptor& d) {
   return s;
 }
 
+// The entry must be what TESSERA_PLUGIN (BOOST_DLL_ALIAS) defines: an exported data object of
+// pointer size holding the address of a function in this library. Anything else (a plain
+// function named tessera_plugin_entry, a null or foreign pointer) would be called blindly and
+// crash the host. Returns the function, or sets `error`.
+using Entry = const PluginDescriptor*();
+
+// An exception thrown by a library's static initialiser cannot be caught: dlopen runs the
+// initialisers from C frames, so the C++ runtime calls std::terminate. While a library is being
+// opened, the terminate handler says which library and why, and ends the program with exit
+// status 1 instead of an abort (SIGABRT). The library cannot be skipped: fix or remove it.
+const char* g_loading_path = nullptr;  // main thread only (plugins load on the main thread)
+
+[[noreturn]] void terminate_while_loading() {
+  std::string why = "an exception of unknown type";
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      why = std::string("'") + ex.what() + "'";
+    } catch (...) {
+    }
+  }
+  const std::string m = std::string("tessera: error: cannot load ") +
+                        (g_loading_path ? g_loading_path : "?") +
+                        ": a static initialiser of the library threw " + why +
+                        "; the library cannot be skipped once loading began: fix it or remove it from the "
+                        "plugin search path\n";
+  [[maybe_unused]] const auto n = ::write(2, m.data(), m.size());
+  std::_Exit(1);
+}
+
+class LoadingGuard {
+ public:
+  explicit LoadingGuard(const std::string& path) : previous_(std::set_terminate(&terminate_while_loading)) {
+    g_loading_path = path.c_str();
+  }
+  ~LoadingGuard() {
+    std::set_terminate(previous_);
+    g_loading_path = nullptr;
+  }
+  LoadingGuard(const LoadingGuard&) = delete;
+  LoadingGuard& operator=(const LoadingGuard&) = delete;
+
+ private:
+  std::terminate_handler previous_;
+};
+
+Entry* checked_entry(void* handle, const std::string& path, std::string& error) {
+  const std::string fix = ": define the entry with TESSERA_PLUGIN(descriptor) from <tessera/sdk.hpp>";
+  dlerror();
+  void* symbol = dlsym(handle, kEntryName);
+  if (!symbol) {
+    error = path + " is not a Tessera plugin: no " + kEntryName;
+    return nullptr;
+  }
+  Dl_info info{};
+  void* extra = nullptr;
+  const int found = dladdr1(symbol, &info, &extra, RTLD_DL_SYMENT);
+  const auto* sym = static_cast<const ElfW(Sym)*>(extra);
+  if (found == 0 || !sym || info.dli_saddr != symbol) {
+    error = path + ": " + kEntryName + " has no symbol table entry" + fix;
+    return nullptr;
+  }
+  const unsigned type = ELF64_ST_TYPE(sym->st_info);
+  if (type == STT_FUNC || type == STT_GNU_IFUNC) {
+    error = path + ": " + kEntryName + " is a function, not the entry pointer TESSERA_PLUGIN defines" + fix;
+    return nullptr;
+  }
+  if (type != STT_OBJECT || sym->st_size != sizeof(void*)) {
+    error = path + ": " + kEntryName + " is a " + std::to_string(sym->st_size) + "-byte " +
+            (type == STT_OBJECT ? "object" : "symbol of ELF type " + std::to_string(type)) + ", not the " +
+            std::to_string(sizeof(void*)) + "-byte entry pointer TESSERA_PLUGIN defines" + fix;
+    return nullptr;
+  }
+  void* target = *static_cast<void* const*>(symbol);
+  if (!target) {
+    error = path + ": " + kEntryName + " is a null pointer" + fix;
+    return nullptr;
+  }
+  Dl_info where{};
+  if (dladdr(target, &where) == 0 || where.dli_fbase != info.dli_fbase) {
+    error = path + ": " + kEntryName + " points outside the library" + fix;
+    return nullptr;
+  }
+  return reinterpret_cast<Entry*>(target);
+}
+
 }  // namespace
 
 PluginLoadResult load_plugin_library(const std::string& path) {
@@ -67,6 +157,7 @@ PluginLoadResult load_plugin_library(const std::string& path) {
   auto lib = std::make_shared<boost::dll::shared_library>();
   {
     boost::dll::fs::error_code ec;
+    const LoadingGuard guard(path);
     lib->load(boost::dll::fs::path(path), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
               ec);
     if (ec || !lib->is_loaded()) {
@@ -75,15 +166,12 @@ PluginLoadResult load_plugin_library(const std::string& path) {
       return r;
     }
   }
-  if (!lib->has(kEntryName)) {
-    r.error = path + " is not a Tessera plugin: no " + kEntryName;
-    return r;
-  }
+  Entry* entry = checked_entry(lib->native(), path, r.error);
+  if (!entry) return r;
 
-  using Entry = const PluginDescriptor*();
   const PluginDescriptor* d = nullptr;
   try {
-    d = lib->get_alias<Entry>(kEntryName)();
+    d = entry();
   } catch (const std::exception& e) {
     r.error = path + ": " + kEntryName + " failed: " + e.what();
     return r;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <set>
 
 #include "core/nearest_name.hpp"
@@ -37,10 +38,50 @@ void throw_plugin_failure(const LoadedPlugin& plugin, std::string_view action, c
 
 struct PluginRegistry::Impl {
   std::vector<std::string> search_path;
-  std::vector<LoadedPlugin> plugins;
+  std::deque<LoadedPlugin> plugins;  // a deque: find() results stay valid as more are loaded
   std::vector<PluginLoadFailure> failures;
   std::set<std::string> tried;          // canonical paths of every library looked at
   std::set<std::string> explicit_dirs;  // the folders named by the caller (--plugin-path)
+  // The libraries of the search path in discovery order, listed once; each loaded at most once.
+  bool listed = false;
+  std::vector<std::string> candidates;
+  std::vector<bool> attempted;
+  std::recursive_mutex mutex;  // lookups are const and may load
+
+  void list_candidates() {
+    if (listed) return;
+    listed = true;
+    for (const auto& folder : search_path) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(folder, ec)) {
+        // A folder the user named explicitly deserves a word; the default ones may well be absent.
+        if (explicit_dirs.count(folder)) spdlog::warn("plugin folder {} does not exist", folder);
+        continue;
+      }
+      const auto files = plugin_files_in(folder);
+      spdlog::debug("plugin folder {}: {} librar{}", folder, files.size(), files.size() == 1 ? "y" : "ies");
+      for (const auto& f : files) candidates.push_back(f);
+    }
+    attempted.assign(candidates.size(), false);
+  }
+
+  // Loads, in discovery order, every library not yet tried that may provide <kind>/<name>
+  // (any name of `kind` when `name` is empty; every library when `kind` is empty).
+  void load_candidates(PluginRegistry& self, std::optional<PluginKind> kind, const std::string& name) {
+    list_candidates();
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (attempted[i]) continue;
+      if (kind && !library_may_provide(candidates[i], *kind, name)) continue;
+      attempted[i] = true;
+      self.load_file(candidates[i]);
+    }
+  }
+
+  const LoadedPlugin* registered(PluginKind kind, const std::string& name) const {
+    for (const auto& p : plugins)
+      if (p.descriptor->kind == kind && name == p.descriptor->name) return &p;
+    return nullptr;
+  }
 
   void fail(const std::string& path, std::string message) {
     spdlog::warn("{}", message);
@@ -82,20 +123,12 @@ PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool defaul
 PluginRegistry::~PluginRegistry() = default;
 
 void PluginRegistry::discover() {
-  for (const auto& folder : impl_->search_path) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec)) {
-      // A folder the user named explicitly deserves a word; the default ones may well be absent.
-      if (impl_->explicit_dirs.count(folder)) spdlog::warn("plugin folder {} does not exist", folder);
-      continue;
-    }
-    const auto files = plugin_files_in(folder);
-    spdlog::debug("plugin folder {}: {} librar{}", folder, files.size(), files.size() == 1 ? "y" : "ies");
-    for (const auto& file : files) load_file(file);
-  }
+  std::lock_guard lock(impl_->mutex);
+  impl_->load_candidates(*this, std::nullopt, "");
 }
 
 bool PluginRegistry::load_file(const std::string& path) {
+  std::lock_guard lock(impl_->mutex);
   const std::string key = canonical_key(path);
   if (!impl_->tried.insert(key).second) {
     // Reached twice (a folder listed under two names, a symlink): loaded once.
@@ -108,7 +141,7 @@ bool PluginRegistry::load_file(const std::string& path) {
     return false;
   }
   LoadedPlugin& p = *r.plugin;
-  if (const LoadedPlugin* first = find(p.descriptor->kind, p.descriptor->name)) {
+  if (const LoadedPlugin* first = impl_->registered(p.descriptor->kind, p.descriptor->name)) {
     // Built while the second library is still mapped; it is unloaded when `r` goes.
     impl_->fail(path, "duplicate plugin " + p.id() + ": " + path + " (already loaded from " + first->path +
                           "); keeping the first");
@@ -119,17 +152,24 @@ bool PluginRegistry::load_file(const std::string& path) {
   return true;
 }
 
-const std::vector<LoadedPlugin>& PluginRegistry::plugins() const { return impl_->plugins; }
+const std::deque<LoadedPlugin>& PluginRegistry::plugins() const { return impl_->plugins; }
 const std::vector<PluginLoadFailure>& PluginRegistry::failures() const { return impl_->failures; }
 const std::vector<std::string>& PluginRegistry::search_path() const { return impl_->search_path; }
 
 const LoadedPlugin* PluginRegistry::find(PluginKind kind, const std::string& name) const {
-  for (const auto& p : impl_->plugins)
-    if (p.descriptor->kind == kind && name == p.descriptor->name) return &p;
-  return nullptr;
+  std::lock_guard lock(impl_->mutex);
+  if (const LoadedPlugin* p = impl_->registered(kind, name)) return p;
+  auto& self = const_cast<PluginRegistry&>(*this);  // loading is not an observable change
+  impl_->load_candidates(self, kind, name);
+  if (const LoadedPlugin* p = impl_->registered(kind, name)) return p;
+  // Not where its name says: a library whose file name encodes another plugin of this kind.
+  impl_->load_candidates(self, kind, "");
+  return impl_->registered(kind, name);
 }
 
 std::vector<const LoadedPlugin*> PluginRegistry::plugins_of(PluginKind kind) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->load_candidates(const_cast<PluginRegistry&>(*this), kind, "");
   std::vector<const LoadedPlugin*> out;
   for (const auto& p : impl_->plugins)
     if (p.descriptor->kind == kind) out.push_back(&p);

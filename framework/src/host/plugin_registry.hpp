@@ -2,6 +2,12 @@
 // Discovers, loads and owns plugin libraries (Boost.DLL). Created before and destroyed after
 // every plugin object; never unloads during a run. Objects are handed out as shared_ptrs whose
 // deleter also holds the library.
+//
+// Loading is lazy: the search path is listed on the first lookup, and a lookup by id loads only
+// the libraries that may provide it (plugin_discovery.hpp: the file name encodes kind and name;
+// a library named otherwise is loaded for every lookup). A miss, names() and plugins_of() load
+// every library of that kind; discover() loads everything. Lookups happen on the main thread.
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,16 +47,19 @@ class TESSERA_API PluginRegistry {
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
 
-  void discover();                          // loads every plugin in the search path
+  void discover();                          // loads every plugin in the search path now
   bool load_file(const std::string& path);  // one library; false + failure recorded
 
-  const std::vector<LoadedPlugin>& plugins() const;
+  // What has been loaded (and what failed to load) so far; after discover(), everything.
+  // Elements keep their addresses while more plugins are loaded.
+  const std::deque<LoadedPlugin>& plugins() const;
   const std::vector<PluginLoadFailure>& failures() const;
   const std::vector<std::string>& search_path() const;
 
-  // nullptr when absent.
+  // nullptr when absent. Loads the libraries that may provide <kind>/<name> first (and on a
+  // miss every library of that kind).
   const LoadedPlugin* find(PluginKind kind, const std::string& name) const;
-  // The registered plugins of one kind, sorted by name.
+  // The registered plugins of one kind, sorted by name (loads every library of that kind).
   std::vector<const LoadedPlugin*> plugins_of(PluginKind kind) const;
   std::vector<std::string> names(PluginKind kind) const;
   // Throws InputError naming what is registered for that kind and the nearest name.
