@@ -41,6 +41,8 @@ seeds_for() {
     fuzz_model_yaml) echo "$src/models $src/tests/bad-inputs/data/models $src/tests/bad-inputs/fixtures" ;;
     fuzz_machine_yaml) echo "$src/machines $src/tests/bad-inputs/data/machines" ;;
     fuzz_scenario_yaml) echo "$src/scenarios $src/tests/bad-inputs" ;;
+    fuzz_hf_config) echo "$src/tests/fixtures/hf $src/tests/bad-inputs/fixtures" ;;
+    fuzz_csv) echo "$src/data" ;;
     *) echo "" ;;
   esac
 }
