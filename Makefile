@@ -6,7 +6,8 @@
 #   make test-asan  clang + AddressSanitizer/UndefinedBehaviorSanitizer Debug build into
 #                   build-asan/, then the whole suite there
 #   make fuzz       the ASan build's libFuzzer harnesses (bin/fuzz_*), each run FUZZ_SECONDS
-#                   (default 600), FUZZ_JOBS (default 2) at a time; docs/fuzzing.md
+#                   (default 600), FUZZ_JOBS (default 2) at a time; FUZZ_YAML_CPP_SOURCE=DIR
+#                   also instruments yaml-cpp (build-fuzz/); docs/fuzzing.md
 #   make bench      Release build with the Google Benchmark programs, then run them
 #   make hostile    Release build, then every hostile-case input and fuzz-corpus file through
 #                   validate/run/explain under `ulimit -v 2000000` (tests/hostile/ulimit_sweep.sh);
@@ -24,8 +25,12 @@ FUZZ_SECONDS ?= 600
 FUZZ_JOBS ?= 2
 # The ASan build also builds the fuzz harnesses (TESSERA_FUZZ adds -fsanitize=fuzzer-no-link to
 # every object), so `make fuzz` after `make test-asan` builds nothing more.
-ASAN_CONFIGURE := $(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
-                  -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON
+ASAN_FLAGS := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON
+ASAN_CONFIGURE := $(CMAKE) -S . -B $(ASAN_BUILD) $(ASAN_FLAGS)
+# Opt-in, not CI: `make fuzz FUZZ_YAML_CPP_SOURCE=DIR` builds the yaml-cpp 0.7 source tree DIR
+# (already on disk; nothing is fetched) instrumented too, in its own folder build-fuzz/.
+FUZZ_YAML_CPP_SOURCE ?=
+FUZZ_BUILD := $(if $(FUZZ_YAML_CPP_SOURCE),build-fuzz,$(ASAN_BUILD))
 
 # Sanitizer settings for every test process of `make test-asan`: leaks are errors, the first
 # error stops the program, UBSan prints where.
@@ -57,9 +62,10 @@ test-asan: deps
 	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j2
 
 fuzz: deps
-	$(ASAN_CONFIGURE)
-	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS) --target fuzz_harnesses
-	$(ASAN_ENV) tests/fuzz/run.sh -b $(ASAN_BUILD) -j$(FUZZ_JOBS) $(FUZZ_SECONDS)
+	$(CMAKE) -S . -B $(FUZZ_BUILD) $(ASAN_FLAGS) \
+	  $(if $(FUZZ_YAML_CPP_SOURCE),-DTESSERA_FUZZ_YAML_CPP_SOURCE=$(abspath $(FUZZ_YAML_CPP_SOURCE)))
+	$(ASAN_ENV) $(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_harnesses
+	$(ASAN_ENV) tests/fuzz/run.sh -b $(FUZZ_BUILD) -j$(FUZZ_JOBS) $(FUZZ_SECONDS)
 
 hostile: build
 	tests/hostile/ulimit_sweep.sh -b $(BUILD) -j$(JOBS)
@@ -83,4 +89,4 @@ format-check:
 	  | xargs -0 -r clang-format --dry-run --Werror
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -3,7 +3,7 @@
 #   tests/fuzz/run.sh [-b BUILD] [-j JOBS] SECONDS [HARNESS...]
 # SECONDS > 0 fuzzes each harness that long (JOBS at a time, default 1); SECONDS = 0 only runs
 # every seed input once (CTest's `fuzz` label). HARNESS defaults to every BUILD/bin/fuzz_*.
-# Seeds: tests/fuzz/corpus/<harness without fuzz_>/ plus the shipped files that harness reads
+# Seeds: tests/fuzz/corpus/<harness without fuzz_>/ (or corpus/<harness>/) plus the shipped files that harness reads
 # (see seeds_for); new inputs go to BUILD/fuzz/<harness>/corpus, crashes to BUILD/fuzz/<harness>/
 # (crash-*, leak-*, timeout-*, oom-*), the log to BUILD/fuzz/<harness>/log. A crash found
 # becomes a regression: copy the file to tests/fuzz/regressions/<harness>/ (CTest replays it).
@@ -41,6 +41,8 @@ seeds_for() {
     fuzz_model_yaml) echo "$src/models $src/tests/bad-inputs/data/models $src/tests/bad-inputs/fixtures" ;;
     fuzz_machine_yaml) echo "$src/machines $src/tests/bad-inputs/data/machines" ;;
     fuzz_scenario_yaml) echo "$src/scenarios $src/tests/bad-inputs" ;;
+    fuzz_hf_config) echo "$src/tests/fixtures/hf $src/tests/bad-inputs/fixtures" ;;
+    fuzz_csv) echo "$src/data" ;;
     *) echo "" ;;
   esac
 }
@@ -57,7 +59,8 @@ run_one() {
   rm -rf "$work/tmp" && mkdir -p "$work/tmp"
   local args=(${FUZZ_FLAGS:-} -timeout=2 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
               "-artifact_prefix=$work/")
-  [ -f "$here/$name.dict" ] && args+=("-dict=$here/$name.dict")
+  local f
+  for f in "$here/$name.dict" "$here/$h.dict"; do [ -f "$f" ] && args+=("-dict=$f"); done
   case "$h" in fuzz_model_yaml | fuzz_machine_yaml | fuzz_scenario_yaml | fuzz_set_override)
     [ -f "$here/yaml.dict" ] && args+=("-dict=$here/yaml.dict") ;;
   esac
@@ -65,7 +68,7 @@ run_one() {
   # A replay (SECONDS = 0) runs the seeds only, not what earlier runs found.
   local dirs=("$work/corpus")
   if [ "$seconds" -eq 0 ]; then rm -rf "$work/replay" && mkdir -p "$work/replay" && dirs=("$work/replay"); fi
-  [ -d "$here/corpus/$name" ] && dirs+=("$here/corpus/$name")
+  for f in "$here/corpus/$name" "$here/corpus/$h"; do [ -d "$f" ] && dirs+=("$f"); done
   for d in $(seeds_for "$h"); do [ -d "$d" ] && dirs+=("$d"); done
   if [ ! -x "$bin" ]; then
     echo "FAIL $h: $bin not built" >&2
