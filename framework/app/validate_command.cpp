@@ -10,6 +10,7 @@
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/error.hpp"
+#include "work_report.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -102,6 +103,8 @@ int validate_command(const Args& args) {
               registry->discover();
             }
             check_plugins(s, *registry, diags);
+            // The sizing checks `run` applies before any work (docs/limits.md "Work").
+            if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);
           }
         }
       } catch (const InputErrors& e) {
