@@ -9,6 +9,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "work_report.hpp"
 
@@ -103,8 +104,14 @@ int validate_command(const Args& args) {
               registry->discover();
             }
             check_plugins(s, *registry, diags);
-            // The sizing checks `run` applies before any work (docs/limits.md "Work").
+            // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
+            // a scenario with a hardware sweep, `explore`'s over its hardware points.
             if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);
+            if (diags.empty() && !s.sweep.hardware.empty()) {
+              StudyShape shape;
+              shape.machines = sweep_hardware_points(s.sweep);
+              check_study(s, *registry, "explore", shape, diags);
+            }
           }
         }
       } catch (const InputErrors& e) {
