@@ -19,6 +19,7 @@
 #include "report/text_table.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "work_report.hpp"
 
 namespace tessera::cli {
 
@@ -209,12 +210,13 @@ int compare_command(const Args& args) {
     CommonOptions common;
     std::string scenario_path;
     std::vector<std::string> latency_raw;
-    unsigned threads = 0;
+    std::string threads_text;
     po::options_description desc("Options");
     desc.add_options()(
         "latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
         "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
-        "threads", po::value<unsigned>(&threads)->value_name("N"), "evaluation threads (default: all cores)");
+        "threads", po::value<std::string>(&threads_text)->value_name("N"),
+        "evaluation threads (default: all cores)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
@@ -227,6 +229,7 @@ int compare_command(const Args& args) {
       print_help(std::cout, kUsage, desc, kExamples);
       return kExitOk;
     }
+    const unsigned threads = parse_threads(threads_text);
     const LoadOptions options = common.load_options();
     if (scenario_path.empty()) scenario_path = default_scenario_path(options);
     Scenario scenario = load_scenario(scenario_path, options);
@@ -255,6 +258,9 @@ int compare_command(const Args& args) {
       sessions.push_back(std::make_unique<Session>(scenario, registry, i));
       ptrs.push_back(sessions.back().get());
     }
+    StudyShape shape;
+    shape.latency_models = scenario.plugins.latency.size();
+    plan_study(std::cerr, scenario, registry, "compare", shape, threads, common.quiet);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     ProgressBar bar(!common.quiet);

@@ -20,8 +20,10 @@
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "work_report.hpp"
 
 namespace tessera::cli {
 
@@ -63,10 +65,10 @@ int explore_command(const Args& args) {
         desc, common,
         kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
     std::string scenario_path;
-    unsigned threads = 0;
+    std::string threads_text;
     bool no_sensitivity = false;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "threads,j", po::value<unsigned>(&threads),
+        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
     po::positional_options_description pos;
@@ -76,6 +78,7 @@ int explore_command(const Args& args) {
       print_help(std::cout, kUsage, desc, kExamples);
       return kExitOk;
     }
+    const unsigned threads = parse_threads(threads_text);
     const LoadOptions lo = common.load_options();
     if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
     const Scenario scenario = load_scenario(scenario_path, lo);
@@ -91,6 +94,13 @@ int explore_command(const Args& args) {
       c.name = "cost";
       cost = registry.create_objective(c);
     }
+    // Every hardware point, then (unless --no-sensitivity) the scenario's machine and two
+    // perturbations of each hardware knob.
+    StudyShape shape;
+    shape.machines = sweep_hardware_points(scenario.sweep);
+    if (!no_sensitivity)
+      shape.machines = saturating_mul(2, hardware_knobs(session).size()) + 1 + shape.machines;
+    plan_study(std::cerr, scenario, registry, "explore", shape, threads, common.quiet);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     ProgressBar bar(!common.quiet);

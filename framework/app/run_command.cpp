@@ -17,6 +17,7 @@
 #include "report/search_report.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
+#include "work_report.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -51,12 +52,11 @@ int run_command(const Args& args) {
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    unsigned threads = 0;
-    long long top = -1;
+    std::string threads_text, top_text;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "threads,j", po::value<unsigned>(&threads),
+        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
-        "top", po::value<long long>(&top),
+        "top", po::value<std::string>(&top_text)->value_name("N"),
         "rows of the top-N table (default: the scenario's report.top, 20)");
     po::positional_options_description pos;
     pos.add("scenario", 1);
@@ -65,12 +65,14 @@ int run_command(const Args& args) {
       print_help(std::cout, kUsage, desc, kExamples);
       return kExitOk;
     }
+    const unsigned threads = parse_threads(threads_text);
     const LoadOptions lo = common.load_options();
     if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
     const Scenario scenario = load_scenario(scenario_path, lo);
     PluginRegistry registry(common.plugin_paths);
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
+    plan_study(std::cerr, scenario, registry, "run", StudyShape{}, threads, common.quiet);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
     OutputFile* csv = !common.csv.empty() ? outputs.add("--csv", common.csv)
@@ -81,7 +83,7 @@ int run_command(const Args& args) {
     SearchOptions so;
     so.threads = threads;
     so.on_progress = bar.callback();
-    so.top = static_cast<std::size_t>(top >= 0 ? top : scenario.report.top);
+    so.top = parse_top(top_text, scenario.report.top);
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (csv) {
       write_search_csv_header(csv->stream(), session, session.evaluator().objectives());

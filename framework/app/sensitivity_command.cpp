@@ -20,6 +20,7 @@
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "work_report.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -85,11 +86,12 @@ int sensitivity_command(const Args& args) {
         kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
     std::string scenario_path;
     bool par = false, hw = false;
-    unsigned threads = 0;
+    std::string threads_text;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
         "parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")("hardware", po::bool_switch(&hw),
                                                                              "hardware elasticities")(
-        "threads,j", po::value<unsigned>(&threads), "evaluation threads (default: all hardware threads)");
+        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
+        "evaluation threads (default: all hardware threads)");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     parse_command_line(args, desc, pos, common);
@@ -98,12 +100,17 @@ int sensitivity_command(const Args& args) {
       return kExitOk;
     }
     if (!par && !hw) par = hw = true;
+    const unsigned threads = parse_threads(threads_text);
     const LoadOptions lo = common.load_options();
     if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
     const Scenario scenario = load_scenario(scenario_path, lo);
     PluginRegistry registry(common.plugin_paths);
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
+    // The scenario's machine, then (--hardware) two perturbations of each hardware knob.
+    StudyShape shape;
+    if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
+    plan_study(std::cerr, scenario, registry, "sensitivity", shape, threads, common.quiet);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     ProgressBar bar(!common.quiet);

@@ -9,7 +9,9 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
+#include "work_report.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -100,6 +102,14 @@ int validate_command(const Args& args) {
             // Loads only the plugins the scenario names (and, for a name not found, its kind).
             if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
             check_plugins(s, *registry, diags);
+            // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
+            // a scenario with a hardware sweep, `explore`'s over its hardware points.
+            if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);
+            if (diags.empty() && !s.sweep.hardware.empty()) {
+              StudyShape shape;
+              shape.machines = sweep_hardware_points(s.sweep);
+              check_study(s, *registry, "explore", shape, diags);
+            }
           }
         }
       } catch (const InputErrors& e) {

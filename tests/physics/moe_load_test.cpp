@@ -19,6 +19,7 @@
 #include <sstream>
 #include <vector>
 
+#include "tessera/limits.hpp"
 #include "tessera/physics/moe_load.hpp"
 
 namespace {
@@ -147,4 +148,54 @@ TEST_CASE("expected maximum of n standard normals", "[physics][moe]") {
   CHECK(tessera::expected_max_std_normal(8) == Approx(1.42360).epsilon(0.025));
   CHECK(tessera::expected_max_std_normal(10) == Approx(1.53875).epsilon(0.025));
   CHECK(tessera::expected_max_std_normal(100) == Approx(2.50759).epsilon(0.025));
+}
+
+TEST_CASE("MoE most-loaded rank at large ep (hundreds of ranks) matches Monte Carlo within 5 %",
+          "[physics][moe]") {
+  // The regime whose exact table once took (ep - 1)·(slots + 1)^2 reals (1 GB per thread at
+  // ep = 256): now computed row by row in 3·(slots + 1) reals, so it runs at any ep.
+  constexpr int kTrials = 1000;
+  std::uint32_t seed = 20261201;
+  int cells = 0;
+  for (int E : {256, 1024}) {
+    const std::vector<int> eps = E == 256 ? std::vector<int>{64, 128, 256} : std::vector<int>{512, 1024};
+    for (int T : {1, 4, 16, 64}) {
+      const int K = 8;
+      const std::vector<McResult> mc = monte_carlo(E, K, T, eps, kTrials, seed++);
+      for (std::size_t k = 0; k < eps.size(); ++k) {
+        const tessera::MoELoad f = tessera::moe_most_loaded_rank(T, E, K, eps[k], false);
+        INFO("E=" << E << " ep=" << eps[k] << " T=" << T << ": distinct " << f.distinct_experts << " vs MC "
+                  << mc[k].distinct << ", slots " << f.token_slots << " vs MC " << mc[k].slots);
+        CHECK(std::abs(f.distinct_experts - mc[k].distinct) / mc[k].distinct <= 0.05);
+        CHECK(std::abs(f.token_slots - mc[k].slots) / mc[k].slots <= 0.05);
+        ++cells;
+      }
+    }
+  }
+  CHECK(cells == 4 * (3 + 2));
+}
+
+TEST_CASE("MoE load beyond moe.table_entries: the approximation stays within 2 % of the exact sum",
+          "[physics][moe]") {
+  // Where both are cheap: force the approximation by lowering the limit (T differs from the
+  // cases above only through the limit, which is part of the memo's key).
+  const tessera::Limits saved = tessera::current_limits();
+  const auto slots_with_limit = [&](double T, int ep, std::uint64_t entries) {
+    tessera::Limits l = saved;
+    l.moe_table_entries = entries;
+    tessera::set_limits(l);
+    const double v = tessera::moe_most_loaded_rank(T, 256, 8, ep, false).token_slots;
+    tessera::set_limits(saved);
+    return v;
+  };
+  // Cells past the default limit (10^6 entries): (ep - 1)·(8T + 1)^2 = 4.0e6, 1.1e6, 1.1e6, 4.3e6.
+  const std::pair<int, double> cells[] = {{16, 64.0}, {64, 16.0}, {256, 8.0}, {256, 16.0}};
+  for (const auto& [ep, T] : cells) {
+    const double exact = slots_with_limit(T, ep, 1'000'000'000);
+    const double approx = slots_with_limit(T, ep, 1);
+    INFO("ep=" << ep << " T=" << T << ": exact " << exact << ", approximation " << approx);
+    CHECK(approx != exact);
+    CHECK(tessera::moe_most_loaded_rank(T, 256, 8, ep, false).token_slots == approx);  // the default
+    CHECK(std::abs(approx - exact) / exact <= 0.02);
+  }
 }

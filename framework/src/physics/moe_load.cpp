@@ -15,6 +15,8 @@
 // Results are cached per (kind, N or T, E, K, ep): a sweep meets only a few of them.
 #include "tessera/physics/moe_load.hpp"
 
+#include "tessera/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -96,26 +98,14 @@ double expected_max_hypergeometric(std::int64_t N, std::int64_t n_e, std::int64_
 }
 
 // E[max over ep equal bins] of a multinomial with n balls (exact, sequential binomials:
-// bin b takes Binomial(k, 1/(ep-b)) of the k balls left).
+// bin b takes Binomial(k, 1/(ep-b)) of the k balls left). The binomial rows are computed where
+// they are used, never tabulated: memory is 3·(n + 1) reals whatever ep (a table of every
+// bin's rows took (ep - 1)·(n + 1)^2 reals: 1 GB per thread at ep = 256, 4 GB at ep = 1000).
 double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
   if (n <= 0) return 0;
   if (ep == 1) return static_cast<double>(n);
   const std::size_t N = static_cast<std::size_t>(n);
-  // pmf[b] rows: P(bin b takes j | k left), by the binomial recurrence (no lgamma per entry).
-  std::vector<std::vector<Real>> pmf(static_cast<std::size_t>(ep - 1));
-  const auto row = [&](std::size_t b, std::size_t k) -> Real* { return pmf[b].data() + k * (N + 1); };
-  for (std::int64_t b = 0; b + 1 < ep; ++b) {
-    const Real q = Real(1) / static_cast<Real>(ep - b);
-    auto& t = pmf[static_cast<std::size_t>(b)];
-    t.assign((N + 1) * (N + 1), 0);
-    for (std::size_t k = 0; k <= N; ++k) {
-      Real* r = t.data() + k * (N + 1);
-      r[0] = std::pow(1 - q, static_cast<Real>(k));
-      for (std::size_t j = 0; j < k; ++j)
-        r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
-    }
-  }
-  std::vector<Real> g(N + 1), g_next(N + 1);
+  std::vector<Real> g(N + 1), g_next(N + 1), r(N + 1);
   const std::int64_t lowest = (n + ep - 1) / ep;
   double expected = static_cast<double>(lowest);
   for (std::int64_t m = lowest; m < n; ++m) {
@@ -123,10 +113,15 @@ double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
     // g(k) = P(every remaining bin <= m | k balls left); the last bin takes all that is left.
     for (std::size_t k = 0; k <= N; ++k) g[k] = k <= M ? 1 : 0;
     for (std::int64_t b = ep - 2; b >= 0; --b) {
+      const Real q = Real(1) / static_cast<Real>(ep - b);
       for (std::size_t k = 0; k <= N; ++k) {
-        const Real* r = row(static_cast<std::size_t>(b), k);
+        // P(bin b takes j | k left), j <= min(m, k), by the binomial recurrence.
+        const std::size_t top = std::min(M, k);
+        r[0] = std::pow(1 - q, static_cast<Real>(k));
+        for (std::size_t j = 0; j < top; ++j)
+          r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
         Real s = 0;
-        for (std::size_t j = 0; j <= std::min(M, k); ++j) s += r[j] * g[k - j];
+        for (std::size_t j = 0; j <= top; ++j) s += r[j] * g[k - j];
         g_next[k] = s;
       }
       g.swap(g_next);
@@ -134,6 +129,32 @@ double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
     const double p_le = static_cast<double>(std::min<Real>(1, g[N]));
     expected += 1 - p_le;
     if (p_le > 1 - 1e-12) break;
+  }
+  return expected;
+}
+
+// The size of the exact multinomial sum, as the table of its binomial rows: (ep - 1)·(n + 1)^2.
+double exact_table_entries(std::int64_t n, std::int64_t ep) {
+  return static_cast<double>(ep - 1) * static_cast<double>(n + 1) * static_cast<double>(n + 1);
+}
+
+// E[max] of ep independent Binomial(n, 1/ep) loads: sum over m of 1 - P(X <= m)^ep. The
+// multinomial's loads are weakly correlated (they sum to n) when ep is large, which is where
+// this is used; tests/physics/moe_load_test.cpp bounds it against Monte Carlo and against the
+// exact sum. O(n) time, O(1) memory.
+double expected_max_independent_binomials(std::int64_t n, std::int64_t ep) {
+  if (n <= 0) return 0;
+  if (ep == 1) return static_cast<double>(n);
+  const Real q = Real(1) / static_cast<Real>(ep);
+  Real pmf = std::pow(1 - q, static_cast<Real>(n));  // P(X = 0)
+  Real cdf = pmf;
+  double expected = 0;
+  for (std::int64_t m = 0; m < n; ++m) {
+    const Real all_le = cdf >= 1 ? Real(1) : std::exp(static_cast<Real>(ep) * std::log(cdf));
+    expected += static_cast<double>(1 - all_le);
+    if (all_le > 1 - 1e-12L) break;
+    pmf *= static_cast<Real>(n - m) / static_cast<Real>(m + 1) * q / (1 - q);
+    cdf += pmf;
   }
   return expected;
 }
@@ -161,7 +182,14 @@ double token_slots_max(double tokens, std::int64_t E, std::int64_t K, std::int64
   const double slots = tokens * static_cast<double>(K);
   double excess;
   if (slots <= kExactSlots && std::abs(slots - std::round(slots)) < 1e-9) {
-    excess = expected_max_multinomial(static_cast<std::int64_t>(std::llround(slots)), ep) - mean;
+    const auto n = static_cast<std::int64_t>(std::llround(slots));
+    // The exact sum costs what a table of every bin's binomial rows would hold,
+    // (ep - 1)·(n + 1)^2 entries: within the limit moe.table_entries exact, beyond it the
+    // maximum of ep independent Binomial(n, 1/ep) loads (docs/physics.md "MoE load").
+    if (exact_table_entries(n, ep) <= static_cast<double>(current_limits().moe_table_entries))
+      excess = expected_max_multinomial(n, ep) - mean;
+    else
+      excess = expected_max_independent_binomials(n, ep) - mean;
   } else {
     const double epd = static_cast<double>(ep);
     const double sigma = std::sqrt(slots / epd * (1 - 1 / epd));
@@ -229,7 +257,11 @@ MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k
   }
   out.distinct_experts =
       memo(0, tokens, experts, k, ep, [&] { return distinct_experts_max(tokens, experts, k, ep); });
-  out.token_slots = memo(1, tokens, experts, k, ep, [&] { return token_slots_max(tokens, experts, k, ep); });
+  // The limit moe.table_entries can choose the approximation: part of the memo's key.
+  const int slots_kind =
+      1 + static_cast<int>(std::min<std::uint64_t>(current_limits().moe_table_entries, 1u << 30));
+  out.token_slots =
+      memo(slots_kind, tokens, experts, k, ep, [&] { return token_slots_max(tokens, experts, k, ep); });
   return out;
 }
 

@@ -2,10 +2,14 @@
 // report. Model and machine are parsed before, by their own schemas.
 #include <algorithm>
 #include <cctype>
+#include <limits>
+#include <utility>
 
 #include "core/nearest_name.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
+#include "scenario/sweep_size.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::loader {
 
@@ -129,14 +133,26 @@ void parse_plugins(const YNode* n, PluginChoices& p, Diags& d) {
   }
 }
 
+std::vector<const YNode*> items_of(const YNode& n) {
+  std::vector<const YNode*> v;
+  if (n.is_sequence())
+    for (const auto& i : n.items) v.push_back(&i);
+  else
+    v.push_back(&n);
+  return v;
+}
+
+// A sweep list longer than the limit list.values: refused at the list, before any item is read.
+bool list_too_long(const YNode& n, std::size_t size, const std::string& path, Diags& d) {
+  if (size <= current_limits().list_values) return false;
+  d.error(n.where, path + ": a list of " + std::to_string(size) + " values " + limit_exceeded("list.values"));
+  return true;
+}
+
 // A list (or a single value) of positive integers without repeats.
 std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::string& path, Diags& d) {
-  std::vector<const YNode*> items;
-  if (n.is_sequence()) {
-    for (const auto& i : n.items) items.push_back(&i);
-  } else {
-    items.push_back(&n);
-  }
+  const std::vector<const YNode*> items = items_of(n);
+  if (list_too_long(n, items.size(), path, d)) return std::nullopt;
   if (items.empty()) {
     d.error(n.where,
             path + ": expected a list of positive integers (e.g. [1, 2, 4, 8]), found an empty list");
@@ -160,25 +176,24 @@ std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::str
       ok = false;
       continue;
     }
-    const auto v32 = static_cast<std::int32_t>(*v);
-    if (std::find(out.begin(), out.end(), v32) != out.end()) {
-      d.error(i->where, path + ": the value " + i->value + " is listed twice");
-      ok = false;
-      continue;
-    }
-    out.push_back(v32);
+    out.push_back(static_cast<std::int32_t>(*v));
   }
   if (!ok) return std::nullopt;
+  // Repeats in O(n log n): sort (value, position) pairs; every entry after the first of its
+  // value is a repeat, reported at its own position, in list order.
+  std::vector<std::pair<std::int32_t, std::size_t>> order(out.size());
+  for (std::size_t k = 0; k < out.size(); ++k) order[k] = {out[k], k};
+  std::sort(order.begin(), order.end());
+  std::vector<bool> repeat(out.size(), false);
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (order[k].first == order[k - 1].first) repeat[order[k].second] = true;
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (repeat[k]) {
+      d.error(items[k]->where, path + ": the value " + items[k]->value + " is listed twice");
+      ok = false;
+    }
+  if (!ok) return std::nullopt;
   return out;
-}
-
-std::vector<const YNode*> items_of(const YNode& n) {
-  std::vector<const YNode*> v;
-  if (n.is_sequence())
-    for (const auto& i : n.items) v.push_back(&i);
-  else
-    v.push_back(&n);
-  return v;
 }
 
 template <typename E>
@@ -188,6 +203,7 @@ std::optional<std::vector<E>> choice_list(const YNode& n, const std::string& pat
   std::vector<std::string> names;
   for (const auto& [s, e] : table) names.push_back(s);
   const auto items = items_of(n);
+  if (list_too_long(n, items.size(), path, d)) return std::nullopt;
   if (items.empty()) {
     d.error(n.where, path + ": expected a list of " + join_names(names) + ", found an empty list");
     return std::nullopt;
@@ -225,6 +241,7 @@ std::optional<std::vector<std::int8_t>> placement_list(const YNode& n, const std
   if (m.pe.name != "pe") names.push_back(m.pe.name);
   for (const auto& l : m.levels) names.push_back(l.name);
   const auto items = items_of(n);
+  if (list_too_long(n, items.size(), path, d)) return std::nullopt;
   if (items.empty()) {
     d.error(n.where,
             path + ": expected a list of placements (" + join_names(names) + "), found an empty list");
@@ -247,6 +264,12 @@ std::optional<std::vector<std::int8_t>> placement_list(const YNode& n, const std
   }
   if (!ok) return std::nullopt;
   return out;
+}
+
+// A point count for a message: "more than 18446744073709551614" when the product saturated.
+std::string points_text(std::uint64_t n) {
+  if (n == std::numeric_limits<std::uint64_t>::max()) return "more than 2^64";
+  return std::to_string(n);
 }
 
 void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d) {
@@ -314,6 +337,7 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
         axis.dimension = fc.dimension;
         axis.where = e.key_where;
         const auto items = items_of(e.value);
+        if (list_too_long(e.value, items.size(), kp, d)) continue;
         if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
         bool ok = !items.empty();
         for (const YNode* i : items) {
@@ -339,7 +363,18 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
         }
         if (ok) s.hardware.push_back(std::move(axis));
       }
+      // Sized by multiplication (saturating), never by enumeration: a 1000^4 grid is refused at once.
+      const std::uint64_t points = sweep_hardware_points(s);
+      if (points > current_limits().hardware_points)
+        d.error(hw->where, hp + ": a hardware grid of " + points_text(points) + " points " +
+                               limit_exceeded("hardware.points"));
     }
+  }
+  const std::uint64_t grid = sweep_grid_points(s);
+  if (grid > current_limits().grid_points) {
+    const YNode* par = n->find("parallelism");
+    d.error(par ? par->where : n->where, "sweep.parallelism: a parallelism grid of " + points_text(grid) +
+                                             " points " + limit_exceeded("grid.points"));
   }
 }
 
@@ -347,7 +382,12 @@ void parse_report(const YNode* n, ReportSpec& r, Diags& d) {
   if (!n || !expect_mapping(*n, "report", d)) return;
   check_keys(*n, "report", *schema_keys("report"), d);
   if (const YNode* t = n->find("top"))
-    if (auto v = read_int(*t, "report.top", d)) r.top = *v;
+    if (auto v = read_int(*t, "report.top", d)) {
+      if (static_cast<std::uint64_t>(*v) > current_limits().report_top)
+        d.error(t->where, "report.top: " + t->value + " rows " + limit_exceeded("report.top"));
+      else
+        r.top = *v;
+    }
   if (const YNode* c = n->find("csv"))
     if (auto v = read_string(*c, "report.csv", d)) r.csv = *v;
   if (const YNode* j = n->find("json"))

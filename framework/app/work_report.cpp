@@ -1,0 +1,118 @@
+#include "work_report.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <thread>
+
+#include "scenario/sweep_size.hpp"
+#include "tessera/limits.hpp"
+
+namespace tessera::cli {
+namespace {
+
+// A non-negative decimal integer, all of `text`; nullopt otherwise (sign, junk, overflow).
+std::optional<std::uint64_t> unsigned_value(const std::string& text) {
+  std::uint64_t v = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first == last || *first == '+' || *first == '-') return std::nullopt;
+  auto [p, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || p != last) return std::nullopt;
+  return v;
+}
+
+std::string seconds_text(double s) {
+  char buf[64];
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.2g s", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+  else if (s < 86400 * 2)
+    std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g days", s / 86400);
+  return buf;
+}
+
+std::string bytes_text(std::uint64_t b) {
+  char buf[64];
+  const double x = static_cast<double>(b);
+  if (x < 1e6)
+    std::snprintf(buf, sizeof buf, "%.0f kB", x / 1e3);
+  else if (x < 1e9)
+    std::snprintf(buf, sizeof buf, "%.0f MB", x / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g GB", x / 1e9);
+  return buf;
+}
+
+[[noreturn]] void command_line_error(std::string message) {
+  throw InputErrors({Diagnostic{SourceLocation{"<command line>", 0, 0}, std::move(message)}});
+}
+
+}  // namespace
+
+unsigned parse_threads(const std::string& text) {
+  if (text.empty()) return 0;
+  const auto v = unsigned_value(text);
+  const std::uint64_t limit = current_limits().threads;
+  if (!v || *v == 0)
+    command_line_error("--threads: expected a positive integer (at most " + std::to_string(limit) +
+                       "), found '" + text + "'");
+  if (*v > limit) command_line_error("--threads: " + text + " threads " + limit_exceeded("threads"));
+  return static_cast<unsigned>(*v);
+}
+
+std::size_t parse_top(const std::string& text, std::int64_t scenario_top) {
+  if (text.empty()) return static_cast<std::size_t>(std::max<std::int64_t>(0, scenario_top));
+  const auto v = unsigned_value(text);
+  if (!v) command_line_error("--top: expected a non-negative integer, found '" + text + "'");
+  if (*v > current_limits().report_top)
+    command_line_error("--top: " + text + " rows " + limit_exceeded("report.top"));
+  return static_cast<std::size_t>(*v);
+}
+
+WorkSize check_study(const Scenario& scenario, const PluginRegistry& registry, const std::string& study,
+                     const StudyShape& shape, std::vector<Diagnostic>& diags) {
+  // A sampling search (one that declares `samples`) evaluates at most that many per machine.
+  std::optional<std::uint64_t> samples;
+  std::vector<Diagnostic> ignored;
+  const ParamSet params = registry.check_choice(PluginKind::search, scenario.plugins.search, ignored);
+  if (ignored.empty() && params.has("samples")) {
+    const std::int64_t n = params.integer("samples");
+    samples = static_cast<std::uint64_t>(std::max<std::int64_t>(0, n));
+    if (*samples > current_limits().search_samples) {
+      SourceLocation where = scenario.plugins.search.where;
+      for (const RawParam& p : scenario.plugins.search.params)
+        if (p.key == "samples") where = p.where;
+      diags.push_back({where, "plugins.search.samples: " + std::to_string(*samples) + " samples " +
+                                  limit_exceeded("search.samples")});
+    }
+  }
+  const WorkSize w = size_work(scenario.sweep, shape.machines, shape.latency_models, samples);
+  if (w.evaluations > current_limits().max_configs)
+    diags.push_back({SourceLocation{scenario.file.empty() ? std::string("<scenario>") : scenario.file, 0, 0},
+                     study + ": " + describe_work(w) + ", which " + limit_exceeded("max_configs")});
+  return w;
+}
+
+WorkSize plan_study(std::ostream& err, const Scenario& scenario, const PluginRegistry& registry,
+                    const std::string& study, const StudyShape& shape, unsigned threads, bool quiet) {
+  std::vector<Diagnostic> diags;
+  const WorkSize w = check_study(scenario, registry, study, shape, diags);
+  if (!diags.empty()) throw InputErrors(std::move(diags));
+  if (quiet) return w;
+  err << "tessera: " << study << ": " << describe_work(w);
+  if (w.evaluations > 100'000) {
+    unsigned t = threads ? threads : std::thread::hardware_concurrency();
+    if (t == 0) t = 1;
+    err << "; about " << seconds_text(estimated_seconds(w, t)) << " on " << t
+        << (t == 1 ? " thread" : " threads") << ", grid index at most " << bytes_text(estimated_bytes(w));
+  }
+  err << '\n';
+  return w;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,63 @@
+#include "eval/work_size.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "scenario/sweep_size.hpp"
+#include "tessera/error.hpp"
+#include "tessera/limits.hpp"
+
+namespace tessera {
+namespace {
+
+std::string count(std::uint64_t n) {
+  return n == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64") : std::to_string(n);
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+  return count(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+WorkSize size_work(const Sweep& sweep, std::uint64_t hardware_points, std::uint64_t latency_models,
+                   std::optional<std::uint64_t> samples) {
+  WorkSize w;
+  w.grid_points = sweep_grid_points(sweep);
+  w.hardware_points = std::max<std::uint64_t>(1, hardware_points);
+  w.latency_models = std::max<std::uint64_t>(1, latency_models);
+  w.configurations = w.grid_points;
+  if (samples && *samples < w.grid_points) {
+    w.configurations = *samples;
+    w.sampled = true;
+  }
+  w.evaluations = saturating_mul(saturating_mul(w.hardware_points, w.configurations), w.latency_models);
+  return w;
+}
+
+double estimated_seconds(const WorkSize& w, unsigned threads) {
+  return static_cast<double>(w.evaluations) * kSecondsPerEvaluation / std::max(1u, threads);
+}
+
+std::uint64_t estimated_bytes(const WorkSize& w) {
+  // The index is built once per hardware point and latency model, one at a time.
+  const double per_config = 2.0 + 1.0 / 8.0 + 4.0;  // slot, seen bit, tuple start (at most one per config)
+  const double b = static_cast<double>(w.grid_points) * per_config;
+  return b >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(b);
+}
+
+std::string describe_work(const WorkSize& w) {
+  std::string s = "grid " + plural(w.grid_points, "point", "points");
+  if (w.sampled) s += " (" + plural(w.configurations, "sample", "samples") + ")";
+  s += ", " + plural(w.hardware_points, "machine", "machines");
+  if (w.latency_models > 1) s += ", " + plural(w.latency_models, "latency model", "latency models");
+  s += ": at most " + plural(w.evaluations, "evaluation", "evaluations");
+  return s;
+}
+
+void check_work(const WorkSize& w, const std::string& what) {
+  if (w.evaluations <= current_limits().max_configs) return;
+  throw InputError(what + ": " + describe_work(w) + " " + limit_exceeded("max_configs"));
+}
+
+}  // namespace tessera
