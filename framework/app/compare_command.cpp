@@ -258,11 +258,11 @@ int compare_command(const Args& args) {
       sessions.push_back(std::make_unique<Session>(scenario, registry, i));
       ptrs.push_back(sessions.back().get());
     }
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
     StudyShape shape;
     shape.latency_models = scenario.plugins.latency.size();
     plan_study(std::cerr, scenario, registry, "compare", shape, threads, common.quiet);
-    Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
     ProgressBar bar(!common.quiet);
     CompareOptions co;
     co.threads = threads;

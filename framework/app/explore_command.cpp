@@ -94,6 +94,8 @@ int explore_command(const Args& args) {
       c.name = "cost";
       cost = registry.create_objective(c);
     }
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
     // Every hardware point, then (unless --no-sensitivity) the scenario's machine and two
     // perturbations of each hardware knob.
     StudyShape shape;
@@ -101,8 +103,6 @@ int explore_command(const Args& args) {
     if (!no_sensitivity)
       shape.machines = saturating_mul(2, hardware_knobs(session).size()) + 1 + shape.machines;
     plan_study(std::cerr, scenario, registry, "explore", shape, threads, common.quiet);
-    Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
     ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;

@@ -72,18 +72,20 @@ int run_command(const Args& args) {
     PluginRegistry registry(common.plugin_paths);
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
-    plan_study(std::cerr, scenario, registry, "run", StudyShape{}, threads, common.quiet);
+    const std::size_t top = parse_top(top_text, scenario.report.top);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
     OutputFile* csv = !common.csv.empty() ? outputs.add("--csv", common.csv)
                                           : outputs.add("report.csv", scenario.report.csv, scenario_path);
     OutputFile* json = !common.json.empty() ? outputs.add("--json", common.json)
                                             : outputs.add("report.json", scenario.report.json, scenario_path);
+    // Sized last among the checks, so that its log line follows only a study that can start.
+    plan_study(std::cerr, scenario, registry, "run", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;
     so.on_progress = bar.callback();
-    so.top = parse_top(top_text, scenario.report.top);
+    so.top = top;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (csv) {
       write_search_csv_header(csv->stream(), session, session.evaluator().objectives());

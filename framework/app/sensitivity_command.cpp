@@ -107,12 +107,12 @@ int sensitivity_command(const Args& args) {
     PluginRegistry registry(common.plugin_paths);
     Session session(scenario, registry);
     const auto strategy = registry.create_search(scenario.plugins.search);
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
     // The scenario's machine, then (--hardware) two perturbations of each hardware knob.
     StudyShape shape;
     if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
     plan_study(std::cerr, scenario, registry, "sensitivity", shape, threads, common.quiet);
-    Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
     ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;
