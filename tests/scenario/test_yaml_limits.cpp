@@ -3,6 +3,11 @@
 // escaping of everything a diagnostic prints.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/safe_text.hpp"
@@ -13,6 +18,7 @@
 
 using namespace tessera;
 using namespace tessera::loader;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -207,4 +213,34 @@ TEST_CASE("safe text: excerpts and capped messages", "[safe-text]") {
 TEST_CASE("diagnostics are escaped where they are formatted", "[safe-text]") {
   const Diagnostic d{SourceLocation{"bad\x1b]0;t\x07.yaml", 3, 4}, "unknown key '\x1b[2Jx\xFF'"};
   CHECK(d.format() == "bad\\e]0;t\\x07.yaml:3:4: error: unknown key '\\e[2Jx\\xFF'");
+}
+
+TEST_CASE("yaml files: only regular files within file.bytes are read", "[yaml-limits]") {
+  const fs::path dir = fs::temp_directory_path() / ("tessera-yaml-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "f.yaml").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto first_error = [](const std::string& path) {
+    Diags d;
+    const auto tree = read_yaml_file(path, "model", d);
+    CHECK_FALSE(tree);
+    return d.empty() ? std::string() : d.list[0].format();
+  };
+  CHECK(first_error(fifo) ==
+        fifo + ": error: the model file is a FIFO (named pipe); inputs must be regular files");
+  CHECK(first_error(dir.string()) ==
+        dir.string() + ": error: the model file is a directory; inputs must be regular files");
+  CHECK(first_error("/dev/zero") ==
+        "/dev/zero: error: the model file is a character device; inputs must be regular files");
+  CHECK(first_error((dir / "none.yaml").string()) ==
+        (dir / "none.yaml").string() + ": error: cannot read the model file (does it exist?)");
+  const std::string big = (dir / "big.yaml").string();
+  std::ofstream(big) << "name: " << std::string(200, 'x') << "\n";
+  Limits l;
+  l.file_bytes = 100;
+  {
+    LimitsGuard guard(l);
+    CHECK(first_error(big).find("exceeds the limit file.bytes (100)") != std::string::npos);
+  }
+  fs::remove_all(dir);
 }
