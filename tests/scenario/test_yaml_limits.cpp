@@ -92,6 +92,15 @@ TEST_CASE("yaml: nesting depth is bounded also through an alias", "[yaml-limits]
   const YamlProblem q = problem_of("a: &a [[[[[x]]]]]\nb: [[[[*a]]]]");
   CHECK(q.mark.line == 1);
   CHECK(q.what.find("through the alias *a the nesting depth becomes 11") != std::string::npos);
+  // A deep path of long keys is shortened in the middle, so the limit's tail is never cut.
+  std::string keys;
+  for (int i = 0; i < 11; ++i) keys += "{" + std::string(60, static_cast<char>('a' + i)) + ": ";
+  const YamlProblem r = problem_of(keys + "x" + std::string(11, '}'));
+  CHECK(r.path.size() < 130);
+  CHECK(r.path.rfind(std::string(40, 'a') + "\u2026", 0) == 0);
+  // Map j is at depth 10, its key at 11 (a scalar is a level too): the path ends at key i.
+  CHECK(r.path.size() >= 60);
+  CHECK(r.path.substr(r.path.size() - 60) == std::string(60, 'i'));
   // Far deeper than yaml-cpp's own guard: refused at the limit, quickly, without a crash.
   CHECK(problem_of("a: " + std::string(100000, '[')).what.find("yaml.depth") != std::string::npos);
 }

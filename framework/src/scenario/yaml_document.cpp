@@ -177,8 +177,17 @@ class Builder final : public YAML::EventHandler {
     return -1;
   }
 
-  // The dotted path of the node attached last.
+  // The dotted path of the node attached last, its middle elided when long (a path 64 levels
+  // deep must not push a limit's tail past the message cap).
   std::string path() const {
+    const std::string p = full_path();
+    if (p.size() <= 120) return p;
+    std::size_t tail = p.size() - 70;
+    while (tail < p.size() && (static_cast<unsigned char>(p[tail]) & 0xC0u) == 0x80u) ++tail;
+    return excerpt(p, 40) + p.substr(tail);
+  }
+
+  std::string full_path() const {
     std::string p;
     for (const auto& f : frames_) {
       if (f.items == 0) break;
