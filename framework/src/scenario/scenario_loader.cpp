@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
 #include "scenario/hf_config.hpp"
 #include "scenario/overrides.hpp"
@@ -84,8 +85,12 @@ std::optional<Part> resolve_path(const std::string& text, const std::string& bas
                                  const std::string& kind, const SourceLocation& where,
                                  const std::string& label, Diags& d) {
   const std::string path = join_dir(base_dir, text);
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
+  const std::string problem = input_file_problem(path);
+  if (!problem.empty() && problem != "no such file") {  // a directory, a device, a FIFO, too large
+    d.error(where, label + ": the " + kind + " file '" + path + "' " + problem);
+    return std::nullopt;
+  }
+  if (!problem.empty()) {
     const fs::path p(path);
     std::vector<std::string> siblings = yaml_files_in(p.parent_path().string());
     std::string hint = did_you_mean(p.filename().string(), siblings);
@@ -147,9 +152,10 @@ std::optional<Part> resolve_part(const YNode& src, const std::string& kind, cons
         return std::nullopt;
       }
       const std::string path = join_dir(base_dir, p.value);
-      std::error_code ec;
-      if (!fs::is_regular_file(path, ec)) {
-        d.error(p.where, label + ".hf_config: no such file '" + path + "'");
+      if (const std::string problem = input_file_problem(path); !problem.empty()) {
+        d.error(p.where, label + ".hf_config: " +
+                             (problem == "no such file" ? "no such file '" + path + "'"
+                                                        : "the file '" + path + "' " + problem));
         return std::nullopt;
       }
       std::optional<HfFamily> family;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/nearest_name.hpp"
+#include "core/safe_text.hpp"
 
 namespace tessera::loader {
 
@@ -38,8 +39,9 @@ void check_keys(const YNode& n, const std::string& path, const std::vector<std::
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == e.key;
     if (ok) continue;
-    d.error(e.key_where, "unknown key '" + join_path(path, e.key) + "'" + did_you_mean(e.key, allowed) +
-                             "; " + (path.empty() ? std::string("the top level") : path) + " takes " +
+    d.error(e.key_where, "unknown key '" + join_path(path, excerpt(e.key)) + "'" +
+                             did_you_mean(e.key, allowed) + "; " +
+                             (path.empty() ? std::string("the top level") : path) + " takes " +
                              join_names(allowed, " and "));
   }
 }
@@ -89,7 +91,7 @@ std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Di
     return std::nullopt;
   }
   if (*v < min) {
-    d.error(n.where, path + ": expected " + what + ", found " + n.value);
+    d.error(n.where, path + ": expected " + what + ", found " + excerpt(n.value));
     return std::nullopt;
   }
   return v;
@@ -119,7 +121,7 @@ std::optional<double> read_quantity(const YNode& n, const std::string& path, Dim
   }
   if (v < 0 || (!allow_zero && v == 0)) {
     d.error(n.where, path + ": expected a " + std::string(allow_zero ? "non-negative " : "positive ") +
-                         dimension_name(dim) + ", found \"" + n.value + "\"" +
+                         dimension_name(dim) + ", found \"" + excerpt(n.value) + "\"" +
                          (v == 0 ? " (a size cannot be zero)" : " (a size cannot be negative)"));
     return std::nullopt;
   }
@@ -137,7 +139,7 @@ std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path,
     return std::nullopt;
   }
   if (v <= 0) {
-    d.error(n.where, path + ": expected a positive token count, found " + n.value);
+    d.error(n.where, path + ": expected a positive token count, found " + excerpt(n.value));
     return std::nullopt;
   }
   return v;

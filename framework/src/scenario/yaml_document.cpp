@@ -21,7 +21,8 @@ YamlMark mark_of(const YAML::Mark& m) { return YamlMark{m.line, m.column}; }
 // Builds the RawDocument from parser events, checking every limit as each node arrives.
 class Builder final : public YAML::EventHandler {
  public:
-  Builder(const std::string& text, const Limits& limits) : text_(text), limits_(limits) {}
+  Builder(const std::string& text, const Limits& limits)
+      : text_(text), limits_(limits), bom_(text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0) {}
 
   RawDocument take() {
     RawDocument doc;
@@ -54,9 +55,10 @@ class Builder final : public YAML::EventHandler {
     if (value.size() > limits_.scalar_bytes)
       fail(mark, "this scalar is " + std::to_string(value.size()) + " bytes, which " +
                      limit_exceeded("scalar.bytes"));
+    // yaml-cpp's positions do not count a byte-order mark.
     if (tag == "!" && mark.pos >= 0) {
       const std::string why =
-          quoted_scalar_problem(text_, static_cast<std::size_t>(mark.pos), mark.line, block_column());
+          quoted_scalar_problem(text_, static_cast<std::size_t>(mark.pos) + bom_, mark.line, block_column());
       if (!why.empty()) fail(mark, why);
     }
   }
@@ -175,8 +177,17 @@ class Builder final : public YAML::EventHandler {
     return -1;
   }
 
-  // The dotted path of the node attached last.
+  // The dotted path of the node attached last, its middle elided when long (a path 64 levels
+  // deep must not push a limit's tail past the message cap).
   std::string path() const {
+    const std::string p = full_path();
+    if (p.size() <= 120) return p;
+    std::size_t tail = p.size() - 70;
+    while (tail < p.size() && (static_cast<unsigned char>(p[tail]) & 0xC0u) == 0x80u) ++tail;
+    return excerpt(p, 40) + p.substr(tail);
+  }
+
+  std::string full_path() const {
     std::string p;
     for (const auto& f : frames_) {
       if (f.items == 0) break;
@@ -198,6 +209,7 @@ class Builder final : public YAML::EventHandler {
 
   const std::string& text_;
   const Limits& limits_;
+  const std::size_t bom_;
   std::vector<RawNode> nodes_;
   std::vector<Frame> frames_;
   std::unordered_map<YAML::anchor_t, std::uint32_t> anchors_;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "scenario/yaml_tree.hpp"
+#include "tessera/export.hpp"
 
 namespace tessera::loader {
 
@@ -55,6 +56,6 @@ struct YamlProblem {
 
 // Parses `text` as exactly one YAML document within the limits in force. Throws YamlProblem.
 // An empty text is one null document.
-RawDocument parse_yaml_document(const std::string& text);
+TESSERA_API RawDocument parse_yaml_document(const std::string& text);
 
 }  // namespace tessera::loader

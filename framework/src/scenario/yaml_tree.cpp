@@ -220,7 +220,7 @@ std::optional<YNode> parse_yaml_text(const std::string& text, const SourceLocati
     if (p.syntax)
       d.error(where, context + ": the value is not valid YAML (" + p.what + ")");
     else
-      d.error(where, context + ": " + problem_text(p, ""));
+      d.error(where, context + ": " + p.what);  // the value is short: no path inside it
     return std::nullopt;
   }
   Diags local;

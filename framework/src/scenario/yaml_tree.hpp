@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "tessera/error.hpp"
+#include "tessera/export.hpp"
 
 namespace tessera::loader {
 
 // Every problem found, in the order found.
 struct Diags {
   std::vector<Diagnostic> list;
-  void error(const SourceLocation& where, std::string message);
+  TESSERA_API void error(const SourceLocation& where, std::string message);
   bool empty() const { return list.empty(); }
   std::size_t size() const { return list.size(); }
 };
@@ -38,12 +39,12 @@ struct YNode {
   bool is_sequence() const { return kind == Kind::sequence; }
   bool is_mapping() const { return kind == Kind::mapping; }
 
-  const YNode* find(std::string_view key) const;
-  YNode* find(std::string_view key);
-  const YEntry* find_entry(std::string_view key) const;
+  TESSERA_API const YNode* find(std::string_view key) const;
+  TESSERA_API YNode* find(std::string_view key);
+  TESSERA_API const YEntry* find_entry(std::string_view key) const;
   // Sets (replacing or appending) a mapping entry; the node must be a mapping.
-  YNode& set(std::string key, SourceLocation key_where, YNode value);
-  void erase(std::string_view key);
+  TESSERA_API YNode& set(std::string key, SourceLocation key_where, YNode value);
+  TESSERA_API void erase(std::string_view key);
 };
 
 struct YEntry {
@@ -54,18 +55,19 @@ struct YEntry {
 
 // "a mapping", "a list", "nothing", or the scalar in quotes, cut to 60 characters and "…": for
 // "found ..." in messages (never a whole file echoed back).
-std::string describe(const YNode& n);
+TESSERA_API std::string describe(const YNode& n);
 
 // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
-std::string join_path(std::string_view prefix, std::string_view key);
+TESSERA_API std::string join_path(std::string_view prefix, std::string_view key);
 
 // Reads and converts a YAML file. On a read or syntax error, records it and returns nullopt.
 // Duplicate keys are reported (path names start at `path_prefix`) and the later one dropped.
-std::optional<YNode> read_yaml_file(const std::string& path, const std::string& path_prefix, Diags& d);
+TESSERA_API std::optional<YNode> read_yaml_file(const std::string& path, const std::string& path_prefix,
+                                                Diags& d);
 
 // Parses a YAML value given as text (`--set key=VALUE`); every node is located at `where`.
 // Returns nullopt and records an error when the text is not valid YAML.
-std::optional<YNode> parse_yaml_text(const std::string& text, const SourceLocation& where,
-                                     const std::string& context, Diags& d);
+TESSERA_API std::optional<YNode> parse_yaml_text(const std::string& text, const SourceLocation& where,
+                                                 const std::string& context, Diags& d);
 
 }  // namespace tessera::loader
