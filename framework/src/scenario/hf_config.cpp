@@ -61,7 +61,7 @@ struct Reader {
     const std::string range = min == 0 ? "a non-negative integer" : "a positive integer";
     d.error(m->key_where,
             "hf_config." + key + ": expected " + range + " (at most 2^53-1), found " + describe(v) +
-                (v.is_null() ? " (a null is not a default: remove the key or give the value)" : ""));
+                (v.is_null() ? " (Tessera does not guess what a null stands for: give the value)" : ""));
     return std::nullopt;
   }
 
