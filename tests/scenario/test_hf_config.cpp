@@ -121,10 +121,10 @@ TEST_CASE("hf_config: missing fields and the schema's checks located at the JSON
 }
 
 TEST_CASE("hf_config: null zero negative fractional and huge values are refused at their key", "[hf]") {
-  CHECK(first_error(kLlama + ",\n  \"num_key_value_heads\": null\n}") ==
-        "F:8:3: error: hf_config.num_key_value_heads: expected a positive integer (at most 2^53-1), found "
-        "null (a "
-        "null is not a default: remove the key or give the value)");
+  CHECK(
+      first_error(kLlama + ",\n  \"num_key_value_heads\": null\n}") ==
+      "F:8:3: error: hf_config.num_key_value_heads: expected a positive integer (at most 2^53-1), found null "
+      "(Tessera does not guess what a null stands for: give the value)");
   CHECK(first_error(kLlama + ",\n  \"head_dim\": 0}")
             .rfind("F:8:3: error: hf_config.head_dim: expected a positive integer (at most 2^53-1), found 0",
                    0) == 0);
