@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scenario/json_tree.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "tessera/limits.hpp"
 
 using namespace tessera;
 namespace fs = std::filesystem;
@@ -211,4 +213,20 @@ TEST_CASE("hf_config in a scenario: family: reads an unknown model_type by a sup
   CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, famly: llama}"), LoadOptions{}),
                     Catch::Contains("did you mean 'family'?"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("json_tree: a tree as deep as a raised yaml.depth is built and freed without recursion", "[hf]") {
+  const Limits saved = current_limits();
+  Limits l = saved;
+  l.yaml_depth = 400000;
+  set_limits(l);
+  {
+    loader::Diags d;
+    const std::string text = std::string(300000, '[') + std::string(300000, ']');
+    auto tree = loader::parse_json_text(text, "deep.json", d);
+    CHECK(d.empty());
+    REQUIRE(tree);
+    CHECK(tree->is_array());
+  }  // freed here: a recursive destructor would overflow the stack
+  set_limits(saved);
 }
