@@ -210,6 +210,14 @@ TEST_CASE("hf_config in a scenario: family: reads an unknown model_type by a sup
   }
   CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, family: llama}"), LoadOptions{}),
                     Catch::Contains("model.family: 'llama' contradicts the config's model_type 'qwen2'"));
+  {
+    std::ofstream(dir / "config.json")
+        << R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})";
+  }
+  CHECK_THROWS_WITH(
+      load_scenario(scenario("{hf_config: config.json, family: llama}"), LoadOptions{}),
+      Catch::Contains("config.json:1:1: error: hf_config: the 'gpt2' config read as llama lacks "
+                      "num_hidden_layers, hidden_size, num_attention_heads and intermediate_size"));
   CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, famly: llama}"), LoadOptions{}),
                     Catch::Contains("did you mean 'family'?"));
   fs::remove_all(dir);
