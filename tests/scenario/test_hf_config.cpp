@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scenario/json_tree.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "tessera/limits.hpp"
 
 using namespace tessera;
 namespace fs = std::filesystem;
@@ -121,10 +123,10 @@ TEST_CASE("hf_config: missing fields and the schema's checks located at the JSON
 }
 
 TEST_CASE("hf_config: null zero negative fractional and huge values are refused at their key", "[hf]") {
-  CHECK(first_error(kLlama + ",\n  \"num_key_value_heads\": null\n}") ==
-        "F:8:3: error: hf_config.num_key_value_heads: expected a positive integer (at most 2^53-1), found "
-        "null (a "
-        "null is not a default: remove the key or give the value)");
+  CHECK(
+      first_error(kLlama + ",\n  \"num_key_value_heads\": null\n}") ==
+      "F:8:3: error: hf_config.num_key_value_heads: expected a positive integer (at most 2^53-1), found null "
+      "(Tessera does not guess what a null stands for: give the value)");
   CHECK(first_error(kLlama + ",\n  \"head_dim\": 0}")
             .rfind("F:8:3: error: hf_config.head_dim: expected a positive integer (at most 2^53-1), found 0",
                    0) == 0);
@@ -208,7 +210,31 @@ TEST_CASE("hf_config in a scenario: family: reads an unknown model_type by a sup
   }
   CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, family: llama}"), LoadOptions{}),
                     Catch::Contains("model.family: 'llama' contradicts the config's model_type 'qwen2'"));
+  {
+    std::ofstream(dir / "config.json")
+        << R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "vocab_size": 50257})";
+  }
+  CHECK_THROWS_WITH(
+      load_scenario(scenario("{hf_config: config.json, family: llama}"), LoadOptions{}),
+      Catch::Contains("config.json:1:1: error: hf_config: the 'gpt2' config read as llama lacks "
+                      "num_hidden_layers, hidden_size, num_attention_heads and intermediate_size"));
   CHECK_THROWS_WITH(load_scenario(scenario("{hf_config: config.json, famly: llama}"), LoadOptions{}),
                     Catch::Contains("did you mean 'family'?"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("json_tree: a tree as deep as a raised yaml.depth is built and freed without recursion", "[hf]") {
+  const Limits saved = current_limits();
+  Limits l = saved;
+  l.yaml_depth = 400000;
+  set_limits(l);
+  {
+    loader::Diags d;
+    const std::string text = std::string(300000, '[') + std::string(300000, ']');
+    auto tree = loader::parse_json_text(text, "deep.json", d);
+    CHECK(d.empty());
+    REQUIRE(tree);
+    CHECK(tree->is_array());
+  }  // freed here: a recursive destructor would overflow the stack
+  set_limits(saved);
 }

@@ -721,6 +721,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     if (plans.back().mapped) {
       try {
         prepared.back() = prepare_row(r, plans.back(), files);
+        // The raw efficiency block is kept once per machine file (in `files`), not per row.
+        std::vector<RawParam>().swap(prepared.back()->efficiency_raw);
       } catch (const Error& e) {
         plans.back().mapped = false;
         plans.back().reason = e.what();
@@ -775,7 +777,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       if (eff == efficiency_by_machine.end())
         eff = efficiency_by_machine
                   .emplace(p.machine_file,
-                           registry.machine_params(name, prepared[i]->efficiency_raw, p.machine_file))
+                           registry.machine_params(name, files.machines.at(p.machine_file).efficiency_raw,
+                                                   p.machine_file))
                   .first;
       double predicted = 0;
       try {

@@ -61,7 +61,7 @@ struct Reader {
     const std::string range = min == 0 ? "a non-negative integer" : "a positive integer";
     d.error(m->key_where,
             "hf_config." + key + ": expected " + range + " (at most 2^53-1), found " + describe(v) +
-                (v.is_null() ? " (a null is not a default: remove the key or give the value)" : ""));
+                (v.is_null() ? " (Tessera does not guess what a null stands for: give the value)" : ""));
     return std::nullopt;
   }
 
@@ -140,10 +140,26 @@ const std::vector<std::string>& hf_families() {
   return kFamilies;
 }
 
+namespace {
+std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string& path, Diags& d,
+                              const std::optional<HfFamily>& chosen);
+}  // namespace
+
 std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
                                     const std::optional<HfFamily>& chosen) {
+  return hf_model(read_json_file(path, "Hugging Face config file", d), path, d, chosen);
+}
+
+std::optional<YNode> hf_config_tree_from_text(const std::string& text, const std::string& path, Diags& d,
+                                              const std::optional<HfFamily>& chosen) {
+  return hf_model(parse_json_text(text, path, d), path, d, chosen);
+}
+
+namespace {
+
+std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string& path, Diags& d,
+                              const std::optional<HfFamily>& chosen) {
   const std::size_t before = d.size();
-  const auto doc = read_json_file(path, "Hugging Face config file", d);
   if (!doc) return std::nullopt;
   const JNode& cfg = *doc;
   if (!cfg.is_object()) {
@@ -309,5 +325,7 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
   }
   return m;
 }
+
+}  // namespace
 
 }  // namespace tessera::loader

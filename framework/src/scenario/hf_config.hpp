@@ -4,6 +4,7 @@
 #include <string>
 
 #include "scenario/yaml_tree.hpp"
+#include "tessera/export.hpp"
 
 namespace tessera::loader {
 
@@ -21,5 +22,11 @@ struct HfFamily {
 // not name one it follows.
 std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
                                     const std::optional<HfFamily>& family = std::nullopt);
+
+// The same from the file's text (`path` names it in diagnostics and gives the default name).
+// Exported for the fuzz harness (tests/fuzz/fuzz_hf_config.cpp).
+TESSERA_API std::optional<YNode> hf_config_tree_from_text(
+    const std::string& text, const std::string& path, Diags& d,
+    const std::optional<HfFamily>& family = std::nullopt);
 
 }  // namespace tessera::loader

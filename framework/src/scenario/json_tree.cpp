@@ -269,6 +269,23 @@ struct Handler {
 
 }  // namespace
 
+JNode::~JNode() {
+  if (items.empty() && members.empty()) return;
+  std::vector<JNode> work;
+  const auto take = [&work](JNode& n) {
+    for (JNode& c : n.items) work.push_back(std::move(c));
+    for (JMember& m : n.members) work.push_back(std::move(m.value));
+    n.items.clear();
+    n.members.clear();
+  };
+  take(*this);
+  while (!work.empty()) {
+    JNode n = std::move(work.back());
+    work.pop_back();
+    take(n);  // n now has no children: its destructor returns at once
+  }
+}
+
 const JMember* JNode::find(std::string_view key) const {
   for (const JMember& m : members)
     if (m.key == key) return &m;

@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "scenario/yaml_tree.hpp"
+#include "tessera/export.hpp"
 
 namespace tessera::loader {
 
 struct JMember;
 
-struct JNode {
+struct TESSERA_API JNode {
   enum class Kind : std::uint8_t { null, boolean, integer, unsigned_integer, real, string, array, object };
   Kind kind = Kind::null;
   bool boolean = false;
@@ -28,6 +29,14 @@ struct JNode {
   SourceLocation where;          // the value's first character
   std::vector<JNode> items;      // array
   std::vector<JMember> members;  // object, in file order
+
+  JNode() = default;
+  JNode(const JNode&) = default;
+  JNode(JNode&&) noexcept = default;
+  JNode& operator=(const JNode&) = default;
+  JNode& operator=(JNode&&) noexcept = default;
+  // Iterative: a tree as deep as a raised yaml.depth allows is freed without recursion.
+  ~JNode();
 
   bool is_null() const { return kind == Kind::null; }
   bool is_object() const { return kind == Kind::object; }
@@ -51,7 +60,7 @@ std::string describe(const JNode& n);
 
 // Parses `text` (named `file` in diagnostics). Records every problem in `d` (each located) and
 // returns nullopt when there was one.
-std::optional<JNode> parse_json_text(const std::string& text, const std::string& file, Diags& d);
+TESSERA_API std::optional<JNode> parse_json_text(const std::string& text, const std::string& file, Diags& d);
 
 // Reads `path` with read_input_file (regular files only, bounded by file.bytes), then parses it.
 std::optional<JNode> read_json_file(const std::string& path, const std::string& what, Diags& d);
