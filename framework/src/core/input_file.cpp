@@ -45,6 +45,8 @@ std::string input_file_problem(const std::string& path) {
 std::string read_input_file(const std::string& path, const std::string& what) {
   // stat first: opening a FIFO for reading would block until a writer appears.
   const std::string before = input_file_problem(path);
+  if (before == "no such file") throw InputError(path + ": " + what + " does not exist");
+  if (before.rfind("cannot", 0) == 0) throw InputError(path + ": " + what + ": " + before);
   if (!before.empty()) throw InputError(path + ": " + what + " " + before);
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw InputError(path + ": cannot read the " + what + ": " + std::strerror(errno));
