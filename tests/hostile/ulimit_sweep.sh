@@ -81,10 +81,22 @@ if [[ -d "$root/tests/fuzz/corpus" ]]; then
   mkdir -p "$work/fuzz"
   cp -r "$root/tests/fuzz/corpus" "$work/fuzz/corpus"
 fi
+# HOSTILE_EXTRA_DIRS: more folders whose every file is swept too, e.g. the corpora a long
+# `make fuzz` grew (HOSTILE_EXTRA_DIRS="$(echo build-asan/fuzz/*/corpus)").
+n=0
+for d in ${HOSTILE_EXTRA_DIRS:-}; do
+  [[ -d "$d" ]] || continue
+  n=$((n + 1))
+  mkdir -p "$work/extra/$n"
+  cp -r "$d"/. "$work/extra/$n/"
+done
 list="$work/.inputs"
 (cd "$work" && find bad-inputs -type f | sort) >"$list"
 if [[ -d "$work/fuzz/corpus" ]]; then
   (cd "$work" && find fuzz/corpus -mindepth 2 -maxdepth 2 -type f | sort) >>"$list"
+fi
+if [[ -d "$work/extra" ]]; then
+  (cd "$work" && find extra -type f | sort) >>"$list"
 fi
 inputs=$(wc -l <"$list")
 corpus=$(grep -c '^fuzz/' "$list" || true)
