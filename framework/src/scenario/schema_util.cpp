@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/nearest_name.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::loader {
 
@@ -78,7 +79,8 @@ std::optional<std::int64_t> to_int(const std::string& s) {
 
 }  // namespace
 
-std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min) {
+std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min,
+                                     const char* limit) {
   const std::string what = min >= 1   ? "a positive integer"
                            : min == 0 ? "a non-negative integer"
                                       : "an integer";
@@ -90,6 +92,10 @@ std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Di
   }
   if (*v < min) {
     d.error(n.where, path + ": expected " + what + ", found " + n.value);
+    return std::nullopt;
+  }
+  if (limit != nullptr && *v > 0 && static_cast<std::uint64_t>(*v) > limit_value(limit)) {
+    d.error(n.where, path + ": " + n.value + " " + limit_exceeded(limit));
     return std::nullopt;
   }
   return v;
@@ -138,6 +144,12 @@ std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path,
   }
   if (v <= 0) {
     d.error(n.where, path + ": expected a positive token count, found " + n.value);
+    return std::nullopt;
+  }
+  if (static_cast<std::uint64_t>(v) > limit_value("workload.tokens")) {
+    const std::string count = std::to_string(v);
+    d.error(n.where, path + ": " + n.value + (count == n.value ? "" : " (" + count + " tokens)") + " " +
+                         limit_exceeded("workload.tokens"));
     return std::nullopt;
   }
   return v;
