@@ -46,7 +46,7 @@ TEST_CASE("model.dimension bounds every model integer and can be raised", "[magn
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
         "model.vocab: 16777217 exceeds the limit model.dimension (16777216); raise it with --limit "
-        "model.dimension=N");
+        "model.dimension=N (given with --set)");
   LimitScope raised("model.dimension=33554432");
   CHECK(errors_of({"model.vocab=16777217"}).empty());
 }
