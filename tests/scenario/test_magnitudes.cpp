@@ -68,7 +68,7 @@ TEST_CASE("total PEs: the fanout product is checked even with machine.pes raised
   CHECK(e[0].find("PEs, which exceeds the limit machine.pes (9007199254740992)") != std::string::npos);
 }
 
-TEST_CASE("--set quantities meet the dimension ranges", "[magnitude]") {
+TEST_CASE("set: quantities meet the dimension ranges", "[magnitude]") {
   const auto e = errors_of({"machine.pe.hbm.bandwidth=1e300 EB/s"});
   REQUIRE(e.size() == 1);
   CHECK(e[0].find("expected a bandwidth within 1 kB/s to 1 PB/s") != std::string::npos);
