@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 
 #include "tessera/error.hpp"
@@ -162,4 +163,55 @@ TEST_CASE("dimension names and examples", "[units]") {
   CHECK(std::string(tessera::si_unit(Dimension::bandwidth)) == "B/s");
   CHECK(std::string(tessera::si_unit(Dimension::flop_rate)) == "FLOP/s");
   CHECK(std::string(tessera::unit_examples(Dimension::bandwidth)).find("3.35 TB/s") != std::string::npos);
+}
+
+TEST_CASE("quantities are finite after the prefix and inside their dimension's range", "[units][magnitude]") {
+  // Finite mantissa, infinite once the prefix is applied (1e300 * 1e18 = inf).
+  CHECK(error_of("1e300 EB/s", Dimension::bandwidth) ==
+        "expected a bandwidth within 1 kB/s to 1 PB/s, found \"1e300 EB/s\" (not finite once the prefix is "
+        "applied)");
+  // Finite but implausible: below 1 kFLOP/s.
+  CHECK(error_of("1e-300 FLOP/s", Dimension::flop_rate) ==
+        "expected a flop rate within 1 kFLOP/s to 1e21 FLOP/s, found \"1e-300 FLOP/s\"");
+  // A number a double cannot hold says so (not "not a number").
+  CHECK(error_of("1e400 FLOP/s", Dimension::flop_rate)
+            .ends_with("found \"1e400 FLOP/s\" (a number beyond the "
+                       "range of a double)"));
+  CHECK(error_of("1e400", Dimension::none).ends_with("(a number beyond the range of a double)"));
+  // The edges of each range, by hand.
+  CHECK(parse_quantity("1 kB/s", Dimension::bandwidth) == 1e3);
+  CHECK(parse_quantity("1 PB/s", Dimension::bandwidth) == 1e15);
+  CHECK_THROWS_AS(parse_quantity("1.001 PB/s", Dimension::bandwidth), InputError);
+  CHECK_THROWS_AS(parse_quantity("999 B/s", Dimension::bandwidth), InputError);
+  CHECK(parse_quantity("1 ps", Dimension::time) == Approx(1e-12));
+  CHECK(parse_quantity("86400 s", Dimension::time) == 86400.0);
+  CHECK_THROWS_AS(parse_quantity("0.5 ps", Dimension::time), InputError);
+  CHECK_THROWS_AS(parse_quantity("86401 s", Dimension::time), InputError);
+  CHECK(parse_quantity("1 EiB", Dimension::bytes) == 1152921504606846976.0);
+  CHECK_THROWS_AS(parse_quantity("2 EiB", Dimension::bytes), InputError);
+  CHECK_THROWS_AS(parse_quantity("0.5 B", Dimension::bytes), InputError);
+  CHECK(parse_quantity("1e21 FLOP/s", Dimension::flop_rate) == 1e21);
+  CHECK_THROWS_AS(parse_quantity("2e21 FLOP/s", Dimension::flop_rate), InputError);
+  CHECK(parse_quantity("1 fJ", Dimension::energy) == Approx(1e-15));
+  CHECK_THROWS_AS(parse_quantity("0.1 fJ", Dimension::energy), InputError);
+  CHECK_THROWS_AS(parse_quantity("2 GW", Dimension::power), InputError);
+  CHECK_THROWS_AS(parse_quantity("1e13 USD", Dimension::money), InputError);
+  // Zero and negative values are the field's business (a range bounds the magnitude).
+  CHECK(parse_quantity("0 B/s", Dimension::bandwidth) == 0.0);
+  CHECK(parse_quantity("-16 GB", Dimension::bytes) == Approx(-16e9));
+  CHECK_THROWS_AS(parse_quantity("-2 EiB", Dimension::bytes), InputError);
+  // Plain numbers only need to be finite.
+  CHECK(parse_quantity("1e300", Dimension::none) == 1e300);
+  CHECK(tessera::within_magnitude_range(4.8e12, Dimension::bandwidth));
+  CHECK_FALSE(tessera::within_magnitude_range(std::numeric_limits<double>::quiet_NaN(), Dimension::none));
+  CHECK(std::string(tessera::magnitude_range_text(Dimension::time)) == "1 ps to 1 day (86400 s)");
+}
+
+TEST_CASE("a token count beyond a double is too large - not garbage", "[units][magnitude]") {
+  try {
+    parse_token_count("1e400");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).ends_with("found \"1e400\" (too large)"));
+  }
 }

@@ -32,6 +32,11 @@ struct Limits {
   std::uint64_t threads = 256;                  // evaluation threads
   std::uint64_t search_samples = 10'000'000;    // samples of a sampling search
   std::uint64_t moe_table_entries = 1'000'000;  // entries of the exact MoE most-loaded-rank table, per thread
+  // Magnitudes (plausibility bounds that also keep every product exact: docs/limits.md).
+  std::uint64_t model_dimension = 1ull
+                                  << 24;   // any integer dimension of a model (layers, hidden, vocab, ...)
+  std::uint64_t machine_pes = 1ull << 24;  // PEs of a machine: the product of its fanouts
+  std::uint64_t workload_tokens = 1ull << 30;  // a token count (context, batch, chunk)
 };
 
 struct LimitInfo {

@@ -28,7 +28,14 @@ struct ParallelConfig {
   std::int8_t cp_placement = 1;
   CpRingVariant cp_ring_variant = CpRingVariant::kv;
 
-  std::int64_t pes() const { return std::int64_t{cp} * tp * pp * dp; }
+  // cp*tp*pp*dp, saturated at INT64_MAX (four degrees of up to 10^6 would wrap an int64).
+  std::int64_t pes() const {
+    std::int64_t a = 0, b = 0, r = 0;
+    if (__builtin_mul_overflow(std::int64_t{cp}, std::int64_t{tp}, &a) ||
+        __builtin_mul_overflow(a, std::int64_t{pp}, &b) || __builtin_mul_overflow(b, std::int64_t{dp}, &r))
+      return INT64_MAX;
+    return r;
+  }
   bool operator==(const ParallelConfig&) const = default;
 };
 

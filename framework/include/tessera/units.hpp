@@ -27,8 +27,15 @@ TESSERA_API const char* unit_examples(Dimension d);   // "\"3.35 TB/s\", \"450 G
 
 // Parses "<number> <unit>" for the expected dimension, returning SI. Decimal prefixes
 // (k M G T P; m u µ n p f) and binary ones (Ki Mi Gi Ti Pi). A missing unit on a dimensioned
-// quantity, an unknown unit, or a unit of another dimension throws InputError.
+// quantity, an unknown unit, a unit of another dimension, or a value outside the dimension's
+// magnitude range (below) throws InputError.
 TESSERA_API double parse_quantity(std::string_view text, Dimension expected);
+
+// The plausible range of a dimension's values (SI, after the prefix): "1 kB/s to 1 PB/s".
+// parse_quantity refuses a value outside it; 0 is always within (fields that need a positive
+// value check that themselves). docs/limits.md lists every range.
+TESSERA_API const char* magnitude_range_text(Dimension d);
+TESSERA_API bool within_magnitude_range(double si_value, Dimension d);
 
 // Token counts: plain integers or K/M suffixes with K = 1024 (128K = 131072 tokens).
 TESSERA_API std::int64_t parse_token_count(std::string_view text);

@@ -83,7 +83,8 @@ double best_latency(const Session& s, const SearchStrategy& strategy, const Sear
 }
 
 double elasticity(double lm, double lp, double step) {
-  if (!(lm > 0) || !(lp > 0)) return NAN;
+  // Both latencies positive and finite, else no ratio (an inf/inf or 0/0 ratio is not one).
+  if (!(lm > 0) || !(lp > 0) || !std::isfinite(lm) || !std::isfinite(lp)) return NAN;
   return (std::log(lp) - std::log(lm)) / (std::log1p(step) - std::log1p(-step));
 }
 
@@ -116,7 +117,7 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
       set_machine_field(m, path, h.value * (side == 0 ? 1 - step : 1 + step));
       const auto s = session.with_machine(m);
       s->evaluator().evaluate(best, scratch);
-      lat[side][0] = scratch.valid ? scratch.totals.latency_s : NAN;
+      lat[side][0] = scratch.valid && scratch.non_finite == NonFinite::none ? scratch.totals.latency_s : NAN;
       lat[side][1] = best_latency(*s, strategy, options);
     }
     h.latency_minus_fixed = lat[0][0];
@@ -125,7 +126,10 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
     h.latency_plus_reopt = lat[1][1];
     h.elasticity_fixed = elasticity(lat[0][0], lat[1][0], step);
     h.elasticity_reopt = elasticity(lat[0][1], lat[1][1], step);
-    if (std::isnan(h.elasticity_reopt)) h.note = "nothing feasible on a perturbed machine";
+    if (std::isnan(h.elasticity_reopt))
+      h.note = "nothing feasible on a perturbed machine";
+    else if (std::isnan(h.elasticity_fixed))
+      h.note = "the fixed configuration is invalid or non-finite on a perturbed machine";
     out.push_back(std::move(h));
     report_progress(progress, out.size(), knobs.size(), "hardware knobs");
   }

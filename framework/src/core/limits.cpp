@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 14> kTable{{
+const std::array<LimitInfo, 17> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -29,6 +29,11 @@ const std::array<LimitInfo, 14> kTable{{
     {"search.samples", &Limits::search_samples, "samples of a sampling search (random: samples)", nullptr},
     {"moe.table_entries", &Limits::moe_table_entries,
      "entries of the exact MoE most-loaded-rank table per thread (beyond: the documented approximation)",
+     nullptr},
+    {"model.dimension", &Limits::model_dimension,
+     "any integer dimension of a model (layers, hidden, heads, ffn, vocab, experts, MLA ranks)", nullptr},
+    {"machine.pes", &Limits::machine_pes, "PEs of one machine: the product of its level fanouts", nullptr},
+    {"workload.tokens", &Limits::workload_tokens, "a token count (workload.context, .batch, .chunk)",
      nullptr},
 }};
 

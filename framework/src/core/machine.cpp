@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "core/checked_math.hpp"
+
 namespace tessera {
 
 const char* topology_name(LinkTopology t) {
@@ -19,16 +21,18 @@ const char* topology_name(LinkTopology t) {
   return "unknown";
 }
 
+// Saturating: a machine whose fanouts multiply past int64 is refused by the loader
+// (limit machine.pes); a spec built in code still never sees a wrapped count.
 std::int64_t MachineSpec::total_pes() const {
   std::int64_t n = 1;
-  for (const auto& l : levels) n *= l.fanout;
+  for (const auto& l : levels) n = saturating_mul(n, l.fanout);
   return n;
 }
 
 std::int64_t MachineSpec::pes_per_unit(int p) const {
   std::int64_t n = 1;
   for (int i = 0; i < p && i < static_cast<int>(levels.size()); ++i)
-    n *= levels[static_cast<std::size_t>(i)].fanout;
+    n = saturating_mul(n, levels[static_cast<std::size_t>(i)].fanout);
   return n;
 }
 

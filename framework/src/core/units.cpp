@@ -156,8 +156,10 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
-// Splits "4.8 TB/s" into 4.8 and "TB/s". nullopt when it does not start with a finite number.
-std::optional<std::pair<double, std::string>> split_number(std::string_view text) {
+// Splits "4.8 TB/s" into 4.8 and "TB/s". nullopt when it does not start with a finite number;
+// `*out_of_range` then tells a number beyond a double ("1e400", "1e-400") from no number.
+std::optional<std::pair<double, std::string>> split_number(std::string_view text,
+                                                           bool* out_of_range = nullptr) {
   const std::string t = trim(text);
   if (t.empty()) return std::nullopt;
   std::size_t i = 0;
@@ -181,6 +183,7 @@ std::optional<std::pair<double, std::string>> split_number(std::string_view text
   double v = 0;
   const char* first = t.data() + (t[0] == '+' ? 1 : 0);
   auto [ptr, ec] = std::from_chars(first, t.data() + i, v);
+  if (out_of_range) *out_of_range = ec == std::errc::result_out_of_range;
   if (ec != std::errc() || ptr != t.data() + i || !std::isfinite(v)) return std::nullopt;
   return std::make_pair(v, trim(std::string_view(t).substr(i)));
 }
@@ -196,18 +199,62 @@ std::string found_dimension_text(Dimension d) {
   return std::string(di.article) + " " + di.name;
 }
 
+// The plausible magnitude of each dimension, after the prefix is applied (docs/limits.md,
+// "Magnitudes and arithmetic"). Zero passes (fields that cannot be zero say so themselves);
+// otherwise |value| must lie in [min, max]. Wide enough for any hardware of the field, narrow
+// enough that no product the physics forms leaves a double's range.
+struct MagnitudeRange {
+  Dimension dim;
+  double min;
+  double max;
+  const char* text;
+};
+
+constexpr std::array<MagnitudeRange, 8> kRanges{{
+    {Dimension::time, 1e-12, 86400.0, "1 ps to 1 day (86400 s)"},
+    {Dimension::bytes, 1.0, 1152921504606846976.0, "1 B to 1 EiB"},
+    {Dimension::bandwidth, 1e3, 1e15, "1 kB/s to 1 PB/s"},
+    {Dimension::flop_rate, 1e3, 1e21, "1 kFLOP/s to 1e21 FLOP/s"},
+    {Dimension::flops, 1.0, 1e30, "1 FLOP to 1e30 FLOP"},
+    {Dimension::energy, 1e-15, 1e12, "1 fJ to 1 TJ"},
+    {Dimension::power, 1e-3, 1e9, "1 mW to 1 GW"},
+    {Dimension::money, 1e-6, 1e12, "1 uUSD to 1e12 USD"},
+}};
+
+const MagnitudeRange* range_of(Dimension d) {
+  for (const auto& r : kRanges)
+    if (r.dim == d) return &r;
+  return nullptr;
+}
+
 }  // namespace
 
 const char* dimension_name(Dimension d) { return info(d).name; }
+
+const char* magnitude_range_text(Dimension d) {
+  const MagnitudeRange* r = range_of(d);
+  return r ? r->text : "any finite value";
+}
+
+bool within_magnitude_range(double si_value, Dimension d) {
+  if (!std::isfinite(si_value)) return false;
+  const MagnitudeRange* r = range_of(d);
+  if (r == nullptr || si_value == 0) return true;
+  const double a = std::fabs(si_value);
+  return a >= r->min && a <= r->max;
+}
 const char* si_unit(Dimension d) { return info(d).unit; }
 const char* unit_examples(Dimension d) { return info(d).examples; }
 
 double parse_quantity(std::string_view text, Dimension expected) {
   const std::string shown = trim(text);
-  const auto num = split_number(text);
+  bool out_of_range = false;
+  const auto num = split_number(text, &out_of_range);
   if (!num) {
     throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\"" +
-                     (shown.empty() ? " (empty)" : " (not a number)"));
+                     (shown.empty()  ? " (empty)"
+                      : out_of_range ? " (a number beyond the range of a double)"
+                                     : " (not a number)"));
   }
   const auto& [value, unit] = *num;
   if (unit.empty()) {
@@ -238,7 +285,13 @@ double parse_quantity(std::string_view text, Dimension expected) {
     throw InputError("expected " + expected_text(expected) + ", found \"" + shown + "\" (prefix '" +
                      m->prefix + "' does not apply to a " + info(expected).name + ")" + hint);
   }
-  return value * m->factor;
+  const double si = value * m->factor;
+  if (!within_magnitude_range(si, expected)) {
+    throw InputError("expected " + std::string(info(expected).article) + " " + info(expected).name +
+                     " within " + magnitude_range_text(expected) + ", found \"" + shown + "\"" +
+                     (std::isfinite(si) ? "" : " (not finite once the prefix is applied)"));
+  }
+  return si;
 }
 
 std::int64_t parse_token_count(std::string_view text) {
@@ -249,8 +302,9 @@ std::int64_t parse_token_count(std::string_view text) {
         "(K = 1024, M = 1024²), e.g. 4096, 128K, 1M; found \"" +
         shown + "\"" + why);
   };
-  const auto num = split_number(text);
-  if (!num) return fail(shown.empty() ? " (empty)" : "");
+  bool out_of_range = false;
+  const auto num = split_number(text, &out_of_range);
+  if (!num) return fail(shown.empty() ? " (empty)" : out_of_range ? " (too large)" : "");
   const auto& [value, unit] = *num;
   double scale = 1;
   if (unit.empty()) {

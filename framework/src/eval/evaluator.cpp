@@ -9,7 +9,49 @@ namespace tessera {
 
 namespace {
 std::atomic<std::uint64_t> g_next_evaluator_id{1};
+
+// The first non-finite quantity of an evaluated configuration, in the order a reader checks
+// them; NonFinite::none when all are finite.
+NonFinite first_non_finite(const StepTotals& t, const MemoryUsage& mem, const double* objectives,
+                           std::size_t n_objectives) {
+  if (!std::isfinite(t.latency_s)) return NonFinite::latency;
+  if (!std::isfinite(t.throughput_tok_s) || !std::isfinite(t.pipeline_throughput_tok_s))
+    return NonFinite::throughput;
+  if (!std::isfinite(mem.used_bytes) || !std::isfinite(mem.weights_bytes) || !std::isfinite(mem.kv_bytes) ||
+      !std::isfinite(mem.transient_bytes))
+    return NonFinite::memory;
+  if (!std::isfinite(t.compute_util) || !std::isfinite(t.bw_util)) return NonFinite::utilization;
+  if (!std::isfinite(t.efficiency)) return NonFinite::efficiency;
+  if (!std::isfinite(t.flops_all_pes) || !std::isfinite(t.hbm_bytes_all_pes) ||
+      !std::isfinite(t.link_bytes_all_pes))
+    return NonFinite::accounting;
+  for (std::size_t i = 0; i < n_objectives; ++i)
+    if (!std::isfinite(objectives[i])) return NonFinite::objective;
+  return NonFinite::none;
+}
 }  // namespace
+
+const char* non_finite_name(NonFinite q) {
+  switch (q) {
+    case NonFinite::none:
+      return "none";
+    case NonFinite::latency:
+      return "latency";
+    case NonFinite::throughput:
+      return "throughput";
+    case NonFinite::memory:
+      return "memory use";
+    case NonFinite::utilization:
+      return "utilization";
+    case NonFinite::efficiency:
+      return "efficiency";
+    case NonFinite::accounting:
+      return "FLOP or byte totals";
+    case NonFinite::objective:
+      return "objective";
+  }
+  return "quantity";
+}
 
 Evaluator::Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
                      std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives)
@@ -225,6 +267,7 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
   layout_of(c, out);
   out.valid = out.layout.valid;
   out.feasible = false;
+  out.non_finite = NonFinite::none;
   if (!out.valid) return;
   memory_->evaluate(ctx_, c, out.layout, out.memory);
   out.feasible = out.memory.fits;
@@ -241,8 +284,11 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
     t.bw_util = t.hbm_bytes_all_pes / (ctx_.hbm_bw * t.pes * t.latency_s);
     t.efficiency = std::sqrt(std::max(0.0, t.compute_util * t.bw_util));
   }
-  for (std::size_t i = 0; i < objectives_.size() && i < out.objectives.size(); ++i)
+  const std::size_t n_obj = std::min(objectives_.size(), out.objectives.size());
+  for (std::size_t i = 0; i < n_obj; ++i)
     out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, t, out.memory);
+  out.non_finite = first_non_finite(t, out.memory, out.objectives.data(), n_obj);
+  if (out.non_finite != NonFinite::none) out.feasible = false;
 }
 
 }  // namespace tessera

@@ -24,11 +24,28 @@ namespace tessera {
 
 inline constexpr int kMaxObjectives = 8;
 
+// The first quantity of a valid configuration that came out non-finite (inf or NaN): such a
+// configuration is infeasible ("infeasible: non-finite latency"), counted and never ranked.
+// A static enum, not a string: the check costs a few comparisons per configuration.
+enum class NonFinite : std::uint8_t {
+  none,
+  latency,
+  throughput,
+  memory,
+  utilization,
+  efficiency,
+  accounting,  // FLOP, byte or wire totals
+  objective,
+};
+// "latency", "memory use", ...
+TESSERA_API const char* non_finite_name(NonFinite q);
+
 struct Evaluation {
   ParallelConfig config;
   Layout layout;
   bool valid = false;
-  bool feasible = false;  // valid and fits memory
+  bool feasible = false;                   // valid, fits memory and every quantity finite
+  NonFinite non_finite = NonFinite::none;  // the first non-finite quantity (valid configs only)
   MemoryUsage memory;
   StageList stages;  // decode: the step; prefill: per-chunk averages (count = occurrences)
   StepTotals totals;

@@ -32,8 +32,10 @@ void fill_record_numbers(const Session& session, const Evaluation& e, ConfigReco
   }
   r.fits_memory = e.memory.fits;
   r.feasible = e.feasible;
+  r.non_finite = e.non_finite;
   r.objectives = e.objectives;
   r.score = objectives.empty() ? e.totals.latency_s : oriented(e.objectives[0], objectives[0].direction);
+  if (e.non_finite != NonFinite::none) r.score = std::numeric_limits<double>::infinity();  // never best
   r.latency_s = e.totals.latency_s;
   r.throughput_tok_s = e.totals.throughput_tok_s;
   r.pipeline_throughput_tok_s = e.totals.pipeline_throughput_tok_s;
@@ -50,6 +52,8 @@ void fill_record_numbers(const Session& session, const Evaluation& e, ConfigReco
 
 std::string record_reason(const Session& session, const ConfigRecord& r) {
   if (!r.valid) return describe_invalid(r.invalid_reason, session.model(), session.machine(), r.config);
+  if (r.non_finite != NonFinite::none)
+    return std::string("infeasible: non-finite ") + non_finite_name(r.non_finite);
   if (!r.fits_memory)
     return "weights+KV+transient (" + format_quantity(r.used_bytes, Dimension::bytes) +
            ") exceed the per-PE budget (" + format_quantity(r.budget_bytes, Dimension::bytes) + ")";
@@ -301,6 +305,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       }
       ++result.counts.evaluated;
       if (r.feasible) ++result.counts.feasible;
+      if (r.valid && r.non_finite != NonFinite::none) ++result.counts.non_finite;
       if (want_reason && !r.feasible) r.reason = record_reason(session, r);
       if (options.on_record) options.on_record(r);
       if (r.feasible) {

@@ -41,6 +41,7 @@ struct ConfigRecord {
   bool fits_memory = false;
   bool feasible = false;                               // valid and fits memory
   InvalidReason invalid_reason = InvalidReason::none;  // why not valid (none when valid)
+  NonFinite non_finite = NonFinite::none;              // valid, but this quantity came out inf/NaN
   std::string reason;                                  // why not feasible ("" when feasible)
   double weights_bytes = 0, kv_bytes = 0, transient_bytes = 0, used_bytes = 0, budget_bytes = 0;
   double hbm_utilization = 0;  // used / budget (per PE, most loaded stage)
@@ -51,6 +52,7 @@ struct SearchCounts {
   std::uint64_t valid = 0;       // canonical and valid
   std::uint64_t feasible = 0;    // of the evaluated, valid and fitting memory
   std::uint64_t evaluated = 0;   // scored by the search
+  std::uint64_t non_finite = 0;  // of the evaluated, valid but infeasible for a non-finite quantity
 };
 
 struct SearchOptions {

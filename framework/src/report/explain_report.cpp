@@ -82,6 +82,8 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                       {"bound", bound_name(s.bound)}});
   }
   j["stages"] = stages;
+  if (e.non_finite != NonFinite::none)
+    j["reason"] = std::string("infeasible: non-finite ") + non_finite_name(e.non_finite);
   const MemoryUsage& m = e.memory;
   j["memory"] = {{"weights_bytes", m.weights_bytes},     {"kv_bytes", m.kv_bytes},
                  {"transient_bytes", m.transient_bytes}, {"used_bytes", m.used_bytes},
@@ -163,6 +165,9 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   os << "  FLOP all PEs " << format_quantity(x.flops_all_pes, Dimension::flops) << " (redundant "
      << format_quantity(x.redundant_flops, Dimension::flops) << "),  HBM all PEs "
      << format_quantity(x.hbm_bytes_all_pes, Dimension::bytes) << "\n";
+  if (e.non_finite != NonFinite::none)
+    os << "\nINFEASIBLE: non-finite " << non_finite_name(e.non_finite)
+       << " (the physics gave inf or NaN; docs/limits.md \"Non-finite results\")\n";
 }
 
 }  // namespace tessera

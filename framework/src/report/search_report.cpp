@@ -149,6 +149,7 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
                  {"valid", res.counts.valid},
                  {"feasible", res.counts.feasible},
                  {"evaluated", res.counts.evaluated}};
+  if (res.counts.non_finite > 0) j["counts"]["non_finite"] = res.counts.non_finite;
   nlohmann::json objs = nlohmann::json::array();
   for (const auto& o : res.objectives)
     objs.push_back({{"name", o.name},
@@ -226,10 +227,16 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
   const auto& objs = res.objectives;
   print_scenario_header(os, session);
   os << "counts     enumerated " << res.counts.enumerated << ", valid " << res.counts.valid << ", feasible "
-     << res.counts.feasible << ", evaluated " << res.counts.evaluated << "\n\n";
+     << res.counts.feasible << ", evaluated " << res.counts.evaluated;
+  if (res.counts.non_finite > 0) os << ", infeasible for a non-finite quantity " << res.counts.non_finite;
+  os << "\n\n";
   if (!res.best) {
-    os << "no feasible configuration: every evaluated config is invalid or exceeds the per-PE memory "
-          "budget\n";
+    if (res.counts.non_finite > 0)
+      os << "no feasible configuration: every evaluated config is invalid, exceeds the per-PE memory "
+            "budget, or gives a non-finite quantity (see the reason column of --csv)\n";
+    else
+      os << "no feasible configuration: every evaluated config is invalid or exceeds the per-PE memory "
+            "budget\n";
     return;
   }
   const ConfigRecord& b = res.records[*res.best];

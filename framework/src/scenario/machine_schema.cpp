@@ -3,10 +3,12 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/checked_math.hpp"
 #include "core/nearest_name.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::loader {
 
@@ -175,7 +177,7 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
         check_keys(item, ip, keys, d);
         if (const YNode* f =
                 member(item, ip, "fanout", true, "a positive integer: units of the level below", d))
-          if (auto v = read_int(*f, ip + ".fanout", d)) l.fanout = *v;
+          if (auto v = read_int(*f, ip + ".fanout", d, 1, "machine.pes")) l.fanout = *v;
         if (auto v = quantity_member(item, ip, "link_bw", Dimension::bandwidth, true, false, d))
           l.link_bw = *v;
         if (auto v = quantity_member(item, ip, "latency", Dimension::time, true, true, d)) l.latency = *v;
@@ -207,8 +209,28 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
   if (const YNode* ef = n.find("efficiency"))
     parse_efficiency(*ef, join_path(path, "efficiency"), efficiency, d);
 
+  if (d.size() == before) check_machine_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
   return m;
+}
+
+void check_machine_consistency(const YNode& n, const std::string& path, const MachineSpec& m, Diags& d) {
+  // Total PEs: the product of the fanouts, each partial product checked (fanouts each within
+  // machine.pes can still multiply past int64).
+  const std::uint64_t limit = limit_value("machine.pes");
+  std::int64_t total = 1;
+  std::string product;
+  bool over = false;
+  for (const auto& l : m.levels) {
+    product += (product.empty() ? "" : " x ") + std::to_string(l.fanout);
+    const auto next = checked_mul(total, l.fanout);
+    if (!next || static_cast<std::uint64_t>(*next) > limit) over = true;
+    if (next) total = *next;
+  }
+  if (!over) return;
+  const YNode* levels = n.find("levels");
+  d.error(levels ? levels->where : n.where, join_path(path, "levels") + ": the fanouts give " + product +
+                                                " PEs, which " + limit_exceeded("machine.pes"));
 }
 
 // ---- numeric machine fields by dotted path (hardware sweeps) ----

@@ -1,6 +1,10 @@
 // The model file schema (SPEC §2 "Model file").
+#include <cstdio>
+
+#include "core/checked_math.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::loader {
 
@@ -11,7 +15,7 @@ std::optional<std::int64_t> opt_int(const YNode& map, const std::string& path, c
   const std::string what = min >= 1 ? "a positive integer" : "a non-negative integer";
   const YNode* n = member(map, path, key, required, what, d);
   if (!n) return std::nullopt;
-  return read_int(*n, join_path(path, key), d, min);
+  return read_int(*n, join_path(path, key), d, min, "model.dimension");
 }
 
 void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
@@ -128,8 +132,49 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
       if (auto v = opt_int(*mla, mp, "v_head_dim", true, d)) m.mla.v_head_dim = *v;
     }
   }
+  if (d.size() == before) check_model_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
   return m;
+}
+
+void check_model_consistency(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
+  const auto at = [&](const YNode& map, const char* key) {
+    return map.find(key) ? map.find(key)->where : map.where;
+  };
+  if (m.has_mla) {
+    // MLA: a query/key head is nope_dim + rope_dim wide (DeepSeek-V3: 128 + 64 = 192); the HF
+    // reader writes head_dim that way. An absent head_dim is derived so.
+    const std::int64_t qk = m.mla.nope_dim + m.mla.rope_dim;
+    if (!n.find("head_dim")) {
+      m.head_dim = qk;
+    } else if (m.head_dim != qk) {
+      d.error(at(n, "head_dim"), join_path(path, "head_dim") + ": expected mla.nope_dim + mla.rope_dim (" +
+                                     std::to_string(m.mla.nope_dim) + " + " + std::to_string(m.mla.rope_dim) +
+                                     " = " + std::to_string(qk) +
+                                     ") for multi-head latent attention, found " +
+                                     std::to_string(m.head_dim));
+    }
+  }
+  if (m.has_moe && (m.moe.expert_ffn < 1 || m.moe.experts < 1 || m.moe.top_k < 1)) {
+    const YNode* moe = n.find("moe");
+    d.error(moe ? moe->where : n.where,
+            join_path(path, "moe") +
+                ": expected at least one expert with top_k >= 1 and expert_ffn >= 1, found " + "experts " +
+                std::to_string(m.moe.experts) + ", top_k " + std::to_string(m.moe.top_k) + ", expert_ffn " +
+                std::to_string(m.moe.expert_ffn));
+    return;
+  }
+  // Parameter counts are carried as doubles: refuse a model whose count leaves the range where
+  // every integer is exact (2^53). Every term is a product of non-negative integers, so a total
+  // at most 2^53 means every partial product was exact too.
+  const double total = params_total(m);
+  if (!(total <= static_cast<double>(kExactDoubleMax))) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", total);
+    d.error(n.where, (path.empty() ? std::string("the model") : path) + ": its dimensions give " + buf +
+                         " parameters, beyond 2^53 (9.0e15) where counts stop being exact; check layers, "
+                         "hidden, ffn, vocab and experts");
+  }
 }
 
 }  // namespace tessera::loader

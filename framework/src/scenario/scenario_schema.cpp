@@ -343,7 +343,7 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
         for (const YNode* i : items) {
           std::optional<double> v;
           if (fc.integer) {
-            if (auto iv = read_int(*i, kp, d)) v = static_cast<double>(*iv);
+            if (auto iv = read_int(*i, kp, d, 1, "machine.pes")) v = static_cast<double>(*iv);  // fanouts
           } else if (fc.dimension == Dimension::none) {
             v = read_real(*i, kp, d);
             if (v && (*v <= 0 || (e.key.ends_with(".usable") && *v > 1))) {

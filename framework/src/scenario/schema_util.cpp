@@ -5,6 +5,7 @@
 
 #include "core/nearest_name.hpp"
 #include "core/safe_text.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::loader {
 
@@ -80,7 +81,8 @@ std::optional<std::int64_t> to_int(const std::string& s) {
 
 }  // namespace
 
-std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min) {
+std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min,
+                                     const char* limit) {
   const std::string what = min >= 1   ? "a positive integer"
                            : min == 0 ? "a non-negative integer"
                                       : "an integer";
@@ -92,6 +94,10 @@ std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Di
   }
   if (*v < min) {
     d.error(n.where, path + ": expected " + what + ", found " + excerpt(n.value));
+    return std::nullopt;
+  }
+  if (limit != nullptr && *v > 0 && static_cast<std::uint64_t>(*v) > limit_value(limit)) {
+    d.error(n.where, path + ": " + excerpt(n.value) + " " + limit_exceeded(limit));
     return std::nullopt;
   }
   return v;
@@ -140,6 +146,20 @@ std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path,
   }
   if (v <= 0) {
     d.error(n.where, path + ": expected a positive token count, found " + excerpt(n.value));
+    return std::nullopt;
+  }
+  if (static_cast<std::uint64_t>(v) > limit_value("workload.tokens")) {
+    const std::string count = std::to_string(v);
+    d.error(n.where, path + ": " + excerpt(n.value) + (count == n.value ? "" : " (" + count + " tokens)") + " " +
+                         limit_exceeded("workload.tokens"));
+    return std::nullopt;
+  }
+  // Beyond 2^31 tokens batch x context (and their products in the physics) would leave exact
+  // int64 arithmetic, whatever the limit is raised to.
+  constexpr std::int64_t kTokenCeiling = std::int64_t{1} << 31;
+  if (v > kTokenCeiling) {
+    d.error(n.where,
+            path + ": " + excerpt(n.value) + " is beyond 2^31 tokens, where batch x context stops being exact");
     return std::nullopt;
   }
   return v;

@@ -23,10 +23,14 @@ void report_missing(const YNode& map, const std::string& path, const std::string
                     const std::string& what, Diags& d);
 
 // Scalar readers of one node at `path`.
-std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min = 1);
+// `limit`, when given, names a row of the limit table (tessera/limits.hpp) bounding the value
+// from above: "model.dimension" for model dimensions, "machine.pes" for fanouts.
+std::optional<std::int64_t> read_int(const YNode& n, const std::string& path, Diags& d, std::int64_t min = 1,
+                                     const char* limit = nullptr);
 std::optional<double> read_real(const YNode& n, const std::string& path, Diags& d);
 std::optional<double> read_quantity(const YNode& n, const std::string& path, Dimension dim, Diags& d,
                                     bool allow_zero = false);
+// A token count, at most the limit workload.tokens.
 std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path, Diags& d);
 std::optional<bool> read_bool(const YNode& n, const std::string& path, Diags& d);
 std::optional<std::string> read_string(const YNode& n, const std::string& path, Diags& d);

@@ -23,6 +23,13 @@ bool check_header(const YNode& root, const std::string& expected_kind, std::stri
 // Model and machine mappings at `path` ("model" / "machine"). `require_name`: files must name
 // themselves; an inline mapping may not.
 std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bool require_name, Diags& d);
+// The checks across fields of a parsed model (parse_model runs them): MLA head_dim equal to
+// nope_dim + rope_dim (derived when absent), experts with a positive FFN width, a parameter
+// count exact in a double (at most 2^53). Reports at `n`'s keys.
+void check_model_consistency(const YNode& n, const std::string& path, ModelSpec& m, Diags& d);
+// The checks across fields of a parsed machine: the product of the fanouts (total PEs) within
+// the limit machine.pes, computed without overflow.
+void check_machine_consistency(const YNode& n, const std::string& path, const MachineSpec& m, Diags& d);
 std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path, bool require_name,
                                          std::vector<RawParam>* efficiency, Diags& d);
 
