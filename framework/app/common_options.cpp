@@ -5,6 +5,7 @@
 
 #include <csignal>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 #include "core/cancellation.hpp"
@@ -13,6 +14,7 @@
 #include "exit_codes.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "scenario/yaml_tree.hpp"
 #include "signals.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
@@ -143,6 +145,24 @@ int interrupted() {
 
 }  // namespace
 
+// Every bad-input line is led by where the problem is: `FILE[:LINE:COL]: error: ...` when the
+// message names a file first (or is already located), else `<command line>: error: ...` (a
+// flag, an option value, a name given on the command line).
+static std::string located_input_error(const std::string& message) {
+  namespace fs = std::filesystem;
+  const auto first_space = message.find(' ');
+  const auto located = message.find(": error: ");
+  if (located != std::string::npos && located < first_space) return message;
+  const auto colon = message.find(": ");
+  if (colon != std::string::npos && colon < first_space && colon > 0) {
+    const std::string head = message.substr(0, colon);
+    std::error_code ec;
+    const bool path_like = head.find('/') != std::string::npos || fs::exists(head, ec);
+    if (path_like && head[0] != '-') return head + ": error: " + message.substr(colon + 2);
+  }
+  return std::string(loader::kCommandLine) + ": error: " + message;
+}
+
 int run_guarded(const std::function<int()>& body) {
   std::exception_ptr failure;
   try {
@@ -160,7 +180,7 @@ int run_guarded(const std::function<int()>& body) {
     for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
     return kExitBadInput;
   } catch (const InputError& e) {
-    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
+    std::cerr << located_input_error(printable_message(e.what())) << '\n';
     return kExitBadInput;
   } catch (const PluginError& e) {
     std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';

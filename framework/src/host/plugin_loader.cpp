@@ -75,9 +75,12 @@ using Entry = const PluginDescriptor*();
 // status 1 instead of an abort (SIGABRT). The library cannot be skipped: fix or remove it.
 const char* g_loading_path = nullptr;  // main thread only (plugins load on the main thread)
 
-[[noreturn]] void terminate_while_loading() {
+// Where the C library was built with unwind tables (seen with clang's sanitizer builds) the
+// exception instead escapes from dlopen itself, leaving the dynamic loader in an unknown state:
+// it is reported the same way, with the same exit.
+[[noreturn]] void initialiser_threw(const std::exception_ptr& e) {
   std::string why = "an exception of unknown type";
-  if (const std::exception_ptr e = std::current_exception()) {
+  if (e) {
     try {
       std::rethrow_exception(e);
     } catch (const std::exception& ex) {
@@ -93,6 +96,8 @@ const char* g_loading_path = nullptr;  // main thread only (plugins load on the 
   [[maybe_unused]] const auto n = ::write(2, m.data(), m.size());
   std::_Exit(1);
 }
+
+[[noreturn]] void terminate_while_loading() { initialiser_threw(std::current_exception()); }
 
 class LoadingGuard {
  public:
@@ -158,8 +163,12 @@ PluginLoadResult load_plugin_library(const std::string& path) {
   {
     boost::dll::fs::error_code ec;
     const LoadingGuard guard(path);
-    lib->load(boost::dll::fs::path(path), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
-              ec);
+    try {
+      lib->load(boost::dll::fs::path(path),
+                boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+    } catch (...) {
+      initialiser_threw(std::current_exception());
+    }
     if (ec || !lib->is_loaded()) {
       const char* why = dlerror();
       r.error = "cannot load " + path + ": " + (why ? std::string(why) : ec.message());

@@ -150,16 +150,16 @@ std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path,
   }
   if (static_cast<std::uint64_t>(v) > limit_value("workload.tokens")) {
     const std::string count = std::to_string(v);
-    d.error(n.where, path + ": " + excerpt(n.value) + (count == n.value ? "" : " (" + count + " tokens)") + " " +
-                         limit_exceeded("workload.tokens"));
+    d.error(n.where, path + ": " + excerpt(n.value) + (count == n.value ? "" : " (" + count + " tokens)") +
+                         " " + limit_exceeded("workload.tokens"));
     return std::nullopt;
   }
   // Beyond 2^31 tokens batch x context (and their products in the physics) would leave exact
   // int64 arithmetic, whatever the limit is raised to.
   constexpr std::int64_t kTokenCeiling = std::int64_t{1} << 31;
   if (v > kTokenCeiling) {
-    d.error(n.where,
-            path + ": " + excerpt(n.value) + " is beyond 2^31 tokens, where batch x context stops being exact");
+    d.error(n.where, path + ": " + excerpt(n.value) +
+                         " is beyond 2^31 tokens, where batch x context stops being exact");
     return std::nullopt;
   }
   return v;
