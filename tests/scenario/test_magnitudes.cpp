@@ -45,8 +45,8 @@ TEST_CASE("model.dimension bounds every model integer and can be raised", "[magn
   const auto e = errors_of({"model.vocab=16777217"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
-        "model.vocab: 16777217 exceeds the limit model.dimension (16777216); raise it with --limit "
-        "model.dimension=N (given with --set)");
+        "model.vocab: 16777217 (given with --set) exceeds the limit model.dimension (16777216); raise it "
+        "with --limit model.dimension=N");
   LimitScope raised("model.dimension=33554432");
   CHECK(errors_of({"model.vocab=16777217"}).empty());
 }

@@ -48,17 +48,19 @@ TEST_CASE("list.values - grid.points - hardware.points - report.top", "[scenario
   l.list_values = 3;
   auto e = errors_of({"sweep.parallelism.tp=[1, 2, 3, 4]"}, l);
   REQUIRE(e.size() == 1);
-  CHECK(e[0] ==
-        "sweep.parallelism.tp: a list of 4 values exceeds the limit list.values (3); raise it with --limit "
-        "list.values=N (given with --set)");
+  CHECK(
+      e[0] ==
+      "sweep.parallelism.tp: a list of 4 values (given with --set) exceeds the limit list.values (3); raise "
+      "it with --limit list.values=N");
 
   l = Limits{};
   l.grid_points = 100;
   CHECK(errors_of({"sweep.parallelism.cp=[1, 2]"}, l).empty());  // 2 x 48 default discrete points
   e = errors_of({"sweep.parallelism.cp=[1, 2, 3]"}, l);
   REQUIRE(e.size() == 1);
-  CHECK(e[0].find(
-            "sweep.parallelism: a parallelism grid of 144 points exceeds the limit grid.points (100)") == 0);
+  CHECK(e[0].find("sweep.parallelism: a parallelism grid of 144 points (given with --set) exceeds the limit "
+                  "grid.points "
+                  "(100)") == 0);
 
   l = Limits{};
   l.hardware_points = 3;
@@ -66,12 +68,13 @@ TEST_CASE("list.values - grid.points - hardware.points - report.top", "[scenario
       {"sweep.hardware={machine.pe.hbm.bandwidth: [1 TB/s, 2 TB/s], machine.pe.hbm.capacity: [1 GB, 2 GB]}"},
       l);
   REQUIRE(e.size() == 1);
-  CHECK(e[0].find("sweep.hardware: a hardware grid of 4 points exceeds the limit hardware.points (3)") == 0);
+  CHECK(e[0].find("sweep.hardware: a hardware grid of 4 points (given with --set) exceeds the limit "
+                  "hardware.points (3)") == 0);
 
   e = errors_of({"report.top=100001"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
-        "report.top: 100001 rows exceeds the limit report.top (100000); raise it with --limit report.top=N "
-        "(given with --set)");
+        "report.top: 100001 rows (given with --set) exceeds the limit report.top (100000); raise it with "
+        "--limit report.top=N");
   CHECK(errors_of({"report.top=100000"}).empty());
 }

@@ -28,7 +28,8 @@ const std::array<LimitInfo, 17> kTable{{
     {"threads", &Limits::threads, "evaluation threads (--threads)", nullptr},
     {"search.samples", &Limits::search_samples, "samples of a sampling search (random: samples)", nullptr},
     {"moe.table_entries", &Limits::moe_table_entries,
-     "entries of the exact MoE most-loaded-rank table per thread (beyond: the documented approximation)",
+     "cost of the exact MoE most-loaded-rank sum, (ep-1)(slots+1)^2 table entries (beyond: the documented "
+     "approximation)",
      nullptr},
     {"model.dimension", &Limits::model_dimension,
      "any integer dimension of a model (layers, hidden, heads, ffn, vocab, experts, MLA ranks)", nullptr},

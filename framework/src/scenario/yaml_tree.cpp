@@ -7,8 +7,15 @@
 namespace tessera::loader {
 
 void Diags::error(const SourceLocation& where, std::string message) {
-  if (where.file == kCommandLine && message.find("--set") == std::string::npos)
-    message += " (given with --set)";
+  if (where.file == kCommandLine && message.find("--set") == std::string::npos) {
+    // An over-limit message keeps its standard tail ("...; raise it with ..."): the note goes
+    // before the limit it exceeds.
+    const auto tail = message.find(" exceeds the limit ");
+    if (tail != std::string::npos)
+      message.insert(tail, " (given with --set)");
+    else
+      message += " (given with --set)";
+  }
   list.push_back(Diagnostic{where, std::move(message)});
 }
 
