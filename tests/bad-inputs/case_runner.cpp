@@ -54,7 +54,7 @@ struct Expectation {
   std::optional<int> exit_status;
   std::optional<std::string> stderr_first, stdout_first;
   std::vector<std::string> stderr_has, stderr_lacks, stdout_has, stdout_lacks;
-  std::vector<std::string> env, setup, absent, present;
+  std::vector<std::string> env, setup, absent, present, not_regular;
   double timeout_s = 30;
   std::optional<std::pair<int, double>> signal;  // send this signal after so many seconds
 };
@@ -173,6 +173,8 @@ Expectation read_case(const fs::path& file) {
       x.absent.push_back(value);
     } else if (key == "present") {
       x.present.push_back(value);
+    } else if (key == "not-regular") {
+      x.not_regular.push_back(value);
     } else if (key == "timeout") {
       x.timeout_s = parse_seconds("timeout", value);
     } else if (key == "signal") {
@@ -544,6 +546,13 @@ int run_case(const fs::path& case_file, const Paths& paths) {
   for (const auto& p : x.present)
     if (!path_exists(ph.apply(p)))
       problems.push_back("present: " + ph.apply(p) + " does not exist after the run");
+  for (const auto& p : x.not_regular) {
+    struct stat st {};
+    if (::lstat(ph.apply(p).c_str(), &st) != 0)
+      problems.push_back("not-regular: " + ph.apply(p) + " does not exist after the run");
+    else if (S_ISREG(st.st_mode))
+      problems.push_back("not-regular: " + ph.apply(p) + " was replaced by a regular file");
+  }
 
   if (problems.empty()) {
     std::cout << "case " << x.name << ": ok (" << outcome_text() << ")\n";
