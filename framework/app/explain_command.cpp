@@ -8,6 +8,7 @@
 #include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
+#include "scenario/yaml_tree.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 
@@ -65,7 +66,7 @@ int explain_command(const Args& args) {
     session.evaluator().evaluate(config, e);
     if (!e.valid)
       throw InputErrors(
-          {Diagnostic{SourceLocation{"<command line>", 0, 0},
+          {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                       "--config " + format_config(config, session.machine()) + ": invalid configuration: " +
                           describe_invalid(e.layout.reason, session.model(), session.machine(), config)}});
     if (json) json->stream() << explain_json(session, e).dump(2) << "\n";

@@ -101,7 +101,7 @@ int explore_command(const Args& args) {
     StudyShape shape;
     shape.machines = sweep_hardware_points(scenario.sweep);
     if (!no_sensitivity)
-      shape.machines = saturating_mul(2, hardware_knobs(session).size()) + 1 + shape.machines;
+      shape.machines = saturating_size_mul(2, hardware_knobs(session).size()) + 1 + shape.machines;
     plan_study(std::cerr, scenario, registry, "explore", shape, threads, common.quiet);
     ProgressBar bar(!common.quiet);
     SearchOptions so;

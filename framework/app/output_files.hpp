@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/yaml_tree.hpp"
+
 namespace tessera::cli {
 
 class OutputFile {
@@ -65,7 +67,7 @@ class Outputs {
   // its temporary file. `where` names the source in diagnostics ("<command line>" or the
   // scenario file). An empty path adds nothing and returns nullptr.
   OutputFile* add(const std::string& option, const std::string& path,
-                  const std::string& where = "<command line>");
+                  const std::string& where = loader::kCommandLine);
   // Whether an output goes to stdout (the command then prints no text tables).
   bool stdout_taken() const;
   // Flushes every output and renames every temporary file over its path. Throws Cancelled

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "scenario/sweep_size.hpp"
+#include "scenario/yaml_tree.hpp"
 #include "tessera/limits.hpp"
 
 namespace tessera::cli {
@@ -49,7 +50,7 @@ std::string bytes_text(std::uint64_t b) {
 }
 
 [[noreturn]] void command_line_error(std::string message) {
-  throw InputErrors({Diagnostic{SourceLocation{"<command line>", 0, 0}, std::move(message)}});
+  throw InputErrors({Diagnostic{SourceLocation{loader::kCommandLine, 0, 0}, std::move(message)}});
 }
 
 }  // namespace

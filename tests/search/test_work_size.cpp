@@ -28,9 +28,9 @@ TEST_CASE("sweep_grid_points equals the grid's enumerated count on every shipped
 
 TEST_CASE("grid sizes saturate instead of wrapping", "[work]") {
   constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
-  CHECK(saturating_mul(1ull << 32, 1ull << 31) == 1ull << 63);
-  CHECK(saturating_mul(1ull << 32, 1ull << 32) == kMax);
-  CHECK(saturating_mul(kMax, 0) == 0);
+  CHECK(saturating_size_mul(1ull << 32, 1ull << 31) == 1ull << 63);
+  CHECK(saturating_size_mul(1ull << 32, 1ull << 32) == kMax);
+  CHECK(saturating_size_mul(kMax, 0) == 0);
   Sweep s;
   for (auto* list : {&s.cp, &s.tp, &s.pp, &s.dp, &s.ep}) {
     list->clear();

@@ -54,6 +54,14 @@ inline std::optional<std::uint64_t> checked_size_product(std::initializer_list<s
   return p;
 }
 
+// a * b saturated at UINT64_MAX (sizes: grid points, evaluations), so a 1000^4 grid is sized
+// and refused, never wrapped.
+inline std::uint64_t saturating_size_mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return UINT64_MAX;
+  return r;
+}
+
 // a * b saturated at INT64_MAX (for non-negative factors): a bound check that compares the
 // result with a limit then sees "too large" rather than a wrapped value.
 inline std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {

@@ -31,7 +31,8 @@ WorkSize size_work(const Sweep& sweep, std::uint64_t hardware_points, std::uint6
     w.configurations = *samples;
     w.sampled = true;
   }
-  w.evaluations = saturating_mul(saturating_mul(w.hardware_points, w.configurations), w.latency_models);
+  w.evaluations =
+      saturating_size_mul(saturating_size_mul(w.hardware_points, w.configurations), w.latency_models);
   return w;
 }
 

@@ -1,28 +1,22 @@
 #include "scenario/sweep_size.hpp"
 
 #include <algorithm>
-#include <limits>
 
 namespace tessera {
-
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r)) return std::numeric_limits<std::uint64_t>::max();
-  return r;
-}
 
 std::uint64_t sweep_grid_points(const Sweep& s) {
   std::uint64_t n = 1;
   for (std::size_t k :
        {s.cp.size(), s.tp.size(), s.pp.size(), s.dp.size(), s.ep.size(), s.kv_shard_mode.size(),
         s.ffn_shard_scope.size(), s.tp_placement.size(), s.cp_placement.size(), s.cp_ring_variant.size()})
-    n = saturating_mul(n, std::max<std::uint64_t>(1, k));
+    n = saturating_size_mul(n, std::max<std::uint64_t>(1, k));
   return n;
 }
 
 std::uint64_t sweep_hardware_points(const Sweep& s) {
   std::uint64_t n = 1;
-  for (const HardwareAxis& a : s.hardware) n = saturating_mul(n, std::max<std::uint64_t>(1, a.values.size()));
+  for (const HardwareAxis& a : s.hardware)
+    n = saturating_size_mul(n, std::max<std::uint64_t>(1, a.values.size()));
   return n;
 }
 

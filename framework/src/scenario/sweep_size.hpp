@@ -5,13 +5,11 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "core/checked_math.hpp"  // saturating_size_mul
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
-
-// a × b, or UINT64_MAX when the product does not fit.
-TESSERA_API std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b);
 
 // Points of the parallelism grid (cp × tp × pp × dp × ep × the discrete knobs), before
 // validity: what GridSpace::enumerated() will be. An empty list counts as its one default.
