@@ -7,6 +7,7 @@
 
 #include "core/csv.hpp"
 #include "core/input_file.hpp"
+#include "core/safe_text.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::validation {
@@ -63,7 +64,7 @@ bool integer_out_of_range(const std::string& cell) {
   return v > kMaxRowCount;
 }
 
-std::string shown(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
+std::string shown(const std::string& s) { return excerpt(s, 40); }
 
 class Reader {
  public:

@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "core/nearest_name.hpp"
+#include "core/safe_text.hpp"
 #include "scenario/json_tree.hpp"
 #include "scenario/schema_util.hpp"
 
@@ -125,8 +126,7 @@ std::string choose_family(const JNode& cfg, const std::optional<HfFamily>& chose
     d.error(cfg.where, "hf_config: the config has no model_type; supported families are " +
                            join_names(families) + "; " + how);
   else
-    d.error(mt->value.where, "hf_config.model_type: '" +
-                                 (model_type.size() > 64 ? model_type.substr(0, 64) + "..." : model_type) +
+    d.error(mt->value.where, "hf_config.model_type: '" + excerpt(model_type, 64) +
                                  "' is not a supported family (" + join_names(families) + "); " + how);
   return "";
 }

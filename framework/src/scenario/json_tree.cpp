@@ -17,6 +17,7 @@
 #include <set>
 
 #include "core/input_file.hpp"
+#include "core/safe_text.hpp"
 #include "tessera/limits.hpp"
 
 namespace tessera::loader {
@@ -184,7 +185,7 @@ struct Handler {
     JNode* n = add(JNode::Kind::real);
     if (n) {
       n->real = v;
-      n->text = raw.size() > 64 ? raw.substr(0, 64) + "..." : raw;
+      n->text = excerpt(raw, 64);
     }
     return n != nullptr;
   }
@@ -242,7 +243,7 @@ struct Handler {
       SourceLocation first;
       for (const JMember& m : obj->members)
         if (m.key == k) first = m.key_where;
-      const std::string shown = k.size() > 80 ? k.substr(0, 80) + "..." : k;
+      const std::string shown = excerpt(k, 80);
       d.error(where, "hf_config: duplicate key \"" + shown + "\" (first at line " +
                          std::to_string(first.line) + ", column " + std::to_string(first.column) +
                          "); JSON readers disagree on which one counts, so Tessera refuses both");
@@ -258,7 +259,7 @@ struct Handler {
     std::string message;
     if (ex.id == 406) {  // out_of_range: number overflow (1e400)
       at = position >= last_token.size() ? position - last_token.size() : 0;
-      const std::string shown = last_token.size() > 64 ? last_token.substr(0, 64) + "..." : last_token;
+      const std::string shown = excerpt(last_token, 64);
       message = "hf_config: the number " + shown + " is out of range (beyond a double, about 1.8e308)";
     } else {
       message = "malformed JSON: " + syntax_detail(ex.what());
@@ -303,7 +304,7 @@ std::string describe(const JNode& n) {
     case JNode::Kind::real:
       return n.text;
     case JNode::Kind::string:
-      return "\"" + (n.text.size() > 64 ? n.text.substr(0, 64) + "..." : n.text) + "\"";
+      return "\"" + excerpt(n.text, 64) + "\"";
     case JNode::Kind::array:
       return "a list";
     case JNode::Kind::object:
