@@ -12,6 +12,13 @@
 
 namespace tessera::validation {
 
+std::string trim(const std::string& s) {
+  std::size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
 namespace {
 
 enum Col : std::size_t {
@@ -43,13 +50,6 @@ constexpr std::array<const char*, kColumnCount> kColumns = {
     "value",     "unit",     "notes"};
 
 constexpr std::array<Col, 7> kCounts = {kNDevices, kTp, kPp, kEp, kBatch, kInputLen, kOutputLen};
-
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
 
 // A cell written as an integer ([+-]digits) whose magnitude is above kMaxRowCount.
 bool integer_out_of_range(const std::string& cell) {

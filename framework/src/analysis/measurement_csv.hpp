@@ -24,6 +24,9 @@ inline constexpr long long kMaxRowCount = 2147483647;
 
 // Reads a CSV with the header of measurements.csv (RFC 4180 quoting). Throws InputError
 // (InputErrors, each diagnostic located).
+// A cell without its leading and trailing white space (the readers' and the row mapping's rule).
+std::string trim(const std::string& s);
+
 TESSERA_API std::vector<DataRow> read_measurements(const std::string& path);
 
 // The same from text (`file` names it in diagnostics).

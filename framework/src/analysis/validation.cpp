@@ -38,13 +38,6 @@ bool contains_ci(const std::string& hay, const std::string& needle) {
   return needle.empty() || lower(hay).find(lower(needle)) != std::string::npos;
 }
 
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return s.substr(a, b - a);
-}
-
 // Parses a whole integer cell; nullopt when blank or not an integer.
 std::optional<std::int64_t> int_cell(const std::string& s) {
   const std::string t = trim(s);
