@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tessera/dtype.hpp"
@@ -17,13 +18,81 @@ namespace tessera {
 enum class LinkTopology : std::uint8_t { switched, ring, all_to_all, torus };
 TESSERA_API const char* topology_name(LinkTopology t);
 
+// What a level's links are made of: selects the documented default collective constants
+// (docs/physics.md §5, NCCL's NVLINK / PCI / NET tables) and which algorithms exist on it.
+enum class Fabric : std::uint8_t { nvlink, xgmi, pcie, network, ici };
+inline constexpr int kFabricCount = 5;
+TESSERA_API const char* fabric_name(Fabric f);
+
+// Collective algorithms (docs/physics.md §5). `ring` is the alpha-beta ring of the earlier
+// SPEC §3.3 (kept to reproduce old results bit for bit); the others are priced per protocol
+// and topology. `direct`: every rank exchanges with every peer at once (all-to-all, copy).
+enum class CollAlgorithm : std::uint8_t {
+  ring,
+  nccl_ring,
+  nccl_tree,
+  one_shot,
+  two_shot,
+  in_network,
+  direct
+};
+inline constexpr int kCollAlgorithmCount = 7;
+TESSERA_API const char* coll_algorithm_name(CollAlgorithm a);
+// NCCL's protocols (LL: 8-byte flag+data lines, LL128: 128-byte lines, Simple: bulk + fences);
+// `none` for algorithms without a protocol choice.
+enum class Protocol : std::uint8_t { ll, ll128, simple, none };
+inline constexpr int kProtocolCount = 3;  // ll, ll128, simple
+TESSERA_API const char* protocol_name(Protocol p);
+
+// One algorithm's constants on one level: time = base + steps * hop + bytes / (bw * bw_factor).
+struct AlgorithmCost {
+  double base = 0;       // s, once per call
+  double hop = 0;        // s, per step (ring step, tree level, ...)
+  double bw_factor = 1;  // achieved fraction of the bandwidth the topology gives the pattern
+};
+
+// A level's `collectives:` block (defaults per fabric: fabric_collectives()).
+struct LevelCollectives {
+  bool described = false;  // the machine file has a `collectives:` block for this level
+  Fabric fabric = Fabric::nvlink;
+  std::uint32_t algorithms = 0x7F;                   // bit (1 << CollAlgorithm): the algorithms allowed
+  bool in_network = false;                           // in-network reduction (NVLS on NVSwitch gen 3+, SHARP)
+  double link_efficiency = 1;                        // achievable / nominal link bandwidth for bulk copies
+  std::array<AlgorithmCost, kProtocolCount> ring{};  // NCCL ring, per protocol
+  std::array<AlgorithmCost, kProtocolCount> tree{};  // NCCL tree, per protocol (all-reduce)
+  AlgorithmCost one_shot, two_shot;                  // custom all-reduce (P2P loads)
+  AlgorithmCost in_network_cost;                     // NVLS / SHARP all-reduce
+  AlgorithmCost direct;                              // all-to-all / copy to every peer at once
+
+  bool allows(CollAlgorithm a) const { return (algorithms >> static_cast<unsigned>(a)) & 1u; }
+};
+
+// The documented defaults of a fabric kind (in_network false; `described` false).
+TESSERA_API LevelCollectives fabric_collectives(Fabric f);
+
+inline constexpr int kMaxTorusDims = 4;
+
 struct LevelSpec {
+  LevelSpec() = default;
+  LevelSpec(std::string level_name, std::int64_t level_fanout, double level_link_bw, double level_latency,
+            LinkTopology level_topology = LinkTopology::switched, double level_uplink_bw = 0)
+      : name(std::move(level_name)),
+        fanout(level_fanout),
+        link_bw(level_link_bw),
+        latency(level_latency),
+        topology(level_topology),
+        uplink_bw(level_uplink_bw) {}
+
   std::string name;
   std::int64_t fanout = 0;  // units of the level below held by one unit of this level
   double link_bw = 0;       // B/s, each PE's injection bandwidth per direction
   double latency = 0;       // s, per message (alpha)
   LinkTopology topology = LinkTopology::switched;
   double uplink_bw = 0;  // B/s shared by one unit of the level below; 0 = not limiting
+  // Torus extents, innermost first (product = fanout); dim_count 0 for other topologies.
+  std::array<std::int32_t, kMaxTorusDims> dims{};
+  int dim_count = 0;
+  LevelCollectives collectives;
 };
 
 struct PESpec {

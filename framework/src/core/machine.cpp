@@ -66,3 +66,57 @@ double MachineSpec::peak_flops(DType t) const {
 }
 
 }  // namespace tessera
+
+namespace tessera {
+
+const char* fabric_name(Fabric f) {
+  switch (f) {
+    case Fabric::nvlink:
+      return "nvlink";
+    case Fabric::xgmi:
+      return "xgmi";
+    case Fabric::pcie:
+      return "pcie";
+    case Fabric::network:
+      return "network";
+    case Fabric::ici:
+      return "ici";
+  }
+  return "unknown";
+}
+
+const char* coll_algorithm_name(CollAlgorithm a) {
+  switch (a) {
+    case CollAlgorithm::ring:
+      return "ring";
+    case CollAlgorithm::nccl_ring:
+      return "nccl_ring";
+    case CollAlgorithm::nccl_tree:
+      return "nccl_tree";
+    case CollAlgorithm::one_shot:
+      return "one_shot";
+    case CollAlgorithm::two_shot:
+      return "two_shot";
+    case CollAlgorithm::in_network:
+      return "in_network";
+    case CollAlgorithm::direct:
+      return "direct";
+  }
+  return "unknown";
+}
+
+const char* protocol_name(Protocol p) {
+  switch (p) {
+    case Protocol::ll:
+      return "LL";
+    case Protocol::ll128:
+      return "LL128";
+    case Protocol::simple:
+      return "Simple";
+    case Protocol::none:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace tessera

@@ -40,6 +40,43 @@ std::optional<double> quantity_member(const YNode& map, const std::string& path,
   return read_quantity(*n, join_path(path, key), dim, d, allow_zero);
 }
 
+// `dims: [4, 4, 4]`: the torus extents, innermost first; their product is the fanout.
+void parse_torus_dims(const YNode& item, const std::string& ip, LevelSpec& l, Diags& d) {
+  const YNode* dn = item.find("dims");
+  const std::string kp = join_path(ip, "dims");
+  if (!dn) {
+    if (l.topology == LinkTopology::torus)
+      d.error(item.where, kp + ": a torus level needs its extents, e.g. dims: [4, 4, 4] (product = fanout)");
+    return;
+  }
+  if (l.topology != LinkTopology::torus) {
+    d.error(dn->where, kp + ": only a torus level has dims (this level's topology is " +
+                           topology_name(l.topology) + ")");
+    return;
+  }
+  if (!dn->is_sequence() || dn->items.empty() || dn->items.size() > static_cast<std::size_t>(kMaxTorusDims)) {
+    d.error(dn->where, kp + ": expected a list of 1 to " + std::to_string(kMaxTorusDims) +
+                           " positive integers (the torus extents), found " + describe(*dn));
+    return;
+  }
+  std::int64_t product = 1;
+  bool ok = true;
+  for (std::size_t i = 0; i < dn->items.size(); ++i) {
+    const auto v = read_int(dn->items[i], kp + "[" + std::to_string(i) + "]", d, 1, "machine.pes");
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    l.dims[i] = static_cast<std::int32_t>(*v);
+    product = saturating_mul(product, *v);
+  }
+  if (!ok) return;
+  l.dim_count = static_cast<int>(dn->items.size());
+  if (product != l.fanout)
+    d.error(dn->where, kp + ": the extents multiply to " + std::to_string(product) + ", not the fanout " +
+                           std::to_string(l.fanout));
+}
+
 void parse_efficiency(const YNode& n, const std::string& path, std::vector<RawParam>* out, Diags& d) {
   if (!expect_mapping(n, path, d)) return;
   for (const auto& e : n.entries) {
@@ -185,6 +222,7 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
           if (auto c = read_choice(*t, ip + ".topology", kTopologies, d)) l.topology = topology_from(*c);
         if (auto v = quantity_member(item, ip, "uplink_bw", Dimension::bandwidth, false, false, d))
           l.uplink_bw = *v;
+        parse_torus_dims(item, ip, l, d);
         m.levels.push_back(std::move(l));
       }
     }
@@ -329,7 +367,7 @@ FieldRef resolve_field(const MachineSpec* machine, const std::string& path) {
     if (f == "link_bw") return r.which = FieldRef::link_bw, r.dim = Dimension::bandwidth, r;
     if (f == "latency") return r.which = FieldRef::latency, r.dim = Dimension::time, r;
     if (f == "uplink_bw") return r.which = FieldRef::uplink_bw, r.dim = Dimension::bandwidth, r;
-    if (f == "name" || f == "topology") return not_numeric();
+    if (f == "name" || f == "topology" || f == "dims" || f == "collectives") return not_numeric();
     return fail("names no level field" + did_you_mean(f, *schema_keys("machine.levels.*")) +
                 "; numeric level fields: fanout, link_bw, latency, uplink_bw");
   }

@@ -32,7 +32,7 @@ const std::map<std::string, Keys>& key_table() {
       {"machine.pe", {"name", "flops", "hbm"}},
       {"machine.pe.flops", {"fp32", "bf16", "fp16", "fp8", "int8", "int4"}},
       {"machine.pe.hbm", {"capacity", "bandwidth", "usable"}},
-      {"machine.levels.*", {"name", "fanout", "link_bw", "latency", "topology", "uplink_bw"}},
+      {"machine.levels.*", {"name", "fanout", "link_bw", "latency", "topology", "uplink_bw", "dims", "collectives"}},
       {"machine.energy", {"flop", "hbm_byte", "link_byte"}},
       {"dtype", kDtype},
       {"workload", {"mode", "context", "batch", "chunk"}},
