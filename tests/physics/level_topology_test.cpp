@@ -173,10 +173,11 @@ TEST_CASE("level topology: degenerate inputs give finite values and no division 
   }
   // A group that does not tile the dimensions (3 members 2 apart on 4x4: x = 0, 2, then y = 1
   // at index 4): the line fallback. Steps: 0 -> 2 is 2 hops, 2 -> 4 = (0,1) is 2+1 = 3 hops:
-  // ring 50/3 (b = 200/4 = 50); p2p 2 hops at 50/2 = 25; diameter bound 2+2 = 4; a2a:
+  // ring 50/3 (b = 200/4 = 50); p2p 2 hops at 50/2 = 25; diameter: 0 -> 4 is 1, 2 -> 4 is 3:
+  // 3; a2a:
   // (2/3) * 3 * 50 / (3 * 1*2) = 50/3 (= ring).
   const LevelSpec t44 = level(LinkTopology::torus, 16, 200, {4, 4});
-  check_paths(level_paths(t44, 3, 2), 25, 2, 50.0 / 3, 3, 2, 50.0 / 3, 4, 4);
+  check_paths(level_paths(t44, 3, 2), 25, 2, 50.0 / 3, 3, 2, 50.0 / 3, 3, 4);
   // A hypercube 2x2x2: 1 link per dimension, b = 300/3 = 100; whole: ring 300, steps 3,
   // diameter 3; bisection 8/2 = 4 links; a2a: 4*4*M/8 = 2M over 4 links of 100: t = M/200 =
   // (7/8) M / a2a -> 175.

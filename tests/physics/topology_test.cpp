@@ -31,11 +31,13 @@ TEST_CASE("topology graph: vertices and edges of the hierarchy", "[physics][topo
     CHECK(g.highest_level_between(5, 255) == 2);
   }
   {
-    // cube-sip: 16*8*16 = 2048 PEs, 128 cubes, 16 sips, 1 system.
+    // cube-sip: 16*8*16 = 2048 PEs in 128 cubes (full mesh of 16: 16*15/2 = 120 links
+    // each), 16 sips (ring of 8 cubes: 8 links each), 1 system switch (the only switch
+    // vertex, 16 ports, one per sip).
     const TopologyGraph g(cube_sip());
     CHECK(g.pe_count() == 2048);
-    CHECK(g.vertex_count() == 2048 + 128 + 16 + 1);
-    CHECK(g.edge_count() == 2048 + 128 + 16);
+    CHECK(g.vertex_count() == 2048 + 1);
+    CHECK(g.edge_count() == 128 * 120 + 16 * 8 + 16);
     CHECK(g.highest_level_between(0, 15) == 1);
     CHECK(g.highest_level_between(0, 16) == 2);
     CHECK(g.highest_level_between(0, 127) == 2);

@@ -149,7 +149,8 @@ LevelPaths torus_paths(const LevelSpec& lv, std::int64_t g, std::int64_t s) {
       p.ring_bw += bw;
       p.ring_hops = std::max(p.ring_hops, sjd);
       p.ring_steps += static_cast<double>(gj - 1);
-      p.max_hops += sjd * static_cast<double>(spans ? gj / 2 : gj - 1);
+      // Members k apart are s_j * min(k, d_j/s_j - k) hops apart (the shorter way round).
+      p.max_hops += sjd * static_cast<double>(std::min(gj - 1, (dj / sj) / 2));
       // Cut across dimension j: |A| |B| M/g = (g/g_j)^2 half_product(g_j) M/g crosses
       // (g/g_j) * paths links of b/s_j: time = half_product(g_j) M s_j / (g_j paths b).
       a2a = std::min(a2a, spread * static_cast<double>(gj) * paths * b / (sjd * half_product(gj)));
@@ -164,7 +165,8 @@ LevelPaths torus_paths(const LevelSpec& lv, std::int64_t g, std::int64_t s) {
     return p;
   }
   // Not aligned: a line through the members in index order, every path's links shared by as
-  // many senders as it has hops; the diameter bounded by the unit's.
+  // many senders as it has hops; the diameter over all pairs (up to 64 members), else the
+  // unit's diameter as a bound.
   double step = 1;
   for (std::int64_t k = 0; k + 1 < g; ++k)
     step = std::max(step, static_cast<double>(torus_hops(sh, k * s, (k + 1) * s)));
@@ -174,7 +176,14 @@ LevelPaths torus_paths(const LevelSpec& lv, std::int64_t g, std::int64_t s) {
   p.ring_hops = step;
   p.ring_bw = b / step;
   p.ring_steps = gd - 1;
-  for (int j = 0; j < sh.count; ++j) p.max_hops += static_cast<double>(sh.d[static_cast<std::size_t>(j)] / 2);
+  if (g <= 64) {
+    for (std::int64_t x = 0; x < g; ++x)
+      for (std::int64_t y = x + 1; y < g; ++y)
+        p.max_hops = std::max(p.max_hops, static_cast<double>(torus_hops(sh, x * s, y * s)));
+  } else {
+    for (int j = 0; j < sh.count; ++j)
+      p.max_hops += static_cast<double>(sh.d[static_cast<std::size_t>(j)] / 2);
+  }
   p.a2a_bw = std::min(p.ring_bw, spread * gd * b / (step * half_product(g)));
   return p;
 }
