@@ -1,9 +1,10 @@
 // The per-topology closed forms (framework/src/physics/level_topology.cpp) against the explicit
 // Boost.Graph model (topology_graph.cpp, docs/physics.md §6) for every shipped machine file and
 // every level: hop counts by breadth-first search, the group diameter and first-hop distance
-// of every power-of-two group shape, links and bandwidth per PE, and the bisection (a cut
-// count and Boost's max-flow min cut; all balanced bisections by brute force where the unit
-// has at most 16 members). Plus small synthetic tori and rings brute-forced the same way.
+// of every power-of-two group shape, links and bandwidth per PE, the bisection (a cut count
+// and Boost's max-flow min cut; all balanced bisections by brute force where the unit has at
+// most 16 members), and the whole unit's ring and all-to-all bandwidth from the graph's
+// edges and min cut. Plus small synthetic tori and rings brute-forced the same way.
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 
@@ -136,6 +137,18 @@ int check_unit(const MachineSpec& mc, const TopologyGraph& g, int level, std::in
   expect(flow == closed, "min cut " + std::to_string(flow) + ", closed form " + std::to_string(closed));
   if (direct(lv) && n <= 16 && unit == 0)
     expect(brute_force_bisection(g, level, n) == closed, "brute-force bisection");
+  // The whole unit: a ring collective reaches the PE's injection (the sum of its edges'
+  // bandwidths), and all-to-all is bound by the graph's min cut: floor(n/2) ceil(n/2) M/n
+  // crosses `flow` links of the per-edge bandwidth, t = that / (flow * b_edge), so
+  // a2a_bw = (n-1)/n M / t = (n-1) flow b_edge / (floor(n/2) ceil(n/2)), capped by the ring.
+  const double b_edge =
+      g.member_bandwidth(level, unit, 0) / static_cast<double>(g.member_degree(level, unit, 0));
+  const double half = static_cast<double>(n / 2) * static_cast<double>((n + 1) / 2);
+  const double a2a = std::min(whole.ring_bw, static_cast<double>((n - 1) * flow) * b_edge / half);
+  expect(std::abs(whole.ring_bw - g.member_bandwidth(level, unit, 0)) <= 1e-9 * lv.link_bw,
+         "whole-unit ring bw");
+  expect(std::abs(whole.a2a_bw - a2a) <= 1e-9 * lv.link_bw,
+         "whole-unit all-to-all " + std::to_string(whole.a2a_bw) + " vs graph bound " + std::to_string(a2a));
   return bad;
 }
 
