@@ -1,7 +1,7 @@
 // The physics of latency/example, per PE and per occurrence of each stage:
 //   compute_s = flops / peak            (the GEMM peak, or the attention peak for attention kernels)
 //   memory_s  = hbm_bytes / (hbm_bw * hbm_efficiency)
-//   comm_s    = sum of tessera::collective_time(c, 1, alpha) over the stage's collectives
+//   comm_s    = sum of tessera::collective_cost(c, machine, {1, alpha}) over the stage's collectives
 //   visible_s = max(compute_s, memory_s) + comm_s + stage_overhead   (no overlap)
 // The context-parallel exchange (attn.cp) runs its ring steps one after another: each step
 // computes on the block it received, then sends the next message.
@@ -49,7 +49,7 @@ void ExampleLatency::time_step(const EvalContext& ctx, const StepWork& work, Sta
     for (int c = 0; c < w.comm_count; ++c) {
       const Collective& col = w.comms[static_cast<std::size_t>(c)];
       s.comm_bytes += collective_wire_bytes(col);
-      s.comm_s += collective_time(col, 1.0, alpha_);
+      s.comm_s += collective_cost(col, *ctx.machine, CommRates{1.0, alpha_}).seconds;
     }
     const double work_s = std::max(s.compute_s, s.memory_s);
     s.visible_s = work_s + s.comm_s + (computes ? overhead : 0.0);

@@ -55,7 +55,10 @@ struct AlgorithmCost {
 struct LevelCollectives {
   bool described = false;  // the machine file has a `collectives:` block for this level
   Fabric fabric = Fabric::nvlink;
-  std::uint32_t algorithms = 0x7F;                   // bit (1 << CollAlgorithm): the algorithms allowed
+  // bit (1 << CollAlgorithm): the algorithms allowed. A spec built in code runs the legacy
+  // ring only; a machine file's level gets its fabric's defaults (fabric_collectives: all but
+  // the legacy ring) unless its `collectives:` block says otherwise.
+  std::uint32_t algorithms = 1u << static_cast<unsigned>(CollAlgorithm::ring);
   bool in_network = false;                           // in-network reduction (NVLS on NVSwitch gen 3+, SHARP)
   double link_efficiency = 1;                        // achievable / nominal link bandwidth for bulk copies
   std::array<AlgorithmCost, kProtocolCount> ring{};  // NCCL ring, per protocol
@@ -67,7 +70,8 @@ struct LevelCollectives {
   bool allows(CollAlgorithm a) const { return (algorithms >> static_cast<unsigned>(a)) & 1u; }
 };
 
-// The documented defaults of a fabric kind (in_network false; `described` false).
+inline constexpr std::uint32_t kAutoAlgorithms = 0x7Eu;  // every algorithm but the legacy ring
+// The documented defaults of a fabric kind (kAutoAlgorithms, in_network false, `described` false).
 TESSERA_API LevelCollectives fabric_collectives(Fabric f);
 
 inline constexpr int kMaxTorusDims = 4;

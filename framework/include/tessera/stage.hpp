@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "tessera/export.hpp"
+#include "tessera/machine.hpp"
 
 namespace tessera {
 
@@ -27,6 +28,14 @@ struct Stage {
   double comm_s = 0;
   double visible_s = 0;  // time this stage adds to the critical path, per occurrence
   Bound bound = Bound::none;
+  // The algorithm that runs the stage's slowest collective (has_comm_algorithm false when the
+  // stage has none), and the rates it was priced at (explain lists every candidate).
+  bool has_comm_algorithm = false;
+  bool comm_hierarchical = false;
+  CollAlgorithm comm_algorithm = CollAlgorithm::ring;
+  Protocol comm_protocol = Protocol::none;
+  double comm_bw_efficiency = 1;
+  double comm_extra_latency = 0;  // s per step
 };
 
 // A fixed-capacity stage list: evaluating a configuration allocates nothing.

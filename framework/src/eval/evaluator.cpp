@@ -251,7 +251,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
       h.bytes = static_cast<double>(w.batch) * static_cast<double>(last_chunk) / c.cp *
                 static_cast<double>(ctx_.model->hidden) * ctx_.act_bytes;
       h.link = out.layout.pp_hop;
-      hop = collective_time(h);
+      hop = collective_cost(h, *ctx_.machine).seconds;
     }
     ttft += stage_sum + (c.pp - 1) * (last_stage_t + hop);
   }

@@ -1,5 +1,14 @@
-// Alpha-beta collectives (SPEC §3.3): docs/physics.md "Communication".
+// Collective algorithms (SPEC §3.3 revised): docs/physics.md §5 "Communication". Every formula
+// of a collective's time is here; the per-level constants come from the machine file's
+// `collectives:` blocks (defaults: core/fabric_defaults.cpp) and the per-topology bandwidths
+// and hop counts from level_topology.cpp.
 #include "tessera/physics/collectives.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tessera/physics/level_topology.hpp"
 
 namespace tessera {
 
@@ -22,10 +31,12 @@ const char* comm_kind_name(CommKind k) {
 }
 
 namespace {
-// (bandwidth term multiplier, latency steps) per collective on n ranks.
-void ring_factors(const Collective& c, double& bw_factor, double& steps) {
-  const double n = c.ranks;
-  switch (c.kind) {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// (bandwidth term multiplier, latency steps) of the ring on n ranks.
+void ring_factors(CommKind kind, double n, double& bw_factor, double& steps) {
+  switch (kind) {
     case CommKind::all_reduce:
       bw_factor = 2 * (n - 1) / n;
       steps = 2 * (n - 1);
@@ -46,22 +57,349 @@ void ring_factors(const Collective& c, double& bw_factor, double& steps) {
   bw_factor = 0;
   steps = 0;
 }
+
+bool nothing_to_do(const Collective& c) {
+  return c.kind == CommKind::none || (c.kind != CommKind::p2p && c.ranks <= 1);
+}
+
+bool ring_only(const LevelSpec& lv) {
+  return lv.collectives.algorithms == (1u << static_cast<unsigned>(CollAlgorithm::ring));
+}
+
+// Custom all-reduce and direct copies load from / store to peers' memory: a scale-up fabric
+// (NVLink, xGMI) whose topology reaches every member in one hop.
+bool peer_memory_access(const LevelSpec& lv) {
+  const Fabric f = lv.collectives.fabric;
+  return (f == Fabric::nvlink || f == Fabric::xgmi) &&
+         (lv.topology == LinkTopology::switched || lv.topology == LinkTopology::all_to_all);
+}
+
+// One level of a group as a phase runs on it.
+struct LevelView {
+  const LevelSpec* lv = nullptr;
+  double g = 1;          // members at this level
+  LevelPaths paths;      // per-topology bandwidths and hops (nominal)
+  double eff = 1;        // NCCL's achievable link fraction x the model's bandwidth efficiency
+  double raw = 1;        // the model's bandwidth efficiency alone (own bw_factor, of nominal)
+  double cap = kInf;     // uplink share per PE
+  double legacy_bw = 0;  // min(link_bw, cap) x bw_efficiency: the legacy ring's beta
+  // NCCL's algorithms (ring, tree, NVLS, send/recv) run at link_efficiency of nominal;
+  // custom all-reduce and direct copies state their own fraction of nominal (bw_factor).
+  double ring_bw() const { return std::min(paths.ring_bw, cap) * eff; }
+  double p2p_bw() const { return std::min(paths.p2p_bw, cap) * eff; }
+  double port_bw() const { return std::min(lv->link_bw, cap) * eff; }
+  double a2a_bw() const { return std::min(paths.a2a_bw, cap) * raw; }
+};
+
+// `concurrent`: how many of the group's members cross this level at once per unit below
+// (1 for a flat ring or tree, the inner members for a hierarchical phase).
+LevelView view(const MachineSpec& m, const LinkCost& link, int d, const CommRates& r, double concurrent) {
+  LevelView v;
+  const auto i = static_cast<std::size_t>(d);
+  v.lv = &m.levels[i];
+  v.g = std::max<std::int32_t>(1, link.members[i]);
+  v.paths = level_paths(*v.lv, static_cast<std::int64_t>(v.g), std::max<std::int32_t>(1, link.stride[i]));
+  v.eff = v.lv->collectives.link_efficiency * r.bw_efficiency;
+  v.raw = r.bw_efficiency;
+  if (v.lv->uplink_bw > 0)
+    v.cap = v.lv->uplink_bw / (std::max<std::int32_t>(1, link.share[i]) * std::max(1.0, concurrent));
+  v.legacy_bw = std::min(v.lv->link_bw, v.cap) * r.bw_efficiency;
+  return v;
+}
+
+double divide(double bytes, double bw) { return bytes <= 0 ? 0 : (bw > 0 ? bytes / bw : kInf); }
+
+// Keeps the fastest candidate and, for explain, lists them all.
+struct Sink {
+  CollectiveChoice* out = nullptr;
+  int cap = 0;
+  int n = 0;
+  CollectiveChoice best;
+
+  void add(double s, CollAlgorithm a, Protocol p, CommShape shape) {
+    if (!(s < kInf)) return;
+    const CollectiveChoice c{s, a, p, shape, true};
+    if (out && n < cap) out[n] = c;
+    ++n;
+    if (!best.any || s < best.seconds) best = c;
+  }
+};
+
+const AlgorithmCost& proto_cost(const std::array<AlgorithmCost, kProtocolCount>& a, int p) {
+  return a[static_cast<std::size_t>(p)];
+}
+
+// Tree depth on one level: NCCL chains the ranks inside a node and builds binary trees
+// across nodes (tuning.cc: 2 * ((nRanks/nNodes - 1) * intraLat + log2(nNodes) * interLat)).
+double tree_depth(const LevelView& v) {
+  return v.lv->collectives.fabric == Fabric::network ? std::ceil(std::log2(v.g)) : v.g - 1;
+}
+
+// Single-level candidates of `kind` on M bytes among v.g members.
+void level_candidates(CommKind kind, double M, const LevelView& v, const CommRates& r, CommShape shape,
+                      Sink& sink) {
+  const LevelCollectives& lc = v.lv->collectives;
+  const double g = v.g;
+  if (g <= 1 && kind != CommKind::p2p) return;
+  if (lc.allows(CollAlgorithm::ring)) {
+    double f = 0, steps = 0;
+    ring_factors(kind, g, f, steps);
+    sink.add(divide(f * M, v.legacy_bw) + steps * (v.lv->latency + r.extra_latency), CollAlgorithm::ring,
+             Protocol::none, shape);
+    if (kind == CommKind::p2p) return;  // the legacy message: alpha + M / link_bw
+  }
+  if (kind == CommKind::p2p) {
+    // One message along one path of the topology: alpha per hop.
+    sink.add(v.lv->latency * std::max(1.0, v.paths.p2p_hops) + r.extra_latency + divide(M, v.p2p_bw()),
+             CollAlgorithm::direct, Protocol::none, shape);
+    return;
+  }
+  const bool reduce = kind == CommKind::all_reduce;
+  const bool ring_kind = reduce || kind == CommKind::all_gather || kind == CommKind::reduce_scatter;
+  if (ring_kind && lc.allows(CollAlgorithm::nccl_ring)) {
+    double f = 0, steps = 0;
+    ring_factors(kind, g, f, steps);
+    // A torus runs its rings dimension by dimension: fewer sequential steps than g - 1.
+    if (v.paths.ring_steps > 0) steps = (reduce ? 2 : 1) * v.paths.ring_steps;
+    for (int p = 0; p < kProtocolCount; ++p) {
+      const AlgorithmCost& a = proto_cost(lc.ring, p);
+      sink.add(a.base + steps * (a.hop * std::max(1.0, v.paths.ring_hops) + r.extra_latency) +
+                   divide(f * M, v.ring_bw() * a.bw_factor),
+               CollAlgorithm::nccl_ring, static_cast<Protocol>(p), shape);
+    }
+  }
+  if (reduce && lc.allows(CollAlgorithm::nccl_tree)) {
+    const double depth = tree_depth(v);
+    for (int p = 0; p < kProtocolCount; ++p) {
+      const AlgorithmCost& a = proto_cost(lc.tree, p);
+      sink.add(a.base + 2 * depth * (a.hop + r.extra_latency) + divide(M, 0.5 * v.ring_bw() * a.bw_factor),
+               CollAlgorithm::nccl_tree, static_cast<Protocol>(p), shape);
+    }
+  }
+  if (reduce && peer_memory_access(*v.lv)) {
+    if (lc.allows(CollAlgorithm::one_shot)) {
+      const AlgorithmCost& a = lc.one_shot;
+      sink.add(a.base + r.extra_latency + divide((g - 1) * M, v.a2a_bw() * a.bw_factor),
+               CollAlgorithm::one_shot, Protocol::none, shape);
+    }
+    if (lc.allows(CollAlgorithm::two_shot)) {
+      const AlgorithmCost& a = lc.two_shot;
+      sink.add(a.base + 2 * (a.hop + r.extra_latency) + divide(2 * (g - 1) / g * M, v.a2a_bw() * a.bw_factor),
+               CollAlgorithm::two_shot, Protocol::none, shape);
+    }
+  }
+  if (reduce && lc.in_network && lc.allows(CollAlgorithm::in_network) &&
+      v.lv->topology == LinkTopology::switched) {
+    const AlgorithmCost& a = lc.in_network_cost;
+    sink.add(a.base + a.hop + r.extra_latency + divide(M, v.port_bw() * a.bw_factor),
+             CollAlgorithm::in_network, Protocol::none, shape);
+  }
+  const bool direct_kind =
+      kind == CommKind::all_to_all ||
+      ((kind == CommKind::all_gather || kind == CommKind::reduce_scatter) && peer_memory_access(*v.lv));
+  if (direct_kind && lc.allows(CollAlgorithm::direct)) {
+    const AlgorithmCost& a = lc.direct;
+    sink.add(a.base + (g - 1) * a.hop + r.extra_latency + divide((g - 1) / g * M, v.a2a_bw() * a.bw_factor),
+             CollAlgorithm::direct, Protocol::none, shape);
+  }
+}
+
+// The digits the group spans (members > 1), innermost first; returns their count.
+int spanned_digits(const MachineSpec& m, const LinkCost& link, std::array<int, kMaxLevels>& out) {
+  int k = 0;
+  const int levels = std::min<int>(static_cast<int>(m.levels.size()), kMaxLevels);
+  for (int d = 0; d < levels && d < link.level; ++d)
+    if (link.members[static_cast<std::size_t>(d)] > 1) out[static_cast<std::size_t>(k++)] = d;
+  return k;
+}
+
+double best_of(CommKind kind, double M, const LevelView& v, const CommRates& r) {
+  Sink s;
+  level_candidates(kind, M, v, r, CommShape::flat, s);
+  return s.best.any ? s.best.seconds : kInf;
+}
+
+// Ring edges of the group whose endpoints differ in digit >= digits[i] (mixed-radix order,
+// inner digit fastest): the product of the members from that digit up.
+double edges_from(const LinkCost& link, const std::array<int, kMaxLevels>& digits, int k, int i) {
+  double p = 1;
+  for (int j = i; j < k; ++j)
+    p *= link.members[static_cast<std::size_t>(digits[static_cast<std::size_t>(j)])];
+  return p;
+}
+
+// A ring or tree through all n members across levels: latency per level, bandwidth of the
+// slowest level (NCCL's flat ring across nodes; its tree chains inside, binary trees across).
+void flat_candidates(const Collective& c, const MachineSpec& m, const CommRates& r,
+                     const std::array<int, kMaxLevels>& digits, int k, Sink& sink) {
+  std::array<LevelView, kMaxLevels> v;
+  for (int i = 0; i < k; ++i)
+    v[static_cast<std::size_t>(i)] = view(m, c.link, digits[static_cast<std::size_t>(i)], r, 1);
+  const LevelCollectives& top = v[static_cast<std::size_t>(k - 1)].lv->collectives;
+  const double n = c.ranks;
+  const bool reduce = c.kind == CommKind::all_reduce;
+  if (c.kind == CommKind::all_to_all) {
+    if (!top.allows(CollAlgorithm::direct)) return;
+    // Traffic to the peers reached through level digits[i]: members differing there first.
+    double t = 0, below = 1;
+    for (int i = 0; i < k; ++i) {
+      const LevelView& lv = v[static_cast<std::size_t>(i)];
+      const double upto = below * lv.g;
+      const double share = (upto - below) / n;  // fraction of what a rank sends
+      t = std::max(t, divide(share * c.bytes, lv.a2a_bw() * lv.lv->collectives.direct.bw_factor));
+      below = upto;
+    }
+    sink.add(top.direct.base + (n - 1) * top.direct.hop + r.extra_latency + t, CollAlgorithm::direct,
+             Protocol::none, CommShape::flat);
+    return;
+  }
+  if (c.kind == CommKind::p2p) return;
+  double f = 0, steps = 0;
+  ring_factors(c.kind, n, f, steps);
+  if (top.allows(CollAlgorithm::nccl_ring)) {
+    for (int p = 0; p < kProtocolCount; ++p) {
+      double lat = 0, bw = kInf;
+      for (int i = 0; i < k; ++i) {
+        const LevelView& lv = v[static_cast<std::size_t>(i)];
+        // Ring edges whose highest differing digit is digits[i] (edges_from(0) = n).
+        const double edges = (i == 0 ? n : edges_from(c.link, digits, k, i)) -
+                             (i + 1 < k ? edges_from(c.link, digits, k, i + 1) : 0);
+        const AlgorithmCost& a = proto_cost(lv.lv->collectives.ring, p);
+        lat += steps * edges / n * (a.hop * std::max(1.0, lv.paths.ring_hops) + r.extra_latency);
+        bw = std::min(bw, lv.ring_bw() * a.bw_factor);
+      }
+      sink.add(proto_cost(top.ring, p).base + lat + divide(f * c.bytes, bw), CollAlgorithm::nccl_ring,
+               static_cast<Protocol>(p), CommShape::flat);
+    }
+  }
+  if (reduce && top.allows(CollAlgorithm::nccl_tree)) {
+    for (int p = 0; p < kProtocolCount; ++p) {
+      double lat = 0, bw = kInf;
+      for (int i = 0; i < k; ++i) {
+        const LevelView& lv = v[static_cast<std::size_t>(i)];
+        const AlgorithmCost& a = proto_cost(lv.lv->collectives.tree, p);
+        lat += 2 * tree_depth(lv) * (a.hop + r.extra_latency);
+        bw = std::min(bw, lv.ring_bw() * a.bw_factor);
+      }
+      sink.add(proto_cost(top.tree, p).base + lat + divide(c.bytes, 0.5 * bw), CollAlgorithm::nccl_tree,
+               static_cast<Protocol>(p), CommShape::flat);
+    }
+  }
+}
+
+// Hierarchical all-reduce / reduce-scatter / all-gather over digits[i..k-1]: each phase the
+// best single-level algorithm of its level; `inner` members of the group per unit below
+// cross the outer levels at once (each on its 1/inner share).
+double hierarchical(CommKind kind, double M, const LinkCost& link, const MachineSpec& m, const CommRates& r,
+                    const std::array<int, kMaxLevels>& digits, int k, int i, double inner,
+                    CollAlgorithm* top_alg, Protocol* top_proto) {
+  const LevelView v = view(m, link, digits[static_cast<std::size_t>(i)], r, inner);
+  if (i == k - 1) {
+    Sink s;
+    level_candidates(kind, M, v, r, CommShape::flat, s);
+    if (!s.best.any) return kInf;
+    *top_alg = s.best.algorithm;
+    *top_proto = s.best.protocol;
+    return s.best.seconds;
+  }
+  const double g = v.g;
+  switch (kind) {
+    case CommKind::all_reduce:
+      return best_of(CommKind::reduce_scatter, M, v, r) +
+             hierarchical(CommKind::all_reduce, M / g, link, m, r, digits, k, i + 1, inner * g, top_alg,
+                          top_proto) +
+             best_of(CommKind::all_gather, M, v, r);
+    case CommKind::reduce_scatter:
+      return best_of(CommKind::reduce_scatter, M, v, r) + hierarchical(CommKind::reduce_scatter, M / g, link,
+                                                                       m, r, digits, k, i + 1, inner * g,
+                                                                       top_alg, top_proto);
+    case CommKind::all_gather:
+      return hierarchical(CommKind::all_gather, M / g, link, m, r, digits, k, i + 1, inner * g, top_alg,
+                          top_proto) +
+             best_of(CommKind::all_gather, M, v, r);
+    default:
+      return kInf;
+  }
+}
+
+void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& r, Sink& sink) {
+  if (nothing_to_do(c) || c.link.level <= 0 || c.link.level > static_cast<int>(m.levels.size())) {
+    // One PE (or a link outside the hierarchy): nothing crosses a link.
+    if (!nothing_to_do(c))
+      sink.add(ring_collective_time(c, r.bw_efficiency, r.extra_latency), CollAlgorithm::ring, Protocol::none,
+               CommShape::flat);
+    return;
+  }
+  const LevelSpec& top = m.levels[static_cast<std::size_t>(c.link.level - 1)];
+  if (ring_only(top)) {
+    sink.add(ring_collective_time(c, r.bw_efficiency, r.extra_latency), CollAlgorithm::ring, Protocol::none,
+             CommShape::flat);
+    return;
+  }
+  std::array<int, kMaxLevels> digits{};
+  const int k = spanned_digits(m, c.link, digits);
+  if (c.kind == CommKind::p2p || k <= 1) {
+    const int d = k == 1 ? digits[0] : c.link.level - 1;
+    LinkCost one = c.link;
+    if (k == 0) one.members[static_cast<std::size_t>(d)] = 2;
+    level_candidates(c.kind, c.bytes, view(m, one, d, r, 1), r, CommShape::flat, sink);
+    return;
+  }
+  flat_candidates(c, m, r, digits, k, sink);
+  if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
+      c.kind == CommKind::reduce_scatter) {
+    CollAlgorithm a = CollAlgorithm::ring;
+    Protocol p = Protocol::none;
+    const double t = hierarchical(c.kind, c.bytes, c.link, m, r, digits, k, 0, 1, &a, &p);
+    sink.add(t, a, p, CommShape::hierarchical);
+  }
+}
+
 }  // namespace
 
 double collective_wire_bytes(const Collective& c) {
-  if (c.kind == CommKind::none || (c.kind != CommKind::p2p && c.ranks <= 1)) return 0;
+  if (nothing_to_do(c)) return 0;
   double f = 0, steps = 0;
-  ring_factors(c, f, steps);
+  ring_factors(c.kind, c.ranks, f, steps);
   return f * c.bytes;
 }
 
-double collective_time(const Collective& c, double bw_efficiency, double extra_latency_s) {
-  if (c.kind == CommKind::none || (c.kind != CommKind::p2p && c.ranks <= 1)) return 0;
+double ring_collective_time(const Collective& c, double bw_efficiency, double extra_latency_s) {
+  if (nothing_to_do(c)) return 0;
   double f = 0, steps = 0;
-  ring_factors(c, f, steps);
+  ring_factors(c.kind, c.ranks, f, steps);
   const double bw = c.link.bandwidth * bw_efficiency;
   const double beta_term = bw > 0 ? f * c.bytes / bw : 0;
   return beta_term + steps * (c.link.latency + extra_latency_s);
+}
+
+CollectiveChoice collective_cost(const Collective& c, const MachineSpec& machine, const CommRates& rates) {
+  Sink s;
+  all_candidates(c, machine, rates, s);
+  return s.best;
+}
+
+int collective_candidates(const Collective& c, const MachineSpec& machine, const CommRates& rates,
+                          std::span<CollectiveChoice> out) {
+  Sink s;
+  s.out = out.data();
+  s.cap = static_cast<int>(out.size());
+  all_candidates(c, machine, rates, s);
+  return std::min(s.n, s.cap);
+}
+
+double p2p_message_time(const LinkCost& link, const MachineSpec& machine, double bytes,
+                        const CommRates& rates) {
+  if (link.level <= 0 || link.level > static_cast<int>(machine.levels.size()) ||
+      ring_only(machine.levels[static_cast<std::size_t>(link.level - 1)])) {
+    const double bw = link.bandwidth * rates.bw_efficiency;
+    return link.latency + rates.extra_latency + (bw > 0 ? bytes / bw : 0);
+  }
+  const int d = link.level - 1;
+  LinkCost one = link;
+  if (one.members[static_cast<std::size_t>(d)] < 2) one.members[static_cast<std::size_t>(d)] = 2;
+  const LevelView v = view(machine, one, d, rates, 1);
+  return v.lv->latency * std::max(1.0, v.paths.p2p_hops) + rates.extra_latency + divide(bytes, v.p2p_bw());
 }
 
 }  // namespace tessera

@@ -7,6 +7,7 @@
 #include "tessera/physics/layout.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace tessera {
 
@@ -86,20 +87,63 @@ LinkCost link_for(const MachineSpec& m, const Digits& dg, int hd, std::int64_t s
   return lc;
 }
 
-LinkCost group_link(const MachineSpec& m, const Digits& dg, std::initializer_list<int> groups) {
-  const int hd = highest_digit(dg, groups);
-  return link_for(m, dg, hd, hd < 0 ? 1 : sharing(dg, hd, groups));
+// Product at digit d of the factors of the groups placed before the first of `groups`: the
+// distance between consecutive members of `groups` in that digit.
+std::int64_t inner_stride(const Digits& dg, int d, std::initializer_list<int> groups) {
+  std::int64_t stride = 1;
+  for (int o : dg.order) {
+    bool mine = false;
+    for (int g : groups) mine = mine || g == o;
+    if (mine) break;
+    stride *= dg.factor[o][d];
+  }
+  return stride;
 }
 
-// The first `r` members of the TP group (ranks sharing one KV head).
-LinkCost subgroup_link(const MachineSpec& m, const Digits& dg, std::int64_t r) {
-  if (r <= 1) return {};
-  std::int64_t cum = 1;
+// The group's shape per digit (LinkCost::members, stride, share).
+void fill_shape(LinkCost& lc, const Digits& dg, std::initializer_list<int> groups) {
   for (int d = 0; d < dg.n; ++d) {
-    cum *= dg.factor[kTp][d];
-    if (cum >= r) return link_for(m, dg, d, sharing(dg, d, {kTp}));
+    std::int64_t members = 1;
+    for (int g : groups) members *= dg.factor[g][d];
+    const auto i = static_cast<std::size_t>(d);
+    lc.members[i] = static_cast<std::int32_t>(members);
+    lc.stride[i] = static_cast<std::int32_t>(inner_stride(dg, d, groups));
+    lc.share[i] = members > 1 ? static_cast<std::int32_t>(sharing(dg, d, groups)) : 1;
   }
-  return group_link(m, dg, {kTp});
+}
+
+LinkCost group_link(const MachineSpec& m, const Digits& dg, std::initializer_list<int> groups) {
+  const int hd = highest_digit(dg, groups);
+  LinkCost lc = link_for(m, dg, hd, hd < 0 ? 1 : sharing(dg, hd, groups));
+  if (hd >= 0) fill_shape(lc, dg, groups);
+  return lc;
+}
+
+// The first `r` members of a group (inner digits first): the ranks sharing one KV head
+// within TP, or the EP group carved from the FFN shard group. Same strides as the group.
+LinkCost subgroup_of(const MachineSpec& m, const LinkCost& group, std::int64_t r) {
+  if (r <= 1 || group.level == 0) return {};
+  LinkCost lc = group;
+  std::int64_t rest = r;
+  int top = -1;
+  for (std::size_t d = 0; d < lc.members.size(); ++d) {
+    if (lc.members[d] == 0) break;
+    const std::int64_t take = std::gcd<std::int64_t>(lc.members[d], rest);
+    lc.members[d] = static_cast<std::int32_t>(take);
+    if (take > 1) top = static_cast<int>(d);
+    rest /= take;
+  }
+  if (top < 0) return {};
+  for (std::size_t d = static_cast<std::size_t>(top) + 1; d < lc.members.size(); ++d)
+    if (lc.members[d] > 0) lc.members[d] = 1;
+  if (top + 1 == group.level) return lc;  // spans the same highest level: same flat link
+  const LevelSpec& lv = m.levels[static_cast<std::size_t>(top)];
+  lc.level = top + 1;
+  lc.latency = lv.latency;
+  lc.sharing = lc.share[static_cast<std::size_t>(top)];
+  lc.bandwidth = lv.link_bw;
+  if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(lc.sharing));
+  return lc;
 }
 
 InvalidReason check_knobs(const ModelSpec& model, const MachineSpec& machine, const Workload& w,
@@ -180,7 +224,7 @@ namespace {
 
 // out = Layout{}, field by field: a few vector stores instead of a `rep stos` of 256 bytes.
 void reset(Layout& out) {
-  static_assert(sizeof(Layout) == 256, "Layout changed: reset the new field in reset()");
+  static_assert(sizeof(Layout) == 928, "Layout changed: reset the new field in reset()");
   out.valid = false;
   out.reason = InvalidReason::none;
   for (LinkCost* l : {&out.tp, &out.cp, &out.kv_group, &out.ffn, &out.ep, &out.dp, &out.pp_hop})
@@ -224,7 +268,7 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   out.dp = group_link(machine, dg, {kDp});
   const std::int64_t r =
       model.has_mla ? c.tp : std::max<std::int64_t>(1, c.tp / std::max<std::int64_t>(1, model.kv_heads));
-  out.kv_group = subgroup_link(machine, dg, r);
+  out.kv_group = subgroup_of(machine, out.tp, r);
   switch (c.ffn_shard_scope) {
     case FfnShardScope::tp:
       out.ffn = out.tp;
@@ -236,11 +280,18 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
       out.ffn = group_link(machine, dg, {kTp, kCp, kDp});
       break;
   }
-  out.ep = out.ffn;  // ep is carved from the FFN shard group and uses its links
+  // ep is carved from the FFN shard group (its first ep members); the flat view stays the FFN
+  // group's highest level, as the legacy ring prices it.
+  out.ep = out.ffn;
+  if (c.ep > 1) {
+    const LinkCost sub = subgroup_of(machine, out.ffn, c.ep);
+    out.ep.members = sub.members;
+  }
   // A pipeline hop crosses the level separating consecutive stages: pp's lowest digit.
   for (int d = 0; d < dg.n; ++d) {
     if (dg.factor[kPp][d] > 1) {
       out.pp_hop = link_for(machine, dg, d, sharing(dg, d, {kPp}));
+      fill_shape(out.pp_hop, dg, {kPp});
       break;
     }
   }

@@ -1,5 +1,6 @@
 // Stage time (SPEC §3): compute = flops/peak, memory = bytes/bw, visible = max(compute,
-// memory) + overhead for compute stages; collectives alpha-beta (§3.3); attn.cp per variant.
+// memory) + overhead for compute stages; collectives per collectives.cpp (§3.3); attn.cp per
+// variant, its ring steps point-to-point messages of the CP group's level.
 #include "tessera/physics/stage_timing.hpp"
 
 #include <algorithm>
@@ -16,7 +17,6 @@ StageRates peak_rates(const EvalContext& ctx, const StageWork& work) {
 
 void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& rates, CpOverlap overlap,
                 Stage& out) {
-  (void)ctx;
   out.name = w.name;
   out.block = w.block;
   out.count = w.count;
@@ -27,11 +27,17 @@ void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& ra
   out.memory_s = rates.hbm_bw > 0 ? w.hbm_bytes / rates.hbm_bw : 0;
   out.comm_s = 0;
 
+  out.has_comm_algorithm = false;
+  out.comm_hierarchical = false;
+  out.comm_algorithm = CollAlgorithm::ring;
+  out.comm_protocol = Protocol::none;
+  out.comm_bw_efficiency = rates.comm_bw_efficiency;
+  out.comm_extra_latency = rates.comm_extra_latency;
+  const CommRates comm{rates.comm_bw_efficiency, rates.comm_extra_latency};
+
   if (w.has_cp) {
     const CpExchange& e = w.cp;
-    const double bw = e.link.bandwidth * rates.comm_bw_efficiency;
-    const double msg_t =
-        e.steps > 0 ? e.link.latency + rates.comm_extra_latency + (bw > 0 ? e.msg_bytes / bw : 0) : 0;
+    const double msg_t = e.steps > 0 ? p2p_message_time(e.link, *ctx.machine, e.msg_bytes, comm) : 0;
     const double t_i = roofline_seconds(e.step_flops, e.step_bytes, rates.flop_rate, rates.hbm_bw);
     out.comm_bytes = e.steps * e.msg_bytes;
     out.comm_s = e.steps * msg_t;
@@ -43,10 +49,19 @@ void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& ra
     if (e.step_flops > 0) out.visible_s += rates.overhead;
     return;
   }
+  double slowest = -1;
   for (int i = 0; i < w.comm_count; ++i) {
     const Collective& c = w.comms[static_cast<std::size_t>(i)];
     out.comm_bytes += collective_wire_bytes(c);
-    out.comm_s += collective_time(c, rates.comm_bw_efficiency, rates.comm_extra_latency);
+    const CollectiveChoice choice = collective_cost(c, *ctx.machine, comm);
+    out.comm_s += choice.seconds;
+    if (choice.any && choice.seconds > slowest) {
+      slowest = choice.seconds;
+      out.has_comm_algorithm = true;
+      out.comm_hierarchical = choice.shape == CommShape::hierarchical;
+      out.comm_algorithm = choice.algorithm;
+      out.comm_protocol = choice.protocol;
+    }
   }
   const bool computes = w.flops > 0 || w.hbm_bytes > 0;
   const double work_t = std::max(out.compute_s, out.memory_s);

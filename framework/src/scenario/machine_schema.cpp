@@ -5,6 +5,7 @@
 
 #include "core/checked_math.hpp"
 #include "core/nearest_name.hpp"
+#include "scenario/collectives_schema.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
@@ -223,6 +224,7 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
         if (auto v = quantity_member(item, ip, "uplink_bw", Dimension::bandwidth, false, false, d))
           l.uplink_bw = *v;
         parse_torus_dims(item, ip, l, d);
+        parse_level_collectives(item.find("collectives"), ip, i, l, d);
         m.levels.push_back(std::move(l));
       }
     }

@@ -1,10 +1,15 @@
 #pragma once
-// Alpha-beta cost of collectives on a group of n ranks (SPEC §3.3). M is per rank:
-// all-reduce and reduce-scatter the input, all-gather the output, all-to-all what each
-// rank sends, point-to-point the message.
+// The time of a collective on a group of n ranks (SPEC §3.3, docs/physics.md §5): the minimum
+// over the algorithms each level's fabric supports (ring and tree with NCCL's protocols,
+// one-shot and two-shot all-reduce, in-network reduction, direct all-to-all), hierarchical
+// when the group spans levels, with the per-level constants of the machine file's
+// `collectives:` blocks. M is per rank: all-reduce and reduce-scatter the input, all-gather
+// the output, all-to-all what each rank sends, point-to-point the message.
 #include <cstdint>
+#include <span>
 
 #include "tessera/export.hpp"
+#include "tessera/machine.hpp"
 #include "tessera/physics/layout.hpp"
 
 namespace tessera {
@@ -19,10 +24,51 @@ struct Collective {
   LinkCost link;
 };
 
-// Bytes one rank puts on the wire for the collective (2(n-1)/n M for a ring all-reduce...).
+// What a latency model changes in every collective: the achieved fraction of the bandwidth
+// and a software latency added per algorithm step (calibrated's fitted values; 1 and 0 for
+// the reference models).
+struct CommRates {
+  double bw_efficiency = 1;
+  double extra_latency = 0;  // s per step
+};
+
+// How a collective is (or would be) run.
+enum class CommShape : std::uint8_t {
+  flat,          // one algorithm over the whole group (one level, or a ring/tree across levels)
+  hierarchical,  // reduce-scatter inside, all-reduce across on 1/n_inner, all-gather inside
+};
+
+struct CollectiveChoice {
+  double seconds = 0;
+  CollAlgorithm algorithm = CollAlgorithm::ring;  // of the phase at the highest level
+  Protocol protocol = Protocol::none;
+  CommShape shape = CommShape::flat;
+  bool any = false;  // false: nothing to do (one rank, no bytes) or no algorithm applies
+};
+
+// Bytes one rank puts on the wire for the collective (2(n-1)/n M for a ring all-reduce, ...):
+// the data-volume accounting of SPEC §3.3, the same whichever algorithm runs it.
 TESSERA_API double collective_wire_bytes(const Collective& c);
-// alpha-beta time with the given bandwidth and latency efficiencies (1, 1 = SPEC §3.3).
-TESSERA_API double collective_time(const Collective& c, double bw_efficiency = 1.0,
-                                   double extra_latency_s = 0.0);
+
+// The legacy alpha-beta ring at the highest level (the earlier SPEC §3.3): what a level with
+// `collectives: {algorithm: ring}` gets, bit for bit as before.
+TESSERA_API double ring_collective_time(const Collective& c, double bw_efficiency = 1.0,
+                                        double extra_latency_s = 0.0);
+
+// The fastest algorithm for `c` on `machine`. No allocation.
+TESSERA_API CollectiveChoice collective_cost(const Collective& c, const MachineSpec& machine,
+                                             const CommRates& rates = {});
+
+// Every candidate collective_cost() chose from (for `explain`): at most out.size() written,
+// the number of candidates returned; collective_cost().seconds is the minimum of them.
+inline constexpr int kMaxCollectiveCandidates = 48;
+TESSERA_API int collective_candidates(const Collective& c, const MachineSpec& machine, const CommRates& rates,
+                                      std::span<CollectiveChoice> out);
+
+// One point-to-point message of `bytes` between consecutive members of the group `link`
+// (a pipeline hop, a context-parallel ring step): level latency x hops + bytes / bandwidth,
+// the bandwidth of one path of the level's topology. Legacy (ring-only) levels: alpha + M/beta.
+TESSERA_API double p2p_message_time(const LinkCost& link, const MachineSpec& machine, double bytes,
+                                    const CommRates& rates = {});
 
 }  // namespace tessera

@@ -17,12 +17,21 @@ namespace tessera {
 
 inline constexpr int kMaxLevels = 8;
 
-// The links one collective runs over: the highest level its group spans.
+// The links one collective runs over. The first four fields describe the highest level its
+// group spans (the flat view: the legacy ring and point-to-point use it); the arrays give the
+// group's shape on every level (digit d = levels[d]) for topology-aware and hierarchical
+// collectives (docs/physics.md §5-§6).
 struct LinkCost {
-  double bandwidth = 0;  // B/s per PE per direction, after uplink contention
-  double latency = 0;    // s per message
+  double bandwidth = 0;  // B/s per PE per direction at the highest level, after uplink contention
+  double latency = 0;    // s per message at the highest level
   int level = 0;         // 1-based index into MachineSpec::levels; 0 = the group is one PE
   int sharing = 1;       // concurrent groups sharing one uplink at that level
+  // members[d]: how many of the group's members differ in digit d (1 = none); stride[d]: the
+  // distance between consecutive members in digit d (units of the level below); share[d]:
+  // concurrent groups sharing the uplink of one level-d unit's parent (as `sharing`).
+  std::array<std::int32_t, kMaxLevels> members{};
+  std::array<std::int32_t, kMaxLevels> stride{};
+  std::array<std::int32_t, kMaxLevels> share{};
 };
 
 // Why a configuration is not valid. Codes, not strings: the hot path builds no text.

@@ -17,8 +17,9 @@ inline constexpr const char* kFrameworkVersion = "0.1.0";
 enum class PluginKind : std::uint32_t { latency = 1, memory = 2, search = 3, objective = 4 };
 
 // Interface version of each kind (checked after the ABI version).
-inline constexpr std::uint32_t kLatencyInterfaceVersion = 1;
-inline constexpr std::uint32_t kMemoryInterfaceVersion = 1;
+inline constexpr std::uint32_t kLatencyInterfaceVersion =
+    2;  // 2: Stage names its collective algorithm, LinkCost its group shape
+inline constexpr std::uint32_t kMemoryInterfaceVersion = 2;  // 2: LinkCost carries the group shape
 inline constexpr std::uint32_t kSearchInterfaceVersion = 1;
 inline constexpr std::uint32_t kObjectiveInterfaceVersion = 1;
 
