@@ -200,8 +200,6 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
   const auto layers = r.integer(layers_key, true);
   const auto hidden = r.integer(hidden_key, true);
   const auto heads = r.integer(heads_key, true);
-  const auto vocab = r.integer("vocab_size", true);
-  const auto tied = r.boolean("tie_word_embeddings");
   std::optional<std::int64_t> kv_heads, head_dim, ffn;
   std::string kv_key = heads_key, ffn_key = "intermediate_size", parallel_key;
   std::optional<bool> attention_bias, mlp_bias, parallel;
@@ -262,6 +260,8 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
     mlp_bias = r.boolean("mlp_bias");
   }
   const bool plain_mlp = falcon || gptj || neox;
+  const auto vocab = r.integer("vocab_size", true);
+  const auto tied = r.boolean("tie_word_embeddings");
 
   // MoE fields by family. Where each MoE value comes from (for the model tree's locations).
   std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
