@@ -204,8 +204,7 @@ TEST_CASE("parallel block: MoE - merged into an all-reduce combine / kept beside
     CHECK(find(seq, "attn.tp_reduce")->count == 61);
     CHECK(find(par, "attn.tp_reduce")->count == 58);
     CHECK(find(par, "attn.tp_reduce")->visible_s == find(seq, "attn.tp_reduce")->visible_s);
-    const ReduceMerge r =
-        parallel_block_merge(with_flag(deepseek_v3(), true), c, Mode::decode, Scope::full);
+    const ReduceMerge r = parallel_block_merge(with_flag(deepseek_v3(), true), c, Mode::decode, Scope::full);
     CHECK(r.dense);
     CHECK_FALSE(r.moe);
   }
@@ -249,7 +248,9 @@ TEST_CASE("property: parallel block = sequential less the merged attention all-r
     c.dp = pick({1, 2});
     c.ep = base.has_moe ? pick({1, 2, 4, 8}) : 1;
     const int scope = pick({0, 1, 2});
-    c.ffn_shard_scope = scope == 0 ? FfnShardScope::tp : scope == 1 ? FfnShardScope::tp_cp : FfnShardScope::tp_cp_dp;
+    c.ffn_shard_scope = scope == 0   ? FfnShardScope::tp
+                        : scope == 1 ? FfnShardScope::tp_cp
+                                     : FfnShardScope::tp_cp_dp;
     c.cp_ring_variant = mode == Mode::decode && pick({0, 1}) ? CpRingVariant::qoml : CpRingVariant::kv;
     c = canonicalize(base, c);
     const ModelSpec par_model = with_flag(base, true);
@@ -279,9 +280,8 @@ TEST_CASE("property: parallel block = sequential less the merged attention all-r
     const ReduceMerge r = parallel_block_merge(par_model, c, mode, Scope::full);
     const double L = static_cast<double>(base.layers);
     const double chunks = find(seq, "attn.qkv")->count / L;  // prefill: occurrences over all chunks
-    const double merged =
-        (r.dense ? static_cast<double>(base.dense_ffn_layers()) : 0.0) +
-        (r.moe ? static_cast<double>(base.moe_layers()) : 0.0);
+    const double merged = (r.dense ? static_cast<double>(base.dense_ffn_layers()) : 0.0) +
+                          (r.moe ? static_cast<double>(base.moe_layers()) : 0.0);
     (merged > 0 ? merged_seen : kept_seen)++;
     const Evaluation seq_roof = evaluate(base, mc, w, c, Latency::roofline);
     const Evaluation par_roof = evaluate(par_model, mc, w, c, Latency::roofline);
@@ -304,10 +304,10 @@ TEST_CASE("property: parallel block = sequential less the merged attention all-r
       std::ostringstream os;
       os << base.name << " on " << mc.name << (mode == Mode::decode ? " decode" : " prefill") << " S"
          << w.context << " B" << w.batch << ": " << format_config(c, mc) << "; latency seq "
-         << seq.totals.latency_s << " par " << par.totals.latency_s << " saved " << saved_s
-         << "; link seq " << seq.totals.link_bytes_all_pes << " par " << par.totals.link_bytes_all_pes
-         << " saved " << saved_bytes << "; attn.tp_reduce count seq " << seq_ar << " par " << par_ar
-         << " merged layers " << merged;
+         << seq.totals.latency_s << " par " << par.totals.latency_s << " saved " << saved_s << "; link seq "
+         << seq.totals.link_bytes_all_pes << " par " << par.totals.link_bytes_all_pes << " saved "
+         << saved_bytes << "; attn.tp_reduce count seq " << seq_ar << " par " << par_ar << " merged layers "
+         << merged;
       INFO(os.str());
       CHECK(ok);
     }

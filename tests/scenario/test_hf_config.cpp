@@ -267,15 +267,15 @@ TEST_CASE("hf_config falcon: Falcon-7B multi-query and Falcon-40B grouped KV hea
   CHECK(f7.layers == 32);
   CHECK(f7.hidden == 4544);
   CHECK(f7.heads == 71);
-  CHECK(f7.kv_heads == 1);      // multi_query, old decoder architecture
-  CHECK(f7.head_dim == 64);     // 4544 / 71
-  CHECK(f7.ffn == 4 * 4544);    // no ffn_hidden_size: 4 x hidden
+  CHECK(f7.kv_heads == 1);    // multi_query, old decoder architecture
+  CHECK(f7.head_dim == 64);   // 4544 / 71
+  CHECK(f7.ffn == 4 * 4544);  // no ffn_hidden_size: 4 x hidden
   CHECK(f7.ffn_kind == FfnKind::plain);
   CHECK(f7.vocab == 65024);
-  CHECK(f7.tied_embeddings);    // no tie_word_embeddings: tied
+  CHECK(f7.tied_embeddings);  // no tie_word_embeddings: tied
   CHECK_FALSE(f7.attention_bias);
   CHECK_FALSE(f7.mlp_bias);
-  CHECK(f7.parallel_block);     // parallel_attn true
+  CHECK(f7.parallel_block);  // parallel_attn true
   // 32 x (4544*(4544 + 2*64) + 4544^2 + 2*4544*18176) + 65024*4544 + norms (32*2*2*4544 +
   // 2*4544; the count adds (2L+1)*H) -> about 6.92e9, the published "7B" (tied).
   CHECK(params_total(f7) == Approx(6.92e9).epsilon(0.01));

@@ -68,8 +68,9 @@ std::string parallel_block_note(const Session& s, const Evaluation& e) {
             " also reduces the attention output's partial sums (one TP reduction per layer, no "
             "attn.tp_reduce there)";
   if (moe && !r.moe)
-    note += "; the MoE layers keep attn.tp_reduce: moe.combine is an all-to-all, which sums nothing across "
-            "the TP group";
+    note +=
+        "; the MoE layers keep attn.tp_reduce: moe.combine is an all-to-all, which sums nothing across "
+        "the TP group";
   return note;
 }
 
@@ -81,11 +82,10 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   nlohmann::json j;
   j["scenario"] = session.scenario().name;
   j["latency_model"] = session.latency_name();
-  j["model"] = {
-      {"name", model.name},
-      {"params_total", params_total(model)},
-      {"params_active", params_active(model)},
-      {"parallel_block", model.parallel_block}};
+  j["model"] = {{"name", model.name},
+                {"params_total", params_total(model)},
+                {"params_active", params_active(model)},
+                {"parallel_block", model.parallel_block}};
   j["machine"] = machine.name;
   j["config"] = config_json(e.config, machine);
   j["valid"] = e.valid;
@@ -110,7 +110,8 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                       {"bound", bound_name(s.bound)}});
   }
   j["stages"] = stages;
-  if (const std::string note = parallel_block_note(session, e); !note.empty()) j["parallel_block_note"] = note;
+  if (const std::string note = parallel_block_note(session, e); !note.empty())
+    j["parallel_block_note"] = note;
   if (e.non_finite != NonFinite::none)
     j["reason"] = std::string("infeasible: non-finite ") + non_finite_name(e.non_finite);
   const MemoryUsage& m = e.memory;

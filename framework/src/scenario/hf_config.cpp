@@ -153,9 +153,9 @@ std::string choose_family(const JNode& cfg, const std::optional<HfFamily>& chose
 }  // namespace
 
 const std::vector<std::string>& hf_families() {
-  static const std::vector<std::string> kFamilies = {
-      "llama",       "mistral",     "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
-      "deepseek_v2", "deepseek_v3", "falcon",  "gptj",  "gpt_neox"};
+  static const std::vector<std::string> kFamilies = {"llama",       "mistral", "mixtral",   "qwen2",
+                                                     "qwen2_moe",   "qwen3",   "qwen3_moe", "deepseek_v2",
+                                                     "deepseek_v3", "falcon",  "gptj",      "gpt_neox"};
   return kFamilies;
 }
 
@@ -235,10 +235,11 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
       ffn = 4 * *hidden;
       ffn_key = hidden_key;
     }
-    if (const auto rotary = r.integer("rotary_dim", false, 0, 0); rotary && hidden && heads &&
-                                                                  *heads > 0 && *rotary > *hidden / *heads)
-      d.error(r.locate("rotary_dim"), "hf_config.rotary_dim: expected at most the head dimension n_embd / n_head (" +
-                                          std::to_string(*hidden / *heads) + "), found " + std::to_string(*rotary));
+    if (const auto rotary = r.integer("rotary_dim", false, 0, 0);
+        rotary && hidden && heads && *heads > 0 && *rotary > *hidden / *heads)
+      d.error(r.locate("rotary_dim"),
+              "hf_config.rotary_dim: expected at most the head dimension n_embd / n_head (" +
+                  std::to_string(*hidden / *heads) + "), found " + std::to_string(*rotary));
     parallel = true;
     attention_bias = false;
     mlp_bias = true;
