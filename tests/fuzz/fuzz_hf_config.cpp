@@ -12,7 +12,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  for (const char* family : {"", "llama", "deepseek_v3", "qwen2_moe"}) {
+  for (const char* family : {"", "llama", "deepseek_v3", "qwen2_moe", "falcon", "gptj"}) {
     tessera::loader::Diags d;
     std::optional<tessera::loader::HfFamily> chosen;
     if (*family) chosen = tessera::loader::HfFamily{family, tessera::SourceLocation{"fuzz.yaml", 1, 1}};

@@ -26,6 +26,7 @@ void check_same(const ModelSpec& a, const ModelSpec& b) {
   CHECK(a.tied_embeddings == b.tied_embeddings);
   CHECK(a.attention_bias == b.attention_bias);
   CHECK(a.mlp_bias == b.mlp_bias);
+  CHECK(a.parallel_block == b.parallel_block);
   CHECK(a.dtype.weights == b.dtype.weights);
   CHECK(a.dtype.kv == b.dtype.kv);
   CHECK(a.dtype.activations == b.dtype.activations);
@@ -60,7 +61,7 @@ TEST_CASE("each hf_config fixture yields the model of the matching YAML file", "
     check_same(hf, ref);
     ++n;
   }
-  CHECK(n >= 5);
+  CHECK(n >= 7);
 }
 
 TEST_CASE("hf_config in a scenario - with the scenario's dtype and overrides", "[hf]") {
@@ -237,4 +238,148 @@ TEST_CASE("json_tree: a tree as deep as a raised yaml.depth is built and freed w
     CHECK(tree->is_array());
   }  // freed here: a recursive destructor would overflow the stack
   set_limits(saved);
+}
+
+namespace {
+ModelSpec hf_fixture(const std::string& folder) {
+  return load_model_file(kSrc + "/tests/fixtures/hf/" + folder + "/config.json");
+}
+
+// A model from config text (the file is written to a temporary folder named `name`).
+ModelSpec hf_text(const std::string& json) {
+  const fs::path dir = fs::temp_directory_path() / "tessera-hf-block";
+  fs::create_directories(dir);
+  { std::ofstream(dir / "config.json", std::ios::binary) << json; }
+  ModelSpec m = load_model_file((dir / "config.json").string());
+  fs::remove_all(dir);
+  return m;
+}
+}  // namespace
+
+// Falcon (modeling_falcon.py): KV heads from new_decoder_architecture / multi_query /
+// num_kv_heads, a plain GELU MLP of ffn_hidden_size (default 4 x hidden_size), `bias` on every
+// linear layer, parallel when new_decoder_architecture or parallel_attn (default true), tied
+// embeddings unless tie_word_embeddings says otherwise (PretrainedConfig's default).
+TEST_CASE("hf_config falcon: Falcon-7B multi-query and Falcon-40B grouped KV heads - parallel blocks",
+          "[hf][parallel_block]") {
+  const ModelSpec f7 = hf_fixture("falcon-7b");
+  CHECK(f7.name == "falcon-7b");
+  CHECK(f7.layers == 32);
+  CHECK(f7.hidden == 4544);
+  CHECK(f7.heads == 71);
+  CHECK(f7.kv_heads == 1);    // multi_query, old decoder architecture
+  CHECK(f7.head_dim == 64);   // 4544 / 71
+  CHECK(f7.ffn == 4 * 4544);  // no ffn_hidden_size: 4 x hidden
+  CHECK(f7.ffn_kind == FfnKind::plain);
+  CHECK(f7.vocab == 65024);
+  CHECK(f7.tied_embeddings);  // no tie_word_embeddings: tied
+  CHECK_FALSE(f7.attention_bias);
+  CHECK_FALSE(f7.mlp_bias);
+  CHECK(f7.parallel_block);  // parallel_attn true
+  // 32 x (4544*(4544 + 2*64) + 4544^2 + 2*4544*18176) + 65024*4544 + norms (32*2*2*4544 +
+  // 2*4544; the count adds (2L+1)*H) -> about 6.92e9, the published "7B" (tied).
+  CHECK(params_total(f7) == Approx(6.92e9).epsilon(0.01));
+
+  const ModelSpec f40 = hf_fixture("falcon-40b");
+  CHECK(f40.layers == 60);
+  CHECK(f40.hidden == 8192);
+  CHECK(f40.heads == 128);
+  CHECK(f40.kv_heads == 8);  // new_decoder_architecture: num_kv_heads
+  CHECK(f40.head_dim == 64);
+  CHECK(f40.ffn == 32768);
+  CHECK(f40.parallel_block);
+
+  const ModelSpec f180 = hf_fixture("falcon-180b");
+  CHECK(f180.kv_heads == 8);  // multi_query is true there too, but the new architecture wins
+  CHECK(f180.ffn == 59392);
+  CHECK(f180.parallel_block);
+  CHECK_FALSE(f180.tied_embeddings);
+}
+
+TEST_CASE("hf_config falcon: sequential blocks multi-head attention ffn_hidden_size and bias",
+          "[hf][parallel_block]") {
+  // Falcon-RW-style: old architecture, parallel_attn false, multi_query false -> MHA, sequential.
+  const ModelSpec rw = hf_text(R"({"model_type": "falcon", "num_hidden_layers": 24, "hidden_size": 2048,
+    "num_attention_heads": 32, "vocab_size": 50304, "multi_query": false, "parallel_attn": false,
+    "new_decoder_architecture": false, "alibi": true, "bias": true, "ffn_hidden_size": 6144,
+    "tie_word_embeddings": false})");
+  CHECK(rw.kv_heads == 32);
+  CHECK(rw.ffn == 6144);
+  CHECK_FALSE(rw.parallel_block);
+  CHECK(rw.attention_bias);
+  CHECK(rw.mlp_bias);
+  CHECK_FALSE(rw.tied_embeddings);
+  // new_decoder_architecture is parallel whatever parallel_attn says (FalconDecoderLayer).
+  const ModelSpec nda = hf_text(R"({"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 512,
+    "num_attention_heads": 8, "num_kv_heads": 2, "vocab_size": 1000, "new_decoder_architecture": true,
+    "parallel_attn": false})");
+  CHECK(nda.parallel_block);
+  CHECK(nda.kv_heads == 2);
+  // ffn_hidden_size null: 4 x hidden_size, as FalconConfig documents.
+  CHECK(hf_text(R"({"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 512,
+    "num_attention_heads": 8, "vocab_size": 1000, "ffn_hidden_size": null})")
+            .ffn == 2048);
+  CHECK(first_error(R"({"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 512,
+    "num_attention_heads": 8, "vocab_size": 1000, "parallel_attn": "yes"})") ==
+        "F:2:51: error: hf_config.parallel_attn: expected true or false, found \"yes\"");
+  CHECK(first_error(R"({"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 512,
+    "num_attention_heads": 8, "vocab_size": 1000, "new_decoder_architecture": true, "num_kv_heads": 3})") ==
+        "F:2:85: error: model.kv_heads: expected a divisor of heads (8, grouped-query attention), found 3");
+}
+
+// GPT-J (modeling_gptj.py): always parallel; n_layer/n_embd/n_head; n_inner null -> 4 x n_embd.
+// The fixture is also matched against models/gpt-j-6b.yaml by the first test case.
+TEST_CASE("hf_config gptj: GPT-J-6B and n_inner rotary_dim", "[hf][parallel_block]") {
+  const ModelSpec j = hf_fixture("gpt-j-6b");
+  CHECK(j.layers == 28);
+  CHECK(j.hidden == 4096);
+  CHECK(j.heads == 16);
+  CHECK(j.kv_heads == 16);
+  CHECK(j.head_dim == 256);
+  CHECK(j.ffn == 16384);
+  CHECK(j.ffn_kind == FfnKind::plain);
+  CHECK_FALSE(j.attention_bias);
+  CHECK(j.mlp_bias);
+  CHECK(j.parallel_block);
+  CHECK(hf_text(R"({"model_type": "gptj", "n_layer": 2, "n_embd": 512, "n_head": 8, "n_inner": 1000,
+    "vocab_size": 100})")
+            .ffn == 1000);
+  CHECK(first_error(R"({"model_type": "gptj", "n_layer": 2, "n_embd": 512, "n_head": 8,
+    "vocab_size": 100, "rotary_dim": 65})") ==
+        "F:2:24: error: hf_config.rotary_dim: expected at most the head dimension n_embd / n_head (64), "
+        "found 65");
+  CHECK(first_error(R"({"model_type": "gptj", "n_embd": 512, "n_head": 8, "vocab_size": 100})") ==
+        "F:1:1: error: hf_config: the gptj config lacks n_layer, which Tessera needs");
+}
+
+// GPT-NeoX (modeling_gpt_neox.py): use_parallel_residual (default true); attention_bias
+// (default true); MLP biases always; plain MLP of intermediate_size.
+TEST_CASE("hf_config gpt_neox: GPT-NeoX-20B and use_parallel_residual", "[hf][parallel_block]") {
+  const ModelSpec x = hf_fixture("gpt-neox-20b");
+  CHECK(x.layers == 44);
+  CHECK(x.hidden == 6144);
+  CHECK(x.heads == 64);
+  CHECK(x.kv_heads == 64);
+  CHECK(x.head_dim == 96);
+  CHECK(x.ffn == 24576);
+  CHECK(x.ffn_kind == FfnKind::plain);
+  CHECK(x.attention_bias);
+  CHECK(x.mlp_bias);
+  CHECK_FALSE(x.tied_embeddings);
+  CHECK(x.parallel_block);
+  // EleutherAI's model card: 20,554,567,680 parameters; 44 x (4*6144^2 + 2*6144*24576 + biases)
+  // + 2*50432*6144 + norms.
+  CHECK(params_total(x) == Approx(20554567680.0).epsilon(0.001));
+  const ModelSpec seq = hf_text(R"({"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 512,
+    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000,
+    "use_parallel_residual": false, "attention_bias": false})");
+  CHECK_FALSE(seq.parallel_block);
+  CHECK_FALSE(seq.attention_bias);
+  CHECK(seq.mlp_bias);
+}
+
+TEST_CASE("model file: parallel_block defaults to false and is read as a bool", "[hf][parallel_block]") {
+  CHECK_FALSE(load_model_file(kSrc + "/models/llama3.1-70b.yaml").parallel_block);
+  CHECK(load_model_file(kSrc + "/models/falcon-180b.yaml").parallel_block);
+  CHECK(load_model_file(kSrc + "/models/gpt-j-6b.yaml").parallel_block);
 }

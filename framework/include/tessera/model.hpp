@@ -45,6 +45,10 @@ struct ModelSpec {
   bool tied_embeddings = false;
   bool attention_bias = false;
   bool mlp_bias = false;
+  // Attention and FFN read the same input and their outputs are summed into the residual
+  // (GPT-J, GPT-NeoX, Falcon, PaLM): one tensor-parallel reduction per layer instead of two
+  // (docs/physics.md §4, "Parallel block").
+  bool parallel_block = false;
   DTypes dtype;
   bool has_moe = false;
   MoESpec moe;

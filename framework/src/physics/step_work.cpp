@@ -88,8 +88,10 @@ StageWork& comm_stage(StepWork& out, const char* name, StageBlock block, double 
 
 // ---- attention block (SPEC §3.1) -------------------------------------------------------
 
+// `reduce_layers`: the layers whose attention output is all-reduced on its own — L, less the
+// layers of a parallel block whose FFN reduction carries the attention's partial sums.
 void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, const StepShape& sh,
-                     const Dims& x, StepWork& out) {
+                     const Dims& x, double reduce_layers, StepWork& out) {
   const ModelSpec& m = *ctx.model;
   const double L = sh.layers;
   const double ranks = x.cp * x.tp;
@@ -233,28 +235,39 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
         compute_stage(out, "attn.out", StageBlock::attention, L, ranks, flops, bytes, flops / proj_share, 1);
     s.gemm = {x.T_rank, x.H, in_width};
   }
-  if (c.tp > 1) {
-    StageWork& s = comm_stage(out, "attn.tp_reduce", StageBlock::attention, L, ranks);
+  if (c.tp > 1 && reduce_layers > 0) {
+    StageWork& s = comm_stage(out, "attn.tp_reduce", StageBlock::attention, reduce_layers, ranks);
     add_comm(s, make_collective(CommKind::all_reduce, x.tp, x.T_rank * x.H * x.a, lay.tp));
   }
 }
 
 // ---- FFN / MoE block (SPEC §3.2) ---------------------------------------------------------
 
+// Whether the FFN shard group's members hold different tokens (docs/physics.md §4).
+bool ffn_tokens_differ(const ParallelConfig& c, bool decode) {
+  switch (c.ffn_shard_scope) {
+    case FfnShardScope::tp:
+      return false;
+    case FfnShardScope::tp_cp:
+      return !decode && c.cp > 1;
+    case FfnShardScope::tp_cp_dp:
+      return c.dp > 1 || (!decode && c.cp > 1);
+  }
+  return false;
+}
+
 // Tokens the FFN shard group processes together, and whether its members hold different tokens.
 void ffn_tokens(const ParallelConfig& c, const Dims& x, double& T_f, bool& tokens_differ) {
+  tokens_differ = ffn_tokens_differ(c, x.decode);
   switch (c.ffn_shard_scope) {
     case FfnShardScope::tp:
       T_f = x.decode ? x.T : x.T / x.cp;
-      tokens_differ = false;
       return;
     case FfnShardScope::tp_cp:
       T_f = x.T;
-      tokens_differ = !x.decode && c.cp > 1;
       return;
     case FfnShardScope::tp_cp_dp:
       T_f = x.dp * x.T;
-      tokens_differ = c.dp > 1 || (!x.decode && c.cp > 1);
       return;
   }
 }
@@ -371,6 +384,19 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
 
 }  // namespace
 
+ReduceMerge parallel_block_merge(const ModelSpec& m, const ParallelConfig& c, Mode mode, Scope scope) {
+  ReduceMerge r;
+  if (!m.parallel_block || scope == Scope::attention || c.tp <= 1) return r;
+  // The dense FFN's reduction — an all-reduce over f, or the reduce-scatter over f of the
+  // gathered tokens — sums over a group that contains the TP group: the attention's partial
+  // sums can be added into its input. So can moe.combine's, except when it is the all-to-all
+  // that returns routed tokens (tokens differ across the group and ep > 1), which sums nothing
+  // across the TP group.
+  r.dense = true;
+  r.moe = !(ffn_tokens_differ(c, mode == Mode::decode) && c.ep > 1);
+  return r;
+}
+
 void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
                      const StepShape& sh, StepWork& out) {
   out.size = 0;
@@ -400,11 +426,16 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
   x.k = ctx.kv_bytes;
   out.tokens = x.T;
 
-  attention_block(ctx, c, layout, sh, x, out);
+  const double moe_layers = m.has_moe ? std::max(0.0, sh.layers - sh.dense_layers) : 0.0;
+  const double dense_layers = m.has_moe ? sh.dense_layers : sh.layers;
+  // Parallel block: the layers whose FFN reduction also carries the attention's partial sums
+  // have no attention all-reduce of their own (ffn.reduce / moe.combine is the merged one).
+  const ReduceMerge merge = parallel_block_merge(m, c, sh.mode, ctx.workload.scope);
+  const double merged = (merge.dense ? dense_layers : 0.0) + (merge.moe ? moe_layers : 0.0);
+  attention_block(ctx, c, layout, sh, x, sh.layers - merged, out);
   if (ctx.workload.scope == Scope::attention) return;
 
-  const double moe_layers = m.has_moe ? std::max(0.0, sh.layers - sh.dense_layers) : 0.0;
-  dense_ffn_block(ctx, c, layout, m.has_moe ? sh.dense_layers : sh.layers, x, out);
+  dense_ffn_block(ctx, c, layout, dense_layers, x, out);
   moe_block(ctx, c, layout, moe_layers, x, out);
 
   if (sh.hops > 0 && c.pp > 1) {

@@ -48,6 +48,32 @@ std::string workload_line(const Session& s) {
   return line;
 }
 
+// Parallel block: which stage carries the merged TP reduction ("" when nothing is merged).
+std::string parallel_block_note(const Session& s, const Evaluation& e) {
+  const ModelSpec& m = s.model();
+  if (!m.parallel_block) return "";
+  const Workload& w = s.scenario().workload;
+  if (w.scope == Scope::attention)
+    return "parallel block, scope attention: attn.tp_reduce is the attention's own all-reduce (no FFN to "
+           "merge with)";
+  const ReduceMerge r = parallel_block_merge(m, e.config, w.mode, w.scope);
+  if (!r.dense && !r.moe) return "parallel block: tp = 1, no tensor-parallel reduction to merge";
+  const bool dense = m.dense_ffn_layers() > 0, moe = m.moe_layers() > 0;
+  std::string carriers;
+  if (dense && r.dense) carriers = "ffn.reduce";
+  if (moe && r.moe) carriers += std::string(carriers.empty() ? "" : " and ") + "moe.combine";
+  std::string note = "parallel block: attention and FFN read the same input";
+  if (!carriers.empty())
+    note += "; " + carriers +
+            " also reduces the attention output's partial sums (one TP reduction per layer, no "
+            "attn.tp_reduce there)";
+  if (moe && !r.moe)
+    note +=
+        "; the MoE layers keep attn.tp_reduce: moe.combine is an all-to-all, which sums nothing across "
+        "the TP group";
+  return note;
+}
+
 }  // namespace
 
 nlohmann::json explain_json(const Session& session, const Evaluation& e) {
@@ -56,8 +82,10 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   nlohmann::json j;
   j["scenario"] = session.scenario().name;
   j["latency_model"] = session.latency_name();
-  j["model"] = {
-      {"name", model.name}, {"params_total", params_total(model)}, {"params_active", params_active(model)}};
+  j["model"] = {{"name", model.name},
+                {"params_total", params_total(model)},
+                {"params_active", params_active(model)},
+                {"parallel_block", model.parallel_block}};
   j["machine"] = machine.name;
   j["config"] = config_json(e.config, machine);
   j["valid"] = e.valid;
@@ -82,6 +110,8 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                       {"bound", bound_name(s.bound)}});
   }
   j["stages"] = stages;
+  if (const std::string note = parallel_block_note(session, e); !note.empty())
+    j["parallel_block_note"] = note;
   if (e.non_finite != NonFinite::none)
     j["reason"] = std::string("infeasible: non-finite ") + non_finite_name(e.non_finite);
   const MemoryUsage& m = e.memory;
@@ -139,6 +169,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   os << "Stages (per " << machine.pe.name << ", per occurrence):\n";
   table.print(os, "  ");
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
+  if (const std::string note = parallel_block_note(session, e); !note.empty()) os << "  (" << note << ")\n";
 
   const MemoryUsage& m = e.memory;
   os << "\nMemory per " << machine.pe.name << ":  weights "

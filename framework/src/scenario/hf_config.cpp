@@ -1,12 +1,31 @@
 // Hugging Face `config.json` import (SPEC §2): Llama, Mistral/Mixtral, Qwen2/Qwen2-MoE/Qwen3/
-// Qwen3-MoE and DeepSeek-V2/V3 families. The config becomes a model mapping in the loader's
-// tree (each value located at its key in the JSON text), so that overrides and the model
-// schema's checks apply to it exactly as to a YAML model file. Dtypes are bf16.
+// Qwen3-MoE, DeepSeek-V2/V3, Falcon, GPT-J and GPT-NeoX families. The config becomes a model
+// mapping in the loader's tree (each value located at its key in the JSON text), so that
+// overrides and the model schema's checks apply to it exactly as to a YAML model file. Dtypes
+// are bf16.
 //
 // The JSON is held to the YAML standard (docs/limits.md, "JSON and CSV"): read through
 // json_tree (locations, duplicate keys, depth, size), and every field Tessera reads must be an
 // integer in its range — null, zero, negative, fractional or huge values are refused at their
 // key, never defaulted (a null `n_routed_experts` would otherwise make DeepSeek-V3 dense).
+// The exceptions are the nulls Hugging Face documents a meaning for: `q_lora_rank` (no query
+// compression), GPT-J's `n_inner` and Falcon's `ffn_hidden_size` (4 x the hidden size).
+//
+// Falcon, GPT-J and GPT-NeoX (docs/scenario-format.md, "Hugging Face configs") have a plain
+// GELU MLP and may compute attention and the MLP from the same input (`parallel_block`), each
+// as its transformers modelling file does:
+//   falcon   (modeling_falcon.py) parallel when `new_decoder_architecture` or `parallel_attn`
+//            (default true); KV heads: `num_kv_heads` (default num_attention_heads) with the new
+//            decoder architecture (Falcon-40B/180B), else 1 when `multi_query` (default true;
+//            Falcon-7B), else num_attention_heads; `bias` (default false) on every linear layer;
+//            `ffn_hidden_size` (default 4 x hidden_size); `tie_word_embeddings` absent means tied
+//            (PretrainedConfig's default, which FalconForCausalLM follows); `alibi` changes the
+//            position encoding only (not modelled).
+//   gptj     (modeling_gptj.py) always parallel; n_layer, n_embd, n_head; `n_inner` (null: 4 x
+//            n_embd); q/k/v/out without bias, fc_in/fc_out with; `rotary_dim` at most the head
+//            dimension (partial rotary: no cost modelled).
+//   gpt_neox (modeling_gpt_neox.py) parallel when `use_parallel_residual` (default true);
+//            `attention_bias` (default true), MLP biases always.
 #include "scenario/hf_config.hpp"
 
 #include <algorithm>
@@ -134,9 +153,9 @@ std::string choose_family(const JNode& cfg, const std::optional<HfFamily>& chose
 }  // namespace
 
 const std::vector<std::string>& hf_families() {
-  static const std::vector<std::string> kFamilies = {"llama",     "mistral",     "mixtral",
-                                                     "qwen2",     "qwen2_moe",   "qwen3",
-                                                     "qwen3_moe", "deepseek_v2", "deepseek_v3"};
+  static const std::vector<std::string> kFamilies = {"llama",       "mistral", "mixtral",   "qwen2",
+                                                     "qwen2_moe",   "qwen3",   "qwen3_moe", "deepseek_v2",
+                                                     "deepseek_v3", "falcon",  "gptj",      "gpt_neox"};
   return kFamilies;
 }
 
@@ -174,16 +193,76 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
   Reader r{cfg, family, d, {}};
 
   const bool deepseek = family == "deepseek_v2" || family == "deepseek_v3";
-  const auto layers = r.integer("num_hidden_layers", true);
-  const auto hidden = r.integer("hidden_size", true);
-  const auto heads = r.integer("num_attention_heads", true);
-  const auto kv_heads = r.integer("num_key_value_heads", false);
-  const auto head_dim = r.integer("head_dim", false);
-  const auto ffn = r.integer("intermediate_size", true);
+  const bool falcon = family == "falcon", gptj = family == "gptj", neox = family == "gpt_neox";
+  const std::string layers_key = gptj ? "n_layer" : "num_hidden_layers";
+  const std::string hidden_key = gptj ? "n_embd" : "hidden_size";
+  const std::string heads_key = gptj ? "n_head" : "num_attention_heads";
+  const auto layers = r.integer(layers_key, true);
+  const auto hidden = r.integer(hidden_key, true);
+  const auto heads = r.integer(heads_key, true);
+  std::optional<std::int64_t> kv_heads, head_dim, ffn;
+  std::string kv_key = heads_key, ffn_key = "intermediate_size", parallel_key;
+  std::optional<bool> attention_bias, mlp_bias, parallel;
+  if (falcon) {
+    // modeling_falcon.py: the new decoder architecture (Falcon-40B/180B) has num_kv_heads
+    // grouped KV heads; the old one has one (multi_query, Falcon-7B) or one per query head.
+    const auto nda = r.boolean("new_decoder_architecture");
+    const auto multi_query = r.boolean("multi_query");
+    const auto parallel_attn = r.boolean("parallel_attn");
+    r.boolean("alibi");  // a position encoding: checked, not modelled
+    if (nda.value_or(false)) {
+      kv_heads = r.integer("num_kv_heads", false);
+      if (kv_heads) kv_key = "num_kv_heads";
+    } else if (multi_query.value_or(true)) {
+      kv_heads = 1;
+      kv_key = r.present("multi_query") ? "multi_query" : "";
+    }
+    parallel = nda.value_or(false) || parallel_attn.value_or(true);
+    parallel_key = nda.value_or(false) ? "new_decoder_architecture" : "parallel_attn";
+    ffn_key = "ffn_hidden_size";
+    if (hidden) ffn = r.integer(ffn_key, false, 1, 4 * *hidden);
+    if (!ffn && !r.present(ffn_key) && hidden) {
+      ffn = 4 * *hidden;
+      ffn_key = hidden_key;
+    }
+    attention_bias = mlp_bias = r.boolean("bias").value_or(false);
+  } else if (gptj) {
+    // modeling_gptj.py: attention and MLP both read ln_1's output; q/k/v/out_proj have no bias,
+    // fc_in/fc_out do; n_inner null means 4 * n_embd.
+    ffn_key = "n_inner";
+    if (hidden) ffn = r.integer(ffn_key, false, 1, 4 * *hidden);
+    if (!ffn && !r.present(ffn_key) && hidden) {
+      ffn = 4 * *hidden;
+      ffn_key = hidden_key;
+    }
+    if (const auto rotary = r.integer("rotary_dim", false, 0, 0);
+        rotary && hidden && heads && *heads > 0 && *rotary > *hidden / *heads)
+      d.error(r.locate("rotary_dim"),
+              "hf_config.rotary_dim: expected at most the head dimension n_embd / n_head (" +
+                  std::to_string(*hidden / *heads) + "), found " + std::to_string(*rotary));
+    parallel = true;
+    attention_bias = false;
+    mlp_bias = true;
+  } else if (neox) {
+    // modeling_gpt_neox.py: use_parallel_residual (default true) feeds attention and MLP the
+    // same residual input; query_key_value/dense carry attention_bias (default true), the MLP's
+    // dense_h_to_4h/dense_4h_to_h always a bias.
+    ffn = r.integer(ffn_key, true);
+    parallel = r.boolean("use_parallel_residual").value_or(true);
+    parallel_key = "use_parallel_residual";
+    attention_bias = r.boolean("attention_bias").value_or(true);
+    mlp_bias = true;
+  } else {
+    kv_heads = r.integer("num_key_value_heads", false);
+    if (kv_heads) kv_key = "num_key_value_heads";
+    head_dim = r.integer("head_dim", false);
+    ffn = r.integer(ffn_key, true);
+    attention_bias = r.boolean("attention_bias");
+    mlp_bias = r.boolean("mlp_bias");
+  }
+  const bool plain_mlp = falcon || gptj || neox;
   const auto vocab = r.integer("vocab_size", true);
   const auto tied = r.boolean("tie_word_embeddings");
-  const auto attention_bias = r.boolean("attention_bias");
-  const auto mlp_bias = r.boolean("mlp_bias");
 
   // MoE fields by family. Where each MoE value comes from (for the model tree's locations).
   std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
@@ -280,22 +359,27 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
     into.set(key, w, scalar(num(v), w));
   };
   m.set("name", file_loc, scalar(name, file_loc));
-  put(m, "layers", *layers, "num_hidden_layers");
-  put(m, "hidden", *hidden, "hidden_size");
-  put(m, "heads", *heads, "num_attention_heads");
+  put(m, "layers", *layers, layers_key);
+  put(m, "hidden", *hidden, hidden_key);
+  put(m, "heads", *heads, heads_key);
   if (deepseek) {
     // MLA: every query head has its own (decompressed) key and value; head_dim = nope + rope.
     put(m, "kv_heads", *heads, "num_attention_heads");
     put(m, "head_dim", *nope + *rope, "qk_nope_head_dim");
   } else {
-    put(m, "kv_heads", kv_heads.value_or(*heads), kv_heads ? "num_key_value_heads" : "num_attention_heads");
+    put(m, "kv_heads", kv_heads.value_or(*heads), kv_key);
     if (head_dim) put(m, "head_dim", *head_dim, "head_dim");
   }
-  put(m, "ffn", *ffn, "intermediate_size");
-  m.set("ffn_kind", file_loc, scalar("gated", file_loc));  // every supported family uses SwiGLU
+  put(m, "ffn", *ffn, ffn_key);
+  // Llama, Mistral, Qwen and DeepSeek use SwiGLU; Falcon, GPT-J and GPT-NeoX a GELU MLP.
+  m.set("ffn_kind", file_loc, scalar(plain_mlp ? "plain" : "gated", file_loc));
   put(m, "vocab", *vocab, "vocab_size");
   const SourceLocation tied_at = r.locate("tie_word_embeddings");
-  m.set("tied_embeddings", tied_at, scalar(tied.value_or(false) ? "true" : "false", tied_at));
+  m.set("tied_embeddings", tied_at, scalar(tied.value_or(falcon) ? "true" : "false", tied_at));
+  if (parallel) {
+    const SourceLocation at = parallel_key.empty() ? file_loc : r.locate(parallel_key);
+    m.set("parallel_block", at, scalar(*parallel ? "true" : "false", at));
+  }
   YNode bias = mapping(file_loc);
   // Qwen2 (and Qwen2-MoE) always put a bias on q, k, v; the others say so with attention_bias.
   const bool attn_bias = (family == "qwen2" || family == "qwen2_moe") ? true : attention_bias.value_or(false);

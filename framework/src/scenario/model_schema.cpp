@@ -83,6 +83,8 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
       m.ffn_kind = *c == "gated" ? FfnKind::gated : FfnKind::plain;
   if (const YNode* t = n.find("tied_embeddings"))
     if (auto b = read_bool(*t, join_path(path, "tied_embeddings"), d)) m.tied_embeddings = *b;
+  if (const YNode* pb = n.find("parallel_block"))
+    if (auto b = read_bool(*pb, join_path(path, "parallel_block"), d)) m.parallel_block = *b;
   if (const YNode* bias = n.find("bias")) {
     const std::string bp = join_path(path, "bias");
     if (expect_mapping(*bias, bp, d)) {

@@ -12,9 +12,10 @@ namespace {
 using Keys = std::vector<std::string>;
 
 const std::map<std::string, Keys>& key_table() {
-  static const Keys kModel = {"schema_version",  "kind",     "name",     "description", "layers",   "hidden",
-                              "heads",           "kv_heads", "head_dim", "ffn",         "ffn_kind", "vocab",
-                              "tied_embeddings", "bias",     "dtype",    "moe",         "mla"};
+  static const Keys kModel = {
+      "schema_version",  "kind",     "name",     "description", "layers",   "hidden",
+      "heads",           "kv_heads", "head_dim", "ffn",         "ffn_kind", "vocab",
+      "tied_embeddings", "bias",     "dtype",    "moe",         "mla",      "parallel_block"};
   static const Keys kDtype = {"weights", "kv", "activations"};
   static const Keys kMachine = {"schema_version", "kind",           "name",   "description", "pe",
                                 "levels",         "stage_overhead", "energy", "efficiency"};

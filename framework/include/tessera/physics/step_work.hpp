@@ -78,6 +78,17 @@ struct StepShape {
   double hops = 0;          // pipeline hops on the path: pp - 1 for a whole step
 };
 
+// Parallel block (ModelSpec::parallel_block): which FFN reductions also carry the attention
+// output projection's partial sums, so that those layers have no `attn.tp_reduce` (one TP
+// reduction per layer instead of two). `dense`: ffn.reduce carries them; `moe`: moe.combine
+// does. Both false unless the model has the flag, tp > 1 and the scope is full.
+struct ReduceMerge {
+  bool dense = false;
+  bool moe = false;
+};
+TESSERA_API ReduceMerge parallel_block_merge(const ModelSpec& m, const ParallelConfig& c, Mode mode,
+                                             Scope scope);
+
 // Fills `out` for configuration `c` laid out as `layout`. No allocation.
 TESSERA_API void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
                                  const StepShape& shape, StepWork& out);
