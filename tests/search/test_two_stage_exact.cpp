@@ -87,3 +87,26 @@ TEST_CASE("hardware_points: the product of the axes - first axis fastest - and o
   CHECK(one[0].values.empty());
   CHECK(one[0].machine.pe.hbm_bandwidth == plain.machine.pe.hbm_bandwidth);
 }
+
+// Not part of the ctest run (hidden tag): the same comparison under every latency model and
+// perturbed workloads and machines, for landscapes the shipped scenarios do not have. Run it
+// with `build/bin/test_search "[.robustness]"` after a change to the search or the time model.
+TEST_CASE("two_stage finds the exhaustive optimum - perturbed scenarios", "[.robustness]") {
+  for (const char* latency : {"roofline", "overlap", "calibrated"})
+    for (const char* extra :
+         {"", "workload.batch=1", "workload.batch=64", "workload.context=8K", "workload.context=128K",
+          "machine.pe.hbm.bandwidth=2 TB/s", "machine.pe.flops.bf16=500 TFLOP/s"}) {
+      Totals t;
+      for (const std::string& file : scenario_files()) {
+        std::vector<std::string> set{std::string("plugins.latency=") + latency};
+        if (*extra) set.emplace_back(extra);
+        Scenario sc;
+        REQUIRE_NOTHROW(sc = load(file, set));
+        Session base(sc, registry());
+        for (const HardwarePoint& p : hardware_points(sc.sweep, base.machine()))
+          compare_at(file + " " + latency + " " + extra, *base.with_machine(p.machine), sc.machine, t);
+      }
+      std::cout << latency << " " << extra << ": two_stage evaluated " << t.evaluated << " of " << t.valid
+                << "\n";
+    }
+}

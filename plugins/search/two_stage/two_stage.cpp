@@ -197,7 +197,8 @@ class TwoStageRun final : public SearchRun {
     }
   }
 
-  // Stage 1: each numeric knob at its grid's powers of 4 and its smallest value.
+  // Stage 1: each numeric knob at its grid's powers of 4, its smallest and its largest value
+  // (the coarse grid spans every knob's whole range).
   void stage1() {
     std::array<std::vector<int>, kNumeric> coarse;
     for (int k = 0; k < kNumeric; ++k) {
@@ -205,7 +206,8 @@ class TwoStageRun final : public SearchRun {
       for (std::size_t p = 0; p < l.size(); ++p) {
         bool pow4 = false;
         for (std::int64_t q = 1; q <= l[p]; q *= 4) pow4 = pow4 || q == l[p];
-        if (pow4 || p == 0) coarse[static_cast<std::size_t>(k)].push_back(static_cast<int>(p));
+        if (pow4 || p == 0 || p + 1 == l.size())
+          coarse[static_cast<std::size_t>(k)].push_back(static_cast<int>(p));
       }
     }
     round_.clear();

@@ -13,8 +13,8 @@ struct TwoStageOptions {
 
 // SPEC §5 two_stage, as a local search over the numeric tuples (cp, tp, pp, dp, ep) of the
 // grid, each tuple valued by the best of ALL its discrete-knob combinations:
-//   stage 1: the coarse tuples (each numeric knob at the grid's powers of 4 and its smallest
-//            value);
+//   stage 1: the coarse tuples (each numeric knob at the grid's powers of 4, its smallest and
+//            its largest value);
 //   stage 2: from each of the best K coarse tuples in turn, a climb until no neighbour is
 //            better — neighbours in tiers: one numeric knob one grid step, one numeric knob at
 //            any other grid value, then (pair_moves) two knobs one grid step each in any
