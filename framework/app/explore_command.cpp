@@ -115,10 +115,11 @@ int explore_command(const Args& args) {
     const auto& axes = scenario.sweep.hardware;
     std::vector<Point> points;
     Evaluation scratch;
-    const std::vector<HardwarePoint> grid = hardware_points(scenario.sweep, session.machine());
+    const std::uint64_t total_points = sweep_hardware_points(scenario.sweep);
     const ProgressCallback progress = bar.callback();
-    report_progress(progress, 0, grid.size(), "hardware points");
-    for (const HardwarePoint& hp : grid) {
+    report_progress(progress, 0, total_points, "hardware points");
+    for (std::uint64_t i = 0; i < total_points; ++i) {
+      const HardwarePoint hp = hardware_point(scenario.sweep, session.machine(), i);
       Point p;
       p.values = hp.values;
       const auto s = session.with_machine(hp.machine);
@@ -131,7 +132,7 @@ int explore_command(const Args& args) {
         p.cost = cost->evaluate(s->context(), p.best.config, scratch.totals, scratch.memory);
       }
       points.push_back(std::move(p));
-      report_progress(progress, points.size(), grid.size(), "hardware points");
+      report_progress(progress, points.size(), total_points, "hardware points");
     }
     std::vector<double> vals;
     std::vector<bool> feas_v;

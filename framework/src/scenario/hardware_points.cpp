@@ -4,25 +4,17 @@
 
 namespace tessera {
 
-std::vector<HardwarePoint> hardware_points(const Sweep& sweep, const MachineSpec& base) {
-  const auto& axes = sweep.hardware;
-  std::vector<HardwarePoint> out;
-  for (const auto& a : axes)
-    if (a.values.empty()) return out;
-  std::vector<std::size_t> idx(axes.size(), 0);
-  for (;;) {
-    HardwarePoint p;
-    p.machine = base;
-    for (std::size_t a = 0; a < axes.size(); ++a) {
-      p.values.push_back(axes[a].values[idx[a]]);
-      set_machine_field(p.machine, axes[a].path, axes[a].values[idx[a]]);
-    }
-    out.push_back(std::move(p));
-    std::size_t a = 0;
-    while (a < axes.size() && ++idx[a] == axes[a].values.size()) idx[a++] = 0;
-    if (a == axes.size()) break;
+HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i) {
+  HardwarePoint p;
+  p.machine = base;
+  for (const HardwareAxis& a : sweep.hardware) {
+    const std::uint64_t n = a.values.size();
+    const double v = a.values[static_cast<std::size_t>(i % n)];
+    i /= n;
+    p.values.push_back(v);
+    set_machine_field(p.machine, a.path, v);
   }
-  return out;
+  return p;
 }
 
 }  // namespace tessera
