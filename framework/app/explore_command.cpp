@@ -19,6 +19,7 @@
 #include "progress_bar.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
+#include "scenario/hardware_points.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
@@ -36,7 +37,8 @@ constexpr const char* kUsage =
     "Usage: tessera explore [SCENARIO] [options]\n"
     "\n"
     "For every point of the scenario's sweep.hardware grid (the product of its axes), finds the\n"
-    "best parallelism with the scenario's search (exhaustive or two_stage per point), prices the\n"
+    "best parallelism with the scenario's search plugin (plugins.search: exhaustive, two_stage, random;\n"
+    "the table's `evaluated` column says how many configurations it scored per point), prices the\n"
     "machine with objective/cost (the scenario's, or one with default parameters), prints the\n"
     "Pareto frontier over latency and cost, and ranks the hardware knobs by latency elasticity at\n"
     "the scenario's own machine.\n";
@@ -48,6 +50,7 @@ constexpr const char* kExamples =
 
 struct Point {
   std::vector<double> values;
+  SearchCounts counts;  // what the search evaluated at this point
   bool feasible = false;
   ConfigRecord best;
   double cost = NAN;
@@ -111,21 +114,17 @@ int explore_command(const Args& args) {
 
     const auto& axes = scenario.sweep.hardware;
     std::vector<Point> points;
-    std::vector<std::size_t> idx(axes.size(), 0);
     Evaluation scratch;
-    std::size_t total_points = 1;
-    for (const auto& a : axes) total_points *= a.values.size();
+    const std::uint64_t total_points = sweep_hardware_points(scenario.sweep);
     const ProgressCallback progress = bar.callback();
     report_progress(progress, 0, total_points, "hardware points");
-    for (;;) {
+    for (std::uint64_t i = 0; i < total_points; ++i) {
+      const HardwarePoint hp = hardware_point(scenario.sweep, session.machine(), i);
       Point p;
-      MachineSpec m = session.machine();
-      for (std::size_t a = 0; a < axes.size(); ++a) {
-        p.values.push_back(axes[a].values[idx[a]]);
-        set_machine_field(m, axes[a].path, axes[a].values[idx[a]]);
-      }
-      const auto s = session.with_machine(m);
+      p.values = hp.values;
+      const auto s = session.with_machine(hp.machine);
       const SearchResult r = run_search(*s, *strategy, so);
+      p.counts = r.counts;
       if (r.best) {
         p.feasible = true;
         p.best = r.records[*r.best];
@@ -134,9 +133,6 @@ int explore_command(const Args& args) {
       }
       points.push_back(std::move(p));
       report_progress(progress, points.size(), total_points, "hardware points");
-      std::size_t a = 0;
-      while (a < axes.size() && ++idx[a] == axes[a].values.size()) idx[a++] = 0;
-      if (a == axes.size()) break;
     }
     std::vector<double> vals;
     std::vector<bool> feas_v;
@@ -157,6 +153,7 @@ int explore_command(const Args& args) {
 
     nlohmann::json j;
     j["scenario"] = scenario.name;
+    j["search"] = scenario.plugins.search.name;
     nlohmann::json ax = nlohmann::json::array();
     for (const auto& a : axes)
       ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
@@ -169,6 +166,7 @@ int explore_command(const Args& args) {
       nlohmann::json e{{"hardware", hwv},
                        {"feasible", p.feasible},
                        {"cost_USD", num(p.cost)},
+                       {"search", {{"evaluated", p.counts.evaluated}, {"valid", p.counts.valid}}},
                        {"pareto", std::find(front.begin(), front.end(), i) != front.end()}};
       if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
       pts.push_back(e);
@@ -179,10 +177,11 @@ int explore_command(const Args& args) {
 
     if (!outputs.stdout_taken()) {
       print_scenario_header(std::cout, session);
-      std::cout << "hardware grid: " << points.size() << " points over " << axes.size() << " axes\n\n";
+      std::cout << "hardware grid: " << points.size() << " points over " << axes.size() << " axes; search "
+                << scenario.plugins.search.name << " at each (evaluated = configurations it scored)\n\n";
       std::vector<std::string> head{"#"};
       for (const auto& a : axes) head.push_back(a.path.substr(a.path.find('.') + 1));
-      for (const char* h : {"best config", "latency", "cost", "Pareto"}) head.push_back(h);
+      for (const char* h : {"best config", "latency", "cost", "evaluated", "Pareto"}) head.push_back(h);
       TextTable t(head);
       for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
@@ -192,6 +191,7 @@ int explore_command(const Args& args) {
         row.push_back(p.feasible ? short_config(session.machine(), p.best.config) : "nothing feasible");
         row.push_back(p.feasible ? format_quantity(p.best.latency_s, Dimension::time) : "—");
         row.push_back(std::isfinite(p.cost) ? fixed(p.cost / 1e3, 1) + " kUSD" : "—");
+        row.push_back(std::to_string(p.counts.evaluated) + "/" + std::to_string(p.counts.valid));
         row.push_back(std::find(front.begin(), front.end(), i) != front.end() ? "*" : "");
         t.add_row(row);
       }

@@ -4,22 +4,20 @@
 namespace {
 
 const tessera::ParamSpec kParams[] = {
-    {"keep", tessera::ParamType::integer, tessera::Dimension::none, "8", 1, tessera::kNoMax, nullptr, 0,
-     "K: stage-1 survivors (best first) from which stage 2 hill-climbs, in turn, while the budget lasts"},
+    {"keep", tessera::ParamType::integer, tessera::Dimension::none, "3", 1, tessera::kNoMax, nullptr, 0,
+     "K: stage-1 tuples (best first) from which stage 2 climbs, in turn, to a local optimum"},
     {"pair_moves", tessera::ParamType::boolean, tessera::Dimension::none, "true", tessera::kNoMin,
      tessera::kNoMax, nullptr, 0,
-     "stage 2 also moves two numeric knobs at once, one up and one down a grid step"},
-    {"max_rounds", tessera::ParamType::integer, tessera::Dimension::none, "32", 1, tessera::kNoMax, nullptr,
-     0, "hill-climb steps per survivor at most, in units of 8 steps"},
-    {"max_fraction", tessera::ParamType::real, tessera::Dimension::none, "0.18", 0, 1, nullptr, 0,
-     "evaluation budget as a fraction of the valid configurations (never below 8 configurations)"},
+     "stage 2 also moves two numeric knobs at once, one grid step each in any directions"},
+    {"max_fraction", tessera::ParamType::real, tessera::Dimension::none, "1", 0, 1, nullptr, 0,
+     "evaluation budget as a fraction of the valid configurations (never below 8); 1 = no budget. "
+     "A budget can stop a climb before its local optimum"},
 };
 
 tessera::PluginObject* create(const tessera::ParamSet& p) {
   tessera::plugins::TwoStageOptions o;
   o.keep = p.integer("keep");
   o.pair_moves = p.boolean("pair_moves");
-  o.max_rounds = p.integer("max_rounds");
   o.max_fraction = p.real("max_fraction");
   return new tessera::plugins::TwoStageSearch(o);
 }
@@ -27,11 +25,11 @@ tessera::PluginObject* create(const tessera::ParamSet& p) {
 const tessera::PluginDescriptor kDescriptor{
     TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::search, tessera::kSearchInterfaceVersion),
     "two_stage",
-    "1.0.0",
-    "coarse power-of-4 grid, then hill-climbing neighbourhoods of the best K",
+    "2.0.0",
+    "coarse grid of numeric tuples, then climbs from the best K to local optima over every discrete value",
     tessera::kFrameworkVersion,
     kParams,
-    4,
+    3,
     nullptr,
     0,
     &create,

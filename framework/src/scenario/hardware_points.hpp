@@ -1,0 +1,24 @@
+#pragma once
+// The points of a scenario's sweep.hardware grid (SPEC §5 joint exploration): the product of
+// its axes, the first axis varying fastest, each point the base machine with the axes' values
+// set. Without axes: one point, the base machine. `tessera explore` walks them one at a time
+// (a grid holds up to the limit hardware.points = 10^5 of them: never all machines at once);
+// the search tests compare searches on each.
+#include <cstdint>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
+#include "tessera/machine.hpp"
+
+namespace tessera {
+
+struct HardwarePoint {
+  std::vector<double> values;  // one per axis, SI
+  MachineSpec machine;
+};
+
+// Point i of the grid, 0 <= i < sweep_hardware_points(sweep) (scenario/sweep_size.hpp).
+TESSERA_API HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i);
+
+}  // namespace tessera
