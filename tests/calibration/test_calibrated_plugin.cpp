@@ -10,6 +10,7 @@
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
+#include "report/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;
@@ -34,7 +35,8 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
   const LoadedPlugin* p = registry().find(PluginKind::latency, "calibrated");
   REQUIRE(p != nullptr);
   const PluginDescriptor& d = *p->descriptor;
-  REQUIRE(d.param_count == 1);
+  REQUIRE(d.param_count == 5);  // framework, tp_overlap, tp_overlap_chunks, _min_chunk_tokens, fusion
+  REQUIRE(std::string(d.params[0].name) == "framework");
   std::set<std::string> choices;
   for (std::uint32_t i = 0; i < d.params[0].choice_count; ++i) choices.insert(d.params[0].choices[i].value);
   std::set<std::string> profiles;
@@ -50,7 +52,8 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
   CHECK(std::string(d.params[0].default_value) == "generic");
 }
 
-TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies within (0 to 1]", "[calibrated]") {
+TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies above 0 and at most 1",
+          "[calibrated]") {
   for (const char* stem : {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "dgx-h200", "cube-sip"}) {
     const std::string file = std::string(TESSERA_SOURCE_DIR) + "/machines/" + stem + ".yaml";
     validation::RowPlan plan;
@@ -200,4 +203,190 @@ TEST_CASE("calibrated: host launch cost is exposed only when the host is the bot
   const Stage& ob = b.items[static_cast<std::size_t>(b.size - 1)];
   CHECK(oa.visible_s == Approx(1e-6));                    // GPU-bound: only the first launch shows
   CHECK(ob.visible_s == Approx(kernels * 200e-6 - gpu));  // host-bound: the step takes the host's time
+}
+
+namespace {
+
+// A toy machine and model for hand-computed calibrated stages: 1e15 FLOP/s bf16, 4e12 B/s HBM,
+// one node of 8 at 4e11 B/s and 3 us; H = 4096, bf16.
+struct Toy {
+  ModelSpec model;
+  MachineSpec machine;
+  EvalContext ctx;
+  plugins::FamilyEfficiency fam;
+  Toy() {
+    model.name = "toy";
+    model.layers = model.heads = model.kv_heads = model.head_dim = model.ffn = model.vocab = 1;
+    model.hidden = 4096;
+    machine.pe.flops[static_cast<std::size_t>(DType::bf16)] = 1e15;
+    machine.pe.hbm_bandwidth = 4e12;
+    machine.levels.push_back({"node", 8, 4e11, 3e-6, LinkTopology::switched, 0});
+    Workload wl;
+    wl.mode = Mode::prefill;
+    ctx = make_eval_context(model, machine, wl);
+    fam.gemm_efficiency = 0.8;
+    fam.gemm_m_half = 32;
+    fam.hbm_efficiency = 0.9;
+    fam.kernel_overhead = 5e-6;
+    fam.collective_bw_efficiency = 0.7;
+    fam.collective_latency = 5e-6;
+  }
+};
+
+// GEMM M x K -> N (bf16) followed by the all-reduce of its M x N output over `ranks`.
+void gemm_then_allreduce(StepWork& w, const char* gemm_name, const char* reduce_name, StageBlock block,
+                         double M, double K, double N, int ranks, int kernels) {
+  StageWork& g = w.push();
+  g.name = gemm_name;
+  g.block = block;
+  g.count = 1;
+  g.kernels = kernels;
+  g.flops = 2 * M * N * K;
+  g.hbm_bytes = 2 * (M * K + K * N + M * N);
+  g.gemm = {M, N, K};
+  StageWork& r = w.push();
+  r.name = reduce_name;
+  r.block = block;
+  r.count = 1;
+  r.kernels = 1;
+  r.comm_count = 1;
+  r.comms[0].kind = CommKind::all_reduce;
+  r.comms[0].ranks = ranks;
+  r.comms[0].bytes = M * N * 2;
+  r.comms[0].link = {4e11, 3e-6, 1, 1};
+}
+
+}  // namespace
+
+// ffn.down of M = 8192 tokens, K = N = 4096, then its all-reduce over 2 ranks, n = 4 chunks.
+//   GEMM: 2·8192·4096·4096 FLOP at 1e15·0.8·8192/8224 -> 3.449396e-4 s (memory 4.660338e-5 s).
+//   Chunks of 2048 rows run at 0.8·2048/2080: compute × 8320/8224 -> 3.489661e-4 s (memory with 3
+//   weight re-reads 7.456540e-5 s): Δg = 4.026532e-6 s, g = 8.724152e-5 s.
+//   All-reduce of 67,108,864 B: M/(4e11·0.7) + 2·(3e-6 + 5e-6) = 2.556745e-4 s; a chunk
+//   M/4/(2.8e11) + 1.6e-5 = 7.591863e-5 s < g, so only the last chunk shows.
+//   Per chunk one kernel_overhead (stage_overhead 0): 4 · 5e-6.
+//   exposed = 4.026532e-6 + 7.591863e-5 + 2e-5 = 9.994516e-5 s.
+TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kernel per chunk",
+          "[calibrated]") {
+  const Toy t;
+  plugins::FrameworkProfile none;
+  none.name = "none";
+  TpOverlapPolicy chunked;
+  chunked.mode = TpOverlap::chunked;
+  const plugins::CalibratedLatency off(none), on(none, chunked);
+  StepWork w;
+  gemm_then_allreduce(w, "ffn.down", "ffn.reduce", StageBlock::ffn, 8192, 4096, 4096, 2, 1);
+  StageList a, b;
+  off.time_step_with(t.ctx, t.fam, w, a);
+  on.time_step_with(t.ctx, t.fam, w, b);
+  CHECK(a.items[0].compute_s == Approx(3.449396e-4).epsilon(1e-6));
+  CHECK(a.items[1].visible_s == Approx(2.556745e-4).epsilon(1e-6));
+  CHECK(b.items[1].comm_s == Approx(2.556745e-4).epsilon(1e-6));
+  CHECK(b.items[1].visible_s == Approx(9.994516e-5).epsilon(1e-6));
+  CHECK(b.items[0].visible_s == a.items[0].visible_s);  // the GEMM's cost of chunking is in the reduce
+  // 8 chunks: the last chunk's all-reduce is smaller but every chunk pays a kernel; still a gain.
+  TpOverlapPolicy eight = chunked;
+  eight.chunks = 8;
+  const plugins::CalibratedLatency on8(none, eight);
+  StageList c;
+  on8.time_step_with(t.ctx, t.fam, w, c);
+  CHECK(c.items[1].visible_s < a.items[1].visible_s);
+  // 512 tokens: 128-row chunks are below the ridge w·rate/(2·hbm) = 2·1e15·0.8·512/544/(2·3.6e12)
+  // = 209 rows: nothing is chunked.
+  StepWork small;
+  gemm_then_allreduce(small, "ffn.down", "ffn.reduce", StageBlock::ffn, 512, 4096, 4096, 2, 1);
+  StageList d, e;
+  off.time_step_with(t.ctx, t.fam, small, d);
+  on.time_step_with(t.ctx, t.fam, small, e);
+  CHECK(e.items[1].visible_s == d.items[1].visible_s);
+}
+
+// allreduce_norm_fusion: attn.qkv (3 kernels) and ffn.up (2) each lose their norm kernel — one
+// kernel_overhead, 5e-6 s, on the GPU and one launch on the host; no stage's communication moves.
+TEST_CASE("calibrated: allreduce_norm_fusion removes one kernel per fused reduction and hides nothing",
+          "[calibrated]") {
+  const Toy t;
+  plugins::FrameworkProfile prof;
+  prof.name = "p";
+  prof.launch_overhead = 1e-6;
+  const plugins::CalibratedLatency off(prof), on(prof, TpOverlapPolicy{}, true);
+  auto step = [](double tokens) {
+    StepWork w;
+    StageWork& q = w.push();
+    q.name = "attn.qkv";
+    q.count = 1;
+    q.kernels = 3;
+    q.flops = 2 * tokens * 4096 * 6144;
+    q.hbm_bytes = 2 * (tokens * 4096 + 4096.0 * 6144 + tokens * 6144);
+    q.gemm = {tokens, 6144, 4096};
+    gemm_then_allreduce(w, "attn.out", "attn.tp_reduce", StageBlock::attention, tokens, 4096, 4096, 8, 1);
+    StageWork& u = w.push();
+    u.name = "ffn.up";
+    u.block = StageBlock::ffn;
+    u.count = 1;
+    u.kernels = 2;
+    u.flops = 2 * tokens * 4096 * 4096;
+    u.hbm_bytes = 2 * (tokens * 4096 + 4096.0 * 4096 + tokens * 4096);
+    u.gemm = {tokens, 4096, 4096};
+    gemm_then_allreduce(w, "ffn.down", "ffn.reduce", StageBlock::ffn, tokens, 4096, 4096, 8, 1);
+    return w;
+  };
+  for (double tokens : {1.0, 4096.0}) {
+    const StepWork w = step(tokens);
+    StageList a, b;
+    off.time_step_with(t.ctx, t.fam, w, a);
+    on.time_step_with(t.ctx, t.fam, w, b);
+    INFO("tokens " << tokens);
+    REQUIRE(a.size == b.size);
+    CHECK(a.items[0].visible_s - b.items[0].visible_s == Approx(5e-6));  // attn.qkv
+    CHECK(a.items[3].visible_s - b.items[3].visible_s == Approx(5e-6));  // ffn.up
+    for (int i : {1, 2, 4, 5})
+      CHECK(b.items[static_cast<std::size_t>(i)].visible_s == a.items[static_cast<std::size_t>(i)].visible_s);
+    for (int i : {2, 5})
+      CHECK(b.items[static_cast<std::size_t>(i)].comm_s == a.items[static_cast<std::size_t>(i)].comm_s);
+  }
+  // Above 16384 tokens the flashinfer/TensorRT-LLM fused kernel is not used: nothing changes.
+  const StepWork big = step(32768);
+  StageList a, b;
+  off.time_step_with(t.ctx, t.fam, big, a);
+  on.time_step_with(t.ctx, t.fam, big, b);
+  for (int i = 0; i < a.size; ++i)
+    CHECK(b.items[static_cast<std::size_t>(i)].visible_s == a.items[static_cast<std::size_t>(i)].visible_s);
+}
+
+// `explain` (JSON) shows the hidden part of a chunked all-reduce: visible_s below comm_s and
+// overlapped_s = comm_s - visible_s; the field is absent under the default (nothing overlapped).
+// Llama-3.1-8B prefill in 2048-token chunks, TP = 2 (tests/physics/tp_overlap_test.cpp has the
+// hand-computed times of the same stages at peak rates).
+TEST_CASE("calibrated: explain reports the overlapped time of a chunked all-reduce",
+          "[calibrated][explain]") {
+  const std::string file = std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-8b-prefill-8k-h100.yaml";
+  for (const bool chunked : {false, true}) {
+    LoadOptions o;
+    o.set = {std::string("plugins.latency={name: calibrated, tp_overlap: ") + (chunked ? "chunked" : "none") +
+             "}"};
+    const Scenario sc = load_scenario(file, o);
+    Session s(sc, registry(), 0);
+    ParallelConfig c;
+    c.tp = 2;
+    Evaluation e;
+    s.evaluator().evaluate(c, e);
+    REQUIRE(e.valid);
+    const nlohmann::json j = explain_json(s, e);
+    bool found = false;
+    for (const auto& st : j["stages"]) {
+      if (st["name"] != "ffn.reduce") continue;
+      found = true;
+      if (chunked) {
+        REQUIRE(st.contains("overlapped_s"));
+        CHECK(st["visible_s"].get<double>() < st["comm_s"].get<double>());
+        CHECK(st["overlapped_s"].get<double>() ==
+              Approx(st["comm_s"].get<double>() - st["visible_s"].get<double>()));
+      } else {
+        CHECK_FALSE(st.contains("overlapped_s"));
+        CHECK(st["visible_s"].get<double>() == st["comm_s"].get<double>());
+      }
+    }
+    CHECK(found);
+  }
 }

@@ -10,4 +10,5 @@
 #include "tessera/physics/shards.hpp"
 #include "tessera/physics/stage_timing.hpp"
 #include "tessera/physics/step_work.hpp"
+#include "tessera/physics/tp_overlap.hpp"
 #include "tessera/plugin/descriptor.hpp"

@@ -23,6 +23,14 @@ nlohmann::json config_json(const ParallelConfig& c, const MachineSpec& m) {
 
 namespace {
 
+// Communication time a stage hides behind compute, per occurrence: a pure communication stage
+// (no FLOPs, no HBM bytes) whose visible time is below its comm_s was overlapped with the GEMM
+// before it (tp_overlap: chunked, docs/physics.md §7). attn.cp reports its overlap in visible_s.
+double overlapped_s(const Stage& s) {
+  if (s.flops > 0 || s.hbm_bytes > 0 || s.visible_s >= s.comm_s) return 0;
+  return s.comm_s - s.visible_s;
+}
+
 nlohmann::json units_used_json(const Evaluation& e, const MachineSpec& m) {
   nlohmann::json u = nlohmann::json::object();
   u[m.pe.name] = e.layout.units_used[0];
@@ -97,17 +105,19 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   j["units_used"] = units_used_json(e, machine);
   nlohmann::json stages = nlohmann::json::array();
   for (const Stage& s : e.stages) {
-    stages.push_back({{"name", s.name},
-                      {"block", stage_block_name(s.block)},
-                      {"count", s.count},
-                      {"flops", s.flops},
-                      {"hbm_bytes", s.hbm_bytes},
-                      {"comm_bytes", s.comm_bytes},
-                      {"compute_s", s.compute_s},
-                      {"memory_s", s.memory_s},
-                      {"comm_s", s.comm_s},
-                      {"visible_s", s.visible_s},
-                      {"bound", bound_name(s.bound)}});
+    nlohmann::json row = {{"name", s.name},
+                          {"block", stage_block_name(s.block)},
+                          {"count", s.count},
+                          {"flops", s.flops},
+                          {"hbm_bytes", s.hbm_bytes},
+                          {"comm_bytes", s.comm_bytes},
+                          {"compute_s", s.compute_s},
+                          {"memory_s", s.memory_s},
+                          {"comm_s", s.comm_s},
+                          {"visible_s", s.visible_s},
+                          {"bound", bound_name(s.bound)}};
+    if (overlapped_s(s) > 0) row["overlapped_s"] = overlapped_s(s);
+    stages.push_back(std::move(row));
   }
   j["stages"] = stages;
   if (const std::string note = parallel_block_note(session, e); !note.empty())
@@ -170,6 +180,10 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   table.print(os, "  ");
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
   if (const std::string note = parallel_block_note(session, e); !note.empty()) os << "  (" << note << ")\n";
+  for (const Stage& s : e.stages)
+    if (overlapped_s(s) > 0)
+      os << "  " << s.name << ": " << format_quantity(overlapped_s(s), t) << " of its "
+         << format_quantity(s.comm_s, t) << " comm time overlapped with the GEMM before it (chunked)\n";
 
   const MemoryUsage& m = e.memory;
   os << "\nMemory per " << machine.pe.name << ":  weights "

@@ -16,7 +16,49 @@ double param_or(const ParamSet& p, std::string_view name, double fallback) {
 // A GEMM whose wider operand format is 8-bit runs at the 8-bit peak.
 bool eight_bit(DType a, DType b) { return dtype_bytes(wider_dtype(a, b)) <= 1.0; }
 
+// All-reduce + residual + RMSNorm fusion (TensorRT-LLM AllReduceFusionOp::RESIDUAL_RMS_NORM,
+// flashinfer allreduce_fusion, used by vLLM and SGLang): the norm that opens the next block runs
+// inside the all-reduce kernel. Tessera counts that norm among the kernels of the block's first
+// stage (attn.qkv after the FFN's reduction, ffn.up / moe.router after attn.tp_reduce), so a fused
+// reduction removes one kernel there. Only all-reduces of at most kFusionMaxTokens tokens fuse
+// (vLLM PassConfig fi_allreduce_fusion_max_token_num = 16384), and a block's norm loses its kernel
+// only if every reduction in front of it fuses (an all-to-all moe.combine does not).
+constexpr double kFusionMaxTokens = 16384;
+
+bool fusable(const EvalContext& ctx, const StageWork& w) {
+  if (!is_tp_allreduce_stage(w)) return false;
+  const double per_token = static_cast<double>(ctx.model->hidden) * ctx.act_bytes;
+  return per_token > 0 && w.comms[0].bytes / per_token <= kFusionMaxTokens;
+}
+
+bool is_named(const StageWork& w, std::string_view name) { return name == w.name; }
+
 }  // namespace
+
+NormFusion norm_fusion(const EvalContext& ctx, const StepWork& work) {
+  NormFusion f;
+  bool attn_seen = false, ffn_seen = false;
+  bool attn_ok = true, ffn_ok = true;
+  for (int i = 0; i < work.size; ++i) {
+    const StageWork& w = work.stages[static_cast<std::size_t>(i)];
+    if (is_named(w, "attn.tp_reduce")) {
+      attn_seen = true;
+      attn_ok = attn_ok && fusable(ctx, w);
+    } else if (is_named(w, "ffn.reduce") || is_named(w, "moe.combine")) {
+      ffn_seen = true;
+      ffn_ok = ffn_ok && fusable(ctx, w);
+    }
+  }
+  f.ffn_block_norm = attn_seen && attn_ok;
+  f.attn_block_norm = ffn_seen && ffn_ok;
+  return f;
+}
+
+bool fused_norm(const NormFusion& f, const StageWork& w) {
+  if (w.kernels < 2) return false;  // a stage whose only kernel is its GEMM holds no norm
+  if (f.attn_block_norm && is_named(w, "attn.qkv")) return true;
+  return f.ffn_block_norm && (is_named(w, "ffn.up") || is_named(w, "moe.router"));
+}
 
 FamilyEfficiency family_from_params(const ParamSet& p) {
   FamilyEfficiency f;
@@ -45,8 +87,15 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
       fam.attention_efficiency * (eight_bit(dt.kv, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
   double gpu_s = 0, host_s = 0;
   bool token_step = false;  // the step produces tokens (it runs the lm_head)
+  TpOverlapPolicy tp = tp_overlap_;
+  tp.chunk_cost_s = ctx.machine->stage_overhead + fam.kernel_overhead;  // one more GEMM kernel per chunk
+  tp.gemm_m_half = fam.gemm_m_half;
+  const NormFusion fusion = allreduce_norm_fusion_ ? norm_fusion(ctx, work) : NormFusion{};
+  StageRates prev;
   for (int i = 0; i < work.size; ++i) {
     const StageWork& w = work.stages[static_cast<std::size_t>(i)];
+    // The RMSNorm that opens a block runs inside the fused all-reduce before it: one kernel less.
+    const int kernels = w.kernels - (fused_norm(fusion, w) ? 1 : 0);
     StageRates r;
     if (w.attention_kernel) {
       r.flop_rate = ctx.attn_peak * attn_eff;
@@ -59,9 +108,13 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
     r.comm_bw_efficiency = fam.collective_bw_efficiency;
     r.comm_extra_latency = fam.collective_latency;
-    r.overhead = ctx.machine->stage_overhead + w.kernels * fam.kernel_overhead;
+    r.overhead = ctx.machine->stage_overhead + kernels * fam.kernel_overhead;
     Stage& s = out.push();
     time_stage(ctx, w, r, CpOverlap::overlapped, s);
+    if (i > 0)
+      overlap_tp_allreduce(ctx, tp, work.stages[static_cast<std::size_t>(i - 1)],
+                           out.items[static_cast<std::size_t>(i - 1)], prev, w, r, s);
+    prev = r;
     // The framework's cost of calling a collective (one per collective of the stage).
     const int calls = w.has_cp ? (w.cp.steps > 0 ? 1 : 0) : w.comm_count;
     if (calls > 0 && profile_.collective_overhead > 0) {
@@ -71,7 +124,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
       if (s.comm_s > std::max(s.compute_s, s.memory_s)) s.bound = Bound::comm;
     }
     gpu_s += w.count * s.visible_s;
-    host_s += w.count * w.kernels * profile_.launch_overhead;
+    host_s += w.count * kernels * profile_.launch_overhead;
     if (w.block == StageBlock::head && w.flops > 0) token_step = true;
   }
   // One extra stage after the work stages (the evaluator's accounting reads only the first

@@ -11,7 +11,11 @@
 //   cost per kernel (hidden behind GPU work unless the host is the bottleneck), a software cost
 //   per collective call, and the per-step costs of a decode step and of a prefill.
 // The framework's step costs appear as one extra stage, `step.overhead` (block head, count 1),
-// appended after the work stages. README.md and docs/accuracy.md explain every parameter.
+// appended after the work stages. Optional (default off): the TP all-reduces pipelined with their
+// GEMM (`tp_overlap: chunked`, tessera/physics/tp_overlap.hpp; each chunk costs one more
+// kernel_overhead and GEMM chunks run at eff(M/n)), and all-reduce + RMSNorm fusion
+// (`allreduce_norm_fusion`: one kernel less per fused reduction). README.md and
+// docs/accuracy.md explain every parameter.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -52,9 +56,23 @@ const std::vector<FrameworkProfile>& framework_profiles();
 // The profile named `name`, or nullptr.
 const FrameworkProfile* find_framework_profile(std::string_view name);
 
+// Which blocks' opening RMSNorm runs inside the fused all-reduce in front of them (plugin
+// parameter `allreduce_norm_fusion`): the attention block's (attn.qkv) when every FFN/MoE
+// reduction of the step is a fusable all-reduce, the FFN block's (ffn.up, moe.router) when
+// attn.tp_reduce is.
+struct NormFusion {
+  bool attn_block_norm = false;
+  bool ffn_block_norm = false;
+};
+NormFusion norm_fusion(const EvalContext& ctx, const StepWork& work);
+// Whether stage `w` loses its norm kernel under `f`.
+bool fused_norm(const NormFusion& f, const StageWork& w);
+
 class CalibratedLatency final : public LatencyModel {
  public:
-  explicit CalibratedLatency(const FrameworkProfile& profile) : profile_(profile) {}
+  explicit CalibratedLatency(const FrameworkProfile& profile, const TpOverlapPolicy& tp_overlap = {},
+                             bool allreduce_norm_fusion = false)
+      : profile_(profile), tp_overlap_(tp_overlap), allreduce_norm_fusion_(allreduce_norm_fusion) {}
   void time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const override;
   const FrameworkProfile& profile() const { return profile_; }
 
@@ -62,8 +80,13 @@ class CalibratedLatency final : public LatencyModel {
   void time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam, const StepWork& work,
                       StageList& out) const;
 
+  const TpOverlapPolicy& tp_overlap() const { return tp_overlap_; }
+  bool allreduce_norm_fusion() const { return allreduce_norm_fusion_; }
+
  private:
   FrameworkProfile profile_;
+  TpOverlapPolicy tp_overlap_;
+  bool allreduce_norm_fusion_ = false;
 };
 
 }  // namespace tessera::plugins
