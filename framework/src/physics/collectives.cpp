@@ -230,11 +230,8 @@ double edges_from(const LinkCost& link, const std::array<int, kMaxLevels>& digit
 
 // A ring or tree through all n members across levels: latency per level, bandwidth of the
 // slowest level (NCCL's flat ring across nodes; its tree chains inside, binary trees across).
-void flat_candidates(const Collective& c, const MachineSpec& m, const CommRates& r,
-                     const std::array<int, kMaxLevels>& digits, int k, Sink& sink) {
-  std::array<LevelView, kMaxLevels> v;
-  for (int i = 0; i < k; ++i)
-    v[static_cast<std::size_t>(i)] = view(m, c.link, digits[static_cast<std::size_t>(i)], r, 1);
+void flat_candidates(const Collective& c, const CommRates& r, const std::array<int, kMaxLevels>& digits,
+                     const std::array<LevelView, kMaxLevels>& v, int k, Sink& sink) {
   const LevelCollectives& top = v[static_cast<std::size_t>(k - 1)].lv->collectives;
   const double n = c.ranks;
   const bool reduce = c.kind == CommKind::all_reduce;
@@ -290,10 +287,21 @@ void flat_candidates(const Collective& c, const MachineSpec& m, const CommRates&
 // Hierarchical all-reduce / reduce-scatter / all-gather over digits[i..k-1]: each phase the
 // best single-level algorithm of its level; `inner` members of the group per unit below
 // cross the outer levels at once (each on its 1/inner share).
-double hierarchical(CommKind kind, double M, const LinkCost& link, const MachineSpec& m, const CommRates& r,
-                    const std::array<int, kMaxLevels>& digits, int k, int i, double inner,
-                    CollAlgorithm* top_alg, Protocol* top_proto) {
-  const LevelView v = view(m, link, digits[static_cast<std::size_t>(i)], r, inner);
+// The view of digits[i] with `inner` members of the group crossing it at once per unit below.
+LevelView crossing(const LevelView& flat, const LinkCost& link, int d, double inner) {
+  LevelView v = flat;
+  if (v.lv->uplink_bw > 0) {
+    v.cap = v.lv->uplink_bw / (std::max<std::int32_t>(1, link.share[static_cast<std::size_t>(d)]) * inner);
+    v.legacy_bw = std::min(v.lv->link_bw, v.cap) * v.raw;
+  }
+  return v;
+}
+
+double hierarchical(CommKind kind, double M, const LinkCost& link, const CommRates& r,
+                    const std::array<int, kMaxLevels>& digits, const std::array<LevelView, kMaxLevels>& views,
+                    int k, int i, double inner, CollAlgorithm* top_alg, Protocol* top_proto) {
+  const auto ii = static_cast<std::size_t>(i);
+  const LevelView v = inner > 1 ? crossing(views[ii], link, digits[ii], inner) : views[ii];
   if (i == k - 1) {
     Sink s;
     level_candidates(kind, M, v, r, CommShape::flat, s);
@@ -303,20 +311,17 @@ double hierarchical(CommKind kind, double M, const LinkCost& link, const Machine
     return s.best.seconds;
   }
   const double g = v.g;
+  const auto next = [&](CommKind kk) {
+    return hierarchical(kk, M / g, link, r, digits, views, k, i + 1, inner * g, top_alg, top_proto);
+  };
   switch (kind) {
     case CommKind::all_reduce:
-      return best_of(CommKind::reduce_scatter, M, v, r) +
-             hierarchical(CommKind::all_reduce, M / g, link, m, r, digits, k, i + 1, inner * g, top_alg,
-                          top_proto) +
+      return best_of(CommKind::reduce_scatter, M, v, r) + next(CommKind::all_reduce) +
              best_of(CommKind::all_gather, M, v, r);
     case CommKind::reduce_scatter:
-      return best_of(CommKind::reduce_scatter, M, v, r) + hierarchical(CommKind::reduce_scatter, M / g, link,
-                                                                       m, r, digits, k, i + 1, inner * g,
-                                                                       top_alg, top_proto);
+      return best_of(CommKind::reduce_scatter, M, v, r) + next(CommKind::reduce_scatter);
     case CommKind::all_gather:
-      return hierarchical(CommKind::all_gather, M / g, link, m, r, digits, k, i + 1, inner * g, top_alg,
-                          top_proto) +
-             best_of(CommKind::all_gather, M, v, r);
+      return next(CommKind::all_gather) + best_of(CommKind::all_gather, M, v, r);
     default:
       return kInf;
   }
@@ -345,12 +350,15 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
     level_candidates(c.kind, c.bytes, view(m, one, d, r, 1), r, CommShape::flat, sink);
     return;
   }
-  flat_candidates(c, m, r, digits, k, sink);
+  std::array<LevelView, kMaxLevels> views;
+  for (int i = 0; i < k; ++i)
+    views[static_cast<std::size_t>(i)] = view(m, c.link, digits[static_cast<std::size_t>(i)], r, 1);
+  flat_candidates(c, r, digits, views, k, sink);
   if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
       c.kind == CommKind::reduce_scatter) {
     CollAlgorithm a = CollAlgorithm::ring;
     Protocol p = Protocol::none;
-    const double t = hierarchical(c.kind, c.bytes, c.link, m, r, digits, k, 0, 1, &a, &p);
+    const double t = hierarchical(c.kind, c.bytes, c.link, r, digits, views, k, 0, 1, &a, &p);
     sink.add(t, a, p, CommShape::hierarchical);
   }
 }
