@@ -253,7 +253,13 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
   if (c.kind == CommKind::p2p) return;
   double f = 0, steps = 0;
   ring_factors(c.kind, n, f, steps);
-  if (top.allows(CollAlgorithm::nccl_ring)) {
+  // A flat ring or tree through every level needs every level to run it.
+  const auto all_allow = [&](CollAlgorithm a) {
+    for (int i = 0; i < k; ++i)
+      if (!v[static_cast<std::size_t>(i)].lv->collectives.allows(a)) return false;
+    return true;
+  };
+  if (all_allow(CollAlgorithm::nccl_ring)) {
     for (int p = 0; p < kProtocolCount; ++p) {
       double lat = 0, bw = kInf;
       for (int i = 0; i < k; ++i) {
@@ -269,7 +275,7 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
                static_cast<Protocol>(p), CommShape::flat);
     }
   }
-  if (reduce && top.allows(CollAlgorithm::nccl_tree)) {
+  if (reduce && all_allow(CollAlgorithm::nccl_tree)) {
     for (int p = 0; p < kProtocolCount; ++p) {
       double lat = 0, bw = kInf;
       for (int i = 0; i < k; ++i) {
