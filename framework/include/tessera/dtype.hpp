@@ -1,6 +1,5 @@
 #pragma once
 // Number formats and which tensors use which (docs/physics.md §1 "Number formats").
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -20,10 +20,12 @@ struct EvalContext {
   double weight_bytes = 2;    // w: the `weights` format (router; parts not named)
   double kv_bytes = 2;        // k
   double dispatch_bytes = 2;  // p: the MoE dispatch payload per element
-  std::array<double, kWeightPartCount> part_weight_bytes{2, 2, 2,
-                                                         2, 2, 2};  // w_attn, w_ffn, ... by WeightPart
-  std::array<double, kWeightPartCount> part_gemm_peak{};            // FLOP/s of each part's GEMMs
-  std::array<DType, kWeightPartCount> part_gemm_dtype{};            // the format they run at (DTypes::gemm)
+  // By WeightPart: bytes per weight element (w_attn, w_ffn, ...), the format each part's GEMMs
+  // run at (DTypes::gemm) and its peak (FLOP/s).
+  std::array<double, kWeightPartCount> part_weight_bytes{2, 2, 2, 2, 2, 2};
+  std::array<DType, kWeightPartCount> part_gemm_dtype{DType::bf16, DType::bf16, DType::bf16,
+                                                      DType::bf16, DType::bf16, DType::bf16};
+  std::array<double, kWeightPartCount> part_gemm_peak{};
   double gemm_peak = 0;            // FLOP/s of the `weights` GEMMs: the wider of weights and activations
   double util_peak = 0;            // compute_util's peak: the fastest GEMM peak of the model's parts
   double attn_peak = 0;            // FLOP/s for attention: the wider of the attention math and KV formats
