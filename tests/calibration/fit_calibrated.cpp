@@ -403,7 +403,7 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
     fams.insert(r->family);
     fws.insert(r->framework);
     const DTypes& d = r->prep.model.dtype;
-    if (dtype_bytes(wider_dtype(d.weights, d.activations)) <= 1.0) eight_bit_fams.insert(r->family);
+    if (dtype_bits(d.gemm(WeightPart::other)) <= 8) eight_bit_fams.insert(r->family);
   }
   std::vector<Slot> slots;
   for (const auto& f : fams)

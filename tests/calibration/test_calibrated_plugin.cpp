@@ -390,3 +390,60 @@ TEST_CASE("calibrated: explain reports the overlapped time of a chunked all-redu
     CHECK(found);
   }
 }
+
+// Each stage takes the 8-bit factor from its own format (README.md "Number formats"):
+//   machine bf16 2e15, fp8 4e15, nvfp4 8e15 FLOP/s; gemm_efficiency 0.8, gemm_m_half 32,
+//   gemm_8bit_efficiency 0.5, attention_efficiency 0.6, no kernel or HBM cost (bytes 0).
+//   A routed-expert GEMM of M = 4096 and 1e12 FLOPs with nvfp4 weights and an nvfp4 dispatch:
+//     1e12 / (8e15 * 0.8 * 0.5 * 4096/4128) = 3.1494140625e-4 s;
+//   with bf16 dispatch (weight-only nvfp4): 1e12 / (2e15 * 0.8 * 4096/4128) = 6.298828125e-4 s.
+//   An attention kernel of 1e12 FLOPs over an fp8 cache with fp8 activations: bf16 math,
+//     1e12 / (2e15 * 0.6) = 8.3333333e-4 s; with attention: fp8, 1e12 / (4e15 * 0.6 * 0.5)
+//     = 8.3333333e-4 s too (twice the peak, half the efficiency) — and 4.1666667e-4 s with
+//     gemm_8bit_efficiency 1.
+TEST_CASE("calibrated: the 8-bit efficiency follows each stage's number format", "[calibrated][dtype]") {
+  ModelSpec m;
+  m.name = "k";
+  m.layers = m.hidden = m.heads = m.kv_heads = m.head_dim = m.ffn = m.vocab = 1;
+  MachineSpec mach;
+  mach.pe.flops[static_cast<std::size_t>(DType::bf16)] = 2e15;
+  mach.pe.flops[static_cast<std::size_t>(DType::fp8)] = 4e15;
+  mach.pe.flops[static_cast<std::size_t>(DType::nvfp4)] = 8e15;
+  mach.pe.hbm_bandwidth = 4e12;
+  mach.levels.push_back({"node", 8, 4e11, 3e-6, LinkTopology::switched, 0});
+  plugins::FamilyEfficiency fam;
+  fam.gemm_efficiency = 0.8;
+  fam.gemm_m_half = 32;
+  fam.gemm_8bit_efficiency = 0.5;
+  fam.attention_efficiency = 0.6;
+  fam.kernel_overhead = 0;
+  plugins::FrameworkProfile none;
+  none.name = "none";
+  const plugins::CalibratedLatency lat(none);
+  auto time = [&](const ModelSpec& model, bool attention) {
+    const EvalContext ctx = make_eval_context(model, mach, Workload{});
+    StepWork w;
+    StageWork& s = w.push();
+    s.name = attention ? "attn.core" : "moe.experts";
+    s.count = 1;
+    s.kernels = 1;
+    s.flops = 1e12;
+    s.attention_kernel = attention;
+    s.part = attention ? WeightPart::other : WeightPart::experts;
+    s.gemm = {attention ? 0.0 : 4096.0, 1, 1};
+    StageList out;
+    lat.time_step_with(ctx, fam, w, out);
+    return out.items[0].compute_s;
+  };
+  m.dtype.expert_weights = DType::nvfp4;
+  m.dtype.dispatch = DType::nvfp4;
+  CHECK(time(m, false) == Approx(3.1494140625e-4));
+  m.dtype.dispatch.reset();
+  CHECK(time(m, false) == Approx(6.298828125e-4));
+  m.dtype.kv = m.dtype.activations = DType::fp8;
+  CHECK(time(m, true) == Approx(8.3333333e-4));
+  m.dtype.attention = DType::fp8;
+  CHECK(time(m, true) == Approx(8.3333333e-4));
+  fam.gemm_8bit_efficiency = 1;
+  CHECK(time(m, true) == Approx(4.1666667e-4));
+}

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -170,6 +171,13 @@ void random_dtypes(std::mt19937& rng, ModelSpec& m) {
   m.dtype.weights = pick(rng, std::vector<DType>{DType::bf16, DType::bf16, DType::fp8, DType::int4});
   m.dtype.kv = pick(rng, std::vector<DType>{DType::bf16, DType::fp8});
   m.dtype.activations = pick(rng, std::vector<DType>{DType::bf16, DType::bf16, DType::fp8});
+  // Per-part formats, the attention math and the dispatch payload (unset = the default).
+  using O = std::optional<DType>;
+  m.dtype.attention_weights = pick(rng, std::vector<O>{std::nullopt, std::nullopt, DType::fp8});
+  m.dtype.expert_weights = pick(rng, std::vector<O>{std::nullopt, DType::nvfp4, DType::mxfp4, DType::fp8});
+  m.dtype.lm_head_weights = pick(rng, std::vector<O>{std::nullopt, DType::bf16});
+  m.dtype.attention = pick(rng, std::vector<O>{std::nullopt, std::nullopt, DType::fp8});
+  m.dtype.dispatch = pick(rng, std::vector<O>{std::nullopt, DType::nvfp4, DType::mxfp8});
 }
 
 // Draws until `n` valid configurations are found, calling `fn` on each.
@@ -202,7 +210,10 @@ std::string describe(const Sample& s) {
      << (s.workload.mode == Mode::decode ? "decode" : "prefill") << " S=" << s.workload.context
      << " B=" << s.workload.batch << " chunk=" << s.workload.chunk << ", "
      << format_config(s.config, s.machine) << ", dtypes w/kv/a " << dtype_name(s.model.dtype.weights) << "/"
-     << dtype_name(s.model.dtype.kv) << "/" << dtype_name(s.model.dtype.activations);
+     << dtype_name(s.model.dtype.kv) << "/" << dtype_name(s.model.dtype.activations)
+     << ", attention/experts/dispatch " << dtype_name(s.model.dtype.attention_kernel()) << "/"
+     << dtype_name(s.model.dtype.weights_of(WeightPart::experts)) << "/"
+     << dtype_name(s.model.dtype.dispatch_payload());
   return os.str();
 }
 

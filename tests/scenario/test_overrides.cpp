@@ -134,3 +134,26 @@ TEST_CASE("a value given with --set is checked by the schema like a file value",
         "<command line>: error: model.kv_heads: expected a divisor of heads (32, grouped-query attention), "
         "found 5 (given with --set)");
 }
+
+TEST_CASE("set: number formats of parts - attention math - dispatch", "[overrides][dtype]") {
+  // The model's expert_weights survives the scenario's `weights` (each key replaces only itself).
+  const Scenario s =
+      load_with({"model.dtype.expert_weights=nvfp4", "dtype.weights=fp8", "dtype.attention=fp8",
+                 "dtype.dispatch=mxfp8", "dtype.kv=fp8", "machine.pe.flops.nvfp4=400 TFLOP/s"});
+  const DTypes& d = s.model.dtype;
+  CHECK(d.weights == DType::fp8);
+  CHECK(d.expert_weights == DType::nvfp4);
+  CHECK_FALSE(d.attention_weights.has_value());
+  CHECK(d.weights_of(WeightPart::attention) == DType::fp8);
+  CHECK(d.weights_of(WeightPart::lm_head) == DType::fp8);
+  CHECK(d.attention == DType::fp8);
+  CHECK(d.attention_kernel() == DType::fp8);
+  CHECK(d.dispatch_payload() == DType::mxfp8);
+  CHECK(s.machine.peak_flops(DType::nvfp4) == Approx(400e12));
+  CHECK(s.machine.peak_flops(DType::mxfp4) == Approx(400e12));  // the FP4 twin
+
+  const auto bad = errors_of({"dtype.attention=fp4"});
+  REQUIRE(bad.size() == 1);
+  CHECK_THAT(bad[0], Catch::Contains("dtype.attention: expected a number format") &&
+                         Catch::Contains("nvfp4, mxfp4 or mxfp8") && Catch::Contains("did you mean"));
+}

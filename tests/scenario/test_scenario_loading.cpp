@@ -247,3 +247,22 @@ TEST_CASE("load_model_file and load_machine_file check the kind", "[scenario]") 
                     Catch::Contains("kind: expected model, found \"machine\""));
   CHECK(load_model_file(fixture("data/models/tiny-moe.yaml")).name == "Tiny-MoE");
 }
+
+TEST_CASE("shipped Blackwell machines carry the dense FP4 peak for nvfp4 and mxfp4", "[scenario][dtype]") {
+  // NVIDIA's "with sparsity" FP4 figures halved: HGX B200 144 PF / 8 GPUs / 2 = 9 PF; GB200
+  // NVL72 1,440 PF / 72 / 2 = 10 PF.
+  const fs::path root = fs::path(TESSERA_SOURCE_DIR) / "machines";
+  const MachineSpec b200 = load_machine_file((root / "dgx-b200.yaml").string());
+  CHECK(flops(b200, DType::nvfp4) == Approx(9e15));
+  CHECK(flops(b200, DType::mxfp4) == Approx(9e15));
+  CHECK(b200.peak_flops(DType::mxfp8) == Approx(4.5e15));  // no key: the fp8 peak
+  const MachineSpec gb200 = load_machine_file((root / "gb200-nvl72.yaml").string());
+  CHECK(flops(gb200, DType::nvfp4) == Approx(10e15));
+  CHECK(flops(gb200, DType::mxfp4) == Approx(10e15));
+  const MachineSpec h100 = load_machine_file((root / "dgx-h100.yaml").string());
+  CHECK(flops(h100, DType::nvfp4) == 0);
+  CHECK(h100.peak_flops(DType::nvfp4) == Approx(1979e12));  // no FP4 units: fp8
+  CHECK(machine_field_dimension("machine.pe.flops.nvfp4") == Dimension::flop_rate);
+  CHECK(machine_field_dimension("machine.pe.flops.mxfp8") == Dimension::flop_rate);
+  CHECK_THROWS_WITH(machine_field_dimension("machine.pe.flops.fp4"), Catch::Contains("did you mean"));
+}

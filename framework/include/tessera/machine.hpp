@@ -130,7 +130,8 @@ struct MachineSpec {
   // Placement level of a name: "pe" or the PE's own name -> 0, levels[i].name -> i + 1.
   TESSERA_API std::optional<int> placement_index(std::string_view name) const;
   TESSERA_API std::string placement_name(int p) const;
-  // Dense peak for a GEMM in `t`; a format the PE lacks runs at the next wider one it has.
+  // Dense peak for a GEMM in `t`; a format the PE lacks runs at the next one it has: the
+  // same-width twin (bf16/fp16, fp8/mxfp8, nvfp4/mxfp4), then wider (docs/physics.md §1).
   TESSERA_API double peak_flops(DType t) const;
 };
 

@@ -55,15 +55,29 @@ std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& s
   const MachineSpec& m = session.machine();
   std::vector<std::pair<std::string, std::string>> k{{"machine.pe.hbm.bandwidth", "HBM bandwidth"},
                                                      {"machine.pe.hbm.capacity", "HBM capacity"}};
-  // The format whose peak the GEMMs run at.
-  const double peak = session.context().gemm_peak;
-  const DTypes& dt = session.model().dtype;
-  const DType gemm = dtype_bytes(dt.weights) >= dtype_bytes(dt.activations) ? dt.weights : dt.activations;
-  std::string fmt;
-  if (m.pe.flops[static_cast<std::size_t>(gemm)] == peak) fmt = dtype_name(gemm);
-  for (std::size_t i = 0; fmt.empty() && i < kDTypeCount; ++i)
-    if (m.pe.flops[i] == peak && peak > 0) fmt = dtype_name(static_cast<DType>(i));
-  if (!fmt.empty()) k.emplace_back("machine.pe.flops." + fmt, "peak " + fmt + " FLOP/s");
+  // The machine keys whose peaks the step runs at: the GEMMs' format first, then the attention
+  // kernels' and the other parts' where they differ (docs/physics.md §1). A format the PE lacks
+  // runs at a fallback's peak: the key holding that peak.
+  const ModelSpec& model = session.model();
+  const DTypes& dt = model.dtype;
+  std::vector<DType> formats{dt.gemm(WeightPart::other), dt.attention_kernel(),
+                             dt.gemm(WeightPart::attention), dt.gemm(WeightPart::lm_head)};
+  if (model.dense_ffn_layers() > 0) formats.push_back(dt.gemm(WeightPart::ffn));
+  if (model.has_moe) {
+    formats.push_back(dt.gemm(WeightPart::experts));
+    formats.push_back(dt.gemm(WeightPart::shared_experts));
+  }
+  std::vector<std::string> keys;
+  for (const DType t : formats) {
+    const double peak = m.peak_flops(t);
+    std::string fmt;
+    if (m.pe.flops[static_cast<std::size_t>(t)] == peak) fmt = dtype_name(t);
+    for (std::size_t i = 0; fmt.empty() && i < kDTypeCount; ++i)
+      if (m.pe.flops[i] == peak && peak > 0) fmt = dtype_name(static_cast<DType>(i));
+    if (fmt.empty() || std::find(keys.begin(), keys.end(), fmt) != keys.end()) continue;
+    keys.push_back(fmt);
+    k.emplace_back("machine.pe.flops." + fmt, "peak " + fmt + " FLOP/s");
+  }
   for (const LevelSpec& l : m.levels) {
     k.emplace_back("machine.levels." + l.name + ".link_bw", l.name + " link bandwidth");
     k.emplace_back("machine.levels." + l.name + ".latency", l.name + " link latency");

@@ -1,6 +1,7 @@
 // Out-of-line helpers of tessera/machine.hpp.
 #include "tessera/machine.hpp"
 
+#include <array>
 #include <cctype>
 
 #include "core/checked_math.hpp"
@@ -52,16 +53,29 @@ std::string MachineSpec::placement_name(int p) const {
 double MachineSpec::peak_flops(DType t) const {
   const auto at = [&](DType d) { return pe.flops[static_cast<std::size_t>(d)]; };
   if (at(t) > 0) return at(t);
-  // The chain of wider formats: int4 -> int8 -> fp8 -> bf16/fp16 -> fp32.
-  static constexpr DType kChain[] = {DType::int4, DType::int8, DType::fp8,
-                                     DType::bf16, DType::fp16, DType::fp32};
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < std::size(kChain); ++i)
-    if (kChain[i] == t) start = i;
-  // fp16 falls back to bf16 (same width) before fp32.
-  if (t == DType::fp16 && at(DType::bf16) > 0) return at(DType::bf16);
-  for (std::size_t i = start + 1; i < std::size(kChain); ++i)
-    if (at(kChain[i]) > 0) return at(kChain[i]);
+  // A format the PE lacks runs at the next one it has: first the format of the same width and
+  // kind (bf16 <-> fp16, fp8 <-> mxfp8, nvfp4 <-> mxfp4: the same tensor-core path), then wider
+  // ones. int4 -> int8 -> fp8 -> bf16/fp16 -> fp32; fp4 -> fp8 (not int: FP4 GEMMs do not run on
+  // integer units).
+  using D = DType;
+  struct Next {
+    int n;
+    std::array<D, 6> d;
+  };
+  static constexpr std::array<Next, kDTypeCount> kNext{{
+      /* fp32  */ {0, {}},
+      /* bf16  */ {2, {D::fp16, D::fp32}},
+      /* fp16  */ {2, {D::bf16, D::fp32}},
+      /* fp8   */ {4, {D::mxfp8, D::bf16, D::fp16, D::fp32}},
+      /* int8  */ {5, {D::fp8, D::mxfp8, D::bf16, D::fp16, D::fp32}},
+      /* int4  */ {6, {D::int8, D::fp8, D::mxfp8, D::bf16, D::fp16, D::fp32}},
+      /* nvfp4 */ {6, {D::mxfp4, D::fp8, D::mxfp8, D::bf16, D::fp16, D::fp32}},
+      /* mxfp4 */ {6, {D::nvfp4, D::mxfp8, D::fp8, D::bf16, D::fp16, D::fp32}},
+      /* mxfp8 */ {4, {D::fp8, D::bf16, D::fp16, D::fp32}},
+  }};
+  const Next& next = kNext[static_cast<std::size_t>(t)];
+  for (int i = 0; i < next.n; ++i)
+    if (at(next.d[static_cast<std::size_t>(i)]) > 0) return at(next.d[static_cast<std::size_t>(i)]);
   return 0;
 }
 

@@ -280,7 +280,8 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
   t.pes = static_cast<double>(c.pes());
   if (t.latency_s > 0) {
     const double useful = t.flops_all_pes - t.redundant_flops;
-    t.compute_util = useful / (ctx_.gemm_peak * t.pes * t.latency_s);
+    // util_peak: the fastest GEMM peak of the model's parts (= gemm_peak with one format).
+    t.compute_util = useful / (std::max(ctx_.util_peak, ctx_.gemm_peak) * t.pes * t.latency_s);
     t.bw_util = t.hbm_bytes_all_pes / (ctx_.hbm_bw * t.pes * t.latency_s);
     t.efficiency = std::sqrt(std::max(0.0, t.compute_util * t.bw_util));
   }

@@ -1,5 +1,7 @@
 #include "tessera/physics/eval_context.hpp"
 
+#include <algorithm>
+
 namespace tessera {
 
 EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine, const Workload& workload) {
@@ -7,12 +9,31 @@ EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine
   ctx.model = &model;
   ctx.machine = &machine;
   ctx.workload = workload;
-  ctx.act_bytes = dtype_bytes(model.dtype.activations);
-  ctx.weight_bytes = dtype_bytes(model.dtype.weights);
-  ctx.kv_bytes = dtype_bytes(model.dtype.kv);
+  const DTypes& dt = model.dtype;
+  ctx.act_bytes = dtype_bytes(dt.activations);
+  ctx.weight_bytes = dtype_bytes(dt.weights);
+  ctx.kv_bytes = dtype_bytes(dt.kv);
+  ctx.dispatch_bytes = dtype_bytes(dt.dispatch_payload());
   // Weight-only quantisation saves bytes, not FLOP time: the wider format sets the peak.
-  ctx.gemm_peak = machine.peak_flops(wider_dtype(model.dtype.weights, model.dtype.activations));
-  ctx.attn_peak = machine.peak_flops(wider_dtype(model.dtype.kv, model.dtype.activations));
+  for (int i = 0; i < kWeightPartCount; ++i) {
+    const auto p = static_cast<WeightPart>(i);
+    ctx.part_weight_bytes[static_cast<std::size_t>(i)] = dtype_bytes(dt.weights_of(p));
+    ctx.part_gemm_dtype[static_cast<std::size_t>(i)] = dt.gemm(p);
+    ctx.part_gemm_peak[static_cast<std::size_t>(i)] = machine.peak_flops(dt.gemm(p));
+  }
+  ctx.gemm_peak = ctx.part_gemm_peak[static_cast<std::size_t>(WeightPart::other)];
+  // The parts this model has; with one format for all of them util_peak = gemm_peak.
+  ctx.util_peak = std::max(ctx.gemm_peak, std::max(ctx.gemm_peak_of(WeightPart::attention),
+                                                   ctx.gemm_peak_of(WeightPart::lm_head)));
+  if (model.dense_ffn_layers() > 0)
+    ctx.util_peak = std::max(ctx.util_peak, ctx.gemm_peak_of(WeightPart::ffn));
+  if (model.has_moe) {
+    ctx.util_peak = std::max(ctx.util_peak, ctx.gemm_peak_of(WeightPart::experts));
+    if (model.moe.shared_experts > 0)
+      ctx.util_peak = std::max(ctx.util_peak, ctx.gemm_peak_of(WeightPart::shared_experts));
+  }
+  ctx.attn_dtype = dt.attention_kernel();
+  ctx.attn_peak = machine.peak_flops(ctx.attn_dtype);
   ctx.hbm_bw = machine.pe.hbm_bandwidth;
   if (model.has_mla) {
     ctx.kv_elems_per_token_head = static_cast<double>(model.mla.kv_lora_rank + model.mla.rope_dim);

@@ -9,7 +9,10 @@ namespace tessera {
 
 void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, ShardSizes& out) {
   const ModelSpec& m = *ctx.model;
-  const double w = ctx.weight_bytes;
+  // Bytes per weight element of each part (docs/physics.md §10).
+  const double w = ctx.weight_bytes, w_attn = ctx.w_of(WeightPart::attention);
+  const double w_ffn = ctx.w_of(WeightPart::ffn), w_exp = ctx.w_of(WeightPart::experts);
+  const double w_head = ctx.w_of(WeightPart::lm_head);
   const double H = static_cast<double>(m.hidden);
   const double tp = c.tp, cp = c.cp;
   const double hq_pe = static_cast<double>(m.heads) / tp;
@@ -29,22 +32,22 @@ void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layou
         static_cast<double>(a.kv_lora_rank) * static_cast<double>(a.nope_dim + a.v_head_dim) +
         static_cast<double>(a.v_head_dim) * H;
     out.attn_weight_bytes =
-        ((a.q_lora_rank > 0 ? replicated : H * (a.kv_lora_rank + a.rope_dim)) + hq_pe * per_head) * w;
+        ((a.q_lora_rank > 0 ? replicated : H * (a.kv_lora_rank + a.rope_dim)) + hq_pe * per_head) * w_attn;
   } else {
     const double d = static_cast<double>(m.head_dim);
-    out.attn_weight_bytes = (H * d * (hq_pe + 2 * out.n_kv) + hq_pe * d * H) * w;
+    out.attn_weight_bytes = (H * d * (hq_pe + 2 * out.n_kv) + hq_pe * d * H) * w_attn;
   }
   const double f = layout.ffn_group;
-  out.dense_ffn_weight_bytes = ffn_params(m, static_cast<double>(m.ffn)) * w / f;
+  out.dense_ffn_weight_bytes = ffn_params(m, static_cast<double>(m.ffn)) * w_ffn / f;
   if (m.has_moe) {
-    // E/ep experts per EP rank, each sharded over f/ep PEs: E/f experts' worth per PE.
-    out.moe_weight_bytes =
-        (H * static_cast<double>(m.moe.experts) + static_cast<double>(m.moe.experts) * expert_params(m) / f +
-         static_cast<double>(m.moe.shared_experts) * expert_params(m) / f) *
-        w;
+    // E/ep experts per EP rank, each sharded over f/ep PEs: E/f experts' worth per PE. The
+    // router is in `weights`, routed and shared experts in expert_weights.
+    out.moe_weight_bytes = H * static_cast<double>(m.moe.experts) * w +
+                           static_cast<double>(m.moe.experts) * expert_params(m) / f * w_exp +
+                           static_cast<double>(m.moe.shared_experts) * expert_params(m) / f * w_exp;
   }
-  out.embedding_bytes = embedding_params(m) * w / tp;
-  out.lm_head_bytes = (m.tied_embeddings && c.pp == 1) ? 0.0 : embedding_params(m) * w / tp;
+  out.embedding_bytes = embedding_params(m) * w_head / tp;
+  out.lm_head_bytes = (m.tied_embeddings && c.pp == 1) ? 0.0 : embedding_params(m) * w_head / tp;
 
   out.s_loc_fraction = 1.0 / cp / (split ? out.r : 1.0);
   const double S = static_cast<double>(ctx.workload.context);

@@ -7,9 +7,18 @@
 
 namespace tessera {
 
+DType stage_math_dtype(const EvalContext& ctx, const StageWork& work) {
+  if (work.attention_kernel) return ctx.attn_dtype;
+  return ctx.part_gemm_dtype[static_cast<std::size_t>(work.part)];
+}
+
+double stage_peak(const EvalContext& ctx, const StageWork& work) {
+  return work.attention_kernel ? ctx.attn_peak : ctx.gemm_peak_of(work.part);
+}
+
 StageRates peak_rates(const EvalContext& ctx, const StageWork& work) {
   StageRates r;
-  r.flop_rate = work.attention_kernel ? ctx.attn_peak : ctx.gemm_peak;
+  r.flop_rate = stage_peak(ctx, work);
   r.hbm_bw = ctx.hbm_bw;
   r.overhead = ctx.machine->stage_overhead;
   return r;

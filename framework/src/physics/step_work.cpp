@@ -1,6 +1,7 @@
 // The reference workload of one step (SPEC §3.1-3.4), per PE and per occurrence.
 // docs/physics.md explains every line; the symbols follow SPEC §3:
-//   a, w, k  bytes per activation, weight, KV element
+//   a, k     bytes per activation, KV element; p per MoE dispatch payload element
+//   w        bytes per weight element of the stage's part: w_attn, w_ffn, w_exp, w_head; w (router)
 //   T        new tokens per DP replica; T_rank = tokens one PE's attention handles
 //            (decode: every CP rank holds the same T; prefill: T / cp, zig-zag balanced)
 //   n_kv = max(1, h_kv/tp), r = max(1, tp/h_kv); split (r > 1): q_loc = g, S_loc /= r
@@ -19,6 +20,7 @@ namespace {
 
 struct Dims {
   double H, d, hq, hkv, g, B, T, T_rank, n_kv, r, q_loc, q_pe, tp, cp, dp, ep, a, w, k;
+  double w_attn, w_ffn, w_exp, w_head, p;
   bool decode, split, mla;
 };
 
@@ -54,6 +56,7 @@ StageWork& next_stage(StepWork& out) {
   s.accounted_hbm_bytes = 0;
   s.gemm = GemmShape{};
   s.attention_kernel = false;
+  s.part = WeightPart::other;
   s.kernels = 0;
   // comms[i >= comm_count] and cp (unless has_cp) are never read: set when added.
   s.comm_count = 0;
@@ -62,9 +65,10 @@ StageWork& next_stage(StepWork& out) {
 }
 
 // A compute stage: its accounted work equals its work, and `useful` of it is unique.
-StageWork& compute_stage(StepWork& out, const char* name, StageBlock block, double count, double ranks,
-                         double flops, double bytes, double useful_flops, int kernels) {
+StageWork& compute_stage(StepWork& out, const char* name, StageBlock block, WeightPart part, double count,
+                         double ranks, double flops, double bytes, double useful_flops, int kernels) {
   StageWork& s = next_stage(out);
+  s.part = part;
   s.name = name;
   s.block = block;
   s.count = count;
@@ -113,17 +117,19 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
     const double replicated = lora_q > 0 ? down : x.H * (lora_kv + rope);
     const double flops = 2 * x.T_rank * (elems + kv_up);
     const double useful = 2 * x.T_rank * (replicated / x.tp + q_up + kv_up) / proj_share;
-    const double bytes = (elems + x.q_pe * lora_kv * (x.decode ? nope : nope + vdim)) * x.w +
+    const double bytes = (elems + x.q_pe * lora_kv * (x.decode ? nope : nope + vdim)) * x.w_attn +
                          x.T_rank * (x.H + x.q_pe * (nope + rope) + lora_kv + rope) * x.a;
-    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, L, ranks, flops, bytes, useful, 3);
+    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, WeightPart::attention, L, ranks,
+                                 flops, bytes, useful, 3);
     s.gemm = {x.T_rank, elems / x.H, x.H};
   } else {
     const double n_out = x.d * (x.q_pe + 2 * x.n_kv);
     const double flops = 2 * x.T_rank * x.H * n_out;
     // Unique work: the PE's query heads, and its KV heads once among the r sharing them.
     const double useful = 2 * x.T_rank * x.H * x.d * (x.q_pe + 2 * x.n_kv / x.r) / proj_share;
-    const double bytes = x.H * n_out * x.w + x.T_rank * (x.H + n_out) * x.a;
-    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, L, ranks, flops, bytes, useful, 3);
+    const double bytes = x.H * n_out * x.w_attn + x.T_rank * (x.H + n_out) * x.a;
+    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, WeightPart::attention, L, ranks,
+                                 flops, bytes, useful, 3);
     s.gemm = {x.T_rank, n_out, x.H};
   }
 
@@ -172,8 +178,8 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   }
   const double qo_bytes = x.T_rank * x.q_loc * qo_width * x.a;
   {
-    StageWork& s = compute_stage(out, "attn.core", StageBlock::attention, L, ranks, block_flops,
-                                 block_bytes + qo_bytes, block_flops, 2);
+    StageWork& s = compute_stage(out, "attn.core", StageBlock::attention, WeightPart::other, L, ranks,
+                                 block_flops, block_bytes + qo_bytes, block_flops, 2);
     s.attention_kernel = true;
   }
 
@@ -224,15 +230,15 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   {
     const double in_width = x.q_pe * (x.mla ? static_cast<double>(m.mla.v_head_dim) : x.d);
     double flops = 2 * x.T_rank * in_width * x.H;
-    double bytes = in_width * x.H * x.w + x.T_rank * (in_width + x.H) * x.a;
+    double bytes = in_width * x.H * x.w_attn + x.T_rank * (in_width + x.H) * x.a;
     if (x.mla && x.decode) {  // un-absorb W_UV: latent -> v per head
       const double uv =
           x.q_pe * static_cast<double>(m.mla.kv_lora_rank) * static_cast<double>(m.mla.v_head_dim);
       flops += 2 * x.T_rank * uv;
-      bytes += uv * x.w;
+      bytes += uv * x.w_attn;
     }
-    StageWork& s =
-        compute_stage(out, "attn.out", StageBlock::attention, L, ranks, flops, bytes, flops / proj_share, 1);
+    StageWork& s = compute_stage(out, "attn.out", StageBlock::attention, WeightPart::attention, L, ranks,
+                                 flops, bytes, flops / proj_share, 1);
     s.gemm = {x.T_rank, x.H, in_width};
   }
   if (c.tp > 1 && reduce_layers > 0) {
@@ -302,16 +308,16 @@ void dense_ffn_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   const double up_width = (m.ffn_kind == FfnKind::gated ? 2 * I : I) / f;
   {
     const double flops = 2 * T_f * x.H * up_width;
-    const double bytes = x.H * up_width * x.w + T_f * (x.H + up_width) * x.a;
-    StageWork& s =
-        compute_stage(out, "ffn.up", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 2);
+    const double bytes = x.H * up_width * x.w_ffn + T_f * (x.H + up_width) * x.a;
+    StageWork& s = compute_stage(out, "ffn.up", StageBlock::ffn, WeightPart::ffn, count, ranks, flops, bytes,
+                                 flops / share, 2);
     s.gemm = {T_f, up_width, x.H};
   }
   {
     const double flops = 2 * T_f * (I / f) * x.H;
-    const double bytes = (I / f) * x.H * x.w + T_f * (I / f + x.H) * x.a;
-    StageWork& s =
-        compute_stage(out, "ffn.down", StageBlock::ffn, count, ranks, flops, bytes, flops / share, 1);
+    const double bytes = (I / f) * x.H * x.w_ffn + T_f * (I / f + x.H) * x.a;
+    StageWork& s = compute_stage(out, "ffn.down", StageBlock::ffn, WeightPart::ffn, count, ranks, flops,
+                                 bytes, flops / share, 1);
     s.gemm = {T_f, x.H, I / f};
   }
   StageWork& s = comm_stage(out, "ffn.reduce", StageBlock::ffn, count, ranks);
@@ -340,25 +346,29 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
     const double flops = 2 * x.T_rank * x.H * E;
     const double bytes = x.H * E * x.w + x.T_rank * (x.H + E) * x.a;
     const double useful = flops / (x.tp * (x.decode ? x.cp : 1.0));
-    StageWork& s = compute_stage(out, "moe.router", StageBlock::moe, count, ranks, flops, bytes, useful, 2);
+    StageWork& s = compute_stage(out, "moe.router", StageBlock::moe, WeightPart::other, count, ranks, flops,
+                                 bytes, useful, 2);
     s.gemm = {x.T_rank, E, x.H};
   }
-  if (differ && c.ep > 1) {
+  if (differ && c.ep > 1) {  // the payload in its own format (post-quant dispatch); combine stays in a
     StageWork& s = comm_stage(out, "moe.dispatch", StageBlock::moe, count, ranks);
-    add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.a / x.ep, lay.ep));
+    add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.p / x.ep, lay.ep));
   }
   {
     const double shard = f / x.ep;  // PEs sharing one expert
-    const double expert_bytes = expert_params(m) * x.w / shard;
+    const double expert_bytes = expert_params(m) * x.w_exp / shard;
     const double flops_per_slot = 2 * expert_matrix_params(m) / shard;
     const MoELoad worst = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, false);
     const MoELoad avg = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, true);
     const double width = (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / shard;
+    // A routed token is read in the dispatch payload's format (p), written back in a.
     StageWork& s = compute_stage(
-        out, "moe.experts", StageBlock::moe, count, ranks, worst.token_slots * flops_per_slot,
-        worst.distinct_experts * expert_bytes + worst.token_slots * (2 * x.H + width) * x.a, 0, 3);
+        out, "moe.experts", StageBlock::moe, WeightPart::experts, count, ranks,
+        worst.token_slots * flops_per_slot,
+        worst.distinct_experts * expert_bytes + worst.token_slots * (x.H * x.p + (x.H + width) * x.a), 0, 3);
     s.accounted_flops = avg.token_slots * flops_per_slot;
-    s.accounted_hbm_bytes = avg.distinct_experts * expert_bytes + avg.token_slots * (2 * x.H + width) * x.a;
+    s.accounted_hbm_bytes =
+        avg.distinct_experts * expert_bytes + avg.token_slots * (x.H * x.p + (x.H + width) * x.a);
     s.redundant_flops = s.accounted_flops * (1 - 1 / share);
     const double per_expert = worst.distinct_experts > 0 ? worst.token_slots / worst.distinct_experts : 0;
     s.gemm = {per_expert, width, x.H};
@@ -366,9 +376,9 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
   if (m.moe.shared_experts > 0) {
     const double Es = static_cast<double>(m.moe.shared_experts);
     const double flops = 2 * T_f * Es * expert_matrix_params(m) / f;
-    const double bytes = Es * expert_params(m) * x.w / f + T_f * 2 * x.H * x.a;
-    StageWork& s =
-        compute_stage(out, "moe.shared", StageBlock::moe, count, ranks, flops, bytes, flops / share, 3);
+    const double bytes = Es * expert_params(m) * x.w_exp / f + T_f * 2 * x.H * x.a;
+    StageWork& s = compute_stage(out, "moe.shared", StageBlock::moe, WeightPart::shared_experts, count, ranks,
+                                 flops, bytes, flops / share, 3);
     s.gemm = {T_f, Es * (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / f, x.H};
   }
   StageWork& s = comm_stage(out, "moe.combine", StageBlock::moe, count, ranks);
@@ -423,6 +433,11 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
   x.q_loc = x.split ? x.g : x.q_pe;
   x.a = ctx.act_bytes;
   x.w = ctx.weight_bytes;
+  x.w_attn = ctx.w_of(WeightPart::attention);
+  x.w_ffn = ctx.w_of(WeightPart::ffn);
+  x.w_exp = ctx.w_of(WeightPart::experts);
+  x.w_head = ctx.w_of(WeightPart::lm_head);
+  x.p = ctx.dispatch_bytes;
   x.k = ctx.kv_bytes;
   out.tokens = x.T;
 
@@ -445,8 +460,9 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
   if (sh.lm_head) {
     const double V = static_cast<double>(m.vocab);
     const double flops = 2 * x.B * x.H * V / x.tp;  // the last position of each sequence
-    const double bytes = V * x.H * x.w / x.tp + x.B * (x.H + V / x.tp) * x.a;
-    StageWork& s = compute_stage(out, "lm_head", StageBlock::head, 1, x.tp, flops, bytes, flops, 2);
+    const double bytes = V * x.H * x.w_head / x.tp + x.B * (x.H + V / x.tp) * x.a;
+    StageWork& s =
+        compute_stage(out, "lm_head", StageBlock::head, WeightPart::lm_head, 1, x.tp, flops, bytes, flops, 2);
     s.gemm = {x.B, V / x.tp, x.H};
   }
 }

@@ -82,6 +82,24 @@ std::string parallel_block_note(const Session& s, const Evaluation& e) {
   return note;
 }
 
+// The number formats (docs/physics.md §1): the three base formats, the attention math, and
+// each part, dispatch payload only where the model has it.
+std::string formats_line(const ModelSpec& m) {
+  const DTypes& d = m.dtype;
+  std::string line = std::string("weights ") + dtype_name(d.weights);
+  const auto part = [&](const char* name, WeightPart p) {
+    if (d.weights_of(p) != d.weights) line += std::string(", ") + name + " " + dtype_name(d.weights_of(p));
+  };
+  part("attention weights", WeightPart::attention);
+  if (m.dense_ffn_layers() > 0) part("ffn weights", WeightPart::ffn);
+  if (m.has_moe) part("expert weights", WeightPart::experts);
+  part("lm_head weights", WeightPart::lm_head);
+  line += std::string(", kv ") + dtype_name(d.kv) + ", attention " + dtype_name(d.attention_kernel()) +
+          ", activations " + dtype_name(d.activations);
+  if (m.has_moe) line += std::string(", dispatch ") + dtype_name(d.dispatch_payload());
+  return line;
+}
+
 }  // namespace
 
 nlohmann::json explain_json(const Session& session, const Evaluation& e) {
@@ -94,6 +112,7 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                 {"params_total", params_total(model)},
                 {"params_active", params_active(model)},
                 {"parallel_block", model.parallel_block}};
+  j["formats"] = formats_line(model);
   j["machine"] = machine.name;
   j["config"] = config_json(e.config, machine);
   j["valid"] = e.valid;
@@ -154,6 +173,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   os << "Scenario  " << session.scenario().name << "  (latency model: " << session.latency_name() << ")\n";
   os << "Model     " << model.name << "  " << fixed(params_total(model) / 1e9, 2) << " B params, "
      << fixed(params_active(model) / 1e9, 2) << " B active per token\n";
+  os << "Formats   " << formats_line(model) << "\n";
   os << "Machine   " << machine.name << "  (" << machine.total_pes() << " " << machine.pe.name << "s)\n";
   os << "Workload  " << workload_line(session) << "\n";
   os << "Config    " << format_config(e.config, machine) << "\n\n";

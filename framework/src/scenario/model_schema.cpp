@@ -20,13 +20,42 @@ std::optional<std::int64_t> opt_int(const YNode& map, const std::string& path, c
 
 void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
   if (!expect_mapping(n, path, d)) return;
-  check_keys(n, path, *schema_keys("model.dtype"), d);
-  if (const YNode* w = n.find("weights"))
-    if (auto t = read_dtype(*w, join_path(path, "weights"), d)) out.weights = *t;
-  if (const YNode* k = n.find("kv"))
-    if (auto t = read_dtype(*k, join_path(path, "kv"), d)) out.kv = *t;
-  if (const YNode* a = n.find("activations"))
-    if (auto t = read_dtype(*a, join_path(path, "activations"), d)) out.activations = *t;
+  // A part named without `_weights` (`experts: nvfp4`) gets its own hint: the plain names are
+  // too far from the keys for the nearest-name suggestion.
+  static const std::vector<std::pair<std::string, std::string>> kParts = {{"experts", "expert_weights"},
+                                                                          {"expert", "expert_weights"},
+                                                                          {"ffn", "ffn_weights"},
+                                                                          {"lm_head", "lm_head_weights"},
+                                                                          {"embedding", "lm_head_weights"}};
+  std::vector<std::string> allowed = *schema_keys("model.dtype");
+  for (const auto& e : n.entries)
+    for (const auto& [part, key] : kParts)
+      if (e.key == part) {
+        d.error(e.key_where, "unknown key '" + join_path(path, part) + "' (did you mean '" +
+                                 join_path(path, key) +
+                                 "'? a part's weight format is `<part>_weights`; `attention` is the format "
+                                 "attention computes in)");
+        allowed.push_back(part);  // reported once, here
+      }
+  check_keys(n, path, allowed, d);
+  // Each key given replaces what `out` had; keys left out keep it (docs/scenario-format.md).
+  const auto set = [&](const char* key, DType& field) {
+    if (const YNode* v = n.find(key))
+      if (auto t = read_dtype(*v, join_path(path, key), d)) field = *t;
+  };
+  const auto set_opt = [&](const char* key, std::optional<DType>& field) {
+    if (const YNode* v = n.find(key))
+      if (auto t = read_dtype(*v, join_path(path, key), d)) field = *t;
+  };
+  set("weights", out.weights);
+  set("kv", out.kv);
+  set("activations", out.activations);
+  set_opt("attention_weights", out.attention_weights);
+  set_opt("ffn_weights", out.ffn_weights);
+  set_opt("expert_weights", out.expert_weights);
+  set_opt("lm_head_weights", out.lm_head_weights);
+  set_opt("attention", out.attention);
+  set_opt("dispatch", out.dispatch);
 }
 
 }  // namespace

@@ -16,7 +16,9 @@ const std::map<std::string, Keys>& key_table() {
       "schema_version",  "kind",     "name",     "description", "layers",   "hidden",
       "heads",           "kv_heads", "head_dim", "ffn",         "ffn_kind", "vocab",
       "tied_embeddings", "bias",     "dtype",    "moe",         "mla",      "parallel_block"};
-  static const Keys kDtype = {"weights", "kv", "activations"};
+  static const Keys kDtype = {"weights",        "attention_weights", "ffn_weights",
+                              "expert_weights", "lm_head_weights",   "kv",
+                              "attention",      "activations",       "dispatch"};
   static const Keys kMachine = {"schema_version", "kind",           "name",   "description", "pe",
                                 "levels",         "stage_overhead", "energy", "efficiency"};
   static const Keys kScenario = {"schema_version", "kind",      "name",  "description", "model",
@@ -31,7 +33,7 @@ const std::map<std::string, Keys>& key_table() {
       {"model.mla", {"kv_lora_rank", "q_lora_rank", "rope_dim", "nope_dim", "v_head_dim"}},
       {"machine", kMachine},
       {"machine.pe", {"name", "flops", "hbm"}},
-      {"machine.pe.flops", {"fp32", "bf16", "fp16", "fp8", "int8", "int4"}},
+      {"machine.pe.flops", dtype_names()},
       {"machine.pe.hbm", {"capacity", "bandwidth", "usable"}},
       {"machine.levels.*",
        {"name", "fanout", "link_bw", "latency", "topology", "uplink_bw", "dims", "collectives"}},

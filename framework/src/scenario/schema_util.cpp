@@ -184,7 +184,7 @@ std::optional<std::string> read_string(const YNode& n, const std::string& path, 
 }
 
 std::optional<DType> read_dtype(const YNode& n, const std::string& path, Diags& d) {
-  static const std::vector<std::string> kNames = {"fp32", "bf16", "fp16", "fp8", "int8", "int4"};
+  const std::vector<std::string>& kNames = dtype_names();
   const std::string what = "a number format: " + join_names(kNames);
   if (!scalar_or_report(n, path, what, d)) return std::nullopt;
   if (auto t = dtype_from_name(n.value)) return t;

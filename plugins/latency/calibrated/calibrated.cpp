@@ -13,8 +13,9 @@ double param_or(const ParamSet& p, std::string_view name, double fallback) {
   return p.has(name) ? p.real(name) : fallback;
 }
 
-// A GEMM whose wider operand format is 8-bit runs at the 8-bit peak.
-bool eight_bit(DType a, DType b) { return dtype_bytes(wider_dtype(a, b)) <= 1.0; }
+// A kernel whose math runs in a format of 8 bits or fewer (fp8, int8, mxfp8, and the 4-bit
+// nvfp4, mxfp4, int4) takes gemm_8bit_efficiency: README.md "Number formats".
+bool eight_bit(DType math) { return dtype_bits(math) <= 8; }
 
 // All-reduce + residual + RMSNorm fusion (TensorRT-LLM AllReduceFusionOp::RESIDUAL_RMS_NORM,
 // flashinfer allreduce_fusion, used by vLLM and SGLang): the norm that opens the next block runs
@@ -80,11 +81,6 @@ void CalibratedLatency::time_step(const EvalContext& ctx, const StepWork& work, 
 void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam,
                                        const StepWork& work, StageList& out) const {
   out.clear();
-  const DTypes& dt = ctx.model->dtype;
-  const double gemm_eff =
-      fam.gemm_efficiency * (eight_bit(dt.weights, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
-  const double attn_eff =
-      fam.attention_efficiency * (eight_bit(dt.kv, dt.activations) ? fam.gemm_8bit_efficiency : 1.0);
   double gpu_s = 0, host_s = 0;
   bool token_step = false;  // the step produces tokens (it runs the lm_head)
   TpOverlapPolicy tp = tp_overlap_;
@@ -97,13 +93,15 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
     // The RMSNorm that opens a block runs inside the fused all-reduce before it: one kernel less.
     const int kernels = w.kernels - (fused_norm(fusion, w) ? 1 : 0);
     StageRates r;
+    // The stage's own format (per-part GEMM formats, the attention format): docs/physics.md §1.
+    const double low = eight_bit(stage_math_dtype(ctx, w)) ? fam.gemm_8bit_efficiency : 1.0;
     if (w.attention_kernel) {
-      r.flop_rate = ctx.attn_peak * attn_eff;
+      r.flop_rate = ctx.attn_peak * (fam.attention_efficiency * low);
     } else {
       // Small-M GEMMs use a fraction of the tensor cores: eff(M) = eff_max * M / (M + M_half).
       const double m = w.gemm.m;
       const double shape = m > 0 ? m / (m + fam.gemm_m_half) : 1.0;
-      r.flop_rate = ctx.gemm_peak * gemm_eff * shape;
+      r.flop_rate = stage_peak(ctx, w) * (fam.gemm_efficiency * low) * shape;
     }
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
     r.comm_bw_efficiency = fam.collective_bw_efficiency;

@@ -3,7 +3,8 @@
 //
 // Per machine family (the machine file's `efficiency:` block, schema in plugin.cpp):
 //   GEMM efficiency as a function of the token dimension M,
-//     eff(M) = gemm_efficiency * M / (M + gemm_m_half)   (x gemm_8bit_efficiency for 8-bit GEMMs)
+//     eff(M) = gemm_efficiency * M / (M + gemm_m_half)   (x gemm_8bit_efficiency for GEMMs in
+//     formats of 8 bits or fewer, FP4 included: README.md "Number formats")
 //   the achievable fraction of HBM bandwidth, the attention kernels' fraction of peak, the
 //   collectives' bus-bandwidth efficiency and extra latency per ring step, and a GPU-side fixed
 //   cost per kernel (StageWork::kernels).
@@ -29,7 +30,7 @@ namespace tessera::plugins {
 struct FamilyEfficiency {
   double gemm_efficiency = 0.80;           // large GEMMs: fraction of the dense peak
   double gemm_m_half = 32;                 // tokens (GEMM rows M) at which GEMM efficiency halves
-  double gemm_8bit_efficiency = 0.75;      // multiplies gemm_efficiency for GEMMs at the fp8/int8 peak
+  double gemm_8bit_efficiency = 0.75;      // multiplies the efficiencies of kernels in <= 8-bit formats
   double hbm_efficiency = 0.85;            // achievable fraction of HBM bandwidth
   double attention_efficiency = 0.50;      // attention kernels: fraction of the peak
   double kernel_overhead = 4e-6;           // s per kernel, GPU side (launch latency, ramp, tail)

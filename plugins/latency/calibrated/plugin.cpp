@@ -56,7 +56,8 @@ const ParamSpec kMachineParams[] = {
      "GEMM rows (tokens, M) at which GEMM efficiency is half of gemm_efficiency: eff(M) = "
      "gemm_efficiency*M/(M+gemm_m_half)"},
     {"gemm_8bit_efficiency", ParamType::real, Dimension::none, "0.75", 0.01, 1.0, nullptr, 0,
-     "multiplies gemm_efficiency and attention_efficiency for kernels at the 8-bit (fp8/int8) peak"},
+     "multiplies gemm_efficiency and attention_efficiency for kernels whose format is 8 bits or narrower "
+     "(fp8, int8, mxfp8; nvfp4, mxfp4, int4)"},
     {"hbm_efficiency", ParamType::real, Dimension::none, "0.85", 0.01, 1.0, nullptr, 0,
      "achievable fraction of the HBM bandwidth (weight streaming, KV reads)"},
     {"attention_efficiency", ParamType::real, Dimension::none, "0.5", 0.01, 1.0, nullptr, 0,

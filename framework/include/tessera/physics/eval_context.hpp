@@ -1,6 +1,8 @@
 #pragma once
 // Everything fixed for one scenario evaluation: the model, the machine, the workload, and
 // the constants derived from them once (not per configuration).
+#include <array>
+
 #include "tessera/export.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -13,17 +15,34 @@ struct EvalContext {
   const MachineSpec* machine = nullptr;  // effective machine (overrides applied)
   Workload workload;
 
-  // Derived once by make_eval_context.
-  double act_bytes = 2;     // a
-  double weight_bytes = 2;  // w
-  double kv_bytes = 2;      // k
-  double gemm_peak = 0;     // FLOP/s for GEMMs: the wider of weight and activation dtypes
-  double attn_peak = 0;     // FLOP/s for attention: the wider of KV and activation dtypes
-  double hbm_bw = 0;        // B/s
+  // Derived once by make_eval_context (docs/physics.md §1 "Number formats").
+  double act_bytes = 2;       // a
+  double weight_bytes = 2;    // w: the `weights` format (router; parts not named)
+  double kv_bytes = 2;        // k
+  double dispatch_bytes = 2;  // p: the MoE dispatch payload per element
+  // By WeightPart: bytes per weight element (w_attn, w_ffn, ...), the format each part's GEMMs
+  // run at (DTypes::gemm) and its peak (FLOP/s).
+  std::array<double, kWeightPartCount> part_weight_bytes{2, 2, 2, 2, 2, 2};
+  std::array<DType, kWeightPartCount> part_gemm_dtype{DType::bf16, DType::bf16, DType::bf16,
+                                                      DType::bf16, DType::bf16, DType::bf16};
+  std::array<double, kWeightPartCount> part_gemm_peak{};
+  double gemm_peak = 0;            // FLOP/s of the `weights` GEMMs: the wider of weights and activations
+  double util_peak = 0;            // compute_util's peak: the fastest GEMM peak of the model's parts
+  double attn_peak = 0;            // FLOP/s for attention: the wider of the attention math and KV formats
+  DType attn_dtype = DType::bf16;  // that format
+  double hbm_bw = 0;               // B/s
   // Standard attention: 2*d elements per token per KV head. MLA: kv_lora_rank + rope_dim
   // elements per token for the single shared latent "head".
   double kv_elems_per_token_head = 0;
   std::int64_t kv_heads_eff = 0;  // h_kv, or 1 for MLA's shared latent cache
+
+  // Bytes per weight element and GEMM peak of a part; `other` reads weight_bytes and gemm_peak.
+  double w_of(WeightPart p) const {
+    return p == WeightPart::other ? weight_bytes : part_weight_bytes[static_cast<std::size_t>(p)];
+  }
+  double gemm_peak_of(WeightPart p) const {
+    return p == WeightPart::other ? gemm_peak : part_gemm_peak[static_cast<std::size_t>(p)];
+  }
 };
 
 TESSERA_API EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine,

@@ -23,8 +23,13 @@ enum class CpOverlap : std::uint8_t {
   serial,      // attn.cp = sum over steps of t_i + alpha + msg/beta        (roofline model)
 };
 
-// The rates of the reference models: dense peak, full HBM and link bandwidth, the machine's
-// stage_overhead. Attention kernels run at the KV/activation peak, GEMMs at the GEMM peak.
+// The number format a stage's FLOPs run in and its dense peak: attention kernels the
+// attention format (ctx.attn_dtype), GEMMs their part's (DTypes::gemm; docs/physics.md §1).
+TESSERA_API DType stage_math_dtype(const EvalContext& ctx, const StageWork& work);
+TESSERA_API double stage_peak(const EvalContext& ctx, const StageWork& work);
+
+// The rates of the reference models: dense peak (stage_peak), full HBM and link bandwidth, the
+// machine's stage_overhead.
 TESSERA_API StageRates peak_rates(const EvalContext& ctx, const StageWork& work);
 
 // Fills `out` (name, counts, work, compute_s, memory_s, comm_s, visible_s, bound).

@@ -45,7 +45,8 @@ struct StageWork {
   double accounted_hbm_bytes = 0;
   GemmShape gemm;  // for GEMM stages
   bool attention_kernel = false;
-  std::int32_t kernels = 0;  // kernel launches per occurrence
+  WeightPart part = WeightPart::other;  // whose weights a GEMM stage multiplies by: its format and peak
+  std::int32_t kernels = 0;             // kernel launches per occurrence
   std::array<Collective, 3> comms{};
   std::int32_t comm_count = 0;
   bool has_cp = false;
