@@ -27,7 +27,9 @@ const char* kExamples =
     "prefill_latency (the prefill of input_len tokens), tpot/tpot_p50 (a decode step at context\n"
     "input_len + output_len/2), e2e_latency (prefill + output_len - 1 decode steps with growing\n"
     "context), kernel_latency (one GEMM or copy), op_latency:<op> (one stage of one layer, timed\n"
-    "alone) and throughputs with a known batch. Rows that cannot be mapped are listed with the\n"
+    "alone), throughputs with a known batch, and collective rows (collective_busbw:all_reduce with\n"
+    "the NCCL_ALGO the notes force, collective_latency:ep_dispatch/ep_combine as all-to-alls;\n"
+    "median per group). Rows that cannot be mapped are listed with the\n"
     "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
 
 // "a,b" and repeated flags -> [a, b, ...], duplicates removed, order kept.

@@ -27,7 +27,10 @@ PluginRegistry& registry() {
 }
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
-const std::string kShared = kRoot + "/../shared/data/measurements.csv";
+// The shared data folder the build found (CMakeLists.txt: TESSERA_SHARED_DATA_DIR); "" -> skipped.
+const std::string kShared = std::string(TESSERA_SHARED_DATA_DIR).empty()
+                                ? kRoot + "/../shared/data/measurements.csv"
+                                : std::string(TESSERA_SHARED_DATA_DIR) + "/measurements.csv";
 const std::string kH200 = kRoot + "/data/measurements-h200.csv";
 
 bool have_shared() { return std::filesystem::exists(kShared); }

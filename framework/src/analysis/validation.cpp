@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "analysis/collective_rows.hpp"
 #include "core/cancellation.hpp"
 #include "eval/evaluator.hpp"
 #include "report/text_table.hpp"
@@ -67,6 +68,12 @@ std::optional<double> real_cell(const std::string& s) {
   }
 }
 
+std::string num_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 // ---- units -----------------------------------------------------------------------------
 
 std::optional<double> time_unit_scale(const std::string& unit) {
@@ -75,6 +82,15 @@ std::optional<double> time_unit_scale(const std::string& unit) {
   if (u == "ms") return 1e3;
   if (u == "us" || u == "µs" || u == "\xc2\xb5s") return 1e6;
   if (u == "ns") return 1e9;
+  return std::nullopt;
+}
+
+std::optional<double> bandwidth_unit_scale(const std::string& unit) {
+  const std::string u = lower(trim(unit));
+  if (u == "b/s") return 1.0;
+  if (u == "mb/s") return 1e-6;
+  if (u == "gb/s") return 1e-9;
+  if (u == "tb/s") return 1e-12;
   return std::nullopt;
 }
 
@@ -252,6 +268,64 @@ bool map_config(const DataRow& row, RowPlan& p) {
   return true;
 }
 
+// Collective rows (docs/accuracy.md "Collectives"): the machine through the alias table, the
+// collective from the metric, the cells and the notes. Kernel microbenchmarks: no framework.
+bool plan_collective(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
+  const std::string& m = row.metric;
+  CollectivePlan& c = p.collective;
+  p.measure = Measure::collective;
+  p.framework = "none";
+  const bool busbw = m == "collective_busbw:all_reduce";
+  const bool moe = m == "collective_latency:ep_dispatch" || m == "collective_latency:ep_combine";
+  if (!busbw && !moe)
+    return unmapped(p, "collective metric '" + m +
+                           "' is not predicted (collective_busbw:all_reduce, collective_latency:ep_dispatch, "
+                           "collective_latency:ep_combine are)");
+  const auto scale = busbw ? bandwidth_unit_scale(row.unit) : time_unit_scale(row.unit);
+  if (!scale)
+    return unmapped(p, "unit '" + row.unit + "' is not a " + (busbw ? "bandwidth" : "time") + " unit");
+  p.to_unit = *scale;
+  if (!map_machine(row, aliases, root, p)) return false;
+  const auto nd = int_cell(row.n_devices);
+  if (busbw) {
+    if (!nd || *nd < 2) return unmapped(p, "n_devices not stated or < 2 (the all-reduce's ranks)");
+    const auto bytes = notes_msg_bytes(row.notes);
+    if (!bytes) return unmapped(p, "no msg_bytes=<int> at the start of the notes");
+    const NcclAlgorithm a = notes_nccl_algorithm(row.notes);
+    if (a.named && a.algorithms == 0)
+      return unmapped(p, "NCCL_ALGO=" + a.name + " has no Tessera algorithm (NVLS, Ring, Tree are mapped)");
+    c.kind = CommKind::all_reduce;
+    c.ranks = *nd;
+    c.bytes = *bytes;
+    c.algorithms = a.algorithms;
+    c.algorithm_note = a.named ? a.name : "";
+    c.group = kGroupAllReduce;
+    p.derived = Derived::busbw;
+    p.n_devices = *nd;
+  } else {
+    const auto ep = int_cell(row.ep);
+    if (!ep || *ep < 2) return unmapped(p, "ep not stated or < 2 (the all-to-all's ranks)");
+    if (nd && *nd != *ep)
+      return unmapped(p, "ep=" + std::to_string(*ep) + " differs from n_devices=" + std::to_string(*nd));
+    const auto tokens = int_cell(row.batch);
+    if (!tokens || *tokens < 1) return unmapped(p, "batch (tokens per rank) not stated");
+    const auto bpe = payload_bytes_per_element(row.precision);
+    if (!bpe) return unmapped(p, "precision '" + row.precision + "' names no payload format");
+    if (!map_model(row, aliases, root, p)) return false;
+    c.kind = CommKind::all_to_all;
+    c.ranks = *ep;
+    c.tokens = static_cast<double>(*tokens);
+    c.payload_bytes = *bpe;
+    c.stated_bytes_per_token = notes_bytes_per_token(row.notes).value_or(0);
+    c.apart = contains_ci(row.notes, "hardware ambiguous");
+    c.group = c.apart ? kGroupMoEAmbiguous : kGroupMoE;
+    p.n_devices = *ep;
+    p.batch = *tokens;
+  }
+  p.mapped = true;
+  return true;
+}
+
 }  // namespace
 
 // ---- public: rows ------------------------------------------------------------------------
@@ -333,6 +407,11 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     return p;
   }
   p.measured = *value;
+
+  if (is_collective_metric(m)) {
+    plan_collective(row, aliases, root, p);
+    return p;
+  }
 
   // What is predicted, and in which unit.
   const bool is_time_metric = is_latency_metric(m) || m == "ms_per_token_amortized";
@@ -483,6 +562,52 @@ PreparedFiles::Machine read_machine(const std::string& file) {
 
 }  // namespace
 
+namespace {
+
+// A model of one layer of width 1: what a kernel or collective row's evaluation context needs.
+ModelSpec kernel_model() {
+  ModelSpec m;
+  m.name = "kernel";
+  m.layers = 1;
+  m.hidden = m.heads = m.kv_heads = m.head_dim = 1;
+  m.ffn = m.vocab = 1;
+  return m;
+}
+
+// The collective's bytes (all-to-all: from the model), the group on the first level, and the
+// algorithms the notes force. Throws Error with the reason a row cannot be predicted.
+void prepare_collective(PreparedRow& r, PreparedFiles& files) {
+  CollectivePlan& c = r.plan.collective;
+  const LevelSpec& lv = r.machine.levels.front();
+  if (c.ranks > lv.fanout)
+    throw Error("group of " + std::to_string(c.ranks) + " ranks spans more than the first level '" + lv.name +
+                "' (fanout " + std::to_string(lv.fanout) + "): only single-level collective rows are mapped");
+  r.model = kernel_model();
+  if (c.kind == CommKind::all_to_all) {
+    auto model = files.models.find(r.plan.model_file);
+    if (model == files.models.end())
+      model = files.models.emplace(r.plan.model_file, load_model_file(r.plan.model_file)).first;
+    const ModelSpec& ms = model->second;
+    if (!ms.has_moe || ms.moe.top_k < 1)
+      throw Error("model " + r.plan.model_file + " has no experts: no MoE dispatch to predict");
+    const double per_token = static_cast<double>(ms.hidden) * c.payload_bytes;
+    if (c.stated_bytes_per_token > 0 && std::abs(per_token - c.stated_bytes_per_token) > 0.5)
+      throw Error("notes state " + num_text(c.stated_bytes_per_token) + " bytes/token; hidden " +
+                  std::to_string(ms.hidden) + " x " + num_text(c.payload_bytes) + " B gives " +
+                  num_text(per_token));
+    c.bytes = moe_bytes_per_rank(c.tokens, c.ranks, ms.moe.top_k, ms.hidden, c.payload_bytes);
+  }
+  if (c.algorithms != 0) {
+    LevelCollectives& lc = r.machine.levels.front().collectives;
+    if ((c.algorithms >> static_cast<unsigned>(CollAlgorithm::in_network) & 1u) && !lc.in_network)
+      throw Error("NCCL_ALGO=" + c.algorithm_note + " but level '" + lv.name + "' of " + r.plan.machine_file +
+                  " has no in-network reduction");
+    lc.algorithms = c.algorithms;
+  }
+}
+
+}  // namespace
+
 PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
   PreparedFiles once;
   return prepare_row(row, plan, once);
@@ -502,6 +627,10 @@ PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, PreparedFiles& 
   for (DType* t : {&dt.weights, &dt.kv, &dt.activations})
     if (*t == DType::fp16 && r.machine.pe.flops[static_cast<std::size_t>(DType::fp16)] <= 0) *t = DType::bf16;
   r.plan.dtype = dt;
+  if (plan.measure == Measure::collective) {
+    prepare_collective(r, files);
+    return r;
+  }
   if (plan.measure == Measure::gemm || plan.measure == Measure::copy) {
     r.model.name = "kernel";
     r.model.layers = 1;
@@ -598,6 +727,47 @@ struct PointEvaluator {
     return single_stage_time(ctx, *latency, s, 1.0);
   }
 
+  // One collective call timed alone: a stage with the collective only, through the latency
+  // model (its CommRates apply), no framework cost (the rows' framework is `none`).
+  double collective(CollectiveDetail* detail) const {
+    const CollectivePlan& c = row.plan.collective;
+    Workload w;
+    w.mode = Mode::decode;
+    w.context = 1;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    StepWork one;
+    StageWork& s = one.push();
+    s.name = "collective";
+    s.block = StageBlock::ffn;
+    s.count = 1;
+    s.kernels = 1;
+    Collective& coll = s.comms[0];
+    coll.kind = c.kind;
+    coll.ranks = static_cast<std::int32_t>(c.ranks);
+    coll.bytes = c.bytes;
+    coll.link = first_level_group(machine, c.ranks);
+    s.comm_count = 1;
+    one.tokens = 0;
+    StageList out;
+    latency->time_step(ctx, one, out);
+    double t = 0;
+    for (int i = 0; i < out.size; ++i) {
+      const Stage& st = out.items[static_cast<std::size_t>(i)];
+      t += st.count * st.visible_s;
+    }
+    if (out.size < 1 || !out.items[0].has_comm_algorithm)
+      throw Error("no collective algorithm applies on level '" + machine.levels.front().name + "'");
+    const Stage& st = out.items[0];
+    if (detail) {
+      detail->seconds = t;
+      detail->algorithm = st.comm_algorithm;
+      detail->protocol = st.comm_protocol;
+      detail->bw_efficiency = st.comm_bw_efficiency;
+      detail->extra_latency_s = st.comm_extra_latency;
+    }
+    return t;
+  }
+
   // Prefill + decode steps at contexts S .. S+O-2 (exact up to 16 steps, else a 9-point
   // trapezoid: a step's time is piecewise linear in the context).
   double request(Evaluation& e) const {
@@ -628,7 +798,8 @@ struct PointEvaluator {
 }  // namespace
 
 double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
-                   const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory) {
+                   const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
+                   CollectiveDetail* detail) {
   PointEvaluator pe{row, latency, memory, row.machine};
   pe.machine.efficiency = efficiency;
   const RowPlan& p = row.plan;
@@ -648,6 +819,10 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
     case Measure::copy:
       si = pe.kernel();
       break;
+    case Measure::collective:
+      si = pe.collective(detail);
+      if (p.derived == Derived::busbw) si = all_reduce_busbw(p.collective.bytes, si, p.collective.ranks);
+      break;
     case Measure::request: {
       const double e2e = pe.request(e);
       const double seqs = static_cast<double>(p.batch) * p.config.dp;
@@ -663,6 +838,8 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
           return seqs / e2e;
         case Derived::time_per_token:
           si = e2e / (static_cast<double>(p.batch) * static_cast<double>(p.output));
+          break;
+        case Derived::busbw:
           break;
       }
       break;
@@ -742,6 +919,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     std::map<std::string, std::vector<double>> apes_by_source;
     std::vector<std::string> source_order;
     std::vector<double> all;
+    std::map<std::string, std::vector<double>> apes_by_group;
+    std::vector<std::string> group_order;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       row_progress(options.on_progress, reports.size() * rows.size() + i,
                    options.latency.size() * rows.size(), "rows predicted");
@@ -774,8 +953,9 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
                                                    p.machine_file))
                   .first;
       double predicted = 0;
+      CollectiveDetail detail;
       try {
-        predicted = predict_row(*prepared[i], lat, eff->second, memory);
+        predicted = predict_row(*prepared[i], lat, eff->second, memory, &detail);
       } catch (const Error& e) {
         rep.unmapped.push_back({r.id, r.source, r.metric, e.what()});
         continue;
@@ -789,13 +969,24 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       res.measured = p.measured;
       res.predicted = predicted;
       res.ape = std::abs(predicted - p.measured) / p.measured;
-      if (!apes_by_source.count(r.source)) source_order.push_back(r.source);
-      apes_by_source[r.source].push_back(res.ape);
-      all.push_back(res.ape);
+      if (p.measure == Measure::collective) {
+        res.is_collective = true;
+        res.collective = prepared[i]->plan.collective;
+        res.machine = fs::path(p.machine_file).stem().string();
+        res.detail = detail;
+        if (!apes_by_group.count(res.collective.group)) group_order.push_back(res.collective.group);
+        apes_by_group[res.collective.group].push_back(res.ape);
+      }
+      if (!res.collective.apart) {  // rows whose hardware is ambiguous enter no median but their own
+        if (!apes_by_source.count(r.source)) source_order.push_back(r.source);
+        apes_by_source[r.source].push_back(res.ape);
+        all.push_back(res.ape);
+      }
       rep.rows.push_back(std::move(res));
     }
     rep.overall = error_stats(all);
     for (const std::string& s : source_order) rep.by_source.emplace_back(s, error_stats(apes_by_source[s]));
+    for (const std::string& g : group_order) rep.by_group.emplace_back(g, error_stats(apes_by_group[g]));
     reports.push_back(std::move(rep));
   }
   return reports;
@@ -809,6 +1000,72 @@ std::string num(double v) {
   return buf;
 }
 std::string clip(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "~"; }
+
+// 1 KiB = 1024 B, as nccl-tests labels sizes.
+std::string human_bytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  return num(b) + " " + units[u];
+}
+
+std::string human_time(double s) {
+  if (s >= 1) return num(s) + " s";
+  if (s >= 1e-3) return num(s * 1e3) + " ms";
+  return num(s * 1e6) + " us";
+}
+
+std::string algorithm_label(const CollectiveDetail& d) {
+  std::string a = coll_algorithm_name(d.algorithm);
+  if (d.protocol != Protocol::none) a += std::string("/") + protocol_name(d.protocol);
+  return a;
+}
+
+// The measured time of a collective row (s): the row's time, or for busbw the time that
+// bandwidth implies (t = M / algbw, algbw = busbw · n / (2(n-1))).
+double measured_seconds(const RowResult& r) {
+  if (r.predicted <= 0 || r.measured <= 0) return 0;
+  // busbw is inversely proportional to the time, a latency proportional.
+  return r.collective.kind == CommKind::all_reduce ? r.detail.seconds * r.predicted / r.measured
+                                                   : r.detail.seconds * r.measured / r.predicted;
+}
+
+void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows) {
+  bool any = false;
+  for (const RowResult& r : rep.rows) any = any || r.is_collective;
+  if (!any) return;
+  if (show_rows) {
+    os << "collective rows (M per rank; t = the predicted time of one call; busbw = M/t * 2(n-1)/n):\n";
+    TextTable t(
+        {"id", "machine", "collective", "n", "M", "algorithm", "t", "measured", "predicted", "unit", "APE",
+         "group"},
+        {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left, TextTable::Align::right,
+         TextTable::Align::right, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
+         TextTable::Align::right, TextTable::Align::left, TextTable::Align::right, TextTable::Align::left});
+    for (const RowResult& r : rep.rows) {
+      if (!r.is_collective) continue;
+      const std::string kind = r.metric.substr(r.metric.find(':') + 1);
+      t.add_row(
+          {r.id, r.machine, kind, std::to_string(r.collective.ranks), human_bytes(r.collective.bytes),
+           algorithm_label(r.detail), human_time(r.detail.seconds), num(r.measured), num(r.predicted), r.unit,
+           pct(r.ape),
+           r.collective.apart ? "apart" : (r.collective.kind == CommKind::all_reduce ? "busbw" : "moe")});
+    }
+    t.print(os);
+    os << "\n";
+  }
+  TextTable g(
+      {"collective group", "n", "median APE", "mean APE"},
+      {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  for (const auto& [name, st] : rep.by_group)
+    g.add_row({name == kGroupMoEAmbiguous ? name + std::string(" (apart)") : name, std::to_string(st.n),
+               pct(st.median_ape), pct(st.mean_ape)});
+  g.print(os);
+  os << "\n";
+}
 }  // namespace
 
 void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows) {
@@ -825,6 +1082,7 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
       t.print(os);
       os << "\n";
     }
+    print_collectives(os, rep, show_rows);
     TextTable s(
         {"source", "n", "median APE", "mean APE"},
         {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
@@ -851,15 +1109,37 @@ nlohmann::json report_json(const ModelReport& rep) {
   nlohmann::json j;
   j["latency"] = rep.latency;
   j["rows"] = nlohmann::json::array();
-  for (const RowResult& r : rep.rows)
-    j["rows"].push_back({{"id", r.id},
-                         {"source", r.source},
-                         {"metric", r.metric},
-                         {"unit", r.unit},
-                         {"framework", r.framework},
-                         {"measured", r.measured},
-                         {"predicted", r.predicted},
-                         {"ape", r.ape}});
+  for (const RowResult& r : rep.rows) {
+    nlohmann::json row = {{"id", r.id},
+                          {"source", r.source},
+                          {"metric", r.metric},
+                          {"unit", r.unit},
+                          {"framework", r.framework},
+                          {"measured", r.measured},
+                          {"predicted", r.predicted},
+                          {"ape", r.ape}};
+    if (r.is_collective) {
+      const CollectivePlan& c = r.collective;
+      row["collective"] = {{"kind", comm_kind_name(c.kind)},
+                           {"ranks", c.ranks},
+                           {"bytes_per_rank_B", c.bytes},
+                           {"machine", r.machine},
+                           {"notes_algorithm", c.algorithm_note},
+                           {"algorithm", coll_algorithm_name(r.detail.algorithm)},
+                           {"protocol", protocol_name(r.detail.protocol)},
+                           {"predicted_time_s", r.detail.seconds},
+                           {"measured_time_s", measured_seconds(r)},
+                           {"bw_efficiency", r.detail.bw_efficiency},
+                           {"extra_latency_s", r.detail.extra_latency_s},
+                           {"group", c.group},
+                           {"apart", c.apart}};
+      if (c.kind == CommKind::all_to_all) {
+        row["collective"]["tokens_per_rank"] = c.tokens;
+        row["collective"]["payload_B_per_element"] = c.payload_bytes;
+      }
+    }
+    j["rows"].push_back(std::move(row));
+  }
   j["unmapped"] = nlohmann::json::array();
   for (const UnmappedRow& r : rep.unmapped)
     j["unmapped"].push_back({{"id", r.id}, {"source", r.source}, {"metric", r.metric}, {"reason", r.reason}});
@@ -867,7 +1147,11 @@ nlohmann::json report_json(const ModelReport& rep) {
   for (const auto& [src, st] : rep.by_source)
     by[src] = {
         {"label", source_label(src)}, {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+  nlohmann::json groups = nlohmann::json::object();
+  for (const auto& [g, st] : rep.by_group)
+    groups[g] = {{"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
   j["summary"] = {
+      {"by_collective_group", groups},
       {"overall",
        {{"n", rep.overall.n}, {"median_ape", rep.overall.median_ape}, {"mean_ape", rep.overall.mean_ape}}},
       {"by_source", by},

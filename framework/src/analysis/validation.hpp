@@ -23,6 +23,7 @@
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
 #include "tessera/parallel_config.hpp"
+#include "tessera/physics/collectives.hpp"
 
 namespace tessera::validation {
 
@@ -55,6 +56,7 @@ enum class Measure : std::uint8_t {
   op_stage,     // one stage of one layer, timed alone
   gemm,         // one GEMM M x K x N
   copy,         // one device-to-device copy
+  collective,   // one collective call timed alone (docs/accuracy.md "Collectives")
 };
 enum class Derived : std::uint8_t {
   time,                 // the measured time itself
@@ -62,6 +64,27 @@ enum class Derived : std::uint8_t {
   tokens_per_s_per_pe,  // the same / n_devices
   requests_per_s,       // B·dp / e2e
   time_per_token,       // e2e / (B·output_len)
+  busbw,                // all-reduce bus bandwidth msg_bytes / t · 2(n-1)/n
+};
+
+// The collective row groups, each with its own median (docs/accuracy.md "Collectives").
+inline constexpr const char* kGroupAllReduce = "all-reduce busbw";
+inline constexpr const char* kGroupMoE = "MoE dispatch/combine";
+inline constexpr const char* kGroupMoEAmbiguous = "MoE, hardware ambiguous";
+
+// A collective row's collective: all-reduce bytes from msg_bytes; all-to-all bytes computed
+// from the model (hidden, top_k) by prepare_row.
+struct CollectivePlan {
+  CommKind kind = CommKind::none;
+  std::int64_t ranks = 1;
+  double bytes = 0;                   // M per rank (all-to-all: filled by prepare_row)
+  std::uint32_t algorithms = 0;       // allowed on the level (0: the machine file's set)
+  std::string algorithm_note;         // the NCCL algorithm the notes force ("" = none)
+  double tokens = 0;                  // all-to-all: tokens per rank
+  double payload_bytes = 0;           // all-to-all: bytes per element of the payload format
+  double stated_bytes_per_token = 0;  // all-to-all: the notes' figure (0 = not stated)
+  std::string group;                  // kGroup*
+  bool apart = false;                 // reported apart: in no median
 };
 
 struct RowPlan {
@@ -79,9 +102,10 @@ struct RowPlan {
   double stage_fraction = 1;  // op_stage: the row's share of that stage (Q_mul_K: 1/2)
   bool stage_decode = true;   // op_stage: a decode step (else a prefill)
   double gemm_m = 0, gemm_n = 0, gemm_k = 0;
-  double copy_bytes = 0;  // bytes copied (read once, written once)
-  double to_unit = 1;     // SI value × to_unit = the row's unit
-  double measured = 0;    // the row's value
+  double copy_bytes = 0;      // bytes copied (read once, written once)
+  CollectivePlan collective;  // measure == collective
+  double to_unit = 1;         // SI value × to_unit = the row's unit
+  double measured = 0;        // the row's value
 };
 
 TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
@@ -110,13 +134,31 @@ TESSERA_API PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, Pre
 
 // The prediction in the row's unit, with `latency` and the machine's validated efficiency
 // block. Throws Error when the configuration is not valid on the machine.
+// A collective row's prediction in detail (SI): the time, the algorithm the physics chose and
+// the rates the latency model applied.
+struct CollectiveDetail {
+  double seconds = 0;
+  CollAlgorithm algorithm = CollAlgorithm::ring;
+  Protocol protocol = Protocol::none;
+  double bw_efficiency = 1, extra_latency_s = 0;
+};
+
+// The prediction in the row's unit, with `latency` and the machine's validated efficiency
+// block. Throws Error when the configuration is not valid on the machine. Collective rows
+// fill `detail` when given.
 TESSERA_API double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
-                               const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory);
+                               const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
+                               CollectiveDetail* detail = nullptr);
 
 // ---- reports --------------------------------------------------------------------------
 struct RowResult {
   std::string id, source, metric, unit, framework;
   double measured = 0, predicted = 0, ape = 0;  // ape: |predicted - measured| / measured
+  // Collective rows: the plan, the machine file stem and what the physics chose.
+  bool is_collective = false;
+  CollectivePlan collective;
+  std::string machine;
+  CollectiveDetail detail;
 };
 struct UnmappedRow {
   std::string id, source, metric, reason;
@@ -133,6 +175,9 @@ struct ModelReport {
   std::vector<UnmappedRow> unmapped;
   ErrorStats overall;
   std::vector<std::pair<std::string, ErrorStats>> by_source;  // in order of first appearance
+  // Collective rows per group (kGroup*), in order of first appearance; rows `apart` (hardware
+  // ambiguous) have their own group and enter neither `overall` nor `by_source`.
+  std::vector<std::pair<std::string, ErrorStats>> by_group;
 };
 
 struct ValidateOptions {

@@ -1,0 +1,127 @@
+// The collective rows of a measurements CSV: notes scanners and the row arithmetic
+// (docs/accuracy.md "Collectives").
+#include "analysis/collective_rows.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace tessera::validation {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+// `\d+` at `at` as a double (at most 15 digits: exact), advancing `at`.
+bool digits(const std::string& s, std::size_t& at, double& v) {
+  const std::size_t start = at;
+  v = 0;
+  while (at < s.size() && is_digit(s[at])) {
+    if (at - start >= 15) return false;
+    v = v * 10 + (s[at] - '0');
+    ++at;
+  }
+  return at > start;
+}
+
+std::uint32_t bit(CollAlgorithm a) { return 1u << static_cast<unsigned>(a); }
+
+}  // namespace
+
+bool is_collective_metric(const std::string& m) {
+  return m.rfind("collective_busbw:", 0) == 0 || m.rfind("collective_latency:", 0) == 0;
+}
+
+std::optional<double> notes_msg_bytes(const std::string& notes) {
+  std::size_t at = 0;
+  while (at < notes.size() && std::isspace(static_cast<unsigned char>(notes[at]))) ++at;
+  static const char kKey[] = "msg_bytes=";
+  if (notes.compare(at, std::strlen(kKey), kKey) != 0) return std::nullopt;
+  at += std::strlen(kKey);
+  double v = 0;
+  if (!digits(notes, at, v) || v <= 0) return std::nullopt;
+  if (at < notes.size() && (is_alpha(notes[at]) || notes[at] == '.')) return std::nullopt;  // "12.5", "4K"
+  return v;
+}
+
+std::optional<std::uint32_t> nccl_algorithm_mask(const std::string& name) {
+  const std::string n = lower(name);
+  if (n == "nvls") return bit(CollAlgorithm::in_network);
+  if (n == "ring") return bit(CollAlgorithm::nccl_ring);
+  if (n == "tree") return bit(CollAlgorithm::nccl_tree);
+  return std::nullopt;
+}
+
+NcclAlgorithm notes_nccl_algorithm(const std::string& notes) {
+  NcclAlgorithm out;
+  static const char kKey[] = "NCCL_ALGO=";
+  for (std::size_t at = notes.find(kKey); at != std::string::npos; at = notes.find(kKey, at + 1)) {
+    std::size_t i = at + std::strlen(kKey);
+    if (i >= notes.size() || !is_alpha(notes[i])) continue;  // "NCCL_ALGO=<algo>": a template
+    const std::size_t start = i;
+    while (i < notes.size() && (std::isalnum(static_cast<unsigned char>(notes[i])) || notes[i] == '_')) ++i;
+    out.named = true;
+    out.name = notes.substr(start, i - start);
+    out.algorithms = nccl_algorithm_mask(out.name).value_or(0);
+    return out;
+  }
+  return out;
+}
+
+std::optional<double> payload_bytes_per_element(const std::string& precision) {
+  std::size_t end = 0;
+  while (end < precision.size() && (std::isalnum(static_cast<unsigned char>(precision[end])))) ++end;
+  const std::string p = lower(precision.substr(0, end));
+  if (p == "fp32" || p == "float32") return 4.0;
+  if (p == "bf16" || p == "bfloat16" || p == "fp16" || p == "float16") return 2.0;
+  if (p == "fp8") return 1.0;
+  if (p == "mxfp8") return 1.0 + 1.0 / 32;  // E4M3/E5M2 + one E8M0 scale per 32 elements
+  if (p == "nvfp4") return 0.5 + 1.0 / 16;  // E2M1 + one E4M3 scale per 16 elements
+  if (p == "mxfp4") return 0.5 + 1.0 / 32;  // E2M1 + one E8M0 scale per 32 elements
+  return std::nullopt;
+}
+
+std::optional<double> notes_bytes_per_token(const std::string& notes) {
+  static const char kKey[] = " bytes/token";
+  const std::size_t at = notes.find(kKey);
+  if (at == std::string::npos || at == 0) return std::nullopt;
+  std::size_t start = at;
+  while (start > 0 && is_digit(notes[start - 1])) --start;
+  if (start == at) return std::nullopt;
+  double v = 0;
+  std::size_t i = start;
+  if (!digits(notes, i, v) || i != at) return std::nullopt;
+  return v;
+}
+
+double all_reduce_busbw(double bytes, double seconds, std::int64_t ranks) {
+  const double n = static_cast<double>(ranks);
+  return seconds > 0 ? bytes / seconds * 2 * (n - 1) / n : 0;
+}
+
+double moe_bytes_per_rank(double tokens, std::int64_t ep, std::int64_t top_k, std::int64_t hidden,
+                          double bytes_per_element) {
+  return tokens * static_cast<double>(std::min(ep, top_k)) * static_cast<double>(hidden) * bytes_per_element;
+}
+
+LinkCost first_level_group(const MachineSpec& machine, std::int64_t n) {
+  LinkCost l;
+  const LevelSpec& lv = machine.levels.front();
+  l.level = 1;
+  l.bandwidth = lv.link_bw;
+  l.latency = lv.latency;
+  l.sharing = 1;
+  l.members.fill(1);
+  l.stride.fill(1);
+  l.share.fill(1);
+  l.members[0] = static_cast<std::int32_t>(n);
+  return l;
+}
+
+}  // namespace tessera::validation
