@@ -2,6 +2,8 @@
 // (docs/accuracy.md "Collectives").
 #include "analysis/collective_rows.hpp"
 
+#include "tessera/dtype.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -78,12 +80,10 @@ std::optional<double> payload_bytes_per_element(const std::string& precision) {
   std::size_t end = 0;
   while (end < precision.size() && (std::isalnum(static_cast<unsigned char>(precision[end])))) ++end;
   const std::string p = lower(precision.substr(0, end));
-  if (p == "fp32" || p == "float32") return 4.0;
-  if (p == "bf16" || p == "bfloat16" || p == "fp16" || p == "float16") return 2.0;
-  if (p == "fp8") return 1.0;
-  if (p == "mxfp8") return 1.0 + 1.0 / 32;  // E4M3/E5M2 + one E8M0 scale per 32 elements
-  if (p == "nvfp4") return 0.5 + 1.0 / 16;  // E2M1 + one E4M3 scale per 16 elements
-  if (p == "mxfp4") return 0.5 + 1.0 / 32;  // E2M1 + one E8M0 scale per 32 elements
+  // The measurement files' spellings of the formats tessera/dtype.hpp knows (block scales
+  // included in its bytes per element: nvfp4 0.5625, mxfp8 1.03125, mxfp4 0.53125).
+  const std::string name = p == "float32" ? "fp32" : p == "bfloat16" ? "bf16" : p == "float16" ? "fp16" : p;
+  if (const auto t = dtype_from_name(name)) return dtype_bytes(*t);
   return std::nullopt;
 }
 
