@@ -343,16 +343,22 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
     LinkCost one = c.link;
     if (k == 0) one.members[static_cast<std::size_t>(d)] = 2;
     level_candidates(c.kind, c.bytes, view(m, one, d, r, 1), r, CommShape::flat, sink);
-    return;
+  } else {
+    flat_candidates(c, m, r, digits, k, sink);
+    if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
+        c.kind == CommKind::reduce_scatter) {
+      CollAlgorithm a = CollAlgorithm::ring;
+      Protocol p = Protocol::none;
+      const double t = hierarchical(c.kind, c.bytes, c.link, m, r, digits, k, 0, 1, &a, &p);
+      sink.add(t, a, p, CommShape::hierarchical);
+    }
   }
-  flat_candidates(c, m, r, digits, k, sink);
-  if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
-      c.kind == CommKind::reduce_scatter) {
-    CollAlgorithm a = CollAlgorithm::ring;
-    Protocol p = Protocol::none;
-    const double t = hierarchical(c.kind, c.bytes, c.link, m, r, digits, k, 0, 1, &a, &p);
-    sink.add(t, a, p, CommShape::hierarchical);
-  }
+  // None of the allowed algorithms runs this collective (all-to-all on a level that allows
+  // only nccl_ring, an all-gather on `algorithm: one_shot`, zero bandwidth): the legacy ring
+  // prices it rather than nothing (a collective is never free).
+  if (sink.n == 0)
+    sink.add(ring_collective_time(c, r.bw_efficiency, r.extra_latency), CollAlgorithm::ring, Protocol::none,
+             CommShape::flat);
 }
 
 }  // namespace
