@@ -624,6 +624,45 @@ TEST_CASE("collectives: on a full mesh more ranks of the same large M are cheape
   CHECK(t8 == Approx(1465.5e-6).epsilon(1e-3));
 }
 
+// NCCL's tree across nodes climbs log2i(nNodes) = floor(log2 nNodes) levels (v2.20.5-1
+// tuning.cc: 2 * (... + log2i(nNodes) * interLat)): the height of a binary tree of n nodes
+// (3 nodes: a root and two leaves, 1 level). On the DGX A100 cluster (NET row: tree LL hop 5 us,
+// base 6.8 us), 3 nodes: 6.8 + 2 x 1 x 5 = 16.8 us + M / (0.5 x 25e9 x 0.92/3.8); 20 nodes:
+// log2i(20) = 4 levels: 6.8 + 2 x 4 x 5 = 46.8 us.
+TEST_CASE("collectives: tree depth across network nodes is floor(log2 n)", "[collectives]") {
+  const MachineSpec m = machine("dgx-a100-80gb.yaml");
+  const double M = 4 * KiB;
+  const LinkCost three = one_level(m, 1, 3);
+  CHECK(rel(candidates(coll(CommKind::all_reduce, 3, M, three), m).of(CollAlgorithm::nccl_tree, Protocol::ll),
+            16.8 * us + M / (0.5 * 25e9 * 0.92 / 3.8)));
+  const LinkCost twenty = one_level(m, 1, 20);
+  CHECK(
+      rel(candidates(coll(CommKind::all_reduce, 20, M, twenty), m).of(CollAlgorithm::nccl_tree, Protocol::ll),
+          46.8 * us + M / (0.5 * 25e9 * 0.92 / 3.8)));
+  const LinkCost four = one_level(m, 1, 4);
+  CHECK(rel(candidates(coll(CommKind::all_reduce, 4, M, four), m).of(CollAlgorithm::nccl_tree, Protocol::ll),
+            (6.8 + 2 * 2 * 5.0) * us + M / (0.5 * 25e9 * 0.92 / 3.8)));
+}
+
+// An all-to-all across nodes: every member of the group in a node sends its cross-node share at
+// once, so they share the node's uplink. A DGX H100 variant with uplink_bw 100 GB/s per node
+// (8 GPUs, link_bw 50 GB/s): EP 16 = 8 GPUs x 2 nodes, the cross-node half of M per GPU over
+// 100e9 / 8 = 12.5 GB/s (network direct: 8.4 us + (n-1) x 0 hop, bw_factor 1); the node half
+// over NVLink 7/16 M / (450e9 x 0.54) at the same time; the top level's direct base is the
+// network's 8.4 us: t = 8.4 us + max(7/16 M / 243e9, 8/16 M / 12.5e9) (before the fix the
+// cross-node half ran at min(50e9, 100e9 / 1) = 50 GB/s per GPU, 4x too fast).
+TEST_CASE("collectives: all-to-all across levels shares the uplink among the group's members",
+          "[collectives]") {
+  MachineSpec m = machine("dgx-h100.yaml");
+  m.levels[1].uplink_bw = 100e9;
+  LinkCost l = one_level(m, 1, 2);
+  l.members[0] = 8;
+  l.bandwidth = std::min(50e9, 100e9 / 1);
+  const double M = 8 * MiB;
+  const double t = collective_cost(coll(CommKind::all_to_all, 16, M, l), m).seconds;
+  CHECK(rel(t, 8.4 * us + std::max(7.0 / 16 * M / 243e9, 8.0 / 16 * M / 12.5e9)));
+}
+
 // ---- degenerate inputs ---------------------------------------------------------------------
 TEST_CASE("collectives: degenerate groups and messages", "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");

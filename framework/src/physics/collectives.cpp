@@ -130,9 +130,10 @@ const AlgorithmCost& proto_cost(const std::array<AlgorithmCost, kProtocolCount>&
 }
 
 // Tree depth on one level: NCCL chains the ranks inside a node and builds binary trees
-// across nodes (tuning.cc: 2 * ((nRanks/nNodes - 1) * intraLat + log2(nNodes) * interLat)).
+// across nodes (tuning.cc: 2 * ((nRanks/nNodes - 1) * intraLat + log2i(nNodes) * interLat)):
+// log2i is floor(log2), the height of a binary tree of nNodes nodes (3 nodes: 1 level).
 double tree_depth(const LevelView& v) {
-  return v.lv->collectives.fabric == Fabric::network ? std::ceil(std::log2(v.g)) : v.g - 1;
+  return v.lv->collectives.fabric == Fabric::network ? std::floor(std::log2(v.g)) : v.g - 1;
 }
 
 // Single-level candidates of `kind` on M bytes among v.g members.
@@ -243,7 +244,9 @@ void flat_candidates(const Collective& c, const MachineSpec& m, const CommRates&
     // Traffic to the peers reached through level digits[i]: members differing there first.
     double t = 0, below = 1;
     for (int i = 0; i < k; ++i) {
-      const LevelView& lv = v[static_cast<std::size_t>(i)];
+      // Every member of the group inside one unit below sends its share across this level at
+      // once: they share the unit's uplink (a ring or tree crosses it on one edge at a time).
+      const LevelView lv = view(m, c.link, digits[static_cast<std::size_t>(i)], r, below);
       const double upto = below * lv.g;
       const double share = (upto - below) / n;  // fraction of what a rank sends
       t = std::max(t, divide(share * c.bytes, lv.a2a_bw() * lv.lv->collectives.direct.bw_factor));
