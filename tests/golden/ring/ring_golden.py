@@ -5,7 +5,8 @@ level, every number equals the parent commit's, bit for bit).
   capture: ring_golden.py capture TESSERA REPO OUTDIR [--ring]
       runs `tessera run --json` and `tessera explain --json` (best configuration) of every
       scenario listed in SCENARIOS, writing OUTDIR/<scenario>.run.json / .explain.json.
-      --ring forces `collectives: {algorithm: ring}` on every level of the scenario's machine.
+      --ring forces `collectives: {algorithm: ring}` on every level of the scenario's machine
+      (--set machine.levels.<name>.collectives.algorithm=ring).
   check:   ring_golden.py check TESSERA REPO GOLDENDIR
       captures with --ring into a temporary folder and compares every number (and string) of
       the golden files with the new output: equal floats bit for bit (JSON round-trip repr),
@@ -57,7 +58,7 @@ def machine_levels(repo, scenario_path):
 def ring_sets(repo, scenario_path):
     out = []
     for lv in machine_levels(repo, scenario_path):
-        out += ["--set", "machine.levels.%s.collectives={algorithm: ring}" % lv]
+        out += ["--set", "machine.levels.%s.collectives.algorithm=ring" % lv]
     return out
 
 
