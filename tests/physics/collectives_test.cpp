@@ -17,6 +17,7 @@
 
 #include "scenario/scenario_loader.hpp"
 #include "tessera/physics/collectives.hpp"
+#include "tessera/physics/layout.hpp"
 #include "tessera/physics/level_topology.hpp"
 
 namespace tessera {
@@ -663,6 +664,41 @@ TEST_CASE("collectives: all-to-all across levels shares the uplink among the gro
   CHECK(rel(t, 8.4 * us + std::max(7.0 / 16 * M / 243e9, 8.0 / 16 * M / 12.5e9)));
 }
 
+// The KV-head group is the first r members of the TP group (inner digit fastest). TP 12 placed
+// on cube-sip's cubes (tp_placement 1: members are distinct cubes) takes 6 cubes of a sip
+// (largest divisor of 12 that fits 8) x 2 sips; with 3 KV heads r = 12 / 3 = 4: members 0..3,
+// 4 cubes of one sip. The parent commit (e075809) put that group on the sip level (cumulative
+// product 6 >= 4 at the sip digit); it must stay there (legacy bit for bit), with 4 members.
+TEST_CASE("layout: the KV-head subgroup is the first r TP members", "[collectives][layout]") {
+  const MachineSpec m = machine("cube-sip.yaml");
+  ModelSpec model;
+  model.name = "kv3";
+  model.layers = 4;
+  model.hidden = 3072;
+  model.heads = 24;
+  model.kv_heads = 3;
+  model.head_dim = 128;
+  model.ffn = 8192;
+  model.vocab = 32000;
+  Workload w;
+  w.context = 4096;
+  ParallelConfig c;
+  c.tp = 12;
+  c.tp_placement = 1;
+  Layout out;
+  compute_layout(model, m, w, c, out);
+  INFO("reason " << static_cast<int>(out.reason));
+  REQUIRE(out.valid);
+  CHECK(out.tp.level == 3);
+  CHECK(out.tp.members[1] == 6);
+  CHECK(out.tp.members[2] == 2);
+  CHECK(out.kv_group.level == 2);
+  CHECK(out.kv_group.bandwidth == 200e9);
+  CHECK(out.kv_group.latency == 0.3e-6);
+  CHECK(out.kv_group.members[1] == 4);
+  CHECK(out.kv_group.members[2] == 1);
+}
+
 // ---- degenerate inputs ---------------------------------------------------------------------
 TEST_CASE("collectives: degenerate groups and messages", "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");
@@ -671,6 +707,15 @@ TEST_CASE("collectives: degenerate groups and messages", "[collectives]") {
   CHECK_FALSE(collective_cost(coll(CommKind::all_reduce, 1, 1 * MiB, one_level(m, 0, 1)), m).any);
   // Zero bytes: the cheapest base latency (one_shot's 3.2 us), never 0 and never infinite.
   CHECK(collective_cost(coll(CommKind::all_reduce, 8, 0, one_level(m, 0, 8)), m).seconds == Approx(3.2e-6));
+  // A link without a shape (level, bandwidth and latency only) is the group of c.ranks on that
+  // level, not a pair: the same as with members[0] = 8.
+  LinkCost bare;
+  bare.level = 1;
+  bare.bandwidth = 450e9;
+  bare.latency = 3e-6;
+  for (const double M : {16 * KiB, 256 * MiB})
+    CHECK(collective_cost(coll(CommKind::all_reduce, 8, M, bare), m).seconds ==
+          collective_cost(coll(CommKind::all_reduce, 8, M, one_level(m, 0, 8)), m).seconds);
   // A link beyond the machine: the legacy ring on the link's own bandwidth and latency.
   LinkCost beyond = one_level(m, 0, 8);
   beyond.level = 5;

@@ -344,7 +344,9 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
   if (c.kind == CommKind::p2p || k <= 1) {
     const int d = k == 1 ? digits[0] : c.link.level - 1;
     LinkCost one = c.link;
-    if (k == 0) one.members[static_cast<std::size_t>(d)] = 2;
+    // A link without a shape (built by hand: level, bandwidth, latency only): the group is
+    // its c.ranks members on that level (a message: a pair).
+    if (k == 0) one.members[static_cast<std::size_t>(d)] = c.kind == CommKind::p2p ? 2 : c.ranks;
     level_candidates(c.kind, c.bytes, view(m, one, d, r, 1), r, CommShape::flat, sink);
   } else {
     flat_candidates(c, m, r, digits, k, sink);
