@@ -396,6 +396,38 @@ TEST_CASE("collectives: hierarchical all-reduce across DGX H100 nodes by hand", 
   CHECK(collective_cost(coll(CommKind::all_reduce, 32, M, l), m).seconds == cs.min());
 }
 
+// The flat ring and tree through TP 16 = 8 GPUs x 2 DGX H100 nodes. Ring order: inner digit
+// fastest, so of the 16 ring edges 2 cross nodes and 14 stay on NVLink; an all-reduce's 30
+// steps split 30 x 14/16 = 26.25 NVLink hops and 30 x 2/16 = 3.75 network hops; bandwidth the
+// slower level's: min(370.8e9, 50e9) x protocol factor; base the top (network) level's.
+// Tree: chain of 7 inside (NVLINK hop), log2i(2) = 1 level across (NET hop), both ways.
+TEST_CASE("collectives: flat ring and tree across two levels by hand", "[collectives]") {
+  const MachineSpec m = machine("dgx-h100.yaml");
+  LinkCost l = one_level(m, 1, 2);
+  l.members[0] = 8;
+  l.bandwidth = 50e9;
+  l.latency = 8e-6;
+  const double M = 1 * MiB;
+  const Cands cs = candidates(coll(CommKind::all_reduce, 16, M, l), m);
+  const auto flat = [&](CollAlgorithm a, Protocol p) {
+    for (int i = 0; i < cs.n; ++i) {
+      const CollectiveChoice& c = cs.v[static_cast<std::size_t>(i)];
+      if (c.shape == CommShape::flat && c.algorithm == a && c.protocol == p) return c.seconds;
+    }
+    return -1.0;
+  };
+  CHECK(rel(flat(CollAlgorithm::nccl_ring, Protocol::ll),
+            (6.6 + 26.25 * 0.6 + 3.75 * 2.7) * us + 1.875 * M / (50e9 / 4)));
+  CHECK(rel(flat(CollAlgorithm::nccl_ring, Protocol::simple),
+            (8.4 + 26.25 * 3.4 + 3.75 * 14.0) * us + 1.875 * M / 50e9));
+  CHECK(rel(flat(CollAlgorithm::nccl_tree, Protocol::ll),
+            (6.8 + 2 * 7 * 0.6 + 2 * 1 * 5.0) * us + M / (0.5 * 50e9 * 0.92 / 3.8)));
+  CHECK(rel(flat(CollAlgorithm::nccl_tree, Protocol::ll128),
+            (14.0 + 2 * 7 * 1.25 + 2 * 1 * 8.5) * us + M / (0.5 * 50e9 * 0.92 * 120 / 128)));
+  CHECK(cs.n == 3 + 3 + 1);  // flat ring x3, flat tree x3, hierarchical
+  CHECK(collective_cost(coll(CommKind::all_reduce, 16, M, l), m).seconds == cs.min());
+}
+
 // ---- properties ----------------------------------------------------------------------------
 
 // A random group on `m`: members per level (dividing the fanout), strides, shares; the flat
