@@ -566,6 +566,31 @@ TEST_CASE("collectives: monotone in every bandwidth and latency knob on every sh
   CHECK(checks > 10000);
 }
 
+// The latency model's rates (calibrated's fitted bandwidth efficiency and per-step latency):
+// more efficiency never slower, less extra latency never slower.
+TEST_CASE("collectives: monotone in the latency model's comm rates", "[collectives][property]") {
+  std::mt19937_64 rng(5);
+  for (const auto& f : machine_files()) {
+    const MachineSpec m = load_machine_file(f.string());
+    INFO(f.filename().string());
+    for (int trial = 0; trial < 40; ++trial) {
+      int ranks = 1;
+      const LinkCost l = random_group(m, rng, ranks);
+      const double M = std::pow(2.0, std::uniform_real_distribution<double>(4, 30)(rng));
+      const CommRates base{0.7, 2e-6}, more_bw{0.9, 2e-6}, less_lat{0.7, 1e-6};
+      for (const CommKind k : kKinds) {
+        INFO("kind " << comm_kind_name(k));
+        const auto t = [&](const CommRates& r) {
+          return k == CommKind::p2p ? p2p_message_time(l, m, M, r)
+                                    : collective_cost(coll(k, ranks, M, l), m, r).seconds;
+        };
+        CHECK(t(more_bw) <= t(base) * (1 + 1e-12));
+        CHECK(t(less_lat) <= t(base) * (1 + 1e-12));
+      }
+    }
+  }
+}
+
 TEST_CASE("collectives: allowing one more algorithm never makes a collective slower",
           "[collectives][property]") {
   std::mt19937_64 rng(7);
