@@ -130,9 +130,10 @@ const AlgorithmCost& proto_cost(const std::array<AlgorithmCost, kProtocolCount>&
 }
 
 // Tree depth on one level: NCCL chains the ranks inside a node and builds binary trees
-// across nodes (tuning.cc: 2 * ((nRanks/nNodes - 1) * intraLat + log2(nNodes) * interLat)).
+// across nodes (tuning.cc: 2 * ((nRanks/nNodes - 1) * intraLat + log2i(nNodes) * interLat)):
+// log2i is floor(log2), the height of a binary tree of nNodes nodes (3 nodes: 1 level).
 double tree_depth(const LevelView& v) {
-  return v.lv->collectives.fabric == Fabric::network ? std::ceil(std::log2(v.g)) : v.g - 1;
+  return v.lv->collectives.fabric == Fabric::network ? std::floor(std::log2(v.g)) : v.g - 1;
 }
 
 // Single-level candidates of `kind` on M bytes among v.g members.
@@ -228,6 +229,16 @@ double edges_from(const LinkCost& link, const std::array<int, kMaxLevels>& digit
   return p;
 }
 
+// The view of digits[i] with `inner` members of the group crossing it at once per unit below.
+LevelView crossing(const LevelView& flat, const LinkCost& link, int d, double inner) {
+  LevelView v = flat;
+  if (v.lv->uplink_bw > 0) {
+    v.cap = v.lv->uplink_bw / (std::max<std::int32_t>(1, link.share[static_cast<std::size_t>(d)]) * inner);
+    v.legacy_bw = std::min(v.lv->link_bw, v.cap) * v.raw;
+  }
+  return v;
+}
+
 // A ring or tree through all n members across levels: latency per level, bandwidth of the
 // slowest level (NCCL's flat ring across nodes; its tree chains inside, binary trees across).
 void flat_candidates(const Collective& c, const CommRates& r, const std::array<int, kMaxLevels>& digits,
@@ -240,7 +251,10 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
     // Traffic to the peers reached through level digits[i]: members differing there first.
     double t = 0, below = 1;
     for (int i = 0; i < k; ++i) {
-      const LevelView& lv = v[static_cast<std::size_t>(i)];
+      // Every member of the group inside one unit below sends its share across this level at
+      // once: they share the unit's uplink (a ring or tree crosses it on one edge at a time).
+      const LevelView lv =
+          crossing(v[static_cast<std::size_t>(i)], c.link, digits[static_cast<std::size_t>(i)], below);
       const double upto = below * lv.g;
       const double share = (upto - below) / n;  // fraction of what a rank sends
       t = std::max(t, divide(share * c.bytes, lv.a2a_bw() * lv.lv->collectives.direct.bw_factor));
@@ -293,16 +307,6 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
 // Hierarchical all-reduce / reduce-scatter / all-gather over digits[i..k-1]: each phase the
 // best single-level algorithm of its level; `inner` members of the group per unit below
 // cross the outer levels at once (each on its 1/inner share).
-// The view of digits[i] with `inner` members of the group crossing it at once per unit below.
-LevelView crossing(const LevelView& flat, const LinkCost& link, int d, double inner) {
-  LevelView v = flat;
-  if (v.lv->uplink_bw > 0) {
-    v.cap = v.lv->uplink_bw / (std::max<std::int32_t>(1, link.share[static_cast<std::size_t>(d)]) * inner);
-    v.legacy_bw = std::min(v.lv->link_bw, v.cap) * v.raw;
-  }
-  return v;
-}
-
 double hierarchical(CommKind kind, double M, const LinkCost& link, const CommRates& r,
                     const std::array<int, kMaxLevels>& digits, const std::array<LevelView, kMaxLevels>& views,
                     int k, int i, double inner, CollAlgorithm* top_alg, Protocol* top_proto) {
@@ -352,21 +356,29 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
   if (c.kind == CommKind::p2p || k <= 1) {
     const int d = k == 1 ? digits[0] : c.link.level - 1;
     LinkCost one = c.link;
-    if (k == 0) one.members[static_cast<std::size_t>(d)] = 2;
+    // A link without a shape (built by hand: level, bandwidth, latency only): the group is
+    // its c.ranks members on that level (a message: a pair).
+    if (k == 0) one.members[static_cast<std::size_t>(d)] = c.kind == CommKind::p2p ? 2 : c.ranks;
     level_candidates(c.kind, c.bytes, view(m, one, d, r, 1), r, CommShape::flat, sink);
-    return;
+  } else {
+    std::array<LevelView, kMaxLevels> views;
+    for (int i = 0; i < k; ++i)
+      views[static_cast<std::size_t>(i)] = view(m, c.link, digits[static_cast<std::size_t>(i)], r, 1);
+    flat_candidates(c, r, digits, views, k, sink);
+    if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
+        c.kind == CommKind::reduce_scatter) {
+      CollAlgorithm a = CollAlgorithm::ring;
+      Protocol p = Protocol::none;
+      const double t = hierarchical(c.kind, c.bytes, c.link, r, digits, views, k, 0, 1, &a, &p);
+      sink.add(t, a, p, CommShape::hierarchical);
+    }
   }
-  std::array<LevelView, kMaxLevels> views;
-  for (int i = 0; i < k; ++i)
-    views[static_cast<std::size_t>(i)] = view(m, c.link, digits[static_cast<std::size_t>(i)], r, 1);
-  flat_candidates(c, r, digits, views, k, sink);
-  if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
-      c.kind == CommKind::reduce_scatter) {
-    CollAlgorithm a = CollAlgorithm::ring;
-    Protocol p = Protocol::none;
-    const double t = hierarchical(c.kind, c.bytes, c.link, r, digits, views, k, 0, 1, &a, &p);
-    sink.add(t, a, p, CommShape::hierarchical);
-  }
+  // None of the allowed algorithms runs this collective (all-to-all on a level that allows
+  // only nccl_ring, an all-gather on `algorithm: one_shot`, zero bandwidth): the legacy ring
+  // prices it rather than nothing (a collective is never free).
+  if (sink.n == 0)
+    sink.add(ring_collective_time(c, r.bw_efficiency, r.extra_latency), CollAlgorithm::ring, Protocol::none,
+             CommShape::flat);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include "tessera/physics/layout.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace tessera {
 
@@ -120,7 +119,10 @@ LinkCost group_link(const MachineSpec& m, const Digits& dg, std::initializer_lis
 }
 
 // The first `r` members of a group (inner digits first): the ranks sharing one KV head
-// within TP, or the EP group carved from the FFN shard group. Same strides as the group.
+// within TP, or the EP group carved from the FFN shard group. Same strides as the group. The
+// first r members fill digit 0 up to its members, then digit 1, ...: r <= members[0] stays in
+// digit 0 even when r does not divide it (TP 12 = 6 x 2 with r = 4: members 0..3, one node),
+// as the parent commit's cumulative-product rule placed it.
 LinkCost subgroup_of(const MachineSpec& m, const LinkCost& group, std::int64_t r) {
   if (r <= 1 || group.level == 0) return {};
   LinkCost lc = group;
@@ -128,10 +130,10 @@ LinkCost subgroup_of(const MachineSpec& m, const LinkCost& group, std::int64_t r
   int top = -1;
   for (std::size_t d = 0; d < lc.members.size(); ++d) {
     if (lc.members[d] == 0) break;
-    const std::int64_t take = std::gcd<std::int64_t>(lc.members[d], rest);
+    const std::int64_t take = std::min<std::int64_t>(lc.members[d], std::max<std::int64_t>(1, rest));
     lc.members[d] = static_cast<std::int32_t>(take);
     if (take > 1) top = static_cast<int>(d);
-    rest /= take;
+    rest = (rest + take - 1) / take;
   }
   if (top < 0) return {};
   for (std::size_t d = static_cast<std::size_t>(top) + 1; d < lc.members.size(); ++d)
