@@ -85,9 +85,9 @@ TEST_CASE("explain: comm_s is the sum of the fastest listed candidates on every 
     const Workload& w = sc.workload;
     // Decode and one-chunk prefill: the table's stage is one step's; several chunks average.
     const bool single = w.mode == Mode::decode || w.chunk_count() == 1;
-    for (const auto& [cp, tp, pp, ep] : {std::array{1, 8, 1, 1}, std::array{2, 4, 1, 1}, std::array{1, 4, 2, 1},
-                                         std::array{1, 16, 1, 1}, std::array{1, 8, 1, 8}, std::array{4, 8, 2, 1},
-                                         std::array{1, 2, 1, 1}}) {
+    for (const auto& [cp, tp, pp, ep] :
+         {std::array{1, 8, 1, 1}, std::array{2, 4, 1, 1}, std::array{1, 4, 2, 1}, std::array{1, 16, 1, 1},
+          std::array{1, 8, 1, 8}, std::array{4, 8, 2, 1}, std::array{1, 2, 1, 1}}) {
       ParallelConfig c;
       c.cp = cp;
       c.tp = tp;

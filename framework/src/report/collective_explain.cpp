@@ -22,17 +22,20 @@ std::string algorithm_protocol(CollAlgorithm a, Protocol p) {
 CommRates rates_of(const Stage& s) { return {s.comm_bw_efficiency, s.comm_extra_latency}; }
 
 bool same(const CollectiveChoice& a, const CollectiveChoice& b) {
-  return a.algorithm == b.algorithm && a.protocol == b.protocol && a.shape == b.shape && a.seconds == b.seconds;
+  return a.algorithm == b.algorithm && a.protocol == b.protocol && a.shape == b.shape &&
+         a.seconds == b.seconds;
 }
 
 // Every candidate of `c`, fastest first (ties keep collective_cost's order, so the chosen one,
 // the first minimum, comes first among equals).
-std::vector<CollectiveChoice> sorted_candidates(const Collective& c, const MachineSpec& m, const CommRates& r) {
+std::vector<CollectiveChoice> sorted_candidates(const Collective& c, const MachineSpec& m,
+                                                const CommRates& r) {
   std::array<CollectiveChoice, kMaxCollectiveCandidates> buf{};
   const int n = collective_candidates(c, m, r, buf);
   std::vector<CollectiveChoice> v(buf.begin(), buf.begin() + n);
-  std::stable_sort(v.begin(), v.end(),
-                   [](const CollectiveChoice& a, const CollectiveChoice& b) { return a.seconds < b.seconds; });
+  std::stable_sort(v.begin(), v.end(), [](const CollectiveChoice& a, const CollectiveChoice& b) {
+    return a.seconds < b.seconds;
+  });
   return v;
 }
 
@@ -64,7 +67,8 @@ std::string p2p_model(const LinkCost& link, const MachineSpec& m, double bytes, 
   }
   const double fixed_part = lat * hops + r.extra_latency;
   const double bw = t > fixed_part ? bytes / (t - fixed_part) : 0;
-  s += format_quantity(lat, T) + (legacy ? " (alpha)" : " x " + fixed(hops, hops == std::floor(hops) ? 0 : 2) + " hop(s)");
+  s += format_quantity(lat, T) +
+       (legacy ? " (alpha)" : " x " + fixed(hops, hops == std::floor(hops) ? 0 : 2) + " hop(s)");
   if (r.extra_latency > 0) s += " + " + format_quantity(r.extra_latency, T);
   s += " + M / " + format_quantity(bw, Dimension::bandwidth);
   s += legacy ? " (legacy ring level)" : " (one path of the topology)";
@@ -156,7 +160,8 @@ void print_stage_collectives(std::ostream& os, const StageWork& w, const Stage& 
     for (const CollectiveChoice& k : sorted_candidates(c, m, r)) {
       const bool chosen = !marked && same(k, best);
       marked = marked || chosen;
-      append_wrapped(os, line, std::string(chosen ? "*" : "") + choice_label(k) + " " + format_quantity(k.seconds, T),
+      append_wrapped(os, line,
+                     std::string(chosen ? "*" : "") + choice_label(k) + " " + format_quantity(k.seconds, T),
                      indent, width);
     }
     os << line << "\n";

@@ -93,7 +93,8 @@ std::unique_ptr<StepWork> explained_work(const Session& s, const Evaluation& e) 
 
 // The work stage of stage i (the latency models time work stage i into stage i).
 const StageWork* work_of(const StepWork& w, const Stage& s, std::size_t i) {
-  if (i < static_cast<std::size_t>(w.size) && std::string_view(w.stages[i].name) == s.name) return &w.stages[i];
+  if (i < static_cast<std::size_t>(w.size) && std::string_view(w.stages[i].name) == s.name)
+    return &w.stages[i];
   for (int k = 0; k < w.size; ++k)
     if (std::string_view(w.stages[static_cast<std::size_t>(k)].name) == s.name)
       return &w.stages[static_cast<std::size_t>(k)];

@@ -19,6 +19,8 @@ const std::map<std::string, Keys>& key_table() {
   static const Keys kDtype = {"weights", "kv", "activations"};
   static const Keys kMachine = {"schema_version", "kind",           "name",   "description", "pe",
                                 "levels",         "stage_overhead", "energy", "efficiency"};
+  static const Keys kProtocols = {"ll", "ll128", "simple"};
+  static const Keys kCost = {"base", "hop", "bw_factor"};
   static const Keys kScenario = {"schema_version", "kind",      "name",  "description", "model",
                                  "machine",        "overrides", "dtype", "workload",    "scope",
                                  "plugins",        "sweep",     "report"};
@@ -35,6 +37,21 @@ const std::map<std::string, Keys>& key_table() {
       {"machine.pe.hbm", {"capacity", "bandwidth", "usable"}},
       {"machine.levels.*",
        {"name", "fanout", "link_bw", "latency", "topology", "uplink_bw", "dims", "collectives"}},
+      {"machine.levels.*.collectives",
+       {"fabric", "algorithm", "in_network", "link_efficiency", "ring", "tree", "one_shot", "two_shot",
+        "direct"}},
+      {"machine.levels.*.collectives.ring", kProtocols},
+      {"machine.levels.*.collectives.tree", kProtocols},
+      {"machine.levels.*.collectives.ring.ll", kCost},
+      {"machine.levels.*.collectives.ring.ll128", kCost},
+      {"machine.levels.*.collectives.ring.simple", kCost},
+      {"machine.levels.*.collectives.tree.ll", kCost},
+      {"machine.levels.*.collectives.tree.ll128", kCost},
+      {"machine.levels.*.collectives.tree.simple", kCost},
+      {"machine.levels.*.collectives.one_shot", kCost},
+      {"machine.levels.*.collectives.two_shot", kCost},
+      {"machine.levels.*.collectives.in_network", kCost},
+      {"machine.levels.*.collectives.direct", kCost},
       {"machine.energy", {"flop", "hbm_byte", "link_byte"}},
       {"dtype", kDtype},
       {"workload", {"mode", "context", "batch", "chunk"}},
