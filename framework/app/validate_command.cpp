@@ -128,12 +128,13 @@ int validate_command(const Args& args) {
         diags.push_back(Diagnostic{SourceLocation{f, 0, 0}, e.what()});
       }
       std::cout.flush();
-      for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';
       if (diags.empty()) {
+        for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';
         std::cout << f << ": ok\n";
       } else {
         all_ok = false;
         for (const auto& d : diags) std::cerr << d.format() << '\n';
+        for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';  // after the errors
       }
     }
     std::cout.flush();

@@ -52,7 +52,7 @@ std::string p2p_model(const LinkCost& link, const MachineSpec& m, double bytes, 
   const double t = p2p_message_time(link, m, bytes, r);
   const Dimension T = Dimension::time;
   const std::string lvl = level_name(link, m);
-  std::string s = format_quantity(t, T) + " per message on " + lvl + " = ";
+  std::string s = "on " + lvl + ": " + format_quantity(t, T) + " per message\n      = ";
   const bool legacy = link.level <= 0 || link.level > static_cast<int>(m.levels.size()) ||
                       m.levels[static_cast<std::size_t>(link.level - 1)].collectives.algorithms ==
                           (1u << static_cast<unsigned>(CollAlgorithm::ring));
@@ -140,14 +140,14 @@ void print_stage_collectives(std::ostream& os, const StageWork& w, const Stage& 
   if (w.has_cp) {
     if (w.cp.steps <= 0) return;
     os << head << w.cp.steps << " step(s) x point-to-point "
-       << format_quantity(w.cp.msg_bytes, Dimension::bytes) << ", "
+       << format_quantity(w.cp.msg_bytes, Dimension::bytes) << " "
        << p2p_model(w.cp.link, m, w.cp.msg_bytes, r) << "\n";
     return;
   }
   for (int i = 0; i < w.comm_count; ++i) {
     const Collective& c = w.comms[static_cast<std::size_t>(i)];
     if (c.kind == CommKind::p2p) {
-      os << head << "point-to-point " << format_quantity(c.bytes, Dimension::bytes) << ", "
+      os << head << "point-to-point " << format_quantity(c.bytes, Dimension::bytes) << " "
          << p2p_model(c.link, m, c.bytes, r) << "\n";
       continue;
     }

@@ -104,8 +104,8 @@ const StageWork* work_of(const StepWork& w, const Stage& s, std::size_t i) {
 std::string chunk_note(const Session& s) {
   const Workload& w = s.scenario().workload;
   if (w.mode != Mode::prefill || w.chunk_count() <= 1) return "";
-  return "; for chunk 1 of " + std::to_string(w.chunk_count()) + " (" + std::to_string(w.chunk_tokens()) +
-         " tokens per sequence; the table averages the chunks)";
+  return "; chunk 1 of " + std::to_string(w.chunk_count()) + ", " + std::to_string(w.chunk_tokens()) +
+         " tokens; the table averages the chunks";
 }
 
 }  // namespace
@@ -225,8 +225,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
       const StageWork* w = work_of(*work, s, index++);
       if (!w || (w->comm_count == 0 && !(w->has_cp && w->cp.steps > 0))) continue;
       if (!any)
-        os << "Collectives (per occurrence; candidates fastest first, * = chosen" << chunk_note(session)
-           << "):\n";
+        os << "Collectives (per occurrence, fastest first, * = chosen" << chunk_note(session) << "):\n";
       any = true;
       print_stage_collectives(os, *w, s, machine);
     }
