@@ -5,6 +5,7 @@
 #include "tessera_build_paths.hpp"
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "eval/session.hpp"
@@ -120,6 +121,26 @@ TEST_CASE("explain: DGX-H100 TP8 decode all-reduce is one_shot at 3.569 us", "[e
     CHECK(col["bytes"].get<double>() == 16384);
     CHECK(col["seconds"].get<double>() == Approx(3.2e-6 + 7 * 16384 / (0.69 * 450e9)).epsilon(1e-12));
     CHECK(col["candidates"].size() == 9);  // ring and tree x 3 protocols, one/two-shot, NVLS
+    // Every candidate by hand (docs/physics.md §5 worked example): R = 450e9 x 0.824 (link
+    // efficiency), A = 450e9, M = 16384 B, g = 8: 14 ring steps, tree depth 7.
+    const double M = 16384, R = 450e9 * 0.824, A = 450e9, us = 1e-6;
+    const std::map<std::string, double> want = {
+        {"one_shot", 3.2 * us + 7 * M / (A * 0.69)},
+        {"two_shot", 11.0 * us + 1.75 * M / (A * 0.72)},
+        {"nccl_ring/LL", 6.6 * us + 14 * 0.6 * us + 1.75 * M / (R * 0.25)},
+        {"nccl_ring/LL128", 14.0 * us + 14 * 1.9 * us + 1.75 * M / (R * 0.92)},
+        {"nccl_ring/Simple", 8.4 * us + 14 * 3.4 * us + 1.75 * M / R},
+        {"nccl_tree/LL", 6.8 * us + 14 * 0.6 * us + M / (0.5 * R * 0.92 / 3.8)},
+        {"nccl_tree/LL128", 14.0 * us + 14 * 1.25 * us + M / (0.5 * R * 0.92 * 7 / 9)},
+        {"nccl_tree/Simple", 14 * 28 * us + M / (0.5 * R * 0.92)},
+        {"in_network", 23 * us + M / (R * 5 / 6)}};
+    for (const auto& k : col["candidates"]) {
+      std::string label = k["algorithm"].get<std::string>();
+      if (!k["protocol"].get<std::string>().empty()) label += "/" + k["protocol"].get<std::string>();
+      INFO(label);
+      REQUIRE(want.count(label) == 1);
+      CHECK(k["seconds"].get<double>() == Approx(want.at(label)).epsilon(1e-9));
+    }
   }
   CHECK(found);
 }

@@ -149,10 +149,14 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
     if (s.has_comm_algorithm) row["algorithm"] = stage_algorithm_label(s);
     if (w && w->comm_count > 0) row["collectives"] = stage_collectives_json(*w, s, machine);
     if (w && w->has_cp && w->cp.steps > 0)
-      row["point_to_point"] = {{"messages", w->cp.steps},
-                               {"bytes", w->cp.msg_bytes},
-                               {"seconds", p2p_message_time(w->cp.link, machine, w->cp.msg_bytes,
-                                                            {s.comm_bw_efficiency, s.comm_extra_latency})}};
+      row["point_to_point"] = {
+          {"messages", w->cp.steps},
+          {"level", w->cp.link.level > 0 && w->cp.link.level <= static_cast<int>(machine.levels.size())
+                        ? machine.levels[static_cast<std::size_t>(w->cp.link.level - 1)].name
+                        : machine.pe.name},
+          {"bytes", w->cp.msg_bytes},
+          {"seconds", p2p_message_time(w->cp.link, machine, w->cp.msg_bytes,
+                                       {s.comm_bw_efficiency, s.comm_extra_latency})}};
     stages.push_back(std::move(row));
   }
   j["stages"] = stages;
