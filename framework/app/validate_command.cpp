@@ -9,6 +9,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "scenario/collectives_warnings.hpp"
 #include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "work_report.hpp"
@@ -23,7 +24,8 @@ constexpr const char* kUsage =
     "Hugging Face config.json). Prints `FILE: ok` for each good file and every problem of each\n"
     "bad one as `FILE:LINE:COL: error: MESSAGE`. A scenario is checked as `tessera run` would\n"
     "load it: its model and machine, overrides and --set values, and its plugin choices and\n"
-    "parameters against the plugins' schemas. Exit status 2 when any file is bad.\n";
+    "parameters against the plugins' schemas. Exit status 2 when any file is bad. A machine level\n"
+    "without a `collectives:` block gets a warning (it runs on its fabric's defaults; exit 0).\n";
 
 constexpr const char* kExamples =
     "\nExamples:\n"
@@ -84,7 +86,7 @@ int validate_command(const Args& args) {
     std::unique_ptr<PluginRegistry> registry;  // loaded on the first scenario
     bool all_ok = true;
     for (const auto& f : files) {
-      std::vector<Diagnostic> diags;
+      std::vector<Diagnostic> diags, warnings;
       try {
         validate_file(f, options);
         // Scenarios: plugin names and parameters too.
@@ -98,7 +100,15 @@ int validate_command(const Args& args) {
           } catch (const InputError&) {
             // Not a scenario (validate_file accepted it by its kind).
           }
+          if (!is_scenario) {
+            try {
+              warnings = default_collectives_warnings(load_machine_file(f), f);
+            } catch (const InputError&) {
+              // A model file.
+            }
+          }
           if (is_scenario) {
+            warnings = default_collectives_warnings(s.machine, s.machine_file, f);
             // Loads only the plugins the scenario names (and, for a name not found, its kind).
             if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
             check_plugins(s, *registry, diags);
@@ -117,11 +127,14 @@ int validate_command(const Args& args) {
       } catch (const InputError& e) {
         diags.push_back(Diagnostic{SourceLocation{f, 0, 0}, e.what()});
       }
+      std::cout.flush();
       if (diags.empty()) {
+        for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';
         std::cout << f << ": ok\n";
       } else {
         all_ok = false;
         for (const auto& d : diags) std::cerr << d.format() << '\n';
+        for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';  // after the errors
       }
     }
     std::cout.flush();

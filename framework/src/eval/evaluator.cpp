@@ -137,6 +137,39 @@ double Evaluator::stage_time(const ParallelConfig& c, const Layout& layout, Mode
   return time_into(sh, c, layout, scratch, scratch.chunk_stages);
 }
 
+void Evaluator::explained_work(const ParallelConfig& c, const Layout& layout, std::int64_t chunk_index,
+                               StepWork& out) const {
+  const Workload& w = ctx_.workload;
+  StepShape sh;
+  sh.mode = w.mode;
+  sh.batch = w.batch;
+  if (w.mode == Mode::decode) {  // as decode()
+    sh.tokens = w.batch;
+    sh.kv_cached = static_cast<double>(w.context);
+    sh.layers = static_cast<double>(ctx_.model->layers);
+    sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+    sh.lm_head = true;
+    sh.hops = c.pp - 1;
+  } else {  // as prefill()'s chunk j
+    const std::int64_t n_chunks = w.chunk_count();
+    const std::int64_t j = std::clamp<std::int64_t>(chunk_index, 0, std::max<std::int64_t>(0, n_chunks - 1));
+    const std::int64_t P = j * w.chunk_tokens();
+    const std::int64_t cj = std::min(w.chunk_tokens(), w.context - P);
+    sh.tokens = w.batch * cj;
+    sh.kv_cached = static_cast<double>(P);
+    sh.chunk = cj;
+    if (c.pp == 1) {
+      sh.layers = static_cast<double>(ctx_.model->layers);
+      sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+    } else {
+      stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+    }
+    sh.lm_head = j + 1 == n_chunks;
+    sh.hops = 0;
+  }
+  build_step_work(ctx_, c, layout, sh, out);
+}
+
 void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
   const Workload& w = ctx_.workload;
   StepShape sh;

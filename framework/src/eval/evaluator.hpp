@@ -91,6 +91,11 @@ class TESSERA_API Evaluator {
                     std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head,
                     Evaluation& scratch) const;
 
+  // The work of the step `explain` lists collectives for: decode's whole step (B sequences,
+  // all layers), prefill's chunk `chunk_index` (0-based) as evaluate() times it. Fills `out`.
+  void explained_work(const ParallelConfig& c, const Layout& layout, std::int64_t chunk_index,
+                      StepWork& out) const;
+
  private:
   double time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
                    StageList& out) const;

@@ -1,8 +1,10 @@
 #include "report/explain_report.hpp"
 
 #include <cmath>
+#include <memory>
 #include <string>
 
+#include "report/collective_explain.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 
@@ -100,6 +102,30 @@ std::string formats_line(const ModelSpec& m) {
   return line;
 }
 
+// The step whose collectives explain lists (prefill: the first chunk).
+std::unique_ptr<StepWork> explained_work(const Session& s, const Evaluation& e) {
+  auto w = std::make_unique<StepWork>();
+  s.evaluator().explained_work(e.config, e.layout, 0, *w);
+  return w;
+}
+
+// The work stage of stage i (the latency models time work stage i into stage i).
+const StageWork* work_of(const StepWork& w, const Stage& s, std::size_t i) {
+  if (i < static_cast<std::size_t>(w.size) && std::string_view(w.stages[i].name) == s.name)
+    return &w.stages[i];
+  for (int k = 0; k < w.size; ++k)
+    if (std::string_view(w.stages[static_cast<std::size_t>(k)].name) == s.name)
+      return &w.stages[static_cast<std::size_t>(k)];
+  return nullptr;
+}
+
+std::string chunk_note(const Session& s) {
+  const Workload& w = s.scenario().workload;
+  if (w.mode != Mode::prefill || w.chunk_count() <= 1) return "";
+  return "; chunk 1 of " + std::to_string(w.chunk_count()) + ", " + std::to_string(w.chunk_tokens()) +
+         " tokens; the table averages the chunks";
+}
+
 }  // namespace
 
 nlohmann::json explain_json(const Session& session, const Evaluation& e) {
@@ -123,7 +149,10 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   }
   j["units_used"] = units_used_json(e, machine);
   nlohmann::json stages = nlohmann::json::array();
+  const auto work = explained_work(session, e);
+  std::size_t index = 0;
   for (const Stage& s : e.stages) {
+    const StageWork* w = work_of(*work, s, index++);
     nlohmann::json row = {{"name", s.name},
                           {"block", stage_block_name(s.block)},
                           {"count", s.count},
@@ -136,9 +165,21 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                           {"visible_s", s.visible_s},
                           {"bound", bound_name(s.bound)}};
     if (overlapped_s(s) > 0) row["overlapped_s"] = overlapped_s(s);
+    if (s.has_comm_algorithm) row["algorithm"] = stage_algorithm_label(s);
+    if (w && w->comm_count > 0) row["collectives"] = stage_collectives_json(*w, s, machine);
+    if (w && w->has_cp && w->cp.steps > 0)
+      row["point_to_point"] = {
+          {"messages", w->cp.steps},
+          {"level", w->cp.link.level > 0 && w->cp.link.level <= static_cast<int>(machine.levels.size())
+                        ? machine.levels[static_cast<std::size_t>(w->cp.link.level - 1)].name
+                        : machine.pe.name},
+          {"bytes", w->cp.msg_bytes},
+          {"seconds", p2p_message_time(w->cp.link, machine, w->cp.msg_bytes,
+                                       {s.comm_bw_efficiency, s.comm_extra_latency})}};
     stages.push_back(std::move(row));
   }
   j["stages"] = stages;
+  if (const std::string note = chunk_note(session); !note.empty()) j["collectives_note"] = note.substr(2);
   if (const std::string note = parallel_block_note(session, e); !note.empty())
     j["parallel_block_note"] = note;
   if (e.non_finite != NonFinite::none)
@@ -183,7 +224,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   }
   const Dimension t = Dimension::time;
   TextTable table({"stage", "count", "FLOP", "HBM", "comm", "compute", "memory", "comm time", "visible",
-                   "x count", "bound"});
+                   "x count", "bound", "algorithm"});
   double total = 0;
   for (const Stage& s : e.stages) {
     total += s.count * s.visible_s;
@@ -192,14 +233,27 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
                    format_quantity(s.comm_bytes, Dimension::bytes), format_quantity(s.compute_s, t),
                    format_quantity(s.memory_s, t), format_quantity(s.comm_s, t),
                    format_quantity(s.visible_s, t), format_quantity(s.count * s.visible_s, t),
-                   bound_name(s.bound)});
+                   bound_name(s.bound), stage_algorithm_label(s)});
   }
   table.add_separator();
-  table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), ""});
+  table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), "", ""});
   os << "Stages (per " << machine.pe.name << ", per occurrence):\n";
   table.print(os, "  ");
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
   if (const std::string note = parallel_block_note(session, e); !note.empty()) os << "  (" << note << ")\n";
+  {
+    const auto work = explained_work(session, e);
+    bool any = false;
+    std::size_t index = 0;
+    for (const Stage& s : e.stages) {
+      const StageWork* w = work_of(*work, s, index++);
+      if (!w || (w->comm_count == 0 && !(w->has_cp && w->cp.steps > 0))) continue;
+      if (!any)
+        os << "Collectives (per occurrence, fastest first, * = chosen" << chunk_note(session) << "):\n";
+      any = true;
+      print_stage_collectives(os, *w, s, machine);
+    }
+  }
   for (const Stage& s : e.stages)
     if (overlapped_s(s) > 0)
       os << "  " << s.name << ": " << format_quantity(overlapped_s(s), t) << " of its "

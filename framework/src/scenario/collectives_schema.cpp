@@ -102,6 +102,10 @@ void parse_level_collectives(const YNode* block, const std::string& path, std::s
     if (in->is_mapping()) {
       c.in_network = true;
       read_cost(*in, ip, c.in_network_cost, d);
+    } else if (!in->is_scalar()) {
+      d.error(in->where,
+              ip + ": expected true, false or a mapping of constants {base, hop, bw_factor}, found " +
+                  describe(*in));
     } else if (auto b = read_bool(*in, ip, d)) {
       c.in_network = *b;
     }

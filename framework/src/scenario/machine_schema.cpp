@@ -294,11 +294,27 @@ struct FieldRef {
     stage_overhead,
     energy_flop,
     energy_hbm,
-    energy_link
+    energy_link,
+    coll_link_efficiency,
+    coll_cost  // one AlgorithmCost member of a level's collectives
   } which = flops;
   DType dtype = DType::bf16;
   std::string level;
+  // coll_cost: which algorithm (kCollCostAlgorithms), protocol (ring/tree) and member.
+  int coll_algorithm = 0, coll_protocol = 0, coll_member = 0;
 };
+
+// The AlgorithmCost blocks of a `collectives:` block (docs/scenario-format.md "Collectives").
+const std::vector<std::string> kCollCostAlgorithms = {"ring",     "tree",       "one_shot",
+                                                      "two_shot", "in_network", "direct"};
+const std::vector<std::string> kCollProtocols = {"ll", "ll128", "simple"};
+const std::vector<std::string> kCollMembers = {"base", "hop", "bw_factor"};
+
+int index_of(const std::vector<std::string>& v, const std::string& s) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i] == s) return static_cast<int>(i);
+  return -1;
+}
 
 std::vector<std::string> split_dots(std::string_view s) {
   std::vector<std::string> out;
@@ -315,7 +331,44 @@ std::vector<std::string> split_dots(std::string_view s) {
 const char* kNumericFields =
     "machine.pe.flops.<dtype>, machine.pe.hbm.capacity, machine.pe.hbm.bandwidth, machine.pe.hbm.usable, "
     "machine.levels.<level>.fanout, .link_bw, .latency, .uplink_bw, machine.stage_overhead, "
-    "machine.energy.flop, .hbm_byte, .link_byte";
+    "machine.energy.flop, .hbm_byte, .link_byte, machine.levels.<level>.collectives.link_efficiency, "
+    ".collectives.<one_shot|two_shot|direct|in_network>.<base|hop|bw_factor>, "
+    ".collectives.<ring|tree>.<ll|ll128|simple>.<base|hop|bw_factor>";
+
+// machine.levels.<level>.collectives.<...>: parts[3..] (3 to 5 of them after "levels").
+template <class Fail>
+FieldRef resolve_collectives_field(const std::vector<std::string>& parts, FieldRef& r, const Fail& fail) {
+  const std::string& a = parts[3];
+  const std::string cp = "machine.levels." + parts[1] + ".collectives";
+  if (a == "link_efficiency" && parts.size() == 4)
+    return r.which = FieldRef::coll_link_efficiency, r.dim = Dimension::none, r;
+  const int ai = index_of(kCollCostAlgorithms, a);
+  if (ai < 0) {
+    std::vector<std::string> names = kCollCostAlgorithms;
+    names.insert(names.begin(), "link_efficiency");
+    return fail("names no numeric collectives field" + did_you_mean(a, names) + "; " + cp +
+                " has link_efficiency and the constants of " + join_names(kCollCostAlgorithms, " and "));
+  }
+  const bool protocols = a == "ring" || a == "tree";
+  const std::size_t want = protocols ? 6 : 5;
+  if (parts.size() != want)
+    return fail(std::string("is not a numeric machine field; ") + cp + "." + a + " takes " +
+                (protocols ? "<ll|ll128|simple>.<base|hop|bw_factor>" : "<base|hop|bw_factor>"));
+  r.coll_algorithm = ai;
+  if (protocols) {
+    r.coll_protocol = index_of(kCollProtocols, parts[4]);
+    if (r.coll_protocol < 0)
+      return fail("names no protocol" + did_you_mean(parts[4], kCollProtocols) +
+                  "; protocols: ll, ll128, simple");
+  }
+  const std::string& mem = parts[want - 1];
+  r.coll_member = index_of(kCollMembers, mem);
+  if (r.coll_member < 0)
+    return fail("names no constant" + did_you_mean(mem, kCollMembers) + "; constants: base, hop, bw_factor");
+  r.which = FieldRef::coll_cost;
+  r.dim = r.coll_member == 2 ? Dimension::none : Dimension::time;
+  return r;
+}
 
 FieldRef resolve_field(const MachineSpec* machine, const std::string& path) {
   FieldRef r;
@@ -351,7 +404,8 @@ FieldRef resolve_field(const MachineSpec* machine, const std::string& path) {
     return not_numeric();
   }
   if (top == "levels") {
-    if (parts.size() != 3) return not_numeric();
+    if (parts.size() < 3 || parts.size() > 6 || (parts.size() > 3 && parts[2] != "collectives"))
+      return not_numeric();
     if (machine) {
       std::vector<std::string> names;
       bool found = false;
@@ -365,6 +419,7 @@ FieldRef resolve_field(const MachineSpec* machine, const std::string& path) {
     }
     r.level = parts[1];
     const std::string& f = parts[2];
+    if (f == "collectives" && parts.size() > 3) return resolve_collectives_field(parts, r, fail);
     if (f == "fanout") return r.which = FieldRef::fanout, r.integer = true, r.dim = Dimension::none, r;
     if (f == "link_bw") return r.which = FieldRef::link_bw, r.dim = Dimension::bandwidth, r;
     if (f == "latency") return r.which = FieldRef::latency, r.dim = Dimension::time, r;
@@ -420,6 +475,35 @@ double* field_ptr(MachineSpec& m, const FieldRef& r) {
       return &m.energy.link_byte;
     case FieldRef::fanout:
       return nullptr;
+    case FieldRef::coll_link_efficiency:
+      return level ? &level->collectives.link_efficiency : nullptr;
+    case FieldRef::coll_cost: {
+      if (!level) return nullptr;
+      LevelCollectives& c = level->collectives;
+      const auto p = static_cast<std::size_t>(r.coll_protocol);
+      AlgorithmCost* a = nullptr;
+      switch (r.coll_algorithm) {
+        case 0:
+          a = &c.ring[p];
+          break;
+        case 1:
+          a = &c.tree[p];
+          break;
+        case 2:
+          a = &c.one_shot;
+          break;
+        case 3:
+          a = &c.two_shot;
+          break;
+        case 4:
+          a = &c.in_network_cost;
+          break;
+        default:
+          a = &c.direct;
+          break;
+      }
+      return r.coll_member == 0 ? &a->base : r.coll_member == 1 ? &a->hop : &a->bw_factor;
+    }
   }
   return nullptr;
 }

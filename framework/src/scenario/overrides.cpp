@@ -182,6 +182,9 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       return;
     }
     if (node->is_null()) *node = empty_mapping(o.where);
+    // `in_network: true` -> {base: ...}: a constant of an enabled in-network reduction.
+    if (canon == "machine.levels.*.collectives.in_network" && node->is_scalar() && node->value == "true")
+      *node = empty_mapping(o.where);
     if (!node->is_mapping()) {
       d.error(o.where, o.label + ": " + shown + " is " + describe(*node) + ", not a mapping");
       return;

@@ -346,14 +346,20 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
             if (auto iv = read_int(*i, kp, d, 1, "machine.pes")) v = static_cast<double>(*iv);  // fanouts
           } else if (fc.dimension == Dimension::none) {
             v = read_real(*i, kp, d);
-            if (v && (*v <= 0 || (e.key.ends_with(".usable") && *v > 1))) {
-              d.error(i->where, kp + ": expected a fraction in (0, 1], found " + i->value);
+            // A bandwidth factor may be 0 (the algorithm is off), as in the machine schema.
+            const bool bw_factor = e.key.ends_with(".bw_factor");
+            const bool fraction =
+                bw_factor || e.key.ends_with(".usable") || e.key.ends_with(".link_efficiency");
+            if (v && ((bw_factor ? *v < 0 : *v <= 0) || (fraction && *v > 1))) {
+              d.error(i->where, kp + ": expected a fraction in " + (bw_factor ? "[0, 1]" : "(0, 1]") +
+                                    ", found " + i->value);
               v.reset();
             }
           } else {
             v = read_quantity(*i, kp, fc.dimension, d,
                               e.key.ends_with(".latency") || e.key.ends_with("stage_overhead") ||
-                                  e.key.rfind("machine.energy.", 0) == 0);
+                                  e.key.rfind("machine.energy.", 0) == 0 || e.key.ends_with(".base") ||
+                                  e.key.ends_with(".hop"));
           }
           if (!v) {
             ok = false;

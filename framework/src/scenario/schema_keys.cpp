@@ -21,10 +21,11 @@ const std::map<std::string, Keys>& key_table() {
                               "attention",      "activations",       "dispatch"};
   static const Keys kMachine = {"schema_version", "kind",           "name",   "description", "pe",
                                 "levels",         "stage_overhead", "energy", "efficiency"};
+  static const Keys kProtocols = {"ll", "ll128", "simple"};
+  static const Keys kCost = {"base", "hop", "bw_factor"};
   static const Keys kScenario = {"schema_version", "kind",      "name",  "description", "model",
                                  "machine",        "overrides", "dtype", "workload",    "scope",
                                  "plugins",        "sweep",     "report"};
-  static const Keys kCost = {"base", "hop", "bw_factor"};
   static const std::map<std::string, Keys> t = {
       {"", kScenario},
       {"model", kModel},
@@ -38,13 +39,11 @@ const std::map<std::string, Keys>& key_table() {
       {"machine.pe.hbm", {"capacity", "bandwidth", "usable"}},
       {"machine.levels.*",
        {"name", "fanout", "link_bw", "latency", "topology", "uplink_bw", "dims", "collectives"}},
-      // The `collectives:` block (scenario/collectives_schema.cpp), so that --set and sweeps
-      // reach its keys: machine.levels.node.collectives.algorithm=ring.
       {"machine.levels.*.collectives",
        {"fabric", "algorithm", "in_network", "link_efficiency", "ring", "tree", "one_shot", "two_shot",
         "direct"}},
-      {"machine.levels.*.collectives.ring", {"ll", "ll128", "simple"}},
-      {"machine.levels.*.collectives.tree", {"ll", "ll128", "simple"}},
+      {"machine.levels.*.collectives.ring", kProtocols},
+      {"machine.levels.*.collectives.tree", kProtocols},
       {"machine.levels.*.collectives.ring.ll", kCost},
       {"machine.levels.*.collectives.ring.ll128", kCost},
       {"machine.levels.*.collectives.ring.simple", kCost},
@@ -53,8 +52,8 @@ const std::map<std::string, Keys>& key_table() {
       {"machine.levels.*.collectives.tree.simple", kCost},
       {"machine.levels.*.collectives.one_shot", kCost},
       {"machine.levels.*.collectives.two_shot", kCost},
-      {"machine.levels.*.collectives.direct", kCost},
       {"machine.levels.*.collectives.in_network", kCost},
+      {"machine.levels.*.collectives.direct", kCost},
       {"machine.energy", {"flop", "hbm_byte", "link_byte"}},
       {"dtype", kDtype},
       {"workload", {"mode", "context", "batch", "chunk"}},
