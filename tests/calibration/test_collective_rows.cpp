@@ -168,15 +168,16 @@ TEST_CASE("collective rows: hand-computed busbw and dispatch predictions", "[val
   REQUIRE(ref.rows.size() == 2);
   REQUIRE(ref.unmapped.empty());
   // Row 202, NVLS forced, roofline (CommRates {1, 0}), machines/dgx-h100.yaml node level:
-  // link_bw 450 GB/s, link_efficiency 0.824, in-network defaults base 23 us, hop 0, bw_factor 5/6
-  // (NCCL v2.20.5 tuning.cc). t = 23 us + 16777216 B / (450e9 x 0.824 x 5/6 = 309e9 B/s)
-  //   = 23 + 54.2952 = 77.2952 us; busbw = 16777216 / 77.2952e-6 x 2 x 7/8 = 379.84 GB/s.
-  const double t_ar = 23e-6 + 16777216.0 / (450e9 * 0.824 * 5.0 / 6.0);
-  CHECK(t_ar == Approx(77.2952e-6).epsilon(1e-5));
+  // link_bw 450 GB/s, link_efficiency 0.824, in_network base 23 us (NCCL v2.20.5 tuning.cc), hop
+  // 0, bw_factor 0.71 (the machine file's measured large-message rate). t = 23 us + 16777216 B /
+  // (450e9 x 0.824 x 0.71 = 263.27e9 B/s) = 23 + 63.727 = 86.727 us; busbw = 16777216 / 86.727e-6
+  // x 2 x 7/8 = 338.53 GB/s.
+  const double t_ar = 23e-6 + 16777216.0 / (450e9 * 0.824 * 0.71);
+  CHECK(t_ar == Approx(86.727e-6).epsilon(1e-5));
   CHECK(ref.rows[0].detail.seconds == Approx(t_ar).epsilon(1e-12));
   CHECK(ref.rows[0].detail.algorithm == CollAlgorithm::in_network);
   CHECK(ref.rows[0].predicted == Approx(16777216.0 / t_ar * 1.75 * 1e-9).epsilon(1e-12));
-  CHECK(ref.rows[0].predicted == Approx(379.84).epsilon(1e-4));
+  CHECK(ref.rows[0].predicted == Approx(338.53).epsilon(1e-4));
   // Row 222: M = 2048 x 8 x 7168 x 2 = 234881024 B per rank over 8 ranks of the gb200-nvl72 rack
   // (900 GB/s, switch); direct all-to-all base 17.2 us + 7 peers x 0.12 us, bw_factor 0.74:
   // t = 17.2 + 0.84 + (7/8) x 234881024 / (900e9 x 0.74 = 666e9) = 18.04 + 308.590 = 326.630 us.
@@ -186,12 +187,12 @@ TEST_CASE("collective rows: hand-computed busbw and dispatch predictions", "[val
   CHECK(ref.rows[1].predicted == Approx(t_a2a * 1e6).epsilon(1e-12));
   // calibrated applies its machine efficiency block (un-refitted, docs/accuracy.md): dgx-h100's
   // collective_bw_efficiency 0.6961 and collective_latency 3.597 us per step (one NVLS step):
-  // t = 23 + 3.597 + 54.2952 / 0.6961 us.
+  // t = 23 + 3.597 + 63.727 / 0.6961 us.
   const ModelReport& cal = reports[1];
   REQUIRE(cal.rows.size() == 2);
   CHECK(cal.rows[0].detail.bw_efficiency == 0.6961);
   CHECK(cal.rows[0].detail.seconds ==
-        Approx(23e-6 + 3.597e-6 + 16777216.0 / (450e9 * 0.824 * 5.0 / 6.0 * 0.6961)).epsilon(1e-9));
+        Approx(23e-6 + 3.597e-6 + 16777216.0 / (450e9 * 0.824 * 0.71 * 0.6961)).epsilon(1e-9));
   // Reported per group; JSON carries the SI figures with their units in the names.
   REQUIRE(ref.by_group.size() == 2);
   CHECK(ref.by_group[0].first == kGroupAllReduce);

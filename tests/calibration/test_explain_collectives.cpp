@@ -133,7 +133,7 @@ TEST_CASE("explain: DGX-H100 TP8 decode all-reduce is one_shot at 3.569 us", "[e
         {"nccl_tree/LL", 6.8 * us + 14 * 0.6 * us + M / (0.5 * R * 0.92 / 3.8)},
         {"nccl_tree/LL128", 14.0 * us + 14 * 1.25 * us + M / (0.5 * R * 0.92 * 7 / 9)},
         {"nccl_tree/Simple", 14 * 28 * us + M / (0.5 * R * 0.92)},
-        {"in_network", 23 * us + M / (R * 5 / 6)}};
+        {"in_network", 23 * us + M / (R * 0.71)}};
     for (const auto& k : col["candidates"]) {
       std::string label = k["algorithm"].get<std::string>();
       if (!k["protocol"].get<std::string>().empty()) label += "/" + k["protocol"].get<std::string>();
