@@ -164,8 +164,9 @@ TEST_CASE("collectives: H100 node all-gather reduce-scatter all-to-all and p2p h
   for (const double M : {16 * KiB, 1 * MiB, 256 * MiB}) {
     INFO("M = " << M);
     for (const auto k : {CommKind::all_gather, CommKind::reduce_scatter}) {
-      // ring: 7 steps of 7/8 M (LL at 1/4 whatever the kind); direct (peer copies): 13.2 us
-      // + 7/8 M / (450e9 x 0.54). No tree, one/two-shot or NVLS for these kinds.
+      // ring: 7 steps of 7/8 M (LL at 1/4 whatever the kind); direct (peer copies, one pass of
+      // the two-shot kernel): 11 / 2 = 5.5 us + 7/8 M / (450e9 x 0.72). No tree, one/two-shot or
+      // NVLS for these kinds.
       const Cands cs = candidates(coll(k, 8, M, l), m);
       CHECK(cs.n == 4);
       CHECK(
@@ -173,7 +174,7 @@ TEST_CASE("collectives: H100 node all-gather reduce-scatter all-to-all and p2p h
       CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::ll128),
                 (14.0 + 7 * 1.9) * us + 0.875 * M / (nccl * 0.92)));
       CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::simple), (8.4 + 7 * 3.4) * us + 0.875 * M / nccl));
-      CHECK(rel(cs.of(CollAlgorithm::direct), 13.2 * us + 0.875 * M / (450e9 * 0.54)));
+      CHECK(rel(cs.of(CollAlgorithm::direct), 5.5 * us + 0.875 * M / (450e9 * 0.72)));
       CHECK(collective_cost(coll(k, 8, M, l), m).seconds == cs.min());
     }
     // all-to-all: direct only, 13.2 us + 7/8 M / (450e9 x 0.54).
@@ -183,11 +184,12 @@ TEST_CASE("collectives: H100 node all-gather reduce-scatter all-to-all and p2p h
     // point-to-point: alpha 3 us x 1 hop + M / (450e9 x 0.824).
     CHECK(rel(p2p_message_time(l, m, M), 3 * us + M / nccl));
   }
-  // 16 KiB all-gather: ring LL 10.8 + 14336 / 92.7e9 = 10.95 us beats direct 13.2 + 0.06 us.
+  // 16 KiB all-gather: direct 5.5 + 14336 / 324e9 = 5.544 us beats ring LL 10.8 + 14336 /
+  // 92.7e9 = 10.95 us.
   const CollectiveChoice ag = collective_cost(coll(CommKind::all_gather, 8, 16 * KiB, l), m);
-  CHECK(ag.algorithm == CollAlgorithm::nccl_ring);
-  CHECK(ag.protocol == Protocol::ll);
-  // 256 MiB all-gather: direct 13.2 + 234881024 / 243e9 = 979.8 us vs ring Simple 32.2 +
+  CHECK(ag.algorithm == CollAlgorithm::direct);
+  CHECK(ag.seconds == Approx(5.5e-6 + 14336 / 324e9).epsilon(1e-9));
+  // 256 MiB all-gather: direct 5.5 + 234881024 / 324e9 = 730.4 us vs ring Simple 32.2 +
   // 234881024 / 370.8e9 = 665.6 us: the ring.
   const CollectiveChoice big = collective_cost(coll(CommKind::all_gather, 8, 256 * MiB, l), m);
   CHECK(big.algorithm == CollAlgorithm::nccl_ring);
@@ -383,7 +385,7 @@ TEST_CASE("collectives: hierarchical all-reduce across DGX H100 nodes by hand", 
   const double nccl0 = 450e9 * 0.824;
   const double rs = std::min(
       {(6.6 + 7 * 0.6) * us + 0.875 * M / (nccl0 / 4), (14 + 7 * 1.9) * us + 0.875 * M / (nccl0 * 0.92),
-       (8.4 + 7 * 3.4) * us + 0.875 * M / nccl0, 13.2 * us + 0.875 * M / (450e9 * 0.54)});
+       (8.4 + 7 * 3.4) * us + 0.875 * M / nccl0, 5.5 * us + 0.875 * M / (450e9 * 0.72)});
   // Network all-reduce of 4 ranks on M/8 = 2 MiB at 50 GB/s (link_efficiency 1): ring 6 steps of
   // 1.5 x, NET hops {2.7, 4.0, 14}; tree depth log2(4) = 2: 2 x 2 hops {5, 8.5, 28}, bw factors
   // {0.92/3.8, 0.92 x 120/128, 0.92}; NVLS on the network level is off (in_network false).

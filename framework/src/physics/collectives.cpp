@@ -160,8 +160,11 @@ void level_candidates(CommKind kind, double M, const LevelView& v, const CommRat
   if (ring_kind && lc.allows(CollAlgorithm::nccl_ring)) {
     double f = 0, steps = 0;
     ring_factors(kind, g, f, steps);
-    // A torus runs its rings dimension by dimension: fewer sequential steps than g - 1.
-    if (v.paths.ring_steps > 0) steps = (reduce ? 2 : 1) * v.paths.ring_steps;
+    // TPU-style collectives on an ICI torus run their rings dimension by dimension: fewer
+    // sequential steps than g - 1. NCCL's rings (every other fabric) step through all g ranks,
+    // so a torus never beats a switch of the same injection bandwidth there.
+    if (v.paths.ring_steps > 0 && v.lv->collectives.fabric == Fabric::ici)
+      steps = (reduce ? 2 : 1) * v.paths.ring_steps;
     for (int p = 0; p < kProtocolCount; ++p) {
       const AlgorithmCost& a = proto_cost(lc.ring, p);
       sink.add(a.base + steps * (a.hop * std::max(1.0, v.paths.ring_hops) + r.extra_latency) +
@@ -195,12 +198,17 @@ void level_candidates(CommKind kind, double M, const LevelView& v, const CommRat
     sink.add(a.base + a.hop + r.extra_latency + divide(M, v.port_bw() * a.bw_factor),
              CollAlgorithm::in_network, Protocol::none, shape);
   }
-  const bool direct_kind =
-      kind == CommKind::all_to_all ||
-      ((kind == CommKind::all_gather || kind == CommKind::reduce_scatter) && peer_memory_access(*v.lv));
-  if (direct_kind && lc.allows(CollAlgorithm::direct)) {
+  if (kind == CommKind::all_to_all && lc.allows(CollAlgorithm::direct)) {
     const AlgorithmCost& a = lc.direct;
     sink.add(a.base + (g - 1) * a.hop + r.extra_latency + divide((g - 1) / g * M, v.a2a_bw() * a.bw_factor),
+             CollAlgorithm::direct, Protocol::none, shape);
+  }
+  // A reduce-scatter or all-gather by peer loads/stores is one pass of the two-shot kernel:
+  // half its base, its bandwidth factor, (g-1)/g M per rank.
+  if ((kind == CommKind::all_gather || kind == CommKind::reduce_scatter) && peer_memory_access(*v.lv) &&
+      lc.allows(CollAlgorithm::direct)) {
+    const AlgorithmCost& a = lc.two_shot;
+    sink.add(a.base / 2 + a.hop + r.extra_latency + divide((g - 1) / g * M, v.a2a_bw() * a.bw_factor),
              CollAlgorithm::direct, Protocol::none, shape);
   }
 }

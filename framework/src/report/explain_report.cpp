@@ -223,8 +223,10 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
     return;
   }
   const Dimension t = Dimension::time;
+  // The algorithm of each collective is named in the "Collectives" block below the table (the
+  // table stays within a 120-column terminal).
   TextTable table({"stage", "count", "FLOP", "HBM", "comm", "compute", "memory", "comm time", "visible",
-                   "x count", "bound", "algorithm"});
+                   "x count", "bound"});
   double total = 0;
   for (const Stage& s : e.stages) {
     total += s.count * s.visible_s;
@@ -233,10 +235,10 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
                    format_quantity(s.comm_bytes, Dimension::bytes), format_quantity(s.compute_s, t),
                    format_quantity(s.memory_s, t), format_quantity(s.comm_s, t),
                    format_quantity(s.visible_s, t), format_quantity(s.count * s.visible_s, t),
-                   bound_name(s.bound), stage_algorithm_label(s)});
+                   bound_name(s.bound)});
   }
   table.add_separator();
-  table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), "", ""});
+  table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), ""});
   os << "Stages (per " << machine.pe.name << ", per occurrence):\n";
   table.print(os, "  ");
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
