@@ -31,9 +31,32 @@ std::vector<Diagnostic> default_collectives_warnings(const MachineSpec& m, const
   const YNode* items = tree ? levels_of(*tree, in_scenario) : nullptr;
   for (std::size_t i = 0; i < m.levels.size(); ++i) {
     const LevelSpec& l = m.levels[i];
-    if (l.collectives.described) continue;
     SourceLocation where{file, 0, 0};
     if (items && i < items->items.size()) where = items->items[i].where;
+    const LevelCollectives& c = l.collectives;
+    const std::string at = "machine.levels." + l.name + ".collectives";
+    // What the block asks for but the level cannot run (docs/physics.md §5): said, not ignored.
+    if (c.described && c.in_network && c.allows(CollAlgorithm::in_network) &&
+        l.topology != LinkTopology::switched)
+      out.push_back(Diagnostic{where, at +
+                                          ".in_network: in-network reduction needs a switch; this level is " +
+                                          topology_name(l.topology) + ", so no collective uses it"});
+    const auto mask = [](std::initializer_list<CollAlgorithm> as) {
+      std::uint32_t b = 0;
+      for (CollAlgorithm a : as) b |= 1u << static_cast<unsigned>(a);
+      return b;
+    };
+    const std::uint32_t reduce =
+        mask({CollAlgorithm::ring, CollAlgorithm::nccl_ring, CollAlgorithm::nccl_tree,
+              CollAlgorithm::one_shot, CollAlgorithm::two_shot, CollAlgorithm::in_network});
+    const std::uint32_t a2a = mask({CollAlgorithm::ring, CollAlgorithm::direct});
+    if (c.described && (c.algorithms & reduce) == 0)
+      out.push_back(Diagnostic{where, at + ".algorithm: allows no all-reduce algorithm; all-reduces on this "
+                                           "level are priced by the legacy ring"});
+    if (c.described && (c.algorithms & a2a) == 0)
+      out.push_back(Diagnostic{where, at + ".algorithm: allows no all-to-all algorithm (direct or ring); "
+                                           "all-to-alls on this level are priced by the legacy ring"});
+    if (l.collectives.described) continue;
     const char* fabric = fabric_name(loader::default_fabric(i));
     out.push_back(Diagnostic{
         where, "machine.levels." + l.name +
