@@ -109,8 +109,8 @@ TopologyGraph::TopologyGraph(const MachineSpec& machine, std::int64_t max_pes) {
   }
 }
 
-int TopologyGraph::highest_level_between(std::int64_t a, std::int64_t b) const {
-  if (a == b) return 0;
+// Breadth-first search from `a` once; the highest level on the tree path to each of `targets`.
+int TopologyGraph::highest_level_from(std::int64_t a, const std::vector<std::int64_t>& targets) const {
   const std::size_t n = boost::num_vertices(graph_);
   std::vector<std::size_t> pred(n, n);
   pred[static_cast<std::size_t>(a)] = static_cast<std::size_t>(a);
@@ -120,18 +120,22 @@ int TopologyGraph::highest_level_between(std::int64_t a, std::int64_t b) const {
           boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, graph_)),
           boost::on_tree_edge()))));
   int highest = 0;
-  for (std::size_t v = static_cast<std::size_t>(b); v != static_cast<std::size_t>(a); v = pred[v]) {
-    const auto [e, ok] = boost::edge(pred[v], v, graph_);
-    if (ok) highest = std::max(highest, graph_[e].level);
-  }
+  for (const std::int64_t b : targets)
+    for (std::size_t v = static_cast<std::size_t>(b); v != static_cast<std::size_t>(a); v = pred[v]) {
+      const auto [e, ok] = boost::edge(pred[v], v, graph_);
+      if (ok) highest = std::max(highest, graph_[e].level);
+    }
   return highest;
 }
 
+int TopologyGraph::highest_level_between(std::int64_t a, std::int64_t b) const {
+  if (a == b) return 0;
+  return highest_level_from(a, {b});
+}
+
 int TopologyGraph::highest_level_of_group(const std::vector<std::int64_t>& members) const {
-  int highest = 0;
-  for (std::size_t i = 1; i < members.size(); ++i)
-    highest = std::max(highest, highest_level_between(members[0], members[i]));
-  return highest;
+  if (members.size() < 2) return 0;
+  return highest_level_from(members[0], {members.begin() + 1, members.end()});
 }
 
 std::int64_t TopologyGraph::unit_count(int level) const {

@@ -46,6 +46,8 @@ class TESSERA_API TopologyGraph {
   int highest_level_between(std::int64_t a, std::int64_t b) const;
   // The highest level crossed among all pairs of `members` (the group's collective level).
   int highest_level_of_group(const std::vector<std::int64_t>& members) const;
+  // The highest level on the breadth-first tree paths from `a` to each of `targets` (one search).
+  int highest_level_from(std::int64_t a, const std::vector<std::int64_t>& targets) const;
 
   // Units of 1-based `level` in the machine, and the vertex that stands for member `i`
   // (0 <= i < fanout: a unit of the level below, or a PE) of unit `unit` of that level.
