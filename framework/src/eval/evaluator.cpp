@@ -137,40 +137,8 @@ double Evaluator::stage_time(const ParallelConfig& c, const Layout& layout, Mode
   return time_into(sh, c, layout, scratch, scratch.chunk_stages);
 }
 
-void Evaluator::explained_work(const ParallelConfig& c, const Layout& layout, std::int64_t chunk_index,
-                               StepWork& out) const {
-  const Workload& w = ctx_.workload;
-  StepShape sh;
-  sh.mode = w.mode;
-  sh.batch = w.batch;
-  if (w.mode == Mode::decode) {  // as decode()
-    sh.tokens = w.batch;
-    sh.kv_cached = static_cast<double>(w.context);
-    sh.layers = static_cast<double>(ctx_.model->layers);
-    sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
-    sh.lm_head = true;
-    sh.hops = c.pp - 1;
-  } else {  // as prefill()'s chunk j
-    const std::int64_t n_chunks = w.chunk_count();
-    const std::int64_t j = std::clamp<std::int64_t>(chunk_index, 0, std::max<std::int64_t>(0, n_chunks - 1));
-    const std::int64_t P = j * w.chunk_tokens();
-    const std::int64_t cj = std::min(w.chunk_tokens(), w.context - P);
-    sh.tokens = w.batch * cj;
-    sh.kv_cached = static_cast<double>(P);
-    sh.chunk = cj;
-    if (c.pp == 1) {
-      sh.layers = static_cast<double>(ctx_.model->layers);
-      sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
-    } else {
-      stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
-    }
-    sh.lm_head = j + 1 == n_chunks;
-    sh.hops = 0;
-  }
-  build_step_work(ctx_, c, layout, sh, out);
-}
-
-void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
+// The whole decode step (decode()) and prefill chunk j (prefill()): the shapes explain rebuilds.
+StepShape Evaluator::decode_shape(const ParallelConfig& c) const {
   const Workload& w = ctx_.workload;
   StepShape sh;
   sh.mode = Mode::decode;
@@ -181,6 +149,43 @@ void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
   sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
   sh.lm_head = true;
   sh.hops = c.pp - 1;
+  return sh;
+}
+
+StepShape Evaluator::prefill_chunk_shape(const ParallelConfig& c, std::int64_t j) const {
+  const Workload& w = ctx_.workload;
+  const std::int64_t P = j * w.chunk_tokens();
+  const std::int64_t cj = std::min(w.chunk_tokens(), w.context - P);
+  StepShape sh;
+  sh.mode = Mode::prefill;
+  sh.batch = w.batch;
+  sh.tokens = w.batch * cj;
+  sh.kv_cached = static_cast<double>(P);
+  sh.chunk = cj;
+  if (c.pp == 1) {
+    sh.layers = static_cast<double>(ctx_.model->layers);
+    sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+  } else {
+    stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+  }
+  sh.lm_head = j + 1 == w.chunk_count();
+  sh.hops = 0;
+  return sh;
+}
+
+void Evaluator::explained_work(const ParallelConfig& c, const Layout& layout, std::int64_t chunk_index,
+                               StepWork& out) const {
+  const Workload& w = ctx_.workload;
+  const std::int64_t last = std::max<std::int64_t>(0, w.chunk_count() - 1);
+  const StepShape sh = w.mode == Mode::decode
+                           ? decode_shape(c)
+                           : prefill_chunk_shape(c, std::clamp<std::int64_t>(chunk_index, 0, last));
+  build_step_work(ctx_, c, layout, sh, out);
+}
+
+void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
+  const Workload& w = ctx_.workload;
+  const StepShape sh = decode_shape(c);
   StepTotals& t = out.totals;
   t.latency_s = time_into(sh, c, out.layout, out, out.stages);
   accumulate_totals(out.work, c, t);
@@ -204,23 +209,8 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
   double ttft = 0, last_stage_t = 0, stage_sum = 0;
   std::int64_t last_chunk = chunk;
   for (std::int64_t j = 0; j < n_chunks; ++j) {
-    const std::int64_t P = j * chunk;
-    const std::int64_t cj = std::min(chunk, S - P);
     const bool last = j + 1 == n_chunks;
-    StepShape sh;
-    sh.mode = Mode::prefill;
-    sh.batch = w.batch;
-    sh.tokens = w.batch * cj;
-    sh.kv_cached = static_cast<double>(P);
-    sh.chunk = cj;
-    if (c.pp == 1) {
-      sh.layers = static_cast<double>(ctx_.model->layers);
-      sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
-    } else {
-      stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
-    }
-    sh.lm_head = last;
-    sh.hops = 0;
+    const StepShape sh = prefill_chunk_shape(c, j);
     const double tj = time_into(sh, c, out.layout, out, out.chunk_stages);
     // Accounting covers the whole model once: with pp > 1 the timed work is one pipeline
     // stage, so the full step's work is built again for the totals.
@@ -231,7 +221,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
       build_step_work(ctx_, c, out.layout, full, out.work);
     }
     accumulate_totals(out.work, c, t);
-    if (last) last_chunk = cj;
+    if (last) last_chunk = sh.chunk;
     // Per-chunk averages: the stages of every chunk share the same order.
     for (int i = 0; i < out.chunk_stages.size; ++i) {
       const Stage& s = out.chunk_stages.items[static_cast<std::size_t>(i)];

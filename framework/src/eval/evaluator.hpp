@@ -100,6 +100,8 @@ class TESSERA_API Evaluator {
   double time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
                    StageList& out) const;
   void accumulate_totals(const StepWork& work, const ParallelConfig& c, StepTotals& totals) const;
+  StepShape decode_shape(const ParallelConfig& c) const;
+  StepShape prefill_chunk_shape(const ParallelConfig& c, std::int64_t j) const;
   void decode(const ParallelConfig& c, Evaluation& out) const;
   void prefill(const ParallelConfig& c, Evaluation& out) const;
 
