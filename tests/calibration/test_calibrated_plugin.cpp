@@ -10,22 +10,14 @@
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
+#include "registry_fixture.hpp"
 #include "report/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;
+using tessera::test::registry;
 
 namespace {
-
-PluginRegistry& registry() {
-  static PluginRegistry r;
-  static bool once = [] {
-    r.discover();
-    return true;
-  }();
-  (void)once;
-  return r;
-}
 
 std::string fixture(const char* name) { return std::string(TESSERA_TEST_DIR) + "/fixtures/" + name; }
 

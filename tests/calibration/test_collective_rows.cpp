@@ -12,21 +12,13 @@
 #include "analysis/collective_rows.hpp"
 #include "analysis/validation.hpp"
 #include "host/plugin_registry.hpp"
+#include "registry_fixture.hpp"
 
 using namespace tessera;
+using tessera::test::registry;
 using namespace tessera::validation;
 
 namespace {
-
-PluginRegistry& registry() {
-  static PluginRegistry r;
-  static bool once = [] {
-    r.discover();
-    return true;
-  }();
-  (void)once;
-  return r;
-}
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
 const std::string kSharedDir = TESSERA_SHARED_DATA_DIR;

@@ -9,21 +9,13 @@
 #include "analysis/compare.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
+#include "registry_fixture.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;
+using tessera::test::registry;
 
 namespace {
-
-PluginRegistry& registry() {
-  static PluginRegistry r;
-  static bool once = [] {
-    r.discover();
-    return true;
-  }();
-  (void)once;
-  return r;
-}
 
 Scenario small_scenario() {
   return load_scenario(std::string(TESSERA_TEST_DIR) + "/fixtures/compare-small.yaml", LoadOptions{});

@@ -10,23 +10,15 @@
 
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
+#include "registry_fixture.hpp"
 #include "report/collective_explain.hpp"
 #include "report/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;
+using tessera::test::registry;
 
 namespace {
-
-PluginRegistry& registry() {
-  static PluginRegistry r;
-  static bool once = [] {
-    r.discover();
-    return true;
-  }();
-  (void)once;
-  return r;
-}
 
 // Checks one explained configuration; returns the number of collectives checked.
 int check_explain(const Session& s, const ParallelConfig& c, bool single_step) {

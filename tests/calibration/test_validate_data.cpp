@@ -10,21 +10,13 @@
 
 #include "analysis/validation.hpp"
 #include "host/plugin_registry.hpp"
+#include "registry_fixture.hpp"
 
 using namespace tessera;
+using tessera::test::registry;
 using namespace tessera::validation;
 
 namespace {
-
-PluginRegistry& registry() {
-  static PluginRegistry r;
-  static bool once = [] {
-    r.discover();
-    return true;
-  }();
-  (void)once;
-  return r;
-}
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
 // The shared data folder the build found (CMakeLists.txt: TESSERA_SHARED_DATA_DIR); "" -> skipped.
