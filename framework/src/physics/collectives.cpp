@@ -136,6 +136,11 @@ double tree_depth(const LevelView& v) {
   return v.lv->collectives.fabric == Fabric::network ? std::floor(std::log2(v.g)) : v.g - 1;
 }
 
+// One message of M bytes along one path of the level's topology: alpha per hop.
+double message_time(const LevelView& v, double M, const CommRates& r) {
+  return v.lv->latency * std::max(1.0, v.paths.p2p_hops) + r.extra_latency + divide(M, v.p2p_bw());
+}
+
 // Single-level candidates of `kind` on M bytes among v.g members.
 void level_candidates(CommKind kind, double M, const LevelView& v, const CommRates& r, CommShape shape,
                       Sink& sink) {
@@ -150,9 +155,7 @@ void level_candidates(CommKind kind, double M, const LevelView& v, const CommRat
     if (kind == CommKind::p2p) return;  // the legacy message: alpha + M / link_bw
   }
   if (kind == CommKind::p2p) {
-    // One message along one path of the topology: alpha per hop.
-    sink.add(v.lv->latency * std::max(1.0, v.paths.p2p_hops) + r.extra_latency + divide(M, v.p2p_bw()),
-             CollAlgorithm::direct, Protocol::none, shape);
+    sink.add(message_time(v, M, r), CollAlgorithm::direct, Protocol::none, shape);
     return;
   }
   const bool reduce = kind == CommKind::all_reduce;
@@ -432,8 +435,7 @@ double p2p_message_time(const LinkCost& link, const MachineSpec& machine, double
   const int d = link.level - 1;
   LinkCost one = link;
   if (one.members[static_cast<std::size_t>(d)] < 2) one.members[static_cast<std::size_t>(d)] = 2;
-  const LevelView v = view(machine, one, d, rates, 1);
-  return v.lv->latency * std::max(1.0, v.paths.p2p_hops) + rates.extra_latency + divide(bytes, v.p2p_bw());
+  return message_time(view(machine, one, d, rates, 1), bytes, rates);
 }
 
 }  // namespace tessera
