@@ -2,6 +2,7 @@
 // (docs/accuracy.md "Collectives").
 #include "analysis/collective_rows.hpp"
 
+#include "analysis/measurement_csv.hpp"
 #include "tessera/dtype.hpp"
 
 #include <algorithm>
@@ -11,11 +12,6 @@
 namespace tessera::validation {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }

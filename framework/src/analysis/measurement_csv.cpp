@@ -19,6 +19,11 @@ std::string trim(const std::string& s) {
   return s.substr(a, b - a);
 }
 
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 namespace {
 
 enum Col : std::size_t {

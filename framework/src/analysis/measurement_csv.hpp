@@ -26,6 +26,8 @@ inline constexpr long long kMaxRowCount = 2147483647;
 // (InputErrors, each diagnostic located).
 // A cell without its leading and trailing white space (the readers' and the row mapping's rule).
 std::string trim(const std::string& s);
+// A cell in lower case (ASCII): the row mapping compares names and notes case-insensitively.
+std::string lower(std::string s);
 
 TESSERA_API std::vector<DataRow> read_measurements(const std::string& path);
 

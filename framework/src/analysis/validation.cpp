@@ -30,11 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool contains_ci(const std::string& hay, const std::string& needle) {
   return needle.empty() || lower(hay).find(lower(needle)) != std::string::npos;
 }
