@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../outputs/output_test_util.hpp"
 #include "scenario/json_tree.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/limits.hpp"
@@ -81,9 +82,9 @@ TEST_CASE("hf_config in a scenario - with the scenario's dtype and overrides", "
 namespace {
 // The first diagnostic of loading `json` as a model file, formatted ("FILE:L:C: error: ...").
 std::string first_error(const std::string& json) {
-  const fs::path dir = fs::temp_directory_path() / "tessera-hf-test";
-  fs::create_directories(dir);
-  const std::string path = (dir / "config.json").string();
+  // A folder of its own: ctest runs the test cases that call this in parallel processes.
+  const tessera::test::TempDir dir;
+  const std::string path = dir / "config.json";
   { std::ofstream(path, std::ios::binary) << json; }
   try {
     load_model_file(path);
@@ -176,7 +177,6 @@ TEST_CASE("hf_config: JSON problems located - duplicate keys 1e400 depth and str
         "F:1:1: error: hf_config: expected a JSON object (a Hugging Face config.json), "
         "found a list");
   CHECK(first_error("").rfind("F:1:1: error: malformed JSON", 0) == 0);
-  fs::remove_all(fs::temp_directory_path() / "tessera-hf-test");
 }
 
 TEST_CASE("hf_config in a scenario: family: reads an unknown model_type by a supported family's rules",
@@ -245,14 +245,11 @@ ModelSpec hf_fixture(const std::string& folder) {
   return load_model_file(kSrc + "/tests/fixtures/hf/" + folder + "/config.json");
 }
 
-// A model from config text (the file is written to a temporary folder named `name`).
+// A model from config text (the file is written to a fresh temporary folder).
 ModelSpec hf_text(const std::string& json) {
-  const fs::path dir = fs::temp_directory_path() / "tessera-hf-block";
-  fs::create_directories(dir);
+  const tessera::test::TempDir dir;  // its own folder: test cases run in parallel processes
   { std::ofstream(dir / "config.json", std::ios::binary) << json; }
-  ModelSpec m = load_model_file((dir / "config.json").string());
-  fs::remove_all(dir);
-  return m;
+  return load_model_file(dir / "config.json");
 }
 }  // namespace
 
