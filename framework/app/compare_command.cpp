@@ -1,5 +1,5 @@
 // `tessera compare SCENARIO --latency overlap,roofline,calibrated`: the same scenario under
-// several latency models side by side (SPEC §5 "compare").
+// several latency models side by side (docs/specification.md §5 "compare").
 #include <algorithm>
 #include <cmath>
 #include <iostream>

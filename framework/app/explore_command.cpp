@@ -1,4 +1,4 @@
-// `tessera explore SCENARIO`: joint hardware × parallelism exploration (SPEC §5): for each
+// `tessera explore SCENARIO`: joint hardware × parallelism exploration (docs/specification.md §5): for each
 // point of the sweep.hardware grid the best parallelism (the scenario's search), the
 // latency/cost Pareto frontier, and the hardware sensitivity ranking.
 #include <boost/program_options.hpp>

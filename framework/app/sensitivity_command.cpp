@@ -1,5 +1,5 @@
 // `tessera sensitivity SCENARIO --parallelism | --hardware`: one-knob sweeps from the best
-// config (SPEC §5).
+// config (docs/specification.md §5).
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <iostream>

@@ -1,4 +1,4 @@
-// Most-loaded expert-parallel rank (SPEC §3.2): docs/physics.md "MoE load".
+// Most-loaded expert-parallel rank: docs/physics.md §4 "MoE load".
 //
 // E experts in ep ranks of n_e = E/ep; T tokens each route to K distinct experts.
 //  - Distinct experts: N = E·p experts are touched in expectation, p = 1 - (1 - K/E)^T.
