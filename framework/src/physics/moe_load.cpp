@@ -140,7 +140,7 @@ double exact_table_entries(std::int64_t n, std::int64_t ep) {
 
 // E[max] of ep independent Binomial(n, 1/ep) loads: sum over m of 1 - P(X <= m)^ep. The
 // multinomial's loads are weakly correlated (they sum to n) when ep is large, which is where
-// this is used; tests/physics/moe_load_test.cpp bounds it against Monte Carlo and against the
+// this is used; tests/physics/test_moe_load.cpp bounds it against Monte Carlo and against the
 // exact sum. O(n) time, O(1) memory.
 double expected_max_independent_binomials(std::int64_t n, std::int64_t ep) {
   if (n <= 0) return 0;
