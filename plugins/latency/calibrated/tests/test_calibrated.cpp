@@ -10,16 +10,19 @@
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
-#include "registry_fixture.hpp"
 #include "report/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "search_fixture.hpp"
 
 using namespace tessera;
 using tessera::test::registry;
 
 namespace {
 
-std::string fixture(const char* name) { return std::string(TESSERA_TEST_DIR) + "/fixtures/" + name; }
+// The calibration tests' small scenarios (tests/calibration/fixtures), shared with `compare`'s tests.
+std::string fixture(const char* name) {
+  return std::string(TESSERA_SOURCE_DIR) + "/tests/calibration/fixtures/" + name;
+}
 
 }  // namespace
 
