@@ -24,6 +24,7 @@
 #include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "tessera/version.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -153,6 +154,7 @@ int explore_command(const Args& args) {
 
     nlohmann::json j;
     j["scenario"] = scenario.name;
+    j["version"] = kVersion;
     j["search"] = scenario.plugins.search.name;
     nlohmann::json ax = nlohmann::json::array();
     for (const auto& a : axes)
