@@ -9,6 +9,8 @@ function(tessera_add_plugin)
   endif()
   set(target tessera_plugin_${ARG_NAME})
   add_library(${target} MODULE ${ARG_SOURCES})
+  # Every plugin of this build, for the tests that load them (tessera_add_plugin_test).
+  set_property(GLOBAL APPEND PROPERTY TESSERA_IN_TREE_PLUGINS ${target})
   # In tree Tessera::tessera is an alias of the framework target; out of tree the imported
   # target of find_package(Tessera).
   target_link_libraries(${target} PRIVATE Tessera::tessera ${ARG_LIBRARIES})

@@ -1,5 +1,5 @@
 // `tessera compare SCENARIO --latency overlap,roofline,calibrated`: the same scenario under
-// several latency models side by side (SPEC §5 "compare").
+// several latency models side by side (docs/specification.md §5 "compare").
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -19,6 +19,7 @@
 #include "report/text_table.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "tessera/version.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -55,6 +56,7 @@ std::string pct(double f) { return fixed(100 * f, 1) + " %"; }
 nlohmann::json to_json(const CompareResult& r, const Session& s) {
   nlohmann::json j;
   j["scenario"] = s.scenario().name;
+  j["version"] = kVersion;
   j["models"] = r.models;
   j["objective"] = r.objective;
   j["counts"] = {{"enumerated", r.enumerated}, {"valid", r.valid}, {"feasible", r.feasible}};

@@ -24,7 +24,8 @@ const char* kExamples =
     "  tessera explain --config \"tp=16\" --set workload.context=4K --json -\n\n"
     "Knobs left out of --config take their defaults: cp=tp=pp=dp=ep=1, kv_shard_mode=split,\n"
     "ffn_shard_scope=TP, tp_placement=<the PE>, cp_placement=<the first level>, cp_ring_variant=kv.\n"
-    "The configuration is canonicalised first (SPEC §2): knobs that make no difference are reset.\n";
+    "The configuration is canonicalised first (docs/specification.md §2.8): knobs that make no difference "
+    "are reset.\n";
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// `tessera explore SCENARIO`: joint hardware × parallelism exploration (SPEC §5): for each
+// `tessera explore SCENARIO`: joint hardware × parallelism exploration (docs/specification.md §5): for each
 // point of the sweep.hardware grid the best parallelism (the scenario's search), the
 // latency/cost Pareto frontier, and the hardware sensitivity ranking.
 #include <boost/program_options.hpp>
@@ -24,6 +24,7 @@
 #include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "tessera/version.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -153,6 +154,7 @@ int explore_command(const Args& args) {
 
     nlohmann::json j;
     j["scenario"] = scenario.name;
+    j["version"] = kVersion;
     j["search"] = scenario.plugins.search.name;
     nlohmann::json ax = nlohmann::json::array();
     for (const auto& a : axes)

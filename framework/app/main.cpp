@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "signals.hpp"
+#include "tessera/version.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
     return tessera::cli::kExitOk;
   }
   if (cmd == "--version") {
-    std::cout << "tessera 0.1.0\n";
+    std::cout << "tessera " << tessera::kVersion << "\n";
     return tessera::cli::kExitOk;
   }
   tessera::cli::Args args(argv + 2, argv + argc);

@@ -1,5 +1,5 @@
 // `tessera sensitivity SCENARIO --parallelism | --hardware`: one-knob sweeps from the best
-// config (SPEC §5).
+// config (docs/specification.md §5).
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <iostream>
@@ -20,6 +20,7 @@
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
+#include "tessera/version.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -125,6 +126,7 @@ int sensitivity_command(const Args& args) {
     const bool text = !outputs.stdout_taken();
     nlohmann::json j;
     j["scenario"] = scenario.name;
+    j["version"] = kVersion;
     j["best"] = record_json(session, result.objectives, best);
     if (text) {
       print_scenario_header(std::cout, session);

@@ -2,7 +2,7 @@
 // Models, machines and an evaluation helper for the physics tests, built directly in C++
 // (no YAML): these tests check the physics, not the loader.
 //
-// Every number here is the published dimension of the model or the machine (SPEC §2); the
+// Every number here is the published dimension of the model or the machine (docs/specification.md §2); the
 // tests derive their expected values from these dimensions by hand, never from the code.
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // A machine as a hierarchy: PEs (compute + HBM slice) grouped into levels, innermost first
-// (SPEC §2, machine file). Plain data with a few derived helpers.
+// (docs/specification.md §2.3 "Machine file"). Plain data with a few derived helpers.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -25,7 +25,8 @@ inline constexpr int kFabricCount = 5;
 TESSERA_API const char* fabric_name(Fabric f);
 
 // Collective algorithms (docs/physics.md §5). `ring` is the alpha-beta ring of the earlier
-// SPEC §3.3 (kept to reproduce old results bit for bit); the others are priced per protocol
+// definition (docs/physics.md §5 "Legacy ring"; kept to reproduce old results bit for bit); the others are
+// priced per protocol
 // and topology. `direct`: every rank exchanges with every peer at once (all-to-all, copy).
 enum class CollAlgorithm : std::uint8_t {
   ring,

@@ -1,5 +1,6 @@
 #pragma once
-// A transformer model's dimensions (SPEC §2, model file). Plain data: the formulas that use
+// A transformer model's dimensions (docs/specification.md §2.2 "Model file"). Plain data: the formulas that
+// use
 // it live in tessera/physics/.
 #include <cstdint>
 #include <string>
@@ -59,7 +60,8 @@ struct ModelSpec {
   std::int64_t dense_ffn_layers() const { return layers - moe_layers(); }
 };
 
-// Parameter counts (SPEC §2): every weight; and what one token touches (embedding and
+// Parameter counts (docs/specification.md §2.2, docs/physics.md §2): every weight; and what one token touches
+// (embedding and
 // lm_head included, K routed + shared experts).
 TESSERA_API double params_total(const ModelSpec& m);
 TESSERA_API double params_active(const ModelSpec& m);

@@ -1,5 +1,6 @@
 #pragma once
-// One point of the parallelism space: the five numeric knobs and the discrete ones (SPEC §2).
+// One point of the parallelism space: the five numeric knobs and the discrete ones (docs/specification.md
+// §2.5).
 #include <cstdint>
 #include <string>
 #include <string_view>

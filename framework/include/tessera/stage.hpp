@@ -22,7 +22,7 @@ struct Stage {
   double count = 0;       // occurrences per step on the critical path
   double flops = 0;       // FLOP per PE per occurrence
   double hbm_bytes = 0;   // B read+written from HBM per PE per occurrence
-  double comm_bytes = 0;  // B sent per PE per occurrence (collective sizes per SPEC §3.3)
+  double comm_bytes = 0;  // B sent per PE per occurrence (collective sizes per docs/physics.md §5)
   double compute_s = 0;
   double memory_s = 0;
   double comm_s = 0;

@@ -9,7 +9,7 @@ enum class Scope : std::uint8_t {
   attention,  // attention stages only (the seed's include_ffn = False)
 };
 
-// What one request does (SPEC §2 Workload).
+// What one request does (docs/specification.md §2.4 "Workload").
 struct Workload {
   Mode mode = Mode::decode;
   std::int64_t context = 0;  // S: KV length cached (decode) or prompt length (prefill)

@@ -1,5 +1,5 @@
 #pragma once
-// `tessera compare`: one scenario under several latency models (SPEC §5 "compare"). Every
+// `tessera compare`: one scenario under several latency models (docs/specification.md §5 "compare"). Every
 // valid canonical configuration of the sweep is evaluated under each model; the feasible ones
 // are ranked by the scenario's first objective. Reported: each model's optimum and its rank
 // under the others, the optima stage by stage under every model, Kendall τ-b between every

@@ -1,5 +1,6 @@
 #pragma once
-// One-knob sensitivity (SPEC §5): parallelism knobs over the seed's value lists from the best
+// One-knob sensitivity (docs/specification.md §5): parallelism knobs over the seed's value lists from the
+// best
 // config, and hardware elasticities d ln(latency) / d ln(knob) by central difference.
 #include <cstdint>
 #include <string>

@@ -23,6 +23,7 @@
 #include "tessera/physics/eval_context.hpp"
 #include "tessera/physics/layout.hpp"
 #include "tessera/physics/step_work.hpp"
+#include "tessera/version.hpp"
 
 namespace tessera::validation {
 
@@ -1157,8 +1158,13 @@ nlohmann::json report_json(const ModelReport& rep) {
 }  // namespace
 
 std::string reports_json(const std::vector<ModelReport>& reports) {
-  if (reports.size() == 1) return report_json(reports[0]).dump(2) + "\n";
+  if (reports.size() == 1) {
+    nlohmann::json one = report_json(reports[0]);
+    one["version"] = kVersion;
+    return one.dump(2) + "\n";
+  }
   nlohmann::json j;
+  j["version"] = kVersion;
   j["models"] = nlohmann::json::array();
   for (const ModelReport& r : reports) j["models"].push_back(report_json(r));
   return j.dump(2) + "\n";

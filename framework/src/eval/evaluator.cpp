@@ -1,4 +1,4 @@
-// Step composition (SPEC §3.4) and accounting (§3.5): docs/physics.md "Whole step".
+// Step composition and accounting: docs/physics.md §8 "Whole step", §9 "Accounting".
 #include "eval/evaluator.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 // Evaluates one parallel configuration: layout and validity, memory, the step's stages
-// through the latency model, the totals of SPEC §3.4-3.5, and the objectives. The buffers
+// through the latency model, the totals of docs/physics.md §8-§9, and the objectives. The buffers
 // live in a caller-owned Evaluation reused between configurations: nothing is allocated
 // per configuration.
 #include <array>

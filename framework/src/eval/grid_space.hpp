@@ -1,5 +1,6 @@
 #pragma once
-// The sweep grid of a scenario as a SearchSpace (SPEC §2 "What a sweep covers", "Canonical
+// The sweep grid of a scenario as a SearchSpace (docs/specification.md §2.6 "What a sweep covers", §2.8
+// "Canonical
 // configs"): knob value lists, validity, canonical forms and the stable list of every valid
 // canonical configuration.
 //

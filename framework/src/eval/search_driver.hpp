@@ -1,5 +1,5 @@
 #pragma once
-// Runs a search strategy against a session's evaluator (SPEC §5): proposals are evaluated in
+// Runs a search strategy against a session's evaluator (docs/specification.md §5): proposals are evaluated in
 // batches on N threads (each with its own Evaluation buffer, results written into per-index
 // slots, so the output is identical for any N), scores fed back, and the evaluated
 // configurations summarised: counts, best, Pareto frontier, top N.

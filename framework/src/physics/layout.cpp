@@ -1,4 +1,5 @@
-// Placement of groups on the machine hierarchy (SPEC §2 "Placement"); docs/physics.md
+// Placement of groups on the machine hierarchy (docs/specification.md §2.7 "Placement and validity");
+// docs/physics.md
 // "Mapping groups to links". The PE index is a mixed-radix number whose digit p counts
 // level-p units inside one level-(p+1) unit (digit 0: PEs in a first-level unit). Groups
 // take factors of the digits' capacities from the inside out: groups placed on the PE,

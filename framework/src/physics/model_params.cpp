@@ -1,4 +1,4 @@
-// Parameter counts from a model's dimensions (SPEC §2): docs/physics.md "Parameters".
+// Parameter counts from a model's dimensions (docs/specification.md §2.2): docs/physics.md §2 "Parameters".
 #include "physics/model_weights.hpp"
 #include "tessera/model.hpp"
 

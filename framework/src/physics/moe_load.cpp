@@ -1,4 +1,4 @@
-// Most-loaded expert-parallel rank (SPEC §3.2): docs/physics.md "MoE load".
+// Most-loaded expert-parallel rank: docs/physics.md §4 "MoE load".
 //
 // E experts in ep ranks of n_e = E/ep; T tokens each route to K distinct experts.
 //  - Distinct experts: N = E·p experts are touched in expectation, p = 1 - (1 - K/E)^T.
@@ -140,7 +140,7 @@ double exact_table_entries(std::int64_t n, std::int64_t ep) {
 
 // E[max] of ep independent Binomial(n, 1/ep) loads: sum over m of 1 - P(X <= m)^ep. The
 // multinomial's loads are weakly correlated (they sum to n) when ep is large, which is where
-// this is used; tests/physics/moe_load_test.cpp bounds it against Monte Carlo and against the
+// this is used; tests/physics/test_moe_load.cpp bounds it against Monte Carlo and against the
 // exact sum. O(n) time, O(1) memory.
 double expected_max_independent_binomials(std::int64_t n, std::int64_t ep) {
   if (n <= 0) return 0;

@@ -1,4 +1,4 @@
-// What one PE holds (SPEC §4): docs/physics.md "Weights and KV per PE".
+// What one PE holds: docs/physics.md §10 "Memory".
 #include "tessera/physics/shards.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Stage time (SPEC §3): compute = flops/peak, memory = bytes/bw, visible = max(compute,
+// Stage time (docs/physics.md §7): compute = flops/peak, memory = bytes/bw, visible = max(compute,
 // memory) + overhead for compute stages; collectives per collectives.cpp (§3.3); attn.cp per
 // variant, its ring steps point-to-point messages of the CP group's level.
 #include "tessera/physics/stage_timing.hpp"

@@ -1,5 +1,5 @@
-// The reference workload of one step (SPEC §3.1-3.4), per PE and per occurrence.
-// docs/physics.md explains every line; the symbols follow SPEC §3:
+// The reference workload of one step (docs/physics.md §3-§8), per PE and per occurrence.
+// docs/physics.md explains every line; the symbols follow docs/physics.md §1:
 //   a, k     bytes per activation, KV element; p per MoE dispatch payload element
 //   w        bytes per weight element of the stage's part: w_attn, w_ffn, w_exp, w_head; w (router)
 //   T        new tokens per DP replica; T_rank = tokens one PE's attention handles
@@ -90,7 +90,7 @@ StageWork& comm_stage(StepWork& out, const char* name, StageBlock block, double 
   return s;
 }
 
-// ---- attention block (SPEC §3.1) -------------------------------------------------------
+// ---- attention block (docs/physics.md §3) ----------------------------------------------
 
 // `reduce_layers`: the layers whose attention output is all-reduced on its own — L, less the
 // layers of a parallel block whose FFN reduction carries the attention's partial sums.
@@ -183,7 +183,7 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
     s.attention_kernel = true;
   }
 
-  // attn.cp: the other cp - 1 blocks (SPEC §3.3) -------------------------------------------
+  // attn.cp: the other cp - 1 blocks (docs/physics.md §5) ----------------------------------
   if (c.cp > 1) {
     StageWork& s = comm_stage(out, "attn.cp", StageBlock::attention, L, ranks);
     s.has_cp = true;
@@ -247,7 +247,7 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   }
 }
 
-// ---- FFN / MoE block (SPEC §3.2) ---------------------------------------------------------
+// ---- FFN / MoE block (docs/physics.md §4) ------------------------------------------------
 
 // Whether the FFN shard group's members hold different tokens (docs/physics.md §4).
 bool ffn_tokens_differ(const ParallelConfig& c, bool decode) {

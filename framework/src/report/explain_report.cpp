@@ -7,6 +7,7 @@
 #include "report/collective_explain.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
+#include "tessera/version.hpp"
 
 namespace tessera {
 
@@ -133,6 +134,7 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   const MachineSpec& machine = session.machine();
   nlohmann::json j;
   j["scenario"] = session.scenario().name;
+  j["version"] = kVersion;
   j["latency_model"] = session.latency_name();
   j["model"] = {{"name", model.name},
                 {"params_total", params_total(model)},

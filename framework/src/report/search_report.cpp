@@ -6,6 +6,7 @@
 
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
+#include "tessera/version.hpp"
 
 namespace tessera {
 
@@ -140,6 +141,7 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
   const Scenario& s = session.scenario();
   nlohmann::json j;
   j["scenario"] = s.name;
+  j["version"] = kVersion;
   j["model"] = s.model.name;
   j["machine"] = s.machine.name;
   j["latency_model"] = session.latency_name();

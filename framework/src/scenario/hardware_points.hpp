@@ -1,5 +1,6 @@
 #pragma once
-// The points of a scenario's sweep.hardware grid (SPEC §5 joint exploration): the product of
+// The points of a scenario's sweep.hardware grid (docs/specification.md §5 "joint exploration"): the product
+// of
 // its axes, the first axis varying fastest, each point the base machine with the axes' values
 // set. Without axes: one point, the base machine. `tessera explore` walks them one at a time
 // (a grid holds up to the limit hardware.points = 10^5 of them: never all machines at once);

@@ -1,4 +1,5 @@
-// Hugging Face `config.json` import (SPEC §2): Llama, Mistral/Mixtral, Qwen2/Qwen2-MoE/Qwen3/
+// Hugging Face `config.json` import (docs/specification.md §2.2 "Model file"): Llama, Mistral/Mixtral,
+// Qwen2/Qwen2-MoE/Qwen3/
 // Qwen3-MoE, DeepSeek-V2/V3, Falcon, GPT-J and GPT-NeoX families. The config becomes a model
 // mapping in the loader's tree (each value located at its key in the JSON text), so that
 // overrides and the model schema's checks apply to it exactly as to a YAML model file. Dtypes

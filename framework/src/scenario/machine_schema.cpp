@@ -1,4 +1,4 @@
-// The machine file schema (SPEC §2 "Machine file — a hierarchy").
+// The machine file schema (docs/specification.md §2.3 "Machine file — a hierarchy").
 #include <algorithm>
 #include <cctype>
 #include <cmath>

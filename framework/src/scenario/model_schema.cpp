@@ -1,4 +1,4 @@
-// The model file schema (SPEC §2 "Model file").
+// The model file schema (docs/specification.md §2.2 "Model file").
 #include <cstdio>
 
 #include "core/checked_math.hpp"

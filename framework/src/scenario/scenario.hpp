@@ -46,7 +46,7 @@ struct HardwareAxis {
   SourceLocation where;
 };
 
-// The parallelism grid (SPEC §2 "What a sweep covers"): numeric knobs not listed are {1};
+// The parallelism grid (docs/specification.md §2.6 "What a sweep covers"): numeric knobs not listed are {1};
 // discrete knobs not listed take all their values (placements: the PE and the first level).
 struct Sweep {
   std::vector<std::int32_t> cp{1}, tp{1}, pp{1}, dp{1}, ep{1};

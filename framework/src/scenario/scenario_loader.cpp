@@ -1,4 +1,4 @@
-// Loading a scenario (SPEC §2): read the file, resolve its model and machine (path, name,
+// Loading a scenario (docs/specification.md §2): read the file, resolve its model and machine (path, name,
 // inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"

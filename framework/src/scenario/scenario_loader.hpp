@@ -1,5 +1,5 @@
 #pragma once
-// Reads scenario, model and machine YAML files (SPEC §2) into typed specs. Collects every
+// Reads scenario, model and machine YAML files (docs/specification.md §2) into typed specs. Collects every
 // problem found and throws InputErrors with `FILE:LINE:COL: error: MESSAGE` diagnostics.
 #include <string>
 #include <vector>

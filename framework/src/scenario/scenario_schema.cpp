@@ -1,4 +1,5 @@
-// The scenario's own sections (SPEC §2 "Scenario"): dtype, workload, scope, plugins, sweep,
+// The scenario's own sections (docs/specification.md §2.9 "Scenario"): dtype, workload, scope, plugins,
+// sweep,
 // report. Model and machine are parsed before, by their own schemas.
 #include <algorithm>
 #include <cctype>

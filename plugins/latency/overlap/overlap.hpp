@@ -3,7 +3,8 @@
 
 namespace tessera::plugins {
 
-// The reference model (SPEC §3): every stage at dense peak and full HBM bandwidth, collectives
+// The reference model (docs/specification.md §3): every stage at dense peak and full HBM bandwidth,
+// collectives
 // alpha-beta, the context-parallel exchange overlapped with attention over the received block.
 // With `tp_overlap: chunked`, the TP all-reduces pipelined with their producing GEMM
 // (tessera/physics/tp_overlap.hpp); each chunk costs the machine's stage_overhead.

@@ -16,7 +16,8 @@ const tessera::PluginDescriptor kDescriptor{
     TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::memory, tessera::kMemoryInterfaceVersion),
     "standard",
     "1.0.0",
-    "weights + KV cache + transient activations per PE on the most loaded pipeline stage (SPEC §4)",
+    "weights + KV cache + transient activations per PE on the most loaded pipeline stage (docs/physics.md "
+    "§10)",
     tessera::kFrameworkVersion,
     kParams,
     1,

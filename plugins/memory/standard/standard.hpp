@@ -3,7 +3,7 @@
 
 namespace tessera::plugins {
 
-// SPEC §4: per PE, on the most loaded pipeline stage — weights, KV cache and transient
+// docs/physics.md §10: per PE, on the most loaded pipeline stage — weights, KV cache and transient
 // activations plus communication buffers — against capacity x usable - reserve.
 class StandardMemory final : public MemoryModel {
  public:

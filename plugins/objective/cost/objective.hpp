@@ -11,7 +11,7 @@ struct CostCoefficients {
   double per_gbps = 10;    // USD per GB/s of first-level link bandwidth
 };
 
-// Parametric hardware cost (SPEC §5): PEs × (base + per_tflops·peak + per_tbps·HBM bandwidth
+// Parametric hardware cost (docs/specification.md §5): PEs × (base + per_tflops·peak + per_tbps·HBM bandwidth
 // + per_gb·HBM capacity + per_gbps·first-level link bandwidth), USD; lower is better.
 class CostObjective final : public Objective {
  public:

@@ -3,7 +3,7 @@
 
 namespace tessera::plugins {
 
-// sqrt(compute_util * bw_util) (SPEC §3.5), unit-less; higher is better.
+// sqrt(compute_util * bw_util) (docs/physics.md §9), unit-less; higher is better.
 class EfficiencyObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::maximize; }

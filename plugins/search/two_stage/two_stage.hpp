@@ -11,7 +11,7 @@ struct TwoStageOptions {
   double max_fraction = 1.0;  // evaluation budget, fraction of the valid configs (1 = none)
 };
 
-// SPEC §5 two_stage, as a local search over the numeric tuples (cp, tp, pp, dp, ep) of the
+// docs/specification.md §5 "two_stage", as a local search over the numeric tuples (cp, tp, pp, dp, ep) of the
 // grid, each tuple valued by the best of ALL its discrete-knob combinations:
 //   stage 1: the coarse tuples (each numeric knob at the grid's powers of 4, its smallest and
 //            its largest value);

@@ -30,7 +30,7 @@ class TESSERA_API SearchSpace {
   virtual const std::vector<CpRingVariant>& values_cp_ring_variant() const = 0;
   // Discrete knobs at their scenario defaults (first listed value).
   virtual ParallelConfig defaults() const = 0;
-  // Valid (SPEC §2) and canonical.
+  // Valid and canonical (docs/specification.md §2.7, §2.8).
   virtual bool is_valid_canonical(const ParallelConfig& c) const = 0;
   virtual ParallelConfig canonicalize(const ParallelConfig& c) const = 0;
   // Every valid canonical configuration of the grid, in a stable order.

@@ -1,5 +1,5 @@
 #pragma once
-// The time of a collective on a group of n ranks (SPEC §3.3, docs/physics.md §5): the minimum
+// The time of a collective on a group of n ranks (docs/physics.md §5): the minimum
 // over the algorithms each level's fabric supports (ring and tree with NCCL's protocols,
 // one-shot and two-shot all-reduce, in-network reduction, direct all-to-all), hierarchical
 // when the group spans levels, with the per-level constants of the machine file's
@@ -20,7 +20,7 @@ TESSERA_API const char* comm_kind_name(CommKind k);
 struct Collective {
   CommKind kind = CommKind::none;
   std::int32_t ranks = 1;
-  double bytes = 0;  // M, per SPEC §3.3
+  double bytes = 0;  // M, per docs/physics.md §5
   LinkCost link;
 };
 
@@ -47,10 +47,11 @@ struct CollectiveChoice {
 };
 
 // Bytes one rank puts on the wire for the collective (2(n-1)/n M for a ring all-reduce, ...):
-// the data-volume accounting of SPEC §3.3, the same whichever algorithm runs it.
+// the data-volume accounting of docs/physics.md §5, the same whichever algorithm runs it.
 TESSERA_API double collective_wire_bytes(const Collective& c);
 
-// The legacy alpha-beta ring at the highest level (the earlier SPEC §3.3): what a level with
+// The legacy alpha-beta ring at the highest level (the earlier definition, docs/physics.md §5 "Legacy ring"):
+// what a level with
 // `collectives: {algorithm: ring}` gets, bit for bit as before.
 TESSERA_API double ring_collective_time(const Collective& c, double bw_efficiency = 1.0,
                                         double extra_latency_s = 0.0);

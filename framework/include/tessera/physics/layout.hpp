@@ -1,5 +1,6 @@
 #pragma once
-// Maps a parallel configuration onto the machine hierarchy (SPEC §2 "Placement"): which
+// Maps a parallel configuration onto the machine hierarchy (docs/specification.md §2.7 "Placement and
+// validity"): which
 // level's links each collective crosses, how many groups share an uplink, which units are
 // used, and whether the configuration is valid at all.
 #include <array>
@@ -83,7 +84,7 @@ enum class GroupKind : std::uint8_t { tp, cp, dp, pp };
 TESSERA_API std::vector<std::int64_t> group_members(const MachineSpec& machine, const ParallelConfig& c,
                                                     GroupKind kind);
 
-// Canonical configurations (SPEC §2): knobs that make no difference take one fixed value.
+// Canonical configurations (docs/specification.md §2.8): knobs that make no difference take one fixed value.
 TESSERA_API bool is_canonical(const ModelSpec& model, const ParallelConfig& c);
 TESSERA_API ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Load of the most loaded expert-parallel rank (SPEC §3.2, MoE): a synchronous step runs
+// Load of the most loaded expert-parallel rank (docs/physics.md §4 "MoE load"): a synchronous step runs
 // at the slowest rank. Documented approximations, checked against Monte Carlo in tests.
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 #pragma once
-// What one PE holds of the model (SPEC §4): weight bytes per layer and KV bytes per token.
+// What one PE holds of the model (docs/physics.md §10): weight bytes per layer and KV bytes per token.
 // Shared by the step-work builder and the memory model so the two can never disagree.
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"

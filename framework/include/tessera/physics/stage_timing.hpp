@@ -1,5 +1,5 @@
 #pragma once
-// Turning one stage's work into time (SPEC §3): the one place where compute, memory and
+// Turning one stage's work into time (docs/physics.md §7): the one place where compute, memory and
 // communication times are combined. Latency models choose the rates and whether the
 // context-parallel exchange overlaps with attention.
 #include "tessera/export.hpp"

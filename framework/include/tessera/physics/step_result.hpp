@@ -1,6 +1,6 @@
 #pragma once
 // What evaluating one configuration produces: the stages, the memory, and the totals of
-// SPEC §3.4-3.5. Fixed-size, reused between configurations.
+// docs/physics.md §8-§9. Fixed-size, reused between configurations.
 #include "tessera/stage.hpp"
 
 namespace tessera {

@@ -1,5 +1,5 @@
 #pragma once
-// The reference workload of one step (SPEC §3.1-3.4): for every stage, per PE and per
+// The reference workload of one step (docs/physics.md §3-§8): for every stage, per PE and per
 // occurrence, the FLOPs, HBM bytes and collectives the reference model says it does.
 // Latency models turn this work into time; they differ only in how (overlap, roofline,
 // efficiencies). Every formula lives in step_work.cpp, written down in docs/physics.md.
@@ -20,7 +20,7 @@ struct GemmShape {
   double m = 0, n = 0, k = 0;
 };
 
-// The context-parallel exchange of `attn.cp` (SPEC §3.3).
+// The context-parallel exchange of `attn.cp` (docs/physics.md §5).
 struct CpExchange {
   CpRingVariant variant = CpRingVariant::kv;
   std::int32_t steps = 0;     // ring steps (cp - 1), or merge steps (ceil log2 cp) for tree

@@ -7,12 +7,14 @@
 #include "tessera/plugin/param_set.hpp"
 #include "tessera/plugin/param_spec.hpp"
 #include "tessera/plugin/plugin_object.hpp"
+#include "tessera/version.hpp"
 
 namespace tessera {
 
 // Bump on any change to the descriptor, the kind interfaces or the types they pass.
 inline constexpr std::uint32_t kAbiVersion = 1;
-inline constexpr const char* kFrameworkVersion = "0.1.0";
+// The SDK release a plugin is built against: the project version (tessera/version.hpp).
+inline constexpr const char* kFrameworkVersion = kVersion;
 
 enum class PluginKind : std::uint32_t { latency = 1, memory = 2, search = 3, objective = 4 };
 

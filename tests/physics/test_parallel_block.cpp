@@ -5,7 +5,7 @@
 // for GPT-J-6B, then properties over random configurations against the same model built
 // sequentially: the difference is exactly the attention all-reduces removed, nothing else.
 //
-// Conventions as in golden_test.cpp: a = w = k = 2 B, memory = bytes / 3.35e12 on DGX-H100,
+// Conventions as in test_golden.cpp: a = w = k = 2 B, memory = bytes / 3.35e12 on DGX-H100,
 // all-reduce over n of M: 2(n-1)/n*M/beta + 2(n-1)*alpha with the node's 450e9 B/s, 3e-6 s.
 #include <catch2/catch.hpp>
 

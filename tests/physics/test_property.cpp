@@ -34,7 +34,7 @@ namespace {
 // ---- the step's model FLOPs, from the model's dimensions alone ------------------------------
 //
 // Per token, a weight matrix of n parameters costs 2n FLOPs (biases are not GEMM work and are
-// not counted, as in SPEC §3.1's table); attention costs, per query-key pair and per query
+// not counted, as in docs/physics.md §3's table); attention costs, per query-key pair and per query
 // head, 4d (QK^T and PV) — MLA: 2(kv_lora + rope) + 2 kv_lora absorbed (decode), 2(nope +
 // rope) + 2v materialised (prefill). Decode: T = B new tokens, each attending to S keys.
 // Prefill chunk j (c_j tokens, P_j cached): B*c_j*(P_j + c_j/2) pairs (causal). lm_head: the
@@ -366,7 +366,7 @@ TEST_CASE(
   }
 }
 
-// Prefill with pp > 1: the accounting still covers the whole model once (SPEC §3.5: "each
+// Prefill with pp > 1: the accounting still covers the whole model once (docs/physics.md §9: "each
 // pipeline stage counted once"), so the FLOPs identity must hold there too.
 TEST_CASE("property: FLOPs identity in pipelined prefill (pp > 1)", "[physics][property][pp]") {
   std::uint32_t seed = 3000;
@@ -389,7 +389,7 @@ TEST_CASE("property: FLOPs identity in pipelined prefill (pp > 1)", "[physics][p
   }
 }
 
-// Biases are not GEMM work: the dense FFN's FLOPs count its matrices only (SPEC §3.2's table,
+// Biases are not GEMM work: the dense FFN's FLOPs count its matrices only (docs/physics.md §4's table,
 // step_work.cpp ffn.up/ffn.down). An expert is the same FFN of width I_e, so a MoE model with
 // MLP biases (e.g. GPT-OSS) must satisfy the same identity.
 // moe.experts and moe.shared count matrix FLOPs only, like ffn.up/ffn.down (a bias is bytes,

@@ -10,16 +10,19 @@
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
-#include "registry_fixture.hpp"
 #include "report/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "search_fixture.hpp"
 
 using namespace tessera;
 using tessera::test::registry;
 
 namespace {
 
-std::string fixture(const char* name) { return std::string(TESSERA_TEST_DIR) + "/fixtures/" + name; }
+// The calibration tests' small scenarios (tests/calibration/fixtures), shared with `compare`'s tests.
+std::string fixture(const char* name) {
+  return std::string(TESSERA_SOURCE_DIR) + "/tests/calibration/fixtures/" + name;
+}
 
 }  // namespace
 
@@ -348,7 +351,7 @@ TEST_CASE("calibrated: allreduce_norm_fusion removes one kernel per fused reduct
 
 // `explain` (JSON) shows the hidden part of a chunked all-reduce: visible_s below comm_s and
 // overlapped_s = comm_s - visible_s; the field is absent under the default (nothing overlapped).
-// Llama-3.1-8B prefill in 2048-token chunks, TP = 2 (tests/physics/tp_overlap_test.cpp has the
+// Llama-3.1-8B prefill in 2048-token chunks, TP = 2 (tests/physics/test_tp_overlap.cpp has the
 // hand-computed times of the same stages at peak rates).
 TEST_CASE("calibrated: explain reports the overlapped time of a chunked all-reduce",
           "[calibrated][explain]") {

@@ -135,7 +135,7 @@ TEST_CASE("topology graph: the level of every group equals the highest level on 
   CHECK(overflow == 0);
 }
 
-// SPEC §2: a placement names the unit type of the group's members — "distinct first-level
+// docs/specification.md §2.7: a placement names the unit type of the group's members — "distinct first-level
 // units, inside one second-level unit when they fit, else spanning further levels". With
 // tp = 2 and cp = 16 both placed on `sip` of cube-sip (16 sips in the system), the members
 // must be 2 x 16 = 32 distinct sips: there are 16, and no level above to span. Only 64 of the

@@ -1,9 +1,9 @@
 // Golden tests of the reference physics (issue 3, Acceptance): configurations whose expected
-// numbers are derived BY HAND below, step by step, from ../shared/SPEC.md §3 and
+// numbers are derived BY HAND below, step by step, from docs/specification.md §3 and
 // docs/physics.md — never from the code. python3 was used as a calculator only. Agreement to
 // 0.1 % (Approx(x).epsilon(1e-3)).
 //
-// Conventions of every derivation (SPEC §3, docs/physics.md §1, §3-§8):
+// Conventions of every derivation (docs/physics.md §1, §3-§8):
 //   a = w = k = 2 B (bf16).  compute = flops/peak, memory = bytes/hbm_bw,
 //   visible = max(compute, memory) + stage_overhead (0 on both machines here).
 //   Collectives over n ranks, per-rank M, link beta (B/s) and alpha (s):
@@ -120,7 +120,8 @@ TEST_CASE("golden (a): Llama-3.1-70B decode 4K / TP=8 on DGX-H100", "[physics][g
   CHECK(e.totals.pes == 8);
 }
 
-// (a') The same with stage_overhead = 5 us: SPEC §2 "added to every compute stage", docs §7:
+// (a') The same with stage_overhead = 5 us: docs/specification.md §2.3 "added to every compute stage", docs
+// §7:
 //   compute stages get it, communication stages (collectives only) do not. Per layer 5
 //   compute stages (qkv, core, out, up, down) -> +25e-6 s; lm_head +5e-6 s:
 //   latency = 1.1969271724e-2 + 80*25e-6 + 5e-6 = 1.3974271724e-2 s, in both latency models

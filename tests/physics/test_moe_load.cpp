@@ -1,4 +1,4 @@
-// The MoE most-loaded-rank approximation (SPEC §3.2, docs/physics.md §4 "MoE load") against a
+// The MoE most-loaded-rank approximation (docs/physics.md §4 "MoE load") against a
 // seeded Monte-Carlo estimate, within 5 %, over a grid of (E, K, ep, tokens).
 //
 // Simulation: each of T tokens picks K DISTINCT experts uniformly at random; experts are

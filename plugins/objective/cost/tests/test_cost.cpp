@@ -1,0 +1,42 @@
+// objective/cost: PEs x a parametric price per PE (the plugin's default coefficients), moved by
+// the hardware it prices.
+#include <catch2/catch.hpp>
+
+#include "search_fixture.hpp"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+// Llama-3.1-70B decode 128K on the cube machine at tp = 8, ranked by latency, then this objective.
+Evaluation evaluate_tp8(const Session& s) {
+  Evaluation e;
+  ParallelConfig c;
+  c.tp = 8;
+  s.evaluator().evaluate(c, e);
+  return e;
+}
+
+Scenario with_objective(const char* name) {
+  Scenario sc = load("llama3.1-70b-decode-128k.yaml");
+  sc.plugins.objectives = {choice("latency"), choice(name)};
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("cost: PEs times the per-PE price - and a hardware sweep moves it", "[objective][cost]") {
+  const Session s(with_objective("cost"), registry());
+  const Evaluation e = evaluate_tp8(s);
+  REQUIRE(e.valid);
+  const double per_pe = 2000 + 8 * s.context().gemm_peak / 1e12 + 2500 * s.machine().pe.hbm_bandwidth / 1e12 +
+                        40 * s.machine().pe.hbm_capacity / 1e9 + 10 * s.machine().levels[0].link_bw / 1e9;
+  CHECK(e.objectives[1] == Approx(8 * per_pe));
+
+  MachineSpec m = s.machine();
+  m.pe.hbm_bandwidth *= 2;
+  const auto faster = s.with_machine(m);
+  const Evaluation e2 = evaluate_tp8(*faster);
+  CHECK(e2.objectives[1] == Approx(e.objectives[1] + 8 * 2500 * s.machine().pe.hbm_bandwidth / 1e12));
+}
