@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "analysis/pareto.hpp"
 #include "analysis/sensitivity.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "core/pareto.hpp"
 #include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
