@@ -15,11 +15,12 @@
 
 namespace tessera {
 
+// Defaults when left out: host/plugin_defaults.hpp.
 struct PluginChoices {
   std::vector<PluginChoice> latency;     // `run` uses the first, `compare` all
-  PluginChoice memory;                   // default "standard"
-  PluginChoice search;                   // default "exhaustive"
-  std::vector<PluginChoice> objectives;  // the first ranks; default [latency, pes, efficiency]
+  PluginChoice memory;
+  PluginChoice search;
+  std::vector<PluginChoice> objectives;  // the first ranks
 };
 
 // One hardware axis of `sweep.hardware`: a dotted path into the machine and its values (SI).
