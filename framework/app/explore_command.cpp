@@ -7,13 +7,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "analysis/pareto.hpp"
 #include "analysis/sensitivity.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "core/pareto.hpp"
 #include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
+#include "host/plugin_defaults.hpp"
 #include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
@@ -92,10 +93,10 @@ int explore_command(const Args& args) {
     // The cost objective: the scenario's when listed (its parameters), else the defaults.
     std::shared_ptr<Objective> cost;
     for (const auto& o : scenario.plugins.objectives)
-      if (o.name == "cost") cost = registry.create_objective(o);
+      if (o.name == plugin_defaults::kCostObjective) cost = registry.create_objective(o);
     if (!cost) {
       PluginChoice c;
-      c.name = "cost";
+      c.name = plugin_defaults::kCostObjective;
       cost = registry.create_objective(c);
     }
     Outputs outputs;

@@ -10,6 +10,7 @@
 #include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/validation_report.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 

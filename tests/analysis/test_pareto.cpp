@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/pareto.hpp"
+#include "core/pareto.hpp"
 
 using tessera::Direction;
 

@@ -11,6 +11,7 @@
 #include "analysis/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
+#include "report/validation_report.hpp"
 
 using namespace tessera;
 using tessera::test::registry;

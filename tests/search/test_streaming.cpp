@@ -13,7 +13,7 @@
 #include <unordered_set>
 
 #include "alloc_counter.hpp"
-#include "analysis/pareto.hpp"
+#include "core/pareto.hpp"
 #include "report/search_report.hpp"
 #include "search_fixture.hpp"
 #include "tessera/physics/layout.hpp"

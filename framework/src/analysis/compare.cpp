@@ -9,6 +9,7 @@
 
 #include "core/cancellation.hpp"
 #include "eval/grid_space.hpp"
+#include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -97,7 +98,7 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   CompareResult r;
   for (const Session* s : sessions) r.models.push_back(s->latency_name());
   const auto& objectives = first.evaluator().objectives();
-  r.objective = objectives.empty() ? "latency" : objectives[0].name;
+  r.objective = objectives.empty() ? plugin_defaults::kLatencyObjective : objectives[0].name;
 
   const GridSpace space(first.scenario().sweep, first.model(), first.machine(), first.context().workload);
   r.enumerated = space.enumerated();

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "scenario/scenario_loader.hpp"
+#include "scenario/machine_fields.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 

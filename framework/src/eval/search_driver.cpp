@@ -9,8 +9,9 @@
 #include <thread>
 #include <unordered_set>
 
-#include "analysis/pareto.hpp"
 #include "core/cancellation.hpp"
+#include "core/streaming_front.hpp"
+#include "core/top_n.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
 
@@ -157,89 +158,12 @@ bool rank_less(const Candidate& x, const Candidate& y) {
   return x.key < y.key;
 }
 
-// The best n by rank_less: a bounded max-heap, the worst kept on top.
-class TopN {
- public:
-  explicit TopN(std::size_t n) : n_(std::max<std::size_t>(1, n)) { heap_.reserve(n_); }
-  void offer(const Candidate& c) {
-    if (heap_.size() == n_) {
-      if (!rank_less(c, heap_.front())) return;
-      std::pop_heap(heap_.begin(), heap_.end(), rank_less);
-      heap_.back() = c;
-    } else {
-      heap_.push_back(c);
-    }
-    std::push_heap(heap_.begin(), heap_.end(), rank_less);
-  }
-  // Best first.
-  std::vector<Candidate> take() {
-    std::sort(heap_.begin(), heap_.end(), rank_less);
-    return std::move(heap_);
-  }
+// The space's order.
+bool key_less(const Candidate& a, const Candidate& b) { return a.key < b.key; }
 
- private:
-  std::size_t n_;
-  std::vector<Candidate> heap_;
-};
-
-// The Pareto frontier of every feasible configuration offered. Candidates dominated by a
-// point of the frontier found so far are dropped at once (they cannot be on the final
-// frontier: a point dominated in A is dominated in A ∪ B); the others are buffered and merged
-// with the frontier once the buffer is as large as the frontier (at least kMinMerge), so the
-// work stays O(N log N) and the memory O(frontier + buffer). Exact: a point dominated in
-// A ∪ B is dominated by a point of front(A) ∪ B (dominance is transitive), so
-// front(A ∪ B) = front(front(A) ∪ B); identical points do not dominate each other and are all
-// kept, as pareto_front() does over the whole set.
-class FrontAccumulator {
- public:
-  static constexpr std::size_t kMinMerge = 1024;
-  // The quick check runs against frontiers up to this size (k compares per point each).
-  static constexpr std::size_t kMaxQuickCheck = 64;
-  explicit FrontAccumulator(std::vector<Direction> directions) : dirs_(std::move(directions)) {}
-  void offer(const Candidate& c) {
-    if (front_.size() <= kMaxQuickCheck)
-      for (const Candidate& f : front_)
-        if (dominates(f, c)) return;
-    pending_.push_back(c);
-    if (pending_.size() >= std::max(kMinMerge, front_.size())) merge();
-  }
-  // Frontier in the space's order.
-  std::vector<Candidate> take() {
-    merge();
-    std::sort(front_.begin(), front_.end(),
-              [](const Candidate& a, const Candidate& b) { return a.key < b.key; });
-    return std::move(front_);
-  }
-
- private:
-  // a no worse in every objective and better in one (directions applied); false with a NaN.
-  bool dominates(const Candidate& a, const Candidate& b) const {
-    bool strict = false;
-    for (std::size_t j = 0; j < dirs_.size(); ++j) {
-      const double x = oriented(a.objectives[j], dirs_[j]), y = oriented(b.objectives[j], dirs_[j]);
-      if (!(x <= y)) return false;
-      if (x < y) strict = true;
-    }
-    return strict;
-  }
-  void merge() {
-    if (pending_.empty()) return;
-    const std::size_t k = dirs_.size();
-    front_.insert(front_.end(), pending_.begin(), pending_.end());
-    pending_.clear();
-    values_.clear();
-    values_.reserve(front_.size() * k);
-    for (const Candidate& c : front_)
-      for (std::size_t j = 0; j < k; ++j) values_.push_back(c.objectives[j]);
-    const std::vector<std::size_t> keep = pareto_front(values_, k, dirs_);
-    std::size_t w = 0;
-    for (std::size_t i : keep) front_[w++] = front_[i];
-    front_.resize(w);
-  }
-
-  std::vector<Direction> dirs_;
-  std::vector<Candidate> front_, pending_;
-  std::vector<double> values_;
+// A candidate's objective values, for the frontier.
+struct CandidateObjectives {
+  const std::array<double, kMaxObjectives>& operator()(const Candidate& c) const { return c.objectives; }
 };
 
 }  // namespace
@@ -273,8 +197,8 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
 
   std::vector<Direction> dirs;
   for (const auto& o : result.objectives) dirs.push_back(o.direction);
-  TopN top(options.top);
-  FrontAccumulator front(dirs);
+  TopN<Candidate, decltype(&rank_less)> top(options.top, rank_less);
+  StreamingFront<Candidate, CandidateObjectives> front(dirs, {});
   std::vector<std::pair<std::uint64_t, ConfigRecord>> all;  // keep_records only
   const bool want_reason = options.keep_records || static_cast<bool>(options.on_record);
 
@@ -322,7 +246,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   throw_if_cancelled();
 
   const std::vector<Candidate> ranked = top.take();
-  const std::vector<Candidate> pareto = front.take();
+  const std::vector<Candidate> pareto = front.take(key_less);  // in the space's order
 
   // The records: every one (keep_records) or those the results refer to, in the space's order.
   std::vector<std::uint64_t> keys;

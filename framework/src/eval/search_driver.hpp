@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/pareto.hpp"  // oriented()
 #include "core/progress.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/grid_space.hpp"
@@ -103,8 +104,5 @@ TESSERA_API SearchResult run_search(const Session& session, const GridSpace& spa
 // The same over the session's scenario sweep.
 TESSERA_API SearchResult run_search(const Session& session, const SearchStrategy& strategy,
                                     const SearchOptions& options = {});
-
-// Lower is better: maximised objectives negated.
-inline double oriented(double v, Direction d) { return d == Direction::maximize ? -v : v; }
 
 }  // namespace tessera

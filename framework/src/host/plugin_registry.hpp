@@ -14,13 +14,14 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario/scenario.hpp"
+#include "host/plugin_choice.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 #include "tessera/plugin/descriptor.hpp"
+#include "tessera/plugin/param_set.hpp"
 
 namespace tessera {
 

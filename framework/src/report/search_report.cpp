@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "host/plugin_defaults.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
@@ -19,12 +20,19 @@ std::string unit_suffix(const std::string& unit) {
 
 std::string objective_key(const ObjectiveSlot& o) {
   // An objective whose name already says its unit is not suffixed twice.
-  const std::string suffix = unit_suffix(o.unit);
-  if (o.name == "pes" || o.name == "energy_per_token") return o.name + (o.name == "pes" ? "" : suffix);
-  return o.name + suffix;
+  for (const char* name : plugin_defaults::kSelfDescribingObjectives)
+    if (o.name == name) return o.name;
+  return o.name + unit_suffix(o.unit);
 }
 
 namespace {
+
+// An objective that is also a field of every record, printed once in the best line.
+bool is_record_objective(const std::string& name) {
+  for (const char* record : plugin_defaults::kRecordObjectives)
+    if (name == record) return true;
+  return false;
+}
 
 std::string level_name(const MachineSpec& m, std::size_t p) {
   return p == 0 ? m.pe.name : m.levels[p - 1].name;
@@ -256,7 +264,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
      << " (" << fixed(100 * b.hbm_utilization, 1) << " %: weights " << fmt_bytes(b.weights_bytes) << ", KV "
      << fmt_bytes(b.kv_bytes) << ", transient " << fmt_bytes(b.transient_bytes) << ")\n";
   for (std::size_t i = 0; i < objs.size(); ++i)
-    if (objs[i].name != "latency" && objs[i].name != "pes" && objs[i].name != "efficiency")
+    if (!is_record_objective(objs[i].name))
       os << "           " << objs[i].name << ' ' << human_objective(objs[i], b.objectives[i]) << '\n';
 
   const auto table = [&](const std::vector<std::size_t>& rows, std::size_t limit) {
@@ -268,7 +276,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
       al.push_back(TextTable::Align::right);
     }
     bool has_latency = false;
-    for (const auto& o : objs) has_latency = has_latency || o.name == "latency";
+    for (const auto& o : objs) has_latency = has_latency || o.name == plugin_defaults::kLatencyObjective;
     if (!has_latency) {
       head.push_back("latency");
       al.push_back(TextTable::Align::right);
@@ -311,10 +319,12 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
     return res.records[a].pes < res.records[bb].pes;
   });
   if (pf.size() > pareto_rows)
-    os << " (first " << pareto_rows << " by " << (objs.empty() ? "latency" : objs[0].name) << ')';
+    os << " (first " << pareto_rows << " by "
+       << (objs.empty() ? plugin_defaults::kLatencyObjective : objs[0].name) << ')';
   os << '\n';
   table(pf, pareto_rows);
-  os << "\nTop " << res.top.size() << " by " << (objs.empty() ? "latency" : objs[0].name) << '\n';
+  os << "\nTop " << res.top.size() << " by "
+     << (objs.empty() ? plugin_defaults::kLatencyObjective : objs[0].name) << '\n';
   table(res.top, res.top.size());
 }
 

@@ -1,6 +1,7 @@
 // The rows of the field table (field_table.hpp). STUB of the interface: a few rows so that the
 // generators can be written against it; the full table replaces this file.
 #include "scenario/field_table.hpp"
+#include "host/plugin_defaults.hpp"
 
 #include <iterator>
 
@@ -40,7 +41,7 @@ constexpr FieldRow kRows[] = {
     {"plugins.latency",
      FieldFile::scenario,
      FieldUse::choice,
-     {"latency", ParamType::string, Dimension::none, "overlap", kNoMin, kNoMax, nullptr, 0,
+     {"latency", ParamType::string, Dimension::none, plugin_defaults::kLatency, kNoMin, kNoMax, nullptr, 0,
       "latency model(s): a name, {name: ..., params}, or a list of them"},
      false},
 };

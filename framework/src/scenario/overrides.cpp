@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/nearest_name.hpp"
+#include "host/plugin_defaults.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 
@@ -199,7 +200,9 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       // `search:` sets a parameter of the default search.
       YNode name;
       name.kind = YNode::Kind::scalar;
-      name.value = c == "latency" ? "overlap" : c == "memory" ? "standard" : "exhaustive";
+      name.value = c == "latency"  ? plugin_defaults::kLatency
+                   : c == "memory" ? plugin_defaults::kMemory
+                                   : plugin_defaults::kSearch;
       name.where = o.where;
       child = &node->set(c, o.where, std::move(name));
     }

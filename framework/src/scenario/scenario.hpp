@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "host/plugin_choice.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -14,28 +15,12 @@
 
 namespace tessera {
 
-// A plugin choice as written: `overlap` or `{name: random, samples: 2000, seed: 7}`.
-// Raw values keep their text and location; the host validates them against the chosen
-// plugin's schema (host/param_validation.hpp) once the plugin is known.
-struct RawParam {
-  std::string key;
-  std::string text;                // scalar as written; for a list, items joined by ','
-  std::vector<std::string> items;  // list items (empty for a scalar)
-  bool is_list = false;
-  SourceLocation where;
-};
-
-struct PluginChoice {
-  std::string name;
-  std::vector<RawParam> params;
-  SourceLocation where;  // of the name
-};
-
+// Defaults when left out: host/plugin_defaults.hpp.
 struct PluginChoices {
   std::vector<PluginChoice> latency;     // `run` uses the first, `compare` all
-  PluginChoice memory;                   // default "standard"
-  PluginChoice search;                   // default "exhaustive"
-  std::vector<PluginChoice> objectives;  // the first ranks; default [latency, pes, efficiency]
+  PluginChoice memory;
+  PluginChoice search;
+  std::vector<PluginChoice> objectives;  // the first ranks
 };
 
 // One hardware axis of `sweep.hardware`: a dotted path into the machine and its values (SI).

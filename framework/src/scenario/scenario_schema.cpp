@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/nearest_name.hpp"
+#include "host/plugin_defaults.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 #include "scenario/sweep_size.hpp"
@@ -114,22 +115,23 @@ PluginChoice default_choice(const char* name) {
 }
 
 void parse_plugins(const YNode* n, PluginChoices& p, Diags& d) {
-  p.latency = {default_choice("overlap")};
-  p.memory = default_choice("standard");
-  p.search = default_choice("exhaustive");
-  p.objectives = {default_choice("latency"), default_choice("pes"), default_choice("efficiency")};
+  p.latency = {default_choice(plugin_defaults::kLatency)};
+  p.memory = default_choice(plugin_defaults::kMemory);
+  p.search = default_choice(plugin_defaults::kSearch);
+  p.objectives.clear();
+  for (const char* name : plugin_defaults::kObjectives) p.objectives.push_back(default_choice(name));
   if (!n || !expect_mapping(*n, "plugins", d)) return;
   check_keys(*n, "plugins", *schema_keys("plugins"), d);
   if (const YNode* l = n->find("latency")) {
-    auto v = plugin_list(*l, "plugins.latency", "overlap", d);
+    auto v = plugin_list(*l, "plugins.latency", plugin_defaults::kLatency, d);
     if (!v.empty()) p.latency = std::move(v);
   }
   if (const YNode* m = n->find("memory"))
-    if (auto c = plugin_choice(*m, "plugins.memory", "standard", d)) p.memory = std::move(*c);
+    if (auto c = plugin_choice(*m, "plugins.memory", plugin_defaults::kMemory, d)) p.memory = std::move(*c);
   if (const YNode* s = n->find("search"))
-    if (auto c = plugin_choice(*s, "plugins.search", "exhaustive", d)) p.search = std::move(*c);
+    if (auto c = plugin_choice(*s, "plugins.search", plugin_defaults::kSearch, d)) p.search = std::move(*c);
   if (const YNode* o = n->find("objectives")) {
-    auto v = plugin_list(*o, "plugins.objectives", "latency", d);
+    auto v = plugin_list(*o, "plugins.objectives", plugin_defaults::kObjectives[0], d);
     if (!v.empty()) p.objectives = std::move(v);
   }
 }

@@ -16,6 +16,9 @@
 
 namespace tessera {
 
+// Lower is better: maximised objectives negated.
+inline double oriented(double v, Direction d) { return d == Direction::maximize ? -v : v; }
+
 // `values` holds n points × k objectives, row-major (point i's objective j at i*k + j).
 // `directions` has k entries. `feasible` is empty (all points) or has n entries: infeasible
 // points are neither on the frontier nor dominate anything. Returns the indices of the

@@ -1,4 +1,4 @@
-#include "analysis/pareto.hpp"
+#include "core/pareto.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,0 +1,84 @@
+#pragma once
+// Mapping a measured row to what Tessera predicts for it: the model and machine files, dtypes,
+// parallel configuration, serving framework and quantity, through the alias table; a row that
+// cannot be mapped carries the reason. docs/accuracy.md describes every mapping rule.
+#include <cstdint>
+#include <string>
+
+#include "analysis/alias_table.hpp"
+#include "analysis/measurement_csv.hpp"
+#include "tessera/dtype.hpp"
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/physics/collectives.hpp"
+
+namespace tessera::validation {
+
+// The latency metrics of measurements.csv's README (the acceptance set).
+TESSERA_API bool is_latency_metric(const std::string& metric);
+
+// Short display label of a source ("NVIDIA TensorRT-LLM docs", "Splitwise").
+TESSERA_API std::string source_label(const std::string& source);
+
+enum class Measure : std::uint8_t {
+  prefill,      // TTFT / prefill latency: the prefill of input_len tokens
+  decode_step,  // one decode step at context input_len + output_len/2
+  request,      // prefill + (output_len - 1) decode steps with growing context
+  op_stage,     // one stage of one layer, timed alone
+  gemm,         // one GEMM M x K x N
+  copy,         // one device-to-device copy
+  collective,   // one collective call timed alone (docs/accuracy.md "Collectives")
+};
+enum class Derived : std::uint8_t {
+  time,                 // the measured time itself
+  tokens_per_s,         // B·dp·output_len / e2e
+  tokens_per_s_per_pe,  // the same / n_devices
+  requests_per_s,       // B·dp / e2e
+  time_per_token,       // e2e / (B·output_len)
+  busbw,                // all-reduce bus bandwidth msg_bytes / t · 2(n-1)/n
+};
+
+// The collective row groups, each with its own median (docs/accuracy.md "Collectives").
+inline constexpr const char* kGroupAllReduce = "all-reduce busbw";
+inline constexpr const char* kGroupMoE = "MoE dispatch/combine";
+inline constexpr const char* kGroupMoEAmbiguous = "MoE, hardware ambiguous";
+
+// A collective row's collective: all-reduce bytes from msg_bytes; all-to-all bytes computed
+// from the model (hidden, top_k) by prepare_row.
+struct CollectivePlan {
+  CommKind kind = CommKind::none;
+  std::int64_t ranks = 1;
+  double bytes = 0;                   // M per rank (all-to-all: filled by prepare_row)
+  std::uint32_t algorithms = 0;       // allowed on the level (0: the machine file's set)
+  std::string algorithm_note;         // the NCCL algorithm the notes force ("" = none)
+  double tokens = 0;                  // all-to-all: tokens per rank
+  double payload_bytes = 0;           // all-to-all: bytes per element of the payload format
+  double stated_bytes_per_token = 0;  // all-to-all: the notes' figure (0 = not stated)
+  std::string group;                  // kGroup*
+  bool apart = false;                 // reported apart: in no median
+};
+
+struct RowPlan {
+  bool mapped = false;
+  std::string reason;  // why not mapped
+  std::string model_file, machine_file, framework;
+  DTypes dtype;
+  ParallelConfig config;
+  std::int64_t n_devices = 1;
+  std::int64_t batch = 1;  // sequences per DP replica
+  std::int64_t input = 0, output = 0;
+  Measure measure = Measure::prefill;
+  Derived derived = Derived::time;
+  std::string stage;          // op_stage: the Tessera stage
+  double stage_fraction = 1;  // op_stage: the row's share of that stage (Q_mul_K: 1/2)
+  bool stage_decode = true;   // op_stage: a decode step (else a prefill)
+  double gemm_m = 0, gemm_n = 0, gemm_k = 0;
+  double copy_bytes = 0;      // bytes copied (read once, written once)
+  CollectivePlan collective;  // measure == collective
+  double to_unit = 1;         // SI value × to_unit = the row's unit
+  double measured = 0;        // the row's value
+};
+
+TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
+
+}  // namespace tessera::validation

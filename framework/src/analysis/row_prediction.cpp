@@ -1,0 +1,305 @@
+// `tessera validate-data`: a mapped row's files loaded and its quantity predicted.
+#include "analysis/row_prediction.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "analysis/collective_rows.hpp"
+#include "eval/evaluator.hpp"
+#include "tessera/error.hpp"
+#include "tessera/physics/eval_context.hpp"
+#include "tessera/physics/layout.hpp"
+#include "tessera/physics/step_work.hpp"
+
+namespace tessera::validation {
+
+namespace {
+
+std::string num_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+namespace {
+
+// A model of one layer of width 1: what a kernel or collective row's evaluation context needs.
+ModelSpec kernel_model() {
+  ModelSpec m;
+  m.name = "kernel";
+  m.layers = 1;
+  m.hidden = m.heads = m.kv_heads = m.head_dim = 1;
+  m.ffn = m.vocab = 1;
+  return m;
+}
+
+// The collective's bytes (all-to-all: from the model), the group on the first level, and the
+// algorithms the notes force. Throws Error with the reason a row cannot be predicted.
+void prepare_collective(PreparedRow& r, PreparedFiles& files) {
+  CollectivePlan& c = r.plan.collective;
+  const LevelSpec& lv = r.machine.levels.front();
+  if (c.ranks > lv.fanout)
+    throw Error("group of " + std::to_string(c.ranks) + " ranks spans more than the first level '" + lv.name +
+                "' (fanout " + std::to_string(lv.fanout) + "): only single-level collective rows are mapped");
+  r.model = kernel_model();
+  if (c.kind == CommKind::all_to_all) {
+    const ModelSpec& ms = files.model(r.plan.model_file);
+    if (!ms.has_moe || ms.moe.top_k < 1)
+      throw Error("model " + r.plan.model_file + " has no experts: no MoE dispatch to predict");
+    const double per_token = static_cast<double>(ms.hidden) * c.payload_bytes;
+    if (c.stated_bytes_per_token > 0 && std::abs(per_token - c.stated_bytes_per_token) > 0.5)
+      throw Error("notes state " + num_text(c.stated_bytes_per_token) + " bytes/token; hidden " +
+                  std::to_string(ms.hidden) + " x " + num_text(c.payload_bytes) + " B gives " +
+                  num_text(per_token));
+    c.bytes = moe_bytes_per_rank(c.tokens, c.ranks, ms.moe.top_k, ms.hidden, c.payload_bytes);
+  }
+  if (c.algorithms != 0) {
+    LevelCollectives& lc = r.machine.levels.front().collectives;
+    if ((c.algorithms >> static_cast<unsigned>(CollAlgorithm::in_network) & 1u) && !lc.in_network)
+      throw Error("NCCL_ALGO=" + c.algorithm_note + " but level '" + lv.name + "' of " + r.plan.machine_file +
+                  " has no in-network reduction");
+    lc.algorithms = c.algorithms;
+  }
+}
+
+}  // namespace
+
+PreparedRow prepare_row(const DataRow& row, const RowPlan& plan) {
+  PreparedFiles once;
+  return prepare_row(row, plan, once);
+}
+
+PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, PreparedFiles& files) {
+  PreparedRow r;
+  r.row = &row;
+  r.plan = plan;
+  const MachineFile& machine = files.machine(plan.machine_file);
+  r.machine = machine.spec;
+  r.efficiency_raw = machine.efficiency_raw;
+  // A format the PE lacks runs at the next wider one; fp16 rows on a bf16-only PE use bf16.
+  DTypes dt = plan.dtype;
+  for (DType* t : {&dt.weights, &dt.kv, &dt.activations})
+    if (*t == DType::fp16 && r.machine.pe.flops[static_cast<std::size_t>(DType::fp16)] <= 0) *t = DType::bf16;
+  r.plan.dtype = dt;
+  if (plan.measure == Measure::collective) {
+    prepare_collective(r, files);
+    return r;
+  }
+  if (plan.measure == Measure::gemm || plan.measure == Measure::copy) {
+    r.model.name = "kernel";
+    r.model.layers = 1;
+    r.model.hidden = r.model.heads = r.model.kv_heads = r.model.head_dim = 1;
+    r.model.ffn = r.model.vocab = 1;
+  } else {
+    r.model = files.model(plan.model_file);
+  }
+  r.model.dtype = dt;
+  return r;
+}
+
+namespace {
+
+// One stage timed alone (an operator measured on its own): the stage's share plus what the
+// model adds to a step of that one stage (launch exposure).
+double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w,
+                         double fraction) {
+  StepWork one;
+  StageWork& s = one.push();
+  s = w;
+  s.count = 1;
+  one.tokens = 0;
+  StageList out;
+  lat.time_step(ctx, one, out);
+  double t = 0;
+  for (int i = 0; i < out.size; ++i) {
+    const Stage& st = out.items[static_cast<std::size_t>(i)];
+    t += (i == 0 ? fraction : 1.0) * st.count * st.visible_s;
+  }
+  return t;
+}
+
+struct PointEvaluator {
+  const PreparedRow& row;
+  const std::shared_ptr<const LatencyModel>& latency;
+  const std::shared_ptr<const MemoryModel>& memory;
+  MachineSpec machine;
+
+  double run(Mode mode, std::int64_t context, Evaluation& e) const {
+    Workload w;
+    w.mode = mode;
+    w.context = context;
+    w.batch = row.plan.batch;
+    w.chunk = mode == Mode::prefill ? context : 0;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    Evaluator ev(ctx, latency, memory, {});
+    ev.evaluate(row.plan.config, e);
+    if (!e.valid)
+      throw Error("configuration " + format_config(row.plan.config, machine) +
+                  " is not valid: " + describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
+    return e.totals.latency_s;
+  }
+
+  double op_stage(Evaluation& e) const {
+    const RowPlan& p = row.plan;
+    run(p.stage_decode ? Mode::decode : Mode::prefill, p.input, e);
+    // Timed alone, the stage is a step of its own (one launch, measured to completion): a
+    // decode-mode context, whose steps always carry the latency model's step stage.
+    Workload w;
+    w.mode = Mode::decode;
+    w.context = p.input;
+    w.batch = p.batch;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    for (int i = 0; i < e.work.size; ++i) {
+      const StageWork& s = e.work.stages[static_cast<std::size_t>(i)];
+      if (p.stage == s.name) return single_stage_time(ctx, *latency, s, p.stage_fraction);
+    }
+    throw Error("stage " + p.stage + " not in the step");
+  }
+
+  double kernel() const {
+    const RowPlan& p = row.plan;
+    Workload w;
+    w.mode = Mode::decode;
+    w.context = 1;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    StageWork s;
+    s.name = p.measure == Measure::gemm ? "gemm" : "copy";
+    s.block = StageBlock::ffn;
+    s.count = 1;
+    s.kernels = 1;
+    if (p.measure == Measure::gemm) {
+      s.flops = s.accounted_flops = 2 * p.gemm_m * p.gemm_n * p.gemm_k;
+      s.hbm_bytes = s.accounted_hbm_bytes =
+          (p.gemm_m * p.gemm_k + p.gemm_k * p.gemm_n + p.gemm_m * p.gemm_n) * ctx.act_bytes;
+      s.gemm = {p.gemm_m, p.gemm_n, p.gemm_k};
+    } else {
+      s.hbm_bytes = s.accounted_hbm_bytes = 2 * p.copy_bytes;  // read once, write once
+    }
+    return single_stage_time(ctx, *latency, s, 1.0);
+  }
+
+  // One collective call timed alone: a stage with the collective only, through the latency
+  // model (its CommRates apply), no framework cost (the rows' framework is `none`).
+  double collective(CollectiveDetail* detail) const {
+    const CollectivePlan& c = row.plan.collective;
+    Workload w;
+    w.mode = Mode::decode;
+    w.context = 1;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    StepWork one;
+    StageWork& s = one.push();
+    s.name = "collective";
+    s.block = StageBlock::ffn;
+    s.count = 1;
+    s.kernels = 1;
+    Collective& coll = s.comms[0];
+    coll.kind = c.kind;
+    coll.ranks = static_cast<std::int32_t>(c.ranks);
+    coll.bytes = c.bytes;
+    coll.link = first_level_group(machine, c.ranks);
+    s.comm_count = 1;
+    one.tokens = 0;
+    StageList out;
+    latency->time_step(ctx, one, out);
+    double t = 0;
+    for (int i = 0; i < out.size; ++i) {
+      const Stage& st = out.items[static_cast<std::size_t>(i)];
+      t += st.count * st.visible_s;
+    }
+    if (out.size < 1 || !out.items[0].has_comm_algorithm)
+      throw Error("no collective algorithm applies on level '" + machine.levels.front().name + "'");
+    const Stage& st = out.items[0];
+    if (detail) {
+      detail->seconds = t;
+      detail->algorithm = st.comm_algorithm;
+      detail->protocol = st.comm_protocol;
+      detail->bw_efficiency = st.comm_bw_efficiency;
+      detail->extra_latency_s = st.comm_extra_latency;
+    }
+    return t;
+  }
+
+  // Prefill + decode steps at contexts S .. S+O-2 (exact up to 16 steps, else a 9-point
+  // trapezoid: a step's time is piecewise linear in the context).
+  double request(Evaluation& e) const {
+    const RowPlan& p = row.plan;
+    double t = run(Mode::prefill, p.input, e);
+    const std::int64_t n = p.output - 1;
+    if (n <= 0) return t;
+    if (n <= 16) {
+      for (std::int64_t i = 0; i < n; ++i) t += run(Mode::decode, p.input + i, e);
+      return t;
+    }
+    // Steps i = 0..n-1: sum f(i) = integral of f over [0, n-1] + (f(0) + f(n-1))/2, exact for
+    // a linear f (Euler-Maclaurin); the integral by the trapezoid rule on 9 points.
+    const int k = 9;
+    const double first = run(Mode::decode, p.input, e);
+    double prev_x = 0, prev_y = first, area = 0;
+    for (int j = 1; j < k; ++j) {
+      const double x = static_cast<double>(n - 1) * j / (k - 1);
+      const double y = run(Mode::decode, p.input + static_cast<std::int64_t>(std::llround(x)), e);
+      area += (x - prev_x) * (prev_y + y) / 2;
+      prev_x = x;
+      prev_y = y;
+    }
+    return t + area + (first + prev_y) / 2;
+  }
+};
+
+}  // namespace
+
+double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
+                   const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
+                   CollectiveDetail* detail) {
+  PointEvaluator pe{row, latency, memory, row.machine};
+  pe.machine.efficiency = efficiency;
+  const RowPlan& p = row.plan;
+  Evaluation e;
+  double si = 0;
+  switch (p.measure) {
+    case Measure::prefill:
+      si = pe.run(Mode::prefill, p.input, e);
+      break;
+    case Measure::decode_step:
+      si = pe.run(Mode::decode, p.input + p.output / 2, e);
+      break;
+    case Measure::op_stage:
+      si = pe.op_stage(e);
+      break;
+    case Measure::gemm:
+    case Measure::copy:
+      si = pe.kernel();
+      break;
+    case Measure::collective:
+      si = pe.collective(detail);
+      if (p.derived == Derived::busbw) si = all_reduce_busbw(p.collective.bytes, si, p.collective.ranks);
+      break;
+    case Measure::request: {
+      const double e2e = pe.request(e);
+      const double seqs = static_cast<double>(p.batch) * p.config.dp;
+      switch (p.derived) {
+        case Derived::time:
+          si = e2e;
+          break;
+        case Derived::tokens_per_s:
+          return seqs * static_cast<double>(p.output) / e2e;
+        case Derived::tokens_per_s_per_pe:
+          return seqs * static_cast<double>(p.output) / e2e / static_cast<double>(p.n_devices);
+        case Derived::requests_per_s:
+          return seqs / e2e;
+        case Derived::time_per_token:
+          si = e2e / (static_cast<double>(p.batch) * static_cast<double>(p.output));
+          break;
+        case Derived::busbw:
+          break;
+      }
+      break;
+    }
+  }
+  return si * p.to_unit;
+}
+
+}  // namespace tessera::validation

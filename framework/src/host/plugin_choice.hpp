@@ -1,0 +1,27 @@
+#pragma once
+// A plugin choice as written: `overlap` or `{name: random, samples: 2000, seed: 7}`.
+// Raw values keep their text and location; the host validates them against the chosen
+// plugin's schema (host/param_validation.hpp) once the plugin is known. The scenario loader
+// fills these; the host never sees a scenario.
+#include <string>
+#include <vector>
+
+#include "tessera/error.hpp"
+
+namespace tessera {
+
+struct RawParam {
+  std::string key;
+  std::string text;                // scalar as written; for a list, items joined by ','
+  std::vector<std::string> items;  // list items (empty for a scalar)
+  bool is_list = false;
+  SourceLocation where;
+};
+
+struct PluginChoice {
+  std::string name;
+  std::vector<RawParam> params;
+  SourceLocation where;  // of the name
+};
+
+}  // namespace tessera

@@ -1,0 +1,26 @@
+#pragma once
+// The one table of plugin names the host writes: the default plugins a scenario gets when it
+// names none, and the few plugins whose values the reports and studies treat specially. Every
+// other place refers to these constants, never to a plugin's name.
+#include <array>
+
+namespace tessera::plugin_defaults {
+
+// `plugins:` left out of a scenario (docs/scenario-format.md).
+inline constexpr char kLatency[] = "overlap";
+inline constexpr char kMemory[] = "standard";
+inline constexpr char kSearch[] = "exhaustive";
+// The first ranks.
+inline constexpr std::array<const char*, 3> kObjectives = {"latency", "pes", "efficiency"};
+
+// Objectives with a special role.
+inline constexpr char kLatencyObjective[] = "latency";  // ranks when no objective is chosen
+inline constexpr char kCostObjective[] = "cost";        // `explore`'s second axis
+// Objectives whose values are also fields of every configuration record (latency_s, pes,
+// efficiency): the text report prints them once, not again as an objective line.
+inline constexpr std::array<const char*, 3> kRecordObjectives = {"latency", "pes", "efficiency"};
+// Objectives whose name already says their unit: the JSON/CSV column is the bare name ("pes",
+// not "pes_PE").
+inline constexpr std::array<const char*, 1> kSelfDescribingObjectives = {"pes"};
+
+}  // namespace tessera::plugin_defaults

@@ -1,0 +1,18 @@
+#pragma once
+// `tessera validate-data`'s renderings of the validation reports (analysis/validation.hpp).
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/validation.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera::validation {
+
+// Text tables (one per latency model: rows, per-source and overall errors, unmapped rows).
+TESSERA_API void print_reports(std::ostream& os, const std::vector<ModelReport>& reports,
+                               bool show_rows = true);
+// JSON: one model -> {latency, rows, unmapped, summary}; several -> {models: [...]}.
+TESSERA_API std::string reports_json(const std::vector<ModelReport>& reports);
+
+}  // namespace tessera::validation
