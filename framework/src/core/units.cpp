@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_text.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -147,13 +148,6 @@ std::optional<UnitMatch> match_unit(std::string_view unit) {
     }
   }
   return fallback;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
 }
 
 // Splits "4.8 TB/s" into 4.8 and "TB/s". nullopt when it does not start with a finite number;
