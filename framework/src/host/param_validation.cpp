@@ -35,7 +35,7 @@ std::optional<double> parse_real(std::string_view s) {
 }
 
 std::optional<bool> parse_bool(std::string_view s) {
-  const std::string t = lower(std::string(trim_view(s)));
+  const std::string t = lower(trim(s));
   if (t == "true" || t == "yes" || t == "on") return true;
   if (t == "false" || t == "no" || t == "off") return false;
   return std::nullopt;
