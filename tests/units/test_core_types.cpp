@@ -127,13 +127,18 @@ TEST_CASE("enum names", "[core]") {
   CHECK(plugin_kind_interface_version(PluginKind::latency) == kLatencyInterfaceVersion);
 }
 
-TEST_CASE("input text: trim and lower", "[core]") {
+TEST_CASE("input text: trim lower and case-blind comparison", "[core]") {
   CHECK(trim(" \t 4.8 TB/s \r\n") == "4.8 TB/s");
   CHECK(trim("   ").empty());
   CHECK(trim_view("  a b  ") == "a b");
   const std::string_view text = "  x ";
   CHECK(trim_view(text).data() == text.data() + 2);  // a view into the text, not a copy
   CHECK(lower("TP+CP Split") == "tp+cp split");
+  CHECK(iequals("GiB", "gib"));
+  CHECK_FALSE(iequals("GiB", "gi"));
+  CHECK(iends_with("scenario.YAML", ".yaml"));
+  CHECK_FALSE(iends_with("yaml", ".yaml"));
+  CHECK_FALSE(iends_with("scenario.yml", ".yaml"));
 }
 
 TEST_CASE("parallel config: std::hash follows equality", "[core]") {

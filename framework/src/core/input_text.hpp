@@ -15,5 +15,9 @@ TESSERA_API std::string_view trim_view(std::string_view s);
 TESSERA_API std::string trim(std::string_view s);
 // `s` in ASCII lower case.
 TESSERA_API std::string lower(std::string s);
+// Whether `a` and `b` are equal but for ASCII case.
+TESSERA_API bool iequals(std::string_view a, std::string_view b);
+// Whether `s` ends with `suffix` but for ASCII case.
+TESSERA_API bool iends_with(std::string_view s, std::string_view suffix);
 
 }  // namespace tessera

@@ -116,14 +116,6 @@ bool allows(Prefix::Kind k, Dimension d) {
   return false;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 struct UnitMatch {
   Dimension dim;
   double factor;
