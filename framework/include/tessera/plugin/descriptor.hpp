@@ -118,7 +118,8 @@ PluginObject* create_default(const ParamSet&) {
   }                                                                                        \
   BOOST_DLL_ALIAS(tessera_plugin_entry_impl, tessera_plugin_entry)
 
-// Fills the descriptor's header fields for a plugin of `kind`, for a descriptor written field by
-// field (the test fixtures that break the header on purpose); make_descriptor() fills them itself.
+// Fills the descriptor's header fields for a plugin of `kind`, in a descriptor written field by
+// field (plugin sources from before make_descriptor(), which fills them itself; kept so that
+// they still build until SDK v2).
 #define TESSERA_DESCRIPTOR_HEADER(kind_enum, kind_version) \
   ::tessera::kAbiVersion, sizeof(::tessera::PluginDescriptor), kind_enum, kind_version
