@@ -13,6 +13,7 @@
 #include "eval/session.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explain_report.hpp"
@@ -35,20 +36,6 @@ const char* kExamples =
     "optimum and its rank under the others, the optima stage by stage (visible time per\n"
     "occurrence under every model), Kendall tau-b between every pair of rankings (ties allowed),\n"
     "and where the winner changes. Default models: the scenario's plugins.latency list.\n";
-
-std::vector<std::string> split_names(const std::vector<std::string>& raw) {
-  std::vector<std::string> out;
-  for (const std::string& r : raw) {
-    std::stringstream ss(r);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      while (!item.empty() && item.front() == ' ') item.erase(item.begin());
-      while (!item.empty() && item.back() == ' ') item.pop_back();
-      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
-    }
-  }
-  return out;
-}
 
 std::string time_text(double s) { return format_quantity(s, Dimension::time); }
 std::string pct(double f) { return fixed(100 * f, 1) + " %"; }

@@ -18,6 +18,7 @@
 #include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/json_number.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/hardware_points.hpp"
@@ -57,8 +58,6 @@ struct Point {
   ConfigRecord best;
   double cost = NAN;
 };
-
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 }  // namespace
 
@@ -168,7 +167,7 @@ int explore_command(const Args& args) {
       for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
       nlohmann::json e{{"hardware", hwv},
                        {"feasible", p.feasible},
-                       {"cost_USD", num(p.cost)},
+                       {"cost_USD", json_number(p.cost)},
                        {"search", {{"evaluated", p.counts.evaluated}, {"valid", p.counts.valid}}},
                        {"pareto", std::find(front.begin(), front.end(), i) != front.end()}};
       if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);

@@ -17,6 +17,7 @@
 #include "exit_codes.hpp"
 #include "host/param_validation.hpp"
 #include "host/plugin_registry.hpp"
+#include "report/text_table.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -35,30 +36,10 @@ constexpr const char* kExamples =
     "  tessera plugins --plugin-path docs/examples/out-of-tree-plugin/build\n"
     "  tessera plugins --json | jq -r '.[] | .id'\n";
 
-// Terminal width of UTF-8 text: one column per code point (no wide characters here).
-std::size_t width(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++n;
-  return n;
-}
-
-// Prints rows as aligned columns; the last column is not padded.
-void print_table(std::ostream& os, const std::vector<std::vector<std::string>>& rows,
-                 const std::string& indent) {
-  if (rows.empty()) return;
-  std::vector<std::size_t> w(rows[0].size(), 0);
-  for (const auto& r : rows)
-    for (std::size_t i = 0; i + 1 < r.size(); ++i) w[i] = std::max(w[i], width(r[i]));
-  for (const auto& r : rows) {
-    std::string line = indent;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size()) line += std::string(w[i] - width(r[i]) + 2, ' ');
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    os << line << '\n';
-  }
+// A table of left-aligned text columns.
+TextTable text_table(std::vector<std::string> headers, TextTable::Header header) {
+  std::vector<TextTable::Align> align(headers.size(), TextTable::Align::left);
+  return TextTable(std::move(headers), std::move(align), header);
 }
 
 std::string range_or_choices(const ParamSpec& s) {
@@ -67,28 +48,29 @@ std::string range_or_choices(const ParamSpec& s) {
     for (std::uint32_t i = 0; i < s.choice_count; ++i)
       c += (i ? " | " : "") + std::string(s.choices[i].value);
     // Long lists would push the help text off the screen; they are listed under the table.
-    return width(c) <= 40 ? c : std::to_string(s.choice_count) + " choices (below)";
+    return display_width(c) <= 40 ? c : std::to_string(s.choice_count) + " choices (below)";
   }
   return param_range_text(s);
 }
 
 void print_params(std::ostream& os, const ParamSpec* specs, std::uint32_t count) {
-  std::vector<std::vector<std::string>> rows{{"NAME", "TYPE", "UNIT", "DEFAULT", "RANGE / CHOICES", "HELP"}};
-  std::vector<std::vector<std::string>> meanings;  // printed under the table, per enum
+  TextTable rows =
+      text_table({"NAME", "TYPE", "UNIT", "DEFAULT", "RANGE / CHOICES", "HELP"}, TextTable::Header::plain);
+  TextTable meanings = text_table({"CHOICE", "MEANING"}, TextTable::Header::none);  // under the table
   for (std::uint32_t i = 0; i < count; ++i) {
     const ParamSpec& s = specs[i];
-    rows.push_back({s.name, param_type_name(s.type), param_unit(s),
-                    s.default_value ? s.default_value : "(required)", range_or_choices(s),
-                    s.help ? s.help : ""});
+    rows.add_row({s.name, param_type_name(s.type), param_unit(s),
+                  s.default_value ? s.default_value : "(required)", range_or_choices(s),
+                  s.help ? s.help : ""});
     if (s.type == ParamType::enumeration)
       for (std::uint32_t c = 0; c < s.choice_count; ++c)
-        meanings.push_back({std::string(s.name) + " = " + s.choices[c].value,
-                            s.choices[c].meaning ? s.choices[c].meaning : ""});
+        meanings.add_row({std::string(s.name) + " = " + s.choices[c].value,
+                          s.choices[c].meaning ? s.choices[c].meaning : ""});
   }
-  print_table(os, rows, "    ");
-  if (!meanings.empty()) {
+  rows.print(os, "    ");
+  if (meanings.rows() > 0) {
     os << "    choices:\n";
-    print_table(os, meanings, "      ");
+    meanings.print(os, "      ");
   }
 }
 
@@ -97,12 +79,12 @@ void print_text(std::ostream& os, const PluginRegistry& reg,
   if (plugins.empty()) {
     os << "No plugins found.\n";
   } else {
-    std::vector<std::vector<std::string>> rows{{"KIND", "NAME", "VERSION", "SUMMARY"}};
+    TextTable rows = text_table({"KIND", "NAME", "VERSION", "SUMMARY"}, TextTable::Header::plain);
     for (const LoadedPlugin* p : plugins) {
       const PluginDescriptor& d = *p->descriptor;
-      rows.push_back({plugin_kind_name(d.kind), d.name, d.version, d.summary});
+      rows.add_row({plugin_kind_name(d.kind), d.name, d.version, d.summary});
     }
-    print_table(os, rows, "");
+    rows.print(os);
   }
   for (const LoadedPlugin* p : plugins) {
     const PluginDescriptor& d = *p->descriptor;

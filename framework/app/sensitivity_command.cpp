@@ -15,6 +15,7 @@
 #include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/json_number.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -42,8 +43,6 @@ constexpr const char* kExamples =
     "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --parallelism\n"
     "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --hardware --json out/hw.json\n";
 
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
 }  // namespace
 
 nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw) {
@@ -55,12 +54,12 @@ nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw) {
                  {"label", h.label},
                  {"value_si", h.value},
                  {"unit", si_unit(h.dimension)},
-                 {"elasticity_fixed", num(h.elasticity_fixed)},
-                 {"elasticity_reoptimised", num(h.elasticity_reopt)},
-                 {"latency_minus_fixed_s", num(h.latency_minus_fixed)},
-                 {"latency_plus_fixed_s", num(h.latency_plus_fixed)},
-                 {"latency_minus_reoptimised_s", num(h.latency_minus_reopt)},
-                 {"latency_plus_reoptimised_s", num(h.latency_plus_reopt)},
+                 {"elasticity_fixed", json_number(h.elasticity_fixed)},
+                 {"elasticity_reoptimised", json_number(h.elasticity_reopt)},
+                 {"latency_minus_fixed_s", json_number(h.latency_minus_fixed)},
+                 {"latency_plus_fixed_s", json_number(h.latency_plus_fixed)},
+                 {"latency_minus_reoptimised_s", json_number(h.latency_minus_reopt)},
+                 {"latency_plus_reoptimised_s", json_number(h.latency_plus_reopt)},
                  {"note", h.note}});
   }
   return a;
@@ -140,13 +139,14 @@ int sensitivity_command(const Args& args) {
         nlohmann::json rows = nlohmann::json::array();
         for (std::size_t i = 0; i < k.values.size(); ++i) {
           const auto& r = k.records[i];
-          rows.push_back({{"value", k.values[i]},
-                          {"latency_s", r.feasible ? num(r.latency_s) : nlohmann::json(nullptr)},
-                          {"latency_if_it_fit_s", r.valid ? num(r.latency_s) : nlohmann::json(nullptr)},
-                          {"feasible", r.feasible},
-                          {"fits_memory", r.fits_memory},
-                          {"placement_valid", r.placement_valid},
-                          {"reason", r.reason}});
+          rows.push_back(
+              {{"value", k.values[i]},
+               {"latency_s", r.feasible ? json_number(r.latency_s) : nlohmann::json(nullptr)},
+               {"latency_if_it_fit_s", r.valid ? json_number(r.latency_s) : nlohmann::json(nullptr)},
+               {"feasible", r.feasible},
+               {"fits_memory", r.fits_memory},
+               {"placement_valid", r.placement_valid},
+               {"reason", r.reason}});
         }
         a.push_back({{"knob", k.knob}, {"baseline", k.baseline}, {"values", rows}});
         if (text) {

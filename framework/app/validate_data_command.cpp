@@ -8,6 +8,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
+#include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/validation_report.hpp"
@@ -32,21 +33,6 @@ const char* kExamples =
     "the NCCL_ALGO the notes force, collective_latency:ep_dispatch/ep_combine as all-to-alls;\n"
     "median per group). Rows that cannot be mapped are listed with the\n"
     "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
-
-// "a,b" and repeated flags -> [a, b, ...], duplicates removed, order kept.
-std::vector<std::string> split_names(const std::vector<std::string>& raw) {
-  std::vector<std::string> out;
-  for (const std::string& r : raw) {
-    std::stringstream ss(r);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      while (!item.empty() && item.front() == ' ') item.erase(item.begin());
-      while (!item.empty() && item.back() == ' ') item.pop_back();
-      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
-    }
-  }
-  return out;
-}
 
 }  // namespace
 

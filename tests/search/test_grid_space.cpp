@@ -42,3 +42,46 @@ TEST_CASE("GridSpace enumerates the sweep's valid canonical configs once - in a 
   const GridSpace g2(sc.sweep, sc.model, sc.machine, sc.workload);
   CHECK(g2.valid_configs() == g.valid_configs());
 }
+
+// canonical_class: bit 1 tp > h_kv, 2 tp = 1, 4 cp = 1, 8 dp = 1 (h_kv = 1 for MLA).
+TEST_CASE("canonical classes are the facts canonicalize reads", "[grid]") {
+  ModelSpec gqa;
+  gqa.kv_heads = 8;
+  ParallelConfig c;
+  c.tp = 16;
+  CHECK(canonical_class(gqa, c) == (1u | 4u | 8u));
+  c.tp = 8;  // = h_kv: not above it
+  c.cp = 2;
+  CHECK(canonical_class(gqa, c) == 8u);
+  c.tp = 1;
+  c.dp = 4;
+  CHECK(canonical_class(gqa, c) == 2u);
+  ModelSpec mla = gqa;
+  mla.has_mla = true;
+  c.tp = 2;
+  CHECK(canonical_class(mla, c) == 1u);
+
+  // tp = 1, cp = 1, dp = 1 (class 14): the placements and the ring take their fixed values
+  // and the FFN scope falls back to TP; the numeric knobs stay.
+  ParallelConfig d;
+  d.pp = 3;
+  d.kv_shard_mode = KvShardMode::replicate;
+  d.tp_placement = 2;
+  d.cp_placement = 2;
+  d.cp_ring_variant = CpRingVariant::qoml;
+  d.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+  const ParallelConfig k = canonical_form(2u | 4u | 8u, d);
+  CHECK(k.pp == 3);
+  CHECK(k.kv_shard_mode == KvShardMode::split);
+  CHECK(k.tp_placement == 0);
+  CHECK(k.cp_placement == 1);
+  CHECK(k.cp_ring_variant == CpRingVariant::kv);
+  CHECK(k.ffn_shard_scope == FfnShardScope::tp);
+  CHECK(canonicalize(gqa, d) == k);  // d is of class 14 for the GQA model
+  // cp = 2, dp = 1 (class 2 | 8): TP+CP+DP falls back to TP+CP, the CP knobs are kept.
+  d.cp = 2;
+  const ParallelConfig k2 = canonical_form(2u | 8u, d);
+  CHECK(k2.ffn_shard_scope == FfnShardScope::tp_cp);
+  CHECK(k2.cp_placement == 2);
+  CHECK(k2.cp_ring_variant == CpRingVariant::qoml);
+}

@@ -41,7 +41,7 @@ std::vector<ParallelConfig> plain_enumeration(const Sweep& sw, const ModelSpec& 
     return out;
   };
   std::vector<ParallelConfig> out;
-  std::unordered_set<ParallelConfig, ParallelConfigHash> seen;
+  std::unordered_set<ParallelConfig> seen;
   Layout layout;
   for (auto cp : sorted(sw.cp))
     for (auto tp : sorted(sw.tp))
@@ -94,7 +94,7 @@ void check_grid(const Scenario& sc) {
     indices = indices && g.index_of(ref[i]) == static_cast<std::int64_t>(i) && g.valid_config(i) == ref[i];
   CHECK(indices);
   // Every grid point: valid and canonical exactly when listed.
-  const std::unordered_set<ParallelConfig, ParallelConfigHash> listed(ref.begin(), ref.end());
+  const std::unordered_set<ParallelConfig> listed(ref.begin(), ref.end());
   bool membership = true;
   std::size_t points = 0;
   for (auto cp : g.values_cp())

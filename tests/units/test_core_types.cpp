@@ -1,6 +1,9 @@
 // The SDK's small data types: machine helpers, the parallel-config text form, ParamSet, names.
 #include <catch2/catch.hpp>
+#include <functional>
+#include <iterator>
 
+#include "core/input_text.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/parallel_config.hpp"
@@ -122,4 +125,86 @@ TEST_CASE("enum names", "[core]") {
   CHECK(std::string(param_type_name(ParamType::integer)) == "int");
   CHECK(std::string(plugin_kind_name(PluginKind::objective)) == "objective");
   CHECK(plugin_kind_interface_version(PluginKind::latency) == kLatencyInterfaceVersion);
+}
+
+TEST_CASE("input text: trim lower and case-blind comparison", "[core]") {
+  CHECK(trim(" \t 4.8 TB/s \r\n") == "4.8 TB/s");
+  CHECK(trim("   ").empty());
+  CHECK(trim_view("  a b  ") == "a b");
+  const std::string_view text = "  x ";
+  CHECK(trim_view(text).data() == text.data() + 2);  // a view into the text, not a copy
+  CHECK(lower("TP+CP Split") == "tp+cp split");
+  CHECK(iequals("GiB", "gib"));
+  CHECK_FALSE(iequals("GiB", "gi"));
+  CHECK(iends_with("scenario.YAML", ".yaml"));
+  CHECK_FALSE(iends_with("yaml", ".yaml"));
+  CHECK_FALSE(iends_with("scenario.yml", ".yaml"));
+}
+
+TEST_CASE("parallel config: std::hash follows equality", "[core]") {
+  const std::hash<ParallelConfig> hash;
+  ParallelConfig a;
+  a.cp = 2;
+  a.tp = 8;
+  ParallelConfig b = a;
+  CHECK(hash(a) == hash(b));
+  b.cp_ring_variant = CpRingVariant::qoml;  // one discrete knob apart
+  CHECK(hash(a) != hash(b));
+  b = a;
+  b.tp_placement = 1;
+  CHECK(hash(a) != hash(b));
+  b = a;
+  std::swap(b.cp, b.tp);  // the same numbers in other knobs
+  CHECK(hash(a) != hash(b));
+}
+
+namespace {
+PluginObject* no_object(const ParamSet&) { return nullptr; }
+const ParamSpec kThreeParams[] = {
+    {"a", ParamType::real, Dimension::none, "1", 0, 1, nullptr, 0, "first"},
+    {"b", ParamType::real, Dimension::none, "1", 0, 1, nullptr, 0, "second"},
+    {"c", ParamType::real, Dimension::none, "1", 0, 1, nullptr, 0, "third"},
+};
+const ParamSpec kOneParam[] = {
+    {"d", ParamType::boolean, Dimension::none, "true", 0, 1, nullptr, 0, "fourth"}};
+constexpr PluginDescriptor kBuilt = make_descriptor({
+    .kind = PluginKind::search,
+    .name = "built",
+    .version = "2.1.0",
+    .summary = "a descriptor from make_descriptor",
+    .params = kThreeParams,
+    .machine_params = kOneParam,
+    .create = &no_object,
+});
+constexpr PluginDescriptor kBare = make_descriptor({
+    .kind = PluginKind::memory,
+    .name = "bare",
+    .version = "0.1.0",
+    .summary = "no parameters",
+    .create = &create_default<PluginObject>,
+});
+}  // namespace
+
+TEST_CASE("make_descriptor fills the header and the table lengths", "[core]") {
+  CHECK(kBuilt.abi_version == kAbiVersion);
+  CHECK(kBuilt.descriptor_size == sizeof(PluginDescriptor));
+  CHECK(kBuilt.kind == PluginKind::search);
+  CHECK(kBuilt.kind_version == kSearchInterfaceVersion);
+  CHECK(std::string(kBuilt.name) == "built");
+  CHECK(std::string(kBuilt.version) == "2.1.0");
+  CHECK(std::string(kBuilt.framework_version) == kFrameworkVersion);
+  CHECK(kBuilt.params == kThreeParams);
+  CHECK(kBuilt.param_count == 3);
+  CHECK(kBuilt.machine_params == kOneParam);
+  CHECK(kBuilt.machine_param_count == 1);
+  CHECK(kBuilt.create == &no_object);
+  CHECK(kBare.kind_version == kMemoryInterfaceVersion);
+  CHECK(kBare.params == nullptr);
+  CHECK(kBare.param_count == 0);
+  CHECK(kBare.machine_params == nullptr);
+  CHECK(kBare.machine_param_count == 0);
+  const ParamSet none;
+  PluginObject* object = kBare.create(none);
+  CHECK(object != nullptr);
+  delete object;
 }

@@ -17,18 +17,14 @@ PluginObject* create(const ParamSet& p) {
   return new example::ExampleLatency(p.real("hbm_efficiency"), p.real("alpha"));
 }
 
-const PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(PluginKind::latency, kLatencyInterfaceVersion),
-    "example",
-    "1.0.0",
-    "out-of-tree example: roofline with derated HBM bandwidth and per-message software latency",
-    kFrameworkVersion,
-    kParams,
-    sizeof(kParams) / sizeof(kParams[0]),
-    nullptr,
-    0,
-    &create,
-};
+const PluginDescriptor kDescriptor = make_descriptor({
+    .kind = PluginKind::latency,
+    .name = "example",
+    .version = "1.0.0",
+    .summary = "out-of-tree example: roofline with derated HBM bandwidth and per-message software latency",
+    .params = kParams,
+    .create = &create,
+});
 
 }  // namespace
 

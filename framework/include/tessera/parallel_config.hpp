@@ -1,7 +1,9 @@
 #pragma once
 // One point of the parallelism space: the five numeric knobs and the discrete ones (docs/specification.md
 // §2.5).
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -47,3 +49,24 @@ TESSERA_API std::string format_config(const ParallelConfig& c, const MachineSpec
 TESSERA_API ParallelConfig parse_config(std::string_view text, const MachineSpec& m);
 
 }  // namespace tessera
+
+// For unordered sets and maps of configurations: every field mixed in (equal configurations,
+// operator== above, hash equally).
+template <>
+struct std::hash<tessera::ParallelConfig> {
+  std::size_t operator()(const tessera::ParallelConfig& c) const noexcept {
+    std::uint64_t h = 1469598103934665603ull;
+    const auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+    mix(static_cast<std::uint32_t>(c.cp));
+    mix(static_cast<std::uint32_t>(c.tp));
+    mix(static_cast<std::uint32_t>(c.pp));
+    mix(static_cast<std::uint32_t>(c.dp));
+    mix(static_cast<std::uint32_t>(c.ep));
+    mix((static_cast<std::uint64_t>(c.kv_shard_mode) << 0) |
+        (static_cast<std::uint64_t>(c.ffn_shard_scope) << 8) |
+        (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.tp_placement)) << 16) |
+        (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.cp_placement)) << 24) |
+        (static_cast<std::uint64_t>(c.cp_ring_variant) << 32));
+    return static_cast<std::size_t>(h);
+  }
+};

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_text.hpp"  // trim() and lower(): cells are read trimmed, names compared in lower case
 #include "tessera/export.hpp"
 
 namespace tessera::validation {
@@ -24,11 +25,6 @@ inline constexpr long long kMaxRowCount = 2147483647;
 
 // Reads a CSV with the header of measurements.csv (RFC 4180 quoting). Throws InputError
 // (InputErrors, each diagnostic located).
-// A cell without its leading and trailing white space (the readers' and the row mapping's rule).
-std::string trim(const std::string& s);
-// A cell in lower case (ASCII): the row mapping compares names and notes case-insensitively.
-std::string lower(std::string s);
-
 TESSERA_API std::vector<DataRow> read_measurements(const std::string& path);
 
 // The same from text (`file` names it in diagnostics).

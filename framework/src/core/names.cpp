@@ -71,18 +71,6 @@ const char* plugin_kind_name(PluginKind k) {
   return "unknown";
 }
 
-std::uint32_t plugin_kind_interface_version(PluginKind k) {
-  switch (k) {
-    case PluginKind::latency:
-      return kLatencyInterfaceVersion;
-    case PluginKind::memory:
-      return kMemoryInterfaceVersion;
-    case PluginKind::search:
-      return kSearchInterfaceVersion;
-    case PluginKind::objective:
-      return kObjectiveInterfaceVersion;
-  }
-  return 0;
-}
+std::uint32_t plugin_kind_interface_version(PluginKind k) { return kind_interface_version(k); }
 
 }  // namespace tessera

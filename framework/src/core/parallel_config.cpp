@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
@@ -65,18 +66,6 @@ std::string format_config(const ParallelConfig& c, const MachineSpec& m) {
 }
 
 namespace {
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 template <typename E, std::size_t N>
 E parse_choice(const std::string& key, const std::string& value, const E (&values)[N],

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_text.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -115,14 +116,6 @@ bool allows(Prefix::Kind k, Dimension d) {
   return false;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 struct UnitMatch {
   Dimension dim;
   double factor;
@@ -147,13 +140,6 @@ std::optional<UnitMatch> match_unit(std::string_view unit) {
     }
   }
   return fallback;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
 }
 
 // Splits "4.8 TB/s" into 4.8 and "TB/s". nullopt when it does not start with a finite number;

@@ -8,29 +8,6 @@
 
 namespace tessera {
 
-std::size_t ParallelConfigHash::operator()(const ParallelConfig& c) const noexcept {
-  std::uint64_t h = 1469598103934665603ull;
-  const auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
-  mix(static_cast<std::uint32_t>(c.cp));
-  mix(static_cast<std::uint32_t>(c.tp));
-  mix(static_cast<std::uint32_t>(c.pp));
-  mix(static_cast<std::uint32_t>(c.dp));
-  mix(static_cast<std::uint32_t>(c.ep));
-  mix((static_cast<std::uint64_t>(c.kv_shard_mode) << 0) |
-      (static_cast<std::uint64_t>(c.ffn_shard_scope) << 8) |
-      (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.tp_placement)) << 16) |
-      (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.cp_placement)) << 24) |
-      (static_cast<std::uint64_t>(c.cp_ring_variant) << 32));
-  return static_cast<std::size_t>(h);
-}
-
-// Keep in step with canonicalize() (physics/layout.cpp): the facts about the numeric knobs
-// it reads. tests/search/test_grid_space.cpp compares this space with a plain enumeration.
-unsigned GridSpace::canonical_class(const ModelSpec& model, const ParallelConfig& c) {
-  const std::int64_t hkv = model.has_mla ? 1 : model.kv_heads;
-  return (c.tp > hkv ? 1u : 0u) | (c.tp == 1 ? 2u : 0u) | (c.cp == 1 ? 4u : 0u) | (c.dp == 1 ? 8u : 0u);
-}
-
 // A configuration's discrete knobs as a dense code in [0, codes()); -1 for values no
 // canonical form of this grid holds.
 int GridSpace::discrete_code(const ParallelConfig& c) const {
@@ -197,7 +174,7 @@ void GridSpace::build_class(unsigned cls, const ParallelConfig& numeric) {
             c.cp_placement = cpp;
             c.cp_ring_variant = ring;
             // Every canonical form has a code: its placements are listed ones, 0 or 1.
-            const ParallelConfig k = tessera::canonicalize(model_, c);
+            const ParallelConfig k = canonical_form(cls, c);
             ct.canonical.push_back(k);
             const int code = discrete_code(k);
             if (code >= 0 && ct.by_code[static_cast<std::size_t>(code)] < 0) {
@@ -208,7 +185,7 @@ void GridSpace::build_class(unsigned cls, const ParallelConfig& numeric) {
           }
   // layout_key() normalises discrete knobs only (as a function of the workload), so which
   // offsets share a layout is the same for every tuple of the class.
-  std::unordered_map<ParallelConfig, std::uint32_t, ParallelConfigHash> first_with_key;
+  std::unordered_map<ParallelConfig, std::uint32_t> first_with_key;
   for (std::size_t i = 0; i < ct.first_offsets.size(); ++i) {
     const ParallelConfig key = layout_key(workload_, config_at(numeric, ct.first_offsets[i]));
     ct.same_layout_as.push_back(first_with_key.emplace(key, static_cast<std::uint32_t>(i)).first->second);

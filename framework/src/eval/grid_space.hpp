@@ -27,10 +27,6 @@
 
 namespace tessera {
 
-struct TESSERA_API ParallelConfigHash {
-  std::size_t operator()(const ParallelConfig& c) const noexcept;
-};
-
 class TESSERA_API GridSpace final : public SearchSpace {
  public:
   // Keeps references to model, machine and workload: they must outlive the space.
@@ -102,11 +98,9 @@ class TESSERA_API GridSpace final : public SearchSpace {
   std::uint32_t block_ = 0;
   std::array<std::int16_t, 256> place_index_{};  // placement value (as uint8) -> dense index, or -1
   int places_ = 0;
-  // canonicalize() depends on the numeric knobs only through four facts (tp > h_kv, tp = 1,
-  // cp = 1, dp = 1): grid points with the same facts and discrete knobs canonicalise alike.
-  static constexpr unsigned kClasses = 16;
-  static unsigned canonical_class(const ModelSpec& model, const ParallelConfig& c);
-  std::array<ClassTable, kClasses> classes_;
+  // One table per canonical_class() (physics/layout.hpp): grid points with the same class and
+  // discrete knobs canonicalise alike.
+  std::array<ClassTable, kCanonicalClasses> classes_;
   std::uint32_t slot(std::uint64_t i) const { return wide_ ? slot32_[i] : slot16_[i]; }
   void add_slot(std::uint32_t d);
   std::uint64_t count_ = 0;                 // valid canonical configurations

@@ -192,7 +192,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   // (rare) proposals outside the grid.
   const std::uint64_t valid = space.valid_count();
   std::vector<std::uint64_t> seen((valid + 63) / 64, 0);
-  std::unordered_set<ParallelConfig, ParallelConfigHash> seen_outside;
+  std::unordered_set<ParallelConfig> seen_outside;
   std::uint64_t outside = 0;
 
   std::vector<Direction> dirs;

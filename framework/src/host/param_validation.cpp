@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/error.hpp"
@@ -15,14 +16,8 @@
 namespace tessera {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 std::optional<std::int64_t> parse_int(std::string_view s) {
-  s = trim(s);
+  s = trim_view(s);
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -31,7 +26,7 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
 }
 
 std::optional<double> parse_real(std::string_view s) {
-  s = trim(s);
+  s = trim_view(s);
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -40,8 +35,7 @@ std::optional<double> parse_real(std::string_view s) {
 }
 
 std::optional<bool> parse_bool(std::string_view s) {
-  std::string t(trim(s));
-  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string t = lower(trim(s));
   if (t == "true" || t == "yes" || t == "on") return true;
   if (t == "false" || t == "no" || t == "off") return false;
   return std::nullopt;
@@ -49,15 +43,15 @@ std::optional<bool> parse_bool(std::string_view s) {
 
 std::vector<std::string> split_list(std::string_view text) {
   std::vector<std::string> out;
-  text = trim(text);
+  text = trim_view(text);
   if (!text.empty() && text.front() == '[' && text.back() == ']')
-    text = trim(text.substr(1, text.size() - 2));
+    text = trim_view(text.substr(1, text.size() - 2));
   if (text.empty()) return out;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    out.emplace_back(
-        trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    out.emplace_back(trim_view(
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -199,7 +193,7 @@ ParamCheck check_param_value(const ParamSpec& spec, std::string_view text,
       r.value = std::string(text);
       return r;
     case ParamType::enumeration: {
-      const std::string_view t = trim(text);
+      const std::string_view t = trim_view(text);
       for (std::uint32_t i = 0; spec.choices && i < spec.choice_count; ++i)
         if (spec.choices[i].value && t == spec.choices[i].value) {
           r.value = std::string(t);
@@ -210,7 +204,7 @@ ParamCheck check_param_value(const ParamSpec& spec, std::string_view text,
     case ParamType::quantity: {
       double v = 0;
       try {
-        v = parse_quantity(trim(text), spec.dimension);
+        v = parse_quantity(trim_view(text), spec.dimension);
       } catch (const std::exception& e) {
         return fail(ParamProblem::syntax, e.what());
       }
@@ -376,7 +370,7 @@ ParamSet validate_params(const ParamSpec* specs, std::uint32_t count, const std:
         for (std::uint32_t i = 0; i < spec->choice_count; ++i) choices.emplace_back(spec->choices[i].value);
         diagnostics.push_back({r.where, p + "expected " + param_expectation(*spec) + ", found " +
                                             found_text(r) +
-                                            did_you_mean(std::string(trim(r.text)), choices)});
+                                            did_you_mean(std::string(trim_view(r.text)), choices)});
         break;
       }
     }

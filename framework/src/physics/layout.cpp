@@ -319,20 +319,32 @@ ParallelConfig layout_key(const Workload& workload, const ParallelConfig& c) {
 
 bool is_canonical(const ModelSpec& model, const ParallelConfig& c) { return canonicalize(model, c) == c; }
 
-ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c) {
-  ParallelConfig k = c;
+namespace {
+enum CanonicalFact : unsigned { kTpAboveKvHeads = 1, kTpOne = 2, kCpOne = 4, kDpOne = 8 };
+}  // namespace
+
+unsigned canonical_class(const ModelSpec& model, const ParallelConfig& c) {
   const std::int64_t hkv = model.has_mla ? 1 : model.kv_heads;
-  const bool r_gt_1 = c.tp > hkv;
-  if (!r_gt_1) k.kv_shard_mode = KvShardMode::split;
-  if (c.tp == 1) k.tp_placement = 0;
-  if (c.cp == 1) {
+  return (c.tp > hkv ? kTpAboveKvHeads : 0u) | (c.tp == 1 ? kTpOne : 0u) | (c.cp == 1 ? kCpOne : 0u) |
+         (c.dp == 1 ? kDpOne : 0u);
+}
+
+ParallelConfig canonical_form(unsigned cls, const ParallelConfig& c) {
+  ParallelConfig k = c;
+  if (!(cls & kTpAboveKvHeads)) k.kv_shard_mode = KvShardMode::split;
+  if (cls & kTpOne) k.tp_placement = 0;
+  if (cls & kCpOne) {
     k.cp_placement = 1;
     k.cp_ring_variant = CpRingVariant::kv;
     if (k.ffn_shard_scope == FfnShardScope::tp_cp) k.ffn_shard_scope = FfnShardScope::tp;
   }
-  if (c.dp == 1 && k.ffn_shard_scope == FfnShardScope::tp_cp_dp)
-    k.ffn_shard_scope = c.cp == 1 ? FfnShardScope::tp : FfnShardScope::tp_cp;
+  if ((cls & kDpOne) && k.ffn_shard_scope == FfnShardScope::tp_cp_dp)
+    k.ffn_shard_scope = (cls & kCpOne) ? FfnShardScope::tp : FfnShardScope::tp_cp;
   return k;
+}
+
+ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c) {
+  return canonical_form(canonical_class(model, c), c);
 }
 
 }  // namespace tessera

@@ -50,29 +50,25 @@ double norm_params(const ModelSpec& m) { return static_cast<double>(2 * m.layers
 double head_params(const ModelSpec& m) { return embedding_params(m) * (m.tied_embeddings ? 1.0 : 2.0); }
 }  // namespace
 
-double params_total(const ModelSpec& m) {
+namespace {
+// The parameters a token meets when `experts` routed experts of each MoE layer count (all of
+// them: the model's size; top_k: what one token touches). The router is always whole.
+double params_with_experts(const ModelSpec& m, std::int64_t experts) {
   const double L = static_cast<double>(m.layers);
   double p = L * attention_params_per_layer(m) + norm_params(m) + head_params(m);
   p += static_cast<double>(m.dense_ffn_layers()) * ffn_params(m, static_cast<double>(m.ffn));
   if (m.has_moe) {
-    const double per_layer = static_cast<double>(m.moe.experts + m.moe.shared_experts) * expert_params(m) +
+    const double per_layer = static_cast<double>(experts + m.moe.shared_experts) * expert_params(m) +
                              static_cast<double>(m.hidden) * m.moe.experts;  // router
     p += static_cast<double>(m.moe_layers()) * per_layer;
   }
   return p;
 }
+}  // namespace
 
-double params_active(const ModelSpec& m) {
-  const double L = static_cast<double>(m.layers);
-  // A token touches the embedding row and the whole lm_head; both count (one matrix if tied).
-  double p = L * attention_params_per_layer(m) + norm_params(m) + head_params(m);
-  p += static_cast<double>(m.dense_ffn_layers()) * ffn_params(m, static_cast<double>(m.ffn));
-  if (m.has_moe) {
-    const double per_layer = static_cast<double>(m.moe.top_k + m.moe.shared_experts) * expert_params(m) +
-                             static_cast<double>(m.hidden) * m.moe.experts;
-    p += static_cast<double>(m.moe_layers()) * per_layer;
-  }
-  return p;
-}
+double params_total(const ModelSpec& m) { return params_with_experts(m, m.moe.experts); }
+
+// A token touches the embedding row and the whole lm_head; both count (one matrix if tied).
+double params_active(const ModelSpec& m) { return params_with_experts(m, m.moe.top_k); }
 
 }  // namespace tessera

@@ -21,6 +21,7 @@ namespace {
 struct Dims {
   double H, d, hq, hkv, g, B, T, T_rank, n_kv, r, q_loc, q_pe, tp, cp, dp, ep, a, w, k;
   double w_attn, w_ffn, w_exp, w_head, p;
+  Mode mode;
   bool decode, split, mla;
 };
 
@@ -265,17 +266,7 @@ bool ffn_tokens_differ(const ParallelConfig& c, bool decode) {
 // Tokens the FFN shard group processes together, and whether its members hold different tokens.
 void ffn_tokens(const ParallelConfig& c, const Dims& x, double& T_f, bool& tokens_differ) {
   tokens_differ = ffn_tokens_differ(c, x.decode);
-  switch (c.ffn_shard_scope) {
-    case FfnShardScope::tp:
-      T_f = x.decode ? x.T : x.T / x.cp;
-      return;
-    case FfnShardScope::tp_cp:
-      T_f = x.T;
-      return;
-    case FfnShardScope::tp_cp_dp:
-      T_f = x.dp * x.T;
-      return;
-  }
+  T_f = ffn_group_tokens(c, x.mode, x.T);
 }
 
 // The FFN-group gathers and reduce-scatter when members hold different tokens.
@@ -412,6 +403,7 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
   out.size = 0;
   const ModelSpec& m = *ctx.model;
   Dims x{};
+  x.mode = sh.mode;
   x.decode = sh.mode == Mode::decode;
   x.mla = m.has_mla;
   x.H = static_cast<double>(m.hidden);
@@ -425,7 +417,7 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
   x.ep = c.ep;
   x.B = static_cast<double>(sh.batch);
   x.T = static_cast<double>(sh.tokens);
-  x.T_rank = x.decode ? x.T : x.T / x.cp;
+  x.T_rank = rank_tokens(c, sh.mode, x.T);
   x.n_kv = std::max(1.0, x.hkv / x.tp);
   x.r = std::max(1.0, x.tp / x.hkv);
   x.q_pe = x.hq / x.tp;

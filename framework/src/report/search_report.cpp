@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "host/plugin_defaults.hpp"
+#include "report/json_number.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
@@ -43,11 +44,6 @@ nlohmann::json units_json(const MachineSpec& m, const ConfigRecord& r) {
   for (std::size_t p = 0; p <= m.levels.size() && p < r.units_used.size(); ++p)
     u[level_name(m, p)] = r.units_used[p];
   return u;
-}
-
-nlohmann::json num(double v) {
-  if (!std::isfinite(v)) return nullptr;
-  return v;
 }
 
 std::string csv_escape(const std::string& s) {
@@ -122,26 +118,26 @@ nlohmann::json record_json(const Session& session, const std::vector<ObjectiveSl
   nlohmann::json j = config_json(r.config, m);
   nlohmann::json obj = nlohmann::json::object();
   for (std::size_t i = 0; i < objectives.size(); ++i)
-    obj[objective_key(objectives[i])] = num(r.valid ? r.objectives[i] : NAN);
+    obj[objective_key(objectives[i])] = json_number(r.valid ? r.objectives[i] : NAN);
   j["objectives"] = obj;
-  j["latency_s"] = num(r.valid ? r.latency_s : NAN);
-  j["throughput_tok_s"] = num(r.valid ? r.throughput_tok_s : NAN);
-  j["pipeline_throughput_tok_s"] = num(r.valid ? r.pipeline_throughput_tok_s : NAN);
-  j["efficiency"] = num(r.valid ? r.efficiency : NAN);
-  j["compute_util"] = num(r.valid ? r.compute_util : NAN);
-  j["bw_util"] = num(r.valid ? r.bw_util : NAN);
+  j["latency_s"] = json_number(r.valid ? r.latency_s : NAN);
+  j["throughput_tok_s"] = json_number(r.valid ? r.throughput_tok_s : NAN);
+  j["pipeline_throughput_tok_s"] = json_number(r.valid ? r.pipeline_throughput_tok_s : NAN);
+  j["efficiency"] = json_number(r.valid ? r.efficiency : NAN);
+  j["compute_util"] = json_number(r.valid ? r.compute_util : NAN);
+  j["bw_util"] = json_number(r.valid ? r.bw_util : NAN);
   j["pes"] = r.pes;
   j["units_used"] = units_json(m, r);
   j["fits_memory"] = r.fits_memory;
   j["placement_valid"] = r.placement_valid;
   j["feasible"] = r.feasible;
   j["reason"] = r.reason;
-  j["weights_bytes"] = num(r.valid ? r.weights_bytes : NAN);
-  j["kv_bytes"] = num(r.valid ? r.kv_bytes : NAN);
-  j["transient_bytes"] = num(r.valid ? r.transient_bytes : NAN);
-  j["used_bytes"] = num(r.valid ? r.used_bytes : NAN);
-  j["budget_bytes"] = num(r.valid ? r.budget_bytes : NAN);
-  j["hbm_utilization"] = num(r.valid ? r.hbm_utilization : NAN);
+  j["weights_bytes"] = json_number(r.valid ? r.weights_bytes : NAN);
+  j["kv_bytes"] = json_number(r.valid ? r.kv_bytes : NAN);
+  j["transient_bytes"] = json_number(r.valid ? r.transient_bytes : NAN);
+  j["used_bytes"] = json_number(r.valid ? r.used_bytes : NAN);
+  j["budget_bytes"] = json_number(r.valid ? r.budget_bytes : NAN);
+  j["hbm_utilization"] = json_number(r.valid ? r.hbm_utilization : NAN);
   return j;
 }
 

@@ -18,8 +18,8 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-TextTable::TextTable(std::vector<std::string> headers, std::vector<Align> align)
-    : headers_(std::move(headers)), align_(std::move(align)) {
+TextTable::TextTable(std::vector<std::string> headers, std::vector<Align> align, Header header)
+    : headers_(std::move(headers)), align_(std::move(align)), header_(header) {
   align_.resize(headers_.size(), Align::right);
   if (!align_.empty() && align.empty()) align_[0] = Align::left;
 }
@@ -33,7 +33,8 @@ void TextTable::add_separator() { rows_.emplace_back(); }
 
 void TextTable::print(std::ostream& os, const std::string& indent) const {
   std::vector<std::size_t> width(headers_.size());
-  for (std::size_t c = 0; c < headers_.size(); ++c) width[c] = display_width(headers_[c]);
+  if (header_ != Header::none)
+    for (std::size_t c = 0; c < headers_.size(); ++c) width[c] = display_width(headers_[c]);
   for (const auto& r : rows_)
     for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], display_width(r[c]));
   const auto line = [&](const std::vector<std::string>& cells) {
@@ -47,11 +48,11 @@ void TextTable::print(std::ostream& os, const std::string& indent) const {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     os << out << '\n';
   };
-  line(headers_);
+  if (header_ != Header::none) line(headers_);
   std::size_t total = 0;
   for (std::size_t w : width) total += w + 2;
   const std::string rule = indent + std::string(total > 2 ? total - 2 : 0, '-');
-  os << rule << '\n';
+  if (header_ == Header::ruled) os << rule << '\n';
   for (const auto& r : rows_) {
     if (r.empty())
       os << rule << '\n';

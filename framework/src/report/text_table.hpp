@@ -1,5 +1,6 @@
 #pragma once
-// Aligned text tables for people: a header row, right-aligned numeric columns.
+// Aligned text tables for people: a header row (ruled off, plain, or left out), right-aligned
+// numeric columns. Columns are two spaces apart; no line ends in white space.
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,7 +12,11 @@ namespace tessera {
 class TESSERA_API TextTable {
  public:
   enum class Align { left, right };
-  explicit TextTable(std::vector<std::string> headers, std::vector<Align> align = {});
+  // ruled: the header row, then a rule of '-' (also drawn by add_separator); plain: the header
+  // row alone; none: no header row (the headers only fix the number of columns).
+  enum class Header { ruled, plain, none };
+  explicit TextTable(std::vector<std::string> headers, std::vector<Align> align = {},
+                     Header header = Header::ruled);
   void add_row(std::vector<std::string> cells);
   void add_separator();
   void print(std::ostream& os, const std::string& indent = "") const;
@@ -20,6 +25,7 @@ class TESSERA_API TextTable {
  private:
   std::vector<std::string> headers_;
   std::vector<Align> align_;
+  Header header_;
   std::vector<std::vector<std::string>> rows_;  // an empty row = a separator
 };
 

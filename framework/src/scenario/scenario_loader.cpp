@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "core/input_file.hpp"
+#include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
 #include "scenario/hf_config.hpp"
 #include "scenario/overrides.hpp"
@@ -30,15 +31,8 @@ void throw_if_any(Diags& d) {
   if (!d.empty()) throw_errors(d);
 }
 
-bool ends_with_ci(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (std::size_t i = 0; i < suffix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
-  return true;
-}
-
-bool is_json(const std::string& p) { return ends_with_ci(p, ".json"); }
-bool is_yaml(const std::string& p) { return ends_with_ci(p, ".yaml") || ends_with_ci(p, ".yml"); }
+bool is_json(const std::string& p) { return iends_with(p, ".json"); }
+bool is_yaml(const std::string& p) { return iends_with(p, ".yaml") || iends_with(p, ".yml"); }
 
 std::string join_dir(const std::string& base, const std::string& rel) {
   fs::path p(rel);

@@ -23,24 +23,13 @@ const ParamChoice kFrameworks[] = {
     {"transformers", "Hugging Face transformers, eager"},
 };
 
-const ParamChoice kTpOverlap[] = {
-    {"none",
-     "every TP all-reduce follows its GEMM, fully exposed (default: no serving stack overlaps by default)"},
-    {"chunked",
-     "the GEMM before a TP all-reduce runs in token chunks, all-reduce(i) pipelined with GEMM(i+1)"},
-};
-
 const ParamSpec kParams[] = {
     {"framework", ParamType::enumeration, Dimension::none, "generic", tessera::kNoMin, tessera::kNoMax,
-     kFrameworks, static_cast<std::uint32_t>(sizeof(kFrameworks) / sizeof(kFrameworks[0])),
+     kFrameworks, std::size(kFrameworks),
      "serving framework whose overhead profile applies (kernel launch, collective calls, per-step costs)"},
-    {"tp_overlap", ParamType::enumeration, Dimension::none, "none", tessera::kNoMin, tessera::kNoMax,
-     kTpOverlap, 2,
-     "overlap of the TP all-reduces (attn.tp_reduce, ffn.reduce, moe.combine) with their GEMM"},
-    {"tp_overlap_chunks", ParamType::integer, Dimension::none, "4", 2, 64, nullptr, 0,
-     "token chunks n of a chunked GEMM + all-reduce (NeMo userbuffers presets: num_splits 4)"},
-    {"tp_overlap_min_chunk_tokens", ParamType::real, Dimension::none, "128", 1, 1e9, nullptr, 0,
-     "fewest GEMM rows per chunk for chunking (also never below the weight re-read ridge w*peak/(2*hbm_bw))"},
+    tessera::kTpOverlapParam,
+    tessera::kTpOverlapChunksParam,
+    tessera::kTpOverlapMinChunkTokensParam,
     {"allreduce_norm_fusion", ParamType::boolean, Dimension::none, "false", tessera::kNoMin, tessera::kNoMax,
      nullptr, 0,
      "fuse each TP all-reduce (up to 16384 tokens) with the residual add and RMSNorm after it: one kernel "
@@ -79,19 +68,17 @@ tessera::PluginObject* create(const tessera::ParamSet& params) {
       params.has("allreduce_norm_fusion") && params.boolean("allreduce_norm_fusion"));
 }
 
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::latency, tessera::kLatencyInterfaceVersion),
-    "calibrated",
-    "1.1.0",
-    "overlap with achievable rates: shape-dependent GEMM efficiency, HBM/attention/collective efficiencies, "
-    "kernel and per-step overheads per machine family and serving framework",
-    tessera::kFrameworkVersion,
-    kParams,
-    static_cast<std::uint32_t>(sizeof(kParams) / sizeof(kParams[0])),
-    kMachineParams,
-    static_cast<std::uint32_t>(sizeof(kMachineParams) / sizeof(kMachineParams[0])),
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::latency,
+    .name = "calibrated",
+    .version = "1.1.0",
+    .summary = "overlap with achievable rates: shape-dependent GEMM efficiency, HBM/attention/collective "
+               "efficiencies, "
+               "kernel and per-step overheads per machine family and serving framework",
+    .params = kParams,
+    .machine_params = kMachineParams,
+    .create = &create,
+});
 
 }  // namespace
 

@@ -3,20 +3,13 @@
 
 namespace {
 
-tessera::PluginObject* create(const tessera::ParamSet&) { return new tessera::plugins::RooflineLatency(); }
-
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::latency, tessera::kLatencyInterfaceVersion),
-    "roofline",
-    "1.0.0",
-    "no overlap: peak rates, alpha-beta collectives, each CP ring step pays compute then message",
-    tessera::kFrameworkVersion,
-    nullptr,
-    0,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::latency,
+    .name = "roofline",
+    .version = "1.0.0",
+    .summary = "no overlap: peak rates, alpha-beta collectives, each CP ring step pays compute then message",
+    .create = &tessera::create_default<tessera::plugins::RooflineLatency>,
+});
 
 }  // namespace
 

@@ -12,19 +12,15 @@ tessera::PluginObject* create(const tessera::ParamSet& p) {
   return new tessera::plugins::StandardMemory(p.real("reserve"));
 }
 
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::memory, tessera::kMemoryInterfaceVersion),
-    "standard",
-    "1.0.0",
-    "weights + KV cache + transient activations per PE on the most loaded pipeline stage (docs/physics.md "
-    "§10)",
-    tessera::kFrameworkVersion,
-    kParams,
-    1,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::memory,
+    .name = "standard",
+    .version = "1.0.0",
+    .summary = "weights + KV cache + transient activations per PE on the most loaded pipeline stage "
+               "(docs/physics.md §10)",
+    .params = kParams,
+    .create = &create,
+});
 
 }  // namespace
 

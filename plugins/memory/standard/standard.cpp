@@ -35,10 +35,8 @@ void StandardMemory::evaluate(const EvalContext& ctx, const ParallelConfig& c, c
   const Workload& w = ctx.workload;
   const double a = ctx.act_bytes, H = static_cast<double>(m.hidden);
   const double T = static_cast<double>(w.mode == Mode::decode ? w.batch : w.batch * w.chunk_tokens());
-  const double T_rank = w.mode == Mode::decode ? T : T / c.cp;
-  double T_f = T_rank;
-  if (c.ffn_shard_scope == FfnShardScope::tp_cp) T_f = T;
-  if (c.ffn_shard_scope == FfnShardScope::tp_cp_dp) T_f = T * c.dp;
+  const double T_rank = rank_tokens(c, w.mode, T);
+  const double T_f = ffn_group_tokens(c, w.mode, T);
   const double f = layout.ffn_group;
   const double inter = m.has_moe ? static_cast<double>(std::max(m.ffn, m.moe.expert_ffn * m.moe.top_k))
                                  : static_cast<double>(m.ffn);

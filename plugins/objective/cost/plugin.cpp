@@ -27,22 +27,17 @@ tessera::plugins::CostCoefficients coefficients(const tessera::ParamSet& p) {
 }
 
 tessera::PluginObject* create(const tessera::ParamSet& p) {
-  (void)p;
   return new tessera::plugins::CostObjective(coefficients(p));
 }
 
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::objective, tessera::kObjectiveInterfaceVersion),
-    "cost",
-    "1.0.0",
-    "parametric hardware cost: PEs x cost per PE, USD; minimised",
-    tessera::kFrameworkVersion,
-    kParams,
-    5,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::objective,
+    .name = "cost",
+    .version = "1.0.0",
+    .summary = "parametric hardware cost: PEs x cost per PE, USD; minimised",
+    .params = kParams,
+    .create = &create,
+});
 
 }  // namespace
 

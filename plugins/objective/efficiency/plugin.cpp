@@ -3,23 +3,13 @@
 
 namespace {
 
-tessera::PluginObject* create(const tessera::ParamSet& p) {
-  (void)p;
-  return new tessera::plugins::EfficiencyObjective();
-}
-
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::objective, tessera::kObjectiveInterfaceVersion),
-    "efficiency",
-    "1.0.0",
-    "sqrt(compute_util * bw_util), unit-less; maximised",
-    tessera::kFrameworkVersion,
-    nullptr,
-    0,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::objective,
+    .name = "efficiency",
+    .version = "1.0.0",
+    .summary = "sqrt(compute_util * bw_util), unit-less; maximised",
+    .create = &tessera::create_default<tessera::plugins::EfficiencyObjective>,
+});
 
 }  // namespace
 

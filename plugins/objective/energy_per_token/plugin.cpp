@@ -3,23 +3,13 @@
 
 namespace {
 
-tessera::PluginObject* create(const tessera::ParamSet& p) {
-  (void)p;
-  return new tessera::plugins::EnergyPerTokenObjective();
-}
-
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::objective, tessera::kObjectiveInterfaceVersion),
-    "energy_per_token",
-    "1.0.0",
-    "energy per token from the machine's energy block, J/tok; minimised",
-    tessera::kFrameworkVersion,
-    nullptr,
-    0,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::objective,
+    .name = "energy_per_token",
+    .version = "1.0.0",
+    .summary = "energy per token from the machine's energy block, J/tok; minimised",
+    .create = &tessera::create_default<tessera::plugins::EnergyPerTokenObjective>,
+});
 
 }  // namespace
 

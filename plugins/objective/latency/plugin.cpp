@@ -3,23 +3,13 @@
 
 namespace {
 
-tessera::PluginObject* create(const tessera::ParamSet& p) {
-  (void)p;
-  return new tessera::plugins::LatencyObjective();
-}
-
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::objective, tessera::kObjectiveInterfaceVersion),
-    "latency",
-    "1.0.0",
-    "step latency (decode) or time to first token (prefill), s; minimised",
-    tessera::kFrameworkVersion,
-    nullptr,
-    0,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::objective,
+    .name = "latency",
+    .version = "1.0.0",
+    .summary = "step latency (decode) or time to first token (prefill), s; minimised",
+    .create = &tessera::create_default<tessera::plugins::LatencyObjective>,
+});
 
 }  // namespace
 

@@ -3,23 +3,13 @@
 
 namespace {
 
-tessera::PluginObject* create(const tessera::ParamSet& p) {
-  (void)p;
-  return new tessera::plugins::PesObjective();
-}
-
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::objective, tessera::kObjectiveInterfaceVersion),
-    "pes",
-    "1.0.0",
-    "PEs used (cp*tp*pp*dp); minimised",
-    tessera::kFrameworkVersion,
-    nullptr,
-    0,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::objective,
+    .name = "pes",
+    .version = "1.0.0",
+    .summary = "PEs used (cp*tp*pp*dp); minimised",
+    .create = &tessera::create_default<tessera::plugins::PesObjective>,
+});
 
 }  // namespace
 

@@ -10,22 +10,17 @@ const tessera::ParamSpec kParams[] = {
 };
 
 tessera::PluginObject* create(const tessera::ParamSet& p) {
-  (void)p;
   return new tessera::plugins::ThroughputObjective(p.boolean("pipelined"));
 }
 
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::objective, tessera::kObjectiveInterfaceVersion),
-    "throughput",
-    "1.0.0",
-    "tokens per second, all replicas (pipeline-full decode when reported), tok/s; maximised",
-    tessera::kFrameworkVersion,
-    kParams,
-    1,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::objective,
+    .name = "throughput",
+    .version = "1.0.0",
+    .summary = "tokens per second, all replicas (pipeline-full decode when reported), tok/s; maximised",
+    .params = kParams,
+    .create = &create,
+});
 
 }  // namespace
 

@@ -3,20 +3,13 @@
 
 namespace {
 
-tessera::PluginObject* create(const tessera::ParamSet&) { return new tessera::plugins::ExhaustiveSearch(); }
-
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::search, tessera::kSearchInterfaceVersion),
-    "exhaustive",
-    "1.0.0",
-    "every valid canonical configuration of the sweep grid (the default)",
-    tessera::kFrameworkVersion,
-    nullptr,
-    0,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::search,
+    .name = "exhaustive",
+    .version = "1.0.0",
+    .summary = "every valid canonical configuration of the sweep grid (the default)",
+    .create = &tessera::create_default<tessera::plugins::ExhaustiveSearch>,
+});
 
 }  // namespace
 

@@ -15,18 +15,14 @@ tessera::PluginObject* create(const tessera::ParamSet& p) {
                                             static_cast<std::uint64_t>(p.integer("seed")));
 }
 
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::search, tessera::kSearchInterfaceVersion),
-    "random",
-    "1.0.0",
-    "a seeded uniform sample, without replacement, of the valid canonical configurations",
-    tessera::kFrameworkVersion,
-    kParams,
-    2,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::search,
+    .name = "random",
+    .version = "1.0.0",
+    .summary = "a seeded uniform sample, without replacement, of the valid canonical configurations",
+    .params = kParams,
+    .create = &create,
+});
 
 }  // namespace
 

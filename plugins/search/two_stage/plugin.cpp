@@ -22,18 +22,15 @@ tessera::PluginObject* create(const tessera::ParamSet& p) {
   return new tessera::plugins::TwoStageSearch(o);
 }
 
-const tessera::PluginDescriptor kDescriptor{
-    TESSERA_DESCRIPTOR_HEADER(tessera::PluginKind::search, tessera::kSearchInterfaceVersion),
-    "two_stage",
-    "2.0.0",
-    "coarse grid of numeric tuples, then climbs from the best K to local optima over every discrete value",
-    tessera::kFrameworkVersion,
-    kParams,
-    3,
-    nullptr,
-    0,
-    &create,
-};
+const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
+    .kind = tessera::PluginKind::search,
+    .name = "two_stage",
+    .version = "2.0.0",
+    .summary = "coarse grid of numeric tuples, then climbs from the best K to local optima over every "
+               "discrete value",
+    .params = kParams,
+    .create = &create,
+});
 
 }  // namespace
 

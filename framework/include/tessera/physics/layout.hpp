@@ -86,6 +86,16 @@ TESSERA_API std::vector<std::int64_t> group_members(const MachineSpec& machine, 
 
 // Canonical configurations (docs/specification.md §2.8): knobs that make no difference take one fixed value.
 TESSERA_API bool is_canonical(const ModelSpec& model, const ParallelConfig& c);
+// canonical_form(canonical_class(model, c), c).
 TESSERA_API ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c);
+
+// All that canonicalize() reads of the model and the numeric knobs: four facts, one bit each
+// (tp > h_kv, tp = 1, cp = 1, dp = 1). Configurations of one class with the same discrete
+// knobs canonicalise alike, so a sweep grid canonicalises once per class (GridSpace).
+inline constexpr unsigned kCanonicalClasses = 16;
+TESSERA_API unsigned canonical_class(const ModelSpec& model, const ParallelConfig& c);
+// `c` with its discrete knobs made canonical for class `cls` (canonical_class of c's numeric
+// knobs); the numeric knobs are kept.
+TESSERA_API ParallelConfig canonical_form(unsigned cls, const ParallelConfig& c);
 
 }  // namespace tessera

@@ -79,6 +79,26 @@ struct StepShape {
   double hops = 0;          // pipeline hops on the path: pp - 1 for a whole step
 };
 
+// Tokens one PE's attention handles, T_rank, of T new tokens per DP replica: decode, every CP
+// rank holds the same T; prefill, T / cp (zig-zag balanced).
+inline double rank_tokens(const ParallelConfig& c, Mode mode, double T) {
+  return mode == Mode::decode ? T : T / static_cast<double>(c.cp);
+}
+
+// Tokens the FFN shard group processes together, T_f (docs/physics.md §4): T_rank for scope TP,
+// T for TP+CP, dp·T for TP+CP+DP.
+inline double ffn_group_tokens(const ParallelConfig& c, Mode mode, double T) {
+  switch (c.ffn_shard_scope) {
+    case FfnShardScope::tp:
+      return rank_tokens(c, mode, T);
+    case FfnShardScope::tp_cp:
+      return T;
+    case FfnShardScope::tp_cp_dp:
+      return static_cast<double>(c.dp) * T;
+  }
+  return T;
+}
+
 // Parallel block (ModelSpec::parallel_block): which FFN reductions also carry the attention
 // output projection's partial sums, so that those layers have no `attn.tp_reduce` (one TP
 // reduction per layer instead of two). `dense`: ffn.reduce carries them; `moe`: moe.combine

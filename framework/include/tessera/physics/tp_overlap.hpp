@@ -5,12 +5,14 @@
 // on the critical path; split the producing GEMM into n token chunks and the all-reduce of chunk
 // i runs while chunk i+1 is multiplied. Latency models opt in; nothing here allocates.
 #include <cstdint>
+#include <iterator>
 
 #include "tessera/export.hpp"
 #include "tessera/physics/eval_context.hpp"
 #include "tessera/physics/stage_timing.hpp"
 #include "tessera/physics/step_work.hpp"
 #include "tessera/plugin/param_set.hpp"
+#include "tessera/plugin/param_spec.hpp"
 #include "tessera/stage.hpp"
 
 namespace tessera {
@@ -26,6 +28,51 @@ struct TpOverlapPolicy {
   double min_chunk_tokens = 128;  // GEMM rows per chunk below which nothing is chunked (one tile)
   double chunk_cost_s = 0;        // per chunk: one more GEMM launch and the chunk's handshake
   double gemm_m_half = 0;         // GEMM rate ∝ M/(M + m_half) (calibrated); 0: rate independent of M
+};
+
+// The parameters tp_overlap_policy() reads, for a latency plugin's parameter table (declared
+// once here, with the defaults above): {kTpOverlapParam, kTpOverlapChunksParam,
+// kTpOverlapMinChunkTokensParam, ...the plugin's own}.
+inline constexpr ParamChoice kTpOverlapChoices[] = {
+    {"none",
+     "every TP all-reduce follows its GEMM, fully exposed (default: no serving stack overlaps by default)"},
+    {"chunked",
+     "the GEMM before a TP all-reduce runs in token chunks, all-reduce(i) pipelined with GEMM(i+1)"},
+};
+inline constexpr ParamSpec kTpOverlapParam{
+    .name = "tp_overlap",
+    .type = ParamType::enumeration,
+    .dimension = Dimension::none,
+    .default_value = "none",
+    .min = kNoMin,
+    .max = kNoMax,
+    .choices = kTpOverlapChoices,
+    .choice_count = std::size(kTpOverlapChoices),
+    .help = "overlap of the TP all-reduces (attn.tp_reduce, ffn.reduce, moe.combine) with their GEMM",
+};
+inline constexpr ParamSpec kTpOverlapChunksParam{
+    .name = "tp_overlap_chunks",
+    .type = ParamType::integer,
+    .dimension = Dimension::none,
+    .default_value = "4",
+    .min = 2,
+    .max = 64,
+    .choices = nullptr,
+    .choice_count = 0,
+    .help = "token chunks n of a chunked GEMM + all-reduce (NeMo userbuffers presets: num_splits 4)",
+};
+inline constexpr ParamSpec kTpOverlapMinChunkTokensParam{
+    .name = "tp_overlap_min_chunk_tokens",
+    .type = ParamType::real,
+    .dimension = Dimension::none,
+    .default_value = "128",
+    .min = 1,
+    .max = 1e9,
+    .choices = nullptr,
+    .choice_count = 0,
+    .help =
+        "fewest GEMM rows per chunk for chunking (also never below the weight re-read ridge "
+        "w*peak/(2*hbm_bw))",
 };
 
 // The policy from a latency plugin's validated parameters `tp_overlap` (none | chunked),

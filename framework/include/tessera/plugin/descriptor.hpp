@@ -3,6 +3,8 @@
 // a static descriptor. Its first two fields are plain integers so that the host can refuse
 // a plugin built against another ABI before reading anything else.
 #include <cstdint>
+#include <iterator>
+#include <span>
 
 #include "tessera/plugin/param_set.hpp"
 #include "tessera/plugin/param_spec.hpp"
@@ -25,6 +27,21 @@ inline constexpr std::uint32_t kMemoryInterfaceVersion = 2;  // 2: LinkCost carr
 inline constexpr std::uint32_t kSearchInterfaceVersion = 1;
 inline constexpr std::uint32_t kObjectiveInterfaceVersion = 1;
 
+// The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
+constexpr std::uint32_t kind_interface_version(PluginKind k) {
+  switch (k) {
+    case PluginKind::latency:
+      return kLatencyInterfaceVersion;
+    case PluginKind::memory:
+      return kMemoryInterfaceVersion;
+    case PluginKind::search:
+      return kSearchInterfaceVersion;
+    case PluginKind::objective:
+      return kObjectiveInterfaceVersion;
+  }
+  return 0;
+}
+
 TESSERA_API const char* plugin_kind_name(PluginKind k);  // "latency"
 TESSERA_API std::uint32_t plugin_kind_interface_version(PluginKind k);
 
@@ -45,6 +62,52 @@ struct PluginDescriptor {
   PluginObject* (*create)(const ParamSet& params);
 };
 
+// What a plugin says about itself, by name (designated initialisers); make_descriptor() fills
+// in the rest. Leave out what does not apply (a plugin without parameters, machine_params):
+//   const PluginDescriptor kDescriptor = make_descriptor({
+//       .kind = PluginKind::latency,
+//       .name = "example",
+//       .version = "1.0.0",
+//       .summary = "one line",
+//       .params = kParams,  // a `const ParamSpec kParams[]`: its length is taken, not written
+//       .create = &create,
+//   });
+struct PluginInfo {
+  PluginKind kind;
+  const char* name;                                // id = "<kind>/<name>"
+  const char* version;                             // the plugin's semantic version
+  const char* summary;                             // one line
+  std::span<const ParamSpec> params = {};          // scenario parameters
+  std::span<const ParamSpec> machine_params = {};  // latency plugins: the machine's `efficiency:` block
+  PluginObject* (*create)(const ParamSet& params) = nullptr;
+};
+
+// The descriptor of `info`: the ABI version, descriptor size, kind interface version and
+// framework version of the headers being compiled, and the length of each parameter table.
+constexpr PluginDescriptor make_descriptor(const PluginInfo& info) {
+  return PluginDescriptor{
+      .abi_version = kAbiVersion,
+      .descriptor_size = sizeof(PluginDescriptor),
+      .kind = info.kind,
+      .kind_version = kind_interface_version(info.kind),
+      .name = info.name,
+      .version = info.version,
+      .summary = info.summary,
+      .framework_version = kFrameworkVersion,
+      .params = info.params.data(),
+      .param_count = static_cast<std::uint32_t>(std::size(info.params)),
+      .machine_params = info.machine_params.data(),
+      .machine_param_count = static_cast<std::uint32_t>(std::size(info.machine_params)),
+      .create = info.create,
+  };
+}
+
+// The factory of a plugin that takes no parameters: `.create = &create_default<MyModel>`.
+template <class T>
+PluginObject* create_default(const ParamSet&) {
+  return new T();
+}
+
 }  // namespace tessera
 
 #include <boost/dll/alias.hpp>
@@ -57,6 +120,8 @@ struct PluginDescriptor {
   }                                                                                        \
   BOOST_DLL_ALIAS(tessera_plugin_entry_impl, tessera_plugin_entry)
 
-// Fills the descriptor's header fields for a plugin of `kind`.
+// Fills the descriptor's header fields for a plugin of `kind`, in a descriptor written field by
+// field (plugin sources from before make_descriptor(), which fills them itself; kept so that
+// they still build until SDK v2).
 #define TESSERA_DESCRIPTOR_HEADER(kind_enum, kind_version) \
   ::tessera::kAbiVersion, sizeof(::tessera::PluginDescriptor), kind_enum, kind_version
