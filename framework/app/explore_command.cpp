@@ -109,7 +109,7 @@ int explore_command(const Args& args) {
     ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;
-    so.progress = false;  // the progress is over the hardware points
+    // No on_progress: the progress is over the hardware points.
     so.top = 1;
 
     const auto& axes = scenario.sweep.hardware;
@@ -145,7 +145,6 @@ int explore_command(const Args& args) {
 
     std::vector<HardwareElasticity> hw;
     if (!no_sensitivity) {
-      so.progress = true;
       so.on_progress = progress;
       const SearchResult base = run_search(session, *strategy, so);
       if (base.best) hw = hardware_sensitivity(session, *strategy, base.records[*base.best].config, so);
