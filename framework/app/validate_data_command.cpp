@@ -2,7 +2,6 @@
 // latency model and reports the absolute percentage error per row, per source and overall.
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "analysis/validation.hpp"
 #include "common_options.hpp"
@@ -32,21 +31,6 @@ const char* kExamples =
     "median per group). Rows that cannot be mapped are listed with the\n"
     "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
 
-// "a,b" and repeated flags -> [a, b, ...], duplicates removed, order kept.
-std::vector<std::string> split_names(const std::vector<std::string>& raw) {
-  std::vector<std::string> out;
-  for (const std::string& r : raw) {
-    std::stringstream ss(r);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      while (!item.empty() && item.front() == ' ') item.erase(item.begin());
-      while (!item.empty() && item.back() == ' ') item.pop_back();
-      if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 int validate_data_command(const Args& args) {
@@ -67,15 +51,7 @@ int validate_data_command(const Args& args) {
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
-    po::options_description all;
-    all.add(desc).add(hidden);
-    po::positional_options_description positional;
-    positional.add("csv", 1);
-    parse_command_line(args, all, positional, common);
-    if (common.help) {
-      print_help(std::cout, kUsage, desc, kExamples);
-      return kExitOk;
-    }
+    if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
     if (csv_path.empty())
       throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
 

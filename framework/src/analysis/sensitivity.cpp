@@ -155,4 +155,19 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
   return out;
 }
 
+SensitivityStudy sensitivity_study(const Session& session, const SearchStrategy& strategy, bool parallelism,
+                                   bool hardware, const SearchOptions& options) {
+  const SearchResult result = run_search(session, strategy, options);
+  if (!result.best)
+    throw Error("no feasible configuration in scenario " + session.scenario().name + ": nothing to perturb");
+  SensitivityStudy study;
+  study.best = result.records[*result.best];
+  study.objectives = result.objectives;
+  study.has_parallelism = parallelism;
+  study.has_hardware = hardware;
+  if (parallelism) study.parallelism = parallelism_sensitivity(session, study.best.config);
+  if (hardware) study.hardware = hardware_sensitivity(session, strategy, study.best.config, options);
+  return study;
+}
+
 }  // namespace tessera
