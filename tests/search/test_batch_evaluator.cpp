@@ -90,3 +90,18 @@ TEST_CASE("the batch evaluator rethrows a thread's exception and abandons a canc
   CHECK(chunks.load() == 0);
   clear_cancellation();
 }
+
+TEST_CASE("the batch evaluator's pool serves many runs of changing sizes in a row", "[batch]") {
+  BatchEvaluator be(6);
+  std::vector<std::size_t> sizes;
+  for (std::size_t i = 0; i < 400; ++i) sizes.push_back((i * 37) % 300);  // 0 .. 299: 1 to 6 threads
+  std::size_t mismatches = 0;
+  for (std::size_t n : sizes) {
+    std::atomic<std::size_t> sum{0};
+    be.run(n, [&](std::size_t begin, std::size_t end, Evaluation&) {
+      for (std::size_t i = begin; i < end; ++i) sum.fetch_add(i + 1);
+    });
+    mismatches += sum.load() != n * (n + 1) / 2;
+  }
+  CHECK(mismatches == 0);
+}

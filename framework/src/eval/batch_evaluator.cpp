@@ -1,9 +1,6 @@
 #include "eval/batch_evaluator.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <thread>
 
 #include "core/cancellation.hpp"
 
@@ -16,41 +13,77 @@ BatchEvaluator::BatchEvaluator(unsigned threads) {
   for (unsigned t = 0; t < threads; ++t) buffers_.push_back(std::make_unique<Evaluation>());
 }
 
-BatchEvaluator::~BatchEvaluator() = default;
+BatchEvaluator::~BatchEvaluator() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (auto& th : workers_) th.join();
+}
+
+void BatchEvaluator::work(std::size_t t) {
+  try {
+    Evaluation& e = *buffers_[t];
+    for (;;) {
+      // One atomic load per chunk: a cancelled run is abandoned within a chunk's time.
+      if (cancellation_requested()) break;
+      const std::size_t begin = next_.fetch_add(kChunk, std::memory_order_relaxed);
+      if (begin >= n_) break;
+      const std::size_t end = std::min(n_, begin + kChunk);
+      (*chunk_)(begin, end, e);
+      const std::size_t d = finished_.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
+      if (t == 0 && *done_) (*done_)(d);
+    }
+  } catch (...) {
+    errors_[t] = std::current_exception();
+    next_.store(n_);
+  }
+}
+
+void BatchEvaluator::worker(std::size_t t) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      if (t >= active_) continue;  // not needed for this run
+    }
+    work(t);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (--busy_ == 0) idle_.notify_one();
+    }
+  }
+}
 
 void BatchEvaluator::run(std::size_t n, const ChunkFn& chunk, const std::function<void(std::size_t)>& done) {
-  const std::size_t threads = std::min(buffers_.size(), std::max<std::size_t>(1, n / kChunk));
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> finished{0};
-  std::vector<std::exception_ptr> errors(threads);
-  const auto work = [&](std::size_t t) {
-    try {
-      Evaluation& e = *buffers_[t];
-      for (;;) {
-        // One atomic load per chunk: a cancelled run is abandoned within a chunk's time.
-        if (cancellation_requested()) break;
-        const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
-        if (begin >= n) break;
-        const std::size_t end = std::min(n, begin + kChunk);
-        chunk(begin, end, e);
-        const std::size_t d = finished.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
-        if (t == 0 && done) done(d);
-      }
-    } catch (...) {
-      errors[t] = std::current_exception();
-      next.store(n);
+  const std::size_t active = std::min(buffers_.size(), std::max<std::size_t>(1, n / kChunk));
+  chunk_ = &chunk;
+  done_ = &done;
+  n_ = n;
+  next_.store(0);
+  finished_.store(0);
+  errors_.assign(active, nullptr);
+  if (active > 1) {
+    while (workers_.size() + 1 < active)
+      workers_.emplace_back(&BatchEvaluator::worker, this, workers_.size() + 1);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      active_ = active;
+      busy_ = active - 1;
+      ++generation_;
     }
-  };
-  if (threads <= 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(threads - 1);
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
+    wake_.notify_all();
   }
-  for (auto& err : errors)
+  work(0);
+  if (active > 1) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return busy_ == 0; });
+  }
+  for (auto& err : errors_)
     if (err) std::rethrow_exception(err);
 }
 
