@@ -39,7 +39,6 @@ void BM_Explore(benchmark::State& state) {
   const auto cost = registry().create_objective(cost_choice);
   SearchOptions o;
   o.threads = 2;
-  o.progress = false;
   o.top = 1;
   std::uint64_t configs = 0, feasible_points = 0, points = 0;
   double cost_sum = 0;

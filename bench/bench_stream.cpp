@@ -32,7 +32,6 @@ void BM_Stream(benchmark::State& state) {
   const auto strategy = registry().create_search(sc.plugins.search);
   SearchOptions o;
   o.threads = 2;
-  o.progress = false;
   const double base = proc_status_bytes("VmRSS");
   const bool reset = reset_peak_rss();
   SearchResult r;

@@ -29,7 +29,6 @@ void run_sweep(benchmark::State& state, Prepared& p, unsigned threads) {
   const auto strategy = registry().create_search(p.scenario.plugins.search);
   SearchOptions o;
   o.threads = threads;
-  o.progress = false;
   std::uint64_t evaluated = 0;
   const std::uint64_t allocs0 = allocation_count();
   for (auto _ : state) {

@@ -3,10 +3,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "core/cancellation.hpp"
 #include "core/nearest_name.hpp"
@@ -102,6 +104,19 @@ po::variables_map parse_command_line(const Args& args, const po::options_descrip
   apply_logging(out);
   apply_limits(out);
   return vm;
+}
+
+bool parse_or_help(const Args& args, const po::options_description& shown,
+                   const po::options_description& hidden, const char* positional, int max_positional,
+                   CommonOptions& out, const std::string& usage, const std::string& examples) {
+  po::options_description all;
+  all.add(shown).add(hidden);
+  po::positional_options_description pos;
+  pos.add(positional, max_positional);
+  parse_command_line(args, all, pos, out);
+  if (!out.help) return true;
+  print_help(std::cout, usage, shown, examples);
+  return false;
 }
 
 void apply_limits(const CommonOptions& o) {

@@ -53,6 +53,15 @@ po::variables_map parse_command_line(const Args& args, const po::options_descrip
                                      const po::positional_options_description& positional,
                                      CommonOptions& out);
 
+// The front of every command: parse_command_line over `shown` (listed by --help) and `hidden`
+// (not listed), the positional arguments bound to the option named `positional` (at most
+// `max_positional`; -1 = any number). On -h/--help prints the help (print_help) to stdout and
+// returns false: the command then exits 0.
+bool parse_or_help(const Args& args, const po::options_description& shown,
+                   const po::options_description& hidden, const char* positional, int max_positional,
+                   CommonOptions& out, const std::string& usage, const std::string& examples);
+
+
 // Applies --limit and --max-configs to tessera::current_limits() (docs/limits.md). Called by
 // parse_command_line after parsing; exposed for commands that parse by hand.
 void apply_limits(const CommonOptions& o);

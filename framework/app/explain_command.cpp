@@ -1,14 +1,12 @@
 // `tessera explain SCENARIO --config "cp=8,tp=4,..."`: one configuration stage by stage.
 #include <iostream>
-#include <sstream>
 
 #include "common_options.hpp"
-#include "eval/session.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
 #include "scenario/yaml_tree.hpp"
+#include "study.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 
@@ -39,26 +37,15 @@ int explain_command(const Args& args) {
     add_common_options(desc, common, kOptAll & ~kOptCsv);
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-    po::options_description all;
-    all.add(desc).add(hidden);
-    po::positional_options_description positional;
-    positional.add("scenario", 1);
-    parse_command_line(args, all, positional, common);
-    if (common.help) {
-      print_help(std::cout, kUsage, desc, kExamples);
-      return kExitOk;
-    }
-    const LoadOptions options = common.load_options();
-    if (scenario_path.empty()) scenario_path = default_scenario_path(options);
-    Scenario scenario = load_scenario(scenario_path, options);
-    if (!latency.empty()) {
+    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kUsage, kExamples)) return kExitOk;
+    const Study study(common, scenario_path, [&](Scenario& scenario) {
+      if (latency.empty()) return;
       PluginChoice choice;
       choice.name = latency;
       choice.where = {"<command line>", 0, 0};
       scenario.plugins.latency = {choice};
-    }
-    PluginRegistry registry(common.plugin_paths);
-    Session session(scenario, registry);
+    });
+    const Session& session = study.session();
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     const ParallelConfig parsed = parse_config(config_text, session.machine());

@@ -2,21 +2,16 @@
 // config, the Pareto frontier and the top N as tables; --json / --csv reports.
 #include <boost/program_options.hpp>
 #include <iostream>
-#include <memory>
 #include <string>
-#include <thread>
 
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "eval/search_driver.hpp"
-#include "eval/session.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_registry.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/search_report.hpp"
-#include "scenario/scenario_loader.hpp"
-#include "tessera/error.hpp"
+#include "study.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -58,29 +53,24 @@ int run_command(const Args& args) {
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "top", po::value<std::string>(&top_text)->value_name("N"),
         "rows of the top-N table (default: the scenario's report.top, 20)");
-    po::positional_options_description pos;
-    pos.add("scenario", 1);
-    parse_command_line(args, desc, pos, common);
-    if (common.help) {
-      print_help(std::cout, kUsage, desc, kExamples);
+    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
-    }
     const unsigned threads = parse_threads(threads_text);
-    const LoadOptions lo = common.load_options();
-    if (scenario_path.empty()) scenario_path = default_scenario_path(lo);
-    const Scenario scenario = load_scenario(scenario_path, lo);
-    PluginRegistry registry(common.plugin_paths);
-    Session session(scenario, registry);
-    const auto strategy = registry.create_search(scenario.plugins.search);
+    const Study study(common, scenario_path);
+    const Scenario& scenario = study.scenario();
+    const Session& session = study.session();
+    const auto strategy = study.create_search();
     const std::size_t top = parse_top(top_text, scenario.report.top);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
-    OutputFile* csv = !common.csv.empty() ? outputs.add("--csv", common.csv)
-                                          : outputs.add("report.csv", scenario.report.csv, scenario_path);
-    OutputFile* json = !common.json.empty() ? outputs.add("--json", common.json)
-                                            : outputs.add("report.json", scenario.report.json, scenario_path);
+    OutputFile* csv = !common.csv.empty()
+                          ? outputs.add("--csv", common.csv)
+                          : outputs.add("report.csv", scenario.report.csv, study.scenario_path());
+    OutputFile* json = !common.json.empty()
+                           ? outputs.add("--json", common.json)
+                           : outputs.add("report.json", scenario.report.json, study.scenario_path());
     // Sized last among the checks, so that its log line follows only a study that can start.
-    plan_study(std::cerr, scenario, registry, "run", StudyShape{}, threads, common.quiet);
+    plan_study(std::cerr, scenario, study.registry(), "run", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
     SearchOptions so;
     so.threads = threads;

@@ -71,15 +71,7 @@ int validate_command(const Args& args) {
                        kOptSet | kOptModelMachine | kOptPluginPath | kOptVerbosity | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("file", po::value<std::vector<std::string>>(&files)->composing(), "files to check");
-    po::options_description all;
-    all.add(desc).add(hidden);
-    po::positional_options_description positional;
-    positional.add("file", -1);
-    parse_command_line(args, all, positional, common);
-    if (common.help) {
-      print_help(std::cout, kUsage, desc, kExamples);
-      return kExitOk;
-    }
+    if (!parse_or_help(args, desc, hidden, "file", -1, common, kUsage, kExamples)) return kExitOk;
     if (files.empty()) throw InputError("validate: no files given (e.g. tessera validate scenarios/*.yaml)");
 
     const LoadOptions options = common.load_options();

@@ -2,7 +2,6 @@
 // latency model and reports the absolute percentage error per row, per source and overall.
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "analysis/validation.hpp"
 #include "common_options.hpp"
@@ -54,15 +53,7 @@ int validate_data_command(const Args& args) {
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
-    po::options_description all;
-    all.add(desc).add(hidden);
-    po::positional_options_description positional;
-    positional.add("csv", 1);
-    parse_command_line(args, all, positional, common);
-    if (common.help) {
-      print_help(std::cout, kUsage, desc, kExamples);
-      return kExitOk;
-    }
+    if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
     if (csv_path.empty())
       throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
 

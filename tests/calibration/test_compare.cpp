@@ -98,6 +98,34 @@ TEST_CASE("compare: per-stage numbers equal the evaluator's (explain) under ever
   }
 }
 
+TEST_CASE("compare: the same rankings - optima and tau-b on 1 and 3 threads", "[compare]") {
+  // The shipped compare scenario: a grid large enough that 3 threads share every model's run.
+  const Scenario sc = load_scenario(
+      std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-compare-latency-models.yaml", LoadOptions{});
+  REQUIRE(sc.plugins.latency.size() >= 2);
+  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<const Session*> ptrs;
+  for (std::size_t i = 0; i < sc.plugins.latency.size(); ++i) {
+    sessions.push_back(std::make_unique<Session>(sc, registry(), i));
+    ptrs.push_back(sessions.back().get());
+  }
+  CompareOptions one, three;
+  one.threads = 1;
+  three.threads = 3;
+  const CompareResult a = compare_models(ptrs, one), b = compare_models(ptrs, three);
+  REQUIRE(a.valid > 1000);
+  CHECK(a.feasible == b.feasible);
+  CHECK(a.configs == b.configs);
+  CHECK(a.scores == b.scores);
+  CHECK(a.latency_s == b.latency_s);
+  CHECK(a.best == b.best);
+  REQUIRE(a.pairs.size() == b.pairs.size());
+  for (std::size_t i = 0; i < a.pairs.size(); ++i) {
+    CHECK(a.pairs[i].kendall.concordant == b.pairs[i].kendall.concordant);
+    CHECK(a.pairs[i].kendall.discordant == b.pairs[i].kendall.discordant);
+  }
+}
+
 TEST_CASE("compare: rank_of counts strictly better scores (ties share a rank)", "[compare]") {
   const std::vector<double> s = {3, 1, 2, 2, 5};
   CHECK(rank_of(s, 1) == 1);

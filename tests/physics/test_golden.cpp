@@ -699,7 +699,7 @@ TEST_CASE("golden (k): Llama-3.1-8B prefill / TP=2 CP=4 / FFN over TP+CP / qoml 
   CHECK(e.totals.redundant_flops == 0);
 }
 
-// T_rank and T_f (SPEC §3, docs/physics.md §4), shared by the step work and memory/standard.
+// T_rank and T_f (docs/physics.md §4), shared by the step work and memory/standard.
 // T = 96 new tokens per replica, cp = 4, dp = 3: T_rank = 96 (decode) or 96/4 = 24 (prefill);
 // T_f = T_rank (TP), 96 (TP+CP), 3*96 = 288 (TP+CP+DP).
 TEST_CASE("tokens per PE: T_rank and T_f by hand", "[physics][golden]") {

@@ -52,7 +52,6 @@ inline SearchResult search(const Session& s, const PluginChoice& strategy, unsig
   const auto st = registry().create_search(strategy);
   SearchOptions o;
   o.threads = threads;
-  o.progress = false;
   o.keep_records = keep_records;
   return run_search(s, *st, o);
 }

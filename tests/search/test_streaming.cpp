@@ -136,7 +136,6 @@ SearchResult run(const Session& s, const SearchStrategy& st, unsigned threads, b
                  std::size_t batch = 4096, std::size_t top = 20) {
   SearchOptions o;
   o.threads = threads;
-  o.progress = false;
   o.keep_records = keep;
   o.batch = batch;
   o.top = top;
@@ -315,7 +314,6 @@ TEST_CASE("on_record sees every evaluated configuration once - in the space's or
   write_search_csv_header(csv, s, s.evaluator().objectives());
   SearchOptions o;
   o.threads = 3;
-  o.progress = false;
   o.on_record = [&](const ConfigRecord& r) {
     seen.push_back(r);
     write_search_csv_row(csv, s, s.evaluator().objectives(), r);

@@ -1,13 +1,11 @@
 #include "analysis/compare.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
-#include <thread>
 
 #include "core/cancellation.hpp"
+#include "eval/batch_evaluator.hpp"
 #include "eval/grid_space.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
@@ -16,41 +14,24 @@ namespace tessera {
 
 namespace {
 
-// Evaluates every config under one session on `threads` threads (records in input order).
-// Every kStride configs each thread polls the cancellation token and adds to `done`; the
-// calling thread (worker 0) then reports `base + done` of `total` through `progress`.
+// Evaluates every config under one session with the batch evaluator (records in input order,
+// numbers only: compare reads feasibility, score and latency). The calling thread reports
+// `base + done` of `total` through `progress` after each chunk it finished.
 std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<ParallelConfig>& configs,
-                                       unsigned threads, const ProgressCallback& progress, std::uint64_t base,
-                                       std::uint64_t total) {
-  constexpr std::size_t kStride = 64;
-  std::vector<ConfigRecord> out(configs.size());
+                                       BatchEvaluator& evaluator, const ProgressCallback& progress,
+                                       std::uint64_t base, std::uint64_t total) {
   const std::size_t n = configs.size();
-  const std::size_t t = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / 64 + 1));
-  std::vector<std::exception_ptr> errors(t);
-  std::atomic<std::uint64_t> done{0};
-  auto work = [&](std::size_t k) {
-    try {
-      Evaluation e;
-      std::size_t since = 0;
-      for (std::size_t i = k; i < n; i += t) {
-        out[i] = evaluate_record(s, configs[i], e);
-        if (++since == kStride) {
-          since = 0;
-          if (cancellation_requested()) return;
-          const std::uint64_t d = done.fetch_add(kStride, std::memory_order_relaxed) + kStride;
-          if (k == 0) report_progress(progress, base + d, total, "configurations");
+  std::vector<ConfigRecord> out(n);
+  evaluator.run(
+      n,
+      [&](std::size_t begin, std::size_t end, Evaluation& e) {
+        for (std::size_t i = begin; i < end; ++i) {
+          s.evaluator().evaluate(configs[i], e);
+          e.config = configs[i];
+          fill_record_numbers(s, e, out[i]);
         }
-      }
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t k = 1; k < t; ++k) pool.emplace_back(work, k);
-  work(0);
-  for (auto& th : pool) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+      },
+      [&](std::size_t done) { report_progress(progress, base + done, total, "configurations"); });
   throw_if_cancelled();
   report_progress(progress, base + n, total, "configurations");
   return out;
@@ -103,14 +84,13 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   const GridSpace space(first.scenario().sweep, first.model(), first.machine(), first.context().workload);
   r.enumerated = space.enumerated();
   r.valid = space.valid_count();
-  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  if (threads == 0) threads = 1;
+  BatchEvaluator evaluator(options.threads);
 
   std::vector<std::vector<ConfigRecord>> records;
   const std::uint64_t per_model = space.valid_configs().size();
   const std::uint64_t total = per_model * sessions.size();
   for (const Session* s : sessions)
-    records.push_back(evaluate_all(*s, space.valid_configs(), threads, options.on_progress,
+    records.push_back(evaluate_all(*s, space.valid_configs(), evaluator, options.on_progress,
                                    per_model * records.size(), total));
 
   // Feasibility is the memory model's and the layout's verdict: the same for every latency

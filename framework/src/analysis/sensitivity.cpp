@@ -90,7 +90,7 @@ namespace {
 
 double best_latency(const Session& s, const SearchStrategy& strategy, const SearchOptions& options) {
   SearchOptions o = options;
-  o.progress = false;
+  o.on_progress = nullptr;  // the study reports its own progress
   o.top = 1;
   const SearchResult r = run_search(s, strategy, o);
   return r.best ? r.records[*r.best].latency_s : NAN;
@@ -110,8 +110,7 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
   std::vector<HardwareElasticity> out;
   Evaluation scratch;
   const auto knobs = hardware_knobs(session);
-  const ProgressCallback no_progress;
-  const ProgressCallback& progress = options.progress ? options.on_progress : no_progress;
+  const ProgressCallback& progress = options.on_progress;
   report_progress(progress, 0, knobs.size(), "hardware knobs");
   for (const auto& [path, label] : knobs) {
     HardwareElasticity h;
@@ -154,6 +153,21 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
   };
   std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) { return mag(x) > mag(y); });
   return out;
+}
+
+SensitivityStudy sensitivity_study(const Session& session, const SearchStrategy& strategy, bool parallelism,
+                                   bool hardware, const SearchOptions& options) {
+  const SearchResult result = run_search(session, strategy, options);
+  if (!result.best)
+    throw Error("no feasible configuration in scenario " + session.scenario().name + ": nothing to perturb");
+  SensitivityStudy study;
+  study.best = result.records[*result.best];
+  study.objectives = result.objectives;
+  study.has_parallelism = parallelism;
+  study.has_hardware = hardware;
+  if (parallelism) study.parallelism = parallelism_sensitivity(session, study.best.config);
+  if (hardware) study.hardware = hardware_sensitivity(session, strategy, study.best.config, options);
+  return study;
 }
 
 }  // namespace tessera

@@ -51,4 +51,19 @@ TESSERA_API std::vector<HardwareElasticity> hardware_sensitivity(const Session& 
                                                                  const SearchOptions& options,
                                                                  double step = 0.1);
 
+// `tessera sensitivity`: the best configuration by the scenario's search, then one-knob
+// parallelism sweeps from it and/or the hardware elasticities at it.
+struct SensitivityStudy {
+  ConfigRecord best;
+  std::vector<ObjectiveSlot> objectives;  // the search's
+  bool has_parallelism = false, has_hardware = false;
+  std::vector<KnobSweep> parallelism;        // with has_parallelism
+  std::vector<HardwareElasticity> hardware;  // with has_hardware
+};
+
+// `options.on_progress` sees the search ("configurations"), then the knobs ("hardware knobs").
+// Throws Error when nothing is feasible (nothing to perturb).
+TESSERA_API SensitivityStudy sensitivity_study(const Session& session, const SearchStrategy& strategy,
+                                               bool parallelism, bool hardware, const SearchOptions& options);
+
 }  // namespace tessera

@@ -1,17 +1,15 @@
 #include "eval/search_driver.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <memory>
-#include <thread>
 #include <unordered_set>
 
 #include "core/cancellation.hpp"
 #include "core/streaming_front.hpp"
 #include "core/top_n.hpp"
+#include "eval/batch_evaluator.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
 
@@ -76,56 +74,27 @@ ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Ev
 
 namespace {
 
-// Evaluates configs[i] into out[i] (numbers and grid position, no reason text) on `threads`
-// threads; rethrows the first exception. Nothing is allocated per configuration. Stops early
-// (the slots then incomplete) when cancellation is requested.
+// Evaluates configs[i] into out[i] (numbers and grid position, no reason text) with the
+// batch evaluator. Nothing is allocated per configuration. Stops early (the slots then
+// incomplete) when cancellation is requested.
 void evaluate_batch(const Session& session, const GridSpace& space,
                     const std::vector<ParallelConfig>& configs, std::size_t n, std::vector<ConfigRecord>& out,
-                    std::vector<std::unique_ptr<Evaluation>>& buffers) {
-  const std::size_t threads = std::min(buffers.size(), std::max<std::size_t>(1, n / 32));
-  std::atomic<std::size_t> next{0};
-  std::vector<std::exception_ptr> errors(threads);
-  const auto evaluate_one = [&](std::size_t i, Evaluation& e) {
-    session.evaluator().evaluate(configs[i], e);
-    e.config = configs[i];
-    ConfigRecord& r = out[i];
-    r.objectives = {};
-    r.latency_s = r.throughput_tok_s = r.pipeline_throughput_tok_s = 0;
-    r.efficiency = r.compute_util = r.bw_util = 0;
-    r.weights_bytes = r.kv_bytes = r.transient_bytes = r.used_bytes = r.budget_bytes = r.hbm_utilization = 0;
-    r.reason.clear();
-    fill_record_numbers(session, e, r);
-    r.grid_index = space.index_of(configs[i]);
-  };
-  // Threads take chunks of kChunk indices: one atomic operation per chunk, not per config (the
-  // counter's cache line would otherwise bounce between the cores on every configuration).
-  constexpr std::size_t kChunk = 32;
-  const auto work = [&](std::size_t t) {
-    try {
-      Evaluation& e = *buffers[t];
-      for (;;) {
-        // One atomic load per chunk: a cancelled batch is abandoned within a chunk's time.
-        if (cancellation_requested()) break;
-        const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
-        if (begin >= n) break;
-        for (std::size_t i = begin; i < std::min(n, begin + kChunk); ++i) evaluate_one(i, e);
-      }
-    } catch (...) {
-      errors[t] = std::current_exception();
-      next.store(n);
+                    BatchEvaluator& evaluator) {
+  evaluator.run(n, [&](std::size_t begin, std::size_t end, Evaluation& e) {
+    for (std::size_t i = begin; i < end; ++i) {
+      session.evaluator().evaluate(configs[i], e);
+      e.config = configs[i];
+      ConfigRecord& r = out[i];
+      r.objectives = {};
+      r.latency_s = r.throughput_tok_s = r.pipeline_throughput_tok_s = 0;
+      r.efficiency = r.compute_util = r.bw_util = 0;
+      r.weights_bytes = r.kv_bytes = r.transient_bytes = r.used_bytes = r.budget_bytes = r.hbm_utilization =
+          0;
+      r.reason.clear();
+      fill_record_numbers(session, e, r);
+      r.grid_index = space.index_of(configs[i]);
     }
-  };
-  if (threads <= 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(threads - 1);
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-  }
-  for (auto& err : errors)
-    if (err) std::rethrow_exception(err);
+  });
 }
 
 // A feasible configuration as the ranking and the frontier need it, and its position in the
@@ -175,18 +144,14 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   result.counts.enumerated = space.enumerated();
   result.counts.valid = space.valid_count();
 
-  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  if (threads == 0) threads = 1;
-  std::vector<std::unique_ptr<Evaluation>> buffers;
-  for (unsigned t = 0; t < threads; ++t) buffers.push_back(std::make_unique<Evaluation>());
+  BatchEvaluator evaluator(options.threads);
 
   std::unique_ptr<SearchRun> run = strategy.start(space);
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
   std::vector<ParallelConfig> proposed(batch);
   std::vector<ConfigRecord> slots;  // grown to the largest batch proposed (small spaces: small)
   std::vector<SearchScore> scores;
-  const ProgressCallback no_progress;
-  const ProgressCallback& progress = options.progress ? options.on_progress : no_progress;
+  const ProgressCallback& progress = options.on_progress;
 
   // Duplicates are dropped (the first proposal kept): a bit per grid position, a set for the
   // (rare) proposals outside the grid.
@@ -210,7 +175,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       slots.resize(n);
       scores.resize(n);
     }
-    evaluate_batch(session, space, proposed, n, slots, buffers);
+    evaluate_batch(session, space, proposed, n, slots, evaluator);
     throw_if_cancelled();  // the batch may be incomplete
     for (std::size_t i = 0; i < n; ++i) {
       ConfigRecord& r = slots[i];
@@ -268,7 +233,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
     for (const Candidate& c : pareto) kept.push_back(&c);
     std::sort(kept.begin(), kept.end(),
               [](const Candidate* a, const Candidate* b) { return a->key < b->key; });
-    Evaluation& scratch = *buffers.front();
+    Evaluation& scratch = evaluator.scratch();
     for (const Candidate* c : kept) {
       if (!keys.empty() && keys.back() == c->key) continue;
       keys.push_back(c->key);

@@ -1,7 +1,7 @@
 #pragma once
 // Runs a search strategy against a session's evaluator (docs/specification.md §5): proposals are evaluated in
-// batches on N threads (each with its own Evaluation buffer, results written into per-index
-// slots, so the output is identical for any N), scores fed back, and the evaluated
+// batches on N threads (eval/batch_evaluator.hpp: results in per-index slots, so the output is
+// identical for any N), scores fed back, and the evaluated
 // configurations summarised: counts, best, Pareto frontier, top N.
 //
 // Streaming: the driver holds the top N and the Pareto frontier (merged per batch), not one
@@ -59,9 +59,8 @@ struct SearchCounts {
 struct SearchOptions {
   unsigned threads = 0;  // 0 = std::thread::hardware_concurrency()
   // Progress after every batch: (distinct configurations evaluated, valid configurations in
-  // the space, "configurations"), on the calling thread. `progress = false` silences it (the
-  // nested searches of a study that reports its own progress). The driver never prints.
-  bool progress = true;
+  // the space, "configurations"), on the calling thread; unset = none (the nested searches of
+  // a study that reports its own progress). The driver never prints.
   ProgressCallback on_progress;
   std::size_t top = 20;
   std::size_t batch = 4096;

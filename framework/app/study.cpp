@@ -1,0 +1,26 @@
+#include "study.hpp"
+
+#include "scenario/scenario_loader.hpp"
+
+namespace tessera::cli {
+namespace {
+
+Scenario load_edited(const std::string& path, const LoadOptions& options, const Study::Edit& edit) {
+  Scenario s = load_scenario(path, options);
+  if (edit) edit(s);
+  return s;
+}
+
+}  // namespace
+
+Study::Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit)
+    : path_(scenario_path.empty() ? default_scenario_path(common.load_options()) : scenario_path),
+      scenario_(load_edited(path_, common.load_options(), edit)),
+      registry_(common.plugin_paths),
+      session_(scenario_, registry_) {}
+
+std::shared_ptr<SearchStrategy> Study::create_search() const {
+  return registry_.create_search(scenario_.plugins.search);
+}
+
+}  // namespace tessera::cli

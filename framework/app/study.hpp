@@ -1,0 +1,40 @@
+#pragma once
+// The shared preamble of the scenario commands (run, explain, compare, sensitivity, explore):
+// the scenario (SCENARIO or the default; --set, --model, --machine applied), an optional edit
+// of it by the command (a --latency choice), the plugins (--plugin-path) and the session on
+// its first latency model, in that order (so a bad scenario is reported before a missing
+// plugin, both before any output is checked). Errors propagate to run_guarded (exit codes).
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common_options.hpp"
+#include "eval/session.hpp"
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario.hpp"
+#include "tessera/kinds/search_strategy.hpp"
+
+namespace tessera::cli {
+
+class Study {
+ public:
+  using Edit = std::function<void(Scenario&)>;
+  Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit = {});
+  Study(const Study&) = delete;
+  Study& operator=(const Study&) = delete;
+
+  const std::string& scenario_path() const { return path_; }  // as given, or the default's
+  const Scenario& scenario() const { return scenario_; }
+  const PluginRegistry& registry() const { return registry_; }
+  const Session& session() const { return session_; }
+  // The scenario's search plugin (plugins.search).
+  std::shared_ptr<SearchStrategy> create_search() const;
+
+ private:
+  std::string path_;
+  Scenario scenario_;
+  PluginRegistry registry_;
+  Session session_;
+};
+
+}  // namespace tessera::cli

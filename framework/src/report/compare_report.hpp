@@ -1,0 +1,18 @@
+#pragma once
+// Reports of `tessera compare`: each model's optimum and its rank under the others, the optima
+// stage by stage, Kendall tau-b between every pair of rankings and where the winner changes; as
+// text tables in human units and as JSON in SI units.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "analysis/compare.hpp"
+#include "eval/session.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+// scenario, models, objective, counts, optima (with rank_under), stages, kendall, winner_changes.
+TESSERA_API nlohmann::json compare_json(const CompareResult& r, const Session& s);
+TESSERA_API void print_compare_text(std::ostream& os, const CompareResult& r, const Session& s);
+
+}  // namespace tessera

@@ -1,0 +1,76 @@
+#include "report/explore_report.hpp"
+
+#include <cmath>
+
+#include "report/json_number.hpp"
+#include "report/search_report.hpp"
+#include "report/sensitivity_report.hpp"
+#include "report/text_table.hpp"
+#include "tessera/units.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera {
+namespace {
+
+}  // namespace
+
+nlohmann::json explore_json(const Session& session, const ExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["version"] = kVersion;
+  j["search"] = scenario.plugins.search.name;
+  nlohmann::json ax = nlohmann::json::array();
+  for (const auto& a : axes)
+    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
+  j["axes"] = ax;
+  nlohmann::json pts = nlohmann::json::array();
+  for (std::size_t i = 0; i < result.points.size(); ++i) {
+    const auto& p = result.points[i];
+    nlohmann::json hwv = nlohmann::json::object();
+    for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
+    nlohmann::json e{{"hardware", hwv},
+                     {"feasible", p.feasible},
+                     {"cost_USD", json_number(p.cost)},
+                     {"search", {{"evaluated", p.counts.evaluated}, {"valid", p.counts.valid}}},
+                     {"pareto", result.on_pareto(i)}};
+    if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
+    pts.push_back(e);
+  }
+  j["points"] = pts;
+  j["pareto"] = result.pareto;
+  j["hardware_sensitivity"] = hardware_json(result.hardware);
+  return j;
+}
+
+void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  print_scenario_header(os, session);
+  os << "hardware grid: " << result.points.size() << " points over " << axes.size() << " axes; search "
+     << scenario.plugins.search.name << " at each (evaluated = configurations it scored)\n\n";
+  std::vector<std::string> head{"#"};
+  for (const auto& a : axes) head.push_back(a.path.substr(a.path.find('.') + 1));
+  for (const char* h : {"best config", "latency", "cost", "evaluated", "Pareto"}) head.push_back(h);
+  TextTable t(head);
+  for (std::size_t i = 0; i < result.points.size(); ++i) {
+    const auto& p = result.points[i];
+    std::vector<std::string> row{std::to_string(i + 1)};
+    for (std::size_t a = 0; a < axes.size(); ++a)
+      row.push_back(format_quantity(p.values[a], axes[a].dimension));
+    row.push_back(p.feasible ? short_config(session.machine(), p.best.config) : "nothing feasible");
+    row.push_back(p.feasible ? format_quantity(p.best.latency_s, Dimension::time) : "—");
+    row.push_back(std::isfinite(p.cost) ? fixed(p.cost / 1e3, 1) + " kUSD" : "—");
+    row.push_back(std::to_string(p.counts.evaluated) + "/" + std::to_string(p.counts.valid));
+    row.push_back(result.on_pareto(i) ? "*" : "");
+    t.add_row(row);
+  }
+  t.print(os, "  ");
+  if (!result.hardware.empty()) {
+    os << "\nhardware elasticities at the scenario's machine, ranked by |re-optimised|\n";
+    print_hardware(os, result.hardware);
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,27 @@
+#pragma once
+// Reports of `tessera sensitivity` (and the hardware ranking `tessera explore` shares): text
+// tables in human units, JSON in SI units.
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <vector>
+
+#include "analysis/sensitivity.hpp"
+#include "eval/session.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+// The ranked elasticities: rank, knob, label, value and unit, both elasticities and the four
+// latencies behind them, the note.
+TESSERA_API nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw);
+// The same as a table: #, knob, value, elasticity (fixed), elasticity (re-optimised), note.
+TESSERA_API void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw);
+
+// `tessera sensitivity --json`: scenario, best, parallelism (with the sweeps), hardware (with
+// the elasticities).
+TESSERA_API nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& study);
+// The scenario header, the best configuration, one table per parallelism knob, the ranking.
+TESSERA_API void print_sensitivity_text(std::ostream& os, const Session& session,
+                                        const SensitivityStudy& study);
+
+}  // namespace tessera
