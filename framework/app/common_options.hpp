@@ -61,7 +61,6 @@ bool parse_or_help(const Args& args, const po::options_description& shown,
                    const po::options_description& hidden, const char* positional, int max_positional,
                    CommonOptions& out, const std::string& usage, const std::string& examples);
 
-
 // Applies --limit and --max-configs to tessera::current_limits() (docs/limits.md). Called by
 // parse_command_line after parsing; exposed for commands that parse by hand.
 void apply_limits(const CommonOptions& o);

@@ -9,8 +9,8 @@
 
 #include "../search/search_fixture.hpp"
 #include "analysis/exploration.hpp"
-#include "core/pareto.hpp"
 #include "analysis/sensitivity.hpp"
+#include "core/pareto.hpp"
 #include "scenario/hardware_points.hpp"
 #include "tessera/error.hpp"
 

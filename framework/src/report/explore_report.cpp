@@ -10,9 +10,7 @@
 #include "tessera/version.hpp"
 
 namespace tessera {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 nlohmann::json explore_json(const Session& session, const ExploreResult& result) {
   const Scenario& scenario = session.scenario();

@@ -9,9 +9,7 @@
 #include "tessera/version.hpp"
 
 namespace tessera {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw) {
   nlohmann::json a = nlohmann::json::array();

@@ -17,7 +17,7 @@ namespace tessera {
 
 // Defaults when left out: host/plugin_defaults.hpp.
 struct PluginChoices {
-  std::vector<PluginChoice> latency;     // `run` uses the first, `compare` all
+  std::vector<PluginChoice> latency;  // `run` uses the first, `compare` all
   PluginChoice memory;
   PluginChoice search;
   std::vector<PluginChoice> objectives;  // the first ranks
