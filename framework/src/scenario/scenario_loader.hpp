@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/field_access.hpp"  // set_machine_field, get_machine_field
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
 
@@ -25,12 +26,5 @@ TESSERA_API MachineSpec load_machine_file(const std::string& path);
 
 // Validates any Tessera YAML file by its `kind:` (model, machine or scenario).
 TESSERA_API void validate_file(const std::string& path, const LoadOptions& options);
-
-// Sets a numeric machine field by dotted path ("machine.pe.hbm.bandwidth",
-// "machine.levels.cube.link_bw", "machine.pe.flops.bf16") to an SI value. Used by hardware
-// sweeps. Throws InputError for a path that names no numeric machine field.
-TESSERA_API void set_machine_field(MachineSpec& machine, const std::string& path, double si_value);
-TESSERA_API double get_machine_field(const MachineSpec& machine, const std::string& path);
-TESSERA_API Dimension machine_field_dimension(const std::string& path);
 
 }  // namespace tessera
