@@ -209,6 +209,9 @@ constexpr FieldRow kRows[] = {
     quantity("machine.energy.link_byte", F, Dimension::energy, nullptr, false,
              "energy per byte sent over a link",
              real_slot([](const FieldSite& s) { return &s.machine->energy.link_byte; })),
+    quantity("machine.energy.static_power", F, Dimension::power, "0 W", false,
+             "power each PE draws for the whole step, busy or not (leakage, idle clocks)",
+             real_slot([](const FieldSite& s) { return &s.machine->energy.static_power; })),
     free_keys("machine.efficiency", F,
               "the latency plugin's machine parameters (checked against its schema: tessera plugins)"),
 };
