@@ -72,9 +72,11 @@ TEST_CASE("collectives constants in sweep.hardware and --set - ranges as the sch
   CHECK(s.sweep.hardware[0].values[1] == Approx(5e-6));
   CHECK(s.sweep.hardware[1].values == std::vector<double>{0, 0.5, 1});
   CHECK_THAT(first_error({"sweep.hardware={machine.levels.cube.collectives.ring.ll.bw_factor: [1.5]}"}),
-             Catch::Contains("expected a fraction in [0, 1], found 1.5"));
+             Catch::Contains("bw_factor: expected a number in [0, 1] (achieved fraction of the bandwidth the "
+                             "topology gives the pattern; 0 = not available), found 1.5"));
   CHECK_THAT(first_error({"sweep.hardware={machine.levels.cube.collectives.link_efficiency: [0]}"}),
-             Catch::Contains("expected a fraction in (0, 1], found 0"));
+             Catch::Contains(
+                 "expected a number in (0, 1] (achievable fraction of link_bw for bulk copies), found 0"));
 
   // --set edits the YAML tree; the machine schema checks it.
   const Scenario t = load_with({"machine.levels.cube.collectives.ring.ll.hop=2 us",
@@ -84,9 +86,10 @@ TEST_CASE("collectives constants in sweep.hardware and --set - ranges as the sch
   CHECK(t.machine.levels[0].collectives.described);
   CHECK_THAT(
       first_error({"machine.levels.cube.collectives.one_shot.bw_factor=2"}),
-      Catch::Contains("collectives.one_shot.bw_factor: expected a fraction of the bandwidth in [0, 1]"));
+      Catch::Contains(
+          "collectives.one_shot.bw_factor: expected a number in [0, 1] (achieved fraction of the bandwidth"));
   CHECK_THAT(first_error({"machine.levels.cube.collectives.link_efficiency=1.2"}),
-             Catch::Contains("expected the achievable fraction of link_bw in (0, 1]"));
+             Catch::Contains("expected a number in (0, 1] (achievable fraction of link_bw"));
   CHECK_THAT(first_error({"machine.levels.cube.collectives.tree.ll128.hopp=1us"}),
              Catch::Contains("did you mean 'machine.levels.cube.collectives.tree.ll128.hop'"));
   // A constant of in-network reduction turns `in_network: true` into its mapping form.

@@ -110,9 +110,10 @@ struct PESpec {
 
 struct EnergySpec {
   bool present = false;
-  double flop = 0;       // J per FLOP
-  double hbm_byte = 0;   // J per HBM byte
-  double link_byte = 0;  // J per byte sent over a link
+  double flop = 0;          // J per FLOP
+  double hbm_byte = 0;      // J per HBM byte
+  double link_byte = 0;     // J per byte sent over a link
+  double static_power = 0;  // W per PE, drawn for the whole step (leakage, idle clocks)
 };
 
 struct MachineSpec {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "scenario/machine_fields.hpp"
+#include "scenario/field_access.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 

@@ -12,6 +12,9 @@ inline constexpr char kMemory[] = "standard";
 inline constexpr char kSearch[] = "exhaustive";
 // The first ranks.
 inline constexpr std::array<const char*, 3> kObjectives = {"latency", "pes", "efficiency"};
+// kObjectives as the field table shows the default (tests/scenario/test_field_table.cpp checks
+// that the two agree).
+inline constexpr char kObjectivesText[] = "[latency, pes, efficiency]";
 
 // Objectives with a special role.
 inline constexpr char kLatencyObjective[] = "latency";  // ranks when no objective is chosen

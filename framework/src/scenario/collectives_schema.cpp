@@ -1,16 +1,15 @@
 // The `collectives:` block of a machine level (docs/scenario-format.md "Collectives").
 #include "scenario/collectives_schema.hpp"
 
+#include "scenario/field_reader.hpp"
 #include "scenario/schema_util.hpp"
+#include "scenario/schemas.hpp"
 
 namespace tessera::loader {
 
 namespace {
 
-const std::vector<std::string> kFabrics = {"nvlink", "xgmi", "pcie", "network", "ici"};
-const std::vector<std::string> kKeys = {"fabric", "algorithm", "in_network", "link_efficiency", "ring",
-                                        "tree",   "one_shot",  "two_shot",   "direct"};
-const std::vector<std::string> kCostKeys = {"base", "hop", "bw_factor"};
+constexpr const char* kCollectives = "machine.levels.*.collectives";
 const std::vector<std::string> kProtocols = {"ll", "ll128", "simple"};
 
 std::vector<std::string> algorithm_choices() {
@@ -21,39 +20,27 @@ std::vector<std::string> algorithm_choices() {
 }
 
 Fabric fabric_of(const std::string& s) {
-  for (std::size_t i = 0; i < kFabrics.size(); ++i)
-    if (kFabrics[i] == s) return static_cast<Fabric>(i);
+  for (int f = 0; f < kFabricCount; ++f)
+    if (s == fabric_name(static_cast<Fabric>(f))) return static_cast<Fabric>(f);
   return Fabric::nvlink;
 }
 
-// {base: 6.6 us, hop: 0.6 us, bw_factor: 0.25}: each key optional, the others keep `c`.
-void read_cost(const YNode& n, const std::string& path, AlgorithmCost& c, Diags& d) {
+// {base: 6.6 us, hop: 0.6 us, bw_factor: 0.25} at canonical path `canon`: each key optional,
+// the others keep the level's (its fabric's defaults).
+void read_cost(const YNode& n, const std::string& path, const std::string& canon,
+               const schema::FieldSite& site, Diags& d) {
   if (!expect_mapping(n, path, d)) return;
-  check_keys(n, path, kCostKeys, d);
-  if (const YNode* b = n.find("base"))
-    if (auto v = read_quantity(*b, join_path(path, "base"), Dimension::time, d, true)) c.base = *v;
-  if (const YNode* h = n.find("hop"))
-    if (auto v = read_quantity(*h, join_path(path, "hop"), Dimension::time, d, true)) c.hop = *v;
-  if (const YNode* f = n.find("bw_factor")) {
-    const std::string fp = join_path(path, "bw_factor");
-    if (auto v = read_real(*f, fp, d)) {
-      if (!(*v >= 0 && *v <= 1))
-        d.error(
-            f->where,
-            fp + ": expected a fraction of the bandwidth in [0, 1] (0 = not available), found " + f->value);
-      else
-        c.bw_factor = *v;
-    }
-  }
+  check_keys(n, path, *schema_keys(canon), d);
+  read_slot_fields(n, path, canon, site, d);
 }
 
 // ring: {ll: {...}, ll128: {...}, simple: {...}}
-void read_protocols(const YNode& n, const std::string& path, std::array<AlgorithmCost, kProtocolCount>& c,
-                    Diags& d) {
+void read_protocols(const YNode& n, const std::string& path, const std::string& canon,
+                    const schema::FieldSite& site, Diags& d) {
   if (!expect_mapping(n, path, d)) return;
-  check_keys(n, path, kProtocols, d);
-  for (std::size_t p = 0; p < kProtocols.size(); ++p)
-    if (const YNode* e = n.find(kProtocols[p])) read_cost(*e, join_path(path, kProtocols[p]), c[p], d);
+  check_keys(n, path, *schema_keys(canon), d);
+  for (const auto& p : kProtocols)
+    if (const YNode* e = n.find(p)) read_cost(*e, join_path(path, p), join_path(canon, p), site, d);
 }
 
 std::uint32_t read_algorithms(const YNode& n, const std::string& path, Diags& d) {
@@ -83,25 +70,27 @@ Fabric default_fabric(std::size_t index) { return index == 0 ? Fabric::nvlink : 
 void parse_level_collectives(const YNode* block, const std::string& path, std::size_t index, LevelSpec& level,
                              Diags& d) {
   const std::string kp = join_path(path, "collectives");
+  const std::string canon = kCollectives;
   Fabric fabric = default_fabric(index);
   if (block && expect_mapping(*block, kp, d)) {
     if (const YNode* f = block->find("fabric"))
-      if (auto c = read_choice(*f, join_path(kp, "fabric"), kFabrics, d)) fabric = fabric_of(*c);
+      if (auto v = read_field(*f, join_path(kp, "fabric"), row_of(join_path(canon, "fabric")), d))
+        fabric = fabric_of(v->text);
   }
-  LevelCollectives c = fabric_collectives(fabric);
-  if (!block || !block->is_mapping()) {
-    level.collectives = c;
-    return;
-  }
+  level.collectives = fabric_collectives(fabric);
+  if (!block || !block->is_mapping()) return;
+  LevelCollectives& c = level.collectives;
   c.described = true;
-  check_keys(*block, kp, kKeys, d);
+  schema::FieldSite site;
+  site.level = &level;
+  check_keys(*block, kp, *schema_keys(canon), d);
   if (const YNode* a = block->find("algorithm"))
     if (const std::uint32_t mask = read_algorithms(*a, join_path(kp, "algorithm"), d)) c.algorithms = mask;
   if (const YNode* in = block->find("in_network")) {
     const std::string ip = join_path(kp, "in_network");
     if (in->is_mapping()) {
       c.in_network = true;
-      read_cost(*in, ip, c.in_network_cost, d);
+      read_cost(*in, ip, join_path(canon, "in_network"), site, d);
     } else if (!in->is_scalar()) {
       d.error(in->where,
               ip + ": expected true, false or a mapping of constants {base, hop, bw_factor}, found " +
@@ -110,21 +99,13 @@ void parse_level_collectives(const YNode* block, const std::string& path, std::s
       c.in_network = *b;
     }
   }
-  if (const YNode* e = block->find("link_efficiency")) {
-    const std::string ep = join_path(kp, "link_efficiency");
-    if (auto v = read_real(*e, ep, d)) {
-      if (!(*v > 0 && *v <= 1))
-        d.error(e->where, ep + ": expected the achievable fraction of link_bw in (0, 1], found " + e->value);
-      else
-        c.link_efficiency = *v;
-    }
-  }
-  if (const YNode* r = block->find("ring")) read_protocols(*r, join_path(kp, "ring"), c.ring, d);
-  if (const YNode* t = block->find("tree")) read_protocols(*t, join_path(kp, "tree"), c.tree, d);
-  if (const YNode* o = block->find("one_shot")) read_cost(*o, join_path(kp, "one_shot"), c.one_shot, d);
-  if (const YNode* w = block->find("two_shot")) read_cost(*w, join_path(kp, "two_shot"), c.two_shot, d);
-  if (const YNode* x = block->find("direct")) read_cost(*x, join_path(kp, "direct"), c.direct, d);
-  level.collectives = c;
+  read_slot_fields(*block, kp, canon, site, d);  // link_efficiency
+  for (const char* protocols : {"ring", "tree"})
+    if (const YNode* r = block->find(protocols))
+      read_protocols(*r, join_path(kp, protocols), join_path(canon, protocols), site, d);
+  for (const char* single : {"one_shot", "two_shot", "direct"})
+    if (const YNode* x = block->find(single))
+      read_cost(*x, join_path(kp, single), join_path(canon, single), site, d);
 }
 
 }  // namespace tessera::loader

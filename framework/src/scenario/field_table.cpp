@@ -1,59 +1,67 @@
-// The rows of the field table (field_table.hpp). STUB of the interface: a few rows so that the
-// generators can be written against it; the full table replaces this file.
+// The field table (field_table.hpp): the rows of the three file kinds, in document order.
 #include "scenario/field_table.hpp"
 #include "host/plugin_defaults.hpp"
 
-#include <iterator>
-
 namespace tessera::schema {
 
-namespace {
-
-constexpr FieldRow kRows[] = {
-    {"model.heads",
-     FieldFile::model,
-     FieldUse::value,
-     {"heads", ParamType::integer, Dimension::none, nullptr, 1, 65536, nullptr, 0, "attention (query) heads"},
-     false},
-    {"machine.pe.hbm.capacity",
-     FieldFile::machine,
-     FieldUse::value,
-     {"capacity", ParamType::quantity, Dimension::bytes, nullptr, 0, kNoMax, nullptr, 0,
-      "HBM capacity per PE"},
-     false},
-    {"machine.pe.hbm.usable",
-     FieldFile::machine,
-     FieldUse::value,
-     {"usable", ParamType::real, Dimension::none, "0.92", 0, 1, nullptr, 0,
-      "fraction of the HBM capacity the runtime can allocate, in (0, 1]"},
-     false},
-    {"machine.levels.*.link_bw",
-     FieldFile::machine,
-     FieldUse::value,
-     {"link_bw", ParamType::quantity, Dimension::bandwidth, nullptr, 0, kNoMax, nullptr, 0,
-      "per-PE link bandwidth at this level, one direction"},
-     false},
-    {"sweep.parallelism.tp",
-     FieldFile::scenario,
-     FieldUse::value,
-     {"tp", ParamType::integer, Dimension::none, "[1]", 1, 1048576, nullptr, 0, "tensor-parallel degrees"},
-     true},
-    {"plugins.latency",
-     FieldFile::scenario,
-     FieldUse::choice,
-     {"latency", ParamType::string, Dimension::none, plugin_defaults::kLatency, kNoMin, kNoMax, nullptr, 0,
-      "latency model(s): a name, {name: ..., params}, or a list of them"},
-     false},
-};
-
-}  // namespace
-
-std::span<const FieldRow> field_rows() { return {kRows, std::size(kRows)}; }
+std::span<const FieldRow> field_rows() {
+  static const std::vector<FieldRow> rows = [] {
+    std::vector<FieldRow> v;
+    for (const auto part : {model_field_rows(), machine_field_rows(), scenario_field_rows()})
+      v.insert(v.end(), part.begin(), part.end());
+    return v;
+  }();
+  return rows;
+}
 
 const FieldRow* find_field(std::string_view canonical_path) {
-  for (const FieldRow& r : kRows)
+  for (const FieldRow& r : field_rows())
     if (r.path == canonical_path) return &r;
   return nullptr;
+}
+
+std::vector<const FieldRow*> child_rows(std::string_view canonical_path) {
+  std::vector<const FieldRow*> out;
+  for (const FieldRow& r : field_rows()) {
+    std::string_view rest = r.path;
+    if (!canonical_path.empty()) {
+      if (rest.size() <= canonical_path.size() + 1 || !rest.starts_with(canonical_path) ||
+          rest[canonical_path.size()] != '.')
+        continue;
+      rest.remove_prefix(canonical_path.size() + 1);
+    }
+    if (rest.find('.') == std::string_view::npos) out.push_back(&r);
+  }
+  return out;
+}
+
+FieldStep step_field(std::string_view canonical, std::string_view key) {
+  FieldStep st;
+  const FieldRow* here = canonical.empty() ? nullptr : find_field(canonical);
+  if (here && here->use == FieldUse::mapping && here->list) {
+    st.canonical = std::string(canonical) + ".*";
+    st.row = here;
+    return st;
+  }
+  const auto children = child_rows(canonical);
+  st.is_value = children.empty();
+  for (const FieldRow* c : children) {
+    const std::string_view k = field_key(*c);
+    if (k == "<dtype>") {
+      st.keys.insert(st.keys.end(), dtype_names().begin(), dtype_names().end());
+      if (dtype_from_name(key) && !st.row) st.row = c;
+    } else {
+      st.keys.emplace_back(k);
+      if (k == key) st.row = c;
+    }
+  }
+  if (st.row) st.canonical = std::string(st.row->path);
+  return st;
+}
+
+std::string_view field_key(const FieldRow& row) {
+  const std::size_t dot = row.path.rfind('.');
+  return dot == std::string_view::npos ? row.path : row.path.substr(dot + 1);
 }
 
 }  // namespace tessera::schema

@@ -1,6 +1,7 @@
 #include "scenario/hardware_points.hpp"
 
-#include "scenario/scenario_loader.hpp"  // set_machine_field
+#include "scenario/field_access.hpp"
+#include "tessera/error.hpp"
 
 namespace tessera {
 
@@ -8,11 +9,13 @@ HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::u
   HardwarePoint p;
   p.machine = base;
   for (const HardwareAxis& a : sweep.hardware) {
+    const FieldPath field = resolve_machine_field(a.path, &base);
+    if (!field.error.empty()) throw InputError(field.error);
     const std::uint64_t n = a.values.size();
     const double v = a.values[static_cast<std::size_t>(i % n)];
     i /= n;
     p.values.push_back(v);
-    set_machine_field(p.machine, a.path, v);
+    set_field(p.machine, field, v);
   }
   return p;
 }

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "core/checked_math.hpp"
+#include "scenario/field_reader.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 #include "tessera/limits.hpp"
@@ -9,14 +10,6 @@
 namespace tessera::loader {
 
 namespace {
-
-std::optional<std::int64_t> opt_int(const YNode& map, const std::string& path, const std::string& key,
-                                    bool required, Diags& d, std::int64_t min = 1) {
-  const std::string what = min >= 1 ? "a positive integer" : "a non-negative integer";
-  const YNode* n = member(map, path, key, required, what, d);
-  if (!n) return std::nullopt;
-  return read_int(*n, join_path(path, key), d, min, "model.dimension");
-}
 
 void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
   if (!expect_mapping(n, path, d)) return;
@@ -39,13 +32,18 @@ void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d
       }
   check_keys(n, path, allowed, d);
   // Each key given replaces what `out` had; keys left out keep it (docs/scenario-format.md).
+  const std::string canon = path == "dtype" ? "dtype" : "model.dtype";
+  const auto read = [&](const char* key) -> std::optional<DType> {
+    const YNode* v = n.find(key);
+    if (!v) return std::nullopt;
+    const auto f = read_field(*v, join_path(path, key), row_of(join_path(canon, key)), d);
+    return f ? dtype_from_name(f->text) : std::nullopt;
+  };
   const auto set = [&](const char* key, DType& field) {
-    if (const YNode* v = n.find(key))
-      if (auto t = read_dtype(*v, join_path(path, key), d)) field = *t;
+    if (auto t = read(key)) field = *t;
   };
   const auto set_opt = [&](const char* key, std::optional<DType>& field) {
-    if (const YNode* v = n.find(key))
-      if (auto t = read_dtype(*v, join_path(path, key), d)) field = *t;
+    if (auto t = read(key)) field = *t;
   };
   set("weights", out.weights);
   set("kv", out.kv);
@@ -69,59 +67,46 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   if (!expect_mapping(n, path, d)) return std::nullopt;
   check_keys(n, path, *schema_keys("model"), d);
   ModelSpec m;
-  if (const YNode* name = member(n, path, "name", require_name, "the model's name, e.g. Llama-3.1-70B", d)) {
-    if (auto s = read_string(*name, join_path(path, "name"), d)) m.name = *s;
+  schema::FieldSite site;
+  site.model = &m;
+  const schema::FieldRow& name_row = row_of("model.name");
+  if (const YNode* name = member(n, path, "name", require_name, name_row.spec.help, d)) {
+    if (auto v = read_field(*name, join_path(path, "name"), name_row, d)) m.name = v->text;
   } else {
     m.name = "inline model";
   }
-  if (const YNode* desc = n.find("description")) read_string(*desc, join_path(path, "description"), d);
+  if (const YNode* desc = n.find("description"))
+    read_field(*desc, join_path(path, "description"), row_of("model.description"), d);
 
-  const auto layers = opt_int(n, path, "layers", true, d);
-  const auto hidden = opt_int(n, path, "hidden", true, d);
-  const auto heads = opt_int(n, path, "heads", true, d);
-  const auto kv_heads = opt_int(n, path, "kv_heads", false, d);
-  const auto head_dim = opt_int(n, path, "head_dim", false, d);
-  const auto ffn = opt_int(n, path, "ffn", true, d);
-  const auto vocab = opt_int(n, path, "vocab", true, d);
-  if (layers) m.layers = *layers;
-  if (hidden) m.hidden = *hidden;
-  if (heads) m.heads = *heads;
-  if (ffn) m.ffn = *ffn;
-  if (vocab) m.vocab = *vocab;
-  m.kv_heads = kv_heads ? *kv_heads : m.heads;
+  // Every integer and boolean leaf of the model's own mapping, by its row; then what follows
+  // from them (kv_heads, head_dim defaults) and the checks across fields.
+  // A dimension read well is at least 1 (an absent or refused one stays 0).
+  read_slot_fields(n, path, "model", site, d);
+  if (!n.find("kv_heads")) m.kv_heads = m.heads;
 
-  if (kv_heads && heads && *heads % *kv_heads != 0) {
+  if (m.kv_heads > 0 && m.heads > 0 && m.heads % m.kv_heads != 0) {
     d.error(n.find("kv_heads")->where, join_path(path, "kv_heads") + ": expected a divisor of heads (" +
-                                           std::to_string(*heads) + ", grouped-query attention), found " +
-                                           std::to_string(*kv_heads));
+                                           std::to_string(m.heads) + ", grouped-query attention), found " +
+                                           std::to_string(m.kv_heads));
   }
-  if (head_dim) {
-    m.head_dim = *head_dim;
-  } else if (hidden && heads) {
-    if (*hidden % *heads != 0) {
-      d.error(n.where, join_path(path, "head_dim") + ": missing, and hidden (" + std::to_string(*hidden) +
-                           ") is not a multiple of heads (" + std::to_string(*heads) +
+  if (!n.find("head_dim") && m.hidden > 0 && m.heads > 0) {
+    if (m.hidden % m.heads != 0) {
+      d.error(n.where, join_path(path, "head_dim") + ": missing, and hidden (" + std::to_string(m.hidden) +
+                           ") is not a multiple of heads (" + std::to_string(m.heads) +
                            "): write head_dim explicitly");
     } else {
-      m.head_dim = *hidden / *heads;
+      m.head_dim = m.hidden / m.heads;
     }
   }
 
   if (const YNode* fk = n.find("ffn_kind"))
-    if (auto c = read_choice(*fk, join_path(path, "ffn_kind"), {"gated", "plain"}, d))
-      m.ffn_kind = *c == "gated" ? FfnKind::gated : FfnKind::plain;
-  if (const YNode* t = n.find("tied_embeddings"))
-    if (auto b = read_bool(*t, join_path(path, "tied_embeddings"), d)) m.tied_embeddings = *b;
-  if (const YNode* pb = n.find("parallel_block"))
-    if (auto b = read_bool(*pb, join_path(path, "parallel_block"), d)) m.parallel_block = *b;
+    if (auto v = read_field(*fk, join_path(path, "ffn_kind"), row_of("model.ffn_kind"), d))
+      m.ffn_kind = v->text == "gated" ? FfnKind::gated : FfnKind::plain;
   if (const YNode* bias = n.find("bias")) {
     const std::string bp = join_path(path, "bias");
     if (expect_mapping(*bias, bp, d)) {
       check_keys(*bias, bp, *schema_keys("model.bias"), d);
-      if (const YNode* a = bias->find("attention"))
-        if (auto b = read_bool(*a, join_path(bp, "attention"), d)) m.attention_bias = *b;
-      if (const YNode* a = bias->find("mlp"))
-        if (auto b = read_bool(*a, join_path(bp, "mlp"), d)) m.mlp_bias = *b;
+      read_slot_fields(*bias, bp, "model.bias", site, d);
     }
   }
   if (const YNode* dt = n.find("dtype")) parse_dtypes(*dt, join_path(path, "dtype"), m.dtype, d);
@@ -131,24 +116,15 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
     if (expect_mapping(*moe, mp, d)) {
       check_keys(*moe, mp, *schema_keys("model.moe"), d);
       m.has_moe = true;
-      const auto experts = opt_int(*moe, mp, "experts", true, d);
-      const auto top_k = opt_int(*moe, mp, "top_k", true, d);
-      const auto expert_ffn = opt_int(*moe, mp, "expert_ffn", true, d);
-      const auto shared = opt_int(*moe, mp, "shared_experts", false, d, 0);
-      const auto dense = opt_int(*moe, mp, "dense_layers", false, d, 0);
-      if (experts) m.moe.experts = *experts;
-      if (top_k) m.moe.top_k = *top_k;
-      if (expert_ffn) m.moe.expert_ffn = *expert_ffn;
-      if (shared) m.moe.shared_experts = *shared;
-      if (dense) m.moe.dense_layers = *dense;
-      if (experts && top_k && *top_k > *experts)
+      read_slot_fields(*moe, mp, "model.moe", site, d);
+      if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
         d.error(moe->find("top_k")->where,
-                join_path(mp, "top_k") + ": expected at most experts (" + std::to_string(*experts) +
-                    ") distinct experts per token, found " + std::to_string(*top_k));
-      if (dense && layers && *dense >= *layers)
+                join_path(mp, "top_k") + ": expected at most experts (" + std::to_string(m.moe.experts) +
+                    ") distinct experts per token, found " + std::to_string(m.moe.top_k));
+      if (m.layers > 0 && moe->find("dense_layers") && m.moe.dense_layers >= m.layers)
         d.error(moe->find("dense_layers")->where,
                 join_path(mp, "dense_layers") + ": expected fewer leading dense layers than layers (" +
-                    std::to_string(*layers) + "), found " + std::to_string(*dense));
+                    std::to_string(m.layers) + "), found " + std::to_string(m.moe.dense_layers));
     }
   }
   if (const YNode* mla = n.find("mla")) {
@@ -156,11 +132,7 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
     if (expect_mapping(*mla, mp, d)) {
       check_keys(*mla, mp, *schema_keys("model.mla"), d);
       m.has_mla = true;
-      if (auto v = opt_int(*mla, mp, "kv_lora_rank", true, d)) m.mla.kv_lora_rank = *v;
-      if (auto v = opt_int(*mla, mp, "q_lora_rank", false, d, 0)) m.mla.q_lora_rank = *v;
-      if (auto v = opt_int(*mla, mp, "rope_dim", true, d)) m.mla.rope_dim = *v;
-      if (auto v = opt_int(*mla, mp, "nope_dim", true, d)) m.mla.nope_dim = *v;
-      if (auto v = opt_int(*mla, mp, "v_head_dim", true, d)) m.mla.v_head_dim = *v;
+      read_slot_fields(*mla, mp, "model.mla", site, d);
     }
   }
   if (d.size() == before) check_model_consistency(n, path, m, d);

@@ -4,6 +4,7 @@
 
 #include "core/nearest_name.hpp"
 #include "host/plugin_defaults.hpp"
+#include "scenario/field_table.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 
@@ -166,20 +167,21 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       node->set(c, o.where, o.value);
       return;
     }
-    const std::vector<std::string>* keys = schema_keys(canon);
-    if (!keys) {
+    // The same step along the table as every other dotted path (scenario/field_table.hpp).
+    const schema::FieldStep step = schema::step_field(canon, c);
+    if (step.is_value) {
       d.error(o.where, o.label + ": " + shown + " holds a value, not keys; '" + o.path + "' names nothing");
       return;
     }
-    if (std::find(keys->begin(), keys->end(), c) == keys->end()) {
+    if (!step.row) {
       const std::string full = join_path(shown, c);
       d.error(o.where, o.label + ": no key '" + full + "' in the " +
                            (parts[0] == "model"     ? "model"
                             : parts[0] == "machine" ? "machine"
                                                     : "scenario") +
-                           " schema" + did_you_mean_path(c, *keys, shown) + "; " +
+                           " schema" + did_you_mean_path(c, step.keys, shown) + "; " +
                            (shown.empty() ? std::string("the top level") : shown) + " takes " +
-                           join_names(*keys, " and "));
+                           join_names(step.keys, " and "));
       return;
     }
     if (node->is_null()) *node = empty_mapping(o.where);
@@ -208,7 +210,7 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
     }
     if (!child) child = &node->set(c, o.where, empty_mapping(o.where));
     node = child;
-    canon = join_path(canon, c);
+    canon = step.canonical;
     shown = join_path(shown, c);
   }
 }

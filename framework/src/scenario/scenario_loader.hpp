@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/machine_fields.hpp"  // set_machine_field, for the loader's callers
+#include "scenario/field_access.hpp"  // set_machine_field, get_machine_field
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
 

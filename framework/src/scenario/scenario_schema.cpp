@@ -8,6 +8,8 @@
 
 #include "core/nearest_name.hpp"
 #include "host/plugin_defaults.hpp"
+#include "scenario/field_access.hpp"
+#include "scenario/field_reader.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 #include "scenario/sweep_size.hpp"
@@ -152,8 +154,9 @@ bool list_too_long(const YNode& n, std::size_t size, const std::string& path, Di
   return true;
 }
 
-// A list (or a single value) of positive integers without repeats.
-std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::string& path, Diags& d) {
+// A list (or a single value) of positive integers without repeats, each read by `row`.
+std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::string& path,
+                                                  const schema::FieldRow& row, Diags& d) {
   const std::vector<const YNode*> items = items_of(n);
   if (list_too_long(n, items.size(), path, d)) return std::nullopt;
   if (items.empty()) {
@@ -169,17 +172,12 @@ std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::str
       ok = false;
       continue;
     }
-    auto v = read_int(*i, path, d, 1);
+    const auto v = read_field(*i, path, row, d);
     if (!v) {
       ok = false;
       continue;
     }
-    if (*v > 1'000'000) {
-      d.error(i->where, path + ": expected a positive integer of at most 1000000, found " + i->value);
-      ok = false;
-      continue;
-    }
-    out.push_back(static_cast<std::int32_t>(*v));
+    out.push_back(static_cast<std::int32_t>(v->integer));
   }
   if (!ok) return std::nullopt;
   // Repeats in O(n log n): sort (value, position) pairs; every entry after the first of its
@@ -286,7 +284,7 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
           {"cp", &s.cp}, {"tp", &s.tp}, {"pp", &s.pp}, {"dp", &s.dp}, {"ep", &s.ep}};
       for (const auto& [key, dst] : numeric)
         if (const YNode* v = par->find(key))
-          if (auto l = int_list(*v, join_path(pp, key), d)) *dst = std::move(*l);
+          if (auto l = int_list(*v, join_path(pp, key), row_of(join_path(pp, key)), d)) *dst = std::move(*l);
       if (const YNode* v = par->find("kv_shard_mode"))
         if (auto l = choice_list<KvShardMode>(
                 *v, pp + ".kv_shard_mode",
@@ -330,45 +328,27 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
                                    e.key + "'");
           continue;
         }
-        const FieldCheck fc = check_machine_field(machine, e.key);
-        if (!fc.error.empty()) {
-          d.error(e.key_where, kp + ": " + fc.error);
+        const FieldPath field = resolve_machine_field(e.key, machine);
+        if (!field.error.empty()) {
+          d.error(e.key_where, kp + ": " + field.error);
           continue;
         }
         HardwareAxis axis;
         axis.path = e.key;
-        axis.dimension = fc.dimension;
+        axis.dimension = field.dimension();
         axis.where = e.key_where;
         const auto items = items_of(e.value);
         if (list_too_long(e.value, items.size(), kp, d)) continue;
         if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
         bool ok = !items.empty();
         for (const YNode* i : items) {
-          std::optional<double> v;
-          if (fc.integer) {
-            if (auto iv = read_int(*i, kp, d, 1, "machine.pes")) v = static_cast<double>(*iv);  // fanouts
-          } else if (fc.dimension == Dimension::none) {
-            v = read_real(*i, kp, d);
-            // A bandwidth factor may be 0 (the algorithm is off), as in the machine schema.
-            const bool bw_factor = e.key.ends_with(".bw_factor");
-            const bool fraction =
-                bw_factor || e.key.ends_with(".usable") || e.key.ends_with(".link_efficiency");
-            if (v && ((bw_factor ? *v < 0 : *v <= 0) || (fraction && *v > 1))) {
-              d.error(i->where, kp + ": expected a fraction in " + (bw_factor ? "[0, 1]" : "(0, 1]") +
-                                    ", found " + i->value);
-              v.reset();
-            }
-          } else {
-            v = read_quantity(*i, kp, fc.dimension, d,
-                              e.key.ends_with(".latency") || e.key.ends_with("stage_overhead") ||
-                                  e.key.rfind("machine.energy.", 0) == 0 || e.key.ends_with(".base") ||
-                                  e.key.ends_with(".hop"));
-          }
+          // Each value is typed and ranged by the field's row, as in the machine file.
+          const auto v = read_field(*i, kp, *field.row, d);
           if (!v) {
             ok = false;
             continue;
           }
-          axis.values.push_back(*v);
+          axis.values.push_back(v->number);
         }
         if (ok) s.hardware.push_back(std::move(axis));
       }
@@ -415,29 +395,23 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
           member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d)) {
     if (expect_mapping(*w, "workload", d)) {
       check_keys(*w, "workload", *schema_keys("workload"), d);
-      if (const YNode* m = member(*w, "workload", "mode", true, "decode or prefill", d))
-        if (auto c = read_choice(*m, "workload.mode", {"decode", "prefill"}, d))
-          s.workload.mode = *c == "decode" ? Mode::decode : Mode::prefill;
-      std::optional<std::int64_t> context;
-      if (const YNode* c = member(*w, "workload", "context", true, "a token count, e.g. 128K", d))
-        context = read_tokens(*c, "workload.context", d);
-      if (context) s.workload.context = *context;
-      if (const YNode* b = w->find("batch"))
-        if (auto v = read_tokens(*b, "workload.batch", d)) s.workload.batch = *v;
-      if (const YNode* c = w->find("chunk")) {
-        if (auto v = read_tokens(*c, "workload.chunk", d)) {
-          if (context && *v > *context)
-            d.error(c->where, "workload.chunk: expected at most the context (" + std::to_string(*context) +
-                                  " tokens), found " + c->value);
-          else
-            s.workload.chunk = *v;
-        }
+      if (const YNode* m = field_member(*w, "workload", row_of("workload.mode"), d))
+        if (auto v = read_field(*m, "workload.mode", row_of("workload.mode"), d))
+          s.workload.mode = v->text == "decode" ? Mode::decode : Mode::prefill;
+      schema::FieldSite site;
+      site.workload = &s.workload;
+      read_slot_fields(*w, "workload", "workload", site, d);  // context, batch, chunk
+      const YNode* c = w->find("chunk");
+      if (c && s.workload.context > 0 && s.workload.chunk > s.workload.context) {
+        d.error(c->where, "workload.chunk: expected at most the context (" +
+                              std::to_string(s.workload.context) + " tokens), found " + c->value);
+        s.workload.chunk = 0;
       }
     }
   }
   if (const YNode* sc = root.find("scope"))
-    if (auto c = read_choice(*sc, "scope", {"full", "attention"}, d))
-      s.workload.scope = *c == "full" ? Scope::full : Scope::attention;
+    if (auto v = read_field(*sc, "scope", row_of("scope"), d))
+      s.workload.scope = v->text == "full" ? Scope::full : Scope::attention;
 
   parse_plugins(root.find("plugins"), s.plugins, d);
   parse_sweep(root.find("sweep"), machine, s.sweep, d);

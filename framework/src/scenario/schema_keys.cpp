@@ -1,7 +1,10 @@
-// The keys of every mapping of the model, machine and scenario schemas, and the file header.
+// The keys of every mapping of the model, machine and scenario schemas, from the field table
+// (field_table.hpp), and the file header.
 #include <map>
+#include <string_view>
 
 #include "core/nearest_name.hpp"
+#include "scenario/field_table.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 
@@ -11,59 +14,35 @@ namespace {
 
 using Keys = std::vector<std::string>;
 
-const std::map<std::string, Keys>& key_table() {
-  static const Keys kModel = {
-      "schema_version",  "kind",     "name",     "description", "layers",   "hidden",
-      "heads",           "kv_heads", "head_dim", "ffn",         "ffn_kind", "vocab",
-      "tied_embeddings", "bias",     "dtype",    "moe",         "mla",      "parallel_block"};
-  static const Keys kDtype = {"weights",        "attention_weights", "ffn_weights",
-                              "expert_weights", "lm_head_weights",   "kv",
-                              "attention",      "activations",       "dispatch"};
-  static const Keys kMachine = {"schema_version", "kind",           "name",   "description", "pe",
-                                "levels",         "stage_overhead", "energy", "efficiency"};
-  static const Keys kProtocols = {"ll", "ll128", "simple"};
-  static const Keys kCost = {"base", "hop", "bw_factor"};
-  static const Keys kScenario = {"schema_version", "kind",      "name",  "description", "model",
-                                 "machine",        "overrides", "dtype", "workload",    "scope",
-                                 "plugins",        "sweep",     "report"};
-  static const std::map<std::string, Keys> t = {
-      {"", kScenario},
-      {"model", kModel},
-      {"model.bias", {"attention", "mlp"}},
-      {"model.dtype", kDtype},
-      {"model.moe", {"experts", "top_k", "expert_ffn", "shared_experts", "dense_layers"}},
-      {"model.mla", {"kv_lora_rank", "q_lora_rank", "rope_dim", "nope_dim", "v_head_dim"}},
-      {"machine", kMachine},
-      {"machine.pe", {"name", "flops", "hbm"}},
-      {"machine.pe.flops", dtype_names()},
-      {"machine.pe.hbm", {"capacity", "bandwidth", "usable"}},
-      {"machine.levels.*",
-       {"name", "fanout", "link_bw", "latency", "topology", "uplink_bw", "dims", "collectives"}},
-      {"machine.levels.*.collectives",
-       {"fabric", "algorithm", "in_network", "link_efficiency", "ring", "tree", "one_shot", "two_shot",
-        "direct"}},
-      {"machine.levels.*.collectives.ring", kProtocols},
-      {"machine.levels.*.collectives.tree", kProtocols},
-      {"machine.levels.*.collectives.ring.ll", kCost},
-      {"machine.levels.*.collectives.ring.ll128", kCost},
-      {"machine.levels.*.collectives.ring.simple", kCost},
-      {"machine.levels.*.collectives.tree.ll", kCost},
-      {"machine.levels.*.collectives.tree.ll128", kCost},
-      {"machine.levels.*.collectives.tree.simple", kCost},
-      {"machine.levels.*.collectives.one_shot", kCost},
-      {"machine.levels.*.collectives.two_shot", kCost},
-      {"machine.levels.*.collectives.in_network", kCost},
-      {"machine.levels.*.collectives.direct", kCost},
-      {"machine.energy", {"flop", "hbm_byte", "link_byte"}},
-      {"dtype", kDtype},
-      {"workload", {"mode", "context", "batch", "chunk"}},
-      {"plugins", {"latency", "memory", "search", "objectives"}},
-      {"sweep", {"parallelism", "hardware"}},
-      {"sweep.parallelism",
-       {"cp", "tp", "pp", "dp", "ep", "kv_shard_mode", "ffn_shard_scope", "tp_placement", "cp_placement",
-        "cp_ring_variant"}},
-      {"report", {"top", "csv", "json"}},
-  };
+// The keys of a mapping: its rows' last segments, `<dtype>` standing for every number format.
+Keys keys_of(std::string_view canonical_path) {
+  Keys keys;
+  for (const schema::FieldRow* r : schema::child_rows(canonical_path)) {
+    const std::string_view k = schema::field_key(*r);
+    if (k == "<dtype>")
+      keys.insert(keys.end(), dtype_names().begin(), dtype_names().end());
+    else
+      keys.emplace_back(k);
+  }
+  return keys;
+}
+
+// Every mapping of the table: the scenario's root, the mapping rows, the model and machine
+// references (their keys are the files'), and `P.*` for a list of mappings P (machine.levels).
+const std::map<std::string, Keys, std::less<>>& key_table() {
+  static const std::map<std::string, Keys, std::less<>> t = [] {
+    std::map<std::string, Keys, std::less<>> m;
+    m.emplace("", keys_of(""));
+    for (const schema::FieldRow& r : schema::field_rows()) {
+      if (r.use == schema::FieldUse::reference) {
+        m.emplace(std::string(r.path), keys_of(r.path));
+      } else if (r.use == schema::FieldUse::mapping) {
+        const std::string p = r.list ? std::string(r.path) + ".*" : std::string(r.path);
+        m.emplace(p, keys_of(p));
+      }
+    }
+    return m;
+  }();
   return t;
 }
 
@@ -76,10 +55,8 @@ const std::vector<std::string>* schema_keys(const std::string& canonical_path) {
 }
 
 bool schema_free_keys(const std::string& canonical_path) {
-  return canonical_path == "machine.efficiency" || canonical_path == "plugins.latency" ||
-         canonical_path == "plugins.memory" || canonical_path == "plugins.search" ||
-         canonical_path == "plugins.objectives" || canonical_path == "sweep.hardware" ||
-         canonical_path == "overrides";
+  const schema::FieldRow* r = schema::find_field(canonical_path);
+  return r && (r->use == schema::FieldUse::free_keys || r->use == schema::FieldUse::choice);
 }
 
 bool check_header(const YNode& root, const std::string& expected_kind, std::string* kind_out, Diags& d) {

@@ -7,14 +7,15 @@
 
 #include "scenario/scenario.hpp"
 #include "scenario/yaml_tree.hpp"
+#include "tessera/export.hpp"
 
 namespace tessera::loader {
 
 // Keys of each mapping of the schemas, by canonical dotted path ("" = a scenario's root;
 // "machine.levels.*" = any level). nullptr for a path that holds a value, not a mapping.
-const std::vector<std::string>* schema_keys(const std::string& canonical_path);
+TESSERA_API const std::vector<std::string>* schema_keys(const std::string& canonical_path);
 // Mappings whose keys are free (plugin parameters, the machine's efficiency block).
-bool schema_free_keys(const std::string& canonical_path);
+TESSERA_API bool schema_free_keys(const std::string& canonical_path);
 
 // Checks `schema_version: 1` and `kind: <expected>` (expected empty: any known kind; the kind
 // read is returned). Returns false (with diagnostics) when the header is bad.
@@ -39,13 +40,5 @@ void parse_dtype_block(const YNode& n, const std::string& path, DTypes& out, Dia
 // The scenario's own sections (everything but model and machine, which are parsed first).
 // `machine` is null when the machine could not be read (placements are then not checked).
 void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scenario& s, Diags& d);
-
-// Machine field paths (`sweep.hardware`): the dimension of a numeric field, or an error message.
-struct FieldCheck {
-  Dimension dimension = Dimension::none;
-  bool integer = false;  // fanout
-  std::string error;     // empty when the path names a numeric field
-};
-FieldCheck check_machine_field(const MachineSpec* machine, const std::string& path);
 
 }  // namespace tessera::loader
