@@ -1,8 +1,8 @@
 #pragma once
 // A small JSON Schema checker for the tests: the draft-07 keywords the generator writes (type,
 // properties, additionalProperties, required, anyOf, items, minItems, propertyNames, enum,
-// const, pattern, minimum, maximum), applied to a YAML document as yaml-language-server reads it
-// (YAML 1.2 core schema: a plain scalar is a null, bool, integer, number or string by its text).
+// const, pattern, minimum, exclusiveMinimum, maximum), applied to a YAML document as yaml-language-server
+// reads it (YAML 1.2 core schema: a plain scalar is a null, bool, integer, number or string by its text).
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>

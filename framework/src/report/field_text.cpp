@@ -7,6 +7,32 @@ namespace tessera::schema {
 
 namespace {
 
+// Row members the full table adds to the interface (min_exclusive, format), read where the
+// row has them: `requires` keeps this file independent of which version of FieldRow it sees.
+template <class Row>
+bool row_min_exclusive(const Row& r) {
+  if constexpr (requires { r.min_exclusive; })
+    return r.min_exclusive;
+  else
+    return false;
+}
+
+template <class Row>
+bool row_format_is_tokens(const Row& r) {
+  if constexpr (requires { r.format; })
+    return r.format == decltype(r.format)::tokens;
+  else
+    return false;
+}
+
+template <class Row>
+bool row_format_is_dtype(const Row& r) {
+  if constexpr (requires { r.format; })
+    return r.format == decltype(r.format)::dtype;
+  else
+    return false;
+}
+
 std::string_view file_prefix(FieldFile f) {
   switch (f) {
     case FieldFile::model:
@@ -92,8 +118,10 @@ std::string display_key(const FieldRow& row) {
 
 std::string type_text(const FieldRow& row) {
   switch (row.use) {
-    case FieldUse::value:
-      return row.list ? "list of " + value_type_text(row.spec) : value_type_text(row.spec);
+    case FieldUse::value: {
+      const std::string t = is_token_count(row) ? "token count" : value_type_text(row.spec);
+      return row.list ? "list of " + t : t;
+    }
     case FieldUse::choice:
       return row.list ? "list of plugin choices" : "plugin choice";
     case FieldUse::reference:
@@ -113,18 +141,24 @@ std::string range_text(const FieldRow& row) {
     for (const std::string& v : choice_values(row)) c += (c.empty() ? "" : " | ") + v;
     return c;
   }
-  return param_range_text(row.spec);
+  std::string r = param_range_text(row.spec);
+  if (min_exclusive(row) && r.starts_with("[")) r[0] = '(';
+  return r;
 }
 
 std::vector<std::string> choice_values(const FieldRow& row) {
   if (row.spec.type != ParamType::enumeration) return {};
-  if (!row.spec.choices || row.spec.choice_count == 0) return dtype_names();
+  if (row_format_is_dtype(row) || !row.spec.choices || row.spec.choice_count == 0) return dtype_names();
   std::vector<std::string> out;
   for (std::uint32_t i = 0; i < row.spec.choice_count; ++i) out.emplace_back(row.spec.choices[i].value);
   return out;
 }
 
 bool is_required(const FieldRow& row) { return row.spec.default_value == nullptr; }
+
+bool min_exclusive(const FieldRow& row) { return row_min_exclusive(row); }
+
+bool is_token_count(const FieldRow& row) { return row_format_is_tokens(row); }
 
 std::string default_text(const FieldRow& row) {
   if (is_required(row)) return "required";

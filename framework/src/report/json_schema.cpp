@@ -19,11 +19,6 @@ using Json = nlohmann::ordered_json;
 
 constexpr const char* kNumber = R"([-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)";
 
-// Token counts (docs/scenario-format.md "Token counts"): parsed by parse_token_count, which
-// also takes K and M suffixes; their rows declare integers.
-constexpr std::array<std::string_view, 3> kTokenCounts = {"workload.context", "workload.batch",
-                                                          "workload.chunk"};
-
 // What dtype_from_name accepts besides dtype_names().
 constexpr std::array<const char*, 3> kDtypeAliases = {"float32", "bfloat16", "float16"};
 
@@ -69,7 +64,8 @@ std::string description(const FieldRow& r) {
                     r.spec.choices[i].meaning;
     if (!meanings.empty()) d += " (" + meanings + ")";
   }
-  const std::string range = r.use == FieldUse::value ? param_range_text(r.spec) : "";
+  const std::string range =
+      r.use == FieldUse::value && r.spec.type != ParamType::enumeration ? range_text(r) : "";
   if (!range.empty()) d += ". Range " + range;
   const std::string def = default_text(r);
   if (def == "required")
@@ -79,9 +75,12 @@ std::string description(const FieldRow& r) {
   return d;
 }
 
-void bounds(Json& j, const ParamSpec& s) {
+void bounds(Json& j, const FieldRow& r) {
+  const ParamSpec& s = r.spec;
   const bool integral = s.type == ParamType::integer;
-  if (std::isfinite(s.min)) j["minimum"] = integral ? Json(static_cast<std::int64_t>(s.min)) : Json(s.min);
+  if (std::isfinite(s.min))
+    j[min_exclusive(r) ? "exclusiveMinimum" : "minimum"] =
+        integral ? Json(static_cast<std::int64_t>(s.min)) : Json(s.min);
   if (std::isfinite(s.max) && std::abs(s.max) < 9.0e18)
     j["maximum"] = integral ? Json(static_cast<std::int64_t>(s.max)) : Json(s.max);
 }
@@ -92,17 +91,15 @@ Json scalar_schema(const FieldRow& r) {
   switch (s.type) {
     case ParamType::integer: {
       j["type"] = "integer";
-      bounds(j, s);
-      bool tokens = false;
-      for (std::string_view t : kTokenCounts) tokens = tokens || r.path == t;
-      if (tokens)
+      bounds(j, r);
+      if (is_token_count(r))  // 128K, 1M (parse_token_count)
         j = Json{{"anyOf", Json::array({j, Json{{"type", "string"},
                                                 {"pattern", R"(^\s*[0-9]+(\.[0-9]+)?\s*[kKmM]?\s*$)"}}})}};
       break;
     }
     case ParamType::real: {
       Json num{{"type", "number"}};
-      bounds(num, s);
+      bounds(num, r);
       // "92%" and numbers a YAML 1.1 reader leaves as text ("1e-3").
       j["anyOf"] = Json::array(
           {num, Json{{"type", "string"}, {"pattern", std::string("^\\s*") + kNumber + "\\s*%?\\s*$"}}});
