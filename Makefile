@@ -12,6 +12,8 @@
 #   make hostile    Release build, then every hostile-case input and fuzz-corpus file through
 #                   validate/run/explain under `ulimit -v 2000000` (tests/hostile/ulimit_sweep.sh);
 #                   not part of `make test`
+#   make schema-docs  rewrite docs/scenario-format.md's generated key tables and
+#                   docs/schema/*.schema.json from the field table (`tessera schema`)
 #   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
 #   make format-check  fail when a C++ file is not as clang-format would write it (CI)
 #   make clean      remove the build folders
@@ -37,7 +39,7 @@ FUZZ_BUILD := $(if $(FUZZ_YAML_CPP_SOURCE),build-fuzz,$(ASAN_BUILD))
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build demo test test-asan fuzz hostile bench format format-check clean
+.PHONY: all deps configure build demo test test-asan fuzz hostile bench schema-docs format format-check clean
 
 all: build
 
@@ -78,6 +80,17 @@ bench: deps
 	  [ -x "$$b" ] || continue; found=1; echo "== $$b"; "$$b"; \
 	done; \
 	if [ $$found = 0 ]; then echo "make bench: no bench programs (bin/bench_*) were built" >&2; exit 1; fi
+
+# The generated parts of the docs, from the field table; test_schema checks they are current.
+schema-docs: configure
+	$(CMAKE) --build $(BUILD) -j$(JOBS) --target tessera_cli
+	$(BUILD)/bin/tessera schema --markdown --doc docs/scenario-format.md > docs/scenario-format.md.tmp
+	mv docs/scenario-format.md.tmp docs/scenario-format.md
+	mkdir -p docs/schema
+	for kind in model machine scenario; do \
+	  $(BUILD)/bin/tessera schema --json-schema $$kind > docs/schema/$$kind.schema.json.tmp && \
+	  mv docs/schema/$$kind.schema.json.tmp docs/schema/$$kind.schema.json || exit 1; \
+	done
 
 format:
 	find framework plugins tests bench docs/examples \( -name '*.cpp' -o -name '*.hpp' \) -print0 \

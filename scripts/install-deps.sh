@@ -8,6 +8,7 @@ PACKAGES=(
   libboost-dev libboost-program-options-dev libboost-graph-dev libboost-filesystem-dev
   libyaml-cpp-dev libspdlog-dev libfmt-dev catch2 nlohmann-json3-dev libbenchmark-dev
   clang libclang-rt-14-dev clang-format
+  python3-jsonschema python3-yaml
 )
 
 missing=()

@@ -16,5 +16,6 @@ int explore_command(const Args& args);
 int plugins_command(const Args& args);
 int validate_command(const Args& args);
 int validate_data_command(const Args& args);
+int schema_command(const Args& args);
 
 }  // namespace tessera::cli

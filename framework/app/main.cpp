@@ -27,6 +27,7 @@ const Subcommand kSubcommands[] = {
     {"validate", tessera::cli::validate_command, "check model, machine and scenario files"},
     {"validate-data", tessera::cli::validate_data_command,
      "predict published measurements and report the error"},
+    {"schema", tessera::cli::schema_command, "the keys of model, machine and scenario files; --json-schema"},
 };
 
 void print_usage(std::ostream& os) {
@@ -41,7 +42,8 @@ void print_usage(std::ostream& os) {
         "  tessera run                                   # the default scenario\n"
         "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8\n"
         "  tessera explain scenarios/llama3.1-70b-decode-128k.yaml --config \"cp=8,tp=4\"\n"
-        "  tessera plugins --kind latency\n\n"
+        "  tessera plugins --kind latency\n"
+        "  tessera schema machine\n\n"
         "'tessera <command> --help' shows a command's options.\n";
 }
 

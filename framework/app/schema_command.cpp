@@ -1,0 +1,112 @@
+// `tessera schema`: the keys of the model, machine and scenario files from the field table — a
+// listing for people, markdown key tables for the docs, a JSON Schema for editors. Rendering:
+// report/schema_listing, report/schema_markdown, report/json_schema.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "common_options.hpp"
+#include "core/nearest_name.hpp"
+#include "exit_codes.hpp"
+#include "report/field_text.hpp"
+#include "report/json_schema.hpp"
+#include "report/schema_listing.hpp"
+#include "report/schema_markdown.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tessera schema [model|machine|scenario] [--json-schema | --markdown [--doc FILE]]\n"
+    "\n"
+    "Lists every key a model, machine or scenario file takes (all three when no kind is given):\n"
+    "its path, type and unit, range or choices, default or `required`, and what it means. Paths\n"
+    "in a scenario (for --set, overrides:, sweep.hardware) put model. or machine. before a model\n"
+    "or machine key; levels are addressed by name (machine.levels.node.link_bw).\n"
+    "--json-schema prints a JSON Schema (draft-07) of one kind (default scenario) for editors:\n"
+    "yaml-language-server completes and checks a file whose first line is\n"
+    "  # yaml-language-server: $schema=../docs/schema/scenario.schema.json\n"
+    "--markdown prints the key tables in markdown; with --doc FILE, FILE itself with every\n"
+    "`<!-- BEGIN GENERATED: ... -->` section rewritten (what `make schema-docs` does).\n";
+
+constexpr const char* kExamples =
+    "\nExamples:\n"
+    "  tessera schema machine\n"
+    "  tessera schema scenario | grep sweep\n"
+    "  tessera schema --json-schema model > model.schema.json\n"
+    "  tessera schema --markdown --doc docs/scenario-format.md\n";
+
+schema::FieldFile parse_kind(const std::string& name) {
+  schema::FieldFile f{};
+  if (schema::field_file_from_name(name, &f)) return f;
+  const std::vector<std::string> kinds = {"model", "machine", "scenario"};
+  throw InputError("unknown kind '" + name + "' for tessera schema" + did_you_mean(name, kinds) +
+                   "; the kinds are model, machine and scenario");
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+int schema_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    bool json_schema = false, markdown = false;
+    std::string doc, kind;
+    po::options_description desc("Options");
+    desc.add_options()("json-schema", po::bool_switch(&json_schema),
+                       "print a JSON Schema (draft-07) of one kind")("markdown", po::bool_switch(&markdown),
+                                                                     "print the key tables in markdown")(
+        "doc", po::value<std::string>(&doc)->value_name("FILE"),
+        "with --markdown: print FILE with its generated sections rewritten");
+    add_common_options(desc, common, kOptHelp);
+    po::options_description hidden;
+    hidden.add_options()("kind", po::value<std::string>(&kind), "model, machine or scenario");
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description positional;
+    positional.add("kind", 1);
+    parse_command_line(args, all, positional, common);
+    if (common.help) {
+      print_help(std::cout, kUsage, desc, kExamples);
+      return kExitOk;
+    }
+    if (json_schema && markdown) throw InputError("--json-schema and --markdown exclude each other");
+    if (!doc.empty() && !markdown) throw InputError("--doc FILE goes with --markdown");
+    if (!doc.empty() && !kind.empty())
+      throw InputError("--doc FILE takes no kind (its sections name theirs)");
+
+    std::vector<schema::FieldFile> kinds;
+    if (!kind.empty())
+      kinds.push_back(parse_kind(kind));
+    else
+      kinds = {schema::FieldFile::model, schema::FieldFile::machine, schema::FieldFile::scenario};
+
+    if (json_schema) {
+      std::cout << schema::json_schema(kind.empty() ? schema::FieldFile::scenario : kinds[0]).dump(2) << '\n';
+    } else if (!doc.empty()) {
+      try {
+        std::cout << schema::regenerate_markdown(read_file(doc));
+      } catch (const std::invalid_argument& e) {
+        throw InputError(doc + ": " + e.what());
+      }
+    } else {
+      for (std::size_t i = 0; i < kinds.size(); ++i) {
+        if (i) std::cout << '\n';
+        if (markdown && kinds.size() > 1) std::cout << "#### " << schema::field_file_name(kinds[i]) << "\n\n";
+        std::cout << (markdown ? schema::markdown_key_table(schema::field_file_name(kinds[i]))
+                               : schema::schema_listing(kinds[i]));
+      }
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace tessera::cli
