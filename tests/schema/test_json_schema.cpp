@@ -152,8 +152,17 @@ TEST_CASE("json schema of a scenario takes references choices and lists") {
   CHECK_FALSE(allows(model, Json{{"heads", 0}}));
   CHECK_FALSE(allows(model, 7));
   const Json& machine = s["properties"]["machine"];
-  CHECK(allows(machine, Json{{"pe", Json{{"hbm", Json{{"capacity", "80 GB"}}}}}}));
-  CHECK_FALSE(allows(machine, Json{{"pe", Json{{"hbm", Json{{"capacity", "80"}}}}}}));
+  // An inline machine is a whole machine but its name (the loader's rule).
+  const auto inline_machine = [](const char* capacity) {
+    return Json{
+        {"pe", Json{{"flops", Json{{"bf16", "989 TFLOP/s"}}},
+                    {"hbm", Json{{"capacity", capacity}, {"bandwidth", "3.35 TB/s"}}}}},
+        {"levels",
+         Json::array({Json{{"name", "node"}, {"fanout", 8}, {"link_bw", "450 GB/s"}, {"latency", "3 us"}}})}};
+  };
+  CHECK(allows(machine, inline_machine("80 GB")));
+  CHECK_FALSE(allows(machine, inline_machine("80")));  // a byte size without its unit
+  CHECK_FALSE(allows(machine, Json{{"pe", Json{{"hbm", Json{{"capacity", "80 GB"}}}}}}));  // no levels
 
   const Json* latency = at_path(s, "plugins.latency");
   REQUIRE(latency);
