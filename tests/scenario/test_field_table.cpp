@@ -131,7 +131,8 @@ TEST_CASE("numeric machine fields - every leaf set and read back through its own
 
 TEST_CASE("field table - the default objectives text is the defaults table's list", "[scenario][schema]") {
   std::string text = "[";
-  for (const char* name : plugin_defaults::kObjectives) text += std::string(text.size() > 1 ? ", " : "") + name;
+  for (const char* name : plugin_defaults::kObjectives)
+    text += std::string(text.size() > 1 ? ", " : "") + name;
   text += "]";
   CHECK(text == plugin_defaults::kObjectivesText);
   CHECK(std::string(schema::find_field("plugins.objectives")->spec.default_value) == text);

@@ -9,11 +9,6 @@ import jsonschema
 import yaml
 
 root = pathlib.Path(sys.argv[1])
-model_schema = json.loads((root / "docs" / "schema" / "model.schema.json").read_text())
-if "layers" not in model_schema.get("properties", {}):
-    # The stub of the field table (a handful of rows) cannot describe a whole file.
-    print("the field table is the stub (no model.layers row): shipped files not checked")
-    sys.exit(77)  # SKIP_RETURN_CODE
 passed = failed = 0
 for kind, folder in (("model", "models"), ("machine", "machines"), ("scenario", "scenarios")):
     schema = json.loads((root / "docs" / "schema" / f"{kind}.schema.json").read_text())

@@ -7,32 +7,6 @@ namespace tessera::schema {
 
 namespace {
 
-// Row members the full table adds to the interface (min_exclusive, format), read where the
-// row has them: `requires` keeps this file independent of which version of FieldRow it sees.
-template <class Row>
-bool row_min_exclusive(const Row& r) {
-  if constexpr (requires { r.min_exclusive; })
-    return r.min_exclusive;
-  else
-    return false;
-}
-
-template <class Row>
-bool row_format_is_tokens(const Row& r) {
-  if constexpr (requires { r.format; })
-    return r.format == decltype(r.format)::tokens;
-  else
-    return false;
-}
-
-template <class Row>
-bool row_format_is_dtype(const Row& r) {
-  if constexpr (requires { r.format; })
-    return r.format == decltype(r.format)::dtype;
-  else
-    return false;
-}
-
 std::string_view file_prefix(FieldFile f) {
   switch (f) {
     case FieldFile::model:
@@ -148,7 +122,8 @@ std::string range_text(const FieldRow& row) {
 
 std::vector<std::string> choice_values(const FieldRow& row) {
   if (row.spec.type != ParamType::enumeration) return {};
-  if (row_format_is_dtype(row) || !row.spec.choices || row.spec.choice_count == 0) return dtype_names();
+  if (row.format == FieldFormat::dtype || !row.spec.choices || row.spec.choice_count == 0)
+    return dtype_names();
   std::vector<std::string> out;
   for (std::uint32_t i = 0; i < row.spec.choice_count; ++i) out.emplace_back(row.spec.choices[i].value);
   return out;
@@ -156,9 +131,9 @@ std::vector<std::string> choice_values(const FieldRow& row) {
 
 bool is_required(const FieldRow& row) { return row.spec.default_value == nullptr; }
 
-bool min_exclusive(const FieldRow& row) { return row_min_exclusive(row); }
+bool min_exclusive(const FieldRow& row) { return row.min_exclusive; }
 
-bool is_token_count(const FieldRow& row) { return row_format_is_tokens(row); }
+bool is_token_count(const FieldRow& row) { return row.format == FieldFormat::tokens; }
 
 std::string default_text(const FieldRow& row) {
   if (is_required(row)) return "required";
