@@ -1,5 +1,6 @@
 #include "report/field_text.hpp"
 
+#include "core/dotted_path.hpp"
 #include "host/param_validation.hpp"
 #include "tessera/dtype.hpp"
 
@@ -74,18 +75,13 @@ std::string display_key(const FieldRow& row) {
   const std::string_view prefix = file_prefix(row.file);
   if (!prefix.empty() && path.starts_with(prefix)) path.remove_prefix(prefix.size());
   std::string out;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t dot = path.find('.', start);
-    if (dot == std::string_view::npos) dot = path.size();
-    const std::string_view seg = path.substr(start, dot - start);
+  for (const std::string& seg : split_dotted(path)) {
     if (seg == "*") {
       out += "[]";
     } else {
       if (!out.empty()) out += '.';
       out += seg;
     }
-    start = dot + 1;
   }
   return out;
 }

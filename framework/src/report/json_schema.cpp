@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dotted_path.hpp"
 #include "host/param_validation.hpp"
 #include "report/field_text.hpp"
 #include "tessera/dtype.hpp"
@@ -44,13 +45,7 @@ struct Node {
 
 void insert(Node& root, std::string_view path, const FieldRow* row) {
   Node* n = &root;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    n = n->child(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
+  for (const std::string& seg : split_dotted(path)) n = n->child(seg);
   n->row = row;
 }
 

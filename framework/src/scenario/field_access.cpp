@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/dotted_path.hpp"
 #include "core/nearest_name.hpp"
 #include "scenario/field_table.hpp"
 #include "scenario/schema_util.hpp"
@@ -13,18 +14,6 @@
 namespace tessera {
 
 namespace {
-
-std::vector<std::string> split_dots(std::string_view s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = s.find('.', start);
-    out.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return out;
-}
 
 bool numeric_row(const schema::FieldRow& r) { return r.slot.real || r.slot.integer; }
 
@@ -91,7 +80,7 @@ std::string numeric_machine_fields(std::string_view under) {
                                                 r.path[under.size()] == '.')))
       continue;
     Pattern p;
-    for (auto& seg : split_dots(r.path)) p.push_back({seg == "*" ? std::string("<level>") : seg});
+    for (auto& seg : split_dotted(r.path)) p.push_back({seg == "*" ? std::string("<level>") : seg});
     ps.push_back(std::move(p));
   }
   merge_patterns(ps);
@@ -114,7 +103,7 @@ std::string numeric_machine_fields(std::string_view under) {
 
 FieldPath resolve_machine_field(std::string_view path, const MachineSpec* machine) {
   FieldPath f;
-  std::vector<std::string> parts = split_dots(path);
+  std::vector<std::string> parts = split_dotted(path);
   if (parts.empty() || parts[0] != "machine") parts.insert(parts.begin(), "machine");
   const auto fail = [&](const std::string& why) {
     f.row = nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/dotted_path.hpp"
 #include "core/nearest_name.hpp"
 #include "host/plugin_defaults.hpp"
 #include "scenario/field_table.hpp"
@@ -9,18 +10,6 @@
 #include "scenario/schemas.hpp"
 
 namespace tessera::loader {
-
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    out.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return out;
-}
 
 std::vector<Override> file_overrides(const YNode& root, const std::string& scenario_dir, Diags& d) {
   std::vector<Override> out;
@@ -81,7 +70,7 @@ YNode empty_mapping(const SourceLocation& where) {
 }  // namespace
 
 void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d) {
-  const auto parts = split_path(o.path);
+  const auto parts = split_dotted(o.path);
   for (const auto& p : parts) {
     if (p.empty()) {
       d.error(o.where, o.label + ": '" + o.path + "' is not a dotted path (e.g. machine.pe.hbm.bandwidth)");

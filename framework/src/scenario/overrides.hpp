@@ -26,6 +26,4 @@ std::vector<Override> cli_overrides(const std::vector<std::string>& set, Diags& 
 // not be read) are ignored. Records an error and leaves the tree unchanged on a bad path.
 void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d);
 
-std::vector<std::string> split_path(const std::string& path);
-
 }  // namespace tessera::loader

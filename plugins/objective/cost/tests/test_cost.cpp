@@ -2,29 +2,10 @@
 // the hardware it prices.
 #include <catch2/catch.hpp>
 
-#include "search_fixture.hpp"
+#include "objective_fixture.hpp"
 
 using namespace tessera;
 using namespace tessera::test;
-
-namespace {
-
-// Llama-3.1-70B decode 128K on the cube machine at tp = 8, ranked by latency, then this objective.
-Evaluation evaluate_tp8(const Session& s) {
-  Evaluation e;
-  ParallelConfig c;
-  c.tp = 8;
-  s.evaluator().evaluate(c, e);
-  return e;
-}
-
-Scenario with_objective(const char* name) {
-  Scenario sc = load("llama3.1-70b-decode-128k.yaml");
-  sc.plugins.objectives = {choice("latency"), choice(name)};
-  return sc;
-}
-
-}  // namespace
 
 TEST_CASE("cost: PEs times the per-PE price - and a hardware sweep moves it", "[objective][cost]") {
   const Session s(with_objective("cost"), registry());

@@ -2,30 +2,11 @@
 // machine without one is an input error naming the machine.
 #include <catch2/catch.hpp>
 
-#include "search_fixture.hpp"
+#include "objective_fixture.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;
 using namespace tessera::test;
-
-namespace {
-
-// Llama-3.1-70B decode 128K on the cube machine at tp = 8, ranked by latency, then this objective.
-Evaluation evaluate_tp8(const Session& s) {
-  Evaluation e;
-  ParallelConfig c;
-  c.tp = 8;
-  s.evaluator().evaluate(c, e);
-  return e;
-}
-
-Scenario with_objective(const char* name) {
-  Scenario sc = load("llama3.1-70b-decode-128k.yaml");
-  sc.plugins.objectives = {choice("latency"), choice(name)};
-  return sc;
-}
-
-}  // namespace
 
 TEST_CASE("energy_per_token: the energy block over the totals per token - an error without one",
           "[objective][energy]") {
