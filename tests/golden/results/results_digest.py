@@ -4,7 +4,8 @@
   capture: results_digest.py capture TESSERA REPO DIGEST
       runs every study of every shipped scenario and writes DIGEST (gzip text; zcat to read it):
       one line per scalar of every JSON result, `<scenario> <command> <json.path> = <value>`,
-      numbers rounded to 12 significant digits, keys sorted, list order kept.
+      numbers rounded to 12 significant digits, keys sorted, list order kept; the checkout's own
+      absolute path inside a string (a file named in a reason) is written `<repo>`.
   check:   results_digest.py check TESSERA REPO DIGEST
       captures again and compares the values path by path with DIGEST. A value
       that differs or a path that disappeared is an error; a path that only the new output has
@@ -48,6 +49,10 @@ def fmt(v):
     return json.dumps(v, ensure_ascii=True)
 
 
+REPO_TOKEN = "<repo>"  # the checkout's absolute path inside string values (a file named in a reason)
+ROOT = {"path": None}
+
+
 def flatten(node, path, out):
     if isinstance(node, dict):
         for k in sorted(node):
@@ -60,6 +65,8 @@ def flatten(node, path, out):
         for i, v in enumerate(node):
             flatten(v, "%s[%d]" % (path, i), out)
     else:
+        if isinstance(node, str) and ROOT["path"]:
+            node = node.replace(ROOT["path"], REPO_TOKEN)
         out.append((path, fmt(node)))
 
 
@@ -134,6 +141,7 @@ def main():
         sys.stderr.write(__doc__)
         return 2
     mode, tessera, repo, digest = sys.argv[1:]
+    ROOT["path"] = os.path.realpath(repo)
     lines = capture_lines(tessera, repo)
     if mode == "capture":
         with gzip.open(digest, "wt", compresslevel=9) as f:
