@@ -138,3 +138,20 @@ TEST_CASE("field table - the default objectives text is the defaults table's lis
   CHECK(std::string(schema::find_field("plugins.objectives")->spec.default_value) == text);
   CHECK(std::string(schema::find_field("plugins.latency")->spec.default_value) == plugin_defaults::kLatency);
 }
+
+TEST_CASE("field table - the sweep's enumerations list the SDK names in the enum's order",
+          "[scenario][schema]") {
+  // The scenario parser maps the i-th choice of these rows to the i-th enum value.
+  const auto names = [](const char* path) { return choices(*schema::find_field(path)); };
+  CHECK(names("sweep.parallelism.kv_shard_mode") ==
+        std::vector<std::string>{kv_shard_mode_name(KvShardMode::split),
+                                 kv_shard_mode_name(KvShardMode::replicate)});
+  CHECK(names("sweep.parallelism.ffn_shard_scope") ==
+        std::vector<std::string>{ffn_shard_scope_name(FfnShardScope::tp),
+                                 ffn_shard_scope_name(FfnShardScope::tp_cp),
+                                 ffn_shard_scope_name(FfnShardScope::tp_cp_dp)});
+  CHECK(names("sweep.parallelism.cp_ring_variant") ==
+        std::vector<std::string>{cp_ring_variant_name(CpRingVariant::kv),
+                                 cp_ring_variant_name(CpRingVariant::qoml),
+                                 cp_ring_variant_name(CpRingVariant::tree)});
+}

@@ -197,6 +197,17 @@ std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::str
   return out;
 }
 
+// The choices of an enumeration row, the i-th naming the enum's i-th value (the field table
+// declares them in the enum's order; tests/scenario/test_field_table.cpp checks the SDK's names).
+template <typename E>
+std::vector<std::pair<std::string, E>> row_choices(const std::string& path) {
+  std::vector<std::pair<std::string, E>> out;
+  const schema::FieldRow* row = schema::find_field(path);
+  for (std::uint32_t i = 0; row && i < row->spec.choice_count; ++i)
+    out.emplace_back(row->spec.choices[i].value, static_cast<E>(i));
+  return out;
+}
+
 template <typename E>
 std::optional<std::vector<E>> choice_list(const YNode& n, const std::string& path,
                                           const std::vector<std::pair<std::string, E>>& table, bool ci,
@@ -286,22 +297,16 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
         if (const YNode* v = par->find(key))
           if (auto l = int_list(*v, join_path(pp, key), row_of(join_path(pp, key)), d)) *dst = std::move(*l);
       if (const YNode* v = par->find("kv_shard_mode"))
-        if (auto l = choice_list<KvShardMode>(
-                *v, pp + ".kv_shard_mode",
-                {{"split", KvShardMode::split}, {"replicate", KvShardMode::replicate}}, false, d))
+        if (auto l = choice_list<KvShardMode>(*v, pp + ".kv_shard_mode",
+                                              row_choices<KvShardMode>(pp + ".kv_shard_mode"), false, d))
           s.kv_shard_mode = std::move(*l);
       if (const YNode* v = par->find("ffn_shard_scope"))
         if (auto l = choice_list<FfnShardScope>(*v, pp + ".ffn_shard_scope",
-                                                {{"TP", FfnShardScope::tp},
-                                                 {"TP+CP", FfnShardScope::tp_cp},
-                                                 {"TP+CP+DP", FfnShardScope::tp_cp_dp}},
-                                                true, d))
+                                                row_choices<FfnShardScope>(pp + ".ffn_shard_scope"), true, d))
           s.ffn_shard_scope = std::move(*l);
       if (const YNode* v = par->find("cp_ring_variant"))
         if (auto l = choice_list<CpRingVariant>(
-                *v, pp + ".cp_ring_variant",
-                {{"kv", CpRingVariant::kv}, {"qoml", CpRingVariant::qoml}, {"tree", CpRingVariant::tree}},
-                false, d))
+                *v, pp + ".cp_ring_variant", row_choices<CpRingVariant>(pp + ".cp_ring_variant"), false, d))
           s.cp_ring_variant = std::move(*l);
       if (machine) {
         if (const YNode* v = par->find("tp_placement"))
