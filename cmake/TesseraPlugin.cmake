@@ -10,6 +10,9 @@
 #                               installed tessera of the same prefix searches); unset: not installed
 #   TESSERA_PLUGIN_WERROR       Tessera's warnings (-Wall -Wextra -Wpedantic) as errors: ON in
 #                               tree; an option of the installed package, OFF by default
+# Read where this file lies (in the source tree, or lib/cmake/Tessera when installed).
+set(TESSERA_PLUGIN_EXPORT_MAP ${CMAKE_CURRENT_LIST_DIR}/TesseraPluginExports.map)
+
 function(tessera_add_plugin)
   cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCES)
@@ -26,6 +29,13 @@ function(tessera_add_plugin)
     OUTPUT_NAME ${ARG_NAME} PREFIX "libtessera_"
     CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  # Only tessera_plugin_entry is exported: hidden visibility leaves the standard library's
+  # template instantiations (std::unordered_map, std::mt19937...) default-visible; the linker
+  # version script makes them local too.
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    target_link_options(${target} PRIVATE "LINKER:--version-script=${TESSERA_PLUGIN_EXPORT_MAP}")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${TESSERA_PLUGIN_EXPORT_MAP})
+  endif()
   if(DEFINED TESSERA_PLUGIN_OUTPUT_DIR)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${TESSERA_PLUGIN_OUTPUT_DIR})
   endif()

@@ -8,7 +8,7 @@
 #      unless TESSERA_PLUGIN_PATH names the build tree's plugin folder;
 #   5. the example gets Tessera's warnings without -Werror, and with it when configured with
 #      -DTESSERA_PLUGIN_WERROR=ON (read from compile_commands.json).
-# Inputs: BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE SANITIZE
+# Inputs: BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE SANITIZE NM
 foreach(v BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "out_of_tree_test.cmake: -D${v}=... is required")
@@ -111,6 +111,15 @@ endif()
 set(plugin ${example_build}/libtessera_latency_example.so)
 if(NOT EXISTS ${plugin})
   message(FATAL_ERROR "the example build did not produce ${plugin}")
+endif()
+
+# Built against the installed package, it too exports only its entry.
+if(NM)
+  run("nm -D the example" ${NM} -D --defined-only ${plugin})
+  string(REGEX REPLACE "[^\n]* [A-Za-z] tessera_plugin_entry\n" "" others "${run_out}")
+  if(NOT others STREQUAL "")
+    message(FATAL_ERROR "the example exports more than tessera_plugin_entry:\n${run_out}")
+  endif()
 endif()
 
 run("tessera plugins --json" ${TESSERA} plugins --json --plugin-path ${example_build})
