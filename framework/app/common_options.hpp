@@ -39,7 +39,8 @@ struct CommonOptions {
   std::vector<std::string> limits;  // --limit NAME=N
   std::string max_configs;          // --max-configs N ("" = the default)
 
-  // LoadOptions for the scenario loader (data root: TESSERA_DATA_DIR or the default).
+  // LoadOptions for the scenario loader (data roots: TESSERA_DATA_DIR in front of the shipped
+  // data, scenario/data_roots.hpp).
   LoadOptions load_options() const;
 };
 

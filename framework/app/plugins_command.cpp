@@ -28,7 +28,11 @@ constexpr const char* kUsage =
     "Lists the plugins found in the search path with their parameter schemas (name, type,\n"
     "unit, default, range or choices, help), then every library that failed to load and why.\n"
     "Search order: --plugin-path folders, TESSERA_PLUGIN_PATH (':'-separated), the build\n"
-    "tree's plugin folder, <dir of tessera>/../lib/tessera/plugins.\n";
+    "tree's plugin folder (only for the tessera of that build tree), <dir of\n"
+    "tessera>/../lib/tessera/plugins.\n"
+    "\n"
+    "Exit status 1 when any library of the search path failed to load: the listing is printed\n"
+    "all the same, and each failure is written to stderr too. 2 for a bad option.\n";
 
 constexpr const char* kExamples =
     "\nExamples:\n"
@@ -215,7 +219,16 @@ int plugins_command(const Args& args) {
       std::cout << to_json(shown).dump(2) << '\n';
     else
       print_text(std::cout, registry, shown);
-    return kExitOk;
+    std::cout.flush();
+    // A library that failed to load is a failure of this command (exit 1), on stderr in both
+    // modes: with --json each was already logged there as it failed.
+    const auto& failures = registry.failures();
+    if (failures.empty()) return kExitOk;
+    if (!json)
+      for (const auto& f : failures) std::cerr << "error: " << f.message << '\n';
+    std::cerr << "error: " << failures.size() << (failures.size() == 1 ? " library" : " libraries")
+              << " failed to load\n";
+    return kExitFailed;
   });
 }
 

@@ -3,7 +3,9 @@
 // the scenario (SCENARIO or the default; --set, --model, --machine applied), an optional edit
 // of it by the command (a --latency choice), the plugins (--plugin-path) and the session on
 // its first latency model, in that order (so a bad scenario is reported before a missing
-// plugin, both before any output is checked). Errors propagate to run_guarded (exit codes).
+// plugin, both before any output is checked). Every plugin problem of the scenario (names,
+// parameters, the machine's efficiency block) is reported together, at the scenario's lines,
+// before any plugin is created. Errors propagate to run_guarded (exit codes).
 #include <functional>
 #include <memory>
 #include <string>

@@ -2,11 +2,10 @@
 // printing `FILE: ok` for each good file and every diagnostic of each bad one. For scenarios
 // it also checks the plugin choices and the machine's `efficiency:` block against the plugins'
 // schemas when those plugins are found. Exit 2 when any file is bad.
-#include <spdlog/spdlog.h>
-
 #include <iostream>
 
 #include "common_options.hpp"
+#include "eval/plugin_check.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/collectives_warnings.hpp"
@@ -32,33 +31,6 @@ constexpr const char* kExamples =
     "  tessera validate scenarios/*.yaml models/*.yaml machines/*.yaml\n"
     "  tessera validate scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8\n"
     "  tessera validate tests/fixtures/hf/deepseek-v3/config.json\n";
-
-// Plugin names and parameters of a loaded scenario; diagnostics appended.
-void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
-  const auto check = [&](PluginKind kind, const PluginChoice& c) {
-    if (!registry.find(kind, c.name) && registry.names(kind).empty()) {
-      spdlog::warn("no {} plugins found: '{}' not checked", plugin_kind_name(kind), c.name);
-      return;
-    }
-    registry.check_choice(kind, c, diags);
-  };
-  for (const auto& c : s.plugins.latency) check(PluginKind::latency, c);
-  check(PluginKind::memory, s.plugins.memory);
-  check(PluginKind::search, s.plugins.search);
-  for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
-  if (!s.machine_efficiency.empty() && !s.plugins.latency.empty()) {
-    for (const auto& c : s.plugins.latency) {
-      if (!registry.find(PluginKind::latency, c.name)) continue;
-      try {
-        registry.machine_params(c.name, s.machine_efficiency, s.machine_file);
-      } catch (const InputErrors& e) {
-        for (const auto& d : e.diagnostics()) diags.push_back(d);
-      } catch (const InputError& e) {
-        diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
-      }
-    }
-  }
-}
 
 }  // namespace
 
@@ -103,7 +75,7 @@ int validate_command(const Args& args) {
             warnings = default_collectives_warnings(s.machine, s.machine_file, f);
             // Loads only the plugins the scenario names (and, for a name not found, its kind).
             if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
-            check_plugins(s, *registry, diags);
+            check_scenario_plugins(s, *registry, MissingKind::warn, diags);
             // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
             // a scenario with a hardware sweep, `explore`'s over its hardware points.
             if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);

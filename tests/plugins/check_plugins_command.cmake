@@ -1,6 +1,7 @@
 # `tessera plugins` against the fixture folders (cmake -P script, run by CTest): the JSON
 # lists the good fixtures with their schemas, the table lists the load failures with reasons,
-# and an unknown --kind is bad input (exit 2).
+# a library that failed to load makes the command exit 1 (stderr says so), and an unknown
+# --kind is bad input (exit 2).
 foreach(v TESSERA PLUGIN_DIR)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "check_plugins_command.cmake: -D${v}=... is required")
@@ -9,8 +10,14 @@ endforeach()
 
 set(paths --plugin-path ${PLUGIN_DIR}/good --plugin-path ${PLUGIN_DIR}/bad_abi --plugin-path ${PLUGIN_DIR}/dup)
 
+execute_process(COMMAND ${TESSERA} plugins --json --plugin-path ${PLUGIN_DIR}/good RESULT_VARIABLE rc
+  OUTPUT_VARIABLE json ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+  message(FATAL_ERROR "tessera plugins --json of the good fixtures: exit ${rc}, stderr:\n${err}")
+endif()
+
 execute_process(COMMAND ${TESSERA} plugins --json ${paths} RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "error: 2 libraries failed to load")
   message(FATAL_ERROR "tessera plugins --json failed (${rc}):\n${json}\n${err}")
 endif()
 string(JSON count LENGTH "${json}")
@@ -43,7 +50,7 @@ if(NOT err MATCHES "built for ABI 999, host has ABI 1" OR NOT err MATCHES "dupli
 endif()
 
 execute_process(COMMAND ${TESSERA} plugins --kind latency ${paths} RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "error: [^\n]*built for ABI 999" OR NOT err MATCHES "error: 2 libraries failed to load")
   message(FATAL_ERROR "tessera plugins failed (${rc}):\n${text}\n${err}")
 endif()
 foreach(expected "latency/fixture 1.2.3" "alpha" "2 us" "mode = careful" "failed to load" "built for ABI 999"

@@ -3,8 +3,12 @@
 #   2. configure and build docs/examples/out-of-tree-plugin against that prefix only
 #      (find_package(Tessera) through CMAKE_PREFIX_PATH);
 #   3. run the unchanged host of the build tree with --plugin-path at the example's build
-#      folder and check that latency/example is loaded with its schema.
-# Inputs: BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE SANITIZE
+#      folder and check that latency/example is loaded with its schema;
+#   4. the installed tessera lists the installed plugins only (never the build tree's),
+#      unless TESSERA_PLUGIN_PATH names the build tree's plugin folder;
+#   5. the example gets Tessera's warnings without -Werror, and with it when configured with
+#      -DTESSERA_PLUGIN_WERROR=ON (read from compile_commands.json).
+# Inputs: BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE SANITIZE NM
 foreach(v BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "out_of_tree_test.cmake: -D${v}=... is required")
@@ -34,7 +38,52 @@ if(NOT config_files)
   message(FATAL_ERROR "the install lacks TesseraConfig.cmake")
 endif()
 
-set(configure_args -S ${EXAMPLE_DIR} -B ${example_build} -DCMAKE_PREFIX_PATH=${prefix})
+# The installed tessera: its own plugins, from the prefix, and no build tree's.
+set(installed ${prefix}/bin/tessera)
+# installed_plugin_paths(<out> <expected exit status> ENV...): the paths of the loaded plugins.
+function(installed_plugin_paths out expected_rc)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ARGN} ${installed} plugins --json
+    RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
+  if(NOT rc EQUAL expected_rc)
+    message(FATAL_ERROR "installed tessera plugins --json (${ARGN}): exit ${rc}, not ${expected_rc}:\n${json}\n${err}")
+  endif()
+  string(JSON n LENGTH "${json}")
+  set(paths)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE 0 ${last})
+    string(JSON p GET "${json}" ${i} path)
+    list(APPEND paths ${p})
+  endforeach()
+  set(${out} ${paths} PARENT_SCOPE)
+endfunction()
+installed_plugin_paths(paths 0 TESSERA_PLUGIN_PATH=)
+list(LENGTH paths n_installed)
+if(n_installed LESS 10)
+  message(FATAL_ERROR "the installed tessera lists ${n_installed} plugins: ${paths}")
+endif()
+foreach(p IN LISTS paths)
+  string(FIND "${p}" "${prefix}/" at)
+  if(NOT at EQUAL 0)
+    message(FATAL_ERROR "the installed tessera loaded ${p}, outside its prefix ${prefix}")
+  endif()
+endforeach()
+# Named by TESSERA_PLUGIN_PATH, the build tree's plugins come first; the installed copies of
+# the same ids are then duplicates, reported as load failures (exit 1).
+installed_plugin_paths(paths 1 TESSERA_PLUGIN_PATH=${BUILD_DIR}/lib/tessera/plugins)
+set(from_build 0)
+foreach(p IN LISTS paths)
+  string(FIND "${p}" "${BUILD_DIR}/lib/tessera/plugins/" at)
+  if(at EQUAL 0)
+    math(EXPR from_build "${from_build} + 1")
+  endif()
+endforeach()
+if(NOT from_build EQUAL n_installed)
+  message(FATAL_ERROR "with TESSERA_PLUGIN_PATH at the build tree the installed tessera loaded ${from_build} "
+                      "of its ${n_installed} plugins from there: ${paths}")
+endif()
+
+set(configure_args -S ${EXAMPLE_DIR} -B ${example_build} -DCMAKE_PREFIX_PATH=${prefix}
+  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
 if(CXX_COMPILER)
   list(APPEND configure_args -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 endif()
@@ -46,9 +95,31 @@ list(APPEND configure_args -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 run("configuring the example" ${CMAKE_COMMAND} ${configure_args})
 run("building the example" ${CMAKE_COMMAND} --build ${example_build})
 
+# Tessera's warnings reach the example; -Werror only when it asks for it.
+file(READ ${example_build}/compile_commands.json commands)
+if(NOT commands MATCHES "-Wall" OR NOT commands MATCHES "-Wextra" OR commands MATCHES "-Werror")
+  message(FATAL_ERROR "the example should build with -Wall -Wextra and without -Werror:\n${commands}")
+endif()
+set(werror_build ${WORK_DIR}/example-werror)
+string(REPLACE "${example_build}" "${werror_build}" werror_args "${configure_args}")
+run("configuring the example with -Werror" ${CMAKE_COMMAND} ${werror_args} -DTESSERA_PLUGIN_WERROR=ON)
+file(READ ${werror_build}/compile_commands.json commands)
+if(NOT commands MATCHES "-Werror")
+  message(FATAL_ERROR "TESSERA_PLUGIN_WERROR=ON did not add -Werror:\n${commands}")
+endif()
+
 set(plugin ${example_build}/libtessera_latency_example.so)
 if(NOT EXISTS ${plugin})
   message(FATAL_ERROR "the example build did not produce ${plugin}")
+endif()
+
+# Built against the installed package, it too exports only its entry.
+if(NM)
+  run("nm -D the example" ${NM} -D --defined-only ${plugin})
+  string(REGEX REPLACE "[^\n]* [A-Za-z] tessera_plugin_entry\n" "" others "${run_out}")
+  if(NOT others STREQUAL "")
+    message(FATAL_ERROR "the example exports more than tessera_plugin_entry:\n${run_out}")
+  endif()
 endif()
 
 run("tessera plugins --json" ${TESSERA} plugins --json --plugin-path ${example_build})

@@ -46,6 +46,12 @@ struct Fixture {
     REQUIRE(d.size() == 1);
     return d[0].message;
   }
+  const ParamSpec& spec(std::string_view name) const {
+    for (std::uint32_t i = 0; i < latency->param_count; ++i)
+      if (name == latency->params[i].name) return latency->params[i];
+    FAIL("no parameter " << name);
+    return latency->params[0];
+  }
 };
 
 }  // namespace
@@ -128,6 +134,34 @@ TEST_CASE("a wrong enum choice gets the nearest choice") {
         "'fast'?)");
   CHECK(f.one_error({raw("mode", "zzzzzz")}) ==
         "plugin latency/fixture: parameter 'mode': expected one of fast, careful, found 'zzzzzz'");
+}
+
+TEST_CASE("booleans follow YAML 1.2 - yes and on and off are refused with the boolean they meant") {
+  Fixture f;
+  for (const char* t : {"true", "True", "TRUE"})
+    CHECK(std::get<bool>(*check_param_value(f.spec("slow"), t).value));
+  for (const char* t : {"false", "False", "FALSE"})
+    CHECK_FALSE(std::get<bool>(*check_param_value(f.spec("slow"), t).value));
+  CHECK(
+      f.one_error({raw("slow", "yes")}) ==
+      "plugin latency/fixture: parameter 'slow': expected true or false, found 'yes' (did you mean `true`?)");
+  CHECK(
+      f.one_error({raw("slow", "On")}) ==
+      "plugin latency/fixture: parameter 'slow': expected true or false, found 'On' (did you mean `true`?)");
+  CHECK(f.one_error({raw("slow", "off")}) ==
+        "plugin latency/fixture: parameter 'slow': expected true or false, found 'off' (did you mean "
+        "`false`?)");
+}
+
+TEST_CASE("enum choices named yes - on - off and null keep their names") {
+  static constexpr ParamChoice choices[] = {
+      {"yes", "always"}, {"on", "when asked"}, {"off", "never"}, {"null", "no value"}};
+  const ParamSpec spec{"when", ParamType::enumeration, Dimension::none, "on", kNoMin, kNoMax, choices, 4,
+                       "when"};
+  REQUIRE(check_param_schema(&spec, 1).empty());
+  for (const char* t : {"yes", "on", "off", "null"})
+    CHECK(std::get<std::string>(*check_param_value(spec, t).value) == t);
+  CHECK(check_param_value(spec, "true").problem == ParamProblem::not_a_choice);
 }
 
 TEST_CASE("a missing required parameter points at the plugin's name") {

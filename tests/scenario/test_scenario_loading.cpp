@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "scenario/data_roots.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;
@@ -171,14 +172,23 @@ TEST_CASE("options model_override and machine_override replace the scenario's", 
   CHECK(s.model_file == o.model_override);
 }
 
-TEST_CASE("data root: option - then TESSERA_DATA_DIR - then the source tree", "[scenario]") {
+TEST_CASE("data roots: the option alone - else TESSERA_DATA_DIR in front of the shipped data", "[scenario]") {
   LoadOptions o;
-  ::setenv("TESSERA_DATA_DIR", fixture("data").c_str(), 1);
+  const std::string shipped = TESSERA_SOURCE_DIR;
+  ::setenv("TESSERA_DATA_DIR", (fixture("data") + ":" + fixture("none")).c_str(), 1);
+  CHECK(data_roots(o) == std::vector<std::string>{fixture("data"), fixture("none"), shipped});
+  // A name of the extra root, and one only the shipped root has (the extra root hides nothing).
   CHECK(load_scenario(fixture("by-name.yaml"), o).model.name == "Tiny-MoE");
-  CHECK(default_scenario_path(o) == fixture("data") + "/scenarios/llama3.1-70b-decode-128k.yaml");
+  o.set = {"model=llama3.1-8b"};
+  CHECK(load_scenario(fixture("by-name.yaml"), o).model.name == "Llama-3.1-8B");
+  o.set.clear();
+  // The extra root has no scenarios/: the default scenario is the shipped one.
+  CHECK(default_scenario_path(o) == shipped + "/scenarios/llama3.1-70b-decode-128k.yaml");
   ::unsetenv("TESSERA_DATA_DIR");
-  CHECK(default_scenario_path(o) ==
-        std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-128k.yaml");
+  CHECK(data_roots(o) == std::vector<std::string>{shipped});
+  CHECK(default_scenario_path(o) == shipped + "/scenarios/llama3.1-70b-decode-128k.yaml");
+  o.data_root = fixture("data");
+  CHECK(data_roots(o) == std::vector<std::string>{fixture("data")});
 }
 
 TEST_CASE("the default scenario loads", "[scenario][shipped]") {

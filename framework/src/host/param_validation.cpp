@@ -9,6 +9,7 @@
 
 #include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
+#include "core/yaml_bool.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
@@ -32,13 +33,6 @@ std::optional<double> parse_real(std::string_view s) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
   return v;
-}
-
-std::optional<bool> parse_bool(std::string_view s) {
-  const std::string t = lower(trim(s));
-  if (t == "true" || t == "yes" || t == "on") return true;
-  if (t == "false" || t == "no" || t == "off") return false;
-  return std::nullopt;
 }
 
 std::vector<std::string> split_list(std::string_view text) {
@@ -184,8 +178,8 @@ ParamCheck check_param_value(const ParamSpec& spec, std::string_view text,
       return r;
     }
     case ParamType::boolean: {
-      const auto v = parse_bool(text);
-      if (!v) return fail(ParamProblem::syntax);
+      const auto v = parse_yaml_bool(text);
+      if (!v) return fail(ParamProblem::syntax, yaml11_bool_hint(text));
       r.value = *v;
       return r;
     }

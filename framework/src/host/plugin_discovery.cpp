@@ -40,11 +40,24 @@ std::vector<std::string> split_path_list(std::string_view list) {
   return out;
 }
 
-std::string executable_relative_plugin_dir() {
+fs::path running_executable() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec || exe.empty()) return {};
+  return ec ? fs::path() : exe;
+}
+
+std::string executable_relative_plugin_dir() {
+  const fs::path exe = running_executable();
+  if (exe.empty()) return {};
   return (exe.parent_path() / ".." / TESSERA_INSTALL_PLUGIN_RELDIR).lexically_normal().string();
+}
+
+// Whether the running program is one the build tree made: every executable of the build is
+// written to its bin/ folder (CMAKE_RUNTIME_OUTPUT_DIRECTORY). A prefix installed inside the
+// build folder (the install test's) is not the build tree.
+bool running_from_build_tree(const std::string& binary_dir) {
+  const fs::path exe = running_executable();
+  return !exe.empty() && canonical_key(exe.parent_path().string()) == canonical_key(binary_dir + "/bin");
 }
 
 }  // namespace
@@ -61,8 +74,10 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
     if (const char* env = std::getenv("TESSERA_PLUGIN_PATH")) {
       for (auto& p : split_path_list(env)) candidates.push_back(std::move(p));
     }
-#ifdef TESSERA_BUILD_PLUGIN_DIR
-    candidates.emplace_back(TESSERA_BUILD_PLUGIN_DIR);
+#if defined(TESSERA_BUILD_PLUGIN_DIR) && defined(TESSERA_BINARY_DIR)
+    // The build tree's plugins serve only a program of that build tree: an installed tessera
+    // (or a copy elsewhere) never scans the tree it was built in.
+    if (running_from_build_tree(TESSERA_BINARY_DIR)) candidates.emplace_back(TESSERA_BUILD_PLUGIN_DIR);
 #endif
     if (auto p = executable_relative_plugin_dir(); !p.empty()) candidates.push_back(std::move(p));
   }

@@ -9,8 +9,9 @@
 namespace tessera {
 
 // The search path, in order: `extra` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
-// the build tree's plugin folder, <dir of the executable>/../lib/tessera/plugins. With
-// `default_locations` false only `extra`. Each folder appears once (the first time it is
+// the build tree's plugin folder (only for a program of that build tree, run from its bin/:
+// an installed tessera never scans a build tree), <dir of the executable>/../lib/tessera/plugins.
+// With `default_locations` false only `extra`. Each folder appears once (the first time it is
 // named; two spellings of one folder count as one), as an absolute, normalised path.
 std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra, bool default_locations);
 

@@ -2,7 +2,6 @@
 // inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"
-#include "tessera_build_paths.hpp"
 
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include "core/input_file.hpp"
 #include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
+#include "scenario/data_roots.hpp"
 #include "scenario/hf_config.hpp"
 #include "scenario/overrides.hpp"
 #include "scenario/schema_util.hpp"
@@ -94,43 +94,52 @@ std::optional<Part> resolve_path(const std::string& text, const std::string& bas
   return read_part_file(path, kind, d);
 }
 
-// `model: llama3.1-70b`: data_root/models/<name>.yaml, else a file there whose `name:` matches.
-std::optional<Part> resolve_name(const std::string& name, const std::string& data_root,
+// `model: llama3.1-70b`: <root>/models/<name>.yaml, else a file there whose `name:` matches,
+// root by root (scenario/data_roots.hpp).
+std::optional<Part> resolve_name(const std::string& name, const std::vector<std::string>& roots,
                                  const std::string& kind, const SourceLocation& where,
                                  const std::string& label, Diags& d) {
-  const std::string dir = join_dir(data_root, kind + "s");
-  for (const char* ext : {".yaml", ".yml"}) {
-    const std::string p = join_dir(dir, name + ext);
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) return read_part_file(p, kind, d);
-  }
+  std::vector<std::string> dirs;
+  for (const auto& root : roots) dirs.push_back(join_dir(root, kind + "s"));
+  for (const auto& dir : dirs)
+    for (const char* ext : {".yaml", ".yml"}) {
+      const std::string p = join_dir(dir, name + ext);
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) return read_part_file(p, kind, d);
+    }
   std::vector<std::string> candidates;
-  std::string match;
-  for (const auto& f : yaml_files_in(dir)) {
-    if (!is_yaml(f)) continue;
-    const std::string p = join_dir(dir, f);
-    candidates.push_back(fs::path(f).stem().string());
-    Diags quiet;
-    auto tree = read_yaml_file(p, kind, quiet);
-    if (!tree || !tree->is_mapping()) continue;
-    const YNode* n = tree->find("name");
-    if (!n || !n->is_scalar()) continue;
-    candidates.push_back(n->value);
-    if (match.empty() && (n->value == name || edit_distance(n->value, name) == 0)) match = p;
+  for (const auto& dir : dirs) {
+    std::string match;
+    for (const auto& f : yaml_files_in(dir)) {
+      if (!is_yaml(f)) continue;
+      const std::string p = join_dir(dir, f);
+      candidates.push_back(fs::path(f).stem().string());
+      Diags quiet;
+      auto tree = read_yaml_file(p, kind, quiet);
+      if (!tree || !tree->is_mapping()) continue;
+      const YNode* n = tree->find("name");
+      if (!n || !n->is_scalar()) continue;
+      candidates.push_back(n->value);
+      if (match.empty() && (n->value == name || edit_distance(n->value, name) == 0)) match = p;
+    }
+    if (!match.empty()) return read_part_file(match, kind, d);
   }
-  if (!match.empty()) return read_part_file(match, kind, d);
-  d.error(where, label + ": no " + kind + " named '" + name + "' in " + dir + did_you_mean(name, candidates) +
-                     " (a " + kind + " is a file path, a name from " + dir + ", or an inline mapping)");
+  std::string where_text;
+  for (std::size_t i = 0; i < dirs.size(); ++i)
+    where_text += (i ? (i + 1 == dirs.size() ? " or " : ", ") : "") + dirs[i];
+  d.error(where, label + ": no " + kind + " named '" + name + "' in " + where_text +
+                     did_you_mean(name, candidates) + " (a " + kind + " is a file path, a name from " +
+                     (dirs.size() == 1 ? where_text : "those folders") + ", or an inline mapping)");
   return std::nullopt;
 }
 
 std::optional<Part> resolve_part(const YNode& src, const std::string& kind, const std::string& base_dir,
-                                 const std::string& data_root, const std::string& label, Diags& d) {
+                                 const std::vector<std::string>& roots, const std::string& label, Diags& d) {
   if (src.is_scalar() && !src.value.empty()) {
     const std::string& t = src.value;
     if (t.find('/') != std::string::npos || is_yaml(t) || is_json(t))
       return resolve_path(t, base_dir, kind, src.where, label, d);
-    return resolve_name(t, data_root, kind, src.where, label, d);
+    return resolve_name(t, roots, kind, src.where, label, d);
   }
   if (src.is_mapping()) {
     if (kind == "model" && src.find("hf_config")) {
@@ -178,35 +187,21 @@ std::optional<Part> resolve_part(const YNode& src, const std::string& kind, cons
   return std::nullopt;
 }
 
-std::string exe_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.parent_path().string();
-}
-
 }  // namespace
-
-std::string data_root(const LoadOptions& o) {
-  if (!o.data_root.empty()) return o.data_root;
-  if (const char* env = std::getenv("TESSERA_DATA_DIR"); env && *env) return env;
-  std::error_code ec;
-  const std::string exe = exe_dir();
-  if (!exe.empty()) {
-    const fs::path installed = fs::path(exe) / ".." / "share" / "tessera";
-    if (fs::is_directory(installed / "models", ec)) return installed.lexically_normal().string();
-  }
-#ifdef TESSERA_SOURCE_DIR
-  if (fs::is_directory(fs::path(TESSERA_SOURCE_DIR) / "models", ec)) return TESSERA_SOURCE_DIR;
-#endif
-  return ".";
-}
 
 }  // namespace loader
 
 using namespace loader;
 
 std::string default_scenario_path(const LoadOptions& options) {
-  return join_dir(loader::data_root(options), "scenarios/llama3.1-70b-decode-128k.yaml");
+  // The first root that has it (a TESSERA_DATA_DIR without scenarios/ keeps the shipped one).
+  const std::vector<std::string> roots = data_roots(options);
+  for (const auto& root : roots) {
+    const std::string p = join_dir(root, "scenarios/llama3.1-70b-decode-128k.yaml");
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p;
+  }
+  return join_dir(roots.back(), "scenarios/llama3.1-70b-decode-128k.yaml");
 }
 
 Scenario load_scenario(const std::string& path, const LoadOptions& options) {
@@ -216,7 +211,7 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   if (!check_header(*root, "scenario", nullptr, d)) throw_errors(d);
   check_keys(*root, "", *schema_keys(""), d);
   const std::string dir = parent_dir(path);
-  const std::string droot = loader::data_root(options);
+  const std::vector<std::string> droots = data_roots(options);
 
   std::vector<Override> overrides = file_overrides(*root, dir, d);
   for (auto& o : cli_overrides(options.set, d)) overrides.push_back(std::move(o));
@@ -247,7 +242,7 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     } else if (!src.node) {
       report_missing(*root, "", kind, "a " + kind + " file path, name, or inline mapping", d);
     } else {
-      parts[i] = resolve_part(*src.node, kind, src.base_dir, droot, src.label, d);
+      parts[i] = resolve_part(*src.node, kind, src.base_dir, droots, src.label, d);
     }
     if (!parts[i]) skip.push_back(kind);
   }

@@ -65,8 +65,8 @@ std::optional<PluginChoice> plugin_choice(const YNode& n, const std::string& pat
       p.key = e.key;
       p.where = e.value.where;
       const std::string kp = join_path(path, e.key);
-      if (e.value.is_scalar()) {
-        p.text = e.value.value;
+      if (e.value.is_scalar() || (e.value.is_null() && !e.value.value.empty())) {
+        p.text = e.value.value;  // an explicit `null` is text here: an enum may name a choice so
       } else if (e.value.is_sequence()) {
         p.is_list = true;
         for (const auto& item : e.value.items) {

@@ -5,6 +5,7 @@
 
 #include "core/nearest_name.hpp"
 #include "core/safe_text.hpp"
+#include "core/yaml_bool.hpp"
 #include "tessera/limits.hpp"
 
 namespace tessera::loader {
@@ -167,10 +168,12 @@ std::optional<std::int64_t> read_tokens(const YNode& n, const std::string& path,
 
 std::optional<bool> read_bool(const YNode& n, const std::string& path, Diags& d) {
   if (!scalar_or_report(n, path, "true or false", d)) return std::nullopt;
-  const std::string& s = n.value;
-  if (n.plain && (s == "true" || s == "True" || s == "TRUE")) return true;
-  if (n.plain && (s == "false" || s == "False" || s == "FALSE")) return false;
-  d.error(n.where, path + ": expected true or false, found " + describe(n));
+  // YAML 1.2: a quoted "true" is a string; yes/no/on/off are strings too (core/yaml_bool.hpp).
+  if (n.plain)
+    if (const auto b = parse_yaml_bool(n.value)) return *b;
+  const std::string hint = yaml11_bool_hint(n.value);
+  d.error(n.where,
+          path + ": expected true or false, found " + describe(n) + (hint.empty() ? "" : " (" + hint + ")"));
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/safe_text.hpp"
@@ -41,6 +42,7 @@ class Builder final : public YAML::EventHandler {
     RawNode n;
     n.kind = YNode::Kind::null;
     n.mark = mark_of(mark);
+    n.value = null_word_at(mark);
     add(std::move(n), anchor);
   }
 
@@ -205,6 +207,24 @@ class Builder final : public YAML::EventHandler {
   }
   [[noreturn]] void fail(const YAML::Mark& mark, std::string what) const {
     fail(mark_of(mark), std::move(what));
+  }
+
+  // The word an explicit null was written as (`null`, `Null`, `NULL`, `~`), kept so that a
+  // plugin's enum choice named `null` can be chosen; "" for an empty value (`key:`), whose
+  // mark is the next token's.
+  std::string null_word_at(const YAML::Mark& mark) const {
+    if (mark.pos < 0) return {};
+    const std::size_t at = static_cast<std::size_t>(mark.pos) + bom_;
+    for (std::string_view w : {"null", "Null", "NULL", "~"}) {
+      if (text_.compare(at, w.size(), w) != 0) continue;
+      std::size_t end = at + w.size();
+      if (end < text_.size() && std::string_view(" \t\r\n,]}#").find(text_[end]) == std::string_view::npos)
+        return {};  // a longer word
+      while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
+      if (end < text_.size() && text_[end] == ':') return {};  // the next key, named `null`
+      return std::string(w);
+    }
+    return {};
   }
 
   const std::string& text_;

@@ -103,8 +103,10 @@ class Converter {
     out.kind = n.kind;
     switch (n.kind) {
       case YNode::Kind::null:
-        // `key:` with nothing after it: yaml-cpp marks the next token; point at the key instead.
-        if (fallback) out.where = *fallback;
+        out.value = n.value;  // `null` or `~` as written; "" for nothing
+        // `key:` with nothing after it: yaml-cpp marks the next token; point at the key instead
+        // (an explicit `null` or `~` is located at itself).
+        if (fallback && n.value.empty()) out.where = *fallback;
         break;
       case YNode::Kind::scalar:
         out.value = n.value;

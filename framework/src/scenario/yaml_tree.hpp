@@ -28,7 +28,7 @@ struct YEntry;
 struct YNode {
   enum class Kind { null, scalar, sequence, mapping };
   Kind kind = Kind::null;
-  std::string value;  // scalar text as written (without quotes)
+  std::string value;  // scalar text as written (without quotes); a null's `null`/`~`, or ""
   bool plain = true;  // an unquoted scalar (so `42` is a number, `"42"` a string)
   SourceLocation where;
   std::vector<YNode> items;     // sequence

@@ -1,0 +1,42 @@
+#include "scenario/data_roots.hpp"
+#include "tessera_build_paths.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace tessera {
+
+std::string shipped_data_root() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && !exe.empty()) {
+    const fs::path installed = exe.parent_path() / ".." / "share" / "tessera";
+    if (fs::is_directory(installed / "models", ec)) return installed.lexically_normal().string();
+  }
+#ifdef TESSERA_SOURCE_DIR
+  if (fs::is_directory(fs::path(TESSERA_SOURCE_DIR) / "models", ec)) return TESSERA_SOURCE_DIR;
+#endif
+  return ".";
+}
+
+std::vector<std::string> data_roots(const LoadOptions& options) {
+  if (!options.data_root.empty()) return {options.data_root};
+  std::vector<std::string> roots;
+  if (const char* env = std::getenv("TESSERA_DATA_DIR")) {
+    const std::string_view list(env);
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      const std::size_t colon = std::min(list.find(':', start), list.size());
+      if (colon > start) roots.emplace_back(list.substr(start, colon - start));
+      start = colon + 1;
+    }
+  }
+  roots.push_back(shipped_data_root());
+  return roots;
+}
+
+}  // namespace tessera
