@@ -61,7 +61,9 @@ void BM_Explore(benchmark::State& state) {
         ++feasible_points;
         const ParallelConfig& best = r.records[*r.best].config;
         s->evaluator().evaluate(best, scratch);
-        cost_sum += cost->evaluate(s->context(), best, scratch.totals, scratch.memory);
+        cost_sum += cost->evaluate(
+            s->context(), best,
+            EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
       }
     }
     benchmark::DoNotOptimize(cost_sum);

@@ -182,7 +182,9 @@ TEST_CASE("a missing required parameter points at the plugin's name") {
   REQUIRE(objective);
   StepTotals totals;
   totals.latency_s = 0.25;
-  CHECK(objective->evaluate(EvalContext{}, ParallelConfig{}, totals, MemoryUsage{}) == 0.5);
+  const StageList stages;
+  const MemoryUsage memory;
+  CHECK(objective->evaluate(EvalContext{}, ParallelConfig{}, EvaluatedStep{stages, totals, memory}) == 0.5);
   CHECK(objective->direction() == Direction::minimize);
 }
 

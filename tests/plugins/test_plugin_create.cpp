@@ -25,7 +25,11 @@ RawParam raw(std::string key, std::string text) {
 struct OneStage {
   EvalContext ctx;
   StepWork work;
+  ParallelConfig config;
+  Layout layout;
+  StepShape shape;
   StageList out;
+  StepCall call() const { return StepCall{.work = work, .config = config, .layout = layout, .shape = shape}; }
   OneStage() {
     ctx.gemm_peak = 1e12;
     ctx.hbm_bw = 1e12;
@@ -51,7 +55,7 @@ TEST_CASE("objects of every kind are created from validated parameters") {
       reg.create_latency(PluginChoice{"fixture", {raw("alpha", "10 us"), raw("samples", "4")}, {}});
   REQUIRE(latency);
   OneStage s;
-  latency->time_step(s.ctx, s.work, s.out);
+  latency->time_step(s.ctx, s.call(), s.out);
   REQUIRE(s.out.size == 1);
   CHECK(std::string(s.out.items[0].name) == "ffn.up");
   CHECK(s.out.items[0].count == 80);
@@ -128,7 +132,7 @@ TEST_CASE("calls into plugin code go through the barrier") {
   auto model = reg.create_latency(PluginChoice{"throws", {raw("throw", "none")}, {}});
   REQUIRE(model);
   OneStage s;
-  CHECK_THROWS_MATCHES(call_plugin(p, [&] { model->time_step(s.ctx, s.work, s.out); }), PluginError,
+  CHECK_THROWS_MATCHES(call_plugin(p, [&] { model->time_step(s.ctx, s.call(), s.out); }), PluginError,
                        Catch::Message(throws_prefix() + ": time_step exploded"));
   CHECK(call_plugin(p, [] { return 41 + 1; }) == 42);
   int x = 0;
@@ -146,7 +150,7 @@ TEST_CASE("objects keep their library loaded after the registry is gone") {
   CHECK(memory_library.expired());  // nothing from it is alive: unloaded with the registry
   CHECK_FALSE(library.expired());
   OneStage s;
-  model->time_step(s.ctx, s.work, s.out);  // the plugin's code is still mapped
+  model->time_step(s.ctx, s.call(), s.out);  // the plugin's code is still mapped
   CHECK(s.out.items[0].visible_s == Approx(2e-3 + 2e-6));
   model.reset();  // deletes the object first, then releases the library
   CHECK(library.expired());

@@ -74,8 +74,14 @@ TEST_CASE("search path order: --plugin-path - TESSERA_PLUGIN_PATH - build tree -
 
 TEST_CASE("wrong ABI is refused naming both versions") {
   CHECK(only_failure("bad_abi") == fixture_lib("bad_abi", "latency_bad_abi") +
-                                       ": plugin latency/bad_abi was built for ABI 999, host has ABI 1: "
+                                       ": plugin latency/bad_abi was built for ABI 999, host has ABI 2: "
                                        "rebuild it against this SDK");
+}
+
+TEST_CASE("a plugin built against SDK v1 is refused naming ABI 1 and ABI 2") {
+  CHECK(only_failure("abi_v1") == fixture_lib("abi_v1", "latency_abi_v1") +
+                                      ": plugin latency/abi_v1 was built for ABI 1, host has ABI 2: "
+                                      "rebuild it against this SDK");
 }
 
 TEST_CASE("a shared library without the entry is not a plugin") {
@@ -94,7 +100,7 @@ TEST_CASE("an unsupported kind interface version is refused") {
   CHECK(only_failure("bad_kind") ==
         fixture_lib("bad_kind", "latency_bad_kind") +
             ": plugin latency/bad_kind was built for latency interface version 42, "
-            "host supports version 2: rebuild it against this SDK");
+            "host supports version 3: rebuild it against this SDK");
 }
 
 TEST_CASE("a default outside its own range is refused") {

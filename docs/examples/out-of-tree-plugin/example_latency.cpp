@@ -13,7 +13,8 @@ namespace example {
 
 using namespace tessera;
 
-void ExampleLatency::time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const {
+void ExampleLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
+  const StepWork& work = step.work;
   out.clear();
   const double overhead = ctx.machine ? ctx.machine->stage_overhead : 0.0;
   const double hbm_bw = ctx.hbm_bw * hbm_efficiency_;

@@ -10,7 +10,7 @@ class ExampleLatency final : public tessera::LatencyModel {
   ExampleLatency(double hbm_efficiency, double alpha) : hbm_efficiency_(hbm_efficiency), alpha_(alpha) {}
 
   // Called from many threads at once for millions of configurations: const, no allocation.
-  void time_step(const tessera::EvalContext& ctx, const tessera::StepWork& work,
+  void time_step(const tessera::EvalContext& ctx, const tessera::StepCall& step,
                  tessera::StageList& out) const override;
 
  private:

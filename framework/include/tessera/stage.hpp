@@ -16,6 +16,9 @@ enum class Bound : std::uint8_t { compute, memory, comm, overhead, none };
 TESSERA_API const char* stage_block_name(StageBlock b);
 TESSERA_API const char* bound_name(Bound b);
 
+// The default memory tier's name.
+inline constexpr const char* kHbmTier = "hbm";
+
 struct Stage {
   const char* name = "";  // "attn.qkv", "ffn.up", "moe.experts", "pp.hop", ...
   StageBlock block = StageBlock::attention;
@@ -36,6 +39,12 @@ struct Stage {
   Protocol comm_protocol = Protocol::none;
   double comm_bw_efficiency = 1;
   double comm_extra_latency = 0;  // s per step
+  // Where the stage's memory bytes (hbm_bytes) were served from: a named memory tier ("hbm",
+  // the default, or a model's own: "sram", "pim", ...) and that tier's bandwidth per PE in B/s
+  // (0: the machine's HBM bandwidth). The host reports utilisation per tier
+  // (StepTotals::tiers); bw_util counts HBM's bytes only (docs/physics.md §9).
+  const char* memory_tier = kHbmTier;
+  double memory_tier_bw = 0;
 };
 
 // A fixed-capacity stage list: evaluating a configuration allocates nothing.

@@ -26,7 +26,9 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
       p.feasible = true;
       p.best = r.records[*r.best];
       s->evaluator().evaluate(p.best.config, scratch);
-      p.cost = cost.evaluate(s->context(), p.best.config, scratch.totals, scratch.memory);
+      p.cost = cost.evaluate(
+          s->context(), p.best.config,
+          EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
     }
     result.points.push_back(std::move(p));
     report_progress(options.on_progress, result.points.size(), total_points, "hardware points");

@@ -102,17 +102,33 @@ PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, PreparedFiles& 
 
 namespace {
 
+// A step of one stage timed alone (StepKind::single_stage): the configuration and layout it was
+// built for (a kernel's or collective's: the defaults), a decode-mode shape of no tokens.
+void time_single_stage(const EvalContext& ctx, const LatencyModel& lat, const StepWork& one,
+                       const ParallelConfig& c, const Layout& layout, StageList& out) {
+  StepShape shape;
+  shape.mode = Mode::decode;
+  shape.batch = ctx.workload.batch;
+  shape.tokens = 0;
+  shape.kv_cached = static_cast<double>(ctx.workload.context);
+  shape.layers = 0;
+  shape.lm_head = false;
+  const StepCall call{
+      .work = one, .config = c, .layout = layout, .shape = shape, .kind = StepKind::single_stage};
+  lat.time_step(ctx, call, out);
+}
+
 // One stage timed alone (an operator measured on its own): the stage's share plus what the
 // model adds to a step of that one stage (launch exposure).
 double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w,
-                         double fraction) {
+                         const ParallelConfig& c, const Layout& layout, double fraction) {
   StepWork one;
   StageWork& s = one.push();
   s = w;
   s.count = 1;
   one.tokens = 0;
   StageList out;
-  lat.time_step(ctx, one, out);
+  time_single_stage(ctx, lat, one, c, layout, out);
   double t = 0;
   for (int i = 0; i < out.size; ++i) {
     const Stage& st = out.items[static_cast<std::size_t>(i)];
@@ -154,7 +170,7 @@ struct PointEvaluator {
     const EvalContext ctx = make_eval_context(row.model, machine, w);
     for (int i = 0; i < e.work.size; ++i) {
       const StageWork& s = e.work.stages[static_cast<std::size_t>(i)];
-      if (p.stage == s.name) return single_stage_time(ctx, *latency, s, p.stage_fraction);
+      if (p.stage == s.name) return single_stage_time(ctx, *latency, s, p.config, e.layout, p.stage_fraction);
     }
     throw Error("stage " + p.stage + " not in the step");
   }
@@ -178,7 +194,7 @@ struct PointEvaluator {
     } else {
       s.hbm_bytes = s.accounted_hbm_bytes = 2 * p.copy_bytes;  // read once, write once
     }
-    return single_stage_time(ctx, *latency, s, 1.0);
+    return single_stage_time(ctx, *latency, s, ParallelConfig{}, Layout{}, 1.0);
   }
 
   // One collective call timed alone: a stage with the collective only, through the latency
@@ -203,7 +219,7 @@ struct PointEvaluator {
     s.comm_count = 1;
     one.tokens = 0;
     StageList out;
-    latency->time_step(ctx, one, out);
+    time_single_stage(ctx, *latency, one, ParallelConfig{}, Layout{}, out);
     double t = 0;
     for (int i = 0; i < out.size; ++i) {
       const Stage& st = out.items[static_cast<std::size_t>(i)];

@@ -1,4 +1,6 @@
-// Names of the small SDK enumerations (stage.hpp, plugin/param_spec.hpp, plugin/descriptor.hpp).
+// Names of the small SDK enumerations (stage.hpp, kinds/latency_model.hpp, plugin/param_spec.hpp,
+// plugin/descriptor.hpp).
+#include "tessera/kinds/latency_model.hpp"
 #include "tessera/plugin/descriptor.hpp"
 #include "tessera/plugin/param_spec.hpp"
 #include "tessera/stage.hpp"
@@ -19,6 +21,20 @@ const char* stage_block_name(StageBlock b) {
       return "pipeline";
   }
   return "unknown";
+}
+
+const char* step_kind_name(StepKind k) {
+  switch (k) {
+    case StepKind::decode_step:
+      return "decode_step";
+    case StepKind::pipeline_stage:
+      return "pipeline_stage";
+    case StepKind::prefill_chunk:
+      return "prefill_chunk";
+    case StepKind::single_stage:
+      return "single_stage";
+  }
+  return "step";
 }
 
 const char* bound_name(Bound b) {

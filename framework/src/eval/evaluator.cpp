@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 
 namespace tessera {
 
@@ -88,24 +89,58 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
   m.layouts[slot] = out.layout;
 }
 
-double Evaluator::time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout,
-                            Evaluation& e, StageList& out) const {
+double Evaluator::time_into(const StepShape& shape, StepKind kind, std::int64_t chunk_index,
+                            const ParallelConfig& c, const Layout& layout, Evaluation& e,
+                            StageList& out) const {
   build_step_work(ctx_, c, layout, shape, e.work);
   out.clear();
-  latency_->time_step(ctx_, e.work, out);
+  const StepCall call{.work = e.work,
+                      .config = c,
+                      .layout = layout,
+                      .shape = shape,
+                      .kind = kind,
+                      .chunk_index = chunk_index,
+                      .chunk_count = kind == StepKind::prefill_chunk ? ctx_.workload.chunk_count() : 1};
+  latency_->time_step(ctx_, call, out);
   double t = 0;
   for (const Stage& s : out) t += s.count * s.visible_s;
   return t;
 }
 
-void Evaluator::accumulate_totals(const StepWork& work, const ParallelConfig& c, StepTotals& t) const {
+namespace {
+bool is_hbm_tier(const char* name) {
+  return name == nullptr || name[0] == '\0' || std::strcmp(name, kHbmTier) == 0;
+}
+
+// The tier named `name` in `t` (added when new; past kMaxTiers, the last one).
+TierUse& tier_of(StepTotals& t, const char* name) {
+  for (int k = 1; k < t.tier_count; ++k)
+    if (std::strcmp(t.tiers[static_cast<std::size_t>(k)].name, name) == 0)
+      return t.tiers[static_cast<std::size_t>(k)];
+  if (t.tier_count == StepTotals::kMaxTiers) return t.tiers[StepTotals::kMaxTiers - 1];
+  TierUse& u = t.tiers[static_cast<std::size_t>(t.tier_count++)];
+  u = TierUse{};
+  u.name = name;
+  return u;
+}
+}  // namespace
+
+void Evaluator::accumulate_totals(const StepWork& work, const StageList& stages, const ParallelConfig& c,
+                                  StepTotals& t) const {
   const double dp = c.dp;
   for (int i = 0; i < work.size; ++i) {
     const StageWork& w = work.stages[static_cast<std::size_t>(i)];
     const double n = w.count * w.ranks * dp;  // occurrences x PEs executing them, all replicas
     t.flops_all_pes += n * w.accounted_flops;
     t.redundant_flops += n * w.redundant_flops;
-    t.hbm_bytes_all_pes += n * w.accounted_hbm_bytes;
+    const Stage* timed = i < stages.size ? &stages.items[static_cast<std::size_t>(i)] : nullptr;
+    if (timed == nullptr || is_hbm_tier(timed->memory_tier)) {
+      t.hbm_bytes_all_pes += n * w.accounted_hbm_bytes;
+    } else {
+      TierUse& u = tier_of(t, timed->memory_tier);
+      u.bytes_all_pes += n * w.accounted_hbm_bytes;
+      u.bandwidth = std::max(u.bandwidth, timed->memory_tier_bw);
+    }
     double wire = w.has_cp ? w.cp.steps * w.cp.msg_bytes : 0.0;
     for (int k = 0; k < w.comm_count; ++k)
       wire += collective_wire_bytes(w.comms[static_cast<std::size_t>(k)]);
@@ -134,7 +169,7 @@ double Evaluator::stage_time(const ParallelConfig& c, const Layout& layout, Mode
   stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
   sh.lm_head = lm_head;
   sh.hops = c.pp > 1 ? 1 : 0;
-  return time_into(sh, c, layout, scratch, scratch.chunk_stages);
+  return time_into(sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
 }
 
 // The whole decode step (decode()) and prefill chunk j (prefill()): the shapes explain rebuilds.
@@ -187,8 +222,8 @@ void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
   const Workload& w = ctx_.workload;
   const StepShape sh = decode_shape(c);
   StepTotals& t = out.totals;
-  t.latency_s = time_into(sh, c, out.layout, out, out.stages);
-  accumulate_totals(out.work, c, t);
+  t.latency_s = time_into(sh, StepKind::decode_step, 0, c, out.layout, out, out.stages);
+  accumulate_totals(out.work, out.stages, c, t);
   t.tokens = static_cast<double>(c.dp) * w.batch;
   t.throughput_tok_s = t.latency_s > 0 ? t.tokens / t.latency_s : 0;
   // Pipeline-full decode: pp micro-batches of B/pp sequences keep every stage busy.
@@ -211,7 +246,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
   for (std::int64_t j = 0; j < n_chunks; ++j) {
     const bool last = j + 1 == n_chunks;
     const StepShape sh = prefill_chunk_shape(c, j);
-    const double tj = time_into(sh, c, out.layout, out, out.chunk_stages);
+    const double tj = time_into(sh, StepKind::prefill_chunk, j, c, out.layout, out, out.chunk_stages);
     // Accounting covers the whole model once: with pp > 1 the timed work is one pipeline
     // stage, so the full step's work is built again for the totals.
     if (c.pp > 1) {
@@ -220,7 +255,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
       full.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
       build_step_work(ctx_, c, out.layout, full, out.work);
     }
-    accumulate_totals(out.work, c, t);
+    accumulate_totals(out.work, out.chunk_stages, c, t);
     if (last) last_chunk = sh.chunk;
     // Per-chunk averages: the stages of every chunk share the same order.
     for (int i = 0; i < out.chunk_stages.size; ++i) {
@@ -286,6 +321,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
 void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
   out.config = c;
   out.totals = StepTotals{};
+  out.totals.tier_count = 1;  // tiers[0]: HBM
   out.stages.clear();
   layout_of(c, out);
   out.valid = out.layout.valid;
@@ -308,9 +344,17 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
     t.bw_util = t.hbm_bytes_all_pes / (ctx_.hbm_bw * t.pes * t.latency_s);
     t.efficiency = std::sqrt(std::max(0.0, t.compute_util * t.bw_util));
   }
+  t.tiers[0].bytes_all_pes = t.hbm_bytes_all_pes;
+  t.tiers[0].bandwidth = ctx_.hbm_bw;
+  t.tiers[0].util = t.bw_util;
+  for (int k = 1; k < t.tier_count; ++k) {
+    TierUse& u = t.tiers[static_cast<std::size_t>(k)];
+    u.util = u.bandwidth > 0 && t.latency_s > 0 ? u.bytes_all_pes / (u.bandwidth * t.pes * t.latency_s) : 0;
+  }
   const std::size_t n_obj = std::min(objectives_.size(), out.objectives.size());
+  const EvaluatedStep step{.stages = out.stages, .totals = t, .memory = out.memory};
   for (std::size_t i = 0; i < n_obj; ++i)
-    out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, t, out.memory);
+    out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, step);
   out.non_finite = first_non_finite(t, out.memory, out.objectives.data(), n_obj);
   if (out.non_finite != NonFinite::none) out.feasible = false;
 }

@@ -97,9 +97,14 @@ class TESSERA_API Evaluator {
                       StepWork& out) const;
 
  private:
-  double time_into(const StepShape& shape, const ParallelConfig& c, const Layout& layout, Evaluation& e,
-                   StageList& out) const;
-  void accumulate_totals(const StepWork& work, const ParallelConfig& c, StepTotals& totals) const;
+  // Builds the work of `shape`, has the latency model time it (as a step of `kind`; chunk j of
+  // n for a prefill chunk) into `out`, and returns the time on the critical path.
+  double time_into(const StepShape& shape, StepKind kind, std::int64_t chunk_index, const ParallelConfig& c,
+                   const Layout& layout, Evaluation& e, StageList& out) const;
+  // Adds `work`'s FLOPs and bytes to `totals`; the bytes go to the tier that `stages` (the
+  // latency model's timing of `work`, stage by stage) names.
+  void accumulate_totals(const StepWork& work, const StageList& stages, const ParallelConfig& c,
+                         StepTotals& totals) const;
   StepShape decode_shape(const ParallelConfig& c) const;
   StepShape prefill_chunk_shape(const ParallelConfig& c, std::int64_t j) const;
   void decode(const ParallelConfig& c, Evaluation& out) const;

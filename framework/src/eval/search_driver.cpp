@@ -151,6 +151,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   std::vector<ParallelConfig> proposed(batch);
   std::vector<ConfigRecord> slots;  // grown to the largest batch proposed (small spaces: small)
   std::vector<SearchScore> scores;
+  std::vector<double> score_objectives;  // scores[i].objectives: k values per configuration
   const ProgressCallback& progress = options.on_progress;
 
   // Duplicates are dropped (the first proposal kept): a bit per grid position, a set for the
@@ -174,6 +175,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
     if (slots.size() < n) {
       slots.resize(n);
       scores.resize(n);
+      score_objectives.resize(n * dirs.size());
     }
     evaluate_batch(session, space, proposed, n, slots, evaluator);
     throw_if_cancelled();  // the batch may be incomplete
@@ -181,6 +183,11 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       ConfigRecord& r = slots[i];
       scores[i].feasible = r.feasible;
       scores[i].primary = r.valid ? r.score : std::numeric_limits<double>::infinity();
+      const std::span<double> values(score_objectives.data() + i * dirs.size(), dirs.size());
+      for (std::size_t k = 0; k < dirs.size(); ++k)
+        values[k] = r.valid && r.non_finite == NonFinite::none ? oriented(r.objectives[k], dirs[k])
+                                                               : std::numeric_limits<double>::infinity();
+      scores[i].objectives = values;
       std::uint64_t key;
       if (r.grid_index >= 0) {
         key = static_cast<std::uint64_t>(r.grid_index);

@@ -203,6 +203,17 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                  {"hbm_bytes_all_pes", t.hbm_bytes_all_pes},
                  {"link_bytes_all_pes", t.link_bytes_all_pes}};
   if (t.prefill_pipelined) j["totals"]["formula"] = ttft_formula();
+  if (t.tier_count > 1) {  // a tier other than HBM served bytes (docs/physics.md §9)
+    nlohmann::json tiers = nlohmann::json::array();
+    for (int k = 0; k < t.tier_count; ++k) {
+      const TierUse& u = t.tiers[static_cast<std::size_t>(k)];
+      tiers.push_back({{"name", u.name},
+                       {"bytes_all_pes", u.bytes_all_pes},
+                       {"bandwidth_B_per_s", u.bandwidth},
+                       {"util", u.util}});
+    }
+    j["totals"]["tiers"] = tiers;
+  }
   nlohmann::json obj = nlohmann::json::object();
   const auto& slots = session.evaluator().objectives();
   for (std::size_t i = 0; i < slots.size(); ++i) obj[slots[i].name] = e.objectives[i];
@@ -288,6 +299,16 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   os << "  FLOP all PEs " << format_quantity(x.flops_all_pes, Dimension::flops) << " (redundant "
      << format_quantity(x.redundant_flops, Dimension::flops) << "),  HBM all PEs "
      << format_quantity(x.hbm_bytes_all_pes, Dimension::bytes) << "\n";
+  if (x.tier_count > 1) {  // a tier other than HBM served bytes (docs/physics.md §9)
+    os << "  memory tiers";
+    for (int k = 0; k < x.tier_count; ++k) {
+      const TierUse& u = x.tiers[static_cast<std::size_t>(k)];
+      os << (k > 0 ? ",  " : " ") << u.name << " " << format_quantity(u.bytes_all_pes, Dimension::bytes)
+         << " (" << fixed(100 * u.util, 2) << " % of " << format_quantity(u.bandwidth, Dimension::bandwidth)
+         << ")";
+    }
+    os << "\n";
+  }
   if (e.non_finite != NonFinite::none)
     os << "\nINFEASIBLE: non-finite " << non_finite_name(e.non_finite)
        << " (the physics gave inf or NaN; docs/limits.md \"Non-finite results\")\n";

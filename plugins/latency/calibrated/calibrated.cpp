@@ -74,7 +74,8 @@ FamilyEfficiency family_from_params(const ParamSet& p) {
   return f;
 }
 
-void CalibratedLatency::time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const {
+void CalibratedLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
+  const StepWork& work = step.work;
   time_step_with(ctx, family_from_params(ctx.machine->efficiency), work, out);
 }
 

@@ -74,7 +74,7 @@ class CalibratedLatency final : public LatencyModel {
   explicit CalibratedLatency(const FrameworkProfile& profile, const TpOverlapPolicy& tp_overlap = {},
                              bool allreduce_norm_fusion = false)
       : profile_(profile), tp_overlap_(tp_overlap), allreduce_norm_fusion_(allreduce_norm_fusion) {}
-  void time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const override;
+  void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override;
   const FrameworkProfile& profile() const { return profile_; }
 
   // The same with explicit family efficiencies instead of the machine's block (fitting, tests).

@@ -2,7 +2,8 @@
 
 namespace tessera::plugins {
 
-void OverlapLatency::time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const {
+void OverlapLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
+  const StepWork& work = step.work;
   out.clear();
   TpOverlapPolicy tp = tp_overlap_;
   tp.chunk_cost_s = ctx.machine->stage_overhead;  // the reference model's cost per kernel

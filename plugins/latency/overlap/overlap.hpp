@@ -12,7 +12,7 @@ class OverlapLatency final : public LatencyModel {
  public:
   OverlapLatency() = default;
   explicit OverlapLatency(const TpOverlapPolicy& tp_overlap) : tp_overlap_(tp_overlap) {}
-  void time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const override;
+  void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override;
   const TpOverlapPolicy& tp_overlap() const { return tp_overlap_; }
 
  private:

@@ -7,7 +7,7 @@ namespace tessera::plugins {
 // alpha-beta, and each context-parallel ring step pays its attention and its message in turn.
 class RooflineLatency final : public LatencyModel {
  public:
-  void time_step(const EvalContext& ctx, const StepWork& work, StageList& out) const override;
+  void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override;
 };
 
 }  // namespace tessera::plugins

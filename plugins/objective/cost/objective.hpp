@@ -24,8 +24,7 @@ class CostObjective final : public Objective {
     return k.base + k.per_tflops * ctx.gemm_peak / 1e12 + k.per_tbps * m.pe.hbm_bandwidth / 1e12 +
            k.per_gb * m.pe.hbm_capacity / 1e9 + k.per_gbps * link / 1e9;
   }
-  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const StepTotals&,
-                  const MemoryUsage&) const override {
+  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep&) const override {
     return static_cast<double>(c.pes()) * per_pe(k_, ctx);
   }
 

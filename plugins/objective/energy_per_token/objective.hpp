@@ -15,8 +15,8 @@ class EnergyPerTokenObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "J/tok"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig&, const StepTotals& t,
-                  const MemoryUsage&) const override {
+  double evaluate(const EvalContext& ctx, const ParallelConfig&, const EvaluatedStep& step) const override {
+    const StepTotals& t = step.totals;
     const EnergySpec& e = ctx.machine->energy;
     if (!e.present)
       throw InputError("objective/energy_per_token: machine '" + ctx.machine->name +

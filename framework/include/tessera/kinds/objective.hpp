@@ -16,9 +16,11 @@ class TESSERA_API Objective : public PluginObject {
   virtual Direction direction() const = 0;
   // SI unit of the value for JSON/CSV column names ("s", "tok/s", "USD", "J/tok", "" if none).
   virtual const char* unit() const = 0;
+  // The value of configuration `c`, from its evaluated step (stages, totals, memory). Called
+  // for valid configurations, after the memory model and the step's accounting.
   // Thread-safe, no allocation.
-  virtual double evaluate(const EvalContext& ctx, const ParallelConfig& c, const StepTotals& totals,
-                          const MemoryUsage& memory) const = 0;
+  virtual double evaluate(const EvalContext& ctx, const ParallelConfig& c,
+                          const EvaluatedStep& step) const = 0;
 };
 
 }  // namespace tessera

@@ -52,8 +52,12 @@ class TESSERA_API SearchSpace {
 
 // A score as the search sees it: lower is better (the host negates maximised objectives).
 struct SearchScore {
-  double primary = 0;
+  double primary = 0;     // the first objective's value (latency_s when the scenario names none)
   bool feasible = false;  // valid and fits memory
+  // Every objective's value, in the scenario's order, oriented as `primary` (objectives[0] is
+  // primary). +infinity for an invalid or non-finite configuration. Empty when the scenario
+  // names no objective. Valid only during receive().
+  std::span<const double> objectives = {};
 };
 
 class TESSERA_API SearchRun {
@@ -61,7 +65,7 @@ class TESSERA_API SearchRun {
   virtual ~SearchRun();
   // Writes up to out.size() configurations to evaluate next; returns how many; 0 = done.
   virtual std::size_t propose(std::span<ParallelConfig> out) = 0;
-  // The scores of the configurations last proposed, in the same order.
+  // The scores of the configurations last proposed, in the same order (duplicates included).
   virtual void receive(std::span<const ParallelConfig> configs, std::span<const SearchScore> scores) = 0;
 };
 

@@ -13,19 +13,24 @@
 
 namespace tessera {
 
-// Bump on any change to the descriptor, the kind interfaces or the types they pass.
-inline constexpr std::uint32_t kAbiVersion = 1;
+// The ABI covers the entry and this descriptor: bump it when either changes. A change to one
+// kind's interface (or the types it passes), or a new kind, bumps that kind's interface version
+// instead (docs/plugin-guide.md §11). 2: SDK v2 (every kind's interface changed with it).
+inline constexpr std::uint32_t kAbiVersion = 2;
 // The SDK release a plugin is built against: the project version (tessera/version.hpp).
 inline constexpr const char* kFrameworkVersion = kVersion;
 
 enum class PluginKind : std::uint32_t { latency = 1, memory = 2, search = 3, objective = 4 };
 
 // Interface version of each kind (checked after the ABI version).
-inline constexpr std::uint32_t kLatencyInterfaceVersion =
-    2;  // 2: Stage names its collective algorithm, LinkCost its group shape
+// latency 2: Stage names its collective algorithm, LinkCost its group shape; 3: time_step is
+// handed a StepCall (configuration, layout, step shape), Stage names its memory tier.
+inline constexpr std::uint32_t kLatencyInterfaceVersion = 3;
 inline constexpr std::uint32_t kMemoryInterfaceVersion = 2;  // 2: LinkCost carries the group shape
-inline constexpr std::uint32_t kSearchInterfaceVersion = 1;
-inline constexpr std::uint32_t kObjectiveInterfaceVersion = 1;
+// search 2: SearchScore carries every objective's value.
+inline constexpr std::uint32_t kSearchInterfaceVersion = 2;
+// objective 2: evaluate() is handed the evaluated step (EvaluatedStep: stages, totals, memory).
+inline constexpr std::uint32_t kObjectiveInterfaceVersion = 2;
 
 // The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
 constexpr std::uint32_t kind_interface_version(PluginKind k) {
@@ -119,9 +124,3 @@ PluginObject* create_default(const ParamSet&) {
   const ::tessera::PluginDescriptor* tessera_plugin_entry_impl() { return &(descriptor); } \
   }                                                                                        \
   BOOST_DLL_ALIAS(tessera_plugin_entry_impl, tessera_plugin_entry)
-
-// Fills the descriptor's header fields for a plugin of `kind`, in a descriptor written field by
-// field (plugin sources from before make_descriptor(), which fills them itself; kept so that
-// they still build until SDK v2).
-#define TESSERA_DESCRIPTOR_HEADER(kind_enum, kind_version) \
-  ::tessera::kAbiVersion, sizeof(::tessera::PluginDescriptor), kind_enum, kind_version

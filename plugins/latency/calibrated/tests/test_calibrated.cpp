@@ -187,8 +187,9 @@ TEST_CASE("calibrated: host launch cost is exposed only when the host is the bot
   StepWork w;
   build_step_work(s.context(), c, lay, sh, w);
   StageList a, b;
-  lf.time_step(s.context(), w, a);
-  ls.time_step(s.context(), w, b);
+  const StepCall call{.work = w, .config = c, .layout = lay, .shape = sh};
+  lf.time_step(s.context(), call, a);
+  ls.time_step(s.context(), call, b);
   double gpu = 0, kernels = 0;
   for (int i = 0; i < w.size; ++i) {
     gpu += a.items[static_cast<std::size_t>(i)].count * a.items[static_cast<std::size_t>(i)].visible_s;
