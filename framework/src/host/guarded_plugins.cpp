@@ -19,7 +19,9 @@ class Guarded {
   const LoadedPlugin& plugin() const { return plugin_; }
 
  protected:
-  [[noreturn]] void fail(const std::string& what) const { throw_plugin_failure(plugin_, {}, what, false); }
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const std::string& what) const {
+    throw_plugin_failure(plugin_, {}, what, false);
+  }
   LoadedPlugin plugin_;
 };
 
@@ -33,7 +35,7 @@ class GuardedLatency final : public LatencyModel, public Guarded {
   }
 
  private:
-  void check(const StageList& out) const {
+  [[gnu::cold, gnu::noinline]] void check(const StageList& out) const {
     const std::string bad = describe_bad_stages(out);
     if (!bad.empty()) fail("time_step returned " + bad);
   }
@@ -51,7 +53,7 @@ class GuardedMemory final : public MemoryModel, public Guarded {
   }
 
  private:
-  void check(const MemoryUsage& out) const {
+  [[gnu::cold, gnu::noinline]] void check(const MemoryUsage& out) const {
     const std::string bad = describe_bad_memory(out);
     if (!bad.empty()) fail("evaluate returned " + bad);
   }
@@ -71,7 +73,7 @@ class GuardedObjective final : public Objective, public Guarded {
   }
   const char* unit() const override {
     const char* u = call_plugin(plugin_, [&] { return inner_->unit(); });
-    if (u == nullptr) fail("unit() returned a null pointer (return \"\" for a value without a unit)");
+    if (u == nullptr) null_unit();
     return u;
   }
   double evaluate(const EvalContext& ctx, const ParallelConfig& c, const StepTotals& totals,
@@ -82,7 +84,14 @@ class GuardedObjective final : public Objective, public Guarded {
   }
 
  private:
-  void check(double v, const StepTotals& totals, const MemoryUsage& memory) const {
+  [[noreturn, gnu::cold, gnu::noinline]] void null_unit() const {
+    fail("unit() returned a null pointer (return \"\" for a value without a unit)");
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_direction(Direction d) const {
+    fail("direction() returned " + std::to_string(static_cast<int>(d)) + " (neither minimize nor maximize)");
+  }
+  [[gnu::cold, gnu::noinline]] void check(double v, const StepTotals& totals,
+                                          const MemoryUsage& memory) const {
     // Handed a non-finite total, the value may be non-finite too: the host marks the
     // configuration infeasible for its own quantity (docs/limits.md "Non-finite results").
     if (!objective_inputs_finite(totals, memory)) return;
@@ -98,11 +107,7 @@ class GuardedRun final : public SearchRun {
       : plugin_(p), strategy_(std::move(strategy)), inner_(std::move(inner)) {}
   std::size_t propose(std::span<ParallelConfig> out) override {
     const std::size_t n = call_plugin(plugin_, [&] { return inner_->propose(out); });
-    if (n > out.size())
-      throw_plugin_failure(plugin_, {},
-                           "propose returned " + std::to_string(n) + " configurations for a buffer of " +
-                               std::to_string(out.size()),
-                           false);
+    if (n > out.size()) too_many(n, out.size());
     return n;
   }
   void receive(std::span<const ParallelConfig> configs, std::span<const SearchScore> scores) override {
@@ -110,6 +115,12 @@ class GuardedRun final : public SearchRun {
   }
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] void too_many(std::size_t n, std::size_t room) const {
+    throw_plugin_failure(
+        plugin_, {},
+        "propose returned " + std::to_string(n) + " configurations for a buffer of " + std::to_string(room),
+        false);
+  }
   LoadedPlugin plugin_;
   std::shared_ptr<const SearchStrategy> strategy_;  // a run must not outlive its strategy
   std::unique_ptr<SearchRun> inner_;                // destroyed first

@@ -8,6 +8,8 @@
 // An InputError from the plugin (a parameter combination it rejects) stays an InputError
 // (exit status 2); anything else becomes a PluginError (exit status 1).
 // A try block costs nothing when nothing is thrown, so hot paths may use it too.
+// The registry's objects call it themselves: guarded_plugins.hpp wraps every object it creates
+// in a proxy whose every method goes through call_plugin and checks what comes back.
 #include <string>
 #include <string_view>
 #include <utility>
