@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "fixture_paths.hpp"
+#include "host/guarded_plugins.hpp"
 #include "host/plugin_barrier.hpp"
 #include "host/plugin_registry.hpp"
 
@@ -132,8 +133,11 @@ TEST_CASE("calls into plugin code go through the barrier") {
   auto model = reg.create_latency(PluginChoice{"throws", {raw("throw", "none")}, {}});
   REQUIRE(model);
   OneStage s;
-  CHECK_THROWS_MATCHES(call_plugin(p, [&] { model->time_step(s.ctx, s.call(), s.out); }), PluginError,
+  // The registry's object is the barrier's proxy: a bare call is guarded already.
+  CHECK_THROWS_MATCHES(model->time_step(s.ctx, s.call(), s.out), PluginError,
                        Catch::Message(throws_prefix() + ": time_step exploded"));
+  REQUIRE(plugin_behind(*model) != nullptr);
+  CHECK(plugin_behind(*model)->path == p.path);
   CHECK(call_plugin(p, [] { return 41 + 1; }) == 42);
   int x = 0;
   int& ref = call_plugin(p, [&]() -> int& { return x; });

@@ -31,6 +31,7 @@ struct Limits {
   std::uint64_t report_top = 100'000;           // rows of a top-N table
   std::uint64_t threads = 256;                  // evaluation threads
   std::uint64_t search_samples = 10'000'000;    // samples of a sampling search
+  std::uint64_t search_stale_rounds = 1'000;    // rounds in a row a search may propose nothing new
   std::uint64_t moe_table_entries = 1'000'000;  // entries of the exact MoE most-loaded-rank table, per thread
   // Magnitudes (plausibility bounds that also keep every product exact: docs/limits.md).
   std::uint64_t model_dimension = 1ull

@@ -26,9 +26,13 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
       p.feasible = true;
       p.best = r.records[*r.best];
       s->evaluator().evaluate(p.best.config, scratch);
-      p.cost = cost.evaluate(
-          s->context(), p.best.config,
-          EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
+      try {
+        p.cost = cost.evaluate(
+            s->context(), p.best.config,
+            EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
+      } catch (const PluginError& e) {
+        throw_at_configuration(e, p.best.config, s->machine());
+      }
     }
     result.points.push_back(std::move(p));
     report_progress(options.on_progress, result.points.size(), total_points, "hardware points");

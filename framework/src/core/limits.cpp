@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 17> kTable{{
+const std::array<LimitInfo, 18> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -27,6 +27,9 @@ const std::array<LimitInfo, 17> kTable{{
     {"report.top", &Limits::report_top, "rows of a top-N table (report.top, --top)", nullptr},
     {"threads", &Limits::threads, "evaluation threads (--threads)", nullptr},
     {"search.samples", &Limits::search_samples, "samples of a sampling search (random: samples)", nullptr},
+    {"search.stale_rounds", &Limits::search_stale_rounds,
+     "rounds in a row in which a search may propose nothing new (only configurations it proposed before)",
+     nullptr},
     {"moe.table_entries", &Limits::moe_table_entries,
      "cost of the exact MoE most-loaded-rank sum, (ep-1)(slots+1)^2 table entries (beyond: the documented "
      "approximation)",

@@ -5,6 +5,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <string>
+
+#include "tessera/error.hpp"
 
 namespace tessera {
 
@@ -318,7 +321,7 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
   t.throughput_tok_s = ttft > 0 ? t.tokens / ttft : 0;
 }
 
-void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
+void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const {
   out.config = c;
   out.totals = StepTotals{};
   out.totals.tier_count = 1;  // tiers[0]: HBM
@@ -357,6 +360,18 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
     out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, step);
   out.non_finite = first_non_finite(t, out.memory, out.objectives.data(), n_obj);
   if (out.non_finite != NonFinite::none) out.feasible = false;
+}
+
+void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
+  try {
+    evaluate_config(c, out);
+  } catch (const PluginError& e) {
+    throw_at_configuration(e, c, *ctx_.machine);
+  }
+}
+
+void throw_at_configuration(const PluginError& e, const ParallelConfig& c, const MachineSpec& machine) {
+  throw PluginError(std::string(e.what()) + "; at configuration " + format_config(c, machine));
 }
 
 }  // namespace tessera

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
@@ -71,6 +72,11 @@ struct ObjectiveSlot {
   std::string unit;
 };
 
+// Rethrows a plugin's failure while evaluating `c` as `<message>; at configuration cp=..,tp=..`
+// (the spelling --config reads).
+[[noreturn]] TESSERA_API void throw_at_configuration(const PluginError& e, const ParallelConfig& c,
+                                                     const MachineSpec& machine);
+
 class TESSERA_API Evaluator {
  public:
   Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
@@ -82,7 +88,8 @@ class TESSERA_API Evaluator {
   const std::vector<ObjectiveSlot>& objectives() const { return objectives_; }
 
   // Fills `out` for `c`. Invalid configs stop after the layout (out.valid = false); objectives
-  // are computed for every valid config, feasible or not.
+  // are computed for every valid config, feasible or not. A plugin's failure or bad value
+  // (PluginError, host/guarded_plugins.hpp) is rethrown with the configuration appended.
   void evaluate(const ParallelConfig& c, Evaluation& out) const;
 
   // Time of one pipeline stage (ceil(L/pp) layers, the heaviest mix) for `batch` sequences
@@ -111,6 +118,7 @@ class TESSERA_API Evaluator {
   void prefill(const ParallelConfig& c, Evaluation& out) const;
 
   void layout_of(const ParallelConfig& c, Evaluation& out) const;
+  void evaluate_config(const ParallelConfig& c, Evaluation& out) const;
 
   EvalContext ctx_;
   std::uint64_t id_ = 0;

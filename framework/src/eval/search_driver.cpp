@@ -10,7 +10,9 @@
 #include "core/streaming_front.hpp"
 #include "core/top_n.hpp"
 #include "eval/batch_evaluator.hpp"
+#include "host/guarded_plugins.hpp"
 #include "tessera/error.hpp"
+#include "tessera/limits.hpp"
 #include "tessera/units.hpp"
 
 namespace tessera {
@@ -147,6 +149,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   BatchEvaluator evaluator(options.threads);
 
   std::unique_ptr<SearchRun> run = strategy.start(space);
+  if (!run) throw_plugin_error(strategy, "search", "start returned no SearchRun (a null pointer)");
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
   std::vector<ParallelConfig> proposed(batch);
   std::vector<ConfigRecord> slots;  // grown to the largest batch proposed (small spaces: small)
@@ -168,10 +171,17 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   std::vector<std::pair<std::uint64_t, ConfigRecord>> all;  // keep_records only
   const bool want_reason = options.keep_records || static_cast<bool>(options.on_record);
 
+  // Termination (docs/plugin-guide.md §10): a search that proposes nothing new for more than
+  // search.stale_rounds rounds in a row, or more distinct configurations than the grid has
+  // points, is stopped with an error naming it.
+  const std::uint64_t stale_limit = current_limits().search_stale_rounds;
+  std::uint64_t stale_rounds = 0;
+
   for (;;) {
     throw_if_cancelled();
     const std::size_t n = std::min(batch, run->propose(std::span<ParallelConfig>(proposed.data(), batch)));
     if (n == 0) break;
+    const std::uint64_t evaluated_before = result.counts.evaluated;
     if (slots.size() < n) {
       slots.resize(n);
       scores.resize(n);
@@ -211,6 +221,19 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       }
       if (options.keep_records) all.emplace_back(key, r);
     }
+    stale_rounds = result.counts.evaluated == evaluated_before ? stale_rounds + 1 : 0;
+    if (stale_rounds > stale_limit)
+      throw_plugin_error(strategy, "search",
+                         "proposed nothing new in " + std::to_string(stale_rounds) +
+                             " rounds in a row (only configurations it had proposed before), which " +
+                             limit_exceeded("search.stale_rounds") +
+                             "; propose returns 0 when the search is done");
+    if (result.counts.evaluated > result.counts.enumerated)
+      throw_plugin_error(strategy, "search",
+                         "proposed " + std::to_string(result.counts.evaluated) +
+                             " distinct configurations, more than the grid's " +
+                             std::to_string(result.counts.enumerated) +
+                             " points; propose returns 0 when the search is done");
     run->receive(std::span<const ParallelConfig>(proposed.data(), n),
                  std::span<const SearchScore>(scores.data(), n));
     report_progress(progress, result.counts.evaluated, valid, "configurations");

@@ -8,9 +8,8 @@
 // An InputError from the plugin (a parameter combination it rejects) stays an InputError
 // (exit status 2); anything else becomes a PluginError (exit status 1).
 // A try block costs nothing when nothing is thrown, so hot paths may use it too.
-#include <cxxabi.h>
-
-#include <exception>
+// The registry's objects call it themselves: guarded_plugins.hpp wraps every object it creates
+// in a proxy whose every method goes through call_plugin and checks what comes back.
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,26 +26,21 @@ TESSERA_API std::string describe_plugin(const LoadedPlugin& plugin);
 [[noreturn]] TESSERA_API void throw_plugin_failure(const LoadedPlugin& plugin, std::string_view action,
                                                    const std::string& message, bool input_error);
 
+// Rethrows the exception being handled (call only inside a catch block) as the host error for
+// a failed call: the message is copied while the plugin's exception object is still alive. A
+// thread cancellation (abi::__forced_unwind) keeps unwinding. Out of line and cold, so that
+// call_plugin's normal path holds nothing but the call.
+[[noreturn]] TESSERA_API void rethrow_plugin_failure(const LoadedPlugin& plugin, std::string_view action);
+
 // Calls `f()` (plugin code) behind the barrier and returns its result. `action` is inserted
 // before the message ("failed to create"); leave it empty for a plain call.
 template <class F>
 decltype(auto) call_plugin(const LoadedPlugin& plugin, F&& f, std::string_view action = {}) {
-  std::string message;
-  bool input_error = false;
   try {
     return std::forward<F>(f)();
-  } catch (const abi::__forced_unwind&) {
-    throw;  // thread cancellation must keep unwinding
-  } catch (const InputError& e) {
-    message = e.what();
-    input_error = true;
-  } catch (const std::exception& e) {
-    message = e.what();
   } catch (...) {
-    message = "unknown exception (not derived from std::exception)";
+    rethrow_plugin_failure(plugin, action);
   }
-  // The plugin's exception object is destroyed here, before the host error is thrown.
-  throw_plugin_failure(plugin, action, message, input_error);
 }
 
 }  // namespace tessera

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/nearest_name.hpp"
+#include "host/guarded_plugins.hpp"
 #include "host/plugin_barrier.hpp"
 #include "host/plugin_discovery.hpp"
 #include "host/plugin_loader.hpp"
@@ -109,8 +110,8 @@ struct PluginRegistry::Impl {
                         " failed to create: the factory returned an object that is not a " + interface_name);
     }
     // The deleter holds the library: the object's code stays mapped until it is destroyed,
-    // even if the registry goes first.
-    return std::shared_ptr<T>(typed, [library = p.library](T* o) { delete o; });
+    // even if the registry goes first. Every call into it goes through the barrier's proxy.
+    return guard_plugin(std::shared_ptr<T>(typed, [library = p.library](T* o) { delete o; }), p);
   }
 };
 

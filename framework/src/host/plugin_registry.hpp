@@ -76,6 +76,8 @@ class TESSERA_API PluginRegistry {
 
   // Validates `choice.params` against the plugin's schema (all errors collected, InputErrors)
   // and creates the object through the exception barrier (PluginError naming id, version, path).
+  // The object comes wrapped in the barrier's proxy (guarded_plugins.hpp): every later call
+  // into it is guarded and its results checked too.
   std::shared_ptr<LatencyModel> create_latency(const PluginChoice& choice) const;
   std::shared_ptr<MemoryModel> create_memory(const PluginChoice& choice) const;
   std::shared_ptr<SearchStrategy> create_search(const PluginChoice& choice) const;

@@ -1,0 +1,174 @@
+#include "host/guarded_plugins.hpp"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "host/plugin_barrier.hpp"
+#include "host/returned_values.hpp"
+
+namespace tessera {
+
+namespace {
+
+// What every proxy carries: the plugin's identity (a copy: the registry may go first).
+class Guarded {
+ public:
+  explicit Guarded(const LoadedPlugin& plugin) : plugin_(plugin) {}
+  virtual ~Guarded() = default;
+  const LoadedPlugin& plugin() const { return plugin_; }
+
+ protected:
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const std::string& what) const {
+    throw_plugin_failure(plugin_, {}, what, false);
+  }
+  LoadedPlugin plugin_;
+};
+
+class GuardedLatency final : public LatencyModel, public Guarded {
+ public:
+  GuardedLatency(std::shared_ptr<LatencyModel> inner, const LoadedPlugin& p)
+      : Guarded(p), inner_(std::move(inner)) {}
+  void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override {
+    call_plugin(plugin_, [&] { inner_->time_step(ctx, step, out); });
+    if (!stages_plausible(out)) check(out);
+  }
+
+ private:
+  [[gnu::cold, gnu::noinline]] void check(const StageList& out) const {
+    const std::string bad = describe_bad_stages(out);
+    if (!bad.empty()) fail("time_step returned " + bad);
+  }
+  std::shared_ptr<LatencyModel> inner_;
+};
+
+class GuardedMemory final : public MemoryModel, public Guarded {
+ public:
+  GuardedMemory(std::shared_ptr<MemoryModel> inner, const LoadedPlugin& p)
+      : Guarded(p), inner_(std::move(inner)) {}
+  void evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                MemoryUsage& out) const override {
+    call_plugin(plugin_, [&] { inner_->evaluate(ctx, c, layout, out); });
+    if (!memory_plausible(out)) check(out);
+  }
+
+ private:
+  [[gnu::cold, gnu::noinline]] void check(const MemoryUsage& out) const {
+    const std::string bad = describe_bad_memory(out);
+    if (!bad.empty()) fail("evaluate returned " + bad);
+  }
+  std::shared_ptr<MemoryModel> inner_;
+};
+
+class GuardedObjective final : public Objective, public Guarded {
+ public:
+  GuardedObjective(std::shared_ptr<Objective> inner, const LoadedPlugin& p)
+      : Guarded(p), inner_(std::move(inner)) {}
+  Direction direction() const override {
+    const Direction d = call_plugin(plugin_, [&] { return inner_->direction(); });
+    if (d != Direction::minimize && d != Direction::maximize)
+      fail("direction() returned " + std::to_string(static_cast<int>(d)) +
+           " (neither minimize nor maximize)");
+    return d;
+  }
+  const char* unit() const override {
+    const char* u = call_plugin(plugin_, [&] { return inner_->unit(); });
+    if (u == nullptr) null_unit();
+    return u;
+  }
+  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep& step) const override {
+    const double v = call_plugin(plugin_, [&] { return inner_->evaluate(ctx, c, step); });
+    if (!std::isfinite(v)) check(v, step.totals, step.memory);
+    return v;
+  }
+
+ private:
+  [[noreturn, gnu::cold, gnu::noinline]] void null_unit() const {
+    fail("unit() returned a null pointer (return \"\" for a value without a unit)");
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_direction(Direction d) const {
+    fail("direction() returned " + std::to_string(static_cast<int>(d)) + " (neither minimize nor maximize)");
+  }
+  [[gnu::cold, gnu::noinline]] void check(double v, const StepTotals& totals,
+                                          const MemoryUsage& memory) const {
+    // Handed a non-finite total, the value may be non-finite too: the host marks the
+    // configuration infeasible for its own quantity (docs/limits.md "Non-finite results").
+    if (!objective_inputs_finite(totals, memory)) return;
+    fail("evaluate returned " + format_returned(v) + "; an objective's value must be finite");
+  }
+  std::shared_ptr<Objective> inner_;
+};
+
+class GuardedRun final : public SearchRun {
+ public:
+  GuardedRun(std::unique_ptr<SearchRun> inner, std::shared_ptr<const SearchStrategy> strategy,
+             const LoadedPlugin& p)
+      : plugin_(p), strategy_(std::move(strategy)), inner_(std::move(inner)) {}
+  std::size_t propose(std::span<ParallelConfig> out) override {
+    const std::size_t n = call_plugin(plugin_, [&] { return inner_->propose(out); });
+    if (n > out.size()) too_many(n, out.size());
+    return n;
+  }
+  void receive(std::span<const ParallelConfig> configs, std::span<const SearchScore> scores) override {
+    call_plugin(plugin_, [&] { inner_->receive(configs, scores); });
+  }
+
+ private:
+  [[noreturn, gnu::cold, gnu::noinline]] void too_many(std::size_t n, std::size_t room) const {
+    throw_plugin_failure(
+        plugin_, {},
+        "propose returned " + std::to_string(n) + " configurations for a buffer of " + std::to_string(room),
+        false);
+  }
+  LoadedPlugin plugin_;
+  std::shared_ptr<const SearchStrategy> strategy_;  // a run must not outlive its strategy
+  std::unique_ptr<SearchRun> inner_;                // destroyed first
+};
+
+class GuardedSearch final : public SearchStrategy, public Guarded {
+ public:
+  GuardedSearch(std::shared_ptr<SearchStrategy> inner, const LoadedPlugin& p)
+      : Guarded(p), inner_(std::move(inner)) {}
+  std::unique_ptr<SearchRun> start(const SearchSpace& space) const override {
+    std::unique_ptr<SearchRun> run = call_plugin(plugin_, [&] { return inner_->start(space); });
+    if (!run) fail("start returned no SearchRun (a null pointer)");
+    return std::make_unique<GuardedRun>(std::move(run), inner_, plugin_);
+  }
+
+ private:
+  std::shared_ptr<SearchStrategy> inner_;
+};
+
+template <class Proxy, class T>
+std::shared_ptr<T> make_guarded(std::shared_ptr<T> object, const LoadedPlugin& plugin) {
+  if (!object) return nullptr;
+  return std::make_shared<Proxy>(std::move(object), plugin);
+}
+
+}  // namespace
+
+std::shared_ptr<LatencyModel> guard_plugin(std::shared_ptr<LatencyModel> object, const LoadedPlugin& plugin) {
+  return make_guarded<GuardedLatency>(std::move(object), plugin);
+}
+std::shared_ptr<MemoryModel> guard_plugin(std::shared_ptr<MemoryModel> object, const LoadedPlugin& plugin) {
+  return make_guarded<GuardedMemory>(std::move(object), plugin);
+}
+std::shared_ptr<SearchStrategy> guard_plugin(std::shared_ptr<SearchStrategy> object,
+                                             const LoadedPlugin& plugin) {
+  return make_guarded<GuardedSearch>(std::move(object), plugin);
+}
+std::shared_ptr<Objective> guard_plugin(std::shared_ptr<Objective> object, const LoadedPlugin& plugin) {
+  return make_guarded<GuardedObjective>(std::move(object), plugin);
+}
+
+const LoadedPlugin* plugin_behind(const PluginObject& object) {
+  const auto* g = dynamic_cast<const Guarded*>(&object);
+  return g ? &g->plugin() : nullptr;
+}
+
+void throw_plugin_error(const PluginObject& object, std::string_view kind, const std::string& what) {
+  if (const LoadedPlugin* p = plugin_behind(object)) throw_plugin_failure(*p, {}, what, false);
+  throw PluginError(std::string(kind) + ": " + what);
+}
+
+}  // namespace tessera
