@@ -8,6 +8,7 @@
 
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "host/plugin_axes.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/collectives_warnings.hpp"
 #include "scenario/sweep_size.hpp"
@@ -46,18 +47,11 @@ void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vecto
   check(PluginKind::memory, s.plugins.memory);
   check(PluginKind::search, s.plugins.search);
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
-  if (!s.machine_efficiency.empty() && !s.plugins.latency.empty()) {
-    for (const auto& c : s.plugins.latency) {
-      if (!registry.find(PluginKind::latency, c.name)) continue;
-      try {
-        registry.machine_params(c.name, s.machine_efficiency, s.machine_file);
-      } catch (const InputErrors& e) {
-        for (const auto& d : e.diagnostics()) diags.push_back(d);
-      } catch (const InputError& e) {
-        diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
-      }
-    }
-  }
+  std::vector<Diagnostic> warnings;
+  check_machine_blocks(s.machine_blocks, s.machine_file, registry, diags, warnings);
+  for (const auto& w : warnings) spdlog::warn("{}", w.format());
+  Sweep sweep = s.sweep;
+  resolve_plugin_axes(sweep, registry, diags);
 }
 
 }  // namespace

@@ -126,6 +126,30 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       shown = join_path(shown, c);
       continue;
     }
+    if (canon == "machine.plugins") {
+      // machine.plugins.<plugin>.<param>: one parameter of one plugin's machine block.
+      if (parts.size() != i + 2) {
+        d.error(o.where, o.label +
+                             ": a machine-block parameter is machine.plugins.<plugin>.<param>, found '" +
+                             o.path + "'");
+        return;
+      }
+      if (node->is_null()) *node = empty_mapping(o.where);
+      if (!node->is_mapping()) {
+        d.error(o.where,
+                o.label + ": " + shown + " is " + describe(*node) + ", not a mapping of plugin blocks");
+        return;
+      }
+      YNode* block = node->find(c);
+      if (!block || block->is_null()) block = &node->set(c, o.where, empty_mapping(o.where));
+      if (!block->is_mapping()) {
+        d.error(o.where, o.label + ": " + join_path(shown, c) + " is " + describe(*block) +
+                             ", not a mapping of parameters");
+        return;
+      }
+      block->set(parts[i + 1], o.where, o.value);
+      return;
+    }
     if (schema_free_keys(canon)) {
       if (canon.rfind("plugins.", 0) == 0) {
         if (node->is_scalar()) {
