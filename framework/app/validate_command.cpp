@@ -35,7 +35,8 @@ constexpr const char* kExamples =
     "  tessera validate tests/fixtures/hf/deepseek-v3/config.json\n";
 
 // Plugin names and parameters of a loaded scenario; diagnostics appended.
-void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
+void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vector<Diagnostic>& diags,
+                   std::vector<Diagnostic>& warnings) {
   const auto check = [&](PluginKind kind, const PluginChoice& c) {
     if (!registry.find(kind, c.name) && registry.names(kind).empty()) {
       spdlog::warn("no {} plugins found: '{}' not checked", plugin_kind_name(kind), c.name);
@@ -47,9 +48,8 @@ void check_plugins(const Scenario& s, const PluginRegistry& registry, std::vecto
   check(PluginKind::memory, s.plugins.memory);
   check(PluginKind::search, s.plugins.search);
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
-  std::vector<Diagnostic> warnings;
+  // Machine blocks: a misspelled plugin name is an error, one of a plugin not installed a warning.
   check_machine_blocks(s.machine_blocks, s.machine_file, registry, diags, warnings);
-  for (const auto& w : warnings) spdlog::warn("{}", w.format());
   Sweep sweep = s.sweep;
   resolve_plugin_axes(sweep, registry, diags);
 }
@@ -97,7 +97,7 @@ int validate_command(const Args& args) {
             warnings = default_collectives_warnings(s.machine, s.machine_file, f);
             // Loads only the plugins the scenario names (and, for a name not found, its kind).
             if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
-            check_plugins(s, *registry, diags);
+            check_plugins(s, *registry, diags, warnings);
             // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
             // a scenario with a hardware sweep, `explore`'s over its hardware points.
             if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);

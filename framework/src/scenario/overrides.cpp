@@ -157,6 +157,29 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
           YNode m = empty_mapping(node->where);
           m.set("name", node->where, *node);
           *node = std::move(m);
+        } else if (node->is_sequence() && parts.size() == i + 2) {
+          // plugins.latency.<name>.<param> on a list: the parameter of the element named <name>.
+          YNode* item = nullptr;
+          std::vector<std::string> names;
+          for (auto& it : node->items) {
+            const YNode* nm = it.is_scalar() ? &it : it.is_mapping() ? it.find("name") : nullptr;
+            if (!nm || !nm->is_scalar()) continue;
+            names.push_back(nm->value);
+            if (nm->value == c) item = &it;
+          }
+          if (!item) {
+            d.error(o.where, o.label + ": no plugin named '" + c + "' in " + shown +
+                                 did_you_mean_path(c, names, shown, "." + parts[i + 1]) +
+                                 "; the list holds " + join_names(names, " and "));
+            return;
+          }
+          if (item->is_scalar()) {
+            YNode m = empty_mapping(item->where);
+            m.set("name", item->where, *item);
+            *item = std::move(m);
+          }
+          item->set(parts[i + 1], o.where, o.value);
+          return;
         } else if (node->is_sequence()) {
           d.error(o.where, o.label + ": " + shown +
                                " is a list of plugins; set the whole list instead, e.g. " + shown +
