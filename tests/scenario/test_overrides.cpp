@@ -176,12 +176,13 @@ TEST_CASE("machine.plugins.<plugin>.<param> and plugins.latency.<name>.<param> o
   CHECK(s.plugins.latency[1].params[0].key == "framework");
   CHECK(s.plugins.latency[1].params[0].text == "vllm");
 
-  CHECK(
-      errors_of({"plugins.latency=[overlap, calibrated]", "plugins.latency.calibrate.framework=vllm"}) ==
-      std::vector<std::string>{"<command line>: error: --set: no plugin named 'calibrate' in plugins.latency "
-                               "(did you mean plugins.latency.calibrated.framework?); the list holds overlap "
-                               "and calibrated"});
+  CHECK(errors_of({"plugins.latency=[overlap, calibrated]", "plugins.latency.calibrate.framework=vllm"}) ==
+        std::vector<std::string>{
+            "<command line>: error: --set plugins.latency.calibrate.framework=vllm: no "
+            "plugin named 'calibrate' in plugins.latency (did you mean "
+            "'plugins.latency.calibrated.framework'?); the list holds overlap and calibrated"});
   CHECK(errors_of({"machine.plugins.sram_tier=1"}) ==
-        std::vector<std::string>{"<command line>: error: --set: a machine-block parameter is "
-                                 "machine.plugins.<plugin>.<param>, found 'machine.plugins.sram_tier'"});
+        std::vector<std::string>{
+            "<command line>: error: --set machine.plugins.sram_tier=1: a machine-block "
+            "parameter is machine.plugins.<plugin>.<param>, found 'machine.plugins.sram_tier'"});
 }
