@@ -8,9 +8,9 @@
 
 #include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_axes.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/collectives_warnings.hpp"
+#include "scenario/plugin_axes.hpp"
 #include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "work_report.hpp"

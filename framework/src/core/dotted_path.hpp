@@ -12,7 +12,8 @@ inline std::vector<std::string> split_dotted(std::string_view path) {
   std::size_t start = 0;
   while (true) {
     const std::size_t dot = path.find('.', start);
-    out.emplace_back(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    out.emplace_back(
+        path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
     if (dot == std::string_view::npos) return out;
     start = dot + 1;
   }

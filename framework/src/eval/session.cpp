@@ -1,6 +1,6 @@
 #include "eval/session.hpp"
 
-#include "host/plugin_axes.hpp"
+#include "scenario/plugin_axes.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {

@@ -1,4 +1,4 @@
-#include "host/plugin_axes.hpp"
+#include "scenario/plugin_axes.hpp"
 
 #include "core/nearest_name.hpp"
 #include "tessera/plugin/descriptor.hpp"
