@@ -1,7 +1,8 @@
 // `tessera validate FILE...`: checks model, machine and scenario files (by their `kind:`),
 // printing `FILE: ok` for each good file and every diagnostic of each bad one. For scenarios
-// it also checks the plugin choices and the machine's `efficiency:` block against the plugins'
-// schemas when those plugins are found. Exit 2 when any file is bad.
+// it also checks the plugin choices, the machine's blocks (`plugins:`, `efficiency:`) and the
+// machine-block axes of sweep.hardware against the plugins' schemas when those plugins are found. Exit 2 when
+// any file is bad.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
