@@ -78,7 +78,6 @@ void resolve_plugin_axes(Sweep& sweep, const PluginRegistry& registry, std::vect
 void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::string& machine_file,
                           const PluginRegistry& registry, std::vector<Diagnostic>& errors,
                           std::vector<Diagnostic>& warnings) {
-  if (registry.names(PluginKind::latency).empty()) return;  // nothing installed: nothing to check against
   for (const MachineBlock& b : blocks) {
     if (registry.find(PluginKind::latency, b.plugin)) {
       try {
@@ -88,6 +87,8 @@ void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::st
       }
       continue;
     }
+    // A miss: only now is every library listed (a lookup that hits loads only its own).
+    if (registry.names(PluginKind::latency).empty()) continue;  // nothing installed to check against
     bool other_kind = false;
     for (const PluginKind k : kKinds)
       if (k != PluginKind::latency && registry.find(k, b.plugin)) other_kind = true;
