@@ -323,6 +323,13 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
     if (expect_mapping(*hw, hp, d)) {
       for (const auto& e : hw->entries) {
         const std::string kp = join_path(hp, e.key);
+        if (e.key.rfind("plugins.", 0) == 0) {
+          d.error(e.key_where,
+                  kp + ": a plugin parameter is not a hardware axis (the plugin is created once per "
+                       "study); a hardware model's own parameters belong in its machine block and "
+                       "are swept as machine.plugins.<plugin>.<param>");
+          continue;
+        }
         if (e.key.rfind("machine.", 0) != 0) {
           d.error(e.key_where, kp +
                                    ": expected a dotted machine field path such as machine.pe.hbm.bandwidth "

@@ -97,3 +97,13 @@ TEST_CASE("sram_tier: sweep.hardware types a machine-block axis by the plugin's 
   CHECK(e.find("sweep.hardware.machine.plugins.sram_tier.sram_bandwith: latency/sram_tier has no machine "
                "parameter 'sram_bandwith' (did you mean 'sram_bandwidth'?)") != std::string::npos);
 }
+
+TEST_CASE("sram_tier: a plugin parameter is refused as a hardware axis with the machine-block path",
+          "[sram_tier]") {
+  const std::string e = load_error({"sweep.hardware.plugins.latency.sram_tier.sram_capacity=[1 GB]"});
+  CHECK(
+      e ==
+      "<command line>: error: sweep.hardware.plugins.latency.sram_tier.sram_capacity: a plugin parameter is "
+      "not a hardware axis (the plugin is created once per study); a hardware model's own parameters belong "
+      "in its machine block and are swept as machine.plugins.<plugin>.<param> (given with --set)");
+}
