@@ -9,12 +9,14 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "core/nearest_name.hpp"
 #include "exit_codes.hpp"
+#include "host/machine_blocks.hpp"
 #include "host/param_validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "report/text_table.hpp"
@@ -101,7 +103,8 @@ void print_text(std::ostream& os, const PluginRegistry& reg,
       print_params(os, d.params, d.param_count);
     }
     if (d.machine_param_count > 0) {
-      os << "  machine parameters (the machine file's `efficiency:` block):\n";
+      os << "  machine parameters (the machine file's `plugins: {" << d.name << ": {...}}` block"
+         << (std::string_view(d.name) == kEfficiencyBlockPlugin ? ", or `efficiency:`" : "") << "):\n";
       print_params(os, d.machine_params, d.machine_param_count);
     }
   }

@@ -1,7 +1,8 @@
 // `tessera validate FILE...`: checks model, machine and scenario files (by their `kind:`),
 // printing `FILE: ok` for each good file and every diagnostic of each bad one. For scenarios
-// it also checks the plugin choices and the machine's `efficiency:` block against the plugins'
-// schemas when those plugins are found. Exit 2 when any file is bad.
+// it also checks the plugin choices, the machine's blocks (`plugins:`, `efficiency:`) and the
+// machine-block axes of sweep.hardware against the plugins' schemas when those plugins are found.
+// Exit 2 when any file is bad.
 #include <iostream>
 
 #include "common_options.hpp"
@@ -9,6 +10,7 @@
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/collectives_warnings.hpp"
+#include "scenario/plugin_axes.hpp"
 #include "scenario/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "work_report.hpp"
@@ -76,6 +78,8 @@ int validate_command(const Args& args) {
             // Loads only the plugins the scenario names (and, for a name not found, its kind).
             if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
             check_scenario_plugins(s, *registry, MissingKind::warn, diags);
+            // Machine blocks: a misspelled plugin name is an error, one of a plugin not installed a warning.
+            check_machine_blocks(s.machine_blocks, s.machine_file, *registry, diags, warnings);
             // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
             // a scenario with a hardware sweep, `explore`'s over its hardware points.
             if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);

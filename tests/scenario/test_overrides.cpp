@@ -157,3 +157,32 @@ TEST_CASE("set: number formats of parts - attention math - dispatch", "[override
   CHECK_THAT(bad[0], Catch::Contains("dtype.attention: expected a number format") &&
                          Catch::Contains("nvfp4, mxfp4 or mxfp8") && Catch::Contains("did you mean"));
 }
+
+TEST_CASE("machine.plugins.<plugin>.<param> and plugins.latency.<name>.<param> on a list", "[overrides]") {
+  // A machine block is added when absent, kept raw for its plugin's schema.
+  const Scenario s = load_with(
+      {"machine.plugins.sram_tier.sram_capacity=1 GB", "machine.plugins.sram_tier.sram_bandwidth=20 TB/s",
+       "plugins.latency=[overlap, calibrated]", "plugins.latency.calibrated.framework=vllm"});
+  const MachineBlock* b = find_machine_block(s.machine_blocks, "sram_tier");
+  REQUIRE(b != nullptr);
+  CHECK(b->label == "machine.plugins.sram_tier");
+  REQUIRE(b->params.size() == 2);
+  CHECK(b->params[0].key == "sram_capacity");
+  CHECK(b->params[0].text == "1 GB");
+  CHECK(b->params[1].text == "20 TB/s");
+  REQUIRE(s.plugins.latency.size() == 2);
+  CHECK(s.plugins.latency[0].params.empty());
+  REQUIRE(s.plugins.latency[1].params.size() == 1);
+  CHECK(s.plugins.latency[1].params[0].key == "framework");
+  CHECK(s.plugins.latency[1].params[0].text == "vllm");
+
+  CHECK(errors_of({"plugins.latency=[overlap, calibrated]", "plugins.latency.calibrate.framework=vllm"}) ==
+        std::vector<std::string>{
+            "<command line>: error: --set plugins.latency.calibrate.framework=vllm: no "
+            "plugin named 'calibrate' in plugins.latency (did you mean "
+            "'plugins.latency.calibrated.framework'?); the list holds overlap and calibrated"});
+  CHECK(errors_of({"machine.plugins.sram_tier=1"}) ==
+        std::vector<std::string>{
+            "<command line>: error: --set machine.plugins.sram_tier=1: a machine-block "
+            "parameter is machine.plugins.<plugin>.<param>, found 'machine.plugins.sram_tier'"});
+}

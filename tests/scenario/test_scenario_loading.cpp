@@ -59,13 +59,16 @@ TEST_CASE("model and machine by path - with file overrides", "[scenario]") {
   CHECK(m.energy.hbm_byte == Approx(30e-12));
 
   // The efficiency block is kept raw, with locations, for the latency plugin's schema.
-  REQUIRE(s.machine_efficiency.size() == 3);
-  CHECK(s.machine_efficiency[0].key == "gemm");
-  CHECK(s.machine_efficiency[0].text == "0.8");
-  CHECK(s.machine_efficiency[0].where.line == 15);
-  CHECK(s.machine_efficiency[2].is_list);
-  CHECK(s.machine_efficiency[2].items == std::vector<std::string>{"0.5", "0.9"});
-  CHECK(s.machine_efficiency[2].text == "0.5,0.9");
+  REQUIRE(s.machine_blocks.size() == 1);
+  const auto& eff = s.machine_blocks[0].params;
+  CHECK(s.machine_blocks[0].plugin == "calibrated");
+  REQUIRE(eff.size() == 3);
+  CHECK(eff[0].key == "gemm");
+  CHECK(eff[0].text == "0.8");
+  CHECK(eff[0].where.line == 15);
+  CHECK(eff[2].is_list);
+  CHECK(eff[2].items == std::vector<std::string>{"0.5", "0.9"});
+  CHECK(eff[2].text == "0.5,0.9");
 
   CHECK(s.workload.mode == Mode::prefill);
   CHECK(s.workload.context == 8192);

@@ -16,7 +16,7 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
   const std::uint64_t total_points = sweep_hardware_points(sweep);
   report_progress(options.on_progress, 0, total_points, "hardware points");
   for (std::uint64_t i = 0; i < total_points; ++i) {
-    const HardwarePoint hp = hardware_point(sweep, session.machine(), i);
+    const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
     ExplorePoint p;
     p.values = hp.values;
     const auto s = session.with_machine(hp.machine);

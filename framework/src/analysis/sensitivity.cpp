@@ -4,9 +4,11 @@
 #include <cmath>
 #include <map>
 
+#include "host/machine_blocks.hpp"
 #include "scenario/field_access.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
+#include "tessera/plugin/descriptor.hpp"
 
 namespace tessera {
 
@@ -83,10 +85,46 @@ std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& s
     k.emplace_back("machine.levels." + l.name + ".latency", l.name + " link latency");
   }
   k.emplace_back("machine.stage_overhead", "stage overhead");
+  // The running latency plugin's numeric machine-block parameters, when the machine file gives
+  // its block under `plugins:` (calibrated's `efficiency:` constants are fitted, not hardware).
+  const MachineBlock* b = find_machine_block(session.scenario().machine_blocks, session.latency_name());
+  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.latency_name());
+  if (b && p && b->label.rfind("machine.plugins.", 0) == 0) {
+    const PluginDescriptor& d = *p->descriptor;
+    for (std::uint32_t i = 0; i < d.machine_param_count; ++i) {
+      const ParamSpec& ps = d.machine_params[i];
+      if (ps.type != ParamType::integer && ps.type != ParamType::real && ps.type != ParamType::quantity)
+        continue;
+      k.emplace_back(b->label + "." + ps.name, session.latency_name() + " " + ps.name);
+    }
+  }
   return k;
 }
 
 namespace {
+
+// A machine-block knob "machine.plugins.<plugin>.<param>" names <param> of the running plugin's
+// block (machine.efficiency); "" for a machine field.
+std::string block_param(const std::string& path) {
+  if (path.rfind("machine.plugins.", 0) != 0) return "";
+  return path.substr(path.rfind('.') + 1);
+}
+
+Dimension block_dimension(const Session& session, const std::string& param) {
+  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.latency_name());
+  for (std::uint32_t i = 0; p && i < p->descriptor->machine_param_count; ++i)
+    if (param == p->descriptor->machine_params[i].name) return p->descriptor->machine_params[i].dimension;
+  return Dimension::none;
+}
+
+void set_knob(MachineSpec& m, const std::string& path, double v) {
+  const std::string param = block_param(path);
+  if (param.empty()) return set_machine_field(m, path, v);
+  if (std::holds_alternative<std::int64_t>(m.efficiency.values().find(param)->second))
+    m.efficiency.set(param, static_cast<std::int64_t>(std::llround(v)));
+  else
+    m.efficiency.set(param, v);
+}
 
 double best_latency(const Session& s, const SearchStrategy& strategy, const SearchOptions& options) {
   SearchOptions o = options;
@@ -116,8 +154,10 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
     HardwareElasticity h;
     h.path = path;
     h.label = label;
-    h.value = get_machine_field(session.machine(), path);
-    h.dimension = machine_field_dimension(path);
+    const std::string param = block_param(path);
+    h.value =
+        param.empty() ? get_machine_field(session.machine(), path) : session.machine().efficiency.real(param);
+    h.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
     if (!(h.value > 0)) {
       h.elasticity_fixed = h.elasticity_reopt = NAN;
       h.note = "value is 0: no relative change";
@@ -127,7 +167,7 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
     double lat[2][2] = {{NAN, NAN}, {NAN, NAN}};  // [minus/plus][fixed/reopt]
     for (int side = 0; side < 2; ++side) {
       MachineSpec m = session.machine();
-      set_machine_field(m, path, h.value * (side == 0 ? 1 - step : 1 + step));
+      set_knob(m, path, h.value * (side == 0 ? 1 - step : 1 + step));
       const auto s = session.with_machine(m);
       s->evaluator().evaluate(best, scratch);
       lat[side][0] = scratch.valid && scratch.non_finite == NonFinite::none ? scratch.totals.latency_s : NAN;

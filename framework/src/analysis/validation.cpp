@@ -98,11 +98,12 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       }
       auto eff = efficiency_by_machine.find(p.machine_file);
       if (eff == efficiency_by_machine.end())
-        eff = efficiency_by_machine
-                  .emplace(p.machine_file,
-                           registry.machine_params(name, files.machines.at(p.machine_file).efficiency_raw,
-                                                   p.machine_file))
-                  .first;
+        eff =
+            efficiency_by_machine
+                .emplace(p.machine_file,
+                         registry.machine_params(
+                             name, machine_block_of(files.machines.at(p.machine_file), name), p.machine_file))
+                .first;
       double predicted = 0;
       CollectiveDetail detail;
       try {

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "host/machine_blocks.hpp"
+#include "scenario/plugin_axes.hpp"
+
 namespace tessera {
 
 void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, MissingKind missing,
@@ -17,18 +20,23 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   check(PluginKind::memory, s.plugins.memory);
   check(PluginKind::search, s.plugins.search);
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
-  // The efficiency block is read by each latency model found (an unknown one was reported at
-  // its name above, not at the machine file).
+  // The machine block each latency model found reads (`plugins.<name>`, or `efficiency:` for
+  // calibrated; an unknown model was reported at its name above, not at the machine file).
   for (const auto& c : s.plugins.latency) {
     if (!registry.find(PluginKind::latency, c.name)) continue;
+    const MachineBlock* block = find_machine_block(s.machine_blocks, c.name);
     try {
-      registry.machine_params(c.name, s.machine_efficiency, s.machine_file);
+      registry.machine_block(c.name, block ? block->params : std::vector<RawParam>{},
+                             block ? block->label : "machine.plugins." + c.name, s.machine_file);
     } catch (const InputErrors& e) {
       for (const auto& d : e.diagnostics()) diags.push_back(d);
     } catch (const InputError& e) {
       diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
     }
   }
+  // Machine-block axes of sweep.hardware, typed by the plugins' schemas.
+  Sweep sweep = s.sweep;
+  resolve_plugin_axes(sweep, registry, diags);
 }
 
 void require_scenario_plugins(const Scenario& scenario, const PluginRegistry& registry) {

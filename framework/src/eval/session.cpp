@@ -1,5 +1,6 @@
 #include "eval/session.hpp"
 
+#include "scenario/plugin_axes.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -13,8 +14,15 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   latency_name_ = lat.name;
   // Validate everything before creating anything: plugin parameters and the machine's
   // efficiency block, all problems reported together.
+  // The machine block this latency plugin reads (`plugins.<name>`, or `efficiency:` for
+  // calibrated); the blocks of plugins that do not run here are not read.
+  const MachineBlock* block = find_machine_block(scenario_.machine_blocks, lat.name);
   scenario_.machine.efficiency =
-      registry_.machine_params(lat.name, scenario_.machine_efficiency, scenario_.machine_file);
+      registry_.machine_block(lat.name, block ? block->params : std::vector<RawParam>{},
+                              block ? block->label : "machine.plugins." + lat.name, scenario_.machine_file);
+  std::vector<Diagnostic> axis_problems;
+  resolve_plugin_axes(scenario_.sweep, registry_, axis_problems);
+  if (!axis_problems.empty()) throw InputErrors(std::move(axis_problems));
   latency_ = registry_.create_latency(lat);
   memory_ = registry_.create_memory(scenario_.plugins.memory);
   for (const PluginChoice& o : scenario_.plugins.objectives) {
@@ -39,9 +47,9 @@ Session::Session(const Session& base, const MachineSpec& machine)
       latency_(base.latency_),
       memory_(base.memory_),
       objectives_(base.objectives_) {
-  ParamSet efficiency = scenario_.machine.efficiency;
+  // `machine` derives from this session's machine: its efficiency set is the validated block,
+  // with any machine-block parameter a hardware point or knob changed.
   scenario_.machine = machine;
-  scenario_.machine.efficiency = std::move(efficiency);
   build();
 }
 

@@ -16,6 +16,10 @@ inline constexpr std::array<const char*, 3> kObjectives = {"latency", "pes", "ef
 // that the two agree).
 inline constexpr char kObjectivesText[] = "[latency, pes, efficiency]";
 
+// The latency model that reads a machine file's older `efficiency:` block (its machine block
+// under another name, docs/scenario-format.md "Machine file").
+inline constexpr char kEfficiencyBlockPlugin[] = "calibrated";
+
 // Objectives with a special role.
 inline constexpr char kLatencyObjective[] = "latency";  // ranks when no objective is chosen
 inline constexpr char kCostObjective[] = "cost";        // `explore`'s second axis

@@ -252,17 +252,22 @@ std::shared_ptr<Objective> PluginRegistry::create_objective(const PluginChoice& 
 
 ParamSet PluginRegistry::machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,
                                         const std::string& machine_file) const {
+  return machine_block(latency_name, raw, "machine 'efficiency'", machine_file);
+}
+
+ParamSet PluginRegistry::machine_block(const std::string& latency_name, const std::vector<RawParam>& raw,
+                                       const std::string& label, const std::string& machine_file) const {
   const LoadedPlugin& p = require(PluginKind::latency, latency_name, SourceLocation{machine_file, 0, 0});
   const PluginDescriptor& d = *p.descriptor;
   if (d.machine_param_count == 0) {
     // The `efficiency:` block belongs to the latency models that read it; others ignore it.
-    if (!raw.empty()) spdlog::debug("{} reads no machine parameters; ignoring `efficiency:`", p.id());
+    if (!raw.empty()) spdlog::debug("{} reads no machine parameters; ignoring {}", p.id(), label);
     return {};
   }
   std::vector<Diagnostic> diagnostics;
-  ParamSet params = validate_params(d.machine_params, d.machine_param_count, raw,
-                                    "machine 'efficiency' (read by " + p.id() + ")",
-                                    SourceLocation{machine_file, 0, 0}, diagnostics);
+  ParamSet params =
+      validate_params(d.machine_params, d.machine_param_count, raw, label + " (read by " + p.id() + ")",
+                      SourceLocation{machine_file, 0, 0}, diagnostics);
   if (!diagnostics.empty()) throw InputErrors(std::move(diagnostics));
   return params;
 }

@@ -86,6 +86,10 @@ class TESSERA_API PluginRegistry {
   // Validates a machine's `efficiency:` block against a latency plugin's machine schema.
   ParamSet machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,
                           const std::string& machine_file) const;
+  // Validates the machine block a latency plugin reads (nullptr: none, every parameter at its
+  // default) against its machine schema; `label` names the block in messages.
+  ParamSet machine_block(const std::string& latency_name, const std::vector<RawParam>& raw,
+                         const std::string& label, const std::string& machine_file) const;
 
  private:
   struct Impl;

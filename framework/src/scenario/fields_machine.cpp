@@ -213,7 +213,12 @@ constexpr FieldRow kRows[] = {
              "power each PE draws for the whole step, busy or not (leakage, idle clocks)",
              real_slot([](const FieldSite& s) { return &s.machine->energy.static_power; })),
     free_keys("machine.efficiency", F,
-              "the latency plugin's machine parameters (checked against its schema: tessera plugins)"),
+              "calibrated's machine parameters (the same as machine.plugins.calibrated; checked against its "
+              "schema: tessera plugins)"),
+    free_keys("machine.plugins", F,
+              "one block per plugin, keyed by plugin name: that plugin's machine parameters, checked against "
+              "its machine schema when it runs (tessera plugins); sweepable as "
+              "machine.plugins.<plugin>.<param>"),
 };
 
 }  // namespace

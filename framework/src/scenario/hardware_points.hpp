@@ -6,6 +6,7 @@
 // (a grid holds up to the limit hardware.points = 10^5 of them: never all machines at once);
 // the search tests compare searches on each.
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "scenario/scenario.hpp"
@@ -20,6 +21,9 @@ struct HardwarePoint {
 };
 
 // Point i of the grid, 0 <= i < sweep_hardware_points(sweep) (scenario/sweep_size.hpp).
-TESSERA_API HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i);
+// `block_owner`: the latency plugin whose machine block `base.efficiency` holds; a
+// machine.plugins.<plugin>.<param> axis sets that parameter only when <plugin> is it.
+TESSERA_API HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i,
+                                         std::string_view block_owner = {});
 
 }  // namespace tessera

@@ -89,7 +89,7 @@ void parse_efficiency(const YNode& n, const std::string& path, std::vector<RawPa
 }  // namespace
 
 std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path, bool require_name,
-                                         std::vector<RawParam>* efficiency, Diags& d) {
+                                         std::vector<MachineBlock>* blocks, Diags& d) {
   const std::size_t before = d.size();
   if (!expect_mapping(n, path, d)) return std::nullopt;
   check_keys(n, path, *schema_keys("machine"), d);
@@ -191,8 +191,35 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
       read_slot_fields(*en, ep, "machine.energy", site, d);
     }
   }
-  if (const YNode* ef = n.find("efficiency"))
-    parse_efficiency(*ef, join_path(path, "efficiency"), efficiency, d);
+  // Per-plugin blocks: `efficiency:` is calibrated's (kept for compatibility), `plugins:` holds
+  // one mapping per plugin, each checked against that plugin's machine schema when it runs.
+  if (const YNode* ef = n.find("efficiency")) {
+    MachineBlock b;
+    b.plugin = std::string(kEfficiencyBlockPlugin);
+    b.label = "machine 'efficiency'";
+    b.where = n.find_entry("efficiency")->key_where;
+    parse_efficiency(*ef, join_path(path, "efficiency"), &b.params, d);
+    if (blocks) blocks->push_back(std::move(b));
+  }
+  if (const YNode* pl = n.find("plugins")) {
+    const std::string pp = join_path(path, "plugins");
+    if (expect_mapping(*pl, pp, d)) {
+      for (const auto& e : pl->entries) {
+        MachineBlock b;
+        b.plugin = e.key;
+        b.label = "machine.plugins." + e.key;
+        b.where = e.key_where;
+        if (b.plugin == kEfficiencyBlockPlugin && n.find("efficiency")) {
+          d.error(e.key_where,
+                  join_path(pp, e.key) +
+                      ": calibrated's block is given twice (here and as `efficiency:`); keep one");
+          continue;
+        }
+        parse_efficiency(e.value, join_path(pp, e.key), &b.params, d);
+        if (blocks) blocks->push_back(std::move(b));
+      }
+    }
+  }
 
   if (d.size() == before) check_machine_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;

@@ -126,6 +126,30 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       shown = join_path(shown, c);
       continue;
     }
+    if (canon == "machine.plugins") {
+      // machine.plugins.<plugin>.<param>: one parameter of one plugin's machine block.
+      if (parts.size() != i + 2) {
+        d.error(o.where, o.label +
+                             ": a machine-block parameter is machine.plugins.<plugin>.<param>, found '" +
+                             o.path + "'");
+        return;
+      }
+      if (node->is_null()) *node = empty_mapping(o.where);
+      if (!node->is_mapping()) {
+        d.error(o.where,
+                o.label + ": " + shown + " is " + describe(*node) + ", not a mapping of plugin blocks");
+        return;
+      }
+      YNode* block = node->find(c);
+      if (!block || block->is_null()) block = &node->set(c, o.where, empty_mapping(o.where));
+      if (!block->is_mapping()) {
+        d.error(o.where, o.label + ": " + join_path(shown, c) + " is " + describe(*block) +
+                             ", not a mapping of parameters");
+        return;
+      }
+      block->set(parts[i + 1], o.where, o.value);
+      return;
+    }
     if (schema_free_keys(canon)) {
       if (canon.rfind("plugins.", 0) == 0) {
         if (node->is_scalar()) {
@@ -133,6 +157,29 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
           YNode m = empty_mapping(node->where);
           m.set("name", node->where, *node);
           *node = std::move(m);
+        } else if (node->is_sequence() && parts.size() == i + 2) {
+          // plugins.latency.<name>.<param> on a list: the parameter of the element named <name>.
+          YNode* item = nullptr;
+          std::vector<std::string> names;
+          for (auto& it : node->items) {
+            const YNode* nm = it.is_scalar() ? &it : it.is_mapping() ? it.find("name") : nullptr;
+            if (!nm || !nm->is_scalar()) continue;
+            names.push_back(nm->value);
+            if (nm->value == c) item = &it;
+          }
+          if (!item) {
+            d.error(o.where, o.label + ": no plugin named '" + c + "' in " + shown +
+                                 did_you_mean_path(c, names, shown, "." + parts[i + 1]) +
+                                 "; the list holds " + join_names(names, " and "));
+            return;
+          }
+          if (item->is_scalar()) {
+            YNode m = empty_mapping(item->where);
+            m.set("name", item->where, *item);
+            *item = std::move(m);
+          }
+          item->set(parts[i + 1], o.where, o.value);
+          return;
         } else if (node->is_sequence()) {
           d.error(o.where, o.label + ": " + shown +
                                " is a list of plugins; set the whole list instead, e.g. " + shown +

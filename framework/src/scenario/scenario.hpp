@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "host/machine_blocks.hpp"
 #include "host/plugin_choice.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
@@ -29,6 +30,13 @@ struct HardwareAxis {
   Dimension dimension = Dimension::none;
   std::vector<double> values;
   SourceLocation where;
+  // A machine-block parameter (machine.plugins.<plugin>.<param>): its values are typed and
+  // checked against the plugin's machine schema once plugins are loaded
+  // (host/plugin_axes.hpp); until then `values` hold NaN and `texts` the values as written.
+  std::string plugin, param;
+  std::vector<std::string> texts;
+  std::vector<SourceLocation> value_where;
+  bool integer = false;  // the parameter is an integer (set as one in the ParamSet)
 };
 
 // The parallelism grid (docs/specification.md §2.6 "What a sweep covers"): numeric knobs not listed are {1};
@@ -57,9 +65,9 @@ struct Scenario {
   std::string machine_file;
   ModelSpec model;      // scenario `dtype:` already applied
   MachineSpec machine;  // overrides already applied; `efficiency` not yet validated
-  // The machine file's raw `efficiency:` block, validated against the chosen latency
-  // plugin's machine schema by the host.
-  std::vector<RawParam> machine_efficiency;
+  // The machine's per-plugin blocks as written (`plugins:`; `efficiency:` is calibrated's),
+  // each validated against its plugin's machine schema by the host when that plugin runs.
+  std::vector<MachineBlock> machine_blocks;
   Workload workload;
   PluginChoices plugins;
   Sweep sweep;

@@ -263,8 +263,7 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     s.model_file = parts[0]->file;
   }
   if (parts[1]) {
-    machine =
-        parse_machine(*tree.find("machine"), "machine", parts[1]->require_name, &s.machine_efficiency, d);
+    machine = parse_machine(*tree.find("machine"), "machine", parts[1]->require_name, &s.machine_blocks, d);
     s.machine_file = parts[1]->file;
   }
   if (const YNode* dt = tree.find("dtype")) {

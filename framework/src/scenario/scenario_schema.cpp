@@ -3,9 +3,11 @@
 // report. Model and machine are parsed before, by their own schemas.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <utility>
 
+#include "core/dotted_path.hpp"
 #include "core/nearest_name.hpp"
 #include "host/plugin_defaults.hpp"
 #include "scenario/field_access.hpp"
@@ -326,11 +328,53 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
     if (expect_mapping(*hw, hp, d)) {
       for (const auto& e : hw->entries) {
         const std::string kp = join_path(hp, e.key);
+        if (e.key.rfind("plugins.", 0) == 0) {
+          d.error(e.key_where,
+                  kp + ": a plugin parameter is not a hardware axis (the plugin is created once per "
+                       "study); a hardware model's own parameters belong in its machine block and "
+                       "are swept as machine.plugins.<plugin>.<param>");
+          continue;
+        }
         if (e.key.rfind("machine.", 0) != 0) {
           d.error(e.key_where, kp +
                                    ": expected a dotted machine field path such as machine.pe.hbm.bandwidth "
                                    "or machine.levels.<level>.link_bw, found '" +
                                    e.key + "'");
+          continue;
+        }
+        if (e.key.rfind("machine.plugins.", 0) == 0 || e.key.rfind("machine.efficiency.", 0) == 0) {
+          // A machine-block parameter: typed against the plugin's schema once plugins are loaded.
+          const auto parts = split_dotted(e.key);
+          const bool eff = parts[1] == "efficiency";
+          if (parts.size() != (eff ? 3u : 4u) || parts.back().empty() || (!eff && parts[2].empty())) {
+            d.error(e.key_where,
+                    kp + ": a machine-block parameter is machine.plugins.<plugin>.<param>, found '" + e.key +
+                        "'");
+            continue;
+          }
+          HardwareAxis axis;
+          axis.path = e.key;
+          axis.plugin = eff ? std::string(kEfficiencyBlockPlugin) : parts[2];
+          axis.param = parts.back();
+          axis.where = e.key_where;
+          const auto items = items_of(e.value);
+          if (list_too_long(e.value, items.size(), kp, d)) continue;
+          if (items.empty()) {
+            d.error(e.value.where, kp + ": expected a list of values, found an empty list");
+            continue;
+          }
+          bool ok = true;
+          for (const YNode* i : items) {
+            if (!i->is_scalar()) {
+              d.error(i->where, kp + ": expected a value, found " + describe(*i));
+              ok = false;
+              continue;
+            }
+            axis.texts.push_back(i->value);
+            axis.value_where.push_back(i->where);
+            axis.values.push_back(NAN);
+          }
+          if (ok) s.hardware.push_back(std::move(axis));
           continue;
         }
         const FieldPath field = resolve_machine_field(e.key, machine);

@@ -32,7 +32,7 @@ void check_model_consistency(const YNode& n, const std::string& path, ModelSpec&
 // the limit machine.pes, computed without overflow.
 void check_machine_consistency(const YNode& n, const std::string& path, const MachineSpec& m, Diags& d);
 std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path, bool require_name,
-                                         std::vector<RawParam>* efficiency, Diags& d);
+                                         std::vector<MachineBlock>* blocks, Diags& d);
 
 // A `dtype: {weights, kv, activations}` block (partial: keys left out keep `out`'s values).
 void parse_dtype_block(const YNode& n, const std::string& path, DTypes& out, Diags& d);

@@ -1,0 +1,112 @@
+#include "scenario/plugin_axes.hpp"
+
+#include "core/nearest_name.hpp"
+#include "tessera/plugin/descriptor.hpp"
+
+namespace tessera {
+
+namespace {
+
+const PluginKind kKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search,
+                             PluginKind::objective};
+
+std::vector<std::string> all_names(const PluginRegistry& registry) {
+  std::vector<std::string> out;
+  for (const PluginKind k : kKinds)
+    for (auto& n : registry.names(k)) out.push_back(std::move(n));
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+bool numeric(ParamType t) {
+  return t == ParamType::integer || t == ParamType::real || t == ParamType::quantity;
+}
+
+void resolve_axis(HardwareAxis& a, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
+  const std::string kp = "sweep.hardware." + a.path;
+  const LoadedPlugin* p = registry.find(PluginKind::latency, a.plugin);
+  if (!p) {
+    diags.push_back({a.where, kp + ": no latency plugin named '" + a.plugin + "' is installed" +
+                                  did_you_mean(a.plugin, registry.names(PluginKind::latency)) +
+                                  "; machine blocks belong to latency plugins"});
+    return;
+  }
+  const PluginDescriptor& d = *p->descriptor;
+  const ParamSpec* spec = nullptr;
+  std::vector<std::string> names;
+  for (std::uint32_t i = 0; i < d.machine_param_count; ++i) {
+    names.emplace_back(d.machine_params[i].name);
+    if (names.back() == a.param) spec = &d.machine_params[i];
+  }
+  if (!spec) {
+    diags.push_back({a.where, kp + ": " + p->id() + " has no machine parameter '" + a.param + "'" +
+                                  did_you_mean(a.param, names) +
+                                  (names.empty() ? std::string("; it reads none")
+                                                 : "; its machine parameters: " + joined(names))});
+    return;
+  }
+  if (!numeric(spec->type)) {
+    diags.push_back({a.where, kp + ": machine parameter '" + a.param + "' of " + p->id() +
+                                  " is not a number; only numbers can be swept"});
+    return;
+  }
+  a.integer = spec->type == ParamType::integer;
+  a.dimension = spec->dimension;
+  for (std::size_t i = 0; i < a.texts.size(); ++i) {
+    RawParam r;
+    r.key = a.param;
+    r.text = a.texts[i];
+    r.where = a.value_where[i];
+    const std::size_t before = diags.size();
+    const ParamSet v = validate_params(spec, 1, {r}, kp, a.value_where[i], diags);
+    if (diags.size() == before) a.values[i] = v.real(a.param);
+  }
+}
+
+}  // namespace
+
+void resolve_plugin_axes(Sweep& sweep, const PluginRegistry& registry, std::vector<Diagnostic>& diagnostics) {
+  for (HardwareAxis& a : sweep.hardware)
+    if (!a.plugin.empty()) resolve_axis(a, registry, diagnostics);
+}
+
+void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::string& machine_file,
+                          const PluginRegistry& registry, std::vector<Diagnostic>& errors,
+                          std::vector<Diagnostic>& warnings) {
+  for (const MachineBlock& b : blocks) {
+    if (registry.find(PluginKind::latency, b.plugin)) {
+      try {
+        registry.machine_block(b.plugin, b.params, b.label, machine_file);
+      } catch (const InputErrors& e) {
+        for (const auto& x : e.diagnostics()) errors.push_back(x);
+      }
+      continue;
+    }
+    // A miss: only now is every library listed (a lookup that hits loads only its own).
+    if (registry.names(PluginKind::latency).empty()) continue;  // nothing installed to check against
+    bool other_kind = false;
+    for (const PluginKind k : kKinds)
+      if (k != PluginKind::latency && registry.find(k, b.plugin)) other_kind = true;
+    if (other_kind) {
+      errors.push_back({b.where, b.label + ": '" + b.plugin +
+                                     "' is not a latency plugin; only latency plugins read machine blocks"});
+      continue;
+    }
+    const std::vector<std::string> names = all_names(registry);
+    if (!nearest_names(b.plugin, names).empty()) {
+      errors.push_back(
+          {b.where, b.label + ": no plugin named '" + b.plugin + "'" + did_you_mean(b.plugin, names)});
+      continue;
+    }
+    warnings.push_back({b.where, b.label + ": no plugin named '" + b.plugin +
+                                     "' is installed; its block is not checked (it is read only when that "
+                                     "plugin runs)"});
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,27 @@
+#pragma once
+// Hardware axes and machine blocks that name plugins, checked once plugins are loaded: a
+// sweep.hardware axis machine.plugins.<plugin>.<param> is typed and ranged by the plugin's
+// machine schema (units included), located at the scenario's line:col.
+#include <string>
+#include <vector>
+
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario.hpp"
+#include "tessera/error.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+// Fills the values of the machine-block axes of `sweep` (SI); problems appended.
+TESSERA_API void resolve_plugin_axes(Sweep& sweep, const PluginRegistry& registry,
+                                     std::vector<Diagnostic>& diagnostics);
+
+// `tessera validate`'s check of the machine's blocks: a block of a latency plugin is validated
+// against its machine schema; a block for a name close to an installed plugin's is an error
+// with "did you mean"; a block for any other name is returned as a warning (a plugin not
+// installed here).
+TESSERA_API void check_machine_blocks(const std::vector<MachineBlock>& blocks,
+                                      const std::string& machine_file, const PluginRegistry& registry,
+                                      std::vector<Diagnostic>& errors, std::vector<Diagnostic>& warnings);
+
+}  // namespace tessera
