@@ -215,7 +215,7 @@ int plugins_command(const Args& args) {
       spdlog::default_logger()->set_level(level);
     }
     std::vector<const LoadedPlugin*> shown;
-    for (PluginKind k : {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective})
+    for (PluginKind k : kAllPluginKinds)
       if (!kind || *kind == k)
         for (const LoadedPlugin* p : registry.plugins_of(k)) shown.push_back(p);
     if (json)

@@ -100,7 +100,8 @@ TEST_CASE("an unsupported kind interface version is refused") {
   CHECK(only_failure("bad_kind") ==
         fixture_lib("bad_kind", "latency_bad_kind") +
             ": plugin latency/bad_kind was built for latency interface version 42, "
-            "host supports version 3: rebuild it against this SDK");
+            "host supports version " +
+            std::to_string(kLatencyInterfaceVersion) + ": rebuild it against this SDK");
 }
 
 TEST_CASE("a default outside its own range is refused") {

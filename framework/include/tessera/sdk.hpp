@@ -5,6 +5,7 @@
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
 #include "tessera/kinds/search_strategy.hpp"
+#include "tessera/kinds/serving_model.hpp"
 #include "tessera/physics/collectives.hpp"
 #include "tessera/physics/moe_load.hpp"
 #include "tessera/physics/shards.hpp"

@@ -33,6 +33,8 @@ const char* step_kind_name(StepKind k) {
       return "prefill_chunk";
     case StepKind::single_stage:
       return "single_stage";
+    case StepKind::mixed_step:
+      return "mixed_step";
   }
   return "step";
 }
@@ -83,6 +85,8 @@ const char* plugin_kind_name(PluginKind k) {
       return "search";
     case PluginKind::objective:
       return "objective";
+    case PluginKind::serving:
+      return "serving";
   }
   return "unknown";
 }

@@ -92,10 +92,10 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
   m.layouts[slot] = out.layout;
 }
 
-double Evaluator::time_into(const StepShape& shape, StepKind kind, std::int64_t chunk_index,
-                            const ParallelConfig& c, const Layout& layout, Evaluation& e,
-                            StageList& out) const {
-  build_step_work(ctx_, c, layout, shape, e.work);
+double Evaluator::time_into(const EvalContext& ctx, const StepShape& shape, StepKind kind,
+                            std::int64_t chunk_index, const ParallelConfig& c, const Layout& layout,
+                            Evaluation& e, StageList& out) const {
+  build_step_work(ctx, c, layout, shape, e.work);
   out.clear();
   const StepCall call{.work = e.work,
                       .config = c,
@@ -103,8 +103,8 @@ double Evaluator::time_into(const StepShape& shape, StepKind kind, std::int64_t 
                       .shape = shape,
                       .kind = kind,
                       .chunk_index = chunk_index,
-                      .chunk_count = kind == StepKind::prefill_chunk ? ctx_.workload.chunk_count() : 1};
-  latency_->time_step(ctx_, call, out);
+                      .chunk_count = kind == StepKind::prefill_chunk ? ctx.workload.chunk_count() : 1};
+  latency_->time_step(ctx, call, out);
   double t = 0;
   for (const Stage& s : out) t += s.count * s.visible_s;
   return t;
@@ -160,38 +160,39 @@ void stage_layers(const ModelSpec& m, int pp, double& layers, double& dense) {
 }
 }  // namespace
 
-double Evaluator::stage_time(const ParallelConfig& c, const Layout& layout, Mode mode, std::int64_t batch,
-                             std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head,
-                             Evaluation& scratch) const {
+double Evaluator::stage_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, Mode mode,
+                             std::int64_t batch, std::int64_t tokens, double kv_cached, std::int64_t chunk,
+                             bool lm_head, Evaluation& scratch) const {
   StepShape sh;
   sh.mode = mode;
   sh.batch = batch;
   sh.tokens = tokens;
   sh.kv_cached = kv_cached;
   sh.chunk = chunk;
-  stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+  stage_layers(*ctx.model, c.pp, sh.layers, sh.dense_layers);
   sh.lm_head = lm_head;
   sh.hops = c.pp > 1 ? 1 : 0;
-  return time_into(sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
+  return time_into(ctx, sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
 }
 
 // The whole decode step (decode()) and prefill chunk j (prefill()): the shapes explain rebuilds.
-StepShape Evaluator::decode_shape(const ParallelConfig& c) const {
-  const Workload& w = ctx_.workload;
+StepShape Evaluator::decode_shape(const EvalContext& ctx, const ParallelConfig& c) const {
+  const Workload& w = ctx.workload;
   StepShape sh;
   sh.mode = Mode::decode;
   sh.batch = w.batch;
   sh.tokens = w.batch;
   sh.kv_cached = static_cast<double>(w.context);
-  sh.layers = static_cast<double>(ctx_.model->layers);
-  sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+  sh.layers = static_cast<double>(ctx.model->layers);
+  sh.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
   sh.lm_head = true;
   sh.hops = c.pp - 1;
   return sh;
 }
 
-StepShape Evaluator::prefill_chunk_shape(const ParallelConfig& c, std::int64_t j) const {
-  const Workload& w = ctx_.workload;
+StepShape Evaluator::prefill_chunk_shape(const EvalContext& ctx, const ParallelConfig& c,
+                                         std::int64_t j) const {
+  const Workload& w = ctx.workload;
   const std::int64_t P = j * w.chunk_tokens();
   const std::int64_t cj = std::min(w.chunk_tokens(), w.context - P);
   StepShape sh;
@@ -201,10 +202,10 @@ StepShape Evaluator::prefill_chunk_shape(const ParallelConfig& c, std::int64_t j
   sh.kv_cached = static_cast<double>(P);
   sh.chunk = cj;
   if (c.pp == 1) {
-    sh.layers = static_cast<double>(ctx_.model->layers);
-    sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+    sh.layers = static_cast<double>(ctx.model->layers);
+    sh.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
   } else {
-    stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+    stage_layers(*ctx.model, c.pp, sh.layers, sh.dense_layers);
   }
   sh.lm_head = j + 1 == w.chunk_count();
   sh.hops = 0;
@@ -216,16 +217,16 @@ void Evaluator::explained_work(const ParallelConfig& c, const Layout& layout, st
   const Workload& w = ctx_.workload;
   const std::int64_t last = std::max<std::int64_t>(0, w.chunk_count() - 1);
   const StepShape sh = w.mode == Mode::decode
-                           ? decode_shape(c)
-                           : prefill_chunk_shape(c, std::clamp<std::int64_t>(chunk_index, 0, last));
+                           ? decode_shape(ctx_, c)
+                           : prefill_chunk_shape(ctx_, c, std::clamp<std::int64_t>(chunk_index, 0, last));
   build_step_work(ctx_, c, layout, sh, out);
 }
 
-void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
-  const Workload& w = ctx_.workload;
-  const StepShape sh = decode_shape(c);
+void Evaluator::decode(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const {
+  const Workload& w = ctx.workload;
+  const StepShape sh = decode_shape(ctx, c);
   StepTotals& t = out.totals;
-  t.latency_s = time_into(sh, StepKind::decode_step, 0, c, out.layout, out, out.stages);
+  t.latency_s = time_into(ctx, sh, StepKind::decode_step, 0, c, out.layout, out, out.stages);
   accumulate_totals(out.work, out.stages, c, t);
   t.tokens = static_cast<double>(c.dp) * w.batch;
   t.throughput_tok_s = t.latency_s > 0 ? t.tokens / t.latency_s : 0;
@@ -233,13 +234,13 @@ void Evaluator::decode(const ParallelConfig& c, Evaluation& out) const {
   if (c.pp > 1 && w.batch >= c.pp && w.scope == Scope::full) {
     const std::int64_t b = w.batch / c.pp;
     const double ts =
-        stage_time(c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
+        stage_time(ctx, c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
     t.pipeline_throughput_tok_s = ts > 0 ? static_cast<double>(c.dp) * w.batch / (c.pp * ts) : 0;
   }
 }
 
-void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
-  const Workload& w = ctx_.workload;
+void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const {
+  const Workload& w = ctx.workload;
   const std::int64_t S = w.context, chunk = w.chunk_tokens();
   const std::int64_t n_chunks = w.chunk_count();
   StepTotals& t = out.totals;
@@ -248,15 +249,15 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
   std::int64_t last_chunk = chunk;
   for (std::int64_t j = 0; j < n_chunks; ++j) {
     const bool last = j + 1 == n_chunks;
-    const StepShape sh = prefill_chunk_shape(c, j);
-    const double tj = time_into(sh, StepKind::prefill_chunk, j, c, out.layout, out, out.chunk_stages);
+    const StepShape sh = prefill_chunk_shape(ctx, c, j);
+    const double tj = time_into(ctx, sh, StepKind::prefill_chunk, j, c, out.layout, out, out.chunk_stages);
     // Accounting covers the whole model once: with pp > 1 the timed work is one pipeline
     // stage, so the full step's work is built again for the totals.
     if (c.pp > 1) {
       StepShape full = sh;
-      full.layers = static_cast<double>(ctx_.model->layers);
-      full.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
-      build_step_work(ctx_, c, out.layout, full, out.work);
+      full.layers = static_cast<double>(ctx.model->layers);
+      full.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
+      build_step_work(ctx, c, out.layout, full, out.work);
     }
     accumulate_totals(out.work, out.chunk_stages, c, t);
     if (last) last_chunk = sh.chunk;
@@ -305,14 +306,14 @@ void Evaluator::prefill(const ParallelConfig& c, Evaluation& out) const {
     // Chunks pipeline across the pp stages: TTFT = sum_j t_stage(j) + (pp-1)(t_stage(last) + hop).
     t.prefill_pipelined = true;
     double hop = 0;
-    if (ctx_.workload.scope == Scope::full) {
+    if (ctx.workload.scope == Scope::full) {
       Collective h;
       h.kind = CommKind::p2p;
       h.ranks = 2;
       h.bytes = static_cast<double>(w.batch) * static_cast<double>(last_chunk) / c.cp *
-                static_cast<double>(ctx_.model->hidden) * ctx_.act_bytes;
+                static_cast<double>(ctx.model->hidden) * ctx.act_bytes;
       h.link = out.layout.pp_hop;
-      hop = collective_cost(h, *ctx_.machine).seconds;
+      hop = collective_cost(h, *ctx.machine).seconds;
     }
     ttft += stage_sum + (c.pp - 1) * (last_stage_t + hop);
   }
@@ -334,9 +335,9 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
   memory_->evaluate(ctx_, c, out.layout, out.memory);
   out.feasible = out.memory.fits;
   if (ctx_.workload.mode == Mode::decode)
-    decode(c, out);
+    decode(ctx_, c, out);
   else
-    prefill(c, out);
+    prefill(ctx_, c, out);
 
   StepTotals& t = out.totals;
   t.pes = static_cast<double>(c.pes());
@@ -361,6 +362,43 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
   out.non_finite = first_non_finite(t, out.memory, out.objectives.data(), n_obj);
   if (out.non_finite != NonFinite::none) out.feasible = false;
 }
+
+void Evaluator::time_workload(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const {
+  out.config = c;
+  out.totals = StepTotals{};
+  out.totals.tier_count = 1;
+  out.stages.clear();
+  if (ctx.workload.mode == Mode::decode)
+    decode(ctx, c, out);
+  else
+    prefill(ctx, c, out);
+}
+
+double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                             std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
+                             double decode_context, Evaluation& scratch) const {
+  StepShape sh;
+  sh.mode = Mode::prefill;
+  sh.batch = 1;
+  sh.tokens = tokens + decode_batch;
+  sh.kv_cached = static_cast<double>(prefix);
+  sh.chunk = tokens;
+  sh.layers = static_cast<double>(ctx.model->layers);
+  sh.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
+  sh.lm_head = last;
+  sh.hops = c.pp - 1;
+  sh.mixed_batch = decode_batch;
+  sh.mixed_context = decode_context;
+  const StepKind kind = decode_batch > 0 ? StepKind::mixed_step : StepKind::prefill_chunk;
+  return time_into(ctx, sh, kind, 0, c, layout, scratch, scratch.chunk_stages);
+}
+
+void Evaluator::memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                          MemoryUsage& out) const {
+  memory_->evaluate(ctx, c, layout, out);
+}
+
+void Evaluator::layout_for(const ParallelConfig& c, Evaluation& out) const { layout_of(c, out); }
 
 void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
   try {

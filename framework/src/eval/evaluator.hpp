@@ -94,9 +94,26 @@ class TESSERA_API Evaluator {
 
   // Time of one pipeline stage (ceil(L/pp) layers, the heaviest mix) for `batch` sequences
   // and `tokens` new tokens, kv_cached P, chunk c; includes one hop, no lm_head.
-  double stage_time(const ParallelConfig& c, const Layout& layout, Mode mode, std::int64_t batch,
-                    std::int64_t tokens, double kv_cached, std::int64_t chunk, bool lm_head,
-                    Evaluation& scratch) const;
+  double stage_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, Mode mode,
+                    std::int64_t batch, std::int64_t tokens, double kv_cached, std::int64_t chunk,
+                    bool lm_head, Evaluation& scratch) const;
+
+  // ---- Serving (eval/serving_evaluator.hpp): steps of workloads other than the scenario's.
+  // `ctx` is context() with another decode or prefill workload (make_eval_context's constants
+  // unchanged). `out.layout` must hold the configuration's layout (layout_for).
+  void layout_for(const ParallelConfig& c, Evaluation& out) const;
+  // The step `evaluate` times for ctx.workload (decode: the whole step; prefill: TTFT), into
+  // out.stages and out.totals (latency, throughput, accounting): no memory, no objectives.
+  void time_workload(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
+  // One prefill chunk of `tokens` tokens after `prefix` (every layer, pp - 1 hops; lm_head when
+  // `last`), beside `decode_batch` decode tokens at `decode_context` (a mixed iteration:
+  // StepKind::mixed_step; 0 = a plain prefill_chunk). Into scratch.chunk_stages.
+  double chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                    std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
+                    double decode_context, Evaluation& scratch) const;
+  // The memory plugin for ctx.workload.
+  void memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+                 MemoryUsage& out) const;
 
   // The work of the step `explain` lists collectives for: decode's whole step (B sequences,
   // all layers), prefill's chunk `chunk_index` (0-based) as evaluate() times it. Fills `out`.
@@ -106,16 +123,16 @@ class TESSERA_API Evaluator {
  private:
   // Builds the work of `shape`, has the latency model time it (as a step of `kind`; chunk j of
   // n for a prefill chunk) into `out`, and returns the time on the critical path.
-  double time_into(const StepShape& shape, StepKind kind, std::int64_t chunk_index, const ParallelConfig& c,
-                   const Layout& layout, Evaluation& e, StageList& out) const;
+  double time_into(const EvalContext& ctx, const StepShape& shape, StepKind kind, std::int64_t chunk_index,
+                   const ParallelConfig& c, const Layout& layout, Evaluation& e, StageList& out) const;
   // Adds `work`'s FLOPs and bytes to `totals`; the bytes go to the tier that `stages` (the
   // latency model's timing of `work`, stage by stage) names.
   void accumulate_totals(const StepWork& work, const StageList& stages, const ParallelConfig& c,
                          StepTotals& totals) const;
-  StepShape decode_shape(const ParallelConfig& c) const;
-  StepShape prefill_chunk_shape(const ParallelConfig& c, std::int64_t j) const;
-  void decode(const ParallelConfig& c, Evaluation& out) const;
-  void prefill(const ParallelConfig& c, Evaluation& out) const;
+  StepShape decode_shape(const EvalContext& ctx, const ParallelConfig& c) const;
+  StepShape prefill_chunk_shape(const EvalContext& ctx, const ParallelConfig& c, std::int64_t j) const;
+  void decode(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
+  void prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
 
   void layout_of(const ParallelConfig& c, Evaluation& out) const;
   void evaluate_config(const ParallelConfig& c, Evaluation& out) const;

@@ -25,6 +25,7 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   if (!axis_problems.empty()) throw InputErrors(std::move(axis_problems));
   latency_ = registry_.create_latency(lat);
   memory_ = registry_.create_memory(scenario_.plugins.memory);
+  if (scenario_.workload.mode == Mode::serve) serving_ = registry_.create_serving(scenario_.plugins.serving);
   for (const PluginChoice& o : scenario_.plugins.objectives) {
     ObjectiveSlot slot;
     slot.name = o.name;
@@ -46,7 +47,8 @@ Session::Session(const Session& base, const MachineSpec& machine)
       latency_name_(base.latency_name_),
       latency_(base.latency_),
       memory_(base.memory_),
-      objectives_(base.objectives_) {
+      objectives_(base.objectives_),
+      serving_(base.serving_) {
   // `machine` derives from this session's machine: its efficiency set is the validated block,
   // with any machine-block parameter a hardware point or knob changed.
   scenario_.machine = machine;

@@ -10,6 +10,7 @@
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
+#include "tessera/kinds/serving_model.hpp"
 
 namespace tessera {
 
@@ -27,6 +28,8 @@ class TESSERA_API Session {
   const Evaluator& evaluator() const { return *evaluator_; }
   const std::string& latency_name() const { return latency_name_; }
   const PluginRegistry& registry() const { return registry_; }
+  // mode: serve: the scenario's serving plugin (plugins.serving); nullptr otherwise.
+  const std::shared_ptr<const ServingModel>& serving() const { return serving_; }
 
   // A new session on the same plugins with a changed machine (hardware sweeps).
   std::unique_ptr<Session> with_machine(const MachineSpec& machine) const;
@@ -42,6 +45,7 @@ class TESSERA_API Session {
   std::shared_ptr<LatencyModel> latency_;
   std::shared_ptr<MemoryModel> memory_;
   std::vector<ObjectiveSlot> objectives_;
+  std::shared_ptr<const ServingModel> serving_;
   std::unique_ptr<Evaluator> evaluator_;
 };
 

@@ -99,6 +99,24 @@ class GuardedObjective final : public Objective, public Guarded {
   std::shared_ptr<Objective> inner_;
 };
 
+class GuardedServing final : public ServingModel, public Guarded {
+ public:
+  GuardedServing(std::shared_ptr<ServingModel> inner, const LoadedPlugin& p)
+      : Guarded(p), inner_(std::move(inner)) {}
+  void evaluate(const EvalContext& ctx, const ParallelConfig& c, const ServingRequest& request,
+                const ServingPoint& point, StepTimer& timer, ServingMetrics& out) const override {
+    call_plugin(plugin_, [&] { inner_->evaluate(ctx, c, request, point, timer, out); });
+    if (!serving_plausible(out)) check(out);
+  }
+
+ private:
+  [[gnu::cold, gnu::noinline]] void check(const ServingMetrics& out) const {
+    const std::string bad = describe_bad_serving(out);
+    if (!bad.empty()) fail("evaluate returned " + bad);
+  }
+  std::shared_ptr<ServingModel> inner_;
+};
+
 class GuardedRun final : public SearchRun {
  public:
   GuardedRun(std::unique_ptr<SearchRun> inner, std::shared_ptr<const SearchStrategy> strategy,
@@ -159,6 +177,10 @@ std::shared_ptr<SearchStrategy> guard_plugin(std::shared_ptr<SearchStrategy> obj
 }
 std::shared_ptr<Objective> guard_plugin(std::shared_ptr<Objective> object, const LoadedPlugin& plugin) {
   return make_guarded<GuardedObjective>(std::move(object), plugin);
+}
+
+std::shared_ptr<ServingModel> guard_plugin(std::shared_ptr<ServingModel> object, const LoadedPlugin& plugin) {
+  return make_guarded<GuardedServing>(std::move(object), plugin);
 }
 
 const LoadedPlugin* plugin_behind(const PluginObject& object) {

@@ -10,6 +10,7 @@
 //   objective evaluate: a finite value (unless the host's own totals were not: docs/limits.md),
 //             direction() one of the two, unit() not null;
 //   search    start: a SearchRun, not null; propose: at most the buffer's size; receive.
+//   serving   evaluate: every time and rate finite and >= 0, counts >= 0, tail >= mean.
 // A failure is `plugin KIND/NAME VERSION (PATH): <call> returned/threw ...` (PluginError,
 // exit 1; an InputError from the plugin stays one, exit 2). The evaluator adds the
 // configuration (eval/evaluator.hpp). The proxy costs one more virtual call per call.
@@ -22,6 +23,7 @@
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
 #include "tessera/kinds/search_strategy.hpp"
+#include "tessera/kinds/serving_model.hpp"
 
 namespace tessera {
 
@@ -32,6 +34,7 @@ std::shared_ptr<MemoryModel> guard_plugin(std::shared_ptr<MemoryModel> object, c
 std::shared_ptr<SearchStrategy> guard_plugin(std::shared_ptr<SearchStrategy> object,
                                              const LoadedPlugin& plugin);
 std::shared_ptr<Objective> guard_plugin(std::shared_ptr<Objective> object, const LoadedPlugin& plugin);
+std::shared_ptr<ServingModel> guard_plugin(std::shared_ptr<ServingModel> object, const LoadedPlugin& plugin);
 
 // The plugin a guarded object comes from; nullptr for an object the registry did not create
 // (a model linked into a test or a benchmark).

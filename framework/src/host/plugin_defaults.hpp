@@ -16,6 +16,13 @@ inline constexpr std::array<const char*, 3> kObjectives = {"latency", "pes", "ef
 // that the two agree).
 inline constexpr char kObjectivesText[] = "[latency, pes, efficiency]";
 
+// `mode: serve` (`tessera serve`): the serving model, and the objectives when the scenario names
+// none (the first ranks; the default Pareto is tokens/s/user against tokens/s/PE).
+inline constexpr char kServing[] = "aggregated";
+inline constexpr std::array<const char*, 2> kServingObjectives = {"tokens_per_s_per_pe",
+                                                                  "tokens_per_s_per_user"};
+inline constexpr char kServingObjectivesText[] = "[tokens_per_s_per_pe, tokens_per_s_per_user]";
+
 // The latency model that reads a machine file's older `efficiency:` block (its machine block
 // under another name, docs/scenario-format.md "Machine file").
 inline constexpr char kEfficiencyBlockPlugin[] = "calibrated";

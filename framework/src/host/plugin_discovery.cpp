@@ -99,7 +99,7 @@ bool library_may_provide(const std::string& path, PluginKind kind, const std::st
       file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
     return true;
   const std::string stem = file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
-  for (PluginKind k : {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective}) {
+  for (PluginKind k : kAllPluginKinds) {
     const std::string kind_prefix = std::string(plugin_kind_name(k)) + "_";
     if (stem.size() <= kind_prefix.size() || stem.compare(0, kind_prefix.size(), kind_prefix) != 0) continue;
     if (k != kind) return false;

@@ -10,6 +10,7 @@
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
 #include "tessera/kinds/search_strategy.hpp"
+#include "tessera/kinds/serving_model.hpp"
 #include "tessera/plugin/descriptor.hpp"
 
 namespace tessera {
@@ -20,9 +21,11 @@ Objective::~Objective() = default;
 SearchStrategy::~SearchStrategy() = default;
 SearchSpace::~SearchSpace() = default;
 SearchRun::~SearchRun() = default;
+ServingModel::~ServingModel() = default;
+StepTimer::~StepTimer() = default;
 
 std::optional<PluginKind> parse_plugin_kind(std::string_view name) {
-  for (PluginKind k : {PluginKind::latency, PluginKind::memory, PluginKind::search, PluginKind::objective})
+  for (PluginKind k : kAllPluginKinds)
     if (name == plugin_kind_name(k)) return k;
   return std::nullopt;
 }

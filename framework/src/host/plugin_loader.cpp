@@ -20,11 +20,8 @@ namespace tessera {
 namespace {
 
 constexpr const char* kEntryName = "tessera_plugin_entry";
-constexpr PluginKind kKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search,
-                                 PluginKind::objective};
-
 bool kind_known(PluginKind k) {
-  return std::find(std::begin(kKinds), std::end(kKinds), k) != std::end(kKinds);
+  return std::find(std::begin(kAllPluginKinds), std::end(kAllPluginKinds), k) != std::end(kAllPluginKinds);
 }
 
 bool valid_plugin_name(const char* name) {

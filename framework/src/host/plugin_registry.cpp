@@ -249,6 +249,9 @@ std::shared_ptr<SearchStrategy> PluginRegistry::create_search(const PluginChoice
 std::shared_ptr<Objective> PluginRegistry::create_objective(const PluginChoice& choice) const {
   return impl_->create<Objective>(*this, PluginKind::objective, choice, "Objective");
 }
+std::shared_ptr<ServingModel> PluginRegistry::create_serving(const PluginChoice& choice) const {
+  return impl_->create<ServingModel>(*this, PluginKind::serving, choice, "ServingModel");
+}
 
 ParamSet PluginRegistry::machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,
                                         const std::string& machine_file) const {

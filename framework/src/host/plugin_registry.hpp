@@ -20,6 +20,7 @@
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
 #include "tessera/kinds/search_strategy.hpp"
+#include "tessera/kinds/serving_model.hpp"
 #include "tessera/plugin/descriptor.hpp"
 #include "tessera/plugin/param_set.hpp"
 
@@ -82,6 +83,7 @@ class TESSERA_API PluginRegistry {
   std::shared_ptr<MemoryModel> create_memory(const PluginChoice& choice) const;
   std::shared_ptr<SearchStrategy> create_search(const PluginChoice& choice) const;
   std::shared_ptr<Objective> create_objective(const PluginChoice& choice) const;
+  std::shared_ptr<ServingModel> create_serving(const PluginChoice& choice) const;
 
   // Validates a machine's `efficiency:` block against a latency plugin's machine schema.
   ParamSet machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,

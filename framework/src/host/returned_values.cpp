@@ -65,6 +65,30 @@ std::string describe_bad_memory(const MemoryUsage& m) {
          "; byte counts must be finite and non-negative";
 }
 
+std::string describe_bad_serving(const ServingMetrics& m) {
+  const Field bad = first_bad({{"ttft_s", m.ttft_s},
+                               {"tpot_s", m.tpot_s},
+                               {"tpot_tail_s", m.tpot_tail_s},
+                               {"e2e_s", m.e2e_s},
+                               {"tokens_per_s", m.tokens_per_s},
+                               {"requests_per_s", m.requests_per_s},
+                               {"prefill_time_share", m.prefill_time_share},
+                               {"kv_tokens_peak", m.kv_tokens_peak},
+                               {"kv_tokens_mean", m.kv_tokens_mean}});
+  if (bad.first)
+    return std::string(bad.first) + " = " + format_returned(bad.second) +
+           "; times and rates must be finite and non-negative";
+  if (m.batch < 0 || m.max_batch < 0 || m.chunk < 0 || m.chunk_iterations < 0)
+    return "a negative batch, max_batch, chunk or chunk_iterations (" + std::to_string(m.batch) + ", " +
+           std::to_string(m.max_batch) + ", " + std::to_string(m.chunk) + ", " +
+           std::to_string(m.chunk_iterations) + ")";
+  if (m.infeasible == nullptr && m.tpot_tail_s < m.tpot_s)
+    return "tpot_tail_s = " + format_returned(m.tpot_tail_s) +
+           " below tpot_s = " + format_returned(m.tpot_s) +
+           " (the tail is the slowest iteration, at least the mean)";
+  return "";
+}
+
 bool objective_inputs_finite(const StepTotals& t, const MemoryUsage& m) {
   for (const double v :
        {t.latency_s, t.throughput_tok_s, t.pipeline_throughput_tok_s, t.flops_all_pes, t.redundant_flops,

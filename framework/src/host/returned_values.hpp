@@ -14,6 +14,7 @@
 
 #include "tessera/export.hpp"
 #include "tessera/physics/step_result.hpp"
+#include "tessera/serving_metrics.hpp"
 #include "tessera/stage.hpp"
 
 namespace tessera {
@@ -72,9 +73,22 @@ inline bool memory_plausible(const MemoryUsage& m) {
                                 mark(m.used_bytes) | mark(m.budget_bytes));
 }
 
+// The same for a serving model's metrics: every time and rate finite and >= 0, the batch,
+// chunk and counts >= 0, and tpot_tail_s >= tpot_s when the point is feasible.
+inline bool serving_plausible(const ServingMetrics& m) {
+  using returned_detail::mark;
+  const std::uint64_t marks = mark(m.ttft_s) | mark(m.tpot_s) | mark(m.tpot_tail_s) | mark(m.e2e_s) |
+                              mark(m.tokens_per_s) | mark(m.requests_per_s) | mark(m.prefill_time_share) |
+                              mark(m.kv_tokens_peak) | mark(m.kv_tokens_mean);
+  return returned_detail::clean(marks) && m.batch >= 0 && m.max_batch >= 0 && m.chunk >= 0 &&
+         m.chunk_iterations >= 0 && (m.infeasible != nullptr || m.tpot_tail_s >= m.tpot_s);
+}
+
 // What is wrong with `out`, as the end of "time_step returned ...": "stage 3 ('ffn.up') with
 // visible_s = nan; ..." or "" when nothing is.
 TESSERA_API std::string describe_bad_stages(const StageList& out);
+// What is wrong with serving metrics `m`, as the end of "evaluate returned ...", or "".
+TESSERA_API std::string describe_bad_serving(const ServingMetrics& m);
 // What is wrong with `m`, as the end of "evaluate returned ...", or "".
 TESSERA_API std::string describe_bad_memory(const MemoryUsage& m);
 // Whether an objective's non-finite value is the plugin's fault: true when every quantity it

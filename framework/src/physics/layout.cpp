@@ -160,7 +160,7 @@ InvalidReason check_knobs(const ModelSpec& model, const MachineSpec& machine, co
     if (!model.has_moe) return InvalidReason::ep_without_experts;
     if (model.moe.experts % c.ep != 0) return InvalidReason::ep_not_dividing_experts;
   }
-  if (c.cp > 1 && c.cp_ring_variant == CpRingVariant::tree && w.mode == Mode::prefill)
+  if (c.cp > 1 && c.cp_ring_variant == CpRingVariant::tree && w.mode != Mode::decode)
     return InvalidReason::tree_in_prefill;
   const int top = static_cast<int>(machine.levels.size());
   // Placement p >= 1 means distinct level-p units; they must exist below the top level.
@@ -313,7 +313,7 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
 ParallelConfig layout_key(const Workload& workload, const ParallelConfig& c) {
   ParallelConfig k = c;
   k.kv_shard_mode = KvShardMode::split;
-  if (workload.mode != Mode::prefill) k.cp_ring_variant = CpRingVariant::kv;
+  if (workload.mode == Mode::decode) k.cp_ring_variant = CpRingVariant::kv;
   return k;
 }
 

@@ -167,7 +167,19 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
     rank_flops = per_qk * x.B * x.q_loc * (c_tok / x.cp) * (sh.kv_cached + c_tok / 2) / r_split;
   }
   // Prefill MLA materialises per-head K and V: the cache read is the latent, as in decode.
-  const double block_bytes = x.B * kv_tokens_pe * kv_elems * x.k * x.n_kv;
+  double block_bytes = x.B * kv_tokens_pe * kv_elems * x.k * x.n_kv;
+  if (sh.mixed_batch > 0) {
+    // A mixed iteration (docs/physics.md §12): the decode sequences' attention beside the
+    // chunk's, each at its own context, MLA's decode part absorbed. Serving runs it at cp = 1.
+    const double Bd = static_cast<double>(sh.mixed_batch);
+    double per_qk_dec = 4 * x.d;
+    if (x.mla)
+      per_qk_dec = 2.0 * static_cast<double>(m.mla.kv_lora_rank + m.mla.rope_dim) +
+                   2.0 * static_cast<double>(m.mla.kv_lora_rank);
+    const double S_loc = sh.mixed_context / x.cp / r_split;
+    rank_flops += per_qk_dec * Bd * x.q_loc * S_loc * x.cp;
+    block_bytes += Bd * S_loc * kv_elems * x.k * x.n_kv;
+  }
   const double block_flops = rank_flops / x.cp;
   // Q read and O written. MLA decode: the absorbed query is kv_lora + rope wide, the output
   // kv_lora wide (the latent); MLA prefill: per-head (nope + rope) queries and v outputs.
@@ -449,13 +461,16 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
     StageWork& s = comm_stage(out, "pp.hop", StageBlock::pipeline, sh.hops, x.cp * x.tp);
     add_comm(s, make_collective(CommKind::p2p, 2, x.T_rank * x.H * x.a, layout.pp_hop));
   }
-  if (sh.lm_head) {
+  // The last position of each sequence sampled in this step: the batch's (when lm_head), and
+  // a mixed iteration's decode sequences.
+  const double rows = (sh.lm_head ? x.B : 0.0) + static_cast<double>(sh.mixed_batch);
+  if (rows > 0) {
     const double V = static_cast<double>(m.vocab);
-    const double flops = 2 * x.B * x.H * V / x.tp;  // the last position of each sequence
-    const double bytes = V * x.H * x.w_head / x.tp + x.B * (x.H + V / x.tp) * x.a;
+    const double flops = 2 * rows * x.H * V / x.tp;
+    const double bytes = V * x.H * x.w_head / x.tp + rows * (x.H + V / x.tp) * x.a;
     StageWork& s =
         compute_stage(out, "lm_head", StageBlock::head, WeightPart::lm_head, 1, x.tp, flops, bytes, flops, 2);
-    s.gemm = {x.B, V / x.tp, x.H};
+    s.gemm = {rows, V / x.tp, x.H};
   }
 }
 

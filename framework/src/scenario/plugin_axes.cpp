@@ -7,12 +7,9 @@ namespace tessera {
 
 namespace {
 
-const PluginKind kKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search,
-                             PluginKind::objective};
-
 std::vector<std::string> all_names(const PluginRegistry& registry) {
   std::vector<std::string> out;
-  for (const PluginKind k : kKinds)
+  for (const PluginKind k : kAllPluginKinds)
     for (auto& n : registry.names(k)) out.push_back(std::move(n));
   return out;
 }
@@ -90,7 +87,7 @@ void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::st
     // A miss: only now is every library listed (a lookup that hits loads only its own).
     if (registry.names(PluginKind::latency).empty()) continue;  // nothing installed to check against
     bool other_kind = false;
-    for (const PluginKind k : kKinds)
+    for (const PluginKind k : kAllPluginKinds)
       if (k != PluginKind::latency && registry.find(k, b.plugin)) other_kind = true;
     if (other_kind) {
       errors.push_back({b.where, b.label + ": '" + b.plugin +

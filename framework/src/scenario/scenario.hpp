@@ -1,6 +1,7 @@
 #pragma once
 // A loaded, validated scenario: typed values only (no YAML past the loader).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct PluginChoices {
   std::vector<PluginChoice> latency;  // `run` uses the first, `compare` all
   PluginChoice memory;
   PluginChoice search;
-  std::vector<PluginChoice> objectives;  // the first ranks
+  std::vector<PluginChoice> objectives;  // the first ranks (serve: kServingObjectives when none)
+  PluginChoice serving;                  // mode: serve only (default kServing)
 };
 
 // One hardware axis of `sweep.hardware`: a dotted path into the machine and its values (SI).
@@ -50,6 +52,29 @@ struct Sweep {
   std::vector<std::int8_t> cp_placement{1, 0};
   std::vector<CpRingVariant> cp_ring_variant{CpRingVariant::kv, CpRingVariant::qoml};
   std::vector<HardwareAxis> hardware;
+  // mode: serve (sweep.serving): sequences in flight per replica, and tokens per iteration
+  // (decode and prefill together; 0 = no limit). Other modes: empty.
+  std::vector<std::int64_t> serving_batch, serving_token_budget;
+};
+
+// mode: serve (`serving:`, docs/scenario-format.md "Serving"). SLOs apply to means; an SLO
+// left out is +infinity (min_tokens_per_s_per_user 0).
+inline constexpr double kNoSlo = std::numeric_limits<double>::infinity();
+
+struct ServingSlo {
+  double ttft_s = kNoSlo;
+  double tpot_s = kNoSlo;
+  double e2e_s = kNoSlo;
+  double min_tokens_per_s_per_user = 0;
+  bool any() const {
+    return ttft_s < kNoSlo || tpot_s < kNoSlo || e2e_s < kNoSlo || min_tokens_per_s_per_user > 0;
+  }
+};
+
+struct ServingSpec {
+  ServingSlo slo;
+  std::int64_t max_pes = 0;  // PEs of one configuration at most (all replicas); 0 = no budget
+  SourceLocation where;      // the `serving:` block, for messages
 };
 
 struct ReportSpec {
@@ -68,7 +93,8 @@ struct Scenario {
   // The machine's per-plugin blocks as written (`plugins:`; `efficiency:` is calibrated's),
   // each validated against its plugin's machine schema by the host when that plugin runs.
   std::vector<MachineBlock> machine_blocks;
-  Workload workload;
+  Workload workload;  // serve: input/output set, batch = 1, chunk = 0 (swept in sweep.serving)
+  ServingSpec serving;
   PluginChoices plugins;
   Sweep sweep;
   ReportSpec report;

@@ -18,6 +18,7 @@ enum class StepKind : std::uint8_t {
   pipeline_stage,  // one pipeline stage of a pipeline-full decode: ceil(L/pp) layers, B/pp sequences
   prefill_chunk,   // prefill chunk `chunk_index` of `chunk_count`: all layers (pp = 1) or one stage's
   single_stage,    // one operator timed alone (validate-data rows): work holds one stage
+  mixed_step,      // serving: decode tokens beside one prefill chunk (StepShape::mixed_*), all layers
 };
 
 TESSERA_API const char* step_kind_name(StepKind k);  // "decode_step", ...

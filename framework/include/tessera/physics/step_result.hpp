@@ -3,6 +3,7 @@
 // docs/physics.md §8-§9. Fixed-size, reused between configurations.
 #include <array>
 
+#include "tessera/serving_metrics.hpp"
 #include "tessera/stage.hpp"
 
 namespace tessera {
@@ -45,11 +46,14 @@ struct StepTotals {
 };
 
 // What an objective is handed: the evaluated step (its stages as the latency model timed them,
-// per-chunk averages in prefill), its totals and its memory.
+// per-chunk averages in prefill), its totals and its memory. In a serving study (`tessera
+// serve`) the step is the configuration's decode step at the batch and the mean context of the
+// point, and `serving` its request-level metrics; nullptr in `run` and the other studies.
 struct EvaluatedStep {
   const StageList& stages;
   const StepTotals& totals;
   const MemoryUsage& memory;
+  const ServingMetrics* serving = nullptr;
 };
 
 }  // namespace tessera

@@ -77,6 +77,12 @@ struct StepShape {
   double dense_layers = 0;  // of which dense-FFN layers
   bool lm_head = true;      // include the lm_head stage
   double hops = 0;          // pipeline hops on the path: pp - 1 for a whole step
+  // A mixed iteration of serving (mode prefill, StepKind::mixed_step): `mixed_batch` decode
+  // sequences at `mixed_context` tokens cached ride along the prefill chunk. `tokens` counts
+  // both (chunk + mixed_batch); attention times each part at its own context; the lm_head
+  // samples the decode sequences (and the prompt when lm_head is set). 0: a plain step.
+  std::int64_t mixed_batch = 0;
+  double mixed_context = 0;
 };
 
 // Tokens one PE's attention handles, T_rank, of T new tokens per DP replica: decode, every CP

@@ -20,17 +20,26 @@ inline constexpr std::uint32_t kAbiVersion = 2;
 // The SDK release a plugin is built against: the project version (tessera/version.hpp).
 inline constexpr const char* kFrameworkVersion = kVersion;
 
-enum class PluginKind : std::uint32_t { latency = 1, memory = 2, search = 3, objective = 4 };
+enum class PluginKind : std::uint32_t { latency = 1, memory = 2, search = 3, objective = 4, serving = 5 };
+
+// Every kind, in the order listings show them.
+inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search,
+                                                 PluginKind::objective, PluginKind::serving};
 
 // Interface version of each kind (checked after the ABI version).
 // latency 2: Stage names its collective algorithm, LinkCost its group shape; 3: time_step is
-// handed a StepCall (configuration, layout, step shape), Stage names its memory tier.
-inline constexpr std::uint32_t kLatencyInterfaceVersion = 3;
-inline constexpr std::uint32_t kMemoryInterfaceVersion = 2;  // 2: LinkCost carries the group shape
+// handed a StepCall (configuration, layout, step shape), Stage names its memory tier; 4: the
+// mixed iteration of serving (StepKind::mixed_step, StepShape::mixed_*), Workload's serve mode.
+inline constexpr std::uint32_t kLatencyInterfaceVersion = 4;
+// memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output.
+inline constexpr std::uint32_t kMemoryInterfaceVersion = 3;
 // search 2: SearchScore carries every objective's value.
 inline constexpr std::uint32_t kSearchInterfaceVersion = 2;
-// objective 2: evaluate() is handed the evaluated step (EvaluatedStep: stages, totals, memory).
-inline constexpr std::uint32_t kObjectiveInterfaceVersion = 2;
+// objective 2: evaluate() is handed the evaluated step (EvaluatedStep: stages, totals, memory);
+// 3: and the serving metrics in a serving study (EvaluatedStep::serving).
+inline constexpr std::uint32_t kObjectiveInterfaceVersion = 3;
+// serving 1: the kind (kinds/serving_model.hpp).
+inline constexpr std::uint32_t kServingInterfaceVersion = 1;
 
 // The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
 constexpr std::uint32_t kind_interface_version(PluginKind k) {
@@ -43,6 +52,8 @@ constexpr std::uint32_t kind_interface_version(PluginKind k) {
       return kSearchInterfaceVersion;
     case PluginKind::objective:
       return kObjectiveInterfaceVersion;
+    case PluginKind::serving:
+      return kServingInterfaceVersion;
   }
   return 0;
 }

@@ -1,0 +1,66 @@
+#pragma once
+// Kind `serving`: how step times compose into request-level metrics (TTFT, TPOT, tokens/s per
+// replica) for a workload of requests of ISL prompt and OSL output tokens at B sequences in
+// flight per replica and a token budget per iteration (docs/plugin-guide.md §10 "serving",
+// docs/physics.md §12). The plugin asks the host's StepTimer for the steps it needs; the host
+// times them with the scenario's latency model and checks memory with its memory model.
+#include <cstdint>
+
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+#include "tessera/physics/eval_context.hpp"
+#include "tessera/plugin/plugin_object.hpp"
+#include "tessera/serving_metrics.hpp"
+
+namespace tessera {
+
+// One request of the workload (workload.input, workload.output).
+struct ServingRequest {
+  std::int64_t input = 0;   // ISL: prompt tokens
+  std::int64_t output = 0;  // OSL: generated tokens, the first (produced by the prefill) included
+};
+
+// One point of the serving sweep for a configuration (sweep.serving).
+struct ServingPoint {
+  std::int64_t batch = 1;         // B: sequences in flight per replica (a replica = one dp group)
+  std::int64_t token_budget = 0;  // tokens per iteration, decode and prefill together; 0 = no limit
+};
+
+// Step times of one configuration on one replica, from the host (its evaluator, latency and
+// memory plugins). Seconds. Not thread-safe: the host hands each evaluating thread its own.
+// Every call allocates nothing.
+class TESSERA_API StepTimer {
+ public:
+  virtual ~StepTimer();
+  // One decode iteration: `batch` sequences, one new token each, `context` tokens cached per
+  // sequence (a mean: fractional allowed), every layer with the pipeline's stages in series
+  // (the step `tessera run` times in decode: StepKind::decode_step).
+  virtual double decode_step(std::int64_t batch, double context) = 0;
+  // The prefill of `batch` prompts of `input` tokens in chunks of `chunk` tokens (0: whole),
+  // to the first token, as `tessera run` times a prefill (pp > 1 pipelines the chunks).
+  virtual double prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) = 0;
+  // One chunk alone: `tokens` new tokens of one prompt after `prefix` cached ones, every layer;
+  // `last` adds the lm_head (StepKind::prefill_chunk).
+  virtual double prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) = 0;
+  // One mixed iteration (StepKind::mixed_step): `batch` decode tokens at mean context `context`
+  // beside a prefill chunk of `tokens` tokens of one prompt after `prefix` cached ones (`last`:
+  // the prompt's last chunk, whose first output token is sampled too). The GEMMs, collectives
+  // and MoE see batch + tokens tokens, attention each part at its own context.
+  virtual double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
+                            bool last) = 0;
+  // Whether `batch` sequences of `context` tokens each fit in memory beside the weights (the
+  // scenario's memory plugin, in decode).
+  virtual bool kv_fits(std::int64_t batch, std::int64_t context) = 0;
+};
+
+class TESSERA_API ServingModel : public PluginObject {
+ public:
+  ~ServingModel() override;
+  // The metrics of configuration `c` (ctx: the scenario's model, machine and workload, mode
+  // serve) for `request` at `point`, into `out` (reset by the host). Thread-safe (const), no
+  // allocation; `timer` is the calling thread's.
+  virtual void evaluate(const EvalContext& ctx, const ParallelConfig& c, const ServingRequest& request,
+                        const ServingPoint& point, StepTimer& timer, ServingMetrics& out) const = 0;
+};
+
+}  // namespace tessera

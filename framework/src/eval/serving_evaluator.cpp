@@ -1,0 +1,230 @@
+// A configuration at a serving point: docs/physics.md §12 "Serving".
+#include "eval/serving_evaluator.hpp"
+
+#include <cmath>
+
+#include "tessera/error.hpp"
+#include "tessera/units.hpp"
+
+namespace tessera {
+
+namespace {
+
+// The host's StepTimer for one configuration: each call times a workload other than the
+// scenario's through the same evaluator (and so the same latency and memory plugins) that
+// `tessera run` uses, in the caller's scratch buffer.
+class HostStepTimer final : public StepTimer {
+ public:
+  HostStepTimer(const Evaluator& ev, const ParallelConfig& c, const Layout& layout, Evaluation& scratch)
+      : ev_(ev), ctx_(ev.context()), c_(c), layout_(layout), e_(scratch) {
+    e_.layout = layout;
+  }
+
+  double decode_step(std::int64_t batch, double context) override {
+    ctx_.workload = step_workload(Mode::decode, batch, std::llround(context), 0);
+    ev_.time_workload(ctx_, c_, e_);
+    return e_.totals.latency_s;
+  }
+  double prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) override {
+    ctx_.workload = step_workload(Mode::prefill, batch, input, chunk);
+    ev_.time_workload(ctx_, c_, e_);
+    return e_.totals.latency_s;
+  }
+  double prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) override {
+    ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
+    return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, 0, 0, e_);
+  }
+  double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
+                    bool last) override {
+    ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
+    return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, batch, context, e_);
+  }
+  bool kv_fits(std::int64_t batch, std::int64_t context) override {
+    ctx_.workload = step_workload(Mode::decode, batch, context, 0);
+    MemoryUsage m;
+    ev_.memory_of(ctx_, c_, layout_, m);
+    return m.fits;
+  }
+
+ private:
+  Workload step_workload(Mode mode, std::int64_t batch, std::int64_t context, std::int64_t chunk) const {
+    Workload w = ev_.context().workload;
+    w.mode = mode;
+    w.batch = std::max<std::int64_t>(1, batch);
+    w.context = std::max<std::int64_t>(0, context);
+    w.chunk = chunk;
+    return w;
+  }
+
+  const Evaluator& ev_;
+  EvalContext ctx_;
+  const ParallelConfig& c_;
+  const Layout& layout_;
+  Evaluation& e_;
+};
+
+bool finite_metrics(const ServingMetrics& m) {
+  return std::isfinite(m.ttft_s) && std::isfinite(m.tpot_s) && std::isfinite(m.tpot_tail_s) &&
+         std::isfinite(m.e2e_s) && std::isfinite(m.tokens_per_s) && std::isfinite(m.requests_per_s);
+}
+
+}  // namespace
+
+const char* slo_metric_name(SloMetric m) {
+  switch (m) {
+    case SloMetric::none:
+      return "none";
+    case SloMetric::ttft:
+      return "TTFT";
+    case SloMetric::tpot:
+      return "TPOT";
+    case SloMetric::e2e:
+      return "E2E";
+    case SloMetric::tokens_per_s_per_user:
+      return "tokens/s/user";
+  }
+  return "SLO";
+}
+
+ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo)
+    : session_(session), slo_(slo) {
+  if (!session_.serving())
+    throw InputError("scenario " + session_.scenario().name + " is not a serving scenario");
+  const Workload& w = session_.context().workload;
+  request_.input = w.input;
+  request_.output = w.output;
+}
+
+void ServingEvaluator::check_slo(ServingEvaluation& out) const {
+  const ServingMetrics& m = out.metrics;
+  out.slo_miss = SloMetric::none;
+  out.slo_ratio = 0;
+  double worst = 0;
+  auto consider = [&](SloMetric metric, double value, double limit, double ratio) {
+    if (!(limit < kNoSlo) && metric != SloMetric::tokens_per_s_per_user) return;
+    out.slo_ratio = std::max(out.slo_ratio, ratio);
+    if (ratio > 1 && ratio > worst) {
+      worst = ratio;
+      out.slo_miss = metric;
+      out.slo_value = value;
+      out.slo_limit = limit;
+    }
+  };
+  if (slo_.ttft_s < kNoSlo) consider(SloMetric::ttft, m.ttft_s, slo_.ttft_s, m.ttft_s / slo_.ttft_s);
+  if (slo_.tpot_s < kNoSlo) consider(SloMetric::tpot, m.tpot_s, slo_.tpot_s, m.tpot_s / slo_.tpot_s);
+  if (slo_.e2e_s < kNoSlo) consider(SloMetric::e2e, m.e2e_s, slo_.e2e_s, m.e2e_s / slo_.e2e_s);
+  if (slo_.min_tokens_per_s_per_user > 0) {
+    const double v = out.tokens_per_s_per_user;
+    consider(SloMetric::tokens_per_s_per_user, v, slo_.min_tokens_per_s_per_user,
+             v > 0 ? slo_.min_tokens_per_s_per_user / v : kNoSlo);
+  }
+}
+
+void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoint& point,
+                                      ServingEvaluation& out) const {
+  const Evaluator& ev = session_.evaluator();
+  out.config = c;
+  out.point = point;
+  out.metrics = ServingMetrics{};
+  out.feasible = out.runnable = false;
+  out.slo_miss = SloMetric::none;
+  out.slo_ratio = 0;
+  out.objectives.fill(0);
+  out.pes = static_cast<double>(c.pes());
+  out.tokens_per_s = out.tokens_per_s_per_pe = out.tokens_per_s_per_user = 0;
+  Evaluation& step = out.step;
+  step.config = c;
+  step.totals = StepTotals{};
+  step.stages.clear();
+  ev.layout_for(c, step);
+  step.valid = step.layout.valid;
+  if (!step.valid) {
+    out.verdict = ServingVerdict::invalid;
+    return;
+  }
+  HostStepTimer timer(ev, c, step.layout, out.scratch);
+  session_.serving()->evaluate(ev.context(), c, request_, point, timer, out.metrics);
+  const ServingMetrics& m = out.metrics;
+  // The memory at the peak KV, for the reports (the plugin decided the fit).
+  EvalContext peak = ev.context();
+  peak.workload.mode = Mode::decode;
+  peak.workload.batch = std::max<std::int64_t>(1, m.batch > 0 ? m.batch : point.batch);
+  peak.workload.context = request_.input + request_.output;
+  peak.workload.chunk = 0;
+  ev.memory_of(peak, c, step.layout, step.memory);
+  // The decode step at the point's batch and mean context: the objectives' step, and the
+  // breakdown reports show.
+  EvalContext mean = peak;
+  mean.workload.context = request_.input + request_.output / 2;
+  ev.time_workload(mean, c, step);
+  step.totals.pes = out.pes;
+  if (m.infeasible != nullptr) {
+    out.verdict = ServingVerdict::unsupported;
+    return;
+  }
+  if (!m.kv_fits) {
+    out.verdict = ServingVerdict::kv_overflow;
+    return;
+  }
+  const double dp = c.dp;
+  out.tokens_per_s = dp * m.tokens_per_s;
+  out.tokens_per_s_per_pe = out.pes > 0 ? out.tokens_per_s / out.pes : 0;
+  out.tokens_per_s_per_user = m.tpot_s > 0 ? 1.0 / m.tpot_s : 0;
+  const auto& objectives = ev.objectives();
+  const std::size_t n = std::min(objectives.size(), out.objectives.size());
+  const EvaluatedStep es{.stages = step.stages, .totals = step.totals, .memory = step.memory, .serving = &m};
+  bool finite = finite_metrics(m);
+  for (std::size_t i = 0; i < n; ++i) {
+    out.objectives[i] = objectives[i].objective->evaluate(ev.context(), c, es);
+    finite = finite && std::isfinite(out.objectives[i]);
+  }
+  if (!finite) {
+    out.verdict = ServingVerdict::non_finite;
+    return;
+  }
+  out.runnable = true;
+  check_slo(out);
+  out.feasible = out.slo_miss == SloMetric::none;
+  out.verdict = out.feasible ? ServingVerdict::feasible : ServingVerdict::slo;
+}
+
+void ServingEvaluator::evaluate(const ParallelConfig& c, const ServingPoint& point,
+                                ServingEvaluation& out) const {
+  try {
+    evaluate_point(c, point, out);
+  } catch (const PluginError& e) {
+    throw PluginError(std::string(e.what()) + "; at configuration " + format_config(c, session_.machine()) +
+                      ", batch " + std::to_string(point.batch) + ", token budget " +
+                      std::to_string(point.token_budget));
+  }
+}
+
+std::string serving_reason(const Session& session, const ServingEvaluation& e) {
+  switch (e.verdict) {
+    case ServingVerdict::feasible:
+      return "";
+    case ServingVerdict::invalid:
+      return describe_invalid(e.step.layout.reason, session.model(), session.machine(), e.config);
+    case ServingVerdict::unsupported:
+      return e.metrics.infeasible ? e.metrics.infeasible : "the serving plugin cannot run it";
+    case ServingVerdict::kv_overflow: {
+      const Workload& w = session.context().workload;
+      return "KV of " + std::to_string(e.point.batch) + " x " + std::to_string(w.input + w.output) +
+             " tokens does not fit: weights+KV+transient " +
+             format_quantity(e.step.memory.used_bytes, Dimension::bytes) + " > budget " +
+             format_quantity(e.step.memory.budget_bytes, Dimension::bytes) + " per PE";
+    }
+    case ServingVerdict::non_finite:
+      return "infeasible: a non-finite serving metric or objective";
+    case ServingVerdict::slo: {
+      const bool rate = e.slo_miss == SloMetric::tokens_per_s_per_user;
+      const Dimension d = rate ? Dimension::none : Dimension::time;
+      const std::string v = format_quantity(e.slo_value, d);
+      const std::string l = format_quantity(e.slo_limit, d);
+      return std::string(slo_metric_name(e.slo_miss)) + " " + v + (rate ? " < SLO " : " > SLO ") + l;
+    }
+  }
+  return "";
+}
+
+}  // namespace tessera
