@@ -1,0 +1,81 @@
+#pragma once
+// serving/aggregated: steady-state continuous batching with chunked prefill on one replica
+// (docs/physics.md §12.2). B sequences in flight, the one prefilling among them; per completed
+// request n_c iterations carry a chunk of its prompt (beside the other B - 1 decode tokens when
+// mixed; alone, stalling decode, when alternating) and the rest of the cycle is decode-only.
+// Each iteration is timed by the host as what it is (never one "average" iteration: step time
+// is convex in tokens, so the mean iteration's time underestimates the mean time).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "chunk_cycle.hpp"
+#include "tessera/sdk.hpp"
+
+namespace tessera::plugins {
+
+class AggregatedServing final : public ServingModel {
+ public:
+  explicit AggregatedServing(Mixing mixing) : mixing_(mixing) {}
+
+  void evaluate(const EvalContext&, const ParallelConfig& c, const ServingRequest& r, const ServingPoint& p,
+                StepTimer& timer, ServingMetrics& out) const override {
+    const std::int64_t B = std::max<std::int64_t>(1, p.batch);
+    const std::int64_t isl = r.input, osl = r.output;
+    const ChunkCycle k = chunk_cycle(mixing_, B, isl, osl, p.token_budget);
+    out.batch = B;
+    out.max_batch = k.max_batch;
+    out.chunk = p.token_budget > 0 ? k.chunk : 0;
+    out.chunk_iterations = k.iterations;
+    const double Bd = static_cast<double>(B), I = static_cast<double>(isl), O = static_cast<double>(osl);
+    out.kv_tokens_peak = Bd * (I + O);
+    out.kv_tokens_mean = Bd * (I + O / 2);
+    out.kv_fits = isl >= 1 && osl >= 1 && timer.kv_fits(B, isl + osl);
+    out.infeasible = k.infeasible;
+    if (out.infeasible == nullptr && k.beside > 0 && c.cp > 1) out.infeasible = kMixedNeedsCp1;
+    if (out.infeasible != nullptr) return;  // nothing timed: the cycle does not exist
+
+    // The decoding sequences' mean context: ISL + OSL / 2 (tokens).
+    const double context = I + O / 2;
+    const double t_decode = timer.decode_step(B, context);
+    // The prompt's chunk iterations, first come first served: chunk j after j * chunk cached.
+    double t_prefill = 0, t_slowest_chunk = 0;
+    for (std::int64_t j = 0; j < k.iterations; ++j) {
+      const std::int64_t prefix = j * k.chunk;
+      const std::int64_t tokens = std::min(k.chunk, isl - prefix);
+      const bool last = j + 1 == k.iterations;
+      const double t = k.beside > 0 ? timer.mixed_step(k.beside, context, tokens, prefix, last)
+                                    : timer.prefill_chunk(tokens, prefix, last);
+      t_prefill += t;
+      t_slowest_chunk = std::max(t_slowest_chunk, t);
+    }
+    // Per completed request: OSL - 1 decode tokens and one from the last chunk. The chunk
+    // iterations hold n_c (B - 1) of them, the decode-only iterations (B each) the rest.
+    const double decode_only = (O - 1 - static_cast<double>(k.iterations * k.beside)) / Bd;
+    const double t_cycle = t_prefill + decode_only * t_decode;  // s per completed request
+    out.ttft_s = t_prefill;
+    if (osl > 1) {
+      // Token-weighted mean of the iteration times a decoding sequence waits for (its share of
+      // the cycle): sum over iterations of (decode tokens x time) / (OSL - 1) = (B t_cycle - TTFT)
+      // / (OSL - 1) in both mixings (alternating: B - 1 sequences wait out each prompt).
+      out.tpot_s = (Bd * t_cycle - t_prefill) / (O - 1);
+      if (mixing_ == Mixing::mixed) {
+        out.tpot_tail_s = B > 1 ? std::max(t_decode, t_slowest_chunk) : t_decode;
+      } else {
+        // The longest gap: one decode iteration plus the prompts prefilled before it, the
+        // ceil((B - 1) / (OSL - 1)) that complete per decode iteration (at least one when B > 1).
+        const double stalls = static_cast<double>(ceil_div(B - 1, osl - 1));
+        out.tpot_tail_s = t_decode + stalls * t_prefill;
+      }
+    }
+    out.e2e_s = out.ttft_s + (O - 1) * out.tpot_s;
+    out.tokens_per_s = t_cycle > 0 ? O / t_cycle : 0;
+    out.requests_per_s = t_cycle > 0 ? 1 / t_cycle : 0;
+    out.prefill_time_share = t_cycle > 0 ? t_prefill / t_cycle : 0;
+  }
+
+ private:
+  Mixing mixing_;
+};
+
+}  // namespace tessera::plugins
