@@ -1,5 +1,5 @@
 // What the time model recommends for the two small-message decode scenarios, and the
-// stage-by-stage reason (docs/physics.md §13): pinned so that a change of a collective constant
+// stage-by-stage reason (docs/physics.md §14): pinned so that a change of a collective constant
 // or formula that changes the answer is seen. Hand numbers from the machine file constants
 // (machines/dgx-h100.yaml: one_shot base 3.2 us, bw_factor 0.69 of 450 GB/s).
 #include <catch2/catch.hpp>
