@@ -184,3 +184,33 @@ TEST_CASE("aggregated: one output token has no TPOT", "[serving][aggregated]") {
   FakeStepTimer u;  // a second sequence would need a decode token the request does not have
   CHECK(run(Mixing::mixed, 10, 1, 2, 6, u).infeasible == kPrefillBound);
 }
+
+TEST_CASE("aggregated: over a grid the tail bounds TPOT and max_batch is the feasibility edge",
+          "[serving][aggregated]") {
+  int feasible = 0;
+  for (const Mixing mixing : {Mixing::mixed, Mixing::alternating})
+    for (const std::int64_t isl : {1, 7, 100, 1000})
+      for (const std::int64_t osl : {1, 2, 9, 64})
+        for (const std::int64_t budget : {0, 8, 64, 300})
+          for (std::int64_t batch = 1; batch <= 80; batch += 3) {
+            FakeStepTimer t;
+            const ServingMetrics m = run(mixing, isl, osl, batch, budget, t);
+            INFO("isl " << isl << " osl " << osl << " budget " << budget << " B " << batch);
+            // Feasible exactly up to max_batch (when there is a bound).
+            if (m.max_batch > 0) CHECK((m.infeasible == nullptr) == (batch <= m.max_batch));
+            if (m.infeasible != nullptr) continue;
+            ++feasible;
+            CHECK(m.tpot_tail_s >= m.tpot_s * (1 - 1e-12));
+            CHECK(m.ttft_s > 0);
+            CHECK(m.e2e_s == Approx(m.ttft_s + static_cast<double>(osl - 1) * m.tpot_s));
+            CHECK(m.tokens_per_s == Approx(static_cast<double>(osl) * m.requests_per_s));
+            CHECK(m.prefill_time_share > 0);
+            CHECK(m.prefill_time_share <= 1 + 1e-12);
+            if (osl > 1) {
+              // Never faster than the decode-only step the same B sequences take.
+              const double t_dec = 10.0 + static_cast<double>(batch) + (isl + osl / 2.0) / 10;
+              CHECK(m.tpot_s >= t_dec * (1 - 1e-12));
+            }
+          }
+  CHECK(feasible > 500);
+}
