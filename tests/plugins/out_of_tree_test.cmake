@@ -170,10 +170,42 @@ foreach(tp 1 2)
     --config tp=${tp} --json ${WORK_DIR}/explain-${tp}.json)
   file(READ ${WORK_DIR}/explain-${tp}.json ex)
   string(JSON w${tp} GET "${ex}" memory weights_bytes)
+  string(REGEX REPLACE "\\.0+$" "" w${tp} "${w${tp}}")  # whole bytes, written as doubles
 endforeach()
 math(EXPR twice "2 * ${w2}")
 if(NOT twice EQUAL w1)
   message(FATAL_ERROR "memory/example: weights per PE ${w1} B at tp=1, ${w2} B at tp=2 (expected half)")
 endif()
+# The example's own parameters are hardware axes: explore sweeps hbm_efficiency jointly with the
+# parallelism (a memory-bound decode: the best latency falls as the efficiency rises), and
+# sensitivity --hardware perturbs the parameters the scenario sets (hbm_efficiency, alpha).
+run("tessera explore example.yaml" ${TESSERA} explore ${EXAMPLE_DIR}/example.yaml --plugin-path ${example_build}
+  --set "sweep.hardware.plugins.latency.example.hbm_efficiency=[0.5, 0.9]" --no-sensitivity
+  --json ${WORK_DIR}/explore.json)
+file(READ ${WORK_DIR}/explore.json explore_json)
+string(JSON lat_lo GET "${explore_json}" points 0 best latency_s)
+string(JSON lat_hi GET "${explore_json}" points 1 best latency_s)
+if(NOT lat_hi LESS lat_lo)
+  message(FATAL_ERROR "explore over latency/example's hbm_efficiency: best latency ${lat_lo} s at 0.5, "
+                      "${lat_hi} s at 0.9 (expected lower at 0.9)")
+endif()
+run("tessera sensitivity --hardware example.yaml" ${TESSERA} sensitivity ${EXAMPLE_DIR}/example.yaml --hardware
+  --plugin-path ${example_build} --json ${WORK_DIR}/sensitivity.json)
+file(READ ${WORK_DIR}/sensitivity.json sens)
+string(JSON n_knobs LENGTH "${sens}" hardware)
+set(eff_elasticity "")
+math(EXPR last "${n_knobs} - 1")
+foreach(i RANGE 0 ${last})
+  string(JSON knob GET "${sens}" hardware ${i} knob)
+  if(knob STREQUAL "plugins.latency.example.hbm_efficiency")
+    string(JSON eff_elasticity GET "${sens}" hardware ${i} elasticity_fixed)
+  endif()
+endforeach()
+# Memory-bound stages take hbm_bytes / (hbm_bw * hbm_efficiency): the elasticity is negative.
+if(eff_elasticity STREQUAL "" OR NOT eff_elasticity LESS 0)
+  message(FATAL_ERROR "sensitivity --hardware: no negative elasticity for "
+                      "plugins.latency.example.hbm_efficiency (${eff_elasticity}):\n${sens}")
+endif()
+message(STATUS "explore over hbm_efficiency: ${lat_lo} s at 0.5, ${lat_hi} s at 0.9; elasticity ${eff_elasticity}")
 message(STATUS "latency/example built out of tree against ${prefix} and loaded from ${path}; the memory, "
                "search and objective examples ran with it (weights ${w1} B per PE at tp=1)")
