@@ -1,7 +1,8 @@
 #pragma once
 // Hardware axes and machine blocks that name plugins, checked once plugins are loaded: a
 // sweep.hardware axis machine.plugins.<plugin>.<param> is typed and ranged by the plugin's
-// machine schema (units included), located at the scenario's line:col.
+// machine schema, one plugins.<kind>.[<name>.]<param> by the scenario plugin's parameter schema
+// (units included), located at the scenario's line:col.
 #include <string>
 #include <vector>
 
