@@ -1,9 +1,11 @@
 # The out-of-tree plugin story end to end (cmake -P script, run by CTest):
 #   1. install the main build into a temporary prefix;
-#   2. configure and build docs/examples/out-of-tree-plugin against that prefix only
-#      (find_package(Tessera) through CMAKE_PREFIX_PATH);
-#   3. run the unchanged host of the build tree with --plugin-path at the example's build
-#      folder and check that latency/example is loaded with its schema;
+#   2. configure and build docs/examples/plugins (the guide's worked example of each kind) against
+#      that prefix only (find_package(Tessera) through CMAKE_PREFIX_PATH);
+#   3. run the unchanged host of the build tree with --plugin-path at the examples' build
+#      folder and check that latency/example is loaded with its schema, that the memory, search
+#      and objective examples load, and that `tessera run` and `explain` of example.yaml use all
+#      four (the memory example's weights halve with TP 2, the objective is goodput per PE);
 #   4. the installed tessera lists the installed plugins only (never the build tree's),
 #      unless TESSERA_PLUGIN_PATH names the build tree's plugin folder;
 #   5. the example gets Tessera's warnings without -Werror, and with it when configured with
@@ -149,4 +151,61 @@ endif()
 if(run_err MATCHES "libtessera_latency_example")
   message(FATAL_ERROR "warnings about the example plugin:\n${run_err}")
 endif()
-message(STATUS "latency/example built out of tree against ${prefix} and loaded from ${path}")
+foreach(id memory/example search/example objective/example)
+  if(NOT json MATCHES "\"${id}\"")
+    message(FATAL_ERROR "${id} is not among the loaded plugins:\n${json}\n--- stderr\n${run_err}")
+  endif()
+endforeach()
+
+# All four at work: the scenario runs, ranked by the example objective.
+run("tessera run example.yaml" ${TESSERA} run ${EXAMPLE_DIR}/example.yaml --plugin-path ${example_build}
+  --json ${WORK_DIR}/run.json)
+file(READ ${WORK_DIR}/run.json run_json)
+if(NOT run_json MATCHES "tok/s/PE")
+  message(FATAL_ERROR "tessera run example.yaml did not rank by objective/example (tok/s/PE):\n${run_json}")
+endif()
+# The memory example: weights / (tp * pp), so TP 2 holds half of TP 1's bytes per PE.
+foreach(tp 1 2)
+  run("tessera explain tp=${tp}" ${TESSERA} explain ${EXAMPLE_DIR}/example.yaml --plugin-path ${example_build}
+    --config tp=${tp} --json ${WORK_DIR}/explain-${tp}.json)
+  file(READ ${WORK_DIR}/explain-${tp}.json ex)
+  string(JSON w${tp} GET "${ex}" memory weights_bytes)
+  string(REGEX REPLACE "\\.0+$" "" w${tp} "${w${tp}}")  # whole bytes, written as doubles
+endforeach()
+math(EXPR twice "2 * ${w2}")
+if(NOT twice EQUAL w1)
+  message(FATAL_ERROR "memory/example: weights per PE ${w1} B at tp=1, ${w2} B at tp=2 (expected half)")
+endif()
+# The example's own parameters are hardware axes: explore sweeps hbm_efficiency jointly with the
+# parallelism (a memory-bound decode: the best latency falls as the efficiency rises), and
+# sensitivity --hardware perturbs the parameters the scenario sets (hbm_efficiency, alpha).
+run("tessera explore example.yaml" ${TESSERA} explore ${EXAMPLE_DIR}/example.yaml --plugin-path ${example_build}
+  --set "sweep.hardware.plugins.latency.example.hbm_efficiency=[0.5, 0.9]" --no-sensitivity
+  --json ${WORK_DIR}/explore.json)
+file(READ ${WORK_DIR}/explore.json explore_json)
+string(JSON lat_lo GET "${explore_json}" points 0 best latency_s)
+string(JSON lat_hi GET "${explore_json}" points 1 best latency_s)
+if(NOT lat_hi LESS lat_lo)
+  message(FATAL_ERROR "explore over latency/example's hbm_efficiency: best latency ${lat_lo} s at 0.5, "
+                      "${lat_hi} s at 0.9 (expected lower at 0.9)")
+endif()
+run("tessera sensitivity --hardware example.yaml" ${TESSERA} sensitivity ${EXAMPLE_DIR}/example.yaml --hardware
+  --plugin-path ${example_build} --json ${WORK_DIR}/sensitivity.json)
+file(READ ${WORK_DIR}/sensitivity.json sens)
+string(JSON n_knobs LENGTH "${sens}" hardware)
+set(eff_elasticity "")
+math(EXPR last "${n_knobs} - 1")
+foreach(i RANGE 0 ${last})
+  string(JSON knob GET "${sens}" hardware ${i} knob)
+  if(knob STREQUAL "plugins.latency.example.hbm_efficiency")
+    string(JSON eff_elasticity GET "${sens}" hardware ${i} elasticity_fixed)
+  endif()
+endforeach()
+# Memory-bound stages take hbm_bytes / (hbm_bw * hbm_efficiency): the elasticity is negative.
+if(eff_elasticity STREQUAL "" OR NOT eff_elasticity LESS 0)
+  message(FATAL_ERROR "sensitivity --hardware: no negative elasticity for "
+                      "plugins.latency.example.hbm_efficiency (${eff_elasticity}):\n${sens}")
+endif()
+message(STATUS "explore over hbm_efficiency: ${lat_lo} s at 0.5, ${lat_hi} s at 0.9; elasticity ${eff_elasticity}")
+message(STATUS "latency/example built out of tree against ${prefix} and loaded from ${path}; the memory, "
+               "search and objective examples ran with it (weights ${w1} B per PE at tp=1)")

@@ -186,3 +186,22 @@ TEST_CASE("machine.plugins.<plugin>.<param> and plugins.latency.<name>.<param> o
             "<command line>: error: --set machine.plugins.sram_tier=1: a machine-block "
             "parameter is machine.plugins.<plugin>.<param>, found 'machine.plugins.sram_tier'"});
 }
+
+TEST_CASE("plugins.latency.<name>.<param> on a single choice of that name", "[overrides]") {
+  // `latency: calibrated` (a plain name) and `{name: calibrated}` take the named path as well.
+  Scenario s = load_with({"plugins.latency=calibrated", "plugins.latency.calibrated.framework=vllm"});
+  REQUIRE(s.plugins.latency.size() == 1);
+  CHECK(s.plugins.latency[0].name == "calibrated");
+  REQUIRE(s.plugins.latency[0].params.size() == 1);
+  CHECK(s.plugins.latency[0].params[0].key == "framework");
+  CHECK(s.plugins.latency[0].params[0].text == "vllm");
+  s = load_with({"plugins.objectives={name: cost}", "plugins.objectives.cost.base=100"});
+  REQUIRE(s.plugins.objectives.size() == 1);
+  REQUIRE(s.plugins.objectives[0].params.size() == 1);
+  CHECK(s.plugins.objectives[0].params[0].key == "base");
+  CHECK(errors_of({"plugins.latency=calibrated", "plugins.latency.calibrate.framework=vllm"}) ==
+        std::vector<std::string>{
+            "<command line>: error: --set plugins.latency.calibrate.framework=vllm: no plugin named "
+            "'calibrate' in plugins.latency (did you mean 'plugins.latency.calibrated.framework'?); it holds "
+            "calibrated"});
+}

@@ -1,6 +1,7 @@
 #include "analysis/exploration.hpp"
 
 #include "core/pareto.hpp"
+#include "host/plugin_defaults.hpp"
 #include "scenario/hardware_points.hpp"
 #include "scenario/sweep_size.hpp"
 
@@ -19,15 +20,32 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
     const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
     ExplorePoint p;
     p.values = hp.values;
-    const auto s = session.with_machine(hp.machine);
-    const SearchResult r = run_search(*s, strategy, so);
+    const auto s = session.with_point(hp.machine, hp.plugin_params);
+    // A plugins.search.<param> or plugins.objectives.<cost>.<param> axis: that plugin re-created too.
+    const PluginChoices& plugins = session.scenario().plugins;
+    std::shared_ptr<SearchStrategy> own_search;
+    std::shared_ptr<Objective> own_cost;
+    for (const PluginParamValue& v : hp.plugin_params) {
+      if (v.kind == PluginKind::search && !own_search)
+        own_search = session.registry().create_search(plugins.search, hp.plugin_params);
+      if (v.kind == PluginKind::objective && v.plugin == plugin_defaults::kCostObjective && !own_cost) {
+        PluginChoice c;
+        c.name = v.plugin;
+        for (const auto& o : plugins.objectives)
+          if (o.name == v.plugin) c = o;
+        own_cost = session.registry().create_objective(c, hp.plugin_params);
+      }
+    }
+    const SearchStrategy& point_search = own_search ? *own_search : strategy;
+    const Objective& point_cost = own_cost ? *own_cost : cost;
+    const SearchResult r = run_search(*s, point_search, so);
     p.counts = r.counts;
     if (r.best) {
       p.feasible = true;
       p.best = r.records[*r.best];
       s->evaluator().evaluate(p.best.config, scratch);
       try {
-        p.cost = cost.evaluate(
+        p.cost = point_cost.evaluate(
             s->context(), p.best.config,
             EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
       } catch (const PluginError& e) {

@@ -45,7 +45,9 @@ struct ExploreOptions {
   ProgressCallback on_progress;
 };
 
-// `cost` prices each point's best configuration (its evaluate() at the point's machine).
+// `cost` prices each point's best configuration (its evaluate() at the point's machine). A point
+// of a scenario-plugin axis re-creates the plugin it names (Session::with_point; the search and,
+// for plugins.objectives.cost.<param>, the cost objective here).
 TESSERA_API ExploreResult explore_hardware(const Session& session, const SearchStrategy& strategy,
                                            const Objective& cost, const ExploreOptions& options);
 

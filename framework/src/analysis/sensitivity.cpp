@@ -6,6 +6,7 @@
 
 #include "host/machine_blocks.hpp"
 #include "scenario/field_access.hpp"
+#include "scenario/plugin_axes.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 #include "tessera/plugin/descriptor.hpp"
@@ -53,6 +54,17 @@ std::vector<KnobSweep> parallelism_sensitivity(const Session& session, const Par
   return out;
 }
 
+namespace {
+// The scenario's choice of the session's latency model.
+const PluginChoice& running_latency(const Session& session) {
+  for (const PluginChoice& c : session.scenario().plugins.latency)
+    if (c.name == session.latency_name()) return c;
+  return session.scenario().plugins.latency.front();
+}
+
+constexpr const char* kLatencyParamPrefix = "plugins.latency.";
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& session) {
   const MachineSpec& m = session.machine();
   std::vector<std::pair<std::string, std::string>> k{{"machine.pe.hbm.bandwidth", "HBM bandwidth"},
@@ -97,6 +109,16 @@ std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& s
         continue;
       k.emplace_back(b->label + "." + ps.name, session.latency_name() + " " + ps.name);
     }
+  }
+  // The running latency plugin's numeric parameters that the scenario sets
+  // (plugins.latency.<name>.<param>): each perturbation re-creates the plugin.
+  const PluginChoice& lat = running_latency(session);
+  for (const RawParam& r : lat.params) {
+    const ParamSpec* ps = plugin_param_spec(session.registry(), PluginKind::latency, lat.name, r.key);
+    if (!ps ||
+        (ps->type != ParamType::integer && ps->type != ParamType::real && ps->type != ParamType::quantity))
+      continue;
+    k.emplace_back("plugins.latency." + lat.name + "." + r.key, lat.name + " " + r.key);
   }
   return k;
 }
@@ -155,20 +177,49 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
     h.path = path;
     h.label = label;
     const std::string param = block_param(path);
-    h.value =
-        param.empty() ? get_machine_field(session.machine(), path) : session.machine().efficiency.real(param);
-    h.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
+    const bool plugin_knob = path.rfind(kLatencyParamPrefix, 0) == 0;
+    const ParamSpec* spec = nullptr;
+    const PluginChoice& model = running_latency(session);
+    if (plugin_knob) {
+      // plugins.latency.<name>.<param>: the value the scenario gave, validated and SI.
+      const std::string pname = path.substr(path.rfind('.') + 1);
+      spec = plugin_param_spec(session.registry(), PluginKind::latency, model.name, pname);
+      h.value = session.registry().validate_choice(PluginKind::latency, model).real(pname);
+      h.dimension = spec ? spec->dimension : Dimension::none;
+    } else {
+      h.value = param.empty() ? get_machine_field(session.machine(), path)
+                              : session.machine().efficiency.real(param);
+      h.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
+    }
     if (!(h.value > 0)) {
       h.elasticity_fixed = h.elasticity_reopt = NAN;
       h.note = "value is 0: no relative change";
       out.push_back(std::move(h));
       continue;
     }
+    if (spec && (h.value * (1 - step) < spec->min || h.value * (1 + step) > spec->max)) {
+      // The plugin's schema would refuse a perturbed value: no elasticity.
+      h.elasticity_fixed = h.elasticity_reopt = NAN;
+      h.note = "a perturbation of " + std::to_string(static_cast<int>(std::lround(step * 100))) +
+               " % leaves the parameter's range";
+      out.push_back(std::move(h));
+      report_progress(progress, out.size(), knobs.size(), "hardware knobs");
+      continue;
+    }
     double lat[2][2] = {{NAN, NAN}, {NAN, NAN}};  // [minus/plus][fixed/reopt]
     for (int side = 0; side < 2; ++side) {
       MachineSpec m = session.machine();
-      set_knob(m, path, h.value * (side == 0 ? 1 - step : 1 + step));
-      const auto s = session.with_machine(m);
+      const double v = h.value * (side == 0 ? 1 - step : 1 + step);
+      std::vector<PluginParamValue> set;
+      if (plugin_knob)
+        set.push_back({.kind = PluginKind::latency,
+                       .plugin = model.name,
+                       .param = path.substr(path.rfind('.') + 1),
+                       .value = v,
+                       .integer = spec && spec->type == ParamType::integer});
+      else
+        set_knob(m, path, v);
+      const auto s = session.with_point(m, set);
       s->evaluator().evaluate(best, scratch);
       lat[side][0] = scratch.valid && scratch.non_finite == NonFinite::none ? scratch.totals.latency_s : NAN;
       lat[side][1] = best_latency(*s, strategy, options);

@@ -35,9 +35,9 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
       diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
     }
   }
-  // Machine-block axes of sweep.hardware, typed by the plugins' schemas.
+  // Plugin-typed axes of sweep.hardware (machine blocks, scenario plugins' parameters).
   Sweep sweep = s.sweep;
-  resolve_plugin_axes(sweep, registry, diags);
+  resolve_plugin_axes(sweep, s.plugins, registry, diags);
 }
 
 void require_scenario_plugins(const Scenario& scenario, const PluginRegistry& registry) {

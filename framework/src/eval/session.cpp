@@ -21,7 +21,7 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
       registry_.machine_block(lat.name, block ? block->params : std::vector<RawParam>{},
                               block ? block->label : "machine.plugins." + lat.name, scenario_.machine_file);
   std::vector<Diagnostic> axis_problems;
-  resolve_plugin_axes(scenario_.sweep, registry_, axis_problems);
+  resolve_plugin_axes(scenario_.sweep, scenario_.plugins, registry_, axis_problems);
   if (!axis_problems.empty()) throw InputErrors(std::move(axis_problems));
   latency_ = registry_.create_latency(lat);
   memory_ = registry_.create_memory(scenario_.plugins.memory);
@@ -40,7 +40,15 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   build();
 }
 
-Session::Session(const Session& base, const MachineSpec& machine)
+namespace {
+bool names(const std::vector<PluginParamValue>& set, PluginKind kind, const std::string& plugin) {
+  for (const PluginParamValue& v : set)
+    if (v.kind == kind && v.plugin == plugin) return true;
+  return false;
+}
+}  // namespace
+
+Session::Session(const Session& base, const MachineSpec& machine, const std::vector<PluginParamValue>& set)
     : scenario_(base.scenario_),
       registry_(base.registry_),
       latency_index_(base.latency_index_),
@@ -52,6 +60,13 @@ Session::Session(const Session& base, const MachineSpec& machine)
   // `machine` derives from this session's machine: its efficiency set is the validated block,
   // with any machine-block parameter a hardware point or knob changed.
   scenario_.machine = machine;
+  if (names(set, PluginKind::latency, latency_name_))
+    latency_ = registry_.create_latency(scenario_.plugins.latency[latency_index_], set);
+  if (names(set, PluginKind::memory, scenario_.plugins.memory.name))
+    memory_ = registry_.create_memory(scenario_.plugins.memory, set);
+  for (std::size_t i = 0; i < objectives_.size() && i < scenario_.plugins.objectives.size(); ++i)
+    if (names(set, PluginKind::objective, objectives_[i].name))
+      objectives_[i].objective = registry_.create_objective(scenario_.plugins.objectives[i], set);
   build();
 }
 
@@ -61,7 +76,12 @@ void Session::build() {
 }
 
 std::unique_ptr<Session> Session::with_machine(const MachineSpec& machine) const {
-  return std::unique_ptr<Session>(new Session(*this, machine));
+  return std::unique_ptr<Session>(new Session(*this, machine, {}));
+}
+
+std::unique_ptr<Session> Session::with_point(const MachineSpec& machine,
+                                             const std::vector<PluginParamValue>& set) const {
+  return std::unique_ptr<Session>(new Session(*this, machine, set));
 }
 
 }  // namespace tessera

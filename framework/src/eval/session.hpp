@@ -33,9 +33,14 @@ class TESSERA_API Session {
 
   // A new session on the same plugins with a changed machine (hardware sweeps).
   std::unique_ptr<Session> with_machine(const MachineSpec& machine) const;
+  // The same with scenario-plugin parameters changed (a hardware point's plugins.<kind>... axes,
+  // a sensitivity perturbation): the latency model, memory model and objectives they name are
+  // re-created with those values (PluginRegistry::create_*); the others are shared.
+  std::unique_ptr<Session> with_point(const MachineSpec& machine,
+                                      const std::vector<PluginParamValue>& set) const;
 
  private:
-  Session(const Session& base, const MachineSpec& machine);
+  Session(const Session& base, const MachineSpec& machine, const std::vector<PluginParamValue>& set);
   void build();
 
   Scenario scenario_;  // owns the model and machine the context points to

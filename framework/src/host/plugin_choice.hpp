@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/error.hpp"
+#include "tessera/plugin/descriptor.hpp"
 
 namespace tessera {
 
@@ -22,6 +23,18 @@ struct PluginChoice {
   std::string name;
   std::vector<RawParam> params;
   SourceLocation where;  // of the name
+};
+
+// One numeric parameter of a scenario plugin set to a value other than the scenario's: a point of a
+// sweep.hardware axis plugins.<kind>.[<name>.]<param>, or a sensitivity perturbation. Applied to
+// the validated parameter set of the plugin <kind>/<plugin> when it is created
+// (PluginRegistry::create_*), so each point re-creates the affected plugin.
+struct PluginParamValue {
+  PluginKind kind = PluginKind::latency;
+  std::string plugin;
+  std::string param;
+  double value = 0;      // SI
+  bool integer = false;  // set as an integer in the ParamSet
 };
 
 }  // namespace tessera

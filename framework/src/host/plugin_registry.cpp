@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -91,12 +92,21 @@ struct PluginRegistry::Impl {
 
   template <class T>
   std::shared_ptr<T> create(const PluginRegistry& self, PluginKind kind, const PluginChoice& choice,
-                            const char* interface_name) const {
+                            const char* interface_name, const std::vector<PluginParamValue>& set = {}) const {
     const LoadedPlugin& p = self.require(kind, choice.name, choice.where);
     std::vector<Diagnostic> diagnostics;
-    const ParamSet params = validate_params(p.descriptor->params, p.descriptor->param_count, choice.params,
-                                            "plugin " + p.id(), choice.where, diagnostics);
+    ParamSet params = validate_params(p.descriptor->params, p.descriptor->param_count, choice.params,
+                                      "plugin " + p.id(), choice.where, diagnostics);
     if (!diagnostics.empty()) throw InputErrors(std::move(diagnostics));
+    for (const PluginParamValue& v : set) {
+      if (v.kind != kind || v.plugin != choice.name) continue;
+      if (!params.has(v.param))
+        throw InputError("plugin " + p.id() + " has no parameter '" + v.param + "' to set");
+      if (v.integer)
+        params.set(v.param, static_cast<std::int64_t>(std::llround(v.value)));
+      else
+        params.set(v.param, v.value);
+    }
 
     const auto factory = p.descriptor->create;
     PluginObject* object = call_plugin(
@@ -237,17 +247,21 @@ ParamSet PluginRegistry::validate_choice(PluginKind kind, const PluginChoice& ch
   return params;
 }
 
-std::shared_ptr<LatencyModel> PluginRegistry::create_latency(const PluginChoice& choice) const {
-  return impl_->create<LatencyModel>(*this, PluginKind::latency, choice, "LatencyModel");
+std::shared_ptr<LatencyModel> PluginRegistry::create_latency(const PluginChoice& choice,
+                                                             const std::vector<PluginParamValue>& set) const {
+  return impl_->create<LatencyModel>(*this, PluginKind::latency, choice, "LatencyModel", set);
 }
-std::shared_ptr<MemoryModel> PluginRegistry::create_memory(const PluginChoice& choice) const {
-  return impl_->create<MemoryModel>(*this, PluginKind::memory, choice, "MemoryModel");
+std::shared_ptr<MemoryModel> PluginRegistry::create_memory(const PluginChoice& choice,
+                                                           const std::vector<PluginParamValue>& set) const {
+  return impl_->create<MemoryModel>(*this, PluginKind::memory, choice, "MemoryModel", set);
 }
-std::shared_ptr<SearchStrategy> PluginRegistry::create_search(const PluginChoice& choice) const {
-  return impl_->create<SearchStrategy>(*this, PluginKind::search, choice, "SearchStrategy");
+std::shared_ptr<SearchStrategy> PluginRegistry::create_search(
+    const PluginChoice& choice, const std::vector<PluginParamValue>& set) const {
+  return impl_->create<SearchStrategy>(*this, PluginKind::search, choice, "SearchStrategy", set);
 }
-std::shared_ptr<Objective> PluginRegistry::create_objective(const PluginChoice& choice) const {
-  return impl_->create<Objective>(*this, PluginKind::objective, choice, "Objective");
+std::shared_ptr<Objective> PluginRegistry::create_objective(const PluginChoice& choice,
+                                                            const std::vector<PluginParamValue>& set) const {
+  return impl_->create<Objective>(*this, PluginKind::objective, choice, "Objective", set);
 }
 std::shared_ptr<ServingModel> PluginRegistry::create_serving(const PluginChoice& choice) const {
   return impl_->create<ServingModel>(*this, PluginKind::serving, choice, "ServingModel");

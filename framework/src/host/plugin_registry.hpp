@@ -79,10 +79,17 @@ class TESSERA_API PluginRegistry {
   // and creates the object through the exception barrier (PluginError naming id, version, path).
   // The object comes wrapped in the barrier's proxy (guarded_plugins.hpp): every later call
   // into it is guarded and its results checked too.
-  std::shared_ptr<LatencyModel> create_latency(const PluginChoice& choice) const;
-  std::shared_ptr<MemoryModel> create_memory(const PluginChoice& choice) const;
-  std::shared_ptr<SearchStrategy> create_search(const PluginChoice& choice) const;
-  std::shared_ptr<Objective> create_objective(const PluginChoice& choice) const;
+  // `set`: numeric parameters given other values than the choice's (a hardware point's or a
+  // sensitivity perturbation's); those of this plugin (same kind and name) replace the validated
+  // values before the factory runs.
+  std::shared_ptr<LatencyModel> create_latency(const PluginChoice& choice,
+                                               const std::vector<PluginParamValue>& set = {}) const;
+  std::shared_ptr<MemoryModel> create_memory(const PluginChoice& choice,
+                                             const std::vector<PluginParamValue>& set = {}) const;
+  std::shared_ptr<SearchStrategy> create_search(const PluginChoice& choice,
+                                                const std::vector<PluginParamValue>& set = {}) const;
+  std::shared_ptr<Objective> create_objective(const PluginChoice& choice,
+                                              const std::vector<PluginParamValue>& set = {}) const;
   std::shared_ptr<ServingModel> create_serving(const PluginChoice& choice) const;
 
   // Validates a machine's `efficiency:` block against a latency plugin's machine schema.

@@ -143,8 +143,11 @@ constexpr FieldRow kRows[] = {
                 "how context-parallel attention exchanges")),
     free_keys(
         "sweep.hardware", S,
-        "numeric machine fields by dotted path to lists of values, e.g. {machine.pe.hbm.bandwidth: [2 TB/s, "
-        "3 TB/s]}"),
+        "numeric machine fields, machine-block parameters (machine.plugins.<plugin>.<param>) and scenario "
+        "plugin parameters (plugins.latency.<name>.<param>, plugins.objectives.<name>.<param>, "
+        "plugins.memory.<param>, plugins.search.<param>) by dotted path to lists of values, e.g. "
+        "{machine.pe.hbm.bandwidth: [2 TB/s, 3 TB/s]}; plugin parameters are checked against the "
+        "plugin's schema"),
     mapping("sweep.serving", S, "",
             "serve only: the serving points searched per configuration: {batch, token_budget}"),
     token_list("sweep.serving.batch", kDefaultServingBatchText, 1,

@@ -12,6 +12,15 @@ HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::u
   HardwarePoint p;
   p.machine = base;
   for (const HardwareAxis& a : sweep.hardware) {
+    if (a.scenario_plugin) {
+      const std::uint64_t n = a.values.size();
+      const double v = a.values[static_cast<std::size_t>(i % n)];
+      i /= n;
+      p.values.push_back(v);
+      p.plugin_params.push_back(PluginParamValue{
+          .kind = a.plugin_kind, .plugin = a.plugin, .param = a.param, .value = v, .integer = a.integer});
+      continue;
+    }
     if (!a.plugin.empty()) {
       // A machine-block parameter: set in the block of the plugin that runs, if it is this one.
       const std::uint64_t n = a.values.size();

@@ -18,11 +18,13 @@ namespace tessera {
 struct HardwarePoint {
   std::vector<double> values;  // one per axis, SI
   MachineSpec machine;
+  std::vector<PluginParamValue> plugin_params;  // the scenario-plugin axes' values at this point
 };
 
 // Point i of the grid, 0 <= i < sweep_hardware_points(sweep) (scenario/sweep_size.hpp).
 // `block_owner`: the latency plugin whose machine block `base.efficiency` holds; a
-// machine.plugins.<plugin>.<param> axis sets that parameter only when <plugin> is it.
+// machine.plugins.<plugin>.<param> axis sets that parameter only when <plugin> is it. A
+// scenario-plugin axis (plugins.<kind>...) is returned in `plugin_params` (Session::with_point).
 TESSERA_API HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i,
                                          std::string_view block_owner = {});
 

@@ -195,6 +195,19 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
         d.error(o.where, o.label + ": " + shown + " is " + describe(*node) + ", not a mapping of parameters");
         return;
       }
+      const YNode* own = node->find("name");
+      if (!last && parts.size() == i + 2 && (canon == "plugins.latency" || canon == "plugins.objectives") &&
+          own && own->is_scalar()) {
+        // plugins.latency.<name>.<param> on a single plugin: its parameter when <name> is it.
+        if (own->value != c) {
+          d.error(o.where, o.label + ": no plugin named '" + c + "' in " + shown +
+                               did_you_mean_path(c, {own->value}, shown, "." + parts[i + 1]) + "; it holds " +
+                               own->value);
+          return;
+        }
+        node->set(parts[i + 1], o.where, o.value);
+        return;
+      }
       if (!last) {
         d.error(o.where, o.label + ": parameters of " + shown + " are single keys (e.g. " +
                              join_path(shown, c) + "), found the longer path '" + o.path + "'");

@@ -1,5 +1,7 @@
 #include "scenario/plugin_axes.hpp"
 
+#include <algorithm>
+
 #include "core/nearest_name.hpp"
 #include "tessera/plugin/descriptor.hpp"
 
@@ -22,6 +24,75 @@ std::string joined(const std::vector<std::string>& names) {
 
 bool numeric(ParamType t) {
   return t == ParamType::integer || t == ParamType::real || t == ParamType::quantity;
+}
+
+// Types the values of `a` (texts as written) by `spec`; problems appended.
+void type_values(HardwareAxis& a, const ParamSpec& spec, const std::string& kp,
+                 std::vector<Diagnostic>& diags) {
+  a.integer = spec.type == ParamType::integer;
+  a.dimension = spec.dimension;
+  for (std::size_t i = 0; i < a.texts.size(); ++i) {
+    RawParam r;
+    r.key = a.param;
+    r.text = a.texts[i];
+    r.where = a.value_where[i];
+    const std::size_t before = diags.size();
+    const ParamSet v = validate_params(&spec, 1, {r}, kp, a.value_where[i], diags);
+    if (diags.size() == before) a.values[i] = v.real(a.param);
+  }
+}
+
+std::vector<std::string> choice_names(const std::vector<PluginChoice>& choices) {
+  std::vector<std::string> out;
+  for (const auto& c : choices) out.push_back(c.name);
+  return out;
+}
+
+void resolve_plugin_axis(HardwareAxis& a, const PluginChoices& plugins, const PluginRegistry& registry,
+                         std::vector<Diagnostic>& diags) {
+  const std::string kp = "sweep.hardware." + a.path;
+  if (a.plugin_kind == PluginKind::latency || a.plugin_kind == PluginKind::objective) {
+    const auto& list = a.plugin_kind == PluginKind::latency ? plugins.latency : plugins.objectives;
+    const std::vector<std::string> names = choice_names(list);
+    if (std::find(names.begin(), names.end(), a.plugin) == names.end()) {
+      const std::string field =
+          a.plugin_kind == PluginKind::latency ? "plugins.latency" : "plugins.objectives";
+      diags.push_back({a.where, kp + ": the scenario's " + field + " has no plugin '" + a.plugin + "'" +
+                                    did_you_mean(a.plugin, names) + "; it lists " + joined(names)});
+      return;
+    }
+  } else {
+    a.plugin = a.plugin_kind == PluginKind::memory ? plugins.memory.name : plugins.search.name;
+  }
+  const LoadedPlugin* p = registry.find(a.plugin_kind, a.plugin);
+  if (!p) return;  // reported at the scenario's plugin name (check_scenario_plugins, Session)
+  const PluginDescriptor& d = *p->descriptor;
+  const ParamSpec* spec = nullptr;
+  std::vector<std::string> names;
+  for (std::uint32_t i = 0; i < d.param_count; ++i) {
+    names.emplace_back(d.params[i].name);
+    if (names.back() == a.param) spec = &d.params[i];
+  }
+  if (!spec) {
+    bool machine_param = false;
+    for (std::uint32_t i = 0; i < d.machine_param_count; ++i)
+      machine_param |= a.param == d.machine_params[i].name;
+    diags.push_back(
+        {a.where,
+         kp + ": " + p->id() + " has no parameter '" + a.param + "'" +
+             (machine_param
+                  ? "; '" + a.param + "' is a parameter of its machine block, swept as machine.plugins." +
+                        a.plugin + "." + a.param
+                  : did_you_mean(a.param, names) + (names.empty() ? std::string("; it takes none")
+                                                                  : "; its parameters: " + joined(names)))});
+    return;
+  }
+  if (!numeric(spec->type)) {
+    diags.push_back({a.where, kp + ": parameter '" + a.param + "' of " + p->id() +
+                                  " is not a number; only numbers can be swept"});
+    return;
+  }
+  type_values(a, *spec, kp, diags);
 }
 
 void resolve_axis(HardwareAxis& a, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
@@ -52,24 +123,28 @@ void resolve_axis(HardwareAxis& a, const PluginRegistry& registry, std::vector<D
                                   " is not a number; only numbers can be swept"});
     return;
   }
-  a.integer = spec->type == ParamType::integer;
-  a.dimension = spec->dimension;
-  for (std::size_t i = 0; i < a.texts.size(); ++i) {
-    RawParam r;
-    r.key = a.param;
-    r.text = a.texts[i];
-    r.where = a.value_where[i];
-    const std::size_t before = diags.size();
-    const ParamSet v = validate_params(spec, 1, {r}, kp, a.value_where[i], diags);
-    if (diags.size() == before) a.values[i] = v.real(a.param);
-  }
+  type_values(a, *spec, kp, diags);
 }
 
 }  // namespace
 
-void resolve_plugin_axes(Sweep& sweep, const PluginRegistry& registry, std::vector<Diagnostic>& diagnostics) {
-  for (HardwareAxis& a : sweep.hardware)
-    if (!a.plugin.empty()) resolve_axis(a, registry, diagnostics);
+void resolve_plugin_axes(Sweep& sweep, const PluginChoices& plugins, const PluginRegistry& registry,
+                         std::vector<Diagnostic>& diagnostics) {
+  for (HardwareAxis& a : sweep.hardware) {
+    if (a.scenario_plugin)
+      resolve_plugin_axis(a, plugins, registry, diagnostics);
+    else if (!a.plugin.empty())
+      resolve_axis(a, registry, diagnostics);
+  }
+}
+
+const ParamSpec* plugin_param_spec(const PluginRegistry& registry, PluginKind kind, const std::string& plugin,
+                                   const std::string& param) {
+  const LoadedPlugin* p = registry.find(kind, plugin);
+  if (!p) return nullptr;
+  for (std::uint32_t i = 0; i < p->descriptor->param_count; ++i)
+    if (param == p->descriptor->params[i].name) return &p->descriptor->params[i];
+  return nullptr;
 }
 
 void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::string& machine_file,

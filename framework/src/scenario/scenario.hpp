@@ -36,6 +36,11 @@ struct HardwareAxis {
   // checked against the plugin's machine schema once plugins are loaded
   // (host/plugin_axes.hpp); until then `values` hold NaN and `texts` the values as written.
   std::string plugin, param;
+  // A scenario plugin's parameter (plugins.latency.<name>.<param>, plugins.objectives.<name>.<param>,
+  // plugins.memory.<param>, plugins.search.<param>): `plugin_kind` names the kind, `plugin` the
+  // plugin (filled for memory and search once resolved); each point re-creates that plugin.
+  bool scenario_plugin = false;
+  PluginKind plugin_kind = PluginKind::latency;
   std::vector<std::string> texts;
   std::vector<SourceLocation> value_where;
   bool integer = false;  // the parameter is an integer (set as one in the ParamSet)

@@ -171,6 +171,29 @@ bool list_too_long(const YNode& n, std::size_t size, const std::string& path, Di
   return true;
 }
 
+// The values of a plugin-typed hardware axis as written (typed once plugins are loaded): false
+// when the list is empty, too long or holds a non-scalar.
+bool read_axis_texts(const YNode& n, const std::string& kp, HardwareAxis& axis, Diags& d) {
+  const auto items = items_of(n);
+  if (list_too_long(n, items.size(), kp, d)) return false;
+  if (items.empty()) {
+    d.error(n.where, kp + ": expected a list of values, found an empty list");
+    return false;
+  }
+  bool ok = true;
+  for (const YNode* i : items) {
+    if (!i->is_scalar()) {
+      d.error(i->where, kp + ": expected a value, found " + describe(*i));
+      ok = false;
+      continue;
+    }
+    axis.texts.push_back(i->value);
+    axis.value_where.push_back(i->where);
+    axis.values.push_back(NAN);
+  }
+  return ok;
+}
+
 // A list (or a single value) of positive integers without repeats, each read by `row`.
 std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::string& path,
                                                   const schema::FieldRow& row, Diags& d) {
@@ -344,10 +367,42 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
       for (const auto& e : hw->entries) {
         const std::string kp = join_path(hp, e.key);
         if (e.key.rfind("plugins.", 0) == 0) {
-          d.error(e.key_where,
-                  kp + ": a plugin parameter is not a hardware axis (the plugin is created once per "
-                       "study); a hardware model's own parameters belong in its machine block and "
-                       "are swept as machine.plugins.<plugin>.<param>");
+          // A scenario plugin's parameter: typed against the plugin's schema once plugins are
+          // loaded (scenario/plugin_axes.hpp); each point re-creates the plugin.
+          const auto parts = split_dotted(e.key);
+          const std::string& k = parts.size() > 1 ? parts[1] : parts[0];
+          const bool named = k == "latency" || k == "objectives";
+          const bool single = k == "memory" || k == "search";
+          const std::string form = named ? "plugins." + k + ".<name>.<param>" : "plugins." + k + ".<param>";
+          if (!named && !single) {
+            d.error(e.key_where, kp +
+                                     ": a plugin parameter axis is plugins.latency.<name>.<param>, "
+                                     "plugins.objectives.<name>.<param>, plugins.memory.<param> or "
+                                     "plugins.search.<param>, found '" +
+                                     e.key + "'");
+            continue;
+          }
+          const std::size_t want = named ? 4u : 3u;
+          bool empty_part = false;
+          for (const auto& part : parts) empty_part |= part.empty();
+          if (parts.size() != want || empty_part) {
+            const std::string what = k == "objectives" ? "an objective" : "a " + k;
+            d.error(e.key_where,
+                    kp + ": " + what + " plugin parameter is " + form + ", found '" + e.key + "'");
+            continue;
+          }
+          HardwareAxis axis;
+          axis.path = e.key;
+          axis.scenario_plugin = true;
+          axis.plugin_kind = k == "latency"      ? PluginKind::latency
+                             : k == "objectives" ? PluginKind::objective
+                             : k == "memory"     ? PluginKind::memory
+                                                 : PluginKind::search;
+          if (named) axis.plugin = parts[2];
+          axis.param = parts.back();
+          axis.where = e.key_where;
+          if (!read_axis_texts(e.value, kp, axis, d)) continue;
+          s.hardware.push_back(std::move(axis));
           continue;
         }
         if (e.key.rfind("machine.", 0) != 0) {
@@ -372,24 +427,7 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
           axis.plugin = eff ? std::string(kEfficiencyBlockPlugin) : parts[2];
           axis.param = parts.back();
           axis.where = e.key_where;
-          const auto items = items_of(e.value);
-          if (list_too_long(e.value, items.size(), kp, d)) continue;
-          if (items.empty()) {
-            d.error(e.value.where, kp + ": expected a list of values, found an empty list");
-            continue;
-          }
-          bool ok = true;
-          for (const YNode* i : items) {
-            if (!i->is_scalar()) {
-              d.error(i->where, kp + ": expected a value, found " + describe(*i));
-              ok = false;
-              continue;
-            }
-            axis.texts.push_back(i->value);
-            axis.value_where.push_back(i->where);
-            axis.values.push_back(NAN);
-          }
-          if (ok) s.hardware.push_back(std::move(axis));
+          if (read_axis_texts(e.value, kp, axis, d)) s.hardware.push_back(std::move(axis));
           continue;
         }
         const FieldPath field = resolve_machine_field(e.key, machine);

@@ -15,6 +15,12 @@ double tiered_bandwidth(double f, double sram_bw, double hbm_bw) {
   return 1 / (f / sram_bw + (1 - f) / hbm_bw);
 }
 
+const char* served_from(double f) {
+  if (f >= 1) return kSramTierName;
+  if (f > 0) return kBlendedTierName;
+  return kHbmTier;
+}
+
 void SramTierLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
   const StepWork& work = step.work;
   const ParamSet& block = ctx.machine->efficiency;  // validated against kMachineParams, defaulted
@@ -26,12 +32,18 @@ void SramTierLatency::time_step(const EvalContext& ctx, const StepCall& step, St
     streamed += w.hbm_bytes * w.count;
   }
   const double f = sram_fraction(tier, streamed);
+  const char* name = served_from(f);
   out.clear();
   for (int i = 0; i < work.size; ++i) {
     const StageWork& w = work.stages[static_cast<std::size_t>(i)];
     StageRates r = peak_rates(ctx, w);
     r.hbm_bw = tiered_bandwidth(f, tier.bandwidth, r.hbm_bw);
-    time_stage(ctx, w, r, CpOverlap::serial, out.push());
+    Stage& s = out.push();
+    time_stage(ctx, w, r, CpOverlap::serial, s);
+    if (f > 0) {  // bytes served (partly) from SRAM: named, at the bandwidth they were timed at
+      s.memory_tier = name;
+      s.memory_tier_bw = r.hbm_bw;
+    }
   }
 }
 

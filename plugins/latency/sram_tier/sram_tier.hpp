@@ -19,6 +19,15 @@ double sram_fraction(const SramTier& tier, double streamed_bytes);
 // 1 / (f / sram_bw + (1 - f) / hbm_bw).
 double tiered_bandwidth(double f, double sram_bw, double hbm_bw);
 
+// The memory tier a stage names (Stage::memory_tier, docs/physics.md §7.3): "sram" when the
+// step's bytes all fit (f = 1), "sram+hbm" when they are split (0 < f < 1: a fraction f from
+// SRAM, the rest from HBM, at the blended bandwidth), "hbm" when no SRAM holds any (f = 0).
+// One tier per stage cannot carry two byte counts, so a split step's bytes are reported as the
+// blend's: its utilisation is bytes / (blended bandwidth · PEs · latency), HBM's bw_util omits them.
+inline constexpr const char* kSramTierName = "sram";
+inline constexpr const char* kBlendedTierName = "sram+hbm";
+const char* served_from(double f);
+
 class SramTierLatency final : public LatencyModel {
  public:
   void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override;

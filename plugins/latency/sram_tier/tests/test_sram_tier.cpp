@@ -1,5 +1,5 @@
 // latency/sram_tier: the tier's formula (docs/physics.md §7.3), its machine block read through a
-// session, and machine-block parameters by dotted path (--set, sweep.hardware).
+// session, machine-block parameters by dotted path (--set, sweep.hardware), its memory tier.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -98,12 +98,37 @@ TEST_CASE("sram_tier: sweep.hardware types a machine-block axis by the plugin's 
                "parameter 'sram_bandwith' (did you mean 'sram_bandwidth'?)") != std::string::npos);
 }
 
-TEST_CASE("sram_tier: a plugin parameter is refused as a hardware axis with the machine-block path",
+TEST_CASE("sram_tier: the bytes served from SRAM are counted in its tier - a split in the blended tier",
           "[sram_tier]") {
-  const std::string e = load_error({"sweep.hardware.plugins.latency.sram_tier.sram_capacity=[1 GB]"});
-  CHECK(
-      e ==
-      "<command line>: error: sweep.hardware.plugins.latency.sram_tier.sram_capacity: a plugin parameter is "
-      "not a hardware axis (the plugin is created once per study); a hardware model's own parameters belong "
-      "in its machine block and are swept as machine.plugins.<plugin>.<param> (given with --set)");
+  CHECK(std::string(plugins::served_from(1)) == "sram");
+  CHECK(std::string(plugins::served_from(0.3)) == "sram+hbm");
+  CHECK(std::string(plugins::served_from(0)) == "hbm");
+  const ParallelConfig c{.cp = 1, .tp = 1, .pp = 1, .dp = 1, .ep = 1};
+  double hbm_only = 0;  // the step's bytes, all from HBM without a tier
+  for (const char* cap : {"0 B", "230 MB", "40 GB"}) {
+    INFO(cap);
+    const Scenario sc = load(kScenario, {std::string("machine.plugins.sram_tier.sram_capacity=") + cap});
+    const Session s(sc, registry());
+    Evaluation e;
+    s.evaluator().evaluate(c, e);
+    REQUIRE(e.valid);
+    double streamed = 0;
+    for (const Stage& st : e.stages) streamed += st.hbm_bytes * st.count;
+    const double f = plugins::sram_fraction({s.machine().efficiency.real("sram_capacity"), 80e12}, streamed);
+    if (std::string(cap) == "0 B") {
+      CHECK(e.totals.tier_count == 1);  // HBM only: the roofline model's accounting
+      CHECK(e.totals.bw_util > 0);
+      hbm_only = e.totals.hbm_bytes_all_pes;
+      continue;
+    }
+    REQUIRE(e.totals.tier_count == 2);
+    const TierUse& u = e.totals.tiers[1];
+    CHECK(std::string(u.name) == (f < 1 ? "sram+hbm" : "sram"));
+    CHECK(u.bandwidth == Approx(plugins::tiered_bandwidth(f, 80e12, 1e12)));
+    CHECK(e.totals.hbm_bytes_all_pes == 0);  // every stage's bytes named the tier
+    CHECK(e.totals.bw_util == 0);
+    CHECK(u.bytes_all_pes == Approx(hbm_only));  // the same bytes, counted in the tier
+    CHECK(u.util == Approx(u.bytes_all_pes / (u.bandwidth * e.totals.pes * e.totals.latency_s)));
+    CHECK(u.util <= 1.0);
+  }
 }
