@@ -52,6 +52,12 @@ struct ServingEvaluation {
   // memory at the peak KV (B sequences of ISL + OSL tokens).
   Evaluation step;
   Evaluation scratch;  // the StepTimer's
+  // On a machine with an `energy:` block: the totals of one prompt's prefill on every replica
+  // (batch 1, ISL tokens, chunk = ISL; EvaluatedStep::prefill), kept while the configuration
+  // (`prefill_for`) stays the same.
+  StepTotals prefill;
+  ParallelConfig prefill_for;
+  const void* prefill_owner = nullptr;  // the ServingEvaluator that computed `prefill`
 };
 
 class TESSERA_API ServingEvaluator {
