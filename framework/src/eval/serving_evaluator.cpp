@@ -123,7 +123,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   const std::size_t n = std::min(objectives.size(), out.objectives.size());
   const StepTotals* prefill = nullptr;
   if (ev.context().machine->energy.present) {
-    if (out.prefill_owner != this || !(out.prefill_for == c)) {
+    if (out.prefill_evaluator != ev.id() || !(out.prefill_for == c)) {
       EvalContext one = ev.context();
       one.workload.mode = Mode::prefill;
       one.workload.batch = 1;
@@ -133,7 +133,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
       out.prefill = out.scratch.totals;
       out.prefill.pes = out.pes;
       out.prefill_for = c;
-      out.prefill_owner = this;
+      out.prefill_evaluator = ev.id();
     }
     prefill = &out.prefill;
   }

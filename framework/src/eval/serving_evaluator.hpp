@@ -57,7 +57,7 @@ struct ServingEvaluation {
   // (`prefill_for`) stays the same.
   StepTotals prefill;
   ParallelConfig prefill_for;
-  const void* prefill_owner = nullptr;  // the ServingEvaluator that computed `prefill`
+  std::uint64_t prefill_evaluator = 0;  // Evaluator::id() of the evaluator that computed `prefill`
 };
 
 class TESSERA_API ServingEvaluator {
