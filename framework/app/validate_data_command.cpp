@@ -54,8 +54,10 @@ int validate_data_command(const Args& args) {
         "only the latency metrics (ttft, e2e_latency, prefill_latency, tpot*, op_latency:*, kernel_latency)")(
         "summary", po::bool_switch(&summary), "print the per-source summary without the per-row table")(
         "serving", po::value<std::string>(&serving)->value_name("NAME"),
-        "serving model of the serving rows (concurrency, ISL and OSL stated), beside the step-level "
-        "prediction; \"none\" = skip them (default: static)");
+        (std::string("serving model of the serving rows (concurrency, ISL and OSL stated), beside the "
+                     "step-level prediction; \"none\" = skip them (default: ") +
+         plugin_defaults::kValidationServing + ")")
+            .c_str());
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");

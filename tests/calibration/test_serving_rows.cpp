@@ -68,12 +68,20 @@ TEST_CASE("serving rows: concurrency ISL and OSL stated and a request-level metr
           "[validate-data][serving]") {
   const Aliases a = load_aliases(default_aliases_path(kRoot));
   DataRow r = ft_row("e2e_latency", "ms");
-  CHECK(serving_row_reason(r, plan_row(r, a, kRoot)).empty());
+  const RowPlan p = plan_row(r, a, kRoot);
+  REQUIRE(p.mapped);
+  CHECK(serving_row_reason(r, p).empty());
+  // Each of the three must be stated in the row (a plan's defaults do not count).
   r.batch = "";
-  CHECK(serving_row_reason(r, plan_row(r, a, kRoot)) == "concurrency (batch) not stated");
+  CHECK(serving_row_reason(r, p) == "concurrency (batch) not stated");
+  r = ft_row("e2e_latency", "ms");
+  r.input_len = "";
+  CHECK(serving_row_reason(r, p) == "ISL (input_len) not stated");
   r = ft_row("e2e_latency", "ms");
   r.output_len = "";
-  CHECK(serving_row_reason(r, plan_row(r, a, kRoot)) != "");
+  CHECK(serving_row_reason(r, p) == "OSL (output_len) not stated");
+  r.batch = "";
+  CHECK(serving_row_reason(r, plan_row(r, a, kRoot)) == "not mapped");
   r = ft_row("op_latency:W1_proj", "us");
   const RowPlan op = plan_row(r, a, kRoot);
   if (op.mapped) CHECK(serving_row_reason(r, op) == "not a request-level quantity");
