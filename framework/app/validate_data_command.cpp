@@ -6,6 +6,7 @@
 #include "analysis/validation.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "host/plugin_defaults.hpp"
 #include "host/plugin_registry.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
@@ -30,7 +31,9 @@ const char* kExamples =
     "context), kernel_latency (one GEMM or copy), op_latency:<op> (one stage of one layer, timed\n"
     "alone), throughputs with a known batch, and collective rows (collective_busbw:all_reduce with\n"
     "the NCCL_ALGO the notes force, collective_latency:ep_dispatch/ep_combine as all-to-alls;\n"
-    "median per group). Rows that cannot be mapped are listed with the\n"
+    "median per group). Rows that state concurrency, ISL and OSL and measure a request-level\n"
+    "quantity are also predicted through a serving model (--serving; the `serving` JSON fields).\n"
+    "Rows that cannot be mapped are listed with the\n"
     "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
 
 }  // namespace
@@ -38,7 +41,7 @@ const char* kExamples =
 int validate_data_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
-    std::string csv_path, aliases;
+    std::string csv_path, aliases, serving = plugin_defaults::kValidationServing;
     std::vector<std::string> latency_raw;
     bool latency_only = false, summary = false;
     po::options_description desc("Options");
@@ -49,7 +52,12 @@ int validate_data_command(const Args& args) {
         "alias table mapping the CSV's names to shipped files (default: data/aliases.yaml)")(
         "latency-only", po::bool_switch(&latency_only),
         "only the latency metrics (ttft, e2e_latency, prefill_latency, tpot*, op_latency:*, kernel_latency)")(
-        "summary", po::bool_switch(&summary), "print the per-source summary without the per-row table");
+        "summary", po::bool_switch(&summary), "print the per-source summary without the per-row table")(
+        "serving", po::value<std::string>(&serving)->value_name("NAME"),
+        (std::string("serving model of the serving rows (concurrency, ISL and OSL stated), beside the "
+                     "step-level prediction; \"none\" = skip them (default: ") +
+         plugin_defaults::kValidationServing + ")")
+            .c_str());
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
@@ -68,6 +76,7 @@ int validate_data_command(const Args& args) {
     if (vo.latency.empty()) throw Error("validate-data: no latency plugin found");
     vo.latency_only = latency_only;
     vo.aliases = aliases;
+    vo.serving = serving == "none" ? "" : serving;
     // The data root (models/, machines/, data/) is the folder of the default scenarios/.
     vo.data_root = std::filesystem::path(default_scenario_path(common.load_options()))
                        .parent_path()

@@ -104,7 +104,8 @@ TEST_CASE("numeric machine fields - compact listing from the rows", "[scenario][
         "machine.levels.<level>.collectives.<in_network|one_shot|two_shot|direct>.<base|hop|bw_factor>, "
         "machine.levels.<level>.collectives.link_efficiency, "
         "machine.levels.<level>.collectives.<ring|tree>.<ll|ll128|simple>.<base|hop|bw_factor>, "
-        "machine.stage_overhead, machine.energy.<flop|hbm_byte|link_byte|static_power>");
+        "machine.stage_overhead, machine.energy.<flop|hbm_byte|link_byte|static_power>, "
+        "machine.price.<pe|lifetime|power|electricity|utilization>");
   CHECK(numeric_machine_fields("machine.levels.*.collectives.ring") ==
         "machine.levels.<level>.collectives.ring.<ll|ll128|simple>.<base|hop|bw_factor>");
 }

@@ -116,12 +116,23 @@ struct EnergySpec {
   double static_power = 0;  // W per PE, drawn for the whole step (leakage, idle clocks)
 };
 
+// The machine file's `price:` block (docs/physics.md §9 "Price"): what the `cost` and
+// `cost_per_mtok` objectives read. The defaults are those of a machine without the block.
+struct PriceSpec {
+  double pe = 0;              // USD, capital cost per PE; 0: the cost objective's parametric estimate
+  double lifetime_years = 4;  // years the capital is depreciated over (straight line, no residual)
+  double power = 0;           // W per PE while serving (wall); 0: the `energy` block's energy per token
+  double electricity_per_kwh = 0.08;  // USD per kWh
+  double utilization = 1;             // fraction of the lifetime spent serving at the evaluated rate
+};
+
 struct MachineSpec {
   std::string name;
   PESpec pe;
   std::vector<LevelSpec> levels;  // innermost first
   double stage_overhead = 0;      // s added to every compute stage
   EnergySpec energy;
+  PriceSpec price;
   // The machine file's `efficiency:` block, validated against the latency plugin's machine
   // parameter schema (empty when the plugin declares none).
   ParamSet efficiency;

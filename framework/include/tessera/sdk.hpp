@@ -11,5 +11,7 @@
 #include "tessera/physics/shards.hpp"
 #include "tessera/physics/stage_timing.hpp"
 #include "tessera/physics/step_work.hpp"
+#include "tessera/physics/token_energy.hpp"
 #include "tessera/physics/tp_overlap.hpp"
 #include "tessera/plugin/descriptor.hpp"
+#include "tessera/price.hpp"

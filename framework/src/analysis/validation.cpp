@@ -54,6 +54,13 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   PluginChoice memory_choice;
   memory_choice.name = plugin_defaults::kMemory;
   const std::shared_ptr<const MemoryModel> memory = registry.create_memory(memory_choice);
+  std::shared_ptr<const ServingModel> serving;
+  if (!options.serving.empty()) {
+    PluginChoice serving_choice;
+    serving_choice.name = options.serving;
+    serving_choice.where = SourceLocation{"--serving", 0, 0};
+    serving = registry.create_serving(serving_choice);
+  }
 
   std::vector<ModelReport> reports;
   for (const std::string& name : options.latency) {
@@ -72,6 +79,10 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     std::vector<double> all;
     std::map<std::string, std::vector<double>> apes_by_group;
     std::vector<std::string> group_order;
+    std::map<std::string, std::vector<double>> serving_by_source;
+    std::vector<std::string> serving_order;
+    std::vector<double> serving_all;
+    if (serving) rep.serving = options.serving;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       row_progress(options.on_progress, reports.size() * rows.size() + i,
                    options.latency.size() * rows.size(), "rows predicted");
@@ -134,8 +145,23 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         apes_by_source[r.source].push_back(res.ape);
         all.push_back(res.ape);
       }
+      if (serving && serving_row_reason(r, p).empty()) {
+        try {
+          res.serving_predicted = predict_serving_row(*prepared[i], lat, eff->second, memory, *serving);
+          res.serving = true;
+          res.serving_ape = std::abs(res.serving_predicted - p.measured) / p.measured;
+          if (!serving_by_source.count(r.source)) serving_order.push_back(r.source);
+          serving_by_source[r.source].push_back(res.serving_ape);
+          serving_all.push_back(res.serving_ape);
+        } catch (const Error& e) {
+          rep.serving_unmapped.push_back({r.id, r.source, r.metric, e.what()});
+        }
+      }
       rep.rows.push_back(std::move(res));
     }
+    rep.serving_overall = error_stats(serving_all);
+    for (const std::string& s : serving_order)
+      rep.serving_by_source.emplace_back(s, error_stats(serving_by_source[s]));
     rep.overall = error_stats(all);
     for (const std::string& s : source_order) rep.by_source.emplace_back(s, error_stats(apes_by_source[s]));
     for (const std::string& g : group_order) rep.by_group.emplace_back(g, error_stats(apes_by_group[g]));

@@ -13,6 +13,7 @@
 #include "analysis/measurement_csv.hpp"
 #include "analysis/row_plan.hpp"
 #include "analysis/row_prediction.hpp"
+#include "analysis/serving_rows.hpp"
 #include "core/progress.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/export.hpp"
@@ -27,6 +28,9 @@ struct RowResult {
   CollectivePlan collective;
   std::string machine;
   CollectiveDetail detail;
+  // A serving row (analysis/serving_rows.hpp): the same quantity through the serving model.
+  bool serving = false;
+  double serving_predicted = 0, serving_ape = 0;
 };
 struct UnmappedRow {
   std::string id, source, metric, reason;
@@ -41,12 +45,20 @@ struct ModelReport {
   // Collective rows per group (kGroup*), in order of first appearance; rows `apart` (hardware
   // ambiguous) have their own group and enter neither `overall` nor `by_source`.
   std::vector<std::pair<std::string, ErrorStats>> by_group;
+  // Serving rows: the serving model's name ("" when none ran), its errors overall and per source,
+  // and the serving rows it could not predict (the step-level prediction stands for them).
+  std::string serving;
+  ErrorStats serving_overall;
+  std::vector<std::pair<std::string, ErrorStats>> serving_by_source;
+  std::vector<UnmappedRow> serving_unmapped;
 };
 
 struct ValidateOptions {
   std::vector<std::string> latency;  // plugin names
   bool latency_only = false;         // only the latency metrics (the acceptance set)
   std::string aliases;               // "" = default_aliases_path(data_root)
+  // The serving model of the serving rows (plugin_defaults::kValidationServing); "" = none.
+  std::string serving;
   std::string data_root;
   // Per row prepared, then per row predicted with each model ("rows prepared", "rows
   // predicted"); the cancellation token is polled as often (core/cancellation.hpp).

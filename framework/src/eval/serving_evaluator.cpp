@@ -3,65 +3,14 @@
 
 #include <cmath>
 
+#include "eval/host_step_timer.hpp"
+
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
 
 namespace tessera {
 
 namespace {
-
-// The host's StepTimer for one configuration: each call times a workload other than the
-// scenario's through the same evaluator (and so the same latency and memory plugins) that
-// `tessera run` uses, in the caller's scratch buffer.
-class HostStepTimer final : public StepTimer {
- public:
-  HostStepTimer(const Evaluator& ev, const ParallelConfig& c, const Layout& layout, Evaluation& scratch)
-      : ev_(ev), ctx_(ev.context()), c_(c), layout_(layout), e_(scratch) {
-    e_.layout = layout;
-  }
-
-  double decode_step(std::int64_t batch, double context) override {
-    ctx_.workload = step_workload(Mode::decode, batch, std::llround(context), 0);
-    ev_.time_workload(ctx_, c_, e_);
-    return e_.totals.latency_s;
-  }
-  double prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) override {
-    ctx_.workload = step_workload(Mode::prefill, batch, input, chunk);
-    ev_.time_workload(ctx_, c_, e_);
-    return e_.totals.latency_s;
-  }
-  double prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) override {
-    ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
-    return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, 0, 0, e_);
-  }
-  double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
-                    bool last) override {
-    ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
-    return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, batch, context, e_);
-  }
-  bool kv_fits(std::int64_t batch, std::int64_t context) override {
-    ctx_.workload = step_workload(Mode::decode, batch, context, 0);
-    MemoryUsage m;
-    ev_.memory_of(ctx_, c_, layout_, m);
-    return m.fits;
-  }
-
- private:
-  Workload step_workload(Mode mode, std::int64_t batch, std::int64_t context, std::int64_t chunk) const {
-    Workload w = ev_.context().workload;
-    w.mode = mode;
-    w.batch = std::max<std::int64_t>(1, batch);
-    w.context = std::max<std::int64_t>(0, context);
-    w.chunk = chunk;
-    return w;
-  }
-
-  const Evaluator& ev_;
-  EvalContext ctx_;
-  const ParallelConfig& c_;
-  const Layout& layout_;
-  Evaluation& e_;
-};
 
 bool finite_metrics(const ServingMetrics& m) {
   return std::isfinite(m.ttft_s) && std::isfinite(m.tpot_s) && std::isfinite(m.tpot_tail_s) &&
@@ -172,7 +121,24 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   out.tokens_per_s_per_user = m.tpot_s > 0 ? 1.0 / m.tpot_s : 0;
   const auto& objectives = ev.objectives();
   const std::size_t n = std::min(objectives.size(), out.objectives.size());
-  const EvaluatedStep es{.stages = step.stages, .totals = step.totals, .memory = step.memory, .serving = &m};
+  const StepTotals* prefill = nullptr;
+  if (ev.context().machine->energy.present) {
+    if (out.prefill_evaluator != ev.id() || !(out.prefill_for == c)) {
+      EvalContext one = ev.context();
+      one.workload.mode = Mode::prefill;
+      one.workload.batch = 1;
+      one.workload.context = request_.input;
+      one.workload.chunk = request_.input;
+      ev.time_workload(one, c, out.scratch);
+      out.prefill = out.scratch.totals;
+      out.prefill.pes = out.pes;
+      out.prefill_for = c;
+      out.prefill_evaluator = ev.id();
+    }
+    prefill = &out.prefill;
+  }
+  const EvaluatedStep es{
+      .stages = step.stages, .totals = step.totals, .memory = step.memory, .serving = &m, .prefill = prefill};
   bool finite = finite_metrics(m);
   for (std::size_t i = 0; i < n; ++i) {
     out.objectives[i] = objectives[i].objective->evaluate(ev.context(), c, es);

@@ -52,6 +52,12 @@ struct ServingEvaluation {
   // memory at the peak KV (B sequences of ISL + OSL tokens).
   Evaluation step;
   Evaluation scratch;  // the StepTimer's
+  // On a machine with an `energy:` block: the totals of one prompt's prefill on every replica
+  // (batch 1, ISL tokens, chunk = ISL; EvaluatedStep::prefill), kept while the configuration
+  // (`prefill_for`) stays the same.
+  StepTotals prefill;
+  ParallelConfig prefill_for;
+  std::uint64_t prefill_evaluator = 0;  // Evaluator::id() of the evaluator that computed `prefill`
 };
 
 class TESSERA_API ServingEvaluator {

@@ -82,6 +82,41 @@ void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows)
   g.print(os);
   os << "\n";
 }
+// Serving rows (analysis/serving_rows.hpp): the same quantity through the serving model, beside
+// the step-level prediction above.
+void print_serving(std::ostream& os, const ModelReport& rep, bool show_rows) {
+  if (rep.serving.empty()) return;
+  os << "\nserving rows (concurrency, ISL and OSL stated) through serving/" << rep.serving
+     << " (means; no token budget):\n";
+  if (show_rows) {
+    TextTable t(
+        {"id", "source", "metric", "measured", "step model", "serving", "unit", "APE"},
+        {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left, TextTable::Align::right,
+         TextTable::Align::right, TextTable::Align::right, TextTable::Align::left, TextTable::Align::right});
+    for (const RowResult& r : rep.rows)
+      if (r.serving)
+        t.add_row({r.id, clip(source_label(r.source), 26), r.metric, num(r.measured), num(r.predicted),
+                   num(r.serving_predicted), r.unit, pct(r.serving_ape)});
+    t.print(os, "  ");
+    os << "\n";
+  }
+  TextTable s(
+      {"source (serving rows)", "n", "median APE", "mean APE"},
+      {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  for (const auto& [src, st] : rep.serving_by_source)
+    s.add_row({clip(source_label(src), 40), std::to_string(st.n), pct(st.median_ape), pct(st.mean_ape)});
+  s.add_separator();
+  s.add_row({"overall", std::to_string(rep.serving_overall.n), pct(rep.serving_overall.median_ape),
+             pct(rep.serving_overall.mean_ape)});
+  s.print(os, "  ");
+  if (!rep.serving_unmapped.empty()) {
+    os << "  not run through the serving model (" << rep.serving_unmapped.size() << "):\n";
+    TextTable u({"id", "metric", "reason"},
+                {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left});
+    for (const UnmappedRow& r : rep.serving_unmapped) u.add_row({r.id, r.metric, r.reason});
+    u.print(os, "    ");
+  }
+}
 }  // namespace
 
 void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows) {
@@ -108,6 +143,7 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
     s.add_row(
         {"overall", std::to_string(rep.overall.n), pct(rep.overall.median_ape), pct(rep.overall.mean_ape)});
     s.print(os);
+    print_serving(os, rep, show_rows);
     if (!rep.unmapped.empty()) {
       os << "\nunmapped rows (" << rep.unmapped.size() << "):\n";
       TextTable u({"id", "metric", "reason"},
@@ -154,6 +190,8 @@ nlohmann::json report_json(const ModelReport& rep) {
         row["collective"]["payload_B_per_element"] = c.payload_bytes;
       }
     }
+    if (r.serving)
+      row["serving"] = {{"model", rep.serving}, {"predicted", r.serving_predicted}, {"ape", r.serving_ape}};
     j["rows"].push_back(std::move(row));
   }
   j["unmapped"] = nlohmann::json::array();
@@ -166,6 +204,24 @@ nlohmann::json report_json(const ModelReport& rep) {
   nlohmann::json groups = nlohmann::json::object();
   for (const auto& [g, st] : rep.by_group)
     groups[g] = {{"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+  if (!rep.serving.empty()) {
+    nlohmann::json sby = nlohmann::json::object();
+    for (const auto& [src, st] : rep.serving_by_source)
+      sby[src] = {{"label", source_label(src)},
+                  {"n", st.n},
+                  {"median_ape", st.median_ape},
+                  {"mean_ape", st.mean_ape}};
+    nlohmann::json sun = nlohmann::json::array();
+    for (const UnmappedRow& r : rep.serving_unmapped)
+      sun.push_back({{"id", r.id}, {"source", r.source}, {"metric", r.metric}, {"reason", r.reason}});
+    j["serving"] = {{"model", rep.serving},
+                    {"overall",
+                     {{"n", rep.serving_overall.n},
+                      {"median_ape", rep.serving_overall.median_ape},
+                      {"mean_ape", rep.serving_overall.mean_ape}}},
+                    {"by_source", sby},
+                    {"not_run", sun}};
+  }
   j["summary"] = {
       {"by_collective_group", groups},
       {"overall",

@@ -191,6 +191,13 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
       read_slot_fields(*en, ep, "machine.energy", site, d);
     }
   }
+  if (const YNode* pr = n.find("price")) {
+    const std::string pp = join_path(path, "price");
+    if (expect_mapping(*pr, pp, d)) {
+      check_keys(*pr, pp, *schema_keys("machine.price"), d);
+      read_slot_fields(*pr, pp, "machine.price", site, d);
+    }
+  }
   // Per-plugin blocks: `efficiency:` is calibrated's (kept for compatibility), `plugins:` holds
   // one mapping per plugin, each checked against that plugin's machine schema when it runs.
   if (const YNode* ef = n.find("efficiency")) {

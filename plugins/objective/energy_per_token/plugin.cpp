@@ -6,8 +6,9 @@ namespace {
 const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
     .kind = tessera::PluginKind::objective,
     .name = "energy_per_token",
-    .version = "1.0.0",
-    .summary = "energy per token from the machine's energy block, J/tok; minimised",
+    .version = "1.1.0",
+    .summary = "energy per token (serving: per output token of a whole request) from the energy block, "
+               "J/tok; minimised",
     .create = &tessera::create_default<tessera::plugins::EnergyPerTokenObjective>,
 });
 

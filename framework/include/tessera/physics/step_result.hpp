@@ -49,11 +49,15 @@ struct StepTotals {
 // per-chunk averages in prefill), its totals and its memory. In a serving study (`tessera
 // serve`) the step is the configuration's decode step at the batch and the mean context of the
 // point, and `serving` its request-level metrics; nullptr in `run` and the other studies.
+// `prefill`, in a serving study on a machine with an `energy:` block: the totals of one prompt's
+// prefill on every replica (batch 1 per replica, ISL tokens, chunk = ISL), for the energy of a
+// whole request (energy_per_token, cost_per_mtok); nullptr otherwise.
 struct EvaluatedStep {
   const StageList& stages;
   const StepTotals& totals;
   const MemoryUsage& memory;
   const ServingMetrics* serving = nullptr;
+  const StepTotals* prefill = nullptr;
 };
 
 }  // namespace tessera

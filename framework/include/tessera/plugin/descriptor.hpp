@@ -36,7 +36,8 @@ inline constexpr std::uint32_t kMemoryInterfaceVersion = 3;
 // search 2: SearchScore carries every objective's value.
 inline constexpr std::uint32_t kSearchInterfaceVersion = 2;
 // objective 2: evaluate() is handed the evaluated step (EvaluatedStep: stages, totals, memory);
-// 3: and the serving metrics in a serving study (EvaluatedStep::serving).
+// 3: and the serving metrics in a serving study (EvaluatedStep::serving, ::prefill), the
+// machine's price (MachineSpec::price).
 inline constexpr std::uint32_t kObjectiveInterfaceVersion = 3;
 // serving 1: the kind (kinds/serving_model.hpp).
 inline constexpr std::uint32_t kServingInterfaceVersion = 1;

@@ -21,3 +21,16 @@ TEST_CASE("cost: PEs times the per-PE price - and a hardware sweep moves it", "[
   const Evaluation e2 = evaluate_tp8(*faster);
   CHECK(e2.objectives[1] == Approx(e.objectives[1] + 8 * 2500 * s.machine().pe.hbm_bandwidth / 1e12));
 }
+
+TEST_CASE("cost: machine.price.pe replaces the parametric price", "[objective][cost]") {
+  const Session s(with_objective("cost"), registry());
+  MachineSpec m = s.machine();
+  m.price.pe = 30000;
+  const auto priced = s.with_machine(m);
+  const Evaluation e = evaluate_tp8(*priced);
+  REQUIRE(e.valid);
+  CHECK(e.objectives[1] == 8 * 30000.0);
+  // A hardware sweep no longer moves it: the price is the machine file's.
+  m.pe.hbm_bandwidth *= 2;
+  CHECK(evaluate_tp8(*s.with_machine(m)).objectives[1] == 8 * 30000.0);
+}

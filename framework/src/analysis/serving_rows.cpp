@@ -1,0 +1,96 @@
+// validate-data's serving rows: analysis/serving_rows.hpp.
+#include "analysis/serving_rows.hpp"
+
+#include <algorithm>
+
+#include "eval/evaluator.hpp"
+#include "eval/host_step_timer.hpp"
+#include "tessera/error.hpp"
+#include "tessera/physics/eval_context.hpp"
+
+namespace tessera::validation {
+
+std::string serving_row_reason(const DataRow& row, const RowPlan& plan) {
+  if (!plan.mapped) return "not mapped";
+  if (row.batch.empty()) return "concurrency (batch) not stated";
+  if (row.input_len.empty()) return "ISL (input_len) not stated";
+  if (row.output_len.empty()) return "OSL (output_len) not stated";
+  switch (plan.measure) {
+    case Measure::prefill:
+    case Measure::decode_step:
+      return "";
+    case Measure::request:
+      return plan.derived == Derived::busbw ? "not a request-level quantity" : "";
+    case Measure::op_stage:
+    case Measure::gemm:
+    case Measure::copy:
+    case Measure::collective:
+      break;
+  }
+  return "not a request-level quantity";
+}
+
+double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
+                           const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
+                           const ServingModel& serving) {
+  const RowPlan& p = row.plan;
+  const std::int64_t osl = std::max<std::int64_t>(1, p.output);
+  Workload w;
+  w.mode = Mode::serve;
+  w.context = p.input;
+  w.batch = p.batch;
+  w.input = p.input;
+  w.output = osl;
+  MachineSpec machine = row.machine;
+  machine.efficiency = efficiency;
+  const EvalContext ctx = make_eval_context(row.model, machine, w);
+  const Evaluator ev(ctx, latency, memory, {});
+  Evaluation step;
+  ev.layout_for(p.config, step);
+  if (!step.layout.valid)
+    throw Error("configuration " + format_config(p.config, machine) +
+                " is not valid: " + describe_invalid(step.layout.reason, row.model, machine, p.config));
+  Evaluation scratch;
+  HostStepTimer timer(ev, p.config, step.layout, scratch);
+  ServingMetrics m;
+  const ServingRequest request{.input = p.input, .output = osl};
+  const ServingPoint point{.batch = p.batch, .token_budget = 0};
+  serving.evaluate(ev.context(), p.config, request, point, timer, m);
+  if (m.infeasible != nullptr) throw Error(std::string("serving model: ") + m.infeasible);
+  if (!m.kv_fits)
+    throw Error("serving model: the KV of " + std::to_string(p.batch) + " x " +
+                std::to_string(p.input + osl) + " tokens does not fit");
+  const double dp = static_cast<double>(p.config.dp);
+  double si = 0;
+  switch (p.measure) {
+    case Measure::prefill:
+      si = m.ttft_s;
+      break;
+    case Measure::decode_step:
+      si = m.tpot_s;
+      break;
+    case Measure::request:
+      switch (p.derived) {
+        case Derived::time:
+          si = m.e2e_s;
+          break;
+        case Derived::tokens_per_s:
+          return dp * m.tokens_per_s;
+        case Derived::tokens_per_s_per_pe:
+          return dp * m.tokens_per_s / static_cast<double>(p.n_devices);
+        case Derived::requests_per_s:
+          return dp * m.requests_per_s;
+        case Derived::time_per_token:
+          si = m.e2e_s / (static_cast<double>(p.batch) * static_cast<double>(osl));
+          break;
+        case Derived::busbw:
+          throw Error("not a request-level quantity");
+      }
+      break;
+    default:
+      throw Error("not a request-level quantity");
+  }
+  return si * p.to_unit;
+}
+
+}  // namespace tessera::validation

@@ -1,0 +1,36 @@
+#pragma once
+// `tessera validate-data`'s serving rows (docs/accuracy.md "Serving rows"): a mapped row that
+// states its concurrency (batch), ISL (input_len) and OSL (output_len) and measures a request-level
+// quantity (TTFT, prefill latency, TPOT, end-to-end latency, output or request throughput) is
+// also predicted through a serving model (a `serving` plugin: aggregated, static), beside its
+// step-level prediction (analysis/row_prediction.hpp), which it does not change.
+#include <memory>
+#include <string>
+
+#include "analysis/measurement_csv.hpp"
+#include "analysis/row_plan.hpp"
+#include "analysis/row_prediction.hpp"
+#include "tessera/export.hpp"
+#include "tessera/kinds/latency_model.hpp"
+#include "tessera/kinds/memory_model.hpp"
+#include "tessera/kinds/serving_model.hpp"
+#include "tessera/plugin/param_set.hpp"
+
+namespace tessera::validation {
+
+// "" when the row goes through the serving model, else why not ("batch not stated", ...).
+TESSERA_API std::string serving_row_reason(const DataRow& row, const RowPlan& plan);
+
+// The row's quantity from the serving model's metrics at B = plan.batch per replica, ISL, OSL and
+// no token budget (the rows state none), in the row's unit: ttft / prefill_latency -> TTFT,
+// tpot* -> TPOT, e2e_latency -> E2E, throughput_out -> dp x tokens/s per replica (per GPU: / n_devices),
+// request_throughput -> dp x requests/s, ms_per_token_amortized -> E2E / (B x OSL). Throws Error
+// with the reason when the serving model cannot run the point (its own reason, or the KV of
+// B x (ISL + OSL) tokens does not fit).
+TESSERA_API double predict_serving_row(const PreparedRow& row,
+                                       const std::shared_ptr<const LatencyModel>& latency,
+                                       const ParamSet& efficiency,
+                                       const std::shared_ptr<const MemoryModel>& memory,
+                                       const ServingModel& serving);
+
+}  // namespace tessera::validation

@@ -1,0 +1,55 @@
+// The host's StepTimer: eval/host_step_timer.hpp.
+#include "eval/host_step_timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera {
+
+HostStepTimer::HostStepTimer(const Evaluator& ev, const ParallelConfig& c, const Layout& layout,
+                             Evaluation& scratch)
+    : ev_(ev), ctx_(ev.context()), c_(c), layout_(layout), e_(scratch) {
+  e_.layout = layout;
+}
+
+double HostStepTimer::decode_step(std::int64_t batch, double context) {
+  ctx_.workload = step_workload(Mode::decode, batch, std::llround(context), 0);
+  ev_.time_workload(ctx_, c_, e_);
+  return e_.totals.latency_s;
+}
+
+double HostStepTimer::prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) {
+  ctx_.workload = step_workload(Mode::prefill, batch, input, chunk);
+  ev_.time_workload(ctx_, c_, e_);
+  return e_.totals.latency_s;
+}
+
+double HostStepTimer::prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) {
+  ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
+  return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, 0, 0, e_);
+}
+
+double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
+                                 bool last) {
+  ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
+  return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, batch, context, e_);
+}
+
+bool HostStepTimer::kv_fits(std::int64_t batch, std::int64_t context) {
+  ctx_.workload = step_workload(Mode::decode, batch, context, 0);
+  MemoryUsage m;
+  ev_.memory_of(ctx_, c_, layout_, m);
+  return m.fits;
+}
+
+Workload HostStepTimer::step_workload(Mode mode, std::int64_t batch, std::int64_t context,
+                                      std::int64_t chunk) const {
+  Workload w = ev_.context().workload;
+  w.mode = mode;
+  w.batch = std::max<std::int64_t>(1, batch);
+  w.context = std::max<std::int64_t>(0, context);
+  w.chunk = chunk;
+  return w;
+}
+
+}  // namespace tessera

@@ -1,0 +1,35 @@
+#pragma once
+// The host's StepTimer (tessera/kinds/serving_model.hpp) for one configuration: each call times
+// a workload other than the evaluator's through the same evaluator (and so the same latency and
+// memory plugins) that `tessera run` uses, in the caller's scratch buffer. Used by the serving
+// evaluator (eval/serving_evaluator.hpp) and by validate-data's serving rows.
+#include <cstdint>
+
+#include "eval/evaluator.hpp"
+#include "tessera/kinds/serving_model.hpp"
+
+namespace tessera {
+
+class HostStepTimer final : public StepTimer {
+ public:
+  // `layout`: the configuration's (Evaluator::layout_for); it and `c` must outlive the timer.
+  HostStepTimer(const Evaluator& ev, const ParallelConfig& c, const Layout& layout, Evaluation& scratch);
+
+  double decode_step(std::int64_t batch, double context) override;
+  double prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) override;
+  double prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) override;
+  double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
+                    bool last) override;
+  bool kv_fits(std::int64_t batch, std::int64_t context) override;
+
+ private:
+  Workload step_workload(Mode mode, std::int64_t batch, std::int64_t context, std::int64_t chunk) const;
+
+  const Evaluator& ev_;
+  EvalContext ctx_;
+  const ParallelConfig& c_;
+  const Layout& layout_;
+  Evaluation& e_;
+};
+
+}  // namespace tessera
