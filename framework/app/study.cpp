@@ -6,9 +6,22 @@
 namespace tessera::cli {
 namespace {
 
-Scenario load_edited(const std::string& path, const LoadOptions& options, const Study::Edit& edit) {
+// A serve scenario for a step command, or a step scenario for `tessera serve`: refused at the
+// scenario's `workload.mode` (the file alone when the mode's line is unknown).
+void require_kind(const Scenario& s, const std::string& path, StudyKind kind) {
+  const bool serve = s.workload.mode == Mode::serve;
+  if (serve == (kind == StudyKind::serve)) return;
+  SourceLocation where = s.mode_where;
+  if (where.file.empty()) where = SourceLocation{s.file.empty() ? path : s.file, 0, 0};
+  throw InputErrors({Diagnostic{where, serve ? "workload.mode is serve: use `tessera serve`"
+                                             : "tessera serve needs workload.mode: serve"}});
+}
+
+Scenario load_edited(const std::string& path, const LoadOptions& options, const Study::Edit& edit,
+                     StudyKind kind) {
   Scenario s = load_scenario(path, options);
   if (edit) edit(s);
+  require_kind(s, path, kind);
   return s;
 }
 
@@ -21,9 +34,9 @@ const PluginRegistry& checked(const PluginRegistry& registry, const Scenario& sc
 
 }  // namespace
 
-Study::Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit)
+Study::Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit, StudyKind kind)
     : path_(scenario_path.empty() ? default_scenario_path(common.load_options()) : scenario_path),
-      scenario_(load_edited(path_, common.load_options(), edit)),
+      scenario_(load_edited(path_, common.load_options(), edit, kind)),
       registry_(common.plugin_paths),
       session_(scenario_, checked(registry_, scenario_)) {}
 

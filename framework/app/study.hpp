@@ -1,7 +1,8 @@
 #pragma once
 // The shared preamble of the scenario commands (run, explain, compare, sensitivity, explore):
 // the scenario (SCENARIO or the default; --set, --model, --machine applied), an optional edit
-// of it by the command (a --latency choice), the plugins (--plugin-path) and the session on
+// of it by the command (a --latency choice), its mode checked against the command's StudyKind
+// (exit 2 at `workload.mode`), the plugins (--plugin-path) and the session on
 // its first latency model, in that order (so a bad scenario is reported before a missing
 // plugin, both before any output is checked). Every plugin problem of the scenario (names,
 // parameters, the machine's efficiency block) is reported together, at the scenario's lines,
@@ -18,10 +19,16 @@
 
 namespace tessera::cli {
 
+// Which scenarios a command studies: one step (run, explain, compare, sensitivity, explore:
+// `workload.mode: serve` refused, "use `tessera serve`"), or requests (`tessera serve`: only
+// `workload.mode: serve`).
+enum class StudyKind : bool { step, serve };
+
 class Study {
  public:
   using Edit = std::function<void(Scenario&)>;
-  Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit = {});
+  Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit = {},
+        StudyKind kind = StudyKind::step);
   Study(const Study&) = delete;
   Study& operator=(const Study&) = delete;
 

@@ -82,8 +82,9 @@ int validate_command(const Args& args) {
             check_machine_blocks(s.machine_blocks, s.machine_file, *registry, diags, warnings);
             // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
             // a scenario with a hardware sweep, `explore`'s over its hardware points.
-            if (diags.empty()) check_study(s, *registry, "run", StudyShape{}, diags);
-            if (diags.empty() && !s.sweep.hardware.empty()) {
+            const bool serve = s.workload.mode == Mode::serve;
+            if (diags.empty()) check_study(s, *registry, serve ? "serve" : "run", StudyShape{}, diags);
+            if (diags.empty() && !serve && !s.sweep.hardware.empty()) {
               StudyShape shape;
               shape.machines = sweep_hardware_points(s.sweep);
               check_study(s, *registry, "explore", shape, diags);

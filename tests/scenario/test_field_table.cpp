@@ -61,12 +61,17 @@ TEST_CASE("field table rows - unique paths with a parent mapping and sound defau
 TEST_CASE("field table - the keys of each mapping come from its rows in table order", "[scenario][schema]") {
   CHECK(*loader::schema_keys("machine.pe.hbm") ==
         std::vector<std::string>{"capacity", "bandwidth", "usable"});
-  CHECK(*loader::schema_keys("workload") == std::vector<std::string>{"mode", "context", "batch", "chunk"});
+  CHECK(*loader::schema_keys("workload") ==
+        std::vector<std::string>{"mode", "context", "batch", "chunk", "input", "output"});
+  CHECK(*loader::schema_keys("serving") == std::vector<std::string>{"slo", "max_pes"});
+  CHECK(*loader::schema_keys("serving.slo") ==
+        std::vector<std::string>{"ttft", "tpot", "e2e", "tokens_per_s_per_user"});
+  CHECK(*loader::schema_keys("sweep") == std::vector<std::string>{"parallelism", "hardware", "serving"});
   CHECK(*loader::schema_keys("machine.pe.flops") == dtype_names());
   CHECK(*loader::schema_keys("machine.levels.*.collectives.ring") ==
         std::vector<std::string>{"ll", "ll128", "simple"});
   CHECK(loader::schema_keys("machine.levels.*")->front() == "name");
-  CHECK(loader::schema_keys("")->size() == 13);
+  CHECK(loader::schema_keys("")->size() == 14);  // `serving` the 14th
   CHECK(*loader::schema_keys("model") ==
         std::vector<std::string>{"schema_version", "kind", "name", "description", "layers", "hidden", "heads",
                                  "kv_heads", "head_dim", "ffn", "ffn_kind", "vocab", "tied_embeddings",

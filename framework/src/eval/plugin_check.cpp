@@ -20,6 +20,7 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   check(PluginKind::memory, s.plugins.memory);
   check(PluginKind::search, s.plugins.search);
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
+  if (s.workload.mode == Mode::serve) check(PluginKind::serving, s.plugins.serving);
   // The machine block each latency model found reads (`plugins.<name>`, or `efficiency:` for
   // calibrated; an unknown model was reported at its name above, not at the machine file).
   for (const auto& c : s.plugins.latency) {

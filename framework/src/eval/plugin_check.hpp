@@ -19,7 +19,7 @@ enum class MissingKind : bool {
 };
 
 // Appends every problem to `diags` (in scenario order: latency, memory, search, objectives,
-// then the machine's efficiency block).
+// serving in serve mode, then the machine's efficiency block).
 TESSERA_API void check_scenario_plugins(const Scenario& scenario, const PluginRegistry& registry,
                                         MissingKind missing, std::vector<Diagnostic>& diags);
 

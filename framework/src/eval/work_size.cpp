@@ -31,8 +31,10 @@ WorkSize size_work(const Sweep& sweep, std::uint64_t hardware_points, std::uint6
     w.configurations = *samples;
     w.sampled = true;
   }
-  w.evaluations =
-      saturating_size_mul(saturating_size_mul(w.hardware_points, w.configurations), w.latency_models);
+  w.serving_points = sweep_serving_points(sweep);
+  w.evaluations = saturating_size_mul(
+      saturating_size_mul(saturating_size_mul(w.hardware_points, w.configurations), w.latency_models),
+      w.serving_points);
   return w;
 }
 
@@ -52,6 +54,8 @@ std::string describe_work(const WorkSize& w) {
   if (w.sampled) s += " (" + plural(w.configurations, "sample", "samples") + ")";
   s += ", " + plural(w.hardware_points, "machine", "machines");
   if (w.latency_models > 1) s += ", " + plural(w.latency_models, "latency model", "latency models");
+  if (w.serving_points > 1)
+    s += ", " + plural(w.serving_points, "serving point", "serving points") + " per configuration";
   s += ": at most " + plural(w.evaluations, "evaluation", "evaluations");
   return s;
 }

@@ -22,7 +22,10 @@ struct WorkSize {
   std::uint64_t configurations = 1;
   bool sampled = false;              // configurations came from `samples`
   std::uint64_t latency_models = 1;  // compare evaluates every configuration with each
-  std::uint64_t evaluations = 1;     // hardware_points × configurations × latency_models (saturating)
+  // mode: serve: serving points (batch × token budget) per configuration; 1 otherwise.
+  std::uint64_t serving_points = 1;
+  // hardware_points × configurations × latency_models × serving_points (saturating)
+  std::uint64_t evaluations = 1;
 };
 
 // `samples`: the search's `samples` parameter when it has one (a sampling search).

@@ -5,6 +5,7 @@
 
 #include "host/plugin_defaults.hpp"
 #include "scenario/field_row_builders.hpp"
+#include "scenario/scenario.hpp"
 
 namespace tessera::schema {
 
@@ -16,7 +17,9 @@ constexpr FieldFile S = FieldFile::scenario;
 constexpr ParamChoice kScenarioKind[] = {{"scenario", "a scenario file"}};
 constexpr ParamChoice kModes[] = {
     {"decode", "one token per sequence per step, attending to `context` cached tokens"},
-    {"prefill", "the whole prompt of `context` tokens (time to first token)"}};
+    {"prefill", "the whole prompt of `context` tokens (time to first token)"},
+    {"serve",
+     "requests of `input` prompt and `output` generated tokens at a swept concurrency (`tessera serve`)"}};
 constexpr ParamChoice kScopes[] = {{"full", "attention + FFN/MoE + LM head + pipeline hops"},
                                    {"attention", "attention stages only"}};
 constexpr ParamChoice kKvShardModes[] = {{"split", "KV heads split across TP ranks"},
@@ -39,6 +42,18 @@ constexpr FieldRow tokens(std::string_view path, const char* def, const char* he
 }
 
 constexpr double kDegreeMax = 1'000'000;
+
+// A list of token counts (sweep.serving): no slot, read by the scenario schema.
+constexpr FieldRow token_list(std::string_view path, const char* def, double min, const char* help) {
+  FieldRow r = list(integer(path, S, def, min, kNoMax, help, {}, "workload.tokens"));
+  r.format = FieldFormat::tokens;
+  return r;
+}
+
+// An SLO on a mean time: a positive time with a unit.
+constexpr FieldRow slo_time(std::string_view path, const char* help) {
+  return quantity(path, S, Dimension::time, "", true, help);
+}
 
 constexpr FieldRow kRows[] = {
     integer("schema_version", S, nullptr, 1, 1, "file format version: 1"),
@@ -67,14 +82,26 @@ constexpr FieldRow kRows[] = {
     dtype("dtype.dispatch", S, "", "MoE dispatch payload and expert GEMM input"),
     mapping("workload", S, nullptr, "what one request does, e.g. {mode: decode, context: 128K, batch: 1}"),
     choice("workload.mode", S, nullptr, kModes, "the phase simulated"),
-    tokens("workload.context", nullptr, "tokens cached (decode) or in the prompt (prefill)",
+    tokens("workload.context", "",
+           "tokens cached (decode) or in the prompt (prefill); required in decode and prefill, refused in "
+           "serve (use input)",
            [](const FieldSite& s) { return &s.workload->context; }),
-    tokens("workload.batch", "1", "sequences per data-parallel replica",
+    tokens("workload.batch", "1",
+           "sequences per data-parallel replica; refused in serve (use sweep.serving.batch)",
            [](const FieldSite& s) { return &s.workload->batch; }),
-    tokens("workload.chunk", "", "prefill chunk, at most context; absent: the whole prompt",
+    tokens("workload.chunk", "",
+           "prefill chunk, at most context; absent: the whole prompt; refused in serve (use "
+           "sweep.serving.token_budget)",
            [](const FieldSite& s) { return &s.workload->chunk; }),
+    tokens("workload.input", "",
+           "serve: prompt tokens per request (ISL); required in serve, refused otherwise",
+           [](const FieldSite& s) { return &s.workload->input; }),
+    tokens(
+        "workload.output", "",
+        "serve: generated tokens per request (OSL, the first included); required in serve, refused otherwise",
+        [](const FieldSite& s) { return &s.workload->output; }),
     choice("scope", S, "full", kScopes, "which stages are simulated"),
-    mapping("plugins", S, "", "the plugins of the run: {latency, memory, search, objectives}"),
+    mapping("plugins", S, "", "the plugins of the run: {latency, memory, search, objectives, serving}"),
     {"plugins.latency", S, FieldUse::choice,
      ParamSpec{"latency", ParamType::string, Dimension::none, plugin_defaults::kLatency, kNoMin, kNoMax,
                nullptr, 0, "latency model(s): a name, {name: ..., params}, or a list of them"},
@@ -89,9 +116,15 @@ constexpr FieldRow kRows[] = {
      false},
     {"plugins.objectives", S, FieldUse::choice,
      ParamSpec{"objectives", ParamType::string, Dimension::none, plugin_defaults::kObjectivesText, kNoMin,
-               kNoMax, nullptr, 0, "objectives: a name, {name: ..., params}, or a list of them"},
+               kNoMax, nullptr, 0,
+               "objectives: a name, {name: ..., params}, or a list of them; serve: default "
+               "[tokens_per_s_per_pe, tokens_per_s_per_user]"},
      true},
-    mapping("sweep", S, "", "what is searched: {parallelism, hardware}"),
+    {"plugins.serving", S, FieldUse::choice,
+     ParamSpec{"serving", ParamType::string, Dimension::none, plugin_defaults::kServing, kNoMin, kNoMax,
+               nullptr, 0, "serve only: the serving model, a name or {name: ..., params}"},
+     false},
+    mapping("sweep", S, "", "what is searched: {parallelism, hardware, serving}"),
     mapping("sweep.parallelism", S, "", "the values of each parallelism knob (a value or a list)"),
     list(integer("sweep.parallelism.cp", S, "[1]", 1, kDegreeMax, "context-parallel degrees")),
     list(integer("sweep.parallelism.tp", S, "[1]", 1, kDegreeMax, "tensor-parallel degrees")),
@@ -112,6 +145,23 @@ constexpr FieldRow kRows[] = {
         "sweep.hardware", S,
         "numeric machine fields by dotted path to lists of values, e.g. {machine.pe.hbm.bandwidth: [2 TB/s, "
         "3 TB/s]}"),
+    mapping("sweep.serving", S, "",
+            "serve only: the serving points searched per configuration: {batch, token_budget}"),
+    token_list("sweep.serving.batch", kDefaultServingBatchText, 1,
+               "sequences in flight per replica (a replica is a configuration's dp group)"),
+    token_list("sweep.serving.token_budget", kDefaultServingTokenBudgetText, 0,
+               "tokens per iteration, decode and prefill together (vLLM's --max-num-batched-tokens, "
+               "TensorRT-LLM's max_num_tokens); 0: no limit"),
+    mapping("serving", S, "", "serve only: the service level and the PE budget: {slo, max_pes}"),
+    mapping("serving.slo", S, "", "targets on means a serving point must meet (each optional)"),
+    slo_time("serving.slo.ttft", "mean time to first token at most; absent: no target"),
+    slo_time("serving.slo.tpot", "mean time per output token after the first at most; absent: no target"),
+    slo_time("serving.slo.e2e", "mean end-to-end request latency at most; absent: no target"),
+    real("serving.slo.tokens_per_s_per_user", S, "", 0, kNoMax, true,
+         "mean generated tokens per second per request at least (1/TPOT); absent: no target"),
+    integer("serving.max_pes", S, "", 1, kNoMax,
+            "PEs one configuration may use at most, all replicas together; absent: no budget", {},
+            "machine.pes"),
     mapping("report", S, "", "what is written: {top, csv, json}"),
     integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table", {}, "report.top"),
     text("report.csv", S, "", "a CSV file of every configuration; absent: none"),

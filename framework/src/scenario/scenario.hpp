@@ -57,6 +57,15 @@ struct Sweep {
   std::vector<std::int64_t> serving_batch, serving_token_budget;
 };
 
+// sweep.serving left out (docs/scenario-format.md "Serving"): batches of powers of two up to
+// 256, TensorRT-LLM trtllm-serve's default --max_batch_size; one
+// token budget of 8192, trtllm-serve's default --max_num_tokens. The texts are the field
+// table's defaults (tests/scenario/test_field_table.cpp checks that they agree).
+inline constexpr std::int64_t kDefaultServingBatch[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+inline constexpr char kDefaultServingBatchText[] = "[1, 2, 4, 8, 16, 32, 64, 128, 256]";
+inline constexpr std::int64_t kDefaultServingTokenBudget[] = {8192};
+inline constexpr char kDefaultServingTokenBudgetText[] = "[8192]";
+
 // mode: serve (`serving:`, docs/scenario-format.md "Serving"). SLOs apply to means; an SLO
 // left out is +infinity (min_tokens_per_s_per_user 0).
 inline constexpr double kNoSlo = std::numeric_limits<double>::infinity();
@@ -93,7 +102,8 @@ struct Scenario {
   // The machine's per-plugin blocks as written (`plugins:`; `efficiency:` is calibrated's),
   // each validated against its plugin's machine schema by the host when that plugin runs.
   std::vector<MachineBlock> machine_blocks;
-  Workload workload;  // serve: input/output set, batch = 1, chunk = 0 (swept in sweep.serving)
+  Workload workload;          // serve: input/output set, batch = 1, chunk = 0 (swept in sweep.serving)
+  SourceLocation mode_where;  // `workload.mode`'s value, for messages (the file alone when unknown)
   ServingSpec serving;
   PluginChoices plugins;
   Sweep sweep;

@@ -272,7 +272,7 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     if (model) model->dtype = dtypes;
   }
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
-  if (s.workload.chunk == 0) s.workload.chunk = s.workload.context;
+  if (s.workload.mode != Mode::serve && s.workload.chunk == 0) s.workload.chunk = s.workload.context;
   throw_if_any(d);
   s.model = std::move(*model);
   s.machine = std::move(*machine);

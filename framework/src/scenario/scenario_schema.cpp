@@ -14,6 +14,7 @@
 #include "scenario/field_reader.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
+#include "scenario/serving_schema.hpp"
 #include "scenario/sweep_size.hpp"
 #include "tessera/limits.hpp"
 
@@ -118,13 +119,27 @@ PluginChoice default_choice(const char* name) {
   return c;
 }
 
-void parse_plugins(const YNode* n, PluginChoices& p, Diags& d) {
+// Serve mode: the serving model, and objectives defaulting to kServingObjectives; elsewhere
+// plugins.serving is refused.
+void parse_plugins(const YNode* n, Mode mode, PluginChoices& p, Diags& d) {
+  const bool serve = mode == Mode::serve;
   p.latency = {default_choice(plugin_defaults::kLatency)};
   p.memory = default_choice(plugin_defaults::kMemory);
   p.search = default_choice(plugin_defaults::kSearch);
+  p.serving = serve ? default_choice(plugin_defaults::kServing) : PluginChoice{};
   p.objectives.clear();
-  for (const char* name : plugin_defaults::kObjectives) p.objectives.push_back(default_choice(name));
+  if (serve)
+    for (const char* name : plugin_defaults::kServingObjectives) p.objectives.push_back(default_choice(name));
+  else
+    for (const char* name : plugin_defaults::kObjectives) p.objectives.push_back(default_choice(name));
   if (!n || !expect_mapping(*n, "plugins", d)) return;
+  if (serve) {
+    if (const YNode* sv = n->find("serving"))
+      if (auto c = plugin_choice(*sv, "plugins.serving", plugin_defaults::kServing, d))
+        p.serving = std::move(*c);
+  } else {
+    refuse_outside_serve(*n, "plugins", "serving", "decode and prefill time one step", d);
+  }
   check_keys(*n, "plugins", *schema_keys("plugins"), d);
   if (const YNode* l = n->find("latency")) {
     auto v = plugin_list(*l, "plugins.latency", plugin_defaults::kLatency, d);
@@ -416,6 +431,45 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
   }
 }
 
+// The sizes of the workload's mode: decode and prefill read context (required), batch and
+// chunk and refuse input and output; serve reads input and output (required) and refuses
+// context, batch and chunk, naming what replaces each. Serve's step fields: context = input,
+// batch 1, chunk 0 (the serving study sweeps batch and budget, sweep.serving).
+void parse_workload_sizes(const YNode& w, Workload& out, Diags& d) {
+  const bool serve = out.mode == Mode::serve;
+  const char* const refused[][2] = {
+      {"batch", "the sequences in flight are swept: use sweep.serving.batch"},
+      {"chunk", "prefill chunks follow the token budget: use sweep.serving.token_budget"},
+      {"context", "a request's prompt length is workload.input"}};
+  if (serve) {
+    for (const auto& [key, instead] : refused)
+      if (const YEntry* e = w.find_entry(key))
+        d.error(e->key_where, std::string("workload.") + key + ": not in workload.mode: serve; " + instead);
+  } else {
+    for (const char* key : {"input", "output"})
+      refuse_outside_serve(w, "workload", key, "decode and prefill take workload.context", d);
+  }
+  for (const schema::FieldRow* r : schema::child_rows("workload")) {
+    if (!r->slot.integer) continue;
+    const std::string key(schema::field_key(*r));
+    const bool serve_key = key == "input" || key == "output";
+    if (serve_key != serve) continue;
+    const YNode* n = w.find(key);
+    if (!n) {
+      if (serve_key || key == "context") report_missing(w, "workload", key, field_expectation(*r), d);
+      continue;
+    }
+    schema::FieldSite site;
+    site.workload = &out;
+    if (const auto v = read_field(*n, "workload." + key, *r, d)) *r->slot.integer(site) = v->integer;
+  }
+  if (serve) {
+    out.context = out.input;
+    out.batch = 1;
+    out.chunk = 0;
+  }
+}
+
 void parse_report(const YNode* n, ReportSpec& r, Diags& d) {
   if (!n || !expect_mapping(*n, "report", d)) return;
   check_keys(*n, "report", *schema_keys("report"), d);
@@ -445,11 +499,11 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
     if (expect_mapping(*w, "workload", d)) {
       check_keys(*w, "workload", *schema_keys("workload"), d);
       if (const YNode* m = field_member(*w, "workload", row_of("workload.mode"), d))
-        if (auto v = read_field(*m, "workload.mode", row_of("workload.mode"), d))
-          s.workload.mode = v->text == "decode" ? Mode::decode : Mode::prefill;
-      schema::FieldSite site;
-      site.workload = &s.workload;
-      read_slot_fields(*w, "workload", "workload", site, d);  // context, batch, chunk
+        if (s.mode_where = m->where; auto v = read_field(*m, "workload.mode", row_of("workload.mode"), d))
+          s.workload.mode = v->text == "decode"    ? Mode::decode
+                            : v->text == "prefill" ? Mode::prefill
+                                                   : Mode::serve;
+      parse_workload_sizes(*w, s.workload, d);
       const YNode* c = w->find("chunk");
       if (c && s.workload.context > 0 && s.workload.chunk > s.workload.context) {
         d.error(c->where, "workload.chunk: expected at most the context (" +
@@ -462,8 +516,10 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
     if (auto v = read_field(*sc, "scope", row_of("scope"), d))
       s.workload.scope = v->text == "full" ? Scope::full : Scope::attention;
 
-  parse_plugins(root.find("plugins"), s.plugins, d);
+  parse_plugins(root.find("plugins"), s.workload.mode, s.plugins, d);
   parse_sweep(root.find("sweep"), machine, s.sweep, d);
+  parse_sweep_serving(root.find("sweep"), s.workload.mode, s.sweep, d);
+  parse_serving(root, s.workload.mode, s.serving, d);
   parse_report(root.find("report"), s.report, d);
 }
 

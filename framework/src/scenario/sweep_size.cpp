@@ -13,6 +13,11 @@ std::uint64_t sweep_grid_points(const Sweep& s) {
   return n;
 }
 
+std::uint64_t sweep_serving_points(const Sweep& s) {
+  return saturating_size_mul(std::max<std::uint64_t>(1, s.serving_batch.size()),
+                             std::max<std::uint64_t>(1, s.serving_token_budget.size()));
+}
+
 std::uint64_t sweep_hardware_points(const Sweep& s) {
   std::uint64_t n = 1;
   for (const HardwareAxis& a : s.hardware)

@@ -1,0 +1,129 @@
+// sweep.serving and serving (serving_schema.hpp).
+#include "scenario/serving_schema.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+#include "core/dotted_path.hpp"
+#include "scenario/field_reader.hpp"
+#include "scenario/schema_util.hpp"
+#include "scenario/schemas.hpp"
+#include "tessera/limits.hpp"
+
+namespace tessera::loader {
+
+namespace {
+
+// A list (or one value) of token counts without repeats, each read by `row`; with `zero_ok`,
+// 0 is a value too (no limit).
+std::optional<std::vector<std::int64_t>> token_list(const YNode& n, const std::string& path, bool zero_ok,
+                                                    Diags& d) {
+  const schema::FieldRow& row = row_of(path);
+  std::vector<const YNode*> items;
+  if (n.is_sequence())
+    for (const auto& i : n.items) items.push_back(&i);
+  else
+    items.push_back(&n);
+  if (items.size() > current_limits().list_values) {
+    d.error(n.where, path + ": a list of " + std::to_string(items.size()) + " values " +
+                         limit_exceeded("list.values"));
+    return std::nullopt;
+  }
+  if (items.empty()) {
+    d.error(n.where, path + ": expected a list of token counts (e.g. [1, 2, 4, 8]), found an empty list");
+    return std::nullopt;
+  }
+  std::vector<std::int64_t> out;
+  bool ok = true;
+  for (const YNode* i : items) {
+    if (!i->is_scalar()) {
+      d.error(i->where, path + ": expected a token count, found " + describe(*i));
+      ok = false;
+      continue;
+    }
+    if (zero_ok && i->value == "0") {
+      out.push_back(0);
+      continue;
+    }
+    const auto v = read_field(*i, path, row, d);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    out.push_back(v->integer);
+  }
+  if (!ok) return std::nullopt;
+  for (std::size_t k = 0; k < out.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (out[j] == out[k]) {
+        d.error(items[k]->where, path + ": the value " + items[k]->value + " is listed twice");
+        ok = false;
+        break;
+      }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+void refuse_outside_serve(const YNode& map, const std::string& path, const std::string& key,
+                          const std::string& instead, Diags& d) {
+  if (!map.is_mapping()) return;
+  if (const YEntry* e = map.find_entry(key))
+    d.error(e->key_where, join_path(path, key) + ": only in workload.mode: serve (`tessera serve`)" +
+                              (instead.empty() ? std::string() : "; " + instead));
+}
+
+void parse_sweep_serving(const YNode* sweep, Mode mode, Sweep& s, Diags& d) {
+  const std::string path = "sweep.serving";
+  if (mode != Mode::serve) {
+    if (sweep)
+      refuse_outside_serve(*sweep, "sweep", "serving",
+                           "decode and prefill time one step of workload.batch sequences", d);
+    return;
+  }
+  s.serving_batch.assign(std::begin(kDefaultServingBatch), std::end(kDefaultServingBatch));
+  s.serving_token_budget.assign(std::begin(kDefaultServingTokenBudget), std::end(kDefaultServingTokenBudget));
+  const YNode* n = sweep && sweep->is_mapping() ? sweep->find("serving") : nullptr;
+  if (!n || !expect_mapping(*n, path, d)) return;
+  check_keys(*n, path, *schema_keys(path), d);
+  if (const YNode* b = n->find("batch"))
+    if (auto v = token_list(*b, path + ".batch", false, d)) s.serving_batch = std::move(*v);
+  if (const YNode* t = n->find("token_budget"))
+    if (auto v = token_list(*t, path + ".token_budget", true, d)) s.serving_token_budget = std::move(*v);
+}
+
+void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
+  const YEntry* e = root.is_mapping() ? root.find_entry("serving") : nullptr;
+  if (!e) return;
+  if (mode != Mode::serve) {
+    refuse_outside_serve(root, "", "serving", "decode and prefill have no SLO", d);
+    return;
+  }
+  const YNode& n = e->value;
+  out.where = e->key_where;
+  if (!expect_mapping(n, "serving", d)) return;
+  check_keys(n, "serving", *schema_keys("serving"), d);
+  if (const YNode* slo = n.find("slo")) {
+    if (expect_mapping(*slo, "serving.slo", d)) {
+      check_keys(*slo, "serving.slo", *schema_keys("serving.slo"), d);
+      const std::pair<const char*, double*> times[] = {
+          {"ttft", &out.slo.ttft_s}, {"tpot", &out.slo.tpot_s}, {"e2e", &out.slo.e2e_s}};
+      for (const auto& [key, dst] : times)
+        if (const YNode* t = slo->find(key)) {
+          const std::string p = std::string("serving.slo.") + key;
+          if (auto v = read_field(*t, p, row_of(p), d)) *dst = v->number;
+        }
+      if (const YNode* r = slo->find("tokens_per_s_per_user")) {
+        const std::string p = "serving.slo.tokens_per_s_per_user";
+        if (auto v = read_field(*r, p, row_of(p), d)) out.slo.min_tokens_per_s_per_user = v->number;
+      }
+    }
+  }
+  if (const YNode* m = n.find("max_pes"))
+    if (auto v = read_field(*m, "serving.max_pes", row_of("serving.max_pes"), d)) out.max_pes = v->integer;
+}
+
+}  // namespace tessera::loader

@@ -1,0 +1,21 @@
+#pragma once
+// The sections of a `workload.mode: serve` scenario beyond its workload (docs/scenario-format.md
+// "Serving"): `sweep.serving` (batches and token budgets) and `serving` (SLOs, the PE budget).
+// Outside serve mode both are refused, at their keys.
+#include "scenario/scenario.hpp"
+#include "scenario/yaml_tree.hpp"
+
+namespace tessera::loader {
+
+// `sweep` is the scenario's sweep mapping (nullptr when absent): its `serving` key is read here,
+// the documented defaults filled in when it is left out (serve mode only).
+void parse_sweep_serving(const YNode* sweep, Mode mode, Sweep& s, Diags& d);
+
+// `root` is the scenario's root mapping; its `serving` key is read into `out`.
+void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d);
+
+// "workload.mode: serve only: ..." at the key `key` of mapping `map` when it is present.
+void refuse_outside_serve(const YNode& map, const std::string& path, const std::string& key,
+                          const std::string& instead, Diags& d);
+
+}  // namespace tessera::loader
