@@ -68,11 +68,8 @@ int serve_command(const Args& args) {
           "'tessera serve --help')");
     const unsigned threads = parse_threads(threads_text);
     const std::int64_t max_pes = parse_max_pes(max_pes_text);
-    const Study study(common, scenario_path);
+    const Study study(common, scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
-    if (scenario.workload.mode != Mode::serve)
-      throw InputError(study.scenario_path() + ": scenario " + scenario.name +
-                       " is not a serving scenario (workload.mode is not serve): use `tessera run`");
     const Session& session = study.session();
     const std::size_t top = parse_top(top_text, scenario.report.top);
     // Every output checked (and its temporary file created) before any work.

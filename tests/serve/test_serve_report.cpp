@@ -59,8 +59,11 @@ TEST_CASE("serve report: the text names the workload and SLO and the best point 
   CHECK(text.find("Top 10 by throughput") != std::string::npos);
   const ServeCounts& c = run.result.counts;
   CHECK(text.find(std::to_string(c.configurations) + " configurations x 6 serving points: " +
-                  std::to_string(c.evaluated) + " evaluated, " + std::to_string(c.runnable) + " runnable, " +
-                  std::to_string(c.within_slo) + " within the SLO") != std::string::npos);
+                  std::to_string(c.evaluated) + " evaluated\n           " + std::to_string(c.runnable) +
+                  " runnable: " + std::to_string(c.within_slo) + " within the SLO, " +
+                  std::to_string(c.slo_miss) + " missing it\n") != std::string::npos);
+  CHECK(text.find("not runnable: KV does not fit " + std::to_string(c.kv_overflow) + ", unsupported 0") !=
+        std::string::npos);
 }
 
 TEST_CASE("serve report: the closest miss is stated when nothing meets the SLO") {

@@ -390,11 +390,11 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   os << '\n';
   os << "counts     " << c.configurations << " configurations";
   if (c.over_budget > 0) os << " (" << c.over_budget << " over the PE budget)";
-  os << " x " << c.points << " serving points: " << c.evaluated << " evaluated, " << c.runnable
-     << " runnable, " << c.within_slo << " within the SLO\n";
-  os << "           not within: SLO missed " << c.slo_miss << ", KV does not fit " << c.kv_overflow
-     << ", unsupported " << c.unsupported << ", invalid " << c.invalid << ", non-finite " << c.non_finite
-     << "\n\n";
+  os << " x " << c.points << " serving points: " << c.evaluated << " evaluated\n";
+  os << "           " << c.runnable << " runnable: " << c.within_slo << " within the SLO, " << c.slo_miss
+     << " missing it\n";
+  os << "           not runnable: KV does not fit " << c.kv_overflow << ", unsupported " << c.unsupported
+     << ", invalid " << c.invalid << ", non-finite " << c.non_finite << "\n\n";
   if (const ServeRecord* b = res.best()) {
     os << "best       ";
     print_point(os, session, res, *b, k);
