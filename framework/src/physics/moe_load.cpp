@@ -19,8 +19,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <tuple>
 #include <vector>
@@ -210,12 +212,19 @@ double token_slots_max(double tokens, std::int64_t E, std::int64_t K, std::int64
   return std::clamp(mean + excess * std::sqrt(distinct), mean, cap);
 }
 
-// Thread-safe memo: the hot path meets a handful of keys per sweep.
+// Thread-safe memo: the hot path meets a handful of keys per sweep. A key is computed once: a
+// thread that meets a key another thread is computing waits for its value (the exact sums
+// take milliseconds, and threads of one study meet the same keys at about the same time).
 using Key = std::tuple<int, double, std::int64_t, std::int64_t, std::int64_t>;
 std::shared_mutex g_mutex;
+std::condition_variable_any g_computed;
 std::map<Key, double>& cache() {
   static std::map<Key, double> c;
   return c;
+}
+std::set<Key>& in_flight() {
+  static std::set<Key> s;
+  return s;
 }
 
 template <class F>
@@ -227,30 +236,43 @@ double memo(int kind, double tokens, std::int64_t E, std::int64_t K, std::int64_
   thread_local double last_value2 = 0;
   if (key == last_key) return last_value;
   if (key == last_key2) return last_value2;
-  double value;
+  const auto remember = [&](double value) {
+    last_key2 = last_key;
+    last_value2 = last_value;
+    last_key = key;
+    last_value = value;
+    return value;
+  };
   {
     std::shared_lock lock(g_mutex);
     auto it = cache().find(key);
-    if (it != cache().end()) {
-      value = it->second;
-      lock.unlock();
-      last_key2 = last_key;
-      last_value2 = last_value;
-      last_key = key;
-      last_value = value;
-      return value;
-    }
+    if (it != cache().end()) return remember(it->second);
   }
-  value = compute();
   {
     std::unique_lock lock(g_mutex);
-    cache().emplace(key, value);
+    for (;;) {
+      auto it = cache().find(key);
+      if (it != cache().end()) return remember(it->second);
+      if (in_flight().insert(key).second) break;  // this thread computes it
+      g_computed.wait(lock);
+    }
   }
-  last_key2 = last_key;
-  last_value2 = last_value;
-  last_key = key;
-  last_value = value;
-  return value;
+  double value = 0;
+  try {
+    value = compute();
+  } catch (...) {
+    const std::unique_lock lock(g_mutex);
+    in_flight().erase(key);
+    g_computed.notify_all();
+    throw;
+  }
+  {
+    const std::unique_lock lock(g_mutex);
+    cache().emplace(key, value);
+    in_flight().erase(key);
+  }
+  g_computed.notify_all();
+  return remember(value);
 }
 
 }  // namespace
