@@ -73,8 +73,11 @@ TEST_CASE("serve report: the closest miss is stated when nothing meets the SLO")
   const StudyRun run = study(session);
   REQUIRE(run.result.closest_miss);
   const std::string text = text_of(session, run.result);
-  CHECK(text.find("no point meets the SLO; the closest miss (" + run.result.closest_miss->reason + "):") !=
-        std::string::npos);
+  CHECK(text.find("no point meets the SLO; the closest miss is " +
+                  fixed(run.result.closest_miss->slo_ratio, 2) + "x the SLO (" +
+                  run.result.closest_miss->reason + "):") != std::string::npos);
+  // TTFT / 1 ms: the ratio is the closest miss's TTFT in milliseconds.
+  CHECK(run.result.closest_miss->slo_ratio == Approx(run.result.closest_miss->metrics.ttft_s / 1e-3));
   CHECK(run.result.closest_miss->reason.rfind("TTFT ", 0) == 0);
   CHECK(text.find("miss       tp") != std::string::npos);
   const nlohmann::json j = serve_json(session, run.result);

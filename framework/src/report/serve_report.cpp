@@ -381,9 +381,10 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   os << "workload   serve: ISL " << s.workload.input << " prompt tokens, OSL " << s.workload.output
      << " output tokens per request\n";
   os << "SLO        " << slo_text(s.serving.slo) << '\n';
-  os << "budget     "
-     << (res.max_pes > 0 ? "at most " + std::to_string(res.max_pes) + " PEs" : "no PE budget")
-     << " per configuration (all replicas)\n";
+  if (res.max_pes > 0)
+    os << "budget     at most " << res.max_pes << " PEs per configuration (all replicas)\n";
+  else
+    os << "budget     no PE budget (serving.max_pes or --max-pes N sets one)\n";
   os << "plugins    serving " << s.plugins.serving.name << ", latency " << session.latency_name()
      << ", memory " << s.plugins.memory.name << "; ranked by";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
@@ -410,7 +411,8 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     return;
   }
   if (res.closest_miss) {
-    os << "no point meets the SLO; the closest miss (" << res.closest_miss->reason << "):\n";
+    os << "no point meets the SLO; the closest miss is " << fixed(res.closest_miss->slo_ratio, 2)
+       << "x the SLO (" << res.closest_miss->reason << "):\n";
     os << "miss       ";
     print_point(os, session, res, *res.closest_miss, k);
     return;
