@@ -11,6 +11,7 @@
 #include "scenario/field_table.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/sweep_size.hpp"
+#include "tessera/error.hpp"
 
 using namespace tessera;
 
@@ -104,6 +105,8 @@ TEST_CASE("field table - the serving defaults' texts are the lists the loader fi
   // The mode's choices in Mode's order (the parser maps the i-th to the i-th value).
   const schema::FieldRow* mode = schema::find_field("workload.mode");
   REQUIRE(mode->spec.choice_count == 3);
+  CHECK(std::string(mode->spec.choices[static_cast<int>(Mode::decode)].value) == "decode");
+  CHECK(std::string(mode->spec.choices[static_cast<int>(Mode::prefill)].value) == "prefill");
   CHECK(std::string(mode->spec.choices[static_cast<int>(Mode::serve)].value) == "serve");
 }
 
@@ -114,4 +117,69 @@ TEST_CASE("study size - serving points multiply the configurations", "[scenario]
   CHECK(w.serving_points == 12);
   CHECK(w.evaluations == w.grid_points * 12);
   CHECK(describe_work(w).find("12 serving points per configuration") != std::string::npos);
+}
+
+namespace {
+// The messages of loading fixture `name` with --set values (" (given with --set)" stripped).
+std::vector<std::string> errors_of(const std::string& name, std::vector<std::string> set) {
+  LoadOptions o = opts();
+  o.set = std::move(set);
+  std::vector<std::string> out;
+  try {
+    load_scenario(fixture(name), o);
+  } catch (const InputErrors& e) {
+    for (const auto& d : e.diagnostics()) {
+      std::string m = d.message;
+      const std::string note = " (given with --set)";
+      if (m.size() > note.size() && m.compare(m.size() - note.size(), note.size(), note) == 0)
+        m.resize(m.size() - note.size());
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("serve inputs - bad values refused with their path", "[scenario][serving]") {
+  CHECK(errors_of("serve.yaml", {}).empty());
+  auto e = errors_of("serve.yaml", {"sweep.serving.batch=[1, 0, 4, 1]"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "sweep.serving.batch: expected a positive token count, found 0");
+  e = errors_of("serve.yaml", {"sweep.serving.batch=[4, 1, 4, 1]"});
+  REQUIRE(e.size() == 2);
+  CHECK(e[0] == "sweep.serving.batch: the value 4 is listed twice");
+  CHECK(e[1] == "sweep.serving.batch: the value 1 is listed twice");
+  e = errors_of("serve.yaml", {"sweep.serving.token_budget=[]"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("sweep.serving.token_budget: expected a list of token counts") == 0);
+  e = errors_of("serve.yaml", {"serving.slo.tokens_per_s_per_user=0"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("serving.slo.tokens_per_s_per_user: expected a number > 0") == 0);
+  e = errors_of("serve.yaml", {"serving.max_pes=0"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("serving.max_pes: expected a positive integer") == 0);
+  e = errors_of("serve.yaml", {"serving.slo.tpot=-5 ms"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("serving.slo.tpot:") == 0);
+  e = errors_of("serve.yaml", {"serving.slo.ttfb=1 s"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].find("no key 'serving.slo.ttfb' in the scenario schema (did you mean 'serving.slo.ttft'?)") !=
+        std::string::npos);
+  e = errors_of("serve.yaml", {"workload.output=0"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "workload.output: expected a positive token count, found 0");
+}
+
+TEST_CASE("serve inputs - a decode scenario switched to serve by --set", "[scenario][serving]") {
+  // by-path.yaml is prefill at context 8K: as serve its context is refused and input/output missing.
+  const auto e = errors_of("by-path.yaml", {"workload.mode=serve"});
+  REQUIRE(e.size() == 3);
+  CHECK(e[0] == "workload.context: not in workload.mode: serve; a request's prompt length is workload.input");
+  CHECK(e[1] == "workload: missing required key 'input' (a token count, e.g. 128K)");
+  CHECK(e[2] == "workload: missing required key 'output' (a token count, e.g. 128K)");
+  // And a serve scenario switched to decode: input/output and the serve sections refused.
+  const auto d = errors_of("serve-defaults.yaml", {"workload.mode=decode", "workload.context=4K"});
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].find("workload.input: only in workload.mode: serve") == 0);
+  CHECK(d[1].find("workload.output: only in workload.mode: serve") == 0);
 }

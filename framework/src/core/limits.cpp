@@ -37,8 +37,8 @@ const std::array<LimitInfo, 18> kTable{{
     {"model.dimension", &Limits::model_dimension,
      "any integer dimension of a model (layers, hidden, heads, ffn, vocab, experts, MLA ranks)", nullptr},
     {"machine.pes", &Limits::machine_pes, "PEs of one machine: the product of its level fanouts", nullptr},
-    {"workload.tokens", &Limits::workload_tokens, "a token count (workload.context, .batch, .chunk)",
-     nullptr},
+    {"workload.tokens", &Limits::workload_tokens,
+     "a token count (workload.context, .batch, .chunk, .input, .output; sweep.serving)", nullptr},
 }};
 
 Limits& mutable_limits() {

@@ -498,11 +498,13 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
           member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d)) {
     if (expect_mapping(*w, "workload", d)) {
       check_keys(*w, "workload", *schema_keys("workload"), d);
-      if (const YNode* m = field_member(*w, "workload", row_of("workload.mode"), d))
-        if (s.mode_where = m->where; auto v = read_field(*m, "workload.mode", row_of("workload.mode"), d))
-          s.workload.mode = v->text == "decode"    ? Mode::decode
-                            : v->text == "prefill" ? Mode::prefill
-                                                   : Mode::serve;
+      if (const YNode* m = field_member(*w, "workload", row_of("workload.mode"), d)) {
+        s.mode_where = m->where;
+        // The row's choices are in Mode's order (tests/scenario/test_serving_fields.cpp).
+        if (auto v = read_field(*m, "workload.mode", row_of("workload.mode"), d))
+          for (const auto& [name, mode] : row_choices<Mode>("workload.mode"))
+            if (name == v->text) s.workload.mode = mode;
+      }
       parse_workload_sizes(*w, s.workload, d);
       const YNode* c = w->find("chunk");
       if (c && s.workload.context > 0 && s.workload.chunk > s.workload.context) {
