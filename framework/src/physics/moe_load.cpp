@@ -100,19 +100,23 @@ double expected_max_hypergeometric(std::int64_t N, std::int64_t n_e, std::int64_
 }
 
 // E[max over ep equal bins] of a multinomial with n balls (exact, sequential binomials:
-// bin b takes Binomial(k, 1/(ep-b)) of the k balls left). The binomial row of each (bin, k) is
-// kept and extended as the threshold m grows, by the same recurrence in the same order as
-// recomputing it for every m would take, so the sums are the same bit for bit at a fraction of
-// the cost (no pow and no division per m): at most (ep - 1)·(n + 1)^2 reals, the table the
-// limit moe.table_entries bounds (token_slots_max checks it before calling).
+// bin b takes Binomial(k, 1/(ep-b)) of the k balls left). P(bin b takes j | k left) is built by
+// the binomial recurrence from j = 0. Up to kRowTableEntries reals the row of each (bin, k) is
+// kept and extended as the threshold m grows (no pow and no division per m: several times
+// faster); beyond, each row is recomputed where it is used (memory 3·(n + 1) reals whatever
+// ep). Both run the same recurrence in the same order: the same numbers bit for bit.
+constexpr double kRowTableEntries = 1 << 20;  // 16 MB of long doubles
+
 double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
   if (n <= 0) return 0;
   if (ep == 1) return static_cast<double>(n);
   const std::size_t N = static_cast<std::size_t>(n);
   const std::size_t W = N + 1;  // one row's stride
+  const bool table =
+      static_cast<double>(ep - 1) * static_cast<double>(W) * static_cast<double>(W) <= kRowTableEntries;
   std::vector<Real> g(N + 1), g_next(N + 1);
-  std::vector<Real> rows(static_cast<std::size_t>(ep - 1) * W * W);
-  std::vector<std::size_t> filled(static_cast<std::size_t>(ep - 1) * W, 0);  // entries of each row so far
+  std::vector<Real> rows(table ? static_cast<std::size_t>(ep - 1) * W * W : W);
+  std::vector<std::size_t> filled(table ? static_cast<std::size_t>(ep - 1) * W : 0, 0);  // entries so far
   const std::int64_t lowest = (n + ep - 1) / ep;
   double expected = static_cast<double>(lowest);
   for (std::int64_t m = lowest; m < n; ++m) {
@@ -125,15 +129,15 @@ double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
       for (std::size_t k = 0; k <= N; ++k) {
         // P(bin b takes j | k left), j <= min(m, k), by the binomial recurrence.
         const std::size_t top = std::min(M, k);
-        Real* r = rows.data() + (row0 + k) * W;
-        std::size_t& have = filled[row0 + k];
+        Real* r = table ? rows.data() + (row0 + k) * W : rows.data();
+        std::size_t have = table ? filled[row0 + k] : 0;
         if (have == 0) {
           r[0] = std::pow(1 - q, static_cast<Real>(k));
           have = 1;
         }
         for (std::size_t j = have - 1; j < top; ++j)
           r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
-        have = std::max(have, top + 1);
+        if (table) filled[row0 + k] = std::max(have, top + 1);
         Real s = 0;
         for (std::size_t j = 0; j <= top; ++j) s += r[j] * g[k - j];
         g_next[k] = s;
