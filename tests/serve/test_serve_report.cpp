@@ -53,6 +53,9 @@ TEST_CASE("serve report: the text names the workload and SLO and the best point 
   CHECK(text.find("ISL 4096 prompt tokens, OSL 1024 output tokens") != std::string::npos);
   CHECK(text.find("TTFT <= 1 s, TPOT <= 50 ms (SLOs apply to means)") != std::string::npos);
   CHECK(text.find("best       tp") != std::string::npos);
+  const ServeRecord& best = *run.result.best();
+  CHECK(text.find("           batch " + std::to_string(best.point.batch) + " per replica, token budget ") !=
+        std::string::npos);
   CHECK(text.find("replica") != std::string::npos);
   CHECK(text.find("Pareto frontier over throughput pes: " + std::to_string(run.result.frontier.size()) +
                   " points") != std::string::npos);

@@ -128,12 +128,11 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
                  const Knobs& k) {
   const MachineSpec& m = session.machine();
   const char* pad = "           ";
-  os << parallelism(m, b.config, k) << ", batch " << b.point.batch << " per replica, token budget "
-     << budget_text(b.point.token_budget) << '\n';
-  os << pad << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
-     << (b.replicas == 1 ? " replica" : " replicas") << " (dp)";
-  if (b.metrics.max_batch > 0) os << "; largest sustainable batch " << b.metrics.max_batch;
-  os << '\n';
+  os << parallelism(m, b.config, k) << '\n';
+  os << pad << "batch " << b.point.batch << " per replica, token budget " << budget_text(b.point.token_budget)
+     << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
+     << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
+  if (b.metrics.max_batch > 0) os << pad << "largest sustainable batch " << b.metrics.max_batch << '\n';
   os << pad << "TTFT " << time_text(b.metrics.ttft_s) << ", TPOT " << time_text(b.metrics.tpot_s)
      << " mean (tail " << time_text(b.metrics.tpot_tail_s) << "), E2E " << time_text(b.metrics.e2e_s) << '\n';
   os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user, " << tokens_rate(b.tokens_per_s_per_pe)
