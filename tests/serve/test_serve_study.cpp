@@ -164,6 +164,18 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("serve study: the frontier is exact on the shipped Mixtral serving scenario through many merges") {
+  const Scenario sc = load("mixtral-8x7b-serve-h100.yaml");
+  const Session session(sc, registry());
+  const StudyRun run = study(session, 2, 20, -1, 8192);
+  // Thousands of points within the SLO: the streaming frontier merges its buffer (1024 points
+  // at least per merge) several times.
+  CHECK(run.result.counts.within_slo > 3 * 1024);
+  CHECK(keys(run.result.frontier) == brute_frontier(run));
+  CHECK(run.result.counts.evaluated == 403 * 20);  // 465 valid configurations, 62 over 64 PEs
+  CHECK(run.result.counts.over_budget == 62);
+}
+
 TEST_CASE("serve study: the PE budget leaves out and counts the configurations over it") {
   Scenario sc = serve_scenario();
   SECTION("from the scenario") { sc.serving.max_pes = 8; }
