@@ -9,6 +9,7 @@ namespace tessera::cli {
 using Args = std::vector<std::string>;  // the arguments after the subcommand name
 
 int run_command(const Args& args);
+int serve_command(const Args& args);
 int explain_command(const Args& args);
 int compare_command(const Args& args);
 int sensitivity_command(const Args& args);

@@ -18,6 +18,8 @@ struct Subcommand {
 
 const Subcommand kSubcommands[] = {
     {"run", tessera::cli::run_command, "search the parallelism space; best config, Pareto frontier, top N"},
+    {"serve", tessera::cli::serve_command,
+     "serving: parallelism x batch x token budget under an SLO; best, Pareto frontier"},
     {"explain", tessera::cli::explain_command, "one configuration stage by stage: time, memory, totals"},
     {"compare", tessera::cli::compare_command, "the same scenario under several latency models"},
     {"sensitivity", tessera::cli::sensitivity_command,
@@ -41,6 +43,7 @@ void print_usage(std::ostream& os) {
   os << "\nExamples:\n"
         "  tessera run                                   # the default scenario\n"
         "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8\n"
+        "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml   # TTFT/TPOT SLOs\n"
         "  tessera explain scenarios/llama3.1-70b-decode-128k.yaml --config \"cp=8,tp=4\"\n"
         "  tessera plugins --kind latency\n"
         "  tessera schema machine\n\n"

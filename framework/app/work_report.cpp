@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <ostream>
 #include <thread>
@@ -73,6 +74,17 @@ std::size_t parse_top(const std::string& text, std::int64_t scenario_top) {
   if (*v > current_limits().report_top)
     command_line_error("--top: " + text + " rows " + limit_exceeded("report.top"));
   return static_cast<std::size_t>(*v);
+}
+
+std::int64_t parse_max_pes(const std::string& text) {
+  if (text.empty()) return -1;
+  const auto v = unsigned_value(text);
+  if (!v || *v > static_cast<std::uint64_t>(INT64_MAX))
+    command_line_error(
+        "--max-pes: expected a non-negative integer (PEs of one configuration, all replicas; "
+        "0 = no budget), found '" +
+        text + "'");
+  return static_cast<std::int64_t>(*v);
 }
 
 WorkSize plan_study(std::ostream& err, const Scenario& scenario, const PluginRegistry& registry,

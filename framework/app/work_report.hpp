@@ -23,6 +23,10 @@ unsigned parse_threads(const std::string& text);
 // --top: "" = the scenario's report.top; else a non-negative integer at most the limit report.top.
 std::size_t parse_top(const std::string& text, std::int64_t scenario_top);
 
+// --max-pes: "" = -1 (the scenario's serving.max_pes); else a non-negative integer (0 = no
+// budget). InputError "<command line>: ..." otherwise.
+std::int64_t parse_max_pes(const std::string& text);
+
 // check_study, throwing InputErrors on a problem, then the stderr line (unless `quiet`):
 // "tessera: run: grid 34560 points, 1 machine: at most 34560 evaluations", plus, above 10^5
 // evaluations, "; about 2.1 s on 4 threads, grid index at most 240 MB".

@@ -31,7 +31,10 @@ void BatchEvaluator::work(std::size_t t) {
       const std::size_t begin = next_.fetch_add(kChunk, std::memory_order_relaxed);
       if (begin >= n_) break;
       const std::size_t end = std::min(n_, begin + kChunk);
-      (*chunk_)(begin, end, e);
+      if (indexed_)
+        (*indexed_)(begin, end, t);
+      else
+        (*chunk_)(begin, end, e);
       const std::size_t d = finished_.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
       if (t == 0 && *done_) (*done_)(d);
     }
@@ -60,8 +63,20 @@ void BatchEvaluator::worker(std::size_t t) {
 }
 
 void BatchEvaluator::run(std::size_t n, const ChunkFn& chunk, const std::function<void(std::size_t)>& done) {
-  const std::size_t active = std::min(buffers_.size(), std::max<std::size_t>(1, n / kChunk));
   chunk_ = &chunk;
+  indexed_ = nullptr;
+  start(n, done);
+}
+
+void BatchEvaluator::run_indexed(std::size_t n, const IndexedChunkFn& chunk,
+                                 const std::function<void(std::size_t)>& done) {
+  chunk_ = nullptr;
+  indexed_ = &chunk;
+  start(n, done);
+}
+
+void BatchEvaluator::start(std::size_t n, const std::function<void(std::size_t)>& done) {
+  const std::size_t active = std::min(buffers_.size(), std::max<std::size_t>(1, n / kChunk));
   done_ = &done;
   n_ = n;
   next_.store(0);

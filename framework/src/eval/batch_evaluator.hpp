@@ -46,6 +46,12 @@ class TESSERA_API BatchEvaluator {
   // calling thread after each chunk it finished, with d = indices finished so far by every thread (for
   // progress reports).
   void run(std::size_t n, const ChunkFn& chunk, const std::function<void(std::size_t)>& done = {});
+  // The same for work that keeps its own per-thread buffers (a serving study's
+  // ServingEvaluations): the chunk gets the running thread's index in [0, threads()) instead
+  // of its Evaluation.
+  using IndexedChunkFn = std::function<void(std::size_t begin, std::size_t end, std::size_t thread)>;
+  void run_indexed(std::size_t n, const IndexedChunkFn& chunk,
+                   const std::function<void(std::size_t)>& done = {});
 
   // The calling thread's buffer, for evaluations between runs.
   Evaluation& scratch() { return *buffers_.front(); }
@@ -53,6 +59,7 @@ class TESSERA_API BatchEvaluator {
  private:
   void worker(std::size_t t);  // pool thread t (1-based: buffer t)
   void work(std::size_t t);    // the current run's chunks on buffer t
+  void start(std::size_t n, const std::function<void(std::size_t)>& done);  // both runs
 
   std::vector<std::unique_ptr<Evaluation>> buffers_;
   std::vector<std::thread> workers_;  // workers_[t - 1] runs buffer t
@@ -62,7 +69,8 @@ class TESSERA_API BatchEvaluator {
   std::size_t busy_ = 0;          // pool threads still in the current run
   bool stop_ = false;
   // The current run (set before the pool is woken, read by its threads).
-  const ChunkFn* chunk_ = nullptr;
+  const ChunkFn* chunk_ = nullptr;           // run's, or
+  const IndexedChunkFn* indexed_ = nullptr;  // run_indexed's
   const std::function<void(std::size_t)>* done_ = nullptr;
   std::size_t n_ = 0, active_ = 0;
   std::atomic<std::size_t> next_{0}, finished_{0};

@@ -33,8 +33,9 @@ inline constexpr char kValidationServing[] = "static";
 inline constexpr char kEfficiencyBlockPlugin[] = "calibrated";
 
 // Objectives with a special role.
-inline constexpr char kLatencyObjective[] = "latency";  // ranks when no objective is chosen
-inline constexpr char kCostObjective[] = "cost";        // `explore`'s second axis
+inline constexpr char kLatencyObjective[] = "latency";            // ranks when no objective is chosen
+inline constexpr char kCostObjective[] = "cost";                  // `explore`'s second axis
+inline constexpr char kCostPerMtokObjective[] = "cost_per_mtok";  // `serve`: cost per million tokens
 // Objectives whose values are also fields of every configuration record (latency_s, pes,
 // efficiency): the text report prints them once, not again as an objective line.
 inline constexpr std::array<const char*, 3> kRecordObjectives = {"latency", "pes", "efficiency"};

@@ -19,8 +19,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <tuple>
 #include <vector>
@@ -98,14 +100,23 @@ double expected_max_hypergeometric(std::int64_t N, std::int64_t n_e, std::int64_
 }
 
 // E[max over ep equal bins] of a multinomial with n balls (exact, sequential binomials:
-// bin b takes Binomial(k, 1/(ep-b)) of the k balls left). The binomial rows are computed where
-// they are used, never tabulated: memory is 3·(n + 1) reals whatever ep (a table of every
-// bin's rows took (ep - 1)·(n + 1)^2 reals: 1 GB per thread at ep = 256, 4 GB at ep = 1000).
+// bin b takes Binomial(k, 1/(ep-b)) of the k balls left). P(bin b takes j | k left) is built by
+// the binomial recurrence from j = 0. Up to kRowTableEntries reals the row of each (bin, k) is
+// kept and extended as the threshold m grows (no pow and no division per m: several times
+// faster); beyond, each row is recomputed where it is used (memory 3·(n + 1) reals whatever
+// ep). Both run the same recurrence in the same order: the same numbers bit for bit.
+constexpr double kRowTableEntries = 1 << 20;  // 16 MB of long doubles
+
 double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
   if (n <= 0) return 0;
   if (ep == 1) return static_cast<double>(n);
   const std::size_t N = static_cast<std::size_t>(n);
-  std::vector<Real> g(N + 1), g_next(N + 1), r(N + 1);
+  const std::size_t W = N + 1;  // one row's stride
+  const bool table =
+      static_cast<double>(ep - 1) * static_cast<double>(W) * static_cast<double>(W) <= kRowTableEntries;
+  std::vector<Real> g(N + 1), g_next(N + 1);
+  std::vector<Real> rows(table ? static_cast<std::size_t>(ep - 1) * W * W : W);
+  std::vector<std::size_t> filled(table ? static_cast<std::size_t>(ep - 1) * W : 0, 0);  // entries so far
   const std::int64_t lowest = (n + ep - 1) / ep;
   double expected = static_cast<double>(lowest);
   for (std::int64_t m = lowest; m < n; ++m) {
@@ -114,12 +125,19 @@ double expected_max_multinomial(std::int64_t n, std::int64_t ep) {
     for (std::size_t k = 0; k <= N; ++k) g[k] = k <= M ? 1 : 0;
     for (std::int64_t b = ep - 2; b >= 0; --b) {
       const Real q = Real(1) / static_cast<Real>(ep - b);
+      const std::size_t row0 = static_cast<std::size_t>(b) * W;
       for (std::size_t k = 0; k <= N; ++k) {
         // P(bin b takes j | k left), j <= min(m, k), by the binomial recurrence.
         const std::size_t top = std::min(M, k);
-        r[0] = std::pow(1 - q, static_cast<Real>(k));
-        for (std::size_t j = 0; j < top; ++j)
+        Real* r = table ? rows.data() + (row0 + k) * W : rows.data();
+        std::size_t have = table ? filled[row0 + k] : 0;
+        if (have == 0) {
+          r[0] = std::pow(1 - q, static_cast<Real>(k));
+          have = 1;
+        }
+        for (std::size_t j = have - 1; j < top; ++j)
           r[j + 1] = r[j] * static_cast<Real>(k - j) / static_cast<Real>(j + 1) * q / (1 - q);
+        if (table) filled[row0 + k] = std::max(have, top + 1);
         Real s = 0;
         for (std::size_t j = 0; j <= top; ++j) s += r[j] * g[k - j];
         g_next[k] = s;
@@ -198,12 +216,19 @@ double token_slots_max(double tokens, std::int64_t E, std::int64_t K, std::int64
   return std::clamp(mean + excess * std::sqrt(distinct), mean, cap);
 }
 
-// Thread-safe memo: the hot path meets a handful of keys per sweep.
+// Thread-safe memo: the hot path meets a handful of keys per sweep. A key is computed once: a
+// thread that meets a key another thread is computing waits for its value (the exact sums
+// take milliseconds, and threads of one study meet the same keys at about the same time).
 using Key = std::tuple<int, double, std::int64_t, std::int64_t, std::int64_t>;
 std::shared_mutex g_mutex;
+std::condition_variable_any g_computed;
 std::map<Key, double>& cache() {
   static std::map<Key, double> c;
   return c;
+}
+std::set<Key>& in_flight() {
+  static std::set<Key> s;
+  return s;
 }
 
 template <class F>
@@ -215,30 +240,43 @@ double memo(int kind, double tokens, std::int64_t E, std::int64_t K, std::int64_
   thread_local double last_value2 = 0;
   if (key == last_key) return last_value;
   if (key == last_key2) return last_value2;
-  double value;
+  const auto remember = [&](double value) {
+    last_key2 = last_key;
+    last_value2 = last_value;
+    last_key = key;
+    last_value = value;
+    return value;
+  };
   {
     std::shared_lock lock(g_mutex);
     auto it = cache().find(key);
-    if (it != cache().end()) {
-      value = it->second;
-      lock.unlock();
-      last_key2 = last_key;
-      last_value2 = last_value;
-      last_key = key;
-      last_value = value;
-      return value;
-    }
+    if (it != cache().end()) return remember(it->second);
   }
-  value = compute();
   {
     std::unique_lock lock(g_mutex);
-    cache().emplace(key, value);
+    for (;;) {
+      auto it = cache().find(key);
+      if (it != cache().end()) return remember(it->second);
+      if (in_flight().insert(key).second) break;  // this thread computes it
+      g_computed.wait(lock);
+    }
   }
-  last_key2 = last_key;
-  last_value2 = last_value;
-  last_key = key;
-  last_value = value;
-  return value;
+  double value = 0;
+  try {
+    value = compute();
+  } catch (...) {
+    const std::unique_lock lock(g_mutex);
+    in_flight().erase(key);
+    g_computed.notify_all();
+    throw;
+  }
+  {
+    const std::unique_lock lock(g_mutex);
+    cache().emplace(key, value);
+    in_flight().erase(key);
+  }
+  g_computed.notify_all();
+  return remember(value);
 }
 
 }  // namespace

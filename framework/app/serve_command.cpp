@@ -1,0 +1,102 @@
+// `tessera serve SCENARIO`: the serving study of a `workload.mode: serve` scenario — every
+// configuration within the PE budget at every serving point (batch x token budget); the best
+// under the SLO, the Pareto frontier, the top N, or the closest miss; --json / --csv reports.
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string>
+
+#include "analysis/serve_study.hpp"
+#include "commands.hpp"
+#include "common_options.hpp"
+#include "exit_codes.hpp"
+#include "output_files.hpp"
+#include "progress_bar.hpp"
+#include "report/serve_report.hpp"
+#include "study.hpp"
+#include "work_report.hpp"
+
+namespace tessera::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tessera serve SCENARIO [options]\n"
+    "\n"
+    "The serving study of a scenario with `workload: {mode: serve, input: ISL, output: OSL}`:\n"
+    "every valid configuration of its parallelism sweep within the PE budget (serving.max_pes or\n"
+    "--max-pes) at every serving point of sweep.serving (batch = sequences in flight per replica,\n"
+    "a replica being the configuration's dp group, x token_budget = tokens per iteration), each\n"
+    "timed by the serving plugin (plugins.serving). Prints the best point under the SLO\n"
+    "(serving.slo; SLOs apply to means) by the first objective, the Pareto frontier over the\n"
+    "objectives among the points within the SLO, the top N and the counts; when no point meets\n"
+    "the SLO, the closest miss (exit 0).\n";
+
+constexpr const char* kExamples =
+    "\nExamples:\n"
+    "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml\n"
+    "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --max-pes 16 --top 5\n"
+    "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --set serving.slo.tpot=30ms\n"
+    "  tessera serve scenarios/mixtral-8x7b-serve-h100.yaml --json - | jq .best\n"
+    "  tessera serve scenarios/deepseek-v3-serve-h200.yaml --csv out/points.csv --threads 4\n"
+    "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the study: their\n"
+    "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
+    "to stdout. --csv has one row per configuration x serving point, with a reason column.\n"
+    "Regular files are replaced atomically; stdout, FIFOs and devices are written through.\n"
+    "Ctrl-C / SIGTERM stop the study, remove the partial files and exit 130 / 143.\n";
+
+}  // namespace
+
+int serve_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    CommonOptions common;
+    po::options_description desc("Options");
+    add_common_options(desc, common, kOptAll);
+    std::string scenario_path;
+    std::string threads_text, top_text, max_pes_text;
+    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
+        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
+        "evaluation threads (default: all hardware threads); the results are the same for every count")(
+        "top", po::value<std::string>(&top_text)->value_name("N"),
+        "rows of the top-N table (default: the scenario's report.top, 20)")(
+        "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
+        "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = no "
+        "budget)");
+    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
+      return kExitOk;
+    if (scenario_path.empty())
+      throw InputError(
+          "tessera serve needs a SCENARIO: a scenario file with workload.mode: serve (see "
+          "'tessera serve --help')");
+    const unsigned threads = parse_threads(threads_text);
+    const std::int64_t max_pes = parse_max_pes(max_pes_text);
+    const Study study(common, scenario_path, {}, StudyKind::serve);
+    const Scenario& scenario = study.scenario();
+    const Session& session = study.session();
+    const std::size_t top = parse_top(top_text, scenario.report.top);
+    // Every output checked (and its temporary file created) before any work.
+    Outputs outputs;
+    OutputFile* csv = !common.csv.empty()
+                          ? outputs.add("--csv", common.csv)
+                          : outputs.add("report.csv", scenario.report.csv, study.scenario_path());
+    OutputFile* json = !common.json.empty()
+                           ? outputs.add("--json", common.json)
+                           : outputs.add("report.json", scenario.report.json, study.scenario_path());
+    plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
+    ProgressBar bar(!common.quiet);
+    ServeStudyOptions so;
+    so.threads = threads;
+    so.top = top;
+    so.max_pes = max_pes;
+    so.on_progress = bar.callback();
+    if (csv) {
+      write_serve_csv_header(csv->stream(), session);
+      so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
+    }
+    const ServeResult result = run_serve_study(session, so);
+    if (json) json->stream() << serve_json(session, result).dump(2) << "\n";
+    outputs.commit_all();
+    if (!outputs.stdout_taken()) print_serve_text(std::cout, session, result);
+    return kExitOk;
+  });
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,423 @@
+#include "report/serve_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "host/plugin_defaults.hpp"
+#include "report/explain_report.hpp"  // config_json
+#include "report/json_number.hpp"
+#include "report/search_report.hpp"  // objective_key, human_objective
+#include "report/text_table.hpp"
+#include "tessera/units.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera {
+
+namespace {
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+std::string csv_num(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string tokens_rate(double v) {
+  if (!std::isfinite(v)) return "—";
+  if (v >= 1e6) return fixed(v / 1e6, 2) + " M";
+  if (v >= 1e4) return fixed(v / 1e3, 1) + " k";
+  if (v >= 100) return fixed(v, 0);
+  if (v >= 10) return fixed(v, 1);
+  return fixed(v, 2);
+}
+
+std::string time_text(double s) { return std::isfinite(s) ? format_quantity(s, Dimension::time, 3) : "—"; }
+
+std::string bytes_text(double b) { return format_quantity(b, Dimension::bytes, 3); }
+
+// The index of the cost-per-million-tokens objective among the session's, or -1.
+int cost_objective(const std::vector<ObjectiveSlot>& objectives) {
+  for (std::size_t i = 0; i < objectives.size(); ++i)
+    if (objectives[i].name == plugin_defaults::kCostPerMtokObjective) return static_cast<int>(i);
+  return -1;
+}
+
+// Which knobs differ among the records a table shows (the others are left out of its cells).
+struct Knobs {
+  bool cp = false, kv = false, ffn = false, tp_at = false, cp_at = false, ring = false;
+};
+
+Knobs varying_knobs(const ServeResult& r) {
+  Knobs k;
+  const ParallelConfig* first = nullptr;
+  auto see = [&](const ServeRecord& rec) {
+    const ParallelConfig& c = rec.config;
+    if (c.cp != 1) k.cp = true;
+    if (!first) {
+      first = &c;
+      return;
+    }
+    k.kv = k.kv || c.kv_shard_mode != first->kv_shard_mode;
+    k.ffn = k.ffn || c.ffn_shard_scope != first->ffn_shard_scope;
+    k.tp_at = k.tp_at || c.tp_placement != first->tp_placement;
+    k.cp_at = k.cp_at || c.cp_placement != first->cp_placement;
+    k.ring = k.ring || c.cp_ring_variant != first->cp_ring_variant;
+  };
+  for (const ServeRecord& rec : r.top) see(rec);
+  for (const ServeRecord& rec : r.frontier) see(rec);
+  if (r.closest_miss) see(*r.closest_miss);
+  return k;
+}
+
+// "tp8 pp1 dp4 ep8", with the knobs that vary among the shown records ("ffn=TP tp@node").
+std::string parallelism(const MachineSpec& m, const ParallelConfig& c, const Knobs& k) {
+  std::string s;
+  if (k.cp) s += "cp" + std::to_string(c.cp) + ' ';
+  s += "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp) + " ep" +
+       std::to_string(c.ep);
+  if (k.kv) s += std::string(" kv=") + kv_shard_mode_name(c.kv_shard_mode);
+  if (k.ffn) s += std::string(" ffn=") + ffn_shard_scope_name(c.ffn_shard_scope);
+  if (k.tp_at) s += " tp@" + m.placement_name(c.tp_placement);
+  if (k.cp_at) s += " cp@" + m.placement_name(c.cp_placement);
+  if (k.ring) s += std::string(" ring=") + cp_ring_variant_name(c.cp_ring_variant);
+  return s;
+}
+
+std::string budget_text(std::int64_t b) { return b > 0 ? std::to_string(b) : "none"; }
+
+std::string slo_text(const ServingSlo& slo) {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  if (slo.ttft_s < kNoSlo) add("TTFT <= " + format_quantity(slo.ttft_s, Dimension::time));
+  if (slo.tpot_s < kNoSlo) add("TPOT <= " + format_quantity(slo.tpot_s, Dimension::time));
+  if (slo.e2e_s < kNoSlo) add("E2E <= " + format_quantity(slo.e2e_s, Dimension::time));
+  if (slo.min_tokens_per_s_per_user > 0)
+    add("tokens/s/user >= " + format_quantity(slo.min_tokens_per_s_per_user, Dimension::none));
+  return s.empty() ? "none (every runnable point qualifies)" : s + " (SLOs apply to means)";
+}
+
+nlohmann::json slo_json(const ServingSlo& slo) {
+  return {{"ttft_s", json_number(slo.ttft_s)},
+          {"tpot_s", json_number(slo.tpot_s)},
+          {"e2e_s", json_number(slo.e2e_s)},
+          {"min_tokens_per_s_per_user", slo.min_tokens_per_s_per_user > 0
+                                            ? nlohmann::json(slo.min_tokens_per_s_per_user)
+                                            : nlohmann::json(nullptr)},
+          {"applies_to", "means"}};
+}
+
+nlohmann::json choice_json(const PluginChoice& c) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const RawParam& p : c.params) params[p.key] = p.text;
+  return {{"name", c.name}, {"params", params}};
+}
+
+// The best point's (or the closest miss's) lines of the text report.
+void print_point(std::ostream& os, const Session& session, const ServeResult& res, const ServeRecord& b,
+                 const Knobs& k) {
+  const MachineSpec& m = session.machine();
+  const char* pad = "           ";
+  os << parallelism(m, b.config, k) << '\n';
+  os << pad << "batch " << b.point.batch << " per replica, token budget " << budget_text(b.point.token_budget)
+     << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
+     << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
+  if (b.metrics.max_batch > 0) os << pad << "largest sustainable batch " << b.metrics.max_batch << '\n';
+  os << pad << "TTFT " << time_text(b.metrics.ttft_s) << ", TPOT " << time_text(b.metrics.tpot_s)
+     << " mean (tail " << time_text(b.metrics.tpot_tail_s) << "), E2E " << time_text(b.metrics.e2e_s) << '\n';
+  os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user, " << tokens_rate(b.tokens_per_s_per_pe)
+     << " tok/s/PE, " << tokens_rate(b.tokens_per_s) << " tok/s in all\n";
+  const int cost = cost_objective(res.objectives);
+  if (cost >= 0)
+    os << pad << "cost per million tokens "
+       << human_objective(res.objectives[static_cast<std::size_t>(cost)],
+                          b.objectives[static_cast<std::size_t>(cost)])
+       << '\n';
+  os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes) << " of "
+     << bytes_text(b.budget_bytes) << " at the peak KV (" << b.point.batch << " x "
+     << session.context().workload.input + session.context().workload.output << " tokens)\n";
+  bool any_other = false;
+  for (std::size_t i = 0; i < res.objectives.size(); ++i) {
+    const std::string& n = res.objectives[i].name;
+    if (static_cast<int>(i) == cost || n == "tokens_per_s_per_pe" || n == "tokens_per_s_per_user") continue;
+    os << (any_other ? ", " : pad) << n << ' ' << human_objective(res.objectives[i], b.objectives[i]);
+    any_other = true;
+  }
+  if (any_other) os << '\n';
+}
+
+// The widest line of `text` (display columns).
+std::size_t widest(const std::string& text) {
+  std::size_t w = 0, start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    w = std::max(w, display_width(text.substr(start, end - start)));
+    start = end + 1;
+  }
+  return w;
+}
+
+std::string render_table(const Session& session, const ServeResult& res, const std::vector<ServeRecord>& rows,
+                         std::size_t limit, const Knobs& k, bool tail) {
+  const MachineSpec& m = session.machine();
+  const int cost = cost_objective(res.objectives);
+  std::vector<std::string> head{"#", "parallelism", "batch", "budget", "PEs", "TTFT", "TPOT"};
+  if (tail) head.push_back("TPOT tail");
+  head.push_back("tok/s/user");
+  head.push_back("tok/s/PE");
+  if (cost >= 0) head.push_back("USD/Mtok");
+  std::vector<TextTable::Align> al(head.size(), TextTable::Align::right);
+  al[1] = TextTable::Align::left;
+  TextTable t(head, al);
+  std::size_t n = 0;
+  for (const ServeRecord& r : rows) {
+    if (n++ >= limit) break;
+    std::vector<std::string> cells{std::to_string(n),
+                                   parallelism(m, r.config, k),
+                                   std::to_string(r.point.batch),
+                                   budget_text(r.point.token_budget),
+                                   std::to_string(r.pes),
+                                   time_text(r.metrics.ttft_s),
+                                   time_text(r.metrics.tpot_s)};
+    if (tail) cells.push_back(time_text(r.metrics.tpot_tail_s));
+    cells.push_back(tokens_rate(r.tokens_per_s_per_user));
+    cells.push_back(tokens_rate(r.tokens_per_s_per_pe));
+    if (cost >= 0) cells.push_back(fixed(r.objectives[static_cast<std::size_t>(cost)], 3));
+    t.add_row(std::move(cells));
+  }
+  std::ostringstream os;
+  t.print(os, "  ");
+  return os.str();
+}
+
+// At most kColumns wide: the TPOT tail column goes first, then the knobs beyond tp, pp, dp,
+// ep (the best point's lines and --json name every knob).
+constexpr std::size_t kColumns = 100;
+
+void print_table(std::ostream& os, const Session& session, const ServeResult& res,
+                 const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k) {
+  std::string text = render_table(session, res, rows, limit, k, true);
+  if (widest(text) <= kColumns) {
+    os << text;
+    return;
+  }
+  text = render_table(session, res, rows, limit, k, false);
+  if (widest(text) <= kColumns) {
+    os << text;
+    return;
+  }
+  Knobs numeric;
+  numeric.cp = k.cp;
+  os << render_table(session, res, rows, limit, numeric, false)
+     << "  (the rows differ in knobs beyond cp, tp, pp, dp, ep too: see --json or --csv)\n";
+}
+
+}  // namespace
+
+const char* serving_verdict_name(ServingVerdict v) {
+  switch (v) {
+    case ServingVerdict::feasible:
+      return "feasible";
+    case ServingVerdict::invalid:
+      return "invalid";
+    case ServingVerdict::unsupported:
+      return "unsupported";
+    case ServingVerdict::kv_overflow:
+      return "kv_overflow";
+    case ServingVerdict::non_finite:
+      return "non_finite";
+    case ServingVerdict::slo:
+      return "slo";
+  }
+  return "invalid";
+}
+
+nlohmann::json serve_record_json(const Session& session, const ServeResult& result, const ServeRecord& r) {
+  nlohmann::json j = config_json(r.config, session.machine());
+  const bool timed = r.verdict != ServingVerdict::invalid;
+  const auto num = [&](double v) { return json_number(timed ? v : NAN); };
+  const ServingMetrics& mt = r.metrics;
+  j["batch"] = r.point.batch;
+  j["token_budget_tokens"] = r.point.token_budget;
+  j["replicas"] = r.replicas;
+  j["pes"] = r.pes;
+  j["ttft_s"] = num(mt.ttft_s);
+  j["tpot_s"] = num(mt.tpot_s);
+  j["tpot_tail_s"] = num(mt.tpot_tail_s);
+  j["e2e_s"] = num(mt.e2e_s);
+  j["tokens_per_s"] = num(r.tokens_per_s);
+  j["tokens_per_s_per_pe"] = num(r.tokens_per_s_per_pe);
+  j["tokens_per_s_per_user"] = num(r.tokens_per_s_per_user);
+  j["requests_per_s"] = num(static_cast<double>(r.replicas) * mt.requests_per_s);
+  j["prefill_time_share"] = num(mt.prefill_time_share);
+  j["max_batch"] = mt.max_batch;
+  j["chunk_tokens"] = mt.chunk;
+  j["chunk_iterations"] = mt.chunk_iterations;
+  j["kv_tokens_peak"] = num(mt.kv_tokens_peak);
+  j["kv_tokens_mean"] = num(mt.kv_tokens_mean);
+  j["kv_fits"] = mt.kv_fits;
+  nlohmann::json obj = nlohmann::json::object();
+  for (std::size_t i = 0; i < result.objectives.size(); ++i)
+    obj[objective_key(result.objectives[i])] = json_number(r.runnable ? r.objectives[i] : NAN);
+  j["objectives"] = obj;
+  j["weights_bytes"] = num(r.weights_bytes);
+  j["kv_bytes"] = num(r.kv_bytes);
+  j["used_bytes"] = num(r.used_bytes);
+  j["budget_bytes"] = num(r.budget_bytes);
+  j["runnable"] = r.runnable;
+  j["feasible"] = r.feasible;
+  j["verdict"] = serving_verdict_name(r.verdict);
+  j["slo_ratio"] = json_number(r.runnable ? r.slo_ratio : NAN);
+  j["reason"] = r.reason.empty() ? serve_record_reason(session, r) : r.reason;
+  return j;
+}
+
+nlohmann::json serve_json(const Session& session, const ServeResult& res) {
+  const Scenario& s = session.scenario();
+  const MachineSpec& m = session.machine();
+  const ServeCounts& c = res.counts;
+  nlohmann::json j;
+  j["scenario"] = s.name;
+  j["version"] = kVersion;
+  j["model"] = s.model.name;
+  j["machine"] = {{"name", m.name}, {"pe", m.pe.name}, {"pes", m.total_pes()}};
+  j["workload"] = {{"mode", "serve"},
+                   {"input_tokens", s.workload.input},
+                   {"output_tokens", s.workload.output},
+                   {"scope", s.workload.scope == Scope::attention ? "attention" : "full"}};
+  j["slo"] = slo_json(s.serving.slo);
+  j["max_pes"] = res.max_pes > 0 ? nlohmann::json(res.max_pes) : nlohmann::json(nullptr);
+  nlohmann::json objectives = nlohmann::json::array();
+  for (const PluginChoice& o : s.plugins.objectives) objectives.push_back(choice_json(o));
+  nlohmann::json lat = nlohmann::json::array();
+  for (const PluginChoice& l : s.plugins.latency) lat.push_back(choice_json(l));
+  j["plugins"] = {{"serving", choice_json(s.plugins.serving)},
+                  {"latency", session.latency_name()},
+                  {"latency_models", lat},
+                  {"memory", choice_json(s.plugins.memory)},
+                  {"objectives", objectives}};
+  nlohmann::json axes = nlohmann::json::array();
+  for (const ServeAxis& a : res.axes)
+    axes.push_back({{"name", a.name},
+                    {"direction", a.direction == Direction::maximize ? "maximize" : "minimize"},
+                    {"unit", a.unit}});
+  j["objectives"] = axes;
+  j["counts"] = {{"enumerated", c.enumerated},
+                 {"configurations", c.configurations},
+                 {"over_pe_budget", c.over_budget},
+                 {"serving_points", c.points},
+                 {"evaluated", c.evaluated},
+                 {"runnable", c.runnable},
+                 {"within_slo", c.within_slo},
+                 {"infeasible",
+                  {{"invalid", c.invalid},
+                   {"unsupported", c.unsupported},
+                   {"kv_overflow", c.kv_overflow},
+                   {"non_finite", c.non_finite},
+                   {"slo", c.slo_miss}}}};
+  j["best"] = res.best() ? serve_record_json(session, res, *res.best()) : nlohmann::json(nullptr);
+  nlohmann::json frontier = nlohmann::json::array();
+  for (const ServeRecord& r : res.frontier) frontier.push_back(serve_record_json(session, res, r));
+  j["frontier"] = frontier;
+  nlohmann::json top = nlohmann::json::array();
+  for (const ServeRecord& r : res.top) top.push_back(serve_record_json(session, res, r));
+  j["top"] = top;
+  j["closest_miss"] =
+      res.closest_miss ? serve_record_json(session, res, *res.closest_miss) : nlohmann::json(nullptr);
+  return j;
+}
+
+void write_serve_csv_header(std::ostream& os, const Session& session) {
+  os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant,batch,"
+        "token_budget_tokens,replicas,pes,ttft_s,tpot_s,tpot_tail_s,e2e_s,tokens_per_s,tokens_per_s_per_pe,"
+        "tokens_per_s_per_user,prefill_time_share,max_batch,chunk_tokens,chunk_iterations,kv_tokens_peak,"
+        "kv_fits,used_bytes,budget_bytes";
+  for (const ObjectiveSlot& o : session.evaluator().objectives()) os << ",objective_" << objective_key(o);
+  os << ",runnable,feasible,verdict,slo_ratio,reason\n";
+}
+
+void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRecord& r) {
+  const MachineSpec& m = session.machine();
+  const ParallelConfig& c = r.config;
+  const bool timed = r.verdict != ServingVerdict::invalid;
+  const auto num = [&](double v) { return csv_num(timed ? v : NAN); };
+  const ServingMetrics& mt = r.metrics;
+  os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
+     << kv_shard_mode_name(c.kv_shard_mode) << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope))
+     << ',' << m.placement_name(c.tp_placement) << ',' << m.placement_name(c.cp_placement) << ','
+     << cp_ring_variant_name(c.cp_ring_variant) << ',' << r.point.batch << ',' << r.point.token_budget << ','
+     << r.replicas << ',' << r.pes << ',' << num(mt.ttft_s) << ',' << num(mt.tpot_s) << ','
+     << num(mt.tpot_tail_s) << ',' << num(mt.e2e_s) << ',' << num(r.tokens_per_s) << ','
+     << num(r.tokens_per_s_per_pe) << ',' << num(r.tokens_per_s_per_user) << ',' << num(mt.prefill_time_share)
+     << ',' << mt.max_batch << ',' << mt.chunk << ',' << mt.chunk_iterations << ',' << num(mt.kv_tokens_peak)
+     << ',' << (mt.kv_fits ? "true" : "false") << ',' << num(r.used_bytes) << ',' << num(r.budget_bytes);
+  const std::size_t k = session.evaluator().objectives().size();
+  for (std::size_t i = 0; i < k; ++i) os << ',' << csv_num(r.runnable ? r.objectives[i] : NAN);
+  os << ',' << (r.runnable ? "true" : "false") << ',' << (r.feasible ? "true" : "false") << ','
+     << serving_verdict_name(r.verdict) << ',' << csv_num(r.runnable ? r.slo_ratio : NAN) << ','
+     << csv_escape(r.reason) << '\n';
+}
+
+void print_serve_text(std::ostream& os, const Session& session, const ServeResult& res,
+                      std::size_t frontier_rows) {
+  const Scenario& s = session.scenario();
+  const MachineSpec& m = s.machine;
+  const ServeCounts& c = res.counts;
+  const Knobs k = varying_knobs(res);
+  os << "scenario   " << s.name << ": " << s.model.name << " on " << m.name << " (" << m.total_pes() << ' '
+     << m.pe.name << "s)\n";
+  os << "workload   serve: ISL " << s.workload.input << " prompt tokens, OSL " << s.workload.output
+     << " output tokens per request\n";
+  os << "SLO        " << slo_text(s.serving.slo) << '\n';
+  if (res.max_pes > 0)
+    os << "budget     at most " << res.max_pes << " PEs per configuration (all replicas)\n";
+  else
+    os << "budget     no PE budget (serving.max_pes or --max-pes N sets one)\n";
+  os << "plugins    serving " << s.plugins.serving.name << ", latency " << session.latency_name()
+     << ", memory " << s.plugins.memory.name << "; ranked by";
+  for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
+  os << '\n';
+  os << "counts     " << c.configurations << " configurations";
+  if (c.over_budget > 0) os << " (" << c.over_budget << " over the PE budget)";
+  os << " x " << c.points << " serving points: " << c.evaluated << " evaluated\n";
+  os << "           " << c.runnable << " runnable: " << c.within_slo << " within the SLO, " << c.slo_miss
+     << " missing it\n";
+  os << "           not runnable: KV does not fit " << c.kv_overflow << ", unsupported " << c.unsupported
+     << ", invalid " << c.invalid << ", non-finite " << c.non_finite << "\n\n";
+  if (const ServeRecord* b = res.best()) {
+    os << "best       ";
+    print_point(os, session, res, *b, k);
+    os << "\nPareto frontier over";
+    for (const ServeAxis& a : res.axes) os << ' ' << a.name;
+    os << ": " << res.frontier.size() << " points";
+    if (res.frontier.size() > frontier_rows)
+      os << " (first " << frontier_rows << " by " << res.axes.front().name << ')';
+    os << '\n';
+    print_table(os, session, res, res.frontier, frontier_rows, k);
+    os << "\nTop " << res.top.size() << " by " << res.axes.front().name << '\n';
+    print_table(os, session, res, res.top, res.top.size(), k);
+    return;
+  }
+  if (res.closest_miss) {
+    os << "no point meets the SLO; the closest miss is " << fixed(res.closest_miss->slo_ratio, 2)
+       << "x the SLO (" << res.closest_miss->reason << "):\n";
+    os << "miss       ";
+    print_point(os, session, res, *res.closest_miss, k);
+    return;
+  }
+  os << "no runnable point: every configuration is over the PE budget, invalid, unsupported by the\n"
+        "serving plugin, or does not fit its KV (see the reason column of --csv)\n";
+}
+
+}  // namespace tessera

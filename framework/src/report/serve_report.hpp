@@ -1,0 +1,33 @@
+#pragma once
+// Reports of a serving study (`tessera serve`): text in human units that fits a terminal (at
+// most 100 columns), JSON and CSV in SI units with the unit in the key or column name.
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "analysis/serve_study.hpp"
+#include "eval/session.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+// "feasible", "invalid", "unsupported", "kv_overflow", "non_finite", "slo".
+TESSERA_API const char* serving_verdict_name(ServingVerdict v);
+
+// One serving point as JSON: knobs, point, replicas, PEs, metrics, objectives, verdict (SI).
+TESSERA_API nlohmann::json serve_record_json(const Session& session, const ServeResult& result,
+                                             const ServeRecord& r);
+// `tessera serve --json`: scenario, version, model, machine, workload, SLO, plugins, counts,
+// best, frontier, top, closest_miss.
+TESSERA_API nlohmann::json serve_json(const Session& session, const ServeResult& result);
+
+// `tessera serve --csv`, streamed: the header line, then one line per evaluated serving point.
+TESSERA_API void write_serve_csv_header(std::ostream& os, const Session& session);
+TESSERA_API void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRecord& r);
+
+// The text report: scenario, workload, SLO, budget, counts, then the best point, the
+// frontier and the top N — or, when nothing meets the SLO, the closest miss.
+TESSERA_API void print_serve_text(std::ostream& os, const Session& session, const ServeResult& result,
+                                  std::size_t frontier_rows = 20);
+
+}  // namespace tessera

@@ -1,0 +1,67 @@
+// Every shipped serving scenario end to end through `tessera serve`: exit 0, the JSON parses,
+// the best point meets the scenario's SLO and the PE budget; the same JSON on 1 and 2 threads.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "output_test_util.hpp"
+#include "search_fixture.hpp"
+
+// After the tessera headers: <sys/wait.h> defines the macro si_value.
+#include <sys/wait.h>
+
+using namespace tessera::test;
+
+namespace {
+
+bool is_serve_scenario(const std::string& file) {
+  const std::string text = slurp(scenario_path(file));
+  return text.find("mode: serve") != std::string::npos;
+}
+
+int run_serve(const std::string& args) {
+  const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
+  const std::string cmd = "TESSERA_PLUGIN_PATH= " + exe + " serve " + args + " -q >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("serve scenarios: each shipped one runs and its best meets its SLO") {
+  std::vector<std::string> serve;
+  for (const std::string& f : scenario_files())
+    if (is_serve_scenario(f)) serve.push_back(f);
+  CHECK(serve.size() >= 4);
+  TempDir dir;
+  for (const std::string& f : serve) {
+    INFO(f);
+    const std::string one = dir / (f + ".1.json"), two = dir / (f + ".2.json");
+    REQUIRE(run_serve(scenario_path(f) + " --threads 1 --json " + one) == 0);
+    REQUIRE(run_serve(scenario_path(f) + " --threads 2 --json " + two) == 0);
+    CHECK(slurp(one) == slurp(two));
+    const nlohmann::json j = nlohmann::json::parse(slurp(one));
+    const nlohmann::json& best = j["best"];
+    REQUIRE(best.is_object());
+    CHECK(best["feasible"] == true);
+    const nlohmann::json& slo = j["slo"];
+    if (!slo["ttft_s"].is_null()) CHECK(best["ttft_s"].get<double>() <= slo["ttft_s"].get<double>());
+    if (!slo["tpot_s"].is_null()) CHECK(best["tpot_s"].get<double>() <= slo["tpot_s"].get<double>());
+    if (!slo["e2e_s"].is_null()) CHECK(best["e2e_s"].get<double>() <= slo["e2e_s"].get<double>());
+    if (!slo["min_tokens_per_s_per_user"].is_null())
+      CHECK(best["tokens_per_s_per_user"].get<double>() >= slo["min_tokens_per_s_per_user"].get<double>());
+    if (!j["max_pes"].is_null()) CHECK(best["pes"].get<std::int64_t>() <= j["max_pes"].get<std::int64_t>());
+    const nlohmann::json& c = j["counts"];
+    CHECK(c["evaluated"].get<std::uint64_t>() ==
+          (c["configurations"].get<std::uint64_t>() - c["over_pe_budget"].get<std::uint64_t>()) *
+              c["serving_points"].get<std::uint64_t>());
+    for (const nlohmann::json& r : j["frontier"]) CHECK(r["feasible"] == true);
+  }
+}
+
+TEST_CASE("serve command: a scenario that is not a serving one exits 2") {
+  CHECK(run_serve(scenario_path("llama3.1-8b-decode-4k-h100.yaml")) == 2);
+  CHECK(run_serve("") == 2);
+  CHECK(run_serve(scenario_path("llama3.1-8b-decode-4k-h100.yaml") + " --max-pes -3") == 2);
+}
