@@ -74,6 +74,7 @@ TEST_CASE("explain: comm_s is the sum of the fastest listed candidates on every 
     LoadOptions o;
     o.set = {"plugins.latency=overlap"};
     const Scenario sc = load_scenario(f.path().string(), o);
+    if (sc.workload.mode == Mode::serve) continue;  // `tessera serve`'s study: tests/serve
     Session s(sc, registry(), 0);
     const Workload& w = sc.workload;
     // Decode and one-chunk prefill: the table's stage is one step's; several chunks average.

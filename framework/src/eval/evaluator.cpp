@@ -346,15 +346,19 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
     // util_peak: the fastest GEMM peak of the model's parts (= gemm_peak with one format).
     t.compute_util = useful / (std::max(ctx_.util_peak, ctx_.gemm_peak) * t.pes * t.latency_s);
     t.bw_util = t.hbm_bytes_all_pes / (ctx_.hbm_bw * t.pes * t.latency_s);
-    t.efficiency = std::sqrt(std::max(0.0, t.compute_util * t.bw_util));
   }
   t.tiers[0].bytes_all_pes = t.hbm_bytes_all_pes;
   t.tiers[0].bandwidth = ctx_.hbm_bw;
   t.tiers[0].util = t.bw_util;
+  // Efficiency pairs compute with the busiest memory tier (HBM alone: bw_util), so a model that
+  // serves its bytes from another tier is not scored as if it moved none (docs/physics.md §9).
+  double memory_util = t.bw_util;
   for (int k = 1; k < t.tier_count; ++k) {
     TierUse& u = t.tiers[static_cast<std::size_t>(k)];
     u.util = u.bandwidth > 0 && t.latency_s > 0 ? u.bytes_all_pes / (u.bandwidth * t.pes * t.latency_s) : 0;
+    memory_util = std::max(memory_util, u.util);
   }
+  if (t.latency_s > 0) t.efficiency = std::sqrt(std::max(0.0, t.compute_util * memory_util));
   const std::size_t n_obj = std::min(objectives_.size(), out.objectives.size());
   const EvaluatedStep step{.stages = out.stages, .totals = t, .memory = out.memory};
   for (std::size_t i = 0; i < n_obj; ++i)
@@ -401,6 +405,9 @@ void Evaluator::memory_of(const EvalContext& ctx, const ParallelConfig& c, const
 void Evaluator::layout_for(const ParallelConfig& c, Evaluation& out) const { layout_of(c, out); }
 
 void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
+  // A serving scenario's steps are timed through eval/serving_evaluator.hpp, never as one step.
+  if (ctx_.workload.mode == Mode::serve)
+    throw InputError("workload.mode is serve: its configurations are evaluated by `tessera serve`");
   try {
     evaluate_config(c, out);
   } catch (const PluginError& e) {

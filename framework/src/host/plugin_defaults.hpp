@@ -24,9 +24,9 @@ inline constexpr std::array<const char*, 2> kServingObjectives = {"tokens_per_s_
 inline constexpr char kServingObjectivesText[] = "[tokens_per_s_per_pe, tokens_per_s_per_user]";
 
 // `validate-data`: the serving model its serving rows (concurrency, ISL and OSL stated) go through
-// (docs/accuracy.md "Serving rows"); `--serving NAME` picks another. "static" until
-// serving/aggregated is in the tree; then this becomes kServing.
-inline constexpr char kValidationServing[] = "static";
+// (docs/accuracy.md "Serving rows"): the serving study's default, aggregated; `--serving NAME`
+// picks another (`static` for the static-batch benchmarks, `none` for no serving rows).
+inline constexpr char kValidationServing[] = "aggregated";
 
 // The latency model that reads a machine file's older `efficiency:` block (its machine block
 // under another name, docs/scenario-format.md "Machine file").

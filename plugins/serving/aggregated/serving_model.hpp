@@ -67,6 +67,9 @@ class AggregatedServing final : public ServingModel {
         const double stalls = static_cast<double>(ceil_div(B - 1, osl - 1));
         out.tpot_tail_s = t_decode + stalls * t_prefill;
       }
+      // The tail is the slowest iteration, the mean a weighted mean of them: equal up to rounding
+      // when every iteration takes as long (the host refuses a tail below the mean).
+      out.tpot_tail_s = std::max(out.tpot_tail_s, out.tpot_s);
     }
     out.e2e_s = out.ttft_s + (O - 1) * out.tpot_s;
     out.tokens_per_s = t_cycle > 0 ? O / t_cycle : 0;
