@@ -72,4 +72,14 @@ probe(over decode_only 4096 2048)
 if(NOT over_runnable EQUAL 0 OR NOT over_reason MATCHES "decode_only: the B decode tokens")
   message(FATAL_ERROR "decode_only at B 4096, budget 2048: runnable ${over_runnable}, reason '${over_reason}'")
 endif()
+# 4. And through the command users run: `tessera serve` on a shipped serve scenario with the
+#    example as its serving model; the JSON names it and its best meets the scenario's SLO.
+run("tessera serve with decode_only" ${TESSERA} serve ${SOURCE_DIR}/scenarios/llama3.1-70b-serve-4k1k-h100.yaml
+    --plugin-path ${build} --set plugins.serving=decode_only --threads 1 -q --json -)
+string(JSON serving_name GET "${run_out}" plugins serving name)
+string(JSON best_tpot GET "${run_out}" best tpot_s)
+string(JSON slo_tpot GET "${run_out}" slo tpot_s)
+if(NOT serving_name STREQUAL "decode_only" OR best_tpot GREATER slo_tpot)
+  message(FATAL_ERROR "tessera serve: serving '${serving_name}', best TPOT ${best_tpot} s, SLO ${slo_tpot} s:\n${run_out}")
+endif()
 message(STATUS "serving/decode_only: TTFT ${ex_ttft_s} s, TPOT ${ex_tpot_s} s (static: ${one_ttft_s} s, ${all_tpot_s} s)")
