@@ -202,8 +202,8 @@ int plugins_command(const Args& args) {
       kind = parse_plugin_kind(kind_text);
       if (!kind)
         throw InputError("unknown kind '" + kind_text + "'" +
-                         did_you_mean(kind_text, {"latency", "memory", "search", "objective"}) +
-                         "; kinds: latency, memory, search, objective");
+                         did_you_mean(kind_text, {"latency", "memory", "search", "objective", "serving"}) +
+                         "; kinds: " + plugin_kind_list());
     }
 
     PluginRegistry registry(common.plugin_paths);

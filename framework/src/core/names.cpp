@@ -93,4 +93,11 @@ const char* plugin_kind_name(PluginKind k) {
 
 std::uint32_t plugin_kind_interface_version(PluginKind k) { return kind_interface_version(k); }
 
+std::string plugin_kind_list() {
+  std::string out;
+  for (const PluginKind k : kAllPluginKinds)
+    out += (out.empty() ? "" : ", ") + std::string(plugin_kind_name(k));
+  return out;
+}
+
 }  // namespace tessera

@@ -379,12 +379,12 @@ void Evaluator::time_workload(const EvalContext& ctx, const ParallelConfig& c, E
 }
 
 double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                             std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
-                             double decode_context, Evaluation& scratch) const {
+                             std::int64_t prompts, std::int64_t tokens, std::int64_t prefix, bool last,
+                             std::int64_t decode_batch, double decode_context, Evaluation& scratch) const {
   StepShape sh;
   sh.mode = Mode::prefill;
-  sh.batch = 1;
-  sh.tokens = tokens + decode_batch;
+  sh.batch = prompts;
+  sh.tokens = prompts * tokens + decode_batch;
   sh.kv_cached = static_cast<double>(prefix);
   sh.chunk = tokens;
   sh.layers = static_cast<double>(ctx.model->layers);

@@ -105,12 +105,12 @@ class TESSERA_API Evaluator {
   // The step `evaluate` times for ctx.workload (decode: the whole step; prefill: TTFT), into
   // out.stages and out.totals (latency, throughput, accounting): no memory, no objectives.
   void time_workload(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
-  // One prefill chunk of `tokens` tokens after `prefix` (every layer, pp - 1 hops; lm_head when
-  // `last`), beside `decode_batch` decode tokens at `decode_context` (a mixed iteration:
-  // StepKind::mixed_step; 0 = a plain prefill_chunk). Into scratch.chunk_stages.
+  // The prefill chunks of `prompts` prompts, `tokens` tokens each after `prefix` (every layer,
+  // pp - 1 hops; lm_head when `last`), beside `decode_batch` decode tokens at `decode_context` (a
+  // mixed iteration: StepKind::mixed_step; 0 = a plain prefill_chunk). Into scratch.chunk_stages.
   double chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                    std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
-                    double decode_context, Evaluation& scratch) const;
+                    std::int64_t prompts, std::int64_t tokens, std::int64_t prefix, bool last,
+                    std::int64_t decode_batch, double decode_context, Evaluation& scratch) const;
   // The memory plugin for ctx.workload.
   void memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
                  MemoryUsage& out) const;

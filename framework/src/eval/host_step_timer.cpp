@@ -26,13 +26,22 @@ double HostStepTimer::prefill(std::int64_t batch, std::int64_t input, std::int64
 
 double HostStepTimer::prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) {
   ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
-  return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, 0, 0, e_);
+  return ev_.chunk_time(ctx_, c_, layout_, 1, tokens, prefix, last, 0, 0, e_);
 }
 
-double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
-                                 bool last) {
-  ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
-  return ev_.chunk_time(ctx_, c_, layout_, tokens, prefix, last, batch, context, e_);
+double HostStepTimer::decode_iteration(std::int64_t batch, double context) {
+  const double step = decode_step(batch, context);
+  const double pipelined = e_.totals.pipeline_throughput_tok_s;  // dp B / (pp t_stage); 0 if not full
+  if (pipelined <= 0) return step;
+  return static_cast<double>(c_.dp) * static_cast<double>(std::max<std::int64_t>(1, batch)) / pipelined;
+}
+
+double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_t prompts,
+                                 std::int64_t tokens, std::int64_t prefix, bool last) {
+  const std::int64_t k = std::max<std::int64_t>(1, prompts);
+  ctx_.workload = step_workload(Mode::prefill, k, prefix + tokens, tokens);
+  return ev_.chunk_time(ctx_, c_, layout_, k, tokens, prefix, last, std::max<std::int64_t>(0, batch), context,
+                        e_);
 }
 
 bool HostStepTimer::kv_fits(std::int64_t batch, std::int64_t context) {

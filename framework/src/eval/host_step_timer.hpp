@@ -6,11 +6,12 @@
 #include <cstdint>
 
 #include "eval/evaluator.hpp"
+#include "tessera/export.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
 namespace tessera {
 
-class HostStepTimer final : public StepTimer {
+class TESSERA_API HostStepTimer final : public StepTimer {
  public:
   // `layout`: the configuration's (Evaluator::layout_for); it and `c` must outlive the timer.
   HostStepTimer(const Evaluator& ev, const ParallelConfig& c, const Layout& layout, Evaluation& scratch);
@@ -18,8 +19,9 @@ class HostStepTimer final : public StepTimer {
   double decode_step(std::int64_t batch, double context) override;
   double prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) override;
   double prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) override;
-  double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
-                    bool last) override;
+  double decode_iteration(std::int64_t batch, double context) override;
+  double mixed_step(std::int64_t batch, double context, std::int64_t prompts, std::int64_t tokens,
+                    std::int64_t prefix, bool last) override;
   bool kv_fits(std::int64_t batch, std::int64_t context) override;
 
  private:

@@ -207,8 +207,8 @@ PluginLoadResult load_plugin_library(const std::string& path) {
   }
   if (!kind_known(d->kind)) {
     r.error = path + ": plugin " + (d->name ? std::string(d->name) + " " : "") + "has unknown kind " +
-              std::to_string(static_cast<std::uint32_t>(d->kind)) +
-              " (host knows latency, memory, search, objective)";
+              std::to_string(static_cast<std::uint32_t>(d->kind)) + " (host knows " + plugin_kind_list() +
+              ")";
     return r;
   }
   const std::string id = header_id(d);

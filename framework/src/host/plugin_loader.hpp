@@ -9,7 +9,7 @@
 //  4. descriptor size of this ABI:
 //     PATH: plugin latency/x has a 80-byte descriptor, host expects 88 for ABI 1: rebuild it ...
 //  5. kind known:
-//     PATH: plugin x has unknown kind 9 (host knows latency, memory, search, objective)
+//     PATH: plugin x has unknown kind 9 (host knows latency, memory, search, objective, serving)
 //  6. kind interface version supported:
 //     PATH: plugin latency/x was built for latency interface version 2, host supports version 1: ...
 //  7. descriptor sane (names, versions, factory, parameter schemas):

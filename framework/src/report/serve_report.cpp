@@ -385,7 +385,8 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   else
     os << "budget     no PE budget (serving.max_pes or --max-pes N sets one)\n";
   os << "plugins    serving " << s.plugins.serving.name << ", latency " << session.latency_name()
-     << ", memory " << s.plugins.memory.name << "; ranked by";
+     << ", memory " << s.plugins.memory.name << '\n';
+  os << "ranked by ";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
   os << '\n';
   os << "counts     " << c.configurations << " configurations";
@@ -402,7 +403,7 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     for (const ServeAxis& a : res.axes) os << ' ' << a.name;
     os << ": " << res.frontier.size() << " points";
     if (res.frontier.size() > frontier_rows)
-      os << " (first " << frontier_rows << " by " << res.axes.front().name << ')';
+      os << "\n  (the first " << frontier_rows << " by " << res.axes.front().name << ')';
     os << '\n';
     print_table(os, session, res, res.frontier, frontier_rows, k);
     os << "\nTop " << res.top.size() << " by " << res.axes.front().name << '\n';
@@ -416,8 +417,19 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     print_point(os, session, res, *res.closest_miss, k);
     return;
   }
-  os << "no runnable point: every configuration is over the PE budget, invalid, unsupported by the\n"
-        "serving plugin, or does not fit its KV (see the reason column of --csv)\n";
+  // Say which reasons there were (the counts above), and where to look.
+  std::string why;
+  auto add = [&](std::uint64_t n, const char* what) {
+    if (n > 0) why += std::string(why.empty() ? "" : ", ") + what;
+  };
+  add(c.over_budget, "over the PE budget");
+  add(c.invalid, "invalid");
+  add(c.unsupported, "unsupported by the serving plugin");
+  add(c.kv_overflow, "KV does not fit");
+  add(c.non_finite, "non-finite");
+  os << "no runnable point (" << why << ").\n"
+     << "The reason and the serving plugin's largest sustainable batch of every point are in --csv\n"
+        "(columns reason, max_batch): a smaller batch, a larger token budget or more PEs may run.\n";
 }
 
 }  // namespace tessera

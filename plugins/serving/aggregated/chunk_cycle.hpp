@@ -13,18 +13,21 @@ enum class Mixing : std::uint8_t {
   alternating,  // prefill-only iterations of the budget's tokens stall decode (SGLang's default)
 };
 
-// The counts of one request's cycle at B sequences in flight (the prefilling one among them).
+// The counts of one cycle at B sequences in flight (the prefilling ones among them): `prompts`
+// requests start and complete per cycle — one whose prompt is chunked, or k whole short prompts
+// packed into one iteration.
 struct ChunkCycle {
-  std::int64_t chunk = 0;       // prefill tokens per chunk iteration (the last may be shorter)
-  std::int64_t iterations = 0;  // n_c: iterations carrying the request's prompt
-  std::int64_t beside = 0;      // decode tokens beside each chunk: B - 1 (mixed), 0 (alternating)
+  std::int64_t chunk = 0;       // prefill tokens per prompt per chunk iteration (the last may be shorter)
+  std::int64_t iterations = 0;  // n_c: iterations carrying the cycle's prompts
+  std::int64_t prompts = 1;     // k: prompts prefilled together in each of them
+  std::int64_t beside = 0;      // decode tokens beside each chunk: B - k (mixed), 0 (alternating)
   std::int64_t max_batch = 0;   // largest sustainable B at this budget (0: no bound)
   const char* infeasible = nullptr;
 };
 
 inline constexpr char kPrefillBound[] =
-    "prefill-bound: the token budget cannot absorb the prompts of B * ISL / OSL new requests per iteration "
-    "beside the B - 1 decode tokens (max_batch is the largest sustainable batch)";
+    "prefill-bound: the token budget cannot absorb the prompts of the B / OSL requests that finish per "
+    "iteration beside the decode tokens (max_batch is the largest sustainable batch)";
 inline constexpr char kNoPrefillRoom[] =
     "prefill-bound: no prefill token fits the token budget beside the B - 1 decode tokens (max_batch is the "
     "largest sustainable batch)";
@@ -36,20 +39,32 @@ inline constexpr char kEmptyRequest[] = "a request needs input >= 1 and output >
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// Mixed, packed: the prompts per iteration k = ceil(B / OSL) (B / OSL requests finish per
+// iteration in steady state), when k whole prompts fit beside the B - k decode tokens.
+inline std::int64_t packed_prompts(std::int64_t batch, std::int64_t osl) { return ceil_div(batch, osl); }
+inline bool packed_fits(std::int64_t batch, std::int64_t isl, std::int64_t osl, std::int64_t budget) {
+  const std::int64_t k = packed_prompts(batch, osl);
+  return k <= batch && (budget <= 0 || k * isl + (batch - k) <= budget);
+}
+
 // Mixed: a request of `isl` prompt and `osl` output tokens is sustained at B in flight with a
-// budget of `budget` tokens (> 0) when its chunk c = budget - (B - 1) >= 1 and its n_c
-// chunk iterations, each holding B - 1 decode tokens, leave the decode tokens of the cycle
-// for the other iterations: n_c (B - 1) <= OSL - 1.
+// budget of `budget` tokens when either (a) its whole prompt fits beside the B - 1 decode
+// tokens (c = budget - (B - 1) >= ISL) and the k = ceil(B / OSL) prompts of a cycle fit one
+// iteration together beside B - k decode tokens — the issue's rule B ISL / OSL <= budget - B
+// up to rounding —, or (b) its prompt is chunked (c < ISL) and its n_c chunk iterations, each
+// holding B - 1 decode tokens, leave the decode tokens of the cycle for the other iterations:
+// n_c (B - 1) <= OSL - 1.
 inline bool mixed_sustainable(std::int64_t batch, std::int64_t isl, std::int64_t osl, std::int64_t budget) {
   const std::int64_t c = budget > 0 ? budget - (batch - 1) : isl;
   if (c < 1) return false;
+  if (c >= isl) return packed_fits(batch, isl, osl, budget);
   return ceil_div(isl, c) * (batch - 1) <= osl - 1;
 }
 
 // The largest B with mixed_sustainable (true at B = 1; monotone in B): a bisection, budget > 0.
-// Without a budget (0) every prompt is one chunk and the bound is B <= OSL.
+// Without a budget (0) every prompt is one chunk and any number of them pack: no bound (0).
 inline std::int64_t mixed_max_batch(std::int64_t isl, std::int64_t osl, std::int64_t budget) {
-  if (budget <= 0) return osl;
+  if (budget <= 0) return 0;
   std::int64_t lo = 1, hi = budget;  // lo sustainable; above budget c < 1
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo + 1) / 2;
@@ -76,7 +91,15 @@ inline ChunkCycle chunk_cycle(Mixing mixing, std::int64_t batch, std::int64_t is
       k.infeasible = kNoPrefillRoom;
       return k;
     }
-    k.chunk = std::min(c, isl);
+    if (c >= isl) {  // whole prompts, k of them per cycle in one iteration
+      k.chunk = isl;
+      k.iterations = 1;
+      k.prompts = packed_prompts(batch, osl);
+      k.beside = batch - k.prompts;
+      if (!packed_fits(batch, isl, osl, budget)) k.infeasible = kPrefillBound;
+      return k;
+    }
+    k.chunk = c;
     k.iterations = ceil_div(isl, k.chunk);
     if (k.iterations * (batch - 1) > osl - 1) k.infeasible = kPrefillBound;
     return k;

@@ -1,8 +1,9 @@
 #pragma once
 // serving/aggregated: steady-state continuous batching with chunked prefill on one replica
-// (docs/physics.md §12.2). B sequences in flight, the one prefilling among them; per completed
-// request n_c iterations carry a chunk of its prompt (beside the other B - 1 decode tokens when
-// mixed; alone, stalling decode, when alternating) and the rest of the cycle is decode-only.
+// (docs/physics.md §12.2). B sequences in flight, the prefilling ones among them; per cycle a
+// long prompt's n_c chunk iterations (beside the other B - 1 decode tokens when mixed; alone,
+// stalling decode, when alternating), or k = ceil(B / OSL) short prompts packed whole into one
+// iteration (mixed), and the rest of the cycle is decode-only (pp > 1: its pipeline kept full).
 // Each iteration is timed by the host as what it is (never one "average" iteration: step time
 // is convex in tokens, so the mean iteration's time underestimates the mean time).
 #include <algorithm>
@@ -37,30 +38,35 @@ class AggregatedServing final : public ServingModel {
 
     // The decoding sequences' mean context: ISL + OSL / 2 (tokens).
     const double context = I + O / 2;
-    const double t_decode = timer.decode_step(B, context);
-    // The prompt's chunk iterations, first come first served: chunk j after j * chunk cached.
+    // A decode-only iteration: pp > 1 keeps its pipeline full (pp micro-batches of B / pp);
+    // the iterations carrying prefill are timed whole, the stages in series (conservative).
+    const double t_decode = timer.decode_iteration(B, context);
+    // The prompts' chunk iterations, first come first served: chunk j after j * chunk cached.
     double t_prefill = 0, t_slowest_chunk = 0;
     for (std::int64_t j = 0; j < k.iterations; ++j) {
       const std::int64_t prefix = j * k.chunk;
       const std::int64_t tokens = std::min(k.chunk, isl - prefix);
       const bool last = j + 1 == k.iterations;
-      const double t = k.beside > 0 ? timer.mixed_step(k.beside, context, tokens, prefix, last)
-                                    : timer.prefill_chunk(tokens, prefix, last);
+      const double t = k.beside > 0 || k.prompts > 1
+                           ? timer.mixed_step(k.beside, context, k.prompts, tokens, prefix, last)
+                           : timer.prefill_chunk(tokens, prefix, last);
       t_prefill += t;
       t_slowest_chunk = std::max(t_slowest_chunk, t);
     }
-    // Per completed request: OSL - 1 decode tokens and one from the last chunk. The chunk
-    // iterations hold n_c (B - 1) of them, the decode-only iterations (B each) the rest.
-    const double decode_only = (O - 1 - static_cast<double>(k.iterations * k.beside)) / Bd;
-    const double t_cycle = t_prefill + decode_only * t_decode;  // s per completed request
+    // Per cycle (k requests): k (OSL - 1) decode tokens and k from the last chunk. The chunk
+    // iterations hold n_c (B - k) of them, the decode-only iterations (B each) the rest.
+    const double kd = static_cast<double>(k.prompts);
+    const double decode_only = (kd * (O - 1) - static_cast<double>(k.iterations * k.beside)) / Bd;
+    const double t_cycle = t_prefill + decode_only * t_decode;  // s per cycle of k requests
     out.ttft_s = t_prefill;
     if (osl > 1) {
-      // Token-weighted mean of the iteration times a decoding sequence waits for (its share of
-      // the cycle): sum over iterations of (decode tokens x time) / (OSL - 1) = (B t_cycle - TTFT)
-      // / (OSL - 1) in both mixings (alternating: B - 1 sequences wait out each prompt).
-      out.tpot_s = (Bd * t_cycle - t_prefill) / (O - 1);
+      // The mean gap between two tokens of a sequence: of the B sequences' time over a cycle,
+      // B t_cycle, the k new requests spend TTFT each before their first token; the rest
+      // produces the cycle's k (OSL - 1) decode tokens: (B t_cycle - k TTFT) / (k (OSL - 1)),
+      // in both mixings (alternating: the B - 1 others wait out each prompt).
+      out.tpot_s = (Bd * t_cycle - kd * t_prefill) / (kd * (O - 1));
       if (mixing_ == Mixing::mixed) {
-        out.tpot_tail_s = B > 1 ? std::max(t_decode, t_slowest_chunk) : t_decode;
+        out.tpot_tail_s = k.beside > 0 ? std::max(t_decode, t_slowest_chunk) : t_decode;
       } else {
         // The longest gap: one decode iteration plus the prompts prefilled before it, the
         // ceil((B - 1) / (OSL - 1)) that complete per decode iteration (at least one when B > 1).
@@ -72,8 +78,8 @@ class AggregatedServing final : public ServingModel {
       out.tpot_tail_s = std::max(out.tpot_tail_s, out.tpot_s);
     }
     out.e2e_s = out.ttft_s + (O - 1) * out.tpot_s;
-    out.tokens_per_s = t_cycle > 0 ? O / t_cycle : 0;
-    out.requests_per_s = t_cycle > 0 ? 1 / t_cycle : 0;
+    out.tokens_per_s = t_cycle > 0 ? kd * O / t_cycle : 0;
+    out.requests_per_s = t_cycle > 0 ? kd / t_cycle : 0;
     out.prefill_time_share = t_cycle > 0 ? t_prefill / t_cycle : 0;
   }
 

@@ -31,7 +31,8 @@ struct StepCall {
   const ParallelConfig& config;
   const Layout& layout;
   const StepShape& shape;  // mode, sequences, tokens (T), context (kv_cached), chunk size, layers
-  StepKind kind = StepKind::decode_step;
+  StepKind kind =
+      StepKind::decode_step;     // decode_step, pipeline_stage, prefill_chunk, single_stage, mixed_step
   std::int64_t chunk_index = 0;  // prefill_chunk: 0-based j; otherwise 0
   std::int64_t chunk_count = 1;  // prefill_chunk: chunks of the prompt; otherwise 1
 };

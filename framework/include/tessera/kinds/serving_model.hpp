@@ -36,6 +36,11 @@ class TESSERA_API StepTimer {
   // sequence (a mean: fractional allowed), every layer with the pipeline's stages in series
   // (the step `tessera run` times in decode: StepKind::decode_step).
   virtual double decode_step(std::int64_t batch, double context) = 0;
+  // The steady-state time between two tokens of one sequence when the replica keeps its
+  // pipeline full: `decode_step` when pp = 1 or batch < pp; otherwise pp micro-batches of
+  // batch / pp sequences in flight, pp x one stage's time (with its hop) for a micro-batch —
+  // the pipeline-full figure `tessera run` reports as its pipeline throughput (docs/physics.md §8).
+  virtual double decode_iteration(std::int64_t batch, double context) = 0;
   // The prefill of `batch` prompts of `input` tokens in chunks of `chunk` tokens (0: whole),
   // to the first token, as `tessera run` times a prefill (pp > 1 pipelines the chunks).
   virtual double prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) = 0;
@@ -43,11 +48,12 @@ class TESSERA_API StepTimer {
   // `last` adds the lm_head (StepKind::prefill_chunk).
   virtual double prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) = 0;
   // One mixed iteration (StepKind::mixed_step): `batch` decode tokens at mean context `context`
-  // beside a prefill chunk of `tokens` tokens of one prompt after `prefix` cached ones (`last`:
-  // the prompt's last chunk, whose first output token is sampled too). The GEMMs, collectives
-  // and MoE see batch + tokens tokens, attention each part at its own context.
-  virtual double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
-                            bool last) = 0;
+  // beside the prefill chunks of `prompts` prompts, each `tokens` tokens after `prefix` cached
+  // ones (`last`: the prompts' last chunks, whose first output tokens are sampled too). The
+  // GEMMs, collectives and MoE see batch + prompts x tokens tokens, attention each part at its
+  // own context. batch = 0 times the chunks alone (prompts = 1: as prefill_chunk).
+  virtual double mixed_step(std::int64_t batch, double context, std::int64_t prompts, std::int64_t tokens,
+                            std::int64_t prefix, bool last) = 0;
   // Whether `batch` sequences of `context` tokens each fit in memory beside the weights (the
   // scenario's memory plugin, in decode).
   virtual bool kv_fits(std::int64_t batch, std::int64_t context) = 0;

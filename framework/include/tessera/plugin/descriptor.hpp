@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iterator>
 #include <span>
+#include <string>
 
 #include "tessera/plugin/param_set.hpp"
 #include "tessera/plugin/param_spec.hpp"
@@ -39,7 +40,8 @@ inline constexpr std::uint32_t kSearchInterfaceVersion = 2;
 // 3: and the serving metrics in a serving study (EvaluatedStep::serving, ::prefill), the
 // machine's price (MachineSpec::price).
 inline constexpr std::uint32_t kObjectiveInterfaceVersion = 3;
-// serving 1: the kind (kinds/serving_model.hpp).
+// serving 1: the kind (kinds/serving_model.hpp); before its first release, StepTimer gained
+// decode_iteration and mixed_step's `prompts` (still 1: no serving plugin was released on 1's first form).
 inline constexpr std::uint32_t kServingInterfaceVersion = 1;
 
 // The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
@@ -60,6 +62,8 @@ constexpr std::uint32_t kind_interface_version(PluginKind k) {
 }
 
 TESSERA_API const char* plugin_kind_name(PluginKind k);  // "latency"
+// "latency, memory, search, objective, serving": every kind, for messages.
+TESSERA_API std::string plugin_kind_list();
 TESSERA_API std::uint32_t plugin_kind_interface_version(PluginKind k);
 
 struct PluginDescriptor {
@@ -73,7 +77,7 @@ struct PluginDescriptor {
   const char* framework_version;  // kFrameworkVersion the plugin was built against
   const ParamSpec* params;        // scenario parameters: plugins: {<kind>: {name: ..., <params>}}
   std::uint32_t param_count;
-  const ParamSpec* machine_params;  // latency plugins: the machine file's `efficiency:` block
+  const ParamSpec* machine_params;  // latency plugins: the machine file's `plugins: {<name>: ...}` block
   std::uint32_t machine_param_count;
   // Creates the plugin object from validated parameters; may throw tessera::Error.
   PluginObject* (*create)(const ParamSet& params);
@@ -91,11 +95,12 @@ struct PluginDescriptor {
 //   });
 struct PluginInfo {
   PluginKind kind;
-  const char* name;                                // id = "<kind>/<name>"
-  const char* version;                             // the plugin's semantic version
-  const char* summary;                             // one line
-  std::span<const ParamSpec> params = {};          // scenario parameters
-  std::span<const ParamSpec> machine_params = {};  // latency plugins: the machine's `efficiency:` block
+  const char* name;                        // id = "<kind>/<name>"
+  const char* version;                     // the plugin's semantic version
+  const char* summary;                     // one line
+  std::span<const ParamSpec> params = {};  // scenario parameters
+  std::span<const ParamSpec> machine_params =
+      {};  // latency plugins: the machine's `plugins: {<name>: ...}` block
   PluginObject* (*create)(const ParamSet& params) = nullptr;
 };
 

@@ -2,7 +2,8 @@
 // A StepTimer with simple known step times (seconds) for hand-computed cases, counting calls:
 //   decode_step(B, ctx)                     = 10 + B + ctx / 10
 //   prefill_chunk(tokens, prefix, last)     = 15 + tokens + prefix / 2 + 5 [last]
-//   mixed_step(b, ctx, tokens, prefix, last) = 20 + b + tokens + prefix / 2 + 5 [last]
+//   decode_iteration(B, ctx)                = decode_step(B, ctx) / pipeline (1: no pipeline)
+//   mixed_step(b, ctx, k, tokens, prefix, last) = 20 + b + k tokens + k prefix / 2 + 5 [last]
 //   kv_fits(B, ctx)                          = B * ctx <= capacity
 #include <cstdint>
 
@@ -25,13 +26,21 @@ class FakeStepTimer final : public StepTimer {
     ++chunk_calls;
     return 15.0 + static_cast<double>(tokens) + static_cast<double>(prefix) / 2 + (last ? 5 : 0);
   }
-  double mixed_step(std::int64_t batch, double context, std::int64_t tokens, std::int64_t prefix,
-                    bool last) override {
+  double decode_iteration(std::int64_t batch, double context) override {
+    ++iteration_calls;
+    const double t = 10.0 + static_cast<double>(batch) + context / 10;
+    last_decode_context = context;
+    return t / pipeline;
+  }
+  double mixed_step(std::int64_t batch, double context, std::int64_t prompts, std::int64_t tokens,
+                    std::int64_t prefix, bool last) override {
     ++mixed_calls;
     mixed_batch = batch;
+    mixed_prompts = prompts;
     mixed_context = context;
-    return 20.0 + static_cast<double>(batch) + static_cast<double>(tokens) + static_cast<double>(prefix) / 2 +
-           (last ? 5 : 0);
+    const double k = static_cast<double>(prompts);
+    return 20.0 + static_cast<double>(batch) + k * static_cast<double>(tokens) +
+           k * static_cast<double>(prefix) / 2 + (last ? 5 : 0);
   }
   bool kv_fits(std::int64_t batch, std::int64_t context) override {
     kv_batch = batch;
@@ -40,8 +49,9 @@ class FakeStepTimer final : public StepTimer {
   }
 
   std::int64_t capacity = 1'000'000;
-  int decode_calls = 0, prefill_calls = 0, chunk_calls = 0, mixed_calls = 0;
-  std::int64_t mixed_batch = 0, kv_batch = 0, kv_context = 0;
+  double pipeline = 1;  // decode_iteration's speed-up over decode_step (a full pipeline)
+  int decode_calls = 0, iteration_calls = 0, prefill_calls = 0, chunk_calls = 0, mixed_calls = 0;
+  std::int64_t mixed_batch = 0, mixed_prompts = 0, kv_batch = 0, kv_context = 0;
   double mixed_context = 0, last_decode_context = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "eval/host_step_timer.hpp"
 #include "serving_fixture.hpp"
 
 using namespace tessera;
@@ -30,7 +31,7 @@ double averaged_iteration(const Session& s, const ParallelConfig& c, std::int64_
   ctx.workload.batch = 1;
   ctx.workload.context = prefix + tokens;
   ctx.workload.chunk = tokens;
-  return s.evaluator().chunk_time(ctx, c, e.layout, tokens, prefix, false, decode, context, e);
+  return s.evaluator().chunk_time(ctx, c, e.layout, 1, tokens, prefix, false, decode, context, e);
 }
 
 }  // namespace
@@ -129,4 +130,35 @@ TEST_CASE("aggregated: the issue's example with the calibrated latency model",
   CHECK(t_avg > t_dec);
   // Measured (Release): decode step 26.45 ms, averaged iteration 41.59 ms, mixed TPOT 37.01 ms (tail
   // 106.6 ms, TTFT 250.8 ms).
+}
+
+TEST_CASE("the host's decode_iteration is run's pipeline-full decode for pp 2",
+          "[serving][aggregated][limits]") {
+  // TP 4 x PP 2, B 64 at 4096 + 512: run reports the pipeline-full throughput dp B / (pp t_stage);
+  // a sequence gets a token every pp t_stage = dp B / that, below the serial step's latency.
+  Scenario sc = load(kScenario);
+  sc.workload.batch = 64;
+  sc.workload.context = 4608;
+  const Session run(sc, registry());
+  ParallelConfig c;
+  c.tp = 4;
+  c.pp = 2;
+  Evaluation e;
+  run.evaluator().evaluate(c, e);
+  REQUIRE(e.totals.pipeline_throughput_tok_s > 0);
+  const Session agg(serving_scenario(kScenario, 4096, 1024, choice("aggregated")), registry());
+  Evaluation step, scratch;
+  agg.evaluator().layout_for(c, step);
+  HostStepTimer timer(agg.evaluator(), c, step.layout, scratch);
+  const double serial = timer.decode_step(64, 4608);
+  CHECK(serial == e.totals.latency_s);
+  const double iteration = timer.decode_iteration(64, 4608);
+  CHECK(iteration == Approx(64.0 / e.totals.pipeline_throughput_tok_s).epsilon(1e-12));
+  CHECK(iteration < serial);
+  // pp 1: the two are the same step.
+  ParallelConfig c1;
+  c1.tp = 8;
+  agg.evaluator().layout_for(c1, step);
+  HostStepTimer timer1(agg.evaluator(), c1, step.layout, scratch);
+  CHECK(timer1.decode_iteration(64, 4608) == timer1.decode_step(64, 4608));
 }

@@ -75,8 +75,12 @@ TEST_CASE("aggregated mixed: prefill-bound past max_batch and nothing timed", "[
   CHECK(mixed_max_batch(4096, 1024, 2048) == 342);
   CHECK(mixed_sustainable(342, 4096, 1024, 2048));
   CHECK_FALSE(mixed_sustainable(343, 4096, 1024, 2048));
-  // No budget: one whole prompt per iteration, so at most OSL sequences in flight.
-  CHECK(mixed_max_batch(4096, 1024, 0) == 1024);
+  // No budget: whole prompts, as many packed per iteration as finish: no bound.
+  CHECK(mixed_max_batch(4096, 1024, 0) == 0);
+  // Short prompts pack (the issue's rule B ISL / OSL <= budget - B): 128 / 128 at B 129 and
+  // budget 8192 needs k = 2 prompts per iteration, 2 x 128 + 127 = 383 tokens.
+  CHECK(mixed_sustainable(129, 128, 128, 8192));
+  CHECK(mixed_max_batch(128, 128, 8192) > 128);
 }
 
 TEST_CASE("aggregated mixed: B 1 prefills alone in chunks of the whole budget", "[serving][aggregated]") {
@@ -102,7 +106,7 @@ TEST_CASE("aggregated mixed: no budget is one whole-prompt chunk per request", "
   REQUIRE(m.infeasible == nullptr);
   CHECK(m.chunk == 0);
   CHECK(m.chunk_iterations == 1);
-  CHECK(m.max_batch == 9);
+  CHECK(m.max_batch == 0);  // no budget: whole prompts pack, no bound
   CHECK(m.ttft_s == Approx(37));
   const double t_cycle = 37 + (8.0 - 2) / 3 * 14.45;
   CHECK(m.tpot_s == Approx((3 * t_cycle - 37) / 8));
@@ -213,4 +217,42 @@ TEST_CASE("aggregated: over a grid the tail bounds TPOT and max_batch is the fea
             }
           }
   CHECK(feasible > 500);
+}
+
+TEST_CASE("aggregated mixed: short prompts pack ceil of B over OSL per iteration", "[serving][aggregated]") {
+  // ISL 3, OSL 2, B 4, budget 10: c = 10 - 3 = 7 >= 3, so whole prompts; k = ceil(4 / 2) = 2 of
+  // them per iteration beside 4 - 2 = 2 decode tokens: 2 x 3 + 2 = 8 <= 10 tokens. The packed
+  // iteration takes 20 + 2 + 2 x 3 + 5 = 33 s; the cycle of 2 requests needs 2 x 1 decode tokens,
+  // both in it, so no decode-only iteration: t_cycle = TTFT = 33 s; TPOT = (4 x 33 - 2 x 33) /
+  // (2 x 1) = 33 s; 4 output tokens per cycle.
+  FakeStepTimer t;
+  const ServingMetrics m = run(Mixing::mixed, 3, 2, 4, 10, t);
+  REQUIRE(m.infeasible == nullptr);
+  CHECK(t.mixed_calls == 1);
+  CHECK(t.mixed_prompts == 2);
+  CHECK(t.mixed_batch == 2);
+  CHECK(m.chunk == 3);
+  CHECK(m.chunk_iterations == 1);
+  CHECK(m.ttft_s == Approx(33));
+  CHECK(m.tpot_s == Approx(33));
+  CHECK(m.tpot_tail_s == Approx(33));
+  CHECK(m.tokens_per_s == Approx(4.0 / 33));
+  CHECK(m.requests_per_s == Approx(2.0 / 33));
+  // B 5 needs k = 3: 3 x 3 + 2 = 11 > 10: prefill-bound; 4 is the largest.
+  CHECK(m.max_batch == 4);
+  FakeStepTimer u;
+  CHECK(run(Mixing::mixed, 3, 2, 5, 10, u).infeasible == kPrefillBound);
+}
+
+TEST_CASE("aggregated: decode-only iterations keep a pipeline full", "[serving][aggregated]") {
+  // B 1, budget 6 (the case above): TTFT 48 s; every decode token now a decode_iteration, half the
+  // decode step (a pipeline of 2 kept full): TPOT = 12.45 / 2.
+  FakeStepTimer t;
+  t.pipeline = 2;
+  const ServingMetrics m = run(Mixing::mixed, 10, 9, 1, 6, t);
+  REQUIRE(m.infeasible == nullptr);
+  CHECK(t.iteration_calls == 1);
+  CHECK(t.decode_calls == 0);
+  CHECK(m.ttft_s == Approx(48));
+  CHECK(m.tpot_s == Approx(12.45 / 2));
 }

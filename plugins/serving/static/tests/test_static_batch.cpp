@@ -20,7 +20,10 @@ class LinearTimer final : public StepTimer {
     return static_cast<double>(b) + static_cast<double>(isl) / 100 + static_cast<double>(chunk) / 1000;
   }
   double prefill_chunk(std::int64_t, std::int64_t, bool) override { return 0; }
-  double mixed_step(std::int64_t, double, std::int64_t, std::int64_t, bool) override { return 0; }
+  double decode_iteration(std::int64_t, double) override { return 0; }
+  double mixed_step(std::int64_t, double, std::int64_t, std::int64_t, std::int64_t, bool) override {
+    return 0;
+  }
   bool kv_fits(std::int64_t b, std::int64_t context) override { return b * context <= 5000; }
   double context_ = 0;
   std::int64_t chunk_ = -1;
