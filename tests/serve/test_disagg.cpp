@@ -216,3 +216,20 @@ TEST_CASE("disaggregated pairing: Pareto-filtered equals brute force on a small 
   CHECK(study.result.best->ttft_s <= 1.0);
   CHECK(study.result.best->tpot_s <= 0.050);
 }
+
+TEST_CASE("disaggregated scenario: the shipped block parses and one output token is refused") {
+  const Scenario sc = load("llama3.1-70b-serve-4k1k-h100-disagg.yaml");
+  const DisaggregationSpec& d = sc.serving.disaggregated;
+  CHECK(d.enabled);
+  CHECK(d.overlap == TransferOverlap::layerwise);
+  CHECK(d.max_replicas == 8);
+  CHECK(d.prefill_batch == std::vector<std::int64_t>{1, 2, 4});
+  CHECK_FALSE(d.has_transfer);
+  CHECK(sc.serving.max_pes == 64);
+  CHECK_FALSE(serve_scenario().serving.disaggregated.enabled);
+  Scenario one = serve_scenario();
+  one.workload.output = 1;
+  one.serving.disaggregated.enabled = true;
+  const Session session(one, registry());
+  CHECK_THROWS_AS(run_disagg_study(session), InputError);
+}
