@@ -37,9 +37,9 @@ void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
      << p.y << " x decode [" << short_config(p.decode.config) << ", batch " << p.decode.batch
      << "] = " << p.pes << " PEs\n";
   os << "           " << fixed(p.tokens_per_s_per_pe, 1) << " tok/s/PE, " << fixed(p.tokens_per_s_per_user, 1)
-     << " tok/s/user; TTFT " << t3(p.ttft_s) << " (prefill " << t3(p.prefill.time_s) << " + KV transfer "
-     << t3(p.transfer_exposed_s) << " exposed of " << t3(p.transfer.time_s) << "), TPOT " << t3(p.tpot_s)
-     << "\n           " << fixed(p.requests_per_s, 2) << " req/s, "
+     << " tok/s/user, TPOT " << t3(p.tpot_s) << "\n           TTFT " << t3(p.ttft_s) << " (prefill "
+     << t3(p.prefill.time_s) << " + KV transfer " << t3(p.transfer_exposed_s) << " exposed of "
+     << t3(p.transfer.time_s) << ")\n           " << fixed(p.requests_per_s, 2) << " req/s, "
      << (p.prefill_bound ? "prefill" : "decode") << "-bound; KV "
      << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
      << link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n';
@@ -116,15 +116,18 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
                        std::size_t frontier_rows) {
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
-  os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched (KV transfer "
-     << overlap_name(spec.overlap) << ", up to " << spec.max_replicas << " instances per pool)\n";
-  os << "pools      " << d.pools.configurations << " configurations: prefill " << d.pools.prefill.size()
+  os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched\n";
+  os << "           KV transfer " << overlap_name(spec.overlap) << ", up to " << spec.max_replicas
+     << " instances per pool\n";
+  os << "pools      " << d.pools.configurations << " configurations; prefill: " << d.pools.prefill.size()
      << " of " << d.pools.prefill_points << " points fit, " << c.prefill_kept
-     << " Pareto-optimal within the SLO; decode " << d.pools.decode.size() << " of " << d.pools.decode_points
-     << " fit, " << c.decode_kept << " kept\n";
+     << " Pareto-kept within the SLO\n";
+  os << "           decode: " << d.pools.decode.size() << " of " << d.pools.decode_points << " fit, "
+     << c.decode_kept << " kept\n";
   os << "pairs      " << c.pairs << " (kept prefill x kept decode x " << spec.max_replicas
-     << "^2): " << c.within_slo << " within the SLO, " << c.slo_miss << " missing it, " << c.over_budget
-     << " over the PE budget, " << c.no_link << " without a link\n";
+     << "^2): " << c.within_slo << " within the SLO\n";
+  os << "           " << c.slo_miss << " missing it, " << c.over_budget << " over the PE budget, "
+     << c.no_link << " without a link\n";
   if (!d.result.best) {
     os << "no disaggregated pair meets the SLO\n";
     return;
