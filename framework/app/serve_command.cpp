@@ -3,14 +3,17 @@
 // under the SLO, the Pareto frontier, the top N, or the closest miss; --json / --csv reports.
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 
+#include "analysis/disagg_study.hpp"
 #include "analysis/serve_study.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/disagg_report.hpp"
 #include "report/serve_report.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
@@ -28,7 +31,9 @@ constexpr const char* kUsage =
     "timed by the serving plugin (plugins.serving). Prints the best point under the SLO\n"
     "(serving.slo; SLOs apply to means) by the first objective, the Pareto frontier over the\n"
     "objectives among the points within the SLO, the top N and the counts; when no point meets\n"
-    "the SLO, the closest miss (exit 0).\n";
+    "the SLO, the closest miss (exit 0). With serving.disaggregated, also the disaggregated study\n"
+    "(a prefill pool and a decode pool, rate-matched, the KV sent between them) and its gain at\n"
+    "the SLO: best tokens/s/PE within it, disaggregated / aggregated.\n";
 
 constexpr const char* kExamples =
     "\nExamples:\n"
@@ -92,9 +97,18 @@ int serve_command(const Args& args) {
       so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
     }
     const ServeResult result = run_serve_study(session, so);
-    if (json) json->stream() << serve_json(session, result).dump(2) << "\n";
+    std::optional<DisaggStudy> disagg;
+    if (scenario.serving.disaggregated.enabled) disagg = run_disagg_study(session, result.max_pes);
+    if (json) {
+      nlohmann::json j = serve_json(session, result);
+      if (disagg) j["disaggregated"] = disagg_json(session, *disagg, result);
+      json->stream() << j.dump(2) << "\n";
+    }
     outputs.commit_all();
-    if (!outputs.stdout_taken()) print_serve_text(std::cout, session, result);
+    if (!outputs.stdout_taken()) {
+      print_serve_text(std::cout, session, result);
+      if (disagg) print_disagg_text(std::cout, session, *disagg, result);
+    }
     return kExitOk;
   });
 }

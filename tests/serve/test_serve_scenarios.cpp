@@ -57,6 +57,22 @@ TEST_CASE("serve scenarios: each shipped one runs and its best meets its SLO") {
           (c["configurations"].get<std::uint64_t>() - c["over_pe_budget"].get<std::uint64_t>()) *
               c["serving_points"].get<std::uint64_t>());
     for (const nlohmann::json& r : j["frontier"]) CHECK(r["feasible"] == true);
+    // With serving.disaggregated: its best and frontier meet the SLO and the budget too, and the
+    // gain is the ratio of the two bests' tokens/s/PE.
+    if (!j.contains("disaggregated")) continue;
+    const nlohmann::json& d = j["disaggregated"];
+    REQUIRE(d["best"].is_object());
+    std::vector<nlohmann::json> pairs{d["best"]};
+    for (const nlohmann::json& p : d["frontier"]) pairs.push_back(p);
+    for (const nlohmann::json& p : pairs) {
+      if (!slo["ttft_s"].is_null()) CHECK(p["ttft_s"].get<double>() <= slo["ttft_s"].get<double>());
+      if (!slo["tpot_s"].is_null()) CHECK(p["tpot_s"].get<double>() <= slo["tpot_s"].get<double>());
+      if (!slo["e2e_s"].is_null()) CHECK(p["e2e_s"].get<double>() <= slo["e2e_s"].get<double>());
+      if (!j["max_pes"].is_null()) CHECK(p["pes"].get<std::int64_t>() <= j["max_pes"].get<std::int64_t>());
+    }
+    const double agg = d["aggregated_best_tokens_per_s_per_pe"].get<double>();
+    CHECK(agg >= best["tokens_per_s_per_pe"].get<double>());
+    CHECK(d["gain"].get<double>() == Approx(d["best"]["tokens_per_s_per_pe"].get<double>() / agg));
   }
 }
 

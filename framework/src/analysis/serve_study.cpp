@@ -216,6 +216,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
         options.on_point(r);
       }
       if (r.feasible) {
+        result.best_tokens_per_s_per_pe = std::max(result.best_tokens_per_s_per_pe, r.tokens_per_s_per_pe);
         top.offer(r);
         front.offer(r);
       } else if (r.runnable && (!closest || closer_miss(r, *closest))) {

@@ -101,6 +101,8 @@ struct ServeResult {
   std::vector<ServeRecord> frontier;
   // No point within the SLO: the runnable point with the smallest slo_ratio (ties: the ranking).
   std::optional<ServeRecord> closest_miss;
+  // The most tokens/s/PE of any point within the SLO (0: none), whatever ranks the study.
+  double best_tokens_per_s_per_pe = 0;
   const ServeRecord* best() const { return top.empty() ? nullptr : &top.front(); }
 };
 

@@ -27,6 +27,9 @@ constexpr ParamChoice kKvShardModes[] = {{"split", "KV heads split across TP ran
 constexpr ParamChoice kFfnScopes[] = {{"TP", "the FFN sharded over TP"},
                                       {"TP+CP", "the FFN sharded over TP and CP"},
                                       {"TP+CP+DP", "the FFN sharded over TP, CP and DP"}};
+constexpr ParamChoice kTransferOverlaps[] = {
+    {"none", "the whole KV is sent after the prefill"},
+    {"layerwise", "layer l's KV is sent while layer l + 1 is prefilled"}};
 constexpr ParamChoice kCpRingVariants[] = {
     {"kv", "ring attention passing KV blocks"},
     {"qoml", "ring attention passing queries, outputs and softmax stats"},
@@ -155,7 +158,8 @@ constexpr FieldRow kRows[] = {
     token_list("sweep.serving.token_budget", kDefaultServingTokenBudgetText, 0,
                "tokens per iteration, decode and prefill together (vLLM's --max-num-batched-tokens, "
                "TensorRT-LLM's max_num_tokens); 0: no limit"),
-    mapping("serving", S, "", "serve only: the service level and the PE budget: {slo, max_pes}"),
+    mapping("serving", S, "",
+            "serve only: the service level and the PE budget: {slo, max_pes, disaggregated}"),
     mapping("serving.slo", S, "", "targets on means a serving point must meet (each optional)"),
     slo_time("serving.slo.ttft", "mean time to first token at most; absent: no target"),
     slo_time("serving.slo.tpot", "mean time per output token after the first at most; absent: no target"),
@@ -165,6 +169,20 @@ constexpr FieldRow kRows[] = {
     integer("serving.max_pes", S, "", 1, kNoMax,
             "PEs one configuration may use at most, all replicas together; absent: no budget", {},
             "machine.pes"),
+    mapping("serving.disaggregated", S, "",
+            "present: `tessera serve` also pairs a prefill pool with a decode pool (docs/physics.md §12.4) "
+            "beside the aggregated study: {transfer_overlap, max_replicas, prefill_batch, transfer}"),
+    choice("serving.disaggregated.transfer_overlap", S, "layerwise", kTransferOverlaps,
+           "how the prompt's KV travels to the decode pool"),
+    integer("serving.disaggregated.max_replicas", S, "8", 1, 64,
+            "instances of each pool's configuration at most (x and y)"),
+    token_list("serving.disaggregated.prefill_batch", "[1]", 1, "prompts per prefill iteration"),
+    mapping("serving.disaggregated.transfer", S, "",
+            "the link between the pools, each PE's: {bandwidth, latency}; absent: the innermost machine "
+            "level holding both pools' PEs (required when no level does)"),
+    quantity("serving.disaggregated.transfer.bandwidth", S, Dimension::bandwidth, "", true,
+             "each PE's achievable injection bandwidth to the other pool"),
+    quantity("serving.disaggregated.transfer.latency", S, Dimension::time, "0 s", false, "per message"),
     mapping("report", S, "", "what is written: {top, csv, json}"),
     integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table", {}, "report.top"),
     text("report.csv", S, "", "a CSV file of every configuration; absent: none"),

@@ -7,6 +7,7 @@
 
 #include "host/machine_blocks.hpp"
 #include "host/plugin_choice.hpp"
+#include "physics/kv_transfer.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -85,8 +86,19 @@ struct ServingSlo {
   }
 };
 
+// serving.disaggregated: a prefill pool and a decode pool, rate-matched (docs/physics.md §12.4).
+struct DisaggregationSpec {
+  bool enabled = false;  // the block is present
+  TransferOverlap overlap = TransferOverlap::layerwise;
+  std::int64_t max_replicas = 8;               // x and y (instances per pool) at most
+  std::vector<std::int64_t> prefill_batch{1};  // prompts per prefill iteration
+  bool has_transfer = false;                   // serving.disaggregated.transfer given
+  TransferLink transfer;                       // it (replaces the machine level's link)
+};
+
 struct ServingSpec {
   ServingSlo slo;
+  DisaggregationSpec disaggregated;
   std::int64_t max_pes = 0;  // PEs of one configuration at most (all replicas); 0 = no budget
   SourceLocation where;      // the `serving:` block, for messages
 };

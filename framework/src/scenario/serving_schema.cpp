@@ -72,6 +72,39 @@ std::optional<std::vector<std::int64_t>> token_list(const YNode& n, const std::s
   return out;
 }
 
+void parse_disaggregated(const YNode& n, DisaggregationSpec& out, Diags& d) {
+  const std::string path = "serving.disaggregated";
+  out.enabled = true;
+  if (n.is_scalar() && n.value.empty()) return;  // `disaggregated:` alone: the defaults
+  if (!expect_mapping(n, path, d)) return;
+  check_keys(n, path, *schema_keys(path), d);
+  if (const YNode* o = n.find("transfer_overlap"))
+    if (auto v = read_field(*o, path + ".transfer_overlap", row_of(path + ".transfer_overlap"), d))
+      out.overlap = v->text == "none" ? TransferOverlap::none : TransferOverlap::layerwise;
+  if (const YNode* r = n.find("max_replicas"))
+    if (auto v = read_field(*r, path + ".max_replicas", row_of(path + ".max_replicas"), d))
+      out.max_replicas = v->integer;
+  if (const YNode* b = n.find("prefill_batch"))
+    if (auto v = token_list(*b, path + ".prefill_batch", false, d)) out.prefill_batch = std::move(*v);
+  if (const YNode* t = n.find("transfer")) {
+    const std::string tp = path + ".transfer";
+    if (!expect_mapping(*t, tp, d)) return;
+    check_keys(*t, tp, *schema_keys(tp), d);
+    const YNode* bw = t->find("bandwidth");
+    if (!bw) {
+      d.error(t->where, tp + ".bandwidth: required (each PE's bandwidth to the other pool, e.g. 50 GB/s)");
+      return;
+    }
+    if (auto v = read_field(*bw, tp + ".bandwidth", row_of(tp + ".bandwidth"), d)) {
+      out.has_transfer = true;
+      out.transfer.bandwidth = v->number;
+    }
+    if (const YNode* l = t->find("latency"))
+      if (auto v = read_field(*l, tp + ".latency", row_of(tp + ".latency"), d))
+        out.transfer.latency = v->number;
+  }
+}
+
 }  // namespace
 
 void refuse_outside_serve(const YNode& map, const std::string& path, const std::string& key,
@@ -130,6 +163,7 @@ void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
   }
   if (const YNode* m = n.find("max_pes"))
     if (auto v = read_field(*m, "serving.max_pes", row_of("serving.max_pes"), d)) out.max_pes = v->integer;
+  if (const YNode* g = n.find("disaggregated")) parse_disaggregated(*g, out.disaggregated, d);
 }
 
 }  // namespace tessera::loader

@@ -1,0 +1,111 @@
+#pragma once
+// Disaggregated serving (`serving.disaggregated`, docs/physics.md §12.4): a prefill pool of x
+// instances of one configuration and a decode pool of y instances of another, rate-matched.
+//
+// 1. Pools: every valid configuration of the scenario's sweep within the PE budget is timed as
+//    a prefill instance (each prefill batch b of serving.disaggregated.prefill_batch: the
+//    prefill of b whole prompts, T_p; rate dp b / T_p) and as a decode instance (each batch B of
+//    sweep.serving.batch: TPOT = the decode step at B and the mean context ISL + OSL / 2; rate
+//    dp B / ((OSL - 1) TPOT)); a point whose KV does not fit is dropped.
+// 2. Pareto: within each group of candidates of equal PEs and shape (tp, pp, cp, kv_shard_mode; what the
+//    transfer and the link depend on), only those no other beats on rate and time (prefill:
+//    rate vs T_p; decode: rate vs TPOT) are kept, and those whose time alone misses the SLO are
+//    dropped. Exact: a dominated candidate never gives a better pair.
+// 3. Pairing: every kept prefill x decode candidate, x, y = 1..max_replicas, x P_p + y P_d within
+//    the budget: rate = min(x r_p, y r_d), tokens/s/PE = rate OSL / (x P_p + y P_d), TTFT = T_p +
+//    the exposed KV transfer, TPOT the decode pool's. The best within the SLO (most tokens/s/PE)
+//    and the frontier of tokens/s/PE against tokens/s/user.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/serve_study.hpp"
+#include "eval/session.hpp"
+#include "physics/kv_transfer.hpp"
+#include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+// One instance of a pool at one batch.
+struct PoolCandidate {
+  std::uint64_t key = 0;  // position in the pool's order (configurations, then batches)
+  ParallelConfig config;
+  std::int64_t batch = 0;     // prefill: prompts per prefill; decode: sequences in flight per replica
+  std::int64_t pes = 0;       // of one instance (all its dp replicas)
+  double time_s = 0;          // prefill: T_p, to the batch's first tokens; decode: TPOT
+  double requests_per_s = 0;  // one instance, all its dp replicas
+};
+
+struct DisaggPools {
+  std::vector<PoolCandidate> prefill, decode;
+  std::uint64_t configurations = 0;  // valid ones within the budget, each timed in both roles
+  std::uint64_t prefill_points = 0, decode_points = 0;  // configurations x batches
+  std::uint64_t prefill_kv_overflow = 0, decode_kv_overflow = 0;
+};
+
+// What pairing needs (tests build it by hand).
+struct PairingInputs {
+  const ModelSpec* model = nullptr;
+  const MachineSpec* machine = nullptr;
+  ServingRequest request;
+  ServingSlo slo;
+  std::int64_t max_pes = 0;  // 0: no budget
+  DisaggregationSpec spec;
+};
+
+struct DisaggPair {
+  PoolCandidate prefill, decode;
+  std::int64_t x = 0, y = 0;  // instances of each pool
+  std::int64_t pes = 0;       // x P_p + y P_d
+  int level = -1;  // the machine level of the link (levels[level]); -1: serving.disaggregated.transfer
+  TransferLink link;
+  KvTransfer transfer;
+  double transfer_exposed_s = 0;  // what the TTFT sees of the transfer
+  double ttft_s = 0, tpot_s = 0, e2e_s = 0;
+  double requests_per_s = 0;   // min(x r_p, y r_d)
+  bool prefill_bound = false;  // x r_p < y r_d
+  double tokens_per_s = 0, tokens_per_s_per_pe = 0, tokens_per_s_per_user = 0;
+};
+
+struct DisaggCounts {
+  std::uint64_t prefill_kept = 0, decode_kept = 0;  // after the Pareto filter and the SLO
+  std::uint64_t pairs = 0;                          // kept prefill x kept decode x max_replicas^2
+  std::uint64_t over_budget = 0, no_link = 0, slo_miss = 0, within_slo = 0;
+};
+
+struct DisaggResult {
+  DisaggCounts counts;
+  std::optional<DisaggPair> best;    // most tokens/s/PE within the SLO (ties: fewer PEs, then the order)
+  std::vector<DisaggPair> frontier;  // tokens/s/PE vs tokens/s/user within the SLO, most tokens/s/user first
+};
+
+// The candidates of one pool Pareto-filtered per group of equal PEs, tp, pp, cp and kv_shard_mode, and those
+// whose time exceeds `time_limit` dropped (step 2 above). Order kept.
+TESSERA_API std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandidate>& all, double time_limit);
+
+// Every pair of `prefill` x `decode` candidates (step 3), as given: no filtering.
+TESSERA_API DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate>& prefill,
+                                    const std::vector<PoolCandidate>& decode);
+
+// One pair's metrics; false when no link joins the pools (no level holds x P_p + y P_d PEs
+// and serving.disaggregated.transfer is absent).
+TESSERA_API bool evaluate_pair(const PairingInputs& in, const PoolCandidate& p, const PoolCandidate& d,
+                               std::int64_t x, std::int64_t y, DisaggPair& out);
+TESSERA_API bool pair_within_slo(const ServingSlo& slo, const DisaggPair& p);
+
+// Step 1 over the session's sweep (mode serve) within `max_pes` (0: none).
+TESSERA_API DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes);
+
+// The whole study: pools, Pareto, pairing. `max_pes` as ServeStudyOptions::max_pes.
+struct DisaggStudy {
+  DisaggPools pools;
+  DisaggResult result;
+  std::int64_t max_pes = 0;
+};
+TESSERA_API DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes = -1);
+
+// Best tokens/s/PE within the SLO, disaggregated / aggregated (0 when either has none).
+TESSERA_API double disaggregation_gain(const DisaggResult& d, const ServeResult& a);
+
+}  // namespace tessera

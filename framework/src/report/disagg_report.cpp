@@ -1,0 +1,158 @@
+// Reports of the disaggregated study (disagg_report.hpp).
+#include "report/disagg_report.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "report/explain_report.hpp"  // config_json
+#include "report/json_number.hpp"
+#include "report/text_table.hpp"
+#include "tessera/units.hpp"
+
+namespace tessera {
+
+namespace {
+
+const char* overlap_name(TransferOverlap o) { return o == TransferOverlap::none ? "none" : "layerwise"; }
+
+std::string link_name(const Session& session, const DisaggPair& p) {
+  if (p.level < 0) return "serving.disaggregated.transfer";
+  return session.machine().levels[static_cast<std::size_t>(p.level)].name;
+}
+
+// "tp8 pp1 dp2" (cp and ep when not 1, the KV sharding when replicated): the full knobs are in --json.
+std::string short_config(const ParallelConfig& c) {
+  std::string s;
+  if (c.cp != 1) s += "cp" + std::to_string(c.cp) + ' ';
+  s += "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp);
+  if (c.ep != 1) s += " ep" + std::to_string(c.ep);
+  if (c.kv_shard_mode != KvShardMode::split) s += " kv=replicate";
+  return s;
+}
+
+std::string t3(double s) { return format_quantity(s, Dimension::time, 3); }
+
+void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
+  os << p.x << " x prefill [" << short_config(p.prefill.config) << ", batch " << p.prefill.batch << "] + "
+     << p.y << " x decode [" << short_config(p.decode.config) << ", batch " << p.decode.batch
+     << "] = " << p.pes << " PEs\n";
+  os << "           " << fixed(p.tokens_per_s_per_pe, 1) << " tok/s/PE, " << fixed(p.tokens_per_s_per_user, 1)
+     << " tok/s/user, TPOT " << t3(p.tpot_s) << "\n           TTFT " << t3(p.ttft_s) << " (prefill "
+     << t3(p.prefill.time_s) << " + KV transfer " << t3(p.transfer_exposed_s) << " exposed of "
+     << t3(p.transfer.time_s) << ")\n           " << fixed(p.requests_per_s, 2) << " req/s, "
+     << (p.prefill_bound ? "prefill" : "decode") << "-bound; KV "
+     << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
+     << link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n';
+}
+
+}  // namespace
+
+nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p) {
+  const MachineSpec& m = session.machine();
+  auto pool = [&](const PoolCandidate& c, std::int64_t n, bool prefill) {
+    nlohmann::json j;
+    j["config"] = config_json(c.config, m);
+    j["batch"] = c.batch;
+    j["instances"] = n;
+    j["pes_per_instance"] = c.pes;
+    j[prefill ? "prefill_s" : "tpot_s"] = json_number(c.time_s);
+    j["requests_per_s_per_instance"] = json_number(c.requests_per_s);
+    return j;
+  };
+  nlohmann::json j;
+  j["prefill"] = pool(p.prefill, p.x, true);
+  j["decode"] = pool(p.decode, p.y, false);
+  j["pes"] = p.pes;
+  j["link"] = link_name(session, p);
+  j["link_bandwidth_B_per_s"] = json_number(p.link.bandwidth);
+  j["link_latency_s"] = json_number(p.link.latency);
+  j["kv_bytes_per_request"] = json_number(p.transfer.bytes);
+  j["kv_endpoint_bytes"] = json_number(p.transfer.endpoint_bytes);
+  j["kv_messages"] = p.transfer.messages;
+  j["resharded"] = p.transfer.resharded;
+  j["transfer_s"] = json_number(p.transfer.time_s);
+  j["transfer_exposed_s"] = json_number(p.transfer_exposed_s);
+  j["ttft_s"] = json_number(p.ttft_s);
+  j["tpot_s"] = json_number(p.tpot_s);
+  j["e2e_s"] = json_number(p.e2e_s);
+  j["requests_per_s"] = json_number(p.requests_per_s);
+  j["bound"] = p.prefill_bound ? "prefill" : "decode";
+  j["tokens_per_s"] = json_number(p.tokens_per_s);
+  j["tokens_per_s_per_pe"] = json_number(p.tokens_per_s_per_pe);
+  j["tokens_per_s_per_user"] = json_number(p.tokens_per_s_per_user);
+  return j;
+}
+
+nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg) {
+  const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
+  const DisaggCounts& c = d.result.counts;
+  nlohmann::json j;
+  j["transfer_overlap"] = overlap_name(spec.overlap);
+  j["max_replicas"] = spec.max_replicas;
+  j["prefill_batch"] = spec.prefill_batch;
+  j["counts"] = {{"configurations", d.pools.configurations},
+                 {"prefill_points", d.pools.prefill_points},
+                 {"prefill_candidates", d.pools.prefill.size()},
+                 {"prefill_kept", c.prefill_kept},
+                 {"decode_points", d.pools.decode_points},
+                 {"decode_candidates", d.pools.decode.size()},
+                 {"decode_kept", c.decode_kept},
+                 {"pairs", c.pairs},
+                 {"over_budget", c.over_budget},
+                 {"no_link", c.no_link},
+                 {"slo_miss", c.slo_miss},
+                 {"within_slo", c.within_slo}};
+  j["best"] = d.result.best ? disagg_pair_json(session, *d.result.best) : nlohmann::json(nullptr);
+  nlohmann::json f = nlohmann::json::array();
+  for (const DisaggPair& p : d.result.frontier) f.push_back(disagg_pair_json(session, p));
+  j["frontier"] = f;
+  j["aggregated_best_tokens_per_s_per_pe"] = json_number(agg.best_tokens_per_s_per_pe);
+  const double gain = disaggregation_gain(d.result, agg);
+  j["gain"] = gain > 0 ? json_number(gain) : nlohmann::json(nullptr);
+  return j;
+}
+
+void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d, const ServeResult& agg,
+                       std::size_t frontier_rows) {
+  const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
+  const DisaggCounts& c = d.result.counts;
+  os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched\n";
+  os << "           KV transfer " << overlap_name(spec.overlap) << ", up to " << spec.max_replicas
+     << " instances per pool\n";
+  os << "pools      " << d.pools.configurations << " configurations; prefill: " << d.pools.prefill.size()
+     << " of " << d.pools.prefill_points << " points fit, " << c.prefill_kept
+     << " Pareto-kept within the SLO\n";
+  os << "           decode: " << d.pools.decode.size() << " of " << d.pools.decode_points << " fit, "
+     << c.decode_kept << " kept\n";
+  os << "pairs      " << c.pairs << " (kept prefill x kept decode x " << spec.max_replicas
+     << "^2): " << c.within_slo << " within the SLO\n";
+  os << "           " << c.slo_miss << " missing it, " << c.over_budget << " over the PE budget, "
+     << c.no_link << " without a link\n";
+  if (!d.result.best) {
+    os << "no disaggregated pair meets the SLO\n";
+    return;
+  }
+  os << "best       ";
+  print_pair(os, session, *d.result.best);
+  os << "frontier   tokens/s/PE vs tokens/s/user: " << d.result.frontier.size() << " pairs\n";
+  using A = TextTable::Align;
+  TextTable t({"tok/s/user", "tok/s/PE", "PEs", "prefill x n", "decode x n", "B", "TTFT", "TPOT"},
+              {A::right, A::right, A::right, A::left, A::left, A::right, A::right, A::right});
+  std::size_t rows = 0;
+  for (const DisaggPair& p : d.result.frontier) {
+    if (rows++ == frontier_rows) break;
+    t.add_row({fixed(p.tokens_per_s_per_user, 1), fixed(p.tokens_per_s_per_pe, 1), std::to_string(p.pes),
+               short_config(p.prefill.config) + " x" + std::to_string(p.x),
+               short_config(p.decode.config) + " x" + std::to_string(p.y), std::to_string(p.decode.batch),
+               t3(p.ttft_s), t3(p.tpot_s)});
+  }
+  t.print(os, "           ");
+  const double gain = disaggregation_gain(d.result, agg);
+  if (gain > 0)
+    os << "gain       disaggregated / aggregated at the SLO: " << fixed(d.result.best->tokens_per_s_per_pe, 1)
+       << " / " << fixed(agg.best_tokens_per_s_per_pe, 1) << " tok/s/PE = " << fixed(gain, 2) << "x\n";
+  else
+    os << "gain       n/a: the aggregated study has no point within the SLO\n";
+}
+
+}  // namespace tessera

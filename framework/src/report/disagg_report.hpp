@@ -1,0 +1,21 @@
+#pragma once
+// Reports of the disaggregated study beside the aggregated one (`tessera serve` with
+// serving.disaggregated): its counts, best pair, frontier and the gain of disaggregation at the
+// SLO (best tokens/s/PE within it, disaggregated / aggregated). Text in human units, JSON in SI.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "analysis/disagg_study.hpp"
+#include "analysis/serve_study.hpp"
+#include "eval/session.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+TESSERA_API nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p);
+// The `disaggregated` member of `tessera serve --json`.
+TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg);
+TESSERA_API void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d,
+                                   const ServeResult& agg, std::size_t frontier_rows = 20);
+
+}  // namespace tessera

@@ -1,0 +1,235 @@
+// Disaggregated serving (analysis/disagg_study.hpp, physics/kv_transfer.hpp; docs/physics.md
+// §12.4): KV bytes and transfer time (GQA and MLA, resharded or not, layerwise overlap), rate
+// matching by hand, the pairing against a brute-force pairing, every best within its SLO.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "analysis/disagg_study.hpp"
+#include "serve_fixture.hpp"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+ModelSpec llama70b_kv() {
+  ModelSpec m;
+  m.layers = 80;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.dtype.kv = DType::bf16;
+  return m;
+}
+
+ModelSpec deepseek_v3_kv() {
+  ModelSpec m;
+  m.layers = 61;
+  m.kv_heads = 128;
+  m.head_dim = 128;
+  m.has_mla = true;
+  m.mla.kv_lora_rank = 512;
+  m.mla.rope_dim = 64;
+  m.dtype.kv = DType::bf16;
+  return m;
+}
+
+const TransferLink kLink{50e9, 8e-6};  // 50 GB/s per PE, 8 us per message
+
+PoolCandidate candidate(std::uint64_t key, std::int64_t tp, std::int64_t pes, double time_s, double rate) {
+  PoolCandidate c;
+  c.key = key;
+  c.config.tp = tp;
+  c.config.dp = pes / tp;
+  c.batch = 1;
+  c.pes = pes;
+  c.time_s = time_s;
+  c.requests_per_s = rate;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("kv transfer: GQA and MLA bytes of a 4K prompt") {
+  // 2 L h_kv d k ISL = 2 * 80 * 8 * 128 * 2 * 4096; L (kv_lora_rank + rope_dim) k ISL = 61 * 576 * 2 * 4096.
+  CHECK(kv_transfer_bytes(llama70b_kv(), 4096) == 1342177280.0);
+  CHECK(kv_transfer_bytes(deepseek_v3_kv(), 4096) == 287834112.0);
+  ModelSpec fp8 = llama70b_kv();
+  fp8.dtype.kv = DType::fp8;
+  CHECK(kv_transfer_bytes(fp8, 4096) == 671088640.0);
+}
+
+TEST_CASE("kv transfer: GQA at equal TP and resharded") {
+  const ModelSpec m = llama70b_kv();
+  const double B = 1342177280.0;
+  // tp 8 -> tp 8: each of 8 ranks sends its 1/8 to its peer, one message.
+  const KvTransfer same = kv_transfer(m, 4096, {8, 1, 1}, {8, 1, 1}, kLink);
+  CHECK_FALSE(same.resharded);
+  CHECK(same.messages == 1);
+  CHECK(same.endpoint_bytes == B / 8);
+  CHECK(same.time_s == Approx(8e-6 + 167772160.0 / 50e9).epsilon(1e-12));  // 3.3634432 ms
+  CHECK(same.layer_time_s == Approx(8e-6 + 167772160.0 / (80 * 50e9)).epsilon(1e-12));
+  // tp 8 -> tp 4: each decode rank receives 1/4 from two prefill ranks (two messages).
+  const KvTransfer down = kv_transfer(m, 4096, {8, 1, 1}, {4, 1, 1}, kLink);
+  CHECK(down.resharded);
+  CHECK(down.messages == 2);
+  CHECK(down.endpoint_bytes == B / 4);
+  CHECK(down.time_s == Approx(2 * 8e-6 + 335544320.0 / 50e9).epsilon(1e-12));  // 6.7268864 ms
+  // tp 4 -> tp 8: each prefill rank sends 1/4 (two halves to two decode ranks).
+  const KvTransfer up = kv_transfer(m, 4096, {4, 1, 1}, {8, 1, 1}, kLink);
+  CHECK(up.resharded);
+  CHECK(up.messages == 1);
+  CHECK(up.endpoint_bytes == B / 4);
+  CHECK(up.time_s == Approx(8e-6 + 335544320.0 / 50e9).epsilon(1e-12));
+  // pp splits the layers: tp 4 pp 2 -> tp 8 has 8 shards on each side.
+  const KvTransfer pp = kv_transfer(m, 4096, {4, 2, 1}, {8, 1, 1}, kLink);
+  CHECK_FALSE(pp.resharded);
+  CHECK(pp.endpoint_bytes == B / 8);
+  // tp 16 beyond h_kv = 8: copies, still 8 distinct shards.
+  CHECK(kv_shards(m, {16, 1, 1}) == 8);
+}
+
+TEST_CASE("kv transfer: MLA's latent is whole on every rank") {
+  const ModelSpec m = deepseek_v3_kv();
+  const double B = 287834112.0;
+  const KvTransfer t = kv_transfer(m, 4096, {8, 1, 1}, {4, 1, 1}, kLink);
+  CHECK_FALSE(t.resharded);  // one shard each side: nothing to re-split
+  CHECK(t.messages == 1);
+  CHECK(t.endpoint_bytes == B);  // every decode rank receives the whole latent
+  CHECK(t.time_s == Approx(8e-6 + B / 50e9).epsilon(1e-12));
+}
+
+TEST_CASE("kv transfer: layerwise overlap exposes one layer or what exceeds the prefill") {
+  const KvTransfer t = kv_transfer(llama70b_kv(), 4096, {8, 1, 1}, {8, 1, 1}, kLink);
+  const double tau = 8e-6 + 167772160.0 / (80 * 50e9);  // 49.94304 us
+  CHECK(exposed_transfer_s(t, 0.4, 80, TransferOverlap::none) == t.time_s);
+  // Prefill of 0.4 s: 5 ms per layer > tau, only the last layer's transfer shows.
+  CHECK(exposed_transfer_s(t, 0.4, 80, TransferOverlap::layerwise) == Approx(tau).epsilon(1e-12));
+  // Prefill of 1 ms: 12.5 us per layer < tau: tau + 79 (tau - 12.5 us) = 3.0079432 ms.
+  CHECK(exposed_transfer_s(t, 1e-3, 80, TransferOverlap::layerwise) ==
+        Approx(tau + 79 * (tau - 1.25e-5)).epsilon(1e-12));
+  CHECK(exposed_transfer_s(t, 1e-3, 80, TransferOverlap::layerwise) == Approx(3.0079432e-3).epsilon(1e-9));
+}
+
+TEST_CASE("disaggregated pairing: rate matching by hand") {
+  const ModelSpec model = llama70b_kv();
+  const Scenario sc = serve_scenario();
+  PairingInputs in;
+  in.model = &model;
+  in.machine = &sc.machine;
+  in.request = {4096, 1024};
+  in.spec.enabled = true;
+  in.spec.has_transfer = true;
+  in.spec.transfer = kLink;
+  const PoolCandidate p = candidate(0, 8, 8, 0.5, 2.0);   // 2 prompts/s per instance, 0.5 s each
+  const PoolCandidate d = candidate(0, 8, 8, 0.02, 3.0);  // 3 requests/s per instance, TPOT 20 ms
+  DisaggPair r;
+  REQUIRE(evaluate_pair(in, p, d, 3, 2, r));
+  CHECK(r.pes == 40);
+  CHECK(r.requests_per_s == 6.0);  // min(3 * 2, 2 * 3)
+  CHECK(r.tokens_per_s == 6.0 * 1024);
+  CHECK(r.tokens_per_s_per_pe == Approx(153.6).epsilon(1e-12));
+  CHECK(r.tokens_per_s_per_user == Approx(50.0).epsilon(1e-12));
+  const double tau = 8e-6 + 167772160.0 / (80 * 50e9);
+  CHECK(r.ttft_s == Approx(0.5 + tau).epsilon(1e-12));
+  CHECK(r.e2e_s == Approx(0.5 + tau + 1023 * 0.02).epsilon(1e-12));
+  REQUIRE(evaluate_pair(in, p, d, 2, 2, r));
+  CHECK(r.prefill_bound);
+  CHECK(r.requests_per_s == 4.0);                   // min(2 * 2, 2 * 3)
+  CHECK(r.tokens_per_s_per_pe == 4.0 * 1024 / 32);  // 128
+  // Without serving.disaggregated.transfer: the innermost level holding x P_p + y P_d PEs.
+  in.spec.has_transfer = false;
+  REQUIRE(evaluate_pair(in, candidate(0, 4, 4, 0.5, 1.0), candidate(0, 4, 4, 0.02, 1.0), 1, 1, r));
+  CHECK(r.level == 0);  // 8 PEs: one DGX node, NVLink
+  CHECK(r.link.bandwidth == sc.machine.levels[0].link_bw * sc.machine.levels[0].collectives.link_efficiency);
+  REQUIRE(evaluate_pair(in, p, d, 1, 1, r));
+  CHECK(r.level == 1);  // 16 PEs: the cluster
+  CHECK(r.link.latency == sc.machine.levels[1].latency);
+  // More PEs than the machine has, no transfer block: no link.
+  CHECK_FALSE(evaluate_pair(in, candidate(0, 8, 256, 0.5, 1.0), d, 1, 1, r));
+}
+
+TEST_CASE("disaggregated pairing: Pareto-filtered equals brute force on a small scenario") {
+  Scenario sc = serve_scenario();
+  sc.plugins.serving = choice("aggregated");
+  sc.sweep.serving_batch = {1, 8, 32, 64, 128};
+  sc.sweep.serving_token_budget = {0};
+  sc.serving.max_pes = 16;
+  sc.serving.disaggregated.enabled = true;
+  sc.serving.disaggregated.max_replicas = 3;
+  sc.serving.disaggregated.prefill_batch = {1, 2};
+  const Session session(sc, registry());
+  const DisaggStudy study = run_disagg_study(session);
+  const DisaggPools& pools = study.pools;
+  REQUIRE(pools.prefill.size() > 4);
+  REQUIRE(pools.decode.size() > 8);
+  // Brute force: every candidate of both pools (unfiltered) x every x, y.
+  PairingInputs in;
+  in.model = &session.model();
+  in.machine = &session.machine();
+  in.request = {4096, 1024};
+  in.slo = sc.serving.slo;
+  in.max_pes = 16;
+  in.spec = sc.serving.disaggregated;
+  std::vector<DisaggPair> feasible;
+  DisaggPair pair;
+  for (const PoolCandidate& p : pools.prefill)
+    for (const PoolCandidate& d : pools.decode)
+      for (std::int64_t x = 1; x <= 3; ++x)
+        for (std::int64_t y = 1; y <= 3; ++y)
+          if (x * p.pes + y * d.pes <= 16 && evaluate_pair(in, p, d, x, y, pair) &&
+              pair_within_slo(in.slo, pair))
+            feasible.push_back(pair);
+  REQUIRE_FALSE(feasible.empty());
+  double best = 0;
+  for (const DisaggPair& f : feasible) best = std::max(best, f.tokens_per_s_per_pe);
+  REQUIRE(study.result.best);
+  CHECK(study.result.best->tokens_per_s_per_pe == best);
+  // The filter kept fewer candidates than there are.
+  CHECK(study.result.counts.prefill_kept < pools.prefill.size());
+  CHECK(study.result.counts.decode_kept < pools.decode.size());
+  CHECK(study.result.counts.pairs == study.result.counts.prefill_kept * study.result.counts.decode_kept * 9);
+  // The frontier's (tokens/s/user, tokens/s/PE) values: exactly the brute-force non-dominated ones.
+  std::set<std::pair<double, double>> brute;
+  for (const DisaggPair& a : feasible) {
+    bool dominated = false;
+    for (const DisaggPair& b : feasible)
+      if (b.tokens_per_s_per_pe >= a.tokens_per_s_per_pe &&
+          b.tokens_per_s_per_user >= a.tokens_per_s_per_user &&
+          (b.tokens_per_s_per_pe > a.tokens_per_s_per_pe ||
+           b.tokens_per_s_per_user > a.tokens_per_s_per_user)) {
+        dominated = true;
+        break;
+      }
+    if (!dominated) brute.insert({a.tokens_per_s_per_user, a.tokens_per_s_per_pe});
+  }
+  std::set<std::pair<double, double>> got;
+  for (const DisaggPair& f : study.result.frontier)
+    got.insert({f.tokens_per_s_per_user, f.tokens_per_s_per_pe});
+  CHECK(got == brute);
+  CHECK(study.result.frontier.size() == brute.size());
+  // Every reported pair meets the SLO and the budget.
+  for (const DisaggPair& f : study.result.frontier) {
+    CHECK(f.ttft_s <= 1.0);
+    CHECK(f.tpot_s <= 0.050);
+    CHECK(f.pes <= 16);
+  }
+  CHECK(study.result.best->ttft_s <= 1.0);
+  CHECK(study.result.best->tpot_s <= 0.050);
+}
+
+TEST_CASE("disaggregated scenario: the shipped block parses and one output token is refused") {
+  const Scenario sc = load("llama3.1-70b-serve-4k1k-h100-disagg.yaml");
+  const DisaggregationSpec& d = sc.serving.disaggregated;
+  CHECK(d.enabled);
+  CHECK(d.overlap == TransferOverlap::layerwise);
+  CHECK(d.max_replicas == 8);
+  CHECK(d.prefill_batch == std::vector<std::int64_t>{1, 2, 4});
+  CHECK_FALSE(d.has_transfer);
+  CHECK(sc.serving.max_pes == 64);
+  CHECK_FALSE(serve_scenario().serving.disaggregated.enabled);
+  Scenario one = serve_scenario();
+  one.workload.output = 1;
+  one.serving.disaggregated.enabled = true;
+  const Session session(one, registry());
+  CHECK_THROWS_AS(run_disagg_study(session), InputError);
+}
