@@ -209,7 +209,8 @@ DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
           ++pools.decode_kv_overflow;
           continue;
         }
-        const double t = timer.decode_step(B, isl + osl / 2);
+        // pp > 1 keeps its pipeline full (StepTimer::decode_iteration), as aggregated does.
+        const double t = timer.decode_iteration(B, isl + osl / 2);
         if (!(std::isfinite(t) && t > 0)) continue;
         pools.decode.push_back(
             PoolCandidate{.key = key,
