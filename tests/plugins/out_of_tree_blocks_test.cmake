@@ -6,35 +6,9 @@
 #      latency and not calibrated's;
 #   3. `explore` sweeps machine.plugins.cache_tier.cache_capacity jointly with parallelism.
 # Inputs: BUILD_DIR SOURCE_DIR PROJECT_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE
-foreach(v BUILD_DIR SOURCE_DIR PROJECT_DIR WORK_DIR TESSERA)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "out_of_tree_blocks_test.cmake: -D${v}=... is required")
-  endif()
-endforeach()
-
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n--- stdout\n${out}\n--- stderr\n${err}")
-  endif()
-  set(run_out "${out}" PARENT_SCOPE)
-endfunction()
-
-set(prefix ${WORK_DIR}/prefix)
-set(build ${WORK_DIR}/build)
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-set(configure_args -S ${PROJECT_DIR} -B ${build} -DCMAKE_PREFIX_PATH=${prefix}
-    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
-if(CXX_COMPILER)
-  list(APPEND configure_args -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
-endif()
-if(BUILD_TYPE)
-  list(APPEND configure_args -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
-endif()
-run("configuring latency/cache_tier" ${CMAKE_COMMAND} ${configure_args})
-run("building latency/cache_tier" ${CMAKE_COMMAND} --build ${build})
+include(${CMAKE_CURRENT_LIST_DIR}/out_of_tree_common.cmake)
+require_inputs(out_of_tree_blocks_test.cmake BUILD_DIR SOURCE_DIR PROJECT_DIR WORK_DIR TESSERA)
+build_against_install(${PROJECT_DIR} "latency/cache_tier")
 
 # A test copy of dgx-h100.yaml carrying cache_tier's block beside calibrated's `efficiency:`.
 file(READ ${SOURCE_DIR}/machines/dgx-h100.yaml machine)

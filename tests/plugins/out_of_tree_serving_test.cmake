@@ -7,35 +7,9 @@
 #      decode step at the mean context and its TTFT static's prefill of one prompt in chunks of
 #      the budget, bit for bit; its parameter moves TTFT; its own reason reaches the report.
 # Inputs: BUILD_DIR SOURCE_DIR EXAMPLE_DIR WORK_DIR TESSERA PROBE CXX_COMPILER BUILD_TYPE
-foreach(v BUILD_DIR SOURCE_DIR EXAMPLE_DIR WORK_DIR TESSERA PROBE)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "out_of_tree_serving_test.cmake: -D${v}=... is required")
-  endif()
-endforeach()
-
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n--- stdout\n${out}\n--- stderr\n${err}")
-  endif()
-  set(run_out "${out}" PARENT_SCOPE)
-endfunction()
-
-set(prefix ${WORK_DIR}/prefix)
-set(build ${WORK_DIR}/build)
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-set(configure_args -S ${EXAMPLE_DIR} -B ${build} -DCMAKE_PREFIX_PATH=${prefix}
-    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
-if(CXX_COMPILER)
-  list(APPEND configure_args -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
-endif()
-if(BUILD_TYPE)
-  list(APPEND configure_args -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
-endif()
-run("configuring serving/decode_only" ${CMAKE_COMMAND} ${configure_args})
-run("building serving/decode_only" ${CMAKE_COMMAND} --build ${build})
+include(${CMAKE_CURRENT_LIST_DIR}/out_of_tree_common.cmake)
+require_inputs(out_of_tree_serving_test.cmake BUILD_DIR SOURCE_DIR EXAMPLE_DIR WORK_DIR TESSERA PROBE)
+build_against_install(${EXAMPLE_DIR} "serving/decode_only")
 
 run("tessera plugins" ${TESSERA} plugins --plugin-path ${build})
 if(NOT run_out MATCHES "serving/decode_only" OR NOT run_out MATCHES "scheduler_delay")

@@ -11,20 +11,8 @@
 #   5. the example gets Tessera's warnings without -Werror, and with it when configured with
 #      -DTESSERA_PLUGIN_WERROR=ON (read from compile_commands.json).
 # Inputs: BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE SANITIZE NM
-foreach(v BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "out_of_tree_test.cmake: -D${v}=... is required")
-  endif()
-endforeach()
-
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n--- stdout\n${out}\n--- stderr\n${err}")
-  endif()
-  set(run_out "${out}" PARENT_SCOPE)
-  set(run_err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/out_of_tree_common.cmake)
+require_inputs(out_of_tree_test.cmake BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA)
 
 set(prefix ${WORK_DIR}/prefix)
 set(example_build ${WORK_DIR}/example-build)

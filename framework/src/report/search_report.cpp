@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "host/plugin_defaults.hpp"
+#include "report/csv_cells.hpp"
 #include "report/json_number.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
@@ -44,23 +45,6 @@ nlohmann::json units_json(const MachineSpec& m, const ConfigRecord& r) {
   for (std::size_t p = 0; p <= m.levels.size() && p < r.units_used.size(); ++p)
     u[level_name(m, p)] = r.units_used[p];
   return u;
-}
-
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"') o += '"';
-    o += c;
-  }
-  return o + "\"";
-}
-
-std::string csv_num(double v) {
-  if (!std::isfinite(v)) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
 }
 
 std::string fmt_tokens(double v) {

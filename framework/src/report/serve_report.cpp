@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "host/plugin_defaults.hpp"
+#include "report/csv_cells.hpp"
 #include "report/explain_report.hpp"  // config_json
 #include "report/json_number.hpp"
 #include "report/search_report.hpp"  // objective_key, human_objective
@@ -15,23 +16,6 @@
 namespace tessera {
 
 namespace {
-
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"') o += '"';
-    o += c;
-  }
-  return o + "\"";
-}
-
-std::string csv_num(double v) {
-  if (!std::isfinite(v)) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 std::string tokens_rate(double v) {
   if (!std::isfinite(v)) return "—";

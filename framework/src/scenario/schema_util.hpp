@@ -1,6 +1,7 @@
 #pragma once
 // Typed reading of YAML tree values with diagnostics: every getter records what was expected
 // and what was found under the key's dotted path, and returns nullopt on a problem.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,6 +51,28 @@ bool looks_non_string(const YNode& n);
 // shown as full paths); "" when nothing is close.
 std::string did_you_mean_path(const std::string& name, const std::vector<std::string>& candidates,
                               const std::string& prefix, const std::string& suffix = "");
+
+// Reports every entry of `values` equal to an earlier one ("PATH: the value X is listed twice"),
+// at its own item (`items[k]` wrote values[k]), in list order, in O(n log n) (docs/limits.md
+// "Work"): sort (value, position) pairs; every entry after the first of its value is a repeat.
+// Returns whether there was none.
+template <class T>
+bool report_repeats(const std::vector<T>& values, const std::vector<const YNode*>& items,
+                    const std::string& path, Diags& d) {
+  std::vector<std::pair<T, std::size_t>> order(values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) order[k] = {values[k], k};
+  std::sort(order.begin(), order.end());
+  std::vector<bool> repeat(values.size(), false);
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (order[k].first == order[k - 1].first) repeat[order[k].second] = true;
+  bool ok = true;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (repeat[k]) {
+      d.error(items[k]->where, path + ": the value " + items[k]->value + " is listed twice");
+      ok = false;
+    }
+  return ok;
+}
 
 std::string join_names(const std::vector<std::string>& names, const char* last_sep = " or ");
 

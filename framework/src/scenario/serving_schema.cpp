@@ -55,20 +55,7 @@ std::optional<std::vector<std::int64_t>> token_list(const YNode& n, const std::s
     out.push_back(v->integer);
   }
   if (!ok) return std::nullopt;
-  // Repeats in O(n log n) (docs/limits.md "Work"): sort (value, position) pairs; every entry
-  // after the first of its value is a repeat, reported at its own position, in list order.
-  std::vector<std::pair<std::int64_t, std::size_t>> order(out.size());
-  for (std::size_t k = 0; k < out.size(); ++k) order[k] = {out[k], k};
-  std::sort(order.begin(), order.end());
-  std::vector<bool> repeat(out.size(), false);
-  for (std::size_t k = 1; k < order.size(); ++k)
-    if (order[k].first == order[k - 1].first) repeat[order[k].second] = true;
-  for (std::size_t k = 0; k < out.size(); ++k)
-    if (repeat[k]) {
-      d.error(items[k]->where, path + ": the value " + items[k]->value + " is listed twice");
-      ok = false;
-    }
-  if (!ok) return std::nullopt;
+  if (!report_repeats(out, items, path, d)) return std::nullopt;
   return out;
 }
 
