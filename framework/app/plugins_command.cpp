@@ -200,10 +200,12 @@ int plugins_command(const Args& args) {
     std::optional<PluginKind> kind;
     if (vm.count("kind")) {
       kind = parse_plugin_kind(kind_text);
-      if (!kind)
-        throw InputError("unknown kind '" + kind_text + "'" +
-                         did_you_mean(kind_text, {"latency", "memory", "search", "objective", "serving"}) +
+      if (!kind) {
+        std::vector<std::string> kinds;
+        for (const PluginKind k : kAllPluginKinds) kinds.emplace_back(plugin_kind_name(k));
+        throw InputError("unknown kind '" + kind_text + "'" + did_you_mean(kind_text, kinds) +
                          "; kinds: " + plugin_kind_list());
+      }
     }
 
     PluginRegistry registry(common.plugin_paths);

@@ -79,12 +79,9 @@ int serve_command(const Args& args) {
     const std::size_t top = parse_top(top_text, scenario.report.top);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
-    OutputFile* csv = !common.csv.empty()
-                          ? outputs.add("--csv", common.csv)
-                          : outputs.add("report.csv", scenario.report.csv, study.scenario_path());
-    OutputFile* json = !common.json.empty()
-                           ? outputs.add("--json", common.json)
-                           : outputs.add("report.json", scenario.report.json, study.scenario_path());
+    const ReportOutputs report = add_report_outputs(outputs, common, study);
+    OutputFile* csv = report.csv;
+    OutputFile* json = report.json;
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
     ServeStudyOptions so;

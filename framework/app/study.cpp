@@ -44,4 +44,14 @@ std::shared_ptr<SearchStrategy> Study::create_search() const {
   return registry_.create_search(scenario_.plugins.search);
 }
 
+ReportOutputs add_report_outputs(Outputs& outputs, const CommonOptions& common, const Study& study) {
+  const ReportSpec& report = study.scenario().report;
+  ReportOutputs r;
+  r.csv = !common.csv.empty() ? outputs.add("--csv", common.csv)
+                              : outputs.add("report.csv", report.csv, study.scenario_path());
+  r.json = !common.json.empty() ? outputs.add("--json", common.json)
+                                : outputs.add("report.json", report.json, study.scenario_path());
+  return r;
+}
+
 }  // namespace tessera::cli

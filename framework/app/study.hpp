@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common_options.hpp"
+#include "output_files.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
@@ -45,5 +46,14 @@ class Study {
   PluginRegistry registry_;
   Session session_;
 };
+
+// The study's two report files, added to `outputs` (checked, their temporary files created):
+// --csv / --json when given, else the scenario's report.csv / report.json (relative to the
+// scenario file). nullptr for one that is not written.
+struct ReportOutputs {
+  OutputFile* csv = nullptr;
+  OutputFile* json = nullptr;
+};
+ReportOutputs add_report_outputs(Outputs& outputs, const CommonOptions& common, const Study& study);
 
 }  // namespace tessera::cli

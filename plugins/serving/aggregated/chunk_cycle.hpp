@@ -44,7 +44,7 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1
 inline std::int64_t packed_prompts(std::int64_t batch, std::int64_t osl) { return ceil_div(batch, osl); }
 inline bool packed_fits(std::int64_t batch, std::int64_t isl, std::int64_t osl, std::int64_t budget) {
   const std::int64_t k = packed_prompts(batch, osl);
-  return k <= batch && (budget <= 0 || k * isl + (batch - k) <= budget);
+  return budget <= 0 || k * isl + (batch - k) <= budget;  // k <= B since OSL >= 1
 }
 
 // Mixed: a request of `isl` prompt and `osl` output tokens is sustained at B in flight with a
