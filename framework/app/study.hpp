@@ -12,9 +12,9 @@
 #include <string>
 
 #include "common_options.hpp"
-#include "output_files.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_files.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 
