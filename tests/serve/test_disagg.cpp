@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analysis/disagg_study.hpp"
+#include "eval/host_step_timer.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;
@@ -84,18 +85,71 @@ TEST_CASE("kv transfer: GQA at equal TP and resharded") {
   const KvTransfer pp = kv_transfer(m, 4096, {4, 2, 1}, {8, 1, 1}, kLink);
   CHECK_FALSE(pp.resharded);
   CHECK(pp.endpoint_bytes == B / 8);
-  // tp 16 beyond h_kv = 8: copies, still 8 distinct shards.
-  CHECK(kv_shards(m, {16, 1, 1}) == 8);
+  // As the memory model holds the KV (docs/physics.md §10): split divides it over every tp rank
+  // (heads, then the sequence beyond h_kv = 8: 16 distinct parts), replicate keeps one head per
+  // rank (16 ranks, 8 distinct heads, copies beyond).
+  CHECK(kv_shards(m, {16, 1, 1}) == 16);
+  CHECK(kv_shards(m, {16, 1, 1, true}) == 8);
+  CHECK(kv_shards(m, {4, 1, 1, true}) == 4);
+  CHECK(kv_shards(m, {4, 2, 2}) == 16);
+  // tp 16 split -> tp 8: each decode rank gathers two halves (two messages) of B/8.
+  const KvTransfer wide = kv_transfer(m, 4096, {16, 1, 1}, {8, 1, 1}, kLink);
+  CHECK(wide.resharded);
+  CHECK(wide.messages == 2);
+  CHECK(wide.receive_bytes == B / 8);
+  CHECK(wide.send_bytes == B / 16);
+  // replicate: each of 16 decode ranks receives its head's 1/8 (copies included), which 8
+  // prefill ranks send: 2 x B/8 each.
+  const KvTransfer rep = kv_transfer(m, 4096, {8, 1, 1}, {16, 1, 1, true}, kLink);
+  CHECK_FALSE(rep.resharded);
+  CHECK(rep.receive_bytes == B / 8);
+  CHECK(rep.send_bytes == B / 4);
+  CHECK(rep.endpoint_bytes == B / 4);
 }
 
-TEST_CASE("kv transfer: MLA's latent is whole on every rank") {
+TEST_CASE("kv transfer: a prefill batch sends all its prompts and pp shares each layer") {
+  const ModelSpec m = llama70b_kv();
+  const double B = 1342177280.0;
+  // Four prompts at tp 8 -> tp 8: four times the bytes per endpoint, one message latency.
+  const KvTransfer four = kv_transfer(m, 4096, {8, 1, 1}, {8, 1, 1}, kLink, 4);
+  CHECK(four.requests == 4);
+  CHECK(four.bytes == B);  // byte counts are one request's
+  CHECK(four.time_s == Approx(8e-6 + 4 * (B / 8) / 50e9).epsilon(1e-12));
+  CHECK(four.send_time_s == four.time_s);
+  CHECK(four.receive_time_s == Approx(8e-6 + (B / 8) / 50e9).epsilon(1e-12));  // one request
+  CHECK(four.layer_time_s == Approx(8e-6 + 4 * (B / 8) / (80 * 50e9)).epsilon(1e-12));
+  // tp 4 pp 2 -> tp 4 pp 2: each endpoint holds 40 layers' B/8, so one layer's share is
+  // B/8 x 2 / 80; 40 layers pass one endpoint in a row.
+  const KvTransfer pp = kv_transfer(m, 4096, {4, 2, 1}, {4, 2, 1}, kLink);
+  CHECK(pp.endpoint_bytes == B / 8);
+  CHECK(pp.layer_time_s == Approx(8e-6 + (B / 8) * 2 / (80 * 50e9)).epsilon(1e-12));
+  CHECK(pp.serial_layers == 40);
+  // A prefill of 1 ms (12.5 us a layer): tau + 39 (tau - 12.5 us).
+  const double tau = pp.layer_time_s;
+  CHECK(exposed_transfer_s(pp, 1e-3, 80, TransferOverlap::layerwise) ==
+        Approx(tau + 39 * (tau - 1.25e-5)).epsilon(1e-12));
+  // pp 2 -> pp 1: the decode rank receives every layer, 80 in a row.
+  CHECK(kv_transfer(m, 4096, {8, 2, 1}, {8, 1, 1}, kLink).serial_layers == 80);
+}
+
+TEST_CASE("kv transfer: MLA's latent split by the sequence or whole on every rank") {
   const ModelSpec m = deepseek_v3_kv();
   const double B = 287834112.0;
-  const KvTransfer t = kv_transfer(m, 4096, {8, 1, 1}, {4, 1, 1}, kLink);
-  CHECK_FALSE(t.resharded);  // one shard each side: nothing to re-split
+  // replicate: one shard each side, every decode rank receives the whole latent.
+  const KvTransfer t = kv_transfer(m, 4096, {8, 1, 1, true}, {4, 1, 1, true}, kLink);
+  CHECK_FALSE(t.resharded);
   CHECK(t.messages == 1);
-  CHECK(t.endpoint_bytes == B);  // every decode rank receives the whole latent
+  CHECK(t.endpoint_bytes == B);
   CHECK(t.time_s == Approx(8e-6 + B / 50e9).epsilon(1e-12));
+  // split (the memory model's s_loc = 1/tp for MLA): tp 8 -> tp 4, each decode rank gathers two
+  // eighths of the sequence.
+  const KvTransfer s = kv_transfer(m, 4096, {8, 1, 1}, {4, 1, 1}, kLink);
+  CHECK(kv_shards(m, {8, 1, 1}) == 8);
+  CHECK(s.resharded);
+  CHECK(s.messages == 2);
+  CHECK(s.receive_bytes == B / 4);
+  CHECK(s.send_bytes == B / 8);
+  CHECK(s.time_s == Approx(2 * 8e-6 + (B / 4) / 50e9).epsilon(1e-12));
 }
 
 TEST_CASE("kv transfer: layerwise overlap exposes one layer or what exceeds the prefill") {
@@ -146,6 +200,45 @@ TEST_CASE("disaggregated pairing: rate matching by hand") {
   CHECK(r.link.latency == sc.machine.levels[1].latency);
   // More PEs than the machine has, no transfer block: no link.
   CHECK_FALSE(evaluate_pair(in, candidate(0, 8, 256, 0.5, 1.0), d, 1, 1, r));
+  // A slow link caps both pools: 0.1 GB/s, one request's B/8 = 167.77 MB takes 1.6777 s at
+  // either end, so a prefill replica sends at most 1 / 1.6777 prompts/s and a decode replica
+  // receives as many: 3 x min(2, 0.596) vs 2 x min(3, 0.596).
+  in.spec.has_transfer = true;
+  in.spec.transfer = TransferLink{0.1e9, 8e-6};
+  REQUIRE(evaluate_pair(in, p, d, 3, 2, r));
+  const double busy = 8e-6 + 167772160.0 / 0.1e9;
+  CHECK(r.prefill_link_bound);
+  CHECK(r.decode_link_bound);
+  CHECK(r.requests_per_s == Approx(2 / busy).epsilon(1e-12));
+  CHECK_FALSE(r.prefill_bound);
+  CHECK(r.decode_utilization == 1.0);
+  CHECK(r.prefill_utilization == Approx(2.0 / 3.0).epsilon(1e-12));
+}
+
+TEST_CASE("disaggregated pools: a pp 2 prefill streams at its busiest stage's pace") {
+  Scenario sc = serve_scenario();
+  sc.plugins.serving = choice("aggregated");
+  const Session session(sc, registry());
+  const Evaluator& ev = session.evaluator();
+  Evaluation holder, scratch;
+  ParallelConfig one;
+  one.tp = 4;
+  ParallelConfig two = one;
+  two.pp = 2;
+  for (const ParallelConfig& c : {one, two}) {
+    ev.layout_for(c, holder);
+    REQUIRE(holder.layout.valid);
+    HostStepTimer timer(ev, c, holder.layout, scratch);
+    const double t = timer.prefill(2, 4096, 0), period = timer.prefill_period();
+    INFO("pp " << c.pp);
+    if (c.pp == 1) {
+      CHECK(period == t);
+    } else {
+      // The prompt passes both stages in turn (TTFT ~ 2 stages); a stream leaves one per stage time.
+      CHECK(period < 0.6 * t);
+      CHECK(period > 0.4 * t);
+    }
+  }
 }
 
 TEST_CASE("disaggregated pairing: Pareto-filtered equals brute force on a small scenario") {

@@ -14,11 +14,16 @@ namespace tessera {
 
 namespace {
 
-// pes, tp, pp, cp, KV sharding: what a pair's link and transfer depend on.
-using GroupKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;
+// pes, tp, pp, cp, KV sharding (and the prefill batch): what a pair's link and transfer depend on.
+using GroupKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::int64_t>;
 
-GroupKey group_of(const PoolCandidate& c) {
-  return {c.pes, c.config.tp, c.config.pp, c.config.cp, static_cast<int>(c.config.kv_shard_mode)};
+GroupKey group_of(const PoolCandidate& c, bool by_batch) {
+  return {c.pes,
+          c.config.tp,
+          c.config.pp,
+          c.config.cp,
+          static_cast<int>(c.config.kv_shard_mode),
+          by_batch ? c.batch : 0};
 }
 
 PoolShape shape_of(const ParallelConfig& c) {
@@ -36,10 +41,11 @@ bool better_pair(const DisaggPair& a, const DisaggPair& b) {
 
 }  // namespace
 
-std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandidate>& all, double time_limit) {
+std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandidate>& all, double time_limit,
+                                       bool by_batch) {
   std::map<GroupKey, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < all.size(); ++i)
-    if (all[i].time_s <= time_limit) groups[group_of(all[i])].push_back(i);
+    if (all[i].time_s <= time_limit) groups[group_of(all[i], by_batch)].push_back(i);
   std::vector<bool> keep(all.size(), false);
   for (auto& [key, idx] : groups) {
     // Fastest first (ties: higher rate, then the order); a candidate is kept when its rate beats
@@ -86,15 +92,27 @@ bool evaluate_pair(const PairingInputs& in, const PoolCandidate& p, const PoolCa
     if (out.level == -2) return false;
   }
   const ModelSpec& model = *in.model;
-  out.transfer = kv_transfer(model, in.request.input, shape_of(p.config), shape_of(d.config), out.link);
+  // The batch's b prompts are sent together: the TTFT of each sees the whole batch's transfer.
+  out.transfer =
+      kv_transfer(model, in.request.input, shape_of(p.config), shape_of(d.config), out.link, p.batch);
   out.transfer_exposed_s = exposed_transfer_s(out.transfer, p.time_s, model.layers, in.spec.overlap);
   out.ttft_s = p.time_s + out.transfer_exposed_s;
   out.tpot_s = d.time_s;
   const double O = static_cast<double>(in.request.output);
   out.e2e_s = out.ttft_s + (O - 1) * out.tpot_s;
-  const double rp = static_cast<double>(x) * p.requests_per_s, rd = static_cast<double>(y) * d.requests_per_s;
+  // Each pool's rate, capped by its PEs' link: a prefill replica's busiest sender is busy
+  // send_time_s per batch of b, a decode replica's receiver receive_time_s per request.
+  const double dp_p = static_cast<double>(p.config.dp), dp_d = static_cast<double>(d.config.dp);
+  const double cap_p = dp_p * static_cast<double>(p.batch) / out.transfer.send_time_s;
+  const double cap_d = dp_d / out.transfer.receive_time_s;
+  out.prefill_link_bound = cap_p < p.requests_per_s;
+  out.decode_link_bound = cap_d < d.requests_per_s;
+  const double rp = static_cast<double>(x) * std::min(p.requests_per_s, cap_p);
+  const double rd = static_cast<double>(y) * std::min(d.requests_per_s, cap_d);
   out.prefill_bound = rp < rd;
   out.requests_per_s = std::min(rp, rd);
+  out.prefill_utilization = out.requests_per_s / rp;
+  out.decode_utilization = out.requests_per_s / rd;
   out.tokens_per_s = out.requests_per_s * O;
   out.tokens_per_s_per_pe = out.tokens_per_s / static_cast<double>(out.pes);
   out.tokens_per_s_per_user = out.tpot_s > 0 ? 1 / out.tpot_s : 0;
@@ -113,6 +131,7 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
   n.prefill_kept = prefill.size();
   n.decode_kept = decode.size();
   const std::int64_t R = in.spec.max_replicas;
+  const std::int64_t machine_pes = in.machine->total_pes();
   // The best pair of each decode candidate: the frontier's tokens/s/user is the decode pool's.
   std::vector<std::optional<DisaggPair>> per_decode(decode.size());
   DisaggPair pair;
@@ -124,6 +143,11 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
             // PEs grow with y: every y' >= y is over the budget too.
             n.pairs += static_cast<std::uint64_t>(R - y + 1);
             n.over_budget += static_cast<std::uint64_t>(R - y + 1);
+            break;
+          }
+          if (x * p.pes + y * decode[j].pes > machine_pes) {  // both pools on one machine
+            n.pairs += static_cast<std::uint64_t>(R - y + 1);
+            n.over_machine += static_cast<std::uint64_t>(R - y + 1);
             break;
           }
           ++n.pairs;
@@ -195,13 +219,17 @@ DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
           continue;
         }
         const double t = timer.prefill(b, w.input, 0);
-        if (!(std::isfinite(t) && t > 0)) continue;
+        const double period = timer.prefill_period();
+        if (!(std::isfinite(t) && t > 0 && std::isfinite(period) && period > 0)) {
+          ++pools.non_finite;
+          continue;
+        }
         pools.prefill.push_back(PoolCandidate{.key = key,
                                               .config = c,
                                               .batch = b,
                                               .pes = c.pes(),
                                               .time_s = t,
-                                              .requests_per_s = dp * static_cast<double>(b) / t});
+                                              .requests_per_s = dp * static_cast<double>(b) / period});
       }
       for (std::int64_t B : decode_batches) {
         const std::uint64_t key = pools.decode_points++;
@@ -211,7 +239,10 @@ DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
         }
         // pp > 1 keeps its pipeline full (StepTimer::decode_iteration), as aggregated does.
         const double t = timer.decode_iteration(B, isl + osl / 2);
-        if (!(std::isfinite(t) && t > 0)) continue;
+        if (!(std::isfinite(t) && t > 0)) {
+          ++pools.non_finite;
+          continue;
+        }
         pools.decode.push_back(
             PoolCandidate{.key = key,
                           .config = c,
@@ -240,8 +271,8 @@ DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes) {
   in.spec = scenario.serving.disaggregated;
   const double tpot_limit = std::min(
       in.slo.tpot_s, in.slo.min_tokens_per_s_per_user > 0 ? 1 / in.slo.min_tokens_per_s_per_user : kNoSlo);
-  s.result =
-      pair_pools(in, pareto_pool(s.pools.prefill, in.slo.ttft_s), pareto_pool(s.pools.decode, tpot_limit));
+  s.result = pair_pools(in, pareto_pool(s.pools.prefill, in.slo.ttft_s, true),
+                        pareto_pool(s.pools.decode, tpot_limit));
   return s;
 }
 

@@ -4,12 +4,12 @@
 //
 // 1. Pools: every valid configuration of the scenario's sweep within the PE budget is timed as
 //    a prefill instance (each prefill batch b of serving.disaggregated.prefill_batch: the
-//    prefill of b whole prompts, T_p; rate dp b / T_p) and as a decode instance (each batch B of
-//    sweep.serving.batch: TPOT = the decode step at B and the mean context ISL + OSL / 2; rate
-//    dp B / ((OSL - 1) TPOT)); a point whose KV does not fit is dropped.
-// 2. Pareto: within each group of candidates of equal PEs and shape (tp, pp, cp, kv_shard_mode; what the
-//    transfer and the link depend on), only those no other beats on rate and time (prefill:
-//    rate vs T_p; decode: rate vs TPOT) are kept, and those whose time alone misses the SLO are
+//    prefill of b whole prompts, T_p; rate dp b / the period at the pipeline's pace) and as a decode instance
+//    (each batch B of sweep.serving.batch: TPOT = the decode step at B and the mean context ISL + OSL / 2;
+//    rate dp B / ((OSL - 1) TPOT)); a point whose KV does not fit is dropped.
+// 2. Pareto: within each group of candidates of equal PEs and shape (tp, pp, cp, kv_shard_mode, and
+//    the prefill batch; what the transfer and the link depend on), only those no other beats on rate and time
+//    (prefill: rate vs T_p; decode: rate vs TPOT) are kept, and those whose time alone misses the SLO are
 //    dropped. Exact: a dominated candidate never gives a better pair.
 // 3. Pairing: every kept prefill x decode candidate, x, y = 1..max_replicas, x P_p + y P_d within
 //    the budget: rate = min(x r_p, y r_d), tokens/s/PE = rate OSL / (x P_p + y P_d), TTFT = T_p +
@@ -31,10 +31,13 @@ namespace tessera {
 struct PoolCandidate {
   std::uint64_t key = 0;  // position in the pool's order (configurations, then batches)
   ParallelConfig config;
-  std::int64_t batch = 0;     // prefill: prompts per prefill; decode: sequences in flight per replica
-  std::int64_t pes = 0;       // of one instance (all its dp replicas)
-  double time_s = 0;          // prefill: T_p, to the batch's first tokens; decode: TPOT
-  double requests_per_s = 0;  // one instance, all its dp replicas
+  std::int64_t batch = 0;  // prefill: prompts per prefill; decode: sequences in flight per replica
+  std::int64_t pes = 0;    // of one instance (all its dp replicas)
+  double time_s = 0;       // prefill: T_p, to the batch's first tokens; decode: TPOT
+  // prefill: dp b / period, the period between two batches of a stream at the pipeline's pace
+  // (T_p when pp = 1); decode: dp B / ((OSL - 1) TPOT). One instance, all its dp replicas; a
+  // pair caps it by the link (DisaggPair::link_bound).
+  double requests_per_s = 0;
 };
 
 struct DisaggPools {
@@ -42,6 +45,7 @@ struct DisaggPools {
   std::uint64_t configurations = 0;  // valid ones within the budget, each timed in both roles
   std::uint64_t prefill_points = 0, decode_points = 0;  // configurations x batches
   std::uint64_t prefill_kv_overflow = 0, decode_kv_overflow = 0;
+  std::uint64_t non_finite = 0;  // points whose step time was not a positive finite number
 };
 
 // What pairing needs (tests build it by hand).
@@ -63,15 +67,20 @@ struct DisaggPair {
   KvTransfer transfer;
   double transfer_exposed_s = 0;  // what the TTFT sees of the transfer
   double ttft_s = 0, tpot_s = 0, e2e_s = 0;
-  double requests_per_s = 0;   // min(x r_p, y r_d)
+  double requests_per_s = 0;   // min(x r_p, y r_d), each capped by the link
   bool prefill_bound = false;  // x r_p < y r_d
+  // A pool's rate capped by its PEs' link: a prefill replica sends b prompts' KV per batch
+  // (KvTransfer::send_time_s), a decode replica receives one request's per request
+  // (receive_time_s).
+  bool prefill_link_bound = false, decode_link_bound = false;
+  double prefill_utilization = 0, decode_utilization = 0;  // rate / each pool's capacity (one is 1)
   double tokens_per_s = 0, tokens_per_s_per_pe = 0, tokens_per_s_per_user = 0;
 };
 
 struct DisaggCounts {
   std::uint64_t prefill_kept = 0, decode_kept = 0;  // after the Pareto filter and the SLO
   std::uint64_t pairs = 0;                          // kept prefill x kept decode x max_replicas^2
-  std::uint64_t over_budget = 0, no_link = 0, slo_miss = 0, within_slo = 0;
+  std::uint64_t over_budget = 0, over_machine = 0, no_link = 0, slo_miss = 0, within_slo = 0;
 };
 
 struct DisaggResult {
@@ -80,16 +89,19 @@ struct DisaggResult {
   std::vector<DisaggPair> frontier;  // tokens/s/PE vs tokens/s/user within the SLO, most tokens/s/user first
 };
 
-// The candidates of one pool Pareto-filtered per group of equal PEs, tp, pp, cp and kv_shard_mode, and those
+// The candidates of one pool Pareto-filtered per group of equal PEs, tp, pp, cp and kv_shard_mode
+// (and batch when `by_batch`: the prefill pool, whose transfer carries its batch), and those
 // whose time exceeds `time_limit` dropped (step 2 above). Order kept.
-TESSERA_API std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandidate>& all, double time_limit);
+TESSERA_API std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandidate>& all, double time_limit,
+                                                   bool by_batch = false);
 
 // Every pair of `prefill` x `decode` candidates (step 3), as given: no filtering.
 TESSERA_API DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate>& prefill,
                                     const std::vector<PoolCandidate>& decode);
 
 // One pair's metrics; false when no link joins the pools (no level holds x P_p + y P_d PEs
-// and serving.disaggregated.transfer is absent).
+// and serving.disaggregated.transfer is absent). The caller checks the PE budget and the
+// machine's size.
 TESSERA_API bool evaluate_pair(const PairingInputs& in, const PoolCandidate& p, const PoolCandidate& d,
                                std::int64_t x, std::int64_t y, DisaggPair& out);
 TESSERA_API bool pair_within_slo(const ServingSlo& slo, const DisaggPair& p);

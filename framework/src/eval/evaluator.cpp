@@ -245,7 +245,7 @@ void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluat
   const std::int64_t n_chunks = w.chunk_count();
   StepTotals& t = out.totals;
   out.stages.clear();
-  double ttft = 0, last_stage_t = 0, stage_sum = 0;
+  double ttft = 0, last_stage_t = 0, stage_sum = 0, last_lm = 0;
   std::int64_t last_chunk = chunk;
   for (std::int64_t j = 0; j < n_chunks; ++j) {
     const bool last = j + 1 == n_chunks;
@@ -289,7 +289,10 @@ void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluat
         if (s.block == StageBlock::head) lm += s.count * s.visible_s;
       stage_sum += tj - lm;
       last_stage_t = tj - lm;
-      if (last) ttft += lm;
+      if (last) {
+        ttft += lm;
+        last_lm = lm;
+      }
     }
   }
   for (Stage& a : out.stages) {  // sums -> per-occurrence averages
@@ -317,6 +320,9 @@ void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluat
     }
     ttft += stage_sum + (c.pp - 1) * (last_stage_t + hop);
   }
+  // A stream of such prefills keeps every stage busy: one leaves every stage's busy time, the
+  // last stage's (which also runs lm_head); the hops overlap the next prompt's compute.
+  out.prefill_period_s = c.pp > 1 ? stage_sum + last_lm : ttft;
   t.latency_s = ttft;
   t.tokens = static_cast<double>(c.dp) * w.batch * S;
   t.throughput_tok_s = ttft > 0 ? t.tokens / ttft : 0;

@@ -50,6 +50,10 @@ struct Evaluation {
   MemoryUsage memory;
   StageList stages;  // decode: the step; prefill: per-chunk averages (count = occurrences)
   StepTotals totals;
+  // prefill: the time between two prefills of a stream at the pipeline's pace (pp > 1: the
+  // busiest stage's time per prompt batch; else latency_s). Not an SDK field: the host's
+  // disaggregated study reads it through HostStepTimer::prefill_period.
+  double prefill_period_s = 0;
   std::array<double, kMaxObjectives> objectives{};
   // scratch
   StepWork work;

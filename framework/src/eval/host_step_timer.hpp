@@ -24,6 +24,10 @@ class TESSERA_API HostStepTimer final : public StepTimer {
                     std::int64_t prefix, bool last) override;
   bool kv_fits(std::int64_t batch, std::int64_t context) override;
 
+  // After prefill(): the time between two such prefills of a stream at the pipeline's pace
+  // (pp > 1: the busiest stage's; else the prefill's latency). Host only, not in the SDK.
+  double prefill_period() const { return e_.prefill_period_s; }
+
  private:
   Workload step_workload(Mode mode, std::int64_t batch, std::int64_t context, std::int64_t chunk) const;
 

@@ -13,15 +13,17 @@ double kv_transfer_bytes(const ModelSpec& m, std::int64_t tokens) {
 }
 
 std::int64_t kv_shards(const ModelSpec& m, const PoolShape& s) {
-  const std::int64_t heads =
-      m.has_mla || s.kv_replicated ? 1 : std::max<std::int64_t>(1, std::min(s.tp, m.kv_heads));
-  return heads * std::max<std::int64_t>(1, s.pp) * std::max<std::int64_t>(1, s.cp);
+  const std::int64_t tp = std::max<std::int64_t>(1, s.tp);
+  const std::int64_t h_kv = m.has_mla ? 1 : std::max<std::int64_t>(1, m.kv_heads);
+  const std::int64_t across_tp = s.kv_replicated ? std::min(tp, h_kv) : tp;
+  return across_tp * std::max<std::int64_t>(1, s.pp) * std::max<std::int64_t>(1, s.cp);
 }
 
 KvTransfer kv_transfer(const ModelSpec& m, std::int64_t tokens, const PoolShape& prefill,
-                       const PoolShape& decode, const TransferLink& link) {
+                       const PoolShape& decode, const TransferLink& link, std::int64_t requests) {
   KvTransfer t;
   t.bytes = kv_transfer_bytes(m, tokens);
+  t.requests = std::max<std::int64_t>(1, requests);
   const std::int64_t sp = kv_shards(m, prefill), sd = kv_shards(m, decode);
   const double shards_d = static_cast<double>(sd);
   const double ranks_p = static_cast<double>(prefill.tp * prefill.pp * prefill.cp);
@@ -29,16 +31,25 @@ KvTransfer kv_transfer(const ModelSpec& m, std::int64_t tokens, const PoolShape&
   // Each decode rank receives its shard (bytes / shards_d); together they receive ranks_d of
   // them, which the prefill ranks send evenly (a shard held by several ranks is sent by each
   // in turn).
-  const double receive = t.bytes / shards_d;
-  const double send = receive * ranks_d / ranks_p;
-  t.endpoint_bytes = std::max(send, receive);
+  t.receive_bytes = t.bytes / shards_d;
+  t.send_bytes = t.receive_bytes * ranks_d / ranks_p;
+  t.endpoint_bytes = std::max(t.send_bytes, t.receive_bytes);
   // A decode shard spans ceil(shards_p / shards_d) prefill shards: one message from each.
   t.messages = std::max<std::int64_t>(1, (sp + sd - 1) / sd);
   t.resharded = sp != sd;
-  const double L = static_cast<double>(std::max<std::int64_t>(1, m.layers));
+  const std::int64_t layers = std::max<std::int64_t>(1, m.layers);
+  const double L = static_cast<double>(layers), n = static_cast<double>(t.requests);
   const double alpha = static_cast<double>(t.messages) * link.latency;
-  t.time_s = alpha + t.endpoint_bytes / link.bandwidth;
-  t.layer_time_s = alpha + t.endpoint_bytes / (L * link.bandwidth);
+  t.time_s = alpha + n * t.endpoint_bytes / link.bandwidth;
+  t.send_time_s = alpha + n * t.send_bytes / link.bandwidth;
+  t.receive_time_s = alpha + t.receive_bytes / link.bandwidth;
+  // A sender holds L / pp_p layers, a receiver L / pp_d: one layer's share at each is its
+  // bytes x pp / L.
+  const double pp_p = static_cast<double>(std::max<std::int64_t>(1, prefill.pp));
+  const double pp_d = static_cast<double>(std::max<std::int64_t>(1, decode.pp));
+  t.layer_time_s = alpha + n * std::max(t.send_bytes * pp_p, t.receive_bytes * pp_d) / (L * link.bandwidth);
+  const std::int64_t pp_min = std::max<std::int64_t>(1, std::min(prefill.pp, decode.pp));
+  t.serial_layers = (layers + pp_min - 1) / pp_min;
   return t;
 }
 
@@ -47,7 +58,8 @@ double exposed_transfer_s(const KvTransfer& t, double prefill_s, std::int64_t la
   if (overlap == TransferOverlap::none) return t.time_s;
   const double L = static_cast<double>(std::max<std::int64_t>(1, layers));
   const double tau = t.layer_time_s, per_layer = prefill_s / L;
-  return tau + (L - 1) * std::max(0.0, tau - per_layer);
+  return tau +
+         static_cast<double>(std::max<std::int64_t>(1, t.serial_layers) - 1) * std::max(0.0, tau - per_layer);
 }
 
 }  // namespace tessera

@@ -33,31 +33,43 @@ struct PoolShape {
   std::int64_t tp = 1;
   std::int64_t pp = 1;
   std::int64_t cp = 1;
-  bool kv_replicated = false;  // kv_shard_mode: replicate (every tp rank holds every KV head)
+  bool kv_replicated = false;  // kv_shard_mode: replicate (tp ranks beyond h_kv hold copies)
 };
 
-// One request's transfer from a prefill instance of shape `p` to a decode instance of shape `d`.
+// The transfer of `requests` prompts' KV (a prefill batch) from a prefill instance of shape `p`
+// to a decode instance of shape `d`. Byte counts are one request's; times cover all `requests`.
 struct KvTransfer {
-  double bytes = 0;           // the request's KV (kv_transfer_bytes)
-  double endpoint_bytes = 0;  // what the busiest sending or receiving PE moves
+  double bytes = 0;           // one request's KV (kv_transfer_bytes)
+  double send_bytes = 0;      // one request's, at the busiest sending PE
+  double receive_bytes = 0;   // one request's, at each receiving PE
+  double endpoint_bytes = 0;  // max(send_bytes, receive_bytes)
   std::int64_t messages = 1;  // messages the busiest receiver takes (> 1: resharded)
   bool resharded = false;     // the pools' distinct KV shards differ
-  double time_s = 0;          // sent whole: messages x latency + endpoint_bytes / bandwidth
-  double layer_time_s = 0;    // one layer sent alone: messages x latency + endpoint_bytes / (L bandwidth)
+  std::int64_t requests = 1;  // prompts sent together (the prefill batch)
+  double time_s = 0;          // sent whole: messages x latency + requests x endpoint_bytes / bandwidth
+  double send_time_s =
+      0;  // the busiest sender's link busy with it: messages x latency + requests x send_bytes / bandwidth
+  double receive_time_s =
+      0;  // one request at a receiver's link: messages x latency + receive_bytes / bandwidth
+  double layer_time_s = 0;         // one layer sent alone, all requests (the busiest endpoint's layer share)
+  std::int64_t serial_layers = 1;  // layers that pass one endpoint in a row: ceil(L / min(pp_p, pp_d))
 };
 
-// Distinct KV shards of a rank group: tp ranks split the KV heads up to h_kv (beyond that they
-// hold copies; kv_shard_mode replicate: 1); MLA's latent is not split by heads (1); pp stages split the
-// layers, cp ranks the tokens.
+// Distinct KV shards of a rank group, as the memory model holds them (docs/physics.md §10):
+// kv_shard_mode split: every tp rank holds its own part (KV heads, then the sequence once tp
+// exceeds h_kv; MLA's latent: the sequence), tp distinct; replicate: min(tp, h_kv) (MLA: 1),
+// ranks beyond hold copies. pp stages split the layers, cp ranks the tokens.
 TESSERA_API std::int64_t kv_shards(const ModelSpec& m, const PoolShape& s);
 
 TESSERA_API KvTransfer kv_transfer(const ModelSpec& m, std::int64_t tokens, const PoolShape& prefill,
-                                   const PoolShape& decode, const TransferLink& link);
+                                   const PoolShape& decode, const TransferLink& link,
+                                   std::int64_t requests = 1);
 
 // The part of the transfer after a prefill of `prefill_s` seconds that delays the first token:
-// none: the whole transfer; layerwise: one layer's transfer plus what the other L - 1 layers'
-// transfers exceed the prefill of the layers after theirs: tau + (L - 1) max(0, tau - t_l),
-// tau = one layer's transfer, t_l = prefill_s / L.
+// none: the whole transfer; layerwise: one layer's transfer plus what the other n - 1 layers'
+// transfers through the busiest endpoint exceed the prefill of the layers after theirs:
+// tau + (n - 1) max(0, tau - t_l), tau = one layer's transfer, t_l = prefill_s / L,
+// n = t.serial_layers.
 TESSERA_API double exposed_transfer_s(const KvTransfer& t, double prefill_s, std::int64_t layers,
                                       TransferOverlap overlap);
 

@@ -40,9 +40,24 @@ void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
      << " tok/s/user, TPOT " << t3(p.tpot_s) << "\n           TTFT " << t3(p.ttft_s) << " (prefill "
      << t3(p.prefill.time_s) << " + KV transfer " << t3(p.transfer_exposed_s) << " exposed of "
      << t3(p.transfer.time_s) << ")\n           " << fixed(p.requests_per_s, 2) << " req/s, "
-     << (p.prefill_bound ? "prefill" : "decode") << "-bound; KV "
-     << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
+     << (p.prefill_bound ? "prefill" : "decode") << "-bound"
+     << ((p.prefill_bound ? p.prefill_link_bound : p.decode_link_bound) ? " (by its link)" : "")
+     << "; pools busy " << fixed(100 * p.prefill_utilization, 0) << " % (prefill), "
+     << fixed(100 * p.decode_utilization, 0) << " % (decode); queueing not modelled\n"
+     << "           KV " << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
      << link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n';
+}
+
+// Why no pair meets the SLO, from the counts.
+std::string no_pair_reason(const DisaggStudy& d) {
+  const DisaggCounts& c = d.result.counts;
+  if (c.prefill_kept == 0)
+    return d.pools.prefill.empty() ? "no prefill point fits"
+                                   : "no prefill point's prefill time is within the TTFT SLO";
+  if (c.decode_kept == 0)
+    return d.pools.decode.empty() ? "no decode point fits" : "no decode point's TPOT is within the SLO";
+  if (c.within_slo == 0 && c.slo_miss == 0) return "every pair exceeds the PE budget or the machine";
+  return "every pair misses the SLO (TTFT with the KV transfer, or E2E)";
 }
 
 }  // namespace
@@ -77,6 +92,10 @@ nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p) {
   j["e2e_s"] = json_number(p.e2e_s);
   j["requests_per_s"] = json_number(p.requests_per_s);
   j["bound"] = p.prefill_bound ? "prefill" : "decode";
+  j["prefill_link_bound"] = p.prefill_link_bound;
+  j["decode_link_bound"] = p.decode_link_bound;
+  j["prefill_utilization"] = json_number(p.prefill_utilization);
+  j["decode_utilization"] = json_number(p.decode_utilization);
   j["tokens_per_s"] = json_number(p.tokens_per_s);
   j["tokens_per_s_per_pe"] = json_number(p.tokens_per_s_per_pe);
   j["tokens_per_s_per_user"] = json_number(p.tokens_per_s_per_user);
@@ -98,7 +117,9 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
                  {"decode_candidates", d.pools.decode.size()},
                  {"decode_kept", c.decode_kept},
                  {"pairs", c.pairs},
+                 {"non_finite", d.pools.non_finite},
                  {"over_budget", c.over_budget},
+                 {"over_machine", c.over_machine},
                  {"no_link", c.no_link},
                  {"slo_miss", c.slo_miss},
                  {"within_slo", c.within_slo}};
@@ -106,7 +127,9 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
   nlohmann::json f = nlohmann::json::array();
   for (const DisaggPair& p : d.result.frontier) f.push_back(disagg_pair_json(session, p));
   j["frontier"] = f;
-  j["aggregated_best_tokens_per_s_per_pe"] = json_number(agg.best_tokens_per_s_per_pe);
+  j["aggregated_best_tokens_per_s_per_pe"] =
+      agg.best_tokens_per_s_per_pe > 0 ? json_number(agg.best_tokens_per_s_per_pe) : nlohmann::json(nullptr);
+  j["queueing_modelled"] = false;
   const double gain = disaggregation_gain(d.result, agg);
   j["gain"] = gain > 0 ? json_number(gain) : nlohmann::json(nullptr);
   return j;
@@ -127,22 +150,25 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
   os << "pairs      " << c.pairs << " (kept prefill x kept decode x " << spec.max_replicas
      << "^2): " << c.within_slo << " within the SLO\n";
   os << "           " << c.slo_miss << " missing it, " << c.over_budget << " over the PE budget, "
-     << c.no_link << " without a link\n";
+     << c.over_machine << " over the machine, " << c.no_link << " without a link\n";
+  if (d.pools.non_finite > 0)
+    os << "           " << d.pools.non_finite
+       << " pool points dropped: a step time not a positive finite number\n";
   if (!d.result.best) {
-    os << "no disaggregated pair meets the SLO\n";
+    os << "no disaggregated pair meets the SLO: " << no_pair_reason(d) << '\n';
     return;
   }
   os << "best       ";
   print_pair(os, session, *d.result.best);
   os << "frontier   tokens/s/PE vs tokens/s/user: " << d.result.frontier.size() << " pairs\n";
   using A = TextTable::Align;
-  TextTable t({"tok/s/user", "tok/s/PE", "PEs", "prefill x n", "decode x n", "B", "TTFT", "TPOT"},
-              {A::right, A::right, A::right, A::left, A::left, A::right, A::right, A::right});
+  TextTable t({"tok/s/user", "tok/s/PE", "PEs", "prefill x n", "b", "decode x n", "B", "TTFT", "TPOT"},
+              {A::right, A::right, A::right, A::left, A::right, A::left, A::right, A::right, A::right});
   std::size_t rows = 0;
   for (const DisaggPair& p : d.result.frontier) {
     if (rows++ == frontier_rows) break;
     t.add_row({fixed(p.tokens_per_s_per_user, 1), fixed(p.tokens_per_s_per_pe, 1), std::to_string(p.pes),
-               short_config(p.prefill.config) + " x" + std::to_string(p.x),
+               short_config(p.prefill.config) + " x" + std::to_string(p.x), std::to_string(p.prefill.batch),
                short_config(p.decode.config) + " x" + std::to_string(p.y), std::to_string(p.decode.batch),
                t3(p.ttft_s), t3(p.tpot_s)});
   }

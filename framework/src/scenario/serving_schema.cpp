@@ -62,7 +62,8 @@ std::optional<std::vector<std::int64_t>> token_list(const YNode& n, const std::s
 void parse_disaggregated(const YNode& n, DisaggregationSpec& out, Diags& d) {
   const std::string path = "serving.disaggregated";
   out.enabled = true;
-  if (n.is_scalar() && n.value.empty()) return;  // `disaggregated:` alone: the defaults
+  // `disaggregated:` alone is refused by the mapping check (`{}` takes the defaults): no second message.
+  if (n.is_scalar() && n.value.empty()) return;
   if (!expect_mapping(n, path, d)) return;
   check_keys(n, path, *schema_keys(path), d);
   if (const YNode* o = n.find("transfer_overlap"))
