@@ -96,7 +96,7 @@ async function check(browser, file) {
           .waitForFunction(() => {
             const t = document.getElementById("vg-tooltip-element");
             return t && t.classList.contains("visible") && t.textContent.length > 0 ? t.textContent : null;
-          }, { timeout: 1000, polling: 50 })
+          }, { timeout: 2000, polling: 50 })
           .then((h) => h.jsonValue())
           .catch(() => null);
       }

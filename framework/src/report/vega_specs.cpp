@@ -51,7 +51,15 @@ json knob_select(const std::string& name, const std::string& label, const std::v
           {"bind", {{"input", "select"}, {"options", options}, {"name", label}}}};
 }
 
-json colour_scale() { return {{"range", okabe_ito()}}; }
+// The colour of a point: the chosen knob's value, numbers in numeric order.
+constexpr const char* kKnobOrder = "isNumber(datum[colour_knob]) ? datum[colour_knob] : 0";
+json knob_colour() {
+  return {{"field", "knob"},
+          {"type", "nominal"},
+          {"title", {{"expr", "colour_knob"}}},
+          {"sort", {{"field", "knob_order"}, {"op", "min"}}},
+          {"scale", {{"range", okabe_ito()}}}};
+}
 
 // A point of a scatter: the knobs flat, the label, and the given numbers.
 json scatter_row(const json& entry, const json& config) {
@@ -84,7 +92,7 @@ std::string points_note(const json& result, const char* what) {
     return "This result has no `points` list: only the frontier is drawn.";
   if (sampled)
     return "A seeded random sample of " + std::to_string(shown) + " of the " + text_of(total) + " " + what +
-           " (points_sampled: true); the frontier is complete.";
+           "s" + " (points_sampled: true); the frontier is complete.";
   return "All " + plural(shown, what) + ".";
 }
 
@@ -142,8 +150,7 @@ json search_pareto_spec(const json& result) {
          {"encoding",
           {{"x", x},
            {"y", y},
-           {"color",
-            {{"field", "knob"}, {"type", "nominal"}, {"title", "knob value"}, {"scale", colour_scale()}}},
+           {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.75}}}, {"value", 0.2}}},
            {"tooltip", tooltip}}}});
   if (!frontier.empty())
@@ -240,7 +247,7 @@ void frontier_layers(json& layers, const json& rows, const std::string& colour, 
   if (rows.empty()) return;
   layers.push_back(
       {{"data", {{"values", rows}}},
-       {"mark", {{"type", "line"}, {"color", colour}, {"strokeWidth", 2}, {"interpolate", "step-after"}}},
+       {"mark", {{"type", "line"}, {"color", colour}, {"strokeWidth", 2}, {"interpolate", "step-before"}}},
        {"encoding",
         {{"x", {{"field", "tokens_per_s_per_user"}, {"type", "quantitative"}}},
          {"y", {{"field", "tokens_per_s_per_pe"}, {"type", "quantitative"}}},
@@ -315,6 +322,7 @@ json serve_scatter_spec(const json& result) {
     layers.push_back(
         {{"data", {{"values", points}}},
          {"transform", json::array({{{"calculate", "'' + datum[colour_knob]"}, {"as", "knob"}},
+                                    {{"calculate", kKnobOrder}, {"as", "knob_order"}},
                                     {{"filter",
                                       "isValid(datum.tokens_per_s_per_user) && "
                                       "isValid(datum.tokens_per_s_per_pe)"}}})},
@@ -322,8 +330,7 @@ json serve_scatter_spec(const json& result) {
          {"encoding",
           {{"x", x},
            {"y", y},
-           {"color",
-            {{"field", "knob"}, {"type", "nominal"}, {"title", "knob value"}, {"scale", colour_scale()}}},
+           {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.7}}}, {"value", 0.15}}},
            {"tooltip", tooltip}}}});
   frontier_layers(layers, aggregated, "#000000", "diamond", tooltip);
@@ -374,8 +381,9 @@ bool is_serve_result(const json& result) {
 std::vector<ChartSpec> search_charts(const json& result) {
   std::vector<ChartSpec> charts;
   charts.push_back({"pareto", "Pareto frontier",
-                    points_note(result, "valid configurations") +
-                        " Black diamonds: the frontier over every objective; faded: does not fit memory.",
+                    points_note(result, "valid configuration") +
+                        " Black diamonds: the frontier over every objective; faded: does not fit memory. "
+                        "Log axes: values at or below zero are not drawn.",
                     search_pareto_spec(result)});
   const json rows = stage_rows(result);
   if (!rows.empty())
@@ -388,7 +396,7 @@ std::vector<ChartSpec> search_charts(const json& result) {
 }
 
 std::vector<ChartSpec> serve_charts(const json& result) {
-  std::string note = points_note(result, "runnable serving points") +
+  std::string note = points_note(result, "runnable serving point") +
                      " Faded: outside the SLO. Black diamonds: the aggregated frontier within the SLO";
   if (!array_field(field(result, "disaggregated"), "frontier").empty())
     note += "; vermillion squares: the disaggregated frontier (prefill and decode pools)";
