@@ -22,7 +22,7 @@ reports=("$out/default.html" "$out/default-redrawn.html")
 "$tessera" run -q --json "$out/default.json" --html "$out/default.html" >/dev/null
 "$tessera" report "$out/default.json" --html "$out/default-redrawn.html"
 for s in "$src"/scenarios/*.yaml; do
-  grep -q '^ *mode: *serve' "$s" || continue
+  grep -Eq '(^|[{ ,])mode: *serve' "$s" || continue
   name=$(basename "$s" .yaml)
   "$tessera" serve -q "$s" --html "$out/$name.html" >/dev/null
   reports+=("$out/$name.html")
