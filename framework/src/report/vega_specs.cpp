@@ -56,7 +56,7 @@ constexpr const char* kKnobOrder = "isNumber(datum[colour_knob]) ? datum[colour_
 json knob_colour() {
   return {{"field", "knob"},
           {"type", "nominal"},
-          {"title", {{"expr", "colour_knob"}}},
+          {"title", "knob value"},
           {"sort", {{"field", "knob_order"}, {"op", "min"}}},
           {"scale", {{"range", okabe_ito()}}}};
 }
@@ -129,18 +129,20 @@ json search_pareto_spec(const json& result) {
   const json axes = json::array({{{"calculate", "datum.objectives[x_objective]"}, {"as", "x"}},
                                  {{"calculate", "datum.objectives[y_objective]"}, {"as", "y"}},
                                  {{"calculate", "'' + datum[colour_knob]"}, {"as", "knob"}},
+                                 {{"calculate", kKnobOrder}, {"as", "knob_order"}},
                                  {{"filter",
                                    "isValid(datum.x) && isValid(datum.y) && isFinite(datum.x) && "
-                                   "isFinite(datum.y)"}}});
+                                   "isFinite(datum.y) && datum.x > 0 && datum.y > 0"}}});
   const json tooltip = tooltip_fields({{"x", "x"}, {"y", "y"}, {"latency_s", "latency (s)"}, {"pes", "PEs"}});
+  // Log axes: objectives span decades (latency, PEs); titles follow the chosen objective.
   const json x = {{"field", "x"},
                   {"type", "quantitative"},
-                  {"title", "x: the objective chosen below"},
-                  {"scale", {{"zero", false}, {"type", "linear"}}}};
+                  {"title", "x: the objective chosen below (log scale)"},
+                  {"scale", {{"type", "log"}}}};
   const json y = {{"field", "y"},
                   {"type", "quantitative"},
-                  {"title", "y: the objective chosen below"},
-                  {"scale", {{"zero", false}}}};
+                  {"title", "y: the objective chosen below (log scale)"},
+                  {"scale", {{"type", "log"}}}};
   json layers = json::array();
   if (!points.empty())
     layers.push_back(
@@ -213,6 +215,7 @@ json search_stage_spec(const json& rows) {
          {{"field", "config"},
           {"type", "nominal"},
           {"title", nullptr},
+          {"axis", {{"labelLimit", 420}}},
           {"sort", {{"field", "rank"}, {"op", "min"}}}}},
         {"x",
          {{"field", "time_s"},
