@@ -111,7 +111,7 @@ std::string html_escape(const std::string& text) {
 
 std::string html_report(const json& result, const std::string& command, const WebAssets& assets) {
   const bool serve = is_serve_result(result);
-  const std::vector<ChartSpec> charts = serve ? serve_charts(result) : search_charts(result);
+  std::vector<ChartSpec> charts = serve ? serve_charts(result) : search_charts(result);
   const std::string scenario = text_of(field(result, "scenario"));
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -130,11 +130,11 @@ std::string html_report(const json& result, const std::string& command, const We
   h += row("command", "<code>" + html_escape(command) + "</code>");
   h += "</table>\n</header>\n<main>\n";
   json specs = json::object();
-  for (const ChartSpec& c : charts) {
+  for (ChartSpec& c : charts) {
     h += "<section id=\"chart-" + c.id + "\">\n<h2>" + html_escape(c.title) + "</h2>\n";
     if (!c.note.empty()) h += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
     h += "<div class=\"chart\" id=\"view-" + c.id + "\"></div>\n</section>\n";
-    specs[c.id] = c.spec;
+    specs[c.id] = std::move(c.spec);
   }
   h += "</main>\n<footer>Drawn with vega " + html_escape(assets.vega_version) + ", vega-lite " +
        html_escape(assets.vega_lite_version) + ", vega-embed " + html_escape(assets.vega_embed_version) +

@@ -51,6 +51,9 @@ json knob_select(const std::string& name, const std::string& label, const std::v
           {"bind", {{"input", "select"}, {"options", options}, {"name", label}}}};
 }
 
+// Sets a layer's data to `values` without copying them (a braced json initializer copies).
+void move_values(json& layer, json& values) { layer["data"]["values"] = std::move(values); }
+
 // The colour of a point: the chosen knob's value, numbers in numeric order.
 constexpr const char* kKnobOrder = "isNumber(datum[colour_knob]) ? datum[colour_knob] : 0";
 json knob_colour() {
@@ -144,9 +147,9 @@ json search_pareto_spec(const json& result) {
                   {"title", "y: the objective chosen below (log scale)"},
                   {"scale", {{"type", "log"}}}};
   json layers = json::array();
-  if (!points.empty())
+  if (!points.empty()) {
     layers.push_back(
-        {{"data", {{"values", points}}},
+        {{"data", {{"values", nullptr}}},
          {"transform", axes},
          {"mark", {{"type", "point"}, {"filled", true}, {"size", 36}}},
          {"encoding",
@@ -155,6 +158,8 @@ json search_pareto_spec(const json& result) {
            {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.75}}}, {"value", 0.2}}},
            {"tooltip", tooltip}}}});
+    move_values(layers.back(), points);  // thousands of rows: moved in, not copied
+  }
   if (!frontier.empty())
     layers.push_back({{"data", {{"values", frontier}}},
                       {"transform", axes},
@@ -321,9 +326,9 @@ json serve_scatter_spec(const json& result) {
                   {"scale", {{"zero", false}}}};
   const json y = {{"field", "tokens_per_s_per_pe"}, {"type", "quantitative"}, {"title", "tokens/s/PE"}};
   json layers = json::array();
-  if (!points.empty())
+  if (!points.empty()) {
     layers.push_back(
-        {{"data", {{"values", points}}},
+        {{"data", {{"values", nullptr}}},
          {"transform", json::array({{{"calculate", "'' + datum[colour_knob]"}, {"as", "knob"}},
                                     {{"calculate", kKnobOrder}, {"as", "knob_order"}},
                                     {{"filter",
@@ -336,6 +341,8 @@ json serve_scatter_spec(const json& result) {
            {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.7}}}, {"value", 0.15}}},
            {"tooltip", tooltip}}}});
+    move_values(layers.back(), points);  // thousands of rows: moved in, not copied
+  }
   frontier_layers(layers, aggregated, "#000000", "diamond", tooltip);
   frontier_layers(layers, disaggregated, okabe_ito()[5], "square", tooltip);
   // The SLO lines: a TPOT limit is a floor on tokens/s/user (1/TPOT), as is min_tokens_per_s_per_user.
