@@ -1,7 +1,8 @@
 # Tessera — one-word entry points. `make test` is what CI runs first, `make test-asan` second.
 #   make deps       install the Debian 12 packages (scripts/install-deps.sh; idempotent)
 #   make build      Release build into build/
-#   make demo       build, then `tessera run` on the default scenario
+#   make demo       build, then `tessera run` on the default scenario; also writes its HTML
+#                   report (build/report-default.html, docs/report.md) and prints the path
 #   make test       build, then the whole CTest suite
 #   make test-asan  clang + AddressSanitizer/UndefinedBehaviorSanitizer Debug build into
 #                   build-asan/, then the whole suite there
@@ -53,7 +54,8 @@ build: configure
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 
 demo: build
-	$(BUILD)/bin/tessera run
+	$(BUILD)/bin/tessera run --html $(BUILD)/report-default.html
+	@echo "HTML report: $(abspath $(BUILD)/report-default.html)"
 
 test: build
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -j2

@@ -18,5 +18,6 @@ int plugins_command(const Args& args);
 int validate_command(const Args& args);
 int validate_data_command(const Args& args);
 int schema_command(const Args& args);
+int report_command(const Args& args);
 
 }  // namespace tessera::cli

@@ -8,9 +8,12 @@
 #include "common_options.hpp"
 #include "eval/search_driver.hpp"
 #include "exit_codes.hpp"
+#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/points_json.hpp"
 #include "report/search_report.hpp"
+#include "report/stage_breakdown.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
 
@@ -47,12 +50,15 @@ int run_command(const Args& args) {
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    std::string threads_text, top_text;
+    std::string threads_text, top_text, html_path;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "top", po::value<std::string>(&top_text)->value_name("N"),
-        "rows of the top-N table (default: the scenario's report.top, 20)");
+        "rows of the top-N table (default: the scenario's report.top, 20)")(
+        "html", po::value<std::string>(&html_path)->value_name("FILE"),
+        "also write a self-contained HTML report: the Pareto scatter and the stage breakdown "
+        "(docs/report.md)");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
     const unsigned threads = parse_threads(threads_text);
@@ -66,6 +72,7 @@ int run_command(const Args& args) {
     const ReportOutputs report = add_report_outputs(outputs, common, study);
     OutputFile* csv = report.csv;
     OutputFile* json = report.json;
+    const HtmlOutput html = add_html_output(outputs, html_path, command_line("run", args));
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, scenario, study.registry(), "run", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
@@ -73,6 +80,7 @@ int run_command(const Args& args) {
     so.threads = threads;
     so.on_progress = bar.callback();
     so.top = top;
+    if (json || html.file) so.points = kMaxReportPoints;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (csv) {
       write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
@@ -81,7 +89,13 @@ int run_command(const Args& args) {
       };
     }
     const SearchResult result = run_search(session, *strategy, so);
-    if (json) json->stream() << search_json(session, result).dump(2) << "\n";
+    if (json || html.file) {
+      nlohmann::json j = search_json(session, result);
+      add_search_points(j, session, result);
+      add_search_stages(j, session, result);
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
+    }
     outputs.commit_all();
     if (!outputs.stdout_taken()) print_search_text(std::cout, session, result);
     return kExitOk;

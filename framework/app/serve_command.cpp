@@ -11,9 +11,11 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/disagg_report.hpp"
+#include "report/points_json.hpp"
 #include "report/serve_report.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
@@ -56,7 +58,7 @@ int serve_command(const Args& args) {
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    std::string threads_text, top_text, max_pes_text;
+    std::string threads_text, top_text, max_pes_text, html_path;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
@@ -64,7 +66,9 @@ int serve_command(const Args& args) {
         "rows of the top-N table (default: the scenario's report.top, 20)")(
         "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
         "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = no "
-        "budget)");
+        "budget)")("html", po::value<std::string>(&html_path)->value_name("FILE"),
+                   "also write a self-contained HTML report: tokens/s/user vs tokens/s/PE, the SLO, the "
+                   "frontiers (docs/report.md)");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
     if (scenario_path.empty())
@@ -82,6 +86,7 @@ int serve_command(const Args& args) {
     const ReportOutputs report = add_report_outputs(outputs, common, study);
     OutputFile* csv = report.csv;
     OutputFile* json = report.json;
+    const HtmlOutput html = add_html_output(outputs, html_path, command_line("serve", args));
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
     ServeStudyOptions so;
@@ -89,6 +94,7 @@ int serve_command(const Args& args) {
     so.top = top;
     so.max_pes = max_pes;
     so.on_progress = bar.callback();
+    if (json || html.file) so.points = kMaxReportPoints;
     if (csv) {
       write_serve_csv_header(csv->stream(), session);
       so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
@@ -96,10 +102,12 @@ int serve_command(const Args& args) {
     const ServeResult result = run_serve_study(session, so);
     std::optional<DisaggStudy> disagg;
     if (scenario.serving.disaggregated.enabled) disagg = run_disagg_study(session, result.max_pes);
-    if (json) {
+    if (json || html.file) {
       nlohmann::json j = serve_json(session, result);
       if (disagg) j["disaggregated"] = disagg_json(session, *disagg, result);
-      json->stream() << j.dump(2) << "\n";
+      add_serve_points(j, session, result);
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
     }
     outputs.commit_all();
     if (!outputs.stdout_taken()) {

@@ -7,6 +7,7 @@
 
 #include "core/cancellation.hpp"
 #include "core/pareto.hpp"
+#include "core/reservoir.hpp"
 #include "core/streaming_front.hpp"
 #include "core/top_n.hpp"
 #include "eval/batch_evaluator.hpp"
@@ -16,6 +17,22 @@
 namespace tessera {
 
 namespace {
+
+ServePoint serve_point_of(const ServeRecord& r) {
+  ServePoint p;
+  p.key = r.key;
+  p.config = r.config;
+  p.point = r.point;
+  p.pes = r.pes;
+  p.replicas = r.replicas;
+  p.ttft_s = r.metrics.ttft_s;
+  p.tpot_s = r.metrics.tpot_s;
+  p.tokens_per_s_per_pe = r.tokens_per_s_per_pe;
+  p.tokens_per_s_per_user = r.tokens_per_s_per_user;
+  p.objectives = r.objectives;
+  p.feasible = r.feasible;
+  return p;
+}
 
 // The study's axes: the session's objectives, or tokens/s/PE and tokens/s/user.
 std::vector<ServeAxis> study_axes(const std::vector<ObjectiveSlot>& objectives) {
@@ -174,6 +191,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   StreamingFront<ServeRecord, AxisValues> front(dirs, {});
   std::optional<ServeRecord> closest;
   ServeCounts& counts = result.counts;
+  Reservoir<ServePoint> sample(options.points);
 
   for (std::uint64_t first = 0; first < total; first += batch) {
     throw_if_cancelled();
@@ -211,6 +229,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
           break;
       }
       if (r.runnable) ++counts.runnable;
+      if (r.runnable && options.points > 0) sample.offer(serve_point_of(r));
       if (options.on_point) {
         r.reason = serve_record_reason(session, r);
         options.on_point(r);
@@ -229,6 +248,11 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
 
   result.top = top.take();
   result.frontier = front.take(serve_rank_less);
+  result.points_seen = sample.seen();
+  result.points_sampled = sample.sampled();
+  result.points = sample.take();
+  std::sort(result.points.begin(), result.points.end(),
+            [](const ServePoint& a, const ServePoint& b) { return a.key < b.key; });
   for (ServeRecord& r : result.top) r.reason.clear();
   for (ServeRecord& r : result.frontier) r.reason.clear();
   if (counts.within_slo == 0 && closest) {

@@ -53,6 +53,18 @@ struct ServeRecord {
   std::string reason;  // why not feasible ("" when it is); set on the kept records and streamed rows
 };
 
+// One runnable serving point as `--json`'s `points` list holds it (the totals only).
+struct ServePoint {
+  std::uint64_t key = 0;  // ServeRecord::key
+  ParallelConfig config;
+  ServingPoint point;
+  std::int64_t pes = 0, replicas = 0;
+  double ttft_s = 0, tpot_s = 0;
+  double tokens_per_s_per_pe = 0, tokens_per_s_per_user = 0;
+  std::array<double, kMaxObjectives> objectives{};
+  bool feasible = false;  // within the SLO
+};
+
 struct ServeCounts {
   std::uint64_t enumerated = 0;      // grid points
   std::uint64_t configurations = 0;  // valid canonical configurations of the grid
@@ -78,6 +90,9 @@ struct ServeStudyOptions {
   // (`tessera serve --csv`).
   std::function<void(const ServeRecord&)> on_point;
   std::size_t batch = 8192;  // points evaluated per round (memory: one compact record each)
+  // At most this many runnable points kept as ServeResult::points: all of them when they are
+  // no more, else a seeded reservoir sample (core/reservoir.hpp). 0 = none.
+  std::size_t points = 0;
 };
 
 // How the records are ranked and the frontier is drawn.
@@ -103,6 +118,11 @@ struct ServeResult {
   std::optional<ServeRecord> closest_miss;
   // The most tokens/s/PE of any point within the SLO (0: none), whatever ranks the study.
   double best_tokens_per_s_per_pe = 0;
+  // ServeStudyOptions::points, in the study's order; points_seen runnable points were offered,
+  // points_sampled when more than points.size().
+  std::vector<ServePoint> points;
+  std::uint64_t points_seen = 0;
+  bool points_sampled = false;
   const ServeRecord* best() const { return top.empty() ? nullptr : &top.front(); }
 };
 

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/cancellation.hpp"
+#include "core/reservoir.hpp"
 #include "core/streaming_front.hpp"
 #include "core/top_n.hpp"
 #include "eval/batch_evaluator.hpp"
@@ -129,6 +130,19 @@ bool rank_less(const Candidate& x, const Candidate& y) {
   return x.key < y.key;
 }
 
+SearchPoint point_of(std::uint64_t key, const ConfigRecord& r) {
+  SearchPoint p;
+  p.key = key;
+  p.config = r.config;
+  p.objectives = r.objectives;
+  p.latency_s = r.latency_s;
+  p.throughput_tok_s = r.throughput_tok_s;
+  p.pes = r.pes;
+  p.fits_memory = r.fits_memory;
+  p.feasible = r.feasible;
+  return p;
+}
+
 // The space's order.
 bool key_less(const Candidate& a, const Candidate& b) { return a.key < b.key; }
 
@@ -170,6 +184,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   StreamingFront<Candidate, CandidateObjectives> front(dirs, {});
   std::vector<std::pair<std::uint64_t, ConfigRecord>> all;  // keep_records only
   const bool want_reason = options.keep_records || static_cast<bool>(options.on_record);
+  Reservoir<SearchPoint> sample(options.points);
 
   // Termination (docs/plugin-guide.md §10): a search that proposes nothing new for more than
   // search.stale_rounds rounds in a row, or more distinct configurations than the grid has
@@ -220,6 +235,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
         if (!dirs.empty()) front.offer(c);
       }
       if (options.keep_records) all.emplace_back(key, r);
+      if (options.points > 0 && r.valid && r.non_finite == NonFinite::none) sample.offer(point_of(key, r));
     }
     stale_rounds = result.counts.evaluated == evaluated_before ? stale_rounds + 1 : 0;
     if (stale_rounds > stale_limit)
@@ -279,6 +295,11 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   for (std::size_t i = 0; i < ranked.size() && i < options.top; ++i)
     result.top.push_back(index(ranked[i].key));
   for (const Candidate& c : pareto) result.pareto.push_back(index(c.key));
+  result.points_seen = sample.seen();
+  result.points_sampled = sample.sampled();
+  result.points = sample.take();
+  std::sort(result.points.begin(), result.points.end(),
+            [](const SearchPoint& a, const SearchPoint& b) { return a.key < b.key; });
   return result;
 }
 

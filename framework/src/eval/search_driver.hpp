@@ -48,6 +48,17 @@ struct ConfigRecord {
   double hbm_utilization = 0;  // used / budget (per PE, most loaded stage)
 };
 
+// One evaluated configuration as `--json`'s `points` list holds it (the totals only).
+struct SearchPoint {
+  std::uint64_t key = 0;  // the configuration's position in the evaluation (grid index, or after)
+  ParallelConfig config;
+  std::array<double, kMaxObjectives> objectives{};
+  double latency_s = 0, throughput_tok_s = 0;
+  std::int64_t pes = 0;
+  bool fits_memory = false;
+  bool feasible = false;
+};
+
 struct SearchCounts {
   std::uint64_t enumerated = 0;  // grid points
   std::uint64_t valid = 0;       // canonical and valid
@@ -73,6 +84,10 @@ struct SearchOptions {
   // (exhaustive, random), the strategy's order otherwise. `tessera run --csv` writes its rows
   // from here as they come.
   std::function<void(const ConfigRecord&)> on_record;
+  // At most this many valid configurations (layout valid, every quantity finite; fitting
+  // memory or not) kept as SearchResult::points: all of them when they are no more, else a
+  // seeded reservoir sample (core/reservoir.hpp). 0 = none. The buffer is reserved once.
+  std::size_t points = 0;
 };
 
 struct SearchResult {
@@ -84,6 +99,11 @@ struct SearchResult {
   std::vector<std::size_t> pareto;  // indices into records, feasible, non-dominated, ascending
   std::vector<std::size_t> top;     // best first
   std::vector<ObjectiveSlot> objectives;
+  // SearchOptions::points: in the space's order; points_seen valid configurations were
+  // offered, points_sampled when more than points.size().
+  std::vector<SearchPoint> points;
+  std::uint64_t points_seen = 0;
+  bool points_sampled = false;
 };
 
 // Evaluates one configuration into a record (reason text for invalid / not fitting).

@@ -1,0 +1,161 @@
+#include "report/html_report.hpp"
+
+#include "report/vega_specs.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kStyle = R"css(
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:980px;
+color:#1a1a1a;background:#fff;line-height:1.4}
+h1{font-size:1.5em;margin:0 0 8px}h2{font-size:1.15em;margin:28px 0 4px}
+table.meta{border-collapse:collapse;font-size:.9em}table.meta th{text-align:left;padding:2px 12px 2px 0;
+color:#555;font-weight:600;vertical-align:top}table.meta td{padding:2px 0}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f3f3f3;padding:1px 4px;
+border-radius:3px;word-break:break-all}
+p.note{color:#444;font-size:.9em;margin:2px 0 8px}
+.chart{margin:8px 0}.vega-bind{display:inline-block;margin-right:16px;font-size:.9em}
+footer{margin-top:32px;color:#666;font-size:.8em}
+)css";
+
+const json& field(const json& j, const char* key) {
+  static const json kNull;
+  if (!j.is_object()) return kNull;
+  const auto it = j.find(key);
+  return it == j.end() ? kNull : *it;
+}
+
+std::string text_of(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "";
+  return v.dump();
+}
+
+// JSON inside a <script> element: '<' escaped, so no "</script>" or "<!--" can end it early.
+std::string script_json(const json& j) {
+  const std::string s = j.dump();
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The plugins line of either result kind.
+std::string plugins_line(const json& r) {
+  const json& plugins = field(r, "plugins");
+  if (plugins.is_object()) {
+    std::string s = "serving " + text_of(field(field(plugins, "serving"), "name")) + ", latency " +
+                    text_of(field(plugins, "latency")) + ", memory " +
+                    text_of(field(field(plugins, "memory"), "name"));
+    std::string objectives;
+    for (const json& o :
+         field(plugins, "objectives").is_array() ? field(plugins, "objectives") : json::array())
+      objectives += (objectives.empty() ? "" : ", ") + text_of(field(o, "name"));
+    if (!objectives.empty()) s += ", objectives " + objectives;
+    return s;
+  }
+  std::string s = "latency " + text_of(field(r, "latency_model")) + ", search " + text_of(field(r, "search"));
+  std::string objectives;
+  for (const json& o : field(r, "objectives").is_array() ? field(r, "objectives") : json::array())
+    objectives += (objectives.empty() ? "" : ", ") + text_of(field(o, "name"));
+  if (!objectives.empty()) s += ", objectives " + objectives;
+  return s;
+}
+
+std::string machine_line(const json& r) {
+  const json& m = field(r, "machine");
+  if (!m.is_object()) return text_of(m);
+  return text_of(field(m, "name")) + " (" + text_of(field(m, "pes")) + " x " + text_of(field(m, "pe")) + ")";
+}
+
+std::string row(const std::string& name, const std::string& value_html) {
+  return "<tr><th>" + name + "</th><td>" + value_html + "</td></tr>\n";
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string html_report(const json& result, const std::string& command, const WebAssets& assets) {
+  const bool serve = is_serve_result(result);
+  std::vector<ChartSpec> charts = serve ? serve_charts(result) : search_charts(result);
+  const std::string scenario = text_of(field(result, "scenario"));
+  std::string h;
+  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  h += "<meta name=\"generator\" content=\"Tessera " + html_escape(kVersion) + "\">\n";
+  h += "<title>Tessera: " + html_escape(scenario) + "</title>\n<style>" + std::string(kStyle) + "</style>\n";
+  h += "<script>" + assets.vega + "\n</script>\n";
+  h += "<script>" + assets.vega_lite + "\n</script>\n";
+  h += "<script>" + assets.vega_embed + "\n</script>\n";
+  h += "</head>\n<body>\n<header>\n<h1>" + html_escape(scenario) + "</h1>\n<table class=\"meta\">\n";
+  h += row("study", serve ? "tessera serve" : "tessera run");
+  h += row("model", html_escape(text_of(field(result, "model"))));
+  h += row("machine", html_escape(machine_line(result)));
+  h += row("plugins", html_escape(plugins_line(result)));
+  h += row("Tessera", html_escape(text_of(field(result, "version"))));
+  h += row("command", "<code>" + html_escape(command) + "</code>");
+  h += "</table>\n</header>\n<main>\n";
+  json specs = json::object();
+  for (ChartSpec& c : charts) {
+    h += "<section id=\"chart-" + c.id + "\">\n<h2>" + html_escape(c.title) + "</h2>\n";
+    if (!c.note.empty()) h += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
+    h += "<div class=\"chart\" id=\"view-" + c.id + "\"></div>\n</section>\n";
+    specs[c.id] = std::move(c.spec);
+  }
+  h += "</main>\n<footer>Drawn with vega " + html_escape(assets.vega_version) + ", vega-lite " +
+       html_escape(assets.vega_lite_version) + ", vega-embed " + html_escape(assets.vega_embed_version) +
+       " (inlined; this file needs no network). Colours: Okabe-Ito.</footer>\n";
+  h += "<script type=\"application/json\" id=\"tessera-specs\">" + script_json(specs) + "</script>\n";
+  h += R"js(<script>
+(function () {
+  var specs = JSON.parse(document.getElementById("tessera-specs").textContent);
+  window.tesseraViews = {};
+  window.tesseraReady = Promise.all(Object.keys(specs).map(function (id) {
+    return vegaEmbed("#view-" + id, specs[id], {actions: false, renderer: "svg"}).then(function (r) {
+      window.tesseraViews[id] = r.view;
+      return r.view.runAsync();
+    });
+  }));
+  window.tesseraReady.catch(function (e) { console.error("tessera report: " + e); });
+})();
+</script>
+)js";
+  h += "</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace tessera

@@ -1,0 +1,150 @@
+// The HTML reports in a real browser (docs/report.md "Tested in a browser"): Debian's chromium,
+// headless, driven over the DevTools protocol by puppeteer-core (third_party/web). One browser,
+// one page per report. A report fails when the page logs a console error or throws, asks for
+// anything over the network, does not render every view, a view has a mark that drew nothing,
+// or hovering a data point shows no tooltip naming its configuration. Writes OUT/NAME.png per
+// report. Then the test of the test: two deliberately broken copies of the first report (a chart
+// whose field does not exist, so it draws nothing; a script that logs an error) must fail.
+//
+// node browser_test.mjs --chromium PATH --modules NODE_MODULES --out DIR REPORT.html...
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+function parseArgs(argv) {
+  const o = { reports: [] };
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    if (a === "--chromium") o.chromium = argv[++i];
+    else if (a === "--modules") o.modules = argv[++i];
+    else if (a === "--out") o.out = argv[++i];
+    else o.reports.push(a);
+  }
+  return o;
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const require = createRequire(path.join(path.resolve(opts.modules), "noop.js"));
+const puppeteer = require("puppeteer-core");
+fs.mkdirSync(opts.out, { recursive: true });
+
+// Every view's marks and how many items each drew (axes, legends and titles left out).
+function marksOf() {
+  const out = {};
+  for (const [id, view] of Object.entries(window.tesseraViews || {})) {
+    const marks = [];
+    const walk = (node) => {
+      if (!node) return;
+      if (node.marktype && node.role === "mark") marks.push({ name: node.name, type: node.marktype, items: node.items.length });
+      if (node.role === "axis" || node.role === "legend" || node.role === "title") return;
+      for (const item of node.items || []) {
+        for (const child of item.items || []) walk(child);
+      }
+    };
+    const root = view.scenegraph().root;
+    for (const item of root.items || []) for (const child of item.items || []) walk(child);
+    out[id] = marks;
+  }
+  return out;
+}
+
+async function check(browser, file) {
+  const problems = [];
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 900 });
+  page.on("console", (m) => { if (m.type() === "error") problems.push("console error: " + m.text()); });
+  page.on("pageerror", (e) => problems.push("page error: " + e.message));
+  await page.setRequestInterception(true);
+  page.on("request", (r) => {
+    if (r.url().startsWith("file:") || r.url().startsWith("data:")) r.continue();
+    else { problems.push("network request: " + r.url()); r.abort(); }
+  });
+  try {
+    await page.goto(pathToFileURL(path.resolve(file)).href, { waitUntil: "load" });
+    const ok = await page.evaluate(() =>
+      Promise.race([
+        (window.tesseraReady || Promise.reject(new Error("no window.tesseraReady"))).then(() => "ok"),
+        new Promise((resolve) => setTimeout(() => resolve("timed out"), 20000)),
+      ]).catch((e) => "failed: " + e));
+    if (ok !== "ok") problems.push("views did not render: " + ok);
+    const sections = await page.$$eval("section[id^=chart-]", (s) => s.map((e) => e.id.slice(6)));
+    const marks = await page.evaluate(marksOf);
+    for (const id of sections) {
+      const m = marks[id];
+      if (!m) { problems.push(`chart ${id}: no view on window.tesseraViews`); continue; }
+      if (m.length === 0) problems.push(`chart ${id}: no marks`);
+      for (const mk of m) if (mk.items === 0) problems.push(`chart ${id}: mark ${mk.name} (${mk.type}) drew nothing`);
+      // Hover the last data point drawn (the top layer: the frontier, or the last bar).
+      // The top layer's last few points or bars (one may lie under a label): the first that
+      // shows a tooltip. Marked in the page, so as not to hand thousands of elements to node.
+      const candidates = await page.evaluate((id) => {
+        const groups = [...document.querySelectorAll(`#view-${id} svg g.role-mark.mark-symbol, #view-${id} svg g.role-mark.mark-rect`)];
+        let n = 0;
+        for (const g of groups.reverse()) {
+          const paths = g.querySelectorAll("path");
+          for (let i = paths.length - 1; i >= 0 && n < 6; --i) paths[i].setAttribute("data-hover", String(n++));
+          if (n >= 6) break;
+        }
+        return n;
+      }, id);
+      if (candidates === 0) { problems.push(`chart ${id}: no point or bar to hover`); continue; }
+      let tip = null;
+      for (let k = 0; k < candidates && !tip; ++k) {
+        await page.hover(`#view-${id} [data-hover="${k}"]`);
+        tip = await page
+          .waitForFunction(() => {
+            const t = document.getElementById("vg-tooltip-element");
+            return t && t.classList.contains("visible") && t.textContent.length > 0 ? t.textContent : null;
+          }, { timeout: 2000, polling: 50 })
+          .then((h) => h.jsonValue())
+          .catch(() => null);
+      }
+      if (!tip) problems.push(`chart ${id}: hovering a point showed no tooltip`);
+      else if (!/configuration/.test(tip)) problems.push(`chart ${id}: the tooltip does not name the configuration: ${tip}`);
+      await page.mouse.move(0, 0);
+    }
+    await page.screenshot({ path: path.join(opts.out, path.basename(file, ".html") + ".png"), fullPage: true });
+  } catch (e) {
+    problems.push("error: " + e.message);
+  }
+  await page.close();
+  return problems;
+}
+
+const browser = await puppeteer.launch({
+  executablePath: opts.chromium,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+let failed = 0;
+try {
+  for (const f of opts.reports) {
+    const t0 = Date.now();
+    const problems = await check(browser, f);
+    const ms = Date.now() - t0;
+    if (problems.length === 0) console.log(`ok: ${f} (${ms} ms)`);
+    else {
+      ++failed;
+      console.log(`FAIL: ${f}\n  ` + problems.join("\n  "));
+    }
+  }
+  // The test of the test.
+  const first = fs.readFileSync(opts.reports[0], "utf8");
+  const broken = {
+    "broken-field": first.split('"field":"x"').join('"field":"no_such_field"'),
+    "broken-console": first.slice(0, first.lastIndexOf("</body>")) +
+      "<script>console.error('a deliberately broken chart');</script></body>\n</html>\n",
+  };
+  for (const [name, html] of Object.entries(broken)) {
+    if (html === first) { ++failed; console.log(`FAIL: ${name}: the mutation did not apply`); continue; }
+    const file = path.join(opts.out, name + ".html");
+    fs.writeFileSync(file, html);
+    const problems = await check(browser, file);
+    if (problems.length > 0) console.log(`ok: ${name} fails as it must (${problems[0]})`);
+    else { ++failed; console.log(`FAIL: ${name}: a broken report passed`); }
+  }
+} finally {
+  await browser.close();
+}
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,105 @@
+// report/html_report.* and report/web_assets.*: the page is self-contained, deterministic and
+// cannot be broken out of by the data it carries.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "output_test_util.hpp"
+#include "report/html_report.hpp"
+#include "tessera/error.hpp"
+
+using nlohmann::json;
+using tessera::test::TempDir;
+
+namespace {
+
+tessera::WebAssets fake_assets() {
+  tessera::WebAssets a;
+  a.vega = "/*vega*/";
+  a.vega_lite = "/*vega-lite*/";
+  a.vega_embed = "/*vega-embed*/";
+  a.vega_version = "5.33.1";
+  a.vega_lite_version = "5.23.0";
+  a.vega_embed_version = "6.29.0";
+  return a;
+}
+
+json result() {
+  return json::parse(R"({"scenario": "evil </script><script>alert(1)</script>", "version": "0.1.0",
+    "model": "M & N", "machine": "X", "latency_model": "roofline", "search": "exhaustive",
+    "objectives": [{"name": "latency", "key": "latency_s"}],
+    "pareto": [{"cp": 1, "tp": 2, "kv_shard_mode": "</script><b>", "objectives": {"latency_s": 0.5}}], "top": []})");
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("html report inlines the three scripts and exposes the views") {
+  const std::string h = tessera::html_report(result(), "tessera run", fake_assets());
+  CHECK(h.find("<script>/*vega*/") != std::string::npos);
+  CHECK(h.find("<script>/*vega-lite*/") != std::string::npos);
+  CHECK(h.find("<script>/*vega-embed*/") != std::string::npos);
+  CHECK(h.find("window.tesseraViews") != std::string::npos);
+  CHECK(h.find("id=\"view-pareto\"") != std::string::npos);
+  CHECK(h.find("vega 5.33.1, vega-lite 5.23.0, vega-embed 6.29.0") != std::string::npos);
+  CHECK(h.find("src=") == std::string::npos);  // nothing loaded from elsewhere
+  CHECK(h.find("http://") == std::string::npos);
+}
+
+TEST_CASE("html report is the same bytes for the same result and command") {
+  CHECK(tessera::html_report(result(), "tessera run x", fake_assets()) ==
+        tessera::html_report(result(), "tessera run x", fake_assets()));
+}
+
+TEST_CASE("html report escapes the result's text in the header and in the inlined specs") {
+  const std::string h = tessera::html_report(result(), "tessera run 'a<b'", fake_assets());
+  // Exactly the page's own closing tags: 3 library scripts, the specs, the loader.
+  CHECK(count(h, "</script>") == 5);
+  CHECK(h.find("<h1>evil &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1>") != std::string::npos);
+  CHECK(h.find("M &amp; N") != std::string::npos);
+  CHECK(h.find("<code>tessera run &#39;a&lt;b&#39;</code>") != std::string::npos);
+  CHECK(h.find("\\u003c/script>") != std::string::npos);
+}
+
+TEST_CASE("html report of a serve result draws the serving frontier") {
+  json r =
+      json::parse(R"({"scenario": "s", "workload": {"mode": "serve"}, "machine": {"name": "DGX", "pe": "gpu",
+    "pes": 8}, "plugins": {"serving": {"name": "aggregated"}, "latency": "overlap", "memory": {"name": "standard"},
+    "objectives": []}, "frontier": [{"tp": 8, "tokens_per_s_per_user": 10, "tokens_per_s_per_pe": 20}]})");
+  const std::string h = tessera::html_report(r, "tessera serve s.yaml", fake_assets());
+  CHECK(h.find("id=\"view-frontier\"") != std::string::npos);
+  CHECK(h.find("DGX (8 x gpu)") != std::string::npos);
+  CHECK(h.find("serving aggregated, latency overlap, memory standard") != std::string::npos);
+}
+
+TEST_CASE("web assets missing are an error naming the file and the set-up script") {
+  TempDir dir;
+  try {
+    tessera::load_web_assets(dir.path().string());
+    FAIL("no error");
+  } catch (const tessera::Error& e) {
+    const std::string m = e.what();
+    CHECK(m.find(dir / "vega/build/vega.min.js") != std::string::npos);
+    CHECK(m.find("scripts/install-deps.sh") != std::string::npos);
+    CHECK(m.find("TESSERA_WEB_DIR") != std::string::npos);
+  }
+}
+
+TEST_CASE("web assets are read with their package versions") {
+  TempDir dir;
+  for (const char* p : {"vega", "vega-lite", "vega-embed"}) {
+    std::filesystem::create_directories(dir.path() / p / "build");
+    std::ofstream(dir / (std::string(p) + "/build/" + p + ".min.js")) << "/*" << p << "*/";
+    std::ofstream(dir / (std::string(p) + "/package.json"))
+        << R"({"name": ")" << p << R"(", "version": "1.2.3"})";
+  }
+  const tessera::WebAssets a = tessera::load_web_assets(dir.path().string());
+  CHECK(a.vega == "/*vega*/");
+  CHECK(a.vega_embed == "/*vega-embed*/");
+  CHECK(a.vega_lite_version == "1.2.3");
+}

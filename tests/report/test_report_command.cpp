@@ -1,0 +1,85 @@
+// `tessera run --html`, `tessera serve --html` and `tessera report` end to end: a missing
+// script bundle stops the study before any output exists; `report` redraws a saved result as
+// the page --html wrote (apart from the command line in the header); bad input exits 2.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "output_test_util.hpp"
+#include "tessera_build_paths.hpp"
+
+// After the tessera headers: <sys/wait.h> defines the macro si_value.
+#include <sys/wait.h>
+
+using tessera::test::TempDir;
+
+namespace {
+
+int tessera_cli(const std::string& args, const std::string& env = "") {
+  const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
+  const std::string cmd = "TESSERA_PLUGIN_PATH= " + env + " " + exe + " " + args + " -q >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// The page without its command line (the one line that names the command that wrote it).
+std::string without_command(const std::string& html) {
+  const std::size_t a = html.find("<tr><th>command</th>");
+  const std::size_t b = html.find("</tr>", a);
+  return a == std::string::npos ? html : html.substr(0, a) + html.substr(b);
+}
+
+bool has_web_assets() {
+  return std::filesystem::exists(std::string(TESSERA_SOURCE_DIR) +
+                                 "/third_party/web/node_modules/vega/build/vega.min.js");
+}
+
+}  // namespace
+
+TEST_CASE("run --html without the script bundles fails before the study and writes nothing") {
+  TempDir dir;
+  CHECK(tessera_cli("run --html " + (dir / "r.html") + " --json " + (dir / "r.json"),
+                    "TESSERA_WEB_DIR=" + (dir / "none")) == 1);
+  CHECK(dir.names().empty());
+}
+
+TEST_CASE("report without --html or with a file that is not a result exits 2") {
+  TempDir dir;
+  std::ofstream(dir / "bad.json") << "{not json";
+  std::ofstream(dir / "other.json") << R"({"a": 1})";
+  CHECK(tessera_cli("report " + (dir / "bad.json")) == 2);
+  CHECK(tessera_cli("report " + (dir / "bad.json") + " --html " + (dir / "x.html")) == 2);
+  CHECK(tessera_cli("report " + (dir / "other.json") + " --html " + (dir / "x.html")) == 2);
+  CHECK(tessera_cli("report " + (dir / "missing.json") + " --html " + (dir / "x.html")) == 2);
+  CHECK(!std::filesystem::exists(dir / "x.html"));
+}
+
+TEST_CASE("report redraws a saved run and serve result as the page --html wrote") {
+  if (!has_web_assets()) {
+    WARN("third_party/web/node_modules absent (scripts/install-deps.sh): skipped");
+    return;
+  }
+  TempDir dir;
+  const std::string serve = std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-serve-4k1k-h100.yaml";
+  REQUIRE(tessera_cli("run --json " + (dir / "r.json") + " --html " + (dir / "r.html")) == 0);
+  REQUIRE(tessera_cli("report " + (dir / "r.json") + " --html " + (dir / "r2.html")) == 0);
+  REQUIRE(tessera_cli("serve " + serve + " --json " + (dir / "s.json") + " --html " + (dir / "s.html")) == 0);
+  REQUIRE(tessera_cli("report " + (dir / "s.json") + " --html " + (dir / "s2.html")) == 0);
+  const std::string run_page = read(dir / "r.html");
+  CHECK(run_page.find("id=\"view-pareto\"") != std::string::npos);
+  CHECK(run_page.find("id=\"view-stages\"") != std::string::npos);
+  CHECK(without_command(run_page) == without_command(read(dir / "r2.html")));
+  CHECK(without_command(read(dir / "s.html")) == without_command(read(dir / "s2.html")));
+  // The same study twice: the same bytes.
+  REQUIRE(tessera_cli("run --json " + (dir / "r.json") + " --html " + (dir / "r.html")) == 0);
+  CHECK(read(dir / "r.html") == run_page);
+}
