@@ -392,6 +392,14 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
           s.hardware.push_back(std::move(axis));
           continue;
         }
+        if (e.key.rfind("serving.prefill_machine.", 0) == 0 ||
+            e.key.rfind("serving.decode_machine.", 0) == 0) {
+          d.error(e.key_where, kp + ": '" + e.key +
+                                   "': a pool's own machine is not swept yet (tessera explore does not run "
+                                   "the serving study); set one value with overrides or --set " +
+                                   e.key + "=VALUE");
+          continue;
+        }
         if (e.key.rfind("machine.", 0) != 0) {
           d.error(e.key_where, kp +
                                    ": expected a dotted machine field path such as machine.pe.hbm.bandwidth "
