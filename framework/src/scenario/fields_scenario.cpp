@@ -171,13 +171,13 @@ constexpr FieldRow kRows[] = {
             "PEs one configuration may use at most, all replicas together; absent: no budget", {},
             "machine.pes"),
     {"serving.prefill_machine", S, FieldUse::reference,
-     ParamSpec{"prefill_machine", ParamType::string, Dimension::none, nullptr, kNoMin, kNoMax, nullptr, 0,
+     ParamSpec{"prefill_machine", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
                "serve with serving.disaggregated only: the prefill pool's machine, as `machine:` takes it "
                "(a file path, a machine name, or an inline mapping); absent: `machine`. Given: the pools "
                "share no machine level and serving.disaggregated.transfer is required"},
      false},
     {"serving.decode_machine", S, FieldUse::reference,
-     ParamSpec{"decode_machine", ParamType::string, Dimension::none, nullptr, kNoMin, kNoMax, nullptr, 0,
+     ParamSpec{"decode_machine", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
                "serve with serving.disaggregated only: the decode pool's machine, as `machine:` takes it; "
                "absent: `machine`. Given: serving.disaggregated.transfer is required"},
      false},

@@ -181,7 +181,7 @@ void check_pool_machines(const Scenario& s, Diags& d) {
       d.error(pm->where, std::string(path) +
                              ": the pools run on machines of their own and share no machine level, so "
                              "serving.disaggregated.transfer: {bandwidth, latency} is required (each PE's "
-                             "link to the other pool, e.g. {bandwidth: 50 GB/s, latency: 5 us})");
+                             "link to the other pool, e.g. {bandwidth: 50 GB/s, latency: 8 us})");
   }
 }
 
