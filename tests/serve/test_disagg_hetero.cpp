@@ -2,10 +2,12 @@
 // docs/physics.md §12.4 "Heterogeneous pools"): the link rule, each pool timed on its own
 // machine, a faster decode HBM never lowers the best, the dotted paths land on the right pool,
 // and the refusals.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "analysis/disagg_study.hpp"
+#include "report/disagg_report.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;
@@ -187,4 +189,30 @@ TEST_CASE("hetero paths: the refusals") {
   CHECK(no_link.find("serving.decode_machine: the pools run on machines of their own") != std::string::npos);
   const std::string value = load_error({"serving.decode_machine.pe.hbm.bandwidth=6"});
   CHECK(value.find("serving.decode_machine.pe.hbm.bandwidth") != std::string::npos);
+}
+
+TEST_CASE("hetero report: the aggregated study on each machine and the gain against the better") {
+  const Scenario sc = load(kScenario);
+  const Session base(sc, registry());
+  const PoolSessions pools = pool_sessions(base);
+  REQUIRE(pools.own_decode);
+  const ServeResult on_b200 = run_serve_study(base);
+  const ServeResult on_h200 = run_serve_study(*pools.own_decode);
+  const DisaggStudy d = run_disagg_study(*pools.prefill, *pools.decode, on_b200.max_pes);
+  REQUIRE(d.result.best);
+  const std::vector<AggregatedBest> also{{"DGX-H200", on_h200.best_tokens_per_s_per_pe}};
+  const nlohmann::json j = disagg_json(base, d, on_b200, also);
+  CHECK(j["prefill_machine"] == "DGX-B200");
+  CHECK(j["decode_machine"] == "DGX-H200");
+  CHECK(j["best"]["prefill"]["machine"] == "DGX-B200");
+  CHECK(j["best"]["decode"]["machine"] == "DGX-H200");
+  REQUIRE(j["aggregated_on"].size() == 2);
+  const double better = std::max(on_b200.best_tokens_per_s_per_pe, on_h200.best_tokens_per_s_per_pe);
+  CHECK(j["aggregated_best_tokens_per_s_per_pe"].get<double>() == better);
+  CHECK(j["gain"].get<double>() == Approx(d.result.best->tokens_per_s_per_pe / better).epsilon(1e-12));
+  CHECK(j["best"]["link"] == "serving.disaggregated.transfer");
+  // The pools' PEs both count against serving.max_pes.
+  CHECK(d.result.best->pes ==
+        d.result.best->x * d.result.best->prefill.pes + d.result.best->y * d.result.best->decode.pes);
+  CHECK(d.result.best->pes <= 64);
 }
