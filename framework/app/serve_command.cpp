@@ -79,9 +79,8 @@ int serve_command(const Args& args) {
     const Session& session = study.session();
     if (!scenario.sweep.hardware.empty())
       throw InputErrors({Diagnostic{scenario.sweep.hardware.front().where,
-                                    "sweep.hardware: `tessera serve` studies one machine (per pool) and "
-                                    "`tessera explore` does not run the serving study yet: set one point "
-                                    "with --set " +
+                                    "sweep.hardware: `tessera serve` studies one machine (per pool): use "
+                                    "`tessera explore` for the grid, or set one point with --set " +
                                         scenario.sweep.hardware.front().path + "=VALUE"}});
     const std::size_t top = parse_top(top_text, scenario.report.top);
     // Every output checked (and its temporary file created) before any work.
