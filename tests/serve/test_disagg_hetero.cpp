@@ -7,7 +7,9 @@
 #include <string>
 
 #include "analysis/disagg_study.hpp"
+#include "analysis/serve_exploration.hpp"
 #include "report/disagg_report.hpp"
+#include "scenario/hardware_points.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;
@@ -215,4 +217,56 @@ TEST_CASE("hetero report: the aggregated study on each machine and the gain agai
   CHECK(d.result.best->pes ==
         d.result.best->x * d.result.best->prefill.pes + d.result.best->y * d.result.best->decode.pes);
   CHECK(d.result.best->pes <= 64);
+}
+
+TEST_CASE("hetero sweep: a serving.decode_machine axis lands on the decode machine only") {
+  Scenario sc = hetero(3.35e12);
+  HardwareAxis axis;
+  axis.path = "serving.decode_machine.pe.hbm.bandwidth";
+  axis.dimension = Dimension::bandwidth;
+  axis.values = {2e12, 4e12, 8e12};
+  sc.sweep.hardware = {axis};
+  const HardwarePoint base = hardware_point(sc.sweep, sc.machine, 2);
+  CHECK(base.machine.pe.hbm_bandwidth == 3.35e12);  // `machine` untouched
+  CHECK(base.values == std::vector<double>{8e12});
+  const HardwarePoint pool =
+      hardware_point(sc.sweep, sc.serving.decode_machine.machine, 1, {}, "serving.decode_machine");
+  CHECK(pool.machine.pe.hbm_bandwidth == 4e12);
+  CHECK(hardware_point(sc.sweep, sc.machine, 1, {}, "serving.prefill_machine").machine.pe.hbm_bandwidth ==
+        3.35e12);
+  // Through the loader: the axis is read with machine.<path>'s row, on the decode machine.
+  const Scenario l =
+      load(kScenario, {"sweep.hardware.serving.decode_machine.pe.hbm.bandwidth=[4 TB/s, 6 TB/s]"});
+  REQUIRE(l.sweep.hardware.size() == 1);
+  CHECK(l.sweep.hardware[0].values == std::vector<double>{4e12, 6e12});
+  CHECK(axis_pool(l.sweep.hardware[0]) == "serving.decode_machine");
+}
+
+TEST_CASE("hetero explore: every point's serving study and the ranking") {
+  Scenario sc = hetero(3.35e12);
+  HardwareAxis axis;
+  axis.path = "serving.decode_machine.pe.hbm.bandwidth";
+  axis.dimension = Dimension::bandwidth;
+  axis.values = {2e12, 8e12, 4e12};
+  sc.sweep.hardware = {axis};
+  const Session session(sc, registry());
+  const ServeExploreResult r = explore_serving(session, {});
+  REQUIRE(r.points.size() == 3);
+  // Each point equals the serve study on that pair of machines (hetero(bw)).
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Session at(hetero(axis.values[i]), registry());
+    const PoolSessions s = pool_sessions(at);
+    const DisaggStudy d = run_disagg_study(*s.prefill, *s.decode, 16);
+    REQUIRE(r.points[i].disaggregated);
+    CHECK(r.points[i].disaggregated->tokens_per_s_per_pe == d.result.best->tokens_per_s_per_pe);
+    CHECK(r.points[i].best == d.result.best->tokens_per_s_per_pe);
+    const double agg = std::max(run_serve_study(at).best_tokens_per_s_per_pe,
+                                run_serve_study(*s.decode).best_tokens_per_s_per_pe);
+    CHECK(r.points[i].aggregated == agg);
+    CHECK(r.points[i].gain == Approx(r.points[i].best / agg).epsilon(1e-12));
+  }
+  // Ranked by the disaggregated best: a faster decode HBM never ranks lower (8, 4, 2 TB/s).
+  CHECK(r.ranking == std::vector<std::size_t>{1, 2, 0});
+  CHECK(r.points[1].best >= r.points[2].best);
+  CHECK(r.points[2].best >= r.points[0].best);
 }

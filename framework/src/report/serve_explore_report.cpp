@@ -4,7 +4,6 @@
 
 #include "report/disagg_report.hpp"
 #include "report/json_number.hpp"
-#include "report/search_report.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
@@ -62,7 +61,13 @@ nlohmann::json serve_explore_json(const Session& session, const ServeExploreResu
 void print_serve_explore_text(std::ostream& os, const Session& session, const ServeExploreResult& result) {
   const Scenario& scenario = session.scenario();
   const auto& axes = scenario.sweep.hardware;
-  print_scenario_header(os, session);
+  const MachineSpec& m = scenario.machine;
+  os << "scenario   " << scenario.name << ": " << scenario.model.name << " on " << m.name;
+  for (const PoolMachine* pm : {&scenario.serving.prefill_machine, &scenario.serving.decode_machine})
+    if (pm->given)
+      os << (pm == &scenario.serving.prefill_machine ? ", prefill on " : ", decode on ") << pm->machine.name;
+  os << "\nworkload   serve: ISL " << scenario.workload.input << " prompt tokens, OSL "
+     << scenario.workload.output << " output tokens per request\n";
   os << "hardware grid: " << result.points.size() << " points over " << axes.size()
      << " axes; the serving study at each, ranked by the best "
      << (scenario.serving.disaggregated.enabled ? "disaggregated " : "aggregated ")
