@@ -7,6 +7,7 @@
 
 #include "analysis/exploration.hpp"
 #include "analysis/sensitivity.hpp"
+#include "analysis/serve_exploration.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
@@ -14,6 +15,7 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explore_report.hpp"
+#include "report/serve_explore_report.hpp"
 #include "scenario/sweep_size.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
@@ -30,12 +32,36 @@ constexpr const char* kUsage =
     "the table's `evaluated` column says how many configurations it scored per point), prices the\n"
     "machine with objective/cost (the scenario's, or one with default parameters), prints the\n"
     "Pareto frontier over latency and cost, and ranks the hardware knobs by latency elasticity at\n"
-    "the scenario's own machine.\n";
+    "the scenario's own machine. On a serve scenario (workload.mode: serve): the serving study at\n"
+    "every point (aggregated on each machine, and disaggregated with serving.disaggregated; axes\n"
+    "may name serving.prefill_machine.<path> and serving.decode_machine.<path>), the points\n"
+    "ranked by the best tokens/s/PE within the SLO, with the gain and the pools of each.\n";
 
 constexpr const char* kExamples =
     "\nExamples:\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --json out/explore.json\n";
+
+// A serve scenario: the serving study (aggregated, and disaggregated with
+// serving.disaggregated) at every hardware point, the points ranked by the best tokens/s/PE.
+int explore_serve(const CommonOptions& common, const Study& study, unsigned threads) {
+  const Scenario& scenario = study.scenario();
+  const Session& session = study.session();
+  Outputs outputs;
+  OutputFile* json = outputs.add("--json", common.json);
+  StudyShape shape;
+  shape.machines = sweep_hardware_points(scenario.sweep);
+  plan_study(std::cerr, scenario, study.registry(), "explore", shape, threads, common.quiet);
+  ProgressBar bar(!common.quiet);
+  ServeExploreOptions eo;
+  eo.threads = threads;
+  eo.on_progress = bar.callback();
+  const ServeExploreResult result = explore_serving(session, eo);
+  if (!outputs.stdout_taken()) print_serve_explore_text(std::cout, session, result);
+  if (json) json->stream() << serve_explore_json(session, result).dump(2) << "\n";
+  outputs.commit_all();
+  return kExitOk;
+}
 
 }  // namespace
 
@@ -56,10 +82,11 @@ int explore_command(const Args& args) {
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
     const unsigned threads = parse_threads(threads_text);
-    const Study study(common, scenario_path);
+    const Study study(common, scenario_path, {}, StudyKind::either);
     const Scenario& scenario = study.scenario();
     const Session& session = study.session();
     const PluginRegistry& registry = study.registry();
+    if (scenario.workload.mode == Mode::serve) return explore_serve(common, study, threads);
     const auto strategy = study.create_search();
     // The cost objective: the scenario's when listed (its parameters), else the defaults.
     std::shared_ptr<Objective> cost;

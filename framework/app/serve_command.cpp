@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/disagg_study.hpp"
 #include "analysis/serve_study.hpp"
@@ -80,6 +81,11 @@ int serve_command(const Args& args) {
     const Study study(common, scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
     const Session& session = study.session();
+    if (!scenario.sweep.hardware.empty())
+      throw InputErrors({Diagnostic{scenario.sweep.hardware.front().where,
+                                    "sweep.hardware: `tessera serve` studies one machine (per pool): use "
+                                    "`tessera explore` for the grid, or set one point with --set " +
+                                        scenario.sweep.hardware.front().path + "=VALUE"}});
     const std::size_t top = parse_top(top_text, scenario.report.top);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
@@ -101,10 +107,22 @@ int serve_command(const Args& args) {
     }
     const ServeResult result = run_serve_study(session, so);
     std::optional<DisaggStudy> disagg;
-    if (scenario.serving.disaggregated.enabled) disagg = run_disagg_study(session, result.max_pes);
+    std::vector<AggregatedBest> also;  // the aggregated study on the pools' own machines
+    if (scenario.serving.disaggregated.enabled) {
+      const PoolSessions pools = pool_sessions(session);
+      disagg = run_disagg_study(*pools.prefill, *pools.decode, result.max_pes);
+      for (const Session* own : {pools.own_prefill.get(), pools.own_decode.get()}) {
+        if (!own) continue;
+        ServeStudyOptions o = so;
+        o.on_point = nullptr;  // --csv holds the points on `machine`
+        o.on_progress = nullptr;
+        o.points = 0;
+        also.push_back({own->machine().name, run_serve_study(*own, o).best_tokens_per_s_per_pe});
+      }
+    }
     if (json || html.file) {
       nlohmann::json j = serve_json(session, result);
-      if (disagg) j["disaggregated"] = disagg_json(session, *disagg, result);
+      if (disagg) j["disaggregated"] = disagg_json(session, *disagg, result, also);
       add_serve_points(j, session, result);
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
@@ -112,7 +130,7 @@ int serve_command(const Args& args) {
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       print_serve_text(std::cout, session, result);
-      if (disagg) print_disagg_text(std::cout, session, *disagg, result);
+      if (disagg) print_disagg_text(std::cout, session, *disagg, result, 20, also);
     }
     return kExitOk;
   });

@@ -10,7 +10,7 @@ namespace {
 // scenario's `workload.mode` (the file alone when the mode's line is unknown).
 void require_kind(const Scenario& s, const std::string& path, StudyKind kind) {
   const bool serve = s.workload.mode == Mode::serve;
-  if (serve == (kind == StudyKind::serve)) return;
+  if (kind == StudyKind::either || serve == (kind == StudyKind::serve)) return;
   SourceLocation where = s.mode_where;
   if (where.file.empty()) where = SourceLocation{s.file.empty() ? path : s.file, 0, 0};
   throw InputErrors({Diagnostic{where, serve ? "workload.mode is serve: use `tessera serve`"

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // The shared preamble of the scenario commands (run, explain, compare, sensitivity, explore):
 // the scenario (SCENARIO or the default; --set, --model, --machine applied), an optional edit
 // of it by the command (a --latency choice), its mode checked against the command's StudyKind
@@ -23,7 +24,8 @@ namespace tessera::cli {
 // Which scenarios a command studies: one step (run, explain, compare, sensitivity, explore:
 // `workload.mode: serve` refused, "use `tessera serve`"), or requests (`tessera serve`: only
 // `workload.mode: serve`).
-enum class StudyKind : bool { step, serve };
+// `either`: explore, which studies a serve scenario's hardware grid with the serving study.
+enum class StudyKind : std::uint8_t { step, serve, either };
 
 class Study {
  public:

@@ -23,6 +23,7 @@ reports=("$out/default.html" "$out/default-redrawn.html")
 "$tessera" report "$out/default.json" --html "$out/default-redrawn.html"
 for s in "$src"/scenarios/*.yaml; do
   grep -Eq '(^|[{ ,])mode: *serve' "$s" || continue
+  grep -Eq '^  hardware:' "$s" && continue  # a serve scenario with sweep.hardware is explore's
   name=$(basename "$s" .yaml)
   "$tessera" serve -q "$s" --html "$out/$name.html" >/dev/null
   reports+=("$out/$name.html")

@@ -81,6 +81,7 @@ bool evaluate_pair(const PairingInputs& in, const PoolCandidate& p, const PoolCa
     out.link = in.spec.transfer;
   } else {
     out.level = -2;
+    if (!in.machine) return false;  // pools on two machines: no level joins them
     const MachineSpec& m = *in.machine;
     for (std::size_t i = 0; i < m.levels.size(); ++i)
       if (m.pes_per_unit(static_cast<int>(i) + 1) >= out.pes) {
@@ -131,7 +132,12 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
   n.prefill_kept = prefill.size();
   n.decode_kept = decode.size();
   const std::int64_t R = in.spec.max_replicas;
-  const std::int64_t machine_pes = in.machine->total_pes();
+  const std::int64_t machine_pes = in.machine ? in.machine->total_pes() : 0;
+  auto over_machine = [&](std::int64_t xp, std::int64_t yd) {
+    if (machine_pes > 0) return xp + yd > machine_pes;  // both pools on one machine
+    return (in.prefill_machine_pes > 0 && xp > in.prefill_machine_pes) ||
+           (in.decode_machine_pes > 0 && yd > in.decode_machine_pes);
+  };
   // The best pair of each decode candidate: the frontier's tokens/s/user is the decode pool's.
   std::vector<std::optional<DisaggPair>> per_decode(decode.size());
   DisaggPair pair;
@@ -145,7 +151,7 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
             n.over_budget += static_cast<std::uint64_t>(R - y + 1);
             break;
           }
-          if (x * p.pes + y * decode[j].pes > machine_pes) {  // both pools on one machine
+          if (over_machine(x * p.pes, y * decode[j].pes)) {  // grows with y, too
             n.pairs += static_cast<std::uint64_t>(R - y + 1);
             n.over_machine += static_cast<std::uint64_t>(R - y + 1);
             break;
@@ -183,7 +189,11 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
   return r;
 }
 
-DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
+namespace {
+
+// Step 1 on one session: the prefill role, the decode role, or both (one pass).
+void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role, bool decode_role,
+                DisaggPools& pools) {
   const Scenario& scenario = session.scenario();
   const Evaluator& ev = session.evaluator();
   const Workload& w = session.context().workload;
@@ -196,8 +206,10 @@ DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
   for (const ServingPoint& pt : points)
     if (std::find(decode_batches.begin(), decode_batches.end(), pt.batch) == decode_batches.end())
       decode_batches.push_back(pt.batch);
-  const std::vector<std::int64_t>& prefill_batches = scenario.serving.disaggregated.prefill_batch;
-  DisaggPools pools;
+  const std::vector<std::int64_t> no_batches;
+  const std::vector<std::int64_t>& prefill_batches =
+      prefill_role ? scenario.serving.disaggregated.prefill_batch : no_batches;
+  if (!decode_role) decode_batches.clear();
   Evaluation layout_holder, scratch;
   constexpr std::size_t kRange = 4096;
   std::vector<ParallelConfig> range(kRange);
@@ -254,17 +266,57 @@ DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
     }
     if (count == 0) break;
   }
+}
+
+}  // namespace
+
+DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
+  DisaggPools pools;
+  time_pools(session, max_pes, true, true, pools);
   return pools;
 }
 
+DisaggPools evaluate_pools(const Session& prefill, const Session& decode, std::int64_t max_pes) {
+  if (&prefill == &decode) return evaluate_pools(prefill, max_pes);
+  DisaggPools pools;
+  time_pools(prefill, max_pes, true, false, pools);
+  time_pools(decode, max_pes, false, true, pools);
+  return pools;
+}
+
+PoolSessions pool_sessions(const Session& base) {
+  PoolSessions s;
+  const ServingSpec& sv = base.scenario().serving;
+  s.prefill = s.decode = &base;
+  if (sv.prefill_machine.given) {
+    s.own_prefill = base.on_machine(sv.prefill_machine);
+    s.prefill = s.own_prefill.get();
+  }
+  if (sv.decode_machine.given) {
+    s.own_decode = base.on_machine(sv.decode_machine);
+    s.decode = s.own_decode.get();
+  }
+  return s;
+}
+
 DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes) {
+  return run_disagg_study(session, session, max_pes);
+}
+
+DisaggStudy run_disagg_study(const Session& prefill, const Session& decode, std::int64_t max_pes) {
+  const Session& session = decode;
   const Scenario& scenario = session.scenario();
   DisaggStudy s;
   s.max_pes = max_pes >= 0 ? max_pes : scenario.serving.max_pes;
-  s.pools = evaluate_pools(session, s.max_pes);
+  s.pools = evaluate_pools(prefill, decode, s.max_pes);
   PairingInputs in;
   in.model = &session.model();
-  in.machine = &session.machine();
+  // Two machines share no level: only serving.disaggregated.transfer joins them.
+  in.machine = &prefill == &decode ? &session.machine() : nullptr;
+  if (!in.machine) {
+    in.prefill_machine_pes = prefill.machine().total_pes();
+    in.decode_machine_pes = decode.machine().total_pes();
+  }
   in.request = ServingRequest{session.context().workload.input, session.context().workload.output};
   in.slo = scenario.serving.slo;
   in.max_pes = s.max_pes;

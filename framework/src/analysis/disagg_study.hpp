@@ -16,6 +16,7 @@
 //    the exposed KV transfer, TPOT the decode pool's. The best within the SLO (most tokens/s/PE)
 //    and the frontier of tokens/s/PE against tokens/s/user.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -51,7 +52,10 @@ struct DisaggPools {
 // What pairing needs (tests build it by hand).
 struct PairingInputs {
   const ModelSpec* model = nullptr;
-  const MachineSpec* machine = nullptr;
+  const MachineSpec* machine = nullptr;  // both pools' when they share one; nullptr: two machines
+  // Each pool's PEs at most (x P_p and y P_d; its machine's when the pools have machines of
+  // their own); 0: no bound of its own (a shared machine bounds x P_p + y P_d).
+  std::int64_t prefill_machine_pes = 0, decode_machine_pes = 0;
   ServingRequest request;
   ServingSlo slo;
   std::int64_t max_pes = 0;  // 0: no budget
@@ -108,6 +112,10 @@ TESSERA_API bool pair_within_slo(const ServingSlo& slo, const DisaggPair& p);
 
 // Step 1 over the session's sweep (mode serve) within `max_pes` (0: none).
 TESSERA_API DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes);
+// Step 1 with each pool timed on its own session (serving.prefill_machine / decode_machine): the
+// prefill pool from `prefill`'s grid and machine, the decode pool from `decode`'s. The same
+// session twice is evaluate_pools(session). `configurations` counts both machines' valid ones.
+TESSERA_API DisaggPools evaluate_pools(const Session& prefill, const Session& decode, std::int64_t max_pes);
 
 // The whole study: pools, Pareto, pairing. `max_pes` as ServeStudyOptions::max_pes.
 struct DisaggStudy {
@@ -116,6 +124,20 @@ struct DisaggStudy {
   std::int64_t max_pes = 0;
 };
 TESSERA_API DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes = -1);
+// The study with the pools on the machines of two sessions (PoolSessions); their link is
+// serving.disaggregated.transfer when the sessions differ (they share no machine level).
+TESSERA_API DisaggStudy run_disagg_study(const Session& prefill, const Session& decode,
+                                         std::int64_t max_pes = -1);
+
+// The sessions the pools run on: `base` itself for a pool without a machine of its own, else a
+// session on serving.prefill_machine / serving.decode_machine (its efficiency and plugin blocks
+// validated as `machine:`'s are).
+struct PoolSessions {
+  std::unique_ptr<Session> own_prefill, own_decode;
+  const Session* prefill = nullptr;
+  const Session* decode = nullptr;
+};
+TESSERA_API PoolSessions pool_sessions(const Session& base);
 
 // Best tokens/s/PE within the SLO, disaggregated / aggregated (0 when either has none).
 TESSERA_API double disaggregation_gain(const DisaggResult& d, const ServeResult& a);

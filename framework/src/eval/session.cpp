@@ -84,4 +84,12 @@ std::unique_ptr<Session> Session::with_point(const MachineSpec& machine,
   return std::unique_ptr<Session>(new Session(*this, machine, set));
 }
 
+std::unique_ptr<Session> Session::on_machine(const PoolMachine& pool) const {
+  Scenario s = scenario_;
+  s.machine = pool.machine;
+  s.machine_blocks = pool.blocks;
+  s.machine_file = pool.file;
+  return std::make_unique<Session>(s, registry_, latency_index_);
+}
+
 }  // namespace tessera

@@ -39,6 +39,11 @@ class TESSERA_API Session {
   std::unique_ptr<Session> with_point(const MachineSpec& machine,
                                       const std::vector<PluginParamValue>& set) const;
 
+  // A new session of the same scenario and latency model on a pool's own machine
+  // (serving.prefill_machine / serving.decode_machine): its efficiency and plugin blocks
+  // validated against the latency plugin as `machine:`'s are.
+  std::unique_ptr<Session> on_machine(const PoolMachine& pool) const;
+
  private:
   Session(const Session& base, const MachineSpec& machine, const std::vector<PluginParamValue>& set);
   void build();

@@ -15,6 +15,22 @@ namespace {
 
 const char* overlap_name(TransferOverlap o) { return o == TransferOverlap::none ? "none" : "layerwise"; }
 
+// The machine a pool's configurations run on: its own (serving.*_machine) or the session's.
+const MachineSpec& pool_machine(const Session& session, bool prefill) {
+  const ServingSpec& sv = session.scenario().serving;
+  const PoolMachine& pm = prefill ? sv.prefill_machine : sv.decode_machine;
+  return pm.given ? pm.machine : session.machine();
+}
+
+// The best aggregated tokens/s/PE of `agg` and `also`, and the machine it is on.
+AggregatedBest best_aggregated(const Session& session, const ServeResult& agg,
+                               const std::vector<AggregatedBest>& also) {
+  AggregatedBest b{session.machine().name, agg.best_tokens_per_s_per_pe};
+  for (const AggregatedBest& a : also)
+    if (a.tokens_per_s_per_pe > b.tokens_per_s_per_pe) b = a;
+  return b;
+}
+
 std::string link_name(const Session& session, const DisaggPair& p) {
   if (p.level < 0) return "serving.disaggregated.transfer";
   return session.machine().levels[static_cast<std::size_t>(p.level)].name;
@@ -63,9 +79,10 @@ std::string no_pair_reason(const DisaggStudy& d) {
 }  // namespace
 
 nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p) {
-  const MachineSpec& m = session.machine();
   auto pool = [&](const PoolCandidate& c, std::int64_t n, bool prefill) {
     nlohmann::json j;
+    const MachineSpec& m = pool_machine(session, prefill);
+    if (session.scenario().serving.separate_machines()) j["machine"] = m.name;
     j["config"] = config_json(c.config, m);
     j["batch"] = c.batch;
     j["instances"] = n;
@@ -102,7 +119,8 @@ nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p) {
   return j;
 }
 
-nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg) {
+nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,
+                           const std::vector<AggregatedBest>& also) {
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   nlohmann::json j;
@@ -130,16 +148,39 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
   j["aggregated_best_tokens_per_s_per_pe"] =
       agg.best_tokens_per_s_per_pe > 0 ? json_number(agg.best_tokens_per_s_per_pe) : nlohmann::json(nullptr);
   j["queueing_modelled"] = false;
+  if (!also.empty()) {
+    // Pools on machines of their own: the aggregated best on each, the gain against the best.
+    nlohmann::json on = nlohmann::json::array();
+    on.push_back({{"machine", session.machine().name},
+                  {"best_tokens_per_s_per_pe", json_number(agg.best_tokens_per_s_per_pe)}});
+    for (const AggregatedBest& a : also)
+      on.push_back(
+          {{"machine", a.machine}, {"best_tokens_per_s_per_pe", json_number(a.tokens_per_s_per_pe)}});
+    j["aggregated_on"] = on;
+    const AggregatedBest b = best_aggregated(session, agg, also);
+    j["aggregated_best_tokens_per_s_per_pe"] =
+        b.tokens_per_s_per_pe > 0 ? json_number(b.tokens_per_s_per_pe) : nlohmann::json(nullptr);
+    j["aggregated_best_machine"] = b.machine;
+    j["prefill_machine"] = pool_machine(session, true).name;
+    j["decode_machine"] = pool_machine(session, false).name;
+    const bool ok = d.result.best && b.tokens_per_s_per_pe > 0;
+    j["gain"] = ok ? json_number(d.result.best->tokens_per_s_per_pe / b.tokens_per_s_per_pe)
+                   : nlohmann::json(nullptr);
+    return j;
+  }
   const double gain = disaggregation_gain(d.result, agg);
   j["gain"] = gain > 0 ? json_number(gain) : nlohmann::json(nullptr);
   return j;
 }
 
 void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                       std::size_t frontier_rows) {
+                       std::size_t frontier_rows, const std::vector<AggregatedBest>& also) {
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched\n";
+  if (session.scenario().serving.separate_machines())
+    os << "machines   prefill on " << pool_machine(session, true).name << ", decode on "
+       << pool_machine(session, false).name << " (linked by serving.disaggregated.transfer)\n";
   os << "           KV transfer " << overlap_name(spec.overlap) << ", up to " << spec.max_replicas
      << " instances per pool\n";
   os << "pools      " << d.pools.configurations << " configurations; prefill: " << d.pools.prefill.size()
@@ -173,6 +214,22 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
                t3(p.ttft_s), t3(p.tpot_s)});
   }
   t.print(os, "           ");
+  if (!also.empty()) {
+    os << "aggregated on " << session.machine().name << ": " << fixed(agg.best_tokens_per_s_per_pe, 1)
+       << " tok/s/PE at the SLO\n";
+    for (const AggregatedBest& a : also)
+      os << "aggregated on " << a.machine << ": " << fixed(a.tokens_per_s_per_pe, 1)
+         << " tok/s/PE at the SLO\n";
+    const AggregatedBest b = best_aggregated(session, agg, also);
+    if (b.tokens_per_s_per_pe > 0)
+      os << "gain       disaggregated / the better aggregated (on " << b.machine
+         << ") at the SLO: " << fixed(d.result.best->tokens_per_s_per_pe, 1) << " / "
+         << fixed(b.tokens_per_s_per_pe, 1)
+         << " tok/s/PE = " << fixed(d.result.best->tokens_per_s_per_pe / b.tokens_per_s_per_pe, 2) << "x\n";
+    else
+      os << "gain       n/a: the aggregated study has no point within the SLO on any machine\n";
+    return;
+  }
   const double gain = disaggregation_gain(d.result, agg);
   if (gain > 0)
     os << "gain       disaggregated / aggregated at the SLO: " << fixed(d.result.best->tokens_per_s_per_pe, 1)

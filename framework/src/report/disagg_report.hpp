@@ -4,6 +4,8 @@
 // SLO (best tokens/s/PE within it, disaggregated / aggregated). Text in human units, JSON in SI.
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "analysis/disagg_study.hpp"
 #include "analysis/serve_study.hpp"
@@ -12,10 +14,20 @@
 
 namespace tessera {
 
+// The aggregated study's best tokens/s/PE within the SLO (0: none) on each further machine the
+// pools use (serving.prefill_machine / decode_machine given); `agg` is the one on `machine`.
+// The gain is then against the best of them all. Empty: one machine, the report as before.
+struct AggregatedBest {
+  std::string machine;
+  double tokens_per_s_per_pe = 0;
+};
+
 TESSERA_API nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p);
 // The `disaggregated` member of `tessera serve --json`.
-TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg);
+TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,
+                                       const std::vector<AggregatedBest>& also = {});
 TESSERA_API void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d,
-                                   const ServeResult& agg, std::size_t frontier_rows = 20);
+                                   const ServeResult& agg, std::size_t frontier_rows = 20,
+                                   const std::vector<AggregatedBest>& also = {});
 
 }  // namespace tessera

@@ -230,7 +230,9 @@ Json node_schema(const Node& n, FieldFile kind, bool forced_reference) {
   Json j;
   const FieldRow* r = n.row;
   if (forced_reference || (r && r->use == FieldUse::reference)) {
-    const FieldFile inline_kind = n.name == "machine" ? FieldFile::machine : FieldFile::model;
+    // serving.prefill_machine / serving.decode_machine are machines too.
+    const bool machine = n.name == "machine" || n.name.ends_with("_machine");
+    const FieldFile inline_kind = machine ? FieldFile::machine : FieldFile::model;
     j["anyOf"] = Json::array(
         {Json{{"type", "string"}, {"description", "a file path, or a name looked up in the data root"}},
          object_schema(n, inline_kind, 2)});
@@ -298,9 +300,13 @@ std::string quantity_pattern(Dimension d) {
 Json json_schema(FieldFile file) {
   Node root;
   for (const FieldRow& r : field_rows()) {
-    if (file == FieldFile::scenario)
+    if (file == FieldFile::scenario) {
       insert(root, r.path, &r);
-    else if (r.file == file)
+      // A pool's own machine takes what `machine:` takes.
+      if (r.file == FieldFile::machine)
+        for (const char* pool : {"serving.prefill_machine.", "serving.decode_machine."})
+          insert(root, pool + std::string(strip(r.path, "machine")), &r);
+    } else if (r.file == file)
       insert(root, strip(r.path, field_file_name(file)), &r);
   }
   Json j;

@@ -159,7 +159,8 @@ constexpr FieldRow kRows[] = {
                "tokens per iteration, decode and prefill together (vLLM's --max-num-batched-tokens, "
                "TensorRT-LLM's max_num_tokens); 0: no limit"),
     mapping("serving", S, "",
-            "serve only: the service level and the PE budget: {slo, max_pes, disaggregated}"),
+            "serve only: the service level and the PE budget: {slo, max_pes, disaggregated, prefill_machine, "
+            "decode_machine}"),
     mapping("serving.slo", S, "", "targets on means a serving point must meet (each optional)"),
     slo_time("serving.slo.ttft", "mean time to first token at most; absent: no target"),
     slo_time("serving.slo.tpot", "mean time per output token after the first at most; absent: no target"),
@@ -169,6 +170,17 @@ constexpr FieldRow kRows[] = {
     integer("serving.max_pes", S, "", 1, kNoMax,
             "PEs one configuration may use at most, all replicas together; absent: no budget", {},
             "machine.pes"),
+    {"serving.prefill_machine", S, FieldUse::reference,
+     ParamSpec{"prefill_machine", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
+               "serve with serving.disaggregated only: the prefill pool's machine, as `machine:` takes it "
+               "(a file path, a machine name, or an inline mapping); absent: `machine`. Given: the pools "
+               "share no machine level and serving.disaggregated.transfer is required"},
+     false},
+    {"serving.decode_machine", S, FieldUse::reference,
+     ParamSpec{"decode_machine", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
+               "serve with serving.disaggregated only: the decode pool's machine, as `machine:` takes it; "
+               "absent: `machine`. Given: serving.disaggregated.transfer is required"},
+     false},
     mapping("serving.disaggregated", S, "",
             "present: `tessera serve` also pairs a prefill pool with a decode pool (docs/physics.md §12.4) "
             "beside the aggregated study: {transfer_overlap, max_replicas, prefill_batch, transfer}"),

@@ -7,11 +7,34 @@
 
 namespace tessera {
 
+std::string_view axis_pool(const HardwareAxis& axis) {
+  for (std::string_view pool : {"serving.prefill_machine", "serving.decode_machine"})
+    if (axis.path.size() > pool.size() && axis.path.starts_with(pool) && axis.path[pool.size()] == '.')
+      return pool;
+  return {};
+}
+
 HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i,
-                             std::string_view block_owner) {
+                             std::string_view block_owner, std::string_view pool) {
   HardwarePoint p;
   p.machine = base;
   for (const HardwareAxis& a : sweep.hardware) {
+    if (axis_pool(a) != pool) {  // another machine's axis: its value only
+      const std::uint64_t n = a.values.size();
+      p.values.push_back(a.values[static_cast<std::size_t>(i % n)]);
+      i /= n;
+      continue;
+    }
+    if (!pool.empty()) {  // `<pool>.<path>`: machine.<path> of the pool's machine
+      const FieldPath field = resolve_machine_field("machine" + a.path.substr(pool.size()), &base);
+      if (!field.error.empty()) throw InputError(field.error);
+      const std::uint64_t n = a.values.size();
+      const double v = a.values[static_cast<std::size_t>(i % n)];
+      i /= n;
+      p.values.push_back(v);
+      set_field(p.machine, field, v);
+      continue;
+    }
     if (a.scenario_plugin) {
       const std::uint64_t n = a.values.size();
       const double v = a.values[static_cast<std::size_t>(i % n)];

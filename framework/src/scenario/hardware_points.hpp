@@ -25,7 +25,13 @@ struct HardwarePoint {
 // `block_owner`: the latency plugin whose machine block `base.efficiency` holds; a
 // machine.plugins.<plugin>.<param> axis sets that parameter only when <plugin> is it. A
 // scenario-plugin axis (plugins.<kind>...) is returned in `plugin_params` (Session::with_point).
+// `pool`: "" sets the axes of `machine` (and returns the plugin axes); "serving.prefill_machine" /
+// "serving.decode_machine" sets only the axes named `<pool>.<machine path>` on `base`, that
+// pool's own machine. `values` holds every axis's value either way.
 TESSERA_API HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::uint64_t i,
-                                         std::string_view block_owner = {});
+                                         std::string_view block_owner = {}, std::string_view pool = {});
+
+// The pool machine an axis names ("serving.prefill_machine", "serving.decode_machine"), or "".
+TESSERA_API std::string_view axis_pool(const HardwareAxis& axis);
 
 }  // namespace tessera

@@ -264,4 +264,69 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
   }
 }
 
+namespace {
+
+// `text` with every path `machine.` / 'machine' (a word on its own) renamed `to`.
+std::string rename_machine_paths(const std::string& text, const std::string& to) {
+  std::string out;
+  const std::string word = "machine";
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t k = text.find(word, i);
+    if (k == std::string::npos) break;
+    const char before = k > 0 ? text[k - 1] : ' ';
+    const char after = k + word.size() < text.size() ? text[k + word.size()] : ' ';
+    const bool path_start = before == ' ' || before == '\'' || before == '(' || before == '"';
+    const bool path_end = after == '.' || after == '\'' || after == ':';
+    out += text.substr(i, k - i);
+    out += path_start && path_end ? to : word;
+    i = k + word.size();
+  }
+  return out + text.substr(i);
+}
+
+}  // namespace
+
+bool apply_pool_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d) {
+  for (const char* key : {"prefill_machine", "decode_machine"}) {
+    const std::string label = std::string("serving.") + key;
+    if (o.path.rfind(label + ".", 0) != 0) continue;
+    if (std::find(skip.begin(), skip.end(), label) != skip.end()) return true;
+    const std::string rest = o.path.substr(label.size() + 1);
+    YNode* serving = root.find("serving");
+    YNode* pool = serving && serving->is_mapping() ? serving->find(key) : nullptr;
+    if (!pool || !pool->is_mapping()) {
+      d.error(o.where, o.label + ": '" + o.path + "' names the " + (key[0] == 'p' ? "prefill" : "decode") +
+                           " pool's own machine, but " + label + " is not given (the pool runs on " +
+                           "`machine`: set machine." + rest + ", or give " + label + ")");
+      return true;
+    }
+    // The pool's machine as `machine` of a scratch root: the same walk, checks and messages.
+    YNode scratch;
+    scratch.kind = YNode::Kind::mapping;
+    scratch.where = root.where;
+    scratch.set("machine", pool->where, std::move(*pool));
+    Override m = o;
+    m.path = "machine." + rest;
+    Diags local;
+    apply_override(scratch, m, {}, local);
+    *pool = std::move(*scratch.find("machine"));
+    for (Diagnostic& g : local.list) {
+      const std::size_t head = g.message.find(o.label) == 0 ? o.label.size() : 0;
+      d.error(g.where, g.message.substr(0, head) + rename_machine_paths(g.message.substr(head), label));
+    }
+    return true;
+  }
+  return false;
+}
+
+void refuse_shared_machine_path(const SourceLocation& where, const std::string& label,
+                                const std::string& path, Diags& d) {
+  const std::string rest = path.substr(std::string("machine.").size());
+  d.error(where, label + ": '" + path +
+                     "' is ambiguous: the pools run on machines of their own (serving.prefill_machine or "
+                     "serving.decode_machine is given) (did you mean 'serving.prefill_machine." +
+                     rest + "' or 'serving.decode_machine." + rest + "'?)");
+}
+
 }  // namespace tessera::loader

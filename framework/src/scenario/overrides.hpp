@@ -26,4 +26,14 @@ std::vector<Override> cli_overrides(const std::vector<std::string>& set, Diags& 
 // not be read) are ignored. Records an error and leaves the tree unchanged on a bad path.
 void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d);
 
+// `serving.prefill_machine.<path>` / `serving.decode_machine.<path>`: `machine.<path>` applied
+// to that pool's machine (already the resolved mapping at serving.<key>), with the same checks;
+// messages name the pool's path. False when `o` is not such a path (nothing done).
+bool apply_pool_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d);
+
+// `machine.<path>` when the pools have machines of their own: which pool is meant is ambiguous;
+// the error suggests serving.prefill_machine.<path> and serving.decode_machine.<path>.
+void refuse_shared_machine_path(const SourceLocation& where, const std::string& label,
+                                const std::string& path, Diags& d);
+
 }  // namespace tessera::loader

@@ -96,9 +96,23 @@ struct DisaggregationSpec {
   TransferLink transfer;                       // it (replaces the machine level's link)
 };
 
+// serving.prefill_machine / serving.decode_machine: a pool's own machine (read as `machine:` is,
+// overrides applied); not given: the pool runs on the scenario's machine.
+struct PoolMachine {
+  bool given = false;
+  std::string file;  // path, or "inline"
+  MachineSpec machine;
+  std::vector<MachineBlock> blocks;  // its `plugins:` / `efficiency:` blocks
+  SourceLocation where;              // the key, for messages
+};
+
 struct ServingSpec {
   ServingSlo slo;
   DisaggregationSpec disaggregated;
+  PoolMachine prefill_machine, decode_machine;
+  // The pools run on machines of their own (either key given): they share no machine level, so
+  // serving.disaggregated.transfer is the link (docs/physics.md §12.4).
+  bool separate_machines() const { return prefill_machine.given || decode_machine.given; }
   std::int64_t max_pes = 0;  // PEs of one configuration at most (all replicas); 0 = no budget
   SourceLocation where;      // the `serving:` block, for messages
 };

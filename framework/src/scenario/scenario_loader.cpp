@@ -17,6 +17,7 @@
 #include "scenario/overrides.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
+#include "scenario/serving_schema.hpp"
 
 namespace fs = std::filesystem;
 
@@ -253,8 +254,53 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     const YEntry* e = root->find_entry(kinds[i]);
     tree.set(kinds[i], e ? e->key_where : root->where, parts[i]->tree);
   }
-  for (const auto& o : overrides)
-    if (o.path != "model" && o.path != "machine") apply_override(tree, o, skip, d);
+  // serving.prefill_machine / serving.decode_machine: read as `machine:` is (a path relative to
+  // the scenario, a name, an inline mapping), or replaced whole by an override.
+  const char* pool_keys[2] = {"prefill_machine", "decode_machine"};
+  std::optional<Part> pool_parts[2];
+  SourceLocation pool_where[2];
+  bool separate = false;  // either key given: `machine.<path>` no longer means both pools
+  const YNode* serving_node = root->find("serving");
+  for (int i = 0; i < 2; ++i) {
+    const std::string label = std::string("serving.") + pool_keys[i];
+    Source src;
+    if (serving_node && serving_node->is_mapping())
+      if (const YEntry* e = serving_node->find_entry(pool_keys[i])) {
+        src = Source{&e->value, dir, label};
+        pool_where[i] = e->key_where;
+      }
+    for (const auto& o : overrides)
+      if (o.path == label) {
+        src = Source{&o.value, o.base_dir, o.label};
+        pool_where[i] = o.where;
+      }
+    if (!src.node) continue;
+    separate = true;
+    pool_parts[i] = resolve_part(*src.node, "machine", src.base_dir, droots, src.label, d);
+    if (!pool_parts[i]) {
+      skip.push_back(label);
+      continue;
+    }
+    YNode* sv = tree.find("serving");
+    if (!sv || !sv->is_mapping()) {
+      YNode m;
+      m.kind = YNode::Kind::mapping;
+      m.where = pool_where[i];
+      sv = &tree.set("serving", pool_where[i], std::move(m));
+    }
+    sv->set(pool_keys[i], pool_where[i], pool_parts[i]->tree);
+  }
+  for (const auto& o : overrides) {
+    if (o.path == "model" || o.path == "machine" || o.path == "serving.prefill_machine" ||
+        o.path == "serving.decode_machine")
+      continue;
+    if (apply_pool_override(tree, o, skip, d)) continue;
+    if (separate && o.path.rfind("machine.", 0) == 0) {
+      refuse_shared_machine_path(o.where, o.label, o.path, d);
+      continue;
+    }
+    apply_override(tree, o, skip, d);
+  }
 
   std::optional<ModelSpec> model;
   std::optional<MachineSpec> machine;
@@ -271,7 +317,20 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
     parse_dtype_block(*dt, "dtype", dtypes, d);
     if (model) model->dtype = dtypes;
   }
+  for (int i = 0; i < 2; ++i) {
+    if (!pool_parts[i]) continue;
+    const std::string label = std::string("serving.") + pool_keys[i];
+    PoolMachine& pm = i == 0 ? s.serving.prefill_machine : s.serving.decode_machine;
+    auto m = parse_machine(*tree.find("serving")->find(pool_keys[i]), label, pool_parts[i]->require_name,
+                           &pm.blocks, d);
+    if (!m) continue;
+    pm.given = true;
+    pm.file = pool_parts[i]->file;
+    pm.machine = std::move(*m);
+    pm.where = pool_where[i];
+  }
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
+  check_pool_machines(s, d);
   if (s.workload.mode != Mode::serve && s.workload.chunk == 0) s.workload.chunk = s.workload.context;
   throw_if_any(d);
   s.model = std::move(*model);

@@ -311,7 +311,7 @@ std::string points_text(std::uint64_t n) {
   return std::to_string(n);
 }
 
-void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d) {
+void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* serving, Sweep& s, Diags& d) {
   if (!n || !expect_mapping(*n, "sweep", d)) return;
   check_keys(*n, "sweep", *schema_keys("sweep"), d);
   if (const YNode* par = n->find("parallelism")) {
@@ -390,6 +390,51 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, Sweep& s, Diags& d)
           axis.where = e.key_where;
           if (!read_axis_texts(e.value, kp, axis, d)) continue;
           s.hardware.push_back(std::move(axis));
+          continue;
+        }
+        if (e.key.rfind("serving.prefill_machine.", 0) == 0 ||
+            e.key.rfind("serving.decode_machine.", 0) == 0) {
+          // A field of a pool's own machine: machine.<path>'s row and checks, on that machine.
+          const bool prefill = e.key[8] == 'p';
+          const std::string pool = prefill ? "serving.prefill_machine" : "serving.decode_machine";
+          const PoolMachine* pm = !serving  ? nullptr
+                                  : prefill ? &serving->prefill_machine
+                                            : &serving->decode_machine;
+          const std::string rest = e.key.substr(pool.size() + 1);
+          if (!pm || !pm->given) {
+            d.error(e.key_where, kp + ": '" + e.key + "' names the " + (prefill ? "prefill" : "decode") +
+                                     " pool's own machine, but " + pool + " is not given (the pool runs on " +
+                                     "`machine`: sweep machine." + rest + ", or give " + pool + ")");
+            continue;
+          }
+          if (rest.rfind("plugins.", 0) == 0 || rest.rfind("efficiency.", 0) == 0) {
+            d.error(e.key_where,
+                    kp + ": '" + e.key +
+                        "': a pool machine's plugin blocks are not swept; set one value with --set");
+            continue;
+          }
+          const FieldPath field = resolve_machine_field("machine." + rest, &pm->machine);
+          if (!field.error.empty()) {
+            d.error(e.key_where, kp + ": " + pool + ": " + field.error);
+            continue;
+          }
+          HardwareAxis axis;
+          axis.path = e.key;
+          axis.dimension = field.dimension();
+          axis.where = e.key_where;
+          const auto items = items_of(e.value);
+          if (list_too_long(e.value, items.size(), kp, d)) continue;
+          if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
+          bool ok = !items.empty();
+          for (const YNode* i : items) {
+            const auto v = read_field(*i, kp, *field.row, d);
+            if (!v) {
+              ok = false;
+              continue;
+            }
+            axis.values.push_back(v->number);
+          }
+          if (ok) s.hardware.push_back(std::move(axis));
           continue;
         }
         if (e.key.rfind("machine.", 0) != 0) {
@@ -544,7 +589,7 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
       s.workload.scope = v->text == "full" ? Scope::full : Scope::attention;
 
   parse_plugins(root.find("plugins"), s.workload.mode, s.plugins, d);
-  parse_sweep(root.find("sweep"), machine, s.sweep, d);
+  parse_sweep(root.find("sweep"), machine, &s.serving, s.sweep, d);
   parse_sweep_serving(root.find("sweep"), s.workload.mode, s.sweep, d);
   parse_serving(root, s.workload.mode, s.serving, d);
   parse_report(root.find("report"), s.report, d);

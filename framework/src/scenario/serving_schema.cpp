@@ -154,4 +154,36 @@ void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
   if (const YNode* g = n.find("disaggregated")) parse_disaggregated(*g, out.disaggregated, d);
 }
 
+void check_pool_machines(const Scenario& s, Diags& d) {
+  if (s.workload.mode != Mode::serve) return;  // `serving` is refused whole
+  const std::pair<const char*, const PoolMachine*> pools[] = {
+      {"serving.prefill_machine", &s.serving.prefill_machine},
+      {"serving.decode_machine", &s.serving.decode_machine}};
+  if (s.serving.separate_machines())
+    for (const HardwareAxis& a : s.sweep.hardware)
+      if (a.path.rfind("machine.", 0) == 0) {
+        const std::string rest = a.path.substr(8);
+        d.error(a.where,
+                "sweep.hardware: '" + a.path +
+                    "' is ambiguous: the pools run on machines of their own (serving.prefill_machine "
+                    "or serving.decode_machine is given) (did you mean 'serving.prefill_machine." +
+                    rest + "' or 'serving.decode_machine." + rest + "'?)");
+      }
+  for (const auto& [path, pm] : pools) {
+    if (!pm->given) continue;
+    const std::string pool = path[8] == 'p' ? "prefill" : "decode";
+    if (!s.serving.disaggregated.enabled)
+      d.error(pm->where,
+              std::string(path) + ": only with serving.disaggregated (the " + pool +
+                  " pool of a disaggregated service on its own machine); add serving.disaggregated: "
+                  "{transfer: {bandwidth: ..., latency: ...}}, or remove " +
+                  path);
+    else if (!s.serving.disaggregated.has_transfer)
+      d.error(pm->where, std::string(path) +
+                             ": the pools run on machines of their own and share no machine level, so "
+                             "serving.disaggregated.transfer: {bandwidth, latency} is required (each PE's "
+                             "link to the other pool, e.g. {bandwidth: 50 GB/s, latency: 8 us})");
+  }
+}
+
 }  // namespace tessera::loader

@@ -14,6 +14,11 @@ void parse_sweep_serving(const YNode* sweep, Mode mode, Sweep& s, Diags& d);
 // `root` is the scenario's root mapping; its `serving` key is read into `out`.
 void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d);
 
+// serving.prefill_machine / serving.decode_machine (already read into s.serving): only with
+// serving.disaggregated, and then serving.disaggregated.transfer is required (the pools share no
+// machine level). Errors at the pool's key.
+void check_pool_machines(const Scenario& s, Diags& d);
+
 // "workload.mode: serve only: ..." at the key `key` of mapping `map` when it is present.
 void refuse_outside_serve(const YNode& map, const std::string& path, const std::string& key,
                           const std::string& instead, Diags& d);

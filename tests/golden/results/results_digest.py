@@ -102,7 +102,11 @@ def studies(tessera, repo):
         if is_serve_scenario(path):
             # A serving scenario (issue 14) has one study, `tessera serve`; the step commands
             # refuse it. Its values are new (accepted by `check` as new output).
-            yield name + " serve", [tessera, "serve", path, "-q", "--json", "-"]
+            # One with sweep.hardware (issue 15) is explore's: the serving study at every point.
+            if has_hardware_sweep(path):
+                yield name + " explore", [tessera, "explore", path, "-q", "--json", "-"]
+            else:
+                yield name + " serve", [tessera, "serve", path, "-q", "--json", "-"]
             continue
         run = [tessera, "run", path, "-q", "--json", "-"]
         yield name + " run", run

@@ -1,0 +1,94 @@
+#include "report/serve_explore_report.hpp"
+
+#include <string>
+
+#include "report/disagg_report.hpp"
+#include "report/json_number.hpp"
+#include "report/text_table.hpp"
+#include "tessera/units.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera {
+
+namespace {
+
+std::string knobs(const ParallelConfig& c) {
+  std::string s = "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp);
+  if (c.cp != 1) s = "cp" + std::to_string(c.cp) + ' ' + s;
+  if (c.ep != 1) s += " ep" + std::to_string(c.ep);
+  return s;
+}
+
+std::string pools_text(const DisaggPair& p) {
+  return std::to_string(p.x) + "x[" + knobs(p.prefill.config) + "] + " + std::to_string(p.y) + "x[" +
+         knobs(p.decode.config) + " B" + std::to_string(p.decode.batch) + "]";
+}
+
+}  // namespace
+
+nlohmann::json serve_explore_json(const Session& session, const ServeExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["version"] = kVersion;
+  j["mode"] = "serve";
+  nlohmann::json ax = nlohmann::json::array();
+  for (const auto& a : axes)
+    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
+  j["axes"] = ax;
+  nlohmann::json pts = nlohmann::json::array();
+  for (const ServeExplorePoint& p : result.points) {
+    nlohmann::json hwv = nlohmann::json::object();
+    for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
+    nlohmann::json agg{{"tokens_per_s_per_pe", json_number(p.aggregated)}, {"machine", p.aggregated_machine}};
+    if (p.aggregated_best) {
+      agg["parallelism"] = knobs(p.aggregated_best->config);
+      agg["batch"] = p.aggregated_best->point.batch;
+    }
+    nlohmann::json e{{"hardware", hwv}, {"aggregated", agg}};
+    e["disaggregated"] =
+        p.disaggregated ? disagg_pair_json(session, *p.disaggregated) : nlohmann::json(nullptr);
+    e["gain"] = p.gain > 0 ? json_number(p.gain) : nlohmann::json(nullptr);
+    e["best_tokens_per_s_per_pe"] = json_number(p.best);
+    pts.push_back(e);
+  }
+  j["points"] = pts;
+  j["ranking"] = result.ranking;
+  return j;
+}
+
+void print_serve_explore_text(std::ostream& os, const Session& session, const ServeExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  const MachineSpec& m = scenario.machine;
+  os << "scenario   " << scenario.name << ": " << scenario.model.name << " on " << m.name;
+  for (const PoolMachine* pm : {&scenario.serving.prefill_machine, &scenario.serving.decode_machine})
+    if (pm->given)
+      os << (pm == &scenario.serving.prefill_machine ? ", prefill on " : ", decode on ") << pm->machine.name;
+  os << "\nworkload   serve: ISL " << scenario.workload.input << " prompt tokens, OSL "
+     << scenario.workload.output << " output tokens per request\n";
+  os << "hardware grid: " << result.points.size() << " points over " << axes.size()
+     << " axes; the serving study at each, ranked by the best "
+     << (scenario.serving.disaggregated.enabled ? "disaggregated " : "aggregated ")
+     << "tokens/s/PE within the SLO\n\n";
+  std::vector<std::string> head{"rank", "#"};
+  for (const auto& a : axes) head.push_back(a.path.rfind("machine.", 0) == 0 ? a.path.substr(8) : a.path);
+  for (const char* h : {"aggregated tok/s/PE (machine)", "disaggregated", "gain", "pools"}) head.push_back(h);
+  TextTable t(head);
+  std::size_t rank = 0;
+  for (std::size_t i : result.ranking) {
+    const ServeExplorePoint& p = result.points[i];
+    std::vector<std::string> row{std::to_string(++rank), std::to_string(i + 1)};
+    for (std::size_t a = 0; a < axes.size(); ++a)
+      row.push_back(format_quantity(p.values[a], axes[a].dimension));
+    row.push_back(p.aggregated > 0 ? fixed(p.aggregated, 1) + " (" + p.aggregated_machine + ")" : "—");
+    row.push_back(p.disaggregated ? fixed(p.disaggregated->tokens_per_s_per_pe, 1) : "—");
+    row.push_back(p.gain > 0 ? fixed(p.gain, 2) + "x" : "—");
+    row.push_back(p.disaggregated ? pools_text(*p.disaggregated) : "");
+    t.add_row(row);
+  }
+  t.print(os, "  ");
+}
+
+}  // namespace tessera
