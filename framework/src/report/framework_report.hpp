@@ -7,12 +7,13 @@
 
 #include "analysis/serve_study.hpp"
 #include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
 
 namespace tessera {
 
 // {"name", "version", "docs", "catalog", "dropped_values": [...], "dropped_configurations": {...}}
-nlohmann::json framework_json(const Scenario& s, const ServeCounts* counts);
+TESSERA_API nlohmann::json framework_json(const Scenario& s, const ServeCounts* counts);
 // "framework  vLLM 0.12.0 (...)" and one line per drop; nothing when no framework is set.
-void print_framework_text(std::ostream& os, const Scenario& s, const ServeCounts* counts);
+TESSERA_API void print_framework_text(std::ostream& os, const Scenario& s, const ServeCounts* counts);
 
 }  // namespace tessera

@@ -58,11 +58,14 @@ std::vector<DroppedValues> restrict_sweep(Sweep& s, const FrameworkChoice& fw, c
   if (v.ep == EpRule::none)
     drop_if(s.ep, gt1, n32, "sweep.parallelism.ep", w + " has no expert parallelism", fw, out);
   auto scope_text = [](FfnShardScope x) { return std::string(ffn_shard_scope_name(x)); };
-  if (!v.cp)
+  const bool any_cp = std::any_of(s.cp.begin(), s.cp.end(), [](std::int32_t x) { return x > 1; });
+  const bool any_dp = std::any_of(s.dp.begin(), s.dp.end(), [](std::int32_t x) { return x > 1; });
+  // A scope equivalent to TP (cp = 1, or dp = 1) drops no configuration: not reported.
+  if (!v.cp && any_cp)
     drop_if(
         s.ffn_shard_scope, [](FfnShardScope x) { return x != FfnShardScope::tp_cp; }, scope_text,
         "sweep.parallelism.ffn_shard_scope", w + " has no context parallelism to shard the FFN over", fw, out);
-  if (v.attention_dp == AttentionDpRule::none || !model.has_moe)
+  if (any_dp && (v.attention_dp == AttentionDpRule::none || !model.has_moe))
     drop_if(
         s.ffn_shard_scope, [](FfnShardScope x) { return x != FfnShardScope::tp_cp_dp; }, scope_text,
         "sweep.parallelism.ffn_shard_scope",
