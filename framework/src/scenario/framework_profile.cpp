@@ -105,8 +105,8 @@ std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, co
 void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
   loader::check_keys(n, path,
-                     {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp", "kv_split",
-                      "tp_placement", "cp_placement", "cp_ring_variant", "mixing", "disaggregated",
+                     {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp", "attention_dp_tp1",
+                      "kv_split", "tp_placement", "cp_placement", "cp_ring_variant", "mixing", "disaggregated",
                       "finite_token_budget", "max_batch", "flags"},
                      d);
   v.where = n.where;
@@ -117,6 +117,8 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
   v.dp = bool_of(n, path, "dp", d);
   v.cp = bool_of(n, path, "cp", d);
   v.kv_split = bool_of(n, path, "kv_split", d);
+  if (const YNode* a = n.find("attention_dp_tp1"))
+    v.attention_dp_tp1 = loader::read_bool(*a, path + ".attention_dp_tp1", d).value_or(false);
   v.disaggregated = bool_of(n, path, "disaggregated", d);
   v.finite_token_budget = bool_of(n, path, "finite_token_budget", d);
   if (const YNode* e = loader::member(n, path, "ep", true, "none, tp_dp or ffn_group", d))

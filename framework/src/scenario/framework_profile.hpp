@@ -57,6 +57,7 @@ struct FrameworkVersion {
   bool pp = true, dp = true, cp = false;
   EpRule ep = EpRule::none;
   AttentionDpRule attention_dp = AttentionDpRule::none;
+  bool attention_dp_tp1 = false;  // attention-DP only with tp 1 (TensorRT-LLM's enable_attention_dp)
   bool kv_split = false;
   std::vector<std::int8_t> tp_placement{0};
   std::vector<std::int8_t> cp_placement;

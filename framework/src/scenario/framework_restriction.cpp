@@ -112,6 +112,8 @@ const char* framework_miss_text(FrameworkMiss m) {
       return "ep must be 1 or tp*dp (--enable-expert-parallel spans the whole TP x DP group)";
     case FrameworkMiss::moe_dp_needs_attention_dp:
       return "an MoE model with dp > 1 shares its experts over TP x DP (ffn_shard_scope TP+CP+DP)";
+    case FrameworkMiss::attention_dp_needs_tp1:
+      return "attention data parallelism runs attention without TP (tp 1, every rank a replica)";
     case FrameworkMiss::kv_split:
       return "kv_shard_mode split with tp > kv_heads (the KV split inside the TP group) is not available";
     case FrameworkMiss::count:
@@ -126,6 +128,7 @@ FrameworkMiss framework_miss(const FrameworkVersion& v, const ParallelConfig& c,
   if (v.attention_dp == AttentionDpRule::moe && model.has_moe && c.dp > 1 &&
       c.ffn_shard_scope != FfnShardScope::tp_cp_dp)
     return FrameworkMiss::moe_dp_needs_attention_dp;
+  if (v.attention_dp_tp1 && attention_dp(c) && c.tp > 1) return FrameworkMiss::attention_dp_needs_tp1;
   if (!v.kv_split && kv_split_degree(c, model) > 1) return FrameworkMiss::kv_split;
   return FrameworkMiss::none;
 }

@@ -31,7 +31,14 @@ TESSERA_API std::vector<DroppedValues> restrict_sweep(Sweep& sweep, const Framew
                                                       const ModelSpec& model);
 
 // Why a configuration cannot run on the framework (none: it can).
-enum class FrameworkMiss : std::uint8_t { none, ep_not_tp_dp, moe_dp_needs_attention_dp, kv_split, count };
+enum class FrameworkMiss : std::uint8_t {
+  none,
+  ep_not_tp_dp,
+  moe_dp_needs_attention_dp,
+  attention_dp_needs_tp1,
+  kv_split,
+  count
+};
 inline constexpr std::size_t kFrameworkMisses = static_cast<std::size_t>(FrameworkMiss::count);
 TESSERA_API const char* framework_miss_text(FrameworkMiss m);  // "ep must be 1 or tp*dp (...)"
 

@@ -1,0 +1,12 @@
+#!/bin/sh
+# the disaggregated best pair's prefill pool (5 instances) (Tessera --deploy, tensorrt-llm@1.1)
+# scenario: llama3.1-70b-serve-4k1k-h100-disagg (llama3.1-70b-serve-4k1k-h100-disagg.yaml)
+# config: cp=1,tp=2,pp=1,dp=2,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 1, token budget 4096
+# predicted: tokens/s/PE 682.9, TTFT 326.5 ms, TPOT 25.58 ms, 44 PEs (both pools)
+# instances: 10
+# dp replicas as instances: 2 (TensorRT-LLM starts one instance per data-parallel replica)
+trtllm-serve meta-llama/Llama-3.1-70B-Instruct \
+  --tp_size 2 \
+  --max_batch_size 1 \
+  --max_num_tokens 4096 \
+  --extra_llm_api_options disagg-prefill.yaml
