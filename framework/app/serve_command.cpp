@@ -14,10 +14,10 @@
 #include "exit_codes.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "scenario/data_roots.hpp"
 #include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
 #include "report/serve_report.hpp"
+#include "scenario/data_roots.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
 
@@ -65,8 +65,10 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
     } catch (const InputError&) {
       names = "see data/frameworks.yaml";
     }
-    throw InputError("--deploy: the scenario names no framework; add `framework: NAME[@VERSION]` or --set "
-                     "framework=NAME (one of " + names + ")");
+    throw InputError(
+        "--deploy: the scenario names no framework; add `framework: NAME[@VERSION]` or --set "
+        "framework=NAME (one of " +
+        names + ")");
   }
   std::error_code ec;
   const std::filesystem::path p(dir);
@@ -74,7 +76,8 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
     throw InputError("--deploy: " + dir + " exists and is not a folder");
   const std::filesystem::path parent = p.parent_path().empty() ? "." : p.parent_path();
   if (!std::filesystem::is_directory(parent, ec))
-    throw InputError("--deploy: the folder " + parent.string() + " does not exist (only DIR itself is created)");
+    throw InputError("--deploy: the folder " + parent.string() +
+                     " does not exist (only DIR itself is created)");
 }
 
 // Every file through Outputs: a temporary file renamed over its name on commit (atomic).

@@ -134,7 +134,8 @@ TEST_CASE("frameworks: restricting a hand-built sweep keeps what each version ru
     FAIL("expected an error");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("framework: vllm@0.12.0: sweep.parallelism.cp keeps no value: 2 dropped "
-                                     "(vLLM 0.12.0 has no prefill context parallelism)") != std::string::npos);
+                                     "(vLLM 0.12.0 has no prefill context parallelism)") !=
+          std::string::npos);
   }
 }
 
@@ -232,11 +233,12 @@ TEST_CASE("frameworks: --deploy writes the golden files of each framework") {
     INFO(fw);
     TempDir dir;
     const std::string out = dir / "deploy";
-    REQUIRE(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100-disagg.yaml") + " --set framework=" + fw +
-                " --deploy " + out) == 0);
+    REQUIRE(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100-disagg.yaml") +
+                " --set framework=" + fw + " --deploy " + out) == 0);
     std::vector<std::string> written, expected;
     for (const auto& e : fs::directory_iterator(out)) written.push_back(e.path().filename().string());
-    for (const auto& e : fs::directory_iterator(golden + fw)) expected.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(golden + fw))
+      expected.push_back(e.path().filename().string());
     std::sort(written.begin(), written.end());
     std::sort(expected.begin(), expected.end());
     CHECK(written == expected);
@@ -250,15 +252,16 @@ TEST_CASE("frameworks: --deploy writes the golden files of each framework") {
 TEST_CASE("frameworks: bad input exits 2 with a clear message") {
   TempDir dir;
   const std::string err = dir / "err.txt";
-  CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --deploy " + (dir / "d"), err) ==
-        2);
+  CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --deploy " + (dir / "d"),
+            err) == 2);
   CHECK(slurp(err).find("--deploy: the scenario names no framework; add `framework: NAME[@VERSION]` or --set "
                         "framework=NAME (one of vllm, sglang, tensorrt-llm)") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "d"));
-  CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --set framework=sglng", err) == 2);
-  CHECK(slurp(err).find("unknown framework 'sglng' (did you mean 'sglang'?)") != std::string::npos);
-  CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --set framework=vllm@0.1", err) ==
+  CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --set framework=sglng", err) ==
         2);
+  CHECK(slurp(err).find("unknown framework 'sglng' (did you mean 'sglang'?)") != std::string::npos);
+  CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --set framework=vllm@0.1",
+            err) == 2);
   CHECK(slurp(err).find("the listed versions are 0.12.0, 0.11.2") != std::string::npos);
   // TensorRT-LLM 1.0's profile lists no disaggregated serving.
   CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100-disagg.yaml") +
@@ -275,7 +278,8 @@ TEST_CASE("frameworks: docs/frameworks.md lists every flag of the data file with
       INFO(f.name + "@" + v.version);
       REQUIRE(section != std::string::npos);
       const std::size_t end = doc.find("\n### ", section + 1);
-      const std::string table = doc.substr(section, end == std::string::npos ? std::string::npos : end - section);
+      const std::string table =
+          doc.substr(section, end == std::string::npos ? std::string::npos : end - section);
       for (const FrameworkFlag& flag : v.flags) {
         INFO(flag.name());
         CHECK(table.find("| `" + flag.name() + "` |") != std::string::npos);

@@ -183,7 +183,8 @@ DisaggPools evaluate_pools(const Session& session, std::int64_t max_pes) {
     for (std::size_t i = 0; i < count; ++i) {
       const ParallelConfig& c = range[i];
       if (max_pes > 0 && c.pes() > max_pes) continue;
-      if (scenario.framework.set && framework_miss(scenario.framework.version(), c, space.model()) != FrameworkMiss::none)
+      if (scenario.framework.set &&
+          framework_miss(scenario.framework.version(), c, space.model()) != FrameworkMiss::none)
         continue;
       ev.layout_for(c, layout_holder);
       if (!layout_holder.layout.valid) continue;

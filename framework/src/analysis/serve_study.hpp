@@ -64,10 +64,10 @@ struct ServeCounts {
     for (auto v : framework_dropped) n += v;
     return n;
   }
-  std::uint64_t points = 0;          // serving points per configuration (batch × token budget)
-  std::uint64_t evaluated = 0;       // (configurations - over_budget) × points
-  std::uint64_t runnable = 0;        // evaluated and runnable (the SLO aside)
-  std::uint64_t within_slo = 0;      // runnable and within the SLO
+  std::uint64_t points = 0;      // serving points per configuration (batch × token budget)
+  std::uint64_t evaluated = 0;   // (configurations - over_budget) × points
+  std::uint64_t runnable = 0;    // evaluated and runnable (the SLO aside)
+  std::uint64_t within_slo = 0;  // runnable and within the SLO
   // Per reason, the first in ServingVerdict's order; with within_slo they add up to evaluated.
   std::uint64_t invalid = 0, unsupported = 0, kv_overflow = 0, non_finite = 0, slo_miss = 0;
 };

@@ -51,25 +51,28 @@ std::vector<DeployEntry> deploy_entries(const Session& session, const ServeResul
     const ServeRecord& r = result.top[i];
     DeployEntry e;
     e.label = i == 0 ? "best" : "top-" + std::to_string(i + 1);
-    e.title = i == 0 ? "the best configuration by " + rank : "number " + std::to_string(i + 1) + " by " + rank;
+    e.title =
+        i == 0 ? "the best configuration by " + rank : "number " + std::to_string(i + 1) + " by " + rank;
     e.config = format_config(r.config, m);
-    e.metrics = "tokens/s/PE " + fixed(r.tokens_per_s_per_pe, 1) + ", TTFT " + fixed(r.metrics.ttft_s * 1e3, 1) +
-                " ms, TPOT " + fixed(r.metrics.tpot_s * 1e3, 2) + " ms, " + std::to_string(r.pes) + " PEs";
+    e.metrics = "tokens/s/PE " + fixed(r.tokens_per_s_per_pe, 1) + ", TTFT " +
+                fixed(r.metrics.ttft_s * 1e3, 1) + " ms, TPOT " + fixed(r.metrics.tpot_s * 1e3, 2) + " ms, " +
+                std::to_string(r.pes) + " PEs";
     e.point = DeployPoint{r.config, r.point.batch, r.point.token_budget, DeployPoint::Role::aggregated};
     out.push_back(std::move(e));
   }
   if (disagg && disagg->result.best) {
     const DisaggPair& p = *disagg->result.best;
-    const std::string pair = "tokens/s/PE " + fixed(p.tokens_per_s_per_pe, 1) + ", TTFT " + fixed(p.ttft_s * 1e3, 1) +
-                             " ms, TPOT " + fixed(p.tpot_s * 1e3, 2) + " ms, " + std::to_string(p.pes) +
-                             " PEs (both pools)";
+    const std::string pair = "tokens/s/PE " + fixed(p.tokens_per_s_per_pe, 1) + ", TTFT " +
+                             fixed(p.ttft_s * 1e3, 1) + " ms, TPOT " + fixed(p.tpot_s * 1e3, 2) + " ms, " +
+                             std::to_string(p.pes) + " PEs (both pools)";
     const std::int64_t isl = session.scenario().workload.input;
     DeployEntry pe;
     pe.label = "disagg-prefill";
     pe.title = "the disaggregated best pair's prefill pool (" + std::to_string(p.x) + " instances)";
     pe.config = format_config(p.prefill.config, m);
     pe.metrics = pair;
-    pe.point = DeployPoint{p.prefill.config, p.prefill.batch, p.prefill.batch * isl, DeployPoint::Role::prefill};
+    pe.point =
+        DeployPoint{p.prefill.config, p.prefill.batch, p.prefill.batch * isl, DeployPoint::Role::prefill};
     pe.pool_instances = p.x;
     DeployEntry de;
     de.label = "disagg-decode";
@@ -126,21 +129,23 @@ std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<Deplo
   std::vector<DeployFile> out;
   std::ostringstream readme;
   const FrameworkChoice& fw = s.framework;
-  readme << "# Tessera --deploy: " << fw.profile.title << ' ' << fw.version().version << "\n\n"
-         << "Launch scripts written by `tessera serve --deploy` for the scenario `" << s.name << "` ("
-         << scenario_file(s) << "), model `" << model_id(s) << "`, framework `"
-         << fw.label() << "` (" << fw.version().docs << ").\n"
-         << "Each script's comments name the Tessera configuration it launches and what Tessera predicts for\n"
-         << "it; `# instances: N` is how many copies of the command to start (a disaggregated pool's\n"
-         << "instances, or one per data-parallel replica where the framework has no data-parallel flag).\n"
-         << "The flags and where they are documented: docs/frameworks.md.\n\n"
-         << "| file | what |\n|---|---|\n";
+  readme
+      << "# Tessera --deploy: " << fw.profile.title << ' ' << fw.version().version << "\n\n"
+      << "Launch scripts written by `tessera serve --deploy` for the scenario `" << s.name << "` ("
+      << scenario_file(s) << "), model `" << model_id(s) << "`, framework `" << fw.label() << "` ("
+      << fw.version().docs << ").\n"
+      << "Each script's comments name the Tessera configuration it launches and what Tessera predicts for\n"
+      << "it; `# instances: N` is how many copies of the command to start (a disaggregated pool's\n"
+      << "instances, or one per data-parallel replica where the framework has no data-parallel flag).\n"
+      << "The flags and where they are documented: docs/frameworks.md.\n\n"
+      << "| file | what |\n|---|---|\n";
   for (const DeployEntry& e : entries) {
     std::vector<DeployFile> files = render_deploy_entry(s, e);
     for (const DeployFile& f : files) {
       readme << "| " << f.name << " | "
-             << (f.name.size() > 3 && f.name.substr(f.name.size() - 3) == ".sh" ? e.title + ": " + e.config
-                                                                                  : "options read by " + e.label + ".sh")
+             << (f.name.size() > 3 && f.name.substr(f.name.size() - 3) == ".sh"
+                     ? e.title + ": " + e.config
+                     : "options read by " + e.label + ".sh")
              << " |\n";
       out.push_back(f);
     }

@@ -34,7 +34,7 @@ struct DeployFile {
 // found a best pair within the SLO, its prefill and decode pools (prefill: `prefill_batch`
 // prompts per iteration, token budget batch x ISL; decode: batch B, token budget B).
 TESSERA_API std::vector<DeployEntry> deploy_entries(const Session& session, const ServeResult& result,
-                                        const DisaggStudy* disagg, std::size_t top);
+                                                    const DisaggStudy* disagg, std::size_t top);
 
 // The launch script of one entry (and its config file when the framework takes one).
 TESSERA_API std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry& e);

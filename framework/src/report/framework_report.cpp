@@ -8,12 +8,9 @@ nlohmann::json framework_json(const Scenario& s, const ServeCounts* counts) {
   nlohmann::json values = nlohmann::json::array();
   for (const DroppedValues& d : s.framework_dropped)
     values.push_back({{"knob", d.knob}, {"values", d.values}, {"count", d.count}, {"reason", d.reason}});
-  nlohmann::json j = {{"name", f.profile.name},
-                      {"title", f.profile.title},
-                      {"version", f.version().version},
-                      {"version_given", f.version_given},
-                      {"docs", f.version().docs},
-                      {"catalog", f.catalog_file},
+  nlohmann::json j = {{"name", f.profile.name},         {"title", f.profile.title},
+                      {"version", f.version().version}, {"version_given", f.version_given},
+                      {"docs", f.version().docs},       {"catalog", f.catalog_file},
                       {"dropped_values", values}};
   if (counts) {
     nlohmann::json configs = nlohmann::json::object();

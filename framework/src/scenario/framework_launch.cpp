@@ -8,7 +8,8 @@ namespace tessera {
 
 namespace {
 
-bool holds_all(const FrameworkFlag& flag, const DeployPoint& p, const ModelSpec& model, const FrameworkProfile& f) {
+bool holds_all(const FrameworkFlag& flag, const DeployPoint& p, const ModelSpec& model,
+               const FrameworkProfile& f) {
   for (FlagCondition c : flag.when)
     if (!flag_condition_holds(c, p, model, f)) return false;
   return true;
@@ -53,7 +54,8 @@ std::vector<std::string> shell_words(const std::string& text, std::int64_t& inst
 
 }  // namespace
 
-std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, const ModelSpec& model, const DeployPoint& p) {
+std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, const ModelSpec& model,
+                                     const DeployPoint& p) {
   std::vector<LaunchFlag> out;
   for (const FrameworkFlag& flag : f.versions.front().flags) {
     if (!holds_all(flag, p, model, f)) continue;

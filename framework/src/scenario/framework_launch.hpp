@@ -24,9 +24,9 @@ TESSERA_API std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, cons
 // What a launch script sets, read back. Knobs no flag names stay 1 (batch and token budget 0).
 struct ParsedLaunch {
   DeployPoint point;
-  std::int64_t dcp = 1;          // the KV split degree (vLLM's decode context parallelism)
-  bool attention_dp = false;     // ffn_shard_scope TP+CP+DP
-  std::int64_t instances = 1;    // `# instances: N`
+  std::int64_t dcp = 1;              // the KV split degree (vLLM's decode context parallelism)
+  bool attention_dp = false;         // ffn_shard_scope TP+CP+DP
+  std::int64_t instances = 1;        // `# instances: N`
   std::vector<std::string> unknown;  // flags the profile does not list
 };
 // `script`: the command (lines after `#` comments, `\` continuations, single-quoted values);

@@ -15,17 +15,17 @@ using loader::Diags;
 using loader::YNode;
 
 constexpr const char* kTermNames[] = {"tp", "pp", "dp", "ep", "cp", "batch", "token_budget", "dcp"};
-constexpr const char* kConditionNames[] = {"pp>1",     "dp>1",          "ep>1",       "cp>1",
-                                           "attention_dp", "!attention_dp", "kv_split", "prefill",
-                                           "decode",   "disaggregated", "aggregated", "replicas_flag"};
+constexpr const char* kConditionNames[] = {"pp>1",         "dp>1",          "ep>1",       "cp>1",
+                                           "attention_dp", "!attention_dp", "kv_split",   "prefill",
+                                           "decode",       "disaggregated", "aggregated", "replicas_flag"};
 
 template <std::size_t N>
 std::vector<std::string> names_of(const char* const (&names)[N]) {
   return std::vector<std::string>(std::begin(names), std::end(names));
 }
 
-std::optional<std::size_t> pick(const YNode& n, const std::string& path, const std::vector<std::string>& names,
-                                Diags& d) {
+std::optional<std::size_t> pick(const YNode& n, const std::string& path,
+                                const std::vector<std::string>& names, Diags& d) {
   auto v = loader::read_choice(n, path, names, d);
   if (!v) return std::nullopt;
   for (std::size_t i = 0; i < names.size(); ++i)
@@ -54,13 +54,15 @@ void read_flag(const YNode& n, const std::string& path, FrameworkFlag& f, Diags&
   f.flag = text_of(n, path, "flag", false, d);
   f.yaml = text_of(n, path, "yaml", false, d);
   if (f.flag.empty() == f.yaml.empty())
-    d.error(n.where, path + ": expected exactly one of `flag:` (a command-line flag) and `yaml:` (a config key)");
+    d.error(n.where,
+            path + ": expected exactly one of `flag:` (a command-line flag) and `yaml:` (a config key)");
   if (const YNode* v = n.find("value")) {
     const std::string text = v->is_scalar() ? v->value : "";
     std::size_t start = 0;
     while (start <= text.size()) {
       const std::size_t star = text.find('*', start);
-      const std::string term = text.substr(start, star == std::string::npos ? std::string::npos : star - start);
+      const std::string term =
+          text.substr(start, star == std::string::npos ? std::string::npos : star - start);
       YNode t = *v;
       t.value = term;
       if (auto i = pick(t, loader::join_path(path, "value"), names_of(kTermNames), d))
@@ -98,16 +100,17 @@ std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, co
     return out;
   }
   for (const YNode& i : n->items)
-    if (auto v = loader::read_int(i, loader::join_path(path, key), d, 0)) out.push_back(static_cast<std::int8_t>(*v));
+    if (auto v = loader::read_int(i, loader::join_path(path, key), d, 0))
+      out.push_back(static_cast<std::int8_t>(*v));
   return out;
 }
 
 void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
   loader::check_keys(n, path,
-                     {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp", "attention_dp_tp1",
-                      "kv_split", "tp_placement", "cp_placement", "cp_ring_variant", "mixing", "disaggregated",
-                      "finite_token_budget", "max_batch", "flags"},
+                     {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp",
+                      "attention_dp_tp1", "kv_split", "tp_placement", "cp_placement", "cp_ring_variant",
+                      "mixing", "disaggregated", "finite_token_budget", "max_batch", "flags"},
                      d);
   v.where = n.where;
   v.version = text_of(n, path, "version", true, d);
@@ -185,7 +188,8 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
     d.error(kind->where, "kind: expected frameworks (a frameworks file, docs/frameworks.md), found " +
                              loader::describe(*kind));
   const YNode* sv = loader::member(*root, "", "schema_version", true, "1", d);
-  if (sv && sv->value != "1") d.error(sv->where, "schema_version: expected 1, found " + loader::describe(*sv));
+  if (sv && sv->value != "1")
+    d.error(sv->where, "schema_version: expected 1, found " + loader::describe(*sv));
   const YNode* list = loader::member(*root, "", "frameworks", true, "a list of frameworks", d);
   if (list && !list->is_sequence())
     d.error(list->where, "frameworks: expected a list, found " + loader::describe(*list));
@@ -207,7 +211,8 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
       if (f.command.find("{model}") == std::string::npos && n.find("command"))
         d.error(n.find("command")->where, p + ".command: expected the placeholder {model}");
       for (const auto& other : c.frameworks)
-        if (other.name == f.name) d.error(n.where, p + ".name: the framework '" + f.name + "' is listed twice");
+        if (other.name == f.name)
+          d.error(n.where, p + ".name: the framework '" + f.name + "' is listed twice");
       const YNode* vs = loader::member(n, p, "versions", true, "a list of versions, newest first", d);
       if (vs && vs->is_sequence()) {
         for (std::size_t k = 0; k < vs->items.size(); ++k) {
@@ -249,9 +254,7 @@ FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::st
     names.push_back(f.name);
     if (f.name == name) found = &f;
   }
-  auto fail = [&](const std::string& message) {
-    throw InputErrors({Diagnostic{where, message}});
-  };
+  auto fail = [&](const std::string& message) { throw InputErrors({Diagnostic{where, message}}); };
   if (!found)
     fail("framework: unknown framework '" + name + "'" + did_you_mean(name, names) + "; the frameworks of " +
          catalog.file + " are " + framework_names(catalog));

@@ -36,8 +36,8 @@ enum class FlagCondition : std::uint8_t {
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 
 struct FrameworkFlag {
-  std::string flag;  // "--tensor-parallel-size", or "" for a YAML entry
-  std::string yaml;  // the key in the config file (config_flag), or ""
+  std::string flag;             // "--tensor-parallel-size", or "" for a YAML entry
+  std::string yaml;             // the key in the config file (config_flag), or ""
   std::vector<FlagTerm> value;  // the value is the product of these; empty: literal or a switch
   std::string literal;          // a fixed value ("" with an empty value: a switch)
   std::vector<FlagCondition> when;
@@ -72,7 +72,7 @@ struct FrameworkVersion {
 
 struct FrameworkProfile {
   std::string name, title, command, config_flag;
-  bool replicas_by_flag = true;  // `replicas: flag`; false: `instances`
+  bool replicas_by_flag = true;            // `replicas: flag`; false: `instances`
   std::vector<FrameworkVersion> versions;  // newest first
   SourceLocation where;
 };

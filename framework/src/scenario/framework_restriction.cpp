@@ -37,7 +37,9 @@ std::string num(std::int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
-bool attention_dp(const ParallelConfig& c) { return c.dp > 1 && c.ffn_shard_scope == FfnShardScope::tp_cp_dp; }
+bool attention_dp(const ParallelConfig& c) {
+  return c.dp > 1 && c.ffn_shard_scope == FfnShardScope::tp_cp_dp;
+}
 
 std::int64_t kv_split_degree(const ParallelConfig& c, const ModelSpec& model) {
   const std::int64_t hkv = model.has_mla ? 1 : std::max<std::int64_t>(1, model.kv_heads);
@@ -64,18 +66,22 @@ std::vector<DroppedValues> restrict_sweep(Sweep& s, const FrameworkChoice& fw, c
   if (!v.cp && any_cp)
     drop_if(
         s.ffn_shard_scope, [](FfnShardScope x) { return x != FfnShardScope::tp_cp; }, scope_text,
-        "sweep.parallelism.ffn_shard_scope", w + " has no context parallelism to shard the FFN over", fw, out);
+        "sweep.parallelism.ffn_shard_scope", w + " has no context parallelism to shard the FFN over", fw,
+        out);
   if (any_dp && (v.attention_dp == AttentionDpRule::none || !model.has_moe))
     drop_if(
         s.ffn_shard_scope, [](FfnShardScope x) { return x != FfnShardScope::tp_cp_dp; }, scope_text,
         "sweep.parallelism.ffn_shard_scope",
         v.attention_dp == AttentionDpRule::none
             ? w + " has no attention data parallelism"
-            : "attention data parallelism (experts across TP x DP) needs an MoE model; " + model.name + " is dense",
+            : "attention data parallelism (experts across TP x DP) needs an MoE model; " + model.name +
+                  " is dense",
         fw, out);
   drop_if(
       s.tp_placement,
-      [&](std::int8_t x) { return std::find(v.tp_placement.begin(), v.tp_placement.end(), x) != v.tp_placement.end(); },
+      [&](std::int8_t x) {
+        return std::find(v.tp_placement.begin(), v.tp_placement.end(), x) != v.tp_placement.end();
+      },
       [](std::int8_t x) { return x == 0 ? std::string("pe") : "level " + std::to_string(x); },
       "sweep.parallelism.tp_placement", w + " places a TP group's ranks together (inside one node)", fw, out);
   if (v.cp) {
@@ -84,11 +90,13 @@ std::vector<DroppedValues> restrict_sweep(Sweep& s, const FrameworkChoice& fw, c
         [&](CpRingVariant x) {
           return std::find(v.cp_ring_variant.begin(), v.cp_ring_variant.end(), x) != v.cp_ring_variant.end();
         },
-        [](CpRingVariant x) { return std::string(cp_ring_variant_name(x)); }, "sweep.parallelism.cp_ring_variant",
-        w + " has no such ring", fw, out);
+        [](CpRingVariant x) { return std::string(cp_ring_variant_name(x)); },
+        "sweep.parallelism.cp_ring_variant", w + " has no such ring", fw, out);
     drop_if(
         s.cp_placement,
-        [&](std::int8_t x) { return std::find(v.cp_placement.begin(), v.cp_placement.end(), x) != v.cp_placement.end(); },
+        [&](std::int8_t x) {
+          return std::find(v.cp_placement.begin(), v.cp_placement.end(), x) != v.cp_placement.end();
+        },
         [](std::int8_t x) { return x == 0 ? std::string("pe") : "level " + std::to_string(x); },
         "sweep.parallelism.cp_placement", w + " cannot place CP groups there", fw, out);
   }

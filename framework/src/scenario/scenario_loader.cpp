@@ -214,7 +214,8 @@ void choose_framework(const YNode& n, const std::vector<std::string>& roots, con
                       Scenario& s) {
   Diags d;
   if (!n.is_scalar() || n.value.empty()) {
-    d.error(n.where, "framework: expected NAME or NAME@VERSION (e.g. vllm, sglang@0.5.9), found " + describe(n));
+    d.error(n.where,
+            "framework: expected NAME or NAME@VERSION (e.g. vllm, sglang@0.5.9), found " + describe(n));
     throw_errors(d);
   }
   std::string file = default_frameworks_path(roots.back());
@@ -229,9 +230,11 @@ void choose_framework(const YNode& n, const std::vector<std::string>& roots, con
   s.framework = resolve_framework(catalog, n.value, n.where);
   s.framework_dropped = restrict_sweep(s.sweep, s.framework, model);
   if (s.serving.disaggregated.enabled && !s.framework.version().disaggregated) {
-    d.error(n.where, "framework: " + s.framework.profile.title + " " + s.framework.version().version +
-                         " (" + s.framework.label() + ") has no disaggregated prefill/decode serving, which "
-                         "serving.disaggregated asks for (" + file + ")");
+    d.error(n.where, "framework: " + s.framework.profile.title + " " + s.framework.version().version + " (" +
+                         s.framework.label() +
+                         ") has no disaggregated prefill/decode serving, which "
+                         "serving.disaggregated asks for (" +
+                         file + ")");
     throw_errors(d);
   }
   if (s.workload.mode != Mode::serve || s.plugins.serving.name != "aggregated") return;
@@ -240,8 +243,8 @@ void choose_framework(const YNode& n, const std::vector<std::string>& roots, con
     if (p.key == "mixing") {
       if (p.text != mixing) {
         d.error(p.where, "plugins.serving.mixing: " + s.framework.profile.title + " " +
-                             s.framework.version().version + " runs `" + mixing + "` iterations (framework: " +
-                             s.framework.label() + "), found " + p.text);
+                             s.framework.version().version + " runs `" + mixing +
+                             "` iterations (framework: " + s.framework.label() + "), found " + p.text);
         throw_errors(d);
       }
       return;
