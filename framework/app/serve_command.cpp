@@ -2,6 +2,7 @@
 // configuration within the PE budget at every serving point (batch x token budget); the best
 // under the SLO, the Pareto frontier, the top N, or the closest miss; --json / --csv reports.
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -15,9 +16,11 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
 #include "report/points_json.hpp"
 #include "report/serve_report.hpp"
+#include "scenario/data_roots.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
 
@@ -45,11 +48,53 @@ constexpr const char* kExamples =
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --set serving.slo.tpot=30ms\n"
     "  tessera serve scenarios/mixtral-8x7b-serve-h100.yaml --json - | jq .best\n"
     "  tessera serve scenarios/deepseek-v3-serve-h200.yaml --csv out/points.csv --threads 4\n"
+    "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --set framework=vllm --deploy out/vllm\n"
     "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the study: their\n"
     "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
     "to stdout. --csv has one row per configuration x serving point, with a reason column.\n"
     "Regular files are replaced atomically; stdout, FIFOs and devices are written through.\n"
-    "Ctrl-C / SIGTERM stop the study, remove the partial files and exit 130 / 143.\n";
+    "Ctrl-C / SIGTERM stop the study, remove the partial files and exit 130 / 143.\n"
+    "--deploy DIR needs `framework:` (or --set framework=NAME[@VERSION]); it writes, for the best\n"
+    "configuration and the next two by the first objective (and the disaggregated best pair's two\n"
+    "pools), the framework's launch script (and config file), and a README (docs/frameworks.md).\n";
+
+// --deploy DIR: refused before the study without a framework (naming the frameworks) or
+// when DIR cannot be a folder.
+void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
+  if (!scenario.framework.set) {
+    std::string names;
+    try {
+      names = framework_names(load_framework_catalog(default_frameworks_path(shipped_data_root())));
+    } catch (const InputError&) {
+      names = "see data/frameworks.yaml";
+    }
+    throw InputError(
+        "--deploy: the scenario names no framework; add `framework: NAME[@VERSION]` or --set "
+        "framework=NAME (one of " +
+        names + ")");
+  }
+  std::error_code ec;
+  const std::filesystem::path p(dir);
+  if (std::filesystem::exists(p, ec) && !std::filesystem::is_directory(p, ec))
+    throw InputError("--deploy: " + dir + " exists and is not a folder");
+  const std::filesystem::path parent = p.parent_path().empty() ? "." : p.parent_path();
+  if (!std::filesystem::is_directory(parent, ec))
+    throw InputError("--deploy: the folder " + parent.string() +
+                     " does not exist (only DIR itself is created)");
+}
+
+// Every file through Outputs: a temporary file renamed over its name on commit (atomic).
+void write_deploy(const std::string& dir, const Session& session, const ServeResult& result,
+                  const DisaggStudy* disagg) {
+  std::error_code ec;
+  std::filesystem::create_directory(dir, ec);
+  if (ec) throw InputError("--deploy: cannot create " + dir + ": " + ec.message());
+  const std::vector<DeployEntry> entries = deploy_entries(session, result, disagg, 3);
+  Outputs files;
+  for (const DeployFile& f : render_deploy(session.scenario(), entries))
+    files.add("--deploy", (std::filesystem::path(dir) / f.name).string())->stream() << f.content;
+  files.commit_all();
+}
 
 }  // namespace
 
@@ -59,7 +104,7 @@ int serve_command(const Args& args) {
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    std::string threads_text, top_text, max_pes_text, html_path;
+    std::string threads_text, top_text, max_pes_text, html_path, deploy_dir;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
@@ -69,7 +114,10 @@ int serve_command(const Args& args) {
         "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = no "
         "budget)")("html", po::value<std::string>(&html_path)->value_name("FILE"),
                    "also write a self-contained HTML report: tokens/s/user vs tokens/s/PE, the SLO, the "
-                   "frontiers (docs/report.md)");
+                   "frontiers (docs/report.md)")(
+        "deploy", po::value<std::string>(&deploy_dir)->value_name("DIR"),
+        "write the framework's launch scripts for the best configurations into DIR (created if "
+        "missing; needs `framework:`)");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
     if (scenario_path.empty())
@@ -87,6 +135,7 @@ int serve_command(const Args& args) {
                                     "`tessera explore` for the grid, or set one point with --set " +
                                         scenario.sweep.hardware.front().path + "=VALUE"}});
     const std::size_t top = parse_top(top_text, scenario.report.top);
+    if (!deploy_dir.empty()) check_deploy_dir(deploy_dir, scenario);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, common, study);
@@ -128,6 +177,7 @@ int serve_command(const Args& args) {
       write_html(html, j);
     }
     outputs.commit_all();
+    if (!deploy_dir.empty()) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       print_serve_text(std::cout, session, result);
       if (disagg) print_disagg_text(std::cout, session, *disagg, result, 20, also);

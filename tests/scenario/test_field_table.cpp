@@ -74,11 +74,11 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
   CHECK(*loader::schema_keys("machine.levels.*.collectives.ring") ==
         std::vector<std::string>{"ll", "ll128", "simple"});
   CHECK(loader::schema_keys("machine.levels.*")->front() == "name");
-  CHECK(loader::schema_keys("")->size() == 14);  // `serving` the 14th
+  CHECK(loader::schema_keys("")->size() == 15);  // `framework` the 11th, `serving` the 14th
   CHECK(*loader::schema_keys("model") ==
-        std::vector<std::string>{"schema_version", "kind", "name", "description", "layers", "hidden", "heads",
-                                 "kv_heads", "head_dim", "ffn", "ffn_kind", "vocab", "tied_embeddings",
-                                 "bias", "dtype", "moe", "mla", "parallel_block"});
+        std::vector<std::string>{"schema_version", "kind", "name", "description", "hf_id", "layers", "hidden",
+                                 "heads", "kv_heads", "head_dim", "ffn", "ffn_kind", "vocab",
+                                 "tied_embeddings", "bias", "dtype", "moe", "mla", "parallel_block"});
   CHECK(loader::schema_keys("workload.context") == nullptr);  // a value, not a mapping
   CHECK(loader::schema_free_keys("sweep.hardware"));
   CHECK(loader::schema_free_keys("plugins.search"));

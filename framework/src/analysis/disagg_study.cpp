@@ -219,6 +219,9 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
     for (std::size_t i = 0; i < count; ++i) {
       const ParallelConfig& c = range[i];
       if (max_pes > 0 && c.pes() > max_pes) continue;
+      if (scenario.framework.set &&
+          framework_miss(scenario.framework.version(), c, space.model()) != FrameworkMiss::none)
+        continue;
       ev.layout_for(c, layout_holder);
       if (!layout_holder.layout.valid) continue;
       ++pools.configurations;

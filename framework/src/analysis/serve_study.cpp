@@ -62,15 +62,20 @@ bool closer_miss(const ServeRecord& a, const ServeRecord& b) {
 // The configurations the study evaluates: the grid's valid ones within `max_pes` (0: all), in
 // the grid's order; the others counted.
 std::vector<ParallelConfig> budgeted_configs(const GridSpace& space, std::int64_t max_pes,
-                                             std::uint64_t& over_budget) {
+                                             const Scenario& scenario, ServeCounts& counts) {
   std::vector<ParallelConfig> out;
+  std::uint64_t& over_budget = counts.over_budget;
   over_budget = 0;
+  const FrameworkVersion* fw = scenario.framework.set ? &scenario.framework.version() : nullptr;
   constexpr std::size_t kRange = 4096;
   std::vector<ParallelConfig> range(kRange);
   for (std::uint64_t first = 0; first < space.valid_count(); first += kRange) {
     const std::size_t n = space.valid_range(first, std::span<ParallelConfig>(range.data(), kRange));
     for (std::size_t i = 0; i < n; ++i) {
-      if (max_pes > 0 && range[i].pes() > max_pes)
+      const FrameworkMiss miss = fw ? framework_miss(*fw, range[i], space.model()) : FrameworkMiss::none;
+      if (miss != FrameworkMiss::none)
+        ++counts.framework_dropped[static_cast<std::size_t>(miss)];
+      else if (max_pes > 0 && range[i].pes() > max_pes)
         ++over_budget;
       else
         out.push_back(range[i]);
@@ -173,7 +178,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   result.counts.enumerated = space.enumerated();
   result.counts.configurations = space.valid_count();
   const std::vector<ParallelConfig> configs =
-      budgeted_configs(space, result.max_pes, result.counts.over_budget);
+      budgeted_configs(space, result.max_pes, scenario, result.counts);
   const std::vector<ServingPoint> points = serving_points(scenario.sweep);
   result.counts.points = points.size();
   const std::uint64_t total = static_cast<std::uint64_t>(configs.size()) * points.size();

@@ -69,10 +69,17 @@ struct ServeCounts {
   std::uint64_t enumerated = 0;      // grid points
   std::uint64_t configurations = 0;  // valid canonical configurations of the grid
   std::uint64_t over_budget = 0;     // of those, with more PEs than the budget (not evaluated)
-  std::uint64_t points = 0;          // serving points per configuration (batch × token budget)
-  std::uint64_t evaluated = 0;       // (configurations - over_budget) × points
-  std::uint64_t runnable = 0;        // evaluated and runnable (the SLO aside)
-  std::uint64_t within_slo = 0;      // runnable and within the SLO
+  // Of those, what `framework:` cannot run, per FrameworkMiss (not evaluated, before the budget).
+  std::array<std::uint64_t, kFrameworkMisses> framework_dropped{};
+  std::uint64_t framework_dropped_total() const {
+    std::uint64_t n = 0;
+    for (auto v : framework_dropped) n += v;
+    return n;
+  }
+  std::uint64_t points = 0;      // serving points per configuration (batch × token budget)
+  std::uint64_t evaluated = 0;   // (configurations - over_budget) × points
+  std::uint64_t runnable = 0;    // evaluated and runnable (the SLO aside)
+  std::uint64_t within_slo = 0;  // runnable and within the SLO
   // Per reason, the first in ServingVerdict's order; with within_slo they add up to evaluated.
   std::uint64_t invalid = 0, unsupported = 0, kv_overflow = 0, non_finite = 0, slo_miss = 0;
 };

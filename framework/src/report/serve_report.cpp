@@ -7,6 +7,7 @@
 #include "host/plugin_defaults.hpp"
 #include "report/csv_cells.hpp"
 #include "report/explain_report.hpp"  // config_json
+#include "report/framework_report.hpp"
 #include "report/json_number.hpp"
 #include "report/search_report.hpp"  // objective_key, human_objective
 #include "report/text_table.hpp"
@@ -297,6 +298,7 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
                     {"direction", a.direction == Direction::maximize ? "maximize" : "minimize"},
                     {"unit", a.unit}});
   j["objectives"] = axes;
+  if (s.framework.set) j["framework"] = framework_json(s, &c);
   j["counts"] = {{"enumerated", c.enumerated},
                  {"configurations", c.configurations},
                  {"over_pe_budget", c.over_budget},
@@ -370,6 +372,7 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     os << "budget     no PE budget (serving.max_pes or --max-pes N sets one)\n";
   os << "plugins    serving " << s.plugins.serving.name << ", latency " << session.latency_name()
      << ", memory " << s.plugins.memory.name << '\n';
+  print_framework_text(os, s, &c);
   os << "ranked by ";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
   os << '\n';

@@ -25,6 +25,9 @@ constexpr FieldRow kRows[] = {
     choice("model.kind", M, nullptr, kModelKind, "model (required in a model file)"),
     text("model.name", M, nullptr, "the model's name, e.g. Llama-3.1-70B (required in a model file)"),
     text("model.description", M, "", "free text"),
+    text("model.hf_id", M, "",
+         "the model's Hugging Face repository (e.g. meta-llama/Llama-3.1-70B-Instruct), named by --deploy's "
+         "launch lines; absent: the model's name"),
     integer("model.layers", M, nullptr, 1, kDim, "transformer layers L",
             int_slot([](const FieldSite& s) { return &s.model->layers; }), kLimit),
     integer("model.hidden", M, nullptr, 1, kDim, "hidden size H",

@@ -104,6 +104,10 @@ constexpr FieldRow kRows[] = {
         "serve: generated tokens per request (OSL, the first included); required in serve, refused otherwise",
         [](const FieldSite& s) { return &s.workload->output; }),
     choice("scope", S, "full", kScopes, "which stages are simulated"),
+    text("framework", S, "",
+         "NAME[@VERSION] of data/frameworks.yaml (vllm, sglang, tensorrt-llm; NAME alone: its newest listed "
+         "version): restricts the space to what that version runs and names what --deploy writes "
+         "(docs/frameworks.md); absent: every knob"),
     mapping("plugins", S, "", "the plugins of the run: {latency, memory, search, objectives, serving}"),
     {"plugins.latency", S, FieldUse::choice,
      ParamSpec{"latency", ParamType::string, Dimension::none, plugin_defaults::kLatency, kNoMin, kNoMax,

@@ -77,6 +77,7 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   }
   if (const YNode* desc = n.find("description"))
     read_field(*desc, join_path(path, "description"), row_of("model.description"), d);
+  if (const YNode* hf = n.find("hf_id")) read_field(*hf, join_path(path, "hf_id"), row_of("model.hf_id"), d);
 
   // Every integer and boolean leaf of the model's own mapping, by its row; then what follows
   // from them (kv_heads, head_dim defaults) and the checks across fields.

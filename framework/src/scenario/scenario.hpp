@@ -8,6 +8,7 @@
 #include "host/machine_blocks.hpp"
 #include "host/plugin_choice.hpp"
 #include "physics/kv_transfer.hpp"
+#include "scenario/framework_restriction.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -136,6 +137,11 @@ struct Scenario {
   Workload workload;          // serve: input/output set, batch = 1, chunk = 0 (swept in sweep.serving)
   SourceLocation mode_where;  // `workload.mode`'s value, for messages (the file alone when unknown)
   ServingSpec serving;
+  // `framework: NAME[@VERSION]` (docs/frameworks.md): the profile, and what it dropped from the
+  // sweep when the scenario loaded (configurations are dropped by the studies).
+  FrameworkChoice framework;
+  std::vector<DroppedValues> framework_dropped;
+  std::string model_hf_id;  // model.hf_id ("" when absent): the repository a launch line names
   PluginChoices plugins;
   Sweep sweep;
   ReportSpec report;

@@ -13,6 +13,7 @@
 #include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
 #include "scenario/data_roots.hpp"
+#include "scenario/framework_profile.hpp"
 #include "scenario/hf_config.hpp"
 #include "scenario/overrides.hpp"
 #include "scenario/schema_util.hpp"
@@ -205,6 +206,55 @@ std::string default_scenario_path(const LoadOptions& options) {
   return join_dir(roots.back(), "scenarios/llama3.1-70b-decode-128k.yaml");
 }
 
+namespace {
+
+// `framework:` (docs/frameworks.md): the profile from the first data root holding
+// data/frameworks.yaml, the sweep restricted to it, and the aggregated serving plugin's
+// `mixing` set to the framework's (a different `mixing` written is refused).
+void choose_framework(const YNode& n, const std::vector<std::string>& roots, const ModelSpec& model,
+                      Scenario& s) {
+  Diags d;
+  if (!n.is_scalar() || n.value.empty()) {
+    d.error(n.where,
+            "framework: expected NAME or NAME@VERSION (e.g. vllm, sglang@0.5.9), found " + describe(n));
+    throw_errors(d);
+  }
+  std::string file = default_frameworks_path(roots.back());
+  for (const auto& r : roots) {
+    std::error_code ec;
+    if (fs::is_regular_file(default_frameworks_path(r), ec)) {
+      file = default_frameworks_path(r);
+      break;
+    }
+  }
+  const FrameworkCatalog catalog = load_framework_catalog(file);
+  s.framework = resolve_framework(catalog, n.value, n.where);
+  s.framework_dropped = restrict_sweep(s.sweep, s.framework, model);
+  if (s.serving.disaggregated.enabled && !s.framework.version().disaggregated) {
+    d.error(n.where, "framework: " + s.framework.profile.title + " " + s.framework.version().version + " (" +
+                         s.framework.label() +
+                         ") has no disaggregated prefill/decode serving, which "
+                         "serving.disaggregated asks for (" +
+                         file + ")");
+    throw_errors(d);
+  }
+  if (s.workload.mode != Mode::serve || s.plugins.serving.name != "aggregated") return;
+  const std::string& mixing = s.framework.version().mixing;
+  for (const RawParam& p : s.plugins.serving.params)
+    if (p.key == "mixing") {
+      if (p.text != mixing) {
+        d.error(p.where, "plugins.serving.mixing: " + s.framework.profile.title + " " +
+                             s.framework.version().version + " runs `" + mixing +
+                             "` iterations (framework: " + s.framework.label() + "), found " + p.text);
+        throw_errors(d);
+      }
+      return;
+    }
+  s.plugins.serving.params.push_back(RawParam{"mixing", mixing, {}, false, n.where});
+}
+
+}  // namespace
+
 Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   Diags d;
   auto root = read_yaml_file(path, "", d);
@@ -332,7 +382,11 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, d);
   if (s.workload.mode != Mode::serve && s.workload.chunk == 0) s.workload.chunk = s.workload.context;
+  if (const YNode* m = tree.find("model"))
+    if (const YNode* hf = m->is_mapping() ? m->find("hf_id") : nullptr) s.model_hf_id = hf->value;
+  const YNode* fw = tree.find("framework");
   throw_if_any(d);
+  if (fw) choose_framework(*fw, droots, *model, s);
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;

@@ -1,0 +1,286 @@
+// Reading and resolving framework profiles (scenario/framework_profile.hpp).
+#include "scenario/framework_profile.hpp"
+
+#include <filesystem>
+
+#include "core/nearest_name.hpp"
+#include "scenario/schema_util.hpp"
+#include "scenario/yaml_tree.hpp"
+
+namespace tessera {
+
+namespace {
+
+using loader::Diags;
+using loader::YNode;
+
+constexpr const char* kTermNames[] = {"tp", "pp", "dp", "ep", "cp", "batch", "token_budget", "dcp"};
+constexpr const char* kConditionNames[] = {"pp>1",         "dp>1",          "ep>1",       "cp>1",
+                                           "attention_dp", "!attention_dp", "kv_split",   "prefill",
+                                           "decode",       "disaggregated", "aggregated", "replicas_flag"};
+
+template <std::size_t N>
+std::vector<std::string> names_of(const char* const (&names)[N]) {
+  return std::vector<std::string>(std::begin(names), std::end(names));
+}
+
+std::optional<std::size_t> pick(const YNode& n, const std::string& path,
+                                const std::vector<std::string>& names, Diags& d) {
+  auto v = loader::read_choice(n, path, names, d);
+  if (!v) return std::nullopt;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == *v) return i;
+  return std::nullopt;
+}
+
+std::string text_of(const YNode& map, const std::string& path, const char* key, bool required, Diags& d) {
+  const YNode* n = loader::member(map, path, key, required, "text", d);
+  if (!n) return "";
+  if (n->is_scalar()) return n->value;
+  d.error(n->where, loader::join_path(path, key) + ": expected text, found " + loader::describe(*n));
+  return "";
+}
+
+bool bool_of(const YNode& map, const std::string& path, const char* key, Diags& d) {
+  const YNode* n = loader::member(map, path, key, true, "true or false", d);
+  if (!n) return false;
+  return loader::read_bool(*n, loader::join_path(path, key), d).value_or(false);
+}
+
+void read_flag(const YNode& n, const std::string& path, FrameworkFlag& f, Diags& d) {
+  if (!loader::expect_mapping(n, path, d)) return;
+  loader::check_keys(n, path, {"flag", "yaml", "value", "literal", "when", "default", "source"}, d);
+  f.where = n.where;
+  f.flag = text_of(n, path, "flag", false, d);
+  f.yaml = text_of(n, path, "yaml", false, d);
+  if (f.flag.empty() == f.yaml.empty())
+    d.error(n.where,
+            path + ": expected exactly one of `flag:` (a command-line flag) and `yaml:` (a config key)");
+  if (const YNode* v = n.find("value")) {
+    const std::string text = v->is_scalar() ? v->value : "";
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t star = text.find('*', start);
+      const std::string term =
+          text.substr(start, star == std::string::npos ? std::string::npos : star - start);
+      YNode t = *v;
+      t.value = term;
+      if (auto i = pick(t, loader::join_path(path, "value"), names_of(kTermNames), d))
+        f.value.push_back(static_cast<FlagTerm>(*i));
+      if (star == std::string::npos) break;
+      start = star + 1;
+    }
+  }
+  f.literal = text_of(n, path, "literal", false, d);
+  if (!f.value.empty() && !f.literal.empty())
+    d.error(n.find("literal")->where, path + ": expected `value:` or `literal:`, not both");
+  if (const YNode* w = n.find("when")) {
+    if (!w->is_sequence()) {
+      d.error(w->where, loader::join_path(path, "when") + ": expected a list of conditions, found " +
+                            loader::describe(*w));
+    } else {
+      for (const YNode& c : w->items)
+        if (auto i = pick(c, loader::join_path(path, "when"), names_of(kConditionNames), d))
+          f.when.push_back(static_cast<FlagCondition>(*i));
+    }
+  }
+  f.default_text = text_of(n, path, "default", true, d);
+  f.source = text_of(n, path, "source", true, d);
+  if (!f.source.empty() && f.source.rfind("https://", 0) != 0)
+    d.error(n.find("source")->where, path + ".source: expected the documentation page's https:// URL");
+}
+
+std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, const char* key, Diags& d) {
+  std::vector<std::int8_t> out;
+  const YNode* n = map.find(key);
+  if (!n) return out;
+  if (!n->is_sequence()) {
+    d.error(n->where, loader::join_path(path, key) + ": expected a list of placement levels, found " +
+                          loader::describe(*n));
+    return out;
+  }
+  for (const YNode& i : n->items)
+    if (auto v = loader::read_int(i, loader::join_path(path, key), d, 0))
+      out.push_back(static_cast<std::int8_t>(*v));
+  return out;
+}
+
+void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, Diags& d) {
+  if (!loader::expect_mapping(n, path, d)) return;
+  loader::check_keys(n, path,
+                     {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp",
+                      "attention_dp_tp1", "kv_split", "tp_placement", "cp_placement", "cp_ring_variant",
+                      "mixing", "disaggregated", "finite_token_budget", "max_batch", "flags"},
+                     d);
+  v.where = n.where;
+  v.version = text_of(n, path, "version", true, d);
+  v.released = text_of(n, path, "released", true, d);
+  v.docs = text_of(n, path, "docs", true, d);
+  v.pp = bool_of(n, path, "pp", d);
+  v.dp = bool_of(n, path, "dp", d);
+  v.cp = bool_of(n, path, "cp", d);
+  v.kv_split = bool_of(n, path, "kv_split", d);
+  if (const YNode* a = n.find("attention_dp_tp1"))
+    v.attention_dp_tp1 = loader::read_bool(*a, path + ".attention_dp_tp1", d).value_or(false);
+  v.disaggregated = bool_of(n, path, "disaggregated", d);
+  v.finite_token_budget = bool_of(n, path, "finite_token_budget", d);
+  if (const YNode* e = loader::member(n, path, "ep", true, "none, tp_dp or ffn_group", d))
+    if (auto i = pick(*e, path + ".ep", {"none", "tp_dp", "ffn_group"}, d)) v.ep = static_cast<EpRule>(*i);
+  if (const YNode* a = loader::member(n, path, "attention_dp", true, "none, moe or switch", d))
+    if (auto i = pick(*a, path + ".attention_dp", {"none", "moe", "switch"}, d))
+      v.attention_dp = static_cast<AttentionDpRule>(*i);
+  if (const YNode* m = loader::member(n, path, "mixing", true, "mixed or alternating", d))
+    if (auto t = loader::read_choice(*m, path + ".mixing", {"mixed", "alternating"}, d)) v.mixing = *t;
+  if (const YNode* b = n.find("max_batch"))
+    v.max_batch = loader::read_int(*b, path + ".max_batch", d, 0).value_or(0);
+  if (n.find("tp_placement")) v.tp_placement = levels_of(n, path, "tp_placement", d);
+  v.cp_placement = levels_of(n, path, "cp_placement", d);
+  if (const YNode* r = n.find("cp_ring_variant")) {
+    v.cp_ring_variant.clear();
+    if (r->is_sequence())
+      for (const YNode& i : r->items)
+        if (auto k = pick(i, path + ".cp_ring_variant", {"kv", "qoml", "tree"}, d))
+          v.cp_ring_variant.push_back(static_cast<CpRingVariant>(*k));
+  }
+  if (v.cp && v.cp_placement.empty()) v.cp_placement = {1, 0};
+  const YNode* flags = loader::member(n, path, "flags", true, "a list of flags", d);
+  if (flags && !flags->is_sequence()) {
+    d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));
+  } else if (flags) {
+    for (std::size_t i = 0; i < flags->items.size(); ++i) {
+      FrameworkFlag f;
+      read_flag(flags->items[i], path + ".flags[" + std::to_string(i) + "]", f, d);
+      v.flags.push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace
+
+const char* flag_term_name(FlagTerm t) { return kTermNames[static_cast<std::size_t>(t)]; }
+const char* flag_condition_name(FlagCondition c) { return kConditionNames[static_cast<std::size_t>(c)]; }
+const char* ep_rule_name(EpRule r) {
+  constexpr const char* k[] = {"none", "tp_dp", "ffn_group"};
+  return k[static_cast<std::size_t>(r)];
+}
+const char* attention_dp_rule_name(AttentionDpRule r) {
+  constexpr const char* k[] = {"none", "moe", "switch"};
+  return k[static_cast<std::size_t>(r)];
+}
+
+std::string default_frameworks_path(const std::string& data_root) {
+  return (std::filesystem::path(data_root) / "data" / "frameworks.yaml").string();
+}
+
+FrameworkCatalog load_framework_catalog(const std::string& path) {
+  Diags d;
+  FrameworkCatalog c;
+  c.file = path;
+  auto root = loader::read_yaml_file(path, "", d);
+  if (!root) throw InputErrors(std::move(d.list));
+  if (!root->is_mapping()) {
+    d.error(root->where, "expected a mapping with `schema_version: 1` and `kind: frameworks`");
+    throw InputErrors(std::move(d.list));
+  }
+  loader::check_keys(*root, "", {"schema_version", "kind", "frameworks"}, d);
+  const YNode* kind = loader::member(*root, "", "kind", true, "frameworks", d);
+  if (kind && kind->value != "frameworks")
+    d.error(kind->where, "kind: expected frameworks (a frameworks file, docs/frameworks.md), found " +
+                             loader::describe(*kind));
+  const YNode* sv = loader::member(*root, "", "schema_version", true, "1", d);
+  if (sv && sv->value != "1")
+    d.error(sv->where, "schema_version: expected 1, found " + loader::describe(*sv));
+  const YNode* list = loader::member(*root, "", "frameworks", true, "a list of frameworks", d);
+  if (list && !list->is_sequence())
+    d.error(list->where, "frameworks: expected a list, found " + loader::describe(*list));
+  if (list && list->is_sequence()) {
+    for (std::size_t i = 0; i < list->items.size(); ++i) {
+      const YNode& n = list->items[i];
+      const std::string p = "frameworks[" + std::to_string(i) + "]";
+      if (!loader::expect_mapping(n, p, d)) continue;
+      loader::check_keys(n, p, {"name", "title", "command", "replicas", "config_flag", "versions"}, d);
+      FrameworkProfile f;
+      f.where = n.where;
+      f.name = text_of(n, p, "name", true, d);
+      f.title = text_of(n, p, "title", true, d);
+      f.command = text_of(n, p, "command", true, d);
+      f.config_flag = text_of(n, p, "config_flag", false, d);
+      if (const YNode* r = loader::member(n, p, "replicas", true, "flag or instances", d))
+        if (auto t = loader::read_choice(*r, p + ".replicas", {"flag", "instances"}, d))
+          f.replicas_by_flag = *t == "flag";
+      if (f.command.find("{model}") == std::string::npos && n.find("command"))
+        d.error(n.find("command")->where, p + ".command: expected the placeholder {model}");
+      for (const auto& other : c.frameworks)
+        if (other.name == f.name)
+          d.error(n.where, p + ".name: the framework '" + f.name + "' is listed twice");
+      const YNode* vs = loader::member(n, p, "versions", true, "a list of versions, newest first", d);
+      if (vs && vs->is_sequence()) {
+        for (std::size_t k = 0; k < vs->items.size(); ++k) {
+          FrameworkVersion v;
+          read_version(vs->items[k], p + ".versions[" + std::to_string(k) + "]", v, d);
+          for (const auto& other : f.versions)
+            if (other.version == v.version)
+              d.error(vs->items[k].where, p + ": the version '" + v.version + "' is listed twice");
+          for (const auto& flag : v.flags)
+            if (!flag.yaml.empty() && f.config_flag.empty())
+              d.error(flag.where, p + ": a `yaml:` flag needs the framework's `config_flag:`");
+          f.versions.push_back(std::move(v));
+        }
+        if (vs->items.empty()) d.error(vs->where, p + ".versions: expected at least one version");
+      } else if (vs) {
+        d.error(vs->where, p + ".versions: expected a list, found " + loader::describe(*vs));
+      }
+      c.frameworks.push_back(std::move(f));
+    }
+  }
+  if (!d.empty()) throw InputErrors(std::move(d.list));
+  return c;
+}
+
+std::string framework_names(const FrameworkCatalog& catalog) {
+  std::string out;
+  for (const auto& f : catalog.frameworks) out += (out.empty() ? "" : ", ") + f.name;
+  return out;
+}
+
+FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::string& text,
+                                  const SourceLocation& where) {
+  const std::size_t at = text.find('@');
+  const std::string name = text.substr(0, at);
+  const std::string version = at == std::string::npos ? "" : text.substr(at + 1);
+  const FrameworkProfile* found = nullptr;
+  std::vector<std::string> names;
+  for (const auto& f : catalog.frameworks) {
+    names.push_back(f.name);
+    if (f.name == name) found = &f;
+  }
+  auto fail = [&](const std::string& message) { throw InputErrors({Diagnostic{where, message}}); };
+  if (!found)
+    fail("framework: unknown framework '" + name + "'" + did_you_mean(name, names) + "; the frameworks of " +
+         catalog.file + " are " + framework_names(catalog));
+  FrameworkChoice c;
+  c.set = true;
+  c.where = where;
+  c.catalog_file = catalog.file;
+  c.profile = *found;
+  c.profile.versions.clear();
+  if (at == std::string::npos) {
+    c.profile.versions.push_back(found->versions.front());
+    return c;
+  }
+  std::vector<std::string> listed;
+  for (const auto& v : found->versions) {
+    listed.push_back(v.version);
+    if (v.version == version) c.profile.versions.push_back(v);
+  }
+  if (c.profile.versions.empty()) {
+    std::string all;
+    for (const auto& v : listed) all += (all.empty() ? "" : ", ") + v;
+    fail("framework: " + found->name + " has no version '" + version + "'" + did_you_mean(version, listed) +
+         "; the listed versions are " + all + " (" + found->name + " alone means " + listed.front() + ")");
+  }
+  c.version_given = true;
+  return c;
+}
+
+}  // namespace tessera

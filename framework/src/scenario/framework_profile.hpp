@@ -1,0 +1,109 @@
+#pragma once
+// Serving-framework profiles (data/frameworks.yaml, docs/frameworks.md): what one version of
+// vLLM, SGLang or TensorRT-LLM can run, in Tessera's knobs, and the flags that express it.
+// Data only: the host reads the file; adding a framework or version needs no recompiling.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/error.hpp"
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+
+namespace tessera {
+
+// A factor of a flag's value (docs/frameworks.md "Flags"): dcp = tp / kv_heads, the KV split
+// inside the TP group (kv_shard_mode split with tp > kv_heads).
+enum class FlagTerm : std::uint8_t { tp, pp, dp, ep, cp, batch, token_budget, dcp };
+inline constexpr std::size_t kFlagTerms = 8;
+TESSERA_API const char* flag_term_name(FlagTerm t);
+
+// When a flag is written.
+enum class FlagCondition : std::uint8_t {
+  pp_gt1,
+  dp_gt1,
+  ep_gt1,
+  cp_gt1,
+  attention_dp,     // dp > 1 and ffn_shard_scope TP+CP+DP
+  no_attention_dp,  // !attention_dp
+  kv_split,         // kv_shard_mode split with tp > kv_heads
+  prefill,          // a disaggregated prefill pool
+  decode,           // a disaggregated decode pool
+  disaggregated,    // either pool
+  aggregated,       // not disaggregated
+  replicas_flag,    // the framework launches dp replicas with one command
+};
+TESSERA_API const char* flag_condition_name(FlagCondition c);
+
+struct FrameworkFlag {
+  std::string flag;             // "--tensor-parallel-size", or "" for a YAML entry
+  std::string yaml;             // the key in the config file (config_flag), or ""
+  std::vector<FlagTerm> value;  // the value is the product of these; empty: literal or a switch
+  std::string literal;          // a fixed value ("" with an empty value: a switch)
+  std::vector<FlagCondition> when;
+  std::string default_text, source;
+  SourceLocation where;
+  bool is_switch() const { return value.empty() && literal.empty(); }
+  const std::string& name() const { return flag.empty() ? yaml : flag; }
+};
+
+enum class EpRule : std::uint8_t { none, tp_dp, ffn_group };
+enum class AttentionDpRule : std::uint8_t { none, moe, sw };  // sw: "switch"
+TESSERA_API const char* ep_rule_name(EpRule r);
+TESSERA_API const char* attention_dp_rule_name(AttentionDpRule r);
+
+struct FrameworkVersion {
+  std::string version, released, docs;
+  bool pp = true, dp = true, cp = false;
+  EpRule ep = EpRule::none;
+  AttentionDpRule attention_dp = AttentionDpRule::none;
+  bool attention_dp_tp1 = false;  // attention-DP only with tp 1 (TensorRT-LLM's enable_attention_dp)
+  bool kv_split = false;
+  std::vector<std::int8_t> tp_placement{0};
+  std::vector<std::int8_t> cp_placement;
+  std::vector<CpRingVariant> cp_ring_variant{CpRingVariant::kv};
+  std::string mixing = "mixed";
+  bool disaggregated = false;
+  bool finite_token_budget = true;
+  std::int64_t max_batch = 0;
+  std::vector<FrameworkFlag> flags;
+  SourceLocation where;
+};
+
+struct FrameworkProfile {
+  std::string name, title, command, config_flag;
+  bool replicas_by_flag = true;            // `replicas: flag`; false: `instances`
+  std::vector<FrameworkVersion> versions;  // newest first
+  SourceLocation where;
+};
+
+struct FrameworkCatalog {
+  std::string file;
+  std::vector<FrameworkProfile> frameworks;
+};
+
+// Reads and checks a frameworks file; throws InputError with FILE:LINE:COL diagnostics.
+TESSERA_API FrameworkCatalog load_framework_catalog(const std::string& path);
+// data_root/data/frameworks.yaml
+TESSERA_API std::string default_frameworks_path(const std::string& data_root);
+
+// A resolved `framework: NAME[@VERSION]`.
+struct FrameworkChoice {
+  bool set = false;
+  FrameworkProfile profile;  // versions holds the chosen one only
+  std::string catalog_file;
+  bool version_given = false;  // `NAME@VERSION`, else the newest listed
+  SourceLocation where;
+  const FrameworkVersion& version() const { return profile.versions.front(); }
+  std::string label() const { return profile.name + "@" + version().version; }  // "vllm@0.12.0"
+};
+
+// Resolves `text` ("vllm", "vllm@0.11.2") against the catalog. Unknown framework: the nearest
+// name and the list; unknown version: the listed versions. Throws InputError at `where`.
+TESSERA_API FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::string& text,
+                                              const SourceLocation& where);
+
+// The names every framework accepts, "vllm, sglang, tensorrt-llm".
+TESSERA_API std::string framework_names(const FrameworkCatalog& catalog);
+
+}  // namespace tessera

@@ -1,0 +1,11 @@
+#!/bin/sh
+# number 3 by tokens_per_s_per_pe (Tessera --deploy, sglang@0.5.9)
+# scenario: llama3.1-70b-serve-4k1k-h100-disagg (llama3.1-70b-serve-4k1k-h100-disagg.yaml)
+# config: cp=1,tp=8,pp=1,dp=4,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 128, token budget 8192
+# predicted: tokens/s/PE 515.7, TTFT 118.2 ms, TPOT 30.94 ms, 32 PEs
+# instances: 1
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct \
+  --tp-size 8 \
+  --dp-size 4 \
+  --max-running-requests 128 \
+  --chunked-prefill-size 8192
