@@ -9,6 +9,7 @@ PACKAGES=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev catch2 nlohmann-json3-dev libbenchmark-dev
   clang libclang-rt-14-dev clang-format
   python3-jsonschema python3-yaml
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas python3-matplotlib
 )
 
 missing=()

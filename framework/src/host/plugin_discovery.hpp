@@ -26,6 +26,6 @@ std::vector<std::string> plugin_files_in(const std::string& folder);
 TESSERA_API bool library_may_provide(const std::string& path, PluginKind kind, const std::string& name);
 
 // The canonical spelling of a path used to recognise one file reached twice (symlinks).
-std::string canonical_key(const std::string& path);
+TESSERA_API std::string canonical_key(const std::string& path);
 
 }  // namespace tessera
