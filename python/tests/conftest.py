@@ -17,7 +17,9 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 
 
 def is_serve(path: pathlib.Path) -> bool:
-    return any(line.strip().startswith("mode: serve") for line in path.read_text().splitlines())
+    import yaml
+
+    return (yaml.safe_load(path.read_text()).get("workload") or {}).get("mode") == "serve"
 
 
 STEP_SCENARIOS = [p for p in SCENARIOS if not is_serve(p)]

@@ -6,15 +6,15 @@ import tessera
 from conftest import BUILD, ROOT
 
 
-def test_bad_yaml_is_located(tmp_path):
+def test_bad_yaml_is_located_as_the_cli_says(tmp_path, cli):
     bad = tmp_path / "bad.yaml"
     bad.write_text("schema_version: 1\nkind: scenario\nmodel: [unclosed\n")
     with pytest.raises(tessera.InputError) as e:
         tessera.Scenario.load(bad)
-    assert e.value.file == str(bad)
-    assert e.value.line == 3
-    assert e.value.column > 0
-    assert str(bad) in str(e.value)
+    assert (e.value.file, e.value.line, e.value.column) == (str(bad), 4, 1)  # where yaml-cpp stops
+    proc = cli("run", bad, "-q")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == e.value.diagnostics[0].text == str(e.value)
 
 
 def test_unknown_key_names_the_key_path(small):
@@ -49,11 +49,19 @@ def test_unknown_plugin_lists_the_nearest(small):
 
 def test_broken_plugin_fixture_raises_plugin_error(small):
     throws = BUILD / "test-plugins" / "throws"
-    if not throws.is_dir():
+    if not (throws / "libtessera_latency_throws.so").exists():
         pytest.skip("the plugin fixtures are not built (tests/plugins)")
     with pytest.raises(tessera.PluginError) as e:
-        tessera.Scenario.load(small, set={"plugins.latency": "throws"}, plugin_path=[throws])
+        tessera.Scenario.load(small, set={"plugins.latency": {"name": "throws", "throw": "std"}},
+                              plugin_path=[throws])
     assert "latency/throws" in str(e.value)
+    s = tessera.Scenario.load(small, set={"plugins.latency": {"name": "throws", "throw": "none"}},
+                              plugin_path=[throws])
+    with pytest.raises(tessera.PluginError, match="time_step exploded"):
+        s.run(threads=2)
+    with pytest.raises(tessera.PluginError, match="time_step exploded"):
+        s.evaluate({"tp": [1, 2, 4]}, threads=1)
+    assert tessera.Scenario.load(small).run(threads=1).best is not None  # the interpreter carries on
 
 
 def test_plugins_lists_the_shipped_ones():

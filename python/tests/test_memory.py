@@ -11,8 +11,8 @@ def _rss_kb():
 
 
 def test_rss_flat_over_1000_runs(small):
-    s = tessera.Scenario.load(small, set={"sweep.cp": [1], "sweep.tp": [1, 2, 4, 8], "sweep.pp": [1, 2],
-                                          "sweep.dp": [1]})
+    s = tessera.Scenario.load(small, set={"sweep.parallelism.cp": [1], "sweep.parallelism.tp": [1, 2, 4, 8], "sweep.parallelism.pp": [1, 2],
+                                          "sweep.parallelism.dp": [1]})
     for _ in range(100):
         s.run(threads=1)
     before = _rss_kb()

@@ -38,7 +38,7 @@ def test_from_dict_equals_the_file(small):
     b = tessera.Scenario.from_dict(tree, base_dir=small.parent).run(threads=1)
     assert a.raw["counts"] == b.raw["counts"]
     assert a.raw["best"] == b.raw["best"]
-    assert b.raw["scenario"] == "<dict>"
+    assert tessera.Scenario.from_dict(tree, base_dir=small.parent).file == "<dict>"
 
 
 def test_result_records_and_frame(small):
