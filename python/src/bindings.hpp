@@ -11,6 +11,7 @@ using ScenarioClass = pybind11::class_<ScenarioHandle>;
 void bind_scenario(ScenarioClass& c);     // scenario_binding.cpp: load, from_text, properties
 void bind_run(ScenarioClass& c);          // run_binding.cpp: run, explain
 void bind_evaluate(ScenarioClass& c);     // evaluate_binding.cpp: the columnar batch
+void bind_serve(ScenarioClass& c);        // serve_binding.cpp: the serving study
 void bind_plugins(pybind11::module_& m);  // plugins_binding.cpp: plugins()
 
 }  // namespace tessera::python

@@ -21,5 +21,6 @@ PYBIND11_MODULE(_tessera, m) {
   tessera::python::bind_scenario(scenario);
   tessera::python::bind_run(scenario);
   tessera::python::bind_evaluate(scenario);
+  tessera::python::bind_serve(scenario);
   tessera::python::bind_plugins(m);
 }

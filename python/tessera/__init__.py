@@ -17,11 +17,11 @@ import numpy as _np
 
 from . import _tessera
 from .errors import Diagnostic, Error, InputError, PluginError
-from .results import KNOBS, Columns, Configuration, Counts, Explanation, RunResult
+from .results import KNOBS, Columns, Configuration, Counts, Explanation, RunResult, ServeResult, ServingPoint
 
 __version__: str = _tessera.__version__
 __all__ = ["Scenario", "plugins", "InputError", "PluginError", "Error", "Diagnostic", "RunResult",
-           "Configuration", "Counts", "Explanation", "Columns", "KNOBS", "CONFIG_DTYPE"]
+           "Configuration", "Counts", "Explanation", "Columns", "ServeResult", "ServingPoint", "KNOBS", "CONFIG_DTYPE"]
 
 ProgressCallback = Callable[[int, int, str], None]
 
@@ -108,6 +108,14 @@ class Scenario:
         is released; Ctrl-C raises KeyboardInterrupt; `progress(done, total, unit)` is called
         between batches."""
         return RunResult.from_json(self._h._run(threads, top, progress))
+
+    def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
+              progress: Optional[ProgressCallback] = None) -> ServeResult:
+        """The serving study of a `workload.mode: serve` scenario (`tessera serve`): every
+        configuration x serving point against the SLO; best, closest miss, frontier, top N, and
+        the disaggregated pairing when serving.disaggregated is on. `max_pes` None = the
+        scenario's serving.max_pes, 0 = no budget. GIL, Ctrl-C and progress as run()."""
+        return ServeResult.from_json(self._h._serve(threads, top, max_pes, progress))
 
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a

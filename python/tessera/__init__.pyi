@@ -6,7 +6,8 @@ import numpy as np
 
 from .errors import Diagnostic as Diagnostic, Error as Error, InputError as InputError, PluginError as PluginError
 from .results import (KNOBS as KNOBS, Columns as Columns, Configuration as Configuration, Counts as Counts,
-                      Explanation as Explanation, RunResult as RunResult)
+                      Explanation as Explanation, RunResult as RunResult, ServeResult as ServeResult,
+                      ServingPoint as ServingPoint)
 
 __version__: str
 CONFIG_DTYPE: np.dtype
@@ -36,6 +37,8 @@ class Scenario:
     def objectives(self) -> List[str]: ...
     def run(self, threads: Optional[int] = ..., *, top: Optional[int] = ...,
             progress: Optional[ProgressCallback] = ...) -> RunResult: ...
+    def serve(self, threads: Optional[int] = ..., *, top: Optional[int] = ..., max_pes: Optional[int] = ...,
+              progress: Optional[ProgressCallback] = ...) -> ServeResult: ...
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation: ...
     def configurations(self) -> np.ndarray: ...
     def evaluate(self, batch: Union[np.ndarray, Mapping[str, Iterable[int]]], *, threads: Optional[int] = ...,

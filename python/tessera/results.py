@@ -150,3 +150,70 @@ class Columns(dict):
         except ImportError as e:
             raise ImportError("to_pandas() needs pandas (Debian: apt-get install python3-pandas)") from e
         return pandas.DataFrame(dict(self))
+
+
+@dataclass(frozen=True)
+class ServingPoint:
+    """One configuration x serving point of the serving study (`tessera serve --json`), SI units."""
+
+    config: Dict[str, Any]  # the knobs
+    batch: int
+    replicas: int
+    pes: int
+    ttft_s: float
+    tpot_s: float
+    tokens_per_s: float
+    tokens_per_s_per_user: float
+    feasible: bool
+    verdict: str
+    reason: str
+    raw: Dict[str, Any] = field(repr=False, compare=False)  # every field of the JSON record
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "ServingPoint":
+        return cls(config={k: j[k] for k in KNOBS if k in j}, batch=int(j["batch"]), replicas=int(j["replicas"]),
+                   pes=int(j["pes"]), ttft_s=_nan(j["ttft_s"]), tpot_s=_nan(j["tpot_s"]),
+                   tokens_per_s=_nan(j["tokens_per_s"]), tokens_per_s_per_user=_nan(j["tokens_per_s_per_user"]),
+                   feasible=bool(j["feasible"]), verdict=j["verdict"], reason=j["reason"], raw=j)
+
+    def __getattr__(self, name: str) -> Any:  # the other fields of the record (e2e_s, kv_bytes, ...)
+        raw = self.__dict__.get("raw", {})
+        if name in raw:
+            return raw[name]
+        raise AttributeError(name)
+
+    def to_record(self) -> Dict[str, Any]:
+        r = {k: v for k, v in self.raw.items() if k != "objectives"}
+        r.update({f"objective_{k}": v for k, v in (self.raw.get("objectives") or {}).items()})
+        return r
+
+
+@dataclass(frozen=True)
+class ServeResult:
+    """What Scenario.serve() found: `tessera serve --json`'s document, typed."""
+
+    scenario: str
+    counts: Dict[str, int]
+    best: Optional[ServingPoint]  # within the SLO, by the first objective; None when none is
+    closest_miss: Optional[ServingPoint]
+    frontier: List[ServingPoint]
+    top: List[ServingPoint]
+    disaggregated: Optional[Dict[str, Any]]  # serving.disaggregated on: the pairing's document
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "ServeResult":
+        point = lambda r: ServingPoint.from_json(r) if r else None  # noqa: E731
+        return cls(scenario=j["scenario"], counts=dict(j["counts"]), best=point(j.get("best")),
+                   closest_miss=point(j.get("closest_miss")),
+                   frontier=[ServingPoint.from_json(r) for r in j.get("frontier", [])],
+                   top=[ServingPoint.from_json(r) for r in j.get("top", [])],
+                   disaggregated=j.get("disaggregated"), raw=j)
+
+    def to_records(self, which: str = "top") -> List[Dict[str, Any]]:
+        """Flat dicts of `which`: "top", "frontier" or "best"."""
+        rows = {"top": self.top, "frontier": self.frontier, "best": [self.best] if self.best else []}[which]
+        return [p.to_record() for p in rows]
+
+    def to_pandas(self, which: str = "top"):
+        return _frame(self.to_records(which))

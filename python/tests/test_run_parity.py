@@ -67,3 +67,25 @@ def test_serve_scenario_refused_by_run():
     s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml")
     with pytest.raises(tessera.InputError, match="workload.mode is serve"):
         s.run()
+
+
+SERVE_SCENARIOS = [p for p in sorted((ROOT / "scenarios").glob("*.yaml")) if p not in STEP_SCENARIOS]
+
+
+@pytest.mark.parametrize("path", SERVE_SCENARIOS, ids=lambda p: p.stem)
+def test_serve_matches_cli_json(path, cli, tmp_path):
+    out = tmp_path / "serve.json"
+    proc = cli("serve", path, "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    expected = json.loads(out.read_text())
+    r = tessera.Scenario.load(path).serve()
+    assert json.loads(json.dumps(r.raw)) == expected
+    assert r.counts == expected["counts"]
+    if expected["best"] is not None:
+        assert r.best.tpot_s == expected["best"]["tpot_s"] and r.best.e2e_s == expected["best"]["e2e_s"]
+    assert (r.disaggregated is not None) == ("disaggregated" in expected)
+
+
+def test_step_scenario_refused_by_serve(small):
+    with pytest.raises(tessera.InputError, match="use Scenario.run"):
+        tessera.Scenario.load(small).serve()
