@@ -12,6 +12,7 @@ void bind_scenario(ScenarioClass& c);     // scenario_binding.cpp: load, from_te
 void bind_run(ScenarioClass& c);          // run_binding.cpp: run, explain
 void bind_evaluate(ScenarioClass& c);     // evaluate_binding.cpp: the columnar batch
 void bind_serve(ScenarioClass& c);        // serve_binding.cpp: the serving study
+void bind_compare(ScenarioClass& c);      // compare_binding.cpp: latency models compared
 void bind_plugins(pybind11::module_& m);  // plugins_binding.cpp: plugins()
 
 }  // namespace tessera::python

@@ -22,5 +22,6 @@ PYBIND11_MODULE(_tessera, m) {
   tessera::python::bind_run(scenario);
   tessera::python::bind_evaluate(scenario);
   tessera::python::bind_serve(scenario);
+  tessera::python::bind_compare(scenario);
   tessera::python::bind_plugins(m);
 }

@@ -20,7 +20,7 @@ from .errors import Diagnostic, Error, InputError, PluginError
 from .results import KNOBS, Columns, Configuration, Counts, Explanation, RunResult, ServeResult, ServingPoint
 
 __version__: str = _tessera.__version__
-__all__ = ["Scenario", "plugins", "InputError", "PluginError", "Error", "Diagnostic", "RunResult",
+__all__ = ["Scenario", "compare", "plugins", "InputError", "PluginError", "Error", "Diagnostic", "RunResult",
            "Configuration", "Counts", "Explanation", "Columns", "ServeResult", "ServingPoint", "KNOBS", "CONFIG_DTYPE"]
 
 ProgressCallback = Callable[[int, int, str], None]
@@ -152,6 +152,15 @@ class Scenario:
         out = Columns(cols)
         out.update(self._h._evaluate(cols, n, canonical, threads, progress))
         return out
+
+
+def compare(scenario: Scenario, latency: Optional[Sequence[str]] = None, *, threads: Optional[int] = None,
+            progress: Optional[ProgressCallback] = None) -> Dict[str, Any]:
+    """Compares latency models on the scenario's grid (`tessera compare --latency A,B --json`):
+    `latency` the models' names (None: the scenario's plugins.latency; a model the scenario
+    configures keeps its parameters). Returns the CLI's JSON document as a dict: each model's
+    optimum, its rank under the others, the pairwise regrets."""
+    return scenario._h._compare(list(latency or []), threads, progress)
 
 
 def plugins(plugin_path: Union[None, str, Sequence[str]] = None) -> List[Dict[str, Any]]:

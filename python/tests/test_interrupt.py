@@ -44,12 +44,13 @@ def test_ctrl_c_stops_a_large_evaluate(small):
 
 def test_ctrl_c_stops_a_large_sweep():
     # The default scenario on a grid of ~190,000 valid configurations (seconds on one thread).
-    # SIGINT comes 0.2 s after the first batch: the grid's enumeration before it polls nothing
+    # SIGINT comes 0.02 s after the first batch (the sweep's evaluation takes ~0.2 s or more
+    # on one thread, its 47 batches polled one by one): the grid's enumeration before it polls nothing
     # (docs/python.md, "Threads, the GIL, Ctrl-C, progress").
     big = {"sweep.parallelism.dp": list(range(1, 65)), "sweep.parallelism.pp": [1, 2, 4, 5, 8, 10, 16, 20, 40, 80],
            "sweep.parallelism.cp": list(range(1, 129)), "sweep.parallelism.tp": [1, 2, 4, 8, 16, 32, 64]}
     s = tessera.Scenario.load(None, set=big)
-    timer, stamp, seen, progress = _interrupt_after_first_progress(0.2)
+    timer, stamp, seen, progress = _interrupt_after_first_progress(0.02)
     with pytest.raises(KeyboardInterrupt):
         s.run(threads=1, progress=progress)
     elapsed = time.monotonic() - stamp["t"]

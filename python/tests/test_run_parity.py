@@ -89,3 +89,14 @@ def test_serve_matches_cli_json(path, cli, tmp_path):
 def test_step_scenario_refused_by_serve(small):
     with pytest.raises(tessera.InputError, match="use Scenario.run"):
         tessera.Scenario.load(small).serve()
+
+
+def test_compare_matches_cli_json(cli, tmp_path):
+    path = ROOT / "scenarios" / "llama3.1-70b-compare-latency-models.yaml"
+    out = tmp_path / "compare.json"
+    proc = cli("compare", path, "--latency", "overlap,roofline", "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    got = tessera.compare(tessera.Scenario.load(path), ["overlap", "roofline"])
+    assert json.loads(json.dumps(got)) == json.loads(out.read_text())
+    with pytest.raises(tessera.InputError, match="unknown latency plugin 'overlapp'"):
+        tessera.compare(tessera.Scenario.load(path), ["overlapp"])
