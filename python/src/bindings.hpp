@@ -13,6 +13,7 @@ void bind_run(ScenarioClass& c);          // run_binding.cpp: run, explain
 void bind_evaluate(ScenarioClass& c);     // evaluate_binding.cpp: the columnar batch
 void bind_serve(ScenarioClass& c);        // serve_binding.cpp: the serving study
 void bind_compare(ScenarioClass& c);      // compare_binding.cpp: latency models compared
+void bind_sensitivity(ScenarioClass& c);  // sensitivity_binding.cpp: one-knob sweeps, elasticities
 void bind_plugins(pybind11::module_& m);  // plugins_binding.cpp: plugins()
 
 }  // namespace tessera::python

@@ -117,6 +117,12 @@ class Scenario:
         scenario's serving.max_pes, 0 = no budget. GIL, Ctrl-C and progress as run()."""
         return ServeResult.from_json(self._h._serve(threads, top, max_pes, progress))
 
+    def sensitivity(self, *, parallelism: bool = False, hardware: bool = False, threads: Optional[int] = None,
+                    progress: Optional[ProgressCallback] = None) -> Dict[str, Any]:
+        """One-knob parallelism sweeps and hardware elasticities (`tessera sensitivity
+        [--parallelism] [--hardware] --json`; neither = both): the CLI's JSON document as a dict."""
+        return self._h._sensitivity(parallelism, hardware, threads, progress)
+
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a
         Configuration, a dict of knobs, or "cp=8,tp=4,..." (canonicalised first)."""

@@ -100,3 +100,13 @@ def test_compare_matches_cli_json(cli, tmp_path):
     assert json.loads(json.dumps(got)) == json.loads(out.read_text())
     with pytest.raises(tessera.InputError, match="unknown latency plugin 'overlapp'"):
         tessera.compare(tessera.Scenario.load(path), ["overlapp"])
+
+
+@pytest.mark.parametrize("flags", [(), ("--parallelism",), ("--hardware",)], ids=["both", "parallelism", "hardware"])
+def test_sensitivity_matches_cli_json(flags, cli, small, tmp_path):
+    out = tmp_path / "sensitivity.json"
+    proc = cli("sensitivity", small, *flags, "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    got = tessera.Scenario.load(small).sensitivity(parallelism="--parallelism" in flags,
+                                                   hardware="--hardware" in flags)
+    assert json.loads(json.dumps(got)) == json.loads(out.read_text())
