@@ -14,6 +14,7 @@ void bind_evaluate(ScenarioClass& c);     // evaluate_binding.cpp: the columnar 
 void bind_serve(ScenarioClass& c);        // serve_binding.cpp: the serving study
 void bind_compare(ScenarioClass& c);      // compare_binding.cpp: latency models compared
 void bind_sensitivity(ScenarioClass& c);  // sensitivity_binding.cpp: one-knob sweeps, elasticities
+void bind_explore(ScenarioClass& c);      // explore_binding.cpp: hardware x parallelism
 void bind_plugins(pybind11::module_& m);  // plugins_binding.cpp: plugins()
 
 }  // namespace tessera::python

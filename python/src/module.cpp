@@ -24,5 +24,6 @@ PYBIND11_MODULE(_tessera, m) {
   tessera::python::bind_serve(scenario);
   tessera::python::bind_compare(scenario);
   tessera::python::bind_sensitivity(scenario);
+  tessera::python::bind_explore(scenario);
   tessera::python::bind_plugins(m);
 }

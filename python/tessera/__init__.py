@@ -123,6 +123,13 @@ class Scenario:
         [--parallelism] [--hardware] --json`; neither = both): the CLI's JSON document as a dict."""
         return self._h._sensitivity(parallelism, hardware, threads, progress)
 
+    def explore(self, *, sensitivity: bool = True, threads: Optional[int] = None,
+                progress: Optional[ProgressCallback] = None) -> Dict[str, Any]:
+        """The joint hardware x parallelism exploration of the scenario's sweep.hardware
+        (`tessera explore --json`; sensitivity=False = --no-sensitivity): the CLI's JSON
+        document as a dict."""
+        return self._h._explore(sensitivity, threads, progress)
+
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a
         Configuration, a dict of knobs, or "cp=8,tp=4,..." (canonicalised first)."""

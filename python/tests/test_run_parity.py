@@ -110,3 +110,12 @@ def test_sensitivity_matches_cli_json(flags, cli, small, tmp_path):
     got = tessera.Scenario.load(small).sensitivity(parallelism="--parallelism" in flags,
                                                    hardware="--hardware" in flags)
     assert json.loads(json.dumps(got)) == json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*-explore.yaml")), ids=lambda p: p.stem)
+def test_explore_matches_cli_json(path, cli, tmp_path):
+    out = tmp_path / "explore.json"
+    proc = cli("explore", path, "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    got = tessera.Scenario.load(path).explore()
+    assert json.loads(json.dumps(got)) == json.loads(out.read_text())
