@@ -95,12 +95,12 @@ schema-docs: configure
 	done
 
 format:
-	find framework plugins tests bench docs/examples \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
+	find framework plugins tests bench docs/examples python \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
 	  | xargs -0 -r clang-format -i
 
 # CI's check: every C++ file as clang-format would write it (nothing is changed).
 format-check:
-	find framework plugins tests bench docs/examples \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
+	find framework plugins tests bench docs/examples python \( -name '*.cpp' -o -name '*.hpp' \) -print0 \
 	  | xargs -0 -r clang-format --dry-run --Werror
 
 clean:

@@ -11,6 +11,7 @@ PACKAGES=(
   clang libclang-rt-14-dev clang-format
   python3-jsonschema python3-yaml
   nodejs chromium
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas python3-matplotlib
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/compare_report.hpp"
+#include "scenario/latency_choices.hpp"
 #include "study.hpp"
 #include "work_report.hpp"
 
@@ -49,22 +50,8 @@ int compare_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
     const Study study(common, scenario_path, [&](Scenario& scenario) {
-      if (names.empty()) return;
       // A model the scenario already configures keeps its parameters.
-      std::vector<PluginChoice> chosen;
-      for (const std::string& n : names) {
-        auto it = std::find_if(scenario.plugins.latency.begin(), scenario.plugins.latency.end(),
-                               [&](const PluginChoice& c) { return c.name == n; });
-        if (it != scenario.plugins.latency.end()) {
-          chosen.push_back(*it);
-        } else {
-          PluginChoice c;
-          c.name = n;
-          c.where = {"<command line>", 0, 0};
-          chosen.push_back(c);
-        }
-      }
-      scenario.plugins.latency = chosen;
+      scenario.plugins.latency = latency_choices(scenario, names, {"<command line>", 0, 0});
     });
     const Scenario& scenario = study.scenario();
     // The study's session is the first model's; one more per further model.

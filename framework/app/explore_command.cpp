@@ -10,8 +10,8 @@
 #include "analysis/serve_exploration.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "eval/cost_objective.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_defaults.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explore_report.hpp"
@@ -89,14 +89,7 @@ int explore_command(const Args& args) {
     if (scenario.workload.mode == Mode::serve) return explore_serve(common, study, threads);
     const auto strategy = study.create_search();
     // The cost objective: the scenario's when listed (its parameters), else the defaults.
-    std::shared_ptr<Objective> cost;
-    for (const auto& o : scenario.plugins.objectives)
-      if (o.name == plugin_defaults::kCostObjective) cost = registry.create_objective(o);
-    if (!cost) {
-      PluginChoice c;
-      c.name = plugin_defaults::kCostObjective;
-      cost = registry.create_objective(c);
-    }
+    const std::shared_ptr<Objective> cost = create_cost_objective(scenario, registry);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     // Every hardware point, then (unless --no-sensitivity) the scenario's machine and two

@@ -12,6 +12,7 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/points_json.hpp"
+#include "report/result_documents.hpp"
 #include "report/search_report.hpp"
 #include "report/stage_breakdown.hpp"
 #include "study.hpp"
@@ -90,9 +91,7 @@ int run_command(const Args& args) {
     }
     const SearchResult result = run_search(session, *strategy, so);
     if (json || html.file) {
-      nlohmann::json j = search_json(session, result);
-      add_search_points(j, session, result);
-      add_search_stages(j, session, result);
+      const nlohmann::json j = run_document(session, result);
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

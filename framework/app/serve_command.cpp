@@ -19,6 +19,7 @@
 #include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
 #include "report/points_json.hpp"
+#include "report/result_documents.hpp"
 #include "report/serve_report.hpp"
 #include "scenario/data_roots.hpp"
 #include "study.hpp"
@@ -154,25 +155,11 @@ int serve_command(const Args& args) {
       write_serve_csv_header(csv->stream(), session);
       so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
     }
-    const ServeResult result = run_serve_study(session, so);
-    std::optional<DisaggStudy> disagg;
-    std::vector<AggregatedBest> also;  // the aggregated study on the pools' own machines
-    if (scenario.serving.disaggregated.enabled) {
-      const PoolSessions pools = pool_sessions(session);
-      disagg = run_disagg_study(*pools.prefill, *pools.decode, result.max_pes);
-      for (const Session* own : {pools.own_prefill.get(), pools.own_decode.get()}) {
-        if (!own) continue;
-        ServeStudyOptions o = so;
-        o.on_point = nullptr;  // --csv holds the points on `machine`
-        o.on_progress = nullptr;
-        o.points = 0;
-        also.push_back({own->machine().name, run_serve_study(*own, o).best_tokens_per_s_per_pe});
-      }
-    }
+    const ServingAnswer answer = run_serving_answer(session, so);
+    const ServeResult& result = answer.aggregated;
+    const std::optional<DisaggStudy>& disagg = answer.disagg;
     if (json || html.file) {
-      nlohmann::json j = serve_json(session, result);
-      if (disagg) j["disaggregated"] = disagg_json(session, *disagg, result, also);
-      add_serve_points(j, session, result);
+      const nlohmann::json j = serve_document(session, answer);
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }
@@ -180,7 +167,7 @@ int serve_command(const Args& args) {
     if (!deploy_dir.empty()) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       print_serve_text(std::cout, session, result);
-      if (disagg) print_disagg_text(std::cout, session, *disagg, result, 20, also);
+      if (disagg) print_disagg_text(std::cout, session, *disagg, result, 20, answer.also);
     }
     return kExitOk;
   });

@@ -3,8 +3,9 @@
 
     layer_check.py ROOT
 
-scans every C++ file under ROOT/framework/src, ROOT/framework/app, ROOT/framework/include and
-ROOT/plugins, reads each `#include "..."` and checks it against the layer order
+scans every C++ file under ROOT/framework/src, ROOT/framework/app, ROOT/framework/include,
+ROOT/plugins and ROOT/python/src (the Python module's bindings: a top layer like app), reads
+each `#include "..."` and checks it against the layer order
 
     core < physics < host < scenario < eval < analysis < report < app
 
@@ -26,7 +27,7 @@ import sys
 LAYERS = ["core", "physics", "host", "scenario", "eval", "analysis", "report", "app"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 # Headers generated into the build tree (cmake/*.hpp.in), reachable from every framework layer.
-GENERATED = {"tessera_build_paths.hpp"}
+GENERATED = {"tessera_build_paths.hpp", "module_paths.hpp"}  # module_paths: python/module_paths.hpp.in
 THIRD_PARTY = ("yaml-cpp/", "spdlog/", "boost/", "nlohmann/", "fmt/")
 # (layer, include) pairs refused although the order allows them.
 FORBIDDEN = {
@@ -47,6 +48,8 @@ def layer_of(rel):
         return parts[2]
     if parts[:2] == ["framework", "app"]:
         return "app"
+    if parts[:2] == ["python", "src"]:
+        return "app"  # the Python module's bindings: a top layer beside the executable
     if parts[:2] == ["framework", "include"]:
         return "sdk"
     if parts[0] == "plugins":
@@ -118,7 +121,7 @@ def main(argv):
     root = os.path.abspath(argv[1])
     problems = []
     scanned = 0
-    for top in ("framework/src", "framework/app", "framework/include", "plugins"):
+    for top in ("framework/src", "framework/app", "framework/include", "plugins", "python/src"):
         for folder, dirs, files in os.walk(os.path.join(root, top)):
             dirs.sort()
             for name in sorted(files):

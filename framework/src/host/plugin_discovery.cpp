@@ -9,6 +9,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/program_location.hpp"
+
 namespace fs = std::filesystem;
 
 #ifndef TESSERA_INSTALL_PLUGIN_RELDIR
@@ -40,24 +42,20 @@ std::vector<std::string> split_path_list(std::string_view list) {
   return out;
 }
 
-fs::path running_executable() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe;
-}
-
+// The running program's bin/ folder (core/program_location.hpp: the executable's, or the
+// embedding host's prefix's).
 std::string executable_relative_plugin_dir() {
-  const fs::path exe = running_executable();
-  if (exe.empty()) return {};
-  return (exe.parent_path() / ".." / TESSERA_INSTALL_PLUGIN_RELDIR).lexically_normal().string();
+  const std::string bin = program_bin_dir();
+  if (bin.empty()) return {};
+  return (fs::path(bin) / ".." / TESSERA_INSTALL_PLUGIN_RELDIR).lexically_normal().string();
 }
 
 // Whether the running program is one the build tree made: every executable of the build is
 // written to its bin/ folder (CMAKE_RUNTIME_OUTPUT_DIRECTORY). A prefix installed inside the
 // build folder (the install test's) is not the build tree.
 bool running_from_build_tree(const std::string& binary_dir) {
-  const fs::path exe = running_executable();
-  return !exe.empty() && canonical_key(exe.parent_path().string()) == canonical_key(binary_dir + "/bin");
+  const std::string bin = program_bin_dir();
+  return !bin.empty() && canonical_key(bin) == canonical_key(binary_dir + "/bin");
 }
 
 }  // namespace

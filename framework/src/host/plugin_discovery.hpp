@@ -10,7 +10,9 @@ namespace tessera {
 
 // The search path, in order: `extra` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
 // the build tree's plugin folder (only for a program of that build tree, run from its bin/:
-// an installed tessera never scans a build tree), <dir of the executable>/../lib/tessera/plugins.
+// an installed tessera never scans a build tree), <program bin dir>/../lib/tessera/plugins. The
+// program's bin dir is the executable's folder, or <prefix>/bin of the prefix an embedding host
+// (the Python module) set (core/program_location.hpp).
 // With `default_locations` false only `extra`. Each folder appears once (the first time it is
 // named; two spellings of one folder count as one), as an absolute, normalised path.
 std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra, bool default_locations);
@@ -26,6 +28,6 @@ std::vector<std::string> plugin_files_in(const std::string& folder);
 TESSERA_API bool library_may_provide(const std::string& path, PluginKind kind, const std::string& name);
 
 // The canonical spelling of a path used to recognise one file reached twice (symlinks).
-std::string canonical_key(const std::string& path);
+TESSERA_API std::string canonical_key(const std::string& path);
 
 }  // namespace tessera

@@ -9,19 +9,13 @@
 
 #include "analysis/disagg_study.hpp"
 #include "analysis/serve_study.hpp"
+#include "analysis/serving_answer.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-// The aggregated study's best tokens/s/PE within the SLO (0: none) on each further machine the
-// pools use (serving.prefill_machine / decode_machine given); `agg` is the one on `machine`.
-// The gain is then against the best of them all. Empty: one machine, the report as before.
-struct AggregatedBest {
-  std::string machine;
-  double tokens_per_s_per_pe = 0;
-};
-
+// `also` (analysis/serving_answer.hpp): the aggregated best on each further machine the pools use.
 TESSERA_API nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p);
 // The `disaggregated` member of `tessera serve --json`.
 TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,

@@ -6,15 +6,17 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/program_location.hpp"
+
 namespace fs = std::filesystem;
 
 namespace tessera {
 
 std::string shipped_data_root() {
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && !exe.empty()) {
-    const fs::path installed = exe.parent_path() / ".." / "share" / "tessera";
+  const std::string bin = program_bin_dir();
+  if (!bin.empty()) {
+    const fs::path installed = fs::path(bin) / ".." / "share" / "tessera";
     if (fs::is_directory(installed / "models", ec)) return installed.lexically_normal().string();
   }
 #ifdef TESSERA_SOURCE_DIR

@@ -253,23 +253,21 @@ void choose_framework(const YNode& n, const std::vector<std::string>& roots, con
   s.plugins.serving.params.push_back(RawParam{"mixing", mixing, {}, false, n.where});
 }
 
-}  // namespace
-
-Scenario load_scenario(const std::string& path, const LoadOptions& options) {
-  Diags d;
-  auto root = read_yaml_file(path, "", d);
+// A scenario from its parsed tree: `file` names it (s.file, the diagnostics), `dir` is the folder
+// its relative paths start from, `name` its name.
+Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, const std::string& dir,
+                            const std::string& name, const LoadOptions& options, Diags& d) {
   if (!root) throw_errors(d);
   if (!check_header(*root, "scenario", nullptr, d)) throw_errors(d);
   check_keys(*root, "", *schema_keys(""), d);
-  const std::string dir = parent_dir(path);
   const std::vector<std::string> droots = data_roots(options);
 
   std::vector<Override> overrides = file_overrides(*root, dir, d);
   for (auto& o : cli_overrides(options.set, d)) overrides.push_back(std::move(o));
 
   Scenario s;
-  s.file = path;
-  s.name = fs::path(path).stem().string();
+  s.file = file;
+  s.name = name;
 
   // Where the model and the machine come from: the file, an override of the whole part
   // (`--set model=llama3.1-8b`), or --model/--machine.
@@ -390,6 +388,22 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const LoadOptions& options) {
+  Diags d;
+  auto root = read_yaml_file(path, "", d);
+  return scenario_from_tree(std::move(root), path, parent_dir(path), fs::path(path).stem().string(), options,
+                            d);
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& label, const std::string& base_dir,
+                            const LoadOptions& options) {
+  Diags d;
+  auto root = parse_yaml_text(text, SourceLocation{label, 0, 0}, label, d);
+  return scenario_from_tree(std::move(root), label, base_dir, label, options, d);
 }
 
 ModelSpec load_model_file(const std::string& path) {

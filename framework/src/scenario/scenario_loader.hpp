@@ -21,6 +21,11 @@ struct LoadOptions {
 TESSERA_API std::string default_scenario_path(const LoadOptions& options);
 
 TESSERA_API Scenario load_scenario(const std::string& path, const LoadOptions& options);
+// A scenario given as YAML (or JSON) text instead of a file (the Python module's
+// Scenario.from_dict): every diagnostic is located at `label` ("<dict>") with its key path;
+// relative file paths inside resolve against `base_dir`.
+TESSERA_API Scenario load_scenario_text(const std::string& text, const std::string& label,
+                                        const std::string& base_dir, const LoadOptions& options);
 TESSERA_API ModelSpec load_model_file(const std::string& path);
 TESSERA_API MachineSpec load_machine_file(const std::string& path);
 

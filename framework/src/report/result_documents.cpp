@@ -1,0 +1,27 @@
+// The run and serve --json documents: result_documents.hpp.
+#include "report/result_documents.hpp"
+
+#include "report/disagg_report.hpp"
+#include "report/points_json.hpp"
+#include "report/search_report.hpp"
+#include "report/serve_report.hpp"
+#include "report/stage_breakdown.hpp"
+
+namespace tessera {
+
+nlohmann::json run_document(const Session& session, const SearchResult& result) {
+  nlohmann::json j = search_json(session, result);
+  add_search_points(j, session, result);
+  add_search_stages(j, session, result);
+  return j;
+}
+
+nlohmann::json serve_document(const Session& session, const ServingAnswer& answer) {
+  nlohmann::json j = serve_json(session, answer.aggregated);
+  if (answer.disagg)
+    j["disaggregated"] = disagg_json(session, *answer.disagg, answer.aggregated, answer.also);
+  add_serve_points(j, session, answer.aggregated);
+  return j;
+}
+
+}  // namespace tessera

@@ -1,0 +1,232 @@
+// _Scenario.evaluate: many configurations at once, columnar (NumPy arrays of the knobs in, NumPy
+// columns of the results out), on the engine's BatchEvaluator, the GIL released. The numbers of
+// each row are those `run` reports for the same configuration (fill_record_numbers).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "core/cancellation.hpp"
+#include "eval/batch_evaluator.hpp"
+#include "eval/grid_space.hpp"
+#include "eval/search_driver.hpp"
+#include "interruptible.hpp"
+#include "report/search_report.hpp"
+#include "tessera/error.hpp"
+#include "tessera/physics/layout.hpp"
+
+namespace py = pybind11;
+
+namespace tessera::python {
+namespace {
+
+using IntColumn = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+
+// The knobs a batch may give, in ParallelConfig order; a missing one keeps its default.
+constexpr std::array<const char*, 10> kKnobs = {"cp",
+                                                "tp",
+                                                "pp",
+                                                "dp",
+                                                "ep",
+                                                "kv_shard_mode",
+                                                "ffn_shard_scope",
+                                                "tp_placement",
+                                                "cp_placement",
+                                                "cp_ring_variant"};
+
+void set_knob(ParallelConfig& c, std::size_t knob, std::int32_t v) {
+  switch (knob) {
+    case 0:
+      c.cp = v;
+      break;
+    case 1:
+      c.tp = v;
+      break;
+    case 2:
+      c.pp = v;
+      break;
+    case 3:
+      c.dp = v;
+      break;
+    case 4:
+      c.ep = v;
+      break;
+    case 5:
+      c.kv_shard_mode = static_cast<KvShardMode>(v);
+      break;
+    case 6:
+      c.ffn_shard_scope = static_cast<FfnShardScope>(v);
+      break;
+    case 7:
+      c.tp_placement = static_cast<std::int8_t>(v);
+      break;
+    case 8:
+      c.cp_placement = static_cast<std::int8_t>(v);
+      break;
+    default:
+      c.cp_ring_variant = static_cast<CpRingVariant>(v);
+      break;
+  }
+}
+
+// The codes an enumerated knob may take (the enum's size), and placement levels the machine has.
+std::int32_t knob_limit(std::size_t knob, const MachineSpec& m) {
+  switch (knob) {
+    case 5:
+      return 2;
+    case 6:
+      return 3;
+    case 7:
+    case 8:
+      return static_cast<std::int32_t>(m.levels.size()) + 1;
+    case 9:
+      return 3;
+    default:
+      return INT32_MAX;
+  }
+}
+
+struct DoubleColumn {
+  const char* name;
+  double ConfigRecord::*field;
+};
+constexpr std::array<DoubleColumn, 12> kDoubles = {{
+    {"latency_s", &ConfigRecord::latency_s},
+    {"throughput_tok_s", &ConfigRecord::throughput_tok_s},
+    {"pipeline_throughput_tok_s", &ConfigRecord::pipeline_throughput_tok_s},
+    {"efficiency", &ConfigRecord::efficiency},
+    {"compute_util", &ConfigRecord::compute_util},
+    {"bw_util", &ConfigRecord::bw_util},
+    {"weights_bytes", &ConfigRecord::weights_bytes},
+    {"kv_bytes", &ConfigRecord::kv_bytes},
+    {"transient_bytes", &ConfigRecord::transient_bytes},
+    {"used_bytes", &ConfigRecord::used_bytes},
+    {"budget_bytes", &ConfigRecord::budget_bytes},
+    {"hbm_utilization", &ConfigRecord::hbm_utilization},
+}};
+
+py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n, bool canonical,
+                  std::optional<unsigned> threads, py::object progress) {
+  h.require_mode(false, "Scenario.serve()");
+  const Session& session = h.session();
+  const MachineSpec& machine = session.machine();
+  std::vector<ParallelConfig> configs(n);
+  for (std::size_t k = 0; k < kKnobs.size(); ++k) {
+    if (!knobs.contains(kKnobs[k])) continue;
+    const IntColumn col = knobs[kKnobs[k]].cast<IntColumn>();
+    if (col.ndim() != 1 || static_cast<std::size_t>(col.shape(0)) != n)
+      throw InputError(std::string("evaluate: column '") + kKnobs[k] + "' has " + std::to_string(col.size()) +
+                       " values, expected " + std::to_string(n));
+    const std::int32_t* v = col.data();
+    const std::int32_t limit = knob_limit(k, machine);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (v[i] < (k < 5 ? 1 : 0) || v[i] >= limit)
+        throw InputError(std::string("evaluate: row ") + std::to_string(i) + ": " + kKnobs[k] + " = " +
+                         std::to_string(v[i]) + " is out of range");
+      set_knob(configs[i], k, v[i]);
+    }
+  }
+  if (canonical)
+    for (auto& c : configs) c = canonicalize(session.model(), c);
+
+  const auto& objectives = session.evaluator().objectives();
+  py::dict out;
+  std::vector<double*> doubles;
+  for (const auto& d : kDoubles) {
+    py::array_t<double> a(static_cast<py::ssize_t>(n));
+    doubles.push_back(a.mutable_data());
+    out[d.name] = a;
+  }
+  std::vector<double*> objective_cols;
+  for (const auto& o : objectives) {
+    py::array_t<double> a(static_cast<py::ssize_t>(n));
+    objective_cols.push_back(a.mutable_data());
+    out[py::str("objective_" + objective_key(o))] = a;
+  }
+  py::array_t<std::int64_t> pes(static_cast<py::ssize_t>(n));
+  py::array_t<bool> valid(static_cast<py::ssize_t>(n)), fits(static_cast<py::ssize_t>(n)),
+      feasible(static_cast<py::ssize_t>(n));
+  std::int64_t* pes_p = pes.mutable_data();
+  bool* valid_p = valid.mutable_data();
+  bool* fits_p = fits.mutable_data();
+  bool* feasible_p = feasible.mutable_data();
+  out["pes"] = pes;
+  out["valid"] = valid;
+  out["fits_memory"] = fits;
+  out["feasible"] = feasible;
+
+  Interruptible guard(std::move(progress));
+  guard.run([&] {
+    BatchEvaluator pool(threads.value_or(0));
+    std::vector<Evaluation> buffers(pool.threads());
+    std::vector<ConfigRecord> records(pool.threads());
+    const double nan = std::nan("");
+    pool.run_indexed(
+        n,
+        [&](std::size_t begin, std::size_t end, std::size_t t) {
+          Evaluation& e = buffers[t];
+          ConfigRecord& r = records[t];
+          for (std::size_t i = begin; i < end; ++i) {
+            session.evaluator().evaluate(configs[i], e);
+            fill_record_numbers(session, e, r);
+            for (std::size_t d = 0; d < kDoubles.size(); ++d)
+              doubles[d][i] = r.valid ? r.*kDoubles[d].field : nan;
+            for (std::size_t o = 0; o < objective_cols.size(); ++o)
+              objective_cols[o][i] = r.valid ? r.objectives[o] : nan;
+            pes_p[i] = r.pes;
+            valid_p[i] = r.valid;
+            fits_p[i] = r.fits_memory;
+            feasible_p[i] = r.feasible;
+          }
+        },
+        [&](std::size_t done) { guard.poll_every(done, n, "configurations", 8192); });
+    throw_if_cancelled();
+  });
+  return out;
+}
+
+// The scenario sweep's valid canonical configurations, in the space's order, as int32 columns.
+py::dict configurations(const ScenarioHandle& h) {
+  const Session& session = h.session();
+  const GridSpace space(session.scenario().sweep, session.model(), session.machine(),
+                        session.scenario().workload);
+  const auto& configs = space.valid_configs();
+  const std::size_t n = configs.size();
+  py::dict out;
+  std::array<std::int32_t*, kKnobs.size()> cols{};
+  for (std::size_t k = 0; k < kKnobs.size(); ++k) {
+    py::array_t<std::int32_t> a(static_cast<py::ssize_t>(n));
+    cols[k] = a.mutable_data();
+    out[kKnobs[k]] = a;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const ParallelConfig& c = configs[i];
+    const std::array<std::int32_t, kKnobs.size()> v = {c.cp,
+                                                       c.tp,
+                                                       c.pp,
+                                                       c.dp,
+                                                       c.ep,
+                                                       static_cast<std::int32_t>(c.kv_shard_mode),
+                                                       static_cast<std::int32_t>(c.ffn_shard_scope),
+                                                       c.tp_placement,
+                                                       c.cp_placement,
+                                                       static_cast<std::int32_t>(c.cp_ring_variant)};
+    for (std::size_t k = 0; k < kKnobs.size(); ++k) cols[k][i] = v[k];
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_evaluate(ScenarioClass& c) {
+  c.def("_evaluate", &evaluate, py::arg("knobs"), py::arg("n"), py::arg("canonical") = true,
+        py::arg("threads") = py::none(), py::arg("progress") = py::none())
+      .def("_configurations", &configurations);
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,29 @@
+// The extension module tessera._tessera; the public API is python/tessera/__init__.py.
+#include <pybind11/pybind11.h>
+
+#include "bindings.hpp"
+#include "core/program_location.hpp"
+#include "errors.hpp"
+#include "module_location.hpp"
+#include "tessera/version.hpp"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_tessera, m) {
+  m.doc() = "Tessera's engine (the C++ framework library); use the `tessera` package.";
+  // Plugins and data from the module's own prefix (python3 is the executable).
+  tessera::set_program_prefix(tessera::python::module_prefix());
+  m.attr("__version__") = tessera::kVersion;
+  m.def("_module_prefix", &tessera::python::module_prefix,
+        "the prefix the module finds plugins and data under");
+  tessera::python::register_error_translation(m);
+  tessera::python::ScenarioClass scenario(m, "_Scenario", "a loaded scenario (use tessera.Scenario)");
+  tessera::python::bind_scenario(scenario);
+  tessera::python::bind_run(scenario);
+  tessera::python::bind_evaluate(scenario);
+  tessera::python::bind_serve(scenario);
+  tessera::python::bind_compare(scenario);
+  tessera::python::bind_sensitivity(scenario);
+  tessera::python::bind_explore(scenario);
+  tessera::python::bind_plugins(m);
+}

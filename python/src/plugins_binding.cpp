@@ -1,0 +1,29 @@
+// tessera.plugins(): every plugin the search path holds, as `tessera plugins --json` lists them
+// (report/plugin_listing.hpp), and the libraries that failed to load.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "py_json.hpp"
+#include "report/plugin_listing.hpp"
+
+namespace py = pybind11;
+
+namespace tessera::python {
+
+void bind_plugins(py::module_& m) {
+  m.def(
+      "_plugins",
+      [](const std::vector<std::string>& plugin_path) {
+        const auto registry = registry_for(plugin_path);
+        registry->discover();
+        std::vector<const LoadedPlugin*> all;
+        for (PluginKind k : kAllPluginKinds)
+          for (const LoadedPlugin* p : registry->plugins_of(k)) all.push_back(p);
+        py::list failures;
+        for (const auto& f : registry->failures()) failures.append(py::make_tuple(f.path, f.message));
+        return py::make_tuple(to_python(plugins_json(all)), failures, registry->search_path());
+      },
+      py::arg("plugin_path"));
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,59 @@
+// _Scenario.run and .explain: the studies `tessera run` and `tessera explain` run, returning the
+// documents their --json writes (report/search_report.hpp, report/explain_report.hpp).
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "bindings.hpp"
+#include "eval/search_driver.hpp"
+#include "interruptible.hpp"
+#include "py_json.hpp"
+#include "report/explain_report.hpp"
+#include "report/points_json.hpp"
+#include "report/result_documents.hpp"
+#include "report/search_report.hpp"
+#include "tessera/error.hpp"
+#include "tessera/physics/layout.hpp"
+
+namespace py = pybind11;
+
+namespace tessera::python {
+namespace {
+
+py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
+               py::object progress) {
+  h.require_mode(false, "Scenario.serve()");
+  const auto strategy = h.registry().create_search(h.scenario().plugins.search);
+  SearchOptions so;
+  so.threads = threads.value_or(0);
+  so.top = top.value_or(h.scenario().report.top);
+  Interruptible guard(std::move(progress));
+  so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  so.points = kMaxReportPoints;  // the CLI's --json has them too
+  SearchResult result;
+  guard.run([&] { result = run_search(h.session(), *strategy, so); });
+  return to_python(run_document(h.session(), result));
+}
+
+py::object explain(const ScenarioHandle& h, const std::string& config_text) {
+  h.require_mode(false, "Scenario.serve()");
+  const Session& session = h.session();
+  const ParallelConfig parsed = parse_config(config_text, session.machine());
+  const ParallelConfig config = canonicalize(session.model(), parsed);
+  Evaluation e;
+  session.evaluator().evaluate(config, e);
+  if (!e.valid)
+    throw InputError(format_config(config, session.machine()) + ": invalid configuration: " +
+                     describe_invalid(e.layout.reason, session.model(), session.machine(), config));
+  return to_python(explain_json(session, e));
+}
+
+}  // namespace
+
+void bind_run(ScenarioClass& c) {
+  c.def("_run", &run, py::arg("threads") = py::none(), py::arg("top") = py::none(),
+        py::arg("progress") = py::none())
+      .def("_explain", &explain, py::arg("config"));
+}
+
+}  // namespace tessera::python

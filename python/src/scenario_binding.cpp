@@ -1,0 +1,61 @@
+// _Scenario: loading (a file, or text from a dict) and what a scenario is.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "scenario/data_roots.hpp"
+
+namespace py = pybind11;
+
+namespace tessera::python {
+namespace {
+
+LoadOptions options_of(const std::vector<std::string>& set, const std::string& model,
+                       const std::string& machine) {
+  LoadOptions o;
+  o.set = set;
+  o.model_override = model;
+  o.machine_override = machine;
+  return o;
+}
+
+}  // namespace
+
+void bind_scenario(ScenarioClass& c) {
+  c.def_static(
+       "_load",
+       [](const std::string& path, const std::vector<std::string>& set,
+          const std::vector<std::string>& plugin_path, const std::string& model, const std::string& machine) {
+         return ScenarioHandle::load(path, options_of(set, model, machine), plugin_path);
+       },
+       py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"))
+      .def_static(
+          "_from_text",
+          [](const std::string& text, const std::string& label, const std::string& base_dir,
+             const std::vector<std::string>& set, const std::vector<std::string>& plugin_path) {
+            return ScenarioHandle::from_text(text, label, base_dir, options_of(set, "", ""), plugin_path);
+          },
+          py::arg("text"), py::arg("label"), py::arg("base_dir"), py::arg("set"), py::arg("plugin_path"))
+      .def_static(
+          "_default_path", [] { return default_scenario_path(LoadOptions{}); },
+          "the default scenario `tessera run` uses")
+      .def_property_readonly("name", [](const ScenarioHandle& h) { return h.scenario().name; })
+      .def_property_readonly("file", [](const ScenarioHandle& h) { return h.scenario().file; })
+      .def_property_readonly(
+          "mode",
+          [](const ScenarioHandle& h) {
+            const Mode m = h.scenario().workload.mode;
+            return std::string(m == Mode::serve ? "serve" : m == Mode::prefill ? "prefill" : "decode");
+          })
+      .def_property_readonly("model", [](const ScenarioHandle& h) { return h.scenario().model.name; })
+      .def_property_readonly("machine", [](const ScenarioHandle& h) { return h.scenario().machine.name; })
+      .def_property_readonly("latency_model",
+                             [](const ScenarioHandle& h) { return h.session().latency_name(); })
+      .def_property_readonly("plugin_path", [](const ScenarioHandle& h) { return h.plugin_path(); })
+      .def_property_readonly("objectives", [](const ScenarioHandle& h) {
+        std::vector<std::string> names;
+        for (const auto& o : h.session().evaluator().objectives()) names.push_back(o.name);
+        return names;
+      });
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,47 @@
+// _Scenario.serve: the serving answer `tessera serve` computes (analysis/serving_answer.hpp: the
+// aggregated study, and the disaggregated one on the pools' machines when serving.disaggregated
+// is on), returning the document its --json writes (report/result_documents.hpp).
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "analysis/serving_answer.hpp"
+#include "bindings.hpp"
+#include "interruptible.hpp"
+#include "py_json.hpp"
+#include "report/points_json.hpp"
+#include "report/result_documents.hpp"
+#include "tessera/error.hpp"
+
+namespace py = pybind11;
+
+namespace tessera::python {
+namespace {
+
+py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
+                 std::optional<std::int64_t> max_pes, py::object progress) {
+  h.require_mode(true, "Scenario.run() (serve needs workload.mode: serve)");
+  if (max_pes && *max_pes < 0)
+    throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
+  const Session& session = h.session();
+  ServeStudyOptions so;
+  so.threads = threads.value_or(0);
+  so.top = top.value_or(h.scenario().report.top);
+  so.max_pes = max_pes.value_or(-1);
+  Interruptible guard(std::move(progress));
+  so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  so.points = kMaxReportPoints;  // the CLI's --json has them too
+  std::optional<ServingAnswer> answer;
+  guard.run([&] { answer.emplace(run_serving_answer(session, so)); });
+  const nlohmann::json j = serve_document(session, *answer);
+  return to_python(j);
+}
+
+}  // namespace
+
+void bind_serve(ScenarioClass& c) {
+  c.def("_serve", &serve, py::arg("threads") = py::none(), py::arg("top") = py::none(),
+        py::arg("max_pes") = py::none(), py::arg("progress") = py::none());
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,42 @@
+"""Shared paths of the pytest suite: the source tree, the build tree (TESSERA_BUILD_DIR, set by
+CTest; default ./build) and its `tessera` executable."""
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BUILD = pathlib.Path(os.environ.get("TESSERA_BUILD_DIR", ROOT / "build")).resolve()
+CLI = BUILD / "bin" / "tessera"
+if str(BUILD / "python") not in sys.path:
+    sys.path.insert(0, str(BUILD / "python"))
+
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+
+def is_serve(path: pathlib.Path) -> bool:
+    import yaml
+
+    return (yaml.safe_load(path.read_text()).get("workload") or {}).get("mode") == "serve"
+
+
+STEP_SCENARIOS = [p for p in SCENARIOS if not is_serve(p)]
+
+
+@pytest.fixture(scope="session")
+def cli():
+    if not CLI.exists():
+        pytest.skip(f"{CLI} not built")
+
+    def run(*args):
+        return subprocess.run([str(CLI), *map(str, args)], capture_output=True, text=True, cwd=ROOT)
+
+    return run
+
+
+@pytest.fixture
+def small(tmp_path):
+    """The smallest shipped scenario's path."""
+    return ROOT / "scenarios" / "llama3.1-8b-decode-4k-h100.yaml"

@@ -1,0 +1,73 @@
+"""Bad input raises tessera.InputError (located, every problem listed); a failing plugin
+raises tessera.PluginError naming it; nothing crashes the interpreter."""
+import pytest
+
+import tessera
+from conftest import BUILD, ROOT
+
+
+def test_bad_yaml_is_located_as_the_cli_says(tmp_path, cli):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("schema_version: 1\nkind: scenario\nmodel: [unclosed\n")
+    with pytest.raises(tessera.InputError) as e:
+        tessera.Scenario.load(bad)
+    assert (e.value.file, e.value.line, e.value.column) == (str(bad), 4, 1)  # where yaml-cpp stops
+    proc = cli("run", bad, "-q")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == e.value.diagnostics[0].text == str(e.value)
+
+
+def test_unknown_key_names_the_key_path(small):
+    with pytest.raises(tessera.InputError) as e:
+        tessera.Scenario.load(small, set={"workload.bacth": 8})
+    assert "did you mean" in str(e.value) and "workload.batch" in str(e.value)
+    assert e.value.file == "<command line>"
+
+
+def test_from_dict_errors_name_dict(small):
+    import yaml
+
+    tree = yaml.safe_load(small.read_text())
+    tree["workload"]["batch"] = "many"
+    with pytest.raises(tessera.InputError) as e:
+        tessera.Scenario.from_dict(tree, base_dir=small.parent)
+    assert e.value.file == "<dict>"
+    assert e.value.key_path == "workload.batch"
+    assert all(d.file == "<dict>" for d in e.value.diagnostics)
+
+
+def test_bad_plugin_parameter(small):
+    with pytest.raises(tessera.InputError) as e:
+        tessera.Scenario.load(small, set={"plugins.search": {"name": "random", "samples": -5}})
+    assert "samples" in str(e.value)
+
+
+def test_unknown_plugin_lists_the_nearest(small):
+    with pytest.raises(tessera.InputError, match="did you mean 'roofline'"):
+        tessera.Scenario.load(small, set={"plugins.latency": "roofline2"})
+
+
+def test_broken_plugin_fixture_raises_plugin_error(small):
+    throws = BUILD / "test-plugins" / "throws"
+    if not (throws / "libtessera_latency_throws.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    with pytest.raises(tessera.PluginError) as e:
+        tessera.Scenario.load(small, set={"plugins.latency": {"name": "throws", "throw": "std"}},
+                              plugin_path=[throws])
+    assert "latency/throws" in str(e.value)
+    s = tessera.Scenario.load(small, set={"plugins.latency": {"name": "throws", "throw": "none"}},
+                              plugin_path=[throws])
+    with pytest.raises(tessera.PluginError, match="time_step exploded"):
+        s.run(threads=2)
+    with pytest.raises(tessera.PluginError, match="time_step exploded"):
+        s.evaluate({"tp": [1, 2, 4]}, threads=1)
+    assert tessera.Scenario.load(small).run(threads=1).best is not None  # the interpreter carries on
+
+
+def test_plugins_lists_the_shipped_ones():
+    listed = tessera.plugins()
+    ids = {p["id"] for p in listed}
+    assert {"latency/roofline", "latency/overlap", "search/exhaustive", "memory/standard"} <= ids
+    random = next(p for p in listed if p["id"] == "search/random")
+    assert any(q["name"] == "samples" for q in random["params"])
+    assert str(BUILD / "lib" / "tessera" / "plugins") in tessera.plugin_search_path()
