@@ -7,6 +7,6 @@ build=${1:-build}
 for fw in vllm sglang tensorrt-llm; do
   rm -rf "tests/golden/deploy/$fw"
   mkdir -p tests/golden/deploy
-  "$build/bin/tessera" serve scenarios/llama3.1-70b-serve-4k1k-h100-disagg.yaml --set "framework=$fw" \
+  TESSERA_PLUGIN_PATH= "$build/bin/tessera" serve scenarios/llama3.1-70b-serve-4k1k-h100-disagg.yaml --set "framework=$fw" \
     --deploy "tests/golden/deploy/$fw" -q >/dev/null
 done

@@ -74,10 +74,16 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
         "framework=NAME (one of " +
         names + ")");
   }
+  if (dir.empty()) throw InputError("--deploy: expected a folder, found an empty path");
   std::error_code ec;
   const std::filesystem::path p(dir);
   if (std::filesystem::exists(p, ec) && !std::filesystem::is_directory(p, ec))
     throw InputError("--deploy: " + dir + " exists and is not a folder");
+  if (std::filesystem::is_directory(p, ec) && !std::filesystem::is_empty(p, ec))
+    throw InputError(
+        "--deploy: " + dir +
+        " is not empty: give a new or empty folder (no file of an earlier run is left beside the "
+        "new ones)");
   const std::filesystem::path parent = p.parent_path().empty() ? "." : p.parent_path();
   if (!std::filesystem::is_directory(parent, ec))
     throw InputError("--deploy: the folder " + parent.string() +
@@ -95,6 +101,12 @@ void write_deploy(const std::string& dir, const Session& session, const ServeRes
   for (const DeployFile& f : render_deploy(session.scenario(), entries))
     files.add("--deploy", (std::filesystem::path(dir) / f.name).string())->stream() << f.content;
   files.commit_all();
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))  // the scripts run as written
+    if (e.path().extension() == ".sh")
+      std::filesystem::permissions(e.path(),
+                                   std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                       std::filesystem::perms::others_exec,
+                                   std::filesystem::perm_options::add, ec);
 }
 
 }  // namespace
@@ -106,6 +118,7 @@ int serve_command(const Args& args) {
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
     std::string threads_text, top_text, max_pes_text, html_path, deploy_dir;
+    bool deploy_given = false;  // --deploy "" is refused, not ignored
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
@@ -116,7 +129,9 @@ int serve_command(const Args& args) {
         "budget)")("html", po::value<std::string>(&html_path)->value_name("FILE"),
                    "also write a self-contained HTML report: tokens/s/user vs tokens/s/PE, the SLO, the "
                    "frontiers (docs/report.md)")(
-        "deploy", po::value<std::string>(&deploy_dir)->value_name("DIR"),
+        "deploy", po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([&](const std::string&) {
+          deploy_given = true;
+        }),
         "write the framework's launch scripts for the best configurations into DIR (created if "
         "missing; needs `framework:`)");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
@@ -133,10 +148,11 @@ int serve_command(const Args& args) {
     if (!scenario.sweep.hardware.empty())
       throw InputErrors({Diagnostic{scenario.sweep.hardware.front().where,
                                     "sweep.hardware: `tessera serve` studies one machine (per pool): use "
-                                    "`tessera explore` for the grid, or set one point with --set " +
-                                        scenario.sweep.hardware.front().path + "=VALUE"}});
+                                    "`tessera explore` for the grid (" +
+                                        scenario.sweep.hardware.front().path +
+                                        " ...), or a copy of the scenario without sweep.hardware"}});
     const std::size_t top = parse_top(top_text, scenario.report.top);
-    if (!deploy_dir.empty()) check_deploy_dir(deploy_dir, scenario);
+    if (deploy_given) check_deploy_dir(deploy_dir, scenario);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, common, study);
@@ -164,7 +180,7 @@ int serve_command(const Args& args) {
       write_html(html, j);
     }
     outputs.commit_all();
-    if (!deploy_dir.empty()) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
+    if (deploy_given) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       print_serve_text(std::cout, session, result);
       if (disagg) print_disagg_text(std::cout, session, *disagg, result, 20, answer.also);

@@ -11,6 +11,7 @@
 #include "py_json.hpp"
 #include "report/compare_report.hpp"
 #include "scenario/latency_choices.hpp"
+#include "thread_count.hpp"
 
 namespace py = pybind11;
 
@@ -30,7 +31,7 @@ py::object compare(const ScenarioHandle& h, const std::vector<std::string>& late
     ptrs.push_back(sessions.back().get());
   }
   CompareOptions co;
-  co.threads = threads.value_or(0);
+  co.threads = thread_count(threads);
   Interruptible guard(std::move(progress));
   co.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   std::optional<CompareResult> result;

@@ -19,6 +19,7 @@
 #include "report/search_report.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
+#include "thread_count.hpp"
 
 namespace py = pybind11;
 
@@ -28,16 +29,7 @@ namespace {
 using IntColumn = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
 
 // The knobs a batch may give, in ParallelConfig order; a missing one keeps its default.
-constexpr std::array<const char*, 10> kKnobs = {"cp",
-                                                "tp",
-                                                "pp",
-                                                "dp",
-                                                "ep",
-                                                "kv_shard_mode",
-                                                "ffn_shard_scope",
-                                                "tp_placement",
-                                                "cp_placement",
-                                                "cp_ring_variant"};
+constexpr const auto& kKnobs = kParallelKnobs;
 
 void set_knob(ParallelConfig& c, std::size_t knob, std::int32_t v) {
   switch (knob) {
@@ -162,7 +154,7 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
 
   Interruptible guard(std::move(progress));
   guard.run([&] {
-    BatchEvaluator pool(threads.value_or(0));
+    BatchEvaluator pool(thread_count(threads));
     std::vector<Evaluation> buffers(pool.threads());
     std::vector<ConfigRecord> records(pool.threads());
     const double nan = std::nan("");

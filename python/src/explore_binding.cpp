@@ -13,6 +13,7 @@
 #include "py_json.hpp"
 #include "report/explore_report.hpp"
 #include "report/serve_explore_report.hpp"
+#include "thread_count.hpp"
 
 namespace py = pybind11;
 
@@ -24,7 +25,7 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
   if (h.scenario().workload.mode == Mode::serve) {
     // A serve scenario: the serving study at every hardware point, as `tessera explore` runs it.
     ServeExploreOptions so;
-    so.threads = threads.value_or(0);
+    so.threads = thread_count(threads);
     Interruptible guard(std::move(progress));
     so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
     std::optional<ServeExploreResult> result;
@@ -34,7 +35,7 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
   const auto strategy = h.registry().create_search(h.scenario().plugins.search);
   const auto cost = create_cost_objective(h.scenario(), h.registry());
   ExploreOptions eo;
-  eo.search.threads = threads.value_or(0);
+  eo.search.threads = thread_count(threads);
   eo.search.top = 1;
   eo.sensitivity = sensitivity;
   Interruptible guard(std::move(progress));

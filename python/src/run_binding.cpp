@@ -14,6 +14,7 @@
 #include "report/search_report.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
+#include "thread_count.hpp"
 
 namespace py = pybind11;
 
@@ -25,7 +26,7 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   h.require_mode(false, "Scenario.serve()");
   const auto strategy = h.registry().create_search(h.scenario().plugins.search);
   SearchOptions so;
-  so.threads = threads.value_or(0);
+  so.threads = thread_count(threads);
   so.top = top.value_or(h.scenario().report.top);
   Interruptible guard(std::move(progress));
   so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };

@@ -11,6 +11,7 @@
 #include "interruptible.hpp"
 #include "py_json.hpp"
 #include "report/sensitivity_report.hpp"
+#include "thread_count.hpp"
 
 namespace py = pybind11;
 
@@ -23,7 +24,7 @@ py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
   if (!parallelism && !hardware) parallelism = hardware = true;
   const auto strategy = h.registry().create_search(h.scenario().plugins.search);
   SearchOptions so;
-  so.threads = threads.value_or(0);
+  so.threads = thread_count(threads);
   so.top = 1;
   Interruptible guard(std::move(progress));
   so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };

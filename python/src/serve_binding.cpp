@@ -12,6 +12,7 @@
 #include "report/points_json.hpp"
 #include "report/result_documents.hpp"
 #include "tessera/error.hpp"
+#include "thread_count.hpp"
 
 namespace py = pybind11;
 
@@ -25,7 +26,7 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
     throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
   const Session& session = h.session();
   ServeStudyOptions so;
-  so.threads = threads.value_or(0);
+  so.threads = thread_count(threads);
   so.top = top.value_or(h.scenario().report.top);
   so.max_pes = max_pes.value_or(-1);
   Interruptible guard(std::move(progress));

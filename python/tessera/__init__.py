@@ -155,16 +155,37 @@ class Scenario:
         if isinstance(batch, _np.ndarray) and batch.dtype.names:
             names = [k for k in KNOBS if k in batch.dtype.names]
             unknown = [k for k in batch.dtype.names if k not in KNOBS]
-            cols = {k: _np.ascontiguousarray(batch[k], dtype=_np.int32) for k in names}
+            cols = {k: _int32_column(k, batch[k]) for k in names}
         else:
             unknown = [k for k in batch if k not in KNOBS]
-            cols = {k: _np.ascontiguousarray(batch[k], dtype=_np.int32) for k in KNOBS if k in batch}
+            cols = {k: _int32_column(k, batch[k]) for k in KNOBS if k in batch}
         if unknown:
             raise InputError(f"evaluate: unknown column {unknown[0]!r}; columns: {', '.join(KNOBS)}")
         n = len(next(iter(cols.values()))) if cols else 0
         out = Columns(cols)
         out.update(self._h._evaluate(cols, n, canonical, threads, progress))
         return out
+
+
+def _int32_column(knob: str, values: Any) -> "_np.ndarray":
+    """A knob column as int32, refused (InputError naming the row) when a value is not a whole
+    number within int32: a cast would wrap or truncate it into another configuration."""
+    try:
+        a = _np.asarray(values)
+    except Exception as e:  # a ragged or otherwise unreadable column
+        raise InputError(f"evaluate: column {knob!r}: {e}") from None
+    if a.dtype.kind not in "iuf" and a.size:
+        raise InputError(f"evaluate: column {knob!r}: expected integers, found dtype {a.dtype}")
+    if a.size:
+        f = a.astype(_np.float64) if a.dtype.kind == "f" else None
+        bad = (~_np.isfinite(f) | (f != _np.floor(f))) if f is not None else _np.zeros(a.shape, bool)
+        lo, hi = _np.iinfo(_np.int32).min, _np.iinfo(_np.int32).max
+        with _np.errstate(invalid="ignore"):
+            bad |= (a < lo) | (a > hi)
+        if bad.any():
+            i = int(_np.flatnonzero(bad)[0])
+            raise InputError(f"evaluate: row {i}: {knob} = {a.flat[i]!r} is not a whole number within int32")
+    return _np.ascontiguousarray(a, dtype=_np.int32)
 
 
 def compare(scenario: Scenario, latency: Optional[Sequence[str]] = None, *, threads: Optional[int] = None,

@@ -1,6 +1,7 @@
 #pragma once
 // One point of the parallelism space: the five numeric knobs and the discrete ones (docs/specification.md
 // §2.5).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -20,6 +21,18 @@ enum class CpRingVariant : std::uint8_t { kv, qoml, tree };
 TESSERA_API const char* kv_shard_mode_name(KvShardMode m);      // "split"
 TESSERA_API const char* ffn_shard_scope_name(FfnShardScope s);  // "TP+CP"
 TESSERA_API const char* cp_ring_variant_name(CpRingVariant v);  // "qoml"
+
+// The knobs of a configuration by name, in ParallelConfig's order (the `explain` string's keys).
+inline constexpr std::array<const char*, 10> kParallelKnobs = {"cp",
+                                                               "tp",
+                                                               "pp",
+                                                               "dp",
+                                                               "ep",
+                                                               "kv_shard_mode",
+                                                               "ffn_shard_scope",
+                                                               "tp_placement",
+                                                               "cp_placement",
+                                                               "cp_ring_variant"};
 
 struct ParallelConfig {
   std::int32_t cp = 1, tp = 1, pp = 1, dp = 1, ep = 1;

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/cancellation.hpp"
 #include "eval/grid_space.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
@@ -142,7 +143,8 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
   std::vector<std::optional<DisaggPair>> per_decode(decode.size());
   DisaggPair pair;
   for (const PoolCandidate& p : prefill)
-    for (std::size_t j = 0; j < decode.size(); ++j)
+    for (std::size_t j = 0; j < decode.size(); ++j) {
+      if (j % 64 == 0) throw_if_cancelled();  // Ctrl-C within |decode| / 64 x 64 R^2 pairs
       for (std::int64_t x = 1; x <= R; ++x)
         for (std::int64_t y = 1; y <= R; ++y) {
           if (in.max_pes > 0 && x * p.pes + y * decode[j].pes > in.max_pes) {
@@ -168,6 +170,7 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
           ++n.within_slo;
           if (!per_decode[j] || better_pair(pair, *per_decode[j])) per_decode[j] = pair;
         }
+    }
   std::vector<DisaggPair> kept;
   for (auto& b : per_decode)
     if (b) kept.push_back(*b);
@@ -222,6 +225,10 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
       if (scenario.framework.set &&
           framework_miss(scenario.framework.version(), c, space.model()) != FrameworkMiss::none)
         continue;
+      if (scenario.framework.set && !scenario.framework.version().disaggregated_pp && c.pp > 1) {
+        ++pools.framework_dropped;
+        continue;
+      }
       ev.layout_for(c, layout_holder);
       if (!layout_holder.layout.valid) continue;
       ++pools.configurations;

@@ -14,7 +14,8 @@ ServingAnswer run_serving_answer(const Session& session, const ServeStudyOptions
     o.on_point = nullptr;  // --csv holds the points on `machine`
     o.on_progress = nullptr;
     o.points = 0;
-    a.also.push_back({own->machine().name, run_serve_study(*own, o).best_tokens_per_s_per_pe});
+    const char* role = own == pools.own_prefill.get() ? " (the prefill pool's)" : " (the decode pool's)";
+    a.also.push_back({own->machine().name + role, run_serve_study(*own, o).best_tokens_per_s_per_pe});
   }
   return a;
 }

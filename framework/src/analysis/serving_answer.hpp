@@ -17,7 +17,7 @@ namespace tessera {
 // The aggregated study's best tokens/s/PE within the SLO (0: none) on one further machine the
 // pools use (serving.prefill_machine / decode_machine given).
 struct AggregatedBest {
-  std::string machine;
+  std::string machine;  // "DGX-H200 (the decode pool's)": its name and the pool whose it is
   double tokens_per_s_per_pe = 0;
 };
 

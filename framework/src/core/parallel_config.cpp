@@ -85,16 +85,7 @@ E parse_choice(const std::string& key, const std::string& value, const E (&value
 ParallelConfig parse_config(std::string_view text, const MachineSpec& m) {
   ParallelConfig c;
   c.cp_placement = m.levels.empty() ? 0 : 1;
-  static const std::vector<std::string> kKeys = {"cp",
-                                                 "tp",
-                                                 "pp",
-                                                 "dp",
-                                                 "ep",
-                                                 "kv_shard_mode",
-                                                 "ffn_shard_scope",
-                                                 "tp_placement",
-                                                 "cp_placement",
-                                                 "cp_ring_variant"};
+  static const std::vector<std::string> kKeys(kParallelKnobs.begin(), kParallelKnobs.end());
   std::vector<std::string> placements{"pe"};
   if (m.pe.name != "pe") placements.push_back(m.pe.name);
   for (const auto& l : m.levels) placements.push_back(l.name);

@@ -89,6 +89,19 @@ std::vector<DeployEntry> deploy_entries(const Session& session, const ServeResul
   return out;
 }
 
+namespace {
+
+// The machine a deployed point runs on: a disaggregated pool's own machine when it has one.
+const MachineSpec& pool_machine_of(const Scenario& s, DeployPoint::Role role) {
+  if (role == DeployPoint::Role::prefill && s.serving.prefill_machine.given)
+    return s.serving.prefill_machine.machine;
+  if (role == DeployPoint::Role::decode && s.serving.decode_machine.given)
+    return s.serving.decode_machine.machine;
+  return s.machine;
+}
+
+}  // namespace
+
 std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry& e) {
   const FrameworkProfile& f = s.framework.profile;
   const std::vector<LaunchFlag> flags = launch_flags(f, s.model, e.point);
@@ -111,6 +124,16 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
   if (per_replica)
     sh << "# dp replicas as instances: " << e.point.config.dp << " (" << f.title
        << " starts one instance per data-parallel replica)\n";
+  // One process group of this command spans `pes` PEs: more than a first-level unit (a node)
+  // holds needs the framework's multi-node launch, which this line alone does not do.
+  const MachineSpec& m = pool_machine_of(s, e.point.role);
+  const std::int64_t node = m.pes_per_unit(1);
+  const std::int64_t pes = per_replica ? e.point.config.pes() / e.point.config.dp : e.point.config.pes();
+  if (node > 0 && pes > node)
+    sh << "# nodes: one instance spans " << (pes + node - 1) / node << " x "
+       << (m.levels.empty() ? std::string("unit") : m.levels[0].name) << " (" << node
+       << " PEs each): start it with " << f.title
+       << "'s multi-node launch (docs/frameworks.md \"Multi-node\"): as written it starts on one node only\n";
   sh << replace_model(f.command, model_id(s));
   for (const LaunchFlag& lf : flags) {
     if (!lf.flag->flag.empty()) {

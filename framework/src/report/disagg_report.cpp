@@ -136,6 +136,7 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
                  {"decode_kept", c.decode_kept},
                  {"pairs", c.pairs},
                  {"non_finite", d.pools.non_finite},
+                 {"framework_dropped", d.pools.framework_dropped},
                  {"over_budget", c.over_budget},
                  {"over_machine", c.over_machine},
                  {"no_link", c.no_link},
@@ -192,6 +193,9 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
      << "^2): " << c.within_slo << " within the SLO\n";
   os << "           " << c.slo_miss << " missing it, " << c.over_budget << " over the PE budget, "
      << c.over_machine << " over the machine, " << c.no_link << " without a link\n";
+  if (d.pools.framework_dropped > 0)
+    os << "           " << d.pools.framework_dropped
+       << " configurations dropped: the framework runs pp 1 only in a disaggregated pool\n";
   if (d.pools.non_finite > 0)
     os << "           " << d.pools.non_finite
        << " pool points dropped: a step time not a positive finite number\n";
@@ -215,8 +219,8 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
   }
   t.print(os, "           ");
   if (!also.empty()) {
-    os << "aggregated on " << session.machine().name << ": " << fixed(agg.best_tokens_per_s_per_pe, 1)
-       << " tok/s/PE at the SLO\n";
+    os << "aggregated on " << session.machine().name
+       << " (`machine`): " << fixed(agg.best_tokens_per_s_per_pe, 1) << " tok/s/PE at the SLO\n";
     for (const AggregatedBest& a : also)
       os << "aggregated on " << a.machine << ": " << fixed(a.tokens_per_s_per_pe, 1)
          << " tok/s/PE at the SLO\n";

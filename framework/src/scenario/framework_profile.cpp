@@ -107,11 +107,12 @@ std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, co
 
 void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
-  loader::check_keys(n, path,
-                     {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp",
-                      "attention_dp_tp1", "kv_split", "tp_placement", "cp_placement", "cp_ring_variant",
-                      "mixing", "disaggregated", "finite_token_budget", "max_batch", "flags"},
-                     d);
+  loader::check_keys(
+      n, path,
+      {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp", "attention_dp_tp1", "kv_split",
+       "tp_placement", "cp_placement", "cp_ring_variant", "mixing", "disaggregated", "disaggregated_pp",
+       "finite_token_budget", "max_batch", "flags"},
+      d);
   v.where = n.where;
   v.version = text_of(n, path, "version", true, d);
   v.released = text_of(n, path, "released", true, d);
@@ -123,6 +124,8 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
   if (const YNode* a = n.find("attention_dp_tp1"))
     v.attention_dp_tp1 = loader::read_bool(*a, path + ".attention_dp_tp1", d).value_or(false);
   v.disaggregated = bool_of(n, path, "disaggregated", d);
+  if (const YNode* a = n.find("disaggregated_pp"))
+    v.disaggregated_pp = loader::read_bool(*a, path + ".disaggregated_pp", d).value_or(true);
   v.finite_token_budget = bool_of(n, path, "finite_token_budget", d);
   if (const YNode* e = loader::member(n, path, "ep", true, "none, tp_dp or ffn_group", d))
     if (auto i = pick(*e, path + ".ep", {"none", "tp_dp", "ffn_group"}, d)) v.ep = static_cast<EpRule>(*i);

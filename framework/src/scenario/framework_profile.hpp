@@ -64,6 +64,7 @@ struct FrameworkVersion {
   std::vector<CpRingVariant> cp_ring_variant{CpRingVariant::kv};
   std::string mixing = "mixed";
   bool disaggregated = false;
+  bool disaggregated_pp = true;  // false: a disaggregated pool runs pp 1 only (vLLM's NIXL connector)
   bool finite_token_budget = true;
   std::int64_t max_batch = 0;
   std::vector<FrameworkFlag> flags;

@@ -19,37 +19,25 @@ HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::u
   HardwarePoint p;
   p.machine = base;
   for (const HardwareAxis& a : sweep.hardware) {
-    if (axis_pool(a) != pool) {  // another machine's axis: its value only
-      const std::uint64_t n = a.values.size();
-      p.values.push_back(a.values[static_cast<std::size_t>(i % n)]);
-      i /= n;
-      continue;
-    }
-    if (!pool.empty()) {  // `<pool>.<path>`: machine.<path> of the pool's machine
+    // This axis's value at point i (mixed radix, the first axis fastest).
+    const std::uint64_t n = a.values.size();
+    const double v = a.values[static_cast<std::size_t>(i % n)];
+    i /= n;
+    p.values.push_back(v);
+    if (axis_pool(a) != pool) continue;  // another machine's axis: its value only
+    if (!pool.empty()) {                 // `<pool>.<path>`: machine.<path> of the pool's machine
       const FieldPath field = resolve_machine_field("machine" + a.path.substr(pool.size()), &base);
       if (!field.error.empty()) throw InputError(field.error);
-      const std::uint64_t n = a.values.size();
-      const double v = a.values[static_cast<std::size_t>(i % n)];
-      i /= n;
-      p.values.push_back(v);
       set_field(p.machine, field, v);
       continue;
     }
     if (a.scenario_plugin) {
-      const std::uint64_t n = a.values.size();
-      const double v = a.values[static_cast<std::size_t>(i % n)];
-      i /= n;
-      p.values.push_back(v);
       p.plugin_params.push_back(PluginParamValue{
           .kind = a.plugin_kind, .plugin = a.plugin, .param = a.param, .value = v, .integer = a.integer});
       continue;
     }
     if (!a.plugin.empty()) {
       // A machine-block parameter: set in the block of the plugin that runs, if it is this one.
-      const std::uint64_t n = a.values.size();
-      const double v = a.values[static_cast<std::size_t>(i % n)];
-      i /= n;
-      p.values.push_back(v);
       if (a.plugin == block_owner) {
         if (a.integer)
           p.machine.efficiency.set(a.param, static_cast<std::int64_t>(std::llround(v)));
@@ -60,10 +48,6 @@ HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::u
     }
     const FieldPath field = resolve_machine_field(a.path, &base);
     if (!field.error.empty()) throw InputError(field.error);
-    const std::uint64_t n = a.values.size();
-    const double v = a.values[static_cast<std::size_t>(i % n)];
-    i /= n;
-    p.values.push_back(v);
     set_field(p.machine, field, v);
   }
   return p;

@@ -264,9 +264,6 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
   }
 }
 
-namespace {
-
-// `text` with every path `machine.` / 'machine' (a word on its own) renamed `to`.
 std::string rename_machine_paths(const std::string& text, const std::string& to) {
   std::string out;
   const std::string word = "machine";
@@ -284,8 +281,6 @@ std::string rename_machine_paths(const std::string& text, const std::string& to)
   }
   return out + text.substr(i);
 }
-
-}  // namespace
 
 bool apply_pool_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d) {
   for (const char* key : {"prefill_machine", "decode_machine"}) {

@@ -36,4 +36,8 @@ bool apply_pool_override(YNode& root, const Override& o, const std::vector<std::
 void refuse_shared_machine_path(const SourceLocation& where, const std::string& label,
                                 const std::string& path, Diags& d);
 
+// `text` with every path `machine.` / 'machine' (a word on its own) renamed `to` (a pool
+// machine's messages name its own path: serving.decode_machine.pe...).
+std::string rename_machine_paths(const std::string& text, const std::string& to);
+
 }  // namespace tessera::loader

@@ -12,6 +12,7 @@
 #include "host/plugin_defaults.hpp"
 #include "scenario/field_access.hpp"
 #include "scenario/field_reader.hpp"
+#include "scenario/overrides.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 #include "scenario/serving_schema.hpp"
@@ -192,6 +193,28 @@ bool read_axis_texts(const YNode& n, const std::string& kp, HardwareAxis& axis, 
     axis.values.push_back(NAN);
   }
   return ok;
+}
+
+// A machine field's hardware axis (machine.<path> or a pool machine's): each value typed and
+// ranged by the field's row, as in the machine file; appended to s.hardware when all read.
+void read_field_axis(const YEntry& e, const std::string& kp, const FieldPath& field, Sweep& s, Diags& d) {
+  HardwareAxis axis;
+  axis.path = e.key;
+  axis.dimension = field.dimension();
+  axis.where = e.key_where;
+  const auto items = items_of(e.value);
+  if (list_too_long(e.value, items.size(), kp, d)) return;
+  if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
+  bool ok = !items.empty();
+  for (const YNode* i : items) {
+    const auto v = read_field(*i, kp, *field.row, d);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    axis.values.push_back(v->number);
+  }
+  if (ok) s.hardware.push_back(std::move(axis));
 }
 
 // A list (or a single value) of positive integers without repeats, each read by `row`.
@@ -415,26 +438,10 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* 
           }
           const FieldPath field = resolve_machine_field("machine." + rest, &pm->machine);
           if (!field.error.empty()) {
-            d.error(e.key_where, kp + ": " + pool + ": " + field.error);
+            d.error(e.key_where, kp + ": " + rename_machine_paths(field.error, pool));
             continue;
           }
-          HardwareAxis axis;
-          axis.path = e.key;
-          axis.dimension = field.dimension();
-          axis.where = e.key_where;
-          const auto items = items_of(e.value);
-          if (list_too_long(e.value, items.size(), kp, d)) continue;
-          if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
-          bool ok = !items.empty();
-          for (const YNode* i : items) {
-            const auto v = read_field(*i, kp, *field.row, d);
-            if (!v) {
-              ok = false;
-              continue;
-            }
-            axis.values.push_back(v->number);
-          }
-          if (ok) s.hardware.push_back(std::move(axis));
+          read_field_axis(e, kp, field, s, d);
           continue;
         }
         if (e.key.rfind("machine.", 0) != 0) {
@@ -467,24 +474,7 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* 
           d.error(e.key_where, kp + ": " + field.error);
           continue;
         }
-        HardwareAxis axis;
-        axis.path = e.key;
-        axis.dimension = field.dimension();
-        axis.where = e.key_where;
-        const auto items = items_of(e.value);
-        if (list_too_long(e.value, items.size(), kp, d)) continue;
-        if (items.empty()) d.error(e.value.where, kp + ": expected a list of values, found an empty list");
-        bool ok = !items.empty();
-        for (const YNode* i : items) {
-          // Each value is typed and ranged by the field's row, as in the machine file.
-          const auto v = read_field(*i, kp, *field.row, d);
-          if (!v) {
-            ok = false;
-            continue;
-          }
-          axis.values.push_back(v->number);
-        }
-        if (ok) s.hardware.push_back(std::move(axis));
+        read_field_axis(e, kp, field, s, d);
       }
       // Sized by multiplication (saturating), never by enumeration: a 1000^4 grid is refused at once.
       const std::uint64_t points = sweep_hardware_points(s);

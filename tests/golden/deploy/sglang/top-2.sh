@@ -4,6 +4,7 @@
 # config: cp=1,tp=8,pp=1,dp=2,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 128, token budget 8192
 # predicted: tokens/s/PE 515.7, TTFT 118.2 ms, TPOT 30.94 ms, 16 PEs
 # instances: 1
+# nodes: one instance spans 2 x node (8 PEs each): start it with SGLang's multi-node launch (docs/frameworks.md "Multi-node"): as written it starts on one node only
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct \
   --tp-size 8 \
   --dp-size 2 \

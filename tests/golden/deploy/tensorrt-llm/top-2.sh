@@ -8,4 +8,5 @@
 trtllm-serve meta-llama/Llama-3.1-70B-Instruct \
   --tp_size 8 \
   --max_batch_size 128 \
-  --max_num_tokens 2048
+  --max_num_tokens 2048 \
+  --extra_llm_api_options top-2.yaml
