@@ -21,15 +21,25 @@ class Diagnostic(NamedTuple):
         return _key_path(self.message)
 
 
-_KEY = re.compile(r"^(?:unknown key ')?([A-Za-z_][\w\-]*(?:\.[\w\-\[\]]+)*)'?[:\s]")
+_KEY = re.compile(r"^([A-Za-z_][\w\-]*(?:\.[\w\-\[\]]+)*)[:\s]")
+_UNKNOWN = re.compile(r"unknown key '([^']*)'")
+_SET = re.compile(r"^--set ([^=\s]+)=[^:]*: ")
 
 
 def _key_path(message: str) -> Optional[str]:
+    # "--set workload.batchh=1: ..." (a set= override): the path it names.
+    s = _SET.match(message)
+    if s:
+        return s.group(1)
     m = _KEY.match(message)
+    u = _UNKNOWN.search(message)
+    if u:  # "unknown key 'x'" or "workload: unknown key 'batchh'": the key, under its mapping
+        parent = m.group(1) if m and message.startswith(m.group(1) + ":") else ""
+        return f"{parent}.{u.group(1)}" if parent else u.group(1)
     if not m:
         return None
     key = m.group(1)
-    return key if ("." in key or message.startswith(key + ":") or message.startswith("unknown key")) else None
+    return key if ("." in key or message.startswith(key + ":")) else None
 
 
 class Error(Exception):

@@ -57,6 +57,9 @@ struct Sweep {
                                              FfnShardScope::tp_cp_dp};
   std::vector<std::int8_t> tp_placement{0, 1};
   std::vector<std::int8_t> cp_placement{1, 0};
+  // Where tp_placement / cp_placement were written (file empty: left out, the structural
+  // defaults above); names written are checked against every pool machine too.
+  SourceLocation tp_placement_where, cp_placement_where;
   std::vector<CpRingVariant> cp_ring_variant{CpRingVariant::kv, CpRingVariant::qoml};
   std::vector<HardwareAxis> hardware;
   // mode: serve (sweep.serving): sequences in flight per replica, and tokens per iteration

@@ -378,7 +378,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
     pm.where = pool_where[i];
   }
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
-  check_pool_machines(s, d);
+  check_pool_machines(s, machine ? &*machine : nullptr, d);
   if (s.workload.mode != Mode::serve && s.workload.chunk == 0) s.workload.chunk = s.workload.context;
   if (const YNode* m = tree.find("model"))
     if (const YNode* hf = m->is_mapping() ? m->find("hf_id") : nullptr) s.model_hf_id = hf->value;

@@ -360,9 +360,15 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* 
           s.cp_ring_variant = std::move(*l);
       if (machine) {
         if (const YNode* v = par->find("tp_placement"))
-          if (auto l = placement_list(*v, pp + ".tp_placement", *machine, d)) s.tp_placement = std::move(*l);
+          if (auto l = placement_list(*v, pp + ".tp_placement", *machine, d)) {
+            s.tp_placement = std::move(*l);
+            s.tp_placement_where = v->where;
+          }
         if (const YNode* v = par->find("cp_placement"))
-          if (auto l = placement_list(*v, pp + ".cp_placement", *machine, d)) s.cp_placement = std::move(*l);
+          if (auto l = placement_list(*v, pp + ".cp_placement", *machine, d)) {
+            s.cp_placement = std::move(*l);
+            s.cp_placement_where = v->where;
+          }
       }
     }
   }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -154,7 +156,7 @@ void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
   if (const YNode* g = n.find("disaggregated")) parse_disaggregated(*g, out.disaggregated, d);
 }
 
-void check_pool_machines(const Scenario& s, Diags& d) {
+void check_pool_machines(const Scenario& s, const MachineSpec* machine, Diags& d) {
   if (s.workload.mode != Mode::serve) return;  // `serving` is refused whole
   const std::pair<const char*, const PoolMachine*> pools[] = {
       {"serving.prefill_machine", &s.serving.prefill_machine},
@@ -172,6 +174,25 @@ void check_pool_machines(const Scenario& s, Diags& d) {
   for (const auto& [path, pm] : pools) {
     if (!pm->given) continue;
     const std::string pool = path[8] == 'p' ? "prefill" : "decode";
+    // A placement is a level of the machine: one written by name must name the same level of
+    // the pool's machine, or the pool would run it at another level without a word.
+    const std::tuple<const char*, const std::vector<std::int8_t>*, const SourceLocation*> lists[] = {
+        {"tp_placement", &s.sweep.tp_placement, &s.sweep.tp_placement_where},
+        {"cp_placement", &s.sweep.cp_placement, &s.sweep.cp_placement_where}};
+    for (const auto& [knob, values, where] : lists) {
+      if (where->file.empty() || !machine) continue;
+      for (std::int8_t v : *values) {
+        const std::string here = machine->placement_name(v), there = pm->machine.placement_name(v);
+        if (here == there) continue;
+        d.error(*where, std::string("sweep.parallelism.") + knob + ": '" + here + "' (level " +
+                            std::to_string(v) + " of machine " + machine->name + ") is '" + there + "' on " +
+                            path + " (" + pm->machine.name +
+                            "): placements name levels of every pool's machine; leave " + knob +
+                            " out (each pool then takes its own PE and first level) or give " +
+                            "pools whose levels share names");
+        break;
+      }
+    }
     if (!s.serving.disaggregated.enabled)
       d.error(pm->where,
               std::string(path) + ": only with serving.disaggregated (the " + pool +

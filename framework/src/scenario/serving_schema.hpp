@@ -16,8 +16,9 @@ void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d);
 
 // serving.prefill_machine / serving.decode_machine (already read into s.serving): only with
 // serving.disaggregated, and then serving.disaggregated.transfer is required (the pools share no
-// machine level). Errors at the pool's key.
-void check_pool_machines(const Scenario& s, Diags& d);
+// machine level); placements written by name must name the same level of each pool machine as of
+// `machine` (nullptr: not read). Errors at the key.
+void check_pool_machines(const Scenario& s, const MachineSpec* machine, Diags& d);
 
 // "workload.mode: serve only: ..." at the key `key` of mapping `map` when it is present.
 void refuse_outside_serve(const YNode& map, const std::string& path, const std::string& key,
