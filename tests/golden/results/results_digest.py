@@ -18,6 +18,9 @@ Studies per scenario (scenarios/*.yaml as shipped when the digest was captured):
 and validate-data --json of data/measurements-h200.csv, and of ../shared/data/*.csv when that
 folder exists (lines of a study whose input is absent are skipped by `check`, with a note).
 
+`points` lists (the HTML report's evaluated configurations, docs/report.md) are left out: they
+repeat the studies' own numbers and would multiply the digest's size by twenty.
+
 Release build: the digest was captured from the Release build (GCC -O2); other builds may differ
 in the last bits.
 """
@@ -58,6 +61,10 @@ def flatten(node, path, out):
     if isinstance(node, dict):
         for k in sorted(node):
             if k in IGNORED_KEYS:
+                continue
+            # `points` (the HTML report's sample of every evaluated configuration) repeats what
+            # the studies computed; its size would swamp the digest. Its count fields stay.
+            if k == "points" and isinstance(node[k], list):
                 continue
             flatten(node[k], path + "." + k if path else k, out)
     elif isinstance(node, list):
