@@ -293,7 +293,9 @@ bool apply_pool_override(YNode& root, const Override& o, const std::vector<std::
     if (!pool || !pool->is_mapping()) {
       d.error(o.where, o.label + ": '" + o.path + "' names the " + (key[0] == 'p' ? "prefill" : "decode") +
                            " pool's own machine, but " + label + " is not given (the pool runs on " +
-                           "`machine`: set machine." + rest + ", or give " + label + ")");
+                           "`machine`: set machine." + rest +
+                           " when neither pool has a machine of its own; " + "else give " + label +
+                           ", e.g. the file `machine:` names, and set " + o.path + ")");
       return true;
     }
     // The pool's machine as `machine` of a scratch root: the same walk, checks and messages.

@@ -433,7 +433,9 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* 
           if (!pm || !pm->given) {
             d.error(e.key_where, kp + ": '" + e.key + "' names the " + (prefill ? "prefill" : "decode") +
                                      " pool's own machine, but " + pool + " is not given (the pool runs on " +
-                                     "`machine`: sweep machine." + rest + ", or give " + pool + ")");
+                                     "`machine`: sweep machine." + rest +
+                                     " when neither pool has a machine of its own; else give " + pool +
+                                     ", e.g. the file `machine:` names)");
             continue;
           }
           if (rest.rfind("plugins.", 0) == 0 || rest.rfind("efficiency.", 0) == 0) {
