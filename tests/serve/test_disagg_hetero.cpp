@@ -202,7 +202,7 @@ TEST_CASE("hetero report: the aggregated study on each machine and the gain agai
   const ServeResult on_h200 = run_serve_study(*pools.own_decode);
   const DisaggStudy d = run_disagg_study(*pools.prefill, *pools.decode, on_b200.max_pes);
   REQUIRE(d.result.best);
-  const std::vector<AggregatedBest> also{{"DGX-H200", on_h200.best_tokens_per_s_per_pe}};
+  const std::vector<AggregatedOn> also{{"DGX-H200", "decode", on_h200}};
   const nlohmann::json j = disagg_json(base, d, on_b200, also);
   CHECK(j["prefill_machine"] == "DGX-B200");
   CHECK(j["decode_machine"] == "DGX-H200");

@@ -4,6 +4,7 @@
 #include <memory>
 #include <numeric>
 
+#include "analysis/serving_answer.hpp"
 #include "scenario/hardware_points.hpp"
 #include "scenario/sweep_size.hpp"
 
@@ -40,9 +41,8 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
     if (sv.decode_machine.given) own_decode = pool_at(*base, sv.decode_machine, "serving.decode_machine", i);
     ServeExplorePoint p;
     p.values = hp.values;
-    ServeResult agg = run_serve_study(*base, so);
-    p.aggregated = agg.best_tokens_per_s_per_pe;
-    p.aggregated_machine = base->machine().name;
+    const ServingAnswer a = run_serving_answer(*base, own_prefill.get(), own_decode.get(), so);
+    p.aggregated = a.aggregated.best_tokens_per_s_per_pe;
     auto keep = [&](const ServeResult& r, const std::string& machine) {
       const ServeRecord* best = nullptr;
       for (const ServeRecord& t : r.top)
@@ -53,20 +53,14 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
       if (best) p.aggregated_best = *best;
       p.aggregated_machine = machine;
     };
-    keep(agg, base->machine().name);
-    for (const Session* own : {own_prefill.get(), own_decode.get()}) {
-      if (!own) continue;
-      const ServeResult r = run_serve_study(*own, so);
-      if (r.best_tokens_per_s_per_pe > p.aggregated) {
-        p.aggregated = r.best_tokens_per_s_per_pe;
-        keep(r, own->machine().name);
+    keep(a.aggregated, base->machine().name);
+    for (const AggregatedOn& own : a.also)
+      if (own.result.best_tokens_per_s_per_pe > p.aggregated) {
+        p.aggregated = own.result.best_tokens_per_s_per_pe;
+        keep(own.result, own.machine);
       }
-    }
-    if (sv.disaggregated.enabled) {
-      const Session& pre = own_prefill ? *own_prefill : *base;
-      const Session& dec = own_decode ? *own_decode : *base;
-      const DisaggStudy d = run_disagg_study(pre, dec, agg.max_pes);
-      p.disaggregated = d.result.best;
+    if (a.disagg) {
+      p.disaggregated = a.disagg->result.best;
       if (p.disaggregated && p.aggregated > 0) p.gain = p.disaggregated->tokens_per_s_per_pe / p.aggregated;
     }
     // What ranks: with serving.disaggregated the pairing's best (which parts to pair), else the

@@ -4,18 +4,26 @@
 namespace tessera {
 
 ServingAnswer run_serving_answer(const Session& session, const ServeStudyOptions& options) {
-  ServingAnswer a{.aggregated = run_serve_study(session, options), .disagg = std::nullopt, .also = {}};
-  if (!session.scenario().serving.disaggregated.enabled) return a;
+  if (!session.scenario().serving.disaggregated.enabled)
+    return run_serving_answer(session, nullptr, nullptr, options);
   const PoolSessions pools = pool_sessions(session);
-  a.disagg = run_disagg_study(*pools.prefill, *pools.decode, a.aggregated.max_pes);
-  for (const Session* own : {pools.own_prefill.get(), pools.own_decode.get()}) {
+  return run_serving_answer(session, pools.own_prefill.get(), pools.own_decode.get(), options);
+}
+
+ServingAnswer run_serving_answer(const Session& base, const Session* own_prefill, const Session* own_decode,
+                                 const ServeStudyOptions& options) {
+  ServingAnswer a{.aggregated = run_serve_study(base, options), .disagg = std::nullopt, .also = {}};
+  if (!base.scenario().serving.disaggregated.enabled) return a;
+  a.disagg = run_disagg_study(own_prefill ? *own_prefill : base, own_decode ? *own_decode : base,
+                              a.aggregated.max_pes);
+  for (const Session* own : {own_prefill, own_decode}) {
     if (!own) continue;
     ServeStudyOptions o = options;
     o.on_point = nullptr;  // --csv holds the points on `machine`
     o.on_progress = nullptr;
     o.points = 0;
-    const char* role = own == pools.own_prefill.get() ? " (the prefill pool's)" : " (the decode pool's)";
-    a.also.push_back({own->machine().name + role, run_serve_study(*own, o).best_tokens_per_s_per_pe});
+    a.also.push_back(
+        {own->machine().name, own == own_prefill ? "prefill" : "decode", run_serve_study(*own, o)});
   }
   return a;
 }

@@ -22,12 +22,20 @@ const MachineSpec& pool_machine(const Session& session, bool prefill) {
   return pm.given ? pm.machine : session.machine();
 }
 
+// An aggregated study's machine as the report names it: "DGX-H200 (the decode pool's)".
+std::string machine_label(const AggregatedOn& a) { return a.machine + " (the " + a.pool + " pool's)"; }
+
 // The best aggregated tokens/s/PE of `agg` and `also`, and the machine it is on.
-AggregatedBest best_aggregated(const Session& session, const ServeResult& agg,
-                               const std::vector<AggregatedBest>& also) {
-  AggregatedBest b{session.machine().name, agg.best_tokens_per_s_per_pe};
-  for (const AggregatedBest& a : also)
-    if (a.tokens_per_s_per_pe > b.tokens_per_s_per_pe) b = a;
+struct BestAggregated {
+  std::string machine;
+  double tokens_per_s_per_pe = 0;
+};
+BestAggregated best_aggregated(const Session& session, const ServeResult& agg,
+                               const std::vector<AggregatedOn>& also) {
+  BestAggregated b{session.machine().name, agg.best_tokens_per_s_per_pe};
+  for (const AggregatedOn& a : also)
+    if (a.result.best_tokens_per_s_per_pe > b.tokens_per_s_per_pe)
+      b = {machine_label(a), a.result.best_tokens_per_s_per_pe};
   return b;
 }
 
@@ -120,7 +128,7 @@ nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p) {
 }
 
 nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                           const std::vector<AggregatedBest>& also) {
+                           const std::vector<AggregatedOn>& also) {
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   nlohmann::json j;
@@ -154,11 +162,11 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
     nlohmann::json on = nlohmann::json::array();
     on.push_back({{"machine", session.machine().name},
                   {"best_tokens_per_s_per_pe", json_number(agg.best_tokens_per_s_per_pe)}});
-    for (const AggregatedBest& a : also)
-      on.push_back(
-          {{"machine", a.machine}, {"best_tokens_per_s_per_pe", json_number(a.tokens_per_s_per_pe)}});
+    for (const AggregatedOn& a : also)
+      on.push_back({{"machine", machine_label(a)},
+                    {"best_tokens_per_s_per_pe", json_number(a.result.best_tokens_per_s_per_pe)}});
     j["aggregated_on"] = on;
-    const AggregatedBest b = best_aggregated(session, agg, also);
+    const BestAggregated b = best_aggregated(session, agg, also);
     j["aggregated_best_tokens_per_s_per_pe"] =
         b.tokens_per_s_per_pe > 0 ? json_number(b.tokens_per_s_per_pe) : nlohmann::json(nullptr);
     j["aggregated_best_machine"] = b.machine;
@@ -175,7 +183,7 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
 }
 
 void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                       std::size_t frontier_rows, const std::vector<AggregatedBest>& also) {
+                       std::size_t frontier_rows, const std::vector<AggregatedOn>& also) {
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched\n";
@@ -221,10 +229,10 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
   if (!also.empty()) {
     os << "aggregated on " << session.machine().name
        << " (`machine`): " << fixed(agg.best_tokens_per_s_per_pe, 1) << " tok/s/PE at the SLO\n";
-    for (const AggregatedBest& a : also)
-      os << "aggregated on " << a.machine << ": " << fixed(a.tokens_per_s_per_pe, 1)
+    for (const AggregatedOn& a : also)
+      os << "aggregated on " << machine_label(a) << ": " << fixed(a.result.best_tokens_per_s_per_pe, 1)
          << " tok/s/PE at the SLO\n";
-    const AggregatedBest b = best_aggregated(session, agg, also);
+    const BestAggregated b = best_aggregated(session, agg, also);
     if (b.tokens_per_s_per_pe > 0)
       os << "gain       disaggregated / the better aggregated (on " << b.machine
          << ") at the SLO: " << fixed(d.result.best->tokens_per_s_per_pe, 1) << " / "

@@ -19,9 +19,9 @@ namespace tessera {
 TESSERA_API nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p);
 // The `disaggregated` member of `tessera serve --json`.
 TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                                       const std::vector<AggregatedBest>& also = {});
+                                       const std::vector<AggregatedOn>& also = {});
 TESSERA_API void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d,
                                    const ServeResult& agg, std::size_t frontier_rows = 20,
-                                   const std::vector<AggregatedBest>& also = {});
+                                   const std::vector<AggregatedOn>& also = {});
 
 }  // namespace tessera
