@@ -16,5 +16,6 @@ void bind_compare(ScenarioClass& c);      // compare_binding.cpp: latency models
 void bind_sensitivity(ScenarioClass& c);  // sensitivity_binding.cpp: one-knob sweeps, elasticities
 void bind_explore(ScenarioClass& c);      // explore_binding.cpp: hardware x parallelism
 void bind_plugins(pybind11::module_& m);  // plugins_binding.cpp: plugins()
+void bind_validate(pybind11::module_& m);  // validate_binding.cpp: validate_data()
 
 }  // namespace tessera::python

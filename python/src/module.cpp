@@ -4,6 +4,7 @@
 #include "bindings.hpp"
 #include "core/program_location.hpp"
 #include "errors.hpp"
+#include "host/load_probe.hpp"
 #include "module_location.hpp"
 #include "tessera/version.hpp"
 
@@ -13,6 +14,9 @@ PYBIND11_MODULE(_tessera, m) {
   m.doc() = "Tessera's engine (the C++ framework library); use the `tessera` package.";
   // Plugins and data from the module's own prefix (python3 is the executable).
   tessera::set_program_prefix(tessera::python::module_prefix());
+  // A plugin whose static initialiser throws or crashes must not end the user's interpreter:
+  // each library is opened by a child process first (host/load_probe.hpp; PluginError).
+  tessera::set_plugin_load_probe(true);
   m.attr("__version__") = tessera::kVersion;
   m.def("_module_prefix", &tessera::python::module_prefix,
         "the prefix the module finds plugins and data under");
@@ -26,4 +30,5 @@ PYBIND11_MODULE(_tessera, m) {
   tessera::python::bind_sensitivity(scenario);
   tessera::python::bind_explore(scenario);
   tessera::python::bind_plugins(m);
+  tessera::python::bind_validate(m);
 }

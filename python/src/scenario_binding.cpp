@@ -10,11 +10,12 @@ namespace tessera::python {
 namespace {
 
 LoadOptions options_of(const std::vector<std::string>& set, const std::string& model,
-                       const std::string& machine) {
+                       const std::string& machine, const std::string& model_hf_json) {
   LoadOptions o;
   o.set = set;
   o.model_override = model;
   o.machine_override = machine;
+  o.model_hf_json = model_hf_json;  // Scenario.with_model(a config.json dict)
   return o;
 }
 
@@ -24,17 +25,22 @@ void bind_scenario(ScenarioClass& c) {
   c.def_static(
        "_load",
        [](const std::string& path, const std::vector<std::string>& set,
-          const std::vector<std::string>& plugin_path, const std::string& model, const std::string& machine) {
-         return ScenarioHandle::load(path, options_of(set, model, machine), plugin_path);
+          const std::vector<std::string>& plugin_path, const std::string& model, const std::string& machine,
+          const std::string& model_hf_json) {
+         return ScenarioHandle::load(path, options_of(set, model, machine, model_hf_json), plugin_path);
        },
-       py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"))
+       py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"),
+       py::arg("model_hf_json"))
       .def_static(
           "_from_text",
           [](const std::string& text, const std::string& label, const std::string& base_dir,
-             const std::vector<std::string>& set, const std::vector<std::string>& plugin_path) {
-            return ScenarioHandle::from_text(text, label, base_dir, options_of(set, "", ""), plugin_path);
+             const std::vector<std::string>& set, const std::vector<std::string>& plugin_path,
+             const std::string& model, const std::string& machine, const std::string& model_hf_json) {
+            return ScenarioHandle::from_text(text, label, base_dir,
+                                             options_of(set, model, machine, model_hf_json), plugin_path);
           },
-          py::arg("text"), py::arg("label"), py::arg("base_dir"), py::arg("set"), py::arg("plugin_path"))
+          py::arg("text"), py::arg("label"), py::arg("base_dir"), py::arg("set"), py::arg("plugin_path"),
+          py::arg("model"), py::arg("machine"), py::arg("model_hf_json"))
       .def_static(
           "_default_path", [] { return default_scenario_path(LoadOptions{}); },
           "the default scenario `tessera run` uses")

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "eval/plugin_check.hpp"
+#include "host/load_probe.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::python {
@@ -16,7 +17,17 @@ std::shared_ptr<PluginRegistry> registry_for(const std::vector<std::string>& plu
 
 ScenarioHandle::ScenarioHandle(Scenario scenario, const std::vector<std::string>& plugin_path)
     : plugin_path_(plugin_path), registry_(registry_for(plugin_path)), scenario_(std::move(scenario)) {
-  require_scenario_plugins(scenario_, *registry_);
+  try {
+    require_scenario_plugins(scenario_, *registry_);
+  } catch (const InputErrors& e) {
+    // A plugin the scenario names whose library failed the load probe (host/load_probe.hpp):
+    // a PluginError (the library is broken), not an InputError (the name is right).
+    for (const auto& f : registry_->failures())
+      if (f.message.find(kInitialiserFailure) != std::string::npos)
+        for (const auto& d : e.diagnostics())
+          if (d.message.find(f.path) != std::string::npos) throw PluginError(f.message);
+    throw;
+  }
   session_ = std::make_unique<Session>(scenario_, *registry_);
 }
 

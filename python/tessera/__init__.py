@@ -10,6 +10,7 @@ plugins (docs/python.md)."""
 from __future__ import annotations
 
 import json
+import numbers
 import os
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
@@ -17,11 +18,14 @@ import numpy as _np
 
 from . import _tessera
 from .errors import Diagnostic, Error, InputError, PluginError
-from .results import KNOBS, Columns, Configuration, Counts, Explanation, RunResult, ServeResult, ServingPoint
+from .results import (KNOBS, Columns, CompareResult, Configuration, Counts, ExploreResult, Explanation,
+                      ModelValidation, RunResult, SensitivityResult, ServeResult, ServingPoint, ValidationResult)
 
 __version__: str = _tessera.__version__
-__all__ = ["Scenario", "compare", "plugins", "InputError", "PluginError", "Error", "Diagnostic", "RunResult",
-           "Configuration", "Counts", "Explanation", "Columns", "ServeResult", "ServingPoint", "KNOBS", "CONFIG_DTYPE"]
+__all__ = ["Scenario", "compare", "validate_data", "plugins", "plugin_search_path", "InputError", "PluginError",
+           "Error", "Diagnostic", "RunResult", "Configuration", "Counts", "Explanation", "Columns", "ServeResult",
+           "ServingPoint", "CompareResult", "SensitivityResult", "ExploreResult", "ValidationResult",
+           "ModelValidation", "KNOBS", "CONFIG_DTYPE"]
 
 ProgressCallback = Callable[[int, int, str], None]
 
@@ -31,8 +35,43 @@ ProgressCallback = Callable[[int, int, str], None]
 CONFIG_DTYPE = _np.dtype([(k, _np.int32) for k in KNOBS])
 
 
-def _yaml_value(v: Any) -> str:
+def _input_error(file: str, key: str, message: str) -> InputError:
+    """An InputError of one scenario field, located at `file` ("<command line>" for set=,
+    "<dict>" for from_dict) with its key path."""
+    text = f"{key}: {message}"
+    return InputError(f"{file}: error: {text}", [(file, 0, 0, text, f"{file}: error: {text}")])
+
+
+def _plain(v: Any, key: str, file: str) -> Any:
+    """A value as JSON-able Python (NumPy scalars and arrays too), else InputError at `key`."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, _np.generic):
+        return v.item()
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v)
+    if isinstance(v, _np.ndarray):
+        v = v.tolist()
+    if isinstance(v, os.PathLike):
+        return os.fspath(v)
+    if isinstance(v, Mapping):
+        out = {}
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise _input_error(file, key or "<root>", f"keys must be strings, found {k!r}")
+            out[k] = _plain(x, f"{key}.{k}" if key else k, file)
+        return out
+    if isinstance(v, (list, tuple)):
+        return [_plain(x, f"{key}[{i}]", file) for i, x in enumerate(v)]
+    raise _input_error(file, key or "<root>", f"expected a number, string, bool, list or mapping, found "
+                       f"{type(v).__name__} {v!r:.60}")
+
+
+def _yaml_value(v: Any, key: str) -> str:
     """A Python value as the text `--set KEY=VALUE` takes (the YAML value grammar)."""
+    v = _plain(v, key, "<command line>")
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
@@ -43,15 +82,45 @@ def _yaml_value(v: Any) -> str:
 
 
 def _set_list(set: Optional[Mapping[str, Any]]) -> List[str]:
-    return [f"{k}={_yaml_value(v)}" for k, v in (set or {}).items()]
+    if set is None:
+        return []
+    if not isinstance(set, Mapping):
+        raise InputError(f"set: expected a dict {{dotted.path: value}}, found {type(set).__name__}")
+    for k in set:
+        if not isinstance(k, str) or not k:
+            raise InputError(f"set: keys are dotted paths such as 'workload.batch', found {k!r}")
+    return [f"{k}={_yaml_value(v, k)}" for k, v in set.items()]
+
+
+def _count(name: str, v: Any, minimum: int) -> Optional[int]:
+    """threads=, top=, max_pes=: None or a whole number >= minimum (InputError otherwise)."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or int(v) < minimum:
+        raise InputError(f"{name}: expected an integer >= {minimum} or None, found {v!r}")
+    return int(v)
+
+
+def _callback(progress: Any) -> Any:
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress: expected a callable progress(done, total, unit) or None, found {progress!r}")
+    return progress
+
+
+def _is_hf_config(d: Mapping[str, Any]) -> bool:
+    """A Hugging Face config.json's content (not a Tessera model mapping)."""
+    return ("model_type" in d or "architectures" in d) and "layers" not in d and "hf_config" not in d
 
 
 def _paths(plugin_path: Union[None, str, Sequence[str]]) -> List[str]:
     if plugin_path is None:
         return []
-    if isinstance(plugin_path, (str, os.PathLike)):
-        return [os.fspath(plugin_path)]
-    return [os.fspath(p) for p in plugin_path]
+    try:
+        if isinstance(plugin_path, (str, os.PathLike)):
+            return [os.fspath(plugin_path)]
+        return [os.fspath(p) for p in plugin_path]
+    except TypeError:
+        raise InputError(f"plugin_path: expected a folder or a list of folders, found {plugin_path!r}") from None
 
 
 def _config_text(config: Union[str, Mapping[str, Any], Configuration]) -> str:
@@ -59,14 +128,27 @@ def _config_text(config: Union[str, Mapping[str, Any], Configuration]) -> str:
         return config.config_text
     if isinstance(config, str):
         return config
-    return ",".join(f"{k}={v}" for k, v in config.items())
+    if isinstance(config, Mapping):
+        return ",".join(f"{k}={_plain(v, k, '<command line>')}" for k, v in config.items())
+    raise InputError(f"config: expected a Configuration, a dict of knobs or 'cp=1,tp=8,...', found {config!r:.60}")
 
 
 class Scenario:
     """A scenario loaded by the framework's loader, its plugins created (a session)."""
 
-    def __init__(self, handle: "_tessera._Scenario"):
+    def __init__(self, handle: "_tessera._Scenario", recipe: Optional[Dict[str, Any]] = None):
         self._h = handle
+        self._recipe = recipe  # how it was loaded: with_model() / with_machine() load it again
+
+    @classmethod
+    def _from_recipe(cls, r: Dict[str, Any]) -> "Scenario":
+        if r["text"] is not None:
+            h = _tessera._Scenario._from_text(r["text"], "<dict>", r["base_dir"], r["set"], r["plugin_path"],
+                                              r["model"], r["machine"], r["model_hf"])
+        else:
+            h = _tessera._Scenario._load(r["path"], r["set"], r["plugin_path"], r["model"], r["machine"],
+                                         r["model_hf"])
+        return cls(h, r)
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike, None] = None, set: Optional[Mapping[str, Any]] = None, *,
@@ -74,10 +156,17 @@ class Scenario:
              plugin_path: Union[None, str, Sequence[str]] = None) -> "Scenario":
         """Loads a scenario file (None: the default scenario). `set` overrides values by dotted
         path, as `--set` does ({"workload.batch": 8}); `model` / `machine` replace the scenario's
-        (a model YAML or a Hugging Face config.json; a machine file); `plugin_path` folders are
-        searched before TESSERA_PLUGIN_PATH and the module's own plugins. Raises InputError."""
-        p = os.fspath(path) if path is not None else _tessera._Scenario._default_path()
-        return cls(_tessera._Scenario._load(p, _set_list(set), _paths(plugin_path), model or "", machine or ""))
+        as --model / --machine do (a model YAML or a Hugging Face config.json; a machine file; for
+        names and dicts see with_model / with_machine); `plugin_path` folders are searched before
+        TESSERA_PLUGIN_PATH and the module's own plugins. Raises InputError."""
+        try:
+            p = os.fspath(path) if path is not None else _tessera._Scenario._default_path()
+        except TypeError:
+            raise InputError(f"path: expected a scenario file path or None, found {path!r:.60}") from None
+        r = dict(text=None, path=p, base_dir="", set=_set_list(set), plugin_path=_paths(plugin_path),
+                 model=os.fspath(model) if model else "", machine=os.fspath(machine) if machine else "",
+                 model_hf="")
+        return cls._from_recipe(r)
 
     @classmethod
     def from_dict(cls, scenario: Mapping[str, Any], set: Optional[Mapping[str, Any]] = None, *,
@@ -85,9 +174,50 @@ class Scenario:
                   plugin_path: Union[None, str, Sequence[str]] = None) -> "Scenario":
         """A scenario given as a dict (the YAML file's content); errors name `<dict>` in place of
         a file. Relative file paths inside resolve against `base_dir`."""
-        text = json.dumps(scenario)
-        return cls(_tessera._Scenario._from_text(text, "<dict>", os.fspath(base_dir), _set_list(set),
-                                                 _paths(plugin_path)))
+        if not isinstance(scenario, Mapping):
+            raise _input_error("<dict>", "<root>", f"expected a mapping (the scenario), found {type(scenario).__name__}")
+        text = json.dumps(_plain(scenario, "", "<dict>"))
+        r = dict(text=text, path="", base_dir=os.fspath(base_dir), set=_set_list(set),
+                 plugin_path=_paths(plugin_path), model="", machine="", model_hf="")
+        return cls._from_recipe(r)
+
+    def with_model(self, model: Union[str, os.PathLike, Mapping[str, Any]]) -> "Scenario":
+        """The same scenario (its file or dict, its set= overrides) with another model: a name
+        from models/ ("llama3.1-8b"), a model file (.yaml) or a Hugging Face config.json path, a
+        Tessera model mapping ({"name": ..., "layers": ...}), or a Hugging Face config.json's
+        content as a dict (read by the framework's config.json reader: an unsupported
+        model_type or a missing dimension raises InputError naming it)."""
+        return self._with("model", model)
+
+    def with_machine(self, machine: Union[str, os.PathLike, Mapping[str, Any]]) -> "Scenario":
+        """The same scenario with another machine (the one of `machine:`; pools with machines of
+        their own keep them): a name from machines/ ("dgx-h100"), a machine file, or a mapping."""
+        return self._with("machine", machine)
+
+    def _with(self, kind: str, value: Any) -> "Scenario":
+        if self._recipe is None:
+            raise Error(f"with_{kind}: this scenario was not loaded by Scenario.load or from_dict")
+        r = dict(self._recipe, set=list(self._recipe["set"]))
+        r[kind] = ""
+        if kind == "model":
+            r["model_hf"] = ""
+        if isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        if isinstance(value, str) and value:
+            if "/" in value or value.endswith((".yaml", ".yml", ".json")):
+                r[kind] = os.path.abspath(value)  # a file, as --model / --machine take it
+            else:
+                r["set"].append(f"{kind}={value}")  # a name, as `model: NAME` in the file
+        elif isinstance(value, Mapping):
+            tree = _plain(value, kind, "<dict>")
+            if kind == "model" and _is_hf_config(tree):
+                r["model_hf"] = json.dumps(tree)
+            else:
+                r["set"].append(f"{kind}={json.dumps(tree)}")
+        else:
+            raise _input_error("<command line>", kind, f"expected a {kind} name, a file path or a mapping, "
+                               f"found {value!r:.60}")
+        return Scenario._from_recipe(r)
 
     # What the scenario is.
     name = property(lambda self: self._h.name, doc="the scenario's name (its file's stem)")
@@ -107,7 +237,8 @@ class Scenario:
         `threads` None = every hardware thread (the result is the same for any count). The GIL
         is released; Ctrl-C raises KeyboardInterrupt; `progress(done, total, unit)` is called
         between batches."""
-        return RunResult.from_json(self._h._run(threads, top, progress))
+        return RunResult.from_json(self._h._run(_count("threads", threads, 1), _count("top", top, 0),
+                                                _callback(progress)))
 
     def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
               progress: Optional[ProgressCallback] = None) -> ServeResult:
@@ -115,20 +246,22 @@ class Scenario:
         configuration x serving point against the SLO; best, closest miss, frontier, top N, and
         the disaggregated pairing when serving.disaggregated is on. `max_pes` None = the
         scenario's serving.max_pes, 0 = no budget. GIL, Ctrl-C and progress as run()."""
-        return ServeResult.from_json(self._h._serve(threads, top, max_pes, progress))
+        return ServeResult.from_json(self._h._serve(_count("threads", threads, 1), _count("top", top, 0),
+                                                    _count("max_pes", max_pes, 0), _callback(progress)))
 
     def sensitivity(self, *, parallelism: bool = False, hardware: bool = False, threads: Optional[int] = None,
-                    progress: Optional[ProgressCallback] = None) -> Dict[str, Any]:
+                    progress: Optional[ProgressCallback] = None) -> SensitivityResult:
         """One-knob parallelism sweeps and hardware elasticities (`tessera sensitivity
-        [--parallelism] [--hardware] --json`; neither = both): the CLI's JSON document as a dict."""
-        return self._h._sensitivity(parallelism, hardware, threads, progress)
+        [--parallelism] [--hardware] --json`; neither = both): typed, `.raw` the CLI's document."""
+        return SensitivityResult(self._h._sensitivity(bool(parallelism), bool(hardware),
+                                                      _count("threads", threads, 1), _callback(progress)))
 
     def explore(self, *, sensitivity: bool = True, threads: Optional[int] = None,
-                progress: Optional[ProgressCallback] = None) -> Dict[str, Any]:
+                progress: Optional[ProgressCallback] = None) -> ExploreResult:
         """The joint hardware x parallelism exploration of the scenario's sweep.hardware
-        (`tessera explore --json`; sensitivity=False = --no-sensitivity): the CLI's JSON
-        document as a dict."""
-        return self._h._explore(sensitivity, threads, progress)
+        (`tessera explore --json`; sensitivity=False = --no-sensitivity); on a serve scenario the
+        serving study at every hardware point. Typed, `.raw` the CLI's document."""
+        return ExploreResult(self._h._explore(bool(sensitivity), _count("threads", threads, 1), _callback(progress)))
 
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a
@@ -152,7 +285,10 @@ class Scenario:
         columns. Returns NumPy columns: the knobs given, then latency_s, throughput_tok_s, ...,
         objective_<key>, pes, valid, fits_memory, feasible (NaN for an invalid row). Each row as
         run() reports that configuration; `canonical` canonicalises each row first."""
-        if isinstance(batch, _np.ndarray) and batch.dtype.names:
+        if not isinstance(batch, (_np.ndarray, Mapping)) or (isinstance(batch, _np.ndarray) and not batch.dtype.names):
+            raise InputError(f"evaluate: expected a structured array (CONFIG_DTYPE) or a dict of columns, found "
+                             f"{type(batch).__name__}")
+        if isinstance(batch, _np.ndarray):
             names = [k for k in KNOBS if k in batch.dtype.names]
             unknown = [k for k in batch.dtype.names if k not in KNOBS]
             cols = {k: _int32_column(k, batch[k]) for k in names}
@@ -163,7 +299,7 @@ class Scenario:
             raise InputError(f"evaluate: unknown column {unknown[0]!r}; columns: {', '.join(KNOBS)}")
         n = len(next(iter(cols.values()))) if cols else 0
         out = Columns(cols)
-        out.update(self._h._evaluate(cols, n, canonical, threads, progress))
+        out.update(self._h._evaluate(cols, n, bool(canonical), _count("threads", threads, 1), _callback(progress)))
         return out
 
 
@@ -189,12 +325,42 @@ def _int32_column(knob: str, values: Any) -> "_np.ndarray":
 
 
 def compare(scenario: Scenario, latency: Optional[Sequence[str]] = None, *, threads: Optional[int] = None,
-            progress: Optional[ProgressCallback] = None) -> Dict[str, Any]:
+            progress: Optional[ProgressCallback] = None) -> CompareResult:
     """Compares latency models on the scenario's grid (`tessera compare --latency A,B --json`):
     `latency` the models' names (None: the scenario's plugins.latency; a model the scenario
-    configures keeps its parameters). Returns the CLI's JSON document as a dict: each model's
-    optimum, its rank under the others, the pairwise regrets."""
-    return scenario._h._compare(list(latency or []), threads, progress)
+    configures keeps its parameters). Typed (`.optima`: each model's optimum and its rank under
+    the others; `.kendall`; `.winner_changes`), `.raw` the CLI's document."""
+    return CompareResult(scenario._h._compare(_names("latency", latency), _count("threads", threads, 1),
+                                              _callback(progress)))
+
+
+def _names(what: str, names: Union[None, str, Sequence[str]]) -> List[str]:
+    if names is None:
+        return []
+    if isinstance(names, str):
+        names = names.split(",")
+    if not all(isinstance(n, str) for n in names):
+        raise InputError(f"{what}: expected plugin names, found {names!r:.60}")
+    return [n.strip() for n in names if n.strip()]
+
+
+def validate_data(csv: Union[str, os.PathLike], latency: Union[None, str, Sequence[str]] = None, *,
+                  aliases: Union[None, str, os.PathLike] = None, latency_only: bool = False,
+                  serving: Optional[str] = None, plugin_path: Union[None, str, Sequence[str]] = None,
+                  progress: Optional[ProgressCallback] = None) -> ValidationResult:
+    """Predicts published measurements (`tessera validate-data CSV --latency A,B --json`): every
+    row of `csv` mapped through the alias table (`aliases`, default data/aliases.yaml) and
+    predicted by each latency model (None: every latency plugin found). `latency_only` keeps the
+    latency metrics; `serving` the serving model of the serving rows ("none" skips them; None the
+    CLI's default). Typed: `.models` (each model's rows, unmapped rows, summary); tables rows,
+    unmapped, summary; `.raw` the CLI's document."""
+    try:
+        path = os.fspath(csv)
+    except TypeError:
+        raise InputError(f"csv: expected a measurements CSV path, found {csv!r:.60}") from None
+    return ValidationResult(_tessera._validate_data(path, _names("latency", latency),
+                                                    os.fspath(aliases) if aliases else "", bool(latency_only),
+                                                    serving, _paths(plugin_path), _callback(progress)))
 
 
 def plugins(plugin_path: Union[None, str, Sequence[str]] = None) -> List[Dict[str, Any]]:

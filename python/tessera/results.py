@@ -217,3 +217,176 @@ class ServeResult:
 
     def to_pandas(self, which: str = "top"):
         return _frame(self.to_records(which))
+
+
+def _flatten(d: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
+    """One flat record of a JSON object: a top-level `config` gives its knobs as columns,
+    `objectives` give objective_<key>, any other nested object parent.child columns; lists stay."""
+    out: Dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            if k == "config" and not prefix:
+                out.update(_flatten(v))
+            elif k == "objectives":
+                out.update({f"{prefix}objective_{kk}": vv for kk, vv in v.items()})
+            else:
+                out.update(_flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+class _Document:
+    """A result that is one of the CLI's --json documents (`.raw`), with its tables as records.
+    Subclasses name their tables (`TABLES`, the first the default) and set typed attributes."""
+
+    TABLES: tuple = ()
+
+    def __init__(self, raw: Dict[str, Any]):
+        self.raw = raw
+
+    def __getitem__(self, key: str) -> Any:  # the document's fields, as the dict it was
+        return self.raw[key]
+
+    def _rows(self, which: str) -> List[Dict[str, Any]]:
+        raise NotImplementedError
+
+    def to_records(self, which: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Flat dicts of the table `which` (None: the first of TABLES)."""
+        which = which or self.TABLES[0]
+        if which not in self.TABLES:
+            raise ValueError(f"{type(self).__name__}.to_records: unknown table {which!r}; tables: "
+                             + ", ".join(self.TABLES))
+        return self._rows(which)
+
+    def to_pandas(self, which: Optional[str] = None):
+        """A DataFrame of to_records(which) (needs pandas)."""
+        return _frame(self.to_records(which))
+
+    def __repr__(self) -> str:
+        return f"<tessera.{type(self).__name__} {self.raw.get('scenario', '')!r}: tables {', '.join(self.TABLES)}>"
+
+
+class CompareResult(_Document):
+    """tessera.compare(): `tessera compare --json`'s document. `optima`: each model's optimum
+    (config, latency_s, score, rank_under every model); `kendall`: the rank agreement of each pair;
+    `winner_changes`; `stages`: the optima's stages under every model."""
+
+    TABLES = ("optima", "kendall", "winner_changes", "stages")
+
+    def __init__(self, raw: Dict[str, Any]):
+        super().__init__(raw)
+        self.scenario: str = raw["scenario"]
+        self.objective: str = raw["objective"]
+        self.models: List[str] = list(raw["models"])
+        self.counts: Dict[str, int] = dict(raw["counts"])
+        self.optima: List[Dict[str, Any]] = list(raw["optima"])
+        self.kendall: List[Dict[str, Any]] = list(raw["kendall"])
+        self.winner_changes: List[Dict[str, Any]] = list(raw["winner_changes"])
+
+    def _rows(self, which: str) -> List[Dict[str, Any]]:
+        if which == "stages":  # one row per optimum x stage
+            rows = []
+            for st in self.raw.get("stages", []):
+                head = {k: v for k, v in _flatten(st).items() if k != "stages" and k != "optimum_of"}
+                head["optimum_of"] = ",".join(st.get("optimum_of", []))
+                for stage in st.get("stages", []):
+                    rows.append({**head, **{f"stage.{k}" if k in head else k: v for k, v in _flatten(stage).items()}})
+            return rows
+        return [_flatten(r) for r in self.raw[which]]
+
+
+class SensitivityResult(_Document):
+    """Scenario.sensitivity(): `tessera sensitivity --json`'s document. `best` the baseline's
+    optimum; `parallelism`: each knob's sweep (rows: knob, value, latency_s, ...); `hardware`:
+    each hardware parameter's elasticities."""
+
+    TABLES = ("parallelism", "hardware")
+
+    def __init__(self, raw: Dict[str, Any]):
+        super().__init__(raw)
+        self.scenario: str = raw["scenario"]
+        self.best: Optional[Configuration] = Configuration.from_json(raw["best"]) if raw.get("best") else None
+        self.parallelism: List[Dict[str, Any]] = list(raw.get("parallelism", []))
+        self.hardware: List[Dict[str, Any]] = list(raw.get("hardware", []))
+
+    def _rows(self, which: str) -> List[Dict[str, Any]]:
+        if which == "hardware":
+            return [_flatten(r) for r in self.hardware]
+        return [{"knob": s["knob"], "baseline": s.get("baseline"), **_flatten(v)}
+                for s in self.parallelism for v in s.get("values", [])]
+
+
+class ExploreResult(_Document):
+    """Scenario.explore(): `tessera explore --json`'s document. `points`: every hardware point
+    (its `hardware` values, and its best configuration or, on a serve scenario, its aggregated
+    and disaggregated answers); `axes`; `pareto`; `ranking` (serve); `hardware_sensitivity`."""
+
+    TABLES = ("points", "hardware_sensitivity", "ranking")
+
+    def __init__(self, raw: Dict[str, Any]):
+        super().__init__(raw)
+        self.scenario: str = raw["scenario"]
+        self.mode: str = raw.get("mode", "step")
+        self.axes: List[Dict[str, Any]] = list(raw.get("axes", []))
+        self.points: List[Dict[str, Any]] = list(raw.get("points", []))
+        self.pareto: List[Any] = list(raw.get("pareto", []))
+        self.ranking: List[Any] = list(raw.get("ranking", []))
+        self.hardware_sensitivity: List[Dict[str, Any]] = list(raw.get("hardware_sensitivity", []))
+
+    def _rows(self, which: str) -> List[Dict[str, Any]]:
+        rows = getattr(self, which)
+        return [_flatten(r) if isinstance(r, dict) else {"value": r} for r in rows]
+
+
+@dataclass(frozen=True)
+class ModelValidation:
+    """One latency model's part of validate_data(): its rows (measured, predicted, ape), the
+    rows it could not map (with the reason), its summary (overall, by source), its serving part."""
+
+    latency: str
+    rows: List[Dict[str, Any]]
+    unmapped: List[Dict[str, Any]]
+    summary: Dict[str, Any]
+    serving: Optional[Dict[str, Any]]
+
+    @property
+    def median_ape(self) -> float:
+        return _nan(self.summary["overall"]["median_ape"])
+
+
+class ValidationResult(_Document):
+    """tessera.validate_data(): `tessera validate-data --json`'s document (one model's, or
+    `models` of several), typed: `models` a list of ModelValidation, one per latency model.
+    Tables: `rows` (one per model x mapped row, with `latency`), `unmapped`, `summary` (one per
+    model x source, and the model's `overall`)."""
+
+    TABLES = ("rows", "unmapped", "summary")
+
+    def __init__(self, raw: Dict[str, Any]):
+        super().__init__(raw)
+        docs = raw["models"] if "models" in raw else [raw]
+        self.models: List[ModelValidation] = [
+            ModelValidation(latency=m["latency"], rows=list(m["rows"]), unmapped=list(m["unmapped"]),
+                            summary=dict(m["summary"]), serving=m.get("serving")) for m in docs]
+
+    def model(self, latency: str) -> ModelValidation:
+        """The part of latency model `latency`."""
+        for m in self.models:
+            if m.latency == latency:
+                return m
+        raise KeyError(latency)
+
+    def _rows(self, which: str) -> List[Dict[str, Any]]:
+        out: List[Dict[str, Any]] = []
+        for m in self.models:
+            if which == "summary":
+                out.append({"latency": m.latency, "source": "overall", "label": "overall",
+                            **m.summary["overall"]})
+                out.extend({"latency": m.latency, "source": src, **st} for src, st in m.summary["by_source"].items())
+            else:
+                out.extend({"latency": m.latency, **_flatten(r)} for r in getattr(m, which))
+        return out
+
+    def __repr__(self) -> str:
+        return f"<tessera.ValidationResult {', '.join(m.latency for m in self.models)}: tables {', '.join(self.TABLES)}>"

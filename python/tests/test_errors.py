@@ -71,3 +71,46 @@ def test_plugins_lists_the_shipped_ones():
     random = next(p for p in listed if p["id"] == "search/random")
     assert any(q["name"] == "samples" for q in random["params"])
     assert str(BUILD / "lib" / "tessera" / "plugins") in tessera.plugin_search_path()
+
+
+def test_static_initialiser_that_throws_is_a_plugin_error(small):
+    """The fixture's static initialiser throws while dlopen runs it: uncatchable in-process (the
+    CLI exits 1); the module opens each library in a child process first (host/load_probe.hpp)."""
+    d = BUILD / "test-plugins" / "static_throw"
+    if not any(d.glob("*.so")):
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    with pytest.raises(tessera.PluginError, match="static initialiser of the library threw "
+                                                  "'fixture: static initialiser failed'"):
+        tessera.plugins(plugin_path=[d])
+    with pytest.raises(tessera.PluginError, match="latency_static_throw.*static initialiser"):
+        tessera.Scenario.load(small, set={"plugins.latency": "static_throw"}, plugin_path=[d])
+    assert tessera.Scenario.load(small, plugin_path=[d]).run(threads=1).best is not None  # still here
+
+
+@pytest.mark.parametrize("call, key", [
+    (lambda s, p: tessera.Scenario.load(p, set={"workload.batch": object()}), "workload.batch"),
+    (lambda s, p: tessera.Scenario.load(p, set={"sweep.parallelism.tp": [1, {2}]}), "sweep.parallelism.tp[1]"),
+    (lambda s, p: tessera.Scenario.from_dict({"workload": {"batch": 1j}}), "workload.batch"),
+    (lambda s, p: s.run(threads=-1), "threads"),
+    (lambda s, p: s.run(threads="4"), "threads"),
+    (lambda s, p: s.run(top=2.5), "top"),
+    (lambda s, p: s.serve(max_pes=-3), "max_pes"),
+    (lambda s, p: s.evaluate([1, 2]), "evaluate"),
+    (lambda s, p: s.explain(3), "config"),
+    (lambda s, p: tessera.Scenario.load(3.5), "path"),
+    (lambda s, p: tessera.Scenario.load(p, set=[("workload.batch", 2)]), "set"),
+], ids=["set-object", "set-list-item", "dict-complex", "threads-negative", "threads-str", "top-float",
+        "max-pes-negative", "evaluate-list", "explain-int", "path-float", "set-not-dict"])
+def test_bad_arguments_raise_input_error(small, call, key):
+    s = tessera.Scenario.load(small)
+    with pytest.raises(tessera.InputError) as e:
+        call(s, small)
+    assert e.value.key_path == key or str(e.value).startswith(key + ":")
+
+
+def test_numpy_values_in_set(small):
+    import numpy as np
+
+    a = tessera.Scenario.load(small, set={"workload.batch": np.int64(8), "sweep.parallelism.tp": np.array([2, 4])})
+    b = tessera.Scenario.load(small, set={"workload.batch": 8, "sweep.parallelism.tp": [2, 4]})
+    assert a.run(threads=1).raw == b.run(threads=1).raw

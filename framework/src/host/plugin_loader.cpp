@@ -3,16 +3,22 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
+#include <atomic>
 #include <cctype>
+#include <cerrno>
+#include <csignal>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
 
+#include "host/load_probe.hpp"
 #include "host/param_validation.hpp"
 #include "tessera/plugin/descriptor.hpp"
 
@@ -75,6 +81,10 @@ const char* g_loading_path = nullptr;  // main thread only (plugins load on the 
 // Where the C library was built with unwind tables (seen with clang's sanitizer builds) the
 // exception instead escapes from dlopen itself, leaving the dynamic loader in an unknown state:
 // it is reported the same way, with the same exit.
+// In the probe's child (load_probe.hpp): only the reason goes to the parent, through fd 2.
+bool g_probe_child = false;
+constexpr int kProbeThrew = 3;  // the child's exit status when an initialiser threw
+
 [[noreturn]] void initialiser_threw(const std::exception_ptr& e) {
   std::string why = "an exception of unknown type";
   if (e) {
@@ -84,6 +94,10 @@ const char* g_loading_path = nullptr;  // main thread only (plugins load on the 
       why = std::string("'") + ex.what() + "'";
     } catch (...) {
     }
+  }
+  if (g_probe_child) {
+    [[maybe_unused]] const auto n = ::write(2, why.data(), why.size());
+    std::_Exit(kProbeThrew);
   }
   const std::string m = std::string("tessera: error: cannot load ") +
                         (g_loading_path ? g_loading_path : "?") +
@@ -154,8 +168,69 @@ Entry* checked_entry(void* handle, const std::string& path, std::string& error) 
 
 }  // namespace
 
+namespace {
+std::atomic<bool> g_probe{false};
+}  // namespace
+
+void set_plugin_load_probe(bool on) { g_probe = on; }
+bool plugin_load_probe() { return g_probe; }
+
+std::optional<std::string> probe_plugin_library(const std::string& path) {
+  int fds[2];
+  if (::pipe(fds) != 0) return std::nullopt;  // no probe possible: the load itself decides
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return std::nullopt;
+  }
+  if (pid == 0) {  // the child: open the library, report only an initialiser's failure
+    ::close(fds[0]);
+    ::dup2(fds[1], 2);
+    g_probe_child = true;
+    g_loading_path = path.c_str();
+    std::set_terminate(&terminate_while_loading);
+    try {
+      [[maybe_unused]] void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    } catch (...) {
+      initialiser_threw(std::current_exception());
+    }
+    std::_Exit(0);
+  }
+  ::close(fds[1]);
+  std::string why;
+  char buf[512];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n > 0 && why.size() < 4096) why.append(buf, static_cast<std::size_t>(n));
+    if (n == 0 || (n < 0 && errno != EINTR)) break;
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const std::string skipped = " (seen when a child process opened it first); the library was not loaded";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kProbeThrew)
+    return "cannot load " + path + ": a " + std::string(kInitialiserFailure) + " of the library threw " +
+           (why.empty() ? std::string("an exception") : why) + skipped;
+  if (WIFSIGNALED(status))
+    return "cannot load " + path + ": a " + std::string(kInitialiserFailure) +
+           " of the library crashed with signal " + std::to_string(WTERMSIG(status)) + " (" +
+           ::strsignal(WTERMSIG(status)) + ")" + skipped;
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    return "cannot load " + path + ": a " + std::string(kInitialiserFailure) +
+           " of the library ended the process with exit status " + std::to_string(WEXITSTATUS(status)) +
+           skipped;
+  return std::nullopt;
+}
+
 PluginLoadResult load_plugin_library(const std::string& path) {
   PluginLoadResult r;
+  if (plugin_load_probe())
+    if (auto failure = probe_plugin_library(path)) {
+      r.error = std::move(*failure);
+      return r;
+    }
   auto lib = std::make_shared<boost::dll::shared_library>();
   {
     boost::dll::fs::error_code ec;

@@ -285,7 +285,10 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
     Source src{root->find(kind), dir, kind};
     for (const auto& o : overrides)
       if (o.path == kind) src = Source{&o.value, o.base_dir, o.label};
-    if (!cli[i]->empty()) {
+    if (i == 0 && !options.model_hf_json.empty()) {
+      if (auto tree = hf_config_tree_from_text(options.model_hf_json, options.model_hf_label, d))
+        parts[i] = Part{std::move(*tree), options.model_hf_label, false};
+    } else if (!cli[i]->empty()) {
       const SourceLocation where{kCommandLine, 0, 0};
       parts[i] = resolve_path(*cli[i], "", kind, where, "--" + kind, d);
     } else if (!src.node) {

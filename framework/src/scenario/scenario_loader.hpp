@@ -14,6 +14,11 @@ struct LoadOptions {
   std::vector<std::string> set;  // --set key=value (dotted paths from the scenario's root)
   std::string model_override;    // --model FILE (YAML model file or HF config.json)
   std::string machine_override;  // --machine FILE
+  // A Hugging Face config.json given as text in place of a model file (Python's
+  // Scenario.with_model(dict)): read by the same reader (scenario/hf_config.hpp), its
+  // diagnostics located at `model_hf_label`; takes precedence over model_override.
+  std::string model_hf_json;
+  std::string model_hf_label = "<dict>";
   std::string data_root;         // folder holding models/ machines/ (default: the source tree)
 };
 

@@ -1,0 +1,94 @@
+"""Every result is typed and has to_records() / to_pandas(): compare, sensitivity, explore,
+serve, validate_data, explain, run, evaluate."""
+import json
+
+import pytest
+
+import tessera
+from conftest import ROOT
+
+DATA = ROOT / "data" / "measurements-h200.csv"
+
+
+def test_compare_typed(small):
+    r = tessera.compare(tessera.Scenario.load(small, set={"workload.batch": 8}), ["overlap", "roofline"],
+                        threads=2)
+    assert isinstance(r, tessera.CompareResult)
+    assert r.models == ["overlap", "roofline"] and len(r.optima) == 2
+    rows = r.to_records()
+    assert [x["latency_model"] for x in rows] == ["overlap", "roofline"]
+    assert rows[0]["tp"] == r.optima[0]["config"]["tp"] and rows[0]["rank_under.roofline"] >= 1
+    assert r["counts"] == r.counts  # the document's fields, as before
+    stages = r.to_records("stages")
+    assert stages and {"name", "block", "visible_s.overlap", "visible_s.roofline"} <= set(stages[0])
+    with pytest.raises(ValueError, match="tables: optima, kendall"):
+        r.to_records("nope")
+
+
+def test_sensitivity_typed(small):
+    r = tessera.Scenario.load(small).sensitivity(threads=2)
+    assert isinstance(r, tessera.SensitivityResult) and isinstance(r.best, tessera.Configuration)
+    rows = r.to_records("parallelism")
+    knobs = {x["knob"] for x in rows}
+    assert "tp" in knobs
+    tp1 = next(x for x in rows if x["knob"] == "tp" and x["value"] == r.best.config["tp"])
+    assert tp1["latency_s"] == r.best.latency_s  # the sweep through the best's own value
+    hw = r.to_records("hardware")
+    assert hw[0]["rank"] == 1 and "elasticity_fixed" in hw[0]
+
+
+def test_explore_typed():
+    s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-8b-sram-capacity-explore.yaml")
+    r = s.explore(sensitivity=False, threads=2)
+    assert isinstance(r, tessera.ExploreResult) and r.mode == "step"
+    rows = r.to_records()
+    assert len(rows) == len(r.points) == len(r.axes[0]["values"])
+    assert {"hardware.machine.plugins.sram_tier.sram_capacity", "best.latency_s", "best.tp", "cost_USD"} <= set(rows[0])
+    assert rows[0]["best.latency_s"] == r.points[0]["best"]["latency_s"]
+
+
+def test_serve_and_explain_records(small):
+    s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml")
+    r = s.serve(threads=2)
+    rows = r.to_records("frontier")
+    assert len(rows) == len(r.frontier) and rows[0]["tpot_s"] == r.frontier[0].tpot_s
+    e = tessera.Scenario.load(small).explain("tp=8")
+    assert e.to_records()[0]["name"] == e.stages[0]["name"]
+
+
+def test_validate_data_matches_the_cli(cli, tmp_path):
+    out = tmp_path / "v.json"
+    proc = cli("validate-data", DATA, "--latency", "roofline,calibrated", "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    expected = json.loads(out.read_text())
+    r = tessera.validate_data(DATA, latency=["roofline", "calibrated"])
+    assert isinstance(r, tessera.ValidationResult)
+    assert json.loads(json.dumps(r.raw)) == expected
+    assert [m.latency for m in r.models] == ["roofline", "calibrated"]
+    cal = r.model("calibrated")
+    assert cal.median_ape == expected["models"][1]["summary"]["overall"]["median_ape"]
+    rows = r.to_records()
+    assert len(rows) == sum(len(m.rows) for m in r.models)
+    assert {"latency", "id", "metric", "measured", "predicted", "ape"} <= set(rows[0])
+    summary = r.to_records("summary")
+    assert summary[0] == {"latency": "roofline", "source": "overall", "label": "overall",
+                          **expected["models"][0]["summary"]["overall"]}
+    one = tessera.validate_data(DATA, "calibrated", latency_only=True)
+    assert [m.latency for m in one.models] == ["calibrated"]  # a one-model document, typed the same
+    latency_metrics = ("ttft", "e2e_latency", "prefill_latency", "tpot", "op_latency:", "kernel_latency")
+    assert one.to_records() and all(x["metric"].startswith(latency_metrics) for x in one.to_records())
+
+
+def test_validate_data_errors():
+    with pytest.raises(tessera.InputError, match="unknown latency plugin 'rooflin'|rooflin"):
+        tessera.validate_data(DATA, latency="rooflin")
+    with pytest.raises(tessera.InputError):
+        tessera.validate_data(ROOT / "no-such.csv", latency="roofline")
+
+
+def test_frames_need_pandas_only_for_to_pandas(small):
+    pd = pytest.importorskip("pandas")
+    r = tessera.compare(tessera.Scenario.load(small), ["overlap", "roofline"], threads=2)
+    assert isinstance(r.to_pandas(), pd.DataFrame) and len(r.to_pandas()) == 2
+    v = tessera.validate_data(DATA, latency="roofline")
+    assert len(v.to_pandas("unmapped")) == len(v.models[0].unmapped)
