@@ -59,6 +59,8 @@ demo: build
 
 test: build
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -j2
+	@# The pytest suite is one CTest entry (python:pytest); its own closing line, counted beside CTest's.
+	@sed -n 's/^=* *\([0-9][0-9]* passed.*[0-9]s\).*/python:pytest: \1/p' $(BUILD)/Testing/Temporary/LastTest.log 2>/dev/null | tail -1
 
 test-asan: deps
 	$(ASAN_CONFIGURE)

@@ -49,7 +49,8 @@ py::object validate_data(const std::string& csv, const std::vector<std::string>&
 
 void bind_validate(pybind11::module_& m) {
   m.def("_validate_data", &validate_data, py::arg("csv"), py::arg("latency"), py::arg("aliases"),
-        py::arg("latency_only"), py::arg("serving"), py::arg("plugin_path"), py::arg("progress") = py::none());
+        py::arg("latency_only"), py::arg("serving"), py::arg("plugin_path"),
+        py::arg("progress") = py::none());
 }
 
 }  // namespace tessera::python

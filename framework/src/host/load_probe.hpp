@@ -16,7 +16,7 @@ namespace tessera {
 
 // Off by default (the CLI); the Python module sets it once at import.
 TESSERA_API void set_plugin_load_probe(bool on);
-bool plugin_load_probe();
+TESSERA_API bool plugin_load_probe();
 
 // Words every probe failure's message contains (the module raises PluginError for them).
 inline constexpr std::string_view kInitialiserFailure = "static initialiser";

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/dll/shared_library.hpp>
 #include <atomic>
+#include <boost/dll/shared_library.hpp>
 #include <cctype>
 #include <cerrno>
 #include <csignal>

@@ -19,7 +19,7 @@ struct LoadOptions {
   // diagnostics located at `model_hf_label`; takes precedence over model_override.
   std::string model_hf_json;
   std::string model_hf_label = "<dict>";
-  std::string data_root;         // folder holding models/ machines/ (default: the source tree)
+  std::string data_root;  // folder holding models/ machines/ (default: the source tree)
 };
 
 // The default scenario `tessera run` uses with no file.
