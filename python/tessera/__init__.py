@@ -107,6 +107,30 @@ def _callback(progress: Any) -> Any:
     return progress
 
 
+def _put_part(r: Dict[str, Any], kind: str, value: Any) -> None:
+    """Puts a model or machine into a load recipe: a file path as --model/--machine takes it, a
+    name or a mapping as `--set model=...` does, a Hugging Face config.json dict as its text."""
+    r[kind] = ""
+    if kind == "model":
+        r["model_hf"] = ""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if isinstance(value, str) and value:
+        if "/" in value or value.endswith((".yaml", ".yml", ".json")):
+            r[kind] = os.path.abspath(value)  # a file, as --model / --machine take it
+        else:
+            r["set"].append(f"{kind}={value}")  # a name, as `model: NAME` in the file
+    elif isinstance(value, Mapping):
+        tree = _plain(value, kind, "<dict>")
+        if kind == "model" and _is_hf_config(tree):
+            r["model_hf"] = json.dumps(tree)
+        else:
+            r["set"].append(f"{kind}={json.dumps(tree)}")
+    else:
+        raise _input_error("<command line>", kind, f"expected a {kind} name, a file path or a mapping, "
+                           f"found {value!r:.60}")
+
+
 def _is_hf_config(d: Mapping[str, Any]) -> bool:
     """A Hugging Face config.json's content (not a Tessera model mapping)."""
     return ("model_type" in d or "architectures" in d) and "layers" not in d and "hf_config" not in d
@@ -155,17 +179,20 @@ class Scenario:
              model: Optional[str] = None, machine: Optional[str] = None,
              plugin_path: Union[None, str, Sequence[str]] = None) -> "Scenario":
         """Loads a scenario file (None: the default scenario). `set` overrides values by dotted
-        path, as `--set` does ({"workload.batch": 8}); `model` / `machine` replace the scenario's
-        as --model / --machine do (a model YAML or a Hugging Face config.json; a machine file; for
-        names and dicts see with_model / with_machine); `plugin_path` folders are searched before
+        path, as `--set` does ({"workload.batch": 8}); `model` / `machine` replace the scenario's,
+        in any form with_model / with_machine take (a name, a file, a mapping, a Hugging Face
+        config.json path or dict); `plugin_path` folders are searched before
         TESSERA_PLUGIN_PATH and the module's own plugins. Raises InputError."""
         try:
             p = os.fspath(path) if path is not None else _tessera._Scenario._default_path()
         except TypeError:
             raise InputError(f"path: expected a scenario file path or None, found {path!r:.60}") from None
         r = dict(text=None, path=p, base_dir="", set=_set_list(set), plugin_path=_paths(plugin_path),
-                 model=os.fspath(model) if model else "", machine=os.fspath(machine) if machine else "",
-                 model_hf="")
+                 model="", machine="", model_hf="")
+        if model is not None:
+            _put_part(r, "model", model)
+        if machine is not None:
+            _put_part(r, "machine", machine)
         return cls._from_recipe(r)
 
     @classmethod
@@ -198,25 +225,7 @@ class Scenario:
         if self._recipe is None:
             raise Error(f"with_{kind}: this scenario was not loaded by Scenario.load or from_dict")
         r = dict(self._recipe, set=list(self._recipe["set"]))
-        r[kind] = ""
-        if kind == "model":
-            r["model_hf"] = ""
-        if isinstance(value, os.PathLike):
-            value = os.fspath(value)
-        if isinstance(value, str) and value:
-            if "/" in value or value.endswith((".yaml", ".yml", ".json")):
-                r[kind] = os.path.abspath(value)  # a file, as --model / --machine take it
-            else:
-                r["set"].append(f"{kind}={value}")  # a name, as `model: NAME` in the file
-        elif isinstance(value, Mapping):
-            tree = _plain(value, kind, "<dict>")
-            if kind == "model" and _is_hf_config(tree):
-                r["model_hf"] = json.dumps(tree)
-            else:
-                r["set"].append(f"{kind}={json.dumps(tree)}")
-        else:
-            raise _input_error("<command line>", kind, f"expected a {kind} name, a file path or a mapping, "
-                               f"found {value!r:.60}")
+        _put_part(r, kind, value)
         return Scenario._from_recipe(r)
 
     # What the scenario is.

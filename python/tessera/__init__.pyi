@@ -21,7 +21,7 @@ _Names = Union[None, str, Sequence[str]]
 class Scenario:
     @classmethod
     def load(cls, path: Union[str, os.PathLike, None] = ..., set: Optional[Mapping[str, Any]] = ..., *,
-             model: Optional[Union[str, os.PathLike]] = ..., machine: Optional[Union[str, os.PathLike]] = ...,
+             model: Optional[_Part] = ..., machine: Optional[_Part] = ...,
              plugin_path: _PluginPath = ...) -> Scenario: ...
     @classmethod
     def from_dict(cls, scenario: Mapping[str, Any], set: Optional[Mapping[str, Any]] = ..., *,

@@ -86,3 +86,12 @@ def test_from_dict_scenario_with_machine():
     a = s.with_machine("dgx-b200").run(threads=2)
     b = tessera.Scenario.load(SCENARIO).with_machine("dgx-b200").run(threads=2)
     assert a.raw["best"] == b.raw["best"]
+
+
+def test_load_takes_the_same_forms():
+    a = tessera.Scenario.load(SCENARIO, model="llama3.1-8b", machine="dgx-h200")
+    b = tessera.Scenario.load(SCENARIO).with_model("llama3.1-8b").with_machine("dgx-h200")
+    assert (a.model, a.machine) == (b.model, b.machine) == ("Llama-3.1-8B", "DGX-H200")
+    assert a.run(threads=2).raw == b.run(threads=2).raw
+    c = tessera.Scenario.load(SCENARIO, model=json.loads(HF.read_text()))
+    assert c.model == "hf-model"
