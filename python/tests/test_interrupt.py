@@ -70,3 +70,31 @@ def test_progress_callback_and_its_exception(small):
 
     with pytest.raises(RuntimeError, match="stop here"):
         s.evaluate({"tp": np.full(100_000, 2, dtype=np.int32)}, threads=1, progress=stop)
+
+
+@pytest.mark.parametrize("study", ["serve", "explore", "validate_data", "compare", "sensitivity"])
+def test_progress_on_every_long_call(study):
+    from conftest import ROOT
+
+    seen = []
+    progress = lambda done, total, unit: seen.append((done, total, unit))  # noqa: E731
+    if study == "serve":
+        tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml").serve(threads=2,
+                                                                                             progress=progress)
+    elif study == "explore":
+        tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-8b-sram-capacity-explore.yaml").explore(
+            sensitivity=False, threads=2, progress=progress)
+    elif study == "validate_data":
+        tessera.validate_data(ROOT / "data" / "measurements-h200.csv", "roofline", progress=progress)
+    elif study == "compare":
+        s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-8b-decode-4k-h100.yaml")
+        tessera.compare(s, ["overlap", "roofline"], threads=2, progress=progress)
+    else:
+        tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-8b-decode-4k-h100.yaml").sensitivity(
+            threads=2, progress=progress)
+    assert seen, "no progress call"
+    assert all(isinstance(u, str) and u and 0 <= d and (t == 0 or d <= t) for d, t, u in seen)
+    if study == "validate_data":
+        assert {u for _, _, u in seen} == {"rows prepared", "rows predicted"} and seen[-1][1] == 164
+    with pytest.raises(TypeError, match="progress: expected a callable"):
+        tessera.validate_data(ROOT / "data" / "measurements-h200.csv", "roofline", progress=3)
