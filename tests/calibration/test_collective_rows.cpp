@@ -226,10 +226,11 @@ TEST_CASE("collective rows: every collective row of the 2024-2026 CSV maps",
     }
     CHECK(n == collective_rows);
     CHECK(apart == std::set<std::string>{"230", "231"});  // "hardware ambiguous" in their notes
-    REQUIRE(rep.by_group.size() == 3);
+    REQUIRE(rep.by_group.size() == 4);  // the three collective groups, then row 261's ceiling
     CHECK(rep.by_group[0].second.n == 9);
     CHECK(rep.by_group[1].second.n == 12);
     CHECK(rep.by_group[2].second.n == 2);
+    CHECK(rep.by_group[3].first == kGroupOfflineBound);
   }
   // The acceptance (median |error| <= 25 % per group) with the reference rates {1, 0}: the MoE
   // group meets it; the all-reduce busbw group misses it (28.2 %: NVLS's mid-size bandwidth,

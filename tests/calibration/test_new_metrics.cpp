@@ -68,8 +68,9 @@ std::map<std::string, RowResult> predict(const std::vector<DataRow>& rows, const
   ValidateOptions o;
   o.latency = {latency};
   o.data_root = kRoot;
+  const std::vector<ModelReport> reports = validate_data(rows, registry(), o);
   std::map<std::string, RowResult> out;
-  for (const RowResult& r : validate_data(rows, registry(), o).at(0).rows) out[r.id] = r;
+  for (const RowResult& r : reports.at(0).rows) out[r.id] = r;
   return out;
 }
 
