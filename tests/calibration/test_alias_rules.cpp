@@ -26,7 +26,8 @@ const Aliases& shipped() {
   return a;
 }
 
-std::string target(const std::vector<AliasRule>& rules, const std::string& value, const std::string& loc = "") {
+std::string target(const std::vector<AliasRule>& rules, const std::string& value,
+                   const std::string& loc = "") {
   const AliasRule* r = select_rule(rules, value, loc);
   if (!r) return "(none)";
   return r->unmapped.empty() ? r->target : "unmapped";
@@ -49,9 +50,10 @@ AliasRule rule(std::string match, std::string target, std::string locator = "") 
 
 TEST_CASE("alias rules: the longest matching rule wins wherever it stands", "[validate-data][aliases]") {
   // In file order the less specific rule comes first; it must not win.
-  const std::vector<AliasRule> rules = {rule("B200", "dgx-b200"), rule("GB200 NVL72", "gb200-nvl72"),
-                                        rule("PyTorch", "pytorch-eager"), rule("TensorRT-LLM", "tensorrt-llm"),
-                                        rule("H20", "hgx-h20"), rule("H200", "dgx-h200")};
+  const std::vector<AliasRule> rules = {
+      rule("B200", "dgx-b200"),         rule("GB200 NVL72", "gb200-nvl72"),
+      rule("PyTorch", "pytorch-eager"), rule("TensorRT-LLM", "tensorrt-llm"),
+      rule("H20", "hgx-h20"),           rule("H200", "dgx-h200")};
   CHECK(target(rules, "GB200 NVL72 (72 GPUs)") == "gb200-nvl72");
   CHECK(target(rules, "B200 SXM 180GB") == "dgx-b200");
   CHECK(target(rules, "TensorRT-LLM 1.0 (PyTorch backend)") == "tensorrt-llm");
@@ -63,14 +65,16 @@ TEST_CASE("alias rules: the longest matching rule wins wherever it stands", "[va
   const std::vector<AliasRule> tie = {rule("A100", "a"), rule("H100", "h")};
   CHECK(target(tie, "A100 (H100vsA100 blog)") == "a");
   // The locator counts towards specificity.
-  const std::vector<AliasRule> loc = {rule("PyTorch", "pytorch-eager"), rule("PyTorch", "none", "section gemm")};
+  const std::vector<AliasRule> loc = {rule("PyTorch", "pytorch-eager"),
+                                      rule("PyTorch", "none", "section gemm")};
   CHECK(target(loc, "PyTorch 2.11", "run 1; section gemm") == "none");
   CHECK(target(loc, "PyTorch 2.11", "run 1; section llama8b") == "pytorch-eager");
 }
 
 TEST_CASE("alias rules: a shadowed rule is found", "[validate-data][aliases]") {
   // Two rules with the same text: the second can never be selected.
-  const std::vector<AliasRule> dup = {rule("H100", "dgx-h100"), rule("B200", "dgx-b200"), rule("H100", "other")};
+  const std::vector<AliasRule> dup = {rule("H100", "dgx-h100"), rule("B200", "dgx-b200"),
+                                      rule("H100", "other")};
   const auto s = shadowed_rules(dup);
   REQUIRE(s.size() == 1);
   CHECK(s[0].rule == &dup[2]);
@@ -98,7 +102,8 @@ TEST_CASE("alias rules: no rule of data/aliases.yaml is shadowed", "[validate-da
   CHECK(target(a.frameworks, "TensorRT-LLM 1.0 (PyTorch backend)") == "tensorrt-llm");
   CHECK(target(a.frameworks, "DeepSpeed-Inference (>=0.7.3) + Transformers") == "deepspeed");
   CHECK(target(a.frameworks, "PyTorch 2.11 + CUDA graphs (2.11.0, CUDA 13.0)") == "pytorch-cudagraph");
-  CHECK(target(a.frameworks, "SGLang (PD disaggregation + DeepEP + DeepGEMM + two-batch overlap)") == "sglang");
+  CHECK(target(a.frameworks, "SGLang (PD disaggregation + DeepEP + DeepGEMM + two-batch overlap)") ==
+        "sglang");
   CHECK(target(a.frameworks, "DeepGEMM (JIT CUDA FP8 GEMM with fine-grained scaling)") == "none");
 }
 
@@ -153,7 +158,8 @@ TEST_CASE("alias rules: an empty match is refused", "[validate-data][aliases]") 
   const auto dir = std::filesystem::temp_directory_path() / "tessera-alias-rules-test";
   std::filesystem::create_directories(dir);
   const auto path = (dir / "aliases.yaml").string();
-  std::ofstream(path) << "schema_version: 1\nkind: aliases\nhardware:\n  - {match: \"\", machine: dgx-h100}\n";
+  std::ofstream(path)
+      << "schema_version: 1\nkind: aliases\nhardware:\n  - {match: \"\", machine: dgx-h100}\n";
   CHECK_THROWS_AS(load_aliases(path), InputError);
   std::filesystem::remove_all(dir);
 }

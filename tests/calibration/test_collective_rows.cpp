@@ -198,8 +198,7 @@ TEST_CASE("collective rows: hand-computed busbw and dispatch predictions", "[val
   CHECK(j["summary"]["by_collective_group"][kGroupMoE]["n"] == 1);
 }
 
-TEST_CASE("collective rows: every collective row of the 2024-2026 CSV maps",
-          "[validate-data][collectives]") {
+TEST_CASE("collective rows: every collective row of the 2024-2026 CSV maps", "[validate-data][collectives]") {
   const std::string file = kRoot + "/data/measurements-2024-2026.csv";
   REQUIRE(std::filesystem::exists(file));
   const auto rows = read_measurements(file);

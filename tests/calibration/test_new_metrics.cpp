@@ -77,7 +77,8 @@ std::map<std::string, RowResult> predict(const std::vector<DataRow>& rows, const
 }  // namespace
 
 TEST_CASE("new metrics: kernel_tflops shapes and precision strings", "[validate-data][new-metrics]") {
-  RowPlan p = plan_row(gemm_row("H100 SXM 80GB HBM3", "fp8 (e4m3)", "M=1024,N=2048,K=4096. cuBLASLt"), aliases(), kRoot);
+  RowPlan p = plan_row(gemm_row("H100 SXM 80GB HBM3", "fp8 (e4m3)", "M=1024,N=2048,K=4096. cuBLASLt"),
+                       aliases(), kRoot);
   REQUIRE(p.mapped);
   CHECK(p.measure == Measure::gemm);
   CHECK(p.derived == Derived::flop_rate);
@@ -94,8 +95,8 @@ TEST_CASE("new metrics: kernel_tflops shapes and precision strings", "[validate-
   CHECK(p.gemm_groups == 4);
   CHECK(p.gemm_m == 256);
   CHECK(p.machine_file.find("hgx-h800") != std::string::npos);
-  p = plan_row(gemm_row("GB200 185GB (Azure ND GB200 v6, Blackwell)", "fp4 (format, e.g. NVFP4 vs MXFP4, not stated)",
-                        "M=4096,N=4096,K=4096."),
+  p = plan_row(gemm_row("GB200 185GB (Azure ND GB200 v6, Blackwell)",
+                        "fp4 (format, e.g. NVFP4 vs MXFP4, not stated)", "M=4096,N=4096,K=4096."),
                aliases(), kRoot);
   REQUIRE(p.mapped);
   CHECK(p.dtype.weights == DType::nvfp4);
@@ -155,7 +156,8 @@ TEST_CASE("new metrics: itl and decode_tok_s_per_user from the decode step", "[v
   CHECK_FALSE(plan_row(per_user, aliases(), kRoot).mapped);
 }
 
-TEST_CASE("new metrics: mfu only with the source's FLOPs counted as Tessera's", "[validate-data][new-metrics]") {
+TEST_CASE("new metrics: mfu only with the source's FLOPs counted as Tessera's",
+          "[validate-data][new-metrics]") {
   DataRow m = decode_row("mfu", "5", "%");
   RowPlan p = plan_row(m, aliases(), kRoot);
   CHECK_FALSE(p.mapped);

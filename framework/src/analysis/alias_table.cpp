@@ -114,11 +114,10 @@ std::string framework_version(const std::string& software, const AliasRule& rule
     return "main";
   if (i < low.size() && low[i] == 'v') ++i;
   const std::size_t start = i;
-  while (i < software.size() &&
-         (std::isdigit(static_cast<unsigned char>(software[i])) ||
-          (software[i] == '.' && i + 1 < software.size() &&
-           std::isalnum(static_cast<unsigned char>(software[i + 1]))) ||
-          (i > start && std::isalpha(static_cast<unsigned char>(software[i])))))
+  while (i < software.size() && (std::isdigit(static_cast<unsigned char>(software[i])) ||
+                                 (software[i] == '.' && i + 1 < software.size() &&
+                                  std::isalnum(static_cast<unsigned char>(software[i + 1]))) ||
+                                 (i > start && std::isalpha(static_cast<unsigned char>(software[i])))))
     ++i;
   if (i == start || !std::isdigit(static_cast<unsigned char>(software[start]))) return "";
   return software.substr(start, i - start);

@@ -120,7 +120,6 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
   return std::nullopt;
 }
 
-
 bool unmapped(RowPlan& p, std::string reason) {
   p.mapped = false;
   p.reason = std::move(reason);
@@ -237,7 +236,8 @@ std::optional<double> notes_samples_per_s(const std::string& notes) {
   std::size_t i = at + 9;
   skip_spaces(notes, i);
   std::size_t end = i;
-  while (end < notes.size() && (std::isdigit(static_cast<unsigned char>(notes[end])) || notes[end] == '.')) ++end;
+  while (end < notes.size() && (std::isdigit(static_cast<unsigned char>(notes[end])) || notes[end] == '.'))
+    ++end;
   const auto v = real_cell(notes.substr(i, end - i));
   if (!v || *v <= 0) return std::nullopt;
   return v;
@@ -419,7 +419,8 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
         return p;
       }
     if (contains_ci(row.notes, "variable output") || contains_ci(row.notes, "variable input/output")) {
-      unmapped(p, "itl over variable output lengths: token-weighted, it is not the decode step at a stated OSL");
+      unmapped(p,
+               "itl over variable output lengths: token-weighted, it is not the decode step at a stated OSL");
       return p;
     }
     p.measure = Measure::decode_step;
@@ -445,7 +446,8 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     }
     p.measure = Measure::decode_step;
     p.derived = Derived::mfu;
-  } else if (m == "throughput_in_per_node" || m == "throughput_in_per_gpu" || m == "throughput_out_per_node") {
+  } else if (m == "throughput_in_per_node" || m == "throughput_in_per_gpu" ||
+             m == "throughput_out_per_node") {
     // One phase measured on its own (disaggregated deployments): the prefill of input_len tokens
     // for B sequences, or one decode step at context input_len + output_len/2; per GPU, or per
     // 8-GPU node (measurements-2024-2026.csv's convention).
@@ -457,9 +459,10 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     p.derived = Derived::phase_tokens_per_s;
     p.devices_per_unit = m.size() > 9 && m.compare(m.size() - 9, 9, "_per_node") == 0 ? 8 : 1;
   } else if (m == "ttft_p99" || m == "tpot_p99" || m == "mlperf_server_throughput") {
-    unmapped(p, "metric '" + m +
-                    "': a percentile or a throughput under Poisson arrivals; the serving models predict means "
-                    "at a stated concurrency");
+    unmapped(p,
+             "metric '" + m +
+                 "': a percentile or a throughput under Poisson arrivals; the serving models predict means "
+                 "at a stated concurrency");
     return p;
   } else if (m == "mlperf_offline_throughput") {
     if (lower(row.unit).rfind("tok/s", 0) != 0) {
@@ -476,8 +479,9 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
       return p;
     }
     if (!leading_gemm_shape(row.notes, p.gemm_m, p.gemm_n, p.gemm_k, p.gemm_groups)) {
-      unmapped(p, "kernel_tflops without a GEMM shape (M=..,N=..,K=.. or groups=..,M_per_group=..,N=..,K=..) "
-                  "at the start of the notes");
+      unmapped(p,
+               "kernel_tflops without a GEMM shape (M=..,N=..,K=.. or groups=..,M_per_group=..,N=..,K=..) "
+               "at the start of the notes");
       return p;
     }
     p.measure = Measure::gemm;
@@ -569,7 +573,9 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     // keeps the prediction a ceiling (row_prediction.cpp).
     const auto sps = notes_samples_per_s(row.notes);
     if (!sps) {
-      unmapped(p, "MLPerf Offline: no 'samples/s <number>' in the notes (the mean output length is tokens/s over it)");
+      unmapped(p,
+               "MLPerf Offline: no 'samples/s <number>' in the notes (the mean output length is tokens/s "
+               "over it)");
       return p;
     }
     p.output = std::max<std::int64_t>(1, std::llround(p.measured / *sps));

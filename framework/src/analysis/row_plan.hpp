@@ -21,13 +21,13 @@ TESSERA_API bool is_latency_metric(const std::string& metric);
 TESSERA_API std::string source_label(const std::string& source);
 
 enum class Measure : std::uint8_t {
-  prefill,      // TTFT / prefill latency: the prefill of input_len tokens
-  decode_step,  // one decode step at context input_len + output_len/2
-  request,      // prefill + (output_len - 1) decode steps with growing context
-  op_stage,     // one stage of one layer, timed alone
-  gemm,         // one GEMM M x K x N
-  copy,         // one device-to-device copy
-  collective,   // one collective call timed alone (docs/accuracy.md "Collectives")
+  prefill,        // TTFT / prefill latency: the prefill of input_len tokens
+  decode_step,    // one decode step at context input_len + output_len/2
+  request,        // prefill + (output_len - 1) decode steps with growing context
+  op_stage,       // one stage of one layer, timed alone
+  gemm,           // one GEMM M x K x N
+  copy,           // one device-to-device copy
+  collective,     // one collective call timed alone (docs/accuracy.md "Collectives")
   offline_bound,  // MLPerf Offline: the decode-throughput ceiling at the largest batch that fits
 };
 enum class Derived : std::uint8_t {
@@ -80,12 +80,12 @@ struct RowPlan {
   double stage_fraction = 1;  // op_stage: the row's share of that stage (Q_mul_K: 1/2)
   bool stage_decode = true;   // op_stage: a decode step (else a prefill)
   double gemm_m = 0, gemm_n = 0, gemm_k = 0;
-  double gemm_groups = 1;     // grouped GEMM: `groups` GEMMs of gemm_m x gemm_n x gemm_k, each its own weights
-  double copy_bytes = 0;      // bytes copied (read once, written once)
-  CollectivePlan collective;  // measure == collective
-  double to_unit = 1;         // SI value × to_unit = the row's unit
+  double gemm_groups = 1;  // grouped GEMM: `groups` GEMMs of gemm_m x gemm_n x gemm_k, each its own weights
+  double copy_bytes = 0;   // bytes copied (read once, written once)
+  CollectivePlan collective;    // measure == collective
+  double to_unit = 1;           // SI value × to_unit = the row's unit
   double devices_per_unit = 1;  // phase_tokens_per_s: 1 per GPU, 8 per node
-  double measured = 0;        // the row's value
+  double measured = 0;          // the row's value
   // A bound, not an estimate (MLPerf Offline): reported in its own group, in no median.
   bool bound = false;
   std::string group;  // non-collective rows reported in a group of their own ("" = none)

@@ -255,8 +255,8 @@ struct PointEvaluator {
     const Evaluator ev(ctx, latency, memory, {});
     ev.layout_for(row.plan.config, e);
     if (!e.layout.valid)
-      throw Error("configuration " + format_config(row.plan.config, machine) + " is not valid: " +
-                  describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
+      throw Error("configuration " + format_config(row.plan.config, machine) +
+                  " is not valid: " + describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
     Evaluation scratch;
     HostStepTimer timer(ev, row.plan.config, e.layout, scratch);
     if (!timer.kv_fits(1, osl)) throw Error("the weights and one sequence's KV do not fit one replica");
@@ -325,7 +325,7 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
       if (p.derived == Derived::phase_tokens_per_s)
         return static_cast<double>(p.batch) * p.config.dp / si / static_cast<double>(p.n_devices) *
                p.devices_per_unit;
-      if (p.derived == Derived::per_user_rate) return 1 / si;            // tok/s one user sees
+      if (p.derived == Derived::per_user_rate) return 1 / si;             // tok/s one user sees
       if (p.derived == Derived::mfu) return 100 * e.totals.compute_util;  // %
       break;
     case Measure::offline_bound:

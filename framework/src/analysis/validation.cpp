@@ -108,8 +108,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       }
       const std::string fw = has_framework ? p.framework : "";
       if (!knows_framework(fw)) {
-        rep.unmapped.push_back({r.id, r.source, r.metric,
-                                "latency/" + name + " has no profile for framework '" + fw + "'"});
+        rep.unmapped.push_back(
+            {r.id, r.source, r.metric, "latency/" + name + " has no profile for framework '" + fw + "'"});
         continue;
       }
       auto& lat = by_framework[fw];

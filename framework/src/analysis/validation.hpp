@@ -22,7 +22,7 @@ namespace tessera::validation {
 
 struct RowResult {
   std::string id, source, metric, unit, framework;
-  std::string framework_version;  // the version the software column states ("" = none)
+  std::string framework_version;                // the version the software column states ("" = none)
   double measured = 0, predicted = 0, ape = 0;  // ape: |predicted - measured| / measured
   bool bound = false;  // a ceiling, not an estimate (RowPlan::bound): in no median but its group's
   // Collective rows: the plan, the machine file stem and what the physics chose.

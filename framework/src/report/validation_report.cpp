@@ -77,8 +77,9 @@ void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows)
       {"collective group", "n", "median APE", "mean APE"},
       {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
   for (const auto& [name, st] : rep.by_group)
-    if (name != kGroupOfflineBound) g.add_row({name == kGroupMoEAmbiguous ? name + std::string(" (apart)") : name, std::to_string(st.n),
-               pct(st.median_ape), pct(st.mean_ape)});
+    if (name != kGroupOfflineBound)
+      g.add_row({name == kGroupMoEAmbiguous ? name + std::string(" (apart)") : name, std::to_string(st.n),
+                 pct(st.median_ape), pct(st.mean_ape)});
   g.print(os);
   os << "\n";
 }
