@@ -21,8 +21,8 @@ namespace {
 
 const char* kUsage = "tessera validate-data CSV [--latency NAME[,NAME...]]... [options]";
 const char* kExamples =
-    "  tessera validate-data ../shared/data/measurements.csv --latency roofline,overlap,calibrated\n"
-    "  tessera validate-data ../shared/data/measurements.csv --latency calibrated --latency-only --json -\n"
+    "  tessera validate-data data/measurements.csv --latency roofline,overlap,calibrated\n"
+    "  tessera validate-data data/measurements.csv --latency calibrated --latency-only --json -\n"
     "  tessera validate-data data/measurements-h200.csv --latency calibrated --summary\n\n"
     "Each row is mapped through the alias table (data/aliases.yaml: model, hardware and software\n"
     "names -> model file, machine file, framework profile) and its metric predicted: ttft and\n"
@@ -63,7 +63,7 @@ int validate_data_command(const Args& args) {
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
     if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
     if (csv_path.empty())
-      throw InputError("validate-data: name a measurements CSV (e.g. ../shared/data/measurements.csv)");
+      throw InputError("validate-data: name a measurements CSV (e.g. data/measurements.csv)");
 
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);

@@ -3,7 +3,7 @@
 
 Written for the lent NVIDIA H200 (PyTorch 2.11, no network: every model is built from a
 config with random weights, nothing is downloaded). Writes one CSV in the column format of
-shared/data/measurements.csv to $OUT/measurements-h200.csv (or --out), one row per number,
+data/measurements.csv to $OUT/measurements-h200.csv (or --out), one row per number,
 flushed after every row so a timeout keeps what was measured.
 
 Timing: CUDA events, warm-ups first, median of repeats.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the parameters printed by fit_calibrated into the shipped files.
 
-    build/bin/fit_calibrated --target ../shared/data/measurements.csv --extra data/measurements-h200.csv \
+    build/bin/fit_calibrated --target data/measurements.csv --extra data/measurements-h200.csv \
         --exclude-ids 1132-1143 --exclude-notes grouped > fit.txt
     tests/calibration/apply_fit.py fit.txt
 

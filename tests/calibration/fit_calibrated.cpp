@@ -1,7 +1,7 @@
 // fit_calibrated: chooses the parameters of latency/calibrated from measurements, and measures
 // how well they generalise (leave one source out). docs/accuracy.md records its output.
 //
-//   fit_calibrated --target ../shared/data/measurements.csv --extra data/measurements-h200.csv
+//   fit_calibrated --target data/measurements.csv --extra data/measurements-h200.csv
 //                  [--loso] [--rounds N]
 //
 // Rows: the latency rows of the target CSV (the acceptance set) and of every --extra CSV (our

@@ -1,6 +1,6 @@
 // `validate-data` on collective rows (docs/accuracy.md "Collectives"): the notes scanners, the
 // payload bytes, the NVLS restriction, hand-computed predictions from the machine files'
-// constants, and every collective row of ../shared/data/measurements-2024-2026.csv mapped.
+// constants, and every collective row of data/measurements-2024-2026.csv mapped.
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 
@@ -22,7 +22,6 @@ using namespace tessera::validation;
 namespace {
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
-const std::string kSharedDir = TESSERA_SHARED_DATA_DIR;
 
 std::uint32_t bit(CollAlgorithm a) { return 1u << static_cast<unsigned>(a); }
 
@@ -199,15 +198,9 @@ TEST_CASE("collective rows: hand-computed busbw and dispatch predictions", "[val
   CHECK(j["summary"]["by_collective_group"][kGroupMoE]["n"] == 1);
 }
 
-TEST_CASE("collective rows: every collective row of the shared 2024-2026 CSV maps",
-          "[validate-data][collectives]") {
-  if (kSharedDir.empty()) {
-    WARN("SKIPPED: no shared/data found above " << kRoot
-                                                << " at configure time (set -DTESSERA_SHARED_DATA_DIR)");
-    return;
-  }
-  const std::string file = kSharedDir + "/measurements-2024-2026.csv";
-  REQUIRE(std::filesystem::exists(file));  // configured but gone: a failure, not a pass
+TEST_CASE("collective rows: every collective row of the 2024-2026 CSV maps", "[validate-data][collectives]") {
+  const std::string file = kRoot + "/data/measurements-2024-2026.csv";
+  REQUIRE(std::filesystem::exists(file));
   const auto rows = read_measurements(file);
   ValidateOptions o;
   o.latency = {"roofline", "overlap", "calibrated"};
@@ -232,10 +225,11 @@ TEST_CASE("collective rows: every collective row of the shared 2024-2026 CSV map
     }
     CHECK(n == collective_rows);
     CHECK(apart == std::set<std::string>{"230", "231"});  // "hardware ambiguous" in their notes
-    REQUIRE(rep.by_group.size() == 3);
+    REQUIRE(rep.by_group.size() == 4);  // the three collective groups, then row 261's ceiling
     CHECK(rep.by_group[0].second.n == 9);
     CHECK(rep.by_group[1].second.n == 12);
     CHECK(rep.by_group[2].second.n == 2);
+    CHECK(rep.by_group[3].first == kGroupOfflineBound);
   }
   // The acceptance (median |error| <= 25 % per group) with the reference rates {1, 0}: the MoE
   // group meets it; the all-reduce busbw group misses it (28.2 %: NVLS's mid-size bandwidth,

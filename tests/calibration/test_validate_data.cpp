@@ -1,5 +1,5 @@
 // `validate-data`: CSV reading, the alias table, row mapping, the e2e sum, and the accuracy
-// acceptance of latency/calibrated on ../shared/data/measurements.csv (docs/accuracy.md).
+// acceptance of latency/calibrated on data/measurements.csv (docs/accuracy.md).
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 
@@ -20,13 +20,9 @@ using namespace tessera::validation;
 namespace {
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
-// The shared data folder the build found (CMakeLists.txt: TESSERA_SHARED_DATA_DIR); "" -> skipped.
-const std::string kShared = std::string(TESSERA_SHARED_DATA_DIR).empty()
-                                ? kRoot + "/../shared/data/measurements.csv"
-                                : std::string(TESSERA_SHARED_DATA_DIR) + "/measurements.csv";
+// The public measurements, shipped in data/ (data/README.md).
+const std::string kPublic = kRoot + "/data/measurements.csv";
 const std::string kH200 = kRoot + "/data/measurements-h200.csv";
-
-bool have_shared() { return std::filesystem::exists(kShared); }
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const auto p = std::filesystem::temp_directory_path() / name;
@@ -161,11 +157,8 @@ TEST_CASE("validate-data: e2e sums the prefill and every decode step (trapezoid 
 }
 
 TEST_CASE("validate-data: every row is either predicted or listed with a reason", "[validate-data]") {
-  if (!have_shared()) {
-    WARN("no " << kShared << ": skipped");
-    return;
-  }
-  const auto rows = read_measurements(kShared);
+  REQUIRE(std::filesystem::exists(kPublic));
+  const auto rows = read_measurements(kPublic);
   ValidateOptions o;
   o.latency = {"overlap", "calibrated"};
   o.data_root = kRoot;
@@ -188,11 +181,8 @@ TEST_CASE("validate-data: every row is either predicted or listed with a reason"
 }
 
 TEST_CASE("validate-data: calibrated acceptance on the 50 latency rows", "[validate-data][acceptance]") {
-  if (!have_shared()) {
-    WARN("no " << kShared << ": skipped");
-    return;
-  }
-  const auto rows = read_measurements(kShared);
+  REQUIRE(std::filesystem::exists(kPublic));
+  const auto rows = read_measurements(kPublic);
   std::size_t latency_rows = 0;
   for (const auto& r : rows) latency_rows += is_latency_metric(r.metric) ? 1 : 0;
   CHECK(latency_rows == 50);

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <filesystem>
 
 #include "tessera/error.hpp"
@@ -40,7 +41,9 @@ Aliases load_aliases(const std::string& path) {
       if (!item.IsMap() || !item[match_key])
         throw InputError(where(item) + ": error: each `" + section + "` entry needs `" + match_key + ":`");
       AliasRule r;
+      r.line = item.Mark().line + 1;
       r.match = item[match_key].as<std::string>();
+      if (r.match.empty()) throw InputError(where(item) + ": error: `" + match_key + ":` must not be empty");
       if (item["locator"]) r.locator = item["locator"].as<std::string>();
       if (item["unmapped"]) {
         r.unmapped = item["unmapped"].as<std::string>();
@@ -61,6 +64,63 @@ Aliases load_aliases(const std::string& path) {
     throw InputError(path + ": error: " + e.msg);
   }
   return a;
+}
+
+namespace {
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool contains_ci(const std::string& hay, const std::string& needle) {
+  return needle.empty() || lower_ascii(hay).find(lower_ascii(needle)) != std::string::npos;
+}
+
+std::size_t specificity(const AliasRule& r) { return r.match.size() + r.locator.size(); }
+
+}  // namespace
+
+const AliasRule* select_rule(const std::vector<AliasRule>& rules, const std::string& value,
+                             const std::string& locator) {
+  const AliasRule* best = nullptr;
+  for (const AliasRule& r : rules)
+    if (contains_ci(value, r.match) && contains_ci(locator, r.locator) &&
+        (!best || specificity(r) > specificity(*best)))
+      best = &r;
+  return best;
+}
+
+std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules) {
+  std::vector<ShadowedRule> out;
+  for (const AliasRule& r : rules) {
+    // The rule's own text is the value it is most sure to match; if even that goes elsewhere,
+    // so does every value (a rule taking it matches every superstring of it as well, and is
+    // at least as specific there).
+    const AliasRule* got = select_rule(rules, r.match, r.locator);
+    if (got != &r) out.push_back({&r, got});
+  }
+  return out;
+}
+
+std::string framework_version(const std::string& software, const AliasRule& rule) {
+  const std::string low = lower_ascii(software);
+  const std::size_t at = low.find(lower_ascii(rule.match));
+  if (at == std::string::npos) return "";
+  std::size_t i = at + rule.match.size();
+  while (i < software.size() && (software[i] == ' ' || software[i] == '@')) ++i;
+  if (low.compare(i, 4, "main") == 0 &&
+      (i + 4 == low.size() || !std::isalnum(static_cast<unsigned char>(low[i + 4]))))
+    return "main";
+  if (i < low.size() && low[i] == 'v') ++i;
+  const std::size_t start = i;
+  while (i < software.size() && (std::isdigit(static_cast<unsigned char>(software[i])) ||
+                                 (software[i] == '.' && i + 1 < software.size() &&
+                                  std::isalnum(static_cast<unsigned char>(software[i + 1]))) ||
+                                 (i > start && std::isalpha(static_cast<unsigned char>(software[i])))))
+    ++i;
+  if (i == start || !std::isdigit(static_cast<unsigned char>(software[start]))) return "";
+  return software.substr(start, i - start);
 }
 
 }  // namespace tessera::validation

@@ -12,14 +12,38 @@ namespace tessera::validation {
 struct AliasRule {
   std::string match;     // case-insensitive substring of the column (models, hardware, software)
   std::string locator;   // frameworks only: also a substring of source_locator ("" = any)
-  std::string target;    // model / machine file stem, or framework profile name
+  std::string target;    // model / machine file stem, or framework name (vllm, tensorrt-llm, ...)
   std::string unmapped;  // non-empty: rows matching this rule are not mapped, for this reason
+  int line = 0;          // 1-based line in the alias file (0: built in code)
 };
 struct Aliases {
   std::string file;
   std::vector<AliasRule> models, hardware, frameworks;
 };
 TESSERA_API Aliases load_aliases(const std::string& path);
+
+// The rule a column value (and, for frameworks, the row's source_locator) selects: of the rules
+// whose `match` (and `locator`) are case-insensitive substrings, the most specific — the longest
+// match + locator text; between equally long ones, the earlier in the file. nullptr: none.
+// "TensorRT-LLM (PyTorch backend)" thus takes `TensorRT-LLM` over `PyTorch`, "GB200 NVL72"
+// takes `GB200` over `B200`, "H200" takes `H200` over `H20`, wherever the rules stand.
+TESSERA_API const AliasRule* select_rule(const std::vector<AliasRule>& rules, const std::string& value,
+                                         const std::string& locator = "");
+
+// A rule no value can select: every value it matches is taken by another rule (one at least as
+// specific that also matches the rule's own text, earlier when equally long). `by` is that rule.
+struct ShadowedRule {
+  const AliasRule* rule = nullptr;
+  const AliasRule* by = nullptr;
+};
+// The shadowed rules of one section, in file order (empty: every rule is reachable).
+TESSERA_API std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules);
+
+// The framework version a software column states right after the selected rule's `match`:
+// "vLLM 0.6.3" -> "0.6.3", "TensorRT-LLM v0.5 (...)" -> "0.5", "TensorRT-LLM 1.0.0rc4" ->
+// "1.0.0rc4", "vLLM main, ..." -> "main"; "" when the text after the match is not a version
+// ("TensorRT-LLM (PyTorch backend)", "DeepSpeed-Inference (>=0.7.3)").
+TESSERA_API std::string framework_version(const std::string& software, const AliasRule& rule);
 // data_root/data/aliases.yaml
 TESSERA_API std::string default_aliases_path(const std::string& data_root);
 

@@ -1,6 +1,6 @@
 #pragma once
 // The collective rows of a measurements CSV (`collective_busbw:all_reduce`,
-// `collective_latency:ep_dispatch` / `:ep_combine`; ../shared/data/README.md): what their
+// `collective_latency:ep_dispatch` / `:ep_combine`; data/README.md): what their
 // cells and notes say about the collective, read by hand scanners (no std::regex), and the
 // arithmetic that turns a collective's time into the row's quantity. docs/accuracy.md
 // "Collectives" has the mapping rules.

@@ -1,5 +1,5 @@
 #pragma once
-// Reading a measurements CSV (the columns of ../shared/data/measurements.csv) into rows, held
+// Reading a measurements CSV (the columns of data/measurements.csv) into rows, held
 // to the input limits (docs/limits.md, "JSON and CSV"): read with read_input_file, scanned by
 // core/csv (BOM, csv.cell_bytes, csv.rows), a duplicate or missing header column refused, a
 // row with more or fewer cells than the header refused at its line, and an integer count

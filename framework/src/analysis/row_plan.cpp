@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "analysis/collective_rows.hpp"
+#include "analysis/row_precision.hpp"
 
 namespace tessera::validation {
 
@@ -69,48 +70,6 @@ std::optional<double> bandwidth_unit_scale(const std::string& unit) {
   if (u == "gb/s") return 1e-9;
   if (u == "tb/s") return 1e-12;
   return std::nullopt;
-}
-
-// ---- dtype -----------------------------------------------------------------------------
-
-std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::string& why) {
-  const std::string p = lower(trim(precision));
-  DTypes d;
-  if (p.empty()) {
-    why = "precision not stated";
-    return std::nullopt;
-  }
-  auto all = [&](DType t) {
-    d.weights = d.kv = d.activations = t;
-    return d;
-  };
-  if (p == "fp16" || p == "float16" || p == "half") return all(DType::fp16);
-  if (p == "bf16" || p == "bfloat16") return all(DType::bf16);
-  if (p == "fp32" || p == "float32") return all(DType::fp32);
-  if (p == "fp8")
-    return all(DType::fp8);  // weights, KV and activations in fp8 (TensorRT-LLM --enable_fp8 --fp8_kv_cache)
-  if (p.find("int4") != std::string::npos || p.find("awq") != std::string::npos) {
-    d = all(DType::fp16);
-    d.weights = DType::int4;  // weight-only: activations and KV stay 16-bit
-    return d;
-  }
-  if (p.find("int8") != std::string::npos) {
-    if (p.find("weight") != std::string::npos) {
-      d = all(DType::fp16);
-      d.weights = DType::int8;
-      return d;
-    }
-    return all(DType::int8);
-  }
-  why = "precision '" + precision + "' has no dtype mapping";
-  return std::nullopt;
-}
-
-const AliasRule* first_match(const std::vector<AliasRule>& rules, const std::string& value,
-                             const std::string& locator = "") {
-  for (const AliasRule& r : rules)
-    if (contains_ci(value, r.match) && contains_ci(locator, r.locator)) return &r;
-  return nullptr;
 }
 
 bool unmapped(RowPlan& p, std::string reason) {
@@ -185,6 +144,57 @@ bool gemm_shape(const DataRow& row, double& m, double& k, double& n) {
   return false;
 }
 
+// `NAME=INT` pairs separated by commas at the very start of the notes ("M=1024,N=1024,K=1024",
+// "groups=4,M_per_group=8192,N=4096,K=7168": measurements-2024-2026.csv's kernel convention).
+bool leading_gemm_shape(const std::string& notes, double& m, double& n, double& k, double& groups) {
+  std::size_t at = 0;
+  double vm = 0, vn = 0, vk = 0, vg = 0, vmg = 0;
+  for (int i = 0; i < 5; ++i) {
+    skip_spaces(notes, at);
+    double v = 0;
+    if (assignment(notes, at, "groups", v)) {
+      vg = v;
+    } else if (assignment(notes, at, "M_per_group", v)) {
+      vmg = v;
+    } else if (assignment(notes, at, "M", v)) {
+      vm = v;
+    } else if (assignment(notes, at, "N", v)) {
+      vn = v;
+    } else if (assignment(notes, at, "K", v)) {
+      vk = v;
+    } else {
+      break;
+    }
+    if (at >= notes.size() || notes[at] != ',') break;
+    ++at;
+  }
+  if (vg > 0 && vmg > 0 && vm == 0) {
+    vm = vmg;
+  } else if (vg > 0 || vmg > 0) {
+    return false;  // half a grouped shape
+  }
+  if (vm <= 0 || vn <= 0 || vk <= 0) return false;
+  m = vm;
+  n = vn;
+  k = vk;
+  groups = vg > 0 ? vg : 1;
+  return true;
+}
+
+// "samples/s 107.477" (MLPerf's summary figure) in the notes.
+std::optional<double> notes_samples_per_s(const std::string& notes) {
+  const std::size_t at = notes.find("samples/s");
+  if (at == std::string::npos) return std::nullopt;
+  std::size_t i = at + 9;
+  skip_spaces(notes, i);
+  std::size_t end = i;
+  while (end < notes.size() && (std::isdigit(static_cast<unsigned char>(notes[end])) || notes[end] == '.'))
+    ++end;
+  const auto v = real_cell(notes.substr(i, end - i));
+  if (!v || *v <= 0) return std::nullopt;
+  return v;
+}
+
 // "copy bytes = N" in the notes (the leftmost).
 bool copy_bytes(const DataRow& row, double& bytes) {
   const std::string& s = row.notes;
@@ -197,7 +207,7 @@ bool copy_bytes(const DataRow& row, double& bytes) {
 }
 
 bool map_machine(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
-  const AliasRule* r = first_match(aliases.hardware, row.hardware);
+  const AliasRule* r = select_rule(aliases.hardware, row.hardware);
   if (!r) return unmapped(p, "hardware '" + row.hardware + "' has no alias (" + aliases.file + ")");
   if (!r->unmapped.empty()) return unmapped(p, r->unmapped);
   p.machine_file = (fs::path(root) / "machines" / (r->target + ".yaml")).string();
@@ -206,7 +216,7 @@ bool map_machine(const DataRow& row, const Aliases& aliases, const std::string& 
 }
 
 bool map_model(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
-  const AliasRule* r = first_match(aliases.models, row.model);
+  const AliasRule* r = select_rule(aliases.models, row.model);
   if (!r) return unmapped(p, "model '" + row.model + "' has no alias (" + aliases.file + ")");
   if (!r->unmapped.empty()) return unmapped(p, r->unmapped);
   p.model_file = (fs::path(root) / "models" / (r->target + ".yaml")).string();
@@ -214,10 +224,10 @@ bool map_model(const DataRow& row, const Aliases& aliases, const std::string& ro
   return true;
 }
 
-std::string map_framework(const DataRow& row, const Aliases& aliases) {
-  for (const AliasRule& r : aliases.frameworks)
-    if (contains_ci(row.software, r.match) && contains_ci(row.source_locator, r.locator)) return r.target;
-  return "generic";
+void map_framework(const DataRow& row, const Aliases& aliases, RowPlan& p) {
+  const AliasRule* r = select_rule(aliases.frameworks, row.software, row.source_locator);
+  p.framework = r ? r->target : "generic";
+  p.framework_version = r ? framework_version(row.software, *r) : "";
 }
 
 // Parallel configuration from n_devices, tp, pp, ep; dp = n_devices / (tp·pp).
@@ -337,7 +347,8 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   }
 
   // What is predicted, and in which unit.
-  const bool is_time_metric = is_latency_metric(m) || m == "ms_per_token_amortized";
+  const bool is_time_metric = is_latency_metric(m) || m == "ms_per_token_amortized" || m == "itl" ||
+                              m.rfind("kernel_latency:", 0) == 0;
   if (is_time_metric) {
     const auto scale = time_unit_scale(row.unit);
     if (!scale) {
@@ -350,6 +361,92 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     p.measure = Measure::prefill;
   } else if (m == "tpot" || m == "tpot_p50") {
     p.measure = Measure::decode_step;
+  } else if (m == "itl") {
+    // The token-weighted mean gap equals the mean decode step only for a fixed OSL and one token
+    // per step: speculative decoding (several tokens per step, uneven gaps) is not predicted.
+    for (const char* spec : {"speculative", "MTP", "EAGLE", "draft model"})
+      if (contains_ci(row.notes, spec)) {
+        unmapped(p, std::string("itl with speculative decoding ('") + spec +
+                        "' in the notes): the gaps are not one decode step each");
+        return p;
+      }
+    if (contains_ci(row.notes, "variable output") || contains_ci(row.notes, "variable input/output")) {
+      unmapped(p,
+               "itl over variable output lengths: token-weighted, it is not the decode step at a stated OSL");
+      return p;
+    }
+    p.measure = Measure::decode_step;
+  } else if (m == "decode_tok_s_per_user") {
+    if (lower(trim(row.unit)) != "tok/s") {
+      unmapped(p, "unit '" + row.unit + "' does not match metric " + m + " (tok/s)");
+      return p;
+    }
+    p.measure = Measure::decode_step;
+    p.derived = Derived::per_user_rate;
+  } else if (m == "mfu") {
+    // Only when the source counts what Tessera counts: the model's useful FLOPs against the
+    // dense peak (notes `mfu_flops=model` and `peak=dense`).
+    if (!contains_ci(row.notes, "mfu_flops=model") || !contains_ci(row.notes, "peak=dense")) {
+      unmapped(p,
+               "mfu: the source's FLOP count and peak are not stated as Tessera's (the model's useful FLOPs "
+               "against the dense peak: notes `mfu_flops=model`, `peak=dense`)");
+      return p;
+    }
+    if (trim(row.unit) != "%") {
+      unmapped(p, "unit '" + row.unit + "' does not match metric mfu (%)");
+      return p;
+    }
+    p.measure = Measure::decode_step;
+    p.derived = Derived::mfu;
+  } else if (m == "throughput_in_per_node" || m == "throughput_in_per_gpu" ||
+             m == "throughput_out_per_node") {
+    // One phase measured on its own (disaggregated deployments): the prefill of input_len tokens
+    // for B sequences, or one decode step at context input_len + output_len/2; per GPU, or per
+    // 8-GPU node (measurements-2024-2026.csv's convention).
+    if (lower(row.unit).rfind("tok/s", 0) != 0) {
+      unmapped(p, "unit '" + row.unit + "' does not match metric " + m);
+      return p;
+    }
+    p.measure = m == "throughput_out_per_node" ? Measure::decode_step : Measure::prefill;
+    p.derived = Derived::phase_tokens_per_s;
+    p.devices_per_unit = m.size() > 9 && m.compare(m.size() - 9, 9, "_per_node") == 0 ? 8 : 1;
+  } else if (m == "ttft_p99" || m == "tpot_p99" || m == "mlperf_server_throughput") {
+    unmapped(p,
+             "metric '" + m +
+                 "': a percentile or a throughput under Poisson arrivals; the serving models predict means "
+                 "at a stated concurrency");
+    return p;
+  } else if (m == "mlperf_offline_throughput") {
+    if (lower(row.unit).rfind("tok/s", 0) != 0) {
+      unmapped(p, "unit '" + row.unit + "' does not match metric " + m);
+      return p;
+    }
+    p.measure = Measure::offline_bound;
+    p.bound = true;
+    p.group = kGroupOfflineBound;
+  } else if (m == "kernel_tflops") {
+    const std::string u = lower(trim(row.unit));
+    if (u != "tflops" && u != "tflop/s") {
+      unmapped(p, "unit '" + row.unit + "' does not match metric kernel_tflops (TFLOPS)");
+      return p;
+    }
+    if (!leading_gemm_shape(row.notes, p.gemm_m, p.gemm_n, p.gemm_k, p.gemm_groups)) {
+      unmapped(p,
+               "kernel_tflops without a GEMM shape (M=..,N=..,K=.. or groups=..,M_per_group=..,N=..,K=..) "
+               "at the start of the notes");
+      return p;
+    }
+    p.measure = Measure::gemm;
+    p.derived = Derived::flop_rate;
+    p.to_unit = 1e-12;
+  } else if (m == "kernel_latency:fused_moe" || m == "kernel_latency:attention_prefill" ||
+             m == "kernel_latency:attention_decode") {
+    // One stage of one layer timed alone, as op_latency: the experts' stage for the fused MoE
+    // call (batch = tokens: a decode step of that many sequences), the attention core for the
+    // attention backends (prefill of input_len tokens; decode with input_len cached).
+    p.measure = Measure::op_stage;
+    p.stage = m == "kernel_latency:fused_moe" ? "moe.experts" : "attn.core";
+    p.stage_decode = m != "kernel_latency:attention_prefill";
   } else if (m == "e2e_latency") {
     p.measure = Measure::request;
   } else if (m == "throughput_out" || m == "throughput_out_per_gpu" || m == "request_throughput") {
@@ -399,6 +496,14 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   }
 
   if (!map_machine(row, aliases, root, p)) return p;
+  if (p.measure != Measure::gemm && p.measure != Measure::copy) {
+    // A model the alias table refuses: that reason before any other cell's.
+    const AliasRule* mr = select_rule(aliases.models, row.model);
+    if (mr && !mr->unmapped.empty()) {
+      unmapped(p, mr->unmapped);
+      return p;
+    }
+  }
   std::string why;
   const auto dt = dtypes_from_precision(row.precision, why);
   if (!dt) {
@@ -406,7 +511,7 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
     return p;
   }
   p.dtype = *dt;
-  p.framework = map_framework(row, aliases);
+  map_framework(row, aliases, p);
   if (p.measure == Measure::gemm || p.measure == Measure::copy) {
     p.mapped = true;
     return p;
@@ -414,8 +519,32 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   if (!map_model(row, aliases, root, p)) return p;
   if (!map_config(row, p)) return p;
 
+  if (p.measure == Measure::offline_bound) {
+    // Lengths vary per sample: the mean OSL = generated tokens/s / samples/s (both in the row);
+    // the ISL is not stated and is taken as 0 and the batch as the largest whose KV fits, which
+    // keeps the prediction a ceiling (row_prediction.cpp).
+    const auto sps = notes_samples_per_s(row.notes);
+    if (!sps) {
+      unmapped(p,
+               "MLPerf Offline: no 'samples/s <number>' in the notes (the mean output length is tokens/s "
+               "over it)");
+      return p;
+    }
+    p.output = std::max<std::int64_t>(1, std::llround(p.measured / *sps));
+    p.input = 0;
+    p.batch = 0;
+    p.mapped = true;
+    return p;
+  }
   const auto batch = int_cell(row.batch);
   if (!batch || *batch < 1) {
+    for (const char* load : {"offered load", "target_qps", "request rate"})
+      if (contains_ci(row.notes, load)) {
+        unmapped(p, std::string("measured under a request rate ('") + load +
+                        "' in the notes), not at a stated concurrency (batch): the serving models take a "
+                        "concurrency");
+        return p;
+      }
     unmapped(p, "batch not stated");
     return p;
   }
@@ -426,12 +555,15 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   p.batch = *batch / p.config.dp;
   const auto in = int_cell(row.input_len);
   const auto out = int_cell(row.output_len);
-  if (!in || *in < 1) {
+  const bool context_free = m == "kernel_latency:fused_moe";  // the experts' time needs no context
+  if ((!in || *in < 1) && !context_free) {
     unmapped(p, "input_len not stated");
     return p;
   }
-  p.input = *in;
-  if (p.measure == Measure::op_stage) {
+  p.input = in && *in >= 1 ? *in : 1;
+  if (m.rfind("kernel_latency:", 0) == 0) {
+    p.output = p.stage_decode ? 1 : 0;  // the stage's step: decode (fused MoE, decode attention) or prefill
+  } else if (p.measure == Measure::op_stage) {
     // output_len 0: the prefill of input_len tokens; 1: a decode step with input_len cached.
     if (!out || *out > 1) {
       unmapped(p, "op_latency row with output_len not 0 (prefill) or 1 (decode step)");

@@ -21,13 +21,14 @@ TESSERA_API bool is_latency_metric(const std::string& metric);
 TESSERA_API std::string source_label(const std::string& source);
 
 enum class Measure : std::uint8_t {
-  prefill,      // TTFT / prefill latency: the prefill of input_len tokens
-  decode_step,  // one decode step at context input_len + output_len/2
-  request,      // prefill + (output_len - 1) decode steps with growing context
-  op_stage,     // one stage of one layer, timed alone
-  gemm,         // one GEMM M x K x N
-  copy,         // one device-to-device copy
-  collective,   // one collective call timed alone (docs/accuracy.md "Collectives")
+  prefill,        // TTFT / prefill latency: the prefill of input_len tokens
+  decode_step,    // one decode step at context input_len + output_len/2
+  request,        // prefill + (output_len - 1) decode steps with growing context
+  op_stage,       // one stage of one layer, timed alone
+  gemm,           // one GEMM M x K x N
+  copy,           // one device-to-device copy
+  collective,     // one collective call timed alone (docs/accuracy.md "Collectives")
+  offline_bound,  // MLPerf Offline: the decode-throughput ceiling at the largest batch that fits
 };
 enum class Derived : std::uint8_t {
   time,                 // the measured time itself
@@ -36,6 +37,11 @@ enum class Derived : std::uint8_t {
   requests_per_s,       // B·dp / e2e
   time_per_token,       // e2e / (B·output_len)
   busbw,                // all-reduce bus bandwidth msg_bytes / t · 2(n-1)/n
+  flop_rate,            // kernel_tflops: 2·M·N·K (· groups) / t
+  per_user_rate,        // decode_tok_s_per_user: 1 / TPOT
+  mfu,                  // the step's useful FLOPs / (dense peak · PEs · t), in %
+  phase_tokens_per_s,   // one phase alone (disaggregated rows): prefill B·dp·ISL / TTFT or decode
+                        // B·dp / step, per device × RowPlan::devices_per_unit
 };
 
 // The collective row groups, each with its own median (docs/accuracy.md "Collectives").
@@ -62,6 +68,7 @@ struct RowPlan {
   bool mapped = false;
   std::string reason;  // why not mapped
   std::string model_file, machine_file, framework;
+  std::string framework_version;  // the version the software column states ("" = none; "main")
   DTypes dtype;
   ParallelConfig config;
   std::int64_t n_devices = 1;
@@ -73,11 +80,19 @@ struct RowPlan {
   double stage_fraction = 1;  // op_stage: the row's share of that stage (Q_mul_K: 1/2)
   bool stage_decode = true;   // op_stage: a decode step (else a prefill)
   double gemm_m = 0, gemm_n = 0, gemm_k = 0;
-  double copy_bytes = 0;      // bytes copied (read once, written once)
-  CollectivePlan collective;  // measure == collective
-  double to_unit = 1;         // SI value × to_unit = the row's unit
-  double measured = 0;        // the row's value
+  double gemm_groups = 1;  // grouped GEMM: `groups` GEMMs of gemm_m x gemm_n x gemm_k, each its own weights
+  double copy_bytes = 0;   // bytes copied (read once, written once)
+  CollectivePlan collective;    // measure == collective
+  double to_unit = 1;           // SI value × to_unit = the row's unit
+  double devices_per_unit = 1;  // phase_tokens_per_s: 1 per GPU, 8 per node
+  double measured = 0;          // the row's value
+  // A bound, not an estimate (MLPerf Offline): reported in its own group, in no median.
+  bool bound = false;
+  std::string group;  // non-collective rows reported in a group of their own ("" = none)
 };
+
+// Rows reported apart, in a group of their own (docs/accuracy.md "How a row is mapped").
+inline constexpr const char* kGroupOfflineBound = "MLPerf Offline bound";
 
 TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
 

@@ -7,6 +7,7 @@
 
 #include "analysis/collective_rows.hpp"
 #include "eval/evaluator.hpp"
+#include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/eval_context.hpp"
 #include "tessera/physics/layout.hpp"
@@ -187,9 +188,11 @@ struct PointEvaluator {
     s.count = 1;
     s.kernels = 1;
     if (p.measure == Measure::gemm) {
-      s.flops = s.accounted_flops = 2 * p.gemm_m * p.gemm_n * p.gemm_k;
+      // A grouped GEMM: `groups` GEMMs of M x N x K, each with its own weights (K x N), one launch.
+      const double g = p.gemm_groups;
+      s.flops = s.accounted_flops = 2 * g * p.gemm_m * p.gemm_n * p.gemm_k;
       s.hbm_bytes = s.accounted_hbm_bytes =
-          (p.gemm_m * p.gemm_k + p.gemm_k * p.gemm_n + p.gemm_m * p.gemm_n) * ctx.act_bytes;
+          g * (p.gemm_m * p.gemm_k + p.gemm_k * p.gemm_n + p.gemm_m * p.gemm_n) * ctx.act_bytes;
       s.gemm = {p.gemm_m, p.gemm_n, p.gemm_k};
     } else {
       s.hbm_bytes = s.accounted_hbm_bytes = 2 * p.copy_bytes;  // read once, write once
@@ -238,6 +241,41 @@ struct PointEvaluator {
     return t;
   }
 
+  // MLPerf Offline ceiling: every query issued at once, so the run is as fast as its decode at
+  // the largest batch whose KV fits (context = OSL: the ISL is not stated and taken as 0), with
+  // no prefill — dp x B / (one decode step at context OSL/2, the mean over the generation).
+  double offline_bound(Evaluation& e) const {
+    const RowPlan& p = row.plan;
+    const std::int64_t osl = std::max<std::int64_t>(1, p.output);
+    Workload w;
+    w.mode = Mode::decode;
+    w.context = osl;
+    w.batch = 1;
+    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    const Evaluator ev(ctx, latency, memory, {});
+    ev.layout_for(row.plan.config, e);
+    if (!e.layout.valid)
+      throw Error("configuration " + format_config(row.plan.config, machine) +
+                  " is not valid: " + describe_invalid(e.layout.reason, row.model, machine, row.plan.config));
+    Evaluation scratch;
+    HostStepTimer timer(ev, row.plan.config, e.layout, scratch);
+    if (!timer.kv_fits(1, osl)) throw Error("the weights and one sequence's KV do not fit one replica");
+    std::int64_t lo = 1, hi = 2;  // kv_fits(lo); the largest B by doubling, then bisection
+    while (hi <= (std::int64_t{1} << 24) && timer.kv_fits(hi, osl)) {
+      lo = hi;
+      hi *= 2;
+    }
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      (timer.kv_fits(mid, osl) ? lo : hi) = mid;
+    }
+    PreparedRow at = row;
+    at.plan.batch = lo;
+    PointEvaluator pe{at, latency, memory, machine};
+    const double step = pe.run(Mode::decode, std::max<std::int64_t>(1, osl / 2), e);
+    return static_cast<double>(p.config.dp) * static_cast<double>(lo) / step;
+  }
+
   // Prefill + decode steps at contexts S .. S+O-2 (exact up to 16 steps, else a 9-point
   // trapezoid: a step's time is piecewise linear in the context).
   double request(Evaluation& e) const {
@@ -278,16 +316,28 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
   switch (p.measure) {
     case Measure::prefill:
       si = pe.run(Mode::prefill, p.input, e);
+      if (p.derived == Derived::phase_tokens_per_s)
+        return static_cast<double>(p.batch) * p.config.dp * static_cast<double>(p.input) / si /
+               static_cast<double>(p.n_devices) * p.devices_per_unit;
       break;
     case Measure::decode_step:
       si = pe.run(Mode::decode, p.input + p.output / 2, e);
+      if (p.derived == Derived::phase_tokens_per_s)
+        return static_cast<double>(p.batch) * p.config.dp / si / static_cast<double>(p.n_devices) *
+               p.devices_per_unit;
+      if (p.derived == Derived::per_user_rate) return 1 / si;             // tok/s one user sees
+      if (p.derived == Derived::mfu) return 100 * e.totals.compute_util;  // %
       break;
+    case Measure::offline_bound:
+      return pe.offline_bound(e);
     case Measure::op_stage:
       si = pe.op_stage(e);
       break;
     case Measure::gemm:
     case Measure::copy:
       si = pe.kernel();
+      if (p.derived == Derived::flop_rate)
+        return 2 * p.gemm_groups * p.gemm_m * p.gemm_n * p.gemm_k / si * p.to_unit;
       break;
     case Measure::collective:
       si = pe.collective(detail);
@@ -310,6 +360,10 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
           si = e2e / (static_cast<double>(p.batch) * static_cast<double>(p.output));
           break;
         case Derived::busbw:
+        case Derived::flop_rate:
+        case Derived::per_user_rate:
+        case Derived::mfu:
+        case Derived::phase_tokens_per_s:
           break;
       }
       break;

@@ -17,14 +17,16 @@ std::string serving_row_reason(const DataRow& row, const RowPlan& plan) {
   if (row.output_len.empty()) return "OSL (output_len) not stated";
   switch (plan.measure) {
     case Measure::prefill:
+      return plan.derived == Derived::time ? "" : "not a request-level quantity";
     case Measure::decode_step:
-      return "";
+      return plan.derived == Derived::time ? "" : "not a request-level quantity";
     case Measure::request:
       return plan.derived == Derived::busbw ? "not a request-level quantity" : "";
     case Measure::op_stage:
     case Measure::gemm:
     case Measure::copy:
     case Measure::collective:
+    case Measure::offline_bound:
       break;
   }
   return "not a request-level quantity";
@@ -84,6 +86,10 @@ double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const L
           si = m.e2e_s / (static_cast<double>(p.batch) * static_cast<double>(osl));
           break;
         case Derived::busbw:
+        case Derived::flop_rate:
+        case Derived::per_user_rate:
+        case Derived::mfu:
+        case Derived::phase_tokens_per_s:
           throw Error("not a request-level quantity");
       }
       break;

@@ -10,6 +10,7 @@
 #include "core/cancellation.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
+#include "tessera/plugin/param_spec.hpp"
 
 namespace tessera::validation {
 
@@ -67,8 +68,20 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     const LoadedPlugin& plugin =
         registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
     bool has_framework = false;
+    const ParamSpec* framework_param = nullptr;
     for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
-      if (std::string(plugin.descriptor->params[i].name) == "framework") has_framework = true;
+      if (std::string(plugin.descriptor->params[i].name) == "framework") {
+        has_framework = true;
+        framework_param = &plugin.descriptor->params[i];
+      }
+    // A framework the alias table names but the plugin has no profile for (an enumeration
+    // without it): the row is unmapped for this model, with that reason.
+    auto knows_framework = [&](const std::string& fw) {
+      if (!framework_param || framework_param->type != ParamType::enumeration) return true;
+      for (std::uint32_t c = 0; c < framework_param->choice_count; ++c)
+        if (fw == framework_param->choices[c].value) return true;
+      return false;
+    };
     std::map<std::string, std::shared_ptr<const LatencyModel>> by_framework;
     std::map<std::string, ParamSet> efficiency_by_machine;
 
@@ -94,6 +107,11 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         continue;
       }
       const std::string fw = has_framework ? p.framework : "";
+      if (!knows_framework(fw)) {
+        rep.unmapped.push_back(
+            {r.id, r.source, r.metric, "latency/" + name + " has no profile for framework '" + fw + "'"});
+        continue;
+      }
       auto& lat = by_framework[fw];
       if (!lat) {
         PluginChoice c;
@@ -129,6 +147,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       res.metric = r.metric;
       res.unit = r.unit;
       res.framework = p.framework;
+      res.framework_version = p.framework_version;
+      res.bound = p.bound;
       res.measured = p.measured;
       res.predicted = predicted;
       res.ape = std::abs(predicted - p.measured) / p.measured;
@@ -140,7 +160,12 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         if (!apes_by_group.count(res.collective.group)) group_order.push_back(res.collective.group);
         apes_by_group[res.collective.group].push_back(res.ape);
       }
-      if (!res.collective.apart) {  // rows whose hardware is ambiguous enter no median but their own
+      if (!p.group.empty()) {
+        if (!apes_by_group.count(p.group)) group_order.push_back(p.group);
+        apes_by_group[p.group].push_back(res.ape);
+      }
+      // Rows whose hardware is ambiguous, and bounds, enter no median but their group's.
+      if (!res.collective.apart && !res.bound) {
         if (!apes_by_source.count(r.source)) source_order.push_back(r.source);
         apes_by_source[r.source].push_back(res.ape);
         all.push_back(res.ape);
@@ -158,6 +183,24 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         }
       }
       rep.rows.push_back(std::move(res));
+    }
+    {
+      std::map<std::string, std::size_t> at;
+      std::map<std::string, std::vector<double>> apes;
+      auto slot = [&](const std::string& m) -> ModelReport::MetricCount& {
+        const auto it = at.find(m);
+        if (it != at.end()) return rep.by_metric[it->second];
+        at[m] = rep.by_metric.size();
+        rep.by_metric.push_back({m, 0, 0, {}});
+        return rep.by_metric.back();
+      };
+      for (const DataRow& r : rows)
+        if (!options.latency_only || is_latency_metric(r.metric)) ++slot(r.metric).rows;
+      for (const RowResult& r : rep.rows) {
+        ++slot(r.metric).mapped;
+        apes[r.metric].push_back(r.ape);
+      }
+      for (ModelReport::MetricCount& c : rep.by_metric) c.errors = error_stats(apes[c.metric]);
     }
     rep.serving_overall = error_stats(serving_all);
     for (const std::string& s : serving_order)

@@ -1,6 +1,6 @@
 #pragma once
 // `tessera validate-data`: predicts published measurements (rows in the format of
-// ../shared/data/measurements.csv) with one or more latency models and returns the errors.
+// data/measurements.csv) with one or more latency models and returns the errors.
 // By concern: measurement_csv (reading), alias_table and row_plan (mapping a row),
 // row_prediction (loading its files, predicting), error_stats (statistics); the text and JSON
 // renderings are report/validation_report.
@@ -22,7 +22,9 @@ namespace tessera::validation {
 
 struct RowResult {
   std::string id, source, metric, unit, framework;
+  std::string framework_version;                // the version the software column states ("" = none)
   double measured = 0, predicted = 0, ape = 0;  // ape: |predicted - measured| / measured
+  bool bound = false;  // a ceiling, not an estimate (RowPlan::bound): in no median but its group's
   // Collective rows: the plan, the machine file stem and what the physics chose.
   bool is_collective = false;
   CollectivePlan collective;
@@ -42,9 +44,19 @@ struct ModelReport {
   std::vector<UnmappedRow> unmapped;
   ErrorStats overall;
   std::vector<std::pair<std::string, ErrorStats>> by_source;  // in order of first appearance
-  // Collective rows per group (kGroup*), in order of first appearance; rows `apart` (hardware
-  // ambiguous) have their own group and enter neither `overall` nor `by_source`.
+  // Collective rows per group (kGroup*), and rows with a group of their own (kGroupOfflineBound),
+  // in order of first appearance; rows `apart` (hardware ambiguous) and bounds have their own
+  // group and enter neither `overall` nor `by_source`.
   std::vector<std::pair<std::string, ErrorStats>> by_group;
+  // Per metric, in order of first appearance: rows mapped (predicted) of the rows in the file
+  // (with --latency-only, of the latency rows), and the errors of the mapped ones (bounds and
+  // hardware-ambiguous rows included: each metric's own figure).
+  struct MetricCount {
+    std::string metric;
+    std::size_t mapped = 0, rows = 0;
+    ErrorStats errors;
+  };
+  std::vector<MetricCount> by_metric;
   // Serving rows: the serving model's name ("" when none ran), its errors overall and per source,
   // and the serving rows it could not predict (the step-level prediction stands for them).
   std::string serving;

@@ -77,8 +77,9 @@ void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows)
       {"collective group", "n", "median APE", "mean APE"},
       {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
   for (const auto& [name, st] : rep.by_group)
-    g.add_row({name == kGroupMoEAmbiguous ? name + std::string(" (apart)") : name, std::to_string(st.n),
-               pct(st.median_ape), pct(st.mean_ape)});
+    if (name != kGroupOfflineBound)
+      g.add_row({name == kGroupMoEAmbiguous ? name + std::string(" (apart)") : name, std::to_string(st.n),
+                 pct(st.median_ape), pct(st.mean_ape)});
   g.print(os);
   os << "\n";
 }
@@ -143,6 +144,10 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
     s.add_row(
         {"overall", std::to_string(rep.overall.n), pct(rep.overall.median_ape), pct(rep.overall.mean_ape)});
     s.print(os);
+    for (const auto& [name, st] : rep.by_group)
+      if (name == kGroupOfflineBound)
+        os << name << " (apart, a ceiling: predicted >= measured expected): n " << st.n << ", median "
+           << pct(st.median_ape) << "\n";
     print_serving(os, rep, show_rows);
     if (!rep.unmapped.empty()) {
       os << "\nunmapped rows (" << rep.unmapped.size() << "):\n";
@@ -151,6 +156,14 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
       for (const UnmappedRow& r : rep.unmapped) u.add_row({r.id, r.metric, r.reason});
       u.print(os, "  ");
     }
+    os << "\nmapped per metric:\n";
+    TextTable pm(
+        {"metric", "mapped", "rows", "median APE"},
+        {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+    for (const ModelReport::MetricCount& c : rep.by_metric)
+      pm.add_row({c.metric, std::to_string(c.mapped), std::to_string(c.rows),
+                  c.errors.n ? pct(c.errors.median_ape) : "-"});
+    pm.print(os, "  ");
     const std::size_t total = rep.rows.size() + rep.unmapped.size();
     os << "\nmapped " << rep.rows.size() << " of " << total << " rows\n\n";
   }
@@ -190,6 +203,8 @@ nlohmann::json report_json(const ModelReport& rep) {
         row["collective"]["payload_B_per_element"] = c.payload_bytes;
       }
     }
+    if (!r.framework_version.empty()) row["framework_version"] = r.framework_version;
+    if (r.bound) row["bound"] = true;
     if (r.serving)
       row["serving"] = {{"model", rep.serving}, {"predicted", r.serving_predicted}, {"ape", r.serving_ape}};
     j["rows"].push_back(std::move(row));
@@ -202,8 +217,18 @@ nlohmann::json report_json(const ModelReport& rep) {
     by[src] = {
         {"label", source_label(src)}, {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
   nlohmann::json groups = nlohmann::json::object();
+  nlohmann::json other_groups = nlohmann::json::object();
   for (const auto& [g, st] : rep.by_group)
-    groups[g] = {{"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+    (g == kGroupOfflineBound ? other_groups : groups)[g] = {
+        {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+  nlohmann::json by_metric = nlohmann::json::object();
+  for (const ModelReport::MetricCount& c : rep.by_metric) {
+    by_metric[c.metric] = {{"mapped", c.mapped}, {"rows", c.rows}};
+    if (c.errors.n) {
+      by_metric[c.metric]["median_ape"] = c.errors.median_ape;
+      by_metric[c.metric]["mean_ape"] = c.errors.mean_ape;
+    }
+  }
   if (!rep.serving.empty()) {
     nlohmann::json sby = nlohmann::json::object();
     for (const auto& [src, st] : rep.serving_by_source)
@@ -227,8 +252,10 @@ nlohmann::json report_json(const ModelReport& rep) {
       {"overall",
        {{"n", rep.overall.n}, {"median_ape", rep.overall.median_ape}, {"mean_ape", rep.overall.mean_ape}}},
       {"by_source", by},
+      {"by_metric", by_metric},
       {"mapped", rep.rows.size()},
       {"unmapped", rep.unmapped.size()}};
+  if (!other_groups.empty()) j["summary"]["by_group"] = other_groups;
   return j;
 }
 }  // namespace

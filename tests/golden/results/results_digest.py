@@ -15,8 +15,11 @@ Studies per scenario (scenarios/*.yaml as shipped when the digest was captured):
   run --json; explain --json of run's best configuration; compare --json;
   sensitivity --parallelism --hardware --json; explore --json (scenarios with sweep.hardware);
   a serving scenario (workload.mode: serve) has serve --json alone;
-and validate-data --json of data/measurements-h200.csv, and of ../shared/data/*.csv when that
-folder exists (lines of a study whose input is absent are skipped by `check`, with a note).
+and validate-data --json of data/measurements-h200.csv, data/measurements.csv and
+data/measurements-2024-2026.csv (lines of a study whose input is absent are skipped by `check`,
+with a note). Digests captured before the public CSVs moved into data/ name those two studies
+`validate-data:shared/<file>`; `check` reads such keys as `validate-data:data/<file>`
+(LABEL_RENAMES), so the same rows are compared.
 
 `points` lists (the HTML report's evaluated configurations, docs/report.md) are left out: they
 repeat the studies' own numbers and would multiply the digest's size by twenty.
@@ -126,10 +129,8 @@ def studies(tessera, repo):
                                       "--json", "-"]
         if has_hardware_sweep(path):
             yield name + " explore", [tessera, "explore", path, "-q", "--json", "-"]
-    csvs = [("data/measurements-h200.csv", os.path.join(repo, "data", "measurements-h200.csv"))]
-    shared = os.path.join(repo, "..", "shared", "data")
-    for f in ("measurements.csv", "measurements-2024-2026.csv"):
-        csvs.append(("shared/" + f, os.path.join(shared, f)))
+    csvs = [("data/" + f, os.path.join(repo, "data", f))
+            for f in ("measurements-h200.csv", "measurements.csv", "measurements-2024-2026.csv")]
     for label, csv in csvs:
         if os.path.exists(csv):
             yield "validate-data:" + label + " validate-data", [tessera, "validate-data", csv, "-q",
@@ -137,6 +138,18 @@ def studies(tessera, repo):
 
 
 LAST = {}
+
+# Study labels of older digests -> today's (the public CSVs were read from ../shared/data before
+# they were copied into data/): an old key is compared with the same study under its new label.
+LABEL_RENAMES = {
+    "validate-data:shared/measurements.csv": "validate-data:data/measurements.csv",
+    "validate-data:shared/measurements-2024-2026.csv": "validate-data:data/measurements-2024-2026.csv",
+}
+
+
+def renamed(key):
+    label, sep, rest = key.partition(" ")
+    return LABEL_RENAMES.get(label, label) + sep + rest
 
 
 def capture_lines(tessera, repo):
@@ -170,7 +183,7 @@ def main():
             f.write("\n".join(lines) + "\n")
         print("%d values written to %s" % (len(lines), digest))
         return 0
-    old = parse(gzip.open(digest, "rt").read().splitlines())
+    old = {renamed(k): v for k, v in parse(gzip.open(digest, "rt").read().splitlines()).items()}
     new = parse(lines)
     present = {" ".join(k.split()[:2]) for k in new}
     errors, skipped, added = [], set(), 0

@@ -1,0 +1,165 @@
+// data/aliases.yaml: rules matched most specific first (analysis/alias_table.hpp select_rule), no
+// rule shadowed, no row of the shipped CSVs matched by two equally specific rules with different
+// targets, the named precedence cases (GB200 before B200, TensorRT-LLM before PyTorch, H200 before
+// H20), and the framework version a software column states.
+#include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "analysis/alias_table.hpp"
+#include "analysis/measurement_csv.hpp"
+#include "tessera/error.hpp"
+
+using namespace tessera;
+using namespace tessera::validation;
+
+namespace {
+
+const std::string kRoot = TESSERA_SOURCE_DIR;
+
+const Aliases& shipped() {
+  static const Aliases a = load_aliases(default_aliases_path(kRoot));
+  return a;
+}
+
+std::string target(const std::vector<AliasRule>& rules, const std::string& value,
+                   const std::string& loc = "") {
+  const AliasRule* r = select_rule(rules, value, loc);
+  if (!r) return "(none)";
+  return r->unmapped.empty() ? r->target : "unmapped";
+}
+
+std::string describe(const AliasRule& r) {
+  return "'" + r.match + "'" + (r.locator.empty() ? "" : " locator '" + r.locator + "'") + " (line " +
+         std::to_string(r.line) + ")";
+}
+
+AliasRule rule(std::string match, std::string target, std::string locator = "") {
+  AliasRule r;
+  r.match = std::move(match);
+  r.target = std::move(target);
+  r.locator = std::move(locator);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("alias rules: the longest matching rule wins wherever it stands", "[validate-data][aliases]") {
+  // In file order the less specific rule comes first; it must not win.
+  const std::vector<AliasRule> rules = {
+      rule("B200", "dgx-b200"),         rule("GB200 NVL72", "gb200-nvl72"),
+      rule("PyTorch", "pytorch-eager"), rule("TensorRT-LLM", "tensorrt-llm"),
+      rule("H20", "hgx-h20"),           rule("H200", "dgx-h200")};
+  CHECK(target(rules, "GB200 NVL72 (72 GPUs)") == "gb200-nvl72");
+  CHECK(target(rules, "B200 SXM 180GB") == "dgx-b200");
+  CHECK(target(rules, "TensorRT-LLM 1.0 (PyTorch backend)") == "tensorrt-llm");
+  CHECK(target(rules, "PyTorch 2.11 eager") == "pytorch-eager");
+  CHECK(target(rules, "H200 SXM 141GB") == "dgx-h200");
+  CHECK(target(rules, "H20 (8 GPUs)") == "hgx-h20");
+  CHECK(target(rules, "MI300X") == "(none)");
+  // Equally long: the earlier rule.
+  const std::vector<AliasRule> tie = {rule("A100", "a"), rule("H100", "h")};
+  CHECK(target(tie, "A100 (H100vsA100 blog)") == "a");
+  // The locator counts towards specificity.
+  const std::vector<AliasRule> loc = {rule("PyTorch", "pytorch-eager"),
+                                      rule("PyTorch", "none", "section gemm")};
+  CHECK(target(loc, "PyTorch 2.11", "run 1; section gemm") == "none");
+  CHECK(target(loc, "PyTorch 2.11", "run 1; section llama8b") == "pytorch-eager");
+}
+
+TEST_CASE("alias rules: a shadowed rule is found", "[validate-data][aliases]") {
+  // Two rules with the same text: the second can never be selected.
+  const std::vector<AliasRule> dup = {rule("H100", "dgx-h100"), rule("B200", "dgx-b200"),
+                                      rule("H100", "other")};
+  const auto s = shadowed_rules(dup);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].rule == &dup[2]);
+  CHECK(s[0].by == &dup[0]);
+  // Longer texts never shadow shorter ones (the shorter one's own text does not contain them).
+  const std::vector<AliasRule> nested = {rule("GB200 NVL72", "rack"), rule("B200", "dgx")};
+  CHECK(shadowed_rules(nested).empty());
+}
+
+TEST_CASE("alias rules: no rule of data/aliases.yaml is shadowed", "[validate-data][aliases]") {
+  const Aliases& a = shipped();
+  for (const auto* section : {&a.models, &a.hardware, &a.frameworks}) {
+    for (const ShadowedRule& s : shadowed_rules(*section)) {
+      INFO("rule " << describe(*s.rule) << " is shadowed by " << describe(*s.by));
+      CHECK(false);
+    }
+  }
+  // The precedence cases issue #16 names, on the shipped table.
+  CHECK(target(a.hardware, "GB200 NVL72") == "gb200-nvl72");
+  CHECK(target(a.hardware, "GB200 185GB (Azure ND GB200 v6, Blackwell)") == "gb200-nvl72");
+  CHECK(target(a.hardware, "B200 SXM 180GB (1000W TGP, single GPU, 'preview' availability)") == "dgx-b200");
+  CHECK(target(a.hardware, "H20 (8 GPUs)") == "hgx-h20");
+  CHECK(target(a.hardware, "H200 SXM 141GB") == "dgx-h200");
+  CHECK(target(a.hardware, "H800 SXM5") == "hgx-h800");
+  CHECK(target(a.frameworks, "TensorRT-LLM 1.0 (PyTorch backend)") == "tensorrt-llm");
+  CHECK(target(a.frameworks, "DeepSpeed-Inference (>=0.7.3) + Transformers") == "deepspeed");
+  CHECK(target(a.frameworks, "PyTorch 2.11 + CUDA graphs (2.11.0, CUDA 13.0)") == "pytorch-cudagraph");
+  CHECK(target(a.frameworks, "SGLang (PD disaggregation + DeepEP + DeepGEMM + two-batch overlap)") ==
+        "sglang");
+  CHECK(target(a.frameworks, "DeepGEMM (JIT CUDA FP8 GEMM with fine-grained scaling)") == "none");
+}
+
+TEST_CASE("alias rules: no shipped row is matched by two equally specific rules with different targets",
+          "[validate-data][aliases]") {
+  const Aliases& a = shipped();
+  int rows = 0;
+  for (const char* f : {"measurements.csv", "measurements-2024-2026.csv", "measurements-h200.csv"}) {
+    const std::string path = kRoot + "/data/" + f;
+    REQUIRE(std::filesystem::exists(path));
+    for (const DataRow& r : read_measurements(path)) {
+      ++rows;
+      const std::pair<const std::vector<AliasRule>*, const std::string*> cols[] = {
+          {&a.models, &r.model}, {&a.hardware, &r.hardware}, {&a.frameworks, &r.software}};
+      for (const auto& [rules, value] : cols) {
+        const std::string loc = rules == &a.frameworks ? r.source_locator : "";
+        const AliasRule* best = select_rule(*rules, *value, loc);
+        if (!best) continue;
+        for (const AliasRule& other : *rules) {
+          if (&other == best) continue;
+          const bool matches = lower(*value).find(lower(other.match)) != std::string::npos &&
+                               lower(loc).find(lower(other.locator)) != std::string::npos;
+          const bool same_length =
+              other.match.size() + other.locator.size() == best->match.size() + best->locator.size();
+          if (matches && same_length && (other.target != best->target || other.unmapped != best->unmapped)) {
+            INFO(f << " row " << r.id << ": '" << *value << "' matches " << describe(*best) << " and "
+                   << describe(other) << " equally");
+            CHECK(false);
+          }
+        }
+      }
+    }
+  }
+  CHECK(rows == 69 + 69 + 164);
+}
+
+TEST_CASE("alias rules: the framework version a software column states", "[validate-data][aliases]") {
+  const AliasRule vllm = rule("vLLM", "vllm"), trt = rule("TensorRT-LLM", "tensorrt-llm");
+  CHECK(framework_version("vLLM 0.6.3", vllm) == "0.6.3");
+  CHECK(framework_version("vLLM v0.10.1.1 (V1 engine)", vllm) == "0.10.1.1");
+  CHECK(framework_version("vLLM main, default attention and MoE backends", vllm) == "main");
+  CHECK(framework_version("vLLM mainline", vllm).empty());
+  CHECK(framework_version("TensorRT-LLM v0.5 (low-latency tables)", trt) == "0.5");
+  CHECK(framework_version("TensorRT-LLM 1.0.0rc4", trt) == "1.0.0rc4");
+  CHECK(framework_version("TensorRT-LLM v0.7a", trt) == "0.7a");
+  CHECK(framework_version("TensorRT-LLM (PyTorch backend)", trt).empty());
+  CHECK(framework_version("NVIDIA MLPerf harness on TensorRT-LLM (TensorRT 10.2.0)", trt).empty());
+  CHECK(framework_version("Triton fused-MoE backend (vLLM)", vllm).empty());
+}
+
+TEST_CASE("alias rules: an empty match is refused", "[validate-data][aliases]") {
+  const auto dir = std::filesystem::temp_directory_path() / "tessera-alias-rules-test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "aliases.yaml").string();
+  std::ofstream(path)
+      << "schema_version: 1\nkind: aliases\nhardware:\n  - {match: \"\", machine: dgx-h100}\n";
+  CHECK_THROWS_AS(load_aliases(path), InputError);
+  std::filesystem::remove_all(dir);
+}
