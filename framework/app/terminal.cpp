@@ -53,8 +53,9 @@ TerminalText terminal_text(const TerminalOptions& o) {
   t.unicode = utf8_locale();
   if (!o.width_text.empty()) {
     const long w = columns_of(o.width_text);
-    if (w < 0) throw InputError("--width: expected a whole number of columns (0 = every column), found '" +
-                                o.width_text + "'");
+    if (w < 0)
+      throw InputError("--width: expected a whole number of columns (0 = every column), found '" +
+                       o.width_text + "'");
     t.width = static_cast<std::size_t>(w);
     return t;
   }

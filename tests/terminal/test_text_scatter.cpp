@@ -64,9 +64,9 @@ TEST_CASE("the best mark wins its cell and a log axis says so") {
   CHECK(l[0] == "     y (log)");
   CHECK(l[1].find("1000 ┤") == 0);
   CHECK(l[1].find("★") != std::string::npos);
-  CHECK(l[1].find("●") == std::string::npos);   // under the best
-  CHECK(l[3].find("  32 ┤") == 0);              // the middle tick: 10^1.5 rounded
-  CHECK(l[4].find("·") != std::string::npos);   // y = 10: 1/3 of the way up, row 4 of 1..5
+  CHECK(l[1].find("●") == std::string::npos);  // under the best
+  CHECK(l[3].find("  32 ┤") == 0);             // the middle tick: 10^1.5 rounded
+  CHECK(l[4].find("·") != std::string::npos);  // y = 10: 1/3 of the way up, row 4 of 1..5
   CHECK(l[5].find("   1 ┤·") == 0);
   for (const std::string& line : l) CHECK(display_width(line) <= 30);
 }
@@ -76,7 +76,8 @@ TEST_CASE("an SLO line is drawn over its column and named in the legend") {
   o.width = 24;
   o.height = 3;
   o.unicode = false;
-  const std::vector<ScatterPoint> pts = {{0, 0, ScatterPoint::Kind::other}, {20, 1, ScatterPoint::Kind::best}};
+  const std::vector<ScatterPoint> pts = {{0, 0, ScatterPoint::Kind::other},
+                                         {20, 1, ScatterPoint::Kind::best}};
   const std::vector<ScatterLine> slo = {{10, "SLO 10 tok/s"}};
   const std::vector<std::string> l = lines_of(render_scatter(axis("x"), axis("y"), pts, slo, o));
   // x 0..20 over 21 columns: the line at column 10, after "1 +" (3 characters).

@@ -73,8 +73,10 @@ TEST_CASE("an abbreviated cell replaces its cell only when abbreviating") {
   std::ostringstream full, fitted;
   t.print(full, "", 0);
   t.print(fitted, "", 12);
-  CHECK(full.str() == "model  optimum\n---------------------\na      cp=2,tp=8,pp=1\nb      cp=1,tp=8,pp=1\n");
-  CHECK(fitted.str() == "model  optimum\n--------------\na      cp=2\nb      cp=1\nevery row:\n  tp=8 pp=1\n");
+  CHECK(full.str() ==
+        "model  optimum\n---------------------\na      cp=2,tp=8,pp=1\nb      cp=1,tp=8,pp=1\n");
+  CHECK(fitted.str() ==
+        "model  optimum\n--------------\na      cp=2\nb      cp=1\nevery row:\n  tp=8 pp=1\n");
 }
 
 TEST_CASE("fit_lines breaks prose under its label and leaves table lines alone") {

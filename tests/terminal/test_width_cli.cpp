@@ -64,7 +64,8 @@ TEST_CASE("run explore and compare fit 80 and 120 columns") {
     }
   }
   // At 80 columns run leaves out the memory column and explore the evaluated counts, and say so.
-  CHECK(tessera_cli("run --width 80").out.find("left out to fit 80 columns: memory (--width 0 shows every column)") !=
+  CHECK(tessera_cli("run --width 80")
+            .out.find("left out to fit 80 columns: memory (--width 0 shows every column)") !=
         std::string::npos);
   CHECK(tessera_cli(studies[1] + " --width 80").out.find("left out to fit 80 columns: evaluated") !=
         std::string::npos);
@@ -81,7 +82,8 @@ TEST_CASE("into a pipe the output is the full one whatever COLUMNS says") {
 }
 
 TEST_CASE("serve fits 80 columns and --no-plot is accepted") {
-  const Ran r = tessera_cli("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --width 80 --no-plot");
+  const Ran r =
+      tessera_cli("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --width 80 --no-plot");
   REQUIRE(r.rc == 0);
   CHECK(widest(r.out) <= 80);
 }

@@ -27,7 +27,8 @@ std::string sample_note(std::size_t drawn, std::size_t sample, std::uint64_t see
 
 }  // namespace
 
-std::string search_pareto_plot(const Session& session, const SearchResult& res, std::size_t width, bool unicode) {
+std::string search_pareto_plot(const Session& session, const SearchResult& res, std::size_t width,
+                               bool unicode) {
   if (!res.best || res.objectives.empty()) return "";
   const ObjectiveSlot y0 = res.objectives.front();
   std::vector<ScatterPoint> pts;
@@ -48,12 +49,14 @@ std::string search_pareto_plot(const Session& session, const SearchResult& res, 
   o.width = width;
   o.unicode = unicode;
   o.frontier_label = "Pareto frontier (over every objective)";
-  o.other_label = "feasible configurations" + sample_note(drawn, res.points.size(), res.points_seen, res.points_sampled);
+  o.other_label =
+      "feasible configurations" + sample_note(drawn, res.points.size(), res.points_seen, res.points_sampled);
   o.best_label = "best " + short_config(session.machine(), b.config);
   return render_scatter(x, y, pts, {}, o);
 }
 
-std::string serve_pareto_plot(const Session& session, const ServeResult& res, std::size_t width, bool unicode) {
+std::string serve_pareto_plot(const Session& session, const ServeResult& res, std::size_t width,
+                              bool unicode) {
   const ServeRecord* b = res.best();
   if (!b) return "";
   std::vector<ScatterPoint> pts;
@@ -68,15 +71,16 @@ std::string serve_pareto_plot(const Session& session, const ServeResult& res, st
     lines.push_back({1.0 / slo.tpot_s, "TPOT SLO " + format_quantity(slo.tpot_s, Dimension::time) + " (" +
                                            rate_text(1.0 / slo.tpot_s) + " tok/s/user)"});
   if (slo.min_tokens_per_s_per_user > 0)
-    lines.push_back({slo.min_tokens_per_s_per_user, "SLO " + rate_text(slo.min_tokens_per_s_per_user) +
-                                                        " tok/s/user"});
+    lines.push_back(
+        {slo.min_tokens_per_s_per_user, "SLO " + rate_text(slo.min_tokens_per_s_per_user) + " tok/s/user"});
   ScatterAxis x{"tokens/s/user", rate_text};
   ScatterAxis y{"tokens/s/PE", rate_text};
   ScatterOptions o;
   o.width = width;
   o.unicode = unicode;
   o.frontier_label = "Pareto frontier within the SLO";
-  o.other_label = "runnable points" + sample_note(res.points.size(), res.points.size(), res.points_seen, res.points_sampled);
+  o.other_label = "runnable points" +
+                  sample_note(res.points.size(), res.points.size(), res.points_seen, res.points_sampled);
   o.best_label = "best";
   return render_scatter(x, y, pts, lines, o);
 }

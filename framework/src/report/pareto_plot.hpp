@@ -14,9 +14,9 @@
 namespace tessera {
 
 // "" when there is nothing feasible to draw. width: display columns of every line.
-TESSERA_API std::string search_pareto_plot(const Session& session, const SearchResult& result, std::size_t width,
-                                           bool unicode = true);
-TESSERA_API std::string serve_pareto_plot(const Session& session, const ServeResult& result, std::size_t width,
-                                          bool unicode = true);
+TESSERA_API std::string search_pareto_plot(const Session& session, const SearchResult& result,
+                                           std::size_t width, bool unicode = true);
+TESSERA_API std::string serve_pareto_plot(const Session& session, const ServeResult& result,
+                                          std::size_t width, bool unicode = true);
 
 }  // namespace tessera

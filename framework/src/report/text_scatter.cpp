@@ -52,8 +52,9 @@ std::size_t cell(double t, std::size_t n) {
 
 }  // namespace
 
-std::string render_scatter(const ScatterAxis& xa, const ScatterAxis& ya, const std::vector<ScatterPoint>& points,
-                           const std::vector<ScatterLine>& lines, const ScatterOptions& o) {
+std::string render_scatter(const ScatterAxis& xa, const ScatterAxis& ya,
+                           const std::vector<ScatterPoint>& points, const std::vector<ScatterLine>& lines,
+                           const ScatterOptions& o) {
   std::vector<ScatterPoint> pts;
   for (const ScatterPoint& p : points)
     if (std::isfinite(p.x) && std::isfinite(p.y)) pts.push_back(p);
@@ -129,7 +130,8 @@ std::string render_scatter(const ScatterAxis& xa, const ScatterAxis& ya, const s
   if (hi_at > display_width(ticks) + 1) ticks += std::string(hi_at - display_width(ticks), ' ') + th;
   out += ticks + '\n';
   const std::string xl = xa.label + (sx.log ? " (log)" : "");
-  const std::size_t xl_at = base + cols / 2 >= display_width(xl) / 2 ? base + cols / 2 - display_width(xl) / 2 : 0;
+  const std::size_t xl_at =
+      base + cols / 2 >= display_width(xl) / 2 ? base + cols / 2 - display_width(xl) / 2 : 0;
   out += std::string(xl_at, ' ') + xl + '\n';
 
   // The legend: the marks present, then each line.

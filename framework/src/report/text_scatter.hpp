@@ -29,7 +29,7 @@ struct ScatterLine {  // a vertical line at x (e.g. the SLO's floor on tokens/s/
 };
 
 struct ScatterOptions {
-  std::size_t width = 72;  // display columns of every line, at most
+  std::size_t width = 72;   // display columns of every line, at most
   std::size_t height = 12;  // rows of the plotting area
   bool unicode = true;      // box-drawing characters and ·●★; else ASCII (. o * | + -)
   std::string other_label = "other configurations";

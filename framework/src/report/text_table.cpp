@@ -67,8 +67,8 @@ namespace {
 // The columns shown, their headers and cells.
 struct Layout {
   std::vector<std::size_t> columns;
-  std::vector<std::string> headers;                // per shown column
-  std::vector<std::vector<std::string>> rows;      // every column of the table; empty = a rule
+  std::vector<std::string> headers;            // per shown column
+  std::vector<std::vector<std::string>> rows;  // every column of the table; empty = a rule
 };
 
 std::vector<std::string> tokens(const std::string& s) {
@@ -118,7 +118,8 @@ void TextTable::print(std::ostream& os, const std::string& indent, std::size_t w
       for (std::size_t i = 0; i < l.columns.size(); ++i) w[i] = display_width(l.headers[i]);
     for (const auto& r : l.rows)
       if (!r.empty())
-        for (std::size_t i = 0; i < l.columns.size(); ++i) w[i] = std::max(w[i], display_width(r[l.columns[i]]));
+        for (std::size_t i = 0; i < l.columns.size(); ++i)
+          w[i] = std::max(w[i], display_width(r[l.columns[i]]));
     std::string text;
     const auto line = [&](const auto& cell) {
       std::string out = indent;
@@ -189,14 +190,17 @@ void TextTable::print(std::ostream& os, const std::string& indent, std::size_t w
       for (const auto& r : a.rows) {
         if (r.empty()) continue;
         const std::vector<std::string> mine = tokens(r[c]);
-        std::erase_if(common, [&](const std::string& t) { return std::find(mine.begin(), mine.end(), t) == mine.end(); });
+        std::erase_if(common, [&](const std::string& t) {
+          return std::find(mine.begin(), mine.end(), t) == mine.end();
+        });
       }
       for (const std::string& t : common) every_row.push_back(t);
       for (auto& r : a.rows) {
         if (r.empty()) continue;
         std::string kept;
         for (const std::string& t : tokens(r[c]))
-          if (std::find(common.begin(), common.end(), t) == common.end()) kept += (kept.empty() ? "" : " ") + t;
+          if (std::find(common.begin(), common.end(), t) == common.end())
+            kept += (kept.empty() ? "" : " ") + t;
         r[c] = kept;
       }
     }

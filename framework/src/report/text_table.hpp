@@ -45,7 +45,7 @@ class TESSERA_API TextTable {
   std::vector<Align> align_;
   Header header_;
   std::vector<Fit> fit_;
-  std::vector<std::vector<std::string>> rows_;  // an empty row = a separator
+  std::vector<std::vector<std::string>> rows_;   // an empty row = a separator
   std::vector<std::vector<std::string>> short_;  // per row: the abbreviated cells ("" = as is)
 };
 
