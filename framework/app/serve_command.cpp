@@ -194,7 +194,7 @@ int serve_command(const Args& args) {
         const std::string plot = serve_pareto_plot(session, result, term.plot_width(), term.unicode);
         if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
       }
-      if (disagg) print_disagg_text(text, session, *disagg, result, 20, answer.also);
+      if (disagg) print_disagg_text(text, session, *disagg, result, 20, answer.also, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

@@ -19,11 +19,10 @@ struct Ran {
   std::string out;
 };
 
-Ran tessera_cli(const std::string& args) {
-  const std::string cmd = "TESSERA_PLUGIN_PATH= COLUMNS=40 " + std::string(TESSERA_BINARY_DIR) +
-                          "/bin/tessera " + args + " -q 2>/dev/null";
+// A shell command's exit status and standard output.
+Ran tessera_cli_raw(const std::string& cmd) {
   Ran r;
-  FILE* p = popen(cmd.c_str(), "r");
+  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
   if (!p) return r;
   char buf[4096];
   std::size_t n;
@@ -31,6 +30,12 @@ Ran tessera_cli(const std::string& args) {
   const int rc = pclose(p);
   r.rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   return r;
+}
+
+// tessera ARGS -q into a pipe, with COLUMNS=40 in its environment (a pipe ignores it).
+Ran tessera_cli(const std::string& args) {
+  return tessera_cli_raw("TESSERA_PLUGIN_PATH= COLUMNS=40 " + std::string(TESSERA_BINARY_DIR) +
+                         "/bin/tessera " + args + " -q");
 }
 
 std::size_t widest(const std::string& text) {
@@ -82,13 +87,40 @@ TEST_CASE("into a pipe the output is the full one whatever COLUMNS says") {
 }
 
 TEST_CASE("serve fits 80 columns and --no-plot is accepted") {
-  const Ran r =
-      tessera_cli("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --width 80 --no-plot");
-  REQUIRE(r.rc == 0);
-  CHECK(widest(r.out) <= 80);
+  for (const char* name : {"llama3.1-70b-serve-4k1k-h100.yaml", "llama3.1-70b-serve-4k1k-h100-disagg.yaml"}) {
+    INFO(name);
+    const Ran full = tessera_cli("serve " + scenario(name));
+    const Ran r = tessera_cli("serve " + scenario(name) + " --width 80 --no-plot");
+    REQUIRE(r.rc == 0);
+    CHECK(widest(r.out) <= 80);
+    CHECK(widest(full.out) > 80);  // today: 98 and 93
+  }
 }
 
 TEST_CASE("a width that is not a whole number exits 2") {
   CHECK(tessera_cli("run --width eighty").rc == 2);
   CHECK(tessera_cli("run --width -3").rc == 2);
+}
+
+TEST_CASE("on a terminal run draws the frontier and --no-plot leaves it out") {
+  // A pseudo-terminal from util-linux's script(1); where none can be had the case says so.
+  const auto on_tty = [](const std::string& args) {
+    return tessera_cli_raw("script -qec \"COLUMNS=80 TESSERA_PLUGIN_PATH= " +
+                           std::string(TESSERA_BINARY_DIR) + "/bin/tessera " + args + " -q\" /dev/null");
+  };
+  const Ran plotted = on_tty("run");
+  if (plotted.rc != 0 || plotted.out.find("scenario") == std::string::npos) {
+    WARN("no pseudo-terminal (script -qec): the terminal case is not checked");
+    return;
+  }
+  CHECK(plotted.out.find("Pareto frontier, drawn (--no-plot leaves it out)") != std::string::npos);
+  CHECK(plotted.out.find("★ best cp=8 tp=16") != std::string::npos);
+  CHECK(plotted.out.find("latency (log)") != std::string::npos);
+  CHECK(plotted.out.find("left out to fit 80 columns") != std::string::npos);  // COLUMNS on a terminal
+  const Ran plain = on_tty("run --no-plot");
+  REQUIRE(plain.rc == 0);
+  CHECK(plain.out.find("Pareto frontier, drawn") == std::string::npos);
+  const Ran serve = on_tty("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml"));
+  CHECK(serve.out.find("TPOT SLO 50 ms (20.0 tok/s/user)") != std::string::npos);
+  CHECK(serve.out.find("tokens/s/PE") != std::string::npos);
 }
