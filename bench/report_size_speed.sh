@@ -20,6 +20,10 @@ reps=${REPS:-3}
 modules=${TESSERA_WEB_DIR:-$src/third_party/web/node_modules}
 chromium=${CHROMIUM:-/usr/bin/chromium}
 export TESSERA_WEB_DIR=$modules
+if [ ! -f "$modules/vega/build/vega.min.js" ]; then
+  echo "report_size_speed: SKIP: no script bundles in $modules (scripts/install-deps.sh runs npm ci)"
+  exit 0
+fi
 out=$build/bench/report
 rm -rf "$out" && mkdir -p "$out"
 failed=0
