@@ -9,7 +9,8 @@
 #   make fuzz       the ASan build's libFuzzer harnesses (bin/fuzz_*), each run FUZZ_SECONDS
 #                   (default 600), FUZZ_JOBS (default 2) at a time; FUZZ_YAML_CPP_SOURCE=DIR
 #                   also instruments yaml-cpp (build-fuzz/); docs/fuzzing.md
-#   make bench      Release build with the Google Benchmark programs, then run them
+#   make bench      Release build with the Google Benchmark programs, then run them; then
+#                   bench/report_size_speed.sh (HTML report size, render time, --html's cost)
 #   make hostile    Release build, then every hostile-case input and fuzz-corpus file through
 #                   validate/run/explain under `ulimit -v 2000000` (tests/hostile/ulimit_sweep.sh);
 #                   not part of `make test`
@@ -84,6 +85,8 @@ bench: deps
 	  [ -x "$$b" ] || continue; found=1; echo "== $$b"; "$$b"; \
 	done; \
 	if [ $$found = 0 ]; then echo "make bench: no bench programs (bin/bench_*) were built" >&2; exit 1; fi
+	@echo "== bench/report_size_speed.sh (the HTML report of a 10^6-configuration sweep; docs/performance.md)"
+	bench/report_size_speed.sh $(BUILD)
 
 # The generated parts of the docs, from the field table; test_schema checks they are current.
 schema-docs: configure

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "analysis/compare.hpp"
 #include "common_options.hpp"
@@ -13,6 +14,7 @@
 #include "report/compare_report.hpp"
 #include "scenario/latency_choices.hpp"
 #include "study.hpp"
+#include "terminal.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -44,9 +46,12 @@ int compare_command(const Args& args) {
         "threads", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all cores)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
     if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kUsage, kExamples)) return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
     const Study study(common, scenario_path, [&](Scenario& scenario) {
@@ -73,7 +78,11 @@ int compare_command(const Args& args) {
     const CompareResult r = compare_models(ptrs, co);
     if (json) json->stream() << compare_json(r, *ptrs[0]).dump(2) << "\n";
     outputs.commit_all();
-    if (!outputs.stdout_taken()) print_compare_text(std::cout, r, *ptrs[0]);
+    if (!outputs.stdout_taken()) {
+      std::ostringstream text;
+      print_compare_text(text, r, *ptrs[0], term.width);
+      print_fitted(std::cout, text.str(), term);
+    }
     return kExitOk;
   });
 }

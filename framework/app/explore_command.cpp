@@ -3,6 +3,7 @@
 // latency/cost Pareto frontier, and the hardware sensitivity ranking.
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "analysis/exploration.hpp"
@@ -18,6 +19,7 @@
 #include "report/serve_explore_report.hpp"
 #include "scenario/sweep_size.hpp"
 #include "study.hpp"
+#include "terminal.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -79,8 +81,11 @@ int explore_command(const Args& args) {
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, false);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path, {}, StudyKind::either);
     const Scenario& scenario = study.scenario();
@@ -106,7 +111,11 @@ int explore_command(const Args& args) {
     eo.sensitivity = !no_sensitivity;
     eo.on_progress = bar.callback();
     const ExploreResult result = explore_hardware(session, *strategy, *cost, eo);
-    if (!outputs.stdout_taken()) print_explore_text(std::cout, session, result);
+    if (!outputs.stdout_taken()) {
+      std::ostringstream text;
+      print_explore_text(text, session, result, term.width);
+      print_fitted(std::cout, text.str(), term);
+    }
     if (json) json->stream() << explore_json(session, result).dump(2) << "\n";
     outputs.commit_all();
     return kExitOk;

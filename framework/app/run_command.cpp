@@ -2,6 +2,7 @@
 // config, the Pareto frontier and the top N as tables; --json / --csv reports.
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "commands.hpp"
@@ -11,11 +12,13 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/pareto_plot.hpp"
 #include "report/points_json.hpp"
 #include "report/result_documents.hpp"
 #include "report/search_report.hpp"
 #include "report/stage_breakdown.hpp"
 #include "study.hpp"
+#include "terminal.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -60,8 +63,11 @@ int run_command(const Args& args) {
         "html", po::value<std::string>(&html_path)->value_name("FILE"),
         "also write a self-contained HTML report: the Pareto scatter and the stage breakdown "
         "(docs/report.md)");
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, true);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path);
     const Scenario& scenario = study.scenario();
@@ -81,7 +87,7 @@ int run_command(const Args& args) {
     so.threads = threads;
     so.on_progress = bar.callback();
     so.top = top;
-    if (json || html.file) so.points = kMaxReportPoints;
+    if (json || html.file || term.plot) so.points = kMaxReportPoints;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (csv) {
       write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
@@ -96,7 +102,15 @@ int run_command(const Args& args) {
       write_html(html, j);
     }
     outputs.commit_all();
-    if (!outputs.stdout_taken()) print_search_text(std::cout, session, result);
+    if (!outputs.stdout_taken()) {
+      std::ostringstream text;
+      print_search_text(text, session, result, 40, term.width);
+      if (term.plot) {
+        const std::string plot = search_pareto_plot(session, result, term.plot_width(), term.unicode);
+        if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
+      }
+      print_fitted(std::cout, text.str(), term);
+    }
     return kExitOk;
   });
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,13 @@
 #include "progress_bar.hpp"
 #include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
+#include "report/pareto_plot.hpp"
 #include "report/points_json.hpp"
 #include "report/result_documents.hpp"
 #include "report/serve_report.hpp"
 #include "scenario/data_roots.hpp"
 #include "study.hpp"
+#include "terminal.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -134,8 +137,11 @@ int serve_command(const Args& args) {
         }),
         "write the framework's launch scripts for the best configurations into DIR (created if "
         "missing; needs `framework:`)");
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, true);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     if (scenario_path.empty())
       throw InputError(
           "tessera serve needs a SCENARIO: a scenario file with workload.mode: serve (see "
@@ -166,7 +172,7 @@ int serve_command(const Args& args) {
     so.top = top;
     so.max_pes = max_pes;
     so.on_progress = bar.callback();
-    if (json || html.file) so.points = kMaxReportPoints;
+    if (json || html.file || term.plot) so.points = kMaxReportPoints;
     if (csv) {
       write_serve_csv_header(csv->stream(), session);
       so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
@@ -182,8 +188,14 @@ int serve_command(const Args& args) {
     outputs.commit_all();
     if (deploy_given) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
-      print_serve_text(std::cout, session, result);
-      if (disagg) print_disagg_text(std::cout, session, *disagg, result, 20, answer.also);
+      std::ostringstream text;
+      print_serve_text(text, session, result, 20, term.width);
+      if (term.plot) {
+        const std::string plot = serve_pareto_plot(session, result, term.plot_width(), term.unicode);
+        if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
+      }
+      if (disagg) print_disagg_text(text, session, *disagg, result, 20, answer.also, term.width);
+      print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;
   });

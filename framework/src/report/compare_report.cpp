@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "report/explain_report.hpp"
+#include "report/search_report.hpp"  // short_config
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
@@ -90,7 +91,7 @@ nlohmann::json compare_json(const CompareResult& r, const Session& s) {
   return j;
 }
 
-void print_compare_text(std::ostream& os, const CompareResult& r, const Session& s) {
+void print_compare_text(std::ostream& os, const CompareResult& r, const Session& s, std::size_t width) {
   const std::size_t m = r.models.size();
   os << "scenario " << s.scenario().name << ": " << r.valid << " valid configurations (" << r.enumerated
      << " grid points), " << r.feasible << " feasible; ranked by " << r.objective << "\n\n";
@@ -102,20 +103,27 @@ void print_compare_text(std::ostream& os, const CompareResult& r, const Session&
   std::vector<TextTable::Align> al(head.size(), TextTable::Align::right);
   al[0] = al[1] = TextTable::Align::left;
   TextTable t(head, al);
+  // Fitting a width: the optimum in short form with the knobs common to every optimum named
+  // once, each rank column by its model's name.
+  t.set_fit(1, {0, "", false, true});
+  for (std::size_t j = 0; j < m; ++j) t.set_fit(2 + j, {0, r.models[j], false, false});
   for (std::size_t k = 0; k < m; ++k) {
     const std::size_t b = r.best[k];
     std::vector<std::string> row = {r.models[k], format_config(r.configs[b], s.machine())};
     for (std::size_t j = 0; j < m; ++j) row.push_back(std::to_string(rank_of(r.scores[j], r.scores[j][b])));
     row.push_back(time_text(r.latency_s[k][b]));
-    t.add_row(row);
+    t.add_row(row, {"", short_config(s.machine(), r.configs[b])});
   }
-  t.print(os, "  ");
+  t.print(os, "  ", width);
+  if (width > 0) os << "  (rank under each model, 1 = best)\n";
 
   for (const CompareOptimumView& v : r.optima) {
     std::string owners;
     for (std::size_t k = 0; k < m; ++k)
       if (r.best[k] == v.config_index) owners += (owners.empty() ? "" : ", ") + r.models[k];
-    os << "\nOptimum of " << owners << ": " << format_config(r.configs[v.config_index], s.machine())
+    os << "\nOptimum of " << owners << ": "
+       << (width > 0 ? short_config(s.machine(), r.configs[v.config_index])
+                     : format_config(r.configs[v.config_index], s.machine()))
        << "\n  stage by stage, visible time per occurrence (count x visible = the stage's share):\n";
     std::vector<std::string> h = {"stage", "block", "count"};
     for (const auto& name : r.models) h.push_back(name);
@@ -138,7 +146,7 @@ void print_compare_text(std::ostream& os, const CompareResult& r, const Session&
     std::vector<std::string> rk = {"rank", "", ""};
     for (std::size_t k = 0; k < m; ++k) rk.push_back(std::to_string(v.rank[k]));
     st.add_row(rk);
-    st.print(os, "  ");
+    st.print(os, "  ", width);
   }
 
   if (!r.pairs.empty()) {
@@ -151,7 +159,7 @@ void print_compare_text(std::ostream& os, const CompareResult& r, const Session&
                   std::isnan(p.kendall.tau_b) ? "n/a" : fixed(p.kendall.tau_b, 4),
                   std::to_string(p.kendall.concordant), std::to_string(p.kendall.discordant),
                   p.same_winner ? "yes" : "no"});
-    kt.print(os, "  ");
+    kt.print(os, "  ", width);
     bool any = false;
     for (const ComparePair& p : r.pairs) {
       if (p.same_winner) continue;

@@ -183,7 +183,7 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
 }
 
 void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                       std::size_t frontier_rows, const std::vector<AggregatedOn>& also) {
+                       std::size_t frontier_rows, const std::vector<AggregatedOn>& also, std::size_t width) {
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched\n";
@@ -217,6 +217,10 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
   using A = TextTable::Align;
   TextTable t({"tok/s/user", "tok/s/PE", "PEs", "prefill x n", "b", "decode x n", "B", "TTFT", "TPOT"},
               {A::right, A::right, A::right, A::left, A::right, A::left, A::right, A::right, A::right});
+  // Fitting a width: the two batches go first, then TTFT (the best's lines name them).
+  t.set_fit(4, {2, "", false, false});
+  t.set_fit(6, {2, "", false, false});
+  t.set_fit(7, {1, "", false, false});
   std::size_t rows = 0;
   for (const DisaggPair& p : d.result.frontier) {
     if (rows++ == frontier_rows) break;
@@ -225,7 +229,7 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
                short_config(p.decode.config) + " x" + std::to_string(p.y), std::to_string(p.decode.batch),
                t3(p.ttft_s), t3(p.tpot_s)});
   }
-  t.print(os, "           ");
+  t.print(os, "           ", width);
   if (!also.empty()) {
     os << "aggregated on " << session.machine().name
        << " (`machine`): " << fixed(agg.best_tokens_per_s_per_pe, 1) << " tok/s/PE at the SLO\n";

@@ -22,6 +22,6 @@ TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy
                                        const std::vector<AggregatedOn>& also = {});
 TESSERA_API void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d,
                                    const ServeResult& agg, std::size_t frontier_rows = 20,
-                                   const std::vector<AggregatedOn>& also = {});
+                                   const std::vector<AggregatedOn>& also = {}, std::size_t width = 0);
 
 }  // namespace tessera

@@ -42,7 +42,8 @@ nlohmann::json explore_json(const Session& session, const ExploreResult& result)
   return j;
 }
 
-void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result) {
+void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result,
+                        std::size_t width) {
   const Scenario& scenario = session.scenario();
   const auto& axes = scenario.sweep.hardware;
   print_scenario_header(os, session);
@@ -52,6 +53,12 @@ void print_explore_text(std::ostream& os, const Session& session, const ExploreR
   for (const auto& a : axes) head.push_back(a.path.substr(a.path.find('.') + 1));
   for (const char* h : {"best config", "latency", "cost", "evaluated", "Pareto"}) head.push_back(h);
   TextTable t(head);
+  // Fitting a width: the axes by their last name, the knobs common to every best config named
+  // once, then the evaluated counts go.
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    t.set_fit(1 + a, {0, axes[a].path.substr(axes[a].path.rfind('.') + 1), false, false});
+  t.set_fit(1 + axes.size(), {0, "best", false, true});
+  t.set_fit(4 + axes.size(), {1, "", false, false});
   for (std::size_t i = 0; i < result.points.size(); ++i) {
     const auto& p = result.points[i];
     std::vector<std::string> row{std::to_string(i + 1)};
@@ -64,10 +71,10 @@ void print_explore_text(std::ostream& os, const Session& session, const ExploreR
     row.push_back(result.on_pareto(i) ? "*" : "");
     t.add_row(row);
   }
-  t.print(os, "  ");
+  t.print(os, "  ", width);
   if (!result.hardware.empty()) {
     os << "\nhardware elasticities at the scenario's machine, ranked by |re-optimised|\n";
-    print_hardware(os, result.hardware);
+    print_hardware(os, result.hardware, width);
   }
 }
 

@@ -14,6 +14,8 @@ namespace tessera {
 // scenario, search, axes (path, unit, values), points (hardware, feasible, cost_USD, search
 // counts, pareto, best), pareto (point indices), hardware_sensitivity.
 TESSERA_API nlohmann::json explore_json(const Session& session, const ExploreResult& result);
-TESSERA_API void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result);
+// width > 0: the grid's table fits it (TextTable::print).
+TESSERA_API void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result,
+                                    std::size_t width = 0);
 
 }  // namespace tessera

@@ -212,7 +212,7 @@ void print_scenario_header(std::ostream& os, const Session& session) {
 }
 
 void print_search_text(std::ostream& os, const Session& session, const SearchResult& res,
-                       std::size_t pareto_rows) {
+                       std::size_t pareto_rows, std::size_t width) {
   const MachineSpec& m = session.machine();
   const auto& objs = res.objectives;
   print_scenario_header(os, session);
@@ -264,6 +264,15 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
     head.push_back("memory");
     al.push_back(TextTable::Align::right);
     TextTable t(head, al);
+    // Fitting a width: a knob that is the same in every row is named once; then memory, the
+    // placements and the ring go, before the other knobs (the best's lines name every knob).
+    for (std::size_t i = 1; i <= 10; ++i) t.set_fit(i, {0, "", true, false});
+    const int drop_rank[11] = {0, 0, 0, 0, 0, 0, 2, 2, 3, 3, 4};
+    for (std::size_t i = 6; i <= 10; ++i) t.set_fit(i, {drop_rank[i], "", true, false});
+    for (std::size_t i = 0; i < objs.size(); ++i)
+      if (objs[i].name == "efficiency")
+        t.set_fit(11 + i, {0, objs[i].direction == Direction::maximize ? "eff ↑" : "eff ↓", false, false});
+    t.set_fit(head.size() - 1, {5, "", false, false});
     std::size_t n = 0;
     for (std::size_t idx : rows) {
       if (n++ >= limit) break;
@@ -286,7 +295,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
       cells.push_back(fmt_bytes(r.used_bytes));
       t.add_row(std::move(cells));
     }
-    t.print(os, "  ");
+    t.print(os, "  ", width);
   };
 
   os << "\nPareto frontier over";

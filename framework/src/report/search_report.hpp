@@ -35,9 +35,9 @@ TESSERA_API void write_search_csv_row(std::ostream& os, const Session& session,
 
 // The scenario line: name, model, machine, workload, scope, plugins.
 TESSERA_API void print_scenario_header(std::ostream& os, const Session& session);
-// Counts, best config, Pareto frontier, top N.
+// Counts, best config, Pareto frontier, top N. width > 0: the tables fit it (TextTable::print).
 TESSERA_API void print_search_text(std::ostream& os, const Session& session, const SearchResult& result,
-                                   std::size_t pareto_rows = 40);
+                                   std::size_t pareto_rows = 40, std::size_t width = 0);
 
 // "cp=8 tp=4 pp=1 dp=1 ep=1 kv=split ffn=TP tp@pe cp@cube ring=kv" — only what matters
 // (canonical knobs are left out when they make no difference).

@@ -31,16 +31,19 @@ nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw) {
   return a;
 }
 
-void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw) {
+void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw, std::size_t width) {
   TextTable t({"#", "knob", "value", "elasticity (fixed)", "elasticity (re-optimised)", "note"},
               {TextTable::Align::right, TextTable::Align::left, TextTable::Align::right,
                TextTable::Align::right, TextTable::Align::right, TextTable::Align::left});
+  t.set_fit(3, {0, "fixed", false, false});
+  t.set_fit(4, {0, "re-optimised", false, false});
+  t.set_fit(5, {1, "", false, false});
   std::size_t i = 0;
   for (const auto& h : hw)
     t.add_row({std::to_string(++i), h.label, format_quantity(h.value, h.dimension),
                std::isfinite(h.elasticity_fixed) ? fixed(h.elasticity_fixed, 3) : "—",
                std::isfinite(h.elasticity_reopt) ? fixed(h.elasticity_reopt, 3) : "—", h.note});
-  t.print(os, "  ");
+  t.print(os, "  ", width);
 }
 
 nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& study) {

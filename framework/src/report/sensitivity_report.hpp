@@ -15,7 +15,8 @@ namespace tessera {
 // latencies behind them, the note.
 TESSERA_API nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw);
 // The same as a table: #, knob, value, elasticity (fixed), elasticity (re-optimised), note.
-TESSERA_API void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw);
+TESSERA_API void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw,
+                                std::size_t width = 0);
 
 // `tessera sensitivity --json`: scenario, best, parallelism (with the sweeps), hardware (with
 // the elasticities).

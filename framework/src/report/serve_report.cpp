@@ -154,7 +154,7 @@ std::size_t widest(const std::string& text) {
 }
 
 std::string render_table(const Session& session, const ServeResult& res, const std::vector<ServeRecord>& rows,
-                         std::size_t limit, const Knobs& k, bool tail) {
+                         std::size_t limit, const Knobs& k, bool tail, std::size_t width = 0) {
   const MachineSpec& m = session.machine();
   const int cost = cost_objective(res.objectives);
   std::vector<std::string> head{"#", "parallelism", "batch", "budget", "PEs", "TTFT", "TPOT"};
@@ -165,6 +165,9 @@ std::string render_table(const Session& session, const ServeResult& res, const s
   std::vector<TextTable::Align> al(head.size(), TextTable::Align::right);
   al[1] = TextTable::Align::left;
   TextTable t(head, al);
+  // Past the knobs (print_table): the token budget, then the batch go to fit `width`.
+  t.set_fit(2, {1, "", false, false});
+  t.set_fit(3, {2, "", false, false});
   std::size_t n = 0;
   for (const ServeRecord& r : rows) {
     if (n++ >= limit) break;
@@ -182,7 +185,7 @@ std::string render_table(const Session& session, const ServeResult& res, const s
     t.add_row(std::move(cells));
   }
   std::ostringstream os;
-  t.print(os, "  ");
+  t.print(os, "  ", width);
   return os.str();
 }
 
@@ -191,20 +194,21 @@ std::string render_table(const Session& session, const ServeResult& res, const s
 constexpr std::size_t kColumns = 100;
 
 void print_table(std::ostream& os, const Session& session, const ServeResult& res,
-                 const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k) {
+                 const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k, std::size_t width) {
+  const std::size_t cap = width > 0 ? width : kColumns;
   std::string text = render_table(session, res, rows, limit, k, true);
-  if (widest(text) <= kColumns) {
+  if (widest(text) <= cap) {
     os << text;
     return;
   }
   text = render_table(session, res, rows, limit, k, false);
-  if (widest(text) <= kColumns) {
+  if (widest(text) <= cap) {
     os << text;
     return;
   }
   Knobs numeric;
   numeric.cp = k.cp;
-  os << render_table(session, res, rows, limit, numeric, false)
+  os << render_table(session, res, rows, limit, numeric, false, width)
      << "  (the rows differ in knobs beyond cp, tp, pp, dp, ep too: see --json or --csv)\n";
 }
 
@@ -356,7 +360,7 @@ void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRe
 }
 
 void print_serve_text(std::ostream& os, const Session& session, const ServeResult& res,
-                      std::size_t frontier_rows) {
+                      std::size_t frontier_rows, std::size_t width) {
   const Scenario& s = session.scenario();
   const MachineSpec& m = s.machine;
   const ServeCounts& c = res.counts;
@@ -392,9 +396,9 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     if (res.frontier.size() > frontier_rows)
       os << "\n  (the first " << frontier_rows << " by " << res.axes.front().name << ')';
     os << '\n';
-    print_table(os, session, res, res.frontier, frontier_rows, k);
+    print_table(os, session, res, res.frontier, frontier_rows, k, width);
     os << "\nTop " << res.top.size() << " by " << res.axes.front().name << '\n';
-    print_table(os, session, res, res.top, res.top.size(), k);
+    print_table(os, session, res, res.top, res.top.size(), k, width);
     return;
   }
   if (res.closest_miss) {

@@ -26,8 +26,9 @@ TESSERA_API void write_serve_csv_header(std::ostream& os, const Session& session
 TESSERA_API void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRecord& r);
 
 // The text report: scenario, workload, SLO, budget, counts, then the best point, the
-// frontier and the top N — or, when nothing meets the SLO, the closest miss.
+// frontier and the top N — or, when nothing meets the SLO, the closest miss. Its tables are at
+// most 100 columns wide, or `width` when it is not 0.
 TESSERA_API void print_serve_text(std::ostream& os, const Session& session, const ServeResult& result,
-                                  std::size_t frontier_rows = 20);
+                                  std::size_t frontier_rows = 20, std::size_t width = 0);
 
 }  // namespace tessera
