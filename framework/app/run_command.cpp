@@ -51,15 +51,14 @@ int run_command(const Args& args) {
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    std::string threads_text, top_text, html_path;
+    std::string threads_text, top_text;
+    ChartPaths charts;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "top", po::value<std::string>(&top_text)->value_name("N"),
-        "rows of the top-N table (default: the scenario's report.top, 20)")(
-        "html", po::value<std::string>(&html_path)->value_name("FILE"),
-        "also write a self-contained HTML report: the Pareto scatter and the stage breakdown "
-        "(docs/report.md)");
+        "rows of the top-N table (default: the scenario's report.top, 20)");
+    add_chart_options(desc, charts, "the Pareto scatter and the stage breakdown");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
     const unsigned threads = parse_threads(threads_text);
@@ -73,7 +72,7 @@ int run_command(const Args& args) {
     const ReportOutputs report = add_report_outputs(outputs, common, study);
     OutputFile* csv = report.csv;
     OutputFile* json = report.json;
-    const HtmlOutput html = add_html_output(outputs, html_path, command_line("run", args));
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("run", args));
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, scenario, study.registry(), "run", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
@@ -81,7 +80,7 @@ int run_command(const Args& args) {
     so.threads = threads;
     so.on_progress = bar.callback();
     so.top = top;
-    if (json || html.file) so.points = kMaxReportPoints;
+    if (json || html.any()) so.points = kMaxReportPoints;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (csv) {
       write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
@@ -90,7 +89,7 @@ int run_command(const Args& args) {
       };
     }
     const SearchResult result = run_search(session, *strategy, so);
-    if (json || html.file) {
+    if (json || html.any()) {
       const nlohmann::json j = run_document(session, result);
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
