@@ -65,8 +65,9 @@ std::string find_program(const std::string& name) {
   return "";
 }
 
+// $CHROMIUM, else Debian's /usr/bin/chromium (or chromium-browser); "" when not executable.
 std::string chromium_path() {
-  if (const char* env = std::getenv("CHROMIUM"); env && *env) return env;
+  if (const char* env = std::getenv("CHROMIUM"); env && *env) return access(env, X_OK) == 0 ? env : "";
   for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
     if (access(p, X_OK) == 0) return p;
   return "";
@@ -160,9 +161,11 @@ HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std:
     if (h.node.empty())
       throw Error("--png needs node (Debian's nodejs), not found on PATH (run scripts/install-deps.sh)");
     if (h.chromium.empty())
-      throw Error(
-          "--png needs chromium: none at /usr/bin/chromium and $CHROMIUM unset (run "
-          "scripts/install-deps.sh, or set CHROMIUM=/path/to/chromium)");
+      throw Error(std::string("--png needs chromium: ") +
+                  (std::getenv("CHROMIUM") && *std::getenv("CHROMIUM")
+                       ? "$CHROMIUM (" + std::string(std::getenv("CHROMIUM")) + ") is not an executable"
+                       : std::string("none at /usr/bin/chromium and $CHROMIUM unset")) +
+                  " (run scripts/install-deps.sh, or set CHROMIUM=/path/to/chromium)");
     if (access(puppeteer.c_str(), R_OK) != 0)
       throw Error("--png needs puppeteer-core: cannot read " + puppeteer + " (run scripts/install-deps.sh)");
     make_folder("--png", paths.png);

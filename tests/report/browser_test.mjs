@@ -6,19 +6,20 @@
 // report. Then the test of the test: two deliberately broken copies of the first report (a chart
 // whose field does not exist, so it draws nothing; a script that logs an error) must fail.
 //
-// node browser_test.mjs --chromium PATH --modules NODE_MODULES --out DIR REPORT.html...
+// node browser_test.mjs --chromium PATH --modules NODE_MODULES --out DIR [--jobs N] REPORT.html...
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 function parseArgs(argv) {
-  const o = { reports: [] };
+  const o = { reports: [], jobs: 3 };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === "--chromium") o.chromium = argv[++i];
     else if (a === "--modules") o.modules = argv[++i];
     else if (a === "--out") o.out = argv[++i];
+    else if (a === "--jobs") o.jobs = Number(argv[++i]);
     else o.reports.push(a);
   }
   return o;
@@ -129,16 +130,23 @@ const browser = await puppeteer.launch({
 });
 let failed = 0;
 try {
-  for (const f of opts.reports) {
-    const t0 = Date.now();
-    const problems = await check(browser, f);
-    const ms = Date.now() - t0;
-    if (problems.length === 0) console.log(`ok: ${f} (${ms} ms)`);
-    else {
-      ++failed;
-      console.log(`FAIL: ${f}\n  ` + problems.join("\n  "));
+  // A few pages at a time (each waits mostly on rendering and hover timeouts).
+  const queue = [...opts.reports];
+  const worker = async () => {
+    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+      const t0 = Date.now();
+      const problems = await check(browser, f);
+      const ms = Date.now() - t0;
+      if (problems.length === 0) console.log(`ok: ${f} (${ms} ms)`);
+      else {
+        ++failed;
+        console.log(`FAIL: ${f}\n  ` + problems.join("\n  "));
+      }
     }
-  }
+  };
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: opts.jobs }, worker));
+  console.log(`${opts.reports.length} reports in ${Date.now() - t0} ms (${opts.jobs} pages at a time)`);
   // The test of the test.
   const first = fs.readFileSync(opts.reports[0], "utf8");
   const broken = {
