@@ -9,6 +9,7 @@
 #include "eval/search_driver.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
+#include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/points_json.hpp"
@@ -45,6 +46,48 @@ constexpr const char* kExamples =
 
 }  // namespace
 
+namespace {
+
+// --scopes (names, comma-separated or repeated), else the scenario's report.scopes.
+std::vector<Scope> parse_scopes(const std::vector<std::string>& raw, const std::vector<Scope>& scenario) {
+  std::vector<Scope> out;
+  for (const std::string& name : split_names(raw)) {
+    if (name == "full")
+      out.push_back(Scope::full);
+    else if (name == "attention")
+      out.push_back(Scope::attention);
+    else
+      throw InputError("--scopes: " + name + ": expected full or attention");
+  }
+  return raw.empty() ? scenario : out;
+}
+
+// `by_scope` (docs/report.md): the same study under each listed scope other than the
+// scenario's own, each a whole run document; `scope` names the document's own.
+void add_other_scopes(nlohmann::json& j, const Study& study, const SearchOptions& options,
+                      const std::vector<Scope>& scopes) {
+  const Scope own = study.scenario().workload.scope;
+  j["scope"] = own == Scope::full ? "full" : "attention";
+  nlohmann::json by = nlohmann::json::object();
+  for (const Scope scope : scopes) {
+    const char* name = scope == Scope::full ? "full" : "attention";
+    if (scope == own || by.contains(name)) continue;
+    Scenario scenario = study.scenario();
+    scenario.workload.scope = scope;
+    const Session session(scenario, study.registry());
+    const auto strategy = study.create_search();
+    SearchOptions so = options;
+    so.on_record = {};
+    so.on_progress = {};
+    nlohmann::json doc = run_document(session, run_search(session, *strategy, so));
+    doc["scope"] = name;
+    by[name] = std::move(doc);
+  }
+  if (!by.empty()) j["by_scope"] = std::move(by);
+}
+
+}  // namespace
+
 int run_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
@@ -53,11 +96,15 @@ int run_command(const Args& args) {
     std::string scenario_path;
     std::string threads_text, top_text;
     ChartPaths charts;
+    std::vector<std::string> scopes_raw;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "top", po::value<std::string>(&top_text)->value_name("N"),
-        "rows of the top-N table (default: the scenario's report.top, 20)");
+        "rows of the top-N table (default: the scenario's report.top, 20)")(
+        "scopes", po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
+        "also study these scopes (full, attention; comma-separated) for the report, which flips between "
+        "them, and --json's by_scope (default: the scenario's report.scopes)");
     add_chart_options(desc, charts, "the Pareto scatter and the stage breakdown");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
@@ -90,7 +137,8 @@ int run_command(const Args& args) {
     }
     const SearchResult result = run_search(session, *strategy, so);
     if (json || html.any()) {
-      const nlohmann::json j = run_document(session, result);
+      nlohmann::json j = run_document(session, result);
+      add_other_scopes(j, study, so, parse_scopes(scopes_raw, scenario.report.scopes));
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -75,9 +75,11 @@ async function check(browser, file) {
       ]).catch((e) => "failed: " + e));
     if (ok !== "ok") problems.push("views did not render: " + ok);
     const sections = await page.$$eval("section[id^=chart-]", (s) =>
-      s.map((e) => ({ id: e.id.slice(6), configs: e.dataset.configs !== "no" })));
+      s.map((e) => ({ id: e.id.slice(6), configs: e.dataset.configs !== "no", scope: e.dataset.scope })));
     const marks = await page.evaluate(marksOf);
-    for (const { id, configs } of sections) {
+    for (const { id, configs, scope } of sections) {
+      // report.scopes: flip the page to the chart's scope (its toggle), as a reader would.
+      if (scope) await page.evaluate((sc) => window.tesseraShowScope(sc), scope);
       const m = marks[id];
       if (!m) { problems.push(`chart ${id}: no view on window.tesseraViews`); continue; }
       if (m.length === 0) problems.push(`chart ${id}: no marks`);

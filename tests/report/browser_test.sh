@@ -6,6 +6,7 @@
 #   - each study's --json redrawn by `tessera report`, which must give the same page but for the
 #     command line in its header (checked here, byte for byte, without the browser);
 #   - `tessera report --png` and `--vega` of one result (a PNG and a .vl.json per chart);
+#   - the default scenario with report.scopes [full, attention] (one page, a toggle);
 # then opens every report in headless chromium (browser_test.mjs: one browser launch, a few
 # pages at a time; a PNG screenshot of each in OUT).
 # Exit 77 (CTest's SKIP_RETURN_CODE) with a message when node, chromium or the npm packages
@@ -54,6 +55,10 @@ for kind in default explain sensitivity compare validate-data explore; do
   fi
 done
 reports+=("$out/default-redrawn.html")
+# report.scopes: both scopes in one page, flipped by its toggle (the browser test flips it).
+"$tessera" run -q --set 'report.scopes=[full, attention]' --html "$out/default-scopes.html" >/dev/null
+grep -q 'data-scope="attention"' "$out/default-scopes.html" || { echo "FAIL: report.scopes drew no attention charts"; exit 1; }
+reports+=("$out/default-scopes.html")
 # --vega and --png: a spec and a PNG per chart of the compare report.
 "$tessera" report "$out/compare.json" --vega "$out/compare-vega" --png "$out/compare-png"
 for id in latencies ranks winners; do

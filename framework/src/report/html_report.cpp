@@ -1,5 +1,7 @@
 #include "report/html_report.hpp"
 
+#include <algorithm>
+
 #include "report/vega_specs.hpp"
 #include "tessera/version.hpp"
 
@@ -147,9 +149,27 @@ std::string html_report(const json& result, const std::string& command, const We
   h += row("command", "<code>" + html_escape(command) + "</code>");
   h += "</table>\n</header>\n<main>\n";
   json specs = json::object();
+  // report.scopes: a toggle between the scopes; each chart's section names its scope.
+  std::vector<std::string> scopes;
+  for (const ChartSpec& c : charts)
+    if (!c.scope.empty() && std::find(scopes.begin(), scopes.end(), c.scope) == scopes.end())
+      scopes.push_back(c.scope);
+  if (!scopes.empty()) {
+    h += "<p class=\"scopes\">Scope (each studied; flip without re-running):";
+    for (const std::string& sc : scopes) {
+      const std::string label = sc == "full"        ? "full (attention + FFN/MoE)"
+                                : sc == "attention" ? "attention only"
+                                                    : sc;
+      h += " <label><input type=\"radio\" name=\"tessera-scope\" value=\"" + html_escape(sc) + "\"" +
+           (sc == scopes.front() ? " checked" : "") + "> " + html_escape(label) + "</label>";
+    }
+    h += "</p>\n";
+  }
   for (ChartSpec& c : charts) {
-    h += "<section id=\"chart-" + c.id + "\" data-configs=\"" + (c.has_configs ? "yes" : "no") + "\">\n<h2>" +
-         html_escape(c.title) + "</h2>\n";
+    h += "<section id=\"chart-" + c.id + "\" data-configs=\"" + (c.has_configs ? "yes" : "no") + "\"";
+    if (!c.scope.empty())
+      h += " data-scope=\"" + html_escape(c.scope) + "\"" + (c.scope == scopes.front() ? "" : " hidden");
+    h += ">\n<h2>" + html_escape(c.title) + "</h2>\n";
     if (!c.note.empty()) h += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
     h += "<div class=\"chart\" id=\"view-" + c.id + "\"></div>\n</section>\n";
     specs[c.id] = std::move(c.spec);
@@ -169,6 +189,14 @@ std::string html_report(const json& result, const std::string& command, const We
     });
   }));
   window.tesseraReady.catch(function (e) { console.error("tessera report: " + e); });
+  // report.scopes: show the sections of one scope (the radio buttons; the browser test calls it).
+  window.tesseraShowScope = function (scope) {
+    document.querySelectorAll("section[data-scope]").forEach(function (s) { s.hidden = s.dataset.scope !== scope; });
+    document.querySelectorAll("input[name=tessera-scope]").forEach(function (i) { i.checked = i.value === scope; });
+  };
+  document.querySelectorAll("input[name=tessera-scope]").forEach(function (i) {
+    i.addEventListener("change", function () { window.tesseraShowScope(i.value); });
+  });
 })();
 </script>
 )js";

@@ -398,7 +398,9 @@ const char* result_kind_command(ResultKind kind) {
   return "tessera run";
 }
 
-std::vector<ChartSpec> report_charts(const json& result) {
+namespace {
+
+std::vector<ChartSpec> charts_of_kind(const json& result) {
   switch (result_kind(result)) {
     case ResultKind::serve:
       return serve_charts(result);
@@ -417,6 +419,25 @@ std::vector<ChartSpec> report_charts(const json& result) {
       break;
   }
   return search_charts(result);
+}
+
+}  // namespace
+
+std::vector<ChartSpec> report_charts(const json& result) {
+  const json& by_scope = field(result, "by_scope");
+  if (!by_scope.is_object() || by_scope.empty()) return charts_of_kind(result);
+  std::vector<ChartSpec> out;
+  const auto add = [&](const json& doc, const std::string& scope) {
+    for (ChartSpec& c : charts_of_kind(doc)) {
+      c.id = scope + "-" + c.id;
+      c.title += " (scope " + scope + ")";
+      c.scope = scope;
+      out.push_back(std::move(c));
+    }
+  };
+  add(result, text_of(field(result, "scope")).empty() ? "full" : text_of(field(result, "scope")));
+  for (const auto& [scope, doc] : by_scope.items()) add(doc, scope);
+  return out;
 }
 
 std::vector<ChartSpec> search_charts(const json& result) {

@@ -19,6 +19,9 @@ struct ChartSpec {
   // Whether hovering a mark shows a configuration (the browser test checks the tooltip names
   // one); false for charts of hardware knobs or measurements.
   bool has_configs = true;
+  // The scope the chart is of ("" = the result has one): a result with `by_scope` (report.scopes)
+  // gets every chart once per scope, ids prefixed "SCOPE-", and the page flips between them.
+  std::string scope = "";
 };
 
 // What a `--json` result is, from its fields (docs/report.md "The JSON fields the charts read").
@@ -57,7 +60,7 @@ TESSERA_API std::vector<ChartSpec> compare_charts(const nlohmann::json& result);
 // `tessera validate-data --json`: predicted vs measured (log axes), the error per source and
 // metric family.
 TESSERA_API std::vector<ChartSpec> validation_charts(const nlohmann::json& result);
-// The charts of any result kind.
+// The charts of any result kind (with `by_scope`: of each scope, its own first).
 TESSERA_API std::vector<ChartSpec> report_charts(const nlohmann::json& result);
 
 }  // namespace tessera
