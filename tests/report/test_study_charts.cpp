@@ -174,3 +174,19 @@ TEST_CASE("validate-data draws predicted vs measured and the error per source an
   CHECK(charts[1].id == "errors");
   CHECK(charts[1].spec.at("transform")[0].at("aggregate")[0].at("op") == "median");
 }
+
+TEST_CASE("a result with by_scope gets each scope's charts with prefixed ids") {
+  const json r =
+      json::parse(R"({"scenario":"s","scope":"full","objectives":[{"name":"latency","key":"latency_s"}],
+    "pareto":[{"cp":1,"tp":2,"pp":1,"dp":1,"ep":1,"objectives":{"latency_s":2},"latency_s":2}],
+    "by_scope":{"attention":{"scenario":"s","scope":"attention","objectives":[{"name":"latency","key":"latency_s"}],
+      "pareto":[{"cp":1,"tp":4,"pp":1,"dp":1,"ep":1,"objectives":{"latency_s":1},"latency_s":1}]}}})");
+  const auto charts = report_charts(r);
+  REQUIRE(charts.size() == 2);
+  CHECK(charts[0].id == "full-pareto");
+  CHECK(charts[0].scope == "full");
+  CHECK(charts[0].title == "Pareto frontier (scope full)");
+  CHECK(charts[1].id == "attention-pareto");
+  CHECK(charts[1].scope == "attention");
+  CHECK(charts[1].spec.at("layer")[0].at("data").at("values")[0].at("latency_s") == 1);
+}
