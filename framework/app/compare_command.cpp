@@ -8,6 +8,7 @@
 #include "analysis/compare.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "html_output.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
@@ -46,6 +47,8 @@ int compare_command(const Args& args) {
         "threads", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all cores)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
+    ChartPaths charts;
+    add_chart_options(desc, charts, "latencies side by side, rank vs rank, where the winner changes");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
@@ -68,6 +71,7 @@ int compare_command(const Args& args) {
     }
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("compare", args));
     StudyShape shape;
     shape.latency_models = scenario.plugins.latency.size();
     plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, common.quiet);
@@ -76,7 +80,11 @@ int compare_command(const Args& args) {
     co.threads = threads;
     co.on_progress = bar.callback();
     const CompareResult r = compare_models(ptrs, co);
-    if (json) json->stream() << compare_json(r, *ptrs[0]).dump(2) << "\n";
+    if (json || html.any()) {
+      const nlohmann::json j = compare_json(r, *ptrs[0]);
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
+    }
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;

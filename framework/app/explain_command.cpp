@@ -3,6 +3,7 @@
 
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "html_output.hpp"
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
 #include "scenario/yaml_tree.hpp"
@@ -35,6 +36,8 @@ int explain_command(const Args& args) {
     desc.add_options()("config,c", po::value<std::string>(&config_text), "the configuration to explain")(
         "latency", po::value<std::string>(&latency), "latency model to use (default: the scenario's first)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
+    ChartPaths charts;
+    add_chart_options(desc, charts, "the stage breakdown");
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
     if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kUsage, kExamples)) return kExitOk;
@@ -48,6 +51,7 @@ int explain_command(const Args& args) {
     const Session& session = study.session();
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("explain", args));
     const ParallelConfig parsed = parse_config(config_text, session.machine());
     const ParallelConfig config = canonicalize(session.model(), parsed);
     Evaluation e;
@@ -57,7 +61,11 @@ int explain_command(const Args& args) {
           {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                       "--config " + format_config(config, session.machine()) + ": invalid configuration: " +
                           describe_invalid(e.layout.reason, session.model(), session.machine(), config)}});
-    if (json) json->stream() << explain_json(session, e).dump(2) << "\n";
+    if (json || html.any()) {
+      const nlohmann::json j = explain_json(session, e);
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
+    }
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       if (!(config == parsed))

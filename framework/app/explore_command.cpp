@@ -13,6 +13,7 @@
 #include "common_options.hpp"
 #include "eval/cost_objective.hpp"
 #include "exit_codes.hpp"
+#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explore_report.hpp"
@@ -46,11 +47,13 @@ constexpr const char* kExamples =
 
 // A serve scenario: the serving study (aggregated, and disaggregated with
 // serving.disaggregated) at every hardware point, the points ranked by the best tokens/s/PE.
-int explore_serve(const CommonOptions& common, const Study& study, unsigned threads) {
+int explore_serve(const CommonOptions& common, const Study& study, unsigned threads, const ChartPaths& charts,
+                  const std::string& command) {
   const Scenario& scenario = study.scenario();
   const Session& session = study.session();
   Outputs outputs;
   OutputFile* json = outputs.add("--json", common.json);
+  const HtmlOutput html = add_html_output(outputs, charts, command);
   StudyShape shape;
   shape.machines = sweep_hardware_points(scenario.sweep);
   plan_study(std::cerr, scenario, study.registry(), "explore", shape, threads, common.quiet);
@@ -60,7 +63,11 @@ int explore_serve(const CommonOptions& common, const Study& study, unsigned thre
   eo.on_progress = bar.callback();
   const ServeExploreResult result = explore_serving(session, eo);
   if (!outputs.stdout_taken()) print_serve_explore_text(std::cout, session, result);
-  if (json) json->stream() << serve_explore_json(session, result).dump(2) << "\n";
+  if (json || html.any()) {
+    const nlohmann::json j = serve_explore_json(session, result);
+    if (json) json->stream() << j.dump(2) << "\n";
+    write_html(html, j);
+  }
   outputs.commit_all();
   return kExitOk;
 }
@@ -81,6 +88,8 @@ int explore_command(const Args& args) {
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
+    ChartPaths charts;
+    add_chart_options(desc, charts, "the grid as heat maps, the latency/cost frontier, the hardware tornado");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, false);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
@@ -91,12 +100,14 @@ int explore_command(const Args& args) {
     const Scenario& scenario = study.scenario();
     const Session& session = study.session();
     const PluginRegistry& registry = study.registry();
-    if (scenario.workload.mode == Mode::serve) return explore_serve(common, study, threads);
+    if (scenario.workload.mode == Mode::serve)
+      return explore_serve(common, study, threads, charts, command_line("explore", args));
     const auto strategy = study.create_search();
     // The cost objective: the scenario's when listed (its parameters), else the defaults.
     const std::shared_ptr<Objective> cost = create_cost_objective(scenario, registry);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("explore", args));
     // Every hardware point, then (unless --no-sensitivity) the scenario's machine and two
     // perturbations of each hardware knob.
     StudyShape shape;
@@ -117,6 +128,11 @@ int explore_command(const Args& args) {
       print_fitted(std::cout, text.str(), term);
     }
     if (json) json->stream() << explore_json(session, result).dump(2) << "\n";
+    if (json || html.any()) {
+      const nlohmann::json j = explore_json(session, result);
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
+    }
     outputs.commit_all();
     return kExitOk;
   });

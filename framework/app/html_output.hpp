@@ -1,10 +1,12 @@
 #pragma once
-// `--html FILE` of run, serve and report: the output checked (and its temporary file created)
-// and the inlined JavaScript read before any work, so a missing bundle stops the command
-// before the study with a clear error and never leaves half a file; the page written from the
-// study's --json result (report/html_report.hpp).
+// `--html FILE`, `--vega DIR` and `--png DIR` of every study and of `report`
+// (docs/report.md): the outputs checked (the HTML's temporary file created, the scripts read,
+// node and chromium found for --png) before any work, so a missing piece stops the command
+// before the study with a clear error and never leaves half a file; the charts drawn from the
+// study's --json result alone (report/html_report.hpp, report/vega_specs.hpp).
 #include <string>
 
+#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -13,11 +15,25 @@
 
 namespace tessera::cli {
 
+// The paths the options name ("" = not given).
+struct ChartPaths {
+  std::string html, vega, png;
+  bool any() const { return !html.empty() || !vega.empty() || !png.empty(); }
+};
+
 struct HtmlOutput {
   OutputFile* file = nullptr;  // nullptr: no --html
-  WebAssets assets;
-  std::string command;  // the command line for the page's header
+  WebAssets assets;            // read when --html or --png
+  std::string command;         // the command line for the page's header
+  std::string vega_dir, png_dir;
+  std::string node, chromium;  // --png: the programs that draw the PNGs
+  bool any() const { return file || !vega_dir.empty() || !png_dir.empty(); }
 };
+
+// Adds --html FILE, --vega DIR and --png DIR to `desc`; `what` names the charts ("the Pareto
+// scatter and the stage breakdown").
+void add_chart_options(boost::program_options::options_description& desc, ChartPaths& paths,
+                       const std::string& what);
 
 // The node_modules folder the scripts come from: $TESSERA_WEB_DIR, else the build's
 // third_party/web/node_modules.
@@ -26,10 +42,13 @@ std::string web_dir();
 // "tessera NAME ARGS..." (arguments with spaces or quotes single-quoted, as a shell would).
 std::string command_line(const std::string& name, const Args& args);
 
-// Adds `path` (--html; "" adds nothing) to `outputs` and reads the scripts.
+// Adds the outputs `paths` names to `outputs`, reads the scripts, finds node and chromium.
+HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std::string& command);
+// --html alone (FILE "" adds nothing).
 HtmlOutput add_html_output(Outputs& outputs, const std::string& path, const std::string& command);
 
-// Writes the page of `result` to html.file (no-op without --html).
+// Writes the page of `result` to html.file, each chart's spec to vega_dir/ID.vl.json and each
+// chart as vega_dir/ID.png (no-op for the outputs not asked for).
 void write_html(const HtmlOutput& html, const nlohmann::json& result);
 
 }  // namespace tessera::cli

@@ -1,6 +1,7 @@
-// `tessera report RESULT.json --html FILE`: redraws a saved `tessera run --json` or `tessera
-// serve --json` result as the HTML report --html writes (every chart reads only the --json
-// schema, docs/report.md).
+// `tessera report RESULT.json --html FILE [--vega DIR] [--png DIR]`: redraws a saved `--json`
+// result of run, serve, explain, sensitivity, explore, compare or validate-data as the charts
+// those commands' --html / --vega / --png write (every chart reads only the --json schema,
+// docs/report.md).
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -15,11 +16,12 @@ namespace tessera::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: tessera report RESULT.json --html FILE\n"
+    "Usage: tessera report RESULT.json (--html FILE | --vega DIR | --png DIR)...\n"
     "\n"
-    "Draws a result saved by `tessera run --json` or `tessera serve --json` as a self-contained HTML\n"
-    "report, the same page `--html` writes (docs/report.md). The command line shown in its header is\n"
-    "this one.\n";
+    "Draws a result saved by the --json of run, serve, explain, sensitivity, explore, compare or\n"
+    "validate-data as a self-contained HTML report, the same page `--html` writes (docs/report.md);\n"
+    "--vega and --png write each chart's Vega-Lite spec and PNG. The command line shown in its\n"
+    "header is this one.\n";
 
 constexpr const char* kExamples =
     "\nExamples:\n"
@@ -34,9 +36,9 @@ nlohmann::json read_result(const std::string& path) {
   os << in.rdbuf();
   try {
     nlohmann::json j = nlohmann::json::parse(os.str());
-    if (!j.is_object() || !j.contains("scenario"))
-      throw InputError(
-          path + ": error: not a `tessera run --json` or `tessera serve --json` result (no \"scenario\")");
+    if (!j.is_object() || !(j.contains("scenario") || j.contains("models")))
+      throw InputError(path +
+                       ": error: not the --json result of a tessera study (no \"scenario\", no \"models\")");
     return j;
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": error: not JSON: " + e.what());
@@ -48,20 +50,22 @@ nlohmann::json read_result(const std::string& path) {
 int report_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
-    std::string result_path, html_path;
+    std::string result_path;
+    ChartPaths charts;
     po::options_description desc("Options");
-    desc.add_options()("html", po::value<std::string>(&html_path)->value_name("FILE"),
-                       "the HTML report to write (required)");
+    add_chart_options(desc, charts, "the charts of the saved study");
     add_common_options(desc, common, kOptVerbosity | kOptHelp);
     po::options_description hidden;
     hidden.add_options()("result", po::value<std::string>(&result_path), "a --json result");
     if (!parse_or_help(args, desc, hidden, "result", 1, common, kUsage, kExamples)) return kExitOk;
     if (result_path.empty())
       throw InputError("tessera report needs a RESULT.json (see 'tessera report --help')");
-    if (html_path.empty()) throw InputError("tessera report needs --html FILE (see 'tessera report --help')");
+    if (!charts.any())
+      throw InputError(
+          "tessera report needs --html FILE, --vega DIR or --png DIR (see 'tessera report --help')");
     const nlohmann::json result = read_result(result_path);
     Outputs outputs;
-    const HtmlOutput html = add_html_output(outputs, html_path, command_line("report", args));
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("report", args));
     write_html(html, result);
     outputs.commit_all();
     return kExitOk;

@@ -10,6 +10,7 @@
 #include "eval/search_driver.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
+#include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/pareto_plot.hpp"
@@ -48,21 +49,66 @@ constexpr const char* kExamples =
 
 }  // namespace
 
+namespace {
+
+// --scopes (names, comma-separated or repeated), else the scenario's report.scopes.
+std::vector<Scope> parse_scopes(const std::vector<std::string>& raw, const std::vector<Scope>& scenario) {
+  std::vector<Scope> out;
+  for (const std::string& name : split_names(raw)) {
+    if (name == "full")
+      out.push_back(Scope::full);
+    else if (name == "attention")
+      out.push_back(Scope::attention);
+    else
+      throw InputError("--scopes: " + name + ": expected full or attention");
+  }
+  return raw.empty() ? scenario : out;
+}
+
+// `by_scope` (docs/report.md): the same study under each listed scope other than the
+// scenario's own, each a whole run document; `scope` names the document's own.
+void add_other_scopes(nlohmann::json& j, const Study& study, const SearchOptions& options,
+                      const std::vector<Scope>& scopes) {
+  const Scope own = study.scenario().workload.scope;
+  j["scope"] = own == Scope::full ? "full" : "attention";
+  nlohmann::json by = nlohmann::json::object();
+  for (const Scope scope : scopes) {
+    const char* name = scope == Scope::full ? "full" : "attention";
+    if (scope == own || by.contains(name)) continue;
+    Scenario scenario = study.scenario();
+    scenario.workload.scope = scope;
+    const Session session(scenario, study.registry());
+    const auto strategy = study.create_search();
+    SearchOptions so = options;
+    so.on_record = {};
+    so.on_progress = {};
+    nlohmann::json doc = run_document(session, run_search(session, *strategy, so));
+    doc["scope"] = name;
+    by[name] = std::move(doc);
+  }
+  if (!by.empty()) j["by_scope"] = std::move(by);
+}
+
+}  // namespace
+
 int run_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    std::string threads_text, top_text, html_path;
+    std::string threads_text, top_text;
+    ChartPaths charts;
+    std::vector<std::string> scopes_raw;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "top", po::value<std::string>(&top_text)->value_name("N"),
         "rows of the top-N table (default: the scenario's report.top, 20)")(
-        "html", po::value<std::string>(&html_path)->value_name("FILE"),
-        "also write a self-contained HTML report: the Pareto scatter and the stage breakdown "
-        "(docs/report.md)");
+        "scopes", po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
+        "also study these scopes (full, attention; comma-separated) for the report, which flips between "
+        "them, and --json's by_scope (default: the scenario's report.scopes)");
+    add_chart_options(desc, charts, "the Pareto scatter and the stage breakdown");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, true);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
@@ -79,7 +125,7 @@ int run_command(const Args& args) {
     const ReportOutputs report = add_report_outputs(outputs, common, study);
     OutputFile* csv = report.csv;
     OutputFile* json = report.json;
-    const HtmlOutput html = add_html_output(outputs, html_path, command_line("run", args));
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("run", args));
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, scenario, study.registry(), "run", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
@@ -87,7 +133,7 @@ int run_command(const Args& args) {
     so.threads = threads;
     so.on_progress = bar.callback();
     so.top = top;
-    if (json || html.file || term.plot) so.points = kMaxReportPoints;
+    if (json || html.any() || term.plot) so.points = kMaxReportPoints;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (csv) {
       write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
@@ -96,8 +142,9 @@ int run_command(const Args& args) {
       };
     }
     const SearchResult result = run_search(session, *strategy, so);
-    if (json || html.file) {
-      const nlohmann::json j = run_document(session, result);
+    if (json || html.any()) {
+      nlohmann::json j = run_document(session, result);
+      add_other_scopes(j, study, so, parse_scopes(scopes_raw, scenario.report.scopes));
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

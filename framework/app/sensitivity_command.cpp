@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
+#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/sensitivity_report.hpp"
@@ -50,6 +51,8 @@ int sensitivity_command(const Args& args) {
                                                                              "hardware elasticities")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads)");
+    ChartPaths charts;
+    add_chart_options(desc, charts, "one chart per parallelism knob, the hardware tornado");
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
     if (!par && !hw) par = hw = true;
@@ -59,6 +62,7 @@ int sensitivity_command(const Args& args) {
     const auto strategy = study.create_search();
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("sensitivity", args));
     // The scenario's machine, then (--hardware) two perturbations of each hardware knob.
     StudyShape shape;
     if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
@@ -70,7 +74,11 @@ int sensitivity_command(const Args& args) {
     so.top = 1;
     const SensitivityStudy result = sensitivity_study(session, *strategy, par, hw, so);
     if (!outputs.stdout_taken()) print_sensitivity_text(std::cout, session, result);
-    if (json) json->stream() << sensitivity_json(session, result).dump(2) << "\n";
+    if (json || html.any()) {
+      const nlohmann::json j = sensitivity_json(session, result);
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
+    }
     outputs.commit_all();
     return kExitOk;
   });

@@ -120,7 +120,8 @@ int serve_command(const Args& args) {
     po::options_description desc("Options");
     add_common_options(desc, common, kOptAll);
     std::string scenario_path;
-    std::string threads_text, top_text, max_pes_text, html_path, deploy_dir;
+    std::string threads_text, top_text, max_pes_text, deploy_dir;
+    ChartPaths charts;
     bool deploy_given = false;  // --deploy "" is refused, not ignored
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
@@ -129,14 +130,13 @@ int serve_command(const Args& args) {
         "rows of the top-N table (default: the scenario's report.top, 20)")(
         "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
         "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = no "
-        "budget)")("html", po::value<std::string>(&html_path)->value_name("FILE"),
-                   "also write a self-contained HTML report: tokens/s/user vs tokens/s/PE, the SLO, the "
-                   "frontiers (docs/report.md)")(
-        "deploy", po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([&](const std::string&) {
-          deploy_given = true;
-        }),
-        "write the framework's launch scripts for the best configurations into DIR (created if "
-        "missing; needs `framework:`)");
+        "budget)")("deploy",
+                   po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([&](const std::string&) {
+                     deploy_given = true;
+                   }),
+                   "write the framework's launch scripts for the best configurations into DIR (created if "
+                   "missing; needs `framework:`)");
+    add_chart_options(desc, charts, "tokens/s/user vs tokens/s/PE, the SLO, the frontiers");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, true);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
@@ -164,7 +164,7 @@ int serve_command(const Args& args) {
     const ReportOutputs report = add_report_outputs(outputs, common, study);
     OutputFile* csv = report.csv;
     OutputFile* json = report.json;
-    const HtmlOutput html = add_html_output(outputs, html_path, command_line("serve", args));
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("serve", args));
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet);
     ServeStudyOptions so;
@@ -172,7 +172,7 @@ int serve_command(const Args& args) {
     so.top = top;
     so.max_pes = max_pes;
     so.on_progress = bar.callback();
-    if (json || html.file || term.plot) so.points = kMaxReportPoints;
+    if (json || html.any() || term.plot) so.points = kMaxReportPoints;
     if (csv) {
       write_serve_csv_header(csv->stream(), session);
       so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
@@ -180,7 +180,7 @@ int serve_command(const Args& args) {
     const ServingAnswer answer = run_serving_answer(session, so);
     const ServeResult& result = answer.aggregated;
     const std::optional<DisaggStudy>& disagg = answer.disagg;
-    if (json || html.file) {
+    if (json || html.any()) {
       const nlohmann::json j = serve_document(session, answer);
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

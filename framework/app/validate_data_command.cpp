@@ -8,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "host/plugin_defaults.hpp"
 #include "host/plugin_registry.hpp"
+#include "html_output.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
@@ -59,6 +60,8 @@ int validate_data_command(const Args& args) {
          plugin_defaults::kValidationServing + ")")
             .c_str());
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
+    ChartPaths charts;
+    add_chart_options(desc, charts, "predicted vs measured, the error per source and metric family");
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
     if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
@@ -67,6 +70,7 @@ int validate_data_command(const Args& args) {
 
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("validate-data", args));
     PluginRegistry registry(common.plugin_paths);
     ProgressBar bar(!common.quiet);
     validation::ValidateOptions vo;
@@ -85,7 +89,11 @@ int validate_data_command(const Args& args) {
 
     const auto rows = validation::read_measurements(csv_path);
     const auto reports = validation::validate_data(rows, registry, vo);
-    if (json) json->stream() << validation::reports_json(reports);
+    if (json || html.any()) {
+      const std::string text = validation::reports_json(reports);
+      if (json) json->stream() << text;
+      write_html(html, nlohmann::json::parse(text));
+    }
     outputs.commit_all();
     if (!outputs.stdout_taken()) validation::print_reports(std::cout, reports, !summary);
     return kExitOk;

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# The browser test of the HTML reports (docs/report.md): writes the default scenario's report
-# (`tessera run --html`), its --json redrawn (`tessera report`), and every shipped serving
-# scenario's (`tessera serve --html`) into OUT, then opens them all in headless chromium
-# (browser_test.mjs: one browser launch, one page each; PNG screenshots in OUT).
+# The browser test of the HTML reports (docs/report.md "Tested in a browser"): writes into OUT
+#   - every shipped scenario's report: `run --html`, `serve --html` (workload.mode: serve) or
+#     `explore --html` (sweep.hardware), the default scenario's as default.html;
+#   - one report of each further study: explain, sensitivity, compare, validate-data;
+#   - each study's --json redrawn by `tessera report`, which must give the same page but for the
+#     command line in its header (checked here, byte for byte, without the browser);
+#   - `tessera report --png` and `--vega` of one result (a PNG and a .vl.json per chart);
+#   - the default scenario with report.scopes [full, attention] (one page, a toggle);
+# then opens every report in headless chromium (browser_test.mjs: one browser launch, a few
+# pages at a time; a PNG screenshot of each in OUT).
 # Exit 77 (CTest's SKIP_RETURN_CODE) with a message when node, chromium or the npm packages
 # are absent: scripts/install-deps.sh installs all three.
 # browser_test.sh TESSERA SOURCE_DIR OUT [NODE_MODULES]
@@ -17,15 +23,47 @@ command -v node >/dev/null 2>&1 || skip "no node"
 [ -f "$modules/vega/build/vega.min.js" ] || skip "no vega in $modules"
 
 rm -rf "$out" && mkdir -p "$out"
-export TESSERA_WEB_DIR="$modules"
-reports=("$out/default.html" "$out/default-redrawn.html")
+export TESSERA_WEB_DIR="$modules" CHROMIUM="$chromium"
+reports=("$out/default.html")
 "$tessera" run -q --json "$out/default.json" --html "$out/default.html" >/dev/null
-"$tessera" report "$out/default.json" --html "$out/default-redrawn.html"
 for s in "$src"/scenarios/*.yaml; do
-  grep -Eq '(^|[{ ,])mode: *serve' "$s" || continue
-  grep -Eq '^  hardware:' "$s" && continue  # a serve scenario with sweep.hardware is explore's
   name=$(basename "$s" .yaml)
-  "$tessera" serve -q "$s" --html "$out/$name.html" >/dev/null
+  [ "$name" = llama3.1-70b-decode-128k ] && continue  # the default scenario: default.html
+  if grep -Eq '^  hardware:' "$s"; then study=explore    # sweep.hardware
+  elif grep -Eq '(^|[{ ,])mode: *serve' "$s"; then study=serve
+  else study=run; fi
+  "$tessera" "$study" -q "$s" --html "$out/$name.html" >/dev/null
   reports+=("$out/$name.html")
 done
+# One report of each further study, with its --json.
+"$tessera" explain -q --config "cp=8,tp=16,kv_shard_mode=replicate,ffn_shard_scope=TP+CP" \
+  --json "$out/explain.json" --html "$out/explain.html" >/dev/null
+"$tessera" sensitivity -q --json "$out/sensitivity.json" --html "$out/sensitivity.html" >/dev/null
+"$tessera" compare -q "$src/scenarios/llama3.1-70b-compare-latency-models.yaml" \
+  --json "$out/compare.json" --html "$out/compare.html" >/dev/null
+"$tessera" validate-data -q "$src/data/measurements-h200.csv" --latency roofline,overlap,calibrated \
+  --json "$out/validate-data.json" --html "$out/validate-data.html" >/dev/null
+"$tessera" explore -q "$src/scenarios/llama3.1-70b-hbm-vs-links-explore.yaml" \
+  --json "$out/explore.json" --html "$out/explore.html" >/dev/null
+reports+=("$out/explain.html" "$out/sensitivity.html" "$out/compare.html" "$out/validate-data.html")
+# Redrawn from the --json alone: the same page but for the command line.
+for kind in default explain sensitivity compare validate-data explore; do
+  "$tessera" report "$out/$kind.json" --html "$out/$kind-redrawn.html"
+  if ! cmp -s <(grep -v '^<tr><th>command</th>' "$out/$kind.html") \
+              <(grep -v '^<tr><th>command</th>' "$out/$kind-redrawn.html"); then
+    echo "FAIL: tessera report $kind.json does not redraw $kind.html"; exit 1
+  fi
+done
+reports+=("$out/default-redrawn.html")
+# report.scopes: both scopes in one page, flipped by its toggle (the browser test flips it).
+"$tessera" run -q --set 'report.scopes=[full, attention]' --html "$out/default-scopes.html" >/dev/null
+grep -q 'data-scope="attention"' "$out/default-scopes.html" || { echo "FAIL: report.scopes drew no attention charts"; exit 1; }
+reports+=("$out/default-scopes.html")
+# --vega and --png: a spec and a PNG per chart of the compare report.
+"$tessera" report "$out/compare.json" --vega "$out/compare-vega" --png "$out/compare-png"
+for id in latencies ranks winners; do
+  [ -s "$out/compare-vega/$id.vl.json" ] || { echo "FAIL: --vega wrote no $id.vl.json"; exit 1; }
+  [ "$(head -c 4 "$out/compare-png/$id.png" | tail -c 3)" = PNG ] || { echo "FAIL: --png wrote no $id.png"; exit 1; }
+done
+echo "ok: report redraws 6 studies; --vega and --png wrote 3 charts each"
 exec node "$src/tests/report/browser_test.mjs" --chromium "$chromium" --modules "$modules" --out "$out" "${reports[@]}"

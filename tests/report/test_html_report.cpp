@@ -103,3 +103,32 @@ TEST_CASE("web assets are read with their package versions") {
   CHECK(a.vega_embed == "/*vega-embed*/");
   CHECK(a.vega_lite_version == "1.2.3");
 }
+
+TEST_CASE("html report of two scopes has the toggle and hides the second scope's charts") {
+  json r = result();
+  r["scope"] = "full";
+  r["by_scope"] = {{"attention", result()}};
+  r["by_scope"]["attention"]["scope"] = "attention";
+  const std::string h = tessera::html_report(r, "tessera run --scopes full,attention", fake_assets());
+  CHECK(count(h, "name=\"tessera-scope\"") == 2);
+  CHECK(count(h, "value=\"full\" checked") == 1);
+  CHECK(h.find("<section id=\"chart-full-pareto\" data-configs=\"yes\" data-scope=\"full\">") !=
+        std::string::npos);
+  CHECK(h.find(
+            "<section id=\"chart-attention-pareto\" data-configs=\"yes\" data-scope=\"attention\" hidden>") !=
+        std::string::npos);
+  CHECK(h.find("window.tesseraShowScope") != std::string::npos);
+}
+
+TEST_CASE("html report header names each study and its plugins") {
+  const json compare = json::parse(R"({"scenario":"c","version":"v","model":"M","machine":"X",
+    "models":["overlap","roofline"],"kendall":[]})");
+  const std::string h = tessera::html_report(compare, "tessera compare", fake_assets());
+  CHECK(h.find("<tr><th>study</th><td>tessera compare</td></tr>") != std::string::npos);
+  CHECK(h.find("<tr><th>plugins</th><td>latency overlap, roofline</td></tr>") != std::string::npos);
+  const json explain = json::parse(R"({"scenario":"e","version":"v","model":{"name":"Llama"},"machine":"X",
+    "latency_model":"roofline","stages":[],"totals":{}})");
+  const std::string e = tessera::html_report(explain, "tessera explain", fake_assets());
+  CHECK(e.find("<tr><th>model</th><td>Llama</td></tr>") != std::string::npos);
+  CHECK(e.find("<tr><th>plugins</th><td>latency roofline</td></tr>") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 
 #include "report/explain_report.hpp"
 #include "report/search_report.hpp"  // short_config
+#include "report/points_json.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
@@ -15,12 +16,46 @@ namespace {
 std::string time_text(double s) { return format_quantity(s, Dimension::time); }
 std::string pct(double f) { return fixed(100 * f, 1) + " %"; }
 
+// `points` (the HTML report's rank-vs-rank scatter, docs/report.md): every feasible
+// configuration with its latency and rank (1 + configurations strictly better) under each
+// model; above kMaxReportPoints every k-th in grid order (k = ceil(feasible / kMaxReportPoints)),
+// the optima always kept.
+void add_compare_points(nlohmann::json& j, const CompareResult& r, const Session& s) {
+  const std::size_t n = r.configs.size();
+  std::vector<std::vector<double>> sorted(r.models.size());
+  for (std::size_t k = 0; k < r.models.size(); ++k) {
+    sorted[k] = r.scores[k];
+    std::sort(sorted[k].begin(), sorted[k].end());
+  }
+  const std::size_t stride = (n + kMaxReportPoints - 1) / std::max<std::size_t>(kMaxReportPoints, 1);
+  nlohmann::json points = nlohmann::json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool optimum = std::find(r.best.begin(), r.best.end(), i) != r.best.end();
+    if (stride > 1 && i % stride != 0 && !optimum) continue;
+    nlohmann::json latency = nlohmann::json::object(), rank = nlohmann::json::object();
+    for (std::size_t k = 0; k < r.models.size(); ++k) {
+      latency[r.models[k]] = r.latency_s[k][i];
+      rank[r.models[k]] =
+          1 + (std::lower_bound(sorted[k].begin(), sorted[k].end(), r.scores[k][i]) - sorted[k].begin());
+    }
+    nlohmann::json p = config_json(r.configs[i], s.machine());
+    p["latency_s"] = latency;
+    p["rank"] = rank;
+    points.push_back(std::move(p));
+  }
+  j["points_total"] = n;
+  j["points_sampled"] = stride > 1;
+  j["points"] = std::move(points);
+}
+
 }  // namespace
 
 nlohmann::json compare_json(const CompareResult& r, const Session& s) {
   nlohmann::json j;
   j["scenario"] = s.scenario().name;
   j["version"] = kVersion;
+  j["model"] = s.model().name;
+  j["machine"] = s.machine().name;
   j["models"] = r.models;
   j["objective"] = r.objective;
   j["counts"] = {{"enumerated", r.enumerated}, {"valid", r.valid}, {"feasible", r.feasible}};
@@ -88,6 +123,7 @@ nlohmann::json compare_json(const CompareResult& r, const Session& s) {
                                      {"regret_of_a_best_under_b", p.regret_a_under_b},
                                      {"regret_of_b_best_under_a", p.regret_b_under_a}});
   }
+  add_compare_points(j, r, s);
   return j;
 }
 

@@ -18,6 +18,9 @@ nlohmann::json explore_json(const Session& session, const ExploreResult& result)
   nlohmann::json j;
   j["scenario"] = scenario.name;
   j["version"] = kVersion;
+  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
+  j["machine"] = session.machine().name;
+  j["latency_model"] = session.latency_name();
   j["search"] = scenario.plugins.search.name;
   nlohmann::json ax = nlohmann::json::array();
   for (const auto& a : axes)

@@ -1,5 +1,7 @@
 #include "report/html_report.hpp"
 
+#include <algorithm>
+
 #include "report/vega_specs.hpp"
 #include "tessera/version.hpp"
 
@@ -62,12 +64,28 @@ std::string plugins_line(const json& r) {
     if (!objectives.empty()) s += ", objectives " + objectives;
     return s;
   }
-  std::string s = "latency " + text_of(field(r, "latency_model")) + ", search " + text_of(field(r, "search"));
+  // compare (latency model names) and validate-data (one report per latency model).
+  if (field(r, "models").is_array()) {
+    std::string models;
+    for (const json& m : field(r, "models"))
+      models += (models.empty() ? "" : ", ") + (m.is_object() ? text_of(field(m, "latency")) : text_of(m));
+    std::string s = "latency " + models;
+    if (field(r, "search").is_string()) s += ", search " + text_of(field(r, "search"));
+    return s;
+  }
+  std::string s = "latency " + text_of(field(r, "latency_model"));
+  if (!field(r, "search").is_null()) s += ", search " + text_of(field(r, "search"));
   std::string objectives;
   for (const json& o : field(r, "objectives").is_array() ? field(r, "objectives") : json::array())
     objectives += (objectives.empty() ? "" : ", ") + text_of(field(o, "name"));
   if (!objectives.empty()) s += ", objectives " + objectives;
   return s;
+}
+
+// The model's name (explain writes an object with its sizes).
+std::string model_line(const json& r) {
+  const json& m = field(r, "model");
+  return m.is_object() ? text_of(field(m, "name")) : text_of(m);
 }
 
 std::string machine_line(const json& r) {
@@ -110,9 +128,10 @@ std::string html_escape(const std::string& text) {
 }
 
 std::string html_report(const json& result, const std::string& command, const WebAssets& assets) {
-  const bool serve = is_serve_result(result);
-  std::vector<ChartSpec> charts = serve ? serve_charts(result) : search_charts(result);
-  const std::string scenario = text_of(field(result, "scenario"));
+  const ResultKind kind = result_kind(result);
+  std::vector<ChartSpec> charts = report_charts(result);
+  std::string scenario = text_of(field(result, "scenario"));
+  if (scenario.empty()) scenario = kind == ResultKind::validate_data ? "validate-data" : "a Tessera result";
   std::string h;
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -122,16 +141,35 @@ std::string html_report(const json& result, const std::string& command, const We
   h += "<script>" + assets.vega_lite + "\n</script>\n";
   h += "<script>" + assets.vega_embed + "\n</script>\n";
   h += "</head>\n<body>\n<header>\n<h1>" + html_escape(scenario) + "</h1>\n<table class=\"meta\">\n";
-  h += row("study", serve ? "tessera serve" : "tessera run");
-  h += row("model", html_escape(text_of(field(result, "model"))));
-  h += row("machine", html_escape(machine_line(result)));
+  h += row("study", result_kind_command(kind));
+  if (!field(result, "model").is_null()) h += row("model", html_escape(model_line(result)));
+  if (!field(result, "machine").is_null()) h += row("machine", html_escape(machine_line(result)));
   h += row("plugins", html_escape(plugins_line(result)));
   h += row("Tessera", html_escape(text_of(field(result, "version"))));
   h += row("command", "<code>" + html_escape(command) + "</code>");
   h += "</table>\n</header>\n<main>\n";
   json specs = json::object();
+  // report.scopes: a toggle between the scopes; each chart's section names its scope.
+  std::vector<std::string> scopes;
+  for (const ChartSpec& c : charts)
+    if (!c.scope.empty() && std::find(scopes.begin(), scopes.end(), c.scope) == scopes.end())
+      scopes.push_back(c.scope);
+  if (!scopes.empty()) {
+    h += "<p class=\"scopes\">Scope (each studied; flip without re-running):";
+    for (const std::string& sc : scopes) {
+      const std::string label = sc == "full"        ? "full (attention + FFN/MoE)"
+                                : sc == "attention" ? "attention only"
+                                                    : sc;
+      h += " <label><input type=\"radio\" name=\"tessera-scope\" value=\"" + html_escape(sc) + "\"" +
+           (sc == scopes.front() ? " checked" : "") + "> " + html_escape(label) + "</label>";
+    }
+    h += "</p>\n";
+  }
   for (ChartSpec& c : charts) {
-    h += "<section id=\"chart-" + c.id + "\">\n<h2>" + html_escape(c.title) + "</h2>\n";
+    h += "<section id=\"chart-" + c.id + "\" data-configs=\"" + (c.has_configs ? "yes" : "no") + "\"";
+    if (!c.scope.empty())
+      h += " data-scope=\"" + html_escape(c.scope) + "\"" + (c.scope == scopes.front() ? "" : " hidden");
+    h += ">\n<h2>" + html_escape(c.title) + "</h2>\n";
     if (!c.note.empty()) h += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
     h += "<div class=\"chart\" id=\"view-" + c.id + "\"></div>\n</section>\n";
     specs[c.id] = std::move(c.spec);
@@ -151,6 +189,14 @@ std::string html_report(const json& result, const std::string& command, const We
     });
   }));
   window.tesseraReady.catch(function (e) { console.error("tessera report: " + e); });
+  // report.scopes: show the sections of one scope (the radio buttons; the browser test calls it).
+  window.tesseraShowScope = function (scope) {
+    document.querySelectorAll("section[data-scope]").forEach(function (s) { s.hidden = s.dataset.scope !== scope; });
+    document.querySelectorAll("input[name=tessera-scope]").forEach(function (i) { i.checked = i.value === scope; });
+  };
+  document.querySelectorAll("input[name=tessera-scope]").forEach(function (i) {
+    i.addEventListener("change", function () { window.tesseraShowScope(i.value); });
+  });
 })();
 </script>
 )js";

@@ -50,6 +50,10 @@ nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& 
   nlohmann::json j;
   j["scenario"] = session.scenario().name;
   j["version"] = kVersion;
+  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
+  j["machine"] = session.machine().name;
+  j["latency_model"] = session.latency_name();
+  j["search"] = session.scenario().plugins.search.name;
   j["best"] = record_json(session, study.objectives, study.best);
   if (study.has_parallelism) {
     nlohmann::json a = nlohmann::json::array();

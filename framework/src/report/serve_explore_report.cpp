@@ -32,6 +32,9 @@ nlohmann::json serve_explore_json(const Session& session, const ServeExploreResu
   nlohmann::json j;
   j["scenario"] = scenario.name;
   j["version"] = kVersion;
+  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
+  j["machine"] = session.machine().name;
+  j["latency_model"] = session.latency_name();
   j["mode"] = "serve";
   nlohmann::json ax = nlohmann::json::array();
   for (const auto& a : axes)

@@ -3,46 +3,22 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/vega_json.hpp"
+
 namespace tessera {
 namespace {
 
 using nlohmann::json;
 
-constexpr const char* kSchema = "https://vega.github.io/schema/vega-lite/v5.json";
 // The knobs a scatter can be coloured by (points carry each of them).
 const char* const kKnobs[] = {
     "tp", "cp", "pp", "dp", "ep", "kv_shard_mode", "ffn_shard_scope", "tp_placement", "cp_placement"};
 
-const json& field(const json& j, const char* key) {
-  static const json kNull;
-  if (!j.is_object()) return kNull;
-  const auto it = j.find(key);
-  return it == j.end() ? kNull : *it;
-}
-
-const json& array_field(const json& j, const char* key) {
-  static const json kEmpty = json::array();
-  const json& v = field(j, key);
-  return v.is_array() ? v : kEmpty;
-}
-
-std::string text_of(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return "";
-  return v.dump();
-}
-
-// "cp=8 tp=4 pp=1 dp=1 ep=1 kv=split ffn=TP" from a configuration's knobs.
-std::string config_label(const json& c) {
-  std::string s;
-  for (const char* k : {"cp", "tp", "pp", "dp", "ep"}) {
-    if (!s.empty()) s += ' ';
-    s += std::string(k) + "=" + text_of(field(c, k));
-  }
-  if (field(c, "kv_shard_mode").is_string()) s += " kv=" + text_of(field(c, "kv_shard_mode"));
-  if (field(c, "ffn_shard_scope").is_string()) s += " ffn=" + text_of(field(c, "ffn_shard_scope"));
-  return s;
-}
+using vega::array_field;
+using vega::config_label;
+using vega::field;
+using vega::kSchema;
+using vega::text_of;
 
 json knob_select(const std::string& name, const std::string& label, const std::vector<std::string>& options,
                  const std::string& value) {
@@ -386,6 +362,82 @@ const std::vector<std::string>& okabe_ito() {
 
 bool is_serve_result(const json& result) {
   return text_of(field(field(result, "workload"), "mode")) == "serve";
+}
+
+ResultKind result_kind(const json& result) {
+  if (is_serve_result(result)) return ResultKind::serve;
+  if (field(result, "kendall").is_array()) return ResultKind::compare;
+  if (field(result, "models").is_array() && !field(result, "scenario").is_string())
+    return ResultKind::validate_data;
+  if (field(result, "axes").is_array())
+    return text_of(field(result, "mode")) == "serve" ? ResultKind::explore_serve : ResultKind::explore;
+  if (field(result, "parallelism").is_array() || field(result, "hardware").is_array())
+    return ResultKind::sensitivity;
+  if (field(result, "stages").is_array() && field(result, "totals").is_object()) return ResultKind::explain;
+  return ResultKind::run;
+}
+
+const char* result_kind_command(ResultKind kind) {
+  switch (kind) {
+    case ResultKind::serve:
+      return "tessera serve";
+    case ResultKind::explain:
+      return "tessera explain";
+    case ResultKind::sensitivity:
+      return "tessera sensitivity";
+    case ResultKind::explore:
+    case ResultKind::explore_serve:
+      return "tessera explore";
+    case ResultKind::compare:
+      return "tessera compare";
+    case ResultKind::validate_data:
+      return "tessera validate-data";
+    case ResultKind::run:
+      break;
+  }
+  return "tessera run";
+}
+
+namespace {
+
+std::vector<ChartSpec> charts_of_kind(const json& result) {
+  switch (result_kind(result)) {
+    case ResultKind::serve:
+      return serve_charts(result);
+    case ResultKind::explain:
+      return explain_charts(result);
+    case ResultKind::sensitivity:
+      return sensitivity_charts(result);
+    case ResultKind::explore:
+    case ResultKind::explore_serve:
+      return explore_charts(result);
+    case ResultKind::compare:
+      return compare_charts(result);
+    case ResultKind::validate_data:
+      return validation_charts(result);
+    case ResultKind::run:
+      break;
+  }
+  return search_charts(result);
+}
+
+}  // namespace
+
+std::vector<ChartSpec> report_charts(const json& result) {
+  const json& by_scope = field(result, "by_scope");
+  if (!by_scope.is_object() || by_scope.empty()) return charts_of_kind(result);
+  std::vector<ChartSpec> out;
+  const auto add = [&](const json& doc, const std::string& scope) {
+    for (ChartSpec& c : charts_of_kind(doc)) {
+      c.id = scope + "-" + c.id;
+      c.title += " (scope " + scope + ")";
+      c.scope = scope;
+      out.push_back(std::move(c));
+    }
+  };
+  add(result, text_of(field(result, "scope")).empty() ? "full" : text_of(field(result, "scope")));
+  for (const auto& [scope, doc] : by_scope.items()) add(doc, scope);
+  return out;
 }
 
 std::vector<ChartSpec> search_charts(const json& result) {

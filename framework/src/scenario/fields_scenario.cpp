@@ -199,10 +199,13 @@ constexpr FieldRow kRows[] = {
     quantity("serving.disaggregated.transfer.bandwidth", S, Dimension::bandwidth, "", true,
              "each PE's achievable injection bandwidth to the other pool"),
     quantity("serving.disaggregated.transfer.latency", S, Dimension::time, "0 s", false, "per message"),
-    mapping("report", S, "", "what is written: {top, csv, json}"),
+    mapping("report", S, "", "what is written: {top, csv, json, scopes}"),
     integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table", {}, "report.top"),
     text("report.csv", S, "", "a CSV file of every configuration; absent: none"),
     text("report.json", S, "", "a JSON summary file; absent: none"),
+    list(choice("report.scopes", S, "", kScopes,
+                "run: also study these scopes (e.g. [full, attention]) for --html, --json's by_scope; the "
+                "report flips between them (docs/report.md); absent: the scenario's scope alone")),
 };
 
 }  // namespace

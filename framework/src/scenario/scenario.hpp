@@ -125,6 +125,9 @@ struct ReportSpec {
   std::int64_t top = 20;
   std::string csv;  // "" = none; relative paths resolved against the working directory
   std::string json;
+  // report.scopes: the scopes `run` studies for its report, which flips between them
+  // (docs/report.md); empty = the scenario's scope alone.
+  std::vector<Scope> scopes;
 };
 
 struct Scenario {

@@ -552,6 +552,9 @@ void parse_report(const YNode* n, ReportSpec& r, Diags& d) {
     if (auto v = read_string(*c, "report.csv", d)) r.csv = *v;
   if (const YNode* j = n->find("json"))
     if (auto v = read_string(*j, "report.json", d)) r.json = *v;
+  if (const YNode* sc = n->find("scopes"))
+    if (auto l = choice_list<Scope>(*sc, "report.scopes", row_choices<Scope>("report.scopes"), false, d))
+      r.scopes = std::move(*l);
 }
 
 }  // namespace
