@@ -163,7 +163,7 @@ def main():
         return 0
     if a.synthetic:
         for suffix, op, dtype, axes, pts, note in tables(a.dtype):
-            entries = [(p, roofline_s(op, p), "synthetic (measure_tables.py --synthetic), not a measurement")
+            entries = [(p, roofline_s(op, p), "synthetic (measure_tables.py --synthetic; not a measurement)")
                        for p in pts]
             write(a.out, a.prefix, a.machine, "synthetic roofline", a.framework, suffix, op, dtype, axes, entries,
                   note)
