@@ -1,5 +1,6 @@
 // `tessera validate-data CSV [--latency NAME...]`: predicts published measurements with each
 // latency model and reports the absolute percentage error per row, per source and overall.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -76,7 +77,14 @@ int validate_data_command(const Args& args) {
     validation::ValidateOptions vo;
     vo.on_progress = bar.callback();
     vo.latency = split_names(latency_raw);
-    if (vo.latency.empty()) vo.latency = registry.names(PluginKind::latency);
+    if (vo.latency.empty()) {
+      vo.latency = registry.names(PluginKind::latency);
+      // The measured-table model last: it is scored on fewer rows (not on those that built its
+      // tables), and the analytical models keep their places in the report.
+      std::stable_partition(vo.latency.begin(), vo.latency.end(), [](const std::string& n) {
+        return n != plugin_defaults::kFallsBackOnCalibrated;
+      });
+    }
     if (vo.latency.empty()) throw Error("validate-data: no latency plugin found");
     vo.latency_only = latency_only;
     vo.aliases = aliases;

@@ -45,6 +45,10 @@ struct Stage {
   // (StepTotals::tiers); bw_util counts HBM's bytes only (docs/physics.md §9).
   const char* memory_tier = kHbmTier;
   double memory_tier_bw = 0;
+  // Where the stage's time came from, for a model that mixes sources (latency/measured: "table
+  // dgx-h200-gemm-bf16", "fallback: calibrated (m outside 1..4096 in ...)"); explain prints it.
+  // nullptr: the model's own formulas. A static string or one the model object owns.
+  const char* source = nullptr;
 };
 
 // A fixed-capacity stage list: evaluating a configuration allocates nothing.

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "analysis/table_rows.hpp"
 #include "core/cancellation.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
@@ -87,6 +88,10 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
 
     ModelReport rep;
     rep.latency = name;
+    // latency/measured is never scored on a row one of its tables was built from.
+    const std::map<std::string, std::string> built = name == plugin_defaults::kFallsBackOnCalibrated
+                                                         ? table_build_rows(kernel_tables_dir(root))
+                                                         : std::map<std::string, std::string>{};
     std::map<std::string, std::vector<double>> apes_by_source;
     std::vector<std::string> source_order;
     std::vector<double> all;
@@ -104,6 +109,10 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       const RowPlan& p = plans[i];
       if (!p.mapped || !prepared[i]) {
         rep.unmapped.push_back({r.id, r.source, r.metric, p.reason});
+        continue;
+      }
+      if (const auto b = built.find(r.id); b != built.end()) {
+        rep.unmapped.push_back({r.id, r.source, r.metric, "used to build table " + b->second});
         continue;
       }
       const std::string fw = has_framework ? p.framework : "";

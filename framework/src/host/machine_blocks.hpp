@@ -21,11 +21,15 @@ struct MachineBlock {
   SourceLocation where;          // of the block's key
 };
 
-// The block `plugin` reads, or nullptr (its machine parameters then take their defaults).
+// The block `plugin` reads, or nullptr (its machine parameters then take their defaults): its own,
+// or for the model that falls back on calibrated (plugin_defaults::kFallsBackOnCalibrated) without
+// a block of its own, calibrated's.
 inline const MachineBlock* find_machine_block(const std::vector<MachineBlock>& blocks,
                                               std::string_view plugin) {
   for (const MachineBlock& b : blocks)
     if (b.plugin == plugin) return &b;
+  if (plugin == plugin_defaults::kFallsBackOnCalibrated)
+    return find_machine_block(blocks, kEfficiencyBlockPlugin);
   return nullptr;
 }
 

@@ -31,6 +31,10 @@ inline constexpr char kValidationServing[] = "aggregated";
 // The latency model that reads a machine file's older `efficiency:` block (its machine block
 // under another name, docs/scenario-format.md "Machine file").
 inline constexpr char kEfficiencyBlockPlugin[] = "calibrated";
+// A latency model that falls back on calibrated for what it does not model itself (latency/measured,
+// docs/accuracy.md "Measured kernel tables") reads calibrated's machine block when the machine file
+// gives it none of its own.
+inline constexpr char kFallsBackOnCalibrated[] = "measured";
 
 // Objectives with a special role.
 inline constexpr char kLatencyObjective[] = "latency";            // ranks when no objective is chosen

@@ -35,6 +35,7 @@ void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& ra
   out.compute_s = rates.flop_rate > 0 ? w.flops / rates.flop_rate : 0;
   out.memory_s = rates.hbm_bw > 0 ? w.hbm_bytes / rates.hbm_bw : 0;
   out.comm_s = 0;
+  out.source = nullptr;  // the list's slots are reused: a model that mixes sources sets its own
 
   out.has_comm_algorithm = false;
   out.comm_hierarchical = false;

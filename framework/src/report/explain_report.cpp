@@ -1,8 +1,10 @@
 #include "report/explain_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "report/collective_explain.hpp"
 #include "report/text_table.hpp"
@@ -168,6 +170,7 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                           {"bound", bound_name(s.bound)}};
     if (overlapped_s(s) > 0) row["overlapped_s"] = overlapped_s(s);
     if (s.has_comm_algorithm) row["algorithm"] = stage_algorithm_label(s);
+    if (s.source && *s.source) row["source"] = s.source;  // a model that mixes sources (latency/measured)
     if (w && w->comm_count > 0) row["collectives"] = stage_collectives_json(*w, s, machine);
     if (w && w->has_cp && w->cp.steps > 0)
       row["point_to_point"] = {
@@ -221,6 +224,22 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   return j;
 }
 
+namespace {
+// Where each stage's time came from, when the latency model says (Stage::source: a measured
+// table, or the model it fell back on and why).
+void print_stage_sources(std::ostream& os, const Evaluation& e) {
+  std::size_t width = 0;
+  for (const Stage& s : e.stages)
+    if (s.source && *s.source) width = std::max(width, std::string_view(s.name).size());
+  if (width == 0) return;
+  os << "Stage sources:\n";
+  for (const Stage& s : e.stages)
+    if (s.source && *s.source)
+      os << "  " << s.name << std::string(width - std::string_view(s.name).size() + 2, ' ') << s.source
+         << "\n";
+}
+}  // namespace
+
 void print_explain(std::ostream& os, const Session& session, const Evaluation& e) {
   const ModelSpec& model = session.model();
   const MachineSpec& machine = session.machine();
@@ -255,6 +274,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   os << "Stages (per " << machine.pe.name << ", per occurrence):\n";
   table.print(os, "  ");
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
+  print_stage_sources(os, e);
   if (const std::string note = parallel_block_note(session, e); !note.empty()) os << "  (" << note << ")\n";
   {
     const auto work = explained_work(session, e);

@@ -46,6 +46,8 @@ const std::vector<RawParam>& machine_block_of(const MachineFile& m, const std::s
   static const std::vector<RawParam> kNone;
   if (plugin == kEfficiencyBlockPlugin && !m.efficiency_raw.empty()) return m.efficiency_raw;
   const auto it = m.plugin_blocks.find(plugin);
+  if (it == m.plugin_blocks.end() && plugin == plugin_defaults::kFallsBackOnCalibrated)
+    return machine_block_of(m, std::string(kEfficiencyBlockPlugin));  // host/machine_blocks.hpp
   return it == m.plugin_blocks.end() ? kNone : it->second;
 }
 

@@ -18,6 +18,7 @@
 // (`allreduce_norm_fusion`: one kernel less per fused reduction). README.md and
 // docs/accuracy.md explain every parameter.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,9 @@ struct FrameworkProfile {
 // The machine family's efficiencies from a validated `efficiency:` block; a missing key (a
 // machine built in code with no block) takes the schema default.
 FamilyEfficiency family_from_params(const ParamSet& p);
+
+// The schema of the machine block calibrated reads (`efficiency:`, machine_params.cpp).
+std::span<const ParamSpec> calibrated_machine_params();
 
 // The shipped profiles (profiles.cpp); `generic` first.
 const std::vector<FrameworkProfile>& framework_profiles();

@@ -36,29 +36,6 @@ const ParamSpec kParams[] = {
      "less, no communication hidden"},
 };
 
-// Defaults: a machine without an `efficiency:` block (a family never measured). The fitted
-// values per family live in the machine files (machines/dgx-a100-*.yaml, dgx-h100/h200.yaml).
-const ParamSpec kMachineParams[] = {
-    {"gemm_efficiency", ParamType::real, Dimension::none, "0.8", 0.01, 1.0, nullptr, 0,
-     "fraction of the dense peak a large GEMM reaches (M >> gemm_m_half)"},
-    {"gemm_m_half", ParamType::real, Dimension::none, "32", 0.0, 1e6, nullptr, 0,
-     "GEMM rows (tokens, M) at which GEMM efficiency is half of gemm_efficiency: eff(M) = "
-     "gemm_efficiency*M/(M+gemm_m_half)"},
-    {"gemm_8bit_efficiency", ParamType::real, Dimension::none, "0.75", 0.01, 1.0, nullptr, 0,
-     "multiplies gemm_efficiency and attention_efficiency for kernels whose format is 8 bits or narrower "
-     "(fp8, int8, mxfp8; nvfp4, mxfp4, int4)"},
-    {"hbm_efficiency", ParamType::real, Dimension::none, "0.85", 0.01, 1.0, nullptr, 0,
-     "achievable fraction of the HBM bandwidth (weight streaming, KV reads)"},
-    {"attention_efficiency", ParamType::real, Dimension::none, "0.5", 0.01, 1.0, nullptr, 0,
-     "fraction of the peak the attention kernels reach when compute-bound"},
-    {"kernel_overhead", ParamType::quantity, Dimension::time, "4 us", 0.0, 1e-3, nullptr, 0,
-     "fixed GPU time per kernel (launch latency, ramp-up, tail), times StageWork::kernels"},
-    {"collective_bw_efficiency", ParamType::real, Dimension::none, "0.7", 0.01, 1.0, nullptr, 0,
-     "achieved fraction of the link bandwidth in collectives (bus bandwidth / link bandwidth)"},
-    {"collective_latency", ParamType::quantity, Dimension::time, "5 us", 0.0, 1e-3, nullptr, 0,
-     "latency added to every collective step on top of the level's link latency"},
-};
-
 tessera::PluginObject* create(const tessera::ParamSet& params) {
   const std::string& name = params.text("framework");
   const tessera::plugins::FrameworkProfile* p = tessera::plugins::find_framework_profile(name);
@@ -76,7 +53,7 @@ const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
                "efficiencies, "
                "kernel and per-step overheads per machine family and serving framework",
     .params = kParams,
-    .machine_params = kMachineParams,
+    .machine_params = tessera::plugins::calibrated_machine_params(),
     .create = &create,
 });
 

@@ -30,8 +30,9 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 // Interface version of each kind (checked after the ABI version).
 // latency 2: Stage names its collective algorithm, LinkCost its group shape; 3: time_step is
 // handed a StepCall (configuration, layout, step shape), Stage names its memory tier; 4: the
-// mixed iteration of serving (StepKind::mixed_step, StepShape::mixed_*), Workload's serve mode.
-inline constexpr std::uint32_t kLatencyInterfaceVersion = 4;
+// mixed iteration of serving (StepKind::mixed_step, StepShape::mixed_*), Workload's serve mode;
+// 5: Stage names where its time came from (Stage::source: a measured table or a fallback).
+inline constexpr std::uint32_t kLatencyInterfaceVersion = 5;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output.
 inline constexpr std::uint32_t kMemoryInterfaceVersion = 3;
 // search 2: SearchScore carries every objective's value.
