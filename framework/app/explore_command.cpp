@@ -127,7 +127,6 @@ int explore_command(const Args& args) {
       print_explore_text(text, session, result, term.width);
       print_fitted(std::cout, text.str(), term);
     }
-    if (json) json->stream() << explore_json(session, result).dump(2) << "\n";
     if (json || html.any()) {
       const nlohmann::json j = explore_json(session, result);
       if (json) json->stream() << j.dump(2) << "\n";

@@ -6,7 +6,7 @@ never scores latency/measured on a row that built one of its tables (docs/accura
 "Measured kernel tables"). Tables are written only where the rows fill a full grid.
 
   python3 scripts/measure/build_tables.py [--h200 data/measurements-h200.csv]
-      [--public ../shared/data/measurements-2024-2026.csv] [--out data/kernel-tables]
+      [--public data/measurements-2024-2026.csv] [--out data/kernel-tables]
 
 Built (README.md of plugins/latency/measured lists them with their rows):
   dgx-h200-gemm-bf16           F.linear rows of measurements-h200.csv, section gemm: m x nk (= N*K)
@@ -113,12 +113,7 @@ def allreduce_table(rows, ids, machine, name, out_dir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--h200", default=os.path.join(ROOT, "data", "measurements-h200.csv"))
-    public_default = os.path.join(ROOT, "data", "measurements-2024-2026.csv")
-    if not os.path.exists(public_default):
-        public_default = os.path.join(ROOT, "..", "shared", "data", "measurements-2024-2026.csv")
-        if not os.path.exists(public_default):
-            public_default = "/work/shared/data/measurements-2024-2026.csv"
-    ap.add_argument("--public", default=public_default)
+    ap.add_argument("--public", default=os.path.join(ROOT, "data", "measurements-2024-2026.csv"))
     ap.add_argument("--out", default=os.path.join(ROOT, "data", "kernel-tables"))
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)

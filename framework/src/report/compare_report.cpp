@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "report/explain_report.hpp"
-#include "report/search_report.hpp"  // short_config
 #include "report/points_json.hpp"
+#include "report/search_report.hpp"  // short_config
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
