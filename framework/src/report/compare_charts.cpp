@@ -87,14 +87,8 @@ json rank_spec(const json& result, const std::vector<std::string>& models) {
                                  {{"calculate", "datum.latency_s[model_x]"}, {"as", "latency_x"}},
                                  {{"calculate", "datum.latency_s[model_y]"}, {"as", "latency_y"}},
                                  {{"filter", "isValid(datum.rank_x) && isValid(datum.rank_y)"}}});
-  const json x = {{"field", "rank_x"},
-                  {"type", "quantitative"},
-                  {"title", "rank under the x model (log)"},
-                  {"scale", {{"type", "log"}}}};
-  const json y = {{"field", "rank_y"},
-                  {"type", "quantitative"},
-                  {"title", "rank under the y model (log)"},
-                  {"scale", {{"type", "log"}}}};
+  const json x = vega::log_axis("rank_x", "rank under the x model (log)");
+  const json y = vega::log_axis("rank_y", "rank under the y model (log)");
   json layers = json::array();
   layers.push_back(
       {{"data", {{"values", std::move(rows)}}},

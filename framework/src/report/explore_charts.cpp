@@ -136,10 +136,7 @@ json cost_frontier_spec(const json& rows) {
   }
   const json x = {
       {"field", "cost_USD"}, {"type", "quantitative"}, {"title", "cost (USD)"}, {"scale", {{"zero", false}}}};
-  const json y = {{"field", "value"},
-                  {"type", "quantitative"},
-                  {"title", "best latency (s, log)"},
-                  {"scale", {{"type", "log"}}}};
+  const json y = vega::log_axis("value", "best latency (s, log)");
   const json tooltip =
       json::array({text_tip("config", "configuration"), text_tip("hardware", "hardware"),
                    number_tip("value", "latency (s)"), number_tip("cost_USD", "cost (USD)")});

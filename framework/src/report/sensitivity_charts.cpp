@@ -60,10 +60,7 @@ json knob_spec(json rows) {
                   {"title", "value"},
                   {"sort", {{"field", "order"}, {"op", "min"}}},
                   {"axis", {{"labelAngle", 0}}}};
-  const json y = {{"field", "latency_s"},
-                  {"type", "quantitative"},
-                  {"title", "latency (s, log)"},
-                  {"scale", {{"type", "log"}}}};
+  const json y = vega::log_axis("latency_s", "latency (s, log)");
   const json tooltip = json::array({text_tip("config", "configuration"), text_tip("knob", "knob"),
                                     text_tip("value", "value"), number_tip("latency_s", "latency (s)"),
                                     text_tip("status", "status"), text_tip("reason", "reason")});

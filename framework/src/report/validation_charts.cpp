@@ -46,14 +46,8 @@ json validation_rows(const json& result, double& lo, double& hi) {
 }
 
 json scatter_spec(const json& rows, double lo, double hi) {
-  const json x = {{"field", "measured"},
-                  {"type", "quantitative"},
-                  {"title", "measured (the row's unit, log)"},
-                  {"scale", {{"type", "log"}}}};
-  const json y = {{"field", "predicted"},
-                  {"type", "quantitative"},
-                  {"title", "predicted (log)"},
-                  {"scale", {{"type", "log"}}}};
+  const json x = vega::log_axis("measured", "measured (the row's unit, log)");
+  const json y = vega::log_axis("predicted", "predicted (log)");
   json layers = json::array();
   if (lo < hi)
     layers.push_back({{"data",

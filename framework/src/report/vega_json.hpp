@@ -55,6 +55,11 @@ inline nlohmann::json number_tip(const std::string& f, const std::string& title)
   return {{"field", f}, {"type", "quantitative"}, {"title", title}, {"format", ".4~g"}};
 }
 
+// A quantitative position channel on a log scale (objectives, ranks and measurements span decades).
+inline nlohmann::json log_axis(const std::string& f, const std::string& title) {
+  return {{"field", f}, {"type", "quantitative"}, {"title", title}, {"scale", {{"type", "log"}}}};
+}
+
 inline nlohmann::json text_tip(const std::string& f, const std::string& title) {
   return {{"field", f}, {"type", "nominal"}, {"title", title}};
 }

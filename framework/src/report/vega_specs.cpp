@@ -114,14 +114,8 @@ json search_pareto_spec(const json& result) {
                                    "isFinite(datum.y) && datum.x > 0 && datum.y > 0"}}});
   const json tooltip = tooltip_fields({{"x", "x"}, {"y", "y"}, {"latency_s", "latency (s)"}, {"pes", "PEs"}});
   // Log axes: objectives span decades (latency, PEs); titles follow the chosen objective.
-  const json x = {{"field", "x"},
-                  {"type", "quantitative"},
-                  {"title", "x: the objective chosen below (log scale)"},
-                  {"scale", {{"type", "log"}}}};
-  const json y = {{"field", "y"},
-                  {"type", "quantitative"},
-                  {"title", "y: the objective chosen below (log scale)"},
-                  {"scale", {{"type", "log"}}}};
+  const json x = vega::log_axis("x", "x: the objective chosen below (log scale)");
+  const json y = vega::log_axis("y", "y: the objective chosen below (log scale)");
   json layers = json::array();
   if (!points.empty()) {
     layers.push_back(
