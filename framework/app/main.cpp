@@ -29,7 +29,7 @@ const Subcommand kSubcommands[] = {
     {"validate", tessera::cli::validate_command, "check model, machine and scenario files"},
     {"validate-data", tessera::cli::validate_data_command,
      "predict published measurements and report the error"},
-    {"report", tessera::cli::report_command, "redraw a saved run/serve --json result as an HTML report"},
+    {"report", tessera::cli::report_command, "redraw a saved --json result (any study) as an HTML report"},
     {"schema", tessera::cli::schema_command, "the keys of model, machine and scenario files; --json-schema"},
 };
 

@@ -9,6 +9,7 @@ The module calls the same framework library as the `tessera` executable and load
 plugins (docs/python.md)."""
 from __future__ import annotations
 
+import collections.abc
 import json
 import numbers
 import os
@@ -348,7 +349,7 @@ def _names(what: str, names: Union[None, str, Sequence[str]]) -> List[str]:
         return []
     if isinstance(names, str):
         names = names.split(",")
-    if not all(isinstance(n, str) for n in names):
+    if not isinstance(names, collections.abc.Sequence) or not all(isinstance(n, str) for n in names):
         raise InputError(f"{what}: expected plugin names, found {names!r:.60}")
     return [n.strip() for n in names if n.strip()]
 

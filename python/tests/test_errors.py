@@ -114,3 +114,9 @@ def test_numpy_values_in_set(small):
     a = tessera.Scenario.load(small, set={"workload.batch": np.int64(8), "sweep.parallelism.tp": np.array([2, 4])})
     b = tessera.Scenario.load(small, set={"workload.batch": 8, "sweep.parallelism.tp": [2, 4]})
     assert a.run(threads=1).raw == b.run(threads=1).raw
+
+
+@pytest.mark.parametrize("latency", [5, 3.5, object()])
+def test_plugin_names_of_a_wrong_type_raise_input_error(latency):
+    with pytest.raises(tessera.InputError, match="latency: expected plugin names"):
+        tessera.validate_data(ROOT / "data" / "measurements.csv", latency=latency)
