@@ -60,6 +60,7 @@ int compare_command(const Args& args) {
     const Study study(common, scenario_path, [&](Scenario& scenario) {
       // A model the scenario already configures keeps its parameters.
       scenario.plugins.latency = latency_choices(scenario, names, {"<command line>", 0, 0});
+      note_unread_scopes(study, "compare");
     });
     const Scenario& scenario = study.scenario();
     // The study's session is the first model's; one more per further model.

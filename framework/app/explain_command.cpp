@@ -48,6 +48,7 @@ int explain_command(const Args& args) {
       choice.where = {"<command line>", 0, 0};
       scenario.plugins.latency = {choice};
     });
+    note_unread_scopes(study, "explain");
     const Session& session = study.session();
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);

@@ -97,6 +97,7 @@ int explore_command(const Args& args) {
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path, {}, StudyKind::either);
+    note_unread_scopes(study, "explore");
     const Scenario& scenario = study.scenario();
     const Session& session = study.session();
     const PluginRegistry& registry = study.registry();

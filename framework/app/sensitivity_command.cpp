@@ -58,6 +58,7 @@ int sensitivity_command(const Args& args) {
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path);
+    note_unread_scopes(study, "sensitivity");
     const Session& session = study.session();
     const auto strategy = study.create_search();
     Outputs outputs;

@@ -149,6 +149,7 @@ int serve_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     const std::int64_t max_pes = parse_max_pes(max_pes_text);
     const Study study(common, scenario_path, {}, StudyKind::serve);
+    note_unread_scopes(study, "serve");
     const Scenario& scenario = study.scenario();
     const Session& session = study.session();
     if (!scenario.sweep.hardware.empty())
