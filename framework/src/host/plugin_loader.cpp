@@ -190,8 +190,14 @@ std::optional<std::string> probe_plugin_library(const std::string& path) {
     g_probe_child = true;
     g_loading_path = path.c_str();
     std::set_terminate(&terminate_while_loading);
+    // glibc declares dlopen noexcept, so a call to it gets no landing pad and the catch below
+    // would be dropped: where the C library has unwind tables (clang's sanitizer builds) the
+    // exception would then unwind into this child's caller. Called through a volatile pointer of
+    // a potentially-throwing type, the compiler must keep the handler.
+    using OpenFn = void* (*)(const char*, int);
+    static OpenFn volatile open_library = &::dlopen;
     try {
-      [[maybe_unused]] void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      [[maybe_unused]] void* handle = open_library(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     } catch (...) {
       initialiser_threw(std::current_exception());
     }
