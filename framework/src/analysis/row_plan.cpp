@@ -220,6 +220,42 @@ std::string map_framework(const DataRow& row, const Aliases& aliases) {
   return "generic";
 }
 
+// The version the software column gives the framework: the first "vN[.N...]" or "N.N[...]"
+// token ("TensorRT-LLM v0.7a" -> "0.7a", "lmdeploy v0.1.0a1" -> "0.1.0a1"), "main" for a build of
+// the main branch, "" when none ("version not stated"). Numbers of other software in the
+// column are skipped by the word in front of them (CUDA 12.6, TensorRT 10.1.0, NCCL 2.18.5,
+// driver 560, NVCC 12.8).
+bool other_software_before(const std::string& s, std::size_t i) {
+  std::size_t e = i;
+  while (e > 0 && s[e - 1] == ' ') --e;
+  std::size_t b = e;
+  while (b > 0 && std::isalnum(static_cast<unsigned char>(s[b - 1]))) --b;
+  const std::string w = s.substr(b, e - b);
+  for (const char* o : {"CUDA", "TensorRT", "NCCL", "driver", "NVCC", "cuDNN"})
+    if (w == o) return true;
+  return false;
+}
+
+std::string framework_version(const std::string& software) {
+  const std::string& s = software;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const bool word_start = i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]));
+    if (!word_start) continue;
+    std::size_t j = i;
+    if (s[j] == 'v' || s[j] == 'V') ++j;
+    if (j >= s.size() || !std::isdigit(static_cast<unsigned char>(s[j]))) {
+      if (s.compare(i, 4, "main") == 0 && (i + 4 == s.size() || !std::isalnum(static_cast<unsigned char>(s[i + 4]))))
+        return "main";
+      continue;
+    }
+    std::size_t k = j;
+    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '.')) ++k;
+    const std::string tok = s.substr(j, k - j);
+    if (tok.find('.') != std::string::npos && !other_software_before(s, i)) return tok;
+  }
+  return "";
+}
+
 // Parallel configuration from n_devices, tp, pp, ep; dp = n_devices / (tp·pp).
 bool map_config(const DataRow& row, RowPlan& p) {
   const auto nd = int_cell(row.n_devices);
@@ -407,6 +443,7 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   }
   p.dtype = *dt;
   p.framework = map_framework(row, aliases);
+  p.framework_version = framework_version(row.software);
   if (p.measure == Measure::gemm || p.measure == Measure::copy) {
     p.mapped = true;
     return p;

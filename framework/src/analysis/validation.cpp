@@ -66,9 +66,11 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   for (const std::string& name : options.latency) {
     const LoadedPlugin& plugin =
         registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
-    bool has_framework = false;
-    for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
+    bool has_framework = false, has_version = false;
+    for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i) {
       if (std::string(plugin.descriptor->params[i].name) == "framework") has_framework = true;
+      if (std::string(plugin.descriptor->params[i].name) == "framework_version") has_version = true;
+    }
     std::map<std::string, std::shared_ptr<const LatencyModel>> by_framework;
     std::map<std::string, ParamSet> efficiency_by_machine;
 
@@ -94,7 +96,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         continue;
       }
       const std::string fw = has_framework ? p.framework : "";
-      auto& lat = by_framework[fw];
+      const std::string version = has_version ? p.framework_version : "";
+      auto& lat = by_framework[fw + "@" + version];
       if (!lat) {
         PluginChoice c;
         c.name = name;
@@ -104,6 +107,13 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
           fp.text = fw;
           fp.where = SourceLocation{aliases.file, 0, 0};
           c.params.push_back(fp);
+        }
+        if (has_version && !version.empty()) {
+          RawParam vp;
+          vp.key = "framework_version";
+          vp.text = version;
+          vp.where = SourceLocation{aliases.file, 0, 0};
+          c.params.push_back(vp);
         }
         lat = registry.create_latency(c);
       }
