@@ -156,6 +156,10 @@ std::string family_of(const std::string& machine_file) {
 
 // ---- prediction and loss --------------------------------------------------------------------
 
+// Serving profiles whose rows come from one source: they take the pooled `generic` values
+// (fitted on every such row of every source) instead of values of their own.
+std::set<std::string> g_tied;
+
 struct Predictor {
   std::shared_ptr<const MemoryModel> memory;
 
@@ -163,7 +167,7 @@ struct Predictor {
   double predict(const FitRow& r, const State& s) const {
     const auto fam_it = s.fam.find(r.family);
     FamilyEfficiency fe = fam_it == s.fam.end() ? FamilyEfficiency{} : fam_it->second;
-    const auto fw_it = s.fw.find(r.framework);
+    const auto fw_it = s.fw.find(g_tied.count(r.framework) ? std::string("generic") : r.framework);
     const FrameworkProfile fp = fw_it != s.fw.end() ? fw_it->second : s.fw.at("modern-stack");
     ParamSet eff;
     for (const FamKey& k : kFamKeys) eff.set(k.name, fe.*(k.field));
@@ -370,10 +374,12 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
       const double v = decode(slots[i].tr, y[i]);
       slot_ref(s, slots[i]) = v;
       // Outside the documented range: a steep wall, in units of the encoded distance.
-      const double lo = slots[i].family ? kFamRange[slots[i].key][0]
-                                        : tessera::plugins::profile_ranges()[static_cast<std::size_t>(slots[i].key)].lo;
-      const double hi = slots[i].family ? kFamRange[slots[i].key][1]
-                                        : tessera::plugins::profile_ranges()[static_cast<std::size_t>(slots[i].key)].hi;
+      const double lo = slots[i].family
+                            ? kFamRange[slots[i].key][0]
+                            : tessera::plugins::profile_ranges()[static_cast<std::size_t>(slots[i].key)].lo;
+      const double hi = slots[i].family
+                            ? kFamRange[slots[i].key][1]
+                            : tessera::plugins::profile_ranges()[static_cast<std::size_t>(slots[i].key)].hi;
       if (v < lo) pen += 10 * (1 + std::abs(y[i] - encode(slots[i].tr, lo)));
       if (v > hi) pen += 10 * (1 + std::abs(y[i] - encode(slots[i].tr, hi)));
       const double w = slots[i].family ? o.family_prior_weight : o.prior_weight;
@@ -457,7 +463,14 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
       sl.prior = encode(sl.tr, FamilyEfficiency{}.*(kFamKeys[k].field));
       slots.push_back(sl);
     }
-  const std::set<std::string> fittable = fittable_profiles(rows, s);
+  std::set<std::string> fittable = fittable_profiles(rows, s);
+  g_tied.clear();
+  for (const FitRow* r : rows)
+    if (g_generic_from.count(r->framework_name) && !fittable.count(r->framework) &&
+        !s.fw.at(r->framework).apriori)
+      g_tied.insert(r->framework);
+  if (!g_tied.empty() || fws.count("generic")) fittable.insert("generic");
+  g_tied.erase("generic");
   for (const auto& w : fittable) {
     set_start(s.fw[w]);
     for (int k = 0; k < kFwFitted; ++k) {
@@ -469,30 +482,17 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
   auto base_loss = [&](const State& st) { return loss(rows, st, p); };
   fit_slots(rows, s, slots, p, o, base_loss);
 
-  // generic: one profile for every row with a framework (families fixed).
-  std::vector<Slot> gslots;
-  set_start(s.fw["generic"]);
-  for (int k = 0; k < kFwFitted; ++k)
-    gslots.push_back({false, "generic", k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)});
-  std::vector<const FitRow*> framed;
-  for (const FitRow* r : rows)
-    if (g_generic_from.count(r->framework_name)) framed.push_back(r);
-  auto generic_loss = [&](const State& st) {
-    State t = st;
-    for (auto& [name, prof] : t.fw) {
-      if (name == "none") continue;
-      FrameworkProfile g = st.fw.at("generic");
-      g.name = prof.name;
-      g.versions = prof.versions;
-      prof = g;
-    }
-    return loss(framed, t, p);
-  };
-  fit_slots(framed, s, gslots, p, o, generic_loss);
+  // generic: fitted with the families on the rows of every serving profile tied to it.
   for (const auto& w : fittable) enforce_ranges(s.fw[w]);
-  enforce_ranges(s.fw["generic"]);
-  // The older frameworks with no rows of their own carry the pooled 2023 numbers (profiles.cpp).
-  for (const char* legacy : {"vllm@<0.6", "deepspeed"}) {
+  // The older frameworks with no rows of their own, and those tied to the pool, carry the pooled
+  // 2023 numbers (profiles.cpp).
+  // Every serving profile that is neither a-priori nor fitted on its own (a held-out source's
+  // too) takes the pool.
+  std::set<std::string> pooled = g_tied;
+  for (const auto& [label, prof] : s.fw)
+    if (g_generic_from.count(prof.name) && !prof.apriori && !fittable.count(label)) pooled.insert(label);
+  g_tied = pooled;
+  for (const std::string& legacy : pooled) {
     FrameworkProfile& prof = s.fw[legacy];
     FrameworkProfile g = s.fw.at("generic");
     g.name = prof.name;
@@ -501,10 +501,13 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
     g.provenance = prof.provenance;
     prof = g;
   }
-  g_fitted_parameters = static_cast<int>(slots.size() + gslots.size());
+  g_fitted_parameters = static_cast<int>(slots.size());
   g_fitted_labels = {"generic"};
   for (const auto& w : fittable)
     if (w != "generic") g_fitted_labels.push_back(w);
+  std::string tied;
+  for (const auto& t : g_tied) tied += " " + t;
+  std::fprintf(stderr, "pooled into generic (one source):%s\n", tied.c_str());
   // Families with no rows keep the documented defaults (defaults() already set them).
   return s;
 }
@@ -792,7 +795,8 @@ int main(int argc, char** argv) {
             fallbacks += (fallbacks.empty() ? "" : "; ") + std::string("family ") + r->family + ": defaults";
           if (!fw_train.count(r->framework) && r->framework != "generic" && r->framework != "none" &&
               noted.insert("fw " + r->framework).second)
-            fallbacks += (fallbacks.empty() ? "" : "; ") + r->framework + ": a-priori profile";
+            fallbacks += (fallbacks.empty() ? "" : "; ") + r->framework +
+                         (g_tied.count(r->framework) ? ": pooled profile" : ": a-priori profile");
         }
         const auto sc = score(test, s, pred);
         std::vector<double> apes;

@@ -244,7 +244,8 @@ std::string framework_version(const std::string& software) {
     std::size_t j = i;
     if (s[j] == 'v' || s[j] == 'V') ++j;
     if (j >= s.size() || !std::isdigit(static_cast<unsigned char>(s[j]))) {
-      if (s.compare(i, 4, "main") == 0 && (i + 4 == s.size() || !std::isalnum(static_cast<unsigned char>(s[i + 4]))))
+      if (s.compare(i, 4, "main") == 0 &&
+          (i + 4 == s.size() || !std::isalnum(static_cast<unsigned char>(s[i + 4]))))
         return "main";
       continue;
     }

@@ -33,9 +33,9 @@ void apply_framework_key(const Scenario& sc, const PluginRegistry& registry, Plu
     }
     if (r.key == "framework_version") {
       if (r.text != fw.version().version)
-        throw InputErrors({Diagnostic{r.where, "plugins.latency.framework_version: '" + r.text +
-                                                   "' disagrees with the scenario's framework: " +
-                                                   fw.label()}});
+        throw InputErrors(
+            {Diagnostic{r.where, "plugins.latency.framework_version: '" + r.text +
+                                     "' disagrees with the scenario's framework: " + fw.label()}});
       versioned = true;
     }
   }
@@ -72,7 +72,8 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   const LoadedPlugin* lat_plugin = registry_.find(PluginKind::latency, lat.name);
   if (!block && lat_plugin && lat_plugin->descriptor->machine_param_count > 0)
     calibration_note_ = "uncalibrated: no measurements for this family (" + scenario_.machine.name +
-                        " has no `" + (lat.name == "calibrated" ? std::string("efficiency") : "plugins." + lat.name) +
+                        " has no `" +
+                        (lat.name == "calibrated" ? std::string("efficiency") : "plugins." + lat.name) +
                         ":` block; the documented a-priori defaults apply)";
   scenario_.machine.efficiency =
       registry_.machine_block(lat.name, block ? block->params : std::vector<RawParam>{},

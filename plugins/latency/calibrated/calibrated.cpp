@@ -149,8 +149,8 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
     step = static_cast<double>(std::max<std::int64_t>(sequences, 0)) * profile_.decode_seq_overhead;
     step += ctx.workload.mode == Mode::decode
                 ? profile_.decode_step_overhead
-                : profile_.prefill_overhead +
-                      static_cast<double>(std::max<std::int64_t>(chunks, 1)) * profile_.prefill_chunk_overhead;
+                : profile_.prefill_overhead + static_cast<double>(std::max<std::int64_t>(chunks, 1)) *
+                                                  profile_.prefill_chunk_overhead;
   }
   o.visible_s = exposed_launch + step;
   o.bound = o.visible_s > 0 ? Bound::overhead : Bound::none;

@@ -31,12 +31,12 @@ namespace tessera::plugins {
 
 // One machine family's achievable efficiencies (SI: overheads in seconds).
 struct FamilyEfficiency {
-  double gemm_efficiency = 0.80;           // large GEMMs: fraction of the dense peak
-  double gemm_m_half = 32;                 // tokens (GEMM rows M) at which GEMM efficiency halves
-  double gemm_8bit_efficiency = 0.75;      // multiplies the efficiencies of kernels in <= 8-bit formats
-  double hbm_efficiency = 0.85;            // achievable fraction of HBM bandwidth
-  double attention_efficiency = 0.50;      // attention kernels: fraction of the peak
-  double kernel_overhead = 4e-6;           // s per kernel, GPU side (launch latency, ramp, tail)
+  double gemm_efficiency = 0.80;       // large GEMMs: fraction of the dense peak
+  double gemm_m_half = 32;             // tokens (GEMM rows M) at which GEMM efficiency halves
+  double gemm_8bit_efficiency = 0.75;  // multiplies the efficiencies of kernels in <= 8-bit formats
+  double hbm_efficiency = 0.85;        // achievable fraction of HBM bandwidth
+  double attention_efficiency = 0.50;  // attention kernels: fraction of the peak
+  double kernel_overhead = 4e-6;       // s per kernel, GPU side (launch latency, ramp, tail)
 };
 
 // The documented physical range of one profile quantity (SI), docs/accuracy.md "Profiles".

@@ -31,7 +31,8 @@ const ParamSpec kParams[] = {
      kFrameworks, std::size(kFrameworks),
      "serving framework whose overhead profile applies (kernel launch, collective calls, per-step costs); "
      "the scenario's `framework:` sets it, and a different value here is an error"},
-    {"framework_version", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr, 0,
+    {"framework_version", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr,
+     0,
      "the framework's version (\"0.6.3\"): picks the profile whose version range holds it; empty or "
      "\"main\": the newest"},
     tessera::kTpOverlapParam,

@@ -61,14 +61,13 @@ struct Fitted {
 };
 // BEGIN FITTED VALUES (written by tests/calibration/apply_fit.py from fit_calibrated)
 const Fitted kFitted[] = {
-    {"generic", {4.756, 53.02, 83.17, 8491, 0, 0}},
-    {"tensorrt-llm@<1.0", {5.028, 106.4, 200, 3922, 0, 0}},
-    {"pytorch-eager", {24.8, 10.01, 9584, 10480, 0, 0}},
+    {"generic", {5.056, 102.8, 199.1, 2838, 0, 0}},
+    {"pytorch-eager", {48.66, 9.986, 2000, 3932, 0, 0}},
 };
 // END FITTED VALUES
 
 double* field(FrameworkProfile& p, int k) {
-  double* f[6] = {&p.launch_overhead,  &p.collective_overhead,    &p.decode_step_overhead,
+  double* f[6] = {&p.launch_overhead,  &p.collective_overhead, &p.decode_step_overhead,
                   &p.prefill_overhead, &p.decode_seq_overhead, &p.prefill_chunk_overhead};
   return f[k];
 }
@@ -153,14 +152,19 @@ const std::vector<FrameworkProfile>& framework_profiles() {
         make("modern-stack", "",
              "an unstated 2024-2026 serving stack: CUDA-graph decode, graph-captured custom all-reduce",
              kModern, kModernWhy, true),
-        make("generic", "", "an unstated 2023 serving stack: one profile fitted to every measured one", kStart,
-             "fitted: every serving row of the 2023 sources together (pooled)", false),
+        make("generic", "", "an unstated 2023 serving stack: one profile fitted to every measured one",
+             kStart,
+             "fitted: the serving rows of every 2023 source without a multi-source profile of its own (5 "
+             "sources)",
+             false),
         make("none", "", "no framework: kernels timed on the GPU alone (CUDA events), no host cost",
              {0, 0, 0, 0, 0, 0}, "by definition: no host cost", false),
         make("tensorrt-llm", ">=1.0", "TensorRT-LLM 1.x, PyTorch backend (the default since 1.0)", kModern,
              kModernWhy, true),
         make("tensorrt-llm", "<1.0", "TensorRT-LLM 0.x (TensorRT engines; rows of v0.5-v0.7)", kStart,
-             "fitted where >= 2 sources: TensorRT-LLM docs + Databricks blog rows", false),
+             "the pooled 2023 profile: its rows come from one source (TensorRT-LLM docs; the Databricks rows "
+             "state no version and take the newest profile)",
+             false),
         make("vllm", ">=0.6", "vLLM 0.6 and later (multi-step / async scheduling, V1 engine)", kModern,
              kModernWhy, true),
         make("vllm", "<0.6", "vLLM before 0.6: the 2023 pooled numbers", kStart,
@@ -168,14 +172,14 @@ const std::vector<FrameworkProfile>& framework_profiles() {
         make("sglang", "", "SGLang", kModern, kModernWhy, true),
         make("nim", "", "NVIDIA NIM (runs TensorRT-LLM or vLLM inside)", kModern, kModernWhy, true),
         make("fastertransformer", "", "NVIDIA FasterTransformer (Triton backend included)", kStart,
-             "a-priori (the fit's start): its rows come from one source (FasterTransformer docs)", false),
+             "the pooled 2023 profile: its rows come from one source (FasterTransformer docs)", false),
         make("lmdeploy", "", "InternLM lmdeploy / TurboMind", kStart,
-             "a-priori (the fit's start): its rows come from one source (lmdeploy docs)", false),
+             "the pooled 2023 profile: its rows come from one source (lmdeploy docs)", false),
         make("deepspeed", "", "DeepSpeed-Inference: the 2023 pooled numbers", kStart,
              "the generic (2023 pooled) profile: no latency row of its own", false),
         make("pytorch-eager", "", "plain PyTorch, eager (one host launch per kernel)",
              {10 * us, 10 * us, 200 * us, 200 * us, 0, 0},
-             "fitted where >= 2 sources (LLMCompass, Tessera's H200 rows) and in range; else a-priori", false),
+             "fitted: LLMCompass and Tessera's H200 rows (2 sources), inside the documented ranges", false),
         make("pytorch-cudagraph", "", "plain PyTorch with the step captured in a CUDA graph",
              {5 * us, 10 * us, 200 * us, 200 * us, 0, 0},
              "a-priori: its rows come from one source (Tessera's H200 rows)", false),
@@ -184,8 +188,11 @@ const std::vector<FrameworkProfile>& framework_profiles() {
              "a-priori: its rows come from one source (Tessera's H200 rows)", false),
     };
     apply_fitted(p, "", "");
-    apply_fitted(p, "generic", "vllm@<0.6");
-    apply_fitted(p, "generic", "deepspeed");
+    // Serving profiles with no rows, or rows from one source only (the fit pools those rows into
+    // `generic`, printed by fit_calibrated as "pooled into generic"): the pooled values.
+    for (const char* pooled :
+         {"vllm@<0.6", "deepspeed", "fastertransformer", "lmdeploy", "tensorrt-llm@<1.0"})
+      apply_fitted(p, "generic", pooled);
     return p;
   }();
   return kProfiles;
