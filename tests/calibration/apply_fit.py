@@ -7,8 +7,8 @@
 
 Each family's `efficiency:` block replaces the one between the `# BEGIN calibrated efficiency`
 and `# END calibrated efficiency` lines of that family's machine files (appended when absent);
-the framework profiles replace the lines between BEGIN/END FITTED PROFILES in
-plugins/latency/calibrated/profiles.cpp.
+the fitted profile values (only profiles whose rows come from at least two sources) replace the
+lines between BEGIN/END FITTED VALUES in plugins/latency/calibrated/profiles.cpp.
 """
 import re
 import sys
@@ -22,7 +22,7 @@ BEGIN, END = "# BEGIN calibrated efficiency", "# END calibrated efficiency"
 def main(path):
     text = Path(path).read_text()
     blocks = dict(re.findall(r"# family (\S+):\nefficiency:\n((?:  .*\n)+)", text))
-    profiles = re.findall(r"^      \{\".*\},$", text, re.M)
+    profiles = re.findall(r"^    \{\"[^\"]+\", \{.*\}\},$", text, re.M)
     if not blocks or not profiles:
         sys.exit("apply_fit: no efficiency blocks or profiles in " + path)
     for fam, body in blocks.items():
@@ -39,9 +39,9 @@ def main(path):
             print("wrote", f)
     pf = ROOT / "plugins/latency/calibrated/profiles.cpp"
     src = pf.read_text()
-    start = src.index("  static const std::vector<FrameworkProfile> kProfiles = {\n") + len(
-        "  static const std::vector<FrameworkProfile> kProfiles = {\n")
-    stop = src.index("  };\n  // END FITTED PROFILES")
+    head = "const Fitted kFitted[] = {\n"
+    start = src.index(head) + len(head)
+    stop = src.index("};\n// END FITTED VALUES")
     src = src[:start] + "\n".join(profiles) + "\n" + src[stop:]
     pf.write_text(src)
     print("wrote", pf)

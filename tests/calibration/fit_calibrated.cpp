@@ -61,9 +61,11 @@ const FamKey kFamKeys[] = {
     {"hbm_efficiency", Tr::logit, &FamilyEfficiency::hbm_efficiency, 1},
     {"attention_efficiency", Tr::logit, &FamilyEfficiency::attention_efficiency, 1},
     {"kernel_overhead", Tr::log_us, &FamilyEfficiency::kernel_overhead, 1e-6},
-    {"collective_bw_efficiency", Tr::logit, &FamilyEfficiency::collective_bw_efficiency, 1},
-    {"collective_latency", Tr::log_us, &FamilyEfficiency::collective_latency, 1e-6},
 };
+constexpr int kFamKeyCount = static_cast<int>(std::size(kFamKeys));
+// The documented physical range of each family value (SI; docs/accuracy.md "The calibrated
+// model"): the fit is held inside it (a value outside is an artefact, not shipped).
+const double kFamRange[][2] = {{0.4, 0.95}, {1, 512}, {0.4, 1.0}, {0.6, 0.95}, {0.2, 0.9}, {1e-6, 10e-6}};
 struct FwKey {
   const char* name;
   double FrameworkProfile::*field;
@@ -73,9 +75,15 @@ const FwKey kFwKeys[] = {
     {"collective_overhead", &FrameworkProfile::collective_overhead},
     {"decode_step_overhead", &FrameworkProfile::decode_step_overhead},
     {"prefill_overhead", &FrameworkProfile::prefill_overhead},
+    {"decode_seq_overhead", &FrameworkProfile::decode_seq_overhead},
+    {"prefill_chunk_overhead", &FrameworkProfile::prefill_chunk_overhead},
 };
-// Starting point of a framework profile (µs): documented in docs/accuracy.md.
-const double kFwStart[] = {5, 10, 200, 200};
+// Starting point of a fitted framework profile (µs): documented in docs/accuracy.md. Only the
+// first kFwFitted keys are fitted; the per-sequence and per-chunk costs stay at their a-priori
+// values (no 2023 row runs continuous batching or chunked prefill).
+const double kFwStart[] = {5, 10, 200, 200, 0, 0};
+constexpr int kFwFitted = 4;
+constexpr int kFwKeyCount = static_cast<int>(std::size(kFwKeys));
 
 double encode(Tr t, double v) {
   switch (t) {
@@ -125,7 +133,8 @@ double& slot_ref(State& s, const Slot& sl) {
 struct FitRow {
   std::string source;  // full source string
   std::string family;
-  std::string framework;
+  std::string framework;       // the profile's label ("tensorrt-llm@<1.0")
+  std::string framework_name;  // the framework ("tensorrt-llm")
   PreparedRow prep;
   bool target = false;  // from the --target CSV (acceptance set)
 };
@@ -147,6 +156,10 @@ std::string family_of(const std::string& machine_file) {
 
 // ---- prediction and loss --------------------------------------------------------------------
 
+// Serving profiles whose rows come from one source: they take the pooled `generic` values
+// (fitted on every such row of every source) instead of values of their own.
+std::set<std::string> g_tied;
+
 struct Predictor {
   std::shared_ptr<const MemoryModel> memory;
 
@@ -154,8 +167,8 @@ struct Predictor {
   double predict(const FitRow& r, const State& s) const {
     const auto fam_it = s.fam.find(r.family);
     FamilyEfficiency fe = fam_it == s.fam.end() ? FamilyEfficiency{} : fam_it->second;
-    const auto fw_it = s.fw.find(r.framework);
-    const FrameworkProfile fp = fw_it != s.fw.end() ? fw_it->second : s.fw.at("generic");
+    const auto fw_it = s.fw.find(g_tied.count(r.framework) ? std::string("generic") : r.framework);
+    const FrameworkProfile fp = fw_it != s.fw.end() ? fw_it->second : s.fw.at("modern-stack");
     ParamSet eff;
     for (const FamKey& k : kFamKeys) eff.set(k.name, fe.*(k.field));
     auto lat = std::make_shared<const CalibratedLatency>(fp);
@@ -358,7 +371,17 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
   auto f = [&](const std::vector<double>& y) {
     double pen = 0;
     for (std::size_t i = 0; i < slots.size(); ++i) {
-      slot_ref(s, slots[i]) = decode(slots[i].tr, y[i]);
+      const double v = decode(slots[i].tr, y[i]);
+      slot_ref(s, slots[i]) = v;
+      // Outside the documented range: a steep wall, in units of the encoded distance.
+      const double lo = slots[i].family
+                            ? kFamRange[slots[i].key][0]
+                            : tessera::plugins::profile_ranges()[static_cast<std::size_t>(slots[i].key)].lo;
+      const double hi = slots[i].family
+                            ? kFamRange[slots[i].key][1]
+                            : tessera::plugins::profile_ranges()[static_cast<std::size_t>(slots[i].key)].hi;
+      if (v < lo) pen += 10 * (1 + std::abs(y[i] - encode(slots[i].tr, lo)));
+      if (v > hi) pen += 10 * (1 + std::abs(y[i] - encode(slots[i].tr, hi)));
       const double w = slots[i].family ? o.family_prior_weight : o.prior_weight;
       pen += w * (y[i] - slots[i].prior) * (y[i] - slots[i].prior);
     }
@@ -381,17 +404,44 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
   return best;
 }
 
+// Families at the documented defaults; profiles as shipped (a-priori values, or fitted ones
+// which fit_all restarts from kFwStart where it refits them).
 State defaults(const std::set<std::string>& families) {
   State s;
   for (const auto& f : families) s.fam[f] = FamilyEfficiency{};
-  for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) {
-    FrameworkProfile q = p;
-    for (int k = 0; k < 4; ++k) q.*(kFwKeys[k].field) = kFwStart[k] * 1e-6;
-    if (std::string(p.name) == "none") q = p;  // kernels timed alone: no host cost, never fitted
-    s.fw[p.name] = q;
-  }
+  for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) s.fw[p.label()] = p;
   return s;
 }
+
+void set_start(FrameworkProfile& p) {
+  for (int k = 0; k < kFwKeyCount; ++k) p.*(kFwKeys[k].field) = kFwStart[k] * 1e-6;
+}
+
+// The profiles whose values the rows may set: rows from at least two independent sources, not
+// an a-priori profile, not `none` (docs/accuracy.md "Framework profiles").
+std::set<std::string> fittable_profiles(const std::vector<const FitRow*>& rows, const State& s) {
+  std::map<std::string, std::set<std::string>> sources;
+  for (const FitRow* r : rows) sources[r->framework].insert(r->source);
+  std::set<std::string> out;
+  for (const auto& [label, src] : sources) {
+    const auto it = s.fw.find(label);
+    if (it == s.fw.end() || it->second.apriori || label == "none" || src.size() < 2) continue;
+    out.insert(label);
+  }
+  return out;
+}
+
+// A fitted value outside its documented range is an artefact: the a-priori value ships.
+void enforce_ranges(FrameworkProfile& p) {
+  for (int k = 0; k < kFwKeyCount; ++k) {
+    const auto& r = tessera::plugins::profile_ranges()[static_cast<std::size_t>(k)];
+    double& v = p.*(kFwKeys[k].field);
+    if (v < r.lo || v > r.hi) v = kFwStart[k] * 1e-6;
+  }
+}
+
+int g_fitted_parameters = 0;               // of the last fit_all
+std::vector<std::string> g_fitted_labels;  // profiles the last fit_all fitted (generic first)
 
 // Fits families + named frameworks on `rows`, then the generic profile on all of them.
 State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string>& families,
@@ -407,49 +457,57 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
   }
   std::vector<Slot> slots;
   for (const auto& f : fams)
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < kFamKeyCount; ++k) {
       if (std::string(kFamKeys[k].name) == "gemm_8bit_efficiency" && !eight_bit_fams.count(f)) continue;
       Slot sl{true, f, k, kFamKeys[k].tr, 0};
       sl.prior = encode(sl.tr, FamilyEfficiency{}.*(kFamKeys[k].field));
       slots.push_back(sl);
     }
-  for (const auto& w : fws) {
-    if (w == "none") continue;
-    for (int k = 0; k < 4; ++k) {
+  std::set<std::string> fittable = fittable_profiles(rows, s);
+  g_tied.clear();
+  for (const FitRow* r : rows)
+    if (g_generic_from.count(r->framework_name) && !fittable.count(r->framework) &&
+        !s.fw.at(r->framework).apriori)
+      g_tied.insert(r->framework);
+  if (!g_tied.empty() || fws.count("generic")) fittable.insert("generic");
+  g_tied.erase("generic");
+  for (const auto& w : fittable) {
+    set_start(s.fw[w]);
+    for (int k = 0; k < kFwFitted; ++k) {
       Slot sl{false, w, k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)};
       slots.push_back(sl);
     }
   }
+  (void)fws;
   auto base_loss = [&](const State& st) { return loss(rows, st, p); };
   fit_slots(rows, s, slots, p, o, base_loss);
 
-  // generic: one profile for every row with a framework (families fixed).
-  std::vector<Slot> gslots;
-  for (int k = 0; k < 4; ++k)
-    gslots.push_back({false, "generic", k, Tr::log_us, encode(Tr::log_us, kFwStart[k] * 1e-6)});
-  std::vector<const FitRow*> framed;
-  for (const FitRow* r : rows)
-    if (g_generic_from.count(r->framework)) framed.push_back(r);
-  auto generic_loss = [&](const State& st) {
-    State t = st;
-    for (auto& [name, prof] : t.fw) {
-      if (name == "none") continue;
-      const char* nm = prof.name;
-      prof = st.fw.at("generic");
-      prof.name = nm;
-    }
-    return loss(framed, t, p);
-  };
-  fit_slots(framed, s, gslots, p, o, generic_loss);
-  // Frameworks with no rows carry the generic numbers.
-  for (auto& [name, prof] : s.fw) {
-    if (name == "generic" || name == "none" || fws.count(name)) continue;
-    const char* nm = prof.name;
-    const char* meaning = prof.meaning;
-    prof = s.fw.at("generic");
-    prof.name = nm;
-    prof.meaning = meaning;
+  // generic: fitted with the families on the rows of every serving profile tied to it.
+  for (const auto& w : fittable) enforce_ranges(s.fw[w]);
+  // The older frameworks with no rows of their own, and those tied to the pool, carry the pooled
+  // 2023 numbers (profiles.cpp).
+  // Every serving profile that is neither a-priori nor fitted on its own (a held-out source's
+  // too) takes the pool.
+  std::set<std::string> pooled = g_tied;
+  for (const auto& [label, prof] : s.fw)
+    if (g_generic_from.count(prof.name) && !prof.apriori && !fittable.count(label)) pooled.insert(label);
+  g_tied = pooled;
+  for (const std::string& legacy : pooled) {
+    FrameworkProfile& prof = s.fw[legacy];
+    FrameworkProfile g = s.fw.at("generic");
+    g.name = prof.name;
+    g.versions = prof.versions;
+    g.meaning = prof.meaning;
+    g.provenance = prof.provenance;
+    prof = g;
   }
+  g_fitted_parameters = static_cast<int>(slots.size());
+  g_fitted_labels = {"generic"};
+  for (const auto& w : fittable)
+    if (w != "generic") g_fitted_labels.push_back(w);
+  std::string tied;
+  for (const auto& t : g_tied) tied += " " + t;
+  std::fprintf(stderr, "pooled into generic (one source):%s\n", tied.c_str());
   // Families with no rows keep the documented defaults (defaults() already set them).
   return s;
 }
@@ -475,12 +533,15 @@ void print_state(const State& s, const std::set<std::string>& families_with_rows
         std::printf("  %s: %.4g\n", k.name, v);
     }
   }
-  std::printf("\n// framework profiles (profiles.cpp): launch, collective call, decode step, prefill (us)\n");
-  for (const FrameworkProfile& p0 : tessera::plugins::framework_profiles()) {
-    const FrameworkProfile& p = s.fw.at(p0.name);
-    std::printf("      {\"%s\", \"%s\", %s * us, %s * us, %s * us, %s * us},\n", p0.name, p0.meaning,
-                us(p.launch_overhead).c_str(), us(p.collective_overhead).c_str(),
-                us(p.decode_step_overhead).c_str(), us(p.prefill_overhead).c_str());
+  std::printf(
+      "\n// fitted profile values (profiles.cpp FITTED VALUES): launch, collective call, decode step, "
+      "prefill, decode sequence, prefill chunk (us)\n");
+  for (const std::string& label : g_fitted_labels) {
+    const FrameworkProfile& p = s.fw.at(label);
+    std::printf("    {\"%s\", {%s, %s, %s, %s, %s, %s}},\n", label.c_str(), us(p.launch_overhead).c_str(),
+                us(p.collective_overhead).c_str(), us(p.decode_step_overhead).c_str(),
+                us(p.prefill_overhead).c_str(), us(p.decode_seq_overhead).c_str(),
+                us(p.prefill_chunk_overhead).c_str());
   }
 }
 
@@ -647,7 +708,10 @@ int main(int argc, char** argv) {
         }
         FitRow fr;
         fr.source = row.source;
-        fr.framework = plan.framework;
+        const tessera::plugins::ProfileChoice pc =
+            tessera::plugins::select_framework_profile(plan.framework, plan.framework_version);
+        fr.framework_name = plan.framework;
+        fr.framework = pc.profile ? pc.profile->label() : "modern-stack";
         fr.prep = prepare_row(row, plan);
         fr.family = family_of(plan.machine_file);
         fr.target = is_target;
@@ -679,12 +743,15 @@ int main(int argc, char** argv) {
             registry.machine_params("calibrated", r->prep.efficiency_raw, r->prep.plan.machine_file);
         fitted.fam[r->family] = tessera::plugins::family_from_params(eff);
       }
-      for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.name] = p;
+      for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.label()] = p;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       fitted = fit_all(all, families, pred, fo);
-      std::printf("fit: %.1f s\n",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      std::set<std::string> sources;
+      for (const FitRow* r : all) sources.insert(r->source);
+      std::printf("fit: %.1f s; fitted parameters: %d; independent sources: %zu\n",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  g_fitted_parameters, sources.size());
       print_state(fitted, fams_with_rows);
     }
     const auto in_sample = score(target_rows, fitted, pred);
@@ -726,9 +793,10 @@ int main(int argc, char** argv) {
         for (const FitRow* r : test) {
           if (!fam_train.count(r->family) && noted.insert("family " + r->family).second)
             fallbacks += (fallbacks.empty() ? "" : "; ") + std::string("family ") + r->family + ": defaults";
-          if (!fw_train.count(r->framework) && r->framework != "generic" &&
+          if (!fw_train.count(r->framework) && r->framework != "generic" && r->framework != "none" &&
               noted.insert("fw " + r->framework).second)
-            fallbacks += (fallbacks.empty() ? "" : "; ") + r->framework + ": generic profile";
+            fallbacks += (fallbacks.empty() ? "" : "; ") + r->framework +
+                         (g_tied.count(r->framework) ? ": pooled profile" : ": a-priori profile");
         }
         const auto sc = score(test, s, pred);
         std::vector<double> apes;

@@ -177,14 +177,13 @@ TEST_CASE("collective rows: hand-computed busbw and dispatch predictions", "[val
   CHECK(t_a2a == Approx(326.630e-6).epsilon(1e-5));
   CHECK(ref.rows[1].detail.algorithm == CollAlgorithm::direct);
   CHECK(ref.rows[1].predicted == Approx(t_a2a * 1e6).epsilon(1e-12));
-  // calibrated applies its machine efficiency block (un-refitted, docs/accuracy.md): dgx-h100's
-  // collective_bw_efficiency 0.6961 and collective_latency 3.597 us per step (one NVLS step):
-  // t = 23 + 3.597 + 63.727 / 0.6961 us.
+  // calibrated times collectives at the machine's `collectives:` rates, as roofline does (issue
+  // #16 removed its collective_bw_efficiency and per-step collective_latency):
+  // t = 23 + 16777216 / (450e9 x 0.824 x 0.71) s = 23 + 63.727 us.
   const ModelReport& cal = reports[1];
   REQUIRE(cal.rows.size() == 2);
-  CHECK(cal.rows[0].detail.bw_efficiency == 0.6961);
-  CHECK(cal.rows[0].detail.seconds ==
-        Approx(23e-6 + 3.597e-6 + 16777216.0 / (450e9 * 0.824 * 0.71 * 0.6961)).epsilon(1e-9));
+  CHECK(cal.rows[0].detail.bw_efficiency == 1.0);
+  CHECK(cal.rows[0].detail.seconds == Approx(23e-6 + 16777216.0 / (450e9 * 0.824 * 0.71)).epsilon(1e-9));
   // Reported per group; JSON carries the SI figures with their units in the names.
   REQUIRE(ref.by_group.size() == 2);
   CHECK(ref.by_group[0].first == kGroupAllReduce);

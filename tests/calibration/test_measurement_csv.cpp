@@ -145,3 +145,18 @@ TEST_CASE("prepare_row reads each model and machine file once", "[csv]") {
   CHECK(files.models.size() == 1);
   CHECK(files.machines.size() == 1);
 }
+
+TEST_CASE("row plans read the framework version from the software column", "[csv]") {
+  const Aliases a = load_aliases(default_aliases_path(TESSERA_SOURCE_DIR));
+  auto version = [&](const char* software) {
+    DataRow r = parse_measurements(kHeader + kRow, "m.csv")[0];
+    r.software = software;
+    return plan_row(r, a, TESSERA_SOURCE_DIR).framework_version;
+  };
+  CHECK(version("TensorRT-LLM v0.7a") == "0.7a");
+  CHECK(version("TensorRT-LLM v0.5.0 (TensorRT 9.1.0.4)") == "0.5.0");
+  CHECK(version("lmdeploy v0.1.0a1 (TurboMind engine), CUDA 11.8") == "0.1.0a1");
+  CHECK(version("NVIDIA MLPerf harness on TensorRT-LLM (TensorRT 10.1.0, CUDA 12.7)") == "");
+  CHECK(version("vLLM main, default attention and MoE backends") == "main");
+  CHECK(version("Databricks inference server (TensorRT-LLM based per text)") == "");
+}

@@ -228,6 +228,12 @@ void map_framework(const DataRow& row, const Aliases& aliases, RowPlan& p) {
   const AliasRule* r = select_rule(aliases.frameworks, row.software, row.source_locator);
   p.framework = r ? r->target : "generic";
   p.framework_version = r ? framework_version(row.software, *r) : "";
+  // The version may follow another name of the same framework ("lmdeploy v0.1.0a1 (TurboMind
+  // engine)": the TurboMind rule wins, the version follows "lmdeploy").
+  if (r && p.framework_version.empty())
+    for (const AliasRule& o : aliases.frameworks)
+      if (&o != r && o.target == r->target && p.framework_version.empty())
+        p.framework_version = framework_version(row.software, o);
 }
 
 // Parallel configuration from n_devices, tp, pp, ep; dp = n_devices / (tp·pp).

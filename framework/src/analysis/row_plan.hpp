@@ -68,7 +68,9 @@ struct RowPlan {
   bool mapped = false;
   std::string reason;  // why not mapped
   std::string model_file, machine_file, framework;
-  std::string framework_version;  // the version the software column states ("" = none; "main")
+  // The framework's version as the software column states it ("0.5", "0.7a", "main"; "" when
+  // not stated): latency/calibrated picks the profile whose version range holds it.
+  std::string framework_version;
   DTypes dtype;
   ParallelConfig config;
   std::int64_t n_devices = 1;

@@ -68,13 +68,15 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   for (const std::string& name : options.latency) {
     const LoadedPlugin& plugin =
         registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
-    bool has_framework = false;
+    bool has_framework = false, has_version = false;
     const ParamSpec* framework_param = nullptr;
     for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
       if (std::string(plugin.descriptor->params[i].name) == "framework") {
         has_framework = true;
         framework_param = &plugin.descriptor->params[i];
       }
+    for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
+      if (std::string(plugin.descriptor->params[i].name) == "framework_version") has_version = true;
     // A framework the alias table names but the plugin has no profile for (an enumeration
     // without it): the row is unmapped for this model, with that reason.
     auto knows_framework = [&](const std::string& fw) {
@@ -121,7 +123,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
             {r.id, r.source, r.metric, "latency/" + name + " has no profile for framework '" + fw + "'"});
         continue;
       }
-      auto& lat = by_framework[fw];
+      const std::string version = has_version ? p.framework_version : "";
+      auto& lat = by_framework[fw + "@" + version];
       if (!lat) {
         PluginChoice c;
         c.name = name;
@@ -131,6 +134,13 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
           fp.text = fw;
           fp.where = SourceLocation{aliases.file, 0, 0};
           c.params.push_back(fp);
+        }
+        if (has_version && !version.empty()) {
+          RawParam vp;
+          vp.key = "framework_version";
+          vp.text = version;
+          vp.where = SourceLocation{aliases.file, 0, 0};
+          c.params.push_back(vp);
         }
         lat = registry.create_latency(c);
       }

@@ -5,11 +5,63 @@
 
 namespace tessera {
 
+namespace {
+// The scenario's `framework: NAME[@VERSION]` is the one framework key: a latency plugin that
+// takes a `framework` parameter (latency/calibrated's overhead profiles) gets the name, and the
+// version through `framework_version` when it takes one. A plugin parameter `framework` that
+// names another framework is an error; one that agrees is redundant and kept.
+void apply_framework_key(const Scenario& sc, const PluginRegistry& registry, PluginChoice& lat) {
+  const FrameworkChoice& fw = sc.framework;
+  if (!fw.set) return;
+  const LoadedPlugin* plugin = registry.find(PluginKind::latency, lat.name);
+  if (plugin == nullptr) return;
+  bool has_framework = false, has_version = false;
+  for (std::uint32_t i = 0; i < plugin->descriptor->param_count; ++i) {
+    const std::string n = plugin->descriptor->params[i].name;
+    has_framework = has_framework || n == "framework";
+    has_version = has_version || n == "framework_version";
+  }
+  if (!has_framework) return;
+  bool named = false, versioned = false;
+  for (const RawParam& r : lat.params) {
+    if (r.key == "framework") {
+      if (r.text != fw.profile.name)
+        throw InputErrors({Diagnostic{r.where, "plugins.latency.framework: '" + r.text +
+                                                   "' disagrees with the scenario's framework: " +
+                                                   fw.label() + " (the scenario key sets it; drop one)"}});
+      named = true;
+    }
+    if (r.key == "framework_version") {
+      if (r.text != fw.version().version)
+        throw InputErrors(
+            {Diagnostic{r.where, "plugins.latency.framework_version: '" + r.text +
+                                     "' disagrees with the scenario's framework: " + fw.label()}});
+      versioned = true;
+    }
+  }
+  if (!named) {
+    RawParam p;
+    p.key = "framework";
+    p.text = fw.profile.name;
+    p.where = fw.where;
+    lat.params.push_back(p);
+  }
+  if (has_version && !versioned) {
+    RawParam p;
+    p.key = "framework_version";
+    p.text = fw.version().version;
+    p.where = fw.where;
+    lat.params.push_back(p);
+  }
+}
+}  // namespace
+
 Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::size_t latency_index)
     : scenario_(scenario), registry_(registry), latency_index_(latency_index) {
   if (scenario_.plugins.latency.empty())
     throw InputError("scenario " + scenario_.name + " names no latency plugin");
   if (latency_index_ >= scenario_.plugins.latency.size()) latency_index_ = 0;
+  apply_framework_key(scenario_, registry_, scenario_.plugins.latency[latency_index_]);
   const PluginChoice& lat = scenario_.plugins.latency[latency_index_];
   latency_name_ = lat.name;
   // Validate everything before creating anything: plugin parameters and the machine's
@@ -17,6 +69,12 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   // The machine block this latency plugin reads (`plugins.<name>`, or `efficiency:` for
   // calibrated); the blocks of plugins that do not run here are not read.
   const MachineBlock* block = find_machine_block(scenario_.machine_blocks, lat.name);
+  const LoadedPlugin* lat_plugin = registry_.find(PluginKind::latency, lat.name);
+  if (!block && lat_plugin && lat_plugin->descriptor->machine_param_count > 0)
+    calibration_note_ = "uncalibrated: no measurements for this family (" + scenario_.machine.name +
+                        " has no `" +
+                        (lat.name == "calibrated" ? std::string("efficiency") : "plugins." + lat.name) +
+                        ":` block; the documented a-priori defaults apply)";
   scenario_.machine.efficiency =
       registry_.machine_block(lat.name, block ? block->params : std::vector<RawParam>{},
                               block ? block->label : "machine.plugins." + lat.name, scenario_.machine_file);
@@ -53,6 +111,7 @@ Session::Session(const Session& base, const MachineSpec& machine, const std::vec
       registry_(base.registry_),
       latency_index_(base.latency_index_),
       latency_name_(base.latency_name_),
+      calibration_note_(base.calibration_note_),
       latency_(base.latency_),
       memory_(base.memory_),
       objectives_(base.objectives_),

@@ -27,6 +27,10 @@ class TESSERA_API Session {
   const EvalContext& context() const { return evaluator_->context(); }
   const Evaluator& evaluator() const { return *evaluator_; }
   const std::string& latency_name() const { return latency_name_; }
+  // "uncalibrated: no measurements for this family ..." when the latency plugin reads a machine
+  // block (latency/calibrated's `efficiency:`) and the machine has none, so that its documented
+  // a-priori defaults apply; "" otherwise. explain prints it and its JSON carries `calibration`.
+  const std::string& calibration_note() const { return calibration_note_; }
   const PluginRegistry& registry() const { return registry_; }
   // mode: serve: the scenario's serving plugin (plugins.serving); nullptr otherwise.
   const std::shared_ptr<const ServingModel>& serving() const { return serving_; }
@@ -52,6 +56,7 @@ class TESSERA_API Session {
   const PluginRegistry& registry_;
   std::size_t latency_index_;
   std::string latency_name_;
+  std::string calibration_note_;
   std::shared_ptr<LatencyModel> latency_;
   std::shared_ptr<MemoryModel> memory_;
   std::vector<ObjectiveSlot> objectives_;

@@ -138,6 +138,7 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
   j["scenario"] = session.scenario().name;
   j["version"] = kVersion;
   j["latency_model"] = session.latency_name();
+  if (!session.calibration_note().empty()) j["calibration"] = session.calibration_note();
   j["model"] = {{"name", model.name},
                 {"params_total", params_total(model)},
                 {"params_active", params_active(model)},
@@ -244,6 +245,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   const ModelSpec& model = session.model();
   const MachineSpec& machine = session.machine();
   os << "Scenario  " << session.scenario().name << "  (latency model: " << session.latency_name() << ")\n";
+  if (!session.calibration_note().empty()) os << "          " << session.calibration_note() << "\n";
   os << "Model     " << model.name << "  " << fixed(params_total(model) / 1e9, 2) << " B params, "
      << fixed(params_active(model) / 1e9, 2) << " B active per token\n";
   os << "Formats   " << formats_line(model) << "\n";

@@ -69,18 +69,21 @@ FamilyEfficiency family_from_params(const ParamSet& p) {
   f.hbm_efficiency = param_or(p, "hbm_efficiency", f.hbm_efficiency);
   f.attention_efficiency = param_or(p, "attention_efficiency", f.attention_efficiency);
   f.kernel_overhead = param_or(p, "kernel_overhead", f.kernel_overhead);
-  f.collective_bw_efficiency = param_or(p, "collective_bw_efficiency", f.collective_bw_efficiency);
-  f.collective_latency = param_or(p, "collective_latency", f.collective_latency);
   return f;
 }
 
 void CalibratedLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
   const StepWork& work = step.work;
-  time_step_with(ctx, family_from_params(ctx.machine->efficiency), work, out);
+  // Decode sequences of the step: the batch of a decode step, the decode sequences riding along
+  // a mixed serving iteration.
+  const std::int64_t seqs = ctx.workload.mode == Mode::decode ? step.shape.batch : step.shape.mixed_batch;
+  time_step_with(ctx, family_from_params(ctx.machine->efficiency), work, out, seqs,
+                 step.kind == StepKind::prefill_chunk ? step.chunk_count : 1);
 }
 
 void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam,
-                                       const StepWork& work, StageList& out) const {
+                                       const StepWork& work, StageList& out, std::int64_t sequences,
+                                       std::int64_t chunks) const {
   out.clear();
   double gpu_s = 0, host_s = 0;
   bool token_step = false;  // the step produces tokens (it runs the lm_head)
@@ -105,8 +108,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
       r.flop_rate = stage_peak(ctx, w) * (fam.gemm_efficiency * low) * shape;
     }
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
-    r.comm_bw_efficiency = fam.collective_bw_efficiency;
-    r.comm_extra_latency = fam.collective_latency;
+    // Collectives: the machine's `collectives:` rates as in `overlap` (StageRates defaults).
     r.overhead = ctx.machine->stage_overhead + kernels * fam.kernel_overhead;
     Stage& s = out.push();
     time_stage(ctx, w, r, CpOverlap::overlapped, s);
@@ -139,9 +141,17 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   o.block = StageBlock::head;
   o.count = 1;
   const double exposed_launch = std::max(host_s - gpu_s, profile_.launch_overhead);
+  // Per decode step + per decode sequence (sampling, logits processing, scheduling); per prefill
+  // + per prefill chunk (one scheduler iteration each), on the chunk with the first token; the
+  // decode sequences riding along a mixed iteration pay their per-sequence cost too.
   double step = 0;
-  if (token_step)
-    step = ctx.workload.mode == Mode::decode ? profile_.decode_step_overhead : profile_.prefill_overhead;
+  if (token_step) {
+    step = static_cast<double>(std::max<std::int64_t>(sequences, 0)) * profile_.decode_seq_overhead;
+    step += ctx.workload.mode == Mode::decode
+                ? profile_.decode_step_overhead
+                : profile_.prefill_overhead + static_cast<double>(std::max<std::int64_t>(chunks, 1)) *
+                                                  profile_.prefill_chunk_overhead;
+  }
   o.visible_s = exposed_launch + step;
   o.bound = o.visible_s > 0 ? Bound::overhead : Bound::none;
 }

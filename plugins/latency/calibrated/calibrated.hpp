@@ -5,12 +5,15 @@
 //   GEMM efficiency as a function of the token dimension M,
 //     eff(M) = gemm_efficiency * M / (M + gemm_m_half)   (x gemm_8bit_efficiency for GEMMs in
 //     formats of 8 bits or fewer, FP4 included: README.md "Number formats")
-//   the achievable fraction of HBM bandwidth, the attention kernels' fraction of peak, the
-//   collectives' bus-bandwidth efficiency and extra latency per ring step, and a GPU-side fixed
-//   cost per kernel (StageWork::kernels).
-// Per serving framework (the plugin parameter `framework`, profiles.cpp): the host's launch
-//   cost per kernel (hidden behind GPU work unless the host is the bottleneck), a software cost
-//   per collective call, and the per-step costs of a decode step and of a prefill.
+//   the achievable fraction of HBM bandwidth, the attention kernels' fraction of peak, and a
+//   GPU-side fixed cost per kernel (StageWork::kernels). Collectives run at the machine's
+//   `collectives:` rates (link_efficiency and the algorithms' per-step latencies, docs/physics.md
+//   §5): no second derate here.
+// Per serving framework version (the scenario's `framework: NAME[@VERSION]`, or the plugin
+//   parameters `framework` / `framework_version`; profiles.cpp): the host's launch cost per
+//   kernel (hidden behind GPU work unless the host is the bottleneck), a software cost per
+//   collective call (0 where the all-reduce is graph-captured), the per-step costs of a decode
+//   step, per decode sequence, per prefill chunk and per prefill.
 // The framework's step costs appear as one extra stage, `step.overhead` (block head, count 1),
 // appended after the work stages. Optional (default off): the TP all-reduces pipelined with their
 // GEMM (`tp_overlap: chunked`, tessera/physics/tp_overlap.hpp; each chunk costs one more
@@ -29,24 +32,43 @@ namespace tessera::plugins {
 
 // One machine family's achievable efficiencies (SI: overheads in seconds).
 struct FamilyEfficiency {
-  double gemm_efficiency = 0.80;           // large GEMMs: fraction of the dense peak
-  double gemm_m_half = 32;                 // tokens (GEMM rows M) at which GEMM efficiency halves
-  double gemm_8bit_efficiency = 0.75;      // multiplies the efficiencies of kernels in <= 8-bit formats
-  double hbm_efficiency = 0.85;            // achievable fraction of HBM bandwidth
-  double attention_efficiency = 0.50;      // attention kernels: fraction of the peak
-  double kernel_overhead = 4e-6;           // s per kernel, GPU side (launch latency, ramp, tail)
-  double collective_bw_efficiency = 0.70;  // achieved fraction of link bandwidth
-  double collective_latency = 5e-6;        // s added to every collective step (software, sync)
+  double gemm_efficiency = 0.80;       // large GEMMs: fraction of the dense peak
+  double gemm_m_half = 32;             // tokens (GEMM rows M) at which GEMM efficiency halves
+  double gemm_8bit_efficiency = 0.75;  // multiplies the efficiencies of kernels in <= 8-bit formats
+  double hbm_efficiency = 0.85;        // achievable fraction of HBM bandwidth
+  double attention_efficiency = 0.50;  // attention kernels: fraction of the peak
+  double kernel_overhead = 4e-6;       // s per kernel, GPU side (launch latency, ramp, tail)
 };
 
-// One serving framework's overheads (seconds). All versions of a framework share one profile.
+// The documented physical range of one profile quantity (SI), docs/accuracy.md "Profiles".
+struct ProfileRange {
+  const char* name;
+  double lo, hi;
+  const char* why;
+};
+// The ranges of launch, collective call, decode step, decode sequence, prefill, prefill chunk.
+const std::vector<ProfileRange>& profile_ranges();
+
+// One serving framework version range's overheads (seconds).
 struct FrameworkProfile {
-  const char* name = "generic";
+  const char* name = "generic";  // the framework (`framework:` name, plugin parameter choice)
+  const char* versions = "";     // version range: "" every version, ">=1.0", "<1.0"
   const char* meaning = "";
   double launch_overhead = 0;       // host time per kernel launch; exposed when the host is the bottleneck
   double collective_overhead = 0;   // per collective call (implementation, synchronisation)
-  double decode_step_overhead = 0;  // per decode step (scheduling, sampling, host sync)
+  double decode_step_overhead = 0;  // per decode step (scheduling, host sync)
   double prefill_overhead = 0;      // per prefill (request admission, scheduling, first sampling)
+  double decode_seq_overhead = 0;   // per sequence per decode step (sampling, logits processing, scheduling)
+  double prefill_chunk_overhead = 0;  // per prefill chunk (one scheduler iteration)
+  const char* provenance = "";        // what the values rest on (docs/accuracy.md "Profiles")
+  bool apriori = false;               // no public row checks the profile: documented a-priori values
+  std::string label() const { return *versions ? std::string(name) + "@" + versions : std::string(name); }
+};
+
+// A resolved profile and what the choice says ("unversioned: the newest profile ...").
+struct ProfileChoice {
+  const FrameworkProfile* profile = nullptr;
+  std::string note;
 };
 
 // The machine family's efficiencies from a validated `efficiency:` block; a missing key (a
@@ -56,10 +78,16 @@ FamilyEfficiency family_from_params(const ParamSet& p);
 // The schema of the machine block calibrated reads (`efficiency:`, machine_params.cpp).
 std::span<const ParamSpec> calibrated_machine_params();
 
-// The shipped profiles (profiles.cpp); `generic` first.
+// The shipped profiles (profiles.cpp); `modern-stack` first, `generic` second.
 const std::vector<FrameworkProfile>& framework_profiles();
-// The profile named `name`, or nullptr.
+// The profile of framework `name` whose version range holds `version` ("0.6.3", "v0.7a");
+// an empty, "main" or unparsable version takes the framework's newest profile and says so in
+// the note. nullptr when `name` has no profile or no range holds the version.
+ProfileChoice select_framework_profile(std::string_view name, std::string_view version);
+// Back-compatible: select_framework_profile(name, "").profile.
 const FrameworkProfile* find_framework_profile(std::string_view name);
+// The framework names with a profile, once each, in table order.
+std::vector<std::string> profile_framework_names();
 
 // Which blocks' opening RMSNorm runs inside the fused all-reduce in front of them (plugin
 // parameter `allreduce_norm_fusion`): the attention block's (attn.qkv) when every FFN/MoE
@@ -82,8 +110,10 @@ class CalibratedLatency final : public LatencyModel {
   const FrameworkProfile& profile() const { return profile_; }
 
   // The same with explicit family efficiencies instead of the machine's block (fitting, tests).
+  // `sequences`: decode sequences in the step (per-sequence cost); `chunks`: the prompt's
+  // prefill chunks, charged on the chunk that yields the first token.
   void time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam, const StepWork& work,
-                      StageList& out) const;
+                      StageList& out, std::int64_t sequences = 0, std::int64_t chunks = 1) const;
 
   const TpOverlapPolicy& tp_overlap() const { return tp_overlap_; }
   bool allreduce_norm_fusion() const { return allreduce_norm_fusion_; }

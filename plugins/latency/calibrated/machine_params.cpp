@@ -28,10 +28,6 @@ const ParamSpec kMachineParams[] = {
      "fraction of the peak the attention kernels reach when compute-bound"},
     {"kernel_overhead", ParamType::quantity, Dimension::time, "4 us", 0.0, 1e-3, nullptr, 0,
      "fixed GPU time per kernel (launch latency, ramp-up, tail), times StageWork::kernels"},
-    {"collective_bw_efficiency", ParamType::real, Dimension::none, "0.7", 0.01, 1.0, nullptr, 0,
-     "achieved fraction of the link bandwidth in collectives (bus bandwidth / link bandwidth)"},
-    {"collective_latency", ParamType::quantity, Dimension::time, "5 us", 0.0, 1e-3, nullptr, 0,
-     "latency added to every collective step on top of the level's link latency"},
 };
 
 }  // namespace

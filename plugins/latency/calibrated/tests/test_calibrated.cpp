@@ -30,21 +30,29 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
   const LoadedPlugin* p = registry().find(PluginKind::latency, "calibrated");
   REQUIRE(p != nullptr);
   const PluginDescriptor& d = *p->descriptor;
-  REQUIRE(d.param_count == 5);  // framework, tp_overlap, tp_overlap_chunks, _min_chunk_tokens, fusion
+  // framework, framework_version, tp_overlap, tp_overlap_chunks, _min_chunk_tokens, fusion
+  REQUIRE(d.param_count == 6);
   REQUIRE(std::string(d.params[0].name) == "framework");
+  REQUIRE(std::string(d.params[1].name) == "framework_version");
   std::set<std::string> choices;
   for (std::uint32_t i = 0; i < d.params[0].choice_count; ++i) choices.insert(d.params[0].choices[i].value);
   std::set<std::string> profiles;
   for (const auto& prof : plugins::framework_profiles()) {
     profiles.insert(prof.name);
-    CHECK(prof.launch_overhead >= 0);
-    CHECK(prof.collective_overhead >= 0);
-    CHECK(prof.decode_step_overhead >= 0);
-    CHECK(prof.prefill_overhead >= 0);
-    CHECK(prof.prefill_overhead < 1.0);  // seconds: overheads are micro- to milliseconds
+    INFO(prof.label());
+    // Every shipped value lies inside its documented physical range.
+    const double v[6] = {prof.launch_overhead,  prof.collective_overhead, prof.decode_step_overhead,
+                         prof.prefill_overhead, prof.decode_seq_overhead, prof.prefill_chunk_overhead};
+    for (std::size_t k = 0; k < 6; ++k) {
+      const plugins::ProfileRange& r = plugins::profile_ranges()[k];
+      INFO(r.name);
+      CHECK(v[k] >= r.lo);
+      CHECK(v[k] <= r.hi);
+    }
+    CHECK(std::string(prof.provenance) != "");
   }
   CHECK(choices == profiles);
-  CHECK(std::string(d.params[0].default_value) == "generic");
+  CHECK(std::string(d.params[0].default_value) == "modern-stack");
 }
 
 TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies above 0 and at most 1",
@@ -56,20 +64,17 @@ TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies above 0
     plan.measure = validation::Measure::gemm;
     validation::DataRow row;
     const validation::PreparedRow prep = validation::prepare_row(row, plan);
-    if (std::string(stem) != "cube-sip") CHECK(prep.efficiency_raw.size() == 8);
+    if (std::string(stem) != "cube-sip") CHECK(prep.efficiency_raw.size() == 6);
     const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, file);
     const plugins::FamilyEfficiency f = plugins::family_from_params(eff);
     INFO(stem);
-    for (double e : {f.gemm_efficiency, f.gemm_8bit_efficiency, f.hbm_efficiency, f.attention_efficiency,
-                     f.collective_bw_efficiency}) {
+    for (double e : {f.gemm_efficiency, f.gemm_8bit_efficiency, f.hbm_efficiency, f.attention_efficiency}) {
       CHECK(e > 0);
       CHECK(e <= 1);
     }
     CHECK(f.gemm_m_half >= 0);
     CHECK(f.kernel_overhead >= 0);
     CHECK(f.kernel_overhead < 1e-3);
-    CHECK(f.collective_latency >= 0);
-    CHECK(f.collective_latency < 1e-3);
   }
 }
 
@@ -224,8 +229,6 @@ struct Toy {
     fam.gemm_m_half = 32;
     fam.hbm_efficiency = 0.9;
     fam.kernel_overhead = 5e-6;
-    fam.collective_bw_efficiency = 0.7;
-    fam.collective_latency = 5e-6;
   }
 };
 
@@ -258,10 +261,10 @@ void gemm_then_allreduce(StepWork& w, const char* gemm_name, const char* reduce_
 //   GEMM: 2·8192·4096·4096 FLOP at 1e15·0.8·8192/8224 -> 3.449396e-4 s (memory 4.660338e-5 s).
 //   Chunks of 2048 rows run at 0.8·2048/2080: compute × 8320/8224 -> 3.489661e-4 s (memory with 3
 //   weight re-reads 7.456540e-5 s): Δg = 4.026532e-6 s, g = 8.724152e-5 s.
-//   All-reduce of 67,108,864 B: M/(4e11·0.7) + 2·(3e-6 + 5e-6) = 2.556745e-4 s; a chunk
-//   M/4/(2.8e11) + 1.6e-5 = 7.591863e-5 s < g, so only the last chunk shows.
+//   All-reduce of 67,108,864 B at the link rate (no second derate): M/4e11 + 2·3e-6 = 1.737722e-4 s;
+//   a chunk M/4/4e11 + 6e-6 = 4.794304e-5 s < g, so only the last chunk shows.
 //   Per chunk one kernel_overhead (stage_overhead 0): 4 · 5e-6.
-//   exposed = 4.026532e-6 + 7.591863e-5 + 2e-5 = 9.994516e-5 s.
+//   exposed = 4.026532e-6 + 4.794304e-5 + 2e-5 = 7.196957e-5 s.
 TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kernel per chunk",
           "[calibrated]") {
   const Toy t;
@@ -276,9 +279,9 @@ TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kern
   off.time_step_with(t.ctx, t.fam, w, a);
   on.time_step_with(t.ctx, t.fam, w, b);
   CHECK(a.items[0].compute_s == Approx(3.449396e-4).epsilon(1e-6));
-  CHECK(a.items[1].visible_s == Approx(2.556745e-4).epsilon(1e-6));
-  CHECK(b.items[1].comm_s == Approx(2.556745e-4).epsilon(1e-6));
-  CHECK(b.items[1].visible_s == Approx(9.994516e-5).epsilon(1e-6));
+  CHECK(a.items[1].visible_s == Approx(1.737722e-4).epsilon(1e-6));
+  CHECK(b.items[1].comm_s == Approx(1.737722e-4).epsilon(1e-6));
+  CHECK(b.items[1].visible_s == Approx(7.196957e-5).epsilon(1e-6));
   CHECK(b.items[0].visible_s == a.items[0].visible_s);  // the GEMM's cost of chunking is in the reduce
   // 8 chunks: the last chunk's all-reduce is smaller but every chunk pays a kernel; still a gain.
   TpOverlapPolicy eight = chunked;
@@ -442,4 +445,60 @@ TEST_CASE("calibrated: the 8-bit efficiency follows each stage's number format",
   CHECK(time(m, true) == Approx(8.3333333e-4));
   fam.gemm_8bit_efficiency = 1;
   CHECK(time(m, true) == Approx(4.1666667e-4));
+}
+
+TEST_CASE("calibrated: a framework version picks the profile whose range holds it", "[calibrated]") {
+  using plugins::select_framework_profile;
+  CHECK(select_framework_profile("vllm", "0.6.3").profile->label() == "vllm@>=0.6");
+  CHECK(select_framework_profile("vllm", "0.12.0").profile->label() == "vllm@>=0.6");
+  CHECK(select_framework_profile("vllm", "0.5.4").profile->label() == "vllm@<0.6");
+  CHECK(select_framework_profile("tensorrt-llm", "0.7a").profile->label() == "tensorrt-llm@<1.0");
+  CHECK(select_framework_profile("tensorrt-llm", "1.1").profile->label() == "tensorrt-llm@>=1.0");
+  // Unversioned or "main": the newest profile, and the note says so.
+  const plugins::ProfileChoice u = select_framework_profile("tensorrt-llm", "");
+  CHECK(u.profile->label() == "tensorrt-llm@>=1.0");
+  CHECK(u.note == "unversioned: the newest profile tensorrt-llm@>=1.0");
+  CHECK(select_framework_profile("vllm", "main").note == "version 'main': the newest profile vllm@>=0.6");
+  CHECK(select_framework_profile("sglang", "").note.empty());  // one profile for every version
+  CHECK(select_framework_profile("no-such", "").profile == nullptr);
+  // Graph-captured custom all-reduce: no per-call collective cost.
+  for (const char* fw : {"vllm", "tensorrt-llm", "sglang", "nim", "modern-stack"})
+    CHECK(select_framework_profile(fw, "").profile->collective_overhead == 0);
+}
+
+TEST_CASE("calibrated: per-sequence decode cost and per-chunk prefill cost - hand-computed", "[calibrated]") {
+  ModelSpec m;
+  m.name = "k";
+  m.layers = m.hidden = m.heads = m.kv_heads = m.head_dim = m.ffn = m.vocab = 1;
+  MachineSpec mach;
+  mach.pe.flops[static_cast<std::size_t>(DType::bf16)] = 1e15;
+  mach.pe.hbm_bandwidth = 4e12;
+  plugins::FrameworkProfile prof;
+  prof.name = "test";
+  prof.decode_step_overhead = 50e-6;
+  prof.decode_seq_overhead = 3e-6;
+  prof.prefill_overhead = 1000e-6;
+  prof.prefill_chunk_overhead = 100e-6;
+  const plugins::CalibratedLatency lat(prof);
+  StepWork w;
+  StageWork& s = w.push();
+  s.name = "lm_head";
+  s.block = StageBlock::head;
+  s.count = 1;
+  s.kernels = 1;
+  s.flops = 2;
+  s.gemm = {1, 1, 1};
+  plugins::FamilyEfficiency fam;
+  fam.kernel_overhead = 0;
+  StageList out;
+  Workload dec;
+  dec.mode = Mode::decode;
+  lat.time_step_with(make_eval_context(m, mach, dec), fam, w, out, 64);
+  REQUIRE(out.size == 2);
+  CHECK(out.items[1].visible_s == Approx(50e-6 + 64 * 3e-6));  // 242 us
+  Workload pre;
+  pre.mode = Mode::prefill;
+  lat.time_step_with(make_eval_context(m, mach, pre), fam, w, out, 0, 4);
+  REQUIRE(out.size == 2);
+  CHECK(out.items[1].visible_s == Approx(1000e-6 + 4 * 100e-6));  // 1400 us
 }
