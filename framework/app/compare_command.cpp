@@ -76,13 +76,14 @@ int compare_command(const Args& args) {
     StudyShape shape;
     shape.latency_models = scenario.plugins.latency.size();
     plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet);
+    ProgressBar bar(!common.quiet, term.width_given);
     CompareOptions co;
     co.threads = threads;
     co.on_progress = bar.callback();
     const CompareResult r = compare_models(ptrs, co);
     if (json || html.any()) {
-      const nlohmann::json j = compare_json(r, *ptrs[0]);
+      nlohmann::json j = compare_json(r, *ptrs[0]);
+      j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

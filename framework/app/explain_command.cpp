@@ -63,7 +63,8 @@ int explain_command(const Args& args) {
                       "--config " + format_config(config, session.machine()) + ": invalid configuration: " +
                           describe_invalid(e.layout.reason, session.model(), session.machine(), config)}});
     if (json || html.any()) {
-      const nlohmann::json j = explain_json(session, e);
+      nlohmann::json j = explain_json(session, e);
+      j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -64,7 +64,8 @@ int explore_serve(const CommonOptions& common, const Study& study, unsigned thre
   const ServeExploreResult result = explore_serving(session, eo);
   if (!outputs.stdout_taken()) print_serve_explore_text(std::cout, session, result);
   if (json || html.any()) {
-    const nlohmann::json j = serve_explore_json(session, result);
+    nlohmann::json j = serve_explore_json(session, result);
+    j["command"] = html.command;  // the command that produced it
     if (json) json->stream() << j.dump(2) << "\n";
     write_html(html, j);
   }
@@ -116,7 +117,7 @@ int explore_command(const Args& args) {
     if (!no_sensitivity)
       shape.machines = saturating_size_mul(2, hardware_knobs(session).size()) + 1 + shape.machines;
     plan_study(std::cerr, scenario, registry, "explore", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet);
+    ProgressBar bar(!common.quiet, term.width_given);
     ExploreOptions eo;
     eo.search.threads = threads;
     eo.search.top = 1;
@@ -129,7 +130,8 @@ int explore_command(const Args& args) {
       print_fitted(std::cout, text.str(), term);
     }
     if (json || html.any()) {
-      const nlohmann::json j = explore_json(session, result);
+      nlohmann::json j = explore_json(session, result);
+      j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -12,6 +12,7 @@
 #include "report/html_report.hpp"
 #include "report/vega_specs.hpp"
 #include "tessera/error.hpp"
+#include "web_dir.hpp"
 
 extern char** environ;
 
@@ -101,7 +102,7 @@ void write_pngs(const HtmlOutput& h, const std::string& page) {
   } cleanup{tmp};
   write_file(tmp / "report.html", page);
   write_file(tmp / "png.mjs", kPngScript);
-  const std::string modules = web_dir(), script = (tmp / "png.mjs").string(),
+  const std::string modules = h.puppeteer_dir, script = (tmp / "png.mjs").string(),
                     html = (tmp / "report.html").string();
   std::vector<std::string> args = {h.node, script, modules, h.chromium, html, h.png_dir};
   std::vector<char*> argv;
@@ -131,11 +132,6 @@ void add_chart_options(boost::program_options::options_description& desc, ChartP
       "also write each chart as DIR/ID.png (headless chromium; scripts/install-deps.sh)");
 }
 
-std::string web_dir() {
-  if (const char* env = std::getenv("TESSERA_WEB_DIR"); env && *env) return env;
-  return TESSERA_WEB_DIR_DEFAULT;
-}
-
 std::string command_line(const std::string& name, const Args& args) {
   std::string s = "tessera " + name;
   for (const std::string& a : args) {
@@ -157,7 +153,12 @@ HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std:
   if (!paths.png.empty()) {
     h.node = find_program("node");
     h.chromium = chromium_path();
-    const std::string puppeteer = web_dir() + "/puppeteer-core/package.json";
+    // puppeteer-core is not installed with the chart libraries: the first place looked that has it.
+    std::vector<std::string> looked;
+    for (const std::string& d : web_dir_candidates()) {
+      looked.push_back(d + "/puppeteer-core/package.json");
+      if (h.puppeteer_dir.empty() && access(looked.back().c_str(), R_OK) == 0) h.puppeteer_dir = d;
+    }
     if (h.node.empty())
       throw Error("--png needs node (Debian's nodejs), not found on PATH (run scripts/install-deps.sh)");
     if (h.chromium.empty())
@@ -166,8 +167,11 @@ HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std:
                        ? "$CHROMIUM (" + std::string(std::getenv("CHROMIUM")) + ") is not an executable"
                        : std::string("none at /usr/bin/chromium and $CHROMIUM unset")) +
                   " (run scripts/install-deps.sh, or set CHROMIUM=/path/to/chromium)");
-    if (access(puppeteer.c_str(), R_OK) != 0)
-      throw Error("--png needs puppeteer-core: cannot read " + puppeteer + " (run scripts/install-deps.sh)");
+    if (h.puppeteer_dir.empty()) {
+      std::string places;
+      for (const std::string& l : looked) places += (places.empty() ? "" : ", ") + l;
+      throw Error("--png needs puppeteer-core: none of " + places + " exists (run scripts/install-deps.sh)");
+    }
     make_folder("--png", paths.png);
     h.png_dir = paths.png;
   }

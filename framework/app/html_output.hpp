@@ -27,6 +27,7 @@ struct HtmlOutput {
   std::string command;         // the command line for the page's header
   std::string vega_dir, png_dir;
   std::string node, chromium;  // --png: the programs that draw the PNGs
+  std::string puppeteer_dir;   // --png: the node_modules folder holding puppeteer-core
   bool any() const { return file || !vega_dir.empty() || !png_dir.empty(); }
 };
 
@@ -34,10 +35,6 @@ struct HtmlOutput {
 // scatter and the stage breakdown").
 void add_chart_options(boost::program_options::options_description& desc, ChartPaths& paths,
                        const std::string& what);
-
-// The node_modules folder the scripts come from: $TESSERA_WEB_DIR, else the build's
-// third_party/web/node_modules.
-std::string web_dir();
 
 // "tessera NAME ARGS..." (arguments with spaces or quotes single-quoted, as a shell would).
 std::string command_line(const std::string& name, const Args& args);

@@ -5,8 +5,10 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "host/plugin_discovery.hpp"
 #include "signals.hpp"
 #include "tessera/version.hpp"
+#include "web_dir.hpp"
 
 namespace {
 
@@ -65,7 +67,12 @@ int main(int argc, char** argv) {
     return tessera::cli::kExitOk;
   }
   if (cmd == "--version") {
-    std::cout << "tessera " << tessera::kVersion << "\n";
+    // The version, then where this program finds its plugins and the report's chart libraries.
+    std::string plugin_path;
+    for (const std::string& d : tessera::plugin_search_path({}, true))
+      plugin_path += (plugin_path.empty() ? "" : ":") + d;
+    std::cout << "tessera " << tessera::kVersion << "\nplugin path: " << plugin_path
+              << "\nchart libraries: " << tessera::cli::web_dir_description() << "\n";
     return tessera::cli::kExitOk;
   }
   tessera::cli::Args args(argv + 2, argv + argc);

@@ -1,9 +1,11 @@
 #include "progress_bar.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace tessera::cli {
 
@@ -11,9 +13,60 @@ namespace {
 ProgressEvent g_last;
 std::string g_last_phase;
 bool g_any = false;
+
+// COLUMNS, else stderr's terminal width, else 80.
+std::size_t terminal_columns() {
+  if (const char* c = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long w = std::strtol(c, &end, 10);
+    if (end != c && *end == '\0' && w > 0 && w < 100000) return static_cast<std::size_t>(w);
+  }
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+
+std::string format(const char* fmt, auto... args) {
+  char buf[256];
+  const int n = std::snprintf(buf, sizeof buf, fmt, args...);
+  return n <= 0 ? std::string()
+                : std::string(buf, std::min<std::size_t>(static_cast<std::size_t>(n), sizeof buf - 1));
+}
+
 }  // namespace
 
-ProgressBar::ProgressBar(bool enabled) : enabled_(enabled && ::isatty(2)) {}
+ProgressBar::ProgressBar(bool enabled, std::size_t width) : enabled_(enabled && ::isatty(2)), width_(width) {}
+
+std::string progress_line(const ProgressEvent& e, double rate, double eta_s, std::size_t width) {
+  const auto done = static_cast<unsigned long long>(e.done), total = static_cast<unsigned long long>(e.total);
+  const std::size_t room = width == 0 ? std::string::npos : width - 1;
+  std::string line;
+  if (e.total == 0) {
+    line = format("%llu %s", done, e.phase);
+    const std::string tail = format("  %.0f/s", rate);
+    if (line.size() + tail.size() <= room) line += tail;
+  } else {
+    const std::string counts = format("%llu/%llu %s", done, total, e.phase);
+    const std::string tail = format("  %.0f/s  ETA %.0f s", rate, eta_s);
+    const double f = std::min(1.0, static_cast<double>(e.done) / static_cast<double>(e.total));
+    // The bar "[" marks "] ": 30 marks, fewer (down to 10) when the line would not fit.
+    auto bar = [&](std::size_t marks) {
+      const auto n = static_cast<std::size_t>(f * static_cast<double>(marks));
+      return "[" + std::string(n, '#') + std::string(marks - n, ' ') + "] ";
+    };
+    std::size_t marks = 30;
+    const std::size_t full = marks + 3 + counts.size() + tail.size();
+    if (full > room) marks = full - room >= 20 ? 10 : 30 - (full - room);
+    if (marks + 3 + counts.size() + tail.size() <= room)
+      line = bar(marks) + counts + tail;
+    else if (marks + 3 + counts.size() <= room)
+      line = bar(marks) + counts;
+    else
+      line = counts;
+  }
+  if (line.size() > room) line.resize(room);
+  return line;
+}
 
 ProgressBar::~ProgressBar() {
   if (shown_) std::fprintf(stderr, "\r\033[K");
@@ -39,17 +92,9 @@ void ProgressBar::update(const ProgressEvent& e) {
   shown_ = true;
   const double s = std::chrono::duration<double>(now - phase_start_).count();
   const double rate = s > 0 ? static_cast<double>(e.done) / s : 0;
-  if (e.total > 0) {
-    const double f = std::min(1.0, static_cast<double>(e.done) / static_cast<double>(e.total));
-    const int width = 30;
-    const int n = static_cast<int>(f * width);
-    const double eta = rate > 0 && e.done < e.total ? static_cast<double>(e.total - e.done) / rate : 0;
-    std::fprintf(stderr, "\r\033[K[%.*s%*s] %llu/%llu %s  %.0f/s  ETA %.0f s", n,
-                 "##############################", width - n, "", static_cast<unsigned long long>(e.done),
-                 static_cast<unsigned long long>(e.total), e.phase, rate, eta);
-  } else {
-    std::fprintf(stderr, "\r\033[K%llu %s  %.0f/s", static_cast<unsigned long long>(e.done), e.phase, rate);
-  }
+  const double eta = rate > 0 && e.done < e.total ? static_cast<double>(e.total - e.done) / rate : 0;
+  const std::string line = progress_line(e, rate, eta, width_ ? width_ : terminal_columns());
+  std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
 }
 

@@ -128,7 +128,7 @@ int run_command(const Args& args) {
     const HtmlOutput html = add_html_output(outputs, charts, command_line("run", args));
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, scenario, study.registry(), "run", StudyShape{}, threads, common.quiet);
-    ProgressBar bar(!common.quiet);
+    ProgressBar bar(!common.quiet, term.width_given);
     SearchOptions so;
     so.threads = threads;
     so.on_progress = bar.callback();
@@ -145,6 +145,7 @@ int run_command(const Args& args) {
     if (json || html.any()) {
       nlohmann::json j = run_document(session, result);
       add_other_scopes(j, study, so, parse_scopes(scopes_raw, scenario.report.scopes));
+      j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -76,7 +76,8 @@ int sensitivity_command(const Args& args) {
     const SensitivityStudy result = sensitivity_study(session, *strategy, par, hw, so);
     if (!outputs.stdout_taken()) print_sensitivity_text(std::cout, session, result);
     if (json || html.any()) {
-      const nlohmann::json j = sensitivity_json(session, result);
+      nlohmann::json j = sensitivity_json(session, result);
+      j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -167,7 +167,7 @@ int serve_command(const Args& args) {
     OutputFile* json = report.json;
     const HtmlOutput html = add_html_output(outputs, charts, command_line("serve", args));
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
-    ProgressBar bar(!common.quiet);
+    ProgressBar bar(!common.quiet, term.width_given);
     ServeStudyOptions so;
     so.threads = threads;
     so.top = top;
@@ -182,7 +182,8 @@ int serve_command(const Args& args) {
     const ServeResult& result = answer.aggregated;
     const std::optional<DisaggStudy>& disagg = answer.disagg;
     if (json || html.any()) {
-      const nlohmann::json j = serve_document(session, answer);
+      nlohmann::json j = serve_document(session, answer);
+      j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

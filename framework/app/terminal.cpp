@@ -56,7 +56,7 @@ TerminalText terminal_text(const TerminalOptions& o) {
     if (w < 0)
       throw InputError("--width: expected a whole number of columns (0 = every column), found '" +
                        o.width_text + "'");
-    t.width = static_cast<std::size_t>(w);
+    t.width = t.width_given = static_cast<std::size_t>(w);
     return t;
   }
   if (!tty) return t;

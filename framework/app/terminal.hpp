@@ -17,9 +17,10 @@ struct TerminalOptions {
 };
 
 struct TerminalText {
-  std::size_t width = 0;  // 0 = no limit
-  bool plot = false;      // draw the Pareto scatter
-  bool unicode = true;    // the locale is UTF-8 (or unknown): box-drawing characters
+  std::size_t width = 0;        // 0 = no limit
+  std::size_t width_given = 0;  // --width N as given (0: not given, or 0); the progress line's
+  bool plot = false;            // draw the Pareto scatter
+  bool unicode = true;          // the locale is UTF-8 (or unknown): box-drawing characters
   std::size_t plot_width() const { return width == 0 ? 80 : width < 100 ? width : 100; }
 };
 

@@ -98,9 +98,10 @@ int validate_data_command(const Args& args) {
     const auto rows = validation::read_measurements(csv_path);
     const auto reports = validation::validate_data(rows, registry, vo);
     if (json || html.any()) {
-      const std::string text = validation::reports_json(reports);
-      if (json) json->stream() << text;
-      write_html(html, nlohmann::json::parse(text));
+      nlohmann::json j = validation::reports_document(reports);
+      j["command"] = html.command;  // the command that produced it
+      if (json) json->stream() << j.dump(2) << "\n";
+      write_html(html, j);
     }
     outputs.commit_all();
     if (!outputs.stdout_taken()) validation::print_reports(std::cout, reports, !summary);

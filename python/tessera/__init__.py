@@ -148,6 +148,14 @@ def _paths(plugin_path: Union[None, str, Sequence[str]]) -> List[str]:
         raise InputError(f"plugin_path: expected a folder or a list of folders, found {plugin_path!r}") from None
 
 
+def _call_text(name: str, kw: Mapping[str, Any], first: Optional[str] = None, first_text: str = "") -> str:
+    """`name(first, k=v, ...)` with the arguments given (None left out), as Python writes them;
+    `first_text` a first argument written as is (a Scenario's own call)."""
+    args = (([first_text] if first_text else []) + ([repr(first)] if first is not None else []) +
+            [f"{k}={v!r}" for k, v in kw.items() if v is not None])
+    return f"{name}({', '.join(args)})"
+
+
 def _config_text(config: Union[str, Mapping[str, Any], Configuration]) -> str:
     if isinstance(config, Configuration):
         return config.config_text
@@ -241,14 +249,36 @@ class Scenario:
     def __repr__(self) -> str:
         return f"<tessera.Scenario {self.name!r}: {self.model} on {self.machine}, {self.mode}>"
 
+    def _loaded_by(self) -> str:
+        """How this scenario was made, as Python: the start of a result's `command`."""
+        r = self._recipe
+        if r is None:
+            return "tessera.Scenario(<handle>)"
+        s = (f"tessera.Scenario.load({r['path']!r}" if r["text"] is None
+             else f"tessera.Scenario.from_dict(<dict>, base_dir={r['base_dir']!r}")
+        if r["set"]:
+            s += f", set={r['set']!r}"
+        for k in ("model", "machine"):
+            if r[k]:
+                s += f", {k}={r[k]!r}"
+        if r["model_hf"]:
+            s += ", model=<Hugging Face config dict>"
+        return s + ")"
+
+    def _stamped(self, doc: Dict[str, Any], call: str, **kw: Any) -> Dict[str, Any]:
+        """`doc` with `command`: the Python call that produced it (the CLI's documents carry
+        the command line; docs/report.md)."""
+        doc["command"] = "python: " + self._loaded_by() + "." + _call_text(call, kw)
+        return doc
+
     def run(self, threads: Optional[int] = None, *, top: Optional[int] = None,
             progress: Optional[ProgressCallback] = None) -> RunResult:
         """Searches the parallelism sweep (`tessera run`): counts, best, Pareto frontier, top N.
         `threads` None = every hardware thread (the result is the same for any count). The GIL
         is released; Ctrl-C raises KeyboardInterrupt; `progress(done, total, unit)` is called
         between batches."""
-        return RunResult.from_json(self._h._run(_count("threads", threads, 1), _count("top", top, 0),
-                                                _callback(progress)))
+        return RunResult.from_json(self._stamped(self._h._run(_count("threads", threads, 1), _count("top", top, 0),
+                                                              _callback(progress)), "run", threads=threads, top=top))
 
     def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
               progress: Optional[ProgressCallback] = None) -> ServeResult:
@@ -256,27 +286,31 @@ class Scenario:
         configuration x serving point against the SLO; best, closest miss, frontier, top N, and
         the disaggregated pairing when serving.disaggregated is on. `max_pes` None = the
         scenario's serving.max_pes, 0 = no budget. GIL, Ctrl-C and progress as run()."""
-        return ServeResult.from_json(self._h._serve(_count("threads", threads, 1), _count("top", top, 0),
-                                                    _count("max_pes", max_pes, 0), _callback(progress)))
+        return ServeResult.from_json(self._stamped(
+            self._h._serve(_count("threads", threads, 1), _count("top", top, 0), _count("max_pes", max_pes, 0),
+                           _callback(progress)), "serve", threads=threads, top=top, max_pes=max_pes))
 
     def sensitivity(self, *, parallelism: bool = False, hardware: bool = False, threads: Optional[int] = None,
                     progress: Optional[ProgressCallback] = None) -> SensitivityResult:
         """One-knob parallelism sweeps and hardware elasticities (`tessera sensitivity
         [--parallelism] [--hardware] --json`; neither = both): typed, `.raw` the CLI's document."""
-        return SensitivityResult(self._h._sensitivity(bool(parallelism), bool(hardware),
-                                                      _count("threads", threads, 1), _callback(progress)))
+        return SensitivityResult(self._stamped(
+            self._h._sensitivity(bool(parallelism), bool(hardware), _count("threads", threads, 1), _callback(progress)),
+            "sensitivity", parallelism=parallelism or None, hardware=hardware or None, threads=threads))
 
     def explore(self, *, sensitivity: bool = True, threads: Optional[int] = None,
                 progress: Optional[ProgressCallback] = None) -> ExploreResult:
         """The joint hardware x parallelism exploration of the scenario's sweep.hardware
         (`tessera explore --json`; sensitivity=False = --no-sensitivity); on a serve scenario the
         serving study at every hardware point. Typed, `.raw` the CLI's document."""
-        return ExploreResult(self._h._explore(bool(sensitivity), _count("threads", threads, 1), _callback(progress)))
+        return ExploreResult(self._stamped(self._h._explore(bool(sensitivity), _count("threads", threads, 1),
+                                                            _callback(progress)),
+                                           "explore", sensitivity=None if sensitivity else False, threads=threads))
 
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a
         Configuration, a dict of knobs, or "cp=8,tp=4,..." (canonicalised first)."""
-        j = self._h._explain(_config_text(config))
+        j = self._stamped(self._h._explain(_config_text(config)), "explain", config=_config_text(config))
         return Explanation(config=j["config"], stages=list(j.get("stages", [])), raw=j)
 
     def configurations(self) -> _np.ndarray:
@@ -340,8 +374,10 @@ def compare(scenario: Scenario, latency: Optional[Sequence[str]] = None, *, thre
     `latency` the models' names (None: the scenario's plugins.latency; a model the scenario
     configures keeps its parameters). Typed (`.optima`: each model's optimum and its rank under
     the others; `.kendall`; `.winner_changes`), `.raw` the CLI's document."""
-    return CompareResult(scenario._h._compare(_names("latency", latency), _count("threads", threads, 1),
-                                              _callback(progress)))
+    doc = scenario._h._compare(_names("latency", latency), _count("threads", threads, 1), _callback(progress))
+    doc["command"] = "python: tessera." + _call_text("compare", dict(latency=latency, threads=threads),
+                                                     first_text=scenario._loaded_by())
+    return CompareResult(doc)
 
 
 def _names(what: str, names: Union[None, str, Sequence[str]]) -> List[str]:
@@ -368,9 +404,12 @@ def validate_data(csv: Union[str, os.PathLike], latency: Union[None, str, Sequen
         path = os.fspath(csv)
     except TypeError:
         raise InputError(f"csv: expected a measurements CSV path, found {csv!r:.60}") from None
-    return ValidationResult(_tessera._validate_data(path, _names("latency", latency),
-                                                    os.fspath(aliases) if aliases else "", bool(latency_only),
-                                                    serving, _paths(plugin_path), _callback(progress)))
+    doc = _tessera._validate_data(path, _names("latency", latency), os.fspath(aliases) if aliases else "",
+                                  bool(latency_only), serving, _paths(plugin_path), _callback(progress))
+    doc["command"] = "python: tessera." + _call_text("validate_data", dict(
+        latency=latency, aliases=os.fspath(aliases) if aliases else None, latency_only=latency_only or None,
+        serving=serving), first=path)
+    return ValidationResult(doc)
 
 
 def plugins(plugin_path: Union[None, str, Sequence[str]] = None) -> List[Dict[str, Any]]:

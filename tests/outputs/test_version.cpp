@@ -32,8 +32,14 @@ std::string small() {
 
 TEST_CASE("tessera --version prints the CMake project version", "[version]") {
   int rc = -1;
-  CHECK(tessera("--version", &rc) == std::string("tessera ") + TESSERA_CMAKE_VERSION + "\n");
+  const std::string out = tessera("--version", &rc);
+  CHECK(out.rfind(std::string("tessera ") + TESSERA_CMAKE_VERSION + "\n", 0) == 0);
   CHECK(rc == 0);
+  // Then where the plugins and the report's chart libraries come from: the build tree's.
+  const std::size_t path_line = out.find("\nplugin path: ");
+  REQUIRE(path_line != std::string::npos);
+  CHECK(out.find(TESSERA_BUILD_PLUGIN_DIR, path_line) < out.find('\n', path_line + 1));
+  CHECK(out.find("\nchart libraries: ") != std::string::npos);
 }
 
 TEST_CASE("every command's JSON records the version", "[version][json]") {
@@ -47,6 +53,8 @@ TEST_CASE("every command's JSON records the version", "[version][json]") {
     const nlohmann::json j = nlohmann::json::parse(tessera(args));
     REQUIRE(j.contains("version"));
     CHECK(j["version"] == TESSERA_CMAKE_VERSION);
+    // The command that produced it, as given (docs/report.md).
+    CHECK(j.value("command", "") == "tessera " + args);
   }
 }
 

@@ -3,8 +3,10 @@
 #   - every shipped scenario's report: `run --html`, `serve --html` (workload.mode: serve) or
 #     `explore --html` (sweep.hardware), the default scenario's as default.html;
 #   - one report of each further study: explain, sensitivity, compare, validate-data;
-#   - each study's --json redrawn by `tessera report`, which must give the same page but for the
-#     command line in its header (checked here, byte for byte, without the browser);
+#   - each study's --json (serve's too) redrawn by `tessera report`, which must give the same
+#     page but for the "redrawn by" line of its header, the producing command kept from the
+#     --json's `command` (checked here, byte for byte, without the browser); the --json of
+#     explore and the redrawn serve page are opened in the browser too;
 #   - `tessera report --png` and `--vega` of one result (a PNG and a .vl.json per chart);
 #   - the default scenario with report.scopes [full, attention] (one page, a toggle);
 # then opens every report in headless chromium (browser_test.mjs: one browser launch, a few
@@ -21,6 +23,25 @@ command -v node >/dev/null 2>&1 || skip "no node"
 [ -x "$chromium" ] || skip "no chromium at $chromium"
 [ -f "$modules/puppeteer-core/package.json" ] || skip "no puppeteer-core in $modules"
 [ -f "$modules/vega/build/vega.min.js" ] || skip "no vega in $modules"
+
+# redrawn_as_written KIND: `tessera report KIND.json` gives KIND.html but for one added header
+# line, "redrawn by: tessera report ...", the command line kept the one that wrote KIND.json.
+redrawn_as_written() {
+  local kind=$1
+  "$tessera" report "$out/$kind.json" --html "$out/$kind-redrawn.html"
+  if ! cmp -s "$out/$kind.html" <(grep -v '^<tr><th>redrawn by</th>' "$out/$kind-redrawn.html"); then
+    echo "FAIL: tessera report $kind.json does not redraw $kind.html"; exit 1
+  fi
+  grep -q "^<tr><th>redrawn by</th><td><code>tessera report $out/$kind.json --html $out/$kind-redrawn.html</code>" \
+    "$out/$kind-redrawn.html" || { echo "FAIL: $kind-redrawn.html does not say what redrew it"; exit 1; }
+}
+
+# serve_with_json: a disaggregated serving study's --json and page (redrawn below, opened).
+serve_with_json() {
+  "$tessera" serve -q "$src/scenarios/llama3.1-70b-serve-4k1k-h100-disagg.yaml" \
+    --json "$out/serve.json" --html "$out/serve.html" >/dev/null
+  grep -q '"command": "tessera serve -q ' "$out/serve.json" || { echo "FAIL: serve --json has no command"; exit 1; }
+}
 
 rm -rf "$out" && mkdir -p "$out"
 export TESSERA_WEB_DIR="$modules" CHROMIUM="$chromium"
@@ -45,16 +66,14 @@ done
   --json "$out/validate-data.json" --html "$out/validate-data.html" >/dev/null
 "$tessera" explore -q "$src/scenarios/llama3.1-70b-hbm-vs-links-explore.yaml" \
   --json "$out/explore.json" --html "$out/explore.html" >/dev/null
+serve_with_json
 reports+=("$out/explain.html" "$out/sensitivity.html" "$out/compare.html" "$out/validate-data.html")
-# Redrawn from the --json alone: the same page but for the command line.
-for kind in default explain sensitivity compare validate-data explore; do
-  "$tessera" report "$out/$kind.json" --html "$out/$kind-redrawn.html"
-  if ! cmp -s <(grep -v '^<tr><th>command</th>' "$out/$kind.html") \
-              <(grep -v '^<tr><th>command</th>' "$out/$kind-redrawn.html"); then
-    echo "FAIL: tessera report $kind.json does not redraw $kind.html"; exit 1
-  fi
+reports+=("$out/explore.html")
+# Redrawn from the --json alone: the same page but for the "redrawn by" line.
+for kind in default explain sensitivity compare validate-data explore serve; do
+  redrawn_as_written "$kind"
 done
-reports+=("$out/default-redrawn.html")
+reports+=("$out/default-redrawn.html" "$out/serve-redrawn.html")
 # report.scopes: both scopes in one page, flipped by its toggle (the browser test flips it).
 "$tessera" run -q --set 'report.scopes=[full, attention]' --html "$out/default-scopes.html" >/dev/null
 grep -q 'data-scope="attention"' "$out/default-scopes.html" || { echo "FAIL: report.scopes drew no attention charts"; exit 1; }
@@ -65,5 +84,5 @@ for id in latencies ranks winners; do
   [ -s "$out/compare-vega/$id.vl.json" ] || { echo "FAIL: --vega wrote no $id.vl.json"; exit 1; }
   [ "$(head -c 4 "$out/compare-png/$id.png" | tail -c 3)" = PNG ] || { echo "FAIL: --png wrote no $id.png"; exit 1; }
 done
-echo "ok: report redraws 6 studies; --vega and --png wrote 3 charts each"
+echo "ok: report redraws 7 studies; --vega and --png wrote 3 charts each"
 exec node "$src/tests/report/browser_test.mjs" --chromium "$chromium" --modules "$modules" --out "$out" "${reports[@]}"

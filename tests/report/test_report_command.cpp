@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
 
@@ -31,11 +33,25 @@ std::string read(const std::string& path) {
   return os.str();
 }
 
-// The page without its command line (the one line that names the command that wrote it).
-std::string without_command(const std::string& html) {
-  const std::size_t a = html.find("<tr><th>command</th>");
-  const std::size_t b = html.find("</tr>", a);
-  return a == std::string::npos ? html : html.substr(0, a) + html.substr(b);
+// The page without the header line `name` ("command", "redrawn by") and its newline.
+std::string without_row(const std::string& html, const std::string& name) {
+  const std::size_t a = html.find("<tr><th>" + name + "</th>");
+  const std::size_t b = html.find("</tr>\n", a);
+  return a == std::string::npos ? html : html.substr(0, a) + html.substr(b + 6);
+}
+
+// The header line `name`'s value ("" when absent).
+std::string row_value(const std::string& html, const std::string& name) {
+  const std::string open = "<tr><th>" + name + "</th><td><code>";
+  const std::size_t a = html.find(open);
+  if (a == std::string::npos) return "";
+  const std::size_t b = html.find("</code>", a);
+  return html.substr(a + open.size(), b - a - open.size());
+}
+
+std::string json_command(const std::string& path) {
+  const nlohmann::json j = nlohmann::json::parse(read(path));
+  return j.value("command", "");
 }
 
 bool has_web_assets() {
@@ -77,8 +93,19 @@ TEST_CASE("report redraws a saved run and serve result as the page --html wrote"
   const std::string run_page = read(dir / "r.html");
   CHECK(run_page.find("id=\"view-pareto\"") != std::string::npos);
   CHECK(run_page.find("id=\"view-stages\"") != std::string::npos);
-  CHECK(without_command(run_page) == without_command(read(dir / "r2.html")));
-  CHECK(without_command(read(dir / "s.html")) == without_command(read(dir / "s2.html")));
+  // The producing command kept (the --json's `command`), the redrawing one added.
+  const std::string run_command = "tessera run --json " + (dir / "r.json") + " --html " + (dir / "r.html") + " -q";
+  CHECK(json_command(dir / "r.json") == run_command);
+  CHECK(row_value(run_page, "command") == run_command);
+  CHECK(row_value(run_page, "redrawn by").empty());
+  const std::string redrawn = read(dir / "r2.html");
+  CHECK(row_value(redrawn, "command") == run_command);
+  CHECK(row_value(redrawn, "redrawn by") ==
+        "tessera report " + (dir / "r.json") + " --html " + (dir / "r2.html") + " -q");
+  CHECK(without_row(redrawn, "redrawn by") == run_page);
+  CHECK(json_command(dir / "s.json") ==
+        "tessera serve " + serve + " --json " + (dir / "s.json") + " --html " + (dir / "s.html") + " -q");
+  CHECK(without_row(read(dir / "s2.html"), "redrawn by") == read(dir / "s.html"));
   // The same study twice: the same bytes.
   REQUIRE(tessera_cli("run --json " + (dir / "r.json") + " --html " + (dir / "r.html")) == 0);
   CHECK(read(dir / "r.html") == run_page);

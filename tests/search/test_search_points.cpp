@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "alloc_counter.hpp"
+#include "report/points_json.hpp"
 #include "search_fixture.hpp"
 
 using namespace tessera;
@@ -87,4 +88,22 @@ TEST_CASE("collecting search points allocates nothing per configuration", "[sear
   CHECK(on.counts.evaluated == off.counts.evaluated);
   // The buffer, reserved once: a constant, not one per configuration (19512 here).
   CHECK(with <= without + 8);
+}
+
+TEST_CASE("search points of a sample carry sampled - those of a full list do not", "[search][points][json]") {
+  Session s(load("llama3.1-70b-decode-128k.yaml"), registry());
+  nlohmann::json sampled, full;
+  add_search_points(sampled, s, search(s, 500, 2, 4096));
+  add_search_points(full, s, search(s, 100000, 2, 4096));
+  REQUIRE(sampled["points"].size() == 500);
+  CHECK(sampled["points_total"] == 7331);
+  CHECK(sampled["points_sampled"] == true);
+  std::size_t flagged = 0;
+  for (const auto& p : sampled["points"]) flagged += p.value("sampled", false) ? 1 : 0;
+  CHECK(flagged == 500);
+  REQUIRE(full["points"].size() == 7331);
+  CHECK(full["points_sampled"] == false);
+  std::size_t with_key = 0;
+  for (const auto& p : full["points"]) with_key += p.contains("sampled") ? 1 : 0;
+  CHECK(with_key == 0);
 }

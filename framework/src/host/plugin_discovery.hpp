@@ -15,7 +15,8 @@ namespace tessera {
 // (the Python module) set (core/program_location.hpp).
 // With `default_locations` false only `extra`. Each folder appears once (the first time it is
 // named; two spellings of one folder count as one), as an absolute, normalised path.
-std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra, bool default_locations);
+TESSERA_API std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra,
+                                                        bool default_locations);
 
 // The files of `folder` named libtessera_*.so, sorted by name; none when it does not exist.
 std::vector<std::string> plugin_files_in(const std::string& folder);

@@ -184,7 +184,8 @@ std::vector<ChartSpec> compare_charts(const json& result) {
     charts.push_back(
         {"ranks", "Rank vs rank",
          (sampled ? "Every k-th of the " + text_of(field(result, "points_total")) +
-                        " feasible configurations in grid order (points_sampled: true; the optima kept)"
+                        " feasible configurations in grid order (points_sampled: true, each such point "
+                        "sampled: true; the optima kept)"
                   : "All " + text_of(field(result, "points_total")) + " feasible configurations") +
              ", ranked under the two models chosen below (1 = the best; log axes). On the "
              "diagonal: both models agree.",

@@ -19,7 +19,7 @@ std::string pct(double f) { return fixed(100 * f, 1) + " %"; }
 // `points` (the HTML report's rank-vs-rank scatter, docs/report.md): every feasible
 // configuration with its latency and rank (1 + configurations strictly better) under each
 // model; above kMaxReportPoints every k-th in grid order (k = ceil(feasible / kMaxReportPoints)),
-// the optima always kept.
+// the optima always kept; a point kept as a k-th is flagged `sampled: true`.
 void add_compare_points(nlohmann::json& j, const CompareResult& r, const Session& s) {
   const std::size_t n = r.configs.size();
   std::vector<std::vector<double>> sorted(r.models.size());
@@ -41,6 +41,7 @@ void add_compare_points(nlohmann::json& j, const CompareResult& r, const Session
     nlohmann::json p = config_json(r.configs[i], s.machine());
     p["latency_s"] = latency;
     p["rank"] = rank;
+    if (stride > 1 && !optimum) p["sampled"] = true;  // every k-th: it stands for the k - 1 after it
     points.push_back(std::move(p));
   }
   j["points_total"] = n;

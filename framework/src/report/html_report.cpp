@@ -146,7 +146,15 @@ std::string html_report(const json& result, const std::string& command, const We
   if (!field(result, "machine").is_null()) h += row("machine", html_escape(machine_line(result)));
   h += row("plugins", html_escape(plugins_line(result)));
   h += row("Tessera", html_escape(text_of(field(result, "version"))));
-  h += row("command", "<code>" + html_escape(command) + "</code>");
+  // The command that produced the result (its `command`), and the one drawing it when another
+  // (`tessera report`); a result without `command` (older --json) shows the drawing command.
+  const json& produced = field(result, "command");
+  if (produced.is_string() && produced.get<std::string>() != command) {
+    h += row("command", "<code>" + html_escape(produced.get<std::string>()) + "</code>");
+    h += row("redrawn by", "<code>" + html_escape(command) + "</code>");
+  } else {
+    h += row("command", "<code>" + html_escape(command) + "</code>");
+  }
   h += "</table>\n</header>\n<main>\n";
   json specs = json::object();
   // report.scopes: a toggle between the scopes; each chart's section names its scope.

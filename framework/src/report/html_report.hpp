@@ -14,7 +14,9 @@
 
 namespace tessera {
 
-// `command` is the command line shown in the header ("tessera run ...").
+// `command` is the command line drawing the page ("tessera run ..."): the header shows the
+// result's own `command` (the study that produced it) and, when that is another, `command` as
+// "redrawn by" (`tessera report`).
 TESSERA_API std::string html_report(const nlohmann::json& result, const std::string& command,
                                     const WebAssets& assets);
 

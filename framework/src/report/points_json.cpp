@@ -28,7 +28,11 @@ nlohmann::json objectives_json(const std::vector<ObjectiveSlot>& slots,
   return obj;
 }
 
+// A sampled list flags each of its points `sampled: true` (each stands for others the sample
+// left out; the frontier is complete in `pareto` / `frontier`); an unsampled one flags none.
 void add_tally(nlohmann::json& j, nlohmann::json points, std::uint64_t seen, bool sampled) {
+  if (sampled)
+    for (nlohmann::json& p : points) p["sampled"] = true;
   j["points"] = std::move(points);
   j["points_total"] = seen;
   j["points_sampled"] = sampled;

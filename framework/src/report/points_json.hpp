@@ -2,7 +2,8 @@
 // `--json`'s `points`: the evaluated configurations (run) or runnable serving points (serve)
 // with their totals, for the HTML report's scatter (docs/report.md). Every one when the study
 // evaluated no more than kMaxReportPoints, else a seeded reservoir sample of that many
-// (`points_sampled: true`, `points_total` = how many there were).
+// (`points_sampled: true`, `points_total` = how many there were, and `sampled: true` on each
+// point of the sample).
 #include <cstddef>
 
 #include <nlohmann/json.hpp>

@@ -260,17 +260,21 @@ nlohmann::json report_json(const ModelReport& rep) {
 }
 }  // namespace
 
-std::string reports_json(const std::vector<ModelReport>& reports) {
+nlohmann::json reports_document(const std::vector<ModelReport>& reports) {
   if (reports.size() == 1) {
     nlohmann::json one = report_json(reports[0]);
     one["version"] = kVersion;
-    return one.dump(2) + "\n";
+    return one;
   }
   nlohmann::json j;
   j["version"] = kVersion;
   j["models"] = nlohmann::json::array();
   for (const ModelReport& r : reports) j["models"].push_back(report_json(r));
-  return j.dump(2) + "\n";
+  return j;
+}
+
+std::string reports_json(const std::vector<ModelReport>& reports) {
+  return reports_document(reports).dump(2) + "\n";
 }
 
 }  // namespace tessera::validation

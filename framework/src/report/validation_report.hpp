@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/validation.hpp"
 #include "tessera/export.hpp"
 
@@ -12,7 +14,9 @@ namespace tessera::validation {
 // Text tables (one per latency model: rows, per-source and overall errors, unmapped rows).
 TESSERA_API void print_reports(std::ostream& os, const std::vector<ModelReport>& reports,
                                bool show_rows = true);
-// JSON: one model -> {latency, rows, unmapped, summary}; several -> {models: [...]}.
+// JSON: one model -> {latency, rows, unmapped, summary}; several -> {models: [...]}; with `version`.
+TESSERA_API nlohmann::json reports_document(const std::vector<ModelReport>& reports);
+// The same document as text (dump(2) and a newline).
 TESSERA_API std::string reports_json(const std::vector<ModelReport>& reports);
 
 }  // namespace tessera::validation

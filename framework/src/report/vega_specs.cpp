@@ -71,7 +71,7 @@ std::string points_note(const json& result, const char* what) {
     return "This result has no `points` list: only the frontier is drawn.";
   if (sampled)
     return "A seeded random sample of " + std::to_string(shown) + " of the " + text_of(total) + " " + what +
-           "s" + " (points_sampled: true); the frontier is complete.";
+           "s" + " (points_sampled: true, each point sampled: true); the frontier is complete.";
   return "All " + plural(shown, what) + ".";
 }
 
