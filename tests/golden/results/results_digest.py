@@ -40,8 +40,11 @@ CONFIG_KEYS = ["tp", "cp", "pp", "dp", "ep", "tp_placement", "cp_placement", "cp
                "kv_shard_mode", "ffn_shard_scope"]
 
 # Scalars that describe the run rather than its results (they change without a result changing).
+# `command` (docs/report.md): the command line that produced a document, with the scenario's
+# absolute path as this script passes it (os.path.join(repo, ...), which need not be the
+# realpath that <repo> replaces) and the binary's invocation: how it was run, not a result.
 IGNORED_KEYS = {"version", "tessera_version", "elapsed_s", "wall_s", "threads", "path", "file",
-                "scenario_path", "machine_path", "model_path", "plugin_path", "library"}
+                "scenario_path", "machine_path", "model_path", "plugin_path", "library", "command"}
 
 
 def fmt(v):
