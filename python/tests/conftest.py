@@ -16,6 +16,17 @@ if str(BUILD / "python") not in sys.path:
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 
 
+def same_document(raw, cli_doc) -> bool:
+    """A Python result's document equals the CLI's --json but for `command` (the Python call
+    there, the command line here; docs/report.md)."""
+    import json
+
+    a, b = json.loads(json.dumps(raw)), dict(cli_doc)
+    assert a.pop("command", "").startswith("python: tessera.")
+    assert b.pop("command", "").startswith("tessera ")
+    return a == b
+
+
 def is_serve(path: pathlib.Path) -> bool:
     import yaml
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 import tessera
-from conftest import ROOT
+from conftest import ROOT, same_document
 
 HF = ROOT / "tests" / "fixtures" / "hf" / "llama3.1-70b" / "config.json"
 SCENARIO = ROOT / "scenarios" / "llama3.1-70b-decode-128k.yaml"
@@ -20,7 +20,7 @@ def _cli_run(cli, tmp_path, *args):
 
 
 def _same(r, expected):
-    assert json.loads(json.dumps(r.raw)) == expected
+    assert same_document(r.raw, expected)
 
 
 def test_with_machine_by_name_and_file(cli, tmp_path):
