@@ -2,6 +2,7 @@
 // config (docs/specification.md §5).
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "analysis/sensitivity.hpp"
@@ -13,6 +14,7 @@
 #include "progress_bar.hpp"
 #include "report/sensitivity_report.hpp"
 #include "study.hpp"
+#include "terminal.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -53,8 +55,11 @@ int sensitivity_command(const Args& args) {
         "evaluation threads (default: all hardware threads)");
     ChartPaths charts;
     add_chart_options(desc, charts, "one chart per parallelism knob, the hardware tornado");
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, false);
     if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
       return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path);
@@ -68,13 +73,17 @@ int sensitivity_command(const Args& args) {
     StudyShape shape;
     if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
     plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet);
+    ProgressBar bar(!common.quiet, term.width_given);
     SearchOptions so;
     so.threads = threads;
     so.on_progress = bar.callback();
     so.top = 1;
     const SensitivityStudy result = sensitivity_study(session, *strategy, par, hw, so);
-    if (!outputs.stdout_taken()) print_sensitivity_text(std::cout, session, result);
+    if (!outputs.stdout_taken()) {
+      std::ostringstream text;
+      print_sensitivity_text(text, session, result, term.width);
+      print_fitted(std::cout, text.str(), term);
+    }
     if (json || html.any()) {
       nlohmann::json j = sensitivity_json(session, result);
       j["command"] = html.command;  // the command that produced it

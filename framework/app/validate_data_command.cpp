@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "analysis/validation.hpp"
 #include "common_options.hpp"
@@ -15,6 +16,7 @@
 #include "progress_bar.hpp"
 #include "report/validation_report.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "terminal.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -63,9 +65,12 @@ int validate_data_command(const Args& args) {
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     ChartPaths charts;
     add_chart_options(desc, charts, "predicted vs measured, the error per source and metric family");
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
     if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     if (csv_path.empty())
       throw InputError("validate-data: name a measurements CSV (e.g. data/measurements.csv)");
 
@@ -73,7 +78,7 @@ int validate_data_command(const Args& args) {
     OutputFile* json = outputs.add("--json", common.json);
     const HtmlOutput html = add_html_output(outputs, charts, command_line("validate-data", args));
     PluginRegistry registry(common.plugin_paths);
-    ProgressBar bar(!common.quiet);
+    ProgressBar bar(!common.quiet, term.width_given);
     validation::ValidateOptions vo;
     vo.on_progress = bar.callback();
     vo.latency = split_names(latency_raw);
@@ -104,7 +109,11 @@ int validate_data_command(const Args& args) {
       write_html(html, j);
     }
     outputs.commit_all();
-    if (!outputs.stdout_taken()) validation::print_reports(std::cout, reports, !summary);
+    if (!outputs.stdout_taken()) {
+      std::ostringstream text;
+      validation::print_reports(text, reports, !summary, term.width);
+      print_fitted(std::cout, text.str(), term);
+    }
     return kExitOk;
   });
 }

@@ -138,3 +138,23 @@ TEST_CASE("report.scopes set on a study other than run is noted on stderr and no
   CHECK(quiet.rc == 0);
   CHECK(quiet.out.find("report.scopes") == std::string::npos);
 }
+
+TEST_CASE("sensitivity and validate-data fit the width and say what they left out") {
+  const Ran full = tessera_cli("sensitivity");
+  REQUIRE(full.rc == 0);
+  CHECK(widest(full.out) > 100);  // the reasons: 123 columns
+  CHECK(full.out == tessera_cli("sensitivity --width 0").out);
+  const Ran sens = tessera_cli("sensitivity --width 80");
+  REQUIRE(sens.rc == 0);
+  CHECK(widest(sens.out) <= 80);
+  CHECK(sens.out.find("left out to fit 80 columns: reason (--width 0 shows every column)") != std::string::npos);
+  const std::string vd =
+      "validate-data " + std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv --latency calibrated";
+  const Ran vfull = tessera_cli(vd);
+  REQUIRE(vfull.rc == 0);
+  CHECK(widest(vfull.out) > 100);
+  const Ran v = tessera_cli(vd + " --width 100");
+  REQUIRE(v.rc == 0);
+  CHECK(widest(v.out) <= 100);
+  CHECK(v.out.find("left out to fit 100 columns: source (--width 0 shows every column)") != std::string::npos);
+}

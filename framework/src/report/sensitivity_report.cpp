@@ -77,7 +77,8 @@ nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& 
   return j;
 }
 
-void print_sensitivity_text(std::ostream& os, const Session& session, const SensitivityStudy& study) {
+void print_sensitivity_text(std::ostream& os, const Session& session, const SensitivityStudy& study,
+                            std::size_t width) {
   const ConfigRecord& best = study.best;
   print_scenario_header(os, session);
   os << "best       " << short_config(session.machine(), best.config) << ", latency "
@@ -87,17 +88,18 @@ void print_sensitivity_text(std::ostream& os, const Session& session, const Sens
     TextTable t({k.knob, "latency", "vs best", "feasible", "reason"},
                 {TextTable::Align::right, TextTable::Align::right, TextTable::Align::right,
                  TextTable::Align::left, TextTable::Align::left});
+    t.set_fit(4, {1, "", false, false});  // the reason: the first to go
     for (std::size_t i = 0; i < k.values.size(); ++i) {
       const auto& r = k.records[i];
       t.add_row({std::to_string(k.values[i]), r.valid ? format_quantity(r.latency_s, Dimension::time) : "—",
                  r.valid ? fixed(r.latency_s / best.latency_s, 3) + "×" : "—", r.feasible ? "yes" : "no",
                  r.reason});
     }
-    t.print(os, "  ");
+    t.print(os, "  ", width);
   }
   if (study.has_hardware) {
     os << "\nhardware elasticities d ln(latency)/d ln(knob), ±10 %, ranked by |re-optimised|\n";
-    print_hardware(os, study.hardware);
+    print_hardware(os, study.hardware, width);
   }
 }
 

@@ -21,8 +21,9 @@ TESSERA_API void print_hardware(std::ostream& os, const std::vector<HardwareElas
 // `tessera sensitivity --json`: scenario, best, parallelism (with the sweeps), hardware (with
 // the elasticities).
 TESSERA_API nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& study);
-// The scenario header, the best configuration, one table per parallelism knob, the ranking.
+// The scenario header, the best configuration, one table per parallelism knob, the ranking;
+// the tables fitted to `width` columns (0 = as they are; the reasons and notes go first).
 TESSERA_API void print_sensitivity_text(std::ostream& os, const Session& session,
-                                        const SensitivityStudy& study);
+                                        const SensitivityStudy& study, std::size_t width = 0);
 
 }  // namespace tessera

@@ -120,7 +120,8 @@ void print_serving(std::ostream& os, const ModelReport& rep, bool show_rows) {
 }
 }  // namespace
 
-void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows) {
+void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows,
+                   std::size_t width) {
   for (const ModelReport& rep : reports) {
     os << "== latency model: " << rep.latency << " ==\n";
     if (show_rows) {
@@ -128,10 +129,12 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
                   {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left,
                    TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
                    TextTable::Align::left, TextTable::Align::right});
+      t.set_fit(1, {2, "", false, false});  // source, then framework, when it must fit `width`
+      t.set_fit(3, {1, "", false, false});
       for (const RowResult& r : rep.rows)
         t.add_row({r.id, clip(source_label(r.source), 26), r.metric, r.framework, num(r.measured),
                    num(r.predicted), r.unit, pct(r.ape)});
-      t.print(os);
+      t.print(os, "", width);
       os << "\n";
     }
     print_collectives(os, rep, show_rows);
