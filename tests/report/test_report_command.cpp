@@ -94,7 +94,8 @@ TEST_CASE("report redraws a saved run and serve result as the page --html wrote"
   CHECK(run_page.find("id=\"view-pareto\"") != std::string::npos);
   CHECK(run_page.find("id=\"view-stages\"") != std::string::npos);
   // The producing command kept (the --json's `command`), the redrawing one added.
-  const std::string run_command = "tessera run --json " + (dir / "r.json") + " --html " + (dir / "r.html") + " -q";
+  const std::string run_command =
+      "tessera run --json " + (dir / "r.json") + " --html " + (dir / "r.html") + " -q";
   CHECK(json_command(dir / "r.json") == run_command);
   CHECK(row_value(run_page, "command") == run_command);
   CHECK(row_value(run_page, "redrawn by").empty());

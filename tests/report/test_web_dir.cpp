@@ -30,7 +30,8 @@ void fill(const std::string& dir, const std::string& skip = "") {
 }  // namespace
 
 TEST_CASE("web dir candidates - the variable alone else beside the executable then the build") {
-  CHECK(web_dir_candidates("/env/web", "/opt/t/bin", "/src/node_modules") == std::vector<std::string>{"/env/web"});
+  CHECK(web_dir_candidates("/env/web", "/opt/t/bin", "/src/node_modules") ==
+        std::vector<std::string>{"/env/web"});
   CHECK(web_dir_candidates("", "/opt/t/bin", "/src/node_modules") ==
         std::vector<std::string>{"/opt/t/share/tessera/web", "/src/node_modules"});
   CHECK(web_dir_candidates("", "", "/src/node_modules") == std::vector<std::string>{"/src/node_modules"});

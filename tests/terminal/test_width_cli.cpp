@@ -147,7 +147,8 @@ TEST_CASE("sensitivity and validate-data fit the width and say what they left ou
   const Ran sens = tessera_cli("sensitivity --width 80");
   REQUIRE(sens.rc == 0);
   CHECK(widest(sens.out) <= 80);
-  CHECK(sens.out.find("left out to fit 80 columns: reason (--width 0 shows every column)") != std::string::npos);
+  CHECK(sens.out.find("left out to fit 80 columns: reason (--width 0 shows every column)") !=
+        std::string::npos);
   const std::string vd =
       "validate-data " + std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv --latency calibrated";
   const Ran vfull = tessera_cli(vd);
@@ -156,5 +157,6 @@ TEST_CASE("sensitivity and validate-data fit the width and say what they left ou
   const Ran v = tessera_cli(vd + " --width 100");
   REQUIRE(v.rc == 0);
   CHECK(widest(v.out) <= 100);
-  CHECK(v.out.find("left out to fit 100 columns: source (--width 0 shows every column)") != std::string::npos);
+  CHECK(v.out.find("left out to fit 100 columns: source (--width 0 shows every column)") !=
+        std::string::npos);
 }
