@@ -6,7 +6,6 @@ const char* scope_name(Scope scope) { return scope == Scope::attention ? "attent
 
 void add_scope_documents(nlohmann::json& doc, Scope own, const std::vector<Scope>& scopes,
                          const ScopeDocument& document_of) {
-  doc["scope"] = scope_name(own);
   nlohmann::json by = nlohmann::json::object();
   for (const Scope scope : scopes) {
     const char* name = scope_name(scope);
@@ -15,7 +14,9 @@ void add_scope_documents(nlohmann::json& doc, Scope own, const std::vector<Scope
     other["scope"] = name;
     by[name] = std::move(other);
   }
-  if (!by.empty()) doc["by_scope"] = std::move(by);
+  if (by.empty()) return;  // the document as the study wrote it (no scopes: no new field)
+  doc["scope"] = scope_name(own);
+  doc["by_scope"] = std::move(by);
 }
 
 }  // namespace tessera

@@ -20,9 +20,10 @@ TESSERA_API const char* scope_name(Scope scope);
 // The study's document under `scope` (a scenario whose workload.scope is `scope`).
 using ScopeDocument = std::function<nlohmann::json(Scope scope)>;
 
-// `doc["scope"]` = own's name; `doc["by_scope"][NAME]` = document_of(scope) with its own `scope`,
-// for each scope of `scopes` other than `own` (each once; no `by_scope` when there is none). document_of is
-// called once per such scope, nothing else is changed.
+// For each scope of `scopes` other than `own` (each once): `doc["by_scope"][NAME]` =
+// document_of(scope) with its own `scope`, and `doc["scope"]` = own's name. With no other scope
+// `doc` is left as it is (a study without scopes writes the document it always wrote).
+// document_of is called once per such scope; nothing else of `doc` is changed.
 TESSERA_API void add_scope_documents(nlohmann::json& doc, Scope own, const std::vector<Scope>& scopes,
                                      const ScopeDocument& document_of);
 
