@@ -13,7 +13,9 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/compare_report.hpp"
+#include "report/scope_documents.hpp"
 #include "scenario/latency_choices.hpp"
+#include "scope_option.hpp"
 #include "study.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
@@ -47,6 +49,8 @@ int compare_command(const Args& args) {
         "threads", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all cores)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
+    std::vector<std::string> scopes_raw;
+    add_scopes_option(desc, scopes_raw);
     ChartPaths charts;
     add_chart_options(desc, charts, "latencies side by side, rank vs rank, where the winner changes");
     TerminalOptions term_opts;
@@ -60,9 +64,9 @@ int compare_command(const Args& args) {
     const Study study(common, scenario_path, [&](Scenario& scenario) {
       // A model the scenario already configures keeps its parameters.
       scenario.plugins.latency = latency_choices(scenario, names, {"<command line>", 0, 0});
-      note_unread_scopes(study, "compare");
     });
     const Scenario& scenario = study.scenario();
+    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
     // The study's session is the first model's; one more per further model.
     std::vector<std::unique_ptr<Session>> sessions;
     std::vector<const Session*> ptrs{&study.session()};
@@ -83,6 +87,19 @@ int compare_command(const Args& args) {
     const CompareResult r = compare_models(ptrs, co);
     if (json || html.any()) {
       nlohmann::json j = compare_json(r, *ptrs[0]);
+      // The other scopes: every model again, on the scenario with that scope.
+      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
+        const Scenario scoped = with_scope(scenario, scope);
+        std::vector<std::unique_ptr<Session>> owned;
+        std::vector<const Session*> others;
+        for (std::size_t i = 0; i < scoped.plugins.latency.size(); ++i) {
+          owned.push_back(std::make_unique<Session>(scoped, study.registry(), i));
+          others.push_back(owned.back().get());
+        }
+        CompareOptions quiet = co;
+        quiet.on_progress = {};
+        return compare_json(compare_models(others, quiet), *others[0]);
+      });
       j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

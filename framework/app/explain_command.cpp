@@ -6,7 +6,9 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
+#include "report/scope_documents.hpp"
 #include "scenario/yaml_tree.hpp"
+#include "scope_option.hpp"
 #include "study.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
@@ -36,6 +38,8 @@ int explain_command(const Args& args) {
     desc.add_options()("config,c", po::value<std::string>(&config_text), "the configuration to explain")(
         "latency", po::value<std::string>(&latency), "latency model to use (default: the scenario's first)");
     add_common_options(desc, common, kOptAll & ~kOptCsv);
+    std::vector<std::string> scopes_raw;
+    add_scopes_option(desc, scopes_raw);
     ChartPaths charts;
     add_chart_options(desc, charts, "the stage breakdown");
     po::options_description hidden;
@@ -48,7 +52,7 @@ int explain_command(const Args& args) {
       choice.where = {"<command line>", 0, 0};
       scenario.plugins.latency = {choice};
     });
-    note_unread_scopes(study, "explain");
+    const std::vector<Scope> scopes = listed_scopes(scopes_raw, study.scenario());
     const Session& session = study.session();
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
@@ -64,6 +68,17 @@ int explain_command(const Args& args) {
                           describe_invalid(e.layout.reason, session.model(), session.machine(), config)}});
     if (json || html.any()) {
       nlohmann::json j = explain_json(session, e);
+      // The same configuration under each other scope (the layout, hence validity, does not
+      // depend on the scope).
+      add_scope_documents(j, study.scenario().workload.scope, scopes, [&](Scope scope) {
+        const Scenario scoped = with_scope(study.scenario(), scope);
+        const Session other(scoped, study.registry());
+        Evaluation oe;
+        other.evaluator().evaluate(config, oe);
+        if (!oe.valid)
+          throw Error(std::string("explain: the configuration is invalid under scope ") + scope_name(scope));
+        return explain_json(other, oe);
+      });
       j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

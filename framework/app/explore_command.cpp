@@ -17,8 +17,10 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explore_report.hpp"
+#include "report/scope_documents.hpp"
 #include "report/serve_explore_report.hpp"
 #include "scenario/sweep_size.hpp"
+#include "scope_option.hpp"
 #include "study.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
@@ -48,7 +50,7 @@ constexpr const char* kExamples =
 // A serve scenario: the serving study (aggregated, and disaggregated with
 // serving.disaggregated) at every hardware point, the points ranked by the best tokens/s/PE.
 int explore_serve(const CommonOptions& common, const Study& study, unsigned threads, const ChartPaths& charts,
-                  const std::string& command) {
+                  const std::string& command, const std::vector<Scope>& scopes) {
   const Scenario& scenario = study.scenario();
   const Session& session = study.session();
   Outputs outputs;
@@ -65,6 +67,13 @@ int explore_serve(const CommonOptions& common, const Study& study, unsigned thre
   if (!outputs.stdout_taken()) print_serve_explore_text(std::cout, session, result);
   if (json || html.any()) {
     nlohmann::json j = serve_explore_json(session, result);
+    add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
+      const Scenario scoped = with_scope(scenario, scope);
+      const Session other(scoped, study.registry());
+      ServeExploreOptions quiet = eo;
+      quiet.on_progress = {};
+      return serve_explore_json(other, explore_serving(other, quiet));
+    });
     j["command"] = html.command;  // the command that produced it
     if (json) json->stream() << j.dump(2) << "\n";
     write_html(html, j);
@@ -89,6 +98,8 @@ int explore_command(const Args& args) {
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
+    std::vector<std::string> scopes_raw;
+    add_scopes_option(desc, scopes_raw);
     ChartPaths charts;
     add_chart_options(desc, charts, "the grid as heat maps, the latency/cost frontier, the hardware tornado");
     TerminalOptions term_opts;
@@ -98,12 +109,12 @@ int explore_command(const Args& args) {
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path, {}, StudyKind::either);
-    note_unread_scopes(study, "explore");
     const Scenario& scenario = study.scenario();
+    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
     const Session& session = study.session();
     const PluginRegistry& registry = study.registry();
     if (scenario.workload.mode == Mode::serve)
-      return explore_serve(common, study, threads, charts, command_line("explore", args));
+      return explore_serve(common, study, threads, charts, command_line("explore", args), scopes);
     const auto strategy = study.create_search();
     // The cost objective: the scenario's when listed (its parameters), else the defaults.
     const std::shared_ptr<Objective> cost = create_cost_objective(scenario, registry);
@@ -131,6 +142,14 @@ int explore_command(const Args& args) {
     }
     if (json || html.any()) {
       nlohmann::json j = explore_json(session, result);
+      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
+        const Scenario scoped = with_scope(scenario, scope);
+        const Session other(scoped, registry);
+        ExploreOptions quiet = eo;
+        quiet.on_progress = {};
+        return explore_json(other, explore_hardware(other, *study.create_search(),
+                                                    *create_cost_objective(scoped, registry), quiet));
+      });
       j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

@@ -10,14 +10,15 @@
 #include "eval/search_driver.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
-#include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/pareto_plot.hpp"
 #include "report/points_json.hpp"
 #include "report/result_documents.hpp"
+#include "report/scope_documents.hpp"
 #include "report/search_report.hpp"
 #include "report/stage_breakdown.hpp"
+#include "scope_option.hpp"
 #include "study.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
@@ -49,48 +50,6 @@ constexpr const char* kExamples =
 
 }  // namespace
 
-namespace {
-
-// --scopes (names, comma-separated or repeated), else the scenario's report.scopes.
-std::vector<Scope> parse_scopes(const std::vector<std::string>& raw, const std::vector<Scope>& scenario) {
-  std::vector<Scope> out;
-  for (const std::string& name : split_names(raw)) {
-    if (name == "full")
-      out.push_back(Scope::full);
-    else if (name == "attention")
-      out.push_back(Scope::attention);
-    else
-      throw InputError("--scopes: " + name + ": expected full or attention");
-  }
-  return raw.empty() ? scenario : out;
-}
-
-// `by_scope` (docs/report.md): the same study under each listed scope other than the
-// scenario's own, each a whole run document; `scope` names the document's own.
-void add_other_scopes(nlohmann::json& j, const Study& study, const SearchOptions& options,
-                      const std::vector<Scope>& scopes) {
-  const Scope own = study.scenario().workload.scope;
-  j["scope"] = own == Scope::full ? "full" : "attention";
-  nlohmann::json by = nlohmann::json::object();
-  for (const Scope scope : scopes) {
-    const char* name = scope == Scope::full ? "full" : "attention";
-    if (scope == own || by.contains(name)) continue;
-    Scenario scenario = study.scenario();
-    scenario.workload.scope = scope;
-    const Session session(scenario, study.registry());
-    const auto strategy = study.create_search();
-    SearchOptions so = options;
-    so.on_record = {};
-    so.on_progress = {};
-    nlohmann::json doc = run_document(session, run_search(session, *strategy, so));
-    doc["scope"] = name;
-    by[name] = std::move(doc);
-  }
-  if (!by.empty()) j["by_scope"] = std::move(by);
-}
-
-}  // namespace
-
 int run_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
@@ -104,10 +63,8 @@ int run_command(const Args& args) {
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
         "top", po::value<std::string>(&top_text)->value_name("N"),
-        "rows of the top-N table (default: the scenario's report.top, 20)")(
-        "scopes", po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
-        "also study these scopes (full, attention; comma-separated) for the report, which flips between "
-        "them, and --json's by_scope (default: the scenario's report.scopes)");
+        "rows of the top-N table (default: the scenario's report.top, 20)");
+    add_scopes_option(desc, scopes_raw);
     add_chart_options(desc, charts, "the Pareto scatter and the stage breakdown");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, true);
@@ -117,6 +74,7 @@ int run_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path);
     const Scenario& scenario = study.scenario();
+    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
     const Session& session = study.session();
     const auto strategy = study.create_search();
     const std::size_t top = parse_top(top_text, scenario.report.top);
@@ -144,7 +102,15 @@ int run_command(const Args& args) {
     const SearchResult result = run_search(session, *strategy, so);
     if (json || html.any()) {
       nlohmann::json j = run_document(session, result);
-      add_other_scopes(j, study, so, parse_scopes(scopes_raw, scenario.report.scopes));
+      // The other scopes: the same search, quietly (no progress, no CSV rows).
+      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
+        const Scenario scoped = with_scope(scenario, scope);
+        const Session other(scoped, study.registry());
+        SearchOptions quiet = so;
+        quiet.on_record = {};
+        quiet.on_progress = {};
+        return run_document(other, run_search(other, *study.create_search(), quiet));
+      });
       j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

@@ -12,7 +12,9 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/scope_documents.hpp"
 #include "report/sensitivity_report.hpp"
+#include "scope_option.hpp"
 #include "study.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
@@ -53,6 +55,8 @@ int sensitivity_command(const Args& args) {
                                                                              "hardware elasticities")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads)");
+    std::vector<std::string> scopes_raw;
+    add_scopes_option(desc, scopes_raw);
     ChartPaths charts;
     add_chart_options(desc, charts, "one chart per parallelism knob, the hardware tornado");
     TerminalOptions term_opts;
@@ -63,7 +67,7 @@ int sensitivity_command(const Args& args) {
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
     const Study study(common, scenario_path);
-    note_unread_scopes(study, "sensitivity");
+    const std::vector<Scope> scopes = listed_scopes(scopes_raw, study.scenario());
     const Session& session = study.session();
     const auto strategy = study.create_search();
     Outputs outputs;
@@ -86,6 +90,13 @@ int sensitivity_command(const Args& args) {
     }
     if (json || html.any()) {
       nlohmann::json j = sensitivity_json(session, result);
+      add_scope_documents(j, study.scenario().workload.scope, scopes, [&](Scope scope) {
+        const Scenario scoped = with_scope(study.scenario(), scope);
+        const Session other(scoped, study.registry());
+        SearchOptions quiet = so;
+        quiet.on_progress = {};
+        return sensitivity_json(other, sensitivity_study(other, *study.create_search(), par, hw, quiet));
+      });
       j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

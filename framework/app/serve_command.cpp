@@ -22,8 +22,10 @@
 #include "report/pareto_plot.hpp"
 #include "report/points_json.hpp"
 #include "report/result_documents.hpp"
+#include "report/scope_documents.hpp"
 #include "report/serve_report.hpp"
 #include "scenario/data_roots.hpp"
+#include "scope_option.hpp"
 #include "study.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
@@ -136,6 +138,8 @@ int serve_command(const Args& args) {
                    }),
                    "write the framework's launch scripts for the best configurations into DIR (created if "
                    "missing; needs `framework:`)");
+    std::vector<std::string> scopes_raw;
+    add_scopes_option(desc, scopes_raw);
     add_chart_options(desc, charts, "tokens/s/user vs tokens/s/PE, the SLO, the frontiers");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, true);
@@ -149,8 +153,8 @@ int serve_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     const std::int64_t max_pes = parse_max_pes(max_pes_text);
     const Study study(common, scenario_path, {}, StudyKind::serve);
-    note_unread_scopes(study, "serve");
     const Scenario& scenario = study.scenario();
+    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
     const Session& session = study.session();
     if (!scenario.sweep.hardware.empty())
       throw InputErrors({Diagnostic{scenario.sweep.hardware.front().where,
@@ -183,6 +187,15 @@ int serve_command(const Args& args) {
     const std::optional<DisaggStudy>& disagg = answer.disagg;
     if (json || html.any()) {
       nlohmann::json j = serve_document(session, answer);
+      // The other scopes: the same study, quietly (no progress, no CSV rows).
+      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
+        const Scenario scoped = with_scope(scenario, scope);
+        const Session other(scoped, study.registry());
+        ServeStudyOptions quiet = so;
+        quiet.on_point = {};
+        quiet.on_progress = {};
+        return serve_document(other, run_serving_answer(other, quiet));
+      });
       j["command"] = html.command;  // the command that produced it
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);

@@ -1,7 +1,5 @@
 #include "study.hpp"
 
-#include <iostream>
-
 #include "eval/plugin_check.hpp"
 #include "scenario/scenario_loader.hpp"
 
@@ -44,13 +42,6 @@ Study::Study(const CommonOptions& common, const std::string& scenario_path, cons
 
 std::shared_ptr<SearchStrategy> Study::create_search() const {
   return registry_.create_search(scenario_.plugins.search);
-}
-
-void note_unread_scopes(const Study& study, const char* command) {
-  if (study.scenario().report.scopes.empty()) return;
-  std::cerr << "tessera " << command
-            << ": note: report.scopes is studied by `tessera run` only; this study uses the scenario's own "
-               "scope\n";
 }
 
 ReportOutputs add_report_outputs(Outputs& outputs, const CommonOptions& common, const Study& study) {

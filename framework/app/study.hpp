@@ -49,10 +49,6 @@ class Study {
   Session session_;
 };
 
-// report.scopes is read by `tessera run` only: other commands say, on stderr, that they study
-// the scenario's own scope (nothing set is dropped silently).
-void note_unread_scopes(const Study& study, const char* command);
-
 // The study's two report files, added to `outputs` (checked, their temporary files created):
 // --csv / --json when given, else the scenario's report.csv / report.json (relative to the
 // scenario file). nullptr for one that is not written.

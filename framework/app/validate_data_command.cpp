@@ -47,6 +47,7 @@ int validate_data_command(const Args& args) {
     CommonOptions common;
     std::string csv_path, aliases, serving = plugin_defaults::kValidationServing;
     std::vector<std::string> latency_raw;
+    std::vector<std::string> scopes_raw;
     bool latency_only = false, summary = false;
     po::options_description desc("Options");
     desc.add_options()("latency",
@@ -61,7 +62,10 @@ int validate_data_command(const Args& args) {
         (std::string("serving model of the serving rows (concurrency, ISL and OSL stated), beside the "
                      "step-level prediction; \"none\" = skip them (default: ") +
          plugin_defaults::kValidationServing + ")")
-            .c_str());
+            .c_str())("scopes",
+                      po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
+                      "does not apply: a measurement is of the full model, every row is predicted with scope "
+                      "full (a note on stderr says so)");
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     ChartPaths charts;
     add_chart_options(desc, charts, "predicted vs measured, the error per source and metric family");
@@ -73,6 +77,12 @@ int validate_data_command(const Args& args) {
     const TerminalText term = terminal_text(term_opts);
     if (csv_path.empty())
       throw InputError("validate-data: name a measurements CSV (e.g. data/measurements.csv)");
+    // Scopes (docs/report.md "Both scopes in one page") are of a simulated study: a measured
+    // latency or throughput is of the whole model, so only the full scope can be compared with it.
+    if (!scopes_raw.empty())
+      std::cerr
+          << "tessera validate-data: note: --scopes does not apply: measurements are of the full model, "
+             "so every row is predicted with scope full\n";
 
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);

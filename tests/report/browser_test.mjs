@@ -125,6 +125,58 @@ async function check(browser, file) {
   return problems;
 }
 
+// report.scopes (any study): a page of two or more scopes flips between them by its toggle, the
+// radio buttons clicked as a reader would. After each click exactly that scope's sections are
+// shown, one per chart of every other scope (the same charts, prefixed SCOPE-), and each shown
+// view has marks whose items are laid out on the page (a non-empty box: a hidden section's are
+// empty); then back to the first scope. Kept apart from check() (which flips by script).
+async function checkScopeToggle(browser, file) {
+  const problems = [];
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 900 });
+  page.on("console", (m) => { if (m.type() === "error") problems.push("console error: " + m.text()); });
+  page.on("pageerror", (e) => problems.push("page error: " + e.message));
+  try {
+    await page.goto(pathToFileURL(path.resolve(file)).href, { waitUntil: "load" });
+    await page.evaluate(() => window.tesseraReady);
+    const scopes = await page.$$eval("input[name=tessera-scope]", (is) => is.map((i) => i.value));
+    if (scopes.length < 2) problems.push(`${scopes.length} scope(s) on the toggle, expected at least 2`);
+    const charts = {};
+    for (const sc of [...scopes.slice(1), scopes[0]]) {
+      await page.click(`input[name=tessera-scope][value="${sc}"]`);
+      const shown = await page.evaluate((sc) => {
+        const out = [];
+        for (const s of document.querySelectorAll("section[data-scope]")) {
+          if (s.hidden) continue;
+          let laidOut = 0;
+          for (const el of s.querySelectorAll(".chart svg g.role-mark > *")) {
+            const r = el.getBoundingClientRect();
+            if (r.width > 0 || r.height > 0) ++laidOut;
+          }
+          out.push({ id: s.id.slice(6), scope: s.dataset.scope, laidOut });
+        }
+        return out;
+      }, sc);
+      const marks = await page.evaluate(marksOf);
+      for (const { id, scope, laidOut } of shown) {
+        if (scope !== sc) problems.push(`toggle ${sc}: a chart of scope ${scope} is shown (${id})`);
+        if (!id.startsWith(sc + "-")) problems.push(`toggle ${sc}: chart ${id} lacks the scope's prefix`);
+        const m = marks[id] || [];
+        if (m.length === 0 || m.some((mk) => mk.items === 0)) problems.push(`toggle ${sc}: chart ${id} drew nothing`);
+        if (laidOut === 0) problems.push(`toggle ${sc}: chart ${id} shows no mark on the page`);
+      }
+      if (shown.length === 0) problems.push(`toggle ${sc}: no chart shown`);
+      charts[sc] = shown.map((c) => c.id.slice(sc.length + 1)).sort().join(",");
+    }
+    const sets = new Set(Object.values(charts));
+    if (sets.size !== 1) problems.push("the scopes draw different charts: " + JSON.stringify(charts));
+  } catch (e) {
+    problems.push("error: " + e.message);
+  }
+  await page.close();
+  return problems;
+}
+
 const browser = await puppeteer.launch({
   executablePath: opts.chromium,
   headless: true,
@@ -149,6 +201,26 @@ try {
   const t0 = Date.now();
   await Promise.all(Array.from({ length: opts.jobs }, worker));
   console.log(`${opts.reports.length} reports in ${Date.now() - t0} ms (${opts.jobs} pages at a time)`);
+  // report.scopes: every NAME-scopes.html report flipped by its toggle.
+  for (const f of opts.reports.filter((r) => r.endsWith("-scopes.html"))) {
+    const problems = await checkScopeToggle(browser, f);
+    if (problems.length === 0) console.log(`ok: ${f}: the scope toggle redraws every chart of each scope`);
+    else {
+      ++failed;
+      console.log(`FAIL: ${f} (scope toggle)\n  ` + problems.join("\n  "));
+    }
+  }
+  // The test of the toggle test: a page whose toggle does not flip must fail it.
+  const scoped = opts.reports.find((r) => r.endsWith("-scopes.html"));
+  if (scoped) {
+    const page = fs.readFileSync(scoped, "utf8");
+    const dead = page.split("window.tesseraShowScope(i.value);").join("");
+    const file = path.join(opts.out, "broken-toggle.html");
+    fs.writeFileSync(file, dead);
+    const problems = dead === page ? [] : await checkScopeToggle(browser, file);
+    if (problems.length > 0) console.log(`ok: broken-toggle fails as it must (${problems[0]})`);
+    else { ++failed; console.log("FAIL: broken-toggle: a toggle that does not flip passed"); }
+  }
   // The test of the test.
   const first = fs.readFileSync(opts.reports[0], "utf8");
   const broken = {

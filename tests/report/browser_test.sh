@@ -8,7 +8,9 @@
 #     --json's `command` (checked here, byte for byte, without the browser); the --json of
 #     explore and the redrawn serve page are opened in the browser too;
 #   - `tessera report --png` and `--vega` of one result (a PNG and a .vl.json per chart);
-#   - the default scenario with report.scopes [full, attention] (one page, a toggle);
+#   - the default scenario with report.scopes [full, attention] (one page, a toggle), and
+#     serve, explore (a search and a serving grid), explain, sensitivity and compare with
+#     --scopes full,attention (their toggles clicked in the browser; serve's redrawn too);
 # then opens every report in headless chromium (browser_test.mjs: one browser launch, a few
 # pages at a time; a PNG screenshot of each in OUT).
 # Exit 77 (CTest's SKIP_RETURN_CODE) with a message when node, chromium or the npm packages
@@ -78,6 +80,23 @@ reports+=("$out/default-redrawn.html" "$out/serve-redrawn.html")
 "$tessera" run -q --set 'report.scopes=[full, attention]' --html "$out/default-scopes.html" >/dev/null
 grep -q 'data-scope="attention"' "$out/default-scopes.html" || { echo "FAIL: report.scopes drew no attention charts"; exit 1; }
 reports+=("$out/default-scopes.html")
+# report.scopes on the other studies (--scopes; each NAME-scopes.html is flipped by its toggle in
+# the browser), and a two-scope result redrawn by `tessera report`.
+"$tessera" serve -q "$src/scenarios/llama3.1-70b-serve-4k1k-h100.yaml" --scopes full,attention \
+  --json "$out/serve-scopes.json" --html "$out/serve-scopes.html" >/dev/null
+"$tessera" explore -q "$src/scenarios/llama3.1-70b-hbm-vs-links-explore.yaml" --scopes full,attention \
+  --html "$out/explore-scopes.html" >/dev/null
+"$tessera" explore -q "$src/scenarios/llama3.1-70b-serve-4k1k-pair-parts-explore.yaml" --scopes full,attention \
+  --html "$out/explore-serve-scopes.html" >/dev/null
+"$tessera" explain -q --config "cp=8,tp=16" --scopes full,attention --html "$out/explain-scopes.html" >/dev/null
+"$tessera" sensitivity -q --scopes full,attention --html "$out/sensitivity-scopes.html" >/dev/null
+"$tessera" compare -q "$src/scenarios/llama3.1-70b-compare-latency-models.yaml" --scopes full,attention \
+  --html "$out/compare-scopes.html" >/dev/null
+redrawn_as_written serve-scopes
+for k in serve explore explore-serve explain sensitivity compare; do
+  grep -q 'data-scope="attention"' "$out/$k-scopes.html" || { echo "FAIL: $k --scopes drew no attention charts"; exit 1; }
+  reports+=("$out/$k-scopes.html")
+done
 # --vega and --png: a spec and a PNG per chart of the compare report.
 "$tessera" report "$out/compare.json" --vega "$out/compare-vega" --png "$out/compare-png"
 for id in latencies ranks winners; do

@@ -125,20 +125,6 @@ TEST_CASE("on a terminal run draws the frontier and --no-plot leaves it out") {
   CHECK(serve.out.find("tokens/s/PE") != std::string::npos);
 }
 
-TEST_CASE("report.scopes set on a study other than run is noted on stderr and not dropped silently") {
-  const std::string bin = std::string(TESSERA_BINARY_DIR) + "/bin/tessera ";
-  const std::string serve = scenario("llama3.1-70b-serve-4k1k-h100.yaml");
-  const Ran noted = tessera_cli_raw("{ TESSERA_PLUGIN_PATH= " + bin + "serve " + serve +
-                                    " --set 'report.scopes=[full,attention]' -q 2>&1 >/dev/null; }");
-  CHECK(noted.rc == 0);
-  CHECK(noted.out.find("tessera serve: note: report.scopes is studied by `tessera run` only") !=
-        std::string::npos);
-  const Ran quiet =
-      tessera_cli_raw("{ TESSERA_PLUGIN_PATH= " + bin + "serve " + serve + " -q 2>&1 >/dev/null; }");
-  CHECK(quiet.rc == 0);
-  CHECK(quiet.out.find("report.scopes") == std::string::npos);
-}
-
 TEST_CASE("sensitivity and validate-data fit the width and say what they left out") {
   const Ran full = tessera_cli("sensitivity");
   REQUIRE(full.rc == 0);

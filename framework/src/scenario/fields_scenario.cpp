@@ -204,8 +204,9 @@ constexpr FieldRow kRows[] = {
     text("report.csv", S, "", "a CSV file of every configuration; absent: none"),
     text("report.json", S, "", "a JSON summary file; absent: none"),
     list(choice("report.scopes", S, "", kScopes,
-                "run: also study these scopes (e.g. [full, attention]) for --html, --json's by_scope; the "
-                "report flips between them (docs/report.md); absent: the scenario's scope alone")),
+                "run, serve, explore, explain, sensitivity, compare: also study these scopes (e.g. [full, "
+                "attention]) for --html, --json's by_scope; the report flips between them (docs/report.md); "
+                "absent: the scenario's scope alone")),
 };
 
 }  // namespace
