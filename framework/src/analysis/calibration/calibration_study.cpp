@@ -27,7 +27,7 @@ FitState with_fallbacks(FitState s, const FitResult& full, const std::vector<Fit
     if (group.count(v.name)) continue;
     for (const FitParameter& p : table)
       if (p.name == v.name && p.owner == v.owner) group[v.name] = p.start;
-    const std::string what = (v.owner == ParamOwner::family ? "family " : "profile ") + v.group;
+    const std::string what = (v.owner == ParamOwner::family ? "family " : "profile ") + v.group + " " + v.name;
     if (std::find(fallbacks.begin(), fallbacks.end(), what) == fallbacks.end()) fallbacks.push_back(what);
   }
   return s;

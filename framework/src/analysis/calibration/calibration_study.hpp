@@ -45,7 +45,7 @@ struct ProtocolScore {
   FoldKind kind = FoldKind::in_sample;
   std::vector<FoldScore> folds;
   // Every scored row of every fold (each row once: a row is in one fold's test set).
-  std::vector<ScoredRow> pooled() const;
+  TESSERA_API std::vector<ScoredRow> pooled() const;
 };
 
 // One row of the band file (the common contract: data/error-bands.csv).
