@@ -53,16 +53,17 @@ int calibrate_command(const Args& args) {
     int rounds = co.fit.optimizer.rounds;
     std::size_t min_sources = co.fit.min_sources;
     po::options_description desc("Options");
-    desc.add_options()("extra", po::value<std::vector<std::string>>(&co.rows.extra)->composing()->value_name("CSV"),
-                       "calibration CSV(s) fitted and scored beside CSV, each (source, framework) group weighing "
-                       "half (repeatable)")(
-        "latency", po::value<std::string>(&latency)->value_name("NAME"),
-        "latency model whose values are fitted (default: calibrated)")(
+    desc.add_options()(
+        "extra", po::value<std::vector<std::string>>(&co.rows.extra)->composing()->value_name("CSV"),
+        "calibration CSV(s) fitted and scored beside CSV, each (source, framework) group weighing "
+        "half (repeatable)")("latency", po::value<std::string>(&latency)->value_name("NAME"),
+                             "latency model whose values are fitted (default: calibrated)")(
         "aliases", po::value<std::string>(&co.rows.aliases)->value_name("FILE"),
         "alias table mapping the CSV's names to shipped files (default: data/aliases.yaml)")(
         "family", po::value<std::string>(&co.rows.family)->value_name("NAME"),
         "the machine family of every row (e.g. H100/H200; default: the machine block's family:)")(
-        "family-map", po::value<std::vector<std::string>>(&co.rows.family_map)->composing()->value_name("NAME=STEMS"),
+        "family-map",
+        po::value<std::vector<std::string>>(&co.rows.family_map)->composing()->value_name("NAME=STEMS"),
         "machine files (by name without .yaml) of one family: A100=dgx-a100-40gb,dgx-a100-80gb (repeatable)")(
         "machine", po::value<std::string>(&co.rows.machine)->value_name("FILE"),
         "the machine file of every row (default: the alias table's)")(
@@ -72,9 +73,11 @@ int calibrate_command(const Args& args) {
         "in-sample, source, family, framework-version or all, comma-separated (default: in-sample,source)")(
         "min-sources", po::value<std::size_t>(&min_sources)->value_name("N"),
         "sources a profile's rows must come from to be fitted (default: 2; 1 when every row has one source)")(
-        "exclude-ids", po::value<std::vector<std::string>>(&co.rows.exclude_ids)->composing()->value_name("A-B"),
+        "exclude-ids",
+        po::value<std::vector<std::string>>(&co.rows.exclude_ids)->composing()->value_name("A-B"),
         "ids of --extra rows left out (A-B or A; repeatable)")(
-        "exclude-notes", po::value<std::vector<std::string>>(&co.rows.exclude_notes)->composing()->value_name("TEXT"),
+        "exclude-notes",
+        po::value<std::vector<std::string>>(&co.rows.exclude_notes)->composing()->value_name("TEXT"),
         "--extra rows whose notes contain TEXT are left out (repeatable)")(
         "rounds", po::value<int>(&rounds)->value_name("N"), "optimiser rounds per fit (default: 4)")(
         "out", po::value<std::string>(&out_path)->value_name("FILE"),
@@ -97,7 +100,8 @@ int calibrate_command(const Args& args) {
       const auto at = framework.find('@');
       co.rows.framework = framework.substr(0, at);
       co.rows.version = at == std::string::npos ? "" : framework.substr(at + 1);
-      if (co.rows.framework.empty()) throw InputError("calibrate: --framework '" + framework + "': expected NAME[@VERSION]");
+      if (co.rows.framework.empty())
+        throw InputError("calibrate: --framework '" + framework + "': expected NAME[@VERSION]");
     }
     if (!folds_raw.empty()) {
       co.folds.clear();
@@ -115,8 +119,9 @@ int calibrate_command(const Args& args) {
     }
     co.bands = !bands_path.empty();
     if (co.bands && latency != "calibrated")
-      throw InputError("calibrate: --bands scores latency/calibrated only (latency/" + latency +
-                       "'s tables are built from measured rows: a held-out source's rows would still be in them)");
+      throw InputError(
+          "calibrate: --bands scores latency/calibrated only (latency/" + latency +
+          "'s tables are built from measured rows: a held-out source's rows would still be in them)");
     for (const std::string& path : std::vector<std::string>{csv_path})
       if (!std::filesystem::exists(path)) throw InputError("calibrate: " + path + ": no such file");
     co.rows.data_root = std::filesystem::path(default_scenario_path(common.load_options()))

@@ -112,12 +112,14 @@ TEST_CASE("calibrate: bad input is refused with the reason", "[calibrate]") {
   o.rows.data_root = root;
   o.fit.optimizer.rounds = 1;
   const std::string header =
-      "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,output_len,"
+      "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,output_"
+      "len,"
       "metric,value,unit,notes\n";
   {
-    std::ofstream(dir / "unmapped.csv") << header
-                                        << "7,src,loc,vLLM 0.6.3,NoSuchModel-9B,bf16,A100 80GB,1,1,1,,1,128,1,"
-                                           "ttft,10,ms,\n";
+    std::ofstream(dir / "unmapped.csv")
+        << header
+        << "7,src,loc,vLLM 0.6.3,NoSuchModel-9B,bf16,A100 80GB,1,1,1,,1,128,1,"
+           "ttft,10,ms,\n";
     o.rows.target = {dir / "unmapped.csv"};
     const std::string m = message_of(o);
     CHECK_THAT(m, Contains("no row could be mapped"));
@@ -179,9 +181,9 @@ TEST_CASE("calibrate: recovers the constants synthetic rows were generated from"
     const validation::DataRow& r = *gemm[i]->prep.row;
     REQUIRE(std::isfinite(pred[i]));
     csv << r.id << "," << (i % 2 ? "synthetic A" : "synthetic B") << ",loc," << quoted(r.software) << ","
-        << quoted(r.model) << "," << r.precision << "," << quoted(r.hardware) << "," << r.n_devices << "," << r.tp
-        << "," << r.pp << "," << r.ep << "," << r.batch << "," << r.input_len << "," << r.output_len << ","
-        << r.metric << "," << pred[i] << "," << r.unit << "," << quoted(r.notes) << "\n";
+        << quoted(r.model) << "," << r.precision << "," << quoted(r.hardware) << "," << r.n_devices << ","
+        << r.tp << "," << r.pp << "," << r.ep << "," << r.batch << "," << r.input_len << "," << r.output_len
+        << "," << r.metric << "," << pred[i] << "," << r.unit << "," << quoted(r.notes) << "\n";
   }
   csv.close();
   CalibrateOptions o;

@@ -33,7 +33,8 @@ std::string value_text(const Calibration& c, const FittedValue& v) {
   return fmt("%.4g", v.value);
 }
 
-std::vector<double> apes(const Calibration& c, const std::vector<ScoredRow>& rows, bool (*keep)(const FitRow&)) {
+std::vector<double> apes(const Calibration& c, const std::vector<ScoredRow>& rows,
+                         bool (*keep)(const FitRow&)) {
   std::vector<double> out;
   for (const ScoredRow& s : rows)
     if (!keep || keep(c.data.rows[s.row])) out.push_back(s.ape);
@@ -97,7 +98,8 @@ std::string family_block_yaml(const Calibration& c, const std::string& family) {
   os << "efficiency:\n  family: " << family << "\n";
   for (const FittedValue& v : c.fit.values)
     if (v.owner == ParamOwner::family && v.group == family)
-      os << "  " << v.name << ": " << value_text(c, v) << (v.on_wall ? "  # on its range's edge" : "") << "\n";
+      os << "  " << v.name << ": " << value_text(c, v) << (v.on_wall ? "  # on its range's edge" : "")
+         << "\n";
   return os.str();
 }
 
@@ -105,7 +107,8 @@ std::string family_blocks_yaml(const Calibration& c) {
   std::ostringstream os;
   std::vector<std::string> families;
   for (const FittedValue& v : c.fit.values)
-    if (v.owner == ParamOwner::family && std::find(families.begin(), families.end(), v.group) == families.end())
+    if (v.owner == ParamOwner::family &&
+        std::find(families.begin(), families.end(), v.group) == families.end())
       families.push_back(v.group);
   for (const std::string& f : families) {
     os << "# family " << f << ": fitted by tessera calibrate (latency/" << c.latency
@@ -128,17 +131,21 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
   if (skipped) {
     os << "rows not used (" << skipped << "):\n";
     for (const SkippedRow& s : c.data.skipped)
-      if (s.reason.rfind("metric '", 0) != 0) os << "  " << s.file << " row " << s.id << ": " << s.reason << "\n";
+      if (s.reason.rfind("metric '", 0) != 0)
+        os << "  " << s.file << " row " << s.id << ": " << s.reason << "\n";
   }
   os << "\n" << family_blocks_yaml(c);
   std::vector<std::string> profiles;
   for (const FittedValue& v : c.fit.values)
-    if (v.owner == ParamOwner::profile && std::find(profiles.begin(), profiles.end(), v.group) == profiles.end())
+    if (v.owner == ParamOwner::profile &&
+        std::find(profiles.begin(), profiles.end(), v.group) == profiles.end())
       profiles.push_back(v.group);
   for (const std::string& p : profiles) {
     const auto at = p.find('@');
-    os << "\n# profile " << p << ": fitted values (a scenario's latency block)\nlatency:\n  name: " << c.latency
-       << "\n  # framework: " << p.substr(0, at) << (at == std::string::npos ? "" : "   (version " + p.substr(at + 1) + ")")
+    os << "\n# profile " << p
+       << ": fitted values (a scenario's latency block)\nlatency:\n  name: " << c.latency
+       << "\n  # framework: " << p.substr(0, at)
+       << (at == std::string::npos ? "" : "   (version " + p.substr(at + 1) + ")")
        << "\n  profile_overrides: \"";
     std::string names;
     for (const FittedValue& v : c.fit.values)
@@ -146,7 +153,8 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
     os << names << "\"\n";
     for (const FittedValue& v : c.fit.values)
       if (v.owner == ParamOwner::profile && v.group == p)
-        os << "  " << v.name << ": " << value_text(c, v) << (v.on_wall ? "  # on its range's edge" : "") << "\n";
+        os << "  " << v.name << ": " << value_text(c, v) << (v.on_wall ? "  # on its range's edge" : "")
+           << "\n";
   }
   os << "\nProtocol (median APE; the held-out folds refit every value without the held-out rows)\n"
      << "| fold | folds | fitted values (full fit: " << c.fit.parameters()
@@ -167,13 +175,15 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
   }
   for (const ProtocolScore& ps : c.protocol) {
     if (ps.kind == FoldKind::in_sample) continue;
-    os << "\n" << fold_name(ps.kind) << "\n| held out | rows | fitted values | median APE | a-priori in this fold |\n"
+    os << "\n"
+       << fold_name(ps.kind) << "\n| held out | rows | fitted values | median APE | a-priori in this fold |\n"
        << "|---|---:|---:|---:|---|\n";
     for (const FoldScore& f : ps.folds) {
       std::string fb;
       for (const std::string& s : f.fallbacks) fb += (fb.empty() ? "" : "; ") + s;
-      const std::string label =
-          ps.kind == FoldKind::leave_one_source_out ? validation::source_label(f.fold.held_out) : f.fold.held_out;
+      const std::string label = ps.kind == FoldKind::leave_one_source_out
+                                    ? validation::source_label(f.fold.held_out)
+                                    : f.fold.held_out;
       os << "| " << label << " | " << f.scored.size() << " | " << f.parameters << " | "
          << percent_or_dash(median(apes(c, f.scored, nullptr))) << " | " << (fb.empty() ? "-" : fb) << " |\n";
     }
@@ -181,7 +191,8 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
   print_group_table(os, c, "source", &source_key);
   print_group_table(os, c, "family", &family_key);
   if (show_rows && !c.protocol.empty()) {
-    os << "\nrows (measured, predicted in sample; APE per fold)\n| id | source | family | framework | measured |";
+    os << "\nrows (measured, predicted in sample; APE per fold)\n| id | source | family | framework | "
+          "measured |";
     for (const ProtocolScore& ps : c.protocol) os << " " << fold_name(ps.kind) << " |";
     os << "\n|---|---|---|---|---:|";
     for (std::size_t i = 0; i < c.protocol.size(); ++i) os << "---:|";
@@ -195,7 +206,8 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
          << r.framework_version() << " | " << fmt("%.4g", r.prep.plan.measured) << " |";
       for (auto& m : col) {
         const auto it = m.find(i);
-        os << " " << percent_or_dash(it == m.end() ? std::nullopt : std::optional<double>(it->second)) << " |";
+        os << " " << percent_or_dash(it == m.end() ? std::nullopt : std::optional<double>(it->second))
+           << " |";
       }
       os << "\n";
     }
@@ -254,12 +266,19 @@ std::string calibration_json(const Calibration& c, const std::string& command) {
   }
   j["protocol"] = protocol;
   json skipped = json::array();
-  for (const SkippedRow& s : c.data.skipped) skipped.push_back({{"file", s.file}, {"id", s.id}, {"reason", s.reason}});
+  for (const SkippedRow& s : c.data.skipped)
+    skipped.push_back({{"file", s.file}, {"id", s.id}, {"reason", s.reason}});
   j["skipped"] = skipped;
   json bands = json::array();
   for (const Band& b : c.bands)
-    bands.push_back({{"family", b.family}, {"framework", b.framework}, {"fold", b.fold}, {"rows", b.rows},
-                     {"sources", b.sources}, {"p10_ln", b.p10}, {"p50_ln", b.p50}, {"p90_ln", b.p90}});
+    bands.push_back({{"family", b.family},
+                     {"framework", b.framework},
+                     {"fold", b.fold},
+                     {"rows", b.rows},
+                     {"sources", b.sources},
+                     {"p10_ln", b.p10},
+                     {"p50_ln", b.p50},
+                     {"p90_ln", b.p90}});
   j["bands"] = bands;
   j["notes"] = c.notes;
   return j.dump(2) + "\n";
@@ -268,12 +287,14 @@ std::string calibration_json(const Calibration& c, const std::string& command) {
 std::string bands_csv(const Calibration& c, const std::string& command) {
   std::ostringstream os;
   os << "# generated by: " << command << "\n"
-     << "# held-out (leave one source out, every value refitted per fold) percentiles of ln(predicted/measured) "
+     << "# held-out (leave one source out, every value refitted per fold) percentiles of "
+        "ln(predicted/measured) "
         "per machine family x framework and per family pooled (*); docs/accuracy.md \"Error bands\"\n"
      << "latency_model,family,framework,fold,rows,sources,p10_ln,p50_ln,p90_ln\n";
   for (const Band& b : c.bands)
-    os << b.latency << "," << b.family << "," << b.framework << "," << b.fold << "," << b.rows << "," << b.sources
-       << "," << fmt("%.4f", b.p10) << "," << fmt("%.4f", b.p50) << "," << fmt("%.4f", b.p90) << "\n";
+    os << b.latency << "," << b.family << "," << b.framework << "," << b.fold << "," << b.rows << ","
+       << b.sources << "," << fmt("%.4f", b.p10) << "," << fmt("%.4f", b.p50) << "," << fmt("%.4f", b.p90)
+       << "\n";
   return os.str();
 }
 

@@ -45,7 +45,8 @@ const ParamSpec kParams[] = {
     // A profile fitted by `tessera calibrate` (docs/accuracy.md "Your own measurements"): the names
     // listed in profile_overrides take the values below instead of the framework profile's; the
     // ranges are the documented physical ranges (profiles.cpp profile_ranges()).
-    {"profile_overrides", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr, 0,
+    {"profile_overrides", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr,
+     0,
      "comma-separated profile values taken from the parameters below instead of the framework profile "
      "(\"launch_overhead,prefill_overhead\"; tessera calibrate prints them); empty: the profile's own"},
     {"launch_overhead", ParamType::quantity, Dimension::time, "5 us", 0.0, 50e-6, nullptr, 0,

@@ -36,7 +36,7 @@ struct ScoredRow {
 
 struct FoldScore {
   Fold fold;
-  std::size_t parameters = 0;        // values this fold fitted
+  std::size_t parameters = 0;          // values this fold fitted
   std::vector<std::string> fallbacks;  // values its test rows take a-priori (their group fitted none)
   std::vector<ScoredRow> scored;
 };
@@ -59,7 +59,7 @@ struct Calibration {
   std::string latency;
   FitData data;
   std::vector<FitParameter> table;
-  FitResult fit;  // on every row
+  FitResult fit;                     // on every row
   std::vector<std::string> sources;  // independent sources, in order of first appearance
   std::vector<ProtocolScore> protocol;
   std::vector<Band> bands;

@@ -23,8 +23,8 @@ struct FitParameter {
   std::string name;  // the plugin parameter (machine-block key or latency parameter)
   ParamOwner owner = ParamOwner::family;
   Transform transform = Transform::logit;
-  double lo = 0, hi = 1;  // documented physical range (SI): a value outside is an artefact
-  double start = 0;       // SI: where the fit starts, and the value the weak prior pulls towards
+  double lo = 0, hi = 1;    // documented physical range (SI): a value outside is an artefact
+  double start = 0;         // SI: where the fit starts, and the value the weak prior pulls towards
   bool needs_8bit = false;  // fitted only for a family with rows whose GEMMs run in <= 8 bits
 };
 

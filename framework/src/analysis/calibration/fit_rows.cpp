@@ -52,14 +52,12 @@ std::string FitRow::framework_version() const {
          (version.empty() ? std::string("unversioned") : version);
 }
 
-std::string FitRow::profile_key() const {
-  return version.empty() ? framework : framework + "@" + version;
-}
+std::string FitRow::profile_key() const { return version.empty() ? framework : framework + "@" + version; }
 
 FitData load_fit_rows(const FitRowOptions& o) {
   namespace fs = std::filesystem;
-  const validation::Aliases aliases = validation::load_aliases(
-      o.aliases.empty() ? validation::default_aliases_path(o.data_root) : o.aliases);
+  const validation::Aliases aliases =
+      validation::load_aliases(o.aliases.empty() ? validation::default_aliases_path(o.data_root) : o.aliases);
   const std::map<std::string, std::string> family_of = parse_family_map(o.family_map);
   FitData data;
   validation::PreparedFiles files;

@@ -38,10 +38,10 @@ struct FitRowOptions {
   std::vector<std::string> extra;   // calibration CSVs (weight FitOptions::extra_weight)
   std::string aliases;              // "" = default_aliases_path(data_root)
   std::string data_root;
-  std::string family;                 // every row's family ("" = from its machine file)
-  std::vector<std::string> family_map;  // "NAME=stem,stem": machine file stems of family NAME
-  std::string machine;                  // every row's machine file ("" = the alias table's)
-  std::string framework, version;       // every row's framework profile ("" = the alias table's)
+  std::string family;                      // every row's family ("" = from its machine file)
+  std::vector<std::string> family_map;     // "NAME=stem,stem": machine file stems of family NAME
+  std::string machine;                     // every row's machine file ("" = the alias table's)
+  std::string framework, version;          // every row's framework profile ("" = the alias table's)
   std::vector<std::string> exclude_ids;    // "A-B" or "A": ids of --extra rows left out
   std::vector<std::string> exclude_notes;  // --extra rows whose notes contain the text, left out
 };

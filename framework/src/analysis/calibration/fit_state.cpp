@@ -44,7 +44,8 @@ std::vector<double> Predictor::predict(const std::vector<const FitRow*>& rows, c
     if (block == impl_->blocks.end())
       block = impl_->blocks
                   .emplace(r.prep.plan.machine_file,
-                           impl_->registry->machine_params(latency_, r.prep.efficiency_raw, r.prep.plan.machine_file))
+                           impl_->registry->machine_params(latency_, r.prep.efficiency_raw,
+                                                           r.prep.plan.machine_file))
                   .first;
     ParamSet eff = block->second;
     if (const auto f = state.family.find(r.family); f != state.family.end())

@@ -19,7 +19,7 @@ namespace tessera::calibration {
 
 struct FitOptions {
   OptimizerOptions optimizer;
-  double extra_weight = 0.5;          // an --extra group's weight (a target group weighs 1)
+  double extra_weight = 0.5;           // an --extra group's weight (a target group weighs 1)
   double profile_prior_weight = 1e-5;  // a nudge only
   double family_prior_weight = 3e-3;   // keeps the efficiencies physical
   std::size_t min_sources = 2;         // sources a profile's rows must come from to be fitted
@@ -29,8 +29,8 @@ struct FittedValue {
   ParamOwner owner = ParamOwner::family;
   std::string group;  // the family or the profile key
   std::string name;
-  double value = 0;       // SI
-  bool on_wall = false;   // at the edge of its documented range: the rows push it further
+  double value = 0;      // SI
+  bool on_wall = false;  // at the edge of its documented range: the rows push it further
 };
 
 struct FitResult {

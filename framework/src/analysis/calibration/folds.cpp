@@ -24,10 +24,14 @@ bool parse_fold(const std::string& t, FoldKind& out) {
       out = k;
       return true;
     }
-  if (t == "source") out = FoldKind::leave_one_source_out;
-  else if (t == "family") out = FoldKind::leave_one_family_out;
-  else if (t == "framework-version" || t == "version") out = FoldKind::leave_one_framework_version_out;
-  else return false;
+  if (t == "source")
+    out = FoldKind::leave_one_source_out;
+  else if (t == "family")
+    out = FoldKind::leave_one_family_out;
+  else if (t == "framework-version" || t == "version")
+    out = FoldKind::leave_one_framework_version_out;
+  else
+    return false;
   return true;
 }
 
@@ -71,7 +75,8 @@ std::vector<Fold> make_folds(const std::vector<FitRow>& rows, FoldKind k) {
     Fold f;
     f.kind = k;
     f.held_out = g;
-    for (std::size_t i = 0; i < rows.size(); ++i) (fold_group(rows[i], k) == g ? f.test : f.train).push_back(i);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      (fold_group(rows[i], k) == g ? f.test : f.train).push_back(i);
     out.push_back(std::move(f));
   }
   return out;

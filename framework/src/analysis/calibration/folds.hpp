@@ -10,7 +10,12 @@
 
 namespace tessera::calibration {
 
-enum class FoldKind { in_sample, leave_one_source_out, leave_one_family_out, leave_one_framework_version_out };
+enum class FoldKind {
+  in_sample,
+  leave_one_source_out,
+  leave_one_family_out,
+  leave_one_framework_version_out
+};
 
 TESSERA_API const char* fold_name(FoldKind k);  // "in-sample", "leave-one-source-out", ...
 // Parses "in-sample", "source", "family", "framework-version" (and the long names); false when
@@ -20,9 +25,9 @@ TESSERA_API std::vector<FoldKind> all_folds();
 
 struct Fold {
   FoldKind kind = FoldKind::in_sample;
-  std::string held_out;               // the group's label ("" in sample)
-  std::vector<std::size_t> test;      // indices of the scored rows (held out unless in sample)
-  std::vector<std::size_t> train;     // indices of the rows the fold fits on
+  std::string held_out;            // the group's label ("" in sample)
+  std::vector<std::size_t> test;   // indices of the scored rows (held out unless in sample)
+  std::vector<std::size_t> train;  // indices of the rows the fold fits on
 };
 
 // The group a row belongs to under `k` (its source, family, framework@version).

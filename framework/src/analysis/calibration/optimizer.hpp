@@ -13,8 +13,8 @@ namespace tessera::calibration {
 
 struct OptimizerOptions {
   int rounds = 4;
-  int sweeps = 6;               // coordinate-search sweeps per round
-  int evals_per_round = 3000;   // Nelder-Mead evaluations per round
+  int sweeps = 6;              // coordinate-search sweeps per round
+  int evals_per_round = 3000;  // Nelder-Mead evaluations per round
 };
 
 using Objective = std::function<double(const std::vector<double>&)>;
