@@ -47,7 +47,7 @@ int calibrate_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
     calibration::CalibrateOptions co;
-    std::string csv_path, framework, out_path, bands_path, latency = "calibrated";
+    std::string csv_path, framework, out_path, bands_path, latency = "calibrated", profile_key = "version";
     std::vector<std::string> folds_raw;
     bool summary = false;
     int rounds = co.fit.optimizer.rounds;
@@ -71,6 +71,9 @@ int calibrate_command(const Args& args) {
         "the framework profile of every row (e.g. vllm@0.8.4; default: the alias table's)")(
         "folds", po::value<std::vector<std::string>>(&folds_raw)->composing()->value_name("LIST"),
         "in-sample, source, family, framework-version or all, comma-separated (default: in-sample,source)")(
+        "profile-key", po::value<std::string>(&profile_key)->value_name("KEY"),
+        "what a fitted profile is: version (framework@stated-version, default) or framework (every version "
+        "of a framework shares the fitted values)")(
         "min-sources", po::value<std::size_t>(&min_sources)->value_name("N"),
         "sources a profile's rows must come from to be fitted (default: 2; 1 when every row has one source)")(
         "exclude-ids",
@@ -92,6 +95,9 @@ int calibrate_command(const Args& args) {
     if (csv_path.empty()) throw InputError("calibrate: name a measurements CSV (e.g. data/measurements.csv)");
     if (rounds < 1) throw InputError("calibrate: --rounds: expected an integer >= 1");
     if (min_sources < 1) throw InputError("calibrate: --min-sources: expected an integer >= 1");
+    if (profile_key != "version" && profile_key != "framework")
+      throw InputError("calibrate: --profile-key '" + profile_key + "': expected version or framework");
+    co.rows.key_by_version = profile_key == "version";
     co.fit.optimizer.rounds = rounds;
     co.fit.min_sources = min_sources;
     co.latency = latency;

@@ -89,6 +89,30 @@ TEST_CASE("calibrate: family and framework-version folds and in sample", "[calib
   CHECK_FALSE(parse_fold("sources", k));
 }
 
+TEST_CASE("calibrate: a profile is keyed by the stated version unless told otherwise", "[calibrate]") {
+  FitRow r = row("1", "S1", "A100", "vllm", "0.6.3");
+  CHECK(r.profile_key() == "vllm@0.6.3");
+  CHECK(r.framework_version() == "vllm@0.6.3");
+  r.key_by_version = false;
+  CHECK(r.profile_key() == "vllm");
+  CHECK(r.framework_version() == "vllm@0.6.3");  // the fold still holds out one version
+  CHECK(row("2", "S2", "A100", "tensorrt-llm", "").profile_key() == "tensorrt-llm");
+}
+
+TEST_CASE("calibrate: rows that built a measured table are never fitted or scored", "[calibrate]") {
+  FitRowOptions ro;
+  const std::string root = TESSERA_SOURCE_DIR;
+  ro.target = {root + "/data/measurements-h200.csv"};
+  ro.data_root = root;
+  ro.table_rows = {{"1003", "h200-gemm"}};
+  const FitData d = load_fit_rows(ro);
+  for (const FitRow& r : d.rows) CHECK(r.id != "1003");
+  bool listed = false;
+  for (const SkippedRow& s : d.skipped)
+    listed = listed || (s.id == "1003" && s.reason == "used to build table h200-gemm");
+  CHECK(listed);
+}
+
 TEST_CASE("calibrate: percentiles interpolate between ranks", "[calibrate]") {
   const std::vector<double> v = {4, 1, 3, 2};  // sorted 1 2 3 4: rank h = 3q
   CHECK_THAT(*percentile(v, 0.10), WithinAbs(1.3, 1e-12));

@@ -5,6 +5,8 @@
 #include <map>
 
 #include "analysis/calibration/percentiles.hpp"
+#include "analysis/table_rows.hpp"
+#include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::calibration {
@@ -67,7 +69,10 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
   const LoadedPlugin& plugin =
       registry.require(PluginKind::latency, o.latency, SourceLocation{"--latency", 0, 0});
   c.table = fit_parameters(*plugin.descriptor);
-  c.data = load_fit_rows(o.rows);
+  FitRowOptions ro = o.rows;
+  if (o.latency == plugin_defaults::kFallsBackOnCalibrated)
+    ro.table_rows = validation::table_build_rows(validation::kernel_tables_dir(ro.data_root));
+  c.data = load_fit_rows(ro);
   if (c.data.rows.empty()) {
     std::string why;
     for (const SkippedRow& s : c.data.skipped) why += "\n  " + s.file + " row " + s.id + ": " + s.reason;

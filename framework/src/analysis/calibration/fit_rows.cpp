@@ -52,7 +52,9 @@ std::string FitRow::framework_version() const {
          (version.empty() ? std::string("unversioned") : version);
 }
 
-std::string FitRow::profile_key() const { return version.empty() ? framework : framework + "@" + version; }
+std::string FitRow::profile_key() const {
+  return version.empty() || !key_by_version ? framework : framework + "@" + version;
+}
 
 FitData load_fit_rows(const FitRowOptions& o) {
   namespace fs = std::filesystem;
@@ -81,6 +83,10 @@ FitData load_fit_rows(const FitRowOptions& o) {
         data.skipped.push_back({path, r.id, "excluded by --exclude-notes"});
         continue;
       }
+      if (const auto t = o.table_rows.find(r.id); t != o.table_rows.end()) {
+        data.skipped.push_back({path, r.id, "used to build table " + t->second});
+        continue;
+      }
       data.raw.push_back(std::make_unique<validation::DataRow>(std::move(r)));
       const validation::DataRow& row = *data.raw.back();
       validation::RowPlan plan = validation::plan_row(row, aliases, o.data_root);
@@ -104,6 +110,7 @@ FitData load_fit_rows(const FitRowOptions& o) {
       fr.source = row.source;
       fr.file = path;
       fr.extra = extra;
+      fr.key_by_version = o.key_by_version;
       fr.framework = plan.framework;
       fr.version = plan.framework_version;
       const std::string stem = fs::path(plan.machine_file).stem().string();
