@@ -17,6 +17,7 @@ int explore_command(const Args& args);
 int plugins_command(const Args& args);
 int validate_command(const Args& args);
 int validate_data_command(const Args& args);
+int calibrate_command(const Args& args);
 int schema_command(const Args& args);
 int report_command(const Args& args);
 

@@ -31,6 +31,8 @@ const Subcommand kSubcommands[] = {
     {"validate", tessera::cli::validate_command, "check model, machine and scenario files"},
     {"validate-data", tessera::cli::validate_data_command,
      "predict published measurements and report the error"},
+    {"calibrate", tessera::cli::calibrate_command,
+     "fit a family block and framework profile to measurements; held-out error"},
     {"report", tessera::cli::report_command, "redraw a saved --json result (any study) as an HTML report"},
     {"schema", tessera::cli::schema_command, "the keys of model, machine and scenario files; --json-schema"},
 };

@@ -42,7 +42,57 @@ const ParamSpec kParams[] = {
      nullptr, 0,
      "fuse each TP all-reduce (up to 16384 tokens) with the residual add and RMSNorm after it: one kernel "
      "less, no communication hidden"},
+    // A profile fitted by `tessera calibrate` (docs/accuracy.md "Your own measurements"): the names
+    // listed in profile_overrides take the values below instead of the framework profile's; the
+    // ranges are the documented physical ranges (profiles.cpp profile_ranges()).
+    {"profile_overrides", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr,
+     0,
+     "comma-separated profile values taken from the parameters below instead of the framework profile "
+     "(\"launch_overhead,prefill_overhead\"; tessera calibrate prints them); empty: the profile's own"},
+    {"launch_overhead", ParamType::quantity, Dimension::time, "5 us", 0.0, 50e-6, nullptr, 0,
+     "host time per kernel launch (used when listed in profile_overrides)"},
+    {"collective_overhead", ParamType::quantity, Dimension::time, "0 us", 0.0, 150e-6, nullptr, 0,
+     "software cost per collective call beyond the time model's (used when listed in profile_overrides)"},
+    {"decode_step_overhead", ParamType::quantity, Dimension::time, "80 us", 0.0, 2000e-6, nullptr, 0,
+     "scheduling and host sync per decode step (used when listed in profile_overrides)"},
+    {"prefill_overhead", ParamType::quantity, Dimension::time, "4000 us", 0.0, 20000e-6, nullptr, 0,
+     "request admission, scheduling, first sampling per prefill (used when listed in profile_overrides)"},
+    {"decode_seq_overhead", ParamType::quantity, Dimension::time, "2 us", 0.0, 50e-6, nullptr, 0,
+     "per sequence per decode step (used when listed in profile_overrides)"},
+    {"prefill_chunk_overhead", ParamType::quantity, Dimension::time, "100 us", 0.0, 2000e-6, nullptr, 0,
+     "one scheduler iteration per prefill chunk (used when listed in profile_overrides)"},
 };
+
+// The profile with the values profile_overrides names taken from the parameters.
+tessera::plugins::FrameworkProfile with_overrides(tessera::plugins::FrameworkProfile p,
+                                                  const tessera::ParamSet& params) {
+  if (!params.has("profile_overrides")) return p;
+  const std::string& list = params.text("profile_overrides");
+  std::size_t at = 0;
+  while (at < list.size()) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    std::string name = list.substr(at, end - at);
+    at = end + 1;
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    if (name.empty()) continue;
+    double* field = name == "launch_overhead"          ? &p.launch_overhead
+                    : name == "collective_overhead"    ? &p.collective_overhead
+                    : name == "decode_step_overhead"   ? &p.decode_step_overhead
+                    : name == "prefill_overhead"       ? &p.prefill_overhead
+                    : name == "decode_seq_overhead"    ? &p.decode_seq_overhead
+                    : name == "prefill_chunk_overhead" ? &p.prefill_chunk_overhead
+                                                       : nullptr;
+    if (!field)
+      throw tessera::PluginError("latency/calibrated: profile_overrides names '" + name +
+                                 "', not a profile value (launch_overhead, collective_overhead, "
+                                 "decode_step_overhead, prefill_overhead, decode_seq_overhead, "
+                                 "prefill_chunk_overhead)");
+    *field = params.real(name);
+  }
+  return p;
+}
 
 tessera::PluginObject* create(const tessera::ParamSet& params) {
   const std::string& name = params.text("framework");
@@ -52,7 +102,7 @@ tessera::PluginObject* create(const tessera::ParamSet& params) {
     throw tessera::PluginError("latency/calibrated: no overhead profile for framework '" + name +
                                (version.empty() ? "" : "@" + version) + "'");
   return new tessera::plugins::CalibratedLatency(
-      *c.profile, tessera::tp_overlap_policy(params),
+      with_overrides(*c.profile, params), tessera::tp_overlap_policy(params),
       params.has("allreduce_norm_fusion") && params.boolean("allreduce_norm_fusion"));
 }
 

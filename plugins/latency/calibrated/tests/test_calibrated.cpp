@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -30,8 +31,20 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
   const LoadedPlugin* p = registry().find(PluginKind::latency, "calibrated");
   REQUIRE(p != nullptr);
   const PluginDescriptor& d = *p->descriptor;
-  // framework, framework_version, tp_overlap, tp_overlap_chunks, _min_chunk_tokens, fusion
-  REQUIRE(d.param_count == 6);
+  // framework, framework_version, tp_overlap, tp_overlap_chunks, _min_chunk_tokens, fusion,
+  // profile_overrides and the six profile values it may take from parameters
+  REQUIRE(d.param_count == 13);
+  REQUIRE(std::string(d.params[6].name) == "profile_overrides");
+  for (std::size_t k = 0; k < 6; ++k) {
+    // The override parameters' ranges are the documented profile ranges (tessera calibrate
+    // fits inside them).
+    const ParamSpec& spec = d.params[7 + k];
+    const plugins::ProfileRange& r = plugins::profile_ranges()[k];
+    INFO(spec.name);
+    CHECK(std::string(spec.name) == r.name);
+    CHECK(std::abs(spec.min - r.lo) <= 1e-12);
+    CHECK(std::abs(spec.max - r.hi) <= 1e-12 * r.hi);
+  }
   REQUIRE(std::string(d.params[0].name) == "framework");
   REQUIRE(std::string(d.params[1].name) == "framework_version");
   std::set<std::string> choices;

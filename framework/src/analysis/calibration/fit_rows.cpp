@@ -1,0 +1,131 @@
+#include "analysis/calibration/fit_rows.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "analysis/row_plan.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::calibration {
+
+namespace {
+
+bool id_in(const std::string& id, const std::vector<std::string>& ranges) {
+  char* end = nullptr;
+  const long v = std::strtol(id.c_str(), &end, 10);
+  if (end == id.c_str()) return false;
+  for (const std::string& r : ranges) {
+    const auto dash = r.find('-');
+    const long lo = std::strtol(r.substr(0, dash).c_str(), nullptr, 10);
+    const long hi = dash == std::string::npos ? lo : std::strtol(r.substr(dash + 1).c_str(), nullptr, 10);
+    if (v >= lo && v <= hi) return true;
+  }
+  return false;
+}
+
+std::map<std::string, std::string> parse_family_map(const std::vector<std::string>& entries) {
+  std::map<std::string, std::string> out;
+  for (const std::string& e : entries) {
+    const auto eq = e.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("calibrate: --family-map '" + e + "': expected NAME=stem[,stem...]");
+    std::stringstream ss(e.substr(eq + 1));
+    std::string stem;
+    while (std::getline(ss, stem, ','))
+      if (!stem.empty()) out[stem] = e.substr(0, eq);
+  }
+  return out;
+}
+
+std::string block_family(const std::vector<RawParam>& raw) {
+  for (const RawParam& p : raw)
+    if (p.key == "family") return p.text;
+  return "";
+}
+
+}  // namespace
+
+std::string FitRow::framework_version() const {
+  return (framework.empty() ? std::string("default") : framework) + "@" +
+         (version.empty() ? std::string("unversioned") : version);
+}
+
+std::string FitRow::profile_key() const {
+  return version.empty() || !key_by_version ? framework : framework + "@" + version;
+}
+
+FitData load_fit_rows(const FitRowOptions& o) {
+  namespace fs = std::filesystem;
+  const validation::Aliases aliases =
+      validation::load_aliases(o.aliases.empty() ? validation::default_aliases_path(o.data_root) : o.aliases);
+  const std::map<std::string, std::string> family_of = parse_family_map(o.family_map);
+  FitData data;
+  validation::PreparedFiles files;
+  std::vector<std::pair<std::string, bool>> csvs;
+  for (const auto& t : o.target) csvs.emplace_back(t, false);
+  for (const auto& e : o.extra) csvs.emplace_back(e, true);
+  for (const auto& [path, extra] : csvs) {
+    for (validation::DataRow& r : validation::read_measurements(path)) {
+      if (!validation::is_latency_metric(r.metric)) {
+        data.skipped.push_back({path, r.id, "metric '" + r.metric + "' is not a latency metric"});
+        continue;
+      }
+      ++data.latency_rows;
+      if (extra && id_in(r.id, o.exclude_ids)) {
+        data.skipped.push_back({path, r.id, "excluded by --exclude-ids"});
+        continue;
+      }
+      bool noted = false;
+      for (const auto& t : o.exclude_notes) noted = noted || r.notes.find(t) != std::string::npos;
+      if (extra && noted) {
+        data.skipped.push_back({path, r.id, "excluded by --exclude-notes"});
+        continue;
+      }
+      if (const auto t = o.table_rows.find(r.id); t != o.table_rows.end()) {
+        data.skipped.push_back({path, r.id, "used to build table " + t->second});
+        continue;
+      }
+      data.raw.push_back(std::make_unique<validation::DataRow>(std::move(r)));
+      const validation::DataRow& row = *data.raw.back();
+      validation::RowPlan plan = validation::plan_row(row, aliases, o.data_root);
+      if (!plan.mapped) {
+        data.skipped.push_back({path, row.id, plan.reason});
+        continue;
+      }
+      if (!o.machine.empty()) plan.machine_file = o.machine;
+      if (!o.framework.empty()) {
+        plan.framework = o.framework;
+        plan.framework_version = o.version;
+      }
+      FitRow fr;
+      try {
+        fr.prep = validation::prepare_row(row, plan, files);
+      } catch (const Error& e) {
+        data.skipped.push_back({path, row.id, e.what()});
+        continue;
+      }
+      fr.id = row.id;
+      fr.source = row.source;
+      fr.file = path;
+      fr.extra = extra;
+      fr.key_by_version = o.key_by_version;
+      fr.framework = plan.framework;
+      fr.version = plan.framework_version;
+      const std::string stem = fs::path(plan.machine_file).stem().string();
+      if (!o.family.empty())
+        fr.family = o.family;
+      else if (const auto it = family_of.find(stem); it != family_of.end())
+        fr.family = it->second;
+      else if (const std::string f = block_family(fr.prep.efficiency_raw); !f.empty())
+        fr.family = f;
+      else
+        fr.family = stem;
+      data.rows.push_back(std::move(fr));
+    }
+  }
+  return data;
+}
+
+}  // namespace tessera::calibration

@@ -1,0 +1,83 @@
+#include "analysis/calibration/fit_state.hpp"
+
+#include <cmath>
+#include <mutex>
+
+#include "host/plugin_defaults.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::calibration {
+
+struct Predictor::Impl {
+  const PluginRegistry* registry = nullptr;
+  std::shared_ptr<const MemoryModel> memory;
+  // Validated machine blocks by machine file; latency models with the shipped profile by key.
+  mutable std::map<std::string, ParamSet> blocks;
+  mutable std::map<std::string, std::shared_ptr<const LatencyModel>> shipped;
+
+  PluginChoice choice(const std::string& latency, const FitRow& r) const {
+    PluginChoice c;
+    c.name = latency;
+    const SourceLocation at{r.file, 0, 0};
+    if (!r.framework.empty()) c.params.push_back(RawParam{"framework", r.framework, {}, false, at});
+    if (!r.version.empty()) c.params.push_back(RawParam{"framework_version", r.version, {}, false, at});
+    return c;
+  }
+};
+
+Predictor::Predictor(const PluginRegistry& registry, std::string latency)
+    : impl_(std::make_unique<Impl>()), latency_(std::move(latency)) {
+  impl_->registry = &registry;
+  PluginChoice mem;
+  mem.name = plugin_defaults::kMemory;
+  impl_->memory = registry.create_memory(mem);
+}
+
+Predictor::~Predictor() = default;
+
+std::vector<double> Predictor::predict(const std::vector<const FitRow*>& rows, const FitState& state) const {
+  std::vector<double> out(rows.size(), std::nan(""));
+  std::map<std::string, std::shared_ptr<const LatencyModel>> fitted;  // this state's profiles
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const FitRow& r = *rows[i];
+    auto block = impl_->blocks.find(r.prep.plan.machine_file);
+    if (block == impl_->blocks.end())
+      block = impl_->blocks
+                  .emplace(r.prep.plan.machine_file,
+                           impl_->registry->machine_params(latency_, r.prep.efficiency_raw,
+                                                           r.prep.plan.machine_file))
+                  .first;
+    ParamSet eff = block->second;
+    if (const auto f = state.family.find(r.family); f != state.family.end())
+      for (const auto& [name, v] : f->second) eff.set(name, v);
+    std::shared_ptr<const LatencyModel> lat;
+    const std::string key = r.profile_key();
+    if (const auto p = state.profile.find(key); p != state.profile.end()) {
+      auto& slot = fitted[key];
+      if (!slot) {
+        PluginChoice c = impl_->choice(latency_, r);
+        std::string names;
+        std::vector<PluginParamValue> set;
+        for (const auto& [name, v] : p->second) {
+          names += (names.empty() ? "" : ",") + name;
+          set.push_back({PluginKind::latency, latency_, name, v, false});
+        }
+        c.params.push_back(RawParam{"profile_overrides", names, {}, false, SourceLocation{r.file, 0, 0}});
+        slot = impl_->registry->create_latency(c, set);
+      }
+      lat = slot;
+    } else {
+      auto& slot = impl_->shipped[key];
+      if (!slot) slot = impl_->registry->create_latency(impl_->choice(latency_, r));
+      lat = slot;
+    }
+    try {
+      out[i] = validation::predict_row(r.prep, lat, eff, impl_->memory);
+    } catch (const Error&) {
+      out[i] = std::nan("");
+    }
+  }
+  return out;
+}
+
+}  // namespace tessera::calibration
