@@ -215,6 +215,7 @@ std::string html_report(const json& result, const std::string& command, const We
           line.textContent = label + ": " + t.join(", ") + ". No stage breakdown: only " + meta.carry +
             " carry one; other points show their totals.";
         }
+        try { src.signal("picked", key).runAsync(); } catch (e) { /* a scatter without the mark */ }
         return dst.signal("chosen", key).runAsync();
       };
       var datumOf = function (item) { return item && item.datum && item.datum.id !== undefined ? item.datum : null; };

@@ -32,6 +32,12 @@ json ranked_bars(int width, int step, json rows, json y, json x, json more) {
   return spec;
 }
 
+json picked_size(double normal, double chosen) {
+  return {{"condition", {{"test", "'' + datum.id === picked"}, {"value", chosen}}}, {"value", normal}};
+}
+
+json picked_param(const std::string& id) { return {{"name", "picked"}, {"value", id}}; }
+
 json part_colour() {
   const std::vector<std::string>& p = okabe_ito();
   return {{"field", "part"},

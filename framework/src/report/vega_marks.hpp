@@ -21,6 +21,12 @@ nlohmann::json ranked_band(const std::string& field, const std::string& rank_fie
 nlohmann::json ranked_bars(int width, int step, nlohmann::json rows, nlohmann::json y, nlohmann::json x,
                            nlohmann::json more);
 
+// A point's size: `chosen` for the point whose id is the scatter's parameter `picked` (the
+// configuration its breakdown chart shows), else `normal`.
+nlohmann::json picked_size(double normal, double chosen);
+// That parameter, at first `id` (the best's; "" = none).
+nlohmann::json picked_param(const std::string& id);
+
 // The colour of the field `part` (compute / memory / communication / overhead), Okabe-Ito.
 nlohmann::json part_colour();
 

@@ -80,6 +80,15 @@ std::string points_note(const json& result, const char* what) {
 
 // ---- run -----------------------------------------------------------------------------------
 
+// The best's id as the page's parameters hold it ("" = none; serve without an aggregated best:
+// the first disaggregated pair's).
+std::string best_id_text(const json& result) {
+  json id = field(field(result, "best"), "id");
+  const json& pairs = array_field(field(result, "disaggregated"), "frontier");
+  if (id.is_null() && !pairs.empty()) id = field(pairs[0], "id");
+  return id.is_null() ? "" : id.is_string() ? id.get<std::string>() : id.dump();
+}
+
 json search_pareto_spec(const json& result) {
   std::vector<std::string> keys, titles;
   for (const json& o : array_field(result, "objectives")) {
@@ -124,26 +133,29 @@ json search_pareto_spec(const json& result) {
     layers.push_back(
         {{"data", {{"values", nullptr}}},
          {"transform", axes},
-         {"mark", {{"type", "point"}, {"filled", true}, {"size", 36}}},
+         {"mark", {{"type", "point"}, {"filled", true}}},
          {"encoding",
           {{"x", x},
            {"y", y},
+           {"size", vega::picked_size(36, 150)},
            {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.75}}}, {"value", 0.2}}},
            {"tooltip", tooltip}}}});
     move_values(layers.back(), points);  // thousands of rows: moved in, not copied
   }
   if (!frontier.empty())
-    layers.push_back({{"data", {{"values", frontier}}},
-                      {"transform", axes},
-                      {"mark", vega::frontier_mark()},
-                      {"encoding", {{"x", x}, {"y", y}, {"tooltip", tooltip}}}});
+    layers.push_back(
+        {{"data", {{"values", frontier}}},
+         {"transform", axes},
+         {"mark", vega::frontier_mark()},
+         {"encoding", {{"x", x}, {"y", y}, {"size", vega::picked_size(140, 400)}, {"tooltip", tooltip}}}});
   return {{"$schema", kSchema},
           {"width", 640},
           {"height", 400},
           {"params", json::array({knob_select("x_objective", "x axis ", keys, x0),
                                   knob_select("y_objective", "y axis ", keys, y0),
-                                  knob_select("colour_knob", "colour by ", knobs, "tp")})},
+                                  knob_select("colour_knob", "colour by ", knobs, "tp"),
+                                  vega::picked_param(best_id_text(result))})},
           {"layer", layers}};
 }
 
@@ -165,13 +177,13 @@ void frontier_layers(json& layers, const json& rows, const std::string& colour, 
                      {{"type", "point"},
                       {"shape", shape},
                       {"filled", true},
-                      {"size", 90},
                       {"color", colour},
                       {"stroke", "#000000"},
                       {"strokeWidth", 1}}},
                     {"encoding",
                      {{"x", {{"field", "tokens_per_s_per_user"}, {"type", "quantitative"}}},
                       {"y", {{"field", "tokens_per_s_per_pe"}, {"type", "quantitative"}}},
+                      {"size", vega::picked_size(90, 300)},
                       {"tooltip", tooltip}}}});
 }
 
@@ -235,10 +247,11 @@ json serve_scatter_spec(const json& result) {
                                     {{"filter",
                                       "isValid(datum.tokens_per_s_per_user) && "
                                       "isValid(datum.tokens_per_s_per_pe)"}}})},
-         {"mark", {{"type", "point"}, {"filled", true}, {"size", 30}}},
+         {"mark", {{"type", "point"}, {"filled", true}}},
          {"encoding",
           {{"x", x},
            {"y", y},
+           {"size", vega::picked_size(30, 150)},
            {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.7}}}, {"value", 0.15}}},
            {"tooltip", tooltip}}}});
@@ -273,7 +286,8 @@ json serve_scatter_spec(const json& result) {
   return {{"$schema", kSchema},
           {"width", 640},
           {"height", 400},
-          {"params", json::array({knob_select("colour_knob", "colour by ", knobs, "tp")})},
+          {"params", json::array({knob_select("colour_knob", "colour by ", knobs, "tp"),
+                                  vega::picked_param(best_id_text(result))})},
           {"layer", layers}};
 }
 
