@@ -209,7 +209,7 @@ std::string html_report(const json& result, const std::string& command, const We
         if (has[key]) {
           line.textContent = "Showing: " + label + (key === meta.best ? " (the best)" : "") + ".";
         } else {
-          var t = meta.totals.filter(function (f) { return typeof d[f[0]] === "number"; }).map(function (f) {
+          var t = meta.totals.filter(function (f) { return d && typeof d[f[0]] === "number"; }).map(function (f) {
             return f[1] + " " + Number(d[f[0]].toPrecision(4));
           });
           line.textContent = label + ": " + t.join(", ") + ". No stage breakdown: only " + meta.carry +
