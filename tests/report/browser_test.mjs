@@ -2,9 +2,10 @@
 // headless, driven over the DevTools protocol by puppeteer-core (third_party/web). One browser,
 // one page per report. A report fails when the page logs a console error or throws, asks for
 // anything over the network, does not render every view, a view has a mark that drew nothing,
-// or hovering a data point shows no tooltip naming its configuration. Writes OUT/NAME.png per
-// report. Then the test of the test: two deliberately broken copies of the first report (a chart
-// whose field does not exist, so it draws nothing; a script that logs an error) must fail.
+// hovering a data point shows no tooltip naming its configuration, or a stage breakdown does not
+// follow a click on its scatter (checkPicks). Writes OUT/NAME.png per report. Then the test of
+// the test: three deliberately broken copies of the first report (a chart whose field does not
+// exist, so it draws nothing; a script that logs an error; a breakdown deaf to clicks) must fail.
 //
 // node browser_test.mjs --chromium PATH --modules NODE_MODULES --out DIR [--jobs N] REPORT.html...
 import { createRequire } from "node:module";
@@ -53,6 +54,75 @@ function marksOf() {
     out[id] = [...byName.values()];
   }
   return out;
+}
+
+// The stage breakdown chosen from the scatter (docs/report.md): in each chart that picks from
+// another (section[data-picks-from]), the bars are the best's at first; a click on a frontier
+// point that is not the best (dispatched on its SVG element, as a reader's click reaches Vega)
+// must turn them into that configuration's stages, and a click on a point without a breakdown
+// must say so. Runs in the page.
+async function checkPicks(page) {
+  return page.evaluate(async () => {
+    const problems = [];
+    const bars = (view) => {
+      const out = [];
+      const walk = (node) => {
+        if (!node) return;
+        if (node.marktype === "rect" && node.role === "mark")
+          for (const it of node.items) if (it.datum && it.datum.part) out.push(it.datum);
+        for (const item of node.items || []) for (const child of item.items || []) walk(child);
+      };
+      for (const item of view.scenegraph().root.items || []) for (const child of item.items || []) walk(child);
+      return out;
+    };
+    const pointsOf = (view) => {
+      const out = [];
+      const walk = (node) => {
+        if (!node) return;
+        if (node.marktype === "symbol" && node.role === "mark")
+          for (const it of node.items) if (it.datum && it.datum.id !== undefined && it._svg) out.push(it);
+        for (const item of node.items || []) for (const child of item.items || []) walk(child);
+      };
+      for (const item of view.scenegraph().root.items || []) for (const child of item.items || []) walk(child);
+      return out;
+    };
+    const settle = async (view, want) => {
+      for (let i = 0; i < 40 && view.signal("chosen") !== want; ++i) await new Promise((r) => setTimeout(r, 50));
+      await view.runAsync();
+    };
+    for (const sec of document.querySelectorAll("section[data-picks-from]")) {
+      const id = sec.id.slice(6);
+      const src = window.tesseraViews[sec.dataset.picksFrom], dst = window.tesseraViews[id];
+      const pick = (window.tesseraPick || {})[id];
+      if (!src || !dst || !pick) { problems.push(`chart ${id}: no scatter to pick from`); continue; }
+      const has = new Set(pick.meta.with_breakdown);
+      await dst.runAsync();
+      const first = bars(dst);
+      if (first.length === 0 || first.some((d) => d.id !== pick.meta.best))
+        problems.push(`chart ${id}: at first the bars are not the best's (${pick.meta.best})`);
+      const target = pointsOf(src).find((it) => String(it.datum.id) !== pick.meta.best && has.has(String(it.datum.id)));
+      if (!target) { problems.push(`chart ${id}: no frontier point other than the best to pick`); continue; }
+      const want = String(target.datum.id);
+      target._svg.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      await settle(dst, want);
+      const now = bars(dst);
+      if (now.length === 0 || now.some((d) => d.id !== want))
+        problems.push(`chart ${id}: clicking ${target.datum.config} (id ${want}) did not show its stages`);
+      const line = document.getElementById("picked-" + id).textContent;
+      if (!line.includes(target.datum.config)) problems.push(`chart ${id}: the line does not name the pick: ${line}`);
+      const other = pointsOf(src).find((it) => !has.has(String(it.datum.id)));
+      if (other) {
+        other._svg.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        await settle(dst, String(other.datum.id));
+        const text = document.getElementById("picked-" + id).textContent;
+        if (!/No stage breakdown/.test(text) || bars(dst).length !== 0)
+          problems.push(`chart ${id}: a point without a breakdown does not say so: ${text}`);
+      }
+      // Back to the best, for the screenshot.
+      await pick(null);
+    }
+    return problems;
+  });
 }
 
 async function check(browser, file) {
@@ -117,6 +187,7 @@ async function check(browser, file) {
       else if (configs && !/configuration/.test(tip)) problems.push(`chart ${id}: the tooltip does not name the configuration: ${tip}`);
       await page.mouse.move(0, 0);
     }
+    problems.push(...(await checkPicks(page)));
     await page.screenshot({ path: path.join(opts.out, path.basename(file, ".html") + ".png"), fullPage: true });
   } catch (e) {
     problems.push("error: " + e.message);
@@ -227,6 +298,8 @@ try {
     "broken-field": first.split('"field":"x"').join('"field":"no_such_field"'),
     "broken-console": first.slice(0, first.lastIndexOf("</body>")) +
       "<script>console.error('a deliberately broken chart');</script></body>\n</html>\n",
+    // The breakdown no longer follows a click on the scatter.
+    "broken-pick": first.split('src.addEventListener("click"').join('src.addEventListener("no-click"'),
   };
   for (const [name, html] of Object.entries(broken)) {
     if (html === first) { ++failed; console.log(`FAIL: ${name}: the mutation did not apply`); continue; }

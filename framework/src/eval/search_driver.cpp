@@ -271,6 +271,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
     for (std::size_t i : order) {
       keys.push_back(all[i].first);
       result.records.push_back(std::move(all[i].second));
+      result.records.back().key = all[i].first;
     }
     decltype(all)().swap(all);
   } else {
@@ -285,6 +286,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       keys.push_back(c->key);
       ConfigRecord r = evaluate_record(session, c->config, scratch);
       r.grid_index = c->key < valid ? static_cast<std::int64_t>(c->key) : -1;
+      r.key = c->key;
       result.records.push_back(std::move(r));
     }
   }

@@ -29,6 +29,7 @@ namespace tessera {
 struct ConfigRecord {
   ParallelConfig config;
   std::int64_t grid_index = -1;  // position in the space's valid_configs(); -1 outside the grid
+  std::uint64_t key = 0;         // SearchPoint::key: its position in the evaluation (run_search's records)
   std::array<double, kMaxObjectives> objectives{};
   double score = 0;  // first objective, oriented so that lower is better
   double latency_s = 0;

@@ -1,9 +1,9 @@
 // `tessera explain --json` as a chart: each stage's visible time per step split into the part
 // its compute or memory traffic keeps the PE busy, the communication it exposes and the
 // remaining fixed overhead (docs/physics.md: visible = max(compute, memory) + comm + overhead).
-#include <algorithm>
-
+#include "report/stage_parts.hpp"
 #include "report/vega_json.hpp"
+#include "report/vega_marks.hpp"
 #include "report/vega_specs.hpp"
 
 namespace tessera {
@@ -25,14 +25,12 @@ json explain_rows(const json& result) {
   for (const json& s : array_field(result, "stages")) {
     const double count = number(field(s, "count"));
     const double visible = number(field(s, "visible_s"));
-    const double compute = number(field(s, "compute_s")), memory = number(field(s, "memory_s"));
-    const double busy = std::min(std::max(compute, memory), visible);
-    const double comm = std::max(0.0, std::min(number(field(s, "comm_s")), visible - busy));
-    const double overhead = std::max(0.0, visible - busy - comm);
-    const std::pair<const char*, double> parts[] = {{"compute", compute >= memory ? busy : 0.0},
-                                                    {"memory", compute >= memory ? 0.0 : busy},
-                                                    {"communication", comm},
-                                                    {"overhead", overhead}};
+    const StageParts sp = stage_parts(number(field(s, "compute_s")), number(field(s, "memory_s")),
+                                      number(field(s, "comm_s")), visible);
+    const std::pair<const char*, double> parts[] = {{"compute", sp.compute_s},
+                                                    {"memory", sp.memory_s},
+                                                    {"communication", sp.communication_s},
+                                                    {"overhead", sp.overhead_s}};
     std::size_t part_order = 0;
     for (const auto& [part, seconds] : parts) {
       ++part_order;
@@ -58,40 +56,23 @@ json explain_rows(const json& result) {
 }  // namespace
 
 std::vector<ChartSpec> explain_charts(const json& result) {
-  const std::vector<std::string>& p = okabe_ito();
   json rows = explain_rows(result);
   if (rows.empty()) return {};
-  json spec = {{"$schema", vega::kSchema},
-               {"width", 640},
-               {"height", {{"step", 18}}},
-               {"data", {{"values", std::move(rows)}}},
-               {"mark", {{"type", "bar"}}},
-               {"encoding",
-                {{"y",
-                  {{"field", "stage"},
-                   {"type", "nominal"},
-                   {"title", nullptr},
-                   {"sort", {{"field", "order"}, {"op", "min"}}}}},
-                 {"x",
-                  {{"field", "time_s"},
-                   {"type", "quantitative"},
-                   {"stack", "zero"},
-                   {"title", "visible time per step (s): per occurrence x occurrences"}}},
-                 {"color",
-                  {{"field", "part"},
-                   {"type", "nominal"},
-                   {"title", "time spent on"},
-                   {"scale",
-                    {{"domain", {"compute", "memory", "communication", "overhead"}},
-                     {"range", {p[4], p[0], p[2], p[6]}}}}}},
-                 {"order", {{"field", "part_order"}}},
-                 {"tooltip", json::array({text_tip("config", "configuration"), text_tip("stage", "stage"),
-                                          text_tip("part", "part"), number_tip("time_s", "time per step (s)"),
-                                          number_tip("count", "occurrences"), text_tip("bound", "bound by"),
-                                          number_tip("compute_s", "compute (s, each)"),
-                                          number_tip("memory_s", "memory (s, each)"),
-                                          number_tip("comm_s", "communication (s, each)"),
-                                          number_tip("visible_s", "visible (s, each)")})}}}};
+  json spec = vega::ranked_bars(
+      640, 18, std::move(rows), vega::ranked_band("stage", "order"),
+      {{"field", "time_s"},
+       {"type", "quantitative"},
+       {"stack", "zero"},
+       {"title", "visible time per step (s): per occurrence x occurrences"}},
+      {{"color", vega::part_colour()},
+       {"order", {{"field", "part_order"}}},
+       {"tooltip",
+        json::array({text_tip("config", "configuration"), text_tip("stage", "stage"),
+                     text_tip("part", "part"), number_tip("time_s", "time per step (s)"),
+                     number_tip("count", "occurrences"), text_tip("bound", "bound by"),
+                     number_tip("compute_s", "compute (s, each)"), number_tip("memory_s", "memory (s, each)"),
+                     number_tip("comm_s", "communication (s, each)"),
+                     number_tip("visible_s", "visible (s, each)")})}});
   const json& totals = field(result, "totals");
   std::string note = "Configuration " + vega::config_label(field(result, "config")) +
                      ". Each bar: a stage's visible (critical-path) time per step; compute or memory: the "

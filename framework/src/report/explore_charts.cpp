@@ -2,6 +2,7 @@
 // first two axes across and down, one panel per value of the others), the latency/cost
 // frontier of the hardware points, and the hardware tornado at the scenario's machine.
 #include "report/vega_json.hpp"
+#include "report/vega_marks.hpp"
 #include "report/vega_specs.hpp"
 
 namespace tessera {
@@ -149,13 +150,7 @@ json cost_frontier_spec(const json& rows) {
                       {"mark", {{"type", "line"}, {"color", "#000000"}, {"interpolate", "step-after"}}},
                       {"encoding", {{"x", x}, {"y", y}, {"order", {{"field", "cost_USD"}}}}}});
     layers.push_back({{"data", {{"values", frontier}}},
-                      {"mark",
-                       {{"type", "point"},
-                        {"shape", "diamond"},
-                        {"filled", false},
-                        {"size", 140},
-                        {"strokeWidth", 2},
-                        {"color", "#000000"}}},
+                      {"mark", vega::frontier_mark()},
                       {"encoding", {{"x", x}, {"y", y}, {"tooltip", tooltip}}}});
   }
   return {{"$schema", vega::kSchema}, {"width", 640}, {"height", 360}, {"layer", layers}};

@@ -18,7 +18,7 @@ table.meta{border-collapse:collapse;font-size:.9em}table.meta th{text-align:left
 color:#555;font-weight:600;vertical-align:top}table.meta td{padding:2px 0}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f3f3f3;padding:1px 4px;
 border-radius:3px;word-break:break-all}
-p.note{color:#444;font-size:.9em;margin:2px 0 8px}
+p.note{color:#444;font-size:.9em;margin:2px 0 8px}p.picked{font-size:.9em;margin:2px 0 8px}
 .chart{margin:8px 0}.vega-bind{display:inline-block;margin-right:16px;font-size:.9em}
 footer{margin-top:32px;color:#666;font-size:.8em}
 )css";
@@ -175,10 +175,12 @@ std::string html_report(const json& result, const std::string& command, const We
   }
   for (ChartSpec& c : charts) {
     h += "<section id=\"chart-" + c.id + "\" data-configs=\"" + (c.has_configs ? "yes" : "no") + "\"";
+    if (!c.picks_from.empty()) h += " data-picks-from=\"" + html_escape(c.picks_from) + "\"";
     if (!c.scope.empty())
       h += " data-scope=\"" + html_escape(c.scope) + "\"" + (c.scope == scopes.front() ? "" : " hidden");
     h += ">\n<h2>" + html_escape(c.title) + "</h2>\n";
     if (!c.note.empty()) h += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
+    if (!c.picks_from.empty()) h += "<p class=\"picked\" id=\"picked-" + c.id + "\"></p>\n";
     h += "<div class=\"chart\" id=\"view-" + c.id + "\"></div>\n</section>\n";
     specs[c.id] = std::move(c.spec);
   }
@@ -197,6 +199,43 @@ std::string html_report(const json& result, const std::string& command, const We
     });
   }));
   window.tesseraReady.catch(function (e) { console.error("tessera report: " + e); });
+  // A breakdown chart shows the configuration hovered (else the one last clicked, else the
+  // best) in the scatter it picks from: its parameter `chosen` filters its rows by id.
+  // window.tesseraPick[ID](datum) sets it (the browser test and notebooks call it too).
+  window.tesseraPick = {};
+  window.tesseraReady = window.tesseraReady.then(function (done) {
+    document.querySelectorAll("section[data-picks-from]").forEach(function (sec) {
+      var id = sec.id.slice(6), src = window.tesseraViews[sec.dataset.picksFrom], dst = window.tesseraViews[id];
+      var meta = (specs[id].usermeta || {}).tessera_pick;
+      if (!src || !dst || !meta) return;
+      var has = {};
+      meta.with_breakdown.forEach(function (k) { has[k] = true; });
+      var line = document.getElementById("picked-" + id), pinned = null;
+      var show = function (d) {
+        var key = d && d.id !== undefined && d.id !== null ? String(d.id) : meta.best;
+        var label = d && d.config ? d.config : meta.best_label;
+        if (has[key]) {
+          line.textContent = "Showing: " + label + (key === meta.best ? " (the best)" : "") + ".";
+        } else {
+          var t = meta.totals.filter(function (f) { return d && typeof d[f[0]] === "number"; }).map(function (f) {
+            return f[1] + " " + Number(d[f[0]].toPrecision(4));
+          });
+          line.textContent = label + ": " + t.join(", ") + ". No stage breakdown: only " + meta.carry +
+            " carry one; other points show their totals.";
+        }
+        try { src.signal("picked", key).runAsync(); } catch (e) { /* a scatter without the mark */ }
+        return dst.signal("chosen", key).runAsync();
+      };
+      var datumOf = function (item) { return item && item.datum && item.datum.id !== undefined ? item.datum : null; };
+      src.addEventListener("click", function (e, item) { var d = datumOf(item); if (d) { pinned = d; show(d); } });
+      src.addEventListener("mouseover", function (e, item) { var d = datumOf(item); if (d) show(d); });
+      src.addEventListener("mouseout", function (e, item) { if (datumOf(item)) show(pinned); });
+      show.meta = meta;
+      window.tesseraPick[id] = show;
+      show(null);
+    });
+    return done;
+  });
   // report.scopes: show the sections of one scope (the radio buttons; the browser test calls it).
   window.tesseraShowScope = function (scope) {
     document.querySelectorAll("section[data-scope]").forEach(function (s) { s.hidden = s.dataset.scope !== scope; });

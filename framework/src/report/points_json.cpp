@@ -45,6 +45,7 @@ void add_search_points(nlohmann::json& j, const Session& session, const SearchRe
   nlohmann::json points = nlohmann::json::array();
   for (const SearchPoint& p : res.points) {
     nlohmann::json row;
+    row["id"] = p.key;
     knobs_json(row, m, p.config);
     row["objectives"] = objectives_json(res.objectives, p.objectives);
     row["latency_s"] = json_number(p.latency_s);
@@ -62,6 +63,7 @@ void add_serve_points(nlohmann::json& j, const Session& session, const ServeResu
   nlohmann::json points = nlohmann::json::array();
   for (const ServePoint& p : res.points) {
     nlohmann::json row;
+    row["id"] = p.key;
     knobs_json(row, m, p.config);
     row["batch"] = p.point.batch;
     row["token_budget_tokens"] = p.point.token_budget;

@@ -21,6 +21,7 @@ nlohmann::json serve_document(const Session& session, const ServingAnswer& answe
   if (answer.disagg)
     j["disaggregated"] = disagg_json(session, *answer.disagg, answer.aggregated, answer.also);
   add_serve_points(j, session, answer.aggregated);
+  add_serve_breakdowns(j, session, answer);
   return j;
 }
 

@@ -10,10 +10,11 @@
 
 namespace tessera {
 
-// search_json with the points (SearchOptions::points kept them) and the top N's stages.
+// search_json with the points (SearchOptions::points kept them), the top N's stages and the
+// breakdowns of the best, the top N and the frontier (report/stage_breakdown.hpp).
 TESSERA_API nlohmann::json run_document(const Session& session, const SearchResult& result);
 
-// serve_json, the `disaggregated` member when the answer has one, and the points.
+// serve_json, the `disaggregated` member when the answer has one, the points and the breakdowns.
 TESSERA_API nlohmann::json serve_document(const Session& session, const ServingAnswer& answer);
 
 }  // namespace tessera

@@ -3,6 +3,7 @@
 #include <tuple>
 
 #include "report/vega_json.hpp"
+#include "report/vega_marks.hpp"
 #include "report/vega_specs.hpp"
 
 namespace tessera {
@@ -126,33 +127,20 @@ json tornado_spec(const json& hardware) {
                       {"note", text_of(field(h, "note"))}});
     }
   }
-  return {{"$schema", vega::kSchema},
-          {"width", 560},
-          {"height", {{"step", 14}}},
-          {"data", {{"values", std::move(rows)}}},
-          {"mark", {{"type", "bar"}}},
-          {"encoding",
-           {{"y",
-             {{"field", "knob"},
-              {"type", "nominal"},
-              {"title", nullptr},
-              {"sort", {{"field", "rank"}, {"op", "min"}}},
-              {"axis", {{"labelLimit", 300}}}}},
-            {"yOffset", {{"field", "kind"}}},
-            {"x",
-             {{"field", "elasticity"},
-              {"type", "quantitative"},
-              {"title", "elasticity d ln(latency) / d ln(knob)"}}},
-            {"color",
-             {{"field", "kind"},
-              {"type", "nominal"},
-              {"title", "parallelism"},
-              {"scale", {{"domain", {"parallelism fixed", "re-optimised"}}, {"range", {p[4], p[0]}}}}}},
-            {"tooltip", json::array({text_tip("knob", "knob"), text_tip("path", "path"),
-                                     text_tip("kind", "parallelism"), number_tip("elasticity", "elasticity"),
-                                     number_tip("latency_minus_s", "latency at -10 % (s)"),
-                                     number_tip("latency_plus_s", "latency at +10 % (s)"),
-                                     text_tip("note", "note")})}}}};
+  return vega::ranked_bars(
+      560, 14, std::move(rows), vega::ranked_band("knob", "rank", 300),
+      {{"field", "elasticity"}, {"type", "quantitative"}, {"title", "elasticity d ln(latency) / d ln(knob)"}},
+      {{"yOffset", {{"field", "kind"}}},
+       {"color",
+        {{"field", "kind"},
+         {"type", "nominal"},
+         {"title", "parallelism"},
+         {"scale", {{"domain", {"parallelism fixed", "re-optimised"}}, {"range", {p[4], p[0]}}}}}},
+       {"tooltip",
+        json::array({text_tip("knob", "knob"), text_tip("path", "path"), text_tip("kind", "parallelism"),
+                     number_tip("elasticity", "elasticity"),
+                     number_tip("latency_minus_s", "latency at -10 % (s)"),
+                     number_tip("latency_plus_s", "latency at +10 % (s)"), text_tip("note", "note")})}});
 }
 
 std::vector<ChartSpec> sensitivity_charts(const json& result) {

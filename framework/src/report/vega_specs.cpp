@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "report/vega_json.hpp"
+#include "report/vega_marks.hpp"
 
 namespace tessera {
 namespace {
@@ -44,6 +46,7 @@ json knob_colour() {
 json scatter_row(const json& entry, const json& config) {
   json row = json::object();
   for (const char* k : kKnobs) row[k] = field(config, k);
+  row["id"] = field(entry, "id");
   row["config"] = config_label(config);
   row["objectives"] = field(entry, "objectives");
   return row;
@@ -76,6 +79,15 @@ std::string points_note(const json& result, const char* what) {
 }
 
 // ---- run -----------------------------------------------------------------------------------
+
+// The best's id as the page's parameters hold it ("" = none; serve without an aggregated best:
+// the first disaggregated pair's).
+std::string best_id_text(const json& result) {
+  json id = field(field(result, "best"), "id");
+  const json& pairs = array_field(field(result, "disaggregated"), "frontier");
+  if (id.is_null() && !pairs.empty()) id = field(pairs[0], "id");
+  return id.is_null() ? "" : id.is_string() ? id.get<std::string>() : id.dump();
+}
 
 json search_pareto_spec(const json& result) {
   std::vector<std::string> keys, titles;
@@ -121,100 +133,30 @@ json search_pareto_spec(const json& result) {
     layers.push_back(
         {{"data", {{"values", nullptr}}},
          {"transform", axes},
-         {"mark", {{"type", "point"}, {"filled", true}, {"size", 36}}},
+         {"mark", {{"type", "point"}, {"filled", true}}},
          {"encoding",
           {{"x", x},
            {"y", y},
+           {"size", vega::picked_size(36, 150)},
            {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.75}}}, {"value", 0.2}}},
            {"tooltip", tooltip}}}});
     move_values(layers.back(), points);  // thousands of rows: moved in, not copied
   }
   if (!frontier.empty())
-    layers.push_back({{"data", {{"values", frontier}}},
-                      {"transform", axes},
-                      {"mark",
-                       {{"type", "point"},
-                        {"shape", "diamond"},
-                        {"filled", false},
-                        {"size", 140},
-                        {"strokeWidth", 2},
-                        {"color", "#000000"}}},
-                      {"encoding", {{"x", x}, {"y", y}, {"tooltip", tooltip}}}});
+    layers.push_back(
+        {{"data", {{"values", frontier}}},
+         {"transform", axes},
+         {"mark", vega::frontier_mark()},
+         {"encoding", {{"x", x}, {"y", y}, {"size", vega::picked_size(140, 400)}, {"tooltip", tooltip}}}});
   return {{"$schema", kSchema},
           {"width", 640},
           {"height", 400},
           {"params", json::array({knob_select("x_objective", "x axis ", keys, x0),
                                   knob_select("y_objective", "y axis ", keys, y0),
-                                  knob_select("colour_knob", "colour by ", knobs, "tp")})},
+                                  knob_select("colour_knob", "colour by ", knobs, "tp"),
+                                  vega::picked_param(best_id_text(result))})},
           {"layer", layers}};
-}
-
-// Rows of the stacked bars: one per (configuration, stage), time = visible_s × count.
-json stage_rows(const json& result) {
-  json rows = json::array();
-  const json& top = array_field(result, "top");
-  for (std::size_t i = 0; i < top.size(); ++i) {
-    const std::string label = "#" + std::to_string(i + 1) + "  " + config_label(top[i]);
-    std::size_t order = 0;
-    for (const json& s : array_field(top[i], "stages")) {
-      const json& count = field(s, "count");
-      const json& visible = field(s, "visible_s");
-      if (!count.is_number() || !visible.is_number()) continue;
-      const double c = count.get<double>();
-      rows.push_back({{"rank", i + 1},
-                      {"config", label},
-                      {"stage", field(s, "name")},
-                      {"order", order++},
-                      {"bound", field(s, "bound")},
-                      {"count", c},
-                      {"time_s", visible.get<double>() * c},
-                      {"compute_s", field(s, "compute_s")},
-                      {"memory_s", field(s, "memory_s")},
-                      {"comm_s", field(s, "comm_s")}});
-    }
-  }
-  return rows;
-}
-
-json search_stage_spec(const json& rows) {
-  const std::vector<std::string>& p = okabe_ito();
-  return {
-      {"$schema", kSchema},
-      {"width", 640},
-      {"height", {{"step", 20}}},
-      {"data", {{"values", rows}}},
-      {"mark", {{"type", "bar"}}},
-      {"encoding",
-       {{"y",
-         {{"field", "config"},
-          {"type", "nominal"},
-          {"title", nullptr},
-          {"axis", {{"labelLimit", 420}}},
-          {"sort", {{"field", "rank"}, {"op", "min"}}}}},
-        {"x",
-         {{"field", "time_s"},
-          {"type", "quantitative"},
-          {"stack", "zero"},
-          {"title", "visible time per step (s): stage time x occurrences"}}},
-        {"color",
-         {{"field", "bound"},
-          {"type", "nominal"},
-          {"title", "bound by"},
-          {"scale",
-           {{"domain", {"compute", "memory", "comm", "overhead", "none"}},
-            {"range", {p[4], p[0], p[2], p[6], "#999999"}}}}}},
-        {"detail", {{"field", "stage"}}},
-        {"order", {{"field", "order"}}},
-        {"tooltip",
-         json::array({{{"field", "config"}, {"title", "configuration"}},
-                      {{"field", "stage"}, {"title", "stage"}},
-                      {{"field", "bound"}, {"title", "bound by"}},
-                      {{"field", "count"}, {"title", "occurrences"}, {"format", ".4~g"}},
-                      {{"field", "time_s"}, {"title", "visible time (s)"}, {"format", ".4~g"}},
-                      {{"field", "compute_s"}, {"title", "compute (s, each)"}, {"format", ".4~g"}},
-                      {{"field", "memory_s"}, {"title", "memory (s, each)"}, {"format", ".4~g"}},
-                      {{"field", "comm_s"}, {"title", "communication (s, each)"}, {"format", ".4~g"}}})}}}};
 }
 
 // ---- serve ---------------------------------------------------------------------------------
@@ -235,13 +177,13 @@ void frontier_layers(json& layers, const json& rows, const std::string& colour, 
                      {{"type", "point"},
                       {"shape", shape},
                       {"filled", true},
-                      {"size", 90},
                       {"color", colour},
                       {"stroke", "#000000"},
                       {"strokeWidth", 1}}},
                     {"encoding",
                      {{"x", {{"field", "tokens_per_s_per_user"}, {"type", "quantitative"}}},
                       {"y", {{"field", "tokens_per_s_per_pe"}, {"type", "quantitative"}}},
+                      {"size", vega::picked_size(90, 300)},
                       {"tooltip", tooltip}}}});
 }
 
@@ -257,6 +199,7 @@ json disagg_row(const json& pair) {
   const json& pre = field(pair, "prefill");
   const json& dec = field(pair, "decode");
   json row = json::object();
+  row["id"] = field(pair, "id");
   row["config"] = "prefill " + text_of(field(pre, "instances")) + "x [" + config_label(field(pre, "config")) +
                   " b=" + text_of(field(pre, "batch")) + "] + decode " + text_of(field(dec, "instances")) +
                   "x [" + config_label(field(dec, "config")) + " b=" + text_of(field(dec, "batch")) + "]";
@@ -304,10 +247,11 @@ json serve_scatter_spec(const json& result) {
                                     {{"filter",
                                       "isValid(datum.tokens_per_s_per_user) && "
                                       "isValid(datum.tokens_per_s_per_pe)"}}})},
-         {"mark", {{"type", "point"}, {"filled", true}, {"size", 30}}},
+         {"mark", {{"type", "point"}, {"filled", true}}},
          {"encoding",
           {{"x", x},
            {"y", y},
+           {"size", vega::picked_size(30, 150)},
            {"color", knob_colour()},
            {"opacity", {{"condition", {{"test", "datum.feasible"}, {"value", 0.7}}}, {"value", 0.15}}},
            {"tooltip", tooltip}}}});
@@ -342,8 +286,121 @@ json serve_scatter_spec(const json& result) {
   return {{"$schema", kSchema},
           {"width", 640},
           {"height", 400},
-          {"params", json::array({knob_select("colour_knob", "colour by ", knobs, "tp")})},
+          {"params", json::array({knob_select("colour_knob", "colour by ", knobs, "tp"),
+                                  vega::picked_param(best_id_text(result))})},
           {"layer", layers}};
+}
+
+// ---- the breakdown chosen in a scatter --------------------------------------------------
+
+// The label of each configuration that carries a breakdown, by id (as a string).
+void label_ids(json& labels, const json& entries, bool serve) {
+  for (const json& e : entries) {
+    const json& id = field(e, "id");
+    if (id.is_null()) continue;
+    std::string label = config_label(e);
+    if (serve) label += " b=" + text_of(field(e, "batch"));
+    labels[id.is_string() ? id.get<std::string>() : id.dump()] = label;
+  }
+}
+
+// What the page needs to link the breakdown to the scatter (html_report.cpp's script): the
+// default id, the ids with a breakdown, the totals to show for a point without one.
+json pick_meta(const std::string& best, const json& labels, const json& breakdowns, const json& extra_ids,
+               const std::string& carry, const std::vector<std::pair<std::string, std::string>>& totals) {
+  json ids = json::array();
+  for (const auto& [id, b] : breakdowns.items()) ids.push_back(id);
+  for (const json& id : extra_ids) ids.push_back(id);
+  json t = json::array();
+  for (const auto& [f, title] : totals) t.push_back({f, title});
+  return {{"best", best},
+          {"best_label", field(labels, best.c_str())},
+          {"with_breakdown", ids},
+          {"carry", carry},
+          {"totals", t}};
+}
+
+std::string carry_text(const json& result, const char* frontier) {
+  return "the best, the " + std::string(frontier) + " and the top " +
+         std::to_string(array_field(result, "top").size()) + " (at most 100 configurations)";
+}
+
+std::string id_text(const json& id) { return id.is_string() ? id.get<std::string>() : id.dump(); }
+
+// run: the breakdown of the configuration chosen in the Pareto scatter (default: the best).
+std::optional<ChartSpec> search_breakdown_chart(const json& result) {
+  const json& breakdowns = field(result, "breakdowns");
+  const json& best_id = field(field(result, "best"), "id");
+  if (!breakdowns.is_object() || breakdowns.empty() || best_id.is_null()) return std::nullopt;
+  json labels = json::object();
+  label_ids(labels, array_field(result, "pareto"), false);
+  label_ids(labels, array_field(result, "top"), false);
+  label_ids(labels, json::array({field(result, "best")}), false);
+  json rows = json::array();
+  for (const auto& [id, stages] : breakdowns.items())
+    vega::add_breakdown_rows(rows, id, text_of(field(labels, id.c_str())), "", stages);
+  json spec = vega::breakdown_spec(std::move(rows), id_text(best_id));
+  spec["usermeta"]["tessera_pick"] =
+      pick_meta(id_text(best_id), labels, breakdowns, json::array(), carry_text(result, "Pareto frontier"),
+                {{"latency_s", "latency (s)"}, {"pes", "PEs"}});
+  ChartSpec c{"stages", "Stage breakdown of the chosen configuration",
+              "Hover a point of the Pareto scatter to see its stage breakdown, click it to keep it "
+              "(at first: the best). Each bar: a stage's visible (critical-path) time per step, "
+              "stacked: compute or memory (the busy time max(compute, memory), coloured by the larger), "
+              "exposed communication and the remaining overhead. Only " +
+                  carry_text(result, "Pareto frontier") + " carry one; other points show their totals.",
+              std::move(spec)};
+  c.picks_from = "pareto";
+  return c;
+}
+
+// serve: the prefill and decode steps of the serving point chosen in the frontier chart.
+std::optional<ChartSpec> serve_breakdown_chart(const json& result) {
+  const json& breakdowns = field(result, "breakdowns");
+  const json& disagg = field(field(result, "disaggregated"), "breakdowns");
+  json best_id = field(field(result, "best"), "id");
+  if (best_id.is_null() && disagg.is_object() && !disagg.empty()) best_id = disagg.begin().key();
+  const bool any = (breakdowns.is_object() && !breakdowns.empty()) || (disagg.is_object() && !disagg.empty());
+  if (!any || best_id.is_null()) return std::nullopt;
+  json labels = json::object();
+  label_ids(labels, array_field(result, "frontier"), true);
+  label_ids(labels, array_field(result, "top"), true);
+  label_ids(labels, json::array({field(result, "best")}), true);
+  for (const json& pair : array_field(field(result, "disaggregated"), "frontier"))
+    if (!field(pair, "id").is_null()) labels[id_text(field(pair, "id"))] = disagg_row(pair)["config"];
+  json rows = json::array();
+  json disagg_ids = json::array();
+  const auto add = [&](const json& map) {
+    if (!map.is_object()) return;
+    for (const auto& [id, steps] : map.items()) {
+      const std::string label = text_of(field(labels, id.c_str()));
+      vega::add_breakdown_rows(rows, id, label, "prefill", field(steps, "prefill"));
+      vega::add_breakdown_rows(rows, id, label, "decode", field(steps, "decode"));
+    }
+  };
+  add(breakdowns);
+  add(disagg);
+  if (disagg.is_object())
+    for (const auto& [id, steps] : disagg.items()) disagg_ids.push_back(id);
+  json spec = vega::breakdown_spec(std::move(rows), id_text(best_id));
+  spec["usermeta"]["tessera_pick"] =
+      pick_meta(id_text(best_id), labels, breakdowns.is_object() ? breakdowns : json::object(), disagg_ids,
+                carry_text(result, "frontiers"),
+                {{"tokens_per_s_per_user", "tokens/s/user"},
+                 {"tokens_per_s_per_pe", "tokens/s/PE"},
+                 {"ttft_s", "TTFT (s)"},
+                 {"tpot_s", "TPOT (s)"},
+                 {"pes", "PEs"}});
+  ChartSpec c{"stages", "Prefill and decode steps of the chosen serving point",
+              "Hover a point of the chart above to see its steps' stage breakdown, click it to keep it "
+              "(at first: the best). prefill: one prompt's prefill (batch 1, the whole prompt); decode: "
+              "the decode step at the point's batch and the mean context (ISL + OSL/2); for a "
+              "disaggregated pair, the prefill pool's prefill at its batch and the decode pool's decode "
+              "step. Stacked as in explain: compute or memory, exposed communication, overhead. Only " +
+                  carry_text(result, "frontiers") + " carry one; other points show their totals.",
+              std::move(spec)};
+  c.picks_from = "frontier";
+  return c;
 }
 
 }  // namespace
@@ -424,6 +481,7 @@ std::vector<ChartSpec> report_charts(const json& result) {
   const auto add = [&](const json& doc, const std::string& scope) {
     for (ChartSpec& c : charts_of_kind(doc)) {
       c.id = scope + "-" + c.id;
+      if (!c.picks_from.empty()) c.picks_from = scope + "-" + c.picks_from;
       c.title += " (scope " + scope + ")";
       c.scope = scope;
       out.push_back(std::move(c));
@@ -441,13 +499,7 @@ std::vector<ChartSpec> search_charts(const json& result) {
                         " Black diamonds: the frontier over every objective; faded: does not fit memory. "
                         "Log axes: values at or below zero are not drawn.",
                     search_pareto_spec(result)});
-  const json rows = stage_rows(result);
-  if (!rows.empty())
-    charts.push_back({"stages",
-                      "Stage breakdown of the top " + std::to_string(array_field(result, "top").size()),
-                      "Each bar is one configuration (#1 = the best), each segment one stage's visible time, "
-                      "coloured by what bounds it.",
-                      search_stage_spec(rows)});
+  if (auto b = search_breakdown_chart(result)) charts.push_back(std::move(*b));
   return charts;
 }
 
@@ -457,7 +509,10 @@ std::vector<ChartSpec> serve_charts(const json& result) {
   if (!array_field(field(result, "disaggregated"), "frontier").empty())
     note += "; vermillion squares: the disaggregated frontier (prefill and decode pools)";
   note += ". Dashed: the SLO.";
-  return {{"frontier", "Throughput per PE vs per user", note, serve_scatter_spec(result)}};
+  std::vector<ChartSpec> charts;
+  charts.push_back({"frontier", "Throughput per PE vs per user", note, serve_scatter_spec(result)});
+  if (auto b = serve_breakdown_chart(result)) charts.push_back(std::move(*b));
+  return charts;
 }
 
 }  // namespace tessera

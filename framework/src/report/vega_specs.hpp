@@ -22,6 +22,9 @@ struct ChartSpec {
   // The scope the chart is of ("" = the result has one): a result with `by_scope` (report.scopes)
   // gets every chart once per scope, ids prefixed "SCOPE-", and the page flips between them.
   std::string scope = "";
+  // The chart whose hovered or clicked point this one shows ("" = none): a breakdown chart picks
+  // from its scatter (the page sets its parameter `chosen`; spec.usermeta.tessera_pick says how).
+  std::string picks_from = "";
 };
 
 // What a `--json` result is, from its fields (docs/report.md "The JSON fields the charts read").
@@ -34,10 +37,12 @@ TESSERA_API const char* result_kind_command(ResultKind kind);
 TESSERA_API const std::vector<std::string>& okabe_ito();
 
 // `tessera run --json`: the Pareto scatter (points + frontier; x, y and colour chosen in the
-// page) and the stage breakdown of the best and the top N.
+// page) and the stage breakdown of the configuration chosen in it (`breakdowns`: the best, the
+// frontier and the top N).
 TESSERA_API std::vector<ChartSpec> search_charts(const nlohmann::json& result);
 // `tessera serve --json`: tokens/s/user vs tokens/s/PE with the SLO lines, the aggregated and
-// (its `disaggregated` block) disaggregated frontiers.
+// (its `disaggregated` block) disaggregated frontiers, and the breakdown of the prefill and
+// decode steps of the serving point chosen in it.
 TESSERA_API std::vector<ChartSpec> serve_charts(const nlohmann::json& result);
 // Whichever of the two `result` is (a serve result has workload.mode "serve").
 TESSERA_API bool is_serve_result(const nlohmann::json& result);
