@@ -187,6 +187,16 @@ const std::vector<FrameworkProfile>& framework_profiles() {
              {10 * us, 10 * us, 200 * us, 200 * us, 0, 0},
              "a-priori: its rows come from one source (Tessera's H200 rows)", false),
     };
+    // Layer recipes and KV pages (docs/physics.md §7.3-§7.4): vLLM's default block_size 16
+    // (vllm/config CacheConfig); TensorRT-LLM's paged kernels pay no measured page penalty, so
+    // 0; SGLang runs vLLM's model code with FlashInfer's page-size-1 kernels, for which no page
+    // penalty is measured (0). modern-stack takes vLLM's recipe (the most common stack).
+    for (FrameworkProfile& q : p) {
+      const std::string_view n(q.name);
+      if (n == "vllm" || n == "sglang" || n == "modern-stack") q.recipe = vllm_layer_recipe();
+      if (n == "tensorrt-llm" || n == "nim") q.recipe = tensorrt_llm_layer_recipe();
+      if (n == "vllm") q.kv_block_tokens = 16;
+    }
     apply_fitted(p, "", "");
     // Serving profiles with no rows, or rows from one source only (the fit pools those rows into
     // `generic`, printed by fit_calibrated as "pooled into generic"): the pooled values.
