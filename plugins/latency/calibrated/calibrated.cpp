@@ -115,7 +115,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
     }
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
     if (w.attention_kernel && w.attn_queries == 1.0f && !w.has_cp) {
-      // Decode attention (docs/physics.md §7.3): the KV token-heads the PE reads, the GQA ratio,
+      // Decode attention (docs/physics.md §7.5): the KV token-heads the PE reads, the GQA ratio,
       // the framework's KV page.
       const double per_token_head = ctx.kv_elems_per_token_head * ctx.kv_bytes;
       const double token_heads = per_token_head > 0 ? w.hbm_bytes / per_token_head : 0;

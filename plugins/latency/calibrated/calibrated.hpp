@@ -50,7 +50,7 @@ struct ProfileRange {
 const std::vector<ProfileRange>& profile_ranges();
 
 // Kernels per stage of one layer for a serving framework (layer_recipe.cpp, docs/physics.md
-// §7.4): dense/GQA stages, MoE stages, and the MLA variants of the attention stages. A stage the
+// §7.6): dense/GQA stages, MoE stages, and the MLA variants of the attention stages. A stage the
 // recipe does not name (lm_head, attn.cp, collectives) keeps the work model's count.
 struct LayerRecipe {
   const char* name;
@@ -63,7 +63,7 @@ const LayerRecipe* tensorrt_llm_layer_recipe();  // TensorRT-LLM (0.x and 1.x), 
 // The kernels stage `w` launches under recipe `r` (nullptr: the work model's StageWork::kernels).
 int recipe_kernels(const LayerRecipe* r, const StageWork& w, bool mla);
 
-// Decode-attention efficiency (decode_attention.cpp, docs/physics.md §7.3): factors on the
+// Decode-attention efficiency (decode_attention.cpp, docs/physics.md §7.5): factors on the
 // achievable HBM rate and on the attention compute rate of a decode step's attn.core.
 //   occupancy(W) = min(1, W / (n_SM · kv_tile)): W = B·S·h_kv KV token-heads the PE reads; one
 //     thread block streams one kv_tile of one KV head, and fewer tiles than one wave leave SMs

@@ -1,6 +1,6 @@
 // Decode-attention efficiency of latency/calibrated as a function of the step's shape: the KV
 // token-heads a PE reads (B·S·h_kv), the GQA ratio and the KV cache's page (block) size
-// (docs/physics.md §7.3, calibrated.hpp). Every constant is a-priori, with its source here.
+// (docs/physics.md §7.5, calibrated.hpp). Every constant is a-priori, with its source here.
 #include <algorithm>
 
 #include "calibrated.hpp"

@@ -1,5 +1,5 @@
 // Per-framework layer recipes of latency/calibrated: how many kernels each stage of a dense,
-// MoE and MLA layer launches, and which are fused (docs/physics.md §7.4, calibrated.hpp). The
+// MoE and MLA layer launches, and which are fused (docs/physics.md §7.6, calibrated.hpp). The
 // work model's own counts (StageWork::kernels: 9 per dense layer) stay the default for stacks
 // without a recipe (the 2023 stacks, whose rows the pooled profile was fitted with).
 #include "calibrated.hpp"
