@@ -94,14 +94,15 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   tp.gemm_m_half = fam.gemm_m_half;
   const NormFusion fusion = allreduce_norm_fusion_ ? norm_fusion(ctx, work) : NormFusion{};
   StageRates prev;
-  const double gqa = ctx.kv_heads_eff > 0 ? static_cast<double>(ctx.model->heads) /
-                                                static_cast<double>(ctx.kv_heads_eff)
-                                          : 1.0;
+  const double gqa = ctx.kv_heads_eff > 0
+                         ? static_cast<double>(ctx.model->heads) / static_cast<double>(ctx.kv_heads_eff)
+                         : 1.0;
   for (int i = 0; i < work.size; ++i) {
     const StageWork& w = work.stages[static_cast<std::size_t>(i)];
     // The framework's layer recipe (kernels per stage); the RMSNorm that opens a block runs
     // inside the fused all-reduce before it: one kernel less.
-    const int kernels = recipe_kernels(profile_.recipe, w, ctx.model->has_mla) - (fused_norm(fusion, w) ? 1 : 0);
+    const int kernels =
+        recipe_kernels(profile_.recipe, w, ctx.model->has_mla) - (fused_norm(fusion, w) ? 1 : 0);
     StageRates r;
     // The stage's own format (per-part GEMM formats, the attention format): docs/physics.md §1.
     const double low = eight_bit(stage_math_dtype(ctx, w)) ? fam.gemm_8bit_efficiency : 1.0;

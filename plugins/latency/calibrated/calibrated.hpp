@@ -102,8 +102,8 @@ struct FrameworkProfile {
   double prefill_chunk_overhead = 0;  // per prefill chunk (one scheduler iteration)
   double kv_block_tokens = 0;         // KV cache page (block) of its paged decode kernel; 0: no page penalty
   const LayerRecipe* recipe = nullptr;  // kernels per stage; nullptr: the work model's counts
-  const char* provenance = "";        // what the values rest on (docs/accuracy.md "Profiles")
-  bool apriori = false;               // no public row checks the profile: documented a-priori values
+  const char* provenance = "";          // what the values rest on (docs/accuracy.md "Profiles")
+  bool apriori = false;                 // no public row checks the profile: documented a-priori values
   std::string label() const { return *versions ? std::string(name) + "@" + versions : std::string(name); }
 };
 

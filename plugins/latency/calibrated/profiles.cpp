@@ -201,8 +201,7 @@ const std::vector<FrameworkProfile>& framework_profiles() {
     apply_fitted(p, "", "");
     // Serving profiles with no rows, or rows from one source only (the fit pools those rows into
     // `generic`, printed by fit_calibrated as "pooled into generic"): the pooled values.
-    for (const char* pooled :
-         {"vllm@<0.6", "deepspeed", "fastertransformer", "lmdeploy"})
+    for (const char* pooled : {"vllm@<0.6", "deepspeed", "fastertransformer", "lmdeploy"})
       apply_fitted(p, "generic", pooled);
     return p;
   }();

@@ -57,7 +57,8 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
 
 TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies above 0 and at most 1",
           "[calibrated]") {
-  for (const char* stem : {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "dgx-h200", "hgx-h800", "cube-sip"}) {
+  for (const char* stem :
+       {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "dgx-h200", "hgx-h800", "cube-sip"}) {
     const std::string file = std::string(TESSERA_SOURCE_DIR) + "/machines/" + stem + ".yaml";
     validation::RowPlan plan;
     plan.machine_file = file;

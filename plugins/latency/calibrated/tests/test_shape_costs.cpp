@@ -56,7 +56,7 @@ TEST_CASE("calibrated: decode-attention factors - hand-computed", "[calibrated][
   CHECK(plugins::decode_attention_page_factor(16) == Approx(16 / 19.7));
   CHECK(plugins::decode_attention_page_factor(16) == Approx(1 / 1.23125));
   CHECK(plugins::decode_attention_page_factor(64) == Approx(64 / 67.7));
-  CHECK(plugins::decode_attention_page_factor(0) == Approx(1.0));  // contiguous
+  CHECK(plugins::decode_attention_page_factor(0) == Approx(1.0));    // contiguous
   CHECK(plugins::decode_attention_mma_fill(1) == Approx(1 / 16.0));  // MHA
   CHECK(plugins::decode_attention_mma_fill(8) == Approx(0.5));       // Llama-2/3-70B: 64 / 8
   CHECK(plugins::decode_attention_mma_fill(128) == Approx(1.0));     // MLA: every head on one latent
@@ -136,7 +136,8 @@ TEST_CASE("calibrated: a decode attention stage streams KV at the shape's achiev
   CHECK(out.items[0].memory_s == Approx(512.0 * 11616 / (4e12 * 0.8)));
 }
 
-TEST_CASE("calibrated: layer recipes - kernels per stage of dense MoE and MLA layers", "[calibrated][recipe]") {
+TEST_CASE("calibrated: layer recipes - kernels per stage of dense MoE and MLA layers",
+          "[calibrated][recipe]") {
   const plugins::LayerRecipe* v = plugins::vllm_layer_recipe();
   const plugins::LayerRecipe* t = plugins::tensorrt_llm_layer_recipe();
   const char* dense[] = {"attn.qkv", "attn.core", "attn.out", "ffn.up", "ffn.down"};
