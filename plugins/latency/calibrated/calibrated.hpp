@@ -14,6 +14,9 @@
 //   kernel (hidden behind GPU work unless the host is the bottleneck), a software cost per
 //   collective call (0 where the all-reduce is graph-captured), the per-step costs of a decode
 //   step, per decode sequence, per prefill chunk and per prefill.
+// Shape-dependent costs (a-priori): decode attention's efficiency of (B·S·h_kv, GQA ratio, KV
+//   page) and the framework's layer recipe (kernels per stage kind), below and docs/physics.md
+//   §7.5-§7.6.
 // The framework's step costs appear as one extra stage, `step.overhead` (block head, count 1),
 // appended after the work stages. Optional (default off): the TP all-reduces pipelined with their
 // GEMM (`tp_overlap: chunked`, tessera/physics/tp_overlap.hpp; each chunk costs one more
