@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FAMILIES = {"A100": ["dgx-a100-40gb", "dgx-a100-80gb"], "H100/H200": ["dgx-h100", "dgx-h200"]}
+# hgx-h800: the H100 SXM's GH100 die, Tensor Core peaks and HBM3 (NVLink and FP64 cut), so the
+# single-GPU efficiencies of the H100/H200 block hold for it (machines/hgx-h800.yaml cites why).
+FAMILIES = {"A100": ["dgx-a100-40gb", "dgx-a100-80gb"], "H100/H200": ["dgx-h100", "dgx-h200", "hgx-h800"]}
 BEGIN, END = "# BEGIN calibrated efficiency", "# END calibrated efficiency"
 
 
@@ -30,7 +32,8 @@ def main(path):
             f = ROOT / "machines" / (stem + ".yaml")
             src = f.read_text()
             block = (f"{BEGIN} (family {fam}; fitted by tests/calibration/fit_calibrated, docs/accuracy.md)\n"
-                     f"# Read by latency/calibrated only; other latency models ignore it.\nefficiency:\n{body}{END}\n")
+                     f"# Read by latency/calibrated only; other latency models ignore it.\nefficiency:\n"
+                     f'  family: "{fam}"\n{body}{END}\n')
             if BEGIN in src:
                 src = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n", lambda _: block, src, flags=re.S)
             else:

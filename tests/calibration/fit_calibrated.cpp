@@ -609,7 +609,8 @@ int main(int argc, char** argv) {
   g_family_of = {{"dgx-a100-40gb", "A100"},
                  {"dgx-a100-80gb", "A100"},
                  {"dgx-h100", "H100/H200"},
-                 {"dgx-h200", "H100/H200"}};
+                 {"dgx-h200", "H100/H200"},
+                 {"hgx-h800", "H100/H200"}};  // the H100 SXM's die (machines/hgx-h800.yaml)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {

@@ -12,6 +12,7 @@
 
 #include "analysis/alias_table.hpp"
 #include "analysis/measurement_csv.hpp"
+#include "analysis/row_plan.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;
@@ -162,4 +163,29 @@ TEST_CASE("alias rules: an empty match is refused", "[validate-data][aliases]") 
       << "schema_version: 1\nkind: aliases\nhardware:\n  - {match: \"\", machine: dgx-h100}\n";
   CHECK_THROWS_AS(load_aliases(path), InputError);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("alias rules: a rule's version applies only when the software column states none",
+          "[validate-data][aliases]") {
+  // The Databricks blog (Oct 2023) states no TensorRT-LLM version: its rule states 0.5.
+  int databricks = 0;
+  DataRow ttft_row;
+  for (const DataRow& r : read_measurements(kRoot + "/data/measurements.csv")) {
+    const RowPlan p = plan_row(r, shipped(), kRoot);
+    if (r.source_locator.find("databricks.com") != std::string::npos && p.framework == "tensorrt-llm") {
+      ++databricks;
+      CHECK(p.framework_version == "0.5");
+      if (r.id == "65") ttft_row = r;
+    }
+    if (r.software.find("TensorRT-LLM v0.5") != std::string::npos)
+      CHECK(p.framework_version.rfind("0.5", 0) == 0);
+    if (r.software.find("TensorRT-LLM v0.7a") != std::string::npos) CHECK(p.framework_version == "0.7a");
+  }
+  CHECK(databricks >= 5);  // the TTFT rows 65-69 at least
+  // A stated version wins over the rule's.
+  REQUIRE(!ttft_row.id.empty());
+  ttft_row.software = "TensorRT-LLM 1.0.0 Databricks server";
+  const RowPlan p = plan_row(ttft_row, shipped(), kRoot);
+  CHECK(p.framework == "tensorrt-llm");
+  CHECK(p.framework_version == "1.0.0");
 }

@@ -45,6 +45,7 @@ Aliases load_aliases(const std::string& path) {
       r.match = item[match_key].as<std::string>();
       if (r.match.empty()) throw InputError(where(item) + ": error: `" + match_key + ":` must not be empty");
       if (item["locator"]) r.locator = item["locator"].as<std::string>();
+      if (item["version"]) r.version = item["version"].as<std::string>();
       if (item["unmapped"]) {
         r.unmapped = item["unmapped"].as<std::string>();
       } else if (item[target_key]) {

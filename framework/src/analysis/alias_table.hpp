@@ -14,6 +14,8 @@ struct AliasRule {
   std::string locator;   // frameworks only: also a substring of source_locator ("" = any)
   std::string target;    // model / machine file stem, or framework name (vllm, tensorrt-llm, ...)
   std::string unmapped;  // non-empty: rows matching this rule are not mapped, for this reason
+  std::string version;   // frameworks only: the version when the software column states none
+                         // (a bound the source supports elsewhere, e.g. its date), else ""
   int line = 0;          // 1-based line in the alias file (0: built in code)
 };
 struct Aliases {

@@ -234,6 +234,8 @@ void map_framework(const DataRow& row, const Aliases& aliases, RowPlan& p) {
     for (const AliasRule& o : aliases.frameworks)
       if (&o != r && o.target == r->target && p.framework_version.empty())
         p.framework_version = framework_version(row.software, o);
+  // A version the rule states for rows whose column states none (data/aliases.yaml says why).
+  if (r && p.framework_version.empty()) p.framework_version = r->version;
 }
 
 // Parallel configuration from n_devices, tp, pp, ep; dp = n_devices / (tp·pp).

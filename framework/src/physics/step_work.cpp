@@ -44,7 +44,7 @@ void add_comm(StageWork& s, const Collective& c) {
 // `rep stos`/`rep movs` of ~300 bytes: ~15 % of a configuration's evaluation. Same contents,
 // field for field (the static_assert asks whoever adds a field to reset it here too).
 StageWork& next_stage(StepWork& out) {
-  static_assert(sizeof(StageWork) == 680, "StageWork changed: reset the new field in next_stage()");
+  static_assert(sizeof(StageWork) == 688, "StageWork changed: reset the new field in next_stage()");
   StageWork& s = out.stages[static_cast<std::size_t>(out.size++)];
   s.name = "";
   s.block = StageBlock::attention;
@@ -57,6 +57,7 @@ StageWork& next_stage(StepWork& out) {
   s.accounted_hbm_bytes = 0;
   s.gemm = GemmShape{};
   s.attention_kernel = false;
+  s.attn_queries = 0;
   s.part = WeightPart::other;
   s.kernels = 0;
   // comms[i >= comm_count] and cp (unless has_cp) are never read: set when added.
@@ -194,6 +195,7 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
     StageWork& s = compute_stage(out, "attn.core", StageBlock::attention, WeightPart::other, L, ranks,
                                  block_flops, block_bytes + qo_bytes, block_flops, 2);
     s.attention_kernel = true;
+    s.attn_queries = x.decode ? 1.0f : static_cast<float>(sh.chunk);
   }
 
   // attn.cp: the other cp - 1 blocks (docs/physics.md §5) ----------------------------------

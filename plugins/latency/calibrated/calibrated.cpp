@@ -72,6 +72,8 @@ FamilyEfficiency family_from_params(const ParamSet& p) {
   return f;
 }
 
+std::string family_name(const ParamSet& p) { return p.has("family") ? p.text("family") : std::string(); }
+
 void CalibratedLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
   const StepWork& work = step.work;
   // Decode sequences of the step: the batch of a decode step, the decode sequences riding along
@@ -92,10 +94,15 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   tp.gemm_m_half = fam.gemm_m_half;
   const NormFusion fusion = allreduce_norm_fusion_ ? norm_fusion(ctx, work) : NormFusion{};
   StageRates prev;
+  const double gqa = ctx.kv_heads_eff > 0
+                         ? static_cast<double>(ctx.model->heads) / static_cast<double>(ctx.kv_heads_eff)
+                         : 1.0;
   for (int i = 0; i < work.size; ++i) {
     const StageWork& w = work.stages[static_cast<std::size_t>(i)];
-    // The RMSNorm that opens a block runs inside the fused all-reduce before it: one kernel less.
-    const int kernels = w.kernels - (fused_norm(fusion, w) ? 1 : 0);
+    // The framework's layer recipe (kernels per stage); the RMSNorm that opens a block runs
+    // inside the fused all-reduce before it: one kernel less.
+    const int kernels =
+        recipe_kernels(profile_.recipe, w, ctx.model->has_mla) - (fused_norm(fusion, w) ? 1 : 0);
     StageRates r;
     // The stage's own format (per-part GEMM formats, the attention format): docs/physics.md §1.
     const double low = eight_bit(stage_math_dtype(ctx, w)) ? fam.gemm_8bit_efficiency : 1.0;
@@ -108,6 +115,16 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
       r.flop_rate = stage_peak(ctx, w) * (fam.gemm_efficiency * low) * shape;
     }
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
+    if (w.attention_kernel && w.attn_queries == 1.0f && !w.has_cp) {
+      // Decode attention (docs/physics.md §7.5): the KV token-heads the PE reads, the GQA ratio,
+      // the framework's KV page.
+      const double per_token_head = ctx.kv_elems_per_token_head * ctx.kv_bytes;
+      const double token_heads = per_token_head > 0 ? w.hbm_bytes / per_token_head : 0;
+      const DecodeAttentionEfficiency d =
+          decode_attention_efficiency(token_heads, gqa, profile_.kv_block_tokens);
+      r.hbm_bw *= d.bandwidth;
+      r.flop_rate *= d.compute;
+    }
     // Collectives: the machine's `collectives:` rates as in `overlap` (StageRates defaults).
     r.overhead = ctx.machine->stage_overhead + kernels * fam.kernel_overhead;
     Stage& s = out.push();

@@ -14,6 +14,9 @@
 //   kernel (hidden behind GPU work unless the host is the bottleneck), a software cost per
 //   collective call (0 where the all-reduce is graph-captured), the per-step costs of a decode
 //   step, per decode sequence, per prefill chunk and per prefill.
+// Shape-dependent costs (a-priori): decode attention's efficiency of (B·S·h_kv, GQA ratio, KV
+//   page) and the framework's layer recipe (kernels per stage kind), below and docs/physics.md
+//   §7.5-§7.6.
 // The framework's step costs appear as one extra stage, `step.overhead` (block head, count 1),
 // appended after the work stages. Optional (default off): the TP all-reduces pipelined with their
 // GEMM (`tp_overlap: chunked`, tessera/physics/tp_overlap.hpp; each chunk costs one more
@@ -49,6 +52,46 @@ struct ProfileRange {
 // The ranges of launch, collective call, decode step, decode sequence, prefill, prefill chunk.
 const std::vector<ProfileRange>& profile_ranges();
 
+// Kernels per stage of one layer for a serving framework (layer_recipe.cpp, docs/physics.md
+// §7.6): dense/GQA stages, MoE stages, and the MLA variants of the attention stages. A stage the
+// recipe does not name (lm_head, attn.cp, collectives) keeps the work model's count.
+struct LayerRecipe {
+  const char* name;
+  int qkv, core, out, up, down;  // attn.qkv, attn.core, attn.out, ffn.up, ffn.down
+  int router, experts, shared;   // moe.router, moe.experts, moe.shared
+  int mla_qkv, mla_core, mla_out;
+};
+const LayerRecipe* vllm_layer_recipe();          // vLLM >= 0.6, SGLang
+const LayerRecipe* tensorrt_llm_layer_recipe();  // TensorRT-LLM (0.x and 1.x), NIM
+// The kernels stage `w` launches under recipe `r` (nullptr: the work model's StageWork::kernels).
+int recipe_kernels(const LayerRecipe* r, const StageWork& w, bool mla);
+
+// Decode-attention efficiency (decode_attention.cpp, docs/physics.md §7.5): factors on the
+// achievable HBM rate and on the attention compute rate of a decode step's attn.core.
+//   occupancy(W) = min(1, W / (n_SM · kv_tile)): W = B·S·h_kv KV token-heads the PE reads; one
+//     thread block streams one kv_tile of one KV head, and fewer tiles than one wave leave SMs
+//     idle. n_SM = 132 (H100 SXM), kv_tile = 176 tokens (FlashAttention-3's decode KV block for
+//     head dim 128, hopper/tile_size.h) — a-priori, the same for every machine (no SM count in
+//     the machine file).
+//   page(P) = P / (P + 3.7): the paged kernel's block-table indirection; vLLM's PagedAttention at
+//     its default block of 16 tokens runs 20-26 % slower than FasterTransformer's contiguous
+//     kernel (Kwon et al., SOSP 2023, arXiv 2309.06180 §7.1): 16/(16+P_half) = 1/1.23 ->
+//     P_half = 3.7 tokens. P = 0: a contiguous cache, factor 1.
+//   mma_fill(g) = min(1, g / 16): the g query heads sharing a KV head fill the 16 rows (M) of the
+//     tensor-core MMA tile (PTX mma.m16n8k16) of the packed-GQA decode kernels.
+constexpr double kDecodeWaveTokenHeads = 132.0 * 176.0;
+constexpr double kDecodePageHalfTokens = 3.7;
+constexpr double kMmaRows = 16;
+struct DecodeAttentionEfficiency {
+  double bandwidth = 1;  // multiplies hbm_bw * hbm_efficiency
+  double compute = 1;    // multiplies attn_peak * attention_efficiency
+};
+double decode_attention_occupancy(double kv_token_heads);
+double decode_attention_page_factor(double page_tokens);
+double decode_attention_mma_fill(double gqa_ratio);
+DecodeAttentionEfficiency decode_attention_efficiency(double kv_token_heads, double gqa_ratio,
+                                                      double page_tokens);
+
 // One serving framework version range's overheads (seconds).
 struct FrameworkProfile {
   const char* name = "generic";  // the framework (`framework:` name, plugin parameter choice)
@@ -60,8 +103,10 @@ struct FrameworkProfile {
   double prefill_overhead = 0;      // per prefill (request admission, scheduling, first sampling)
   double decode_seq_overhead = 0;   // per sequence per decode step (sampling, logits processing, scheduling)
   double prefill_chunk_overhead = 0;  // per prefill chunk (one scheduler iteration)
-  const char* provenance = "";        // what the values rest on (docs/accuracy.md "Profiles")
-  bool apriori = false;               // no public row checks the profile: documented a-priori values
+  double kv_block_tokens = 0;         // KV cache page (block) of its paged decode kernel; 0: no page penalty
+  const LayerRecipe* recipe = nullptr;  // kernels per stage; nullptr: the work model's counts
+  const char* provenance = "";          // what the values rest on (docs/accuracy.md "Profiles")
+  bool apriori = false;                 // no public row checks the profile: documented a-priori values
   std::string label() const { return *versions ? std::string(name) + "@" + versions : std::string(name); }
 };
 
@@ -74,6 +119,10 @@ struct ProfileChoice {
 // The machine family's efficiencies from a validated `efficiency:` block; a missing key (a
 // machine built in code with no block) takes the schema default.
 FamilyEfficiency family_from_params(const ParamSet& p);
+
+// The machine family a validated `efficiency:` block names (`family`: "A100", "H100/H200"); empty
+// when the block names none or the machine has no block (uncalibrated).
+std::string family_name(const ParamSet& p);
 
 // The schema of the machine block calibrated reads (`efficiency:`, machine_params.cpp).
 std::span<const ParamSpec> calibrated_machine_params();

@@ -14,6 +14,11 @@ using tessera::ParamType;
 // Defaults: a machine without an `efficiency:` block (a family never measured). The fitted
 // values per family live in the machine files (machines/dgx-a100-*.yaml, dgx-h100/h200.yaml).
 const ParamSpec kMachineParams[] = {
+    // The machine family the block's values belong to (the band file's `family` column,
+    // data/error-bands.csv): machines that share a family share one fitted block. Empty: no
+    // family, the machine is uncalibrated (no band).
+    {"family", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr, 0,
+     "machine family whose fitted values these are (\"A100\", \"H100/H200\"); empty: uncalibrated"},
     {"gemm_efficiency", ParamType::real, Dimension::none, "0.8", 0.01, 1.0, nullptr, 0,
      "fraction of the dense peak a large GEMM reaches (M >> gemm_m_half)"},
     {"gemm_m_half", ParamType::real, Dimension::none, "32", 0.0, 1e6, nullptr, 0,

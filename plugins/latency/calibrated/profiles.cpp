@@ -61,8 +61,9 @@ struct Fitted {
 };
 // BEGIN FITTED VALUES (written by tests/calibration/apply_fit.py from fit_calibrated)
 const Fitted kFitted[] = {
-    {"generic", {5.056, 102.8, 199.1, 2838, 0, 0}},
-    {"pytorch-eager", {48.66, 9.986, 2000, 3932, 0, 0}},
+    {"generic", {48.43, 127.1, 69.07, 8806, 0, 0}},
+    {"pytorch-eager", {48.97, 10.02, 2000, 3859, 0, 0}},
+    {"tensorrt-llm@<1.0", {5.032, 150, 199.7, 2990, 0, 0}},
 };
 // END FITTED VALUES
 
@@ -154,16 +155,16 @@ const std::vector<FrameworkProfile>& framework_profiles() {
              kModern, kModernWhy, true),
         make("generic", "", "an unstated 2023 serving stack: one profile fitted to every measured one",
              kStart,
-             "fitted: the serving rows of every 2023 source without a multi-source profile of its own (5 "
-             "sources)",
+             "fitted: the serving rows of every 2023 source without a multi-source profile of its own "
+             "(FasterTransformer docs, lmdeploy docs, Splitwise: 3 sources)",
              false),
         make("none", "", "no framework: kernels timed on the GPU alone (CUDA events), no host cost",
              {0, 0, 0, 0, 0, 0}, "by definition: no host cost", false),
         make("tensorrt-llm", ">=1.0", "TensorRT-LLM 1.x, PyTorch backend (the default since 1.0)", kModern,
              kModernWhy, true),
         make("tensorrt-llm", "<1.0", "TensorRT-LLM 0.x (TensorRT engines; rows of v0.5-v0.7)", kStart,
-             "the pooled 2023 profile: its rows come from one source (TensorRT-LLM docs; the Databricks rows "
-             "state no version and take the newest profile)",
+             "fitted: TensorRT-LLM docs (v0.5-v0.7) and the Databricks/MosaicML blog (Oct 2023: a 0.x "
+             "TensorRT-LLM, data/aliases.yaml) — 2 sources",
              false),
         make("vllm", ">=0.6", "vLLM 0.6 and later (multi-step / async scheduling, V1 engine)", kModern,
              kModernWhy, true),
@@ -187,11 +188,20 @@ const std::vector<FrameworkProfile>& framework_profiles() {
              {10 * us, 10 * us, 200 * us, 200 * us, 0, 0},
              "a-priori: its rows come from one source (Tessera's H200 rows)", false),
     };
+    // Layer recipes and KV pages (docs/physics.md §7.5-§7.6): vLLM's default block_size 16
+    // (vllm/config CacheConfig); TensorRT-LLM's paged kernels pay no measured page penalty, so
+    // 0; SGLang runs vLLM's model code with FlashInfer's page-size-1 kernels, for which no page
+    // penalty is measured (0). modern-stack takes vLLM's recipe (the most common stack).
+    for (FrameworkProfile& q : p) {
+      const std::string_view n(q.name);
+      if (n == "vllm" || n == "sglang" || n == "modern-stack") q.recipe = vllm_layer_recipe();
+      if (n == "tensorrt-llm" || n == "nim") q.recipe = tensorrt_llm_layer_recipe();
+      if (n == "vllm") q.kv_block_tokens = 16;
+    }
     apply_fitted(p, "", "");
     // Serving profiles with no rows, or rows from one source only (the fit pools those rows into
     // `generic`, printed by fit_calibrated as "pooled into generic"): the pooled values.
-    for (const char* pooled :
-         {"vllm@<0.6", "deepspeed", "fastertransformer", "lmdeploy", "tensorrt-llm@<1.0"})
+    for (const char* pooled : {"vllm@<0.6", "deepspeed", "fastertransformer", "lmdeploy"})
       apply_fitted(p, "generic", pooled);
     return p;
   }();

@@ -47,6 +47,9 @@ struct StageWork {
   bool attention_kernel = false;
   WeightPart part = WeightPart::other;  // whose weights a GEMM stage multiplies by: its format and peak
   std::int32_t kernels = 0;             // kernel launches per occurrence
+  // Attention kernels: new query tokens per sequence (1 in a decode step, the chunk in prefill;
+  // a mixed iteration's chunk). Latency models read it to tell decode attention apart.
+  float attn_queries = 0;
   std::array<Collective, 3> comms{};
   std::int32_t comm_count = 0;
   bool has_cp = false;

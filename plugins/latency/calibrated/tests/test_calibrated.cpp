@@ -70,14 +70,15 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
 
 TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies above 0 and at most 1",
           "[calibrated]") {
-  for (const char* stem : {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "dgx-h200", "cube-sip"}) {
+  for (const char* stem :
+       {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "dgx-h200", "hgx-h800", "cube-sip"}) {
     const std::string file = std::string(TESSERA_SOURCE_DIR) + "/machines/" + stem + ".yaml";
     validation::RowPlan plan;
     plan.machine_file = file;
     plan.measure = validation::Measure::gemm;
     validation::DataRow row;
     const validation::PreparedRow prep = validation::prepare_row(row, plan);
-    if (std::string(stem) != "cube-sip") CHECK(prep.efficiency_raw.size() == 6);
+    if (std::string(stem) != "cube-sip") CHECK(prep.efficiency_raw.size() == 7);  // family + 6 values
     const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, file);
     const plugins::FamilyEfficiency f = plugins::family_from_params(eff);
     INFO(stem);
