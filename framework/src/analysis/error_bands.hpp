@@ -67,10 +67,10 @@ struct Band {
 
   bool has_band() const { return status == Status::band; }
   // Relative bounds (−0.09, +0.21) of a latency and of a throughput.
-  double latency_low_rel() const;
-  double latency_high_rel() const;
-  double throughput_low_rel() const;
-  double throughput_high_rel() const;
+  TESSERA_API double latency_low_rel() const;
+  TESSERA_API double latency_high_rel() const;
+  TESSERA_API double throughput_low_rel() const;
+  TESSERA_API double throughput_high_rel() const;
 };
 
 // The latency models whose predictions carry a band: the realistic ones.
