@@ -125,9 +125,9 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
   os << pad << "TTFT " << time_text(b.metrics.ttft_s) << lat << ", TPOT " << time_text(b.metrics.tpot_s)
      << lat << " mean (tail " << time_text(b.metrics.tpot_tail_s) << "), E2E " << time_text(b.metrics.e2e_s)
      << lat << '\n';
-  os << pad << tokens_rate(b.tokens_per_s_per_user) << thr << " tok/s/user, "
-     << tokens_rate(b.tokens_per_s_per_pe) << thr << " tok/s/PE, " << tokens_rate(b.tokens_per_s) << thr
-     << " tok/s in all\n";
+  os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user" << thr << ", "
+     << tokens_rate(b.tokens_per_s_per_pe) << " tok/s/PE" << thr << ", " << tokens_rate(b.tokens_per_s)
+     << " tok/s in all" << thr << "\n";
   os << pad << "band " << band_statement(band) << '\n';
   const int cost = cost_objective(res.objectives);
   if (cost >= 0)
