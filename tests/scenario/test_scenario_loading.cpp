@@ -80,7 +80,7 @@ TEST_CASE("model and machine by path - with file overrides", "[scenario]") {
 TEST_CASE("defaults: plugins - sweep - report - dtype", "[scenario]") {
   const Scenario s = load_scenario(fixture("by-path.yaml"), opts());
   REQUIRE(s.plugins.latency.size() == 1);
-  CHECK(s.plugins.latency[0].name == "overlap");
+  CHECK(s.plugins.latency[0].name == "calibrated");
   CHECK(s.plugins.memory.name == "standard");
   CHECK(s.plugins.search.name == "exhaustive");
   REQUIRE(s.plugins.objectives.size() == 3);

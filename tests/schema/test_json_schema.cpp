@@ -173,7 +173,7 @@ TEST_CASE("json schema of a scenario takes references choices and lists") {
   CHECK(allows(*latency, Json::array({"overlap", "roofline"})));
   CHECK_FALSE(allows(*latency, 42));
   CHECK_FALSE(allows(*latency, Json{{"tp_overlap", "chunked"}}));  // no name
-  CHECK((*latency)["default"] == "overlap");
+  CHECK((*latency)["default"] == "calibrated");
 
   const Json* tp = at_path(s, "sweep.parallelism.tp");
   REQUIRE(tp);

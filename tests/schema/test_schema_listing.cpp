@@ -46,7 +46,7 @@ TEST_CASE("schema keys are shown as written in their own file") {
   CHECK(schema::type_text(*tp) == "list of integer");
   CHECK(schema::type_text(*latency) == "plugin choice");
   CHECK(schema::default_text(*capacity) == "required");
-  CHECK(schema::default_text(*latency) == "overlap");
+  CHECK(schema::default_text(*latency) == "calibrated");
   CHECK(schema::range_text(*latency).empty());
 }
 

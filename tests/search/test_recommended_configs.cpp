@@ -38,7 +38,7 @@ double one_shot_h100(double n, double bytes) { return 3.2e-6 + (n - 1) * bytes /
 }  // namespace
 
 TEST_CASE("Llama-3.1-70B decode 4K on DGX-H100 - TP=8 on one node with one-shot all-reduces", "[recommend]") {
-  const Session s(load("llama3.1-70b-decode-4k-h100.yaml"), registry());
+  const Session s(load("llama3.1-70b-decode-4k-h100.yaml", {"plugins.latency=overlap"}), registry());
   const SearchResult r = search(s, choice("exhaustive"));
   REQUIRE(r.best);
   const ConfigRecord& best = r.records[*r.best];
@@ -69,7 +69,7 @@ TEST_CASE("Llama-3.1-70B decode 4K on DGX-H100 - TP=8 on one node with one-shot 
 }
 
 TEST_CASE("Llama-3.1-8B decode 4K on DGX-H100 - TP=8 beats TP=1 2 4", "[recommend]") {
-  const Session s(load("llama3.1-8b-decode-4k-h100.yaml"), registry());
+  const Session s(load("llama3.1-8b-decode-4k-h100.yaml", {"plugins.latency=overlap"}), registry());
   const SearchResult r = search(s, choice("exhaustive"));
   REQUIRE(r.best);
   const ConfigRecord& best = r.records[*r.best];

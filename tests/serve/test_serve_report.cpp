@@ -103,7 +103,7 @@ TEST_CASE("serve report: the JSON records the scenario workload SLO machine plug
   CHECK(j["slo"]["e2e_s"].is_null());
   CHECK(j["slo"]["applies_to"] == "means");
   CHECK(j["plugins"]["serving"]["name"] == "static");
-  CHECK(j["plugins"]["latency"] == "overlap");
+  CHECK(j["plugins"]["latency"] == "calibrated");
   CHECK(j["machine"]["pe"] == "gpu");
   CHECK(j["machine"]["name"] == "DGX-H100");
   CHECK(j["version"].is_string());

@@ -77,7 +77,10 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   if (sessions.empty()) throw Error("compare: no latency model");
   const Session& first = *sessions[0];
   CompareResult r;
-  for (const Session* s : sessions) r.models.push_back(s->latency_name());
+  for (const Session* s : sessions) {
+    r.models.push_back(s->latency_name());
+    r.bands.push_back(session_band(*s));
+  }
   const auto& objectives = first.evaluator().objectives();
   r.objective = objectives.empty() ? plugin_defaults::kLatencyObjective : objectives[0].name;
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/error_bands.hpp"
 #include "analysis/kendall.hpp"
 #include "core/progress.hpp"
 #include "eval/evaluator.hpp"
@@ -54,6 +55,7 @@ struct CompareResult {
   std::vector<std::size_t> best;               // [model] -> config index
   std::vector<CompareOptimumView> optima;      // one per distinct optimum
   std::vector<ComparePair> pairs;              // every a < b
+  std::vector<Band> bands;                     // [model]: its error band (analysis/error_bands.hpp)
 };
 
 struct CompareOptions {

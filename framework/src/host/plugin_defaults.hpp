@@ -6,8 +6,10 @@
 
 namespace tessera::plugin_defaults {
 
-// `plugins:` left out of a scenario (docs/scenario-format.md).
-inline constexpr char kLatency[] = "overlap";
+// `plugins:` left out of a scenario (docs/scenario-format.md). The latency model is the realistic
+// one (achievable efficiencies, framework overheads; its predictions carry an error band,
+// docs/accuracy.md "Error bands"); `overlap` is the reference physics a scenario names.
+inline constexpr char kLatency[] = "calibrated";
 inline constexpr char kMemory[] = "standard";
 inline constexpr char kSearch[] = "exhaustive";
 // The first ranks.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/band_text.hpp"
 #include "report/explain_report.hpp"
 #include "report/points_json.hpp"
 #include "report/search_report.hpp"  // short_config
@@ -69,6 +70,10 @@ nlohmann::json compare_json(const CompareResult& r, const Session& s) {
     o["config_text"] = format_config(r.configs[b], s.machine());
     o["score"] = r.scores[k][b];
     o["latency_s"] = r.latency_s[k][b];
+    if (k < r.bands.size()) {
+      o["latency_band"] = band_json(r.bands[k], BandQuantity::latency, r.latency_s[k][b]);
+      o["band"] = band_summary_json(r.bands[k]);
+    }
     nlohmann::json ranks = nlohmann::json::object();
     for (std::size_t j2 = 0; j2 < r.models.size(); ++j2)
       ranks[r.models[j2]] = rank_of(r.scores[j2], r.scores[j2][b]);
@@ -148,11 +153,14 @@ void print_compare_text(std::ostream& os, const CompareResult& r, const Session&
     const std::size_t b = r.best[k];
     std::vector<std::string> row = {r.models[k], format_config(r.configs[b], s.machine())};
     for (std::size_t j = 0; j < m; ++j) row.push_back(std::to_string(rank_of(r.scores[j], r.scores[j][b])));
-    row.push_back(time_text(r.latency_s[k][b]));
+    row.push_back(time_text(r.latency_s[k][b]) +
+                  (k < r.bands.size() ? band_suffix(r.bands[k], BandQuantity::latency) : ""));
     t.add_row(row, {"", short_config(s.machine(), r.configs[b])});
   }
   t.print(os, "  ", width);
   if (width > 0) os << "  (rank under each model, 1 = best)\n";
+  for (std::size_t k = 0; k < m && k < r.bands.size(); ++k)
+    os << "  " << r.models[k] << ": " << band_statement(r.bands[k]) << '\n';
 
   for (const CompareOptimumView& v : r.optima) {
     std::string owners;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "report/band_text.hpp"
 #include "report/explain_report.hpp"  // config_json
 #include "report/json_number.hpp"
 #include "report/text_table.hpp"
@@ -57,19 +58,24 @@ std::string short_config(const ParallelConfig& c) {
 std::string t3(double s) { return format_quantity(s, Dimension::time, 3); }
 
 void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
+  const Band band = disaggregated_band(session);
+  const std::string lat = band_suffix(band, BandQuantity::latency);
+  const std::string thr = band_suffix(band, BandQuantity::throughput);
   os << p.x << " x prefill [" << short_config(p.prefill.config) << ", batch " << p.prefill.batch << "] + "
      << p.y << " x decode [" << short_config(p.decode.config) << ", batch " << p.decode.batch
      << "] = " << p.pes << " PEs\n";
-  os << "           " << fixed(p.tokens_per_s_per_pe, 1) << " tok/s/PE, " << fixed(p.tokens_per_s_per_user, 1)
-     << " tok/s/user, TPOT " << t3(p.tpot_s) << "\n           TTFT " << t3(p.ttft_s) << " (prefill "
-     << t3(p.prefill.time_s) << " + KV transfer " << t3(p.transfer_exposed_s) << " exposed of "
-     << t3(p.transfer.time_s) << ")\n           " << fixed(p.requests_per_s, 2) << " req/s, "
+  os << "           " << fixed(p.tokens_per_s_per_pe, 1) << thr << " tok/s/PE, "
+     << fixed(p.tokens_per_s_per_user, 1) << thr << " tok/s/user, TPOT " << t3(p.tpot_s) << lat
+     << "\n           TTFT " << t3(p.ttft_s) << lat << " (prefill " << t3(p.prefill.time_s)
+     << " + KV transfer " << t3(p.transfer_exposed_s) << " exposed of " << t3(p.transfer.time_s)
+     << ")\n           " << fixed(p.requests_per_s, 2) << " req/s, "
      << (p.prefill_bound ? "prefill" : "decode") << "-bound"
      << ((p.prefill_bound ? p.prefill_link_bound : p.decode_link_bound) ? " (by its link)" : "")
      << "; pools busy " << fixed(100 * p.prefill_utilization, 0) << " % (prefill), "
      << fixed(100 * p.decode_utilization, 0) << " % (decode); queueing not modelled\n"
      << "           KV " << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
-     << link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n';
+     << link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n'
+     << "           band " << band_statement(band) << '\n';
 }
 
 // Why no pair meets the SLO, from the counts.
@@ -124,6 +130,11 @@ nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p) {
   j["tokens_per_s"] = json_number(p.tokens_per_s);
   j["tokens_per_s_per_pe"] = json_number(p.tokens_per_s_per_pe);
   j["tokens_per_s_per_user"] = json_number(p.tokens_per_s_per_user);
+  const Band band = disaggregated_band(session);
+  j["ttft_band"] = band_json(band, BandQuantity::latency, p.ttft_s);
+  j["tpot_band"] = band_json(band, BandQuantity::latency, p.tpot_s);
+  j["tokens_per_s_per_pe_band"] = band_json(band, BandQuantity::throughput, p.tokens_per_s_per_pe);
+  j["tokens_per_s_per_user_band"] = band_json(band, BandQuantity::throughput, p.tokens_per_s_per_user);
   return j;
 }
 
@@ -132,6 +143,7 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
   const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   nlohmann::json j;
+  j["band"] = band_summary_json(disaggregated_band(session));
   j["transfer_overlap"] = overlap_name(spec.overlap);
   j["max_replicas"] = spec.max_replicas;
   j["prefill_batch"] = spec.prefill_batch;

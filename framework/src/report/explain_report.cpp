@@ -1,4 +1,5 @@
 #include "report/explain_report.hpp"
+#include "report/band_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -206,6 +207,12 @@ nlohmann::json explain_json(const Session& session, const Evaluation& e) {
                  {"redundant_flops", t.redundant_flops},
                  {"hbm_bytes_all_pes", t.hbm_bytes_all_pes},
                  {"link_bytes_all_pes", t.link_bytes_all_pes}};
+  {
+    const Band band = session_band(session);
+    j["totals"]["latency_band"] = band_json(band, BandQuantity::latency, t.latency_s);
+    j["totals"]["throughput_band"] = band_json(band, BandQuantity::throughput, t.throughput_tok_s);
+    j["band"] = band_summary_json(band);
+  }
   if (t.prefill_pipelined) j["totals"]["formula"] = ttft_formula();
   if (t.tier_count > 1) {  // a tier other than HBM served bytes (docs/physics.md §9)
     nlohmann::json tiers = nlohmann::json::array();
@@ -308,14 +315,18 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   const StepTotals& x = e.totals;
   const bool decode = session.scenario().workload.mode == Mode::decode;
   os << "\nTotals:\n";
-  os << "  " << (decode ? "step latency " : "TTFT         ") << format_quantity(x.latency_s, t) << "\n";
-  os << "  throughput   " << fixed(x.throughput_tok_s, 1) << " tok/s";
+  const Band band = session_band(session);
+  os << "  " << (decode ? "step latency " : "TTFT         ") << format_quantity(x.latency_s, t)
+     << band_suffix(band, BandQuantity::latency) << "\n";
+  os << "  throughput   " << fixed(x.throughput_tok_s, 1) << " tok/s"
+     << band_suffix(band, BandQuantity::throughput);
   if (x.pipeline_throughput_tok_s > 0)
     os << "  (pipeline-full: " << fixed(x.pipeline_throughput_tok_s, 1) << " tok/s)";
   os << "\n  PEs          " << static_cast<long long>(x.pes) << "  (";
   for (std::size_t p = 1; p <= machine.levels.size(); ++p)
     os << (p > 1 ? ", " : "") << e.layout.units_used[p] << " " << machine.levels[p - 1].name;
   os << ")\n";
+  os << "  band         " << band_statement(band) << "\n";
   os << "  compute util " << fixed(100 * x.compute_util, 2) << " %,  bw util " << fixed(100 * x.bw_util, 2)
      << " %,  efficiency " << fixed(x.efficiency, 4) << "\n";
   os << "  FLOP all PEs " << format_quantity(x.flops_all_pes, Dimension::flops) << " (redundant "

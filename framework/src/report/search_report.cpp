@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "host/plugin_defaults.hpp"
+#include "report/band_text.hpp"
 #include "report/csv_cells.hpp"
 #include "report/json_number.hpp"
 #include "report/text_table.hpp"
@@ -107,6 +108,9 @@ nlohmann::json record_json(const Session& session, const std::vector<ObjectiveSl
   j["latency_s"] = json_number(r.valid ? r.latency_s : NAN);
   j["throughput_tok_s"] = json_number(r.valid ? r.throughput_tok_s : NAN);
   j["pipeline_throughput_tok_s"] = json_number(r.valid ? r.pipeline_throughput_tok_s : NAN);
+  const Band band = session_band(session);
+  j["latency_band"] = band_json(band, BandQuantity::latency, r.valid ? r.latency_s : NAN);
+  j["throughput_band"] = band_json(band, BandQuantity::throughput, r.valid ? r.throughput_tok_s : NAN);
   j["efficiency"] = json_number(r.valid ? r.efficiency : NAN);
   j["compute_util"] = json_number(r.valid ? r.compute_util : NAN);
   j["bw_util"] = json_number(r.valid ? r.bw_util : NAN);
@@ -133,6 +137,7 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
   j["model"] = s.model.name;
   j["machine"] = s.machine.name;
   j["latency_model"] = session.latency_name();
+  j["band"] = band_summary_json(session_band(session));
   j["search"] = s.plugins.search.name;
   j["scope"] = s.workload.scope == Scope::attention ? "attention" : "full";
   j["counts"] = {{"enumerated", res.counts.enumerated},
@@ -230,9 +235,11 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
     return;
   }
   const ConfigRecord& b = res.records[*res.best];
+  const Band band = session_band(session);
   os << "best       " << short_config(m, b.config) << '\n';
-  os << "           latency " << format_quantity(b.latency_s, Dimension::time) << ", throughput "
-     << fmt_tokens(b.throughput_tok_s);
+  os << "           latency " << format_quantity(b.latency_s, Dimension::time)
+     << band_suffix(band, BandQuantity::latency) << ", throughput " << fmt_tokens(b.throughput_tok_s)
+     << band_suffix(band, BandQuantity::throughput);
   if (b.pipeline_throughput_tok_s > 0)
     os << " (pipeline-full " << fmt_tokens(b.pipeline_throughput_tok_s) << ")";
   os << ", efficiency " << fixed(b.efficiency, 4) << " (compute " << fixed(b.compute_util, 4)
@@ -246,6 +253,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
   for (std::size_t i = 0; i < objs.size(); ++i)
     if (!is_record_objective(objs[i].name))
       os << "           " << objs[i].name << ' ' << human_objective(objs[i], b.objectives[i]) << '\n';
+  os << "band       " << band_statement(band) << '\n';
 
   const auto table = [&](const std::vector<std::size_t>& rows, std::size_t limit) {
     std::vector<std::string> head{"#", "cp", "tp", "pp", "dp", "ep", "kv", "ffn", "tp@", "cp@", "ring"};
@@ -315,6 +323,11 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
   os << "\nTop " << res.top.size() << " by "
      << (objs.empty() ? plugin_defaults::kLatencyObjective : objs[0].name) << '\n';
   table(res.top, res.top.size());
+  if (band.has_band())
+    os << "  latencies " << band_short(band, BandQuantity::latency) << ", throughputs "
+       << band_short(band, BandQuantity::throughput) << " " << band_provenance(band) << '\n';
+  else
+    os << "  every latency and throughput above: " << band_statement(band) << '\n';
 }
 
 }  // namespace tessera

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "host/plugin_defaults.hpp"
+#include "report/band_text.hpp"
 #include "report/csv_cells.hpp"
 #include "report/explain_report.hpp"  // config_json
 #include "report/framework_report.hpp"
@@ -118,10 +119,16 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
      << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
      << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
   if (b.metrics.max_batch > 0) os << pad << "largest sustainable batch " << b.metrics.max_batch << '\n';
-  os << pad << "TTFT " << time_text(b.metrics.ttft_s) << ", TPOT " << time_text(b.metrics.tpot_s)
-     << " mean (tail " << time_text(b.metrics.tpot_tail_s) << "), E2E " << time_text(b.metrics.e2e_s) << '\n';
-  os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user, " << tokens_rate(b.tokens_per_s_per_pe)
-     << " tok/s/PE, " << tokens_rate(b.tokens_per_s) << " tok/s in all\n";
+  const Band band = session_band(session);
+  const std::string lat = band_suffix(band, BandQuantity::latency);
+  const std::string thr = band_suffix(band, BandQuantity::throughput);
+  os << pad << "TTFT " << time_text(b.metrics.ttft_s) << lat << ", TPOT " << time_text(b.metrics.tpot_s)
+     << lat << " mean (tail " << time_text(b.metrics.tpot_tail_s) << "), E2E " << time_text(b.metrics.e2e_s)
+     << lat << '\n';
+  os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user" << thr << ", "
+     << tokens_rate(b.tokens_per_s_per_pe) << " tok/s/PE" << thr << ", " << tokens_rate(b.tokens_per_s)
+     << " tok/s in all" << thr << "\n";
+  os << pad << "band " << band_statement(band) << '\n';
   const int cost = cost_objective(res.objectives);
   if (cost >= 0)
     os << pad << "cost per million tokens "
@@ -248,6 +255,16 @@ nlohmann::json serve_record_json(const Session& session, const ServeResult& resu
   j["tokens_per_s"] = num(r.tokens_per_s);
   j["tokens_per_s_per_pe"] = num(r.tokens_per_s_per_pe);
   j["tokens_per_s_per_user"] = num(r.tokens_per_s_per_user);
+  // The error band next to each predicted latency and throughput (docs/report.md "Error bands").
+  const Band band = session_band(session);
+  j["ttft_band"] = band_json(band, BandQuantity::latency, timed ? mt.ttft_s : NAN);
+  j["tpot_band"] = band_json(band, BandQuantity::latency, timed ? mt.tpot_s : NAN);
+  j["e2e_band"] = band_json(band, BandQuantity::latency, timed ? mt.e2e_s : NAN);
+  j["tokens_per_s_band"] = band_json(band, BandQuantity::throughput, timed ? r.tokens_per_s : NAN);
+  j["tokens_per_s_per_pe_band"] =
+      band_json(band, BandQuantity::throughput, timed ? r.tokens_per_s_per_pe : NAN);
+  j["tokens_per_s_per_user_band"] =
+      band_json(band, BandQuantity::throughput, timed ? r.tokens_per_s_per_user : NAN);
   j["requests_per_s"] = num(static_cast<double>(r.replicas) * mt.requests_per_s);
   j["prefill_time_share"] = num(mt.prefill_time_share);
   j["max_batch"] = mt.max_batch;
@@ -286,6 +303,7 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
                    {"output_tokens", s.workload.output},
                    {"scope", s.workload.scope == Scope::attention ? "attention" : "full"}};
   j["slo"] = slo_json(s.serving.slo);
+  j["band"] = band_summary_json(session_band(session));
   j["max_pes"] = res.max_pes > 0 ? nlohmann::json(res.max_pes) : nlohmann::json(nullptr);
   nlohmann::json objectives = nlohmann::json::array();
   for (const PluginChoice& o : s.plugins.objectives) objectives.push_back(choice_json(o));
@@ -399,6 +417,12 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     print_table(os, session, res, res.frontier, frontier_rows, k, width);
     os << "\nTop " << res.top.size() << " by " << res.axes.front().name << '\n';
     print_table(os, session, res, res.top, res.top.size(), k, width);
+    const Band band = session_band(session);
+    if (band.has_band())
+      os << "  times " << band_short(band, BandQuantity::latency) << ", rates "
+         << band_short(band, BandQuantity::throughput) << " " << band_provenance(band) << '\n';
+    else
+      os << "  every time and rate above: " << band_statement(band) << '\n';
     return;
   }
   if (res.closest_miss) {

@@ -12,7 +12,8 @@ namespace tessera::test {
 
 inline Scenario serving_scenario(const std::string& file, std::int64_t isl, std::int64_t osl,
                                  const PluginChoice& serving) {
-  Scenario sc = load(file);
+  // The reference physics (overlap): the shipped real-machine scenarios name calibrated now.
+  Scenario sc = load(file, {"plugins.latency=overlap"});
   sc.workload.mode = Mode::serve;
   sc.workload.input = isl;
   sc.workload.output = osl;

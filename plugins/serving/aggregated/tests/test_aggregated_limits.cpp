@@ -136,7 +136,7 @@ TEST_CASE("the host's decode_iteration is run's pipeline-full decode for pp 2",
           "[serving][aggregated][limits]") {
   // TP 4 x PP 2, B 64 at 4096 + 512: run reports the pipeline-full throughput dp B / (pp t_stage);
   // a sequence gets a token every pp t_stage = dp B / that, below the serial step's latency.
-  Scenario sc = load(kScenario);
+  Scenario sc = load(kScenario, {"plugins.latency=overlap"});
   sc.workload.batch = 64;
   sc.workload.context = 4608;
   const Session run(sc, registry());

@@ -1,12 +1,11 @@
 #!/bin/sh
-# the disaggregated best pair's prefill pool (5 instances) (Tessera --deploy, vllm@0.12.0)
+# the disaggregated best pair's prefill pool (3 instances) (Tessera --deploy, vllm@0.12.0)
 # scenario: llama3.1-70b-serve-4k1k-h100-disagg (llama3.1-70b-serve-4k1k-h100-disagg.yaml)
-# config: cp=1,tp=2,pp=1,dp=2,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 1, token budget 4096
-# predicted: tokens/s/PE 682.9, TTFT 326.5 ms, TPOT 25.58 ms, 44 PEs (both pools)
-# instances: 5
+# config: cp=1,tp=2,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 2, token budget 8192
+# predicted: tokens/s/PE 495.8, TTFT 885.4 ms, TPOT 35.53 ms, 14 PEs (both pools)
+# instances: 3
 vllm serve meta-llama/Llama-3.1-70B-Instruct \
   --tensor-parallel-size 2 \
-  --data-parallel-size 2 \
-  --max-num-seqs 1 \
-  --max-num-batched-tokens 4096 \
+  --max-num-seqs 2 \
+  --max-num-batched-tokens 8192 \
   --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
