@@ -160,7 +160,7 @@ void print_compare_text(std::ostream& os, const CompareResult& r, const Session&
   t.print(os, "  ", width);
   if (width > 0) os << "  (rank under each model, 1 = best)\n";
   for (std::size_t k = 0; k < m && k < r.bands.size(); ++k)
-    os << "  " << r.models[k] << ": " << band_statement(r.bands[k]) << '\n';
+    os << "  " << r.models[k] << ": " << wrap_words(band_statement(r.bands[k]), 100, "    ") << '\n';
 
   for (const CompareOptimumView& v : r.optima) {
     std::string owners;

@@ -75,7 +75,7 @@ void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
      << fixed(100 * p.decode_utilization, 0) << " % (decode); queueing not modelled\n"
      << "           KV " << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
      << link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n'
-     << "           band " << band_statement(band) << '\n';
+     << "           band " << wrap_words(band_statement(band), 100, "                ") << '\n';
 }
 
 // Why no pair meets the SLO, from the counts.

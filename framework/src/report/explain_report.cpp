@@ -326,7 +326,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   for (std::size_t p = 1; p <= machine.levels.size(); ++p)
     os << (p > 1 ? ", " : "") << e.layout.units_used[p] << " " << machine.levels[p - 1].name;
   os << ")\n";
-  os << "  band         " << band_statement(band) << "\n";
+  os << "  band         " << wrap_words(band_statement(band), 100, "               ") << "\n";
   os << "  compute util " << fixed(100 * x.compute_util, 2) << " %,  bw util " << fixed(100 * x.bw_util, 2)
      << " %,  efficiency " << fixed(x.efficiency, 4) << "\n";
   os << "  FLOP all PEs " << format_quantity(x.flops_all_pes, Dimension::flops) << " (redundant "

@@ -253,7 +253,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
   for (std::size_t i = 0; i < objs.size(); ++i)
     if (!is_record_objective(objs[i].name))
       os << "           " << objs[i].name << ' ' << human_objective(objs[i], b.objectives[i]) << '\n';
-  os << "band       " << band_statement(band) << '\n';
+  os << "band       " << wrap_words(band_statement(band), 100, "           ") << '\n';
 
   const auto table = [&](const std::vector<std::size_t>& rows, std::size_t limit) {
     std::vector<std::string> head{"#", "cp", "tp", "pp", "dp", "ep", "kv", "ffn", "tp@", "cp@", "ring"};
@@ -327,7 +327,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
     os << "  latencies " << band_short(band, BandQuantity::latency) << ", throughputs "
        << band_short(band, BandQuantity::throughput) << " " << band_provenance(band) << '\n';
   else
-    os << "  every latency and throughput above: " << band_statement(band) << '\n';
+    os << "  every latency and throughput above: " << wrap_words(band_statement(band), 100, "    ") << '\n';
 }
 
 }  // namespace tessera

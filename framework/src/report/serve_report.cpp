@@ -122,13 +122,15 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
   const Band band = session_band(session);
   const std::string lat = band_suffix(band, BandQuantity::latency);
   const std::string thr = band_suffix(band, BandQuantity::throughput);
-  os << pad << "TTFT " << time_text(b.metrics.ttft_s) << lat << ", TPOT " << time_text(b.metrics.tpot_s)
-     << lat << " mean (tail " << time_text(b.metrics.tpot_tail_s) << "), E2E " << time_text(b.metrics.e2e_s)
-     << lat << '\n';
+  os << pad << "TTFT " << time_text(b.metrics.ttft_s) << lat << ", E2E " << time_text(b.metrics.e2e_s) << lat
+     << '\n';
+  os << pad << "TPOT " << time_text(b.metrics.tpot_s) << lat << " mean (tail "
+     << time_text(b.metrics.tpot_tail_s) << ")\n";
   os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user" << thr << ", "
      << tokens_rate(b.tokens_per_s_per_pe) << " tok/s/PE" << thr << ", " << tokens_rate(b.tokens_per_s)
      << " tok/s in all" << thr << "\n";
-  os << pad << "band " << band_statement(band) << '\n';
+  // Fitted to 100 columns, as the rest of the report (the statement names its provenance).
+  os << pad << "band " << wrap_words(band_statement(band), 100, std::string(pad) + "     ") << '\n';
   const int cost = cost_objective(res.objectives);
   if (cost >= 0)
     os << pad << "cost per million tokens "
@@ -419,10 +421,13 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     print_table(os, session, res, res.top, res.top.size(), k, width);
     const Band band = session_band(session);
     if (band.has_band())
-      os << "  times " << band_short(band, BandQuantity::latency) << ", rates "
-         << band_short(band, BandQuantity::throughput) << " " << band_provenance(band) << '\n';
+      os << "  times "
+         << wrap_words(band_short(band, BandQuantity::latency) + ", rates " +
+                           band_short(band, BandQuantity::throughput) + " " + band_provenance(band),
+                       100, "        ")
+         << '\n';
     else
-      os << "  every time and rate above: " << band_statement(band) << '\n';
+      os << "  every time and rate above: " << wrap_words(band_statement(band), 100, "    ") << '\n';
     return;
   }
   if (res.closest_miss) {

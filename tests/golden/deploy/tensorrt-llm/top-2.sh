@@ -2,7 +2,7 @@
 # number 2 by tokens_per_s_per_pe (Tessera --deploy, tensorrt-llm@1.1)
 # scenario: llama3.1-70b-serve-4k1k-h100-disagg (llama3.1-70b-serve-4k1k-h100-disagg.yaml)
 # config: cp=1,tp=8,pp=1,dp=2,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 128, token budget 8192
-# predicted: tokens/s/PE 382.7, TTFT 163.5 ms, TPOT 41.68 ms, 16 PEs
+# predicted: tokens/s/PE 385.0, TTFT 162.9 ms, TPOT 41.44 ms, 16 PEs
 # instances: 2
 # dp replicas as instances: 2 (TensorRT-LLM starts one instance per data-parallel replica)
 trtllm-serve meta-llama/Llama-3.1-70B-Instruct \
