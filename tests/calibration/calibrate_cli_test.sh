@@ -32,6 +32,9 @@ expect 2 "--folds 'sources': expected in-sample, source, family, framework-versi
   "$dir/unmapped.csv" --folds sources
 expect 2 'no row could be mapped' "$dir/unmapped.csv"
 expect 2 'row 7: ' "$dir/unmapped.csv"
+expect 2 "--exclude-ids 'abc': expected an id or a range A-B" "$dir/unmapped.csv" --exclude-ids abc
+expect 2 "--exclude-ids '5-1': expected an id or a range A-B of whole numbers with A <= B" \
+  "$dir/unmapped.csv" --exclude-ids 5-1
 expect 2 '2 mapped rows for 5 fitted values' "$dir/two.csv" --framework none --folds in-sample
 expect 2 'held-out error cannot be measured' "$src/data/measurements-h200.csv" --framework none
 expect 2 '--bands scores latency/calibrated only' "$dir/unmapped.csv" --latency measured --bands "$dir/b.csv"

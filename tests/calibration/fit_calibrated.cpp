@@ -31,6 +31,7 @@
 #include <vector>
 #include "tessera_build_paths.hpp"
 
+#include "analysis/calibration/optimizer.hpp"
 #include "analysis/validation.hpp"
 #include "calibrated.hpp"
 #include "host/plugin_registry.hpp"
@@ -211,146 +212,19 @@ double loss(const std::vector<const FitRow*>& rows, const State& s, const Predic
   return total;
 }
 
-// ---- Nelder-Mead --------------------------------------------------------------------------
+// ---- the optimiser: framework/src/analysis/calibration/optimizer.* (the one `tessera calibrate`
+// uses): a coordinate search, then Nelder-Mead ----------------------------------------------------
 
-template <class F>
-std::vector<double> nelder_mead(F&& f, std::vector<double> x0, double step, int max_evals, double& best) {
-  const std::size_t n = x0.size();
-  std::vector<std::vector<double>> pts(n + 1, x0);
-  for (std::size_t i = 0; i < n; ++i) pts[i + 1][i] += step;
-  std::vector<double> val(n + 1);
-  for (std::size_t i = 0; i <= n; ++i) val[i] = f(pts[i]);
-  int evals = static_cast<int>(n + 1);
-  std::vector<std::size_t> ord(n + 1);
-  while (evals < max_evals) {
-    for (std::size_t i = 0; i <= n; ++i) ord[i] = i;
-    std::sort(ord.begin(), ord.end(), [&](std::size_t a, std::size_t b) { return val[a] < val[b]; });
-    const std::size_t lo = ord[0], hi = ord[n], nh = ord[n - 1];
-    if (std::abs(val[hi] - val[lo]) < 1e-9) break;
-    std::vector<double> c(n, 0.0);
-    for (std::size_t i = 0; i <= n; ++i)
-      if (i != hi)
-        for (std::size_t j = 0; j < n; ++j) c[j] += pts[i][j] / static_cast<double>(n);
-    auto along = [&](double t) {
-      std::vector<double> y(n);
-      for (std::size_t j = 0; j < n; ++j) y[j] = c[j] + t * (pts[hi][j] - c[j]);
-      return y;
-    };
-    auto xr = along(-1.0);
-    const double fr = f(xr);
-    ++evals;
-    if (fr < val[lo]) {
-      auto xe = along(-2.0);
-      const double fe = f(xe);
-      ++evals;
-      if (fe < fr) {
-        pts[hi] = xe;
-        val[hi] = fe;
-      } else {
-        pts[hi] = xr;
-        val[hi] = fr;
-      }
-    } else if (fr < val[nh]) {
-      pts[hi] = xr;
-      val[hi] = fr;
-    } else {
-      auto xc = along(fr < val[hi] ? -0.5 : 0.5);
-      const double fc = f(xc);
-      ++evals;
-      if (fc < std::min(fr, val[hi])) {
-        pts[hi] = xc;
-        val[hi] = fc;
-      } else {
-        for (std::size_t i = 0; i <= n; ++i) {
-          if (i == lo) continue;
-          for (std::size_t j = 0; j < n; ++j) pts[i][j] = pts[lo][j] + 0.5 * (pts[i][j] - pts[lo][j]);
-          val[i] = f(pts[i]);
-          ++evals;
-        }
-      }
-    }
-  }
-  std::size_t b = 0;
-  for (std::size_t i = 1; i <= n; ++i)
-    if (val[i] < val[b]) b = i;
-  best = val[b];
-  return pts[b];
-}
-
-// Coordinate descent: for each parameter in turn, a coarse scan of its whole range (in the
-// transformed space: overheads and counts on a log scale, efficiencies on a logit scale), then
-// a golden-section search between the best scan point's neighbours. The scan sees past the
-// plateaus of max() terms (a launch cost matters only once the host is the bottleneck),
-// where Nelder-Mead and local line searches stall.
-std::pair<double, double> scan_range(Tr t) {
+tessera::calibration::Transform transform_of(Tr t) {
   switch (t) {
     case Tr::logit:
-      return {-4.0, 6.0};  // efficiency 0.018 .. 0.9975
+      return tessera::calibration::Transform::logit;
     case Tr::log_us:
-      return {-2.3, 11.5};  // 0 .. 100 ms
+      return tessera::calibration::Transform::log_us;
     case Tr::log:
-      return {-2.3, 9.0};  // 0 .. 8100
+      return tessera::calibration::Transform::log;
   }
-  return {-1, 1};
-}
-
-template <class F>
-std::vector<double> coordinate_descent(F&& f, std::vector<double> x, const std::vector<Tr>& tr, int sweeps,
-                                       double& best) {
-  best = f(x);
-  const double g = (std::sqrt(5.0) - 1) / 2;
-  const int kScan = 24;
-  for (int sw = 0; sw < sweeps; ++sw) {
-    const double start = best;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      auto at = [&](double v) {
-        std::vector<double> y = x;
-        y[i] = v;
-        return f(y);
-      };
-      const auto [lo, hi] = scan_range(tr[i]);
-      const double h = (hi - lo) / (kScan - 1);
-      double bx = x[i], bf = best;
-      for (int k = 0; k < kScan; ++k) {
-        const double v = lo + k * h, fv = at(v);
-        if (fv < bf) {
-          bf = fv;
-          bx = v;
-        }
-      }
-      double a = bx - h, b = bx + h;
-      double c = b - g * (b - a), d = a + g * (b - a), fc = at(c), fd = at(d);
-      for (int it = 0; it < 14; ++it) {
-        if (fc < fd) {
-          b = d;
-          d = c;
-          fd = fc;
-          c = b - g * (b - a);
-          fc = at(c);
-        } else {
-          a = c;
-          c = d;
-          fc = fd;
-          d = a + g * (b - a);
-          fd = at(d);
-        }
-      }
-      if (fc < bf) {
-        bf = fc;
-        bx = c;
-      }
-      if (fd < bf) {
-        bf = fd;
-        bx = d;
-      }
-      if (bf < best) {
-        best = bf;
-        x[i] = bx;
-      }
-    }
-    if (start - best < 1e-7) break;
-  }
-  return x;
+  return tessera::calibration::Transform::logit;
 }
 
 struct FitOptions {
@@ -389,13 +263,13 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
   };
   (void)rows;
   (void)p;
-  std::vector<Tr> trs;
-  for (const Slot& sl : slots) trs.push_back(sl.tr);
+  std::vector<tessera::calibration::Transform> trs;
+  for (const Slot& sl : slots) trs.push_back(transform_of(sl.tr));
   double best = f(x), prev = best;
   for (int r = 0; r < o.rounds; ++r) {
-    x = coordinate_descent(f, x, trs, 6, best);
+    x = tessera::calibration::coordinate_search(f, x, trs, 6, best);
     if (o.verbose) std::fprintf(stderr, "  round %d: coordinate descent %.6f", r, best);
-    x = nelder_mead(f, x, 0.2, o.evals_per_round, best);
+    x = tessera::calibration::nelder_mead(f, x, 0.2, o.evals_per_round, best);
     if (o.verbose) std::fprintf(stderr, ", Nelder-Mead %.6f\n", best);
     if (r > 0 && prev - best < 1e-6) break;
     prev = best;

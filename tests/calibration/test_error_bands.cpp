@@ -30,6 +30,7 @@ BandTable table() {
                               "calibrated,H100/H200,*,leave-one-source-out,23,4,-0.1,0.05,0.2\n"
                               "calibrated,H100/H200,vllm,leave-one-source-out,8,2,-0.05,0.0,0.1\n"
                               "calibrated,H100/H200,sglang,leave-one-source-out,3,1,-0.3,0.0,0.3\n"
+                              "calibrated,H100/H200,tensorrt-llm,leave-one-source-out,9,1,-0.4,0.0,0.4\n"
                               "calibrated,H100/H200,vllm,leave-one-machine-family-out,8,2,-0.5,0.0,0.5\n"
                               "measured,A100,*,leave-one-source-out,6,2,-0.02,0.0,0.04\n"
                               "calibrated,A100,*,leave-one-source-out,40,6,-0.3,0.0,0.3\n",
@@ -66,7 +67,8 @@ TEST_CASE("error bands: the band arithmetic on hand values", "[bands]") {
   CHECK(band_short(b, BandQuantity::latency) == "\u221218 %/+11 %");
   CHECK(band_short(b, BandQuantity::throughput) == "\u221210 %/+22 %");
   CHECK(band_provenance(b) ==
-        "(H100/H200, all frameworks, 23 rows held out, 4 sources; no rows for modern-stack: the family's "
+        "(H100/H200, serving frameworks pooled, 23 rows held out, 4 sources; no rows for modern-stack: the "
+        "family's "
         "pooled band)");
   const nlohmann::json lat = band_json(b, BandQuantity::latency, 0.010);
   CHECK(lat["low_s"].get<double>() == Approx(0.0081873075));
@@ -99,7 +101,12 @@ TEST_CASE("error bands: the lookup falls back from the framework to the family t
   REQUIRE(s.has_band());
   CHECK(s.framework == "*");
   CHECK(s.rows == 23);
-  CHECK(s.note == "sglang: 3 rows, the family's pooled band");
+  CHECK(s.note == "sglang: 3 rows from 1 source, the family's pooled band");
+  // tensorrt-llm: 9 rows, but from one source only: the family's pooled row.
+  const Band one = find_band(t, "calibrated", "H100/H200", "tensorrt-llm");
+  REQUIRE(one.has_band());
+  CHECK(one.framework == "*");
+  CHECK(one.note == "tensorrt-llm: 9 rows from 1 source, the family's pooled band");
   // A family the table has no row for, and no family at all.
   const Band u = find_band(t, "calibrated", "B200", "vllm");
   CHECK(u.status == Band::Status::uncalibrated);

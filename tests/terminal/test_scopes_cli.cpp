@@ -11,29 +11,13 @@
 
 #include "tessera_build_paths.hpp"
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
-#include <sys/wait.h>
+#include "shell_run.hpp"
 
 using nlohmann::json;
+using tessera::testing::Ran;
+using tessera::testing::shell;
 
 namespace {
-
-struct Ran {
-  int rc = -1;
-  std::string out;  // stdout, and stderr where the command redirects it there
-};
-
-Ran shell(const std::string& cmd) {
-  Ran r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int rc = pclose(p);
-  r.rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  return r;
-}
 
 // tessera STUDY --json - -q, its document.
 json study_json(const std::string& study) {

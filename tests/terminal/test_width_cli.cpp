@@ -9,28 +9,14 @@
 #include "report/text_table.hpp"
 #include "tessera_build_paths.hpp"
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
-#include <sys/wait.h>
+#include "shell_run.hpp"
 
 namespace {
 
-struct Ran {
-  int rc = -1;
-  std::string out;
-};
+using tessera::testing::Ran;
 
 // A shell command's exit status and standard output.
-Ran tessera_cli_raw(const std::string& cmd) {
-  Ran r;
-  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int rc = pclose(p);
-  r.rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  return r;
-}
+Ran tessera_cli_raw(const std::string& cmd) { return tessera::testing::shell(cmd + " 2>/dev/null"); }
 
 // tessera ARGS -q into a pipe, with COLUMNS=40 in its environment (a pipe ignores it).
 Ran tessera_cli(const std::string& args) {

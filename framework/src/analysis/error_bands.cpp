@@ -219,9 +219,10 @@ Band find_band(const BandTable& table, const std::string& latency_model, const s
     note = "measured has no held-out rows for " + family + ": calibrated's band";
   }
   const BandRow* row = find_row(table, model, family, framework);
-  if (row && row->rows < kMinBandRows) {
-    note += (note.empty() ? "" : "; ") + framework + ": " + std::to_string(row->rows) +
-            " rows, the family's pooled band";
+  if (row && (row->rows < kMinBandRows || row->sources < kMinBandSources)) {
+    note += (note.empty() ? "" : "; ") + framework + ": " + std::to_string(row->rows) + " rows from " +
+            std::to_string(row->sources) + (row->sources == 1 ? " source" : " sources") +
+            ", the family's pooled band";
     row = nullptr;
   } else if (!row && !framework.empty() && framework != "*") {
     note +=
@@ -276,8 +277,14 @@ std::string session_framework(const Session& session) {
 Band session_band(const Session& session) {
   if (!is_realistic_latency_model(session.latency_name()))
     return find_band({}, session.latency_name(), "", "");
-  return find_band(shipped_band_table(), session.latency_name(), session_family(session),
-                   session_framework(session));
+  const BandTable& table = shipped_band_table();
+  if (table.rows.empty()) {
+    Band b;
+    b.status = Band::Status::uncalibrated;
+    b.reason = "no band rows: " + table.file + " is missing or empty";
+    return b;
+  }
+  return find_band(table, session.latency_name(), session_family(session), session_framework(session));
 }
 
 Band disaggregated_band(const Session& session) {

@@ -26,6 +26,8 @@ inline constexpr char kBandFold[] = "leave-one-source-out";
 // A (model, family, framework) row is used when it rests on at least this many held-out rows;
 // otherwise the family's pooled `*` row.
 inline constexpr long kMinBandRows = 5;
+// ... and on at least this many independent sources (one source's rows share its setup's bias).
+inline constexpr long kMinBandSources = 2;
 
 struct BandRow {
   std::string latency_model;  // calibrated, measured
@@ -77,7 +79,8 @@ struct Band {
 TESSERA_API bool is_realistic_latency_model(const std::string& name);
 
 // The band for (latency model, machine family, framework profile): the (model, family,
-// framework) row of fold kBandFold with rows >= kMinBandRows, else (model, family, "*"), else
+// framework) row of fold kBandFold with rows >= kMinBandRows from >= kMinBandSources sources, else
+// (model, family, "*"), else
 // uncalibrated. `measured` takes its own rows when the table has any for the family, else
 // calibrated's (and says so). A model that is not realistic is a bound (no band); an empty
 // family is uncalibrated.

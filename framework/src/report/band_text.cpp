@@ -34,8 +34,9 @@ std::string band_suffix(const Band& b, BandQuantity q) { return b.has_band() ? "
 
 std::string band_provenance(const Band& b) {
   if (!b.has_band()) return "";
-  std::string s = "(" + b.family + ", " + (b.framework == "*" ? std::string("all frameworks") : b.framework) +
-                  ", " + std::to_string(b.rows) + " rows held out";
+  std::string s = "(" + b.family + ", " +
+                  (b.framework == "*" ? std::string("serving frameworks pooled") : b.framework) + ", " +
+                  std::to_string(b.rows) + " rows held out";
   s += b.sources > 1 ? ", " + std::to_string(b.sources) + " sources" : ", 1 source";
   if (b.latency_model != "calibrated" && b.latency_model != "") s += ", " + b.latency_model + "'s rows";
   if (!b.note.empty()) s += "; " + b.note;

@@ -64,11 +64,11 @@ void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
   os << p.x << " x prefill [" << short_config(p.prefill.config) << ", batch " << p.prefill.batch << "] + "
      << p.y << " x decode [" << short_config(p.decode.config) << ", batch " << p.decode.batch
      << "] = " << p.pes << " PEs\n";
-  os << "           " << fixed(p.tokens_per_s_per_pe, 1) << thr << " tok/s/PE, "
-     << fixed(p.tokens_per_s_per_user, 1) << thr << " tok/s/user, TPOT " << t3(p.tpot_s) << lat
-     << "\n           TTFT " << t3(p.ttft_s) << lat << " (prefill " << t3(p.prefill.time_s)
+  os << "           " << fixed(p.tokens_per_s_per_pe, 1) << " tok/s/PE" << thr << ", "
+     << fixed(p.tokens_per_s_per_user, 1) << " tok/s/user" << thr << ", TPOT " << t3(p.tpot_s) << lat
+     << "\n           TTFT " << t3(p.ttft_s) << lat << " (prefill " << t3(p.prefill.time_s) << lat
      << " + KV transfer " << t3(p.transfer_exposed_s) << " exposed of " << t3(p.transfer.time_s)
-     << ")\n           " << fixed(p.requests_per_s, 2) << " req/s, "
+     << ")\n           " << fixed(p.requests_per_s, 2) << " req/s" << thr << ", "
      << (p.prefill_bound ? "prefill" : "decode") << "-bound"
      << ((p.prefill_bound ? p.prefill_link_bound : p.decode_link_bound) ? " (by its link)" : "")
      << "; pools busy " << fixed(100 * p.prefill_utilization, 0) << " % (prefill), "

@@ -1,6 +1,8 @@
 #include "report/html_report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "report/vega_specs.hpp"
 #include "tessera/version.hpp"
@@ -127,6 +129,30 @@ std::string html_escape(const std::string& text) {
   return out;
 }
 
+// The document's error band (its `band`, docs/report.md "Error bands") for the header: "latency
+// −9 %/+62 %, throughput −38 %/+10 % (H100/H200, *, 30 rows held out, 2 sources,
+// leave-one-source-out)", "uncalibrated: ...", "bound (no band): ..."; "" when it has none.
+static std::string band_line(const json& band) {
+  if (!band.is_object() || !band.contains("status")) return "";
+  const std::string status = text_of(band["status"]);
+  if (status != "band")
+    return (status == "bound" ? "bound (no band): " : "uncalibrated: ") + text_of(band["reason"]);
+  auto pct = [](const json& v) {
+    const double x = v.is_number() ? v.get<double>() * 100 : 0;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f %%", std::fabs(x));
+    return std::string(x < 0 ? "\u2212" : "+") + buf;
+  };
+  std::string out = "latency " + pct(band["latency_low_rel"]) + "/" + pct(band["latency_high_rel"]) +
+                    ", throughput " + pct(band["throughput_low_rel"]) + "/" +
+                    pct(band["throughput_high_rel"]) + " (" + text_of(band["family"]) + ", " +
+                    text_of(band["framework"]) + ", " + std::to_string(band.value("rows", 0L)) +
+                    " rows held out, " + std::to_string(band.value("sources", 0L)) + " sources, " +
+                    text_of(band["fold"]) + ")";
+  if (band.contains("note")) out += "; " + text_of(band["note"]);
+  return out;
+}
+
 std::string html_report(const json& result, const std::string& command, const WebAssets& assets) {
   const ResultKind kind = result_kind(result);
   std::vector<ChartSpec> charts = report_charts(result);
@@ -146,6 +172,9 @@ std::string html_report(const json& result, const std::string& command, const We
   if (!field(result, "machine").is_null()) h += row("machine", html_escape(machine_line(result)));
   h += row("plugins", html_escape(plugins_line(result)));
   h += row("Tessera", html_escape(text_of(field(result, "version"))));
+  // Every predicted latency and throughput of the page lies in this band (held-out validation).
+  if (const std::string b = band_line(field(result, "band")); !b.empty())
+    h += row("error band", html_escape(b));
   // The command that produced the result (its `command`), and the one drawing it when another
   // (`tessera report`); a result without `command` (older --json) shows the drawing command.
   const json& produced = field(result, "command");

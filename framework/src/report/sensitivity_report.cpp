@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "analysis/error_bands.hpp"
+#include "report/band_text.hpp"
 #include "report/json_number.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
@@ -55,6 +57,7 @@ nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& 
   j["latency_model"] = session.latency_name();
   j["search"] = session.scenario().plugins.search.name;
   j["best"] = record_json(session, study.objectives, study.best);
+  j["band"] = band_summary_json(session_band(session));  // the band of every latency in the document
   if (study.has_parallelism) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& k : study.parallelism) {
@@ -81,8 +84,11 @@ void print_sensitivity_text(std::ostream& os, const Session& session, const Sens
                             std::size_t width) {
   const ConfigRecord& best = study.best;
   print_scenario_header(os, session);
+  const Band band = session_band(session);
   os << "best       " << short_config(session.machine(), best.config) << ", latency "
-     << format_quantity(best.latency_s, Dimension::time) << "\n";
+     << format_quantity(best.latency_s, Dimension::time) << band_suffix(band, BandQuantity::latency) << "\n";
+  os << "band       " << wrap_words(band_statement(band), 100, "           ")
+     << (band.has_band() ? " (the band of every latency below)" : "") << "\n";
   for (const auto& k : study.parallelism) {
     os << "\n" << k.knob << " (best " << k.baseline << ")\n";
     TextTable t({k.knob, "latency", "vs best", "feasible", "reason"},

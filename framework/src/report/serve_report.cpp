@@ -125,7 +125,7 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
   os << pad << "TTFT " << time_text(b.metrics.ttft_s) << lat << ", E2E " << time_text(b.metrics.e2e_s) << lat
      << '\n';
   os << pad << "TPOT " << time_text(b.metrics.tpot_s) << lat << " mean (tail "
-     << time_text(b.metrics.tpot_tail_s) << ")\n";
+     << time_text(b.metrics.tpot_tail_s) << lat << ")\n";
   os << pad << tokens_rate(b.tokens_per_s_per_user) << " tok/s/user" << thr << ", "
      << tokens_rate(b.tokens_per_s_per_pe) << " tok/s/PE" << thr << ", " << tokens_rate(b.tokens_per_s)
      << " tok/s in all" << thr << "\n";

@@ -75,8 +75,9 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
   c.data = load_fit_rows(ro);
   if (c.data.rows.empty()) {
     std::string why;
-    for (const SkippedRow& s : c.data.skipped) why += "\n  " + s.file + " row " + s.id + ": " + s.reason;
-    if (c.data.skipped.empty()) why = "\n  the CSV has no rows";
+    for (const SkippedRow& s : c.data.skipped)
+      why += (why.empty() ? " " : "; ") + s.file + " row " + s.id + ": " + s.reason;
+    if (c.data.skipped.empty()) why = " the CSV has no rows";
     throw InputError("calibrate: no row could be mapped to a model, machine and framework:" + why);
   }
   for (const FitRow& r : c.data.rows)
@@ -166,8 +167,21 @@ std::vector<Band> error_bands(const Calibration& c, const ProtocolScore& loso) {
   for (const ScoredRow& s : loso.pooled()) {
     if (!s.ok) continue;
     const FitRow& r = c.data.rows[s.row];
+    // A band is printed beside a prediction of a whole step or request: rows timing one kernel,
+    // one copy or one layer's stage alone inform the fit, not the band.
+    const validation::Measure m = r.prep.plan.measure;
+    if (m == validation::Measure::gemm || m == validation::Measure::copy ||
+        m == validation::Measure::op_stage)
+      continue;
     const std::string fw = r.framework.empty() ? std::string("default") : r.framework;
-    for (const std::string& key : {fw, std::string("*")}) {
+    // The family's pooled band stands beside a serving framework's prediction: rows of a
+    // measurement harness (kernels timed alone, eager PyTorch or Transformers loops) keep a row of
+    // their own but do not enter the pool.
+    const bool harness =
+        fw == "none" || fw == "transformers" || fw == "pytorch-eager" || fw == "pytorch-cudagraph";
+    std::vector<std::string> keys{fw};
+    if (!harness) keys.push_back("*");
+    for (const std::string& key : keys) {
       Acc& a = by[{r.family, key}];
       a.ln.push_back(s.ln_ratio);
       if (std::find(a.sources.begin(), a.sources.end(), r.source) == a.sources.end())

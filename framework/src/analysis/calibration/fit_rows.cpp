@@ -25,6 +25,24 @@ bool id_in(const std::string& id, const std::vector<std::string>& ranges) {
   return false;
 }
 
+// Every --exclude-ids entry is an id "A" or a range "A-B" of whole numbers with A <= B.
+void check_id_ranges(const std::vector<std::string>& ranges) {
+  auto whole = [](const std::string& t, long& v) {
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) return false;
+    v = std::strtol(t.c_str(), nullptr, 10);
+    return true;
+  };
+  for (const std::string& r : ranges) {
+    const auto dash = r.find('-');
+    long lo = 0, hi = 0;
+    const bool ok = whole(r.substr(0, dash), lo) &&
+                    (dash == std::string::npos ? (hi = lo, true) : whole(r.substr(dash + 1), hi)) && lo <= hi;
+    if (!ok)
+      throw InputError("calibrate: --exclude-ids '" + r +
+                       "': expected an id or a range A-B of whole numbers with A <= B (e.g. 1132-1143)");
+  }
+}
+
 std::map<std::string, std::string> parse_family_map(const std::vector<std::string>& entries) {
   std::map<std::string, std::string> out;
   for (const std::string& e : entries) {
@@ -58,6 +76,7 @@ std::string FitRow::profile_key() const {
 
 FitData load_fit_rows(const FitRowOptions& o) {
   namespace fs = std::filesystem;
+  check_id_ranges(o.exclude_ids);
   const validation::Aliases aliases =
       validation::load_aliases(o.aliases.empty() ? validation::default_aliases_path(o.data_root) : o.aliases);
   const std::map<std::string, std::string> family_of = parse_family_map(o.family_map);
