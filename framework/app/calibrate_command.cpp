@@ -18,18 +18,21 @@ namespace tessera::cli {
 
 namespace {
 
-const char* kUsage = "tessera calibrate CSV [--extra CSV]... [options]";
+const char* kUsage = "tessera calibrate CSV... [--extra CSV]... [options]";
 const char* kExamples =
     "  # your own H200 rows (the schema of data/measurements.csv, data/README.md), one family, one\n"
     "  # framework; the fitted block goes to a file, the report to the terminal:\n"
     "  tessera calibrate my-h200.csv --family H100/H200 --machine machines/dgx-h200.yaml \\\n"
     "      --framework vllm@0.8.4 --folds in-sample --out h200-block.yaml\n"
-    "  # the protocol of docs/accuracy.md on the public rows (every fold; ~minutes):\n"
-    "  tessera calibrate data/measurements.csv --extra data/measurements-h200.csv \\\n"
-    "      --exclude-ids 1132-1143 --exclude-notes grouped --folds all --summary\n"
+    "  # the protocol of docs/accuracy.md on both public files (every fold; ~minutes):\n"
+    "  tessera calibrate data/measurements.csv data/measurements-2024-2026.csv \\\n"
+    "      --extra data/measurements-h200.csv --exclude-ids 1132-1143 --exclude-notes grouped \\\n"
+    "      --folds all --summary\n"
     "  # the band file run/serve/explain/compare print their error bars from:\n"
     "  tessera calibrate data/measurements.csv --extra data/measurements-h200.csv \\\n"
     "      --exclude-ids 1132-1143 --exclude-notes grouped --bands data/error-bands.csv --summary\n\n"
+    "Every CSV named is a target file (its rows weigh 1); rows of latency metrics and of one stage\n"
+    "timed alone (kernel_tflops, collective_busbw:*, collective_latency:*) are fitted and scored.\n"
     "Fits, per machine family with rows, the latency model's `efficiency:` values (gemm_efficiency,\n"
     "gemm_m_half, gemm_8bit_efficiency when 8-bit rows exist, hbm_efficiency, attention_efficiency,\n"
     "kernel_overhead) and, per framework profile whose rows come from --min-sources sources or more,\n"
@@ -47,7 +50,8 @@ int calibrate_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
     calibration::CalibrateOptions co;
-    std::string csv_path, framework, out_path, bands_path, latency = "calibrated", profile_key = "version";
+    std::vector<std::string> csv_paths;
+    std::string framework, out_path, bands_path, latency = "calibrated", profile_key = "version";
     std::vector<std::string> folds_raw;
     bool summary = false;
     int rounds = co.fit.optimizer.rounds;
@@ -90,9 +94,10 @@ int calibrate_command(const Args& args) {
         "data/error-bands.csv)")("summary", po::bool_switch(&summary), "leave out the per-row table");
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp);
     po::options_description hidden;
-    hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
-    if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
-    if (csv_path.empty()) throw InputError("calibrate: name a measurements CSV (e.g. data/measurements.csv)");
+    hidden.add_options()("csv", po::value<std::vector<std::string>>(&csv_paths), "measurements CSV(s)");
+    if (!parse_or_help(args, desc, hidden, "csv", -1, common, kUsage, kExamples)) return kExitOk;
+    if (csv_paths.empty())
+      throw InputError("calibrate: name a measurements CSV (e.g. data/measurements.csv)");
     if (rounds < 1) throw InputError("calibrate: --rounds: expected an integer >= 1");
     if (min_sources < 1) throw InputError("calibrate: --min-sources: expected an integer >= 1");
     if (profile_key != "version" && profile_key != "framework")
@@ -101,7 +106,7 @@ int calibrate_command(const Args& args) {
     co.fit.optimizer.rounds = rounds;
     co.fit.min_sources = min_sources;
     co.latency = latency;
-    co.rows.target = {csv_path};
+    co.rows.target = csv_paths;
     if (!framework.empty()) {
       const auto at = framework.find('@');
       co.rows.framework = framework.substr(0, at);
@@ -128,7 +133,9 @@ int calibrate_command(const Args& args) {
       throw InputError(
           "calibrate: --bands scores latency/calibrated only (latency/" + latency +
           "'s tables are built from measured rows: a held-out source's rows would still be in them)");
-    for (const std::string& path : std::vector<std::string>{csv_path})
+    std::vector<std::string> every = csv_paths;
+    every.insert(every.end(), co.rows.extra.begin(), co.rows.extra.end());
+    for (const std::string& path : every)
       if (!std::filesystem::exists(path)) throw InputError("calibrate: " + path + ": no such file");
     co.rows.data_root = std::filesystem::path(default_scenario_path(common.load_options()))
                             .parent_path()

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
+#include <map>
 
 #include "../outputs/output_test_util.hpp"
 #include "analysis/calibration/calibration_study.hpp"
@@ -232,4 +233,56 @@ TEST_CASE("calibrate: recovers the constants synthetic rows were generated from"
   for (const ScoredRow& s : c.protocol[1].pooled()) held.push_back(s.ape);
   CHECK(*median(held) < 0.03);
   CHECK_THAT(family_block_yaml(c, "TEST"), Contains("efficiency:\n  family: TEST\n  gemm_efficiency: 0."));
+}
+
+TEST_CASE("calibrate: single-stage rates of the 2024-2026 file are fitted and deployments are not",
+          "[calibrate]") {
+  FitRowOptions ro;
+  const std::string root = TESSERA_SOURCE_DIR;
+  ro.target = {root + "/data/measurements-2024-2026.csv"};
+  ro.data_root = root;
+  const FitData d = load_fit_rows(ro);
+  std::map<std::string, std::size_t> by_metric;
+  for (const FitRow& r : d.rows) ++by_metric[r.prep.row->metric];
+  CHECK(by_metric["kernel_tflops"] == 18);
+  CHECK(by_metric["collective_busbw:all_reduce"] == 9);
+  CHECK(by_metric["collective_latency:ep_dispatch"] + by_metric["collective_latency:ep_combine"] == 12);
+  CHECK(by_metric.count("mlperf_offline_throughput") == 0);
+  auto reason_of = [&](const std::string& id) {
+    for (const SkippedRow& s : d.skipped)
+      if (s.id == id) return s.reason;
+    return std::string("(not skipped)");
+  };
+  CHECK_THAT(reason_of("261"), Contains("is not a latency or single-stage metric"));  // MLPerf Offline
+  CHECK_THAT(reason_of("232"), Contains("is not a latency or single-stage metric"));  // a deployment
+  std::size_t apart = 0;
+  for (const SkippedRow& s : d.skipped) apart += s.reason.find("reported apart") != std::string::npos;
+  CHECK(apart == 2);  // the hardware-ambiguous MoE rows
+}
+
+TEST_CASE("calibrate: a band rests on whole steps and requests only", "[calibrate]") {
+  Calibration c;
+  c.latency = "calibrated";
+  const validation::Measure measures[] = {validation::Measure::decode_step, validation::Measure::collective,
+                                          validation::Measure::gemm, validation::Measure::prefill};
+  ProtocolScore loso;
+  loso.kind = FoldKind::leave_one_source_out;
+  FoldScore f;
+  for (std::size_t i = 0; i < 4; ++i) {
+    FitRow r = row(std::to_string(i).c_str(), i % 2 ? "S1" : "S2", "H100/H200", "vllm", "0.8");
+    r.prep.plan.measure = measures[i];
+    c.data.rows.push_back(r);
+    ScoredRow s;
+    s.row = i;
+    s.ok = true;
+    s.ln_ratio = 0.1 * static_cast<double>(i + 1);
+    f.scored.push_back(s);
+  }
+  loso.folds.push_back(f);
+  const std::vector<Band> bands = error_bands(c, loso);
+  REQUIRE(bands.size() == 2);  // vllm and the family's pool
+  CHECK(bands[0].framework == "vllm");
+  CHECK(bands[0].rows == 2);  // the decode step (0.1) and the prefill (0.4); not the collective or GEMM
+  CHECK_THAT(bands[0].p50, WithinAbs(0.25, 1e-12));
+  CHECK(bands[0].sources == 2);  // row 0 from S2, row 3 from S1
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -60,6 +61,8 @@ std::map<std::string, std::vector<double>> by_key(const Calibration& c, const Pr
 
 std::string source_key(const FitRow& r) { return validation::source_label(r.source); }
 std::string family_key(const FitRow& r) { return r.family; }
+std::string file_key(const FitRow& r) { return std::filesystem::path(r.file).filename().string(); }
+std::string metric_key(const FitRow& r) { return r.prep.row ? r.prep.row->metric : std::string(); }
 
 void print_group_table(std::ostream& os, const Calibration& c, const char* title,
                        std::string (*key)(const FitRow&)) {
@@ -122,9 +125,9 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
   std::size_t target = 0;
   for (const FitRow& r : c.data.rows) target += r.extra ? 0 : 1;
   os << "tessera calibrate: latency/" << c.latency << ", " << c.data.rows.size() << " rows mapped of "
-     << c.data.latency_rows << " latency rows (" << target << " target, " << c.data.rows.size() - target
-     << " --extra); " << c.fit.parameters() << " fitted values for " << c.sources.size()
-     << " independent source" << (c.sources.size() == 1 ? "" : "s") << "\n";
+     << c.data.rows_read << " latency and single-stage rows (" << target << " target, "
+     << c.data.rows.size() - target << " --extra); " << c.fit.parameters() << " fitted values for "
+     << c.sources.size() << " independent source" << (c.sources.size() == 1 ? "" : "s") << "\n";
   std::size_t skipped = 0;
   for (const SkippedRow& s : c.data.skipped)
     if (s.reason.rfind("metric '", 0) != 0) ++skipped;
@@ -190,6 +193,8 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
   }
   print_group_table(os, c, "source", &source_key);
   print_group_table(os, c, "family", &family_key);
+  print_group_table(os, c, "file", &file_key);
+  print_group_table(os, c, "metric", &metric_key);
   if (show_rows && !c.protocol.empty()) {
     os << "\nrows (measured, predicted in sample; APE per fold)\n| id | source | family | framework | "
           "measured |";
@@ -224,7 +229,7 @@ std::string calibration_json(const Calibration& c, const std::string& command) {
   j["command"] = command;
   j["latency"] = c.latency;
   j["rows_mapped"] = c.data.rows.size();
-  j["latency_rows"] = c.data.latency_rows;
+  j["rows_read"] = c.data.rows_read;
   j["sources"] = c.sources;
   j["fitted_values"] = c.fit.parameters();
   json values = json::array();
@@ -251,6 +256,8 @@ std::string calibration_json(const Calibration& c, const std::string& command) {
       json rows = json::array();
       for (const ScoredRow& s : f.scored)
         rows.push_back({{"id", c.data.rows[s.row].id},
+                        {"file", c.data.rows[s.row].file},
+                        {"metric", metric_key(c.data.rows[s.row])},
                         {"measured", c.data.rows[s.row].prep.plan.measured},
                         {"predicted", json_number(s.predicted)},
                         {"ape", s.ape},

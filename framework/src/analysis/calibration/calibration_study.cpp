@@ -168,10 +168,10 @@ std::vector<Band> error_bands(const Calibration& c, const ProtocolScore& loso) {
     if (!s.ok) continue;
     const FitRow& r = c.data.rows[s.row];
     // A band is printed beside a prediction of a whole step or request: rows timing one kernel,
-    // one copy or one layer's stage alone inform the fit, not the band.
+    // one copy, one collective or one layer's stage alone inform the fit, not the band.
     const validation::Measure m = r.prep.plan.measure;
     if (m == validation::Measure::gemm || m == validation::Measure::copy ||
-        m == validation::Measure::op_stage)
+        m == validation::Measure::op_stage || m == validation::Measure::collective)
       continue;
     const std::string fw = r.framework.empty() ? std::string("default") : r.framework;
     // The family's pooled band stands beside a serving framework's prediction: rows of a

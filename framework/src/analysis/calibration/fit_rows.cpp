@@ -57,6 +57,14 @@ std::map<std::string, std::string> parse_family_map(const std::vector<std::strin
   return out;
 }
 
+// What a calibration fits and scores: the latency metrics, and the rates that time one stage
+// alone (a GEMM's TFLOP/s, a collective's bus bandwidth or latency: measurements-2024-2026.csv);
+// the throughputs of whole deployments are validate-data's (--serving).
+bool is_fit_metric(const std::string& m) {
+  return validation::is_latency_metric(m) || m.rfind("kernel_latency:", 0) == 0 || m == "kernel_tflops" ||
+         m.rfind("collective_busbw:", 0) == 0 || m.rfind("collective_latency:", 0) == 0;
+}
+
 std::string block_family(const std::vector<RawParam>& raw) {
   for (const RawParam& p : raw)
     if (p.key == "family") return p.text;
@@ -87,11 +95,12 @@ FitData load_fit_rows(const FitRowOptions& o) {
   for (const auto& e : o.extra) csvs.emplace_back(e, true);
   for (const auto& [path, extra] : csvs) {
     for (validation::DataRow& r : validation::read_measurements(path)) {
-      if (!validation::is_latency_metric(r.metric)) {
-        data.skipped.push_back({path, r.id, "metric '" + r.metric + "' is not a latency metric"});
+      if (!is_fit_metric(r.metric)) {
+        data.skipped.push_back(
+            {path, r.id, "metric '" + r.metric + "' is not a latency or single-stage metric"});
         continue;
       }
-      ++data.latency_rows;
+      ++data.rows_read;
       if (extra && id_in(r.id, o.exclude_ids)) {
         data.skipped.push_back({path, r.id, "excluded by --exclude-ids"});
         continue;
@@ -111,6 +120,12 @@ FitData load_fit_rows(const FitRowOptions& o) {
       validation::RowPlan plan = validation::plan_row(row, aliases, o.data_root);
       if (!plan.mapped) {
         data.skipped.push_back({path, row.id, plan.reason});
+        continue;
+      }
+      if (plan.bound || plan.collective.apart) {
+        data.skipped.push_back({path, row.id,
+                                plan.bound ? "a bound, not an estimate (validate-data reports it apart)"
+                                           : "reported apart (" + plan.collective.group + "): in no median"});
         continue;
       }
       if (!o.machine.empty()) plan.machine_file = o.machine;

@@ -1,7 +1,7 @@
 #pragma once
-// The rows a calibration fits and scores: the latency rows of measurement CSVs (the format of
-// data/measurements.csv, data/README.md) mapped through the alias table and prepared once, each
-// labelled with the groups the folds hold out (its source, machine family, framework version).
+// The rows a calibration fits and scores: the latency and single-stage rows of measurement CSVs (the format
+// of data/measurements.csv, data/README.md) mapped through the alias table and prepared once, each labelled
+// with the groups the folds hold out (its source, machine family, framework version).
 #include <map>
 #include <memory>
 #include <string>
@@ -57,7 +57,7 @@ struct FitData {
   std::vector<std::unique_ptr<validation::DataRow>> raw;  // owns what each prep.row points to
   std::vector<FitRow> rows;
   std::vector<SkippedRow> skipped;  // not latency rows, not mappable, excluded: each with the reason
-  std::size_t latency_rows = 0;     // latency rows read (mapped or not)
+  std::size_t rows_read = 0;        // rows of a fitted metric read (mapped or not)
 };
 
 // Reads and maps the rows. Throws InputError for an unreadable CSV or alias table.
