@@ -1,5 +1,6 @@
 // `tessera explain SCENARIO --config "cp=8,tp=4,..."`: one configuration stage by stage.
 #include <iostream>
+#include <sstream>
 
 #include "common_options.hpp"
 #include "exit_codes.hpp"
@@ -7,9 +8,11 @@
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
 #include "report/scope_documents.hpp"
+#include "report/text_table.hpp"
 #include "scenario/yaml_tree.hpp"
 #include "scope_option.hpp"
 #include "study.hpp"
+#include "terminal.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 
@@ -42,9 +45,12 @@ int explain_command(const Args& args) {
     add_scopes_option(desc, scopes_raw);
     ChartPaths charts;
     add_chart_options(desc, charts, "the stage breakdown");
+    TerminalOptions term_opts;
+    add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
     if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kUsage, kExamples)) return kExitOk;
+    const TerminalText term = terminal_text(term_opts);
     const Study study(common, scenario_path, [&](Scenario& scenario) {
       if (latency.empty()) return;
       PluginChoice choice;
@@ -85,9 +91,12 @@ int explain_command(const Args& args) {
     }
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
+      std::ostringstream text;
       if (!(config == parsed))
-        std::cout << "(canonicalised from " << format_config(parsed, session.machine()) << ")\n";
-      print_explain(std::cout, session, e);
+        text << wrap_list("(canonicalised from ", format_config(parsed, session.machine()) + ")", term.width)
+             << "\n";
+      print_explain(text, session, e, term.width);
+      print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;
   });

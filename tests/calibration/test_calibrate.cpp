@@ -174,6 +174,12 @@ TEST_CASE("calibrate: bad input is refused with the reason", "[calibrate]") {
     CHECK_THAT(m, Contains("every row comes from one source"));
     CHECK_THAT(m, Contains("held-out error cannot be measured"));
   }
+  {
+    o.rows.target = {root + "/data/measurements.csv"};
+    o.rows.extra = {root + "/data/../data/measurements.csv"};
+    CHECK_THAT(message_of(o), Contains("is named twice (as a target and as --extra)"));
+    o.rows.extra.clear();
+  }
 }
 
 TEST_CASE("calibrate: recovers the constants synthetic rows were generated from", "[calibrate]") {
@@ -248,6 +254,7 @@ TEST_CASE("calibrate: single-stage rates of the 2024-2026 file are fitted and de
   CHECK(by_metric["collective_busbw:all_reduce"] == 9);
   CHECK(by_metric["collective_latency:ep_dispatch"] + by_metric["collective_latency:ep_combine"] == 12);
   CHECK(by_metric.count("mlperf_offline_throughput") == 0);
+  CHECK(d.rows.size() == 39);  // the 42 validate-data maps less the bound and the 2 rows apart
   auto reason_of = [&](const std::string& id) {
     for (const SkippedRow& s : d.skipped)
       if (s.id == id) return s.reason;

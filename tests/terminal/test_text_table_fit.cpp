@@ -89,3 +89,12 @@ TEST_CASE("fit_lines breaks prose under its label and leaves table lines alone")
         "  1    8  16   1   1   1  replicate  TP+CP     pe   cube  qoml\n");
   CHECK(tessera::fit_lines(text, 0) == text);
 }
+
+TEST_CASE("wrap_list breaks a comma-separated list after a comma under the list") {
+  CHECK(tessera::wrap_list("Config  ", "a=1,b=2", 0) == "Config  a=1,b=2");
+  CHECK(tessera::wrap_list("Config  ", "a=1,b=2", 80) == "Config  a=1,b=2");
+  CHECK(tessera::wrap_list("L ", "aa=1,bb=2,cc=3", 10) == "L aa=1,\n  bb=2,\n  cc=3");
+  CHECK(tessera::wrap_list("L ", "aa=1,bb=2,cc=3", 12) == "L aa=1,bb=2,\n  cc=3");
+  CHECK(tessera::wrap_list("L ", "averyveryverylongitem,b", 10) ==
+        "L averyveryverylongitem,\n  b");  // kept whole
+}

@@ -132,3 +132,30 @@ TEST_CASE("sensitivity and validate-data fit the width and say what they left ou
   CHECK(v.out.find("left out to fit 100 columns: source (--width 0 shows every column)") !=
         std::string::npos);
 }
+
+TEST_CASE("explain fits 80 and 120 columns and says what it left out") {
+  const std::string studies[] = {
+      "explain " + scenario("llama3.1-70b-decode-4k-h100.yaml") + " -c cp=2,tp=8",
+      "explain " + scenario("deepseek-v3-decode-32k-h200.yaml"),
+      "explain -c cp=8,tp=4 --set workload.context=16K",  // the default scenario; canonicalised
+  };
+  for (const std::string& study : studies) {
+    INFO(study);
+    const Ran full = tessera_cli(study);
+    REQUIRE(full.rc == 0);
+    CHECK(widest(full.out) > 120);  // the configuration line: 127 columns
+    CHECK(full.out == tessera_cli(study + " --width 0").out);
+    for (int width : {80, 120}) {
+      INFO("--width " << width);
+      const Ran fitted = tessera_cli(study + " --width " + std::to_string(width));
+      REQUIRE(fitted.rc == 0);
+      CHECK(widest(fitted.out) <= static_cast<std::size_t>(width));
+      CHECK(fitted.out.find("Totals:") != std::string::npos);
+    }
+  }
+  const Ran tp8 = tessera_cli(studies[0] + " --width 80");
+  CHECK(tp8.out.find("left out to fit 80 columns: ") != std::string::npos);
+  CHECK(tp8.out.find("comm t") != std::string::npos);
+  CHECK(tp8.out.find("compute") != std::string::npos);            // the times stay
+  CHECK(tp8.out.find("tp_placement=gpu,") != std::string::npos);  // the configuration, broken after a comma
+}

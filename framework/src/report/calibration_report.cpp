@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -61,7 +60,7 @@ std::map<std::string, std::vector<double>> by_key(const Calibration& c, const Pr
 
 std::string source_key(const FitRow& r) { return validation::source_label(r.source); }
 std::string family_key(const FitRow& r) { return r.family; }
-std::string file_key(const FitRow& r) { return std::filesystem::path(r.file).filename().string(); }
+std::string file_key(const FitRow& r) { return r.file; }
 std::string metric_key(const FitRow& r) { return r.prep.row ? r.prep.row->metric : std::string(); }
 
 void print_group_table(std::ostream& os, const Calibration& c, const char* title,
@@ -131,6 +130,11 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
   std::size_t skipped = 0;
   for (const SkippedRow& s : c.data.skipped)
     if (s.reason.rfind("metric '", 0) != 0) ++skipped;
+  const std::size_t other_metrics = c.data.skipped.size() - skipped;
+  if (other_metrics)
+    os << other_metrics << " row" << (other_metrics == 1 ? "" : "s")
+       << " of other metrics not used (deployment throughputs, bounds: validate-data's; the JSON's "
+          "`skipped` lists each)\n";
   if (skipped) {
     os << "rows not used (" << skipped << "):\n";
     for (const SkippedRow& s : c.data.skipped)

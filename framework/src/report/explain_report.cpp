@@ -248,7 +248,7 @@ void print_stage_sources(std::ostream& os, const Evaluation& e) {
 }
 }  // namespace
 
-void print_explain(std::ostream& os, const Session& session, const Evaluation& e) {
+void print_explain(std::ostream& os, const Session& session, const Evaluation& e, std::size_t width) {
   const ModelSpec& model = session.model();
   const MachineSpec& machine = session.machine();
   os << "Scenario  " << session.scenario().name << "  (latency model: " << session.latency_name() << ")\n";
@@ -258,7 +258,7 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   os << "Formats   " << formats_line(model) << "\n";
   os << "Machine   " << machine.name << "  (" << machine.total_pes() << " " << machine.pe.name << "s)\n";
   os << "Workload  " << workload_line(session) << "\n";
-  os << "Config    " << format_config(e.config, machine) << "\n\n";
+  os << wrap_list("Config    ", format_config(e.config, machine), width) << "\n\n";
   if (!e.valid) {
     os << "INVALID: " << describe_invalid(e.layout.reason, model, machine, e.config) << "\n";
     return;
@@ -280,8 +280,15 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   }
   table.add_separator();
   table.add_row({"sum", "", "", "", "", "", "", "", "", format_quantity(total, t), ""});
+  // Fitting a width: the bytes and FLOPs go first, then the per-occurrence visible time (x count
+  // holds it times the count); the stage, the times and the bound stay.
+  table.set_fit(4, {5, "", false, false});
+  table.set_fit(2, {4, "", false, false});
+  table.set_fit(3, {3, "", false, false});
+  table.set_fit(8, {2, "", false, false});
+  table.set_fit(7, {0, "comm t", false, false});
   os << "Stages (per " << machine.pe.name << ", per occurrence):\n";
-  table.print(os, "  ");
+  table.print(os, "  ", width);
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << ttft_formula() << ")\n";
   print_stage_sources(os, e);
   if (const std::string note = parallel_block_note(session, e); !note.empty()) os << "  (" << note << ")\n";
@@ -304,13 +311,18 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
          << format_quantity(s.comm_s, t) << " comm time overlapped with the GEMM before it (chunked)\n";
 
   const MemoryUsage& m = e.memory;
-  os << "\nMemory per " << machine.pe.name << ":  weights "
-     << format_quantity(m.weights_bytes, Dimension::bytes) << ", KV "
-     << format_quantity(m.kv_bytes, Dimension::bytes) << ", transient "
-     << format_quantity(m.transient_bytes, Dimension::bytes) << " = "
-     << format_quantity(m.used_bytes, Dimension::bytes) << " of "
-     << format_quantity(m.budget_bytes, Dimension::bytes) << " budget  -> "
-     << (m.fits ? "fits" : "DOES NOT FIT") << "\n";
+  const std::string memory_label = "Memory per " + machine.pe.name + ":  ";
+  const std::string memory = "weights " + format_quantity(m.weights_bytes, Dimension::bytes) + ", KV " +
+                             format_quantity(m.kv_bytes, Dimension::bytes) + ", transient " +
+                             format_quantity(m.transient_bytes, Dimension::bytes) + " = " +
+                             format_quantity(m.used_bytes, Dimension::bytes) + " of " +
+                             format_quantity(m.budget_bytes, Dimension::bytes) + " budget  -> " +
+                             (m.fits ? "fits" : "DOES NOT FIT");
+  os << "\n" << memory_label;
+  if (width == 0 || display_width(memory_label + memory) <= width)
+    os << memory << "\n";
+  else
+    os << wrap_words(memory, width, std::string(memory_label.size(), ' ')) << "\n";
 
   const StepTotals& x = e.totals;
   const bool decode = session.scenario().workload.mode == Mode::decode;

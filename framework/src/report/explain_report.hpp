@@ -14,6 +14,10 @@ namespace tessera {
 TESSERA_API nlohmann::json config_json(const ParallelConfig& c, const MachineSpec& m);
 
 TESSERA_API nlohmann::json explain_json(const Session& session, const Evaluation& e);
-TESSERA_API void print_explain(std::ostream& os, const Session& session, const Evaluation& e);
+// width > 0: the stage table fitted to `width` columns (TextTable: byte and FLOP columns, then
+// the per-occurrence visible time, given up first, and a note says so) and the configuration and
+// memory lines broken to it; the caller fits the remaining prose (fit_lines). 0: everything as is.
+TESSERA_API void print_explain(std::ostream& os, const Session& session, const Evaluation& e,
+                               std::size_t width = 0);
 
 }  // namespace tessera

@@ -35,6 +35,29 @@ std::string wrap_words(const std::string& text, std::size_t width, const std::st
   return out;
 }
 
+// `label` then the comma-separated `list`, broken after a comma so that no line is wider than
+// `width` (0: one line), continued under the list.
+std::string wrap_list(const std::string& label, const std::string& list, std::size_t width) {
+  if (width == 0 || display_width(label + list) <= width) return label + list;
+  const std::string pad(label.size(), ' ');
+  std::string out = label;
+  std::size_t used = label.size();
+  std::size_t start = 0;
+  while (start < list.size()) {
+    std::size_t comma = list.find(',', start);
+    const std::string item =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma + 1 - start);
+    start = comma == std::string::npos ? list.size() : comma + 1;
+    if (used > pad.size() && used + display_width(item) > width) {
+      out += "\n" + pad;
+      used = pad.size();
+    }
+    out += item;
+    used += display_width(item);
+  }
+  return out;
+}
+
 std::string fit_lines(const std::string& text, std::size_t width) {
   if (width == 0) return text;
   std::string out;

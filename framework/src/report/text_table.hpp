@@ -56,6 +56,10 @@ TESSERA_API std::size_t display_width(const std::string& s);
 // `text` as lines of at most `width` display columns (0 = one line) once each is preceded by
 // `indent` (the caller prints the first line's lead, at most as wide), broken at spaces.
 TESSERA_API std::string wrap_words(const std::string& text, std::size_t width, const std::string& indent);
+// `label` then a comma-separated `list` ("cp=1,tp=8,..."), broken after a comma so that no line
+// is wider than `width` (0 = one line; an item wider than the room keeps its own line), continued
+// under the list.
+TESSERA_API std::string wrap_list(const std::string& label, const std::string& list, std::size_t width);
 // Every line of `text` longer than `width` (0 = none) that is prose — no two spaces in a row
 // after its label — broken at spaces, continued under the text after its label ("scenario   ").
 // Table lines are left as they are (TextTable fits those).

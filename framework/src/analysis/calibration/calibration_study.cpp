@@ -77,7 +77,12 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
     std::string why;
     for (const SkippedRow& s : c.data.skipped)
       why += (why.empty() ? " " : "; ") + s.file + " row " + s.id + ": " + s.reason;
-    if (c.data.skipped.empty()) why = " the CSV has no rows";
+    if (c.data.skipped.empty()) {
+      std::string files;
+      for (const auto& f : ro.target) files += (files.empty() ? "" : ", ") + f;
+      for (const auto& f : ro.extra) files += ", " + f;
+      why = " no rows in " + files;
+    }
     throw InputError("calibrate: no row could be mapped to a model, machine and framework:" + why);
   }
   for (const FitRow& r : c.data.rows)

@@ -93,6 +93,17 @@ FitData load_fit_rows(const FitRowOptions& o) {
   std::vector<std::pair<std::string, bool>> csvs;
   for (const auto& t : o.target) csvs.emplace_back(t, false);
   for (const auto& e : o.extra) csvs.emplace_back(e, true);
+  // A file named twice would fit and score its rows twice (and, as target and --extra, at two
+  // weights): refused.
+  for (std::size_t i = 0; i < csvs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ea, eb;
+      const fs::path a = fs::weakly_canonical(csvs[i].first, ea), b = fs::weakly_canonical(csvs[j].first, eb);
+      if ((!ea && !eb) ? a == b : csvs[i].first == csvs[j].first)
+        throw InputError("calibrate: " + csvs[i].first + " is named twice (as " +
+                         (csvs[j].second ? "--extra" : "a target") + " and as " +
+                         (csvs[i].second ? "--extra" : "a target") + "): name each CSV once");
+    }
   for (const auto& [path, extra] : csvs) {
     for (validation::DataRow& r : validation::read_measurements(path)) {
       if (!is_fit_metric(r.metric)) {
@@ -122,6 +133,7 @@ FitData load_fit_rows(const FitRowOptions& o) {
         data.skipped.push_back({path, row.id, plan.reason});
         continue;
       }
+      // validate-data's groups apart (a guard: no fitted metric is a bound today).
       if (plan.bound || plan.collective.apart) {
         data.skipped.push_back({path, row.id,
                                 plan.bound ? "a bound, not an estimate (validate-data reports it apart)"
