@@ -1,5 +1,6 @@
 #include "analysis/calibration/fit_rows.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -95,15 +96,18 @@ FitData load_fit_rows(const FitRowOptions& o) {
   for (const auto& e : o.extra) csvs.emplace_back(e, true);
   // A file named twice would fit and score its rows twice (and, as target and --extra, at two
   // weights): refused.
-  for (std::size_t i = 0; i < csvs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ea, eb;
-      const fs::path a = fs::weakly_canonical(csvs[i].first, ea), b = fs::weakly_canonical(csvs[j].first, eb);
-      if ((!ea && !eb) ? a == b : csvs[i].first == csvs[j].first)
-        throw InputError("calibrate: " + csvs[i].first + " is named twice (as " +
-                         (csvs[j].second ? "--extra" : "a target") + " and as " +
-                         (csvs[i].second ? "--extra" : "a target") + "): name each CSV once");
-    }
+  std::vector<fs::path> named;
+  for (const auto& [path, extra] : csvs) {
+    std::error_code ec;
+    const fs::path key = fs::weakly_canonical(path, ec);
+    const auto seen = std::find(named.begin(), named.end(), ec ? fs::path(path) : key);
+    if (seen != named.end())
+      throw InputError(
+          "calibrate: " + path + " is named twice (as " +
+          (csvs[static_cast<std::size_t>(seen - named.begin())].second ? "--extra" : "a target") +
+          " and as " + (extra ? "--extra" : "a target") + "): name each CSV once");
+    named.push_back(ec ? fs::path(path) : key);
+  }
   for (const auto& [path, extra] : csvs) {
     for (validation::DataRow& r : validation::read_measurements(path)) {
       if (!is_fit_metric(r.metric)) {
@@ -133,11 +137,11 @@ FitData load_fit_rows(const FitRowOptions& o) {
         data.skipped.push_back({path, row.id, plan.reason});
         continue;
       }
-      // validate-data's groups apart (a guard: no fitted metric is a bound today).
-      if (plan.bound || plan.collective.apart) {
-        data.skipped.push_back({path, row.id,
-                                plan.bound ? "a bound, not an estimate (validate-data reports it apart)"
-                                           : "reported apart (" + plan.collective.group + "): in no median"});
+      // validate-data's group apart (the hardware-ambiguous MoE rows); bounds never get here (no
+      // fitted metric is one).
+      if (plan.collective.apart) {
+        data.skipped.push_back(
+            {path, row.id, "reported apart (" + plan.collective.group + "): in no median"});
         continue;
       }
       if (!o.machine.empty()) plan.machine_file = o.machine;

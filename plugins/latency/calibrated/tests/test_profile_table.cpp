@@ -12,16 +12,12 @@
 #include <vector>
 
 #include "calibrated.hpp"
+#include "core/input_text.hpp"
 
+using tessera::trim;
 using tessera::plugins::FrameworkProfile;
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(' ');
-  const auto b = s.find_last_not_of(' ');
-  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-}
 
 std::vector<std::string> cells(const std::string& line) {
   std::vector<std::string> out;
