@@ -1,11 +1,15 @@
 # Tessera — one-word entry points. `make test` is what CI runs first, `make test-asan` second.
-#   make deps       install the Debian 12 packages (scripts/install-deps.sh; idempotent)
-#   make build      Release build into build/
-#   make demo       build, then `tessera run` on the default scenario; also writes its HTML
-#                   report (build/report-default.html, docs/report.md) and prints the path
+#   make deps       install every Debian 12 package and npm package the project uses
+#                   (scripts/install-deps.sh; idempotent); deps-demo, deps-build, deps-test: the
+#                   packages of `make demo`, `make build` and `make test` alone
+#   make build      Release build into build/: tessera, the plugins, the Python module, the tests
+#   make demo       builds only what it runs (tessera and the shipped plugins, same flags as
+#                   `make build`), then `tessera run` on the default scenario; also writes its
+#                   HTML report (build/report-default.html, docs/report.md) and prints the path
 #   make test       build, then the whole CTest suite
-#   make test-asan  clang + AddressSanitizer/UndefinedBehaviorSanitizer Debug build into
-#                   build-asan/, then the whole suite there
+#   make build-asan clang + AddressSanitizer/UndefinedBehaviorSanitizer build (-O1) into
+#                   build-asan/, with the fuzz harnesses
+#   make test-asan  build-asan, then the whole suite there
 #   make fuzz       the ASan build's libFuzzer harnesses (bin/fuzz_*), each run FUZZ_SECONDS
 #                   (default 600), FUZZ_JOBS (default 2) at a time; FUZZ_YAML_CPP_SOURCE=DIR
 #                   also instruments yaml-cpp (build-fuzz/); docs/fuzzing.md
@@ -19,18 +23,25 @@
 #   make format     clang-format every C++ file of framework/ plugins/ tests/ bench/
 #   make format-check  fail when a C++ file is not as clang-format would write it (CI)
 #   make clean      remove the build folders
+# Every build compiles through ccache when it is installed (docs/testing.md "Compiler cache");
+# CMAKE_ARGS=-DTESSERA_CCACHE=OFF (or CCACHE_DISABLE=1) turns it off.
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE ?= cmake
 CTEST ?= ctest
+CMAKE_ARGS ?=
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS ?= 2
 # The ASan build also builds the fuzz harnesses (TESSERA_FUZZ adds -fsanitize=fuzzer-no-link to
 # every object), so `make fuzz` after `make test-asan` builds nothing more.
+# Debug is the build type; cmake/TesseraSanitizers.cmake sets -O1 and line tables on top of it.
 ASAN_FLAGS := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON
-ASAN_CONFIGURE := $(CMAKE) -S . -B $(ASAN_BUILD) $(ASAN_FLAGS)
+ASAN_CONFIGURE := $(CMAKE) -S . -B $(ASAN_BUILD) $(ASAN_FLAGS) $(CMAKE_ARGS)
+# The Release configuration of build/: `make demo` and `make build` share every compile flag;
+# demo leaves the test programs out of the configuration (Catch2 is a package of `make build`).
+RELEASE_FLAGS := -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 # Opt-in, not CI: `make fuzz FUZZ_YAML_CPP_SOURCE=DIR` builds the yaml-cpp 0.7 source tree DIR
 # (already on disk; nothing is fetched) instrumented too, in its own folder build-fuzz/.
 FUZZ_YAML_CPP_SOURCE ?=
@@ -41,35 +52,46 @@ FUZZ_BUILD := $(if $(FUZZ_YAML_CPP_SOURCE),build-fuzz,$(ASAN_BUILD))
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_init_order=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build demo test test-asan fuzz hostile bench schema-docs format format-check clean
+.PHONY: all deps deps-demo deps-build deps-test configure build demo test build-asan test-asan fuzz hostile bench \
+        schema-docs format format-check clean
 
 all: build
 
-deps:
-	scripts/install-deps.sh
+deps: deps-test
+deps-demo:
+	scripts/install-deps.sh --demo
+deps-build:
+	scripts/install-deps.sh --build
+deps-test:
+	scripts/install-deps.sh --test
 
-configure: deps
-	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+configure: deps-build
+	$(CMAKE) -S . -B $(BUILD) $(RELEASE_FLAGS) -DTESSERA_BUILD_TESTS=ON
 
 build: configure
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 
-demo: build
+# Only the executable and the shipped plugins (target tessera_programs), then the default scenario.
+demo: deps-demo
+	$(CMAKE) -S . -B $(BUILD) $(RELEASE_FLAGS) -DTESSERA_BUILD_TESTS=OFF
+	$(CMAKE) --build $(BUILD) -j$(JOBS) --target tessera_programs
 	$(BUILD)/bin/tessera run --html $(BUILD)/report-default.html
 	@echo "HTML report: $(abspath $(BUILD)/report-default.html)"
 
-test: build
+test: deps-test build
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -j2
 	@# The pytest suite is one CTest entry (python:pytest); its own closing line, counted beside CTest's.
 	@sed -n 's/^=* *\([0-9][0-9]* passed.*[0-9]s\).*/python:pytest: \1/p' $(BUILD)/Testing/Temporary/LastTest.log 2>/dev/null | tail -1
 
-test-asan: deps
+build-asan: deps-test
 	$(ASAN_CONFIGURE)
 	$(ASAN_ENV) $(CMAKE) --build $(ASAN_BUILD) -j$(JOBS)
+
+test-asan: build-asan
 	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j2
 
-fuzz: deps
-	$(CMAKE) -S . -B $(FUZZ_BUILD) $(ASAN_FLAGS) \
+fuzz: deps-test
+	$(CMAKE) -S . -B $(FUZZ_BUILD) $(ASAN_FLAGS) $(CMAKE_ARGS) \
 	  $(if $(FUZZ_YAML_CPP_SOURCE),-DTESSERA_FUZZ_YAML_CPP_SOURCE=$(abspath $(FUZZ_YAML_CPP_SOURCE)))
 	$(ASAN_ENV) $(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_harnesses
 	$(ASAN_ENV) tests/fuzz/run.sh -b $(FUZZ_BUILD) -j$(FUZZ_JOBS) $(FUZZ_SECONDS)
@@ -77,8 +99,8 @@ fuzz: deps
 hostile: build
 	tests/hostile/ulimit_sweep.sh -b $(BUILD) -j$(JOBS)
 
-bench: deps
-	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_BENCH=ON
+bench: deps-test
+	$(CMAKE) -S . -B $(BUILD) $(RELEASE_FLAGS) -DTESSERA_BUILD_TESTS=ON -DTESSERA_BUILD_BENCH=ON
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 	@set -e; found=0; \
 	for b in $(BUILD)/bin/bench_*; do \

@@ -1,18 +1,48 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages Tessera builds and tests with, and the npm packages of the HTML
-# report (third_party/web, `npm ci`). Idempotent: when every
-# package is already present it returns in well under a second without touching apt.
+# report (third_party/web, `npm ci`). Idempotent: when every package of the profile is already
+# present it returns in well under a second without touching apt.
+#
+#   scripts/install-deps.sh [--demo | --build | --test]      (default: --test, everything)
+#
+#   --demo   what `make demo` builds and runs: the compiler, CMake, the libraries tessera and its
+#            plugins link, ccache (the compiler cache, docs/testing.md), Node.js with npm and the
+#            report's chart libraries (`npm ci --omit=dev`: vega, vega-lite, vega-embed)
+#   --build  --demo and what `make build` adds: the test programs (Catch2) and the Python module
+#            (python3-dev, pybind11, numpy)
+#   --test   --build and what only the tests (and --png) need: clang with its sanitizer runtime
+#            and clang-format, pytest and the Python packages the test scripts import, Google
+#            Benchmark (`make bench`), Debian's chromium and the browser test's driver
+#            (puppeteer-core, npm's dev dependencies)
 set -euo pipefail
 
+profile=test
+case "${1:-}" in
+  "" | --test) profile=test ;;
+  --build) profile=build ;;
+  --demo) profile=demo ;;
+  -h | --help)
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0 ;;
+  *) echo "install-deps: unknown option '$1' (expected --demo, --build or --test)" >&2; exit 2 ;;
+esac
+
 PACKAGES=(
-  build-essential cmake make git pkg-config
+  build-essential cmake make pkg-config ccache
   libboost-dev libboost-program-options-dev libboost-graph-dev libboost-filesystem-dev
-  libyaml-cpp-dev libspdlog-dev libfmt-dev catch2 nlohmann-json3-dev libbenchmark-dev
-  clang libclang-rt-14-dev clang-format
-  python3-jsonschema python3-yaml
-  nodejs chromium
-  python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas python3-matplotlib
+  libyaml-cpp-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  nodejs
 )
+if [ "$profile" != demo ]; then
+  PACKAGES+=(git catch2 python3-dev pybind11-dev python3-numpy)
+fi
+if [ "$profile" = test ]; then
+  PACKAGES+=(
+    clang libclang-rt-14-dev clang-format libbenchmark-dev
+    python3-pytest python3-pandas python3-matplotlib python3-jsonschema python3-yaml
+    chromium
+  )
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -26,7 +56,7 @@ done
 if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  echo "install-deps: all ${#PACKAGES[@]} packages of --$profile present"
 else
   echo "install-deps: installing ${missing[*]}"
   SUDO=""
@@ -38,13 +68,21 @@ fi
 
 # The HTML report's JavaScript and the browser test's driver (docs/report.md): `npm ci` against
 # the committed third_party/web/package-lock.json (its integrity hashes are the checksums),
-# skipped when node_modules already holds exactly that lock file. puppeteer-core downloads no
-# browser (the test drives Debian's chromium).
+# skipped when node_modules already holds exactly that lock file for this profile or a larger
+# one. --demo installs the chart libraries alone (--omit=dev); --build and --test add the dev
+# dependencies (puppeteer-core, which downloads no browser: it drives Debian's chromium).
 WEB="$(cd "$(dirname "$0")/.." && pwd)/third_party/web"
-if cmp -s "$WEB/package-lock.json" "$WEB/node_modules/.tessera-package-lock.json"; then
+FULL_MARK="$WEB/node_modules/.tessera-package-lock.json"
+RUNTIME_MARK="$WEB/node_modules/.tessera-package-lock.runtime.json"
+if cmp -s "$WEB/package-lock.json" "$FULL_MARK" ||
+  { [ "$profile" = demo ] && cmp -s "$WEB/package-lock.json" "$RUNTIME_MARK"; }; then
   echo "install-deps: third_party/web/node_modules current"
+elif [ "$profile" = demo ]; then
+  echo "install-deps: npm ci --omit=dev in third_party/web"
+  (cd "$WEB" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+  cp "$WEB/package-lock.json" "$RUNTIME_MARK"
 else
   echo "install-deps: npm ci in third_party/web"
   (cd "$WEB" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
-  cp "$WEB/package-lock.json" "$WEB/node_modules/.tessera-package-lock.json"
+  cp "$WEB/package-lock.json" "$FULL_MARK"
 fi

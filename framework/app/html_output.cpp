@@ -129,7 +129,7 @@ void add_chart_options(boost::program_options::options_description& desc, ChartP
       "vega", po::value<std::string>(&paths.vega)->value_name("DIR"),
       "also write each chart's Vega-Lite spec as DIR/ID.vl.json (Altair, JupyterLab)")(
       "png", po::value<std::string>(&paths.png)->value_name("DIR"),
-      "also write each chart as DIR/ID.png (headless chromium; scripts/install-deps.sh)");
+      "also write each chart as DIR/ID.png (headless chromium; scripts/install-deps.sh --test)");
 }
 
 std::string command_line(const std::string& name, const Args& args) {
@@ -159,18 +159,22 @@ HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std:
       looked.push_back(d + "/puppeteer-core/package.json");
       if (h.puppeteer_dir.empty() && access(looked.back().c_str(), R_OK) == 0) h.puppeteer_dir = d;
     }
-    if (h.node.empty())
-      throw Error("--png needs node (Debian's nodejs), not found on PATH (run scripts/install-deps.sh)");
+    // Missing tools are refused before any work, as bad input (exit 2): --png asks for what the
+    // demo's packages do not include; the message names the command that installs them.
+    const std::string install = " (run scripts/install-deps.sh --test, or make deps-test)";
+    if (h.node.empty()) throw InputError("--png needs node (Debian's nodejs), not found on PATH" + install);
     if (h.chromium.empty())
-      throw Error(std::string("--png needs chromium: ") +
-                  (std::getenv("CHROMIUM") && *std::getenv("CHROMIUM")
-                       ? "$CHROMIUM (" + std::string(std::getenv("CHROMIUM")) + ") is not an executable"
-                       : std::string("none at /usr/bin/chromium and $CHROMIUM unset")) +
-                  " (run scripts/install-deps.sh, or set CHROMIUM=/path/to/chromium)");
+      throw InputError(std::string("--png needs chromium: ") +
+                       (std::getenv("CHROMIUM") && *std::getenv("CHROMIUM")
+                            ? "$CHROMIUM (" + std::string(std::getenv("CHROMIUM")) + ") is not an executable"
+                            : std::string("none at /usr/bin/chromium and $CHROMIUM unset")) +
+                       " (run scripts/install-deps.sh --test, or set CHROMIUM=/path/to/chromium)");
     if (h.puppeteer_dir.empty()) {
       std::string places;
       for (const std::string& l : looked) places += (places.empty() ? "" : ", ") + l;
-      throw Error("--png needs puppeteer-core: none of " + places + " exists (run scripts/install-deps.sh)");
+      throw InputError(
+          "--png needs puppeteer-core (the browser test's driver, an npm dev dependency): none of " + places +
+          " exists" + install);
     }
     make_folder("--png", paths.png);
     h.png_dir = paths.png;

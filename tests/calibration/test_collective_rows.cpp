@@ -15,6 +15,9 @@
 #include "registry_fixture.hpp"
 #include "report/validation_report.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_collective_rows {
+
 using namespace tessera;
 using tessera::test::registry;
 using namespace tessera::validation;
@@ -238,3 +241,5 @@ TEST_CASE("collective rows: every collective row of the 2024-2026 CSV maps", "[v
     CHECK(reports[static_cast<std::size_t>(i)].by_group[1].second.median_ape <= 0.25);
   }
 }
+
+}  // namespace test_collective_rows

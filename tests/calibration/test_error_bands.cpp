@@ -18,7 +18,11 @@
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_error_bands {
+
 using namespace tessera;
+using tessera::Band;  // not tessera::calibration::Band, which another file of the unity source may see
 using tessera::test::registry;
 
 namespace {
@@ -210,3 +214,5 @@ TEST_CASE("error bands: a machine without a family is uncalibrated and overlap i
   CHECK(text.str().find("band       bound (no band): overlap is a physical bound") != std::string::npos);
   CHECK(text.str().find("every latency and throughput above: bound (no band)") != std::string::npos);
 }
+
+}  // namespace test_error_bands

@@ -10,6 +10,9 @@
 #include "core/csv.hpp"
 #include "tessera/limits.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_measurement_csv {
+
 using namespace tessera;
 using namespace tessera::validation;
 
@@ -160,3 +163,5 @@ TEST_CASE("row plans read the framework version from the software column", "[csv
   CHECK(version("vLLM main, default attention and MoE backends") == "main");
   CHECK(version("Databricks inference server (TensorRT-LLM based per text)") == "");
 }
+
+}  // namespace test_measurement_csv

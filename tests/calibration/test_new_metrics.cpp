@@ -15,6 +15,9 @@
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_new_metrics {
+
 using namespace tessera;
 using tessera::test::registry;
 using namespace tessera::validation;
@@ -210,3 +213,5 @@ TEST_CASE("new metrics: the MLPerf Offline row is a ceiling", "[validate-data][n
     CHECK(rep.by_group[0].first == kGroupOfflineBound);
   }
 }
+
+}  // namespace test_new_metrics

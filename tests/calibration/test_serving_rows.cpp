@@ -9,6 +9,9 @@
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_serving_rows {
+
 using namespace tessera;
 using tessera::test::registry;
 using namespace tessera::validation;
@@ -107,3 +110,5 @@ TEST_CASE("serving rows: through static - TTFT is the prefill and E2E = TTFT + (
   const auto [rq_step, rps] = predict(ft_row("request_throughput", "req/s"));
   CHECK(rps == Approx(4 / (e2e / 1e3)).epsilon(1e-12));
 }
+
+}  // namespace test_serving_rows

@@ -12,7 +12,7 @@
 namespace {
 
 // stdout of `tessera ARGS` (stderr discarded), and its exit status.
-std::string tessera(const std::string& args, int* status = nullptr) {
+std::string run_tessera(const std::string& args, int* status = nullptr) {
   const std::string cmd = std::string(TESSERA_BINARY_DIR) + "/bin/tessera " + args + " 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
   REQUIRE(p);
@@ -32,7 +32,7 @@ std::string small() {
 
 TEST_CASE("tessera --version prints the CMake project version", "[version]") {
   int rc = -1;
-  const std::string out = tessera("--version", &rc);
+  const std::string out = run_tessera("--version", &rc);
   CHECK(out.rfind(std::string("tessera ") + TESSERA_CMAKE_VERSION + "\n", 0) == 0);
   CHECK(rc == 0);
   // Then where the plugins and the report's chart libraries come from: the build tree's.
@@ -50,7 +50,7 @@ TEST_CASE("every command's JSON records the version", "[version][json]") {
         "explore " + s + " -q --no-sensitivity -j 2 --json -",
         "validate-data " + std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv -q --json -"}) {
     INFO("tessera " << args);
-    const nlohmann::json j = nlohmann::json::parse(tessera(args));
+    const nlohmann::json j = nlohmann::json::parse(run_tessera(args));
     REQUIRE(j.contains("version"));
     CHECK(j["version"] == TESSERA_CMAKE_VERSION);
     // The command that produced it, as given (docs/report.md).
@@ -59,7 +59,7 @@ TEST_CASE("every command's JSON records the version", "[version][json]") {
 }
 
 TEST_CASE("every shipped plugin was built against this version", "[version][plugins]") {
-  const nlohmann::json j = nlohmann::json::parse(tessera("plugins --json"));
+  const nlohmann::json j = nlohmann::json::parse(run_tessera("plugins --json"));
   REQUIRE(j.is_array());
   REQUIRE(j.size() >= 13);
   for (const auto& p : j) {

@@ -12,14 +12,13 @@
 #include <string>
 
 #include "fixtures.hpp"
+#include "physics_checks.hpp"
 #include "tessera/physics/stage_timing.hpp"
 
 using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-constexpr double kTol = 1e-3;
 
 MachineSpec blackwell_like() {
   MachineSpec m = dgx_h100();
@@ -31,23 +30,6 @@ MachineSpec blackwell_like() {
   m.pe.hbm_capacity = 180e9;
   m.pe.hbm_bandwidth = 8e12;
   return m;
-}
-
-ParallelConfig cfg(int cp, int tp, int pp = 1, int dp = 1, int ep = 1) {
-  ParallelConfig c;
-  c.cp = cp;
-  c.tp = tp;
-  c.pp = pp;
-  c.dp = dp;
-  c.ep = ep;
-  return c;
-}
-
-const Stage& stage(const Evaluation& e, const char* name) {
-  const Stage* s = find_stage(e, name);
-  INFO("stage " << name);
-  REQUIRE(s != nullptr);
-  return *s;
 }
 
 const StageWork& work(const Evaluation& e, const char* name) {

@@ -27,20 +27,12 @@
 #include <string>
 
 #include "fixtures.hpp"
+#include "physics_checks.hpp"
 
 using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-constexpr double kTol = 1e-3;
-
-const Stage& stage(const Evaluation& e, const char* name) {
-  const Stage* s = find_stage(e, name);
-  INFO("stage " << name);
-  REQUIRE(s != nullptr);
-  return *s;
-}
 
 void check_stage(const Evaluation& e, const char* name, double flops, double bytes, double visible) {
   const Stage& s = stage(e, name);
@@ -54,16 +46,6 @@ void check_comm(const Evaluation& e, const char* name, double visible) {
   const Stage& s = stage(e, name);
   INFO("stage " << name);
   CHECK(s.visible_s == Approx(visible).epsilon(kTol));
-}
-
-ParallelConfig cfg(int cp, int tp, int pp = 1, int dp = 1, int ep = 1) {
-  ParallelConfig c;
-  c.cp = cp;
-  c.tp = tp;
-  c.pp = pp;
-  c.dp = dp;
-  c.ep = ep;
-  return c;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "physics_checks.hpp"
 #include "tessera/physics/layout.hpp"
 #include "tessera/physics/step_work.hpp"
 
@@ -62,7 +63,7 @@ ModelSpec with_flag(ModelSpec m, bool parallel) {
   return m;
 }
 
-ParallelConfig cfg(int cp, int tp, FfnShardScope scope = FfnShardScope::tp, int dp = 1, int ep = 1) {
+ParallelConfig block_cfg(int cp, int tp, FfnShardScope scope = FfnShardScope::tp, int dp = 1, int ep = 1) {
   ParallelConfig c;
   c.cp = cp;
   c.tp = tp;
@@ -87,8 +88,6 @@ double all_reduces_per_layer(const Evaluation& e, double layers) {
   return n / layers;
 }
 
-constexpr double kTol = 1e-3;
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -112,8 +111,8 @@ constexpr double kTol = 1e-3;
 TEST_CASE("parallel block: GPT-J-6B decode TP=4 - one all-reduce per layer instead of two",
           "[physics][parallel_block]") {
   const MachineSpec mc = dgx_h100();
-  const Evaluation seq = evaluate(gptj(false), mc, decode(2048), cfg(1, 4));
-  const Evaluation par = evaluate(gptj(true), mc, decode(2048), cfg(1, 4));
+  const Evaluation seq = evaluate(gptj(false), mc, decode(2048), block_cfg(1, 4));
+  const Evaluation par = evaluate(gptj(true), mc, decode(2048), block_cfg(1, 4));
   REQUIRE(seq.valid);
   REQUIRE(par.valid);
 
@@ -148,8 +147,8 @@ TEST_CASE("parallel block: GPT-J-6B decode TP=4 - one all-reduce per layer inste
 TEST_CASE("parallel block: tp = 1 changes nothing", "[physics][parallel_block]") {
   const MachineSpec mc = dgx_h100();
   for (const Workload& w : {decode(2048, 8), prefill(2048)}) {
-    const Evaluation seq = evaluate(gptj(false), mc, w, cfg(2, 1, FfnShardScope::tp_cp));
-    const Evaluation par = evaluate(gptj(true), mc, w, cfg(2, 1, FfnShardScope::tp_cp));
+    const Evaluation seq = evaluate(gptj(false), mc, w, block_cfg(2, 1, FfnShardScope::tp_cp));
+    const Evaluation par = evaluate(gptj(true), mc, w, block_cfg(2, 1, FfnShardScope::tp_cp));
     REQUIRE(seq.valid);
     CHECK(par.totals.latency_s == seq.totals.latency_s);
     CHECK(par.totals.link_bytes_all_pes == seq.totals.link_bytes_all_pes);
@@ -167,7 +166,7 @@ TEST_CASE("parallel block: tp = 1 changes nothing", "[physics][parallel_block]")
 TEST_CASE("parallel block: prefill TP+CP - the FFN reduce-scatter carries the attention's sums",
           "[physics][parallel_block]") {
   const MachineSpec mc = dgx_h100();
-  const ParallelConfig c = cfg(2, 4, FfnShardScope::tp_cp);
+  const ParallelConfig c = block_cfg(2, 4, FfnShardScope::tp_cp);
   const Evaluation seq = evaluate(gptj(false), mc, prefill(1024), c);
   const Evaluation par = evaluate(gptj(true), mc, prefill(1024), c);
   REQUIRE(seq.valid);
@@ -189,13 +188,13 @@ TEST_CASE("parallel block: MoE - merged into an all-reduce combine / kept beside
           "[physics][parallel_block]") {
   const MachineSpec mc = dgx_h100();
   {
-    const Evaluation par = evaluate(with_flag(mixtral_8x7b(), true), mc, decode(4096), cfg(1, 4));
+    const Evaluation par = evaluate(with_flag(mixtral_8x7b(), true), mc, decode(4096), block_cfg(1, 4));
     REQUIRE(par.valid);
     CHECK(find(par, "attn.tp_reduce") == nullptr);
     CHECK(all_reduces_per_layer(par, 32) == 1);
   }
   {
-    const ParallelConfig c = cfg(2, 2, FfnShardScope::tp_cp_dp, 2, 8);
+    const ParallelConfig c = block_cfg(2, 2, FfnShardScope::tp_cp_dp, 2, 8);
     const Evaluation seq = evaluate(deepseek_v3(), mc, decode(4096), c);
     const Evaluation par = evaluate(with_flag(deepseek_v3(), true), mc, decode(4096), c);
     REQUIRE(seq.valid);
@@ -214,8 +213,8 @@ TEST_CASE("parallel block: MoE - merged into an all-reduce combine / kept beside
 TEST_CASE("parallel block: scope attention keeps attn.tp_reduce", "[physics][parallel_block]") {
   Workload w = decode(2048);
   w.scope = Scope::attention;
-  const Evaluation seq = evaluate(gptj(false), dgx_h100(), w, cfg(1, 4));
-  const Evaluation par = evaluate(gptj(true), dgx_h100(), w, cfg(1, 4));
+  const Evaluation seq = evaluate(gptj(false), dgx_h100(), w, block_cfg(1, 4));
+  const Evaluation par = evaluate(gptj(true), dgx_h100(), w, block_cfg(1, 4));
   REQUIRE(find(par, "attn.tp_reduce") != nullptr);
   CHECK(par.totals.latency_s == seq.totals.latency_s);
 }

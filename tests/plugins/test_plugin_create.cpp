@@ -8,6 +8,9 @@
 #include "host/plugin_barrier.hpp"
 #include "host/plugin_registry.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_plugin_create {
+
 using namespace tessera;
 using tessera::test::fixture_dir;
 using tessera::test::fixture_lib;
@@ -159,3 +162,5 @@ TEST_CASE("objects keep their library loaded after the registry is gone") {
   model.reset();  // deletes the object first, then releases the library
   CHECK(library.expired());
 }
+
+}  // namespace test_plugin_create

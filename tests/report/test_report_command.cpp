@@ -12,7 +12,6 @@
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
 #include <sys/wait.h>
 
 using tessera::test::TempDir;

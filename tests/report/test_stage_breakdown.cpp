@@ -15,7 +15,6 @@
 #include "report/stage_parts.hpp"
 #include "tessera_build_paths.hpp"
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
 #include <sys/wait.h>
 
 using nlohmann::json;

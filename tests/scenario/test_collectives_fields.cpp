@@ -6,6 +6,9 @@
 
 #include "scenario/scenario_loader.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_collectives_fields {
+
 using namespace tessera;
 
 namespace {
@@ -98,3 +101,5 @@ TEST_CASE("collectives constants in sweep.hardware and --set - ranges as the sch
   CHECK(u.machine.levels[0].collectives.in_network);
   CHECK(u.machine.levels[0].collectives.in_network_cost.base == Approx(9e-6));
 }
+
+}  // namespace test_collectives_fields

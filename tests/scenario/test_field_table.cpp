@@ -12,6 +12,9 @@
 #include "scenario/scenario_loader.hpp"
 #include "scenario/schemas.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_field_table {
+
 using namespace tessera;
 using schema::FieldRow;
 using schema::FieldUse;
@@ -164,3 +167,5 @@ TEST_CASE("field table - the sweep's enumerations list the SDK names in the enum
                                  cp_ring_variant_name(CpRingVariant::qoml),
                                  cp_ring_variant_name(CpRingVariant::tree)});
 }
+
+}  // namespace test_field_table

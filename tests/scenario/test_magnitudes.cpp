@@ -9,6 +9,9 @@
 #include "scenario/scenario_loader.hpp"
 #include "tessera/limits.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_magnitudes {
+
 using namespace tessera;
 
 namespace {
@@ -74,3 +77,5 @@ TEST_CASE("set: quantities meet the dimension ranges", "[magnitude]") {
   CHECK(e[0].find("expected a bandwidth within 1 kB/s to 1 PB/s") != std::string::npos);
   CHECK(errors_of({"machine.pe.hbm.bandwidth=1 PB/s"}).empty());
 }
+
+}  // namespace test_magnitudes

@@ -5,6 +5,9 @@
 
 #include "scenario/scenario_loader.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_overrides {
+
 using namespace tessera;
 
 namespace {
@@ -205,3 +208,5 @@ TEST_CASE("plugins.latency.<name>.<param> on a single choice of that name", "[ov
             "'calibrate' in plugins.latency (did you mean 'plugins.latency.calibrated.framework'?); it holds "
             "calibrated"});
 }
+
+}  // namespace test_overrides

@@ -11,6 +11,9 @@
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_sweep_limits {
+
 using namespace tessera;
 
 namespace {
@@ -78,3 +81,5 @@ TEST_CASE("list.values - grid.points - hardware.points - report.top", "[scenario
         "--limit report.top=N");
   CHECK(errors_of({"report.top=100000"}).empty());
 }
+
+}  // namespace test_sweep_limits

@@ -12,7 +12,6 @@
 #include "scenario/framework_launch.hpp"
 #include "search_fixture.hpp"
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
 #include <sys/wait.h>
 
 using namespace tessera;

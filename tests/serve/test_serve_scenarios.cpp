@@ -8,7 +8,6 @@
 #include "output_test_util.hpp"
 #include "search_fixture.hpp"
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
 #include <sys/wait.h>
 
 using namespace tessera::test;

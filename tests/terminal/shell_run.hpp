@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <string>
 
-// After the tessera headers: <sys/wait.h> defines the macro si_value.
 #include <sys/wait.h>
 
 namespace tessera::testing {

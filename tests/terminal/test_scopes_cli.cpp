@@ -13,6 +13,9 @@
 
 #include "shell_run.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_scopes_cli {
+
 using nlohmann::json;
 using tessera::testing::Ran;
 using tessera::testing::shell;
@@ -107,3 +110,5 @@ TEST_CASE("a scope that does not exist exits 2 naming it and validate-data notes
   CHECK(serve.rc == 0);
   CHECK(serve.out.find("scopes") == std::string::npos);
 }
+
+}  // namespace test_scopes_cli

@@ -7,6 +7,9 @@
 #include "tessera/dtype.hpp"
 #include "tessera/machine.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_dtype {
+
 using namespace tessera;
 
 namespace {
@@ -130,3 +133,5 @@ TEST_CASE("machine: FP4 peaks and their fallbacks", "[core][dtype]") {
   flops(m, DType::mxfp4) = 0;
   CHECK(m.peak_flops(DType::nvfp4) == 2250e12);  // -> fp8 (none) -> bf16
 }
+
+}  // namespace test_dtype

@@ -35,12 +35,12 @@ TESSERA_API double parse_quantity(std::string_view text, Dimension expected);
 // parse_quantity refuses a value outside it; 0 is always within (fields that need a positive
 // value check that themselves). docs/limits.md lists every range.
 TESSERA_API const char* magnitude_range_text(Dimension d);
-TESSERA_API bool within_magnitude_range(double si_value, Dimension d);
+TESSERA_API bool within_magnitude_range(double value_si, Dimension d);
 
 // Token counts: plain integers or K/M suffixes with K = 1024 (128K = 131072 tokens).
 TESSERA_API std::int64_t parse_token_count(std::string_view text);
 
 // Human-readable quantity with an auto-chosen prefix: 0.01285 s -> "12.85 ms".
-TESSERA_API std::string format_quantity(double si_value, Dimension d, int significant = 4);
+TESSERA_API std::string format_quantity(double value_si, Dimension d, int significant = 4);
 
 }  // namespace tessera

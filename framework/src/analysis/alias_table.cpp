@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "analysis/text_scan.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::validation {
@@ -72,10 +73,6 @@ namespace {
 std::string lower_ascii(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-bool contains_ci(const std::string& hay, const std::string& needle) {
-  return needle.empty() || lower_ascii(hay).find(lower_ascii(needle)) != std::string::npos;
 }
 
 std::size_t specificity(const AliasRule& r) { return r.match.size() + r.locator.size(); }

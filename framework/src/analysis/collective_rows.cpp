@@ -3,6 +3,7 @@
 #include "analysis/collective_rows.hpp"
 
 #include "analysis/measurement_csv.hpp"
+#include "analysis/text_scan.hpp"
 #include "tessera/dtype.hpp"
 
 #include <algorithm>
@@ -15,18 +16,6 @@ namespace {
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-
-// `\d+` at `at` as a double (at most 15 digits: exact), advancing `at`.
-bool digits(const std::string& s, std::size_t& at, double& v) {
-  const std::size_t start = at;
-  v = 0;
-  while (at < s.size() && is_digit(s[at])) {
-    if (at - start >= 15) return false;
-    v = v * 10 + (s[at] - '0');
-    ++at;
-  }
-  return at > start;
-}
 
 std::uint32_t bit(CollAlgorithm a) { return 1u << static_cast<unsigned>(a); }
 
@@ -43,7 +32,7 @@ std::optional<double> notes_msg_bytes(const std::string& notes) {
   if (notes.compare(at, std::strlen(kKey), kKey) != 0) return std::nullopt;
   at += std::strlen(kKey);
   double v = 0;
-  if (!digits(notes, at, v) || v <= 0) return std::nullopt;
+  if (!scan_digits(notes, at, v) || v <= 0) return std::nullopt;
   if (at < notes.size() && (is_alpha(notes[at]) || notes[at] == '.')) return std::nullopt;  // "12.5", "4K"
   return v;
 }
@@ -92,7 +81,7 @@ std::optional<double> notes_bytes_per_token(const std::string& notes) {
   if (start == at) return std::nullopt;
   double v = 0;
   std::size_t i = start;
-  if (!digits(notes, i, v) || i != at) return std::nullopt;
+  if (!scan_digits(notes, i, v) || i != at) return std::nullopt;
   return v;
 }
 

@@ -12,16 +12,13 @@
 
 #include "analysis/collective_rows.hpp"
 #include "analysis/row_precision.hpp"
+#include "analysis/text_scan.hpp"
 
 namespace tessera::validation {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-bool contains_ci(const std::string& hay, const std::string& needle) {
-  return needle.empty() || lower(hay).find(lower(needle)) != std::string::npos;
-}
 
 // Parses a whole integer cell; nullopt when blank or not an integer.
 std::optional<std::int64_t> int_cell(const std::string& s) {
@@ -86,18 +83,6 @@ void skip_spaces(const std::string& s, std::size_t& at) {
   while (at < s.size() && is_space(s[at])) ++at;
 }
 
-// `\d+` as a double; at most 15 digits (exact in a double), else no match.
-bool digits(const std::string& s, std::size_t& at, double& v) {
-  const std::size_t start = at;
-  v = 0;
-  while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at]))) {
-    if (at - start >= 15) return false;
-    v = v * 10 + (s[at] - '0');
-    ++at;
-  }
-  return at > start;
-}
-
 // `NAME\s*=\s*(\d+)` at `at`.
 bool assignment(const std::string& s, std::size_t& at, const char* name, double& v) {
   const std::size_t n = std::strlen(name);
@@ -107,7 +92,7 @@ bool assignment(const std::string& s, std::size_t& at, const char* name, double&
   if (at >= s.size() || s[at] != '=') return false;
   ++at;
   skip_spaces(s, at);
-  return digits(s, at, v);
+  return scan_digits(s, at, v);
 }
 
 // `\s*[, ]\s*`: blanks with one comma, or blanks containing a space.

@@ -222,11 +222,11 @@ const char* magnitude_range_text(Dimension d) {
   return r ? r->text : "any finite value";
 }
 
-bool within_magnitude_range(double si_value, Dimension d) {
-  if (!std::isfinite(si_value)) return false;
+bool within_magnitude_range(double value_si, Dimension d) {
+  if (!std::isfinite(value_si)) return false;
   const MagnitudeRange* r = range_of(d);
-  if (r == nullptr || si_value == 0) return true;
-  const double a = std::fabs(si_value);
+  if (r == nullptr || value_si == 0) return true;
+  const double a = std::fabs(value_si);
   return a >= r->min && a <= r->max;
 }
 const char* si_unit(Dimension d) { return info(d).unit; }
@@ -333,11 +333,11 @@ std::string format_number(double v, int significant) {
 
 }  // namespace
 
-std::string format_quantity(double si_value, Dimension d, int significant) {
-  if (!std::isfinite(si_value)) return si_value > 0 ? "inf" : (si_value < 0 ? "-inf" : "nan");
-  if (d == Dimension::none) return format_number(si_value, significant);
+std::string format_quantity(double value_si, Dimension d, int significant) {
+  if (!std::isfinite(value_si)) return value_si > 0 ? "inf" : (value_si < 0 ? "-inf" : "nan");
+  if (d == Dimension::none) return format_number(value_si, significant);
   const std::string unit = si_unit(d);
-  if (si_value == 0) return "0 " + unit;
+  if (value_si == 0) return "0 " + unit;
   struct P {
     double f;
     const char* t;
@@ -345,14 +345,14 @@ std::string format_quantity(double si_value, Dimension d, int significant) {
   static constexpr P kBig[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"},
                                {1e6, "M"},  {1e3, "k"},  {1, ""}};
   static constexpr P kSmall[] = {{1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}, {1e-15, "f"}};
-  const double a = std::fabs(si_value);
+  const double a = std::fabs(value_si);
   // Pick the prefix that puts the mantissa in [1, 1000); rounding to `significant` digits may
   // reach 1000, in which case the next prefix is used.
-  auto render = [&](const P& p) { return format_number(si_value / p.f, significant) + " " + p.t + unit; };
+  auto render = [&](const P& p) { return format_number(value_si / p.f, significant) + " " + p.t + unit; };
   const bool allow_small = d == Dimension::time || d == Dimension::energy || d == Dimension::power;
   const bool allow_big = d != Dimension::time && d != Dimension::money;
   if (a >= 1) {
-    if (!allow_big) return format_number(si_value, significant) + " " + unit;
+    if (!allow_big) return format_number(value_si, significant) + " " + unit;
     for (std::size_t i = 0; i < std::size(kBig); ++i) {
       if (a >= kBig[i].f * (1 - 1e-12)) {
         const double mant = a / kBig[i].f;
@@ -362,7 +362,7 @@ std::string format_quantity(double si_value, Dimension d, int significant) {
     }
     return render(kBig[std::size(kBig) - 1]);
   }
-  if (!allow_small) return format_number(si_value, significant) + " " + unit;
+  if (!allow_small) return format_number(value_si, significant) + " " + unit;
   for (std::size_t i = 1; i < std::size(kSmall); ++i) {
     if (a >= kSmall[i].f * (1 - 1e-12)) {
       const double mant = a / kSmall[i].f;

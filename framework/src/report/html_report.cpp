@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/vega_json.hpp"
 #include "report/vega_specs.hpp"
 #include "tessera/version.hpp"
 
@@ -25,18 +26,8 @@ p.note{color:#444;font-size:.9em;margin:2px 0 8px}p.picked{font-size:.9em;margin
 footer{margin-top:32px;color:#666;font-size:.8em}
 )css";
 
-const json& field(const json& j, const char* key) {
-  static const json kNull;
-  if (!j.is_object()) return kNull;
-  const auto it = j.find(key);
-  return it == j.end() ? kNull : *it;
-}
-
-std::string text_of(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return "";
-  return v.dump();
-}
+using vega::field;
+using vega::text_of;
 
 // JSON inside a <script> element: '<' escaped, so no "</script>" or "<!--" can end it early.
 std::string script_json(const json& j) {

@@ -88,7 +88,7 @@ std::string fit_lines(const std::string& text, std::size_t width) {
 namespace {
 
 // The columns shown, their headers and cells.
-struct Layout {
+struct TableLayout {
   std::vector<std::size_t> columns;
   std::vector<std::string> headers;            // per shown column
   std::vector<std::vector<std::string>> rows;  // every column of the table; empty = a rule
@@ -135,7 +135,7 @@ void TextTable::add_separator() {
 }
 
 void TextTable::print(std::ostream& os, const std::string& indent, std::size_t width) const {
-  const auto render = [&](const Layout& l) {
+  const auto render = [&](const TableLayout& l) {
     std::vector<std::size_t> w(l.columns.size());
     if (header_ != Header::none)
       for (std::size_t i = 0; i < l.columns.size(); ++i) w[i] = display_width(l.headers[i]);
@@ -178,7 +178,7 @@ void TextTable::print(std::ostream& os, const std::string& indent, std::size_t w
     return most;
   };
 
-  Layout l;
+  TableLayout l;
   for (std::size_t c = 0; c < headers_.size(); ++c) l.columns.push_back(c);
   l.headers = headers_;
   l.rows = rows_;
@@ -190,7 +190,7 @@ void TextTable::print(std::ostream& os, const std::string& indent, std::size_t w
 
   // Abbreviate: short headers, folded columns and common knobs named once.
   std::vector<std::string> every_row;
-  Layout a;
+  TableLayout a;
   a.rows = rows_;
   for (std::size_t i = 0; i < a.rows.size(); ++i)
     for (std::size_t c = 0; c < a.rows[i].size(); ++c)

@@ -160,19 +160,19 @@ double get_field(const MachineSpec& machine, const FieldPath& field) {
   return *field.row->slot.real(s);
 }
 
-void set_field(MachineSpec& machine, const FieldPath& field, double si_value) {
+void set_field(MachineSpec& machine, const FieldPath& field, double value_si) {
   const schema::FieldSite s = site_of(machine, field);
   if (field.row->slot.integer)
-    *field.row->slot.integer(s) = static_cast<std::int64_t>(std::llround(si_value));
+    *field.row->slot.integer(s) = static_cast<std::int64_t>(std::llround(value_si));
   else
-    *field.row->slot.real(s) = si_value;
+    *field.row->slot.real(s) = value_si;
   if (field.canonical.rfind("machine.energy.", 0) == 0) machine.energy.present = true;
 }
 
-void set_machine_field(MachineSpec& machine, const std::string& path, double si_value) {
+void set_machine_field(MachineSpec& machine, const std::string& path, double value_si) {
   const FieldPath f = resolve_machine_field(path, &machine);
   if (!f.error.empty()) throw InputError(f.error);
-  set_field(machine, f, si_value);
+  set_field(machine, f, value_si);
 }
 
 double get_machine_field(const MachineSpec& machine, const std::string& path) {

@@ -42,11 +42,11 @@ TESSERA_API std::string numeric_machine_fields(std::string_view under = "");
 TESSERA_API double get_field(const MachineSpec& machine, const FieldPath& field);
 // Sets it (a fanout rounded to the nearest integer); setting an energy constant marks the
 // machine's energy block present.
-TESSERA_API void set_field(MachineSpec& machine, const FieldPath& field, double si_value);
+TESSERA_API void set_field(MachineSpec& machine, const FieldPath& field, double value_si);
 
 // By path in one call: resolve, then get or set; InputError for a path that names no numeric
 // machine field.
-TESSERA_API void set_machine_field(MachineSpec& machine, const std::string& path, double si_value);
+TESSERA_API void set_machine_field(MachineSpec& machine, const std::string& path, double value_si);
 TESSERA_API double get_machine_field(const MachineSpec& machine, const std::string& path);
 TESSERA_API Dimension machine_field_dimension(const std::string& path);
 

@@ -70,6 +70,11 @@ struct FieldSlot {
   bool* (*boolean)(const FieldSite&) = nullptr;          // boolean rows
 };
 
+// The slot of a real, an integer or a boolean leaf (the tables of fields_*.cpp).
+constexpr FieldSlot real_slot(double* (*f)(const FieldSite&)) { return FieldSlot{f, nullptr, nullptr}; }
+constexpr FieldSlot int_slot(std::int64_t* (*f)(const FieldSite&)) { return FieldSlot{nullptr, f, nullptr}; }
+constexpr FieldSlot bool_slot(bool* (*f)(const FieldSite&)) { return FieldSlot{nullptr, nullptr, f}; }
+
 struct FieldRow {
   std::string_view path;  // canonical dotted path (syntax above)
   FieldFile file;

@@ -32,10 +32,7 @@ constexpr ParamChoice kAlgorithms[] = {
     {"in_network", "in-network reduction (NVLS, SHARP)"},
     {"direct", "every rank exchanges with every peer at once (all-to-all, copy)"}};
 
-constexpr FieldSlot real_slot(double* (*f)(const FieldSite&)) { return FieldSlot{f, nullptr, nullptr}; }
-constexpr FieldSlot int_slot(std::int64_t* (*f)(const FieldSite&)) { return FieldSlot{nullptr, f, nullptr}; }
-
-constexpr FieldRow kRows[] = {
+constexpr FieldRow kMachineRows[] = {
     integer("machine.schema_version", F, nullptr, 1, 1,
             "file format version: 1 (required in a machine file)"),
     choice("machine.kind", F, nullptr, kMachineKind, "machine (required in a machine file)"),
@@ -241,6 +238,6 @@ constexpr FieldRow kRows[] = {
 
 }  // namespace
 
-std::span<const FieldRow> machine_field_rows() { return {kRows, std::size(kRows)}; }
+std::span<const FieldRow> machine_field_rows() { return {kMachineRows, std::size(kMachineRows)}; }
 
 }  // namespace tessera::schema

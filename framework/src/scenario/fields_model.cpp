@@ -17,10 +17,7 @@ constexpr ParamChoice kModelKind[] = {{"model", "a model file"}};
 constexpr ParamChoice kFfnKinds[] = {{"gated", "SwiGLU/GeGLU: gate, up and down projections (3 matrices)"},
                                      {"plain", "up and down projections (2 matrices)"}};
 
-constexpr FieldSlot int_slot(std::int64_t* (*f)(const FieldSite&)) { return FieldSlot{nullptr, f, nullptr}; }
-constexpr FieldSlot bool_slot(bool* (*f)(const FieldSite&)) { return FieldSlot{nullptr, nullptr, f}; }
-
-constexpr FieldRow kRows[] = {
+constexpr FieldRow kModelRows[] = {
     integer("model.schema_version", M, nullptr, 1, 1, "file format version: 1 (required in a model file)"),
     choice("model.kind", M, nullptr, kModelKind, "model (required in a model file)"),
     text("model.name", M, nullptr, "the model's name, e.g. Llama-3.1-70B (required in a model file)"),
@@ -90,6 +87,6 @@ constexpr FieldRow kRows[] = {
 
 }  // namespace
 
-std::span<const FieldRow> model_field_rows() { return {kRows, std::size(kRows)}; }
+std::span<const FieldRow> model_field_rows() { return {kModelRows, std::size(kModelRows)}; }
 
 }  // namespace tessera::schema

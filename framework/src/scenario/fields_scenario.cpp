@@ -35,8 +35,6 @@ constexpr ParamChoice kCpRingVariants[] = {
     {"qoml", "ring attention passing queries, outputs and softmax stats"},
     {"tree", "tree attention (all-reduce of partial results)"}};
 
-constexpr FieldSlot int_slot(std::int64_t* (*f)(const FieldSite&)) { return FieldSlot{nullptr, f, nullptr}; }
-
 constexpr FieldRow tokens(std::string_view path, const char* def, const char* help,
                           std::int64_t* (*slot)(const FieldSite&)) {
   FieldRow r = integer(path, S, def, 1, kNoMax, help, int_slot(slot), "workload.tokens");
@@ -58,7 +56,7 @@ constexpr FieldRow slo_time(std::string_view path, const char* help) {
   return quantity(path, S, Dimension::time, "", true, help);
 }
 
-constexpr FieldRow kRows[] = {
+constexpr FieldRow kScenarioRows[] = {
     integer("schema_version", S, nullptr, 1, 1, "file format version: 1"),
     choice("kind", S, nullptr, kScenarioKind, "scenario"),
     text("name", S, "", "the scenario's name; absent: the file's"),
@@ -211,6 +209,6 @@ constexpr FieldRow kRows[] = {
 
 }  // namespace
 
-std::span<const FieldRow> scenario_field_rows() { return {kRows, std::size(kRows)}; }
+std::span<const FieldRow> scenario_field_rows() { return {kScenarioRows, std::size(kScenarioRows)}; }
 
 }  // namespace tessera::schema

@@ -133,12 +133,23 @@ PluginObject* create_default(const ParamSet&) {
 
 }  // namespace tessera
 
-#include <boost/dll/alias.hpp>
-
 // Declares the plugin's entry. Use once per plugin library, in plugin.cpp:
 //   TESSERA_PLUGIN(kDescriptor)   where kDescriptor is a namespace-scope PluginDescriptor.
-#define TESSERA_PLUGIN(descriptor)                                                         \
-  namespace {                                                                              \
-  const ::tessera::PluginDescriptor* tessera_plugin_entry_impl() { return &(descriptor); } \
-  }                                                                                        \
-  BOOST_DLL_ALIAS(tessera_plugin_entry_impl, tessera_plugin_entry)
+// The entry is the exported object `tessera_plugin_entry`: a pointer to the function that returns
+// the descriptor, laid out as Boost.DLL's BOOST_DLL_ALIAS lays out an alias (an `extern "C"`
+// const void* with default visibility, weak, in the section "boostdll"), so
+// boost::dll::import_alias reads it too. It is written out here rather than taken from
+// <boost/dll/alias.hpp>: that header (with <filesystem> and Boost.Predef) more than doubled the
+// preprocessed size of every file that includes the SDK (issue 48).
+#if !defined(__ELF__)
+#error "TESSERA_PLUGIN: the plugin entry is defined for ELF platforms (Linux) only"
+#endif
+#define TESSERA_PLUGIN(descriptor)                                                                  \
+  namespace {                                                                                       \
+  const ::tessera::PluginDescriptor* tessera_plugin_entry_impl() { return &(descriptor); }          \
+  }                                                                                                 \
+  namespace _autoaliases {                                                                          \
+  extern "C" __attribute__((visibility("default"))) const void* tessera_plugin_entry;               \
+  __attribute__((section("boostdll"))) __attribute__((weak)) const void* tessera_plugin_entry =     \
+      reinterpret_cast<const void*>(reinterpret_cast<::std::intptr_t>(&tessera_plugin_entry_impl)); \
+  }

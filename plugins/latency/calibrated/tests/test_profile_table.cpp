@@ -14,6 +14,9 @@
 #include "calibrated.hpp"
 #include "core/input_text.hpp"
 
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_profile_table {
+
 using tessera::trim;
 using tessera::plugins::FrameworkProfile;
 
@@ -107,3 +110,5 @@ TEST_CASE("calibrated: the provenance table of docs/accuracy.md states every shi
     CHECK(rows_of[label] == 1);
   }
 }
+
+}  // namespace test_profile_table
