@@ -18,8 +18,8 @@ namespace tessera::cli {
 
 namespace {
 
-const char* kUsage = "tessera calibrate CSV... [--extra CSV]... [options]";
-const char* kExamples =
+const char* kCalibrateUsage = "tessera calibrate CSV... [--extra CSV]... [options]";
+const char* kCalibrateExamples =
     "  # your own H200 rows (the schema of data/measurements.csv, data/README.md), one family, one\n"
     "  # framework; the fitted block goes to a file, the report to the terminal:\n"
     "  tessera calibrate my-h200.csv --family H100/H200 --machine machines/dgx-h200.yaml \\\n"
@@ -96,7 +96,8 @@ int calibrate_command(const Args& args) {
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::vector<std::string>>(&csv_paths), "measurements CSV(s)");
-    if (!parse_or_help(args, desc, hidden, "csv", -1, common, kUsage, kExamples)) return kExitOk;
+    if (!parse_or_help(args, desc, hidden, "csv", -1, common, kCalibrateUsage, kCalibrateExamples))
+      return kExitOk;
     if (csv_paths.empty())
       throw InputError("calibrate: name a measurements CSV (e.g. data/measurements.csv)");
     if (rounds < 1) throw InputError("calibrate: --rounds: expected an integer >= 1");

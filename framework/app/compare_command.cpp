@@ -24,8 +24,8 @@ namespace tessera::cli {
 
 namespace {
 
-const char* kUsage = "tessera compare [SCENARIO] [--latency NAME[,NAME...]]... [options]";
-const char* kExamples =
+const char* kCompareUsage = "tessera compare [SCENARIO] [--latency NAME[,NAME...]]... [options]";
+const char* kCompareExamples =
     "  tessera compare scenarios/llama3.1-70b-decode-128k.yaml --latency overlap,roofline,calibrated\n"
     "  tessera compare --latency overlap --latency calibrated --json -\n\n"
     "Every valid canonical configuration of the scenario's sweep is evaluated under each latency\n"
@@ -57,7 +57,8 @@ int compare_command(const Args& args) {
     add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kUsage, kExamples)) return kExitOk;
+    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kCompareUsage, kCompareExamples))
+      return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);

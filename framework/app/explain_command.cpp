@@ -20,8 +20,8 @@ namespace tessera::cli {
 
 namespace {
 
-const char* kUsage = "tessera explain [SCENARIO] --config \"KNOB=VALUE,...\" [options]";
-const char* kExamples =
+const char* kExplainUsage = "tessera explain [SCENARIO] --config \"KNOB=VALUE,...\" [options]";
+const char* kExplainExamples =
     "  tessera explain scenarios/llama3.1-70b-decode-128k.yaml \\\n"
     "      --config \"cp=8,tp=4,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=pe,"
     "cp_placement=cube,cp_ring_variant=qoml\"\n"
@@ -49,7 +49,8 @@ int explain_command(const Args& args) {
     add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kUsage, kExamples)) return kExitOk;
+    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kExplainUsage, kExplainExamples))
+      return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     const Study study(common, scenario_path, [&](Scenario& scenario) {
       if (latency.empty()) return;

@@ -29,7 +29,7 @@ namespace tessera::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kExploreUsage =
     "Usage: tessera explore [SCENARIO] [options]\n"
     "\n"
     "For every point of the scenario's sweep.hardware grid (the product of its axes), finds the\n"
@@ -42,7 +42,7 @@ constexpr const char* kUsage =
     "may name serving.prefill_machine.<path> and serving.decode_machine.<path>), the points\n"
     "ranked by the best tokens/s/PE within the SLO, with the gain and the pools of each.\n";
 
-constexpr const char* kExamples =
+constexpr const char* kExploreExamples =
     "\nExamples:\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --json out/explore.json\n";
@@ -104,7 +104,8 @@ int explore_command(const Args& args) {
     add_chart_options(desc, charts, "the grid as heat maps, the latency/cost frontier, the hardware tornado");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, false);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
+    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kExploreUsage,
+                       kExploreExamples))
       return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);

@@ -25,7 +25,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kPluginsUsage =
     "Usage: tessera plugins [--kind KIND] [--json] [--plugin-path DIR]... [-v|-q]\n"
     "\n"
     "Lists the plugins found in the search path with their parameter schemas (name, type,\n"
@@ -37,7 +37,7 @@ constexpr const char* kUsage =
     "Exit status 1 when any library of the search path failed to load: the listing is printed\n"
     "all the same, and each failure is written to stderr too. 2 for a bad option.\n";
 
-constexpr const char* kExamples =
+constexpr const char* kPluginsExamples =
     "\nExamples:\n"
     "  tessera plugins --kind latency\n"
     "  tessera plugins --plugin-path docs/examples/out-of-tree-plugin/build\n"
@@ -136,7 +136,7 @@ int plugins_command(const Args& args) {
     add_common_options(options, common, kOptPluginPath | kOptVerbosity | kOptHelp | kOptLimits);
     const po::variables_map vm = parse_command_line(args, options, {}, common);  // logs to stderr
     if (common.help) {
-      print_help(std::cout, kUsage, options, kExamples);
+      print_help(std::cout, kPluginsUsage, options, kPluginsExamples);
       return kExitOk;
     }
     std::optional<PluginKind> kind;

@@ -15,7 +15,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kReportUsage =
     "Usage: tessera report RESULT.json (--html FILE | --vega DIR | --png DIR)...\n"
     "\n"
     "Draws a result saved by the --json of run, serve, explain, sensitivity, explore, compare or\n"
@@ -23,7 +23,7 @@ constexpr const char* kUsage =
     "--vega and --png write each chart's Vega-Lite spec and PNG. The command line shown in its\n"
     "header is this one.\n";
 
-constexpr const char* kExamples =
+constexpr const char* kReportExamples =
     "\nExamples:\n"
     "  tessera run --json out/run.json && tessera report out/run.json --html out/run.html\n"
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --json s.json; tessera report s.json --html "
@@ -57,7 +57,8 @@ int report_command(const Args& args) {
     add_common_options(desc, common, kOptVerbosity | kOptHelp);
     po::options_description hidden;
     hidden.add_options()("result", po::value<std::string>(&result_path), "a --json result");
-    if (!parse_or_help(args, desc, hidden, "result", 1, common, kUsage, kExamples)) return kExitOk;
+    if (!parse_or_help(args, desc, hidden, "result", 1, common, kReportUsage, kReportExamples))
+      return kExitOk;
     if (result_path.empty())
       throw InputError("tessera report needs a RESULT.json (see 'tessera report --help')");
     if (!charts.any())

@@ -26,7 +26,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kRunUsage =
     "Usage: tessera run [SCENARIO] [options]\n"
     "\n"
     "Searches the scenario's parallelism sweep with its search plugin, evaluates each config\n"
@@ -35,7 +35,7 @@ constexpr const char* kUsage =
     "best config by the first objective, the Pareto frontier over all objectives and the top N.\n"
     "With no SCENARIO, the default scenario (Llama-3.1-70B decode at 128K on the cube machine).\n";
 
-constexpr const char* kExamples =
+constexpr const char* kRunExamples =
     "\nExamples:\n"
     "  tessera run\n"
     "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8 --top 10\n"
@@ -68,7 +68,7 @@ int run_command(const Args& args) {
     add_chart_options(desc, charts, "the Pareto scatter and the stage breakdown");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, true);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
+    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kRunUsage, kRunExamples))
       return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);

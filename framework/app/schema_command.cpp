@@ -17,7 +17,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kSchemaUsage =
     "Usage: tessera schema [model|machine|scenario] [--json-schema | --markdown [--doc FILE]]\n"
     "\n"
     "Lists every key a model, machine or scenario file takes (all three when no kind is given):\n"
@@ -30,7 +30,7 @@ constexpr const char* kUsage =
     "--markdown prints the key tables in markdown; with --doc FILE, FILE itself with every\n"
     "`<!-- BEGIN GENERATED: ... -->` section rewritten (what `make schema-docs` does).\n";
 
-constexpr const char* kExamples =
+constexpr const char* kSchemaExamples =
     "\nExamples:\n"
     "  tessera schema machine\n"
     "  tessera schema scenario | grep sweep\n"
@@ -75,7 +75,7 @@ int schema_command(const Args& args) {
     positional.add("kind", 1);
     parse_command_line(args, all, positional, common);
     if (common.help) {
-      print_help(std::cout, kUsage, desc, kExamples);
+      print_help(std::cout, kSchemaUsage, desc, kSchemaExamples);
       return kExitOk;
     }
     if (json_schema && markdown) throw InputError("--json-schema and --markdown exclude each other");

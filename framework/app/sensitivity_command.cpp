@@ -22,7 +22,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kSensitivityUsage =
     "Usage: tessera sensitivity [SCENARIO] (--parallelism | --hardware | both) [options]\n"
     "\n"
     "Finds the best config with the scenario's search, then\n"
@@ -33,7 +33,7 @@ constexpr const char* kUsage =
     "                 elasticity d ln(latency)/d ln(knob) by central difference (±10 %), with the\n"
     "                 parallelism fixed and re-optimised, ranked by |elasticity|.\n";
 
-constexpr const char* kExamples =
+constexpr const char* kSensitivityExamples =
     "\nExamples:\n"
     "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --parallelism\n"
     "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --hardware --json out/hw.json\n";
@@ -61,7 +61,8 @@ int sensitivity_command(const Args& args) {
     add_chart_options(desc, charts, "one chart per parallelism knob, the hardware tornado");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, false);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
+    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kSensitivityUsage,
+                       kSensitivityExamples))
       return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     if (!par && !hw) par = hw = true;

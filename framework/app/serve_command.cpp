@@ -33,7 +33,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kServeUsage =
     "Usage: tessera serve SCENARIO [options]\n"
     "\n"
     "The serving study of a scenario with `workload: {mode: serve, input: ISL, output: OSL}`:\n"
@@ -47,7 +47,7 @@ constexpr const char* kUsage =
     "(a prefill pool and a decode pool, rate-matched, the KV sent between them) and its gain at\n"
     "the SLO: best tokens/s/PE within it, disaggregated / aggregated.\n";
 
-constexpr const char* kExamples =
+constexpr const char* kServeExamples =
     "\nExamples:\n"
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml\n"
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --max-pes 16 --top 5\n"
@@ -143,7 +143,8 @@ int serve_command(const Args& args) {
     add_chart_options(desc, charts, "tokens/s/user vs tokens/s/PE, the SLO, the frontiers");
     TerminalOptions term_opts;
     add_terminal_options(desc, term_opts, true);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kUsage, kExamples))
+    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kServeUsage,
+                       kServeExamples))
       return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     if (scenario_path.empty())

@@ -18,7 +18,7 @@
 namespace tessera::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kValidateUsage =
     "Usage: tessera validate [options] FILE...\n"
     "\n"
     "Checks model, machine and scenario files (each by its `kind:`; a .json file is read as a\n"
@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "parameters against the plugins' schemas. Exit status 2 when any file is bad. A machine level\n"
     "without a `collectives:` block gets a warning (it runs on its fabric's defaults; exit 0).\n";
 
-constexpr const char* kExamples =
+constexpr const char* kValidateExamples =
     "\nExamples:\n"
     "  tessera validate scenarios/*.yaml models/*.yaml machines/*.yaml\n"
     "  tessera validate scenarios/llama3.1-70b-decode-128k.yaml --set workload.batch=8\n"
@@ -45,7 +45,8 @@ int validate_command(const Args& args) {
                        kOptSet | kOptModelMachine | kOptPluginPath | kOptVerbosity | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("file", po::value<std::vector<std::string>>(&files)->composing(), "files to check");
-    if (!parse_or_help(args, desc, hidden, "file", -1, common, kUsage, kExamples)) return kExitOk;
+    if (!parse_or_help(args, desc, hidden, "file", -1, common, kValidateUsage, kValidateExamples))
+      return kExitOk;
     if (files.empty()) throw InputError("validate: no files given (e.g. tessera validate scenarios/*.yaml)");
 
     const LoadOptions options = common.load_options();

@@ -23,8 +23,8 @@ namespace tessera::cli {
 
 namespace {
 
-const char* kUsage = "tessera validate-data CSV [--latency NAME[,NAME...]]... [options]";
-const char* kExamples =
+const char* kValidateDataUsage = "tessera validate-data CSV [--latency NAME[,NAME...]]... [options]";
+const char* kValidateDataExamples =
     "  tessera validate-data data/measurements.csv --latency roofline,overlap,calibrated\n"
     "  tessera validate-data data/measurements.csv --latency calibrated --latency-only --json -\n"
     "  tessera validate-data data/measurements-h200.csv --latency calibrated --summary\n\n"
@@ -73,7 +73,8 @@ int validate_data_command(const Args& args) {
     add_terminal_options(desc, term_opts, false);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::string>(&csv_path), "measurements CSV");
-    if (!parse_or_help(args, desc, hidden, "csv", 1, common, kUsage, kExamples)) return kExitOk;
+    if (!parse_or_help(args, desc, hidden, "csv", 1, common, kValidateDataUsage, kValidateDataExamples))
+      return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     if (csv_path.empty())
       throw InputError("validate-data: name a measurements CSV (e.g. data/measurements.csv)");
