@@ -10,9 +10,12 @@
 #    same mirror this machine's own apt uses;
 # 3. clones the committed HEAD of this repository (not the working tree) into the root's /src;
 # 4. mounts /proc and /dev, chroots in and runs README's two commands, `make demo` then
-#    `make test`, as root, with a bare environment;
-# 5. prints each step's exit status and wall time and ctest's summary line (the two commands'
-#    output is also kept in WORKDIR/demo.log and WORKDIR/test.log). Mounts are undone on any exit.
+#    `make test`, as root, with a bare environment; `make demo` runs in two timed steps: its
+#    packages (`scripts/install-deps.sh --demo`, which prints apt's and npm's seconds apart), then
+#    `make demo` itself (configure, build, the default scenario: what remains once they are in);
+# 5. prints each step's exit status and wall time, apt, npm and the build apart, the time to the
+#    demo's printed result, and ctest's summary line (output kept in WORKDIR/deps.log,
+#    WORKDIR/demo.log and WORKDIR/test.log). Mounts are undone on any exit.
 #
 # Run it as root, once per change to the setup (install-deps.sh, Makefile, CMake), not in CI.
 # Options (environment): TESSERA_FRESH_MIRROR (Debian mirror URL, default: the host's),
@@ -178,6 +181,7 @@ run_step() { # run_step NAME COMMAND
   SECS[$name]=$((SECONDS - t0))
   log "'$cmd' exited ${RC[$name]} after $(fmt_time "${SECS[$name]}")"
 }
+run_step deps "scripts/install-deps.sh --demo"
 run_step demo "make demo"
 run_step test "make test"
 
@@ -192,12 +196,16 @@ if [ "$DEBOOTSTRAP_S" = cached ]; then
 else
   summary_line debootstrap "$DEBOOTSTRAP_RC" "$(fmt_time "$DEBOOTSTRAP_S")"
 fi
-summary_line "make demo" "${RC[demo]}" "$(fmt_time "${SECS[demo]}")"
+apt_s=$(sed -n 's/^install-deps: apt-get took \([0-9]*\) s$/\1/p' "$WORK/deps.log" | tail -n1)
+npm_s=$(sed -n 's/^install-deps: npm ci took \([0-9]*\) s$/\1/p' "$WORK/deps.log" | tail -n1)
+summary_line "deps --demo" "${RC[deps]}" "$(fmt_time "${SECS[deps]}") (apt ${apt_s:-?} s, npm ${npm_s:-?} s)"
+summary_line "make demo" "${RC[demo]}" "$(fmt_time "${SECS[demo]}") (configure, build, run)"
+summary_line "to result" "-" "$(fmt_time $((SECS[deps] + SECS[demo]))) (make demo from a bare root)"
 summary_line "make test" "${RC[test]}" "$(fmt_time "${SECS[test]}")"
 ctest_line=$(grep -E '^[0-9]+% tests passed' "$WORK/test.log" | tail -n1 || true)
 echo "  ctest: ${ctest_line:-no summary line (the suite did not run)}"
 echo "  logs: $WORK/demo.log, $WORK/test.log"
-if [ "${RC[demo]}" -eq 0 ] && [ "${RC[test]}" -eq 0 ]; then
+if [ "${RC[deps]}" -eq 0 ] && [ "${RC[demo]}" -eq 0 ] && [ "${RC[test]}" -eq 0 ]; then
   echo "fresh-check: PASS"
   exit 0
 fi

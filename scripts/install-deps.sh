@@ -62,8 +62,10 @@ else
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
+  apt_t0=$SECONDS
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  echo "install-deps: apt-get took $((SECONDS - apt_t0)) s"
 fi
 
 # The HTML report's JavaScript and the browser test's driver (docs/report.md): `npm ci` against
@@ -79,10 +81,14 @@ if cmp -s "$WEB/package-lock.json" "$FULL_MARK" ||
   echo "install-deps: third_party/web/node_modules current"
 elif [ "$profile" = demo ]; then
   echo "install-deps: npm ci --omit=dev in third_party/web"
+  npm_t0=$SECONDS
   (cd "$WEB" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
   cp "$WEB/package-lock.json" "$RUNTIME_MARK"
+  echo "install-deps: npm ci took $((SECONDS - npm_t0)) s"
 else
   echo "install-deps: npm ci in third_party/web"
+  npm_t0=$SECONDS
   (cd "$WEB" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
   cp "$WEB/package-lock.json" "$FULL_MARK"
+  echo "install-deps: npm ci took $((SECONDS - npm_t0)) s"
 fi
