@@ -137,6 +137,14 @@ if apt-config dump 2>/dev/null | grep -qi '^Acquire::Check-Valid-Until "false"';
 fi
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp -L /etc/hosts "$ROOT/etc/hosts"
+# Likewise: where this machine reaches the registries through a TLS proxy whose certificate
+# authority it added locally (/usr/local/share/ca-certificates), npm in the root must trust it
+# too (NODE_EXTRA_CA_CERTS below); nothing else of the host's set-up is carried in.
+EXTRA_CA=
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+  cat /usr/local/share/ca-certificates/*.crt >"$ROOT/etc/fresh-check-extra-ca.pem"
+  EXTRA_CA=/etc/fresh-check-extra-ca.pem
+fi
 
 # --- 3. A clean clone of the committed HEAD. ---------------------------------------------------
 HEAD_COMMIT=$(git -C "$REPO" rev-parse HEAD)
@@ -156,7 +164,7 @@ if [ -d /dev/pts ]; then do_mount "$ROOT/dev/pts" --bind /dev/pts; fi
 in_root() { # a bare login-like environment: no host PATH, variables or working directory
   chroot "$ROOT" /usr/bin/env -i HOME=/root TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    ${JOBS:+JOBS=$JOBS} /bin/bash -c "$1"
+    ${JOBS:+JOBS=$JOBS} ${EXTRA_CA:+NODE_EXTRA_CA_CERTS=$EXTRA_CA} /bin/bash -c "$1"
 }
 
 # A bare Debian 12 root has no `make` (priority optional; not in a default install either).
