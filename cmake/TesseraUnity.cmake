@@ -3,25 +3,37 @@
 # commit compiles to different cache entries in every checkout; these generated sources include
 # their files by a path relative to themselves, and the build folder sits inside the checkout.
 #
-# tessera_unity_sources(<name> <out-var> BATCH <n> SOURCES <files...>)
-#   groups <files> by folder (in the order given) into sources of at most <n> files each,
+# tessera_unity_sources(<name> <out-var> BATCH <n> SOURCES <files...> [ALONE <files...>])
+#   groups <files> (less those named in ALONE: files with flags or definitions of their own, or
+#   that hold the build's absolute paths) by folder (in the order given) into sources of at most <n> files each,
 #   written to <current binary dir>/<name>.unity/ (rewritten only when their text changes), and
-#   sets <out-var> to them. Every file of a batch shares one translation unit: names at
+#   sets <out-var> to them and the ALONE files. Every file of a batch shares one translation unit: names at
 #   namespace scope (anonymous namespaces included) must differ between the files of a folder.
 #   TESSERA_UNITY=OFF compiles every file on its own (the out-var is <files>).
 option(TESSERA_UNITY "Compile the library's and the tests' files a folder at a time (docs/testing.md)" ON)
 
 function(tessera_unity_sources name out_var)
-  cmake_parse_arguments(ARG "" "BATCH" "SOURCES" ${ARGN})
-  if(NOT TESSERA_UNITY OR NOT ARG_SOURCES)
-    set(${out_var} ${ARG_SOURCES} PARENT_SCOPE)
+  cmake_parse_arguments(ARG "" "BATCH" "SOURCES;ALONE" ${ARGN})
+  set(alone)
+  foreach(src IN LISTS ARG_ALONE)
+    get_filename_component(abs ${src} ABSOLUTE)
+    list(APPEND alone ${abs})
+  endforeach()
+  set(batched)
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(abs ${src} ABSOLUTE)
+    if(NOT abs IN_LIST alone)
+      list(APPEND batched ${abs})
+    endif()
+  endforeach()
+  if(NOT TESSERA_UNITY OR NOT batched)
+    set(${out_var} ${batched} ${alone} PARENT_SCOPE)
     return()
   endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name}.unity)
   # Folders in first-seen order, and each folder's files.
   set(folders)
-  foreach(src IN LISTS ARG_SOURCES)
-    get_filename_component(abs ${src} ABSOLUTE)
+  foreach(abs IN LISTS batched)
     get_filename_component(folder ${abs} DIRECTORY)
     string(MAKE_C_IDENTIFIER "${folder}" key)
     if(NOT key IN_LIST folders)
@@ -50,5 +62,5 @@ function(tessera_unity_sources name out_var)
       endif()
     endforeach()
   endforeach()
-  set(${out_var} ${unity} PARENT_SCOPE)
+  set(${out_var} ${unity} ${alone} PARENT_SCOPE)
 endfunction()

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "analysis/text_scan.hpp"
+#include "core/input_text.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::validation {
@@ -70,11 +71,6 @@ Aliases load_aliases(const std::string& path) {
 
 namespace {
 
-std::string lower_ascii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::size_t specificity(const AliasRule& r) { return r.match.size() + r.locator.size(); }
 
 }  // namespace
@@ -102,8 +98,8 @@ std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules) {
 }
 
 std::string framework_version(const std::string& software, const AliasRule& rule) {
-  const std::string low = lower_ascii(software);
-  const std::size_t at = low.find(lower_ascii(rule.match));
+  const std::string low = lower(software);
+  const std::size_t at = low.find(lower(rule.match));
   if (at == std::string::npos) return "";
   std::size_t i = at + rule.match.size();
   while (i < software.size() && (software[i] == ' ' || software[i] == '@')) ++i;
