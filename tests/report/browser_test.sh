@@ -11,8 +11,8 @@
 #   - the default scenario with report.scopes [full, attention] (one page, a toggle), and
 #     serve, explore (a search and a serving grid), explain, sensitivity and compare with
 #     --scopes full,attention (their toggles clicked in the browser; serve's redrawn too);
-# then opens every report in headless chromium (browser_test.mjs: one browser launch, a few
-# pages at a time; a PNG screenshot of each in OUT).
+# then opens every report in headless chromium (browser_test.mjs: one browser launch, one page
+# at a time; a PNG screenshot of each in OUT).
 # Exit 77 (CTest's SKIP_RETURN_CODE) with a message when node, chromium or the npm packages
 # are absent: scripts/install-deps.sh installs all three.
 # browser_test.sh TESSERA SOURCE_DIR OUT [NODE_MODULES]
