@@ -9,8 +9,8 @@
 // (trials_for). The maximum's spread relative to its mean falls as 1/sqrt(T), so the big
 // batches need fewer trials for the same precision: the noisiest of them (E=256 K=1 ep=32,
 // T=1024, 500 trials) has a standard error of about 0.3 % of the mean, against the 5 % bound
-// (the worst cells, 3-4 %, are small batches, which keep 2000 trials). Combinations with K > E are skipped (none in this grid:
-// K <= 8 <= E).
+// (the worst cells, 3-4 %, are small batches, which keep 2000 trials). Combinations with
+// K > E are skipped (none in this grid: K <= 8 <= E).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
