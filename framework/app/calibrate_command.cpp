@@ -2,9 +2,11 @@
 // from measurements, and reports the held-out error (docs/accuracy.md "Your own measurements").
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "analysis/calibration/calibration_study.hpp"
 #include "common_options.hpp"
+#include "core/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
 #include "html_output.hpp"
@@ -156,7 +158,11 @@ int calibrate_command(const Args& args) {
     if (out) out->stream() << calibration::family_blocks_yaml(c);
     if (bands) bands->stream() << calibration::bands_csv(c, command);
     outputs.commit_all();
-    if (!outputs.stdout_taken()) calibration::print_calibration(std::cout, c, !summary);
+    if (!outputs.stdout_taken()) {
+      std::ostringstream text;
+      calibration::print_calibration(text, c, !summary);
+      std::cout << printable_lines(text.str());
+    }
     return kExitOk;
   });
 }

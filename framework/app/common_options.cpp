@@ -1,7 +1,13 @@
 #include "common_options.hpp"
 
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string_view>
 
 #include <algorithm>
 #include <csignal>
@@ -126,10 +132,28 @@ void apply_limits(const CommonOptions& o) {
   set_limits(limits);
 }
 
+namespace {
+
+// The log on stderr, each line made printable (core/safe_text.hpp): a log line may name a plugin
+// folder from TESSERA_PLUGIN_PATH or a plugin's own text.
+class PrintableStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t formatted;
+    formatter_->format(msg, formatted);
+    const std::string_view line(formatted.data(), formatted.size());
+    const bool newline = !line.empty() && line.back() == '\n';
+    std::fputs(printable_text(newline ? line.substr(0, line.size() - 1) : line).c_str(), stderr);
+    if (newline) std::fputc('\n', stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+};
+
+}  // namespace
+
 void apply_logging(const CommonOptions& o) {
   if (!spdlog::get("tessera")) {
-    auto logger =
-        std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    auto logger = std::make_shared<spdlog::logger>("tessera", std::make_shared<PrintableStderrSink>());
     logger->set_pattern("tessera: %l: %v");
     spdlog::register_logger(logger);
     spdlog::set_default_logger(logger);
@@ -181,7 +205,18 @@ static std::string located_input_error(const std::string& message) {
 int run_guarded(const std::function<int()>& body) {
   std::exception_ptr failure;
   try {
-    return body();
+    const int rc = body();
+    // The results printed on stdout are the command's output too: a write that failed (a full
+    // disk, /dev/full) loses them, which is a failure, never exit 0 (docs/limits.md "Outputs").
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) {
+      const int err = errno;
+      std::cerr << "tessera: error: cannot write the results to stdout"
+                << (err != 0 ? std::string(" (") + std::strerror(err) + ")" : std::string()) << '\n';
+      return kExitFailed;
+    }
+    return rc;
   } catch (const Cancelled&) {
     return interrupted();
   } catch (...) {

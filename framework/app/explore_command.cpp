@@ -11,6 +11,7 @@
 #include "analysis/serve_exploration.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "core/safe_text.hpp"
 #include "eval/cost_objective.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
@@ -64,7 +65,11 @@ int explore_serve(const CommonOptions& common, const Study& study, unsigned thre
   eo.threads = threads;
   eo.on_progress = bar.callback();
   const ServeExploreResult result = explore_serving(session, eo);
-  if (!outputs.stdout_taken()) print_serve_explore_text(std::cout, session, result);
+  if (!outputs.stdout_taken()) {
+    std::ostringstream text;
+    print_serve_explore_text(text, session, result);
+    std::cout << printable_lines(text.str());
+  }
   if (json || html.any()) {
     nlohmann::json j = serve_explore_json(session, result);
     add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {

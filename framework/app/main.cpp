@@ -4,6 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "core/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_discovery.hpp"
 #include "signals.hpp"
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
   tessera::cli::Args args(argv + 2, argv + argc);
   for (const auto& s : kSubcommands)
     if (cmd == s.name) return s.fn(args);
-  std::cerr << "tessera: unknown command '" << cmd << "'\n\n";
+  std::cerr << "tessera: unknown command '" << tessera::printable_text(tessera::excerpt(cmd)) << "'\n\n";
   print_usage(std::cerr);
   return tessera::cli::kExitBadInput;
 }

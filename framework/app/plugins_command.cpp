@@ -8,6 +8,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "core/nearest_name.hpp"
+#include "core/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "host/machine_blocks.hpp"
 #include "host/param_validation.hpp"
@@ -164,15 +166,18 @@ int plugins_command(const Args& args) {
         for (const LoadedPlugin* p : registry.plugins_of(k)) shown.push_back(p);
     if (json)
       std::cout << plugins_json(shown).dump(2) << '\n';
-    else
-      print_text(std::cout, registry, shown);
+    else {
+      std::ostringstream text;
+      print_text(text, registry, shown);
+      std::cout << printable_lines(text.str());
+    }
     std::cout.flush();
     // A library that failed to load is a failure of this command (exit 1), on stderr in both
     // modes: with --json each was already logged there as it failed.
     const auto& failures = registry.failures();
     if (failures.empty()) return kExitOk;
     if (!json)
-      for (const auto& f : failures) std::cerr << "error: " << f.message << '\n';
+      for (const auto& f : failures) std::cerr << "error: " << printable_message(f.message) << '\n';
     std::cerr << "error: " << failures.size() << (failures.size() == 1 ? " library" : " libraries")
               << " failed to load\n";
     return kExitFailed;

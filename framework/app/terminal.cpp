@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/safe_text.hpp"
 #include "report/text_table.hpp"
 #include "tessera/error.hpp"
 
@@ -77,7 +78,7 @@ TerminalText terminal_text(const TerminalOptions& o) {
 }
 
 void print_fitted(std::ostream& os, const std::string& text, const TerminalText& t) {
-  os << fit_lines(text, t.width);
+  os << printable_lines(fit_lines(text, t.width));
 }
 
 }  // namespace tessera::cli

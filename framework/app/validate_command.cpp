@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "common_options.hpp"
+#include "core/safe_text.hpp"
 #include "eval/plugin_check.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
@@ -100,7 +101,7 @@ int validate_command(const Args& args) {
       std::cout.flush();
       if (diags.empty()) {
         for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';
-        std::cout << f << ": ok\n";
+        std::cout << printable_text(f) << ": ok\n";  // a newline in the name cannot forge a line
       } else {
         all_ok = false;
         for (const auto& d : diags) std::cerr << d.format() << '\n';

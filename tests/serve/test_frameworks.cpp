@@ -282,3 +282,57 @@ TEST_CASE("frameworks: docs/frameworks.md lists every flag of the data file with
       }
     }
 }
+
+TEST_CASE("frameworks: words a data file writes unquoted into launch scripts must be plain for sh") {
+  // A copy of the shipped catalog with one field made hostile: each must be refused at its key.
+  const std::string shipped = slurp(default_frameworks_path(std::string(TESSERA_SOURCE_DIR)));
+  const auto error_with = [&](const std::string& from, const std::string& to) {
+    TempDir dir;
+    std::string text = shipped;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    std::ofstream(dir / "frameworks.yaml") << text;
+    try {
+      load_framework_catalog(dir / "frameworks.yaml");
+    } catch (const InputErrors& e) {
+      std::string all;
+      for (const Diagnostic& d : e.diagnostics()) all += d.format() + "\n";
+      return all;
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error_with("command: vllm serve {model}", "command: vllm serve {model}; rm -rf ~"),
+             Catch::Contains("frameworks[0].command: the word '{model};' is not plain for sh"));
+  CHECK_THAT(error_with("command: vllm serve {model}", "command: vllm serve {model} $(id)"),
+             Catch::Contains("the word '$(id)' is not plain for sh"));
+  CHECK_THAT(error_with("{flag: --tensor-parallel-size", "{flag: \"--tp;id\""),
+             Catch::Contains(".flag: expected a flag of [A-Za-z0-9_./:@=+-] starting with '-'"));
+  CHECK_THAT(error_with("config_flag: --extra_llm_api_options", "config_flag: \"--x `id`\""),
+             Catch::Contains("config_flag: expected a flag"));
+  CHECK_THAT(error_with("{yaml: enable_attention_dp", "{yaml: \"a: b\\nc\""),
+             Catch::Contains(".yaml: expected a config key"));
+  CHECK_THAT(error_with("literal: \"{backend: DEFAULT}\"", "literal: \"{backend: DEFAULT}\\nx: 1\""),
+             Catch::Contains(".literal: expected one line of printable text"));
+  CHECK(error_with("command: vllm serve {model}", "command: vllm serve {model}").empty());
+}
+
+TEST_CASE("frameworks: a value with quotes is one word for sh and parses back") {
+  // The quoting --deploy writes (' as '\'') read back by parse_launch's shell words.
+  Scenario s;
+  s.model = dense();
+  s.model.name = "it's";
+  s.model_hf_id = "org/it's \"odd\" $(x)";
+  s.framework = resolve_framework(catalog(), "vllm", {});
+  DeployEntry e;
+  e.label = "best";
+  e.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
+  const std::vector<DeployFile> files = render_deploy_entry(s, e);
+  REQUIRE_FALSE(files.empty());
+  CHECK_THAT(files[0].content, Catch::Contains("vllm serve 'org/it'\\''s \"odd\" $(x)'"));
+  const ParsedLaunch back = parse_launch(s.framework.profile, files[0].content, "");
+  CHECK(back.unknown.empty());
+  CHECK(back.point.batch == 8);
+}

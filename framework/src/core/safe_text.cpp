@@ -59,9 +59,7 @@ bool is_bidi_control(std::uint32_t cp) {
          cp == 0x061C;
 }
 
-}  // namespace
-
-std::string printable_text(std::string_view text) {
+std::string printable(std::string_view text, bool keep_lines) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -76,10 +74,10 @@ std::string printable_text(std::string_view text) {
       const char c = text[i];
       switch (c) {
         case '\t':
-          out += "\\t";
+          out += keep_lines ? "\t" : "\\t";
           break;
         case '\n':
-          out += "\\n";
+          out += keep_lines ? "\n" : "\\n";
           break;
         case '\r':
           out += "\\r";
@@ -105,6 +103,12 @@ std::string printable_text(std::string_view text) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string printable_text(std::string_view text) { return printable(text, false); }
+
+std::string printable_lines(std::string_view text) { return printable(text, true); }
 
 std::string printable_message(std::string_view message) {
   if (message.size() <= kMaxMessageBytes) return printable_text(message);

@@ -19,6 +19,12 @@ inline constexpr std::size_t kMaxMessageBytes = 2048;
 // `text` with invalid UTF-8 and control characters escaped (see above).
 TESSERA_API std::string printable_text(std::string_view text);
 
+// Text of several lines for a terminal or a log (a report, a table, a log line): as
+// printable_text, but each '\n' and '\t' kept, so lines stay lines. A name that may hold a
+// newline of its own is escaped with printable_text where it is written (a table's cells are),
+// so that it cannot start a line that looks like the program's.
+TESSERA_API std::string printable_lines(std::string_view text);
+
 // A whole message ready to print: at most kMaxMessageBytes of `message` (cut at a character,
 // then "…"), escaped with printable_text. Used where diagnostics and errors are printed.
 TESSERA_API std::string printable_message(std::string_view message);

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/safe_text.hpp"
+
 namespace tessera {
 
 std::size_t display_width(const std::string& s) {
@@ -111,6 +113,7 @@ std::string named_value(const std::string& header, const std::string& cell) {
 
 TextTable::TextTable(std::vector<std::string> headers, std::vector<Align> align, Header header)
     : headers_(std::move(headers)), align_(std::move(align)), header_(header) {
+  for (std::string& h : headers_) h = printable_text(h);
   align_.resize(headers_.size(), Align::right);
   if (!align_.empty() && align.empty()) align_[0] = Align::left;
   fit_.resize(headers_.size());
@@ -125,6 +128,10 @@ void TextTable::add_row(std::vector<std::string> cells) { add_row(std::move(cell
 void TextTable::add_row(std::vector<std::string> cells, std::vector<std::string> abbreviated) {
   cells.resize(headers_.size());
   abbreviated.resize(headers_.size());
+  // A cell is one line of printable text whatever its input held (a source name with ESC or a
+  // newline from a CSV): escaped as diagnostics are (core/safe_text.hpp).
+  for (std::string& c : cells) c = printable_text(c);
+  for (std::string& c : abbreviated) c = printable_text(c);
   rows_.push_back(std::move(cells));
   short_.push_back(std::move(abbreviated));
 }

@@ -1,5 +1,6 @@
 #include "scenario/collectives_warnings.hpp"
 
+#include "core/safe_text.hpp"
 #include "scenario/collectives_schema.hpp"
 #include "scenario/yaml_tree.hpp"
 
@@ -73,7 +74,7 @@ std::string format_warning(const Diagnostic& d) {
   const std::string loc = Diagnostic{d.where, ""}.format();  // "FILE:L:C: error: "
   const std::string tag = "error: ";
   const std::string prefix = loc.size() >= tag.size() ? loc.substr(0, loc.size() - tag.size()) : loc;
-  return prefix + "warning: " + d.message;
+  return prefix + "warning: " + printable_message(d.message);
 }
 
 }  // namespace tessera

@@ -34,9 +34,15 @@ std::vector<std::string> shell_words(const std::string& text, std::int64_t& inst
     joined += line + ' ';
   }
   std::string word;
-  bool quoted = false, any = false;
+  bool quoted = false, any = false, escaped = false;
   for (char ch : joined) {
-    if (ch == '\'') {
+    if (escaped) {  // \x outside quotes: x itself (--deploy writes a quote inside a value as '\'')
+      word += ch;
+      any = true;
+      escaped = false;
+    } else if (!quoted && ch == '\\') {
+      escaped = true;
+    } else if (ch == '\'') {
       quoted = !quoted;
       any = true;
     } else if (!quoted && (ch == ' ' || ch == '\t')) {

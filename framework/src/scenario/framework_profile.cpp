@@ -2,6 +2,8 @@
 #include "scenario/framework_profile.hpp"
 
 #include <filesystem>
+#include <sstream>
+#include <string_view>
 
 #include "core/nearest_name.hpp"
 #include "scenario/schema_util.hpp"
@@ -41,6 +43,35 @@ std::string text_of(const YNode& map, const std::string& path, const char* key, 
   return "";
 }
 
+// Words frameworks.yaml puts into a launch script unquoted (docs/frameworks.md "--deploy"): the
+// command's words and the flag names. Each must be plain for sh — [A-Za-z0-9_./:@=+-] — so no
+// data file can make a script run something it does not show.
+bool shell_plain(const std::string& w) {
+  if (w.empty()) return false;
+  for (char ch : w)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+          std::string_view("_./:@=+-").find(ch) != std::string_view::npos))
+      return false;
+  return true;
+}
+
+// A control character (a newline ends a YAML line or a comment) or a byte outside printable
+// ASCII in a value written into a config file as it is.
+bool has_control(const std::string& w) {
+  for (char ch : w)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) return true;
+  return false;
+}
+
+void check_flag_name(const YNode& n, const std::string& path, const char* key, const std::string& v,
+                     Diags& d) {
+  if (v.empty() || (v[0] == '-' && shell_plain(v))) return;
+  const YNode* at = n.find(key);
+  d.error(at ? at->where : n.where, loader::join_path(path, key) +
+                                        ": expected a flag of [A-Za-z0-9_./:@=+-] "
+                                        "starting with '-' (it is written unquoted into launch scripts)");
+}
+
 bool bool_of(const YNode& map, const std::string& path, const char* key, Diags& d) {
   const YNode* n = loader::member(map, path, key, true, "true or false", d);
   if (!n) return false;
@@ -72,6 +103,15 @@ void read_flag(const YNode& n, const std::string& path, FrameworkFlag& f, Diags&
     }
   }
   f.literal = text_of(n, path, "literal", false, d);
+  check_flag_name(n, path, "flag", f.flag, d);
+  if (!f.yaml.empty() && !shell_plain(f.yaml))
+    d.error(n.find("yaml")->where,
+            loader::join_path(path, "yaml") +
+                ": expected a config key of [A-Za-z0-9_./:@=+-] (it is written as it is)");
+  if (!f.yaml.empty() && has_control(f.literal))
+    d.error(n.find("literal")->where, loader::join_path(path, "literal") +
+                                          ": expected one line of printable text (it is written into the "
+                                          "config file as it is)");
   if (!f.value.empty() && !f.literal.empty())
     d.error(n.find("literal")->where, path + ": expected `value:` or `literal:`, not both");
   if (const YNode* w = n.find("when")) {
@@ -213,6 +253,20 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
           f.replicas_by_flag = *t == "flag";
       if (f.command.find("{model}") == std::string::npos && n.find("command"))
         d.error(n.find("command")->where, p + ".command: expected the placeholder {model}");
+      {
+        std::istringstream words(f.command);
+        for (std::string w; words >> w;)
+          if (w != "{model}" && !shell_plain(w)) {
+            d.error(n.find("command")->where, p + ".command: the word '" + w +
+                                                  "' is not plain for sh: expected words of "
+                                                  "[A-Za-z0-9_./:@=+-] and {model} (the command is written "
+                                                  "unquoted into launch scripts)");
+            break;
+          }
+        if (has_control(f.command))
+          d.error(n.find("command")->where, p + ".command: expected one line of printable text");
+      }
+      check_flag_name(n, p, "config_flag", f.config_flag, d);
       for (const auto& other : c.frameworks)
         if (other.name == f.name)
           d.error(n.where, p + ".name: the framework '" + f.name + "' is listed twice");

@@ -12,6 +12,7 @@
 #include "core/input_file.hpp"
 #include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
+#include "core/safe_text.hpp"
 #include "scenario/data_roots.hpp"
 #include "scenario/framework_profile.hpp"
 #include "scenario/hf_config.hpp"
@@ -398,8 +399,10 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
 Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   Diags d;
   auto root = read_yaml_file(path, "", d);
-  return scenario_from_tree(std::move(root), path, parent_dir(path), fs::path(path).stem().string(), options,
-                            d);
+  // The default name is the file's, escaped (core/safe_text.hpp): a file name may hold a
+  // newline or ESC, which a `name:` key may not.
+  return scenario_from_tree(std::move(root), path, parent_dir(path),
+                            printable_text(fs::path(path).stem().string()), options, d);
 }
 
 Scenario load_scenario_text(const std::string& text, const std::string& label, const std::string& base_dir,
