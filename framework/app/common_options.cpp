@@ -174,11 +174,13 @@ int interrupted() {
   std::string line = "tessera: interrupted";
   if (sig == SIGINT) line += " by SIGINT";
   if (sig == SIGTERM) line += " by SIGTERM";
+  if (sig == SIGHUP) line += " by SIGHUP";
   const std::string done = progress_summary();
   line += done.empty() ? " before any progress was reported" : " after " + done;
   line += partial_output_possible() ? "; output written through to stdout, a FIFO or a device may be partial"
                                     : "; no output written";
   std::cerr << line << '\n';
+  if (sig == SIGHUP) return kExitHangup;
   return sig == SIGTERM ? kExitTerminated : kExitInterrupted;
 }
 

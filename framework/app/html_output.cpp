@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -104,7 +105,11 @@ void write_pngs(const HtmlOutput& h, const std::string& page) {
   write_file(tmp / "png.mjs", kPngScript);
   const std::string modules = h.puppeteer_dir, script = (tmp / "png.mjs").string(),
                     html = (tmp / "report.html").string();
-  std::vector<std::string> args = {h.node, script, modules, h.chromium, html, h.png_dir};
+  // The PNGs are drawn into the private temporary folder, then added to the outputs one by one
+  // (a link planted in png_dir is replaced, never written through).
+  const fs::path drawn = tmp / "png";
+  fs::create_directory(drawn);
+  std::vector<std::string> args = {h.node, script, modules, h.chromium, html, drawn.string()};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -117,6 +122,14 @@ void write_pngs(const HtmlOutput& h, const std::string& page) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw Error("--png " + h.png_dir + ": drawing the charts in " + h.chromium +
                 " failed (its message is above)");
+  std::vector<fs::path> pngs;
+  for (const auto& e : fs::directory_iterator(drawn))
+    if (e.is_regular_file() && e.path().extension() == ".png") pngs.push_back(e.path());
+  std::sort(pngs.begin(), pngs.end());
+  for (const fs::path& p : pngs) {
+    std::ifstream in(p, std::ios::binary);
+    h.outputs->add_in_folder("--png", (fs::path(h.png_dir) / p.filename()).string())->stream() << in.rdbuf();
+  }
 }
 
 }  // namespace
@@ -150,6 +163,7 @@ std::string command_line(const std::string& name, const Args& args) {
 HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std::string& command) {
   HtmlOutput h;
   h.command = command;
+  h.outputs = &outputs;
   if (!paths.png.empty()) {
     h.node = find_program("node");
     h.chromium = chromium_path();
@@ -198,7 +212,9 @@ void write_html(const HtmlOutput& html, const nlohmann::json& result) {
   if (!html.any()) return;
   if (!html.vega_dir.empty())
     for (const ChartSpec& c : report_charts(result))
-      write_file(fs::path(html.vega_dir) / (c.id + ".vl.json"), c.spec.dump(2) + "\n");
+      html.outputs->add_in_folder("--vega", (fs::path(html.vega_dir) / (c.id + ".vl.json")).string())
+              ->stream()
+          << c.spec.dump(2) << "\n";
   if (!html.file && html.png_dir.empty()) return;
   const std::string page = html_report(result, html.command, html.assets);
   if (html.file) html.file->stream() << page;

@@ -28,6 +28,7 @@ struct HtmlOutput {
   std::string vega_dir, png_dir;
   std::string node, chromium;  // --png: the programs that draw the PNGs
   std::string puppeteer_dir;   // --png: the node_modules folder holding puppeteer-core
+  Outputs* outputs = nullptr;  // where the files of --vega DIR and --png DIR are added
   bool any() const { return file || !vega_dir.empty() || !png_dir.empty(); }
 };
 
@@ -45,7 +46,9 @@ HtmlOutput add_html_output(Outputs& outputs, const ChartPaths& paths, const std:
 HtmlOutput add_html_output(Outputs& outputs, const std::string& path, const std::string& command);
 
 // Writes the page of `result` to html.file, each chart's spec to vega_dir/ID.vl.json and each
-// chart as vega_dir/ID.png (no-op for the outputs not asked for).
+// chart as png_dir/ID.png (no-op for the outputs not asked for). The folders' files are added to
+// the Outputs the HtmlOutput came from (Outputs::add_in_folder: a link at a name is replaced,
+// never followed), so they are renamed into place with the others on commit_all().
 void write_html(const HtmlOutput& html, const nlohmann::json& result);
 
 }  // namespace tessera::cli

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "core/cancellation.hpp"
+#include "core/inputs_read.hpp"
 #include "tessera/error.hpp"
 
 namespace fs = std::filesystem;
@@ -27,7 +28,7 @@ struct TmpSlot {
   std::atomic<bool> used{false};
   char path[PATH_MAX] = {};
 };
-std::array<TmpSlot, 16> g_tmp_slots;
+std::array<TmpSlot, 256> g_tmp_slots;  // --vega and --deploy write a file per chart or script
 bool g_through_written = false;
 
 int register_tmp(const std::string& path) {
@@ -91,6 +92,15 @@ mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
+// An output whose file is one of the command's inputs: refused, whatever the spelling.
+void refuse_if_input(const std::string& where, const std::string& option, const std::string& path,
+                     const struct stat& st) {
+  if (const auto in = input_read_as(st.st_dev, st.st_ino))
+    refuse(where, option, path,
+           "is an input of this command (the " + in->what + " " + in->path +
+               "): an output never replaces an input; write it elsewhere");
+}
+
 }  // namespace
 
 bool partial_output_possible() noexcept { return g_through_written; }
@@ -146,6 +156,31 @@ Outputs::~Outputs() {
 }
 
 OutputFile* Outputs::add(const std::string& option, const std::string& path, const std::string& where) {
+  return add_output(option, path, where, true);
+}
+
+OutputFile* Outputs::add_in_folder(const std::string& option, const std::string& path) {
+  return add_output(option, path, loader::kCommandLine, false);
+}
+
+void Outputs::refuse_within(const std::string& option, const std::string& folder) const {
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+  if (ec) return;
+  for (const auto& f : files_) {
+    if (f->kind_ == OutputFile::Kind::standard_output) continue;
+    const fs::path p = fs::weakly_canonical(fs::absolute(f->final_, ec), ec);
+    if (ec) continue;
+    const auto rel = p.lexically_relative(dir);
+    if (!rel.empty() && *rel.begin() != "..")
+      refuse(loader::kCommandLine, f->option_, f->path_,
+             (p == dir ? "is the " : "lies in the ") + option + " folder " + folder + " (" + option +
+                 " writes that folder alone; give the two different places)");
+  }
+}
+
+OutputFile* Outputs::add_output(const std::string& option, const std::string& path, const std::string& where,
+                                bool follow_links) {
   if (path.empty()) return nullptr;
   auto file = std::unique_ptr<OutputFile>(new OutputFile(option, path));
   OutputFile& f = *file;
@@ -161,8 +196,25 @@ OutputFile* Outputs::add(const std::string& option, const std::string& path, con
                              path_st.st_dev == out_st.st_dev && path_st.st_ino == out_st.st_ino)) {
     f.kind_ = OutputFile::Kind::standard_output;
   } else {
-    const Resolved r = resolve(where, option, path);
+    // In a folder an output writes (--vega DIR, --png DIR, --deploy DIR), a name is replaced
+    // itself: a symbolic link planted there is replaced, never followed out of the folder.
+    Resolved r;
+    if (follow_links) {
+      r = resolve(where, option, path);
+    } else {
+      r.path = path;
+      if (::lstat(path.c_str(), &r.st) == 0) {
+        r.exists = true;
+        if (S_ISLNK(r.st.st_mode)) {
+          r.exists = false;  // replaced by a new regular file (the link's target untouched)
+          r.st = {};
+        }
+      } else if (errno != ENOENT) {
+        refuse(where, option, path, std::strerror(errno));
+      }
+    }
     f.final_ = r.path;
+    if (r.exists && S_ISREG(r.st.st_mode)) refuse_if_input(where, option, path, r.st);
     if (r.exists && S_ISDIR(r.st.st_mode)) refuse(where, option, path, "is a folder");
     if (r.exists && !S_ISREG(r.st.st_mode)) {
       // FIFO, character device, socket...: written through, never replaced.
@@ -231,6 +283,12 @@ bool Outputs::stdout_taken() const {
 
 void Outputs::commit_all() {
   throw_if_cancelled();
+  // An input read after its output was added (a file the study itself read): still refused.
+  for (auto& f : files_) {
+    struct stat st {};
+    if (f->kind_ == OutputFile::Kind::atomic && ::stat(f->final_.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      refuse_if_input(loader::kCommandLine, f->option_, f->path_, st);
+  }
   // Every write checked first, so that a failure leaves every final path as it was.
   for (auto& f : files_) f->commit();
   for (auto& f : files_) {

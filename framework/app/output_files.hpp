@@ -11,7 +11,11 @@
 //   renamed over PATH when the command commits, so a reader never sees half a file and a
 //   failed or interrupted run leaves PATH as it was; a symlink is resolved and its target
 //   treated by its type (the link stays a link);
-// - stdout, FIFOs and character devices are written through, never replaced.
+// - stdout, FIFOs and character devices are written through, never replaced;
+// - an output never replaces a file the command read as input (core/inputs_read.hpp): checked
+//   when it is added and again before the renames;
+// - in a folder the command writes (--vega DIR, --png DIR, --deploy DIR: add_in_folder) a
+//   symbolic link at a file's name is replaced, never followed out of the folder.
 // Temporary files not committed are removed by the destructors, and by
 // remove_temporary_outputs_now() from a signal handler.
 #include <fstream>
@@ -68,6 +72,12 @@ class Outputs {
   // scenario file). An empty path adds nothing and returns nullptr.
   OutputFile* add(const std::string& option, const std::string& path,
                   const std::string& where = loader::kCommandLine);
+  // A file of a folder output (--vega DIR/ID.vl.json): as add(), but a symbolic link at `path`
+  // is replaced by the file instead of having its target written.
+  OutputFile* add_in_folder(const std::string& option, const std::string& path);
+  // Refuses (InputError) any output added so far that is `folder` or lies in it: `folder` is
+  // written by `option` alone (--deploy DIR with --json DIR/best.sh).
+  void refuse_within(const std::string& option, const std::string& folder) const;
   // Whether an output goes to stdout (the command then prints no text tables).
   bool stdout_taken() const;
   // Flushes every output and renames every temporary file over its path. Throws Cancelled
@@ -75,6 +85,8 @@ class Outputs {
   void commit_all();
 
  private:
+  OutputFile* add_output(const std::string& option, const std::string& path, const std::string& where,
+                         bool follow_links);
   std::vector<std::unique_ptr<OutputFile>> files_;
 };
 

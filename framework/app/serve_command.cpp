@@ -104,7 +104,7 @@ void write_deploy(const std::string& dir, const Session& session, const ServeRes
   const std::vector<DeployEntry> entries = deploy_entries(session, result, disagg, 3);
   Outputs files;
   for (const DeployFile& f : render_deploy(session.scenario(), entries))
-    files.add("--deploy", (std::filesystem::path(dir) / f.name).string())->stream() << f.content;
+    files.add_in_folder("--deploy", (std::filesystem::path(dir) / f.name).string())->stream() << f.content;
   files.commit_all();
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))  // the scripts run as written
     if (e.path().extension() == ".sh")
@@ -171,6 +171,7 @@ int serve_command(const Args& args) {
     OutputFile* csv = report.csv;
     OutputFile* json = report.json;
     const HtmlOutput html = add_html_output(outputs, charts, command_line("serve", args));
+    if (deploy_given) outputs.refuse_within("--deploy", deploy_dir);  // --json D/best.sh and the like
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
     ProgressBar bar(!common.quiet, term.width_given);
     ServeStudyOptions so;

@@ -35,6 +35,14 @@ void install_signal_handlers() {
   sa.sa_flags = 0;  // no SA_RESTART: a blocking open() of a FIFO returns EINTR
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGHUP, &sa, nullptr);  // the terminal closed: stop as for SIGTERM, exit 129
+  // A file-size limit (`ulimit -f`) reached: by default SIGXFSZ kills the process and leaves its
+  // temporary files. Ignored, the write fails with EFBIG instead: the command reports the failed
+  // write and exits 1, its temporary files removed (docs/limits.md "Outputs").
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ::sigaction(SIGXFSZ, &ignore, nullptr);
 }
 
 int received_signal() noexcept { return g_signal.load(); }

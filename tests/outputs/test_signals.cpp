@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "output_test_util.hpp"
@@ -127,4 +128,29 @@ TEST_CASE("SIGTERM stops tessera run: exit 143 and no file left") {
   const Ended e = interrupt_run(SIGTERM);
   CHECK(e.status == 143);
   CHECK(e.err.find("tessera: interrupted by SIGTERM after ") != std::string::npos);
+}
+
+TEST_CASE("SIGHUP stops tessera run: exit 129 and no file left") {
+  const Ended e = interrupt_run(SIGHUP);
+  CHECK(e.status == 129);
+  CHECK(e.err.find("tessera: interrupted by SIGHUP after ") != std::string::npos);
+}
+
+TEST_CASE("a file-size limit makes the write fail: exit 1 and no file left") {
+  // `ulimit -f 8` (8 KiB): the CSV outgrows it; SIGXFSZ would kill the process and leave the
+  // temporary files, the write's failure (EFBIG) is reported instead.
+  TempDir d;
+  const std::string err =
+      (fs::temp_directory_path() / ("tessera-fsize-" + std::to_string(::getpid()))).string();
+  const std::string cmd = "ulimit -f 8; TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) +
+                          "/bin/tessera run -q " + TESSERA_SOURCE_DIR +
+                          "/scenarios/llama3.1-70b-decode-4k-h100.yaml --csv " + (d / "all.csv") +
+                          " --json " + (d / "summary.json") + " >/dev/null 2>" + err;
+  const int rc = std::system(("sh -c '" + cmd + "'").c_str());
+  REQUIRE(WIFEXITED(rc));
+  CHECK(WEXITSTATUS(rc) == 1);
+  const std::string text = slurp(err);
+  ::unlink(err.c_str());
+  CHECK(text.find("write failed") != std::string::npos);
+  CHECK(d.names().empty());
 }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/inputs_read.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 
@@ -56,6 +57,7 @@ std::string read_input_file(const std::string& path, const std::string& what) {
     ::close(fd);
     throw InputError(path + ": " + what + " " + (why.empty() ? std::string("cannot be examined") : why));
   }
+  note_input_read(st.st_dev, st.st_ino, path, what);  // no output may replace it (core/inputs_read.hpp)
   const auto max = current_limits().file_bytes;
   std::string text;
   text.resize(static_cast<std::size_t>(st.st_size));
