@@ -6,6 +6,7 @@
 #include "errors.hpp"
 #include "host/load_probe.hpp"
 #include "module_location.hpp"
+#include "tessera/limits.hpp"
 #include "tessera/version.hpp"
 
 namespace py = pybind11;
@@ -20,6 +21,10 @@ PYBIND11_MODULE(_tessera, m) {
   m.attr("__version__") = tessera::kVersion;
   m.def("_module_prefix", &tessera::python::module_prefix,
         "the prefix the module finds plugins and data under");
+  // The package holds the values it converts (dicts, set= values) to the limits files have.
+  m.def(
+      "_limit", [](const std::string& name) { return tessera::limit_value(name); }, py::arg("name"),
+      "the value in force of a limit of docs/limits.md (\"yaml.depth\")");
   tessera::python::register_error_translation(m);
   tessera::python::ScenarioClass scenario(m, "_Scenario", "a loaded scenario (use tessera.Scenario)");
   tessera::python::bind_scenario(scenario);

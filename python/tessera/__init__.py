@@ -18,6 +18,8 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as _np
 
 from . import _tessera
+from ._plain import input_error as _input_error
+from ._plain import plain as _plain
 from .errors import Diagnostic, Error, InputError, PluginError
 from .results import (KNOBS, Columns, CompareResult, Configuration, Counts, ExploreResult, Explanation,
                       ModelValidation, RunResult, SensitivityResult, ServeResult, ServingPoint, ValidationResult)
@@ -34,40 +36,6 @@ ProgressCallback = Callable[[int, int, str], None]
 # ones by code (kv_shard_mode: 0 split, 1 replicate; ffn_shard_scope: 0 TP, 1 TP+CP, 2 TP+CP+DP;
 # cp_ring_variant: 0 kv, 1 qoml, 2 tree), placements by level index (0 = PEs of one unit).
 CONFIG_DTYPE = _np.dtype([(k, _np.int32) for k in KNOBS])
-
-
-def _input_error(file: str, key: str, message: str) -> InputError:
-    """An InputError of one scenario field, located at `file` ("<command line>" for set=,
-    "<dict>" for from_dict) with its key path."""
-    text = f"{key}: {message}"
-    return InputError(f"{file}: error: {text}", [(file, 0, 0, text, f"{file}: error: {text}")])
-
-
-def _plain(v: Any, key: str, file: str) -> Any:
-    """A value as JSON-able Python (NumPy scalars and arrays too), else InputError at `key`."""
-    if v is None or isinstance(v, (bool, str)):
-        return v
-    if isinstance(v, _np.generic):
-        return v.item()
-    if isinstance(v, numbers.Integral):
-        return int(v)
-    if isinstance(v, numbers.Real):
-        return float(v)
-    if isinstance(v, _np.ndarray):
-        v = v.tolist()
-    if isinstance(v, os.PathLike):
-        return os.fspath(v)
-    if isinstance(v, Mapping):
-        out = {}
-        for k, x in v.items():
-            if not isinstance(k, str):
-                raise _input_error(file, key or "<root>", f"keys must be strings, found {k!r}")
-            out[k] = _plain(x, f"{key}.{k}" if key else k, file)
-        return out
-    if isinstance(v, (list, tuple)):
-        return [_plain(x, f"{key}[{i}]", file) for i, x in enumerate(v)]
-    raise _input_error(file, key or "<root>", f"expected a number, string, bool, list or mapping, found "
-                       f"{type(v).__name__} {v!r:.60}")
 
 
 def _yaml_value(v: Any, key: str) -> str:

@@ -138,6 +138,7 @@ TEST_CASE("collective rows: plans and the NVLS restriction", "[validate-data][co
   pat.replace(pat.find("NCCL_ALGO=NVLS"), 14, "NCCL_ALGO=PAT");
   std::string no_size = kBusbwRow;
   no_size.replace(no_size.find("msg_bytes="), 10, "size=");
+  no_size.replace(0, 3, "203");  // ids are unique within a file
   std::string wrong_bytes = kDispatchRow;
   wrong_bytes.replace(wrong_bytes.find("14336 bytes"), 5, "14000");
   const auto bad = rows_of(pat + no_size + wrong_bytes);

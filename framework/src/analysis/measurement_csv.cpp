@@ -1,10 +1,10 @@
-// Measurements CSV -> DataRow, with the header, shape and count checks of measurement_csv.hpp.
+// Measurements CSV -> DataRow, with the header, shape, cell and id checks of measurement_csv.hpp.
 #include "analysis/measurement_csv.hpp"
 
 #include <array>
-#include <cctype>
-#include <cstring>
+#include <unordered_map>
 
+#include "analysis/measurement_cells.hpp"
 #include "core/csv.hpp"
 #include "core/input_file.hpp"
 #include "core/safe_text.hpp"
@@ -43,19 +43,6 @@ constexpr std::array<const char*, kColumnCount> kColumns = {
     "value",     "unit",     "notes"};
 
 constexpr std::array<Col, 7> kCounts = {kNDevices, kTp, kPp, kEp, kBatch, kInputLen, kOutputLen};
-
-// A cell written as an integer ([+-]digits) whose magnitude is above kMaxRowCount.
-bool integer_out_of_range(const std::string& cell) {
-  const std::string t = trim(cell);
-  std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
-  if (i == t.size()) return false;
-  long long v = 0;
-  for (std::size_t k = i; k < t.size(); ++k) {
-    if (!std::isdigit(static_cast<unsigned char>(t[k]))) return false;
-    if (v <= kMaxRowCount) v = v * 10 + (t[k] - '0');
-  }
-  return v > kMaxRowCount;
-}
 
 std::string shown(const std::string& s) { return excerpt(s, 40); }
 
@@ -118,13 +105,22 @@ class Reader {
       return;
     }
     const auto cell = [&](Col c) -> const std::string& { return rec.cells[index_[c]].text; };
+    const auto refuse = [&](Col c, std::string problem) {
+      const CsvCell& x = rec.cells[index_[c]];
+      error(SourceLocation{file_, x.line, x.column}, std::move(problem));
+    };
     for (Col c : kCounts)
-      if (integer_out_of_range(cell(c))) {
-        const CsvCell& x = rec.cells[index_[c]];
-        error(SourceLocation{file_, x.line, x.column},
-              std::string(kColumns[c]) + ": expected a count from 1 to " + std::to_string(kMaxRowCount) +
-                  ", found " + shown(trim(x.text)));
-      }
+      if (std::string problem = count_cell_problem(kColumns[c], cell(c)); !problem.empty())
+        refuse(c, std::move(problem));
+    if (std::string problem = value_cell_problem(cell(kValue), cell(kUnit)); !problem.empty())
+      refuse(kValue, std::move(problem));
+    const std::string id = trim(cell(kId));
+    if (id.empty()) {
+      refuse(kId, "id: empty; every row has an id of its own");
+    } else if (const auto [first, fresh] = id_lines_.try_emplace(id, rec.line); !fresh) {
+      refuse(kId, "id: '" + shown(id) + "' is already the id of the row at line " +
+                      std::to_string(first->second) + "; each row's id is unique");
+    }
     DataRow d;
     d.id = trim(cell(kId));
     d.source = trim(cell(kSource));
@@ -155,6 +151,7 @@ class Reader {
   std::array<std::size_t, kColumnCount> index_{};
   std::vector<Diagnostic> diags_;
   std::vector<DataRow> rows_;
+  std::unordered_map<std::string, int> id_lines_;  // each id seen -> the line of its row
 };
 
 }  // namespace

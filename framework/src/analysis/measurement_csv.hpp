@@ -2,9 +2,10 @@
 // Reading a measurements CSV (the columns of data/measurements.csv) into rows, held
 // to the input limits (docs/limits.md, "JSON and CSV"): read with read_input_file, scanned by
 // core/csv (BOM, csv.cell_bytes, csv.rows), a duplicate or missing header column refused, a
-// row with more or fewer cells than the header refused at its line, and an integer count
-// (n_devices, tp, pp, ep, batch, input_len, output_len) beyond 2^31-1 refused at its cell.
-// Every diagnostic is `FILE:LINE:COL: error: ...`.
+// row with more or fewer cells than the header refused at its line, each count and the value
+// held to the cell rules of measurement_cells.hpp at its cell, and an empty or repeated id
+// refused at the row (naming the line of the first). Every diagnostic is
+// `FILE:LINE:COL: error: ...`.
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ struct DataRow {
   int line = 0;  // 1-based line of the row's start in the file
 };
 
-// The largest count a row may state (parallel degrees are 32-bit).
+// The largest count a row may state whatever the limits (parallel degrees are 32-bit).
 inline constexpr long long kMaxRowCount = 2147483647;
 
 // Reads a CSV with the header of measurements.csv (RFC 4180 quoting). Throws InputError
