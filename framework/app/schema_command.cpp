@@ -1,11 +1,10 @@
 // `tessera schema`: the keys of the model, machine and scenario files from the field table — a
 // listing for people, markdown key tables for the docs, a JSON Schema for editors. Rendering:
 // report/schema_listing, report/schema_markdown, report/json_schema.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "common_options.hpp"
+#include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
 #include "exit_codes.hpp"
 #include "report/field_text.hpp"
@@ -43,14 +42,6 @@ schema::FieldFile parse_kind(const std::string& name) {
   const std::vector<std::string> kinds = {"model", "machine", "scenario"};
   throw InputError("unknown kind '" + name + "' for tessera schema" + did_you_mean(name, kinds) +
                    "; the kinds are model, machine and scenario");
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace
@@ -93,7 +84,7 @@ int schema_command(const Args& args) {
       std::cout << schema::json_schema(kind.empty() ? schema::FieldFile::scenario : kinds[0]).dump(2) << '\n';
     } else if (!doc.empty()) {
       try {
-        std::cout << schema::regenerate_markdown(read_file(doc));
+        std::cout << schema::regenerate_markdown(read_text_file(doc, "the --doc file"));
       } catch (const std::invalid_argument& e) {
         throw InputError(doc + ": " + e.what());
       }

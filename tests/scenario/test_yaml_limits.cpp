@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/input_file.hpp"
 #include "core/safe_text.hpp"
 #include "scenario/yaml_document.hpp"
 #include "scenario/yaml_tree.hpp"
@@ -217,6 +218,38 @@ TEST_CASE("safe text: excerpts and capped messages", "[safe-text]") {
   n.kind = YNode::Kind::scalar;
   n.value = std::string(5000, 'z');
   CHECK(describe(n) == "\"" + std::string(60, 'z') + "\u2026\"");
+}
+
+TEST_CASE("safe text: the first byte that makes a text binary", "[safe-text]") {
+  CHECK(first_binary_byte("plain 1 µs × 2\n\ttab") == std::string_view::npos);
+  CHECK(first_binary_byte("") == std::string_view::npos);
+  CHECK(first_binary_byte(std::string("ab\0c", 4)) == 2);
+  CHECK(first_binary_byte("Caf\xE9") == 3);      // Latin-1 é
+  CHECK(first_binary_byte("ok\xC0\xAF") == 2);   // overlong '/'
+  CHECK(first_binary_byte("end\xE2\x80") == 3);  // cut sequence
+}
+
+TEST_CASE("text files: a binary file is refused at its first binary byte", "[yaml-limits]") {
+  const fs::path dir = fs::temp_directory_path() / ("tessera-text-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto first_error = [](const std::string& path) {
+    try {
+      read_text_file(path, "the document");
+    } catch (const InputErrors& e) {
+      return e.diagnostics().at(0).format();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string text = (dir / "t.md").string(), bin = (dir / "b.md").string();
+  std::ofstream(text) << "# µs\n";
+  std::ofstream(bin, std::ios::binary) << std::string("# x\nab\0", 7);
+  CHECK(read_text_file(text, "the document") == "# µs\n");
+  CHECK(first_error(bin) == bin + ":2:3: error: the document is not text: a NUL byte (a binary file?)");
+  CHECK(first_error(dir.string()) ==
+        dir.string() + ": the document is a directory; inputs must be regular files");
+  fs::remove_all(dir);
 }
 
 TEST_CASE("diagnostics are escaped where they are formatted", "[safe-text]") {
