@@ -190,6 +190,43 @@ TEST_CASE("yaml: the tree keeps keys in order and quoting and reports duplicates
   CHECK(d2.list[0].message.find("ctx.b: duplicate key") != std::string::npos);
 }
 
+TEST_CASE("yaml: a duplicate in a large mapping names its first line", "[yaml-limits]") {
+  const fs::path file = fs::temp_directory_path() / ("tessera-dup-" + std::to_string(::getpid()) + ".yaml");
+  {
+    std::ofstream out(file);
+    for (int i = 0; i < 5000; ++i) out << "k" << i << ": " << i << "\n";
+    out << "k17: again\n";
+  }
+  Diags d;
+  const auto tree = read_yaml_file(file.string(), "", d);
+  fs::remove(file);
+  REQUIRE(tree);
+  CHECK(tree->entries.size() == 5000);
+  REQUIRE(d.size() == 1);
+  CHECK(d.list[0].format() == file.string() + ":5001:1: error: k17: duplicate key (first given at line 18, " +
+                                  "column 1); give each key once");
+}
+
+TEST_CASE("diagnostics: the first `diagnostics` are kept, the rest counted in one line", "[yaml-limits]") {
+  Limits l;
+  l.diagnostics = 3;
+  LimitsGuard guard(l);
+  Diags d;
+  for (int i = 0; i < 5; ++i) {
+    CHECK(d.full() == (i >= 3));
+    d.error(SourceLocation{"f.yaml", i + 1, 1}, "problem " + std::to_string(i));
+  }
+  CHECK(d.size() == 5);  // every problem counts: a caller comparing sizes sees each one
+  CHECK(d.list.size() == 3);
+  const std::vector<Diagnostic> all = d.take();
+  REQUIRE(all.size() == 4);
+  CHECK(all[2].format() == "f.yaml:3:1: error: problem 2");
+  CHECK(all[3].format() ==
+        "f.yaml: error: 2 more errors not shown: the number of errors exceeds the limit diagnostics (3); "
+        "raise it "
+        "with --limit diagnostics=N");
+}
+
 TEST_CASE("safe text: invalid UTF-8 and control characters escaped and valid UTF-8 kept", "[safe-text]") {
   CHECK(printable_text("plain 1 µs × 2") == "plain 1 µs × 2");
   CHECK(printable_text("a\tb\nc\rd\x1b[31me\x07") == "a\\tb\\nc\\rd\\e[31me\\x07");
