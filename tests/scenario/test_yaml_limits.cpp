@@ -207,7 +207,7 @@ TEST_CASE("yaml: a duplicate in a large mapping names its first line", "[yaml-li
                                   "column 1); give each key once");
 }
 
-TEST_CASE("diagnostics: the first `diagnostics` are kept, the rest counted in one line", "[yaml-limits]") {
+TEST_CASE("diagnostics: the first `diagnostics` are kept and the rest counted in one line", "[yaml-limits]") {
   Limits l;
   l.diagnostics = 3;
   LimitsGuard guard(l);
