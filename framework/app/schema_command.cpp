@@ -57,7 +57,7 @@ int schema_command(const Args& args) {
                                                                      "print the key tables in markdown")(
         "doc", po::value<std::string>(&doc)->value_name("FILE"),
         "with --markdown: print FILE with its generated sections rewritten");
-    add_common_options(desc, common, kOptHelp);
+    add_common_options(desc, common, kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("kind", po::value<std::string>(&kind), "model, machine or scenario");
     po::options_description all;
