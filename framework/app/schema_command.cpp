@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "common_options.hpp"
-#include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
+#include "core/text_file.hpp"
 #include "exit_codes.hpp"
 #include "report/field_text.hpp"
 #include "report/json_schema.hpp"

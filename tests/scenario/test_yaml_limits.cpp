@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "core/input_file.hpp"
 #include "core/safe_text.hpp"
+#include "core/text_file.hpp"
 #include "scenario/yaml_document.hpp"
 #include "scenario/yaml_tree.hpp"
 #include "tessera/error.hpp"

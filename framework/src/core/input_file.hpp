@@ -13,11 +13,6 @@ namespace tessera {
 // Throws InputError (bad input: missing, not a regular file, too large) or Error (I/O failure).
 TESSERA_API std::string read_input_file(const std::string& path, const std::string& what);
 
-// read_input_file, then the content must be text: a NUL byte or a byte that is not UTF-8 is
-// refused at its line and column ("FILE:L:C: error: WHAT is not text: ..."), never echoed.
-// For readers that hand the text on as it is (`schema --doc`).
-TESSERA_API std::string read_text_file(const std::string& path, const std::string& what);
-
 // The same checks without reading: "" when `path` may be read, else the reason (no path prefix).
 TESSERA_API std::string input_file_problem(const std::string& path);
 
