@@ -2,14 +2,15 @@
 // result of run, serve, explain, sensitivity, explore, compare or validate-data as the charts
 // those commands' --html / --vega / --png write (every chart reads only the --json schema,
 // docs/report.md).
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <optional>
 
 #include "common_options.hpp"
+#include "core/input_file.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
 #include "output_files.hpp"
+#include "report/result_schema.hpp"
+#include "scenario/json_tree.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -29,18 +30,24 @@ constexpr const char* kReportExamples =
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --json s.json; tessera report s.json --html "
     "s.html\n";
 
+// The result as every input file is read (regular files only, file.bytes; nesting, strings and
+// values bounded by yaml.depth, scalar.bytes and yaml.nodes; duplicate keys refused) and checked
+// against the result schema (report/result_schema.hpp) before any page is written.
 nlohmann::json read_result(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": error: cannot open the result file");
-  std::ostringstream os;
-  os << in.rdbuf();
-  try {
-    nlohmann::json j = nlohmann::json::parse(os.str());
-    if (!j.is_object() || !(j.contains("scenario") || j.contains("models")))
+  const std::string text = read_input_file(path, "the result file");
+  {
+    loader::Diags d;
+    const std::optional<loader::JNode> tree = loader::parse_json_text(text, path, d, "");
+    if (!tree) throw InputErrors(d.take());
+    if (!tree->is_object() || !(tree->find("scenario") || tree->find("models")))
       throw InputError(path +
                        ": error: not the --json result of a tessera study (no \"scenario\", no \"models\")");
-    return j;
-  } catch (const nlohmann::json::parse_error& e) {
+    check_result_fields(*tree, d);
+    if (!d.empty()) throw InputErrors(d.take());
+  }  // the located tree is freed before the document is read again for the charts
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {  // the reader above accepted it: not expected
     throw InputError(path + ": error: not JSON: " + e.what());
   }
 }
@@ -54,7 +61,7 @@ int report_command(const Args& args) {
     ChartPaths charts;
     po::options_description desc("Options");
     add_chart_options(desc, charts, "the charts of the saved study");
-    add_common_options(desc, common, kOptVerbosity | kOptHelp);
+    add_common_options(desc, common, kOptVerbosity | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("result", po::value<std::string>(&result_path), "a --json result");
     if (!parse_or_help(args, desc, hidden, "result", 1, common, kReportUsage, kReportExamples))

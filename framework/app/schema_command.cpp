@@ -1,12 +1,11 @@
 // `tessera schema`: the keys of the model, machine and scenario files from the field table — a
 // listing for people, markdown key tables for the docs, a JSON Schema for editors. Rendering:
 // report/schema_listing, report/schema_markdown, report/json_schema.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "common_options.hpp"
 #include "core/nearest_name.hpp"
+#include "core/text_file.hpp"
 #include "exit_codes.hpp"
 #include "report/field_text.hpp"
 #include "report/json_schema.hpp"
@@ -45,14 +44,6 @@ schema::FieldFile parse_kind(const std::string& name) {
                    "; the kinds are model, machine and scenario");
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 int schema_command(const Args& args) {
@@ -66,7 +57,7 @@ int schema_command(const Args& args) {
                                                                      "print the key tables in markdown")(
         "doc", po::value<std::string>(&doc)->value_name("FILE"),
         "with --markdown: print FILE with its generated sections rewritten");
-    add_common_options(desc, common, kOptHelp);
+    add_common_options(desc, common, kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("kind", po::value<std::string>(&kind), "model, machine or scenario");
     po::options_description all;
@@ -93,7 +84,7 @@ int schema_command(const Args& args) {
       std::cout << schema::json_schema(kind.empty() ? schema::FieldFile::scenario : kinds[0]).dump(2) << '\n';
     } else if (!doc.empty()) {
       try {
-        std::cout << schema::regenerate_markdown(read_file(doc));
+        std::cout << schema::regenerate_markdown(read_text_file(doc, "the --doc file"));
       } catch (const std::invalid_argument& e) {
         throw InputError(doc + ": " + e.what());
       }

@@ -132,3 +132,15 @@ TEST_CASE("html report header names each study and its plugins") {
   CHECK(e.find("<tr><th>model</th><td>Llama</td></tr>") != std::string::npos);
   CHECK(e.find("<tr><th>plugins</th><td>latency roofline</td></tr>") != std::string::npos);
 }
+
+TEST_CASE("html report of a band with fields missing or mistyped draws its line without throwing") {
+  json r = result();
+  r["band"] = {{"status", "band"}};  // each field read by name, never through a missing key
+  std::string h = tessera::html_report(r, "tessera report x", fake_assets());
+  CHECK(h.find("latency +0 %/+0 %, throughput +0 %/+0 % (, , 0 rows held out, 0 sources, )") !=
+        std::string::npos);
+  r["band"]["rows"] = "many";  // was nlohmann's type_error (exit 1)
+  r["band"]["sources"] = 2.0;
+  h = tessera::html_report(r, "tessera report x", fake_assets());
+  CHECK(h.find("0 rows held out, 2 sources") != std::string::npos);
+}

@@ -110,3 +110,23 @@ TEST_CASE("report redraws a saved run and serve result as the page --html wrote"
   REQUIRE(tessera_cli("run --json " + (dir / "r.json") + " --html " + (dir / "r.html")) == 0);
   CHECK(read(dir / "r.html") == run_page);
 }
+
+TEST_CASE("report draws the --json of every study: each passes the result schema") {
+  TempDir dir;
+  const std::string src = TESSERA_SOURCE_DIR;
+  const std::vector<std::pair<std::string, std::string>> studies = {
+      {"run", "run --set 'report.scopes=[full, attention]'"},
+      {"serve", "serve " + src + "/scenarios/llama3.1-70b-serve-4k1k-h100-disagg.yaml"},
+      {"explain", "explain --config cp=8,tp=16 --scopes full,attention"},
+      {"sensitivity", "sensitivity"},
+      {"compare", "compare " + src + "/scenarios/llama3.1-70b-compare-latency-models.yaml"},
+      {"validate-data", "validate-data " + src + "/data/measurements-h200.csv --latency roofline,calibrated"},
+      {"explore", "explore " + src + "/scenarios/llama3.1-70b-hbm-vs-links-explore.yaml"},
+      {"explore-serve", "explore " + src + "/scenarios/llama3.1-70b-serve-4k1k-pair-parts-explore.yaml"}};
+  for (const auto& [name, study] : studies) {
+    INFO(name);
+    const std::string json = dir / (name + ".json");
+    REQUIRE(tessera_cli(study + " --json " + json) == 0);
+    CHECK(tessera_cli("report " + json + " --vega " + (dir / name)) == 0);
+  }
+}

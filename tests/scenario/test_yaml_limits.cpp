@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/safe_text.hpp"
+#include "core/text_file.hpp"
 #include "scenario/yaml_document.hpp"
 #include "scenario/yaml_tree.hpp"
 #include "tessera/error.hpp"
@@ -189,6 +190,43 @@ TEST_CASE("yaml: the tree keeps keys in order and quoting and reports duplicates
   CHECK(d2.list[0].message.find("ctx.b: duplicate key") != std::string::npos);
 }
 
+TEST_CASE("yaml: a duplicate in a large mapping names its first line", "[yaml-limits]") {
+  const fs::path file = fs::temp_directory_path() / ("tessera-dup-" + std::to_string(::getpid()) + ".yaml");
+  {
+    std::ofstream out(file);
+    for (int i = 0; i < 5000; ++i) out << "k" << i << ": " << i << "\n";
+    out << "k17: again\n";
+  }
+  Diags d;
+  const auto tree = read_yaml_file(file.string(), "", d);
+  fs::remove(file);
+  REQUIRE(tree);
+  CHECK(tree->entries.size() == 5000);
+  REQUIRE(d.size() == 1);
+  CHECK(d.list[0].format() == file.string() + ":5001:1: error: k17: duplicate key (first given at line 18, " +
+                                  "column 1); give each key once");
+}
+
+TEST_CASE("diagnostics: the first `diagnostics` are kept and the rest counted in one line", "[yaml-limits]") {
+  Limits l;
+  l.diagnostics = 3;
+  LimitsGuard guard(l);
+  Diags d;
+  for (int i = 0; i < 5; ++i) {
+    CHECK(d.full() == (i >= 3));
+    d.error(SourceLocation{"f.yaml", i + 1, 1}, "problem " + std::to_string(i));
+  }
+  CHECK(d.size() == 5);  // every problem counts: a caller comparing sizes sees each one
+  CHECK(d.list.size() == 3);
+  const std::vector<Diagnostic> all = d.take();
+  REQUIRE(all.size() == 4);
+  CHECK(all[2].format() == "f.yaml:3:1: error: problem 2");
+  CHECK(all[3].format() ==
+        "f.yaml: error: 2 more errors not shown: the number of errors exceeds the limit diagnostics (3); "
+        "raise it "
+        "with --limit diagnostics=N");
+}
+
 TEST_CASE("safe text: invalid UTF-8 and control characters escaped and valid UTF-8 kept", "[safe-text]") {
   CHECK(printable_text("plain 1 µs × 2") == "plain 1 µs × 2");
   CHECK(printable_text("a\tb\nc\rd\x1b[31me\x07") == "a\\tb\\nc\\rd\\e[31me\\x07");
@@ -217,6 +255,38 @@ TEST_CASE("safe text: excerpts and capped messages", "[safe-text]") {
   n.kind = YNode::Kind::scalar;
   n.value = std::string(5000, 'z');
   CHECK(describe(n) == "\"" + std::string(60, 'z') + "\u2026\"");
+}
+
+TEST_CASE("safe text: the first byte that makes a text binary", "[safe-text]") {
+  CHECK(first_binary_byte("plain 1 µs × 2\n\ttab") == std::string_view::npos);
+  CHECK(first_binary_byte("") == std::string_view::npos);
+  CHECK(first_binary_byte(std::string("ab\0c", 4)) == 2);
+  CHECK(first_binary_byte("Caf\xE9") == 3);      // Latin-1 é
+  CHECK(first_binary_byte("ok\xC0\xAF") == 2);   // overlong '/'
+  CHECK(first_binary_byte("end\xE2\x80") == 3);  // cut sequence
+}
+
+TEST_CASE("text files: a binary file is refused at its first binary byte", "[yaml-limits]") {
+  const fs::path dir = fs::temp_directory_path() / ("tessera-text-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto first_error = [](const std::string& path) {
+    try {
+      read_text_file(path, "the document");
+    } catch (const InputErrors& e) {
+      return e.diagnostics().at(0).format();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string text = (dir / "t.md").string(), bin = (dir / "b.md").string();
+  std::ofstream(text) << "# µs\n";
+  std::ofstream(bin, std::ios::binary) << std::string("# x\nab\0", 7);
+  CHECK(read_text_file(text, "the document") == "# µs\n");
+  CHECK(first_error(bin) == bin + ":2:3: error: the document is not text: a NUL byte (a binary file?)");
+  CHECK(first_error(dir.string()) ==
+        dir.string() + ": the document is a directory; inputs must be regular files");
+  fs::remove_all(dir);
 }
 
 TEST_CASE("diagnostics are escaped where they are formatted", "[safe-text]") {

@@ -24,6 +24,7 @@ struct Limits {
   std::uint64_t list_values = 100'000;     // values in one sweep list
   std::uint64_t csv_rows = 1'000'000;      // data rows of a measurements CSV
   std::uint64_t csv_cell_bytes = 4'096;    // one CSV cell in bytes
+  std::uint64_t diagnostics = 100;         // input problems reported at once; the rest counted
   // Work.
   std::uint64_t max_configs = 10'000'000;       // evaluations a study may start (hardware points x configs)
   std::uint64_t grid_points = 1'000'000'000;    // points of a parallelism grid (enumerated, before validity)

@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 18> kTable{{
+const std::array<LimitInfo, 19> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -20,6 +20,8 @@ const std::array<LimitInfo, 18> kTable{{
     {"list.values", &Limits::list_values, "values in one list (a sweep dimension, a hardware knob)", nullptr},
     {"csv.rows", &Limits::csv_rows, "data rows of one measurements CSV", nullptr},
     {"csv.cell_bytes", &Limits::csv_cell_bytes, "one CSV cell, bytes", nullptr},
+    {"diagnostics", &Limits::diagnostics, "input problems reported at once; the rest are counted in one line",
+     nullptr},
     {"max_configs", &Limits::max_configs,
      "evaluations one study may start (hardware points x configurations)", "--max-configs"},
     {"grid.points", &Limits::grid_points, "points of one parallelism grid, before validity", nullptr},

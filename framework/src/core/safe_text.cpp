@@ -128,4 +128,14 @@ std::string excerpt(std::string_view text, std::size_t max_chars) {
   return std::string(text);
 }
 
+std::size_t first_binary_byte(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t cp = 0;
+    const std::size_t n = utf8_sequence(text, i, cp);
+    if (n == 0 || text[i] == '\0') return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace tessera

@@ -33,4 +33,8 @@ TESSERA_API std::string printable_message(std::string_view message);
 // splits a UTF-8 sequence. For echoing a value in "found ..." messages.
 TESSERA_API std::string excerpt(std::string_view text, std::size_t max_chars = 60);
 
+// The offset of the first byte that makes `text` binary rather than text: a NUL, or a byte that
+// is not part of well-formed UTF-8 (the rules printable_text escapes by); npos when there is none.
+TESSERA_API std::size_t first_binary_byte(std::string_view text);
+
 }  // namespace tessera

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/diagnostic_limit.hpp"
 #include "core/input_text.hpp"
 #include "core/nearest_name.hpp"
 #include "core/yaml_bool.hpp"
@@ -329,15 +330,27 @@ ParamSet validate_params(const ParamSpec* specs, std::uint32_t count, const std:
     return nullptr;
   };
 
+  // At most the limit `diagnostics` problems are worded; the rest are counted in one line.
+  const std::size_t before = diagnostics.size();
+  std::size_t unshown = 0;
+  std::string unshown_file;
+  const auto only_counted = [&](const SourceLocation& at) {
+    if (!diagnostics_full(diagnostics.size() - before)) return false;
+    if (unshown++ == 0) unshown_file = at.file;
+    return true;
+  };
+
   ParamSet out;
   std::set<std::string, std::less<>> given;
   for (const RawParam& r : raw) {
     if (!given.insert(r.key).second) {
-      diagnostics.push_back({r.where, prefix + "parameter '" + r.key + "' is given twice"});
+      if (!only_counted(r.where))
+        diagnostics.push_back({r.where, prefix + "parameter '" + r.key + "' is given twice"});
       continue;
     }
     const ParamSpec* spec = spec_of(r.key);
     if (!spec) {
+      if (only_counted(r.where)) continue;
       std::string m = prefix + "unknown parameter '" + r.key + "'" + did_you_mean(r.key, names);
       if (names.empty()) {
         m += "; it takes no parameters";
@@ -349,6 +362,7 @@ ParamSet validate_params(const ParamSpec* specs, std::uint32_t count, const std:
       continue;
     }
     const ParamCheck c = check_param_value(*spec, r.text, r.is_list ? &r.items : nullptr);
+    if (c.problem != ParamProblem::none && only_counted(r.where)) continue;
     const std::string p = prefix + "parameter '" + r.key + "': ";
     switch (c.problem) {
       case ParamProblem::none:
@@ -374,11 +388,12 @@ ParamSet validate_params(const ParamSpec* specs, std::uint32_t count, const std:
     if (given.count(s.name)) continue;
     if (auto v = default_param_value(s)) {
       out.set(s.name, std::move(*v));
-    } else if (!s.default_value) {
+    } else if (!s.default_value && !only_counted(where)) {
       diagnostics.push_back({where, prefix + "missing required parameter '" + std::string(s.name) + "' (" +
                                         param_expectation(s) + ")"});
     }
   }
+  if (unshown > 0) diagnostics.push_back(unshown_errors(unshown, unshown_file));
   return out;
 }
 

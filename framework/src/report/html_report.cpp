@@ -125,22 +125,29 @@ std::string html_escape(const std::string& text) {
 // leave-one-source-out)", "uncalibrated: ...", "bound (no band): ..."; "" when it has none.
 static std::string band_line(const json& band) {
   if (!band.is_object() || !band.contains("status")) return "";
-  const std::string status = text_of(band["status"]);
+  const std::string status = text_of(field(band, "status"));
   if (status != "band")
-    return (status == "bound" ? "bound (no band): " : "uncalibrated: ") + text_of(band["reason"]);
+    return (status == "bound" ? "bound (no band): " : "uncalibrated: ") + text_of(field(band, "reason"));
   auto pct = [](const json& v) {
     const double x = v.is_number() ? v.get<double>() * 100 : 0;
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f %%", std::fabs(x));
     return std::string(x < 0 ? "\u2212" : "+") + buf;
   };
-  std::string out = "latency " + pct(band["latency_low_rel"]) + "/" + pct(band["latency_high_rel"]) +
-                    ", throughput " + pct(band["throughput_low_rel"]) + "/" +
-                    pct(band["throughput_high_rel"]) + " (" + text_of(band["family"]) + ", " +
-                    text_of(band["framework"]) + ", " + std::to_string(band.value("rows", 0L)) +
-                    " rows held out, " + std::to_string(band.value("sources", 0L)) + " sources, " +
-                    text_of(band["fold"]) + ")";
-  if (band.contains("note")) out += "; " + text_of(band["note"]);
+  // A count as written (0 when it is not a number; never a conversion that can throw).
+  auto count = [](const json& v) {
+    if (v.is_number_integer()) return v.dump();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v.is_number() ? v.get<double>() : 0.0);
+    return std::string(buf);
+  };
+  std::string out = "latency " + pct(field(band, "latency_low_rel")) + "/" +
+                    pct(field(band, "latency_high_rel")) + ", throughput " +
+                    pct(field(band, "throughput_low_rel")) + "/" + pct(field(band, "throughput_high_rel")) +
+                    " (" + text_of(field(band, "family")) + ", " + text_of(field(band, "framework")) + ", " +
+                    count(field(band, "rows")) + " rows held out, " + count(field(band, "sources")) +
+                    " sources, " + text_of(field(band, "fold")) + ")";
+  if (band.contains("note")) out += "; " + text_of(field(band, "note"));
   return out;
 }
 

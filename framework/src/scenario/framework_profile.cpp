@@ -220,10 +220,10 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
   FrameworkCatalog c;
   c.file = path;
   auto root = loader::read_yaml_file(path, "", d);
-  if (!root) throw InputErrors(std::move(d.list));
+  if (!root) throw InputErrors(d.take());
   if (!root->is_mapping()) {
     d.error(root->where, "expected a mapping with `schema_version: 1` and `kind: frameworks`");
-    throw InputErrors(std::move(d.list));
+    throw InputErrors(d.take());
   }
   loader::check_keys(*root, "", {"schema_version", "kind", "frameworks"}, d);
   const YNode* kind = loader::member(*root, "", "kind", true, "frameworks", d);
@@ -290,7 +290,7 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
       c.frameworks.push_back(std::move(f));
     }
   }
-  if (!d.empty()) throw InputErrors(std::move(d.list));
+  if (!d.empty()) throw InputErrors(d.take());
   return c;
 }
 

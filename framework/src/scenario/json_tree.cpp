@@ -96,13 +96,15 @@ struct Handler {
   using string_t = nlohmann::json::string_t;
   using binary_t = nlohmann::json::binary_t;
 
-  Handler(const std::string& t, const std::string& f, const LineMap& l, Diags& diags)
-      : text(t), file(f), lines(l), d(diags) {}
+  Handler(const std::string& t, const std::string& f, const LineMap& l, Diags& diags,
+          const std::string& context)
+      : text(t), file(f), lines(l), d(diags), lead(context.empty() ? context : context + ": ") {}
 
   const std::string& text;
   const std::string& file;
   const LineMap& lines;
   Diags& d;
+  const std::string lead;  // "hf_config: " before each limit message, or ""
   std::size_t cursor = 0;  // written by TrackingIterator: bytes read so far
   std::size_t last = 0;    // cursor at the previous event
   std::uint64_t nodes = 0;
@@ -133,8 +135,7 @@ struct Handler {
     const SourceLocation where = lines.at(file, value_start());
     last = cursor;
     if (++nodes > current_limits().yaml_nodes) {
-      fail(where,
-           "hf_config: the JSON document has more values than allowed: " + limit_exceeded("yaml.nodes"));
+      fail(where, lead + "the JSON document has more values than allowed: " + limit_exceeded("yaml.nodes"));
       return nullptr;
     }
     JNode n;
@@ -191,7 +192,7 @@ struct Handler {
   }
   bool check_string(const string_t& s, std::size_t start) {
     if (s.size() <= current_limits().scalar_bytes) return true;
-    return fail(lines.at(file, start), "hf_config: a JSON string of " + std::to_string(s.size()) + " bytes " +
+    return fail(lines.at(file, start), lead + "a JSON string of " + std::to_string(s.size()) + " bytes " +
                                            limit_exceeded("scalar.bytes"));
   }
   bool string(string_t& s) {
@@ -200,12 +201,10 @@ struct Handler {
     if (n) n->text = std::move(s);
     return n != nullptr;
   }
-  bool binary(binary_t&) {
-    return fail(lines.at(file, value_start()), "hf_config: binary values are not JSON");
-  }
+  bool binary(binary_t&) { return fail(lines.at(file, value_start()), lead + "binary values are not JSON"); }
   bool open_container(JNode::Kind kind) {
     if (open.size() + 1 > current_limits().yaml_depth)
-      return fail(lines.at(file, value_start()), "hf_config: JSON nested " + std::to_string(open.size() + 1) +
+      return fail(lines.at(file, value_start()), lead + "JSON nested " + std::to_string(open.size() + 1) +
                                                      " levels deep " + limit_exceeded("yaml.depth"));
     JNode* n = add(kind);
     if (!n) return false;
@@ -244,8 +243,8 @@ struct Handler {
       for (const JMember& m : obj->members)
         if (m.key == k) first = m.key_where;
       const std::string shown = excerpt(k, 80);
-      d.error(where, "hf_config: duplicate key \"" + shown + "\" (first at line " +
-                         std::to_string(first.line) + ", column " + std::to_string(first.column) +
+      d.error(where, lead + "duplicate key \"" + shown + "\" (first at line " + std::to_string(first.line) +
+                         ", column " + std::to_string(first.column) +
                          "); JSON readers disagree on which one counts, so Tessera refuses both");
       failed = true;
     }
@@ -260,7 +259,7 @@ struct Handler {
     if (ex.id == 406) {  // out_of_range: number overflow (1e400)
       at = position >= last_token.size() ? position - last_token.size() : 0;
       const std::string shown = excerpt(last_token, 64);
-      message = "hf_config: the number " + shown + " is out of range (beyond a double, about 1.8e308)";
+      message = lead + "the number " + shown + " is out of range (beyond a double, about 1.8e308)";
     } else {
       message = "malformed JSON: " + syntax_detail(ex.what());
     }
@@ -313,10 +312,11 @@ std::string describe(const JNode& n) {
   return "?";
 }
 
-std::optional<JNode> parse_json_text(const std::string& text, const std::string& file, Diags& d) {
+std::optional<JNode> parse_json_text(const std::string& text, const std::string& file, Diags& d,
+                                     const std::string& context) {
   const LineMap lines(text);
   const std::size_t before = d.size();
-  Handler h(text, file, lines, d);
+  Handler h(text, file, lines, d, context);
   const char* base = text.data();
   TrackingIterator first(base, base, &h.cursor), end(base, base + text.size(), nullptr);
   bool ok = false;

@@ -59,8 +59,10 @@ struct JMember {
 std::string describe(const JNode& n);
 
 // Parses `text` (named `file` in diagnostics). Records every problem in `d` (each located) and
-// returns nullopt when there was one.
-TESSERA_API std::optional<JNode> parse_json_text(const std::string& text, const std::string& file, Diags& d);
+// returns nullopt when there was one. `context` leads each limit message ("hf_config: ..."; ""
+// for none).
+TESSERA_API std::optional<JNode> parse_json_text(const std::string& text, const std::string& file, Diags& d,
+                                                 const std::string& context = "hf_config");
 
 // Reads `path` with read_input_file (regular files only, bounded by file.bytes), then parses it.
 std::optional<JNode> read_json_file(const std::string& path, const std::string& what, Diags& d);

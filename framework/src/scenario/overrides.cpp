@@ -223,6 +223,10 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
       return;
     }
     if (!step.row) {
+      if (d.full()) {  // only counted: no suggestion computed, no message worded
+        d.error(o.where, {});
+        return;
+      }
       const std::string full = join_path(shown, c);
       d.error(o.where, o.label + ": no key '" + full + "' in the " +
                            (parts[0] == "model"     ? "model"
@@ -312,6 +316,8 @@ bool apply_pool_override(YNode& root, const Override& o, const std::vector<std::
       const std::size_t head = g.message.find(o.label) == 0 ? o.label.size() : 0;
       d.error(g.where, g.message.substr(0, head) + rename_machine_paths(g.message.substr(head), label));
     }
+    if (local.unshown > 0 && d.unshown == 0) d.unshown_file = local.unshown_file;
+    d.unshown += local.unshown;
     return true;
   }
   return false;

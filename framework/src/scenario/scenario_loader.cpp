@@ -28,7 +28,7 @@ namespace tessera {
 namespace loader {
 namespace {
 
-[[noreturn]] void throw_errors(Diags& d) { throw InputErrors(std::move(d.list)); }
+[[noreturn]] void throw_errors(Diags& d) { throw InputErrors(d.take()); }
 
 void throw_if_any(Diags& d) {
   if (!d.empty()) throw_errors(d);

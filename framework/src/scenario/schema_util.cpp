@@ -41,6 +41,10 @@ void check_keys(const YNode& n, const std::string& path, const std::vector<std::
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == e.key;
     if (ok) continue;
+    if (d.full()) {  // only counted: no suggestion computed, no message worded
+      d.error(e.key_where, {});
+      continue;
+    }
     d.error(e.key_where, "unknown key '" + join_path(path, excerpt(e.key)) + "'" +
                              did_you_mean(e.key, allowed) + "; " +
                              (path.empty() ? std::string("the top level") : path) + " takes " +

@@ -14,11 +14,19 @@
 namespace tessera::loader {
 
 // Every problem found, in the order found.
+// At most the limit `diagnostics` are kept; the rest are only counted (`unshown`), so that a file
+// of 100000 unknown keys costs neither the time to word 100000 messages nor 23 MB of output.
 struct Diags {
-  std::vector<Diagnostic> list;
+  std::vector<Diagnostic> list;  // the first ones, at most limit `diagnostics`
+  std::size_t unshown = 0;       // those found after the list was full
+  std::string unshown_file;      // the file of the first of them
   TESSERA_API void error(const SourceLocation& where, std::string message);
   bool empty() const { return list.empty(); }
-  std::size_t size() const { return list.size(); }
+  std::size_t size() const { return list.size() + unshown; }
+  // Whether the next error would only be counted (its message need not be worded).
+  TESSERA_API bool full() const;
+  // The list to throw (InputErrors), with one more line counting the unshown ones.
+  TESSERA_API std::vector<Diagnostic> take();
 };
 
 inline const char* kCommandLine = "<command line>";
