@@ -152,6 +152,19 @@ int calibrate_command(const Args& args) {
     OutputFile* json = outputs.add("--json", common.json);
     OutputFile* out = outputs.add("--out", out_path);
     OutputFile* bands = outputs.add("--bands", bands_path);
+    // No output may replace a file the command reads: the named ones now, the alias table,
+    // model and machine files the rows are read through once they are known (before any fit).
+    std::vector<CommandInput> inputs;
+    for (const std::string& p : csv_paths) inputs.push_back({"CSV", p});
+    for (const std::string& p : co.rows.extra) inputs.push_back({"--extra", p});
+    inputs.push_back({"--aliases", co.rows.aliases});
+    inputs.push_back({"--machine", co.rows.machine});
+    refuse_inputs_as_outputs(outputs, inputs);
+    co.on_inputs = [&outputs](const std::vector<std::string>& files) {
+      std::vector<CommandInput> read;
+      for (const std::string& f : files) read.push_back({"read for the rows", f});
+      refuse_inputs_as_outputs(outputs, read);
+    };
     PluginRegistry registry(common.plugin_paths);
     const calibration::Calibration c = calibration::calibrate(registry, co);
     if (json) json->stream() << calibration::calibration_json(c, command);

@@ -302,4 +302,20 @@ void Outputs::commit_all() {
   }
 }
 
+void refuse_inputs_as_outputs(const Outputs& outputs, const std::vector<CommandInput>& inputs,
+                              const std::string& where) {
+  for (const CommandInput& in : inputs) {
+    struct stat st {};
+    if (in.path.empty() || ::stat(in.path.c_str(), &st) != 0) continue;  // follows links
+    for (const auto& f : outputs.files_) {
+      // A new output (name_ set) is no existing file; stdout is never replaced.
+      if (f->kind_ == OutputFile::Kind::standard_output || !f->name_.empty()) continue;
+      if (f->dev_ == st.st_dev && f->ino_ == st.st_ino)
+        refuse(where, f->option_, f->path_,
+               "is the command's input " + in.path + " (" + in.what +
+                   "): an output cannot be one of the command's inputs");
+    }
+  }
+}
+
 }  // namespace tessera::cli

@@ -195,7 +195,7 @@ TEST_CASE("calibrate: recovers the constants synthetic rows were generated from"
   FitData data = load_fit_rows(ro);
   std::vector<const FitRow*> gemm;
   for (const FitRow& r : data.rows)
-    if (r.prep.row->metric == "kernel_latency" && r.prep.row->notes.rfind("M=", 0) == 0) gemm.push_back(&r);
+    if (r.row->metric == "kernel_latency" && r.row->notes.rfind("M=", 0) == 0) gemm.push_back(&r);
   REQUIRE(gemm.size() >= 20);
   FitState truth;
   truth.family["TEST"] = {{"gemm_efficiency", 0.7},
@@ -209,7 +209,7 @@ TEST_CASE("calibrate: recovers the constants synthetic rows were generated from"
   csv << "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,"
          "output_len,metric,value,unit,notes\n";
   for (std::size_t i = 0; i < gemm.size(); ++i) {
-    const validation::DataRow& r = *gemm[i]->prep.row;
+    const validation::DataRow& r = *gemm[i]->row;
     REQUIRE(std::isfinite(pred[i]));
     csv << r.id << "," << (i % 2 ? "synthetic A" : "synthetic B") << ",loc," << quoted(r.software) << ","
         << quoted(r.model) << "," << r.precision << "," << quoted(r.hardware) << "," << r.n_devices << ","
@@ -249,7 +249,7 @@ TEST_CASE("calibrate: single-stage rates of the 2024-2026 file are fitted and de
   ro.data_root = root;
   const FitData d = load_fit_rows(ro);
   std::map<std::string, std::size_t> by_metric;
-  for (const FitRow& r : d.rows) ++by_metric[r.prep.row->metric];
+  for (const FitRow& r : d.rows) ++by_metric[r.row->metric];
   CHECK(by_metric["kernel_tflops"] == 18);
   CHECK(by_metric["collective_busbw:all_reduce"] == 9);
   CHECK(by_metric["collective_latency:ep_dispatch"] + by_metric["collective_latency:ep_combine"] == 12);
@@ -277,7 +277,9 @@ TEST_CASE("calibrate: a band rests on whole steps and requests only", "[calibrat
   FoldScore f;
   for (std::size_t i = 0; i < 4; ++i) {
     FitRow r = row(std::to_string(i).c_str(), i % 2 ? "S1" : "S2", "H100/H200", "vllm", "0.8");
-    r.prep.plan.measure = measures[i];
+    auto prep = std::make_shared<validation::PreparedRow>();
+    prep->plan.measure = measures[i];
+    r.prep = prep;
     c.data.rows.push_back(r);
     ScoredRow s;
     s.row = i;

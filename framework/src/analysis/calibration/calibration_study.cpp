@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "analysis/calibration/percentiles.hpp"
 #include "analysis/table_rows.hpp"
@@ -44,7 +45,7 @@ std::vector<ScoredRow> score(const std::vector<FitRow>& rows, const std::vector<
     ScoredRow sr;
     sr.row = idx[i];
     sr.predicted = pred[i];
-    const double m = rows[idx[i]].prep.plan.measured;
+    const double m = rows[idx[i]].measured;
     sr.ok = std::isfinite(pred[i]) && pred[i] > 0 && m > 0;
     if (sr.ok) {
       sr.ape = std::abs(pred[i] - m) / m;
@@ -73,6 +74,7 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
   if (o.latency == plugin_defaults::kFallsBackOnCalibrated)
     ro.table_rows = validation::table_build_rows(validation::kernel_tables_dir(ro.data_root));
   c.data = load_fit_rows(ro);
+  if (o.on_inputs) o.on_inputs(c.data.files);
   if (c.data.rows.empty()) {
     std::string why;
     for (const SkippedRow& s : c.data.skipped)
@@ -85,9 +87,9 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
     }
     throw InputError("calibrate: no row could be mapped to a model, machine and framework:" + why);
   }
+  std::set<std::string> seen;
   for (const FitRow& r : c.data.rows)
-    if (std::find(c.sources.begin(), c.sources.end(), r.source) == c.sources.end())
-      c.sources.push_back(r.source);
+    if (seen.insert(r.source).second) c.sources.push_back(r.source);
   FitOptions fo = o.fit;
   if (c.sources.size() == 1 && fo.min_sources > 1) {
     fo.min_sources = 1;
@@ -174,7 +176,8 @@ std::vector<Band> error_bands(const Calibration& c, const ProtocolScore& loso) {
     const FitRow& r = c.data.rows[s.row];
     // A band is printed beside a prediction of a whole step or request: rows timing one kernel,
     // one copy, one collective or one layer's stage alone inform the fit, not the band.
-    const validation::Measure m = r.prep.plan.measure;
+    if (!r.prep) continue;
+    const validation::Measure m = r.prep->plan.measure;
     if (m == validation::Measure::gemm || m == validation::Measure::copy ||
         m == validation::Measure::op_stage || m == validation::Measure::collective)
       continue;

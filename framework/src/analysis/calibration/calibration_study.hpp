@@ -24,6 +24,9 @@ struct CalibrateOptions {
   std::vector<FoldKind> folds = {FoldKind::in_sample, FoldKind::leave_one_source_out};
   bool bands = false;  // compute the error bands (leave one source out is then run)
   std::function<void(const std::string&)> on_fold;  // "fold 3/9: leave-one-source-out LLMCompass"
+  // Called with every file read (FitData::files) once the rows are loaded, before any fit; may
+  // throw (the command refuses an output that names one of them).
+  std::function<void(const std::vector<std::string>&)> on_inputs;
 };
 
 struct ScoredRow {
@@ -67,7 +70,8 @@ struct Calibration {
 };
 
 // Throws InputError: no mappable row (every row's reason), fewer rows than fitted values, held-out
-// folds asked for with rows from one source only.
+// folds asked for with rows from one source only. Throws Cancelled when the cancellation token is
+// set (polled every 64 rows read and every 64 predictions).
 TESSERA_API Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& options);
 
 // The band rows of the leave-one-source-out fold: per family x framework and per family (`*`).

@@ -22,7 +22,16 @@ struct FitRow {
   std::string version;         // the framework version the software column states ("" = none)
   bool extra = false;          // from an --extra CSV (weighs less in the loss)
   bool key_by_version = true;  // profiles keyed by framework@version (else by framework alone)
-  validation::PreparedRow prep;
+  const validation::DataRow* row = nullptr;  // its CSV row
+  double measured = 0;                       // its value, in its unit
+  // What it predicts from, prepared once for every row whose cells differ from its own only in
+  // id, source and value (the rows of a CSV that repeats rows share one): its plan's `row` and
+  // `measured` are the first such row's.
+  std::shared_ptr<const validation::PreparedRow> prep;
+
+  // Whether `other` gets the same prediction as this row under every fitted state: the same
+  // prepared inputs, family and framework profile.
+  TESSERA_API bool predicts_as(const FitRow& other) const;
 
   // The framework version a leave-one-framework-version-out fold holds out ("vllm@0.6.3";
   // "tensorrt-llm@unversioned").
@@ -54,13 +63,24 @@ struct FitRowOptions {
 };
 
 struct FitData {
-  std::vector<std::unique_ptr<validation::DataRow>> raw;  // owns what each prep.row points to
+  std::vector<std::unique_ptr<validation::DataRow>> raw;  // owns what each FitRow::row points to
   std::vector<FitRow> rows;
   std::vector<SkippedRow> skipped;  // not latency rows, not mappable, excluded: each with the reason
   std::size_t rows_read = 0;        // rows of a fitted metric read (mapped or not)
+  std::size_t distinct = 0;         // distinct prepared predictions among `rows`
+  std::vector<std::string> files;   // every file read: the CSVs, the alias table, models, machines
 };
 
-// Reads and maps the rows. Throws InputError for an unreadable CSV or alias table.
+// Reads and maps the rows, polling the cancellation token every 64 rows. Throws InputError for
+// an unreadable CSV or alias table.
 TESSERA_API FitData load_fit_rows(const FitRowOptions& options);
+
+// The distinct predictions of `rows` (FitRow::predicts_as): one row of each, in order of first
+// appearance, and for each row the index of its own. Linear in the rows.
+struct DistinctRows {
+  std::vector<const FitRow*> rows;
+  std::vector<std::size_t> of_row;
+};
+TESSERA_API DistinctRows distinct_predictions(const std::vector<const FitRow*>& rows);
 
 }  // namespace tessera::calibration

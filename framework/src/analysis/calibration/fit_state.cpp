@@ -3,6 +3,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "core/cancellation.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
 
@@ -35,17 +36,22 @@ Predictor::Predictor(const PluginRegistry& registry, std::string latency)
 
 Predictor::~Predictor() = default;
 
-std::vector<double> Predictor::predict(const std::vector<const FitRow*>& rows, const FitState& state) const {
-  std::vector<double> out(rows.size(), std::nan(""));
+std::vector<double> Predictor::predict(const std::vector<const FitRow*>& all, const FitState& state) const {
+  // Each distinct prediction once, then copied to the rows that share it.
+  const DistinctRows distinct = distinct_predictions(all);
+  const std::vector<const FitRow*>& rows = distinct.rows;
+  std::vector<double> once(rows.size(), std::nan(""));
   std::map<std::string, std::shared_ptr<const LatencyModel>> fitted;  // this state's profiles
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i % 64 == 0) throw_if_cancelled();
     const FitRow& r = *rows[i];
-    auto block = impl_->blocks.find(r.prep.plan.machine_file);
+    if (!r.prep) continue;  // nothing to predict from
+    auto block = impl_->blocks.find(r.prep->plan.machine_file);
     if (block == impl_->blocks.end())
       block = impl_->blocks
-                  .emplace(r.prep.plan.machine_file,
-                           impl_->registry->machine_params(latency_, r.prep.efficiency_raw,
-                                                           r.prep.plan.machine_file))
+                  .emplace(r.prep->plan.machine_file,
+                           impl_->registry->machine_params(latency_, r.prep->efficiency_raw,
+                                                           r.prep->plan.machine_file))
                   .first;
     ParamSet eff = block->second;
     if (const auto f = state.family.find(r.family); f != state.family.end())
@@ -72,11 +78,13 @@ std::vector<double> Predictor::predict(const std::vector<const FitRow*>& rows, c
       lat = slot;
     }
     try {
-      out[i] = validation::predict_row(r.prep, lat, eff, impl_->memory);
+      once[i] = validation::predict_row(*r.prep, lat, eff, impl_->memory);
     } catch (const Error&) {
-      out[i] = std::nan("");
+      once[i] = std::nan("");
     }
   }
+  std::vector<double> out(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) out[i] = once[distinct.of_row[i]];
   return out;
 }
 

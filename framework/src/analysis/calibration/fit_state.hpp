@@ -29,7 +29,10 @@ class TESSERA_API Predictor {
 
   // One prediction per row in the row's unit (NaN when the configuration cannot run): the
   // row's family values replace its machine block's, its profile's values (when the state has
-  // them) the plugin's profile.
+  // them) the plugin's profile: a row's prediction depends on `state` only through
+  // state.family[row.family] and state.profile[row.profile_key()] (DataTerm relies on it). Rows
+  // that predict alike (FitRow::predicts_as) are predicted once; the cancellation token is
+  // polled every 64 predictions (throws Cancelled).
   std::vector<double> predict(const std::vector<const FitRow*>& rows, const FitState& state) const;
 
   const std::string& latency() const { return latency_; }

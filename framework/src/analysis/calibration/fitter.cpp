@@ -4,16 +4,12 @@
 #include <map>
 #include <set>
 
+#include "analysis/calibration/data_term.hpp"
 #include "tessera/dtype.hpp"
 
 namespace tessera::calibration {
 
 namespace {
-
-double huber(double x, double d = 0.1) {
-  const double a = std::abs(x);
-  return a <= d ? 0.5 * a * a : d * (a - 0.5 * d);
-}
 
 struct Slot {
   const FitParameter* param;
@@ -26,7 +22,7 @@ std::vector<Slot> slots_for(const std::vector<const FitRow*>& rows, const std::v
   std::map<std::string, std::set<std::string>> sources;  // profile key -> sources
   for (const FitRow* r : rows) {
     families.insert(r->family);
-    if (dtype_bits(r->prep.model.dtype.gemm(WeightPart::other)) <= 8) eight_bit.insert(r->family);
+    if (r->prep && dtype_bits(r->prep->model.dtype.gemm(WeightPart::other)) <= 8) eight_bit.insert(r->family);
     if (!r->framework.empty() && r->framework != "none") sources[r->profile_key()].insert(r->source);
   }
   std::vector<Slot> out;
@@ -61,22 +57,8 @@ std::size_t count_parameters(const std::vector<const FitRow*>& rows, const std::
 
 double data_loss(const std::vector<const FitRow*>& rows, const FitState& state, const Predictor& predictor,
                  double extra_weight) {
-  const std::vector<double> pred = predictor.predict(rows, state);
-  std::map<std::string, std::pair<double, int>> by;
-  std::map<std::string, double> weight;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const FitRow& r = *rows[i];
-    double e = 5;  // an unpredictable row costs as much as a 150x error
-    if (std::isfinite(pred[i]) && pred[i] > 0) e = std::log(pred[i] / r.prep.plan.measured);
-    const std::string key = r.source + "\x1f" + r.profile_key();
-    auto& b = by[key];
-    b.first += huber(e);
-    b.second += 1;
-    weight[key] = r.extra ? extra_weight : 1.0;
-  }
-  double total = 0;
-  for (const auto& [key, b] : by) total += weight[key] * b.first / b.second;
-  return total;
+  DataTerm data(rows, extra_weight);
+  return data(state, predictor);
 }
 
 FitResult fit(const std::vector<const FitRow*>& rows, const std::vector<FitParameter>& table,
@@ -91,6 +73,7 @@ FitResult fit(const std::vector<const FitRow*>& rows, const std::vector<FitParam
     tr.push_back(sl.param->transform);
     value_of(res.state, sl) = sl.param->start;
   }
+  DataTerm data(rows, o.extra_weight);
   auto f = [&](const std::vector<double>& y) {
     double pen = 0;
     for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -102,7 +85,7 @@ FitResult fit(const std::vector<const FitRow*>& rows, const std::vector<FitParam
       const double w = p.owner == ParamOwner::family ? o.family_prior_weight : o.profile_prior_weight;
       pen += w * (y[i] - prior[i]) * (y[i] - prior[i]);
     }
-    return data_loss(rows, res.state, predictor, o.extra_weight) + pen;
+    return data(res.state, predictor) + pen;
   };
   double best = 0;
   x = minimise(f, x, tr, o.optimizer, best);

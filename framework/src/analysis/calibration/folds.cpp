@@ -1,6 +1,6 @@
 #include "analysis/calibration/folds.hpp"
 
-#include <algorithm>
+#include <map>
 
 namespace tessera::calibration {
 
@@ -66,19 +66,22 @@ std::vector<Fold> make_folds(const std::vector<FitRow>& rows, FoldKind k) {
     out.push_back(std::move(f));
     return out;
   }
-  std::vector<std::string> order;
-  for (const FitRow& r : rows) {
-    const std::string g = fold_group(r, k);
-    if (std::find(order.begin(), order.end(), g) == order.end()) order.push_back(g);
+  // Groups in order of first appearance; each row's group found once (linear in the rows).
+  std::map<std::string, std::size_t> index;
+  std::vector<std::size_t> group_of(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto [it, fresh] = index.emplace(fold_group(rows[i], k), out.size());
+    if (fresh) {
+      Fold f;
+      f.kind = k;
+      f.held_out = it->first;
+      out.push_back(std::move(f));
+    }
+    group_of[i] = it->second;
   }
-  for (const std::string& g : order) {
-    Fold f;
-    f.kind = k;
-    f.held_out = g;
+  for (std::size_t g = 0; g < out.size(); ++g)
     for (std::size_t i = 0; i < rows.size(); ++i)
-      (fold_group(rows[i], k) == g ? f.test : f.train).push_back(i);
-    out.push_back(std::move(f));
-  }
+      (group_of[i] == g ? out[g].test : out[g].train).push_back(i);
   return out;
 }
 
