@@ -6,6 +6,7 @@
 
 #include "analysis/calibration/calibration_study.hpp"
 #include "common_options.hpp"
+#include "core/inputs_read.hpp"
 #include "core/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "host/plugin_registry.hpp"
@@ -148,23 +149,18 @@ int calibrate_command(const Args& args) {
     if (!common.quiet) co.on_fold = [](const std::string& s) { std::cerr << "calibrate: " << s << "\n"; };
 
     const std::string command = command_line("calibrate", args);
+    // No output may replace a file the command reads (core/inputs_read.hpp): the files it names
+    // are noted before the outputs are added, the alias table, model and machine files the
+    // rows are read through are checked once they are read (before any fit).
+    for (const std::string& p : csv_paths) note_input_file(p, "CSV");
+    for (const std::string& p : co.rows.extra) note_input_file(p, "--extra");
+    note_input_file(co.rows.aliases, "--aliases");
+    note_input_file(co.rows.machine, "--machine");
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     OutputFile* out = outputs.add("--out", out_path);
     OutputFile* bands = outputs.add("--bands", bands_path);
-    // No output may replace a file the command reads: the named ones now, the alias table,
-    // model and machine files the rows are read through once they are known (before any fit).
-    std::vector<CommandInput> inputs;
-    for (const std::string& p : csv_paths) inputs.push_back({"CSV", p});
-    for (const std::string& p : co.rows.extra) inputs.push_back({"--extra", p});
-    inputs.push_back({"--aliases", co.rows.aliases});
-    inputs.push_back({"--machine", co.rows.machine});
-    refuse_inputs_as_outputs(outputs, inputs);
-    co.on_inputs = [&outputs](const std::vector<std::string>& files) {
-      std::vector<CommandInput> read;
-      for (const std::string& f : files) read.push_back({"read for the rows", f});
-      refuse_inputs_as_outputs(outputs, read);
-    };
+    co.on_inputs = [&outputs](const std::vector<std::string>&) { outputs.refuse_inputs_read(); };
     PluginRegistry registry(common.plugin_paths);
     const calibration::Calibration c = calibration::calibrate(registry, co);
     if (json) json->stream() << calibration::calibration_json(c, command);

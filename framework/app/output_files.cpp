@@ -97,8 +97,8 @@ void refuse_if_input(const std::string& where, const std::string& option, const 
                      const struct stat& st) {
   if (const auto in = input_read_as(st.st_dev, st.st_ino))
     refuse(where, option, path,
-           "is an input of this command (the " + in->what + " " + in->path +
-               "): an output never replaces an input; write it elsewhere");
+           "is the command's input " + in->path + " (" + in->what +
+               "): an output cannot be one of the command's inputs");
 }
 
 }  // namespace
@@ -275,6 +275,14 @@ OutputFile* Outputs::add_output(const std::string& option, const std::string& pa
   return &f;
 }
 
+void Outputs::refuse_inputs_read() const {
+  for (const auto& f : files_) {
+    struct stat st {};
+    if (f->kind_ == OutputFile::Kind::atomic && ::stat(f->final_.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      refuse_if_input(loader::kCommandLine, f->option_, f->path_, st);
+  }
+}
+
 bool Outputs::stdout_taken() const {
   for (const auto& f : files_)
     if (f->kind_ == OutputFile::Kind::standard_output) return true;
@@ -283,12 +291,7 @@ bool Outputs::stdout_taken() const {
 
 void Outputs::commit_all() {
   throw_if_cancelled();
-  // An input read after its output was added (a file the study itself read): still refused.
-  for (auto& f : files_) {
-    struct stat st {};
-    if (f->kind_ == OutputFile::Kind::atomic && ::stat(f->final_.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-      refuse_if_input(loader::kCommandLine, f->option_, f->path_, st);
-  }
+  refuse_inputs_read();  // an input the study itself read after its output was added
   // Every write checked first, so that a failure leaves every final path as it was.
   for (auto& f : files_) f->commit();
   for (auto& f : files_) {
@@ -299,22 +302,6 @@ void Outputs::commit_all() {
     unregister_tmp(f->slot_);
     f->slot_ = -1;
     f->committed_ = true;
-  }
-}
-
-void refuse_inputs_as_outputs(const Outputs& outputs, const std::vector<CommandInput>& inputs,
-                              const std::string& where) {
-  for (const CommandInput& in : inputs) {
-    struct stat st {};
-    if (in.path.empty() || ::stat(in.path.c_str(), &st) != 0) continue;  // follows links
-    for (const auto& f : outputs.files_) {
-      // A new output (name_ set) is no existing file; stdout is never replaced.
-      if (f->kind_ == OutputFile::Kind::standard_output || !f->name_.empty()) continue;
-      if (f->dev_ == st.st_dev && f->ino_ == st.st_ino)
-        refuse(where, f->option_, f->path_,
-               "is the command's input " + in.path + " (" + in.what +
-                   "): an output cannot be one of the command's inputs");
-    }
   }
 }
 

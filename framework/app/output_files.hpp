@@ -28,24 +28,6 @@
 
 namespace tessera::cli {
 
-class Outputs;
-
-// A file a command reads, for refuse_inputs_as_outputs: how the command line names it ("CSV",
-// "--extra", "the alias table") and its path.
-struct CommandInput {
-  std::string what;
-  std::string path;
-};
-
-// Refuses an output that is one of the command's inputs (docs/limits.md "Outputs"): the same
-// existing file, compared by device and inode (so another spelling or a symlink is caught), would
-// be replaced by what the command computed from it. An InputError naming both, raised before any
-// work; call it once the outputs are added and again for inputs found later (files a command
-// reads through others), before anything is computed from them. Inputs that do not exist and
-// outputs to stdout are not compared.
-void refuse_inputs_as_outputs(const Outputs& outputs, const std::vector<CommandInput>& inputs,
-                              const std::string& where = loader::kCommandLine);
-
 class OutputFile {
  public:
   enum class Kind { standard_output, through, atomic };
@@ -76,8 +58,6 @@ class OutputFile {
   std::string name_;
   std::ofstream file_;
   bool opened_ = false, committed_ = false;
-
-  friend void refuse_inputs_as_outputs(const Outputs&, const std::vector<CommandInput>&, const std::string&);
 };
 
 class Outputs {
@@ -103,13 +83,14 @@ class Outputs {
   // Flushes every output and renames every temporary file over its path. Throws Cancelled
   // when cancellation was requested (nothing renamed), tessera::Error when a write failed.
   void commit_all();
+  // Refuses (InputError) any output that is now a file this process has read as input
+  // (core/inputs_read.hpp), for inputs read after the outputs were added; commit_all() calls it.
+  void refuse_inputs_read() const;
 
  private:
   OutputFile* add_output(const std::string& option, const std::string& path, const std::string& where,
                          bool follow_links);
   std::vector<std::unique_ptr<OutputFile>> files_;
-
-  friend void refuse_inputs_as_outputs(const Outputs&, const std::vector<CommandInput>&, const std::string&);
 };
 
 // Whether a written-through output (stdout, FIFO, device) has received content in this process.

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "../outputs/child_process.hpp"
 #include "../outputs/output_test_util.hpp"
 #include "analysis/measurement_csv.hpp"
 #include "tessera_build_paths.hpp"
@@ -47,20 +48,6 @@ void write_big_csv(const std::string& path) {
           << "\n";
 }
 
-// Waits up to `seconds` for `pid` to end: its exit status, or -1 (killed by a signal, or still
-// running: then killed).
-int wait_for(pid_t pid, int seconds) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  int st = 0;
-  while (std::chrono::steady_clock::now() < until) {
-    if (::waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &st, 0);
-  return -1;
-}
-
 struct Ended {
   int status = -1;
   std::string err;
@@ -77,20 +64,8 @@ Ended terminate_calibrate(Ready ready) {
   std::vector<std::string> args{exe,      "calibrate", in / "big.csv", "--framework",
                                 "none",   "--family",  "TEST",         "--folds",
                                 "source", "--summary", "--out",        out / "block.yaml"};
-  const pid_t pid = ::fork();
+  const pid_t pid = test::spawn_quiet(args, err_path);
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int o = ::open("/dev/null", O_WRONLY);
-    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(o, 1);
-    ::dup2(e, 2);
-    ::setenv("TESSERA_PLUGIN_PATH", "", 1);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(exe.c_str(), argv.data());
-    ::_exit(127);
-  }
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool now = false;
   while (!now && std::chrono::steady_clock::now() < until) {
@@ -101,7 +76,7 @@ Ended terminate_calibrate(Ready ready) {
   Ended e;
   if (now) {
     ::kill(pid, SIGTERM);
-    e.status = wait_for(pid, 15);  // promptly: well before the study would end on its own
+    e.status = test::wait_for(pid, 15);  // promptly: well before the study would end on its own
   } else {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);

@@ -36,7 +36,8 @@ TEST_CASE("outputs: an output naming the command's own input is refused and the 
        {"--json " + s, "--csv " + s, "--html " + (d / "link.html"), "--json " + (d / "./s.yaml")}) {
     INFO(option);
     CHECK(tessera("run " + s + " " + option, err) == 2);
-    CHECK(slurp(err).find(": is an input of this command (the ") != std::string::npos);
+    CHECK(slurp(err).find(": is the command's input " + s + " (") != std::string::npos);
+    CHECK(slurp(err).find("): an output cannot be one of the command's inputs") != std::string::npos);
     CHECK(slurp(s) == kScenario);
   }
   // Nothing but the inputs and the message is left.

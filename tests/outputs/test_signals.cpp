@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "child_process.hpp"
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
 
@@ -22,20 +23,6 @@ struct Ended {
   int status = -1;  // exit status, or -1 when killed by a signal / timed out
   std::string err;
 };
-
-// Waits up to `seconds` for `pid`; kills it (SIGKILL) past that.
-int wait_for(pid_t pid, int seconds) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  int st = 0;
-  while (std::chrono::steady_clock::now() < until) {
-    const pid_t r = ::waitpid(pid, &st, WNOHANG);
-    if (r == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &st, 0);
-  return -1;
-}
 
 // The temporary CSV has more than its header: rows are being written.
 bool rows_streaming(const TempDir& d) {
@@ -73,20 +60,8 @@ Ended interrupt_run(int sig) {
                                 "sweep.parallelism.dp=[1,2,3,4,5,6,7,8]",
                                 "--set",
                                 "sweep.parallelism.ep=[1,2,4,8,16,32,64,128,256]"};
-  const pid_t pid = ::fork();
+  const pid_t pid = spawn_quiet(args, err_path);
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int out = ::open("/dev/null", O_WRONLY);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(out, 1);
-    ::dup2(err, 2);
-    ::setenv("TESSERA_PLUGIN_PATH", "", 1);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(exe.c_str(), argv.data());
-    ::_exit(127);
-  }
   // Wait (up to 60 s on a loaded machine) for the search to stream rows.
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool started = false;

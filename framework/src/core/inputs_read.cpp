@@ -1,5 +1,7 @@
 #include "core/inputs_read.hpp"
 
+#include <sys/stat.h>
+
 #include <map>
 #include <mutex>
 #include <utility>
@@ -21,6 +23,11 @@ void note_input_read(unsigned long long device, unsigned long long inode, const 
   auto& m = inputs();
   if (m.size() >= kMaxInputsRemembered) return;
   m.emplace(std::make_pair(device, inode), InputRead{path, what});
+}
+
+void note_input_file(const std::string& path, const std::string& what) {
+  struct stat st {};
+  if (!path.empty() && ::stat(path.c_str(), &st) == 0) note_input_read(st.st_dev, st.st_ino, path, what);
 }
 
 std::optional<InputRead> input_read_as(unsigned long long device, unsigned long long inode) {

@@ -21,6 +21,9 @@ struct InputRead {
 // Called by read_input_file with the identity of the file it read.
 TESSERA_API void note_input_read(unsigned long long device, unsigned long long inode, const std::string& path,
                                  const std::string& what);
+// A file a command names as input before it reads it (calibrate's CSVs): noted as read, so that
+// no output may be added over it. Nothing when `path` does not exist (it is refused when read).
+TESSERA_API void note_input_file(const std::string& path, const std::string& what);
 // The input read with this identity, if any.
 TESSERA_API std::optional<InputRead> input_read_as(unsigned long long device, unsigned long long inode);
 

@@ -110,6 +110,14 @@ std::string printable_text(std::string_view text) { return printable(text, false
 
 std::string printable_lines(std::string_view text) { return printable(text, true); }
 
+std::size_t first_control_character(std::string_view text, bool lines_allowed) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && !(lines_allowed && (c == '\n' || c == '\t'))) || c == 0x7F) return i;
+  }
+  return std::string_view::npos;
+}
+
 std::string printable_message(std::string_view message) {
   if (message.size() <= kMaxMessageBytes) return printable_text(message);
   std::size_t cut = kMaxMessageBytes;

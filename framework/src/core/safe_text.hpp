@@ -25,6 +25,11 @@ TESSERA_API std::string printable_text(std::string_view text);
 // so that it cannot start a line that looks like the program's.
 TESSERA_API std::string printable_lines(std::string_view text);
 
+// Where the first ASCII control character of `text` is (a byte below 0x20, or DEL), std::string_view::npos
+// when none; with `lines_allowed`, newlines and tabs do not count. For text that must stay one
+// line (names, config values written as they are).
+TESSERA_API std::size_t first_control_character(std::string_view text, bool lines_allowed = false);
+
 // A whole message ready to print: at most kMaxMessageBytes of `message` (cut at a character,
 // then "…"), escaped with printable_text. Used where diagnostics and errors are printed.
 TESSERA_API std::string printable_message(std::string_view message);

@@ -5,29 +5,12 @@
 #include <sstream>
 
 #include "core/safe_text.hpp"
+#include "core/shell_word.hpp"
 #include "report/text_table.hpp"
 
 namespace tessera {
 
 namespace {
-
-// One word for sh (POSIX quoting, docs/limits.md "Outputs"): as it is when every byte is in
-// [A-Za-z0-9_./:@=+-], else inside single quotes, where sh interprets nothing — each quote of
-// the value itself closes the quoting, is written escaped (\') and reopens it: ' -> '\''.
-std::string shell_quote(const std::string& v) {
-  bool plain = !v.empty();
-  for (char ch : v)
-    plain = plain && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                      std::string_view("_./:@=+-").find(ch) != std::string_view::npos);
-  if (plain) return v;
-  std::string out = "'";
-  for (char ch : v) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-// Text for a `#` comment line of a script, or a line of the README: every control character
-// (a newline would end the comment and start a command) and invalid byte escaped.
-std::string comment_text(const std::string& v) { return printable_text(v); }
 
 // The scenario file's name (not its path: the files are the same wherever the scenario lies).
 std::string scenario_file(const Scenario& s) {
@@ -111,6 +94,9 @@ const MachineSpec& pool_machine_of(const Scenario& s, DeployPoint::Role role) {
 
 }  // namespace
 
+// Values on a script's command line go through shell_quote (core/shell_word.hpp); names in its
+// `#` comments and in the README through printable_text, so that a newline cannot end a comment
+// and start a command.
 std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry& e) {
   const FrameworkProfile& f = s.framework.profile;
   const std::vector<LaunchFlag> flags = launch_flags(f, s.model, e.point);
@@ -124,14 +110,14 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
     }
   const bool per_replica = !f.replicas_by_flag && !attention_dp(e.point.config) && e.point.config.dp > 1;
   sh << "#!/bin/sh\n"
-     << "# " << comment_text(e.title + " (Tessera --deploy, " + s.framework.label() + ")") << '\n'
-     << "# scenario: " << comment_text(s.name + " (" + scenario_file(s) + ")") << '\n'
-     << "# config: " << comment_text(e.config) << ", batch " << e.point.batch << ", token budget "
+     << "# " << printable_text(e.title + " (Tessera --deploy, " + s.framework.label() + ")") << '\n'
+     << "# scenario: " << printable_text(s.name + " (" + scenario_file(s) + ")") << '\n'
+     << "# config: " << printable_text(e.config) << ", batch " << e.point.batch << ", token budget "
      << e.point.token_budget << '\n'
-     << "# predicted: " << comment_text(e.metrics) << '\n'
+     << "# predicted: " << printable_text(e.metrics) << '\n'
      << "# instances: " << instances(f, e) << '\n';
   if (per_replica)
-    sh << "# dp replicas as instances: " << e.point.config.dp << " (" << comment_text(f.title)
+    sh << "# dp replicas as instances: " << e.point.config.dp << " (" << printable_text(f.title)
        << " starts one instance per data-parallel replica)\n";
   // One process group of this command spans `pes` PEs: more than a first-level unit (a node)
   // holds needs the framework's multi-node launch, which this line alone does not do.
@@ -140,8 +126,8 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
   const std::int64_t pes = per_replica ? e.point.config.pes() / e.point.config.dp : e.point.config.pes();
   if (node > 0 && pes > node)
     sh << "# nodes: one instance spans " << (pes + node - 1) / node << " x "
-       << comment_text(m.levels.empty() ? std::string("unit") : m.levels[0].name) << " (" << node
-       << " PEs each): start it with " << comment_text(f.title)
+       << printable_text(m.levels.empty() ? std::string("unit") : m.levels[0].name) << " (" << node
+       << " PEs each): start it with " << printable_text(f.title)
        << "'s multi-node launch (docs/frameworks.md \"Multi-node\"): as written it starts on one node only\n";
   sh << replace_model(f.command, model_id(s));
   for (const LaunchFlag& lf : flags) {
@@ -154,7 +140,7 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
   sh << '\n';
   std::vector<DeployFile> out{{e.label + ".sh", sh.str()}};
   if (has_yaml)
-    out.push_back({yaml_name, "# " + comment_text(f.title + " " + s.framework.version().version) +
+    out.push_back({yaml_name, "# " + printable_text(f.title + " " + s.framework.version().version) +
                                   " options for " + e.label + ".sh (Tessera --deploy)\n" + yaml.str()});
   return out;
 }
@@ -164,10 +150,11 @@ std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<Deplo
   std::ostringstream readme;
   const FrameworkChoice& fw = s.framework;
   readme
-      << "# Tessera --deploy: " << comment_text(fw.profile.title + ' ' + fw.version().version) << "\n\n"
-      << "Launch scripts written by `tessera serve --deploy` for the scenario `" << comment_text(s.name)
-      << "` (" << comment_text(scenario_file(s)) << "), model `" << comment_text(model_id(s))
-      << "`, framework `" << comment_text(fw.label()) << "` (" << comment_text(fw.version().docs) << ").\n"
+      << "# Tessera --deploy: " << printable_text(fw.profile.title + ' ' + fw.version().version) << "\n\n"
+      << "Launch scripts written by `tessera serve --deploy` for the scenario `" << printable_text(s.name)
+      << "` (" << printable_text(scenario_file(s)) << "), model `" << printable_text(model_id(s))
+      << "`, framework `" << printable_text(fw.label()) << "` (" << printable_text(fw.version().docs)
+      << ").\n"
       << "Each script's comments name the Tessera configuration it launches and what Tessera predicts for\n"
       << "it; `# instances: N` is how many copies of the command to start (a disaggregated pool's\n"
       << "instances, or one per data-parallel replica where the framework has no data-parallel flag).\n"
@@ -177,9 +164,9 @@ std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<Deplo
     std::vector<DeployFile> files = render_deploy_entry(s, e);
     for (const DeployFile& f : files) {
       readme << "| " << f.name << " | "
-             << comment_text(f.name.size() > 3 && f.name.substr(f.name.size() - 3) == ".sh"
-                                 ? e.title + ": " + e.config
-                                 : "options read by " + e.label + ".sh")
+             << printable_text(f.name.size() > 3 && f.name.substr(f.name.size() - 3) == ".sh"
+                                   ? e.title + ": " + e.config
+                                   : "options read by " + e.label + ".sh")
              << " |\n";
       out.push_back(f);
     }

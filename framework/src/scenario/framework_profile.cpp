@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "core/nearest_name.hpp"
+#include "core/safe_text.hpp"
+#include "core/shell_word.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/yaml_tree.hpp"
 
@@ -44,24 +46,10 @@ std::string text_of(const YNode& map, const std::string& path, const char* key, 
 }
 
 // Words frameworks.yaml puts into a launch script unquoted (docs/frameworks.md "--deploy"): the
-// command's words and the flag names. Each must be plain for sh — [A-Za-z0-9_./:@=+-] — so no
-// data file can make a script run something it does not show.
-bool shell_plain(const std::string& w) {
-  if (w.empty()) return false;
-  for (char ch : w)
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-          std::string_view("_./:@=+-").find(ch) != std::string_view::npos))
-      return false;
-  return true;
-}
-
-// A control character (a newline ends a YAML line or a comment) or a byte outside printable
-// ASCII in a value written into a config file as it is.
-bool has_control(const std::string& w) {
-  for (char ch : w)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) return true;
-  return false;
-}
+// command's words and the flag names, each plain for sh (core/shell_word.hpp), so no data file
+// can make a script run something it does not show; a value written into a config file as it
+// is holds no control character (a newline would start a key of its own).
+bool has_control(const std::string& w) { return first_control_character(w) != std::string_view::npos; }
 
 void check_flag_name(const YNode& n, const std::string& path, const char* key, const std::string& v,
                      Diags& d) {

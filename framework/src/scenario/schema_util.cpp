@@ -190,15 +190,12 @@ std::optional<std::string> read_string(const YNode& n, const std::string& path, 
   // Names, paths and choices are one line of text: a control character (ESC, CR, NUL, a
   // newline) would reach terminals, logs and launch scripts. `description` is free text: lines
   // and tabs allowed there.
-  const bool free_text = path == "description";
-  for (std::size_t i = 0; i < n.value.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(n.value[i]);
-    if ((c < 0x20 && !(free_text && (c == '\n' || c == '\t'))) || c == 0x7F) {
-      d.error(n.where, path + ": expected one line of text without control characters, found " +
-                           printable_text(std::string(1, static_cast<char>(c))) + " at character " +
-                           std::to_string(i + 1) + " of \"" + printable_text(excerpt(n.value)) + "\"");
-      return std::nullopt;
-    }
+  const std::size_t i = first_control_character(n.value, path == "description");
+  if (i != std::string::npos) {
+    d.error(n.where, path + ": expected one line of text without control characters, found " +
+                         printable_text(n.value.substr(i, 1)) + " at character " + std::to_string(i + 1) +
+                         " of \"" + printable_text(excerpt(n.value)) + "\"");
+    return std::nullopt;
   }
   return n.value;
 }
