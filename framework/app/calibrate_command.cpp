@@ -96,7 +96,7 @@ int calibrate_command(const Args& args) {
         "bands", po::value<std::string>(&bands_path)->value_name("FILE"),
         "write the band file (leave-one-source-out percentiles of ln(predicted/measured); "
         "data/error-bands.csv)")("summary", po::bool_switch(&summary), "leave out the per-row table");
-    add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp);
+    add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::vector<std::string>>(&csv_paths), "measurements CSV(s)");
     if (!parse_or_help(args, desc, hidden, "csv", -1, common, kCalibrateUsage, kCalibrateExamples))

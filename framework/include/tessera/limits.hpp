@@ -34,6 +34,8 @@ struct Limits {
   std::uint64_t search_samples = 10'000'000;    // samples of a sampling search
   std::uint64_t search_stale_rounds = 1'000;    // rounds in a row a search may propose nothing new
   std::uint64_t moe_table_entries = 1'000'000;  // entries of the exact MoE most-loaded-rank table, per thread
+  std::uint64_t calibrate_fit_predictions = 256;  // distinct predictions one calibration fit runs on
+  std::uint64_t calibrate_folds = 64;             // held-out folds (each a fit) of one calibration
   // Magnitudes (plausibility bounds that also keep every product exact: docs/limits.md).
   std::uint64_t model_dimension = 1ull
                                   << 24;   // any integer dimension of a model (layers, hidden, vocab, ...)

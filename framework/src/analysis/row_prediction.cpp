@@ -123,12 +123,15 @@ void time_single_stage(const EvalContext& ctx, const LatencyModel& lat, const St
 // model adds to a step of that one stage (launch exposure).
 double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w,
                          const ParallelConfig& c, const Layout& layout, double fraction) {
-  StepWork one;
+  // Kept per thread, as the evaluator keeps its scratch: both are large and zeroed when made.
+  thread_local StepWork one;
+  thread_local StageList out;
+  one.size = 0;
+  out.clear();
   StageWork& s = one.push();
   s = w;
   s.count = 1;
   one.tokens = 0;
-  StageList out;
   time_single_stage(ctx, lat, one, c, layout, out);
   double t = 0;
   for (int i = 0; i < out.size; ++i) {
@@ -142,7 +145,7 @@ struct PointEvaluator {
   const PreparedRow& row;
   const std::shared_ptr<const LatencyModel>& latency;
   const std::shared_ptr<const MemoryModel>& memory;
-  MachineSpec machine;
+  const MachineSpec& machine;  // the row's, with the efficiency block predicted with
 
   double run(Mode mode, std::int64_t context, Evaluation& e) const {
     Workload w;
@@ -308,10 +311,15 @@ struct PointEvaluator {
 double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
                    const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
                    CollectiveDetail* detail) {
-  PointEvaluator pe{row, latency, memory, row.machine};
-  pe.machine.efficiency = efficiency;
+  // The machine with `efficiency` and the evaluation's scratch, kept per thread: a calibration
+  // predicts each row thousands of times, and assigning into them reuses their storage where a
+  // fresh copy would allocate each time.
+  thread_local MachineSpec machine;
+  thread_local Evaluation e;
+  machine = row.machine;
+  machine.efficiency = efficiency;
+  const PointEvaluator pe{row, latency, memory, machine};
   const RowPlan& p = row.plan;
-  Evaluation e;
   double si = 0;
   switch (p.measure) {
     case Measure::prefill:

@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 19> kTable{{
+const std::array<LimitInfo, 21> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -35,6 +35,13 @@ const std::array<LimitInfo, 19> kTable{{
     {"moe.table_entries", &Limits::moe_table_entries,
      "cost of the exact MoE most-loaded-rank sum, (ep-1)(slots+1)^2 table entries (beyond: the documented "
      "approximation)",
+     nullptr},
+    {"calibrate.fit_predictions", &Limits::calibrate_fit_predictions,
+     "distinct predictions one calibrate fit runs on (beyond: an equal share per source and profile; every "
+     "row is still scored)",
+     nullptr},
+    {"calibrate.folds", &Limits::calibrate_folds,
+     "held-out folds of one calibrate run, each a fit (one per source, family or framework version held out)",
      nullptr},
     {"model.dimension", &Limits::model_dimension,
      "any integer dimension of a model (layers, hidden, heads, ffn, vocab, experts, MLA ranks)", nullptr},

@@ -9,6 +9,7 @@
 #include "analysis/table_rows.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::calibration {
 
@@ -113,6 +114,18 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
                        "): the held-out error cannot be measured (" + fold_name(k) +
                        " needs rows from two sources or more); --folds in-sample fits and scores in sample");
 
+  std::size_t held_out = 0;
+  for (FoldKind k : kinds)
+    if (k != FoldKind::in_sample) {
+      std::set<std::string> groups;
+      for (const FitRow& r : c.data.rows) groups.insert(fold_group(r, k));
+      held_out += groups.size();
+    }
+  if (held_out > current_limits().calibrate_folds)
+    throw InputError("calibrate: the held-out folds (" + std::to_string(held_out) +
+                     ", one fit each: one per source, family or framework version the --folds hold out) " +
+                     limit_exceeded("calibrate.folds") +
+                     ", or fit and score in sample only with --folds in-sample");
   for (FoldKind k : kinds)
     if (k != FoldKind::in_sample) {
       c.notes.push_back(

@@ -130,7 +130,7 @@ double DataTerm::operator()(const FitState& state, const Predictor& predictor) {
       rows.push_back(distinct_[i]);
     }
   }
-  const std::vector<double> fresh = predictor.predict(rows, state);
+  const std::vector<double> fresh = predictor.predict_distinct(rows, state);
   for (std::size_t k = 0; k < again.size(); ++k) predicted_[again[k]] = fresh[k];
   for (Slice& sl : slices_) {
     if (sl.known) continue;

@@ -34,6 +34,8 @@ class TESSERA_API Predictor {
   // that predict alike (FitRow::predicts_as) are predicted once; the cancellation token is
   // polled every 64 predictions (throws Cancelled).
   std::vector<double> predict(const std::vector<const FitRow*>& rows, const FitState& state) const;
+  // The same for rows already distinct (distinct_predictions' rows): one prediction each.
+  std::vector<double> predict_distinct(const std::vector<const FitRow*>& rows, const FitState& state) const;
 
   const std::string& latency() const { return latency_; }
 

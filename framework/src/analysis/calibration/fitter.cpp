@@ -5,7 +5,9 @@
 #include <set>
 
 #include "analysis/calibration/data_term.hpp"
+#include "analysis/calibration/fit_sample.hpp"
 #include "tessera/dtype.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::calibration {
 
@@ -73,7 +75,13 @@ FitResult fit(const std::vector<const FitRow*>& rows, const std::vector<FitParam
     tr.push_back(sl.param->transform);
     value_of(res.state, sl) = sl.param->start;
   }
-  DataTerm data(rows, o.extra_weight);
+  const FitSample sample = fit_sample(rows, current_limits().calibrate_fit_predictions);
+  if (sample.sampled())
+    res.notes.push_back(
+        "fitted on " + std::to_string(sample.predictions) + " of " + std::to_string(sample.of) +
+        " distinct predictions, an equal share per source and profile, and scored every row: their number " +
+        limit_exceeded("calibrate.fit_predictions"));
+  DataTerm data(sample.rows, o.extra_weight);
   auto f = [&](const std::vector<double>& y) {
     double pen = 0;
     for (std::size_t i = 0; i < slots.size(); ++i) {
