@@ -14,6 +14,7 @@
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "report/calibration_report.hpp"
+#include "report/provenance.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 
@@ -163,9 +164,9 @@ int calibrate_command(const Args& args) {
     co.on_inputs = [&outputs](const std::vector<std::string>&) { outputs.refuse_inputs_read(); };
     PluginRegistry registry(common.plugin_paths);
     const calibration::Calibration c = calibration::calibrate(registry, co);
-    if (json) json->stream() << calibration::calibration_json(c, command);
+    if (json) json->stream() << calibration::calibration_json(c, command, provenance_json(registry));
     if (out) out->stream() << calibration::family_blocks_yaml(c);
-    if (bands) bands->stream() << calibration::bands_csv(c, command);
+    if (bands) bands->stream() << calibration::bands_csv(c, command, provenance_comment(registry));
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;

@@ -13,6 +13,7 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/compare_report.hpp"
+#include "report/provenance.hpp"
 #include "report/scope_documents.hpp"
 #include "scenario/latency_choices.hpp"
 #include "scope_option.hpp"
@@ -101,7 +102,8 @@ int compare_command(const Args& args) {
         quiet.on_progress = {};
         return compare_json(compare_models(others, quiet), *others[0]);
       });
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                          // the command that produced it
+      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

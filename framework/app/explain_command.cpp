@@ -7,6 +7,7 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
+#include "report/provenance.hpp"
 #include "report/scope_documents.hpp"
 #include "report/text_table.hpp"
 #include "scenario/yaml_tree.hpp"
@@ -86,7 +87,8 @@ int explain_command(const Args& args) {
           throw Error(std::string("explain: the configuration is invalid under scope ") + scope_name(scope));
         return explain_json(other, oe);
       });
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                          // the command that produced it
+      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

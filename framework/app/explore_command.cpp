@@ -18,6 +18,7 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explore_report.hpp"
+#include "report/provenance.hpp"
 #include "report/scope_documents.hpp"
 #include "report/serve_explore_report.hpp"
 #include "scenario/sweep_size.hpp"
@@ -79,7 +80,8 @@ int explore_serve(const CommonOptions& common, const Study& study, unsigned thre
       quiet.on_progress = {};
       return serve_explore_json(other, explore_serving(other, quiet));
     });
-    j["command"] = html.command;  // the command that produced it
+    j["command"] = html.command;                          // the command that produced it
+    j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
     if (json) json->stream() << j.dump(2) << "\n";
     write_html(html, j);
   }
@@ -156,7 +158,8 @@ int explore_command(const Args& args) {
         return explore_json(other, explore_hardware(other, *study.create_search(),
                                                     *create_cost_objective(scoped, registry), quiet));
       });
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                          // the command that produced it
+      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

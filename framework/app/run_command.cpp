@@ -14,6 +14,7 @@
 #include "progress_bar.hpp"
 #include "report/pareto_plot.hpp"
 #include "report/points_json.hpp"
+#include "report/provenance.hpp"
 #include "report/result_documents.hpp"
 #include "report/scope_documents.hpp"
 #include "report/search_report.hpp"
@@ -111,7 +112,8 @@ int run_command(const Args& args) {
         quiet.on_progress = {};
         return run_document(other, run_search(other, *study.create_search(), quiet));
       });
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                          // the command that produced it
+      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -12,6 +12,7 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/provenance.hpp"
 #include "report/scope_documents.hpp"
 #include "report/sensitivity_report.hpp"
 #include "scope_option.hpp"
@@ -98,7 +99,8 @@ int sensitivity_command(const Args& args) {
         quiet.on_progress = {};
         return sensitivity_json(other, sensitivity_study(other, *study.create_search(), par, hw, quiet));
       });
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                          // the command that produced it
+      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -21,6 +21,7 @@
 #include "report/disagg_report.hpp"
 #include "report/pareto_plot.hpp"
 #include "report/points_json.hpp"
+#include "report/provenance.hpp"
 #include "report/result_documents.hpp"
 #include "report/scope_documents.hpp"
 #include "report/serve_report.hpp"
@@ -198,7 +199,8 @@ int serve_command(const Args& args) {
         quiet.on_progress = {};
         return serve_document(other, run_serving_answer(other, quiet));
       });
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                          // the command that produced it
+      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -14,6 +14,7 @@
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/provenance.hpp"
 #include "report/validation_report.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "terminal.hpp"
@@ -115,7 +116,8 @@ int validate_data_command(const Args& args) {
     const auto reports = validation::validate_data(rows, registry, vo);
     if (json || html.any()) {
       nlohmann::json j = validation::reports_document(reports);
-      j["command"] = html.command;  // the command that produced it
+      j["command"] = html.command;                  // the command that produced it
+      j["provenance"] = provenance_json(registry);  // what produced it (docs/report.md)
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

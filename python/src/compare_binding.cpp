@@ -36,7 +36,7 @@ py::object compare(const ScenarioHandle& h, const std::vector<std::string>& late
   co.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   std::optional<CompareResult> result;
   guard.run([&] { result.emplace(compare_models(ptrs, co)); });
-  return to_python(compare_json(*result, *ptrs[0]));
+  return to_python(with_provenance(compare_json(*result, *ptrs[0]), study.registry()));
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
     so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
     std::optional<ServeExploreResult> result;
     guard.run([&] { result.emplace(explore_serving(h.session(), so)); });
-    return to_python(serve_explore_json(h.session(), *result));
+    return to_python(with_provenance(serve_explore_json(h.session(), *result), h.registry()));
   }
   const auto strategy = h.registry().create_search(h.scenario().plugins.search);
   const auto cost = create_cost_objective(h.scenario(), h.registry());
@@ -42,7 +42,7 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
   eo.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   std::optional<ExploreResult> result;
   guard.run([&] { result.emplace(explore_hardware(h.session(), *strategy, *cost, eo)); });
-  return to_python(explore_json(h.session(), *result));
+  return to_python(with_provenance(explore_json(h.session(), *result), h.registry()));
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   so.points = kMaxReportPoints;  // the CLI's --json has them too
   SearchResult result;
   guard.run([&] { result = run_search(h.session(), *strategy, so); });
-  return to_python(run_document(h.session(), result));
+  return to_python(with_provenance(run_document(h.session(), result), h.registry()));
 }
 
 py::object explain(const ScenarioHandle& h, const std::string& config_text) {
@@ -46,7 +46,7 @@ py::object explain(const ScenarioHandle& h, const std::string& config_text) {
   if (!e.valid)
     throw InputError(format_config(config, session.machine()) + ": invalid configuration: " +
                      describe_invalid(e.layout.reason, session.model(), session.machine(), config));
-  return to_python(explain_json(session, e));
+  return to_python(with_provenance(explain_json(session, e), h.registry()));
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
   so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   std::optional<SensitivityStudy> result;
   guard.run([&] { result.emplace(sensitivity_study(h.session(), *strategy, parallelism, hardware, so)); });
-  return to_python(sensitivity_json(h.session(), *result));
+  return to_python(with_provenance(sensitivity_json(h.session(), *result), h.registry()));
 }
 
 }  // namespace

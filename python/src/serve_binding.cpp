@@ -34,7 +34,7 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
   so.points = kMaxReportPoints;  // the CLI's --json has them too
   std::optional<ServingAnswer> answer;
   guard.run([&] { answer.emplace(run_serving_answer(session, so)); });
-  const nlohmann::json j = serve_document(session, *answer);
+  const nlohmann::json j = with_provenance(serve_document(session, *answer), h.registry());
   return to_python(j);
 }
 

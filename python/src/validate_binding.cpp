@@ -42,7 +42,7 @@ py::object validate_data(const std::string& csv, const std::vector<std::string>&
     const auto rows = validation::read_measurements(csv);
     document = validation::reports_json(validation::validate_data(rows, *registry, vo));
   });
-  return to_python(nlohmann::json::parse(document));
+  return to_python(with_provenance(nlohmann::json::parse(document), *registry));
 }
 
 }  // namespace

@@ -18,12 +18,17 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 
 def same_document(raw, cli_doc) -> bool:
     """A Python result's document equals the CLI's --json but for `command` (the Python call
-    there, the command line here; docs/report.md)."""
+    there, the command line here; docs/report.md) and `provenance`'s plugin list (docs/python.md)."""
     import json
 
     a, b = json.loads(json.dumps(raw)), dict(cli_doc)
     assert a.pop("command", "").startswith("python: tessera.")
     assert b.pop("command", "").startswith("tessera ")
+    # `provenance`: the same build; the module's registry is shared by the process, so its
+    # plugins are every library loaded so far, the CLI's among them (same path and digest).
+    pa, pb = a.pop("provenance"), b.pop("provenance")
+    assert pa["tessera"] == pb["tessera"]
+    assert all(p in pa["plugins"] for p in pb["plugins"]), (pa["plugins"], pb["plugins"])
     return a == b
 
 

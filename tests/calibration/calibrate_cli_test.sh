@@ -39,4 +39,18 @@ expect 2 '2 mapped rows for 5 fitted values' "$dir/two.csv" --framework none --f
 expect 2 'held-out error cannot be measured' "$src/data/measurements-h200.csv" --framework none
 expect 2 '--bands scores latency/calibrated only' "$dir/unmapped.csv" --latency measured --bands "$dir/b.csv"
 [[ -e "$dir/b.csv" ]] && { echo "FAIL: --bands file written on bad input"; fail=1; }
+# The band file's provenance comment lines (docs/report.md "Provenance"): Tessera's version,
+# commit and build type, then each plugin library with the SHA-256 sha256sum computes.
+"$tessera" calibrate "$src/data/measurements.csv" --extra "$src/data/measurements-h200.csv" --folds source \
+  --rounds 1 --limit calibrate.fit_predictions=16 --bands "$dir/bands.csv" --summary -q >/dev/null 2>"$dir/err" ||
+  { echo "FAIL: calibrate --bands:"; cat "$dir/err"; fail=1; }
+if ! sed -n 2p "$dir/bands.csv" | grep -Eq '^# tessera [0-9.]+, commit ([0-9a-f]{40}|unknown), build [A-Za-z]+, '; then
+  echo "FAIL: --bands line 2 is not the provenance line:"; head -3 "$dir/bands.csv"; fail=1
+fi
+plugin_line=$(grep -m1 '^# plugin latency/calibrated ' "$dir/bands.csv")
+lib=$(awk '{print $5}' <<<"$plugin_line")
+want=$(sha256sum "$lib" | cut -d' ' -f1)
+if [[ -z $plugin_line || $(awk '{print $7}' <<<"$plugin_line") != "$want" ]]; then
+  echo "FAIL: --bands plugin line '$plugin_line': expected sha256 $want of $lib"; fail=1
+fi
 exit $fail

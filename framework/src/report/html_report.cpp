@@ -91,6 +91,31 @@ std::string row(const std::string& name, const std::string& value_html) {
   return "<tr><th>" + name + "</th><td>" + value_html + "</td></tr>\n";
 }
 
+// The "Tessera" row (version, and with `provenance` the commit and build type) and, with
+// `provenance`, the "plugin libraries" row: each id, version and the digest's first 12 digits.
+std::string provenance_header_rows(const json& result) {
+  const json& p = field(result, "provenance");
+  const json& t = field(p, "tessera");
+  std::string version = text_of(field(result, "version"));
+  if (t.is_object()) {
+    const std::string commit = text_of(field(t, "commit"));
+    version += " (commit " + commit.substr(0, 12) + ", " + text_of(field(t, "build_type"));
+    if (const std::string san = text_of(field(t, "sanitizers")); !san.empty() && san != "none")
+      version += ", sanitizers " + san;
+    version += ")";
+  }
+  std::string h = row("Tessera", html_escape(version));
+  const json& plugins = field(p, "plugins");
+  if (!plugins.is_array() || plugins.empty()) return h;
+  std::string libs;
+  for (const json& l : plugins) {
+    const json& digest = field(l, "sha256");
+    libs += (libs.empty() ? "" : ", ") + text_of(field(l, "id")) + " " + text_of(field(l, "version")) +
+            " (sha256 " + (digest.is_string() ? digest.get<std::string>().substr(0, 12) : "unreadable") + ")";
+  }
+  return h + row("plugin libraries", html_escape(libs));
+}
+
 }  // namespace
 
 std::string html_escape(const std::string& text) {
@@ -169,7 +194,7 @@ std::string html_report(const json& result, const std::string& command, const We
   if (!field(result, "model").is_null()) h += row("model", html_escape(model_line(result)));
   if (!field(result, "machine").is_null()) h += row("machine", html_escape(machine_line(result)));
   h += row("plugins", html_escape(plugins_line(result)));
-  h += row("Tessera", html_escape(text_of(field(result, "version"))));
+  h += provenance_header_rows(result);
   // Every predicted latency and throughput of the page lies in this band (held-out validation).
   if (const std::string b = band_line(field(result, "band")); !b.empty())
     h += row("error band", html_escape(b));

@@ -127,6 +127,18 @@ std::vector<Rule> header_rules() {
       {"objectives[].key", S},
       {"version", S},
       {"command", S},
+      // Where the result came from (report/provenance.hpp); absent in results saved before it.
+      {"provenance", O},
+      {"provenance.tessera", O},
+      {"provenance.tessera.version", S},
+      {"provenance.tessera.commit", S},
+      {"provenance.tessera.build_type", S},
+      {"provenance.tessera.sanitizers", S},
+      {"provenance.plugins", L},
+      {"provenance.plugins[]", O},
+      {"provenance.plugins[].id", S},
+      {"provenance.plugins[].version", S},
+      {"provenance.plugins[].sha256", S},
       {"scope", S},
       {"by_scope", O},
       {"by_scope.*", O},  // each checked as a document of its own kind

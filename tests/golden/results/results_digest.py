@@ -43,8 +43,11 @@ CONFIG_KEYS = ["tp", "cp", "pp", "dp", "ep", "tp_placement", "cp_placement", "cp
 # `command` (docs/report.md): the command line that produced a document, with the scenario's
 # absolute path as this script passes it (os.path.join(repo, ...), which need not be the
 # realpath that <repo> replaces) and the binary's invocation: how it was run, not a result.
+# `provenance` (docs/report.md "Provenance"): the build and plugin libraries that produced a
+# document (commit, build type, library paths and digests): where a result came from, not a result.
 IGNORED_KEYS = {"version", "tessera_version", "elapsed_s", "wall_s", "threads", "path", "file",
-                "scenario_path", "machine_path", "model_path", "plugin_path", "library", "command"}
+                "scenario_path", "machine_path", "model_path", "plugin_path", "library", "command",
+                "provenance"}
 
 
 def fmt(v):

@@ -1,0 +1,75 @@
+#include "report/provenance.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+#include "core/build_info.hpp"
+#include "core/safe_text.hpp"
+#include "core/sha256.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera {
+namespace provenance_rows {
+
+// The path as loaded, made absolute (not resolved through links: the file the host opened).
+std::string absolute_path(const std::string& p) {
+  std::error_code ec;
+  const std::filesystem::path a = std::filesystem::absolute(p, ec);
+  return ec ? p : a.lexically_normal().string();
+}
+
+std::vector<const LoadedPlugin*> sorted_plugins(const PluginRegistry& registry) {
+  std::vector<const LoadedPlugin*> out;
+  for (const LoadedPlugin& p : registry.plugins()) out.push_back(&p);
+  std::sort(out.begin(), out.end(), [](const LoadedPlugin* a, const LoadedPlugin* b) {
+    const std::string ia = a->id(), ib = b->id();
+    return ia != ib ? ia < ib : a->path < b->path;
+  });
+  return out;
+}
+
+// A descriptor's text as JSON can hold it (null: "", bytes that are not UTF-8 escaped).
+std::string text(const char* s) { return s ? printable_text(s) : std::string(); }
+
+}  // namespace provenance_rows
+
+nlohmann::json provenance_json(const PluginRegistry& registry) {
+  nlohmann::json plugins = nlohmann::json::array();
+  for (const LoadedPlugin* p : provenance_rows::sorted_plugins(registry)) {
+    const PluginDescriptor& d = *p->descriptor;
+    using provenance_rows::text;
+    const std::string path = provenance_rows::absolute_path(p->path);
+    const std::optional<std::string> digest = file_sha256_cached(path);
+    plugins.push_back({{"id", printable_text(p->id())},
+                       {"kind", plugin_kind_name(d.kind)},
+                       {"name", text(d.name)},
+                       {"version", text(d.version)},
+                       {"framework_version", text(d.framework_version)},
+                       {"path", printable_text(path)},
+                       {"sha256", digest ? nlohmann::json(*digest) : nlohmann::json(nullptr)}});
+  }
+  return {{"tessera",
+           {{"version", kVersion},
+            {"commit", build_commit()},
+            {"build_type", build_type()},
+            {"sanitizers", build_sanitizers()},
+            {"compiler", build_compiler()}}},
+          {"plugins", plugins}};
+}
+
+std::string provenance_comment(const PluginRegistry& registry) {
+  const nlohmann::json j = provenance_json(registry);
+  const nlohmann::json& t = j["tessera"];
+  std::string s = "# tessera " + t["version"].get<std::string>() + ", commit " +
+                  t["commit"].get<std::string>() + ", build " + t["build_type"].get<std::string>() +
+                  ", sanitizers " + t["sanitizers"].get<std::string>() + ", compiler " +
+                  t["compiler"].get<std::string>() + "\n";
+  for (const nlohmann::json& p : j["plugins"])
+    s += "# plugin " + p["id"].get<std::string>() + " " + p["version"].get<std::string>() + " " +
+         p["path"].get<std::string>() + " sha256 " +
+         (p["sha256"].is_null() ? std::string("unreadable") : p["sha256"].get<std::string>()) + "\n";
+  return s;
+}
+
+}  // namespace tessera
