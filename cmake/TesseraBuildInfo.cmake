@@ -8,10 +8,18 @@
 set(TESSERA_BUILD_COMMIT unknown)
 find_program(TESSERA_GIT git)
 if(TESSERA_GIT)
+  # Only SOURCE_DIR's own checkout: a source tree unpacked inside another repository (a tarball
+  # under a dotfiles or monorepo checkout) must not record that repository's commit.
+  execute_process(COMMAND ${TESSERA_GIT} -C ${SOURCE_DIR} rev-parse --show-toplevel
+                  OUTPUT_VARIABLE _top RESULT_VARIABLE _top_rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
   execute_process(COMMAND ${TESSERA_GIT} -C ${SOURCE_DIR} rev-parse --verify -q HEAD
                   OUTPUT_VARIABLE _commit RESULT_VARIABLE _rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(_rc EQUAL 0 AND _commit MATCHES "^[0-9a-f]+$")
-    set(TESSERA_BUILD_COMMIT ${_commit})
+  if(_top_rc EQUAL 0 AND _rc EQUAL 0 AND _commit MATCHES "^[0-9a-f]+$")
+    file(REAL_PATH "${_top}" _top_real)
+    file(REAL_PATH "${SOURCE_DIR}" _src_real)
+    if(_top_real STREQUAL _src_real)
+      set(TESSERA_BUILD_COMMIT ${_commit})
+    endif()
   endif()
 endif()
 set(TESSERA_BUILD_TYPE "${BUILD_TYPE}")

@@ -25,14 +25,15 @@ namespace {
 // Rows of one source: `distinct` predictions (each its own prepared row), each `copies` times.
 struct Rows {
   std::vector<FitRow> rows;
-  void add(const std::string& source, std::size_t distinct, std::size_t copies) {
+  void add(const std::string& source, std::size_t distinct, std::size_t copies,
+           const std::string& family = "TEST", const std::string& framework = "none") {
     for (std::size_t i = 0; i < distinct; ++i) {
       auto prep = std::make_shared<const validation::PreparedRow>();
       for (std::size_t k = 0; k < copies; ++k) {
         FitRow r;
         r.source = source;
-        r.family = "TEST";
-        r.framework = "none";
+        r.family = family;
+        r.framework = framework;
         r.id = source + "-" + std::to_string(i) + "-" + std::to_string(k);
         r.prep = prep;
         rows.push_back(r);
@@ -113,17 +114,42 @@ TEST_CASE("fit sample: more groups than the limit keep one prediction of groups 
   for (const auto& [source, preds] : by) CHECK(preds.size() == 1);
 }
 
+TEST_CASE("fit sample: every family and profile keeps predictions", "[calibrate]") {
+  // One source: a single A100 prediction among 300 H100 ones, then a second source of H100 rows.
+  // Without the family in the groups, the evenly spaced picks of the first group skip it.
+  Rows r;
+  r.add("s1", 1, 1, "H100");
+  r.add("s1", 1, 1, "A100");
+  r.add("s1", 299, 1, "H100");
+  r.add("s2", 100, 1, "H100");
+  const FitSample s = fit_sample(r.pointers(), 256);
+  CHECK(s.sampled());
+  CHECK(s.predictions <= 256);
+  std::set<std::string> families;
+  for (const FitRow* row : s.rows) families.insert(row->family);
+  CHECK(families == std::set<std::string>{"A100", "H100"});
+  // More groups than the limit: the groups left out still lend one prediction per profile.
+  Rows many;
+  for (int i = 0; i < 8; ++i) many.add("s" + std::to_string(i), 2, 1);
+  many.add("s8", 2, 1, "TEST", "vllm");  // the only vllm group, last
+  const FitSample m = fit_sample(many.pointers(), 4);
+  std::set<std::string> profiles;
+  for (const FitRow* row : m.rows) profiles.insert(row->framework);
+  CHECK(profiles == std::set<std::string>{"none", "vllm"});
+  CHECK(m.predictions == 5);
+}
+
 TEST_CASE("fit sample: a calibration past the limit says so and scores every row", "[calibrate]") {
   const LimitsGuard guard;
   Limits small = guard.before;
-  small.calibrate_fit_predictions = 16;
+  small.calibrate_fit_predictions = 40;
   set_limits(small);
   CalibrateOptions o;
   o.rows.target = {std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv"};
   o.rows.data_root = TESSERA_SOURCE_DIR;
   o.folds = {FoldKind::in_sample};
   const Calibration c = calibrate(test::registry(), o);
-  REQUIRE(c.data.distinct > 16);
+  REQUIRE(c.data.distinct > 40);
   bool noted = false;
   for (const std::string& n : c.notes)
     noted =
@@ -131,6 +157,21 @@ TEST_CASE("fit sample: a calibration past the limit says so and scores every row
   CHECK(noted);
   REQUIRE(c.protocol.size() == 1);
   CHECK(c.protocol[0].pooled().size() == c.data.rows.size());
+}
+
+TEST_CASE("calibrate limits: a sample with fewer predictions than fitted values is refused", "[calibrate]") {
+  const LimitsGuard guard;
+  Limits small = guard.before;
+  small.calibrate_fit_predictions = 3;  // more groups than 3: three of them, and one more whose family or
+  set_limits(small);                    // profile the three leave out
+  CalibrateOptions o;
+  o.rows.target = {std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv"};
+  o.rows.data_root = TESSERA_SOURCE_DIR;
+  o.folds = {FoldKind::in_sample};
+  CHECK_THROWS_WITH(
+      calibrate(test::registry(), o),
+      Catch::Matchers::Contains("the fit sample holds 4 distinct predictions for 17 fitted values") &&
+          Catch::Matchers::Contains("raise --limit calibrate.fit_predictions"));
 }
 
 TEST_CASE("calibrate limits: more held-out folds than the limit are refused before any fit", "[calibrate]") {

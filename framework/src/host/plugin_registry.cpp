@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/nearest_name.hpp"
+#include "core/sha256.hpp"
 #include "host/guarded_plugins.hpp"
 #include "host/plugin_barrier.hpp"
 #include "host/plugin_discovery.hpp"
@@ -158,12 +159,20 @@ bool PluginRegistry::load_file(const std::string& path) {
                           "); keeping the first");
     return false;
   }
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  p.absolute_path = ec ? path : abs.lexically_normal().string();
+  p.sha256 = file_sha256_cached(p.absolute_path);
   spdlog::debug("loaded {}", describe_plugin(p));
   impl_->plugins.push_back(std::move(p));
   return true;
 }
 
 const std::deque<LoadedPlugin>& PluginRegistry::plugins() const { return impl_->plugins; }
+std::vector<LoadedPlugin> PluginRegistry::loaded() const {
+  std::lock_guard lock(impl_->mutex);
+  return {impl_->plugins.begin(), impl_->plugins.end()};
+}
 const std::vector<PluginLoadFailure>& PluginRegistry::failures() const { return impl_->failures; }
 const std::vector<std::string>& PluginRegistry::search_path() const { return impl_->search_path; }
 

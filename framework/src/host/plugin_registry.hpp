@@ -29,6 +29,10 @@ namespace tessera {
 struct LoadedPlugin {
   const PluginDescriptor* descriptor = nullptr;
   std::string path;
+  // Taken when the library was loaded (a later relink or chdir does not change them): the path
+  // made absolute, and the SHA-256 of the file (nullopt when it could not be read).
+  std::string absolute_path;
+  std::optional<std::string> sha256;
   TESSERA_API std::string id() const;  // "<kind>/<name>"
   std::shared_ptr<void> library;       // keeps the shared library mapped
 };
@@ -55,6 +59,8 @@ class TESSERA_API PluginRegistry {
   // What has been loaded (and what failed to load) so far; after discover(), everything.
   // Elements keep their addresses while more plugins are loaded.
   const std::deque<LoadedPlugin>& plugins() const;
+  // The plugins loaded so far, copied under the registry's lock (another thread may be loading).
+  std::vector<LoadedPlugin> loaded() const;
   const std::vector<PluginLoadFailure>& failures() const;
   const std::vector<std::string>& search_path() const;
 

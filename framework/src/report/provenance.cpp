@@ -1,30 +1,21 @@
 #include "report/provenance.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <vector>
 
 #include "core/build_info.hpp"
 #include "core/safe_text.hpp"
-#include "core/sha256.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera {
 namespace provenance_rows {
 
-// The path as loaded, made absolute (not resolved through links: the file the host opened).
-std::string absolute_path(const std::string& p) {
-  std::error_code ec;
-  const std::filesystem::path a = std::filesystem::absolute(p, ec);
-  return ec ? p : a.lexically_normal().string();
-}
-
-std::vector<const LoadedPlugin*> sorted_plugins(const PluginRegistry& registry) {
-  std::vector<const LoadedPlugin*> out;
-  for (const LoadedPlugin& p : registry.plugins()) out.push_back(&p);
-  std::sort(out.begin(), out.end(), [](const LoadedPlugin* a, const LoadedPlugin* b) {
-    const std::string ia = a->id(), ib = b->id();
-    return ia != ib ? ia < ib : a->path < b->path;
+// The plugins loaded so far (copied under the registry's lock), by id.
+std::vector<LoadedPlugin> sorted_plugins(const PluginRegistry& registry) {
+  std::vector<LoadedPlugin> out = registry.loaded();
+  std::sort(out.begin(), out.end(), [](const LoadedPlugin& a, const LoadedPlugin& b) {
+    const std::string ia = a.id(), ib = b.id();
+    return ia != ib ? ia < ib : a.path < b.path;
   });
   return out;
 }
@@ -36,12 +27,13 @@ std::string text(const char* s) { return s ? printable_text(s) : std::string(); 
 
 nlohmann::json provenance_json(const PluginRegistry& registry) {
   nlohmann::json plugins = nlohmann::json::array();
-  for (const LoadedPlugin* p : provenance_rows::sorted_plugins(registry)) {
-    const PluginDescriptor& d = *p->descriptor;
+  for (const LoadedPlugin& p : provenance_rows::sorted_plugins(registry)) {
+    const PluginDescriptor& d = *p.descriptor;
     using provenance_rows::text;
-    const std::string path = provenance_rows::absolute_path(p->path);
-    const std::optional<std::string> digest = file_sha256_cached(path);
-    plugins.push_back({{"id", printable_text(p->id())},
+    // Both taken when the library was loaded: the file the process runs.
+    const std::string& path = p.absolute_path.empty() ? p.path : p.absolute_path;
+    const std::optional<std::string>& digest = p.sha256;
+    plugins.push_back({{"id", printable_text(p.id())},
                        {"kind", plugin_kind_name(d.kind)},
                        {"name", text(d.name)},
                        {"version", text(d.version)},
@@ -65,9 +57,9 @@ std::string provenance_comment(const PluginRegistry& registry) {
                   t["commit"].get<std::string>() + ", build " + t["build_type"].get<std::string>() +
                   ", sanitizers " + t["sanitizers"].get<std::string>() + ", compiler " +
                   t["compiler"].get<std::string>() + "\n";
+  // No path: a file regenerated in another checkout stays the same where the libraries are.
   for (const nlohmann::json& p : j["plugins"])
-    s += "# plugin " + p["id"].get<std::string>() + " " + p["version"].get<std::string>() + " " +
-         p["path"].get<std::string>() + " sha256 " +
+    s += "# plugin " + p["id"].get<std::string>() + " " + p["version"].get<std::string>() + " sha256 " +
          (p["sha256"].is_null() ? std::string("unreadable") : p["sha256"].get<std::string>()) + "\n";
   return s;
 }

@@ -102,6 +102,9 @@ def compact(path):
     """Rewrites a JSON file without indentation (floats keep their round-trip repr)."""
     with open(path) as f:
         data = json.load(f)
+    # Where the result came from (commit, paths, digests) is not a number to pin.
+    if isinstance(data, dict):
+        data.pop("provenance", None)
     with open(path, "w") as f:
         json.dump(data, f, separators=(",", ":"), sort_keys=True)
         f.write("\n")

@@ -11,6 +11,7 @@
 #include "analysis/row_plan.hpp"
 #include "core/cancellation.hpp"
 #include "core/safe_text.hpp"
+#include "tessera/dtype.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::calibration {
@@ -117,6 +118,10 @@ std::string prediction_key(const validation::DataRow& r, const validation::RowPl
 bool FitRow::predicts_as(const FitRow& o) const {
   return prep && prep == o.prep && family == o.family && framework == o.framework && version == o.version &&
          key_by_version == o.key_by_version;
+}
+
+bool eight_bit_gemms(const FitRow& r) {
+  return r.prep && dtype_bits(r.prep->model.dtype.gemm(WeightPart::other)) <= 8;
 }
 
 DistinctRows distinct_predictions(const std::vector<const FitRow*>& rows) {

@@ -75,6 +75,9 @@ struct FitData {
 // an unreadable CSV or alias table.
 TESSERA_API FitData load_fit_rows(const FitRowOptions& options);
 
+// Whether the row's GEMMs run in 8 bits or fewer (the rows a family's 8-bit values rest on).
+TESSERA_API bool eight_bit_gemms(const FitRow& row);
+
 // The distinct predictions of `rows` (FitRow::predicts_as): one row of each, in order of first
 // appearance, and for each row the index of its own. Linear in the rows.
 struct DistinctRows {

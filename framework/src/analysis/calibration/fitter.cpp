@@ -7,6 +7,7 @@
 #include "analysis/calibration/data_term.hpp"
 #include "analysis/calibration/fit_sample.hpp"
 #include "tessera/dtype.hpp"
+#include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 
 namespace tessera::calibration {
@@ -24,7 +25,7 @@ std::vector<Slot> slots_for(const std::vector<const FitRow*>& rows, const std::v
   std::map<std::string, std::set<std::string>> sources;  // profile key -> sources
   for (const FitRow* r : rows) {
     families.insert(r->family);
-    if (r->prep && dtype_bits(r->prep->model.dtype.gemm(WeightPart::other)) <= 8) eight_bit.insert(r->family);
+    if (eight_bit_gemms(*r)) eight_bit.insert(r->family);
     if (!r->framework.empty() && r->framework != "none") sources[r->profile_key()].insert(r->source);
   }
   std::vector<Slot> out;
@@ -81,6 +82,10 @@ FitResult fit(const std::vector<const FitRow*>& rows, const std::vector<FitParam
         "fitted on " + std::to_string(sample.predictions) + " of " + std::to_string(sample.of) +
         " distinct predictions, an equal share per source and profile, and scored every row: their number " +
         limit_exceeded("calibrate.fit_predictions"));
+  if (sample.predictions < slots.size())
+    throw InputError("calibrate: the fit sample holds " + std::to_string(sample.predictions) +
+                     " distinct predictions for " + std::to_string(slots.size()) +
+                     " fitted values: a fit needs at least as many; raise --limit calibrate.fit_predictions");
   DataTerm data(sample.rows, o.extra_weight);
   auto f = [&](const std::vector<double>& y) {
     double pen = 0;
