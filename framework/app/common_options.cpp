@@ -70,7 +70,8 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
         "raise (or lower) a documented resource limit (repeatable; docs/limits.md lists them): "
         "--limit yaml.nodes=5000000");
     add("max-configs", po::value<std::string>(&out.max_configs)->value_name("N"),
-        "refuse a study that would start more than N evaluations, hardware points x configurations "
+        "refuse a study that would start more than N evaluations, hardware points x valid "
+        "configurations (not grid points) "
         "(default 1e7; the limit max_configs)");
   }
   if (flags & kOptHelp) add("help,h", po::bool_switch(&out.help), "show this help");

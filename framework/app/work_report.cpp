@@ -41,7 +41,9 @@ std::string seconds_text(double s) {
 std::string bytes_text(std::uint64_t b) {
   char buf[64];
   const double x = static_cast<double>(b);
-  if (x < 1e6)
+  if (x < 1e3)
+    std::snprintf(buf, sizeof buf, "%.0f B", x);
+  else if (x < 1e6)
     std::snprintf(buf, sizeof buf, "%.0f kB", x / 1e3);
   else if (x < 1e9)
     std::snprintf(buf, sizeof buf, "%.0f MB", x / 1e6);

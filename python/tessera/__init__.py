@@ -21,13 +21,15 @@ from . import _tessera
 from ._plain import input_error as _input_error
 from ._plain import plain as _plain
 from .errors import Diagnostic, Error, InputError, PluginError
-from .results import (KNOBS, Columns, CompareResult, Configuration, Counts, ExploreResult, Explanation,
-                      ModelValidation, RunResult, SensitivityResult, ServeResult, ServingPoint, ValidationResult)
+from .results import (KNOBS, Columns, CompareResult, Configuration, Counts, DisaggPair, DisaggPool,
+                      DisaggregatedResult, ExploreResult, Explanation, ModelValidation, RunResult,
+                      SensitivityResult, ServeResult, ServingPoint, ValidationResult)
 
 __version__: str = _tessera.__version__
 __all__ = ["Scenario", "compare", "validate_data", "plugins", "plugin_search_path", "InputError", "PluginError",
            "Error", "Diagnostic", "RunResult", "Configuration", "Counts", "Explanation", "Columns", "ServeResult",
-           "ServingPoint", "CompareResult", "SensitivityResult", "ExploreResult", "ValidationResult",
+           "ServingPoint", "DisaggregatedResult", "DisaggPair", "DisaggPool", "CompareResult", "SensitivityResult",
+           "ExploreResult", "ValidationResult",
            "ModelValidation", "KNOBS", "CONFIG_DTYPE"]
 
 ProgressCallback = Callable[[int, int, str], None]

@@ -6,7 +6,9 @@ import numpy as np
 
 from .errors import Diagnostic as Diagnostic, Error as Error, InputError as InputError, PluginError as PluginError
 from .results import (KNOBS as KNOBS, Columns as Columns, CompareResult as CompareResult,
-                      Configuration as Configuration, Counts as Counts, ExploreResult as ExploreResult,
+                      Configuration as Configuration, Counts as Counts, DisaggPair as DisaggPair,
+                      DisaggPool as DisaggPool, DisaggregatedResult as DisaggregatedResult,
+                      ExploreResult as ExploreResult,
                       Explanation as Explanation, ModelValidation as ModelValidation, RunResult as RunResult,
                       SensitivityResult as SensitivityResult, ServeResult as ServeResult,
                       ServingPoint as ServingPoint, ValidationResult as ValidationResult)

@@ -78,6 +78,14 @@ class Counts:
     non_finite: int = 0  # of the evaluated, valid but infeasible for a non-finite quantity
 
 
+def _table(owner: Any, which: str, tables: Dict[str, Any]) -> Any:
+    """tables[which], or a ValueError naming the tables that exist (never a bare KeyError)."""
+    if which not in tables:
+        raise ValueError(f"{type(owner).__name__}.to_records: unknown table {which!r}; tables: "
+                         + ", ".join(tables))
+    return tables[which]
+
+
 def _frame(records: List[Dict[str, Any]]):
     try:
         import pandas
@@ -111,8 +119,9 @@ class RunResult:
                    top=[Configuration.from_json(r) for r in j["top"]], raw=j)
 
     def to_records(self, which: str = "top") -> List[Dict[str, Any]]:
-        """Flat dicts of `which`: "top", "frontier" or "best"."""
-        rows = {"top": self.top, "frontier": self.frontier, "best": [self.best] if self.best else []}[which]
+        """Flat dicts of `which`: "top", "frontier" or "best" (another name: ValueError naming them)."""
+        rows = _table(self, which, {"top": self.top, "frontier": self.frontier,
+                                    "best": [self.best] if self.best else []})
         return [c.to_record() for c in rows]
 
     def to_pandas(self, which: str = "top"):
@@ -189,6 +198,113 @@ class ServingPoint:
 
 
 @dataclass(frozen=True)
+class DisaggPool:
+    """One side of a disaggregated pair (its `prefill` or `decode`): `instances` copies of one
+    configuration at one batch, SI units."""
+
+    config: Dict[str, Any]  # the knobs
+    batch: int
+    instances: int
+    pes_per_instance: int
+    requests_per_s_per_instance: float
+    raw: Dict[str, Any] = field(repr=False, compare=False)  # every field (prefill_s, tpot_s, machine, ...)
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "DisaggPool":
+        return cls(config=dict(j["config"]), batch=int(j["batch"]), instances=int(j["instances"]),
+                   pes_per_instance=int(j["pes_per_instance"]),
+                   requests_per_s_per_instance=_nan(j.get("requests_per_s_per_instance")), raw=j)
+
+    def __getattr__(self, name: str) -> Any:  # the other fields (prefill_s, tpot_s, machine, ...)
+        raw = self.__dict__.get("raw", {})
+        if name in raw:
+            return raw[name]
+        raise AttributeError(name)
+
+
+@dataclass(frozen=True)
+class DisaggPair:
+    """A rate-matched prefill pool and decode pool (`tessera serve --json`'s disaggregated
+    frontier and best), SI units."""
+
+    id: str
+    prefill: DisaggPool
+    decode: DisaggPool
+    pes: int  # both pools
+    tokens_per_s_per_pe: float
+    tokens_per_s_per_user: float
+    ttft_s: float
+    tpot_s: float
+    e2e_s: float
+    bound: str  # the pool that limits the pair's rate: "prefill" or "decode"
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "DisaggPair":
+        return cls(id=str(j.get("id", "")), prefill=DisaggPool.from_json(j["prefill"]),
+                   decode=DisaggPool.from_json(j["decode"]), pes=int(j["pes"]),
+                   tokens_per_s_per_pe=_nan(j["tokens_per_s_per_pe"]),
+                   tokens_per_s_per_user=_nan(j["tokens_per_s_per_user"]), ttft_s=_nan(j["ttft_s"]),
+                   tpot_s=_nan(j["tpot_s"]), e2e_s=_nan(j.get("e2e_s")), bound=str(j.get("bound", "")), raw=j)
+
+    def __getattr__(self, name: str) -> Any:  # the other fields (link, kv_bytes_per_request, ...)
+        raw = self.__dict__.get("raw", {})
+        if name in raw:
+            return raw[name]
+        raise AttributeError(name)
+
+    def to_record(self) -> Dict[str, Any]:
+        """One flat dict: the pair's numbers, then prefill.<field> and decode.<field> (knobs as
+        prefill.tp, decode.tp, ...)."""
+        r = {k: v for k, v in self.raw.items() if k not in ("prefill", "decode") and not isinstance(v, dict)}
+        for side in ("prefill", "decode"):
+            pool = self.raw[side]
+            r.update({f"{side}.{k}": v for k, v in pool.items() if k != "config" and not isinstance(v, dict)})
+            r.update({f"{side}.{k}": v for k, v in pool["config"].items()})
+        return r
+
+
+@dataclass(frozen=True)
+class DisaggregatedResult:
+    """ServeResult.disaggregated: the disaggregated pairing of `tessera serve --json` (its
+    `disaggregated` block), typed. `frontier` and `best` are DisaggPair; `gain` is the best's
+    tokens/s/PE over the aggregated best's."""
+
+    best: Optional[DisaggPair]  # None when no pair meets the SLO
+    frontier: List[DisaggPair]
+    gain: float
+    aggregated_best_tokens_per_s_per_pe: float
+    counts: Dict[str, int]
+    max_replicas: int
+    prefill_batch: List[int]
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    TABLES = ("frontier", "best")
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "DisaggregatedResult":
+        return cls(best=DisaggPair.from_json(j["best"]) if j.get("best") else None,
+                   frontier=[DisaggPair.from_json(r) for r in j.get("frontier", [])], gain=_nan(j.get("gain")),
+                   aggregated_best_tokens_per_s_per_pe=_nan(j.get("aggregated_best_tokens_per_s_per_pe")),
+                   counts=dict(j.get("counts", {})), max_replicas=int(j.get("max_replicas", 0)),
+                   prefill_batch=list(j.get("prefill_batch", [])), raw=j)
+
+    def __getitem__(self, key: str) -> Any:  # the block's fields, as the dict it was
+        return self.raw[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.raw
+
+    def to_records(self, which: str = "frontier") -> List[Dict[str, Any]]:
+        """Flat dicts of `which`: "frontier" or "best" (another name: ValueError naming them)."""
+        rows = _table(self, which, {"frontier": self.frontier, "best": [self.best] if self.best else []})
+        return [p.to_record() for p in rows]
+
+    def to_pandas(self, which: str = "frontier"):
+        return _frame(self.to_records(which))
+
+
+@dataclass(frozen=True)
 class ServeResult:
     """What Scenario.serve() found: `tessera serve --json`'s document, typed."""
 
@@ -198,22 +314,29 @@ class ServeResult:
     closest_miss: Optional[ServingPoint]
     frontier: List[ServingPoint]
     top: List[ServingPoint]
-    disaggregated: Optional[Dict[str, Any]]  # serving.disaggregated on: the pairing's document
+    disaggregated: Optional["DisaggregatedResult"]  # serving.disaggregated on: the pairing, typed
     raw: Dict[str, Any] = field(repr=False, compare=False)
 
     @classmethod
     def from_json(cls, j: Dict[str, Any]) -> "ServeResult":
         point = lambda r: ServingPoint.from_json(r) if r else None  # noqa: E731
+        d = j.get("disaggregated")
         return cls(scenario=j["scenario"], counts=dict(j["counts"]), best=point(j.get("best")),
                    closest_miss=point(j.get("closest_miss")),
                    frontier=[ServingPoint.from_json(r) for r in j.get("frontier", [])],
                    top=[ServingPoint.from_json(r) for r in j.get("top", [])],
-                   disaggregated=j.get("disaggregated"), raw=j)
+                   disaggregated=DisaggregatedResult.from_json(d) if d is not None else None, raw=j)
 
     def to_records(self, which: str = "top") -> List[Dict[str, Any]]:
-        """Flat dicts of `which`: "top", "frontier" or "best"."""
-        rows = {"top": self.top, "frontier": self.frontier, "best": [self.best] if self.best else []}[which]
-        return [p.to_record() for p in rows]
+        """Flat dicts of `which`: "top", "frontier", "best", or the disaggregated pairing's
+        "disaggregated" (its frontier) and "disaggregated_best" when serving.disaggregated is on
+        (another name: ValueError naming the tables this result has)."""
+        tables: Dict[str, Any] = {"top": self.top, "frontier": self.frontier,
+                                  "best": [self.best] if self.best else []}
+        if self.disaggregated is not None:
+            tables["disaggregated"] = self.disaggregated.frontier
+            tables["disaggregated_best"] = [self.disaggregated.best] if self.disaggregated.best else []
+        return [p.to_record() for p in _table(self, which, tables)]
 
     def to_pandas(self, which: str = "top"):
         return _frame(self.to_records(which))
@@ -254,9 +377,7 @@ class _Document:
     def to_records(self, which: Optional[str] = None) -> List[Dict[str, Any]]:
         """Flat dicts of the table `which` (None: the first of TABLES)."""
         which = which or self.TABLES[0]
-        if which not in self.TABLES:
-            raise ValueError(f"{type(self).__name__}.to_records: unknown table {which!r}; tables: "
-                             + ", ".join(self.TABLES))
+        _table(self, which, dict.fromkeys(self.TABLES))
         return self._rows(which)
 
     def to_pandas(self, which: Optional[str] = None):

@@ -92,3 +92,47 @@ def test_frames_need_pandas_only_for_to_pandas(small):
     assert isinstance(r.to_pandas(), pd.DataFrame) and len(r.to_pandas()) == 2
     v = tessera.validate_data(DATA, latency="roofline")
     assert len(v.to_pandas("unmapped")) == len(v.models[0].unmapped)
+
+
+def test_disaggregated_result_typed():
+    # Issue 30: the disaggregated pairing is typed like every other result (it was a dict).
+    s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100-disagg.yaml")
+    r = s.serve(threads=2)
+    d = r.disaggregated
+    assert isinstance(d, tessera.DisaggregatedResult)
+    raw = r.raw["disaggregated"]
+    assert isinstance(d.best, tessera.DisaggPair) and d.best.raw == raw["best"]
+    assert isinstance(d.best.prefill, tessera.DisaggPool) and isinstance(d.best.decode, tessera.DisaggPool)
+    assert d.best.tokens_per_s_per_pe == raw["best"]["tokens_per_s_per_pe"]
+    assert d.best.pes == raw["best"]["pes"]
+    assert d.best.pes == (d.best.prefill.instances * d.best.prefill.pes_per_instance
+                          + d.best.decode.instances * d.best.decode.pes_per_instance)
+    assert d.best.decode.config["tp"] == raw["best"]["decode"]["config"]["tp"]
+    assert d.best.decode.tpot_s == raw["best"]["decode"]["tpot_s"]  # the pool's other fields
+    assert d.gain == raw["gain"] and d.counts == raw["counts"] and d["gain"] == raw["gain"]
+    assert len(d.frontier) == len(raw["frontier"]) and all(isinstance(p, tessera.DisaggPair) for p in d.frontier)
+    rows = d.to_records()
+    assert len(rows) == len(d.frontier)
+    assert rows[0]["tokens_per_s_per_pe"] == d.frontier[0].tokens_per_s_per_pe
+    assert rows[0]["prefill.tp"] == d.frontier[0].prefill.config["tp"]
+    assert rows[0]["decode.instances"] == d.frontier[0].decode.instances
+    assert r.to_records("disaggregated") == rows  # through the serve result too
+    assert r.to_records("disaggregated_best") == d.to_records("best")
+    with pytest.raises(ValueError, match="unknown table 'pairs'; tables: frontier, best"):
+        d.to_records("pairs")
+
+
+def test_unknown_table_names_the_tables(small):
+    # Issue 30: to_records / to_pandas on an unknown table is a ValueError naming the tables,
+    # never a bare KeyError.
+    r = tessera.Scenario.load(small).run(threads=2)
+    with pytest.raises(ValueError, match=r"RunResult.to_records: unknown table 'pareto'; tables: top, frontier, best"):
+        r.to_records("pareto")
+    with pytest.raises(ValueError, match="tables: top, frontier, best$"):
+        r.to_pandas("nope")
+    s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml").serve(threads=2)
+    assert s.disaggregated is None
+    with pytest.raises(ValueError, match="tables: top, frontier, best$"):  # no disaggregated tables here
+        s.to_records("disaggregated")
+    with pytest.raises(ValueError, match="unknown table 'nope'"):  # before pandas is needed
+        s.to_pandas("nope")

@@ -160,3 +160,35 @@ TEST_CASE("topology: groups placed on the top level must fit its units", "[physi
   for (GroupKind k : {GroupKind::tp, GroupKind::cp})
     for (std::int64_t p : group_members(mc, c, k)) CHECK(p < mc.total_pes());
 }
+
+// Issue 30: a configuration beyond the machine says how many PEs it lacks. dgx_h100() holds
+// 8 x 32 = 256 gpus; dp = 64 x tp = 8 needs 512 (256 missing). A 16-gpu machine (one level of 8,
+// two nodes) and dp = 4 x tp = 8: 32 gpus, 16 missing.
+TEST_CASE("topology: the error for a configuration beyond the machine names the missing PEs",
+          "[physics][topology]") {
+  const ModelSpec m = llama31_70b();
+  MachineSpec mc = dgx_h100();
+  ParallelConfig c;
+  c.tp = 8;
+  c.dp = 64;
+  Layout lay;
+  compute_layout(m, mc, decode(4096), c, lay);
+  REQUIRE_FALSE(lay.valid);
+  REQUIRE(lay.reason == InvalidReason::exceeds_machine);
+  CHECK(describe_invalid(lay.reason, m, mc, c) ==
+        "dp=64 x tp=8 needs 512 gpus; the machine has 256 (256 missing)");
+  mc.levels[1].fanout = 2;
+  c.dp = 4;
+  compute_layout(m, mc, decode(4096), c, lay);
+  REQUIRE(lay.reason == InvalidReason::exceeds_machine);
+  CHECK(describe_invalid(lay.reason, m, mc, c) ==
+        "dp=4 x tp=8 needs 32 gpus; the machine has 16 (16 missing)");
+  // pp and cp count too, in the order dp, tp, cp, pp.
+  c.dp = 1;
+  c.tp = 4;
+  c.pp = 5;
+  compute_layout(m, mc, decode(4096), c, lay);
+  REQUIRE(lay.reason == InvalidReason::exceeds_machine);
+  CHECK(describe_invalid(lay.reason, m, mc, c) ==
+        "tp=4 x pp=5 needs 20 gpus; the machine has 16 (4 missing)");
+}

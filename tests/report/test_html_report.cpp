@@ -144,3 +144,48 @@ TEST_CASE("html report of a band with fields missing or mistyped draws its line 
   h = tessera::html_report(r, "tessera report x", fake_assets());
   CHECK(h.find("0 rows held out, 2 sources") != std::string::npos);
 }
+
+// Issue 30: every report opens with a sentence stating the answer, right under its title.
+TEST_CASE("html report opens with the answer sentence of each study") {
+  const auto answer = [](const json& r) {
+    const std::string h = tessera::html_report(r, "tessera x", fake_assets());
+    const std::string open = "<p class=\"answer\" id=\"tessera-answer\">";
+    const auto at = h.find(open);
+    REQUIRE(at != std::string::npos);
+    CHECK(h.find("</h1>\n" + open) != std::string::npos);  // first thing after the title
+    return h.substr(at + open.size(), h.find("</p>", at) - at - open.size());
+  };
+  json run = json::parse(R"({"scenario":"s","machine":{"name":"DGX-H100","pe":"gpu","pes":256},
+    "objectives":[{"name":"latency","key":"latency_s","unit":"s"}],
+    "best":{"cp":1,"tp":8,"pp":1,"dp":1,"ep":1,"pes":8,"feasible":true,"latency_s":0.0129,
+            "objectives":{"latency_s":0.0129},"throughput_tok_s":77.5}})");
+  CHECK(answer(run) == "Best: tp=8 on 8 gpus of DGX-H100 \u2014 latency 12.9 ms (77.5 tokens/s).");
+  run["best"] = nullptr;
+  CHECK(answer(run) == "No configuration is feasible: nothing to recommend (the points below say why).");
+  const json serve = json::parse(R"({"scenario":"s","workload":{"mode":"serve"},
+    "machine":{"name":"DGX-H100","pe":"gpu","pes":256},
+    "best":{"cp":1,"tp":4,"pp":1,"dp":2,"ep":1,"batch":64,"pes":8,"tokens_per_s_per_pe":1234.4,
+            "tokens_per_s_per_user":25,"ttft_s":0.2,"tpot_s":0.04}})");
+  CHECK(answer(serve) ==
+        "Best within the SLO: tp=4 dp=2 b=64 on 8 gpus of DGX-H100 \u2014 1234 tokens/s/gpu at "
+        "25 tokens/s/user (TTFT 200 ms, TPOT 40 ms).");
+  const json explore = json::parse(R"({"scenario":"s","axes":[
+      {"path":"machine.pe.hbm.bandwidth","unit":"B/s","values":[1e12,2e12]}],
+    "points":[{"hardware":{"machine.pe.hbm.bandwidth":1e12},"cost_USD":100,"best":{"tp":8,"latency_s":0.004}},
+              {"hardware":{"machine.pe.hbm.bandwidth":2e12},"cost_USD":200,"best":{"tp":4,"latency_s":0.003}}]})");
+  CHECK(answer(explore) ==
+        "Fastest hardware point: pe.hbm.bandwidth 2 TB/s \u2014 latency 3 ms with tp=4, cost $200.");
+  const json compare = json::parse(R"({"scenario":"c","objective":"latency","kendall":[],
+    "optima":[{"latency_model":"overlap","config":{"tp":8},"latency_s":0.00685},
+              {"latency_model":"roofline","config":{"tp":8,"cp":2},"latency_s":0.005}]})");
+  CHECK(answer(compare) ==
+        "Best by latency under each latency model: overlap: tp=8 \u2014 6.85 ms; roofline: cp=2 tp=8 \u2014 "
+        "5 ms.");
+  const json vd =
+      json::parse(R"({"models":[{"latency":"roofline","summary":{"overall":{"median_ape":0.36}}}]})");
+  CHECK(answer(vd) == "Median absolute error against the measurements: roofline 36 %.");
+  // Escaped like the rest of the page.
+  run["best"] = json::parse(R"({"tp":2,"pes":2,"latency_s":0.5})");
+  run["machine"] = "<b>";
+  CHECK(answer(run) == "Best: tp=2 on 2 PEs of &lt;b&gt; \u2014 latency 500 ms.");
+}

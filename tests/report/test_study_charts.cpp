@@ -120,6 +120,34 @@ TEST_CASE("explore draws the grid as heat maps the latency cost frontier and the
   CHECK(layers[2].at("data").at("values")[0].at("cost_USD") == 100);
 }
 
+// Issue 30: panels (values of the third and later axes) in the order of their values, not of
+// their labels: 300 GB/s, 600 GB/s, 1.2 TB/s (lexically 1.2 TB/s would come first).
+TEST_CASE("explore orders the hardware panels by value") {
+  json r = json::parse(R"({"scenario":"s","axes":[
+      {"path":"machine.pe.hbm.bandwidth","unit":"B/s","values":[1e12]},
+      {"path":"machine.pe.flops.bf16","unit":"FLOP/s","values":[6.4e13]},
+      {"path":"machine.levels.cube.link_bw","unit":"B/s","values":[1.2e12,3e11,6e11]}],
+    "points":[]})");
+  for (double bw : {1.2e12, 3e11, 6e11})
+    r["points"].push_back({{"hardware",
+                            {{"machine.pe.hbm.bandwidth", 1e12},
+                             {"machine.pe.flops.bf16", 6.4e13},
+                             {"machine.levels.cube.link_bw", bw}}},
+                           {"feasible", true},
+                           {"best", {{"tp", 8}, {"latency_s", 0.002}}}});
+  const auto charts = explore_charts(r);
+  REQUIRE(!charts.empty());
+  const json& spec = charts[0].spec;
+  CHECK(spec.at("facet").at("sort") == json({{"field", "panel_order"}, {"op", "min"}}));
+  const json& cells = spec.at("data").at("values");
+  REQUIRE(cells.size() == 3);
+  CHECK(cells[0].at("panel") == "levels.cube.link_bw 1.2 TB/s");
+  CHECK(cells[0].at("panel_order") == 2);
+  CHECK(cells[1].at("panel") == "levels.cube.link_bw 300 GB/s");
+  CHECK(cells[1].at("panel_order") == 0);
+  CHECK(cells[2].at("panel_order") == 1);
+}
+
 TEST_CASE("compare draws latencies side by side rank vs rank with tau-b and where the winner changes") {
   const json r = json::parse(R"({"scenario":"s","models":["a","b"],"objective":"latency",
     "stages":[{"optimum_of":["a"],"config":{"cp":1,"tp":2,"pp":1,"dp":1,"ep":1},

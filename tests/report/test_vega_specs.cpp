@@ -70,6 +70,22 @@ TEST_CASE("run scatter has every point then the frontier and offers every object
   CHECK(params[2].at("name") == "colour_knob");
 }
 
+// Issue 30: the axes are titled with the chosen objective's metric and unit, never "the
+// objective chosen below": the channel names the first choice, the axis title follows the
+// select (a signal over every objective).
+TEST_CASE("run scatter axes are titled with the objective's metric and unit") {
+  const json spec = search_charts(run_result())[0].spec;
+  const json& x = spec.at("layer")[0].at("encoding").at("x");
+  const json& y = spec.at("layer")[0].at("encoding").at("y");
+  CHECK(x.at("title") == "latency (s), log scale");
+  CHECK(y.at("title") == "pes, log scale");  // no unit: the name alone
+  CHECK(x.at("axis").at("title").at("signal") ==
+        "x_objective === \"latency_s\" ? \"latency (s), log scale\" : \"pes, log scale\"");
+  CHECK(y.at("axis").at("title").at("signal") ==
+        "y_objective === \"latency_s\" ? \"latency (s), log scale\" : \"pes, log scale\"");
+  CHECK(spec.dump().find("chosen below") == std::string::npos);
+}
+
 TEST_CASE("stage breakdown rows are each part times occurrences filtered by the chosen id") {
   const auto charts = search_charts(run_result());
   const tessera::ChartSpec& c = charts[1];

@@ -60,9 +60,13 @@ TEST_CASE("web dir: none found names every place looked and exits 1") {
     CHECK(m.find("$TESSERA_WEB_DIR is set") != std::string::npos);
   }
   ::unsetenv("TESSERA_WEB_DIR");
-  // This test program has no build default (TESSERA_WEB_DIR_DEFAULT is the CLI's): only the
-  // folder beside its executable, which holds none.
+  // No build default is compiled in: only the folder beside the executable, where the build
+  // stages the bundles (tessera_stage_data) when `npm ci` installed them.
   const std::string beside =
       (std::filesystem::path(TESSERA_BINARY_DIR) / "bin/../share/tessera/web").lexically_normal().string();
-  CHECK(tessera::cli::web_dir_description() == "none found (looked in " + beside + ")");
+  CHECK(tessera::cli::web_dir_candidates() == std::vector<std::string>{beside});
+  if (std::filesystem::exists(std::filesystem::path(beside) / "vega" / "package.json"))
+    CHECK(tessera::cli::web_dir_description().rfind(beside + " (vega ", 0) == 0);
+  else
+    CHECK(tessera::cli::web_dir_description() == "none found (looked in " + beside + ")");
 }

@@ -177,7 +177,8 @@ TEST_CASE("options model_override and machine_override replace the scenario's", 
 
 TEST_CASE("data roots: the option alone - else TESSERA_DATA_DIR in front of the shipped data", "[scenario]") {
   LoadOptions o;
-  const std::string shipped = TESSERA_SOURCE_DIR;
+  // The shipped data as the build staged it beside its programs (never the source tree).
+  const std::string shipped = std::string(TESSERA_BINARY_DIR) + "/share/tessera";
   ::setenv("TESSERA_DATA_DIR", (fixture("data") + ":" + fixture("none")).c_str(), 1);
   CHECK(data_roots(o) == std::vector<std::string>{fixture("data"), fixture("none"), shipped});
   // A name of the extra root, and one only the shipped root has (the extra root hides nothing).

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "eval/grid_space.hpp"
+#include "eval/study_check.hpp"
 #include "eval/work_size.hpp"
 #include "scenario/sweep_size.hpp"
 #include "search_fixture.hpp"
@@ -75,6 +76,128 @@ TEST_CASE("check_work refuses above max_configs with the limit's name and flag",
           std::string::npos);
   }
   set_limits(saved);
+}
+
+// Issue 30: the size line and max_configs count configurations (valid canonical ones), not
+// grid points; the count walks validity only (GridSpace::count_valid).
+TEST_CASE("count_valid equals the grid's valid count on every shipped scenario", "[work]") {
+  for (const auto& f : scenario_files()) {
+    const Scenario sc = load(f);
+    const GridSpace g(sc.sweep, sc.model, sc.machine, sc.workload);
+    const GridSpace::ValidCount n = GridSpace::count_valid(sc.sweep, sc.model, sc.machine, sc.workload);
+    INFO(f);
+    CHECK(n.configurations == g.valid_count());
+    CHECK_FALSE(n.more);
+    CHECK(n.configurations < g.enumerated());
+  }
+}
+
+namespace {
+
+// Llama-3.1-70B (64 heads, 8 KV heads, 80 layers) on DGX-H100 (8 GPUs a node, 32 nodes: 256),
+// the discrete knobs fixed: tp {1,2,3,4,8,16} x pp {1,2} x dp {1,...,64}: 84 grid points.
+Scenario hand_counted() {
+  Scenario sc = load("llama3.1-70b-decode-4k-h100.yaml");
+  sc.sweep.cp = {1};
+  sc.sweep.tp = {1, 2, 3, 4, 8, 16};
+  sc.sweep.pp = {1, 2};
+  sc.sweep.dp = {1, 2, 4, 8, 16, 32, 64};
+  sc.sweep.ep = {1};
+  sc.sweep.kv_shard_mode = {KvShardMode::split};
+  sc.sweep.ffn_shard_scope = {FfnShardScope::tp};
+  sc.sweep.tp_placement = {0};
+  sc.sweep.cp_placement = {1};
+  sc.sweep.cp_ring_variant = {CpRingVariant::kv};
+  sc.sweep.hardware.clear();
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("configurations counted by hand - validity and canonical forms", "[work]") {
+  Scenario sc = hand_counted();
+  REQUIRE(sc.machine.total_pes() == 256);
+  // tp 3 does not divide 64 heads, tp 16 on the PE needs 16 GPUs of an 8-GPU node: tp in {1, 2,
+  // 4, 8}. Then tp x pp x dp <= 256: tp 1: 7 + 7; tp 2: 7 + 7 (dp 64 x pp 2 x tp 2 = 256);
+  // tp 4: 7 (pp 1) + 6 (pp 2: dp <= 32); tp 8: 6 (dp <= 32) + 5 (dp <= 16). 52 configurations.
+  GridSpace::ValidCount n = GridSpace::count_valid(sc.sweep, sc.model, sc.machine, sc.workload);
+  CHECK(n.configurations == 52);
+  CHECK(n.tuples == 84);
+  CHECK_FALSE(n.more);
+  CHECK(GridSpace(sc.sweep, sc.model, sc.machine, sc.workload).valid_count() == 52);
+  std::vector<Diagnostic> diags;
+  const WorkSize w = check_study(sc, registry(), "run", StudyShape{}, diags);
+  CHECK(diags.empty());
+  CHECK(w.grid_points == 84);
+  CHECK(w.configurations == 52);
+  CHECK(w.evaluations == 52);
+  CHECK(describe_work(w) == "grid 84 points, 52 configurations, 1 machine: at most 52 evaluations");
+  // The index: 2 bytes and a bit per configuration, 4 per numeric tuple.
+  CHECK(estimated_bytes(w) == static_cast<std::uint64_t>(52 * 2.125 + 84 * 4));
+
+  // Every numeric knob 1, every discrete list at its default: 2 x 3 x 2 x 2 x 2 = 48 grid
+  // points, one configuration (with no parallelism the discrete knobs change nothing).
+  sc.sweep = Sweep{};
+  n = GridSpace::count_valid(sc.sweep, sc.model, sc.machine, sc.workload);
+  CHECK(sweep_grid_points(sc.sweep) == 48);
+  CHECK(n.configurations == 1);
+
+  // Stopped early at 10: the walk stops at the first numeric tuple after the 11th configuration
+  // (one configuration a tuple here: the discrete knobs are fixed).
+  sc = hand_counted();
+  n = GridSpace::count_valid(sc.sweep, sc.model, sc.machine, sc.workload, 10);
+  CHECK(n.more);
+  CHECK(n.configurations == 11);
+}
+
+TEST_CASE("max_configs counts configurations - refused only above it", "[work]") {
+  const Scenario sc = hand_counted();
+  const Limits saved = current_limits();
+  Limits low = saved;
+  low.max_configs = 52;  // 84 grid points would once have been refused
+  set_limits(low);
+  std::vector<Diagnostic> diags;
+  check_study(sc, registry(), "run", StudyShape{}, diags);
+  CHECK(diags.empty());
+  low.max_configs = 51;
+  set_limits(low);
+  const WorkSize w = check_study(sc, registry(), "run", StudyShape{}, diags);
+  set_limits(saved);
+  REQUIRE(diags.size() == 1);
+  CHECK(w.more);
+  CHECK(diags[0].message ==
+        "run: grid 84 points, at least 52 configurations, 1 machine: at least 52 evaluations, which exceeds "
+        "the "
+        "limit max_configs (51); raise it with --max-configs N or --limit max_configs=N");
+  // Two machines: the count stops past max_configs / 2 = 25.
+  diags.clear();
+  low.max_configs = 51;
+  set_limits(low);
+  StudyShape two;
+  two.machines = 2;
+  const WorkSize w2 = check_study(sc, registry(), "explore", two, diags);
+  set_limits(saved);
+  CHECK(w2.valid == 26);
+  CHECK(w2.evaluations == 52);
+  CHECK(diags.size() == 1);
+}
+
+TEST_CASE("a hardware axis resizing the machine leaves the grid's points as the bound", "[work]") {
+  Scenario sc = hand_counted();
+  HardwareAxis fanout;
+  fanout.path = "machine.levels.cluster.fanout";
+  fanout.values = {16, 64};
+  sc.sweep.hardware.push_back(fanout);
+  const ConfigCount n = count_configurations(sc, StudyShape{}, std::nullopt);
+  CHECK(n.tuples == 0);  // not counted
+  std::vector<Diagnostic> diags;
+  const WorkSize w = check_study(sc, registry(), "explore", StudyShape{}, diags);
+  CHECK_FALSE(w.counted);
+  CHECK(w.configurations == 84);
+  CHECK(describe_work(w) == "grid 84 points, 1 machine: at most 84 evaluations");
+  // A bandwidth axis leaves the size alone: counted.
+  sc.sweep.hardware[0].path = "machine.levels.cluster.link_bw";
+  CHECK(count_configurations(sc, StudyShape{}, std::nullopt).configurations == 52);
 }
 
 namespace {

@@ -58,6 +58,22 @@ bool numeric_only(InvalidReason r) {
 
 GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine,
                      const Workload& workload)
+    : GridSpace(sweep, model, machine, workload, nullptr) {}
+
+GridSpace::ValidCount GridSpace::count_valid(const Sweep& sweep, const ModelSpec& model,
+                                             const MachineSpec& machine, const Workload& workload,
+                                             std::uint64_t stop_above) {
+  const CountOnly only{stop_above};
+  const GridSpace walk(sweep, model, machine, workload, &only);
+  ValidCount n;
+  n.tuples = walk.tuples_;
+  n.more = walk.stopped_;
+  n.configurations = walk.count_;
+  return n;
+}
+
+GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine,
+                     const Workload& workload, const CountOnly* count_only)
     : model_(model),
       machine_(machine),
       workload_(workload),
@@ -104,7 +120,7 @@ GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSp
   // numeric knobs, so duplicates lie inside one tuple's block, and which offsets of a block
   // occur first depends only on the tuple's canonical class: found once per class.
   wide_ = block_ > 65536;
-  tuple_first_.reserve(tuples_ + 1);
+  if (!count_only) tuple_first_.reserve(tuples_ + 1);
   // Validity once per placement of a tuple (ClassTable::same_layout_as): the kv_shard_mode
   // and, in decode, cp_ring_variant variants share one layout.
   Layout layout;
@@ -114,7 +130,14 @@ GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSp
       for (auto pp : pp_)
         for (auto dp : dp_)
           for (auto ep : ep_) {
-            tuple_first_.push_back(static_cast<std::uint32_t>(count_));
+            if (count_only) {
+              if (count_ > count_only->stop_above) {
+                stopped_ = true;  // tuples remain unwalked: at least count_
+                return;
+              }
+            } else {
+              tuple_first_.push_back(static_cast<std::uint32_t>(count_));
+            }
             ParallelConfig n;
             n.cp = cp;
             n.tp = tp;
@@ -135,12 +158,16 @@ GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSp
                 reasons[i] = reasons[same];
               }
               if (reasons[i] == InvalidReason::none) {
-                add_slot(d);
+                if (count_only)
+                  ++count_;
+                else
+                  add_slot(d);
               } else if (i == 0 && numeric_only(reasons[i])) {
                 break;
               }
             }
           }
+  if (count_only) return;
   tuple_first_.push_back(static_cast<std::uint32_t>(count_));
   slot16_.shrink_to_fit();
   slot32_.shrink_to_fit();

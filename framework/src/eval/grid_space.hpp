@@ -13,6 +13,7 @@
 // index_of() answer from the compact form.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -32,6 +33,20 @@ class TESSERA_API GridSpace final : public SearchSpace {
   // Keeps references to model, machine and workload: they must outlive the space.
   GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine, const Workload& workload);
   ~GridSpace() override;
+
+  // The valid canonical configurations of the grid counted without keeping them (the walk the
+  // constructor makes, with no index: memory independent of the grid), for sizing a study
+  // before it starts (eval/work_size.hpp). The walk stops at the first numeric tuple after
+  // more than `stop_above` were found: `more` is then true, and there are at least
+  // `configurations` (more than stop_above).
+  struct ValidCount {
+    std::uint64_t configurations = 0;
+    std::uint64_t tuples = 0;  // numeric tuples (cp × tp × pp × dp × ep) of the grid
+    bool more = false;
+  };
+  static ValidCount count_valid(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine,
+                                const Workload& workload,
+                                std::uint64_t stop_above = std::numeric_limits<std::uint64_t>::max());
 
   const std::vector<std::int32_t>& values_cp() const override { return cp_; }
   const std::vector<std::int32_t>& values_tp() const override { return tp_; }
@@ -75,6 +90,12 @@ class TESSERA_API GridSpace final : public SearchSpace {
     // placement: only kv_shard_mode, or cp_ring_variant in decode, differ), whose validity it shares.
     std::vector<std::uint32_t> same_layout_as;
   };
+  struct CountOnly {
+    std::uint64_t stop_above;
+  };
+  // count_only: count_ only (no index), stopping once it exceeds stop_above.
+  GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
+            const CountOnly* count_only);
   void build_class(unsigned cls, const ParallelConfig& numeric);
   ParallelConfig tuple_config(std::uint64_t t) const;  // numeric knobs of tuple t, discrete at defaults
   // Canonical form of grid point (tuple, offset d) given the tuple's numeric knobs.
@@ -104,6 +125,7 @@ class TESSERA_API GridSpace final : public SearchSpace {
   std::uint32_t slot(std::uint64_t i) const { return wide_ ? slot32_[i] : slot16_[i]; }
   void add_slot(std::uint32_t d);
   std::uint64_t count_ = 0;                 // valid canonical configurations
+  bool stopped_ = false;                    // count_valid: the walk stopped before the last tuple
   std::vector<std::uint32_t> tuple_first_;  // tuples_ + 1 entries: position of the tuple's first valid config
   // Per valid config, its offset d in the discrete block: 2 bytes each unless the block is
   // wider than 65536 combinations (wide_).

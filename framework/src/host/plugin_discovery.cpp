@@ -50,14 +50,6 @@ std::string executable_relative_plugin_dir() {
   return (fs::path(bin) / ".." / TESSERA_INSTALL_PLUGIN_RELDIR).lexically_normal().string();
 }
 
-// Whether the running program is one the build tree made: every executable of the build is
-// written to its bin/ folder (CMAKE_RUNTIME_OUTPUT_DIRECTORY). A prefix installed inside the
-// build folder (the install test's) is not the build tree.
-bool running_from_build_tree(const std::string& binary_dir) {
-  const std::string bin = program_bin_dir();
-  return !bin.empty() && canonical_key(bin) == canonical_key(binary_dir + "/bin");
-}
-
 }  // namespace
 
 std::string canonical_key(const std::string& path) {
@@ -72,11 +64,8 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
     if (const char* env = std::getenv("TESSERA_PLUGIN_PATH")) {
       for (auto& p : split_path_list(env)) candidates.push_back(std::move(p));
     }
-#if defined(TESSERA_BUILD_PLUGIN_DIR) && defined(TESSERA_BINARY_DIR)
-    // The build tree's plugins serve only a program of that build tree: an installed tessera
-    // (or a copy elsewhere) never scans the tree it was built in.
-    if (running_from_build_tree(TESSERA_BINARY_DIR)) candidates.emplace_back(TESSERA_BUILD_PLUGIN_DIR);
-#endif
+    // The build tree's plugins lie where an installed tessera's do (lib/tessera/plugins beside
+    // bin/): a program of the build, or a copy of it elsewhere, finds those beside itself.
     if (auto p = executable_relative_plugin_dir(); !p.empty()) candidates.push_back(std::move(p));
   }
   std::vector<std::string> out;

@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <string>
 
 #include "tessera/physics/layout.hpp"
@@ -32,9 +33,23 @@ std::string describe_invalid(InvalidReason r, const ModelSpec& model, const Mach
       return "groups placed on the " + machine.pe.name + " need " + s(on_pe) + " " + machine.pe.name +
              "s in one " + machine.levels.front().name + ", which holds " + s(machine.levels.front().fanout);
     }
-    case InvalidReason::exceeds_machine:
-      return "needs " + s(c.pes()) + " " + machine.pe.name + "s (cp*tp*pp*dp), the machine has " +
-             s(machine.total_pes());
+    case InvalidReason::exceeds_machine: {
+      // "dp=4 x tp=8 needs 32 gpus; the machine has 16 (16 missing)": the degrees above 1 that
+      // multiply into the PE count, the count, and how many PEs the machine lacks.
+      std::string degrees;
+      const auto degree = [&](const char* name, std::int64_t v) {
+        if (v <= 1) return;
+        degrees += (degrees.empty() ? "" : " x ") + std::string(name) + "=" + s(v);
+      };
+      degree("dp", c.dp);
+      degree("tp", c.tp);
+      degree("cp", c.cp);
+      degree("pp", c.pp);
+      if (degrees.empty()) degrees = "the configuration";
+      const std::int64_t have = machine.total_pes();
+      return degrees + " needs " + s(c.pes()) + " " + machine.pe.name + "s; the machine has " + s(have) +
+             " (" + s(c.pes() - have) + " missing)";
+    }
     case InvalidReason::exceeds_hierarchy: {
       const std::string top = machine.levels.empty() ? std::string("machine") : machine.levels.back().name;
       const std::string below = machine.levels.size() >= 2

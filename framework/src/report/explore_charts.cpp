@@ -1,6 +1,9 @@
 // `tessera explore --json` as charts: the hardware grid as small multiples of heat maps (the
 // first two axes across and down, one panel per value of the others), the latency/cost
 // frontier of the hardware points, and the hardware tornado at the scenario's machine.
+#include <algorithm>
+#include <vector>
+
 #include "report/vega_json.hpp"
 #include "report/vega_marks.hpp"
 #include "report/vega_specs.hpp"
@@ -41,12 +44,21 @@ std::string axis_value(const json& v, const json& axis) {
 // One row per hardware point: its axis values as labels (h0, h1, panel), the value drawn.
 json grid_rows(const json& result, bool serve) {
   const json& axes = array_field(result, "axes");
+  // Panels in the order of their values (300 GB/s, 600 GB/s, 1.2 TB/s), not of their labels:
+  // each later axis's value ranked among the axis's sorted values, the third axis first.
+  std::vector<std::vector<double>> sorted(axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    for (const json& v : array_field(axes[a], "values"))
+      if (v.is_number()) sorted[a].push_back(v.get<double>());
+    std::sort(sorted[a].begin(), sorted[a].end());
+  }
   json rows = json::array();
   std::size_t index = 0;
   for (const json& p : array_field(result, "points")) {
     json row = json::object();
     const json& hw = field(p, "hardware");
     std::string panel, hardware;
+    double panel_order = 0;
     for (std::size_t a = 0; a < axes.size(); ++a) {
       const std::string path = text_of(field(axes[a], "path"));
       const std::string label = axis_value(field(hw, path.c_str()), axes[a]);
@@ -56,10 +68,17 @@ json grid_rows(const json& result, bool serve) {
         row["h" + std::to_string(a) + "_order"] = field(hw, path.c_str());
       } else {
         panel += (panel.empty() ? "" : ", ") + axis_name(axes[a]) + " " + label;
+        const json& v = field(hw, path.c_str());
+        const auto rank =
+            v.is_number()
+                ? std::lower_bound(sorted[a].begin(), sorted[a].end(), v.get<double>()) - sorted[a].begin()
+                : 0;
+        panel_order = panel_order * static_cast<double>(sorted[a].size() + 1) + static_cast<double>(rank);
       }
     }
     if (axes.size() < 2) row["h1"] = "";
     row["panel"] = panel.empty() ? "the grid" : panel;
+    row["panel_order"] = panel_order;
     row["hardware"] = hardware;
     row["point"] = ++index;
     if (serve) {
@@ -122,7 +141,11 @@ json heatmap_spec(json rows, const json& axes, const std::string& value_title, b
          {"tooltip", tooltip}}}});
   return {{"$schema", vega::kSchema},
           {"data", {{"values", std::move(rows)}}},
-          {"facet", {{"field", "panel"}, {"type", "nominal"}, {"title", nullptr}}},
+          {"facet",
+           {{"field", "panel"},
+            {"type", "nominal"},
+            {"title", nullptr},
+            {"sort", {{"field", "panel_order"}, {"op", "min"}}}}},
           {"columns", 3},
           {"spec", {{"width", {{"step", 64}}}, {"height", {{"step", 30}}}, {"layer", std::move(layers)}}}};
 }

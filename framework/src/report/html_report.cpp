@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/answer_sentence.hpp"
 #include "report/vega_json.hpp"
 #include "report/vega_specs.hpp"
 #include "tessera/version.hpp"
@@ -21,7 +22,7 @@ table.meta{border-collapse:collapse;font-size:.9em}table.meta th{text-align:left
 color:#555;font-weight:600;vertical-align:top}table.meta td{padding:2px 0}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f3f3f3;padding:1px 4px;
 border-radius:3px;word-break:break-all}
-p.note{color:#444;font-size:.9em;margin:2px 0 8px}p.picked{font-size:.9em;margin:2px 0 8px}
+p.answer{font-size:1.1em;font-weight:600;margin:4px 0 12px}p.note{color:#444;font-size:.9em;margin:2px 0 8px}p.picked{font-size:.9em;margin:2px 0 8px}
 .chart{margin:8px 0}.vega-bind{display:inline-block;margin-right:16px;font-size:.9em}
 footer{margin-top:32px;color:#666;font-size:.8em}
 )css";
@@ -189,7 +190,10 @@ std::string html_report(const json& result, const std::string& command, const We
   h += "<script>" + assets.vega + "\n</script>\n";
   h += "<script>" + assets.vega_lite + "\n</script>\n";
   h += "<script>" + assets.vega_embed + "\n</script>\n";
-  h += "</head>\n<body>\n<header>\n<h1>" + html_escape(scenario) + "</h1>\n<table class=\"meta\">\n";
+  h += "</head>\n<body>\n<header>\n<h1>" + html_escape(scenario) + "</h1>\n";
+  // The answer first, in one sentence (docs/report.md "The answer first").
+  h += "<p class=\"answer\" id=\"tessera-answer\">" + html_escape(answer_sentence(result)) + "</p>\n";
+  h += "<table class=\"meta\">\n";
   h += row("study", result_kind_command(kind));
   if (!field(result, "model").is_null()) h += row("model", html_escape(model_line(result)));
   if (!field(result, "machine").is_null()) h += row("machine", html_escape(machine_line(result)));

@@ -1,5 +1,6 @@
 #include "report/vega_specs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -93,9 +94,13 @@ json search_pareto_spec(const json& result) {
   std::vector<std::string> keys, titles;
   for (const json& o : array_field(result, "objectives")) {
     keys.push_back(text_of(field(o, "key")));
-    titles.push_back(text_of(field(o, "name")));
+    const std::string unit = text_of(field(o, "unit"));
+    titles.push_back(text_of(field(o, "name")) + (unit.empty() ? "" : " (" + unit + ")"));
   }
-  if (keys.empty()) keys = {"latency_s"};
+  if (keys.empty()) {
+    keys = {"latency_s"};
+    titles = {"latency (s)"};
+  }
   const std::string x0 = keys[0];
   const std::string y0 = keys.size() > 1 ? keys[1] : keys[0];
   std::vector<std::string> knobs(std::begin(kKnobs), std::end(kKnobs));
@@ -125,9 +130,23 @@ json search_pareto_spec(const json& result) {
                                    "isValid(datum.x) && isValid(datum.y) && isFinite(datum.x) && "
                                    "isFinite(datum.y) && datum.x > 0 && datum.y > 0"}}});
   const json tooltip = tooltip_fields({{"x", "x"}, {"y", "y"}, {"latency_s", "latency (s)"}, {"pes", "PEs"}});
-  // Log axes: objectives span decades (latency, PEs); titles follow the chosen objective.
-  const json x = vega::log_axis("x", "x: the objective chosen below (log scale)");
-  const json y = vega::log_axis("y", "y: the objective chosen below (log scale)");
+  // Log axes: objectives span decades (latency, PEs). Each axis is titled with the metric and
+  // unit of the objective chosen below (a signal: the title follows the choice); the channel's
+  // own title names the first choice.
+  const auto titled = [&](const char* f, const std::string& param, const std::string& first) {
+    std::string expr;
+    for (std::size_t i = keys.size(); i-- > 0;) {
+      const std::string t = json(titles[i] + ", log scale").dump();
+      expr = expr.empty() ? t : param + " === " + json(keys[i]).dump() + " ? " + t + " : " + expr;
+    }
+    json a = vega::log_axis(
+        f, titles[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), first) - keys.begin())] +
+               ", log scale");
+    a["axis"] = {{"title", {{"signal", expr}}}};
+    return a;
+  };
+  const json x = titled("x", "x_objective", x0);
+  const json y = titled("y", "y_objective", y0);
   json layers = json::array();
   if (!points.empty()) {
     layers.push_back(

@@ -1,5 +1,4 @@
 #include "scenario/data_roots.hpp"
-#include "tessera_build_paths.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -19,9 +18,7 @@ std::string shipped_data_root() {
     const fs::path installed = fs::path(bin) / ".." / "share" / "tessera";
     if (fs::is_directory(installed / "models", ec)) return installed.lexically_normal().string();
   }
-#ifdef TESSERA_SOURCE_DIR
-  if (fs::is_directory(fs::path(TESSERA_SOURCE_DIR) / "models", ec)) return TESSERA_SOURCE_DIR;
-#endif
+  // The build tree stages its data there too (tessera_stage_data): never the source tree.
   return ".";
 }
 

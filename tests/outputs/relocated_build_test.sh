@@ -1,0 +1,63 @@
+#!/bin/bash
+# Issue 30: a build tree copied elsewhere runs without the source tree it was built from.
+#   relocated_build_test.sh BUILD_DIR SOURCE_DIR
+# Copies the build's programs and what they read (bin/tessera, lib/ with the plugins,
+# share/tessera: the staged models, machines, scenarios, data and chart libraries) to WORK_DIR,
+# a fresh temporary folder outside both trees (removed after a pass), then checks, with every TESSERA_* variable unset and the working folder elsewhere:
+#   - no copied binary or library holds the source tree's path (nor the build tree's);
+#   - `tessera plugins` lists plugins of the copy only;
+#   - `tessera run` (the default scenario) reads the copy's data: the copy's default scenario is
+#     renamed, and the result carries the new name; its HTML report inlines the copy's chart
+#     libraries: the copy's vega package.json is re-versioned, and the page's footer says so.
+# The source tree cannot be hidden in a shared checkout; the renamed copies show which files
+# were read without tracing the process.
+set -euo pipefail
+build=$(cd "$1" && pwd -P) src=$(cd "$2" && pwd -P)
+work=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/tessera-relocated.XXXXXX")" && pwd -P)
+case "$work/" in "$src/"* | "$build/"*) echo "FAIL: the temporary folder $work lies in the source or build tree"; exit 1 ;; esac
+mkdir -p "$work/copy/bin" "$work/copy/share" "$work/elsewhere"
+copy=$work/copy
+cp -a "$build/bin/tessera" "$copy/bin/"
+cp -a "$build/lib" "$copy/"
+cp -a "$build/share/tessera" "$copy/share/"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. No path of the source (or build) tree inside a binary or library.
+for f in "$copy/bin/tessera" "$copy"/lib/*.so* "$copy"/lib/tessera/plugins/*.so; do
+  [ -f "$f" ] || continue
+  if grep -qF "$src" "$f"; then fail "$f holds the source path $src: $(strings "$f" | grep -F "$src" | head -3)"; fi
+  if grep -qF "$build" "$f"; then fail "$f holds the build path $build"; fi
+done
+
+# The copy's own data, marked: the default scenario renamed, vega re-versioned.
+scenario=$copy/share/tessera/scenarios/llama3.1-70b-decode-128k.yaml
+[ -f "$scenario" ] || fail "the build did not stage the default scenario ($scenario)"
+sed -i 's/^name: .*/name: relocated-copy/' "$scenario"
+have_web=0
+if [ -f "$copy/share/tessera/web/vega/package.json" ]; then
+  have_web=1
+  sed -i 's/"version": *"\([^"]*\)"/"version": "\1-relocated"/' "$copy/share/tessera/web/vega/package.json"
+fi
+
+clean_env=(env -i "PATH=/usr/bin:/bin" "HOME=${HOME:-/tmp}" "LANG=C.UTF-8")
+cd "$work/elsewhere"
+
+# 2. The plugins found are the copy's.
+plugins=$("${clean_env[@]}" "$copy/bin/tessera" plugins 2>&1) || fail "tessera plugins failed: $plugins"
+echo "$plugins" | grep -qF "$copy/lib/tessera/plugins" || fail "tessera plugins names no plugin of the copy:
+$plugins"
+if echo "$plugins" | grep -qF "$src"; then fail "tessera plugins names the source tree:
+$plugins"; fi
+
+# 3. The default scenario from the copy, and its HTML report with the copy's chart libraries.
+html_args=()
+[ $have_web = 1 ] && html_args=(--html "$work/elsewhere/run.html")
+"${clean_env[@]}" "$copy/bin/tessera" run -q --json "$work/elsewhere/run.json" "${html_args[@]}" >"$work/elsewhere/run.txt" \
+  2>"$work/elsewhere/run.err" || fail "tessera run failed: $(cat "$work/elsewhere/run.err")"
+grep -q '"scenario": "relocated-copy"' "$work/elsewhere/run.json" || fail "the run did not read the copy's default scenario"
+if grep -qF "$src" "$work/elsewhere/run.json" "$work/elsewhere/run.err"; then fail "the run's output names the source tree"; fi
+if [ $have_web = 1 ]; then
+  grep -q "Drawn with vega [0-9.]*-relocated" "$work/elsewhere/run.html" || fail "the HTML report did not inline the copy's vega"
+fi
+rm -rf "$work"
+echo "ok: a copy at $copy ran the default scenario from its own data (chart libraries: $have_web); no binary holds $src"
