@@ -6,6 +6,7 @@
 // signal, never a hang.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
@@ -46,6 +47,8 @@ const std::vector<Fault> kLatencyFaults = {
     {"time_step_negative", {": time_step returned stage ", " with memory_s = -1e-06; "}, 1, true},
     {"time_step_infinite", {": time_step returned stage ", " with compute_s = inf; "}, 1, true},
     {"time_step_overflow", {": time_step returned 33 stages (a StageList holds 0 to 32)"}, 1, true},
+    {"time_step_empty", {": time_step returned 0 stages for a step of ", "never leave one out"}, 1, true},
+    {"time_step_fewer", {": time_step returned ", " stages for a step of ", "never leave one out"}, 1, true},
 };
 
 const std::vector<Fault> kMemoryFaults = {
@@ -219,4 +222,137 @@ TEST_CASE("barrier: a broken search through run") { check_command("search", kSea
 TEST_CASE("barrier: a broken search through explore") { check_command("search", kSearchFaults, "explore"); }
 TEST_CASE("barrier: a broken search through sensitivity") {
   check_command("search", kSearchFaults, "sensitivity");
+}
+
+namespace {
+
+// `tessera COMMAND FILE ARGS` (60 s at most): stdout and stderr apart, and the exit status.
+struct Ran {
+  int status = -1;
+  std::string out, err;
+};
+Ran run_split(const std::string& command, const std::string& file, const std::string& args,
+              const std::string& plugin_dir) {
+  const TempDir dir;
+  const std::string err_file = dir / "stderr";
+  const std::string cmd = "timeout -s KILL 60 " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera " +
+                          command + " " + file + " " + args + " --plugin-path " + plugin_dir + " 2>" +
+                          err_file;
+  Ran r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int rc = ::pclose(p);
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  if (FILE* f = std::fopen(err_file.c_str(), "r")) {
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) r.err.append(buf, n);
+    std::fclose(f);
+  }
+  return r;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+// Appended stages stay allowed (docs/plugin-guide.md §10): they are timed (the fixture appends
+// one of 1 s), while the accounting reads the first work.size.
+TEST_CASE("host checks: a latency model may append stages after the work's") {
+  const TempDir dir;
+  spit(dir / "none.yaml", scenario("latency", "none"));
+  spit(dir / "append.yaml", scenario("latency", "time_step_append"));
+  const Ran none = run_split("run", dir / "none.yaml", "-q", fixture_dir("broken"));
+  const Ran append = run_split("run", dir / "append.yaml", "-q", fixture_dir("broken"));
+  INFO(append.err);
+  CHECK(none.status == 0);
+  CHECK(append.status == 0);
+  CHECK(none.out.find("latency 580.6 us,") != std::string::npos);
+  CHECK(append.out.find("latency 1.001 s,") != std::string::npos);
+  CHECK(append.out.find("memory per gpu 2.07 GB of 73.6 GB") != std::string::npos);
+}
+
+// A plugin that writes through const_cast into the EvalContext, the model and the machine (each
+// call halves the HBM bandwidth every later evaluation would read): the run fails naming it,
+// never answers with the corrupted numbers.
+TEST_CASE("host checks: a plugin writing into the shared context fails the run naming it") {
+  const TempDir dir;
+  spit(dir / "hostile.yaml", scenario("latency", "time_step_hostile"));
+  const std::string prefix =
+      "plugin latency/broken_latency 0.0.1 (" + fixture_lib("broken", "latency_broken_latency") + ")";
+  for (const std::string command : {"run", "compare", "explore", "explain"}) {
+    const Ran r = run_split(command, dir / "hostile.yaml", command == "explain" ? "--config tp=2 -q" : "-q",
+                            fixture_dir("broken"));
+    INFO("tessera " << command << "\nstderr: " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find(prefix + ": time_step wrote into the EvalContext it was handed as const") !=
+          std::string::npos);
+    CHECK(r.err.find("; at configuration cp=1,tp=") != std::string::npos);
+    CHECK(r.out.find("best") == std::string::npos);
+  }
+}
+
+// A serving plugin whose kv_fits the memory model contradicts: no point over the budget is
+// ranked; the run fails naming the plugin and the memory it needs.
+TEST_CASE("host checks: a serving plugin's kv_fits is checked with the memory model") {
+  const TempDir dir;
+  const std::string src = TESSERA_SOURCE_DIR;
+  const std::string body =
+      "schema_version: 1\nkind: scenario\nname: liar\nmodel: " + src +
+      "/models/llama3.1-70b.yaml\nmachine: " + src +
+      "/machines/dgx-h100.yaml\nworkload: {mode: serve, input: 4K, output: 1K}\n"
+      "plugins: {serving: SERVING}\n"
+      "sweep:\n  parallelism: {tp: [8]}\n  serving: {batch: [1, 512], token_budget: [8K]}\n";
+  spit(dir / "static.yaml", replace_all(body, "SERVING", "static"));
+  spit(dir / "liar.yaml", replace_all(body, "SERVING", "lying_serving"));
+  const Ran honest = run_split("serve", dir / "static.yaml", "-q", fixture_dir("lying"));
+  INFO(honest.err);
+  CHECK(honest.status == 0);
+  const Ran liar = run_split("serve", dir / "liar.yaml", "-q", fixture_dir("lying"));
+  INFO(liar.err);
+  CHECK(liar.status == 1);
+  CHECK(
+      liar.err.find("plugin serving/lying_serving 0.0.1 (" + fixture_lib("lying", "serving_lying_serving") +
+                    "): evaluate returned kv_fits = true, but the memory model (memory/standard) says the KV "
+                    "of 512 x 5120 tokens does not fit: weights+KV+transient ") != std::string::npos);
+  CHECK(liar.err.find("; at configuration cp=1,tp=8") != std::string::npos);
+  CHECK(liar.out.find("best") == std::string::npos);
+}
+
+// A misspelled per-plugin machine block is an error in `run` as in `validate`: exit 2 at the
+// block's line:col with the nearest name.
+TEST_CASE("host checks: a machine block for no installed plugin is an error with the nearest name") {
+  const TempDir dir;
+  const std::string src = TESSERA_SOURCE_DIR;
+  std::string machine;
+  {
+    FILE* f = std::fopen((src + "/machines/cube-sip-sram.yaml").c_str(), "r");
+    REQUIRE(f);
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) machine.append(buf, n);
+    std::fclose(f);
+  }
+  const std::size_t at = machine.find("  sram_tier:");
+  REQUIRE(at != std::string::npos);
+  machine.replace(at, 12, "  sram_tire:");
+  const int line =
+      1 + static_cast<int>(std::count(machine.begin(), machine.begin() + static_cast<long>(at), '\n'));
+  spit(dir / "m.yaml", machine);
+  spit(dir / "s.yaml", "schema_version: 1\nkind: scenario\nname: blocks\nmodel: " + src +
+                           "/models/llama3.1-8b.yaml\nmachine: m.yaml\nworkload: {mode: decode, context: 4K, "
+                           "batch: 8}\nplugins: {latency: sram_tier}\n");
+  const std::string expect =
+      dir / "m.yaml:" + std::to_string(line) +
+      ":3: error: machine.plugins.sram_tire: no plugin named 'sram_tire' (did you mean "
+      "'sram_tier'?)";
+  for (const std::string command : {"validate", "run"}) {
+    const Ran r = run_split(command, dir / "s.yaml", "", fixture_dir("lying"));
+    INFO("tessera " << command << "\nstderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(expect) != std::string::npos);
+  }
 }

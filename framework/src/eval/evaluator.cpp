@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "host/guarded_plugins.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -105,6 +106,7 @@ double Evaluator::time_into(const EvalContext& ctx, const StepShape& shape, Step
                       .chunk_index = chunk_index,
                       .chunk_count = kind == StepKind::prefill_chunk ? ctx.workload.chunk_count() : 1};
   latency_->time_step(ctx, call, out);
+  after_call(*latency_, "latency", "time_step");
   double t = 0;
   for (const Stage& s : out) t += s.count * s.visible_s;
   return t;
@@ -339,6 +341,7 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
   out.non_finite = NonFinite::none;
   if (!out.valid) return;
   memory_->evaluate(ctx_, c, out.layout, out.memory);
+  after_call(*memory_, "memory", "evaluate");
   out.feasible = out.memory.fits;
   if (ctx_.workload.mode == Mode::decode)
     decode(ctx_, c, out);
@@ -367,8 +370,10 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
   if (t.latency_s > 0) t.efficiency = std::sqrt(std::max(0.0, t.compute_util * memory_util));
   const std::size_t n_obj = std::min(objectives_.size(), out.objectives.size());
   const EvaluatedStep step{.stages = out.stages, .totals = t, .memory = out.memory};
-  for (std::size_t i = 0; i < n_obj; ++i)
+  for (std::size_t i = 0; i < n_obj; ++i) {
     out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, step);
+    after_call(*objectives_[i].objective, "objective", "evaluate");
+  }
   out.non_finite = first_non_finite(t, out.memory, out.objectives.data(), n_obj);
   if (out.non_finite != NonFinite::none) out.feasible = false;
 }
@@ -406,6 +411,7 @@ double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, co
 void Evaluator::memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
                           MemoryUsage& out) const {
   memory_->evaluate(ctx, c, layout, out);
+  after_call(*memory_, "memory", "evaluate");
 }
 
 void Evaluator::layout_for(const ParallelConfig& c, Evaluation& out) const { layout_of(c, out); }
@@ -416,9 +422,48 @@ void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
     throw InputError("workload.mode is serve: its configurations are evaluated by `tessera serve`");
   try {
     evaluate_config(c, out);
+    verify_context(c);
   } catch (const PluginError& e) {
     throw_at_configuration(e, c, *ctx_.machine);
   }
+}
+
+namespace {
+std::string plugin_label(const PluginObject& object, const char* kind) {
+  const LoadedPlugin* p = plugin_behind(object);
+  return p ? p->id() : std::string(kind);
+}
+}  // namespace
+
+void Evaluator::check_after_call(const PluginObject& plugin, const char* kind, const char* call) const {
+  const char* what = watch_.changed();
+  if (what == nullptr) return;
+  throw_plugin_error(plugin, kind,
+                     std::string(call) + " wrote into " + what +
+                         " it was handed as const (through const_cast): what the host shares between "
+                         "configurations must not change, or every later evaluation would read the "
+                         "change; keep state in the plugin's object (thread-safe) or in the call's output");
+}
+
+void Evaluator::context_written(const ParallelConfig& c, const PluginObject* serving) const {
+  const char* what = watch_.changed();
+  // Find the plugin that writes: the snapshot back, then this configuration again through an
+  // Evaluator that checks after every call into a plugin (it throws naming the first that writes).
+  watch_.restore();
+  if (ctx_.workload.mode != Mode::serve) {
+    Evaluator probe(ctx_, latency_, memory_, objectives_);
+    probe.check_each_call_ = true;
+    Evaluation scratch;
+    probe.evaluate_config(c, scratch);
+    watch_.restore();
+  }
+  std::string plugins = plugin_label(*latency_, "latency") + ", " + plugin_label(*memory_, "memory");
+  for (const ObjectiveSlot& o : objectives_) plugins += ", " + plugin_label(*o.objective, "objective");
+  if (serving) plugins += ", " + plugin_label(*serving, "serving");
+  throw PluginError(std::string(what ? what : "the context") +
+                    " changed during an evaluation: a plugin wrote through const_cast into what the host "
+                    "shares between configurations (plugins called: " +
+                    plugins + ")");
 }
 
 void throw_at_configuration(const PluginError& e, const ParallelConfig& c, const MachineSpec& machine) {

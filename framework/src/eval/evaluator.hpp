@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/context_watch.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
@@ -85,6 +86,8 @@ class TESSERA_API Evaluator {
  public:
   Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
             std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives);
+  Evaluator(const Evaluator&) = delete;  // the context watch holds the address of ctx_
+  Evaluator& operator=(const Evaluator&) = delete;
 
   const EvalContext& context() const { return ctx_; }
   // Unique per Evaluator ever constructed in the process (never reused): tags scratch state.
@@ -95,6 +98,15 @@ class TESSERA_API Evaluator {
   // are computed for every valid config, feasible or not. A plugin's failure or bad value
   // (PluginError, host/guarded_plugins.hpp) is rethrown with the configuration appended.
   void evaluate(const ParallelConfig& c, Evaluation& out) const;
+
+  // Throws PluginError naming the plugin when the context, the model or the machine changed since
+  // construction (a plugin wrote through const_cast: eval/context_watch.hpp); `serving`, when
+  // given, is named among the plugins that may have. evaluate() calls it after each configuration;
+  // the serving evaluator after each point. A few memcmp when nothing changed.
+  void verify_context(const ParallelConfig& c, const PluginObject* serving = nullptr) const {
+    if (!watch_.intact()) [[unlikely]]
+      context_written(c, serving);
+  }
 
   // Time of one pipeline stage (ceil(L/pp) layers, the heaviest mix) for `batch` sequences
   // and `tokens` new tokens, kv_cached P, chunk c; includes one hop, no lm_head.
@@ -140,12 +152,24 @@ class TESSERA_API Evaluator {
 
   void layout_of(const ParallelConfig& c, Evaluation& out) const;
   void evaluate_config(const ParallelConfig& c, Evaluation& out) const;
+  // After each call into a plugin: only an Evaluator replaying a configuration to find which
+  // plugin wrote into the context checks there (context_written).
+  void after_call(const PluginObject& plugin, const char* kind, const char* call) const {
+    if (check_each_call_) [[unlikely]]
+      check_after_call(plugin, kind, call);
+  }
+  [[gnu::cold, gnu::noinline]] void check_after_call(const PluginObject& plugin, const char* kind,
+                                                     const char* call) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void context_written(const ParallelConfig& c,
+                                                              const PluginObject* serving) const;
 
-  EvalContext ctx_;
+  mutable EvalContext ctx_;  // mutable: context_written restores it from the watch's snapshot
   std::uint64_t id_ = 0;
   std::shared_ptr<const LatencyModel> latency_;
   std::shared_ptr<const MemoryModel> memory_;
   std::vector<ObjectiveSlot> objectives_;
+  ContextWatch watch_{ctx_};
+  bool check_each_call_ = false;
 };
 
 }  // namespace tessera

@@ -43,6 +43,12 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
 void require_scenario_plugins(const Scenario& scenario, const PluginRegistry& registry) {
   std::vector<Diagnostic> diags;
   check_scenario_plugins(scenario, registry, MissingKind::error, diags);
+  // A machine block for no installed plugin: misspelled (a near name) is an error, as in
+  // `tessera validate`; for a plugin not installed here, a warning.
+  std::vector<Diagnostic> warnings;
+  if (diags.empty())
+    check_machine_blocks(scenario.machine_blocks, scenario.machine_file, registry, diags, warnings);
+  for (const Diagnostic& w : warnings) spdlog::warn("{}", w.format());
   if (!diags.empty()) throw InputErrors(std::move(diags));
 }
 

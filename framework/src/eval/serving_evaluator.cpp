@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "eval/host_step_timer.hpp"
+#include "host/guarded_plugins.hpp"
 
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
@@ -115,6 +116,9 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
     out.verdict = ServingVerdict::kv_overflow;
     return;
   }
+  // The host checks the plugin's word with the memory model: the KV it says fits must fit, or a
+  // best point or a frontier point could lie over the memory budget.
+  if (!step.memory.fits) kv_claim_refuted(peak.workload, step.memory);
   const double dp = c.dp;
   out.tokens_per_s = dp * m.tokens_per_s;
   out.tokens_per_s_per_pe = out.pes > 0 ? out.tokens_per_s / out.pes : 0;
@@ -154,10 +158,22 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   out.verdict = out.feasible ? ServingVerdict::feasible : ServingVerdict::slo;
 }
 
+void ServingEvaluator::kv_claim_refuted(const Workload& peak, const MemoryUsage& memory) const {
+  const std::string budget = format_quantity(memory.budget_bytes, Dimension::bytes);
+  throw_plugin_error(*session_.serving(), "serving",
+                     "evaluate returned kv_fits = true, but the memory model (memory/" +
+                         session_.scenario().plugins.memory.name + ") says the KV of " +
+                         std::to_string(peak.batch) + " x " + std::to_string(peak.context) +
+                         " tokens does not fit: weights+KV+transient " +
+                         format_quantity(memory.used_bytes, Dimension::bytes) + " > budget " + budget +
+                         " per PE (kv_fits must be StepTimer::kv_fits of the batch at ISL + OSL)");
+}
+
 void ServingEvaluator::evaluate(const ParallelConfig& c, const ServingPoint& point,
                                 ServingEvaluation& out) const {
   try {
     evaluate_point(c, point, out);
+    session_.evaluator().verify_context(c, session_.serving().get());
   } catch (const PluginError& e) {
     throw PluginError(std::string(e.what()) + "; at configuration " + format_config(c, session_.machine()) +
                       ", batch " + std::to_string(point.batch) + ", token budget " +

@@ -76,6 +76,9 @@ class TESSERA_API ServingEvaluator {
  private:
   void evaluate_point(const ParallelConfig& c, const ServingPoint& point, ServingEvaluation& out) const;
   void check_slo(ServingEvaluation& out) const;
+  // Throws PluginError: the serving plugin said kv_fits, the memory model (at `peak`) says no.
+  [[noreturn, gnu::cold, gnu::noinline]] void kv_claim_refuted(const Workload& peak,
+                                                               const MemoryUsage& memory) const;
 
   const Session& session_;
   ServingSlo slo_;

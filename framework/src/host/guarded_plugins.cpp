@@ -32,9 +32,18 @@ class GuardedLatency final : public LatencyModel, public Guarded {
   void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override {
     call_plugin(plugin_, [&] { inner_->time_step(ctx, step, out); });
     if (!stages_plausible(out)) check(out);
+    if (out.size < step.work.size) too_few(out.size, step);
   }
 
  private:
+  // Stage i of `out` is work stage i: a model may append stages, never leave one out (the host
+  // would add up a step without it: 0 s for no stages at all).
+  [[noreturn, gnu::cold, gnu::noinline]] void too_few(int n, const StepCall& step) const {
+    fail("time_step returned " + std::to_string(n) + " stage" + (n == 1 ? "" : "s") + " for a step of " +
+         std::to_string(step.work.size) + " (" + step_kind_name(step.kind) +
+         "); stage i of the output must be work stage i, for every stage of the work (a model may append "
+         "stages after them, never leave one out)");
+  }
   [[gnu::cold, gnu::noinline]] void check(const StageList& out) const {
     const std::string bad = describe_bad_stages(out);
     if (!bad.empty()) fail("time_step returned " + bad);
