@@ -52,7 +52,7 @@ TEST_CASE("serve report: the text names the workload and SLO and the best point 
   }
   CHECK(text.find("ISL 4096 prompt tokens, OSL 1024 output tokens") != std::string::npos);
   CHECK(text.find("TTFT <= 1 s, TPOT <= 50 ms (SLOs apply to means)") != std::string::npos);
-  CHECK(text.find("best       tp") != std::string::npos);
+  CHECK(text.find("best       cp=1,tp=") != std::string::npos);  // explain --config syntax
   const ServeRecord& best = *run.result.best();
   CHECK(text.find("           batch " + std::to_string(best.point.batch) + " per replica, token budget ") !=
         std::string::npos);
