@@ -82,7 +82,7 @@ TEST_CASE("serve report: the closest miss is stated when nothing meets the SLO")
   // TTFT / 1 ms: the ratio is the closest miss's TTFT in milliseconds.
   CHECK(run.result.closest_miss->slo_ratio == Approx(run.result.closest_miss->metrics.ttft_s / 1e-3));
   CHECK(run.result.closest_miss->reason.rfind("TTFT ", 0) == 0);
-  CHECK(text.find("miss       tp") != std::string::npos);
+  CHECK(text.find("miss       cp=1,tp=") != std::string::npos);  // explain --config syntax
   const nlohmann::json j = serve_json(session, run.result);
   CHECK(j["best"].is_null());
   CHECK(j["closest_miss"]["verdict"] == "slo");

@@ -12,20 +12,22 @@
 #include "shell_run.hpp"
 #include "tessera_build_paths.hpp"
 
-namespace test_best_line_cli {
+namespace test_answers_cli {
 
 using tessera::testing::Ran;
 
-Ran tessera_cli(const std::string& args) {
+Ran answers_cli(const std::string& args) {
   return tessera::testing::shell("TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera " +
                                  args + " -q 2>&1");
 }
 
-std::string scenario(const char* name) { return std::string(TESSERA_SOURCE_DIR) + "/scenarios/" + name; }
+std::string answers_scenario(const char* name) {
+  return std::string(TESSERA_SOURCE_DIR) + "/scenarios/" + name;
+}
 
 // The rest of the first line that starts with `label` (empty when none does), with the lines
 // it was broken into to fit a width (after a comma, under the label) joined back.
-std::string line_after(const std::string& text, const std::string& label) {
+std::string answers_line_after(const std::string& text, const std::string& label) {
   std::size_t start = text.rfind(label, 0) == 0 ? 0 : text.find("\n" + label);
   if (start == std::string::npos) return "";
   if (text[start] == '\n') ++start;
@@ -40,23 +42,23 @@ std::string line_after(const std::string& text, const std::string& label) {
 }
 
 // `explain SCENARIO --config LINE` as a shell word (the line holds no quote).
-Ran explain(const std::string& scenario_path, const std::string& line) {
-  return tessera_cli("explain " + scenario_path + " --config '" + line + "'");
+Ran answers_explain(const std::string& scenario_path, const std::string& line) {
+  return answers_cli("explain " + scenario_path + " --config '" + line + "'");
 }
 
-}  // namespace test_best_line_cli
+}  // namespace test_answers_cli
 
-using namespace test_best_line_cli;
+using namespace test_answers_cli;
 
 TEST_CASE("run's printed best line pastes into explain --config") {
-  const std::string path = scenario("llama3.1-70b-decode-4k-h100.yaml");
-  const Ran run = tessera_cli("run " + path + " --width 0");
+  const std::string path = answers_scenario("llama3.1-70b-decode-4k-h100.yaml");
+  const Ran run = answers_cli("run " + path + " --width 0");
   REQUIRE(run.rc == 0);
-  const std::string best = line_after(run.out, "best       ");
+  const std::string best = answers_line_after(run.out, "best       ");
   CHECK(best ==
         "cp=2,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=gpu,"
         "cp_placement=node,cp_ring_variant=qoml");
-  const Ran e = explain(path, best);
+  const Ran e = answers_explain(path, best);
   INFO(e.out);
   CHECK(e.rc == 0);
   CHECK(e.out.find("unknown knob") == std::string::npos);
@@ -66,21 +68,22 @@ TEST_CASE("run's printed best line pastes into explain --config") {
 TEST_CASE("serve's printed best line pastes into explain --config on its machine") {
   // explain studies one step (a serve scenario is refused at workload.mode): the decode
   // scenario of the same model and machine explains the configuration serve chose.
-  const Ran serve = tessera_cli("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --width 0");
+  const Ran serve =
+      answers_cli("serve " + answers_scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --width 0");
   REQUIRE(serve.rc == 0);
-  const std::string best = line_after(serve.out, "best       ");
+  const std::string best = answers_line_after(serve.out, "best       ");
   CHECK(best ==
         "cp=1,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,"
         "cp_placement=node,cp_ring_variant=kv");
-  const Ran e = explain(scenario("llama3.1-70b-decode-4k-h100.yaml"), best);
+  const Ran e = answers_explain(answers_scenario("llama3.1-70b-decode-4k-h100.yaml"), best);
   INFO(e.out);
   CHECK(e.rc == 0);
   CHECK(e.out.find(best) != std::string::npos);
 }
 
 TEST_CASE("a best line fitted to a width breaks after a comma and joins back to the same line") {
-  const std::string path = scenario("llama3.1-70b-decode-4k-h100.yaml");
-  const Ran run = tessera_cli("run " + path + " --width 80");
+  const std::string path = answers_scenario("llama3.1-70b-decode-4k-h100.yaml");
+  const Ran run = answers_cli("run " + path + " --width 80");
   REQUIRE(run.rc == 0);
   const std::size_t at = run.out.find("best       ");
   REQUIRE(at != std::string::npos);
@@ -88,24 +91,24 @@ TEST_CASE("a best line fitted to a width breaks after a comma and joins back to 
   const std::size_t nl = run.out.find('\n', at);
   CHECK(nl - at <= 80);
   CHECK(run.out[nl - 1] == ',');
-  const std::string joined = line_after(run.out, "best       ");
+  const std::string joined = answers_line_after(run.out, "best       ");
   CHECK(joined ==
         "cp=2,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=gpu,"
         "cp_placement=node,cp_ring_variant=qoml");
-  CHECK(explain(path, joined).rc == 0);
+  CHECK(answers_explain(path, joined).rc == 0);
 }
 
 TEST_CASE("run's top table shows configurations that differ only in dp as one row") {
-  const std::string path = scenario("llama3.1-70b-decode-4k-h100.yaml");
-  const Ran run = tessera_cli("run " + path + " --width 0");
+  const std::string path = answers_scenario("llama3.1-70b-decode-4k-h100.yaml");
+  const Ran run = answers_cli("run " + path + " --width 0");
   REQUIRE(run.rc == 0);
   // Top 10: cp2 tp8 at pp 1, 2, 4 and cp1 tp8 at pp 1, 2, each at dp 1 and 2.
   CHECK(run.out.find("Top 10 by latency in 5 rows (configurations that differ only in dp share one)") !=
         std::string::npos);
-  CHECK(run.out.find("  1    2   8   1  1\u2013"
-                     "2   1  split  TP+CP  gpu  node  qoml   12.58 ms  16\u2013"
-                     "32") != std::string::npos);
-  const Ran json = tessera_cli("run " + path + " --json -");
+  CHECK(run.out.find("  1   2   8   1  1\u2013"
+                     "2   1  split  TP+CP  gpu  node  qoml   12.58 ms   16\u2013"
+                     "32        0.0136  10.7 GB") != std::string::npos);
+  const Ran json = answers_cli("run " + path + " --json -");
   REQUIRE(json.rc == 0);
   const nlohmann::json j = nlohmann::json::parse(json.out);
   const nlohmann::json& top = j.at("top");
@@ -119,8 +122,8 @@ TEST_CASE("run's top table shows configurations that differ only in dp as one ro
 }
 
 TEST_CASE("serve's tables show configurations that differ only in dp as one row") {
-  const std::string path = scenario("llama3.1-70b-serve-4k1k-h100.yaml");
-  const Ran serve = tessera_cli("serve " + path + " --width 0");
+  const std::string path = answers_scenario("llama3.1-70b-serve-4k1k-h100-disagg.yaml");
+  const Ran serve = answers_cli("serve " + path + " --width 0");
   REQUIRE(serve.rc == 0);
   INFO(serve.out);
   // tp8 at batch 128, token budget 8192: dp 1, 2, 4, 8 on 8 to 64 GPUs, one row.
@@ -129,7 +132,7 @@ TEST_CASE("serve's tables show configurations that differ only in dp as one row"
   CHECK(serve.out.find("8\u2013"
                        "64") != std::string::npos);
   CHECK(serve.out.find("tp8 pp1 dp2 ep1") == std::string::npos);
-  const Ran json = tessera_cli("serve " + path + " --json -");
+  const Ran json = answers_cli("serve " + path + " --json -");
   REQUIRE(json.rc == 0);
   const nlohmann::json j = nlohmann::json::parse(json.out);
   const nlohmann::json& f = j.at("frontier");
@@ -150,15 +153,20 @@ TEST_CASE("the best of run and serve is a frontier point") {
                           Study{"serve", "llama3.1-70b-serve-4k1k-h100.yaml", "frontier"},
                           Study{"serve", "llama3.1-70b-serve-4k1k-h100-disagg.yaml", "frontier"}}) {
     INFO(st.command << ' ' << st.scenario);
-    const Ran r = tessera_cli(std::string(st.command) + ' ' + scenario(st.scenario) + " --json -");
+    const Ran r = answers_cli(std::string(st.command) + ' ' + answers_scenario(st.scenario) + " --json -");
     REQUIRE(r.rc == 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);
     const nlohmann::json& scope = j.contains("disaggregated") ? j["disaggregated"] : j;
     bool found = false;
-    for (nlohmann::json p : scope.at(st.frontier)) {
-      p.erase("dp_members");  // the frontier's own list names its groups
-      p.erase("dp_member_of");
-      found = found || p == scope.at("best");
+    // The same point: its knobs, PEs and objective values (the best's entry also carries its stages).
+    const nlohmann::json& best = scope.at("best");
+    for (const nlohmann::json& p : scope.at(st.frontier)) {
+      bool same = true;
+      for (const char* key :
+           {"cp", "tp", "pp", "dp", "ep", "kv_shard_mode", "ffn_shard_scope", "pes", "objectives", "batch",
+            "tokens_per_s_per_pe", "tokens_per_s_per_user", "prefill", "decode"})
+        if (best.contains(key)) same = same && p.contains(key) && p[key] == best[key];
+      found = found || same;
     }
     CHECK(found);
   }
