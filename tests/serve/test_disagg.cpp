@@ -215,6 +215,38 @@ TEST_CASE("disaggregated pairing: rate matching by hand") {
   CHECK(r.prefill_utilization == Approx(2.0 / 3.0).epsilon(1e-12));
 }
 
+TEST_CASE("disaggregated pairing: the best lies on its own frontier when tokens/s/PE ties") {
+  // Prefill-bound pairs: one prefill instance (1 prompt/s) feeds either decode instance, so both
+  // pairs have 1024 / 16 tok/s/PE on 16 PEs; the faster decode (TPOT 20 ms, 50 tok/s/user)
+  // dominates the slower (40 ms, 25 tok/s/user), which comes first in the candidates' order.
+  const ModelSpec model = llama70b_kv();
+  const Scenario sc = serve_scenario();
+  PairingInputs in;
+  in.model = &model;
+  in.machine = &sc.machine;
+  in.request = {4096, 1024};
+  in.spec.enabled = true;
+  in.spec.has_transfer = true;
+  in.spec.transfer = kLink;
+  in.spec.max_replicas = 1;
+  const PoolCandidate p = candidate(0, 8, 8, 0.5, 1.0);
+  const DisaggResult r =
+      pair_pools(in, {p}, {candidate(0, 8, 8, 0.040, 10.0), candidate(1, 8, 8, 0.020, 10.0)});
+  REQUIRE(r.best);
+  CHECK(r.best->tokens_per_s_per_pe == 1024.0 / 16);
+  CHECK(r.best->tokens_per_s_per_user == Approx(50.0).epsilon(1e-12));
+  CHECK(r.best->decode.key == 1);
+  REQUIRE(r.frontier.size() == 1);
+  CHECK(r.frontier[0].decode.key == 1);
+  // Equal in both objectives and PEs: the candidates' order.
+  const DisaggResult same =
+      pair_pools(in, {p}, {candidate(5, 8, 8, 0.020, 10.0), candidate(2, 8, 8, 0.020, 10.0)});
+  REQUIRE(same.best);
+  CHECK(same.best->decode.key == 2);
+  CHECK(same.frontier.size() == 1);
+  CHECK(same.frontier[0].decode.key == 2);
+}
+
 TEST_CASE("disaggregated pools: a pp 2 prefill streams at its busiest stage's pace") {
   Scenario sc = serve_scenario();
   sc.plugins.serving = choice("aggregated");
@@ -308,6 +340,13 @@ TEST_CASE("disaggregated pairing: Pareto-filtered equals brute force on a small 
   }
   CHECK(study.result.best->ttft_s <= 1.0);
   CHECK(study.result.best->tpot_s <= 0.050);
+  // The best is a frontier point (issue 30): the frontier's point of most tokens/s/PE.
+  bool on_frontier = false;
+  for (const DisaggPair& f : study.result.frontier)
+    on_frontier = on_frontier || (f.tokens_per_s_per_pe == study.result.best->tokens_per_s_per_pe &&
+                                  f.tokens_per_s_per_user == study.result.best->tokens_per_s_per_user &&
+                                  f.pes == study.result.best->pes);
+  CHECK(on_frontier);
 }
 
 TEST_CASE("disaggregated scenario: the shipped block parses and one output token is refused") {

@@ -52,7 +52,7 @@ TEST_CASE("serve report: the text names the workload and SLO and the best point 
   }
   CHECK(text.find("ISL 4096 prompt tokens, OSL 1024 output tokens") != std::string::npos);
   CHECK(text.find("TTFT <= 1 s, TPOT <= 50 ms (SLOs apply to means)") != std::string::npos);
-  CHECK(text.find("best       tp") != std::string::npos);
+  CHECK(text.find("best       cp=1,tp=") != std::string::npos);  // explain --config syntax
   const ServeRecord& best = *run.result.best();
   CHECK(text.find("           batch " + std::to_string(best.point.batch) + " per replica, token budget ") !=
         std::string::npos);
@@ -82,7 +82,7 @@ TEST_CASE("serve report: the closest miss is stated when nothing meets the SLO")
   // TTFT / 1 ms: the ratio is the closest miss's TTFT in milliseconds.
   CHECK(run.result.closest_miss->slo_ratio == Approx(run.result.closest_miss->metrics.ttft_s / 1e-3));
   CHECK(run.result.closest_miss->reason.rfind("TTFT ", 0) == 0);
-  CHECK(text.find("miss       tp") != std::string::npos);
+  CHECK(text.find("miss       cp=1,tp=") != std::string::npos);  // explain --config syntax
   const nlohmann::json j = serve_json(session, run.result);
   CHECK(j["best"].is_null());
   CHECK(j["closest_miss"]["verdict"] == "slo");

@@ -32,10 +32,13 @@ PoolShape shape_of(const ParallelConfig& c) {
       .tp = c.tp, .pp = c.pp, .cp = c.cp, .kv_replicated = c.kv_shard_mode == KvShardMode::replicate};
 }
 
-// a before b in the pairs' order: most tokens/s/PE, then fewer PEs, then the order of the
-// candidates and the replica counts.
+// a before b in the pairs' order: most tokens/s/PE, then most tokens/s/user (the frontier's
+// other objective: the best is never dominated by a frontier point), then fewer PEs, then the
+// order of the candidates and the replica counts.
 bool better_pair(const DisaggPair& a, const DisaggPair& b) {
   if (a.tokens_per_s_per_pe != b.tokens_per_s_per_pe) return a.tokens_per_s_per_pe > b.tokens_per_s_per_pe;
+  if (a.tokens_per_s_per_user != b.tokens_per_s_per_user)
+    return a.tokens_per_s_per_user > b.tokens_per_s_per_user;
   if (a.pes != b.pes) return a.pes < b.pes;
   return std::tie(a.prefill.key, a.decode.key, a.x, a.y) < std::tie(b.prefill.key, b.decode.key, b.x, b.y);
 }

@@ -13,8 +13,9 @@
 //    dropped. Exact: a dominated candidate never gives a better pair.
 // 3. Pairing: every kept prefill x decode candidate, x, y = 1..max_replicas, x P_p + y P_d within
 //    the budget: rate = min(x r_p, y r_d), tokens/s/PE = rate OSL / (x P_p + y P_d), TTFT = T_p +
-//    the exposed KV transfer, TPOT the decode pool's. The best within the SLO (most tokens/s/PE)
-//    and the frontier of tokens/s/PE against tokens/s/user.
+//    the exposed KV transfer, TPOT the decode pool's. The best within the SLO (most tokens/s/PE;
+//    ties: most tokens/s/user, then fewer PEs, then the order) and the frontier of tokens/s/PE
+//    against tokens/s/user; the best is the frontier's point of most tokens/s/PE.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -91,7 +92,9 @@ struct DisaggCounts {
 
 struct DisaggResult {
   DisaggCounts counts;
-  std::optional<DisaggPair> best;    // most tokens/s/PE within the SLO (ties: fewer PEs, then the order)
+  // most tokens/s/PE within the SLO (ties: most tokens/s/user, fewer PEs, then the order): a
+  // frontier point, dominated by none
+  std::optional<DisaggPair> best;
   std::vector<DisaggPair> frontier;  // tokens/s/PE vs tokens/s/user within the SLO, most tokens/s/user first
 };
 

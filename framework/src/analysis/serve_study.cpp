@@ -101,6 +101,8 @@ std::vector<ServingPoint> serving_points(const Sweep& sweep) {
 
 bool serve_rank_less(const ServeRecord& a, const ServeRecord& b) {
   if (a.score != b.score) return a.score < b.score;
+  for (std::size_t i = 1; i < std::min(a.axes, b.axes); ++i)
+    if (a.tie_values[i] != b.tie_values[i]) return a.tie_values[i] < b.tie_values[i];
   if (a.pes != b.pes) return a.pes < b.pes;
   return a.key < b.key;
 }
@@ -141,6 +143,9 @@ void fill_serve_record(const ServingEvaluation& e, const std::vector<ServeAxis>&
   }
   r.score = e.runnable && !axes.empty() ? oriented(r.axis_values[0], axes[0].direction)
                                         : std::numeric_limits<double>::infinity();
+  r.axes = std::min(axes.size(), r.axis_values.size());
+  for (std::size_t i = 0; i < r.axes; ++i)
+    r.tie_values[i] = e.runnable ? oriented(r.axis_values[i], axes[i].direction) : 0;
   const bool step_valid = e.verdict != ServingVerdict::invalid;
   r.weights_bytes = step_valid ? e.step.memory.weights_bytes : 0;
   r.kv_bytes = step_valid ? e.step.memory.kv_bytes : 0;

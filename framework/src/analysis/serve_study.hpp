@@ -49,6 +49,10 @@ struct ServeRecord {
   // that lower is better.
   std::array<double, kMaxObjectives> axis_values{};
   double score = 0;
+  // The other axes' values, oriented as `score` (lower is better), axes[1..axes): the ranking's
+  // ties (serve_rank_less).
+  std::array<double, kMaxObjectives> tie_values{};
+  std::size_t axes = 0;
   double weights_bytes = 0, kv_bytes = 0, used_bytes = 0, budget_bytes = 0;  // per PE at the peak KV
   std::string reason;  // why not feasible ("" when it is); set on the kept records and streamed rows
 };
@@ -117,7 +121,8 @@ struct ServeResult {
   std::int64_t max_pes = 0;               // the budget applied (0 = none)
   std::vector<ObjectiveSlot> objectives;  // the session's
   std::vector<ServeAxis> axes;            // what ranks (the first) and spans the frontier
-  // Best first: score, then fewer PEs, then the study's order. top[0] is the best.
+  // Best first: score, then the next axes in turn, then fewer PEs, then the study's order
+  // (serve_rank_less). top[0] is the best, a frontier point.
   std::vector<ServeRecord> top;
   // The non-dominated points among those within the SLO, in the ranking's order.
   std::vector<ServeRecord> frontier;
@@ -143,7 +148,8 @@ TESSERA_API void fill_serve_record(const ServingEvaluation& e, const std::vector
 // Why `r` is not feasible ("" when it is), serving_reason()'s text.
 TESSERA_API std::string serve_record_reason(const Session& session, const ServeRecord& r);
 
-// The ranking's order: a before b.
+// The ranking's order, a before b: the first axis (score), then each next axis in turn (so the
+// best is never dominated by a frontier point), then fewer PEs, then the study's order.
 TESSERA_API bool serve_rank_less(const ServeRecord& a, const ServeRecord& b);
 
 // The study. The session must be in mode serve. Polls the cancellation token between batches

@@ -111,21 +111,30 @@ struct Candidate {
   double score = 0;
   std::int64_t pes = 0;
   std::array<double, kMaxObjectives> objectives{};
+  // objectives[1..ties) oriented (lower is better): the ranking's ties.
+  std::array<double, kMaxObjectives> tie_values{};
+  std::size_t ties = 0;
 };
 
-Candidate candidate(std::uint64_t key, const ConfigRecord& r) {
+Candidate candidate(std::uint64_t key, const ConfigRecord& r, const std::vector<Direction>& dirs) {
   Candidate c;
   c.key = key;
   c.config = r.config;
   c.score = r.score;
   c.pes = r.pes;
   c.objectives = r.objectives;
+  c.ties = std::min(dirs.size(), c.tie_values.size());
+  for (std::size_t i = 1; i < c.ties; ++i) c.tie_values[i] = oriented(r.objectives[i], dirs[i]);
   return c;
 }
 
-// Ranking of feasible configurations: score, then fewer PEs, then the space's order.
+// Ranking of feasible configurations: score (the first objective), then each next objective in
+// turn (so the best is never dominated by a frontier point), then fewer PEs, then the space's
+// order.
 bool rank_less(const Candidate& x, const Candidate& y) {
   if (x.score != y.score) return x.score < y.score;
+  for (std::size_t i = 1; i < std::min(x.ties, y.ties); ++i)
+    if (x.tie_values[i] != y.tie_values[i]) return x.tie_values[i] < y.tie_values[i];
   if (x.pes != y.pes) return x.pes < y.pes;
   return x.key < y.key;
 }
@@ -230,7 +239,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       if (want_reason && !r.feasible) r.reason = record_reason(session, r);
       if (options.on_record) options.on_record(r);
       if (r.feasible) {
-        const Candidate c = candidate(key, r);
+        const Candidate c = candidate(key, r, dirs);
         top.offer(c);
         if (!dirs.empty()) front.offer(c);
       }

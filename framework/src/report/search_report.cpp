@@ -7,6 +7,7 @@
 #include "host/plugin_defaults.hpp"
 #include "report/band_text.hpp"
 #include "report/csv_cells.hpp"
+#include "report/dp_groups.hpp"
 #include "report/json_number.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
@@ -70,6 +71,40 @@ std::string units_text(const MachineSpec& m, const ConfigRecord& r) {
     s += std::to_string(r.units_used[p]) + " " + m.levels[p - 1].name;
   }
   return s;
+}
+
+// The groups of `rows` (indices into res.records) that differ only in dp (report/dp_groups.hpp):
+// the knobs but dp, the score and every objective but the PE count exactly equal.
+std::vector<std::vector<std::size_t>> run_dp_groups(const SearchResult& res,
+                                                    const std::vector<std::size_t>& rows) {
+  std::vector<DpGroupKey> keys;
+  keys.reserve(rows.size());
+  for (std::size_t i : rows) {
+    const ConfigRecord& r = res.records[i];
+    DpGroupKey k(r.config);
+    k.add(r.score);
+    if (res.objectives.empty()) k.add(r.latency_s);
+    for (std::size_t o = 0; o < res.objectives.size(); ++o)
+      if (!is_pe_count_objective(res.objectives[o])) k.add(r.objectives[o]);
+    keys.push_back(std::move(k));
+  }
+  return dp_groups(keys);
+}
+
+// A JSON list of `rows` with its groups named: the first row of a group of several lists every
+// member (`dp_members`: dp and pes, in the list's order), the others name it (`dp_member_of`:
+// its index in the list).
+void name_run_dp_groups(nlohmann::json& list, const SearchResult& res, const std::vector<std::size_t>& rows) {
+  for (const std::vector<std::size_t>& g : run_dp_groups(res, rows)) {
+    if (g.size() < 2) continue;
+    nlohmann::json members = nlohmann::json::array();
+    for (std::size_t at : g) {
+      const ConfigRecord& r = res.records[rows[at]];
+      members.push_back({{"dp", r.config.dp}, {"pes", r.pes}, {"index", at}});
+      if (at != g.front()) list[at]["dp_member_of"] = g.front();
+    }
+    list[g.front()]["dp_members"] = members;
+  }
 }
 
 }  // namespace
@@ -156,9 +191,11 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
       res.best ? record_json(session, res.objectives, res.records[*res.best]) : nlohmann::json(nullptr);
   nlohmann::json pareto = nlohmann::json::array();
   for (std::size_t i : res.pareto) pareto.push_back(record_json(session, res.objectives, res.records[i]));
+  name_run_dp_groups(pareto, res, res.pareto);
   j["pareto"] = pareto;
   nlohmann::json top = nlohmann::json::array();
   for (std::size_t i : res.top) top.push_back(record_json(session, res.objectives, res.records[i]));
+  name_run_dp_groups(top, res, res.top);
   j["top"] = top;
   return j;
 }
@@ -236,7 +273,8 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
   }
   const ConfigRecord& b = res.records[*res.best];
   const Band band = session_band(session);
-  os << "best       " << short_config(m, b.config) << '\n';
+  // `explain --config` syntax: the line can be pasted (tests/terminal/test_answers_cli.cpp).
+  os << wrap_list("best       ", format_config(b.config, m), width) << '\n';
   os << "           latency " << format_quantity(b.latency_s, Dimension::time)
      << band_suffix(band, BandQuantity::latency) << ", throughput " << fmt_tokens(b.throughput_tok_s)
      << band_suffix(band, BandQuantity::throughput);
@@ -281,16 +319,22 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
       if (objs[i].name == "efficiency")
         t.set_fit(11 + i, {0, objs[i].direction == Direction::maximize ? "eff ↑" : "eff ↓", false, false});
     t.set_fit(head.size() - 1, {5, "", false, false});
+    // Rows that differ only in dp are one row naming the ranges of dp and of the PE count.
     std::size_t n = 0;
-    for (std::size_t idx : rows) {
+    for (const std::vector<std::size_t>& g : run_dp_groups(res, rows)) {
       if (n++ >= limit) break;
-      const ConfigRecord& r = res.records[idx];
+      const ConfigRecord& r = res.records[rows[g.front()]];
       const ParallelConfig& c = r.config;
+      std::vector<std::int64_t> dps, pes;
+      for (std::size_t at : g) {
+        dps.push_back(res.records[rows[at]].config.dp);
+        pes.push_back(res.records[rows[at]].pes);
+      }
       std::vector<std::string> cells{std::to_string(n),
                                      std::to_string(c.cp),
                                      std::to_string(c.tp),
                                      std::to_string(c.pp),
-                                     std::to_string(c.dp),
+                                     value_range(dps),
                                      std::to_string(c.ep),
                                      kv_shard_mode_name(c.kv_shard_mode),
                                      ffn_shard_scope_name(c.ffn_shard_scope),
@@ -298,7 +342,9 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
                                      m.placement_name(c.cp_placement),
                                      cp_ring_variant_name(c.cp_ring_variant)};
       for (std::size_t i = 0; i < objs.size(); ++i)
-        cells.push_back(human_objective(objs[i], r.objectives[i]));
+        cells.push_back(g.size() > 1 && is_pe_count_objective(objs[i])
+                            ? value_range(pes)
+                            : human_objective(objs[i], r.objectives[i]));
       if (!has_latency) cells.push_back(format_quantity(r.latency_s, Dimension::time));
       cells.push_back(fmt_bytes(r.used_bytes));
       t.add_row(std::move(cells));
@@ -309,19 +355,30 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
   os << "\nPareto frontier over";
   for (const auto& o : objs) os << ' ' << o.name;
   os << ": " << res.pareto.size() << " configs";
-  // Frontier rows ordered by the ranking objective.
+  // Frontier rows in the ranking's order: the first objective, then the next ones, then fewer PEs.
   std::vector<std::size_t> pf = res.pareto;
   std::stable_sort(pf.begin(), pf.end(), [&](std::size_t a, std::size_t bb) {
-    if (res.records[a].score != res.records[bb].score) return res.records[a].score < res.records[bb].score;
-    return res.records[a].pes < res.records[bb].pes;
+    const ConfigRecord &x = res.records[a], &y = res.records[bb];
+    if (x.score != y.score) return x.score < y.score;
+    for (std::size_t i = 1; i < objs.size(); ++i)
+      if (x.objectives[i] != y.objectives[i])
+        return oriented(x.objectives[i], objs[i].direction) < oriented(y.objectives[i], objs[i].direction);
+    return x.pes < y.pes;
   });
-  if (pf.size() > pareto_rows)
-    os << " (first " << pareto_rows << " by "
+  const std::size_t pf_rows = run_dp_groups(res, pf).size();
+  if (pf_rows < pf.size())
+    os << " in " << pf_rows << " rows (configurations that differ only in dp share one)";
+  if (pf_rows > pareto_rows)
+    os << " (first " << pareto_rows << " rows by "
        << (objs.empty() ? plugin_defaults::kLatencyObjective : objs[0].name) << ')';
   os << '\n';
   table(pf, pareto_rows);
   os << "\nTop " << res.top.size() << " by "
-     << (objs.empty() ? plugin_defaults::kLatencyObjective : objs[0].name) << '\n';
+     << (objs.empty() ? plugin_defaults::kLatencyObjective : objs[0].name);
+  const std::size_t top_rows = run_dp_groups(res, res.top).size();
+  if (top_rows < res.top.size())
+    os << " in " << top_rows << " rows (configurations that differ only in dp share one)";
+  os << '\n';
   table(res.top, res.top.size());
   if (band.has_band())
     os << "  latencies " << band_short(band, BandQuantity::latency) << ", throughputs "

@@ -7,6 +7,7 @@
 #include "host/plugin_defaults.hpp"
 #include "report/band_text.hpp"
 #include "report/csv_cells.hpp"
+#include "report/dp_groups.hpp"
 #include "report/explain_report.hpp"  // config_json
 #include "report/framework_report.hpp"
 #include "report/json_number.hpp"
@@ -66,18 +67,54 @@ Knobs varying_knobs(const ServeResult& r) {
   return k;
 }
 
-// "tp8 pp1 dp4 ep8", with the knobs that vary among the shown records ("ffn=TP tp@node").
-std::string parallelism(const MachineSpec& m, const ParallelConfig& c, const Knobs& k) {
+// "tp8 pp1 dp4 ep8", with the knobs that vary among the shown records ("ffn=TP tp@node"); `dp`
+// in place of c.dp when given ("1–8": a row of several configurations).
+std::string parallelism(const MachineSpec& m, const ParallelConfig& c, const Knobs& k,
+                        const std::string& dp = "") {
   std::string s;
   if (k.cp) s += "cp" + std::to_string(c.cp) + ' ';
-  s += "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp) + " ep" +
-       std::to_string(c.ep);
+  s += "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" +
+       (dp.empty() ? std::to_string(c.dp) : dp) + " ep" + std::to_string(c.ep);
   if (k.kv) s += std::string(" kv=") + kv_shard_mode_name(c.kv_shard_mode);
   if (k.ffn) s += std::string(" ffn=") + ffn_shard_scope_name(c.ffn_shard_scope);
   if (k.tp_at) s += " tp@" + m.placement_name(c.tp_placement);
   if (k.cp_at) s += " cp@" + m.placement_name(c.cp_placement);
   if (k.ring) s += std::string(" ring=") + cp_ring_variant_name(c.cp_ring_variant);
   return s;
+}
+
+// The groups of `rows` that differ only in dp (report/dp_groups.hpp): the knobs but dp, the
+// serving point, and every axis and objective value but the PE count's exactly equal.
+std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
+                                                      const std::vector<ServeRecord>& rows) {
+  std::vector<DpGroupKey> keys;
+  keys.reserve(rows.size());
+  for (const ServeRecord& r : rows) {
+    DpGroupKey k(r.config);
+    k.add(r.point.batch);
+    k.add(r.point.token_budget);
+    k.add(r.score);
+    for (std::size_t i = 0; i < res.axes.size() && i < r.axis_values.size(); ++i)
+      if (!(res.axes[i].name == "pes" || res.axes[i].unit == "PE")) k.add(r.axis_values[i]);
+    for (std::size_t i = 0; i < res.objectives.size(); ++i)
+      if (!is_pe_count_objective(res.objectives[i])) k.add(r.objectives[i]);
+    keys.push_back(std::move(k));
+  }
+  return dp_groups(keys);
+}
+
+// `list` (the JSON of `rows`) with its groups named, as run's (search_report.cpp).
+void name_serve_dp_groups(nlohmann::json& list, const ServeResult& res,
+                          const std::vector<ServeRecord>& rows) {
+  for (const std::vector<std::size_t>& g : serve_dp_groups(res, rows)) {
+    if (g.size() < 2) continue;
+    nlohmann::json members = nlohmann::json::array();
+    for (std::size_t at : g) {
+      members.push_back({{"dp", rows[at].config.dp}, {"pes", rows[at].pes}, {"index", at}});
+      if (at != g.front()) list[at]["dp_member_of"] = g.front();
+    }
+    list[g.front()]["dp_members"] = members;
+  }
 }
 
 std::string budget_text(std::int64_t b) { return b > 0 ? std::to_string(b) : "none"; }
@@ -110,11 +147,13 @@ nlohmann::json choice_json(const PluginChoice& c) {
 }
 
 // The best point's (or the closest miss's) lines of the text report.
+// `label` ("best       ") opens the first line: the configuration in `explain --config` syntax,
+// so that it can be pasted (tests/terminal/test_answers_cli.cpp), broken after a comma to fit `width`.
 void print_point(std::ostream& os, const Session& session, const ServeResult& res, const ServeRecord& b,
-                 const Knobs& k) {
+                 const std::string& label, std::size_t width) {
   const MachineSpec& m = session.machine();
   const char* pad = "           ";
-  os << parallelism(m, b.config, k) << '\n';
+  os << wrap_list(label, format_config(b.config, m), width > 0 ? width : 100) << '\n';  // as kColumns
   os << pad << "batch " << b.point.batch << " per replica, token budget " << budget_text(b.point.token_budget)
      << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
      << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
@@ -177,14 +216,21 @@ std::string render_table(const Session& session, const ServeResult& res, const s
   // Past the knobs (print_table): the token budget, then the batch go to fit `width`.
   t.set_fit(2, {1, "", false, false});
   t.set_fit(3, {2, "", false, false});
+  // Rows that differ only in dp are one row naming the ranges of dp and of the PEs.
   std::size_t n = 0;
-  for (const ServeRecord& r : rows) {
+  for (const std::vector<std::size_t>& g : serve_dp_groups(res, rows)) {
     if (n++ >= limit) break;
+    const ServeRecord& r = rows[g.front()];
+    std::vector<std::int64_t> dps, pes;
+    for (std::size_t at : g) {
+      dps.push_back(rows[at].config.dp);
+      pes.push_back(rows[at].pes);
+    }
     std::vector<std::string> cells{std::to_string(n),
-                                   parallelism(m, r.config, k),
+                                   parallelism(m, r.config, k, value_range(dps)),
                                    std::to_string(r.point.batch),
                                    budget_text(r.point.token_budget),
-                                   std::to_string(r.pes),
+                                   value_range(pes),
                                    time_text(r.metrics.ttft_s),
                                    time_text(r.metrics.tpot_s)};
     if (tail) cells.push_back(time_text(r.metrics.tpot_tail_s));
@@ -339,9 +385,11 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
   j["best"] = res.best() ? serve_record_json(session, res, *res.best()) : nlohmann::json(nullptr);
   nlohmann::json frontier = nlohmann::json::array();
   for (const ServeRecord& r : res.frontier) frontier.push_back(serve_record_json(session, res, r));
+  name_serve_dp_groups(frontier, res, res.frontier);
   j["frontier"] = frontier;
   nlohmann::json top = nlohmann::json::array();
   for (const ServeRecord& r : res.top) top.push_back(serve_record_json(session, res, r));
+  name_serve_dp_groups(top, res, res.top);
   j["top"] = top;
   j["closest_miss"] =
       res.closest_miss ? serve_record_json(session, res, *res.closest_miss) : nlohmann::json(nullptr);
@@ -408,16 +456,21 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   os << "           not runnable: KV does not fit " << c.kv_overflow << ", unsupported " << c.unsupported
      << ", invalid " << c.invalid << ", non-finite " << c.non_finite << "\n\n";
   if (const ServeRecord* b = res.best()) {
-    os << "best       ";
-    print_point(os, session, res, *b, k);
+    print_point(os, session, res, *b, "best       ", width);
     os << "\nPareto frontier over";
     for (const ServeAxis& a : res.axes) os << ' ' << a.name;
     os << ": " << res.frontier.size() << " points";
-    if (res.frontier.size() > frontier_rows)
-      os << "\n  (the first " << frontier_rows << " by " << res.axes.front().name << ')';
+    const std::size_t frontier_groups = serve_dp_groups(res, res.frontier).size();
+    if (frontier_groups < res.frontier.size())
+      os << " in " << frontier_groups << " rows\n  (configurations that differ only in dp share one)";
+    if (frontier_groups > frontier_rows)
+      os << "\n  (the first " << frontier_rows << " rows by " << res.axes.front().name << ')';
     os << '\n';
     print_table(os, session, res, res.frontier, frontier_rows, k, width);
-    os << "\nTop " << res.top.size() << " by " << res.axes.front().name << '\n';
+    os << "\nTop " << res.top.size() << " by " << res.axes.front().name;
+    const std::size_t top_groups = serve_dp_groups(res, res.top).size();
+    if (top_groups < res.top.size()) os << " in " << top_groups << " rows";
+    os << '\n';
     print_table(os, session, res, res.top, res.top.size(), k, width);
     const Band band = session_band(session);
     if (band.has_band())
@@ -433,8 +486,7 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   if (res.closest_miss) {
     os << "no point meets the SLO; the closest miss is " << fixed(res.closest_miss->slo_ratio, 2)
        << "x the SLO (" << res.closest_miss->reason << "):\n";
-    os << "miss       ";
-    print_point(os, session, res, *res.closest_miss, k);
+    print_point(os, session, res, *res.closest_miss, "miss       ", width);
     return;
   }
   // Say which reasons there were (the counts above), and where to look.
