@@ -59,6 +59,15 @@ struct LimitsGuard {
   ~LimitsGuard() { set_limits(before); }
 };
 
+// A calibration of one shipped CSV of data/ (in sample only unless `folds` says otherwise).
+CalibrateOptions shipped(const std::string& csv, std::vector<FoldKind> folds = {FoldKind::in_sample}) {
+  CalibrateOptions o;
+  o.rows.target = {std::string(TESSERA_SOURCE_DIR) + "/data/" + csv};
+  o.rows.data_root = TESSERA_SOURCE_DIR;
+  o.folds = std::move(folds);
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("fit sample: within the limit every row is fitted", "[calibrate]") {
@@ -144,10 +153,7 @@ TEST_CASE("fit sample: a calibration past the limit says so and scores every row
   Limits small = guard.before;
   small.calibrate_fit_predictions = 40;
   set_limits(small);
-  CalibrateOptions o;
-  o.rows.target = {std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv"};
-  o.rows.data_root = TESSERA_SOURCE_DIR;
-  o.folds = {FoldKind::in_sample};
+  const CalibrateOptions o = shipped("measurements-h200.csv");
   const Calibration c = calibrate(test::registry(), o);
   REQUIRE(c.data.distinct > 40);
   bool noted = false;
@@ -164,10 +170,7 @@ TEST_CASE("calibrate limits: a sample with fewer predictions than fitted values 
   Limits small = guard.before;
   small.calibrate_fit_predictions = 3;  // more groups than 3: three of them, and one more whose family or
   set_limits(small);                    // profile the three leave out
-  CalibrateOptions o;
-  o.rows.target = {std::string(TESSERA_SOURCE_DIR) + "/data/measurements-h200.csv"};
-  o.rows.data_root = TESSERA_SOURCE_DIR;
-  o.folds = {FoldKind::in_sample};
+  const CalibrateOptions o = shipped("measurements-h200.csv");
   CHECK_THROWS_WITH(
       calibrate(test::registry(), o),
       Catch::Matchers::Contains("the fit sample holds 4 distinct predictions for 17 fitted values") &&
@@ -179,9 +182,8 @@ TEST_CASE("calibrate limits: more held-out folds than the limit are refused befo
   Limits small = guard.before;
   small.calibrate_folds = 5;
   set_limits(small);
-  CalibrateOptions o;
-  o.rows.target = {std::string(TESSERA_SOURCE_DIR) + "/data/measurements.csv"};  // 6 sources
-  o.rows.data_root = TESSERA_SOURCE_DIR;
+  CalibrateOptions o =
+      shipped("measurements.csv", {FoldKind::in_sample, FoldKind::leave_one_source_out});  // 6 sources
   bool folded = false;
   o.on_fold = [&](const std::string&) { folded = true; };
   CHECK_THROWS_WITH(calibrate(test::registry(), o),

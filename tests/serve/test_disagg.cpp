@@ -48,6 +48,18 @@ PoolCandidate candidate(std::uint64_t key, std::int64_t tp, std::int64_t pes, do
   return c;
 }
 
+// Pairing inputs of 4096-token prompts and 1024 outputs over kLink, disaggregation on.
+PairingInputs hand_pairing(const ModelSpec& model, const MachineSpec& machine) {
+  PairingInputs in;
+  in.model = &model;
+  in.machine = &machine;
+  in.request = {4096, 1024};
+  in.spec.enabled = true;
+  in.spec.has_transfer = true;
+  in.spec.transfer = kLink;
+  return in;
+}
+
 }  // namespace
 
 TEST_CASE("kv transfer: GQA and MLA bytes of a 4K prompt") {
@@ -167,13 +179,7 @@ TEST_CASE("kv transfer: layerwise overlap exposes one layer or what exceeds the 
 TEST_CASE("disaggregated pairing: rate matching by hand") {
   const ModelSpec model = llama70b_kv();
   const Scenario sc = serve_scenario();
-  PairingInputs in;
-  in.model = &model;
-  in.machine = &sc.machine;
-  in.request = {4096, 1024};
-  in.spec.enabled = true;
-  in.spec.has_transfer = true;
-  in.spec.transfer = kLink;
+  PairingInputs in = hand_pairing(model, sc.machine);
   const PoolCandidate p = candidate(0, 8, 8, 0.5, 2.0);   // 2 prompts/s per instance, 0.5 s each
   const PoolCandidate d = candidate(0, 8, 8, 0.02, 3.0);  // 3 requests/s per instance, TPOT 20 ms
   DisaggPair r;
@@ -221,13 +227,7 @@ TEST_CASE("disaggregated pairing: the best lies on its own frontier when tokens/
   // dominates the slower (40 ms, 25 tok/s/user), which comes first in the candidates' order.
   const ModelSpec model = llama70b_kv();
   const Scenario sc = serve_scenario();
-  PairingInputs in;
-  in.model = &model;
-  in.machine = &sc.machine;
-  in.request = {4096, 1024};
-  in.spec.enabled = true;
-  in.spec.has_transfer = true;
-  in.spec.transfer = kLink;
+  PairingInputs in = hand_pairing(model, sc.machine);
   in.spec.max_replicas = 1;
   const PoolCandidate p = candidate(0, 8, 8, 0.5, 1.0);
   const DisaggResult r =
