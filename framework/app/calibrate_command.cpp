@@ -162,7 +162,7 @@ int calibrate_command(const Args& args) {
     OutputFile* out = outputs.add("--out", out_path);
     OutputFile* bands = outputs.add("--bands", bands_path);
     co.on_inputs = [&outputs](const std::vector<std::string>&) { outputs.refuse_inputs_read(); };
-    PluginRegistry registry(common.plugin_paths);
+    PluginRegistry registry(common.plugin_paths, true, common.plugin_overrides);
     const calibration::Calibration c = calibration::calibrate(registry, co);
     if (json) json->stream() << calibration::calibration_json(c, command, provenance_json(registry));
     if (out) out->stream() << calibration::family_blocks_yaml(c);

@@ -60,6 +60,11 @@ void add_common_options(po::options_description& desc, CommonOptions& out, unsig
   if (flags & kOptPluginPath)
     add("plugin-path", po::value<std::vector<std::string>>(&out.plugin_paths)->composing()->value_name("DIR"),
         "also look for plugins in DIR (repeatable; searched before TESSERA_PLUGIN_PATH and the defaults)");
+  if (flags & kOptPluginPath)
+    add("plugin-override",
+        po::value<std::vector<std::string>>(&out.plugin_overrides)->composing()->value_name("NAME"),
+        "let a library on the plugin path replace the shipped plugin NAME (kind/name or name; repeatable); "
+        "without it such a library is refused. A replaced plugin's error band is not printed");
   if (flags & kOptVerbosity) {
     add("verbose,v", "log more to stderr (repeat: -vv debug, -vvv trace)");
     add("quiet,q", po::bool_switch(&out.quiet),

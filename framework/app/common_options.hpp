@@ -29,7 +29,8 @@ enum CommonFlags : unsigned {
 struct CommonOptions {
   std::vector<std::string> set;
   std::vector<std::string> plugin_paths;
-  int verbose = 0;  // -v count
+  std::vector<std::string> plugin_overrides;  // --plugin-override: ids allowed to replace shipped plugins
+  int verbose = 0;                            // -v count
   bool quiet = false;
   std::string json;  // "" = none, "-" = stdout
   std::string csv;   // "" = none, "-" = stdout

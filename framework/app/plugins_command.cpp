@@ -152,7 +152,7 @@ int plugins_command(const Args& args) {
       }
     }
 
-    PluginRegistry registry(common.plugin_paths);
+    PluginRegistry registry(common.plugin_paths, true, common.plugin_overrides);
     {
       // The table lists load failures itself; with --json they are the warnings on stderr.
       const auto level = spdlog::default_logger()->level();

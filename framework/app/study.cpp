@@ -37,7 +37,7 @@ const PluginRegistry& checked(const PluginRegistry& registry, const Scenario& sc
 Study::Study(const CommonOptions& common, const std::string& scenario_path, const Edit& edit, StudyKind kind)
     : path_(scenario_path.empty() ? default_scenario_path(common.load_options()) : scenario_path),
       scenario_(load_edited(path_, common.load_options(), edit, kind)),
-      registry_(common.plugin_paths),
+      registry_(common.plugin_paths, true, common.plugin_overrides),
       session_(scenario_, checked(registry_, scenario_)) {}
 
 std::shared_ptr<SearchStrategy> Study::create_search() const {

@@ -78,7 +78,8 @@ int validate_command(const Args& args) {
           if (is_scenario) {
             warnings = default_collectives_warnings(s.machine, s.machine_file, f);
             // Loads only the plugins the scenario names (and, for a name not found, its kind).
-            if (!registry) registry = std::make_unique<PluginRegistry>(common.plugin_paths);
+            if (!registry)
+              registry = std::make_unique<PluginRegistry>(common.plugin_paths, true, common.plugin_overrides);
             check_scenario_plugins(s, *registry, MissingKind::warn, diags);
             // Machine blocks: a misspelled plugin name is an error, one of a plugin not installed a warning.
             check_machine_blocks(s.machine_blocks, s.machine_file, *registry, diags, warnings);

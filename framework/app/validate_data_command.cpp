@@ -89,7 +89,7 @@ int validate_data_command(const Args& args) {
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     const HtmlOutput html = add_html_output(outputs, charts, command_line("validate-data", args));
-    PluginRegistry registry(common.plugin_paths);
+    PluginRegistry registry(common.plugin_paths, true, common.plugin_overrides);
     ProgressBar bar(!common.quiet, term.width_given);
     validation::ValidateOptions vo;
     vo.on_progress = bar.callback();

@@ -6,8 +6,9 @@
 #      folder and check that latency/example is loaded with its schema, that the memory, search
 #      and objective examples load, and that `tessera run` and `explain` of example.yaml use all
 #      four (the memory example's weights halve with TP 2, the objective is goodput per PE);
-#   4. the installed tessera lists the installed plugins only (never the build tree's),
-#      unless TESSERA_PLUGIN_PATH names the build tree's plugin folder;
+#   4. the installed tessera lists the installed plugins only (never the build tree's); when
+#      TESSERA_PLUGIN_PATH names the build tree's plugin folder, those libraries have the ids of
+#      shipped plugins and are refused (exit 1), except one that --plugin-override names;
 #   5. the example gets Tessera's warnings without -Werror, and with it when configured with
 #      -DTESSERA_PLUGIN_WERROR=ON (read from compile_commands.json).
 # Inputs: BUILD_DIR EXAMPLE_DIR WORK_DIR TESSERA CXX_COMPILER BUILD_TYPE SANITIZE NM
@@ -32,7 +33,7 @@ endif()
 set(installed ${prefix}/bin/tessera)
 # installed_plugin_paths(<out> <expected exit status> ENV...): the paths of the loaded plugins.
 function(installed_plugin_paths out expected_rc)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ARGN} ${installed} plugins --json
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ARGN} ${installed} plugins --json ${plugins_args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
   if(NOT rc EQUAL expected_rc)
     message(FATAL_ERROR "installed tessera plugins --json (${ARGN}): exit ${rc}, not ${expected_rc}:\n${json}\n${err}")
@@ -57,20 +58,39 @@ foreach(p IN LISTS paths)
     message(FATAL_ERROR "the installed tessera loaded ${p}, outside its prefix ${prefix}")
   endif()
 endforeach()
-# Named by TESSERA_PLUGIN_PATH, the build tree's plugins come first; the installed copies of
-# the same ids are then duplicates, reported as load failures (exit 1).
+# Named by TESSERA_PLUGIN_PATH, the build tree's libraries have the ids of the installed (shipped)
+# plugins: refused, reported as load failures (exit 1), the installed ones used...
+set(plugins_args)
 installed_plugin_paths(paths 1 TESSERA_PLUGIN_PATH=${BUILD_DIR}/lib/tessera/plugins)
-set(from_build 0)
-foreach(p IN LISTS paths)
-  string(FIND "${p}" "${BUILD_DIR}/lib/tessera/plugins/" at)
-  if(at EQUAL 0)
-    math(EXPR from_build "${from_build} + 1")
+# ... except the one --plugin-override names, which replaces the installed one.
+set(plugins_args --plugin-override latency/calibrated)
+installed_plugin_paths(overridden 1 TESSERA_PLUGIN_PATH=${BUILD_DIR}/lib/tessera/plugins)
+set(plugins_args)
+# check_sources(<what> <want> <paths...>): every installed id listed once, from the build tree
+# exactly `want` (a path, or "" for none), the others from the prefix.
+function(check_sources what want)
+  set(from_build)
+  set(from_prefix 0)
+  foreach(p IN LISTS ARGN)
+    string(FIND "${p}" "${BUILD_DIR}/lib/tessera/plugins/" at)
+    string(FIND "${p}" "${prefix}/" in_prefix)
+    if(at EQUAL 0)
+      list(APPEND from_build ${p})
+    elseif(in_prefix EQUAL 0)
+      math(EXPR from_prefix "${from_prefix} + 1")
+    endif()
+  endforeach()
+  list(LENGTH ARGN n_listed)
+  list(LENGTH from_build n_build)
+  math(EXPR n_expected_prefix "${n_installed} - ${n_build}")
+  if(NOT "${from_build}" STREQUAL "${want}" OR NOT n_listed EQUAL n_installed OR NOT from_prefix EQUAL n_expected_prefix)
+    message(FATAL_ERROR "with TESSERA_PLUGIN_PATH at the build tree (${what}) the installed tessera loaded "
+                        "${n_listed} plugins, from the build tree: '${from_build}' (expected '${want}'): ${ARGN}")
   endif()
-endforeach()
-if(NOT from_build EQUAL n_installed)
-  message(FATAL_ERROR "with TESSERA_PLUGIN_PATH at the build tree the installed tessera loaded ${from_build} "
-                      "of its ${n_installed} plugins from there: ${paths}")
-endif()
+endfunction()
+check_sources("no override" "" ${paths})
+check_sources("--plugin-override latency/calibrated"
+              "${BUILD_DIR}/lib/tessera/plugins/libtessera_latency_calibrated.so" ${overridden})
 
 set(configure_args -S ${EXAMPLE_DIR} -B ${example_build} -DCMAKE_PREFIX_PATH=${prefix}
   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)

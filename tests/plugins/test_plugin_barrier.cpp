@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -355,4 +356,57 @@ TEST_CASE("host checks: a machine block for no installed plugin is an error with
     CHECK(r.status == 2);
     CHECK(r.err.find(expect) != std::string::npos);
   }
+}
+
+// A library on the plugin path with a shipped plugin's id (the fixture is calibrated itself, built
+// again into another folder): refused - exit 2 naming both files and the flag - unless
+// --plugin-override names it; then it runs, the saved result records the file it replaced, and
+// the shipped plugin's error band is not printed for it.
+TEST_CASE("host checks: a library with a shipped plugin's id is refused unless --plugin-override names it") {
+  const TempDir dir;
+  const std::string scenario =
+      std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-4k-h100.yaml";
+  const std::string shadow = fixture_lib("shadow", "latency_calibrated");
+  const std::string refused =
+      "error: refused plugin latency/calibrated from " + shadow + ": a shipped plugin has that id (";
+  for (const std::string command : {"validate", "run", "explain"}) {
+    const Ran r =
+        run_split(command, scenario, command == "explain" ? "--config tp=8 -q" : "-q", fixture_dir("shadow"));
+    INFO("tessera " << command << "\nstderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(scenario + ":11:12: " + refused) != std::string::npos);
+    CHECK(r.err.find(
+              "/libtessera_latency_calibrated.so); pass --plugin-override latency/calibrated to use this "
+              "library instead") != std::string::npos);
+    CHECK(r.out.find("best") == std::string::npos);
+  }
+
+  const Ran shipped = run_split("run", scenario, "-q --json " + (dir / "shipped.json"), fixture_dir("good"));
+  const Ran replaced =
+      run_split("run", scenario, "-q --plugin-override latency/calibrated --json " + (dir / "replaced.json"),
+                fixture_dir("shadow"));
+  INFO(replaced.err);
+  REQUIRE(shipped.status == 0);
+  REQUIRE(replaced.status == 0);
+  // The same code: the same best configuration and latency, without the band.
+  CHECK(shipped.out.find("latency 12.58 ms +") != std::string::npos);
+  CHECK(replaced.out.find("latency 12.58 ms, throughput") != std::string::npos);
+  CHECK(replaced.out.find("band       uncalibrated: latency/calibrated is a replacement loaded from") !=
+        std::string::npos);
+  CHECK(replaced.out.find("% (H100/H200") == std::string::npos);
+  const auto j = nlohmann::json::parse(tessera::test::slurp(dir / "replaced.json"));
+  CHECK(j["band"]["status"] == "uncalibrated");
+  bool found = false;
+  for (const auto& p : j["provenance"]["plugins"]) {
+    if (p["id"] != "latency/calibrated") continue;
+    found = true;
+    CHECK(p["path"] == shadow);
+    const std::string replaces = p["replaces"].get<std::string>();
+    CHECK(replaces != shadow);
+    CHECK(replaces.find("/tessera/plugins/libtessera_latency_calibrated.so") != std::string::npos);
+  }
+  CHECK(found);
+  const auto s = nlohmann::json::parse(tessera::test::slurp(dir / "shipped.json"));
+  CHECK(s["band"]["status"] == "band");
+  for (const auto& p : s["provenance"]["plugins"]) CHECK_FALSE(p.contains("replaces"));
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <system_error>
 
 #include "core/csv.hpp"
@@ -274,7 +275,24 @@ std::string session_framework(const Session& session) {
   return "";
 }
 
+namespace {
+
+// A latency plugin that replaces the shipped one (--plugin-override) is not what the shipped
+// band rows measured: uncalibrated, naming the library.
+std::optional<Band> replacement_band(const Session& session) {
+  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.latency_name());
+  if (!p || p->replaces.empty()) return std::nullopt;
+  Band b;
+  b.status = Band::Status::uncalibrated;
+  b.reason = "latency/" + session.latency_name() + " is a replacement loaded from " + p->path +
+             " (--plugin-override): the shipped plugin's band does not describe it";
+  return b;
+}
+
+}  // namespace
+
 Band session_band(const Session& session) {
+  if (std::optional<Band> replaced = replacement_band(session)) return *replaced;
   if (!is_realistic_latency_model(session.latency_name()))
     return find_band({}, session.latency_name(), "", "");
   const BandTable& table = shipped_band_table();
@@ -288,6 +306,7 @@ Band session_band(const Session& session) {
 }
 
 Band disaggregated_band(const Session& session) {
+  if (std::optional<Band> replaced = replacement_band(session)) return *replaced;
   const Scenario& sc = session.scenario();
   const std::string own = session_family(session);
   const auto pool_family = [&](const PoolMachine& pm) {

@@ -22,9 +22,11 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
   if (s.workload.mode == Mode::serve) check(PluginKind::serving, s.plugins.serving);
   // The machine block each latency model found reads (`plugins.<name>`, or `efficiency:` for
-  // calibrated; an unknown model was reported at its name above, not at the machine file).
+  // calibrated; an unknown or refused model was reported at its name above, not at the machine
+  // file).
   for (const auto& c : s.plugins.latency) {
-    if (!registry.find(PluginKind::latency, c.name)) continue;
+    if (!registry.find(PluginKind::latency, c.name) || registry.refusal(PluginKind::latency, c.name))
+      continue;
     const MachineBlock* block = find_machine_block(s.machine_blocks, c.name);
     try {
       registry.machine_block(c.name, block ? block->params : std::vector<RawParam>{},

@@ -79,20 +79,28 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
   return out;
 }
 
-bool library_may_provide(const std::string& path, PluginKind kind, const std::string& name) {
+std::string shipped_plugin_dir() { return executable_relative_plugin_dir(); }
+
+std::optional<NamedPlugin> plugin_named_by_file(const std::string& path) {
   const std::string file = fs::path(path).filename().string();
   constexpr std::string_view prefix = "libtessera_", suffix = ".so";
   if (file.size() < prefix.size() + suffix.size() || file.compare(0, prefix.size(), prefix) != 0 ||
       file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return true;
+    return std::nullopt;
   const std::string stem = file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
   for (PluginKind k : kAllPluginKinds) {
     const std::string kind_prefix = std::string(plugin_kind_name(k)) + "_";
-    if (stem.size() <= kind_prefix.size() || stem.compare(0, kind_prefix.size(), kind_prefix) != 0) continue;
-    if (k != kind) return false;
-    return name.empty() || stem.substr(kind_prefix.size()) == name;
+    if (stem.size() > kind_prefix.size() && stem.compare(0, kind_prefix.size(), kind_prefix) == 0)
+      return NamedPlugin{k, stem.substr(kind_prefix.size())};
   }
-  return true;  // named otherwise: it may be anything
+  return std::nullopt;
+}
+
+bool library_may_provide(const std::string& path, PluginKind kind, const std::string& name) {
+  const std::optional<NamedPlugin> named = plugin_named_by_file(path);
+  if (!named) return true;  // named otherwise: it may be anything
+  if (named->kind != kind) return false;
+  return name.empty() || named->name == name;
 }
 
 std::vector<std::string> plugin_files_in(const std::string& folder) {

@@ -1,5 +1,6 @@
 #pragma once
 // Where plugins are looked for, and which files in a folder are plugins.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,19 @@ namespace tessera {
 // named; two spellings of one folder count as one), as an absolute, normalised path.
 TESSERA_API std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra,
                                                         bool default_locations);
+
+// The folder of the shipped plugins: <program bin dir>/../lib/tessera/plugins (the build tree's
+// own plugins for a program of the build, the installed ones for an installed tessera); "" when
+// the program's location is unknown. Part of the default search path.
+TESSERA_API std::string shipped_plugin_dir();
+
+// The plugin a library's file name says it provides (libtessera_<kind>_<name>.so), or nullopt
+// for a file named otherwise.
+struct NamedPlugin {
+  PluginKind kind;
+  std::string name;
+};
+TESSERA_API std::optional<NamedPlugin> plugin_named_by_file(const std::string& path);
 
 // The files of `folder` named libtessera_*.so, sorted by name; none when it does not exist.
 std::vector<std::string> plugin_files_in(const std::string& folder);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -45,6 +46,12 @@ struct PluginRegistry::Impl {
   std::vector<PluginLoadFailure> failures;
   std::set<std::string> tried;          // canonical paths of every library looked at
   std::set<std::string> explicit_dirs;  // the folders named by the caller (--plugin-path)
+  // The shipped plugin folder (canonical; "" without default locations) and its libraries by the
+  // id their file names give, listed on first use.
+  std::string shipped_dir;
+  std::optional<std::map<std::string, std::string>> shipped;
+  std::vector<std::string> overrides;          // "<kind>/<name>" or "<name>", as given
+  std::map<std::string, std::string> refused;  // id -> why its replacement was refused
   // The libraries of the search path in discovery order, listed once; each loaded at most once.
   bool listed = false;
   std::vector<std::string> candidates;
@@ -84,6 +91,27 @@ struct PluginRegistry::Impl {
     for (const auto& p : plugins)
       if (p.descriptor->kind == kind && name == p.descriptor->name) return &p;
     return nullptr;
+  }
+
+  const std::map<std::string, std::string>& shipped_ids() {
+    if (!shipped) {
+      shipped.emplace();
+      if (!shipped_dir.empty())
+        for (const std::string& f : plugin_files_in(shipped_dir))
+          if (const auto named = plugin_named_by_file(f))
+            shipped->emplace(std::string(plugin_kind_name(named->kind)) + "/" + named->name, f);
+    }
+    return *shipped;
+  }
+
+  bool from_shipped_dir(const std::string& path) const {
+    return !shipped_dir.empty() &&
+           canonical_key(std::filesystem::path(path).parent_path().string()) == shipped_dir;
+  }
+
+  bool overridden(const LoadedPlugin& p) const {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [&](const std::string& o) { return o == p.id() || o == p.descriptor->name; });
   }
 
   void fail(const std::string& path, std::string message) {
@@ -126,10 +154,35 @@ struct PluginRegistry::Impl {
   }
 };
 
-PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool default_locations)
+PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool default_locations,
+                               const std::vector<std::string>& overrides)
     : impl_(std::make_unique<Impl>()) {
   impl_->search_path = plugin_search_path(extra_paths, default_locations);
   for (const auto& dir : plugin_search_path(extra_paths, false)) impl_->explicit_dirs.insert(dir);
+  if (default_locations) {
+    const std::string dir = shipped_plugin_dir();
+    std::error_code ec;
+    if (!dir.empty() && std::filesystem::is_directory(dir, ec)) impl_->shipped_dir = canonical_key(dir);
+  }
+  // Each override names a shipped plugin: "<kind>/<name>" or a bare name.
+  std::vector<std::string> known;
+  for (const auto& [id, file] : impl_->shipped_ids()) {
+    known.push_back(id);
+    known.push_back(id.substr(id.find('/') + 1));
+  }
+  for (const std::string& o : overrides) {
+    const bool found = std::any_of(known.begin(), known.end(), [&](const std::string& k) { return k == o; });
+    if (!found) {
+      std::string m = "--plugin-override '" + o + "': no shipped plugin has that name";
+      if (known.empty())
+        m += " (no shipped plugin folder: " +
+             (impl_->shipped_dir.empty() ? "none found" : impl_->shipped_dir) + ")";
+      else
+        m += did_you_mean(o, known);
+      throw InputError(m);
+    }
+    impl_->overrides.push_back(o);
+  }
 }
 
 PluginRegistry::~PluginRegistry() = default;
@@ -153,7 +206,27 @@ bool PluginRegistry::load_file(const std::string& path) {
     return false;
   }
   LoadedPlugin& p = *r.plugin;
+  // A library outside the shipped folder with a shipped plugin's id: refused unless overridden.
+  if (!impl_->from_shipped_dir(path)) {
+    const auto& shipped = impl_->shipped_ids();
+    if (const auto it = shipped.find(p.id()); it != shipped.end()) {
+      if (!impl_->overridden(p)) {
+        std::string m = "refused plugin " + p.id() + " from " + path + ": a shipped plugin has that id (" +
+                        it->second + "); pass --plugin-override " + p.id() +
+                        " to use this library instead, or take it off the plugin path to use the shipped one";
+        impl_->refused.emplace(p.id(), m);
+        impl_->fail(path, std::move(m));
+        return false;
+      }
+      p.replaces = it->second;
+      spdlog::info("plugin {} from {} replaces the shipped {} (--plugin-override)", p.id(), path, it->second);
+    }
+  }
   if (const LoadedPlugin* first = impl_->registered(p.descriptor->kind, p.descriptor->name)) {
+    if (!first->replaces.empty() && impl_->from_shipped_dir(path)) {
+      spdlog::debug("not loading {}: replaced by {} (--plugin-override)", path, first->path);
+      return false;
+    }
     // Built while the second library is still mapped; it is unloaded when `r` goes.
     impl_->fail(path, "duplicate plugin " + p.id() + ": " + path + " (already loaded from " + first->path +
                           "); keeping the first");
@@ -232,15 +305,27 @@ std::string unknown_plugin_message(const PluginRegistry& reg, PluginKind kind, c
 
 }  // namespace
 
+const std::string* PluginRegistry::refusal(PluginKind kind, const std::string& name) const {
+  std::lock_guard lock(impl_->mutex);
+  const auto it = impl_->refused.find(std::string(plugin_kind_name(kind)) + "/" + name);
+  return it == impl_->refused.end() ? nullptr : &it->second;
+}
+
 const LoadedPlugin& PluginRegistry::require(PluginKind kind, const std::string& name,
                                             const SourceLocation& where) const {
-  if (const LoadedPlugin* p = find(kind, name)) return *p;
+  const LoadedPlugin* p = find(kind, name);
+  if (const std::string* why = refusal(kind, name)) throw InputErrors({Diagnostic{where, *why}});
+  if (p) return *p;
   throw InputErrors({Diagnostic{where, unknown_plugin_message(*this, kind, name)}});
 }
 
 ParamSet PluginRegistry::check_choice(PluginKind kind, const PluginChoice& choice,
                                       std::vector<Diagnostic>& diagnostics) const {
   const LoadedPlugin* p = find(kind, choice.name);
+  if (const std::string* why = refusal(kind, choice.name)) {
+    diagnostics.push_back({choice.where, *why});
+    return {};
+  }
   if (!p) {
     diagnostics.push_back({choice.where, unknown_plugin_message(*this, kind, choice.name)});
     return {};

@@ -33,6 +33,9 @@ struct LoadedPlugin {
   // made absolute, and the SHA-256 of the file (nullopt when it could not be read).
   std::string absolute_path;
   std::optional<std::string> sha256;
+  // The shipped library this one replaces (the shipped plugin folder holds a library of the same
+  // id, and the caller allowed it with --plugin-override); "" for every other plugin.
+  std::string replaces;
   TESSERA_API std::string id() const;  // "<kind>/<name>"
   std::shared_ptr<void> library;       // keeps the shared library mapped
 };
@@ -48,7 +51,14 @@ class TESSERA_API PluginRegistry {
   // Searches, in order: `extra_paths` (--plugin-path), TESSERA_PLUGIN_PATH (':'-separated),
   // the build tree's plugin folder, $ORIGIN/../lib/tessera/plugins of the executable.
   // With `default_locations` false only `extra_paths` are searched (tests, fixtures).
-  explicit PluginRegistry(std::vector<std::string> extra_paths = {}, bool default_locations = true);
+  //
+  // A library outside the shipped plugin folder (plugin_discovery.hpp) that provides the id of a
+  // shipped plugin is refused - a lookup of that id is then an InputError naming both files and
+  // the flag - unless `overrides` names it: "<kind>/<name>" or a bare name (every kind). Then the
+  // library replaces the shipped plugin (LoadedPlugin::replaces) and the shipped one is not
+  // loaded. An override that names no shipped plugin is an InputError with the nearest name.
+  explicit PluginRegistry(std::vector<std::string> extra_paths = {}, bool default_locations = true,
+                          const std::vector<std::string>& overrides = {});
   ~PluginRegistry();
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
@@ -70,7 +80,11 @@ class TESSERA_API PluginRegistry {
   // The registered plugins of one kind, sorted by name (loads every library of that kind).
   std::vector<const LoadedPlugin*> plugins_of(PluginKind kind) const;
   std::vector<std::string> names(PluginKind kind) const;
-  // Throws InputError naming what is registered for that kind and the nearest name.
+  // Why a library providing <kind>/<name> was refused (it has a shipped plugin's id and no
+  // override allows it), or nullptr. Only libraries loaded so far count.
+  const std::string* refusal(PluginKind kind, const std::string& name) const;
+  // Throws InputError naming what is registered for that kind and the nearest name, or why a
+  // library with that id was refused.
   const LoadedPlugin& require(PluginKind kind, const std::string& name, const SourceLocation& where) const;
 
   // Checks a choice without creating anything: the name is registered and its parameters

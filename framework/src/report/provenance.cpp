@@ -40,6 +40,8 @@ nlohmann::json provenance_json(const PluginRegistry& registry) {
                        {"framework_version", text(d.framework_version)},
                        {"path", printable_text(path)},
                        {"sha256", digest ? nlohmann::json(*digest) : nlohmann::json(nullptr)}});
+    // Only for a library that replaced a shipped plugin (--plugin-override): the shipped file.
+    if (!p.replaces.empty()) plugins.back()["replaces"] = printable_text(p.replaces);
   }
   return {{"tessera",
            {{"version", kVersion},

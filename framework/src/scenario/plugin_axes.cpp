@@ -152,6 +152,7 @@ void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::st
                           std::vector<Diagnostic>& warnings) {
   for (const MachineBlock& b : blocks) {
     if (registry.find(PluginKind::latency, b.plugin)) {
+      if (registry.refusal(PluginKind::latency, b.plugin)) continue;  // reported at the plugin's name
       try {
         registry.machine_block(b.plugin, b.params, b.label, machine_file);
       } catch (const InputErrors& e) {
