@@ -5,9 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "host/plugin_discovery.hpp"
 #include "module_paths.hpp"
-#include "tessera_build_paths.hpp"
 
 namespace fs = std::filesystem;
 
@@ -23,8 +21,12 @@ std::string module_prefix() {
   const std::string file = module_file();
   if (file.empty()) return {};
   const fs::path package = fs::path(file).parent_path();
-  if (canonical_key(package.string()) == canonical_key(TESSERA_PY_BUILD_PACKAGE_DIR))
-    return TESSERA_BINARY_DIR;
+  // The build tree's package folder (<build>/python/tessera) holds the marker the build writes
+  // and the install leaves out: its prefix is the build tree, two folders up. No absolute path of
+  // the build is compiled in, so a copied build tree works from where it lies.
+  std::error_code ec;
+  if (fs::exists(package / TESSERA_PY_BUILD_TREE_MARKER, ec))
+    return (package / ".." / "..").lexically_normal().string();
   return (package / TESSERA_PY_PACKAGE_TO_PREFIX).lexically_normal().string();
 }
 

@@ -7,6 +7,7 @@
 #   - no copied binary or library holds the source tree's path (nor the build tree's); left out,
 #     and said, for a sanitizer build (third argument `sanitized`), whose reports need the paths;
 #   - `tessera plugins` lists plugins of the copy only;
+#   - the copy's Python module (when built) searches the copy's plugins and reads its data;
 #   - `tessera run` (the default scenario) reads the copy's data: the copy's default scenario is
 #     renamed, and the result carries the new name; its HTML report inlines the copy's chart
 #     libraries: the copy's vega package.json is re-versioned, and the page's footer says so.
@@ -22,10 +23,16 @@ copy=$work/copy
 cp -a "$build/bin/tessera" "$copy/bin/"
 cp -a "$build/lib" "$copy/"
 cp -a "$build/share/tessera" "$copy/share/"
+have_python=0
+if [ -d "$build/python/tessera" ] && ls "$build"/python/tessera/_tessera*.so >/dev/null 2>&1; then
+  have_python=1
+  mkdir -p "$copy/python"
+  cp -a "$build/python/tessera" "$copy/python/"
+fi
 fail() { echo "FAIL: $*"; exit 1; }
 
 # 1. No path of the source (or build) tree inside a binary or library.
-for f in "$copy/bin/tessera" "$copy"/lib/*.so* "$copy"/lib/tessera/plugins/*.so; do
+for f in "$copy/bin/tessera" "$copy"/lib/*.so* "$copy"/lib/tessera/plugins/*.so "$copy"/python/tessera/_tessera*.so; do
   [ -f "$f" ] && [ "$paths" = check-paths ] || continue
   if grep -qF "$src" "$f"; then fail "$f holds the source path $src: $(strings "$f" | grep -F "$src" | head -3)"; fi
   if grep -qF "$build" "$f"; then fail "$f holds the build path $build"; fi
@@ -63,7 +70,7 @@ if [ $have_web = 1 ]; then
 fi
 rm -rf "$work"
 if [ "$paths" = check-paths ]; then
-  echo "ok: a copy at $copy ran the default scenario from its own data (chart libraries: $have_web); no binary holds $src"
+  echo "ok: a copy at $copy ran the default scenario from its own data (chart libraries: $have_web, Python module: $have_python); no binary holds $src"
 else
-  echo "ok: a copy at $copy ran the default scenario from its own data (chart libraries: $have_web); path check left out: a sanitizer build keeps source paths for its reports"
+  echo "ok: a copy at $copy ran the default scenario from its own data (chart libraries: $have_web, Python module: $have_python); path check left out: a sanitizer build keeps source paths for its reports"
 fi
