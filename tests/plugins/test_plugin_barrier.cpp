@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -409,4 +410,21 @@ TEST_CASE("host checks: a library with a shipped plugin's id is refused unless -
   const auto s = nlohmann::json::parse(tessera::test::slurp(dir / "shipped.json"));
   CHECK(s["band"]["status"] == "band");
   for (const auto& p : s["provenance"]["plugins"]) CHECK_FALSE(p.contains("replaces"));
+}
+
+// A link elsewhere to a shipped library is that library, not a replacement: nothing refused.
+TEST_CASE("host checks: a link on the plugin path to a shipped library is the shipped plugin") {
+  const TempDir dir;
+  const std::string shipped =
+      std::string(TESSERA_BINARY_DIR) + "/lib/tessera/plugins/libtessera_latency_calibrated.so";
+  const std::string folder = dir / "links";
+  REQUIRE(std::system(("mkdir -p " + folder + " && ln -s " + shipped + " " + folder +
+                       "/libtessera_latency_calibrated.so")
+                          .c_str()) == 0);
+  const Ran r = run_split(
+      "run", std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-4k-h100.yaml", "-q", folder);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("refused") == std::string::npos);
+  CHECK(r.out.find("latency 12.58 ms +") != std::string::npos);
 }

@@ -104,9 +104,11 @@ struct PluginRegistry::Impl {
     return *shipped;
   }
 
+  // Whether the file (links resolved: a link elsewhere to a shipped library is that library) lies
+  // in the shipped folder.
   bool from_shipped_dir(const std::string& path) const {
     return !shipped_dir.empty() &&
-           canonical_key(std::filesystem::path(path).parent_path().string()) == shipped_dir;
+           std::filesystem::path(canonical_key(path)).parent_path().string() == shipped_dir;
   }
 
   bool overridden(const LoadedPlugin& p) const {
