@@ -95,7 +95,7 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
 
 double Evaluator::time_into(const EvalContext& ctx, const StepShape& shape, StepKind kind,
                             std::int64_t chunk_index, const ParallelConfig& c, const Layout& layout,
-                            Evaluation& e, StageList& out) const {
+                            Evaluation& e, StageList& out, std::int64_t chunk_count) const {
   build_step_work(ctx, c, layout, shape, e.work);
   out.clear();
   const StepCall call{.work = e.work,
@@ -104,7 +104,9 @@ double Evaluator::time_into(const EvalContext& ctx, const StepShape& shape, Step
                       .shape = shape,
                       .kind = kind,
                       .chunk_index = chunk_index,
-                      .chunk_count = kind == StepKind::prefill_chunk ? ctx.workload.chunk_count() : 1};
+                      .chunk_count = kind != StepKind::prefill_chunk ? 1
+                                     : chunk_count > 0               ? chunk_count
+                                                                     : ctx.workload.chunk_count()};
   latency_->time_step(ctx, call, out);
   after_call(*latency_, "latency", "time_step");
   double t = 0;
@@ -405,7 +407,11 @@ double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, co
   sh.mixed_batch = decode_batch;
   sh.mixed_context = decode_context;
   const StepKind kind = decode_batch > 0 ? StepKind::mixed_step : StepKind::prefill_chunk;
-  return time_into(ctx, sh, kind, 0, c, layout, scratch, scratch.chunk_stages);
+  // A chunk timed on its own is one scheduler iteration: chunk 0 of 1, not one of the
+  // (prefix + tokens) / tokens chunks of a prompt cut at this size (a model that charges its
+  // per-chunk costs on the last chunk would otherwise charge a 1-token chunk after a 4K prefix
+  // 4K iterations).
+  return time_into(ctx, sh, kind, 0, c, layout, scratch, scratch.chunk_stages, 1);
 }
 
 void Evaluator::memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,

@@ -138,9 +138,11 @@ class TESSERA_API Evaluator {
 
  private:
   // Builds the work of `shape`, has the latency model time it (as a step of `kind`; chunk j of
-  // n for a prefill chunk) into `out`, and returns the time on the critical path.
+  // n for a prefill chunk, n = `chunk_count`, 0: the workload's) into `out`, and returns the
+  // time on the critical path.
   double time_into(const EvalContext& ctx, const StepShape& shape, StepKind kind, std::int64_t chunk_index,
-                   const ParallelConfig& c, const Layout& layout, Evaluation& e, StageList& out) const;
+                   const ParallelConfig& c, const Layout& layout, Evaluation& e, StageList& out,
+                   std::int64_t chunk_count = 0) const;
   // Adds `work`'s FLOPs and bytes to `totals`; the bytes go to the tier that `stages` (the
   // latency model's timing of `work`, stage by stage) names.
   void accumulate_totals(const StepWork& work, const StageList& stages, const ParallelConfig& c,

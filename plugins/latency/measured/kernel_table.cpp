@@ -159,11 +159,36 @@ KernelTable parse_kernel_table(std::string_view text, const std::string& file, c
     sources[idx] = t.sources[e];
   }
   t.sources = std::move(sources);
+  monotone_envelope(t);
   t.hit_tag = "table " + t.name;
   for (std::size_t a = 0; a < d; ++a)
     t.outside_tags.push_back("fallback: calibrated (" + t.axes[a] + " outside " + fmt(t.grid[a].front()) +
                              ".." + fmt(t.grid[a].back()) + " in " + t.name + ")");
   return t;
+}
+
+bool padded_axis(const std::string& axis) {
+  if (axis == "ranks" || axis == "experts" || axis == "q_heads" || axis == "kv_heads") return false;
+  return true;  // m, n, k, nk, batch, context, bytes, tokens
+}
+
+void monotone_envelope(KernelTable& t) {
+  const std::size_t d = t.axes.size();
+  std::vector<std::size_t> stride(d, 1);
+  for (std::size_t a = d; a-- > 1;) stride[a - 1] = stride[a] * t.grid[a].size();
+  const std::size_t total = t.log_seconds.size();
+  for (std::size_t a = 0; a < d; ++a) {
+    if (!padded_axis(t.axes[a])) continue;
+    const std::size_t n = t.grid[a].size();
+    // Every line along axis a: the entries whose index along a is 0 start one.
+    for (std::size_t start = 0; start < total; ++start) {
+      if ((start / stride[a]) % n != 0) continue;
+      for (std::size_t i = n - 1; i-- > 0;) {
+        double& here = t.log_seconds[start + i * stride[a]];
+        here = std::min(here, t.log_seconds[start + (i + 1) * stride[a]]);
+      }
+    }
+  }
 }
 
 TableLookup lookup(const KernelTable& t, const double* query) {

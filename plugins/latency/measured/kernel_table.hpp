@@ -42,6 +42,15 @@ struct TableLookup {
 // axis (positive), in the table's axis order. Allocates nothing.
 TableLookup lookup(const KernelTable& t, const double* query);
 
+// Whether a larger value of `axis` can always run a smaller problem (padding it): the sizes m, n,
+// k, nk, batch, context, bytes and tokens; not ranks, experts or head counts.
+bool padded_axis(const std::string& axis);
+
+// The table made non-decreasing along every padded axis: a grid point slower than a larger shape
+// takes that shape's time (the larger kernel on padded input is always there to run), so that
+// the interpolated time never falls as a size grows. Applied by parse_kernel_table.
+void monotone_envelope(KernelTable& t);
+
 // Parses one table file's text (README.md "Table format"). Throws tessera::InputError naming
 // `file` and the line on any problem: a missing key, an unknown column, an incomplete grid, a
 // duplicate entry, a non-positive time or axis value.

@@ -64,6 +64,33 @@ TEST_CASE("kernel table: between grid values ln t is linear in ln x", "[measured
   CHECK(at(t, 10, 1000) == Approx(33.635857).epsilon(1e-6));
 }
 
+// A grid point slower than a larger shape takes its time (the larger kernel runs the smaller
+// problem padded): m = 8 measured at 14 us after m = 32 at 12 us reads 12 us, and everything in
+// between is flat; along `ranks` (not a padded axis) nothing changes.
+TEST_CASE("kernel table: the interpolated time never falls as a size grows", "[measured]") {
+  const KernelTable t = parse_kernel_table(
+      "# machine: M\n# op: gemm\n# dtype: bf16\nm,nk,time_us,source\n"
+      "1,100,10,row 1\n8,100,14,row 2\n32,100,12,row 3\n64,100,30,row 4\n",
+      "g.csv", "g");
+  CHECK(at(t, 1, 100) == Approx(10).epsilon(1e-12));
+  CHECK(at(t, 8, 100) == Approx(12).epsilon(1e-12));
+  CHECK(at(t, 16, 100) == Approx(12).epsilon(1e-12));
+  CHECK(at(t, 32, 100) == Approx(12).epsilon(1e-12));
+  CHECK(at(t, 64, 100) == Approx(30).epsilon(1e-12));
+  double prev = 0;
+  for (double m = 1; m <= 64; m *= 1.1) {
+    const double x = at(t, m, 100);
+    CHECK(x >= prev * (1 - 1e-12));
+    prev = x;
+  }
+  const KernelTable ar = parse_kernel_table(
+      "# machine: M\n# op: all_reduce\n# dtype: any\n# level: node\nbytes,ranks,time_us,source\n"
+      "1000,4,20,row 5\n1000,8,10,row 6\n",
+      "a.csv", "a");
+  const double four[2] = {1000, 4};
+  CHECK(lookup(ar, four).seconds * 1e6 == Approx(20).epsilon(1e-12));
+}
+
 TEST_CASE("kernel table: a value outside the grid is not interpolated and names its axis", "[measured]") {
   const KernelTable t = parse_kernel_table(kSquare, "t.csv", "t");
   const double above[2] = {200, 100};

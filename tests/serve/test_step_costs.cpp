@@ -1,0 +1,113 @@
+// Step costs that behave (issue 33, part 4, in part): for every latency model and every shipped
+// machine, on a dense and an MoE model, through the host's StepTimer (what the serving models
+// time): a prefill chunk's time is non-decreasing in its tokens and in its prefix and never
+// above the whole prefill of prefix + tokens; a decode step is non-decreasing in batch and in
+// context.
+//
+// Known and left out (issue 33 stays open for them):
+// - `calibrated` times one new token after a prefix with its decode-attention efficiency and two
+//   or more with its prefill attention, so a 1-token chunk costs up to ~1.5 % more than a 2-token
+//   one on the dense model: chunk monotonicity in tokens is checked from 2 tokens on (pricing
+//   q > 1 new tokens per sequence as decode attention is issue 33's);
+// - `measured` times a shape inside one of its tables with the measured kernel and a shape
+//   outside with calibrated's, and the two disagree by a few percent, so its prefill chunks are
+//   not checked (its decode steps are: tables are monotone in their sizes, kernel_table.hpp).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+
+#include "eval/host_step_timer.hpp"
+#include "serve_fixture.hpp"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+std::vector<std::string> shipped_machines() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(TESSERA_SOURCE_DIR) + "/machines"))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A decode scenario of `model` on `machine` under `latency`, loaded as the CLI would.
+Scenario scenario_of(const std::string& model, const std::string& machine, const std::string& latency) {
+  const std::string src = TESSERA_SOURCE_DIR;
+  const std::string text =
+      "schema_version: 1\nkind: scenario\nname: step-costs\nmodel: " + src + "/models/" + model +
+      ".yaml\nmachine: " + machine +
+      "\nworkload: {mode: decode, context: 4K, batch: 1}\nplugins: {latency: " + latency + "}\n";
+  return load_scenario_text(text, "<step-costs>", src, LoadOptions{});
+}
+
+constexpr double kTol = 1e-9;  // relative: the same time computed along two paths
+
+}  // namespace
+
+TEST_CASE("step costs: chunks and decode steps are monotone and a chunk never costs more than its prefill") {
+  long checked = 0;
+  for (const std::string& machine : shipped_machines())
+    for (const std::string model : {"llama3.1-8b", "mixtral-8x7b"})
+      for (const std::string& latency : registry().names(PluginKind::latency)) {
+        // sram_tier reads the SRAM tier of a machine that declares one (plugins.sram_tier).
+        if (latency == "sram_tier" && machine.find("sram") == std::string::npos) continue;
+        const Scenario sc = scenario_of(model, machine, latency);
+        const Session session(sc, registry());
+        const Evaluator& ev = session.evaluator();
+        Evaluation holder, scratch;
+        const ParallelConfig c;  // one PE: every model's smallest step
+        ev.layout_for(c, holder);
+        REQUIRE(holder.layout.valid);
+        HostStepTimer t(ev, c, holder.layout, scratch);
+        std::ostringstream where;
+        where << latency << " on " << std::filesystem::path(machine).filename().string() << ", " << model;
+        INFO(where.str());
+        const bool chunks_checked = latency != "measured";
+        for (const std::int64_t prefix : {0, 512, 4600}) {
+          if (!chunks_checked) break;
+          double prev = 0;
+          for (const std::int64_t k : {1, 2, 4, 16, 64, 256, 1024}) {
+            const double chunk = t.prefill_chunk(k, prefix, true);
+            const double whole = t.prefill(1, prefix + k, 0);
+            INFO("chunk of " << k << " after " << prefix << ": " << chunk << " s, whole prefill " << whole
+                             << " s");
+            CHECK(chunk > 0);
+            CHECK(chunk <= whole * (1 + kTol));
+            if (k > 2) CHECK(chunk >= prev * (1 - kTol));
+            prev = chunk;
+            ++checked;
+          }
+        }
+        for (const std::int64_t k : {1, 2, 16, 256}) {
+          if (!chunks_checked) break;
+          double prev = 0;
+          for (const std::int64_t prefix : {0, 16, 512, 4096, 16384}) {
+            const double chunk = t.prefill_chunk(k, prefix, true);
+            INFO("chunk of " << k << " after " << prefix << ": " << chunk << " s, before " << prev << " s");
+            CHECK(chunk >= prev * (1 - kTol));
+            prev = chunk;
+          }
+        }
+        for (const double context : {128.0, 4096.0, 32768.0}) {
+          double prev = 0;
+          for (const std::int64_t b : {1, 2, 8, 32, 128, 512}) {
+            const double step = t.decode_step(b, context);
+            INFO("decode of " << b << " at " << context << ": " << step << " s, before " << prev << " s");
+            CHECK(step >= prev * (1 - kTol));
+            prev = step;
+          }
+        }
+        for (const std::int64_t b : {1, 64}) {
+          double prev = 0;
+          for (const double context : {1.0, 128.0, 4096.0, 32768.0, 131072.0}) {
+            const double step = t.decode_step(b, context);
+            INFO("decode of " << b << " at " << context << ": " << step << " s, before " << prev << " s");
+            CHECK(step >= prev * (1 - kTol));
+            prev = step;
+          }
+        }
+      }
+  CHECK(checked >= 15 * 2 * 3 * 21);  // every machine, both models, three latency models or more
+}
