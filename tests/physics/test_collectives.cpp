@@ -365,12 +365,12 @@ TEST_CASE("collectives: a group inside one level is priced as that level alone",
   for (int i = 0; i < cs.n; ++i) CHECK(cs.v[static_cast<std::size_t>(i)].shape == CommShape::flat);
 }
 
-// A group of 8 GPUs x 4 nodes on DGX H100 (TP 32): hierarchical all-reduce by hand.
-// Inner (node, g0 = 8, M): reduce-scatter best = min(ring LL 6.6 + 7 x 0.6 + 7/8 M / 92.7e9,
-// ring Simple 8.4 + 7 x 3.4 + 7/8 M / 370.8e9, direct 13.2 + 7/8 M / 243e9, ...); across
-// (cluster, g1 = 4, M/8, 8 GPUs of a node at once: uplink 400e9 / 8 = 50e9 = link_bw): the best
-// network all-reduce of 4; then the all-gather as the reduce-scatter.
-TEST_CASE("collectives: hierarchical all-reduce across DGX H100 nodes by hand", "[collectives]") {
+// A group of 8 GPUs x 4 nodes on DGX H100 (TP 32). NCCL (v2.30.7 tuning.cc) runs a group that
+// crosses nodes as one ring, tree or NVLS tree: no hierarchical candidate (docs/physics.md §5
+// "Across nodes"). NVLS tree by hand: 25 us + 2 log2i(4) x 20.9 us; bandwidth min(NVLS in the
+// node 450e9 x 0.824 x 0.71, 8 NICs x 50e9 (uplink 400e9 / 8 each) / 2 up and down the tree).
+TEST_CASE("collectives: no hierarchical all-reduce across DGX H100 nodes - NVLS tree by hand",
+          "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");
   LinkCost l = one_level(m, 1, 4);
   l.members[0] = 8;
@@ -378,31 +378,24 @@ TEST_CASE("collectives: hierarchical all-reduce across DGX H100 nodes by hand", 
   l.latency = 8e-6;
   const double M = 16 * MiB;
   const Cands cs = candidates(coll(CommKind::all_reduce, 32, M, l), m);
-  double hier = -1;
-  for (int i = 0; i < cs.n; ++i)
-    if (cs.v[static_cast<std::size_t>(i)].shape == CommShape::hierarchical)
-      hier = cs.v[static_cast<std::size_t>(i)].seconds;
-  const double nccl0 = 450e9 * 0.824;
-  const double rs = std::min(
-      {(6.6 + 7 * 0.6) * us + 0.875 * M / (nccl0 / 4), (14 + 7 * 1.9) * us + 0.875 * M / (nccl0 * 0.92),
-       (8.4 + 7 * 3.4) * us + 0.875 * M / nccl0, 5.5 * us + 0.875 * M / (450e9 * 0.72)});
-  // Network all-reduce of 4 ranks on M/8 = 2 MiB at 50 GB/s (link_efficiency 1): ring 6 steps of
-  // 1.5 x, NET hops {2.7, 4.0, 14}; tree depth log2(4) = 2: 2 x 2 hops {5, 8.5, 28}, bw factors
-  // {0.92/3.8, 0.92 x 120/128, 0.92}; NVLS on the network level is off (in_network false).
-  const double m1 = M / 8, b1 = 50e9;
-  const double top =
-      std::min({(6.6 + 6 * 2.7) * us + 1.5 * m1 / (b1 / 4), (14 + 6 * 4.0) * us + 1.5 * m1 / (b1 * 0.92),
-                (8.4 + 6 * 14.0) * us + 1.5 * m1 / b1, (6.8 + 4 * 5.0) * us + m1 / (0.5 * b1 * 0.92 / 3.8),
-                (14 + 4 * 8.5) * us + m1 / (0.5 * b1 * 0.92 * 120 / 128),
-                (0 + 4 * 28.0) * us + m1 / (0.5 * b1 * 0.92)});
-  CHECK(hier == Approx(rs + top + rs).epsilon(1e-12));
+  double nvls_tree = -1;
+  for (int i = 0; i < cs.n; ++i) {
+    const CollectiveChoice& c = cs.v[static_cast<std::size_t>(i)];
+    CHECK(c.shape == CommShape::flat);
+    if (c.algorithm == CollAlgorithm::in_network) nvls_tree = c.seconds;
+  }
+  const double bw = std::min(450e9 * 0.824 * 0.71, 8 * 50e9 / 2);
+  CHECK(rel(nvls_tree, (25 + 2 * 2 * 20.9) * us + M / bw));
   CHECK(collective_cost(coll(CommKind::all_reduce, 32, M, l), m).seconds == cs.min());
 }
 
 // The flat ring and tree through TP 16 = 8 GPUs x 2 DGX H100 nodes. Ring order: inner digit
 // fastest, so of the 16 ring edges 2 cross nodes and 14 stay on NVLink; an all-reduce's 30
-// steps split 30 x 14/16 = 26.25 NVLink hops and 30 x 2/16 = 3.75 network hops; bandwidth the
-// slower level's: min(370.8e9, 50e9) x protocol factor; base the top (network) level's.
+// steps split 30 x 14/16 = 26.25 NVLink hops and 30 x 2/16 = 3.75 network hops. A ring that
+// crosses nodes pays NCCL's proxy overhead on every intra-node step: max(NVLink hop, 1 us)
+// (x3 = 3 us for Simple; NCCL v2.30.7 getNetOverhead). Bandwidth the slower level's: NVLink
+// 450e9 x 0.824 = 370.8e9 against the network's channels over the node's 8 NICs, min(8 x 50e9,
+// uplink 400e9) = 400e9, x protocol factor; base the top (network) level's.
 // Tree: chain of 7 inside (NVLINK hop), log2i(2) = 1 level across (NET hop), both ways.
 TEST_CASE("collectives: flat ring and tree across two levels by hand", "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");
@@ -419,16 +412,39 @@ TEST_CASE("collectives: flat ring and tree across two levels by hand", "[collect
     }
     return -1.0;
   };
+  const double b = 450e9 * 0.824;
   CHECK(rel(flat(CollAlgorithm::nccl_ring, Protocol::ll),
-            (6.6 + 26.25 * 0.6 + 3.75 * 2.7) * us + 1.875 * M / (50e9 / 4)));
+            (6.6 + 26.25 * 1.0 + 3.75 * 2.7) * us + 1.875 * M / (b / 4)));
   CHECK(rel(flat(CollAlgorithm::nccl_ring, Protocol::simple),
-            (8.4 + 26.25 * 3.4 + 3.75 * 14.0) * us + 1.875 * M / 50e9));
+            (8.4 + 26.25 * 3.4 + 3.75 * 14.0) * us + 1.875 * M / b));
   CHECK(rel(flat(CollAlgorithm::nccl_tree, Protocol::ll),
-            (6.8 + 2 * 7 * 0.6 + 2 * 1 * 5.0) * us + M / (0.5 * 50e9 * 0.92 / 3.8)));
+            (6.8 + 2 * 7 * 0.6 + 2 * 1 * 5.0) * us + M / (0.5 * b * 0.92 / 3.8)));
   CHECK(rel(flat(CollAlgorithm::nccl_tree, Protocol::ll128),
-            (14.0 + 2 * 7 * 1.25 + 2 * 1 * 8.5) * us + M / (0.5 * 50e9 * 0.92 * 120 / 128)));
-  CHECK(cs.n == 3 + 3 + 1);  // flat ring x3, flat tree x3, hierarchical
+            (14.0 + 2 * 7 * 1.25 + 2 * 1 * 8.5) * us +
+                M / (0.5 * b * 0.92 * 7 / 9)));  // NVLink LL128 7/9 is the slower
+  // NVLS tree with 2 nodes: 25 + 2 x 1 x 20.9 us; each NIC carries its 1/8 shard once each way.
+  CHECK(rel(flat(CollAlgorithm::in_network, Protocol::simple),
+            (25 + 2 * 20.9) * us + M / std::min(450e9 * 0.824 * 0.71, 8 * 50e9)));
+  CHECK(cs.n == 3 + 3 + 1);  // flat ring x3, flat tree x3, NVLS tree
   CHECK(collective_cost(coll(CommKind::all_reduce, 16, M, l), m).seconds == cs.min());
+}
+
+// The 70B case of issue 32: a 16-rank all-reduce of 16 kB across two DGX H100 nodes. NCCL's
+// own model (v2.30.7) picks the tree with LL: 6.8 + 2 (7 x 0.6 + 1 x 5.0) = 25.2 us + M /
+// (0.5 x 370.8e9 x 0.92 / 3.8) - every term a tuning.cc constant (no floor).
+TEST_CASE("collectives: 16-rank 16 kB all-reduce across two DGX H100 nodes is NCCL's tree LL",
+          "[collectives]") {
+  const MachineSpec m = machine("dgx-h100.yaml");
+  LinkCost l = one_level(m, 1, 2);
+  l.members[0] = 8;
+  l.bandwidth = 50e9;
+  l.latency = 8e-6;
+  const double M = 16384;
+  const CollectiveChoice c = collective_cost(coll(CommKind::all_reduce, 16, M, l), m);
+  CHECK(c.algorithm == CollAlgorithm::nccl_tree);
+  CHECK(c.protocol == Protocol::ll);
+  CHECK(c.shape == CommShape::flat);
+  CHECK(rel(c.seconds, 25.2 * us + M / (0.5 * 450e9 * 0.824 * 0.92 / 3.8)));
 }
 
 // ---- properties ----------------------------------------------------------------------------

@@ -106,8 +106,8 @@ TEST_CASE("run's top table shows configurations that differ only in dp as one ro
   CHECK(run.out.find("Top 10 by latency in 5 rows (configurations that differ only in dp share one)") !=
         std::string::npos);
   CHECK(run.out.find("  1   2   8   1  1\u2013"
-                     "2   1  split  TP+CP  gpu  node  qoml   12.58 ms   16\u2013"
-                     "32        0.0136  10.7 GB") != std::string::npos);
+                     "2   1  split  TP+CP  gpu  node  qoml   12.76 ms   16\u2013"
+                     "32        0.0134  10.7 GB") != std::string::npos);
   const Ran json = answers_cli("run " + path + " --json -");
   REQUIRE(json.rc == 0);
   const nlohmann::json j = nlohmann::json::parse(json.out);

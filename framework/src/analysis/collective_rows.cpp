@@ -5,6 +5,7 @@
 #include "analysis/measurement_csv.hpp"
 #include "analysis/text_scan.hpp"
 #include "tessera/dtype.hpp"
+#include "tessera/error.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -93,6 +94,21 @@ double all_reduce_busbw(double bytes, double seconds, std::int64_t ranks) {
 double moe_bytes_per_rank(double tokens, std::int64_t ep, std::int64_t top_k, std::int64_t hidden,
                           double bytes_per_element) {
   return tokens * static_cast<double>(std::min(ep, top_k)) * static_cast<double>(hidden) * bytes_per_element;
+}
+
+LinkCost row_group(const MachineSpec& machine, std::int64_t n) {
+  const LevelSpec& lv = machine.levels.front();
+  if (n <= lv.fanout) return first_level_group(machine, n);
+  if (machine.levels.size() < 2 || n % lv.fanout != 0 || n / lv.fanout > machine.levels[1].fanout)
+    throw Error("group of " + std::to_string(n) + " ranks is not whole units of the first level '" + lv.name +
+                "' (fanout " + std::to_string(lv.fanout) + ") within the second level");
+  LinkCost l = first_level_group(machine, lv.fanout);
+  const LevelSpec& up = machine.levels[1];
+  l.level = 2;
+  l.bandwidth = up.link_bw;
+  l.latency = up.latency;
+  l.members[1] = static_cast<std::int32_t>(n / lv.fanout);
+  return l;
 }
 
 LinkCost first_level_group(const MachineSpec& machine, std::int64_t n) {

@@ -58,4 +58,10 @@ TESSERA_API double moe_bytes_per_rank(double tokens, std::int64_t ep, std::int64
 // stride 1, no sharing, the level's link_bw and latency). Requires n <= levels[0].fanout.
 TESSERA_API LinkCost first_level_group(const MachineSpec& machine, std::int64_t n);
 
+// The group of a collective row: first_level_group when n fits one first-level unit (a node);
+// otherwise n / fanout whole first-level units side by side on the second level (members[0] =
+// the first level's fanout, members[1] = n / fanout, level 2: the rows' "N nodes of 8"). Throws
+// Error when n is not whole units or exceeds the second level.
+TESSERA_API LinkCost row_group(const MachineSpec& machine, std::int64_t n);
+
 }  // namespace tessera::validation

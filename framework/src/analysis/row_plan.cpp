@@ -237,18 +237,19 @@ bool plan_collective(const DataRow& row, const Aliases& aliases, const std::stri
   p.measure = Measure::collective;
   p.framework = "none";
   const bool busbw = m == "collective_busbw:all_reduce";
+  const bool ar_time = m == "collective_latency:all_reduce";
   const bool moe = m == "collective_latency:ep_dispatch" || m == "collective_latency:ep_combine";
-  if (!busbw && !moe)
+  if (!busbw && !ar_time && !moe)
     return unmapped(p, "collective metric '" + m +
-                           "' is not predicted (collective_busbw:all_reduce, collective_latency:ep_dispatch, "
-                           "collective_latency:ep_combine are)");
+                           "' is not predicted (collective_busbw:all_reduce, collective_latency:all_reduce, "
+                           "collective_latency:ep_dispatch, collective_latency:ep_combine are)");
   const auto scale = busbw ? bandwidth_unit_scale(row.unit) : time_unit_scale(row.unit);
   if (!scale)
     return unmapped(p, "unit '" + row.unit + "' is not a " + (busbw ? "bandwidth" : "time") + " unit");
   p.to_unit = *scale;
   if (!map_machine(row, aliases, root, p)) return false;
   const auto nd = int_cell(row.n_devices);
-  if (busbw) {
+  if (busbw || ar_time) {
     if (!nd || *nd < 2) return unmapped(p, "n_devices not stated or < 2 (the all-reduce's ranks)");
     const auto bytes = notes_msg_bytes(row.notes);
     if (!bytes) return unmapped(p, "no msg_bytes=<int> at the start of the notes");
@@ -260,8 +261,8 @@ bool plan_collective(const DataRow& row, const Aliases& aliases, const std::stri
     c.bytes = *bytes;
     c.algorithms = a.algorithms;
     c.algorithm_note = a.named ? a.name : "";
-    c.group = kGroupAllReduce;
-    p.derived = Derived::busbw;
+    c.group = kGroupAllReduce;  // "in a node" or "across nodes" once the machine is known
+    if (busbw) p.derived = Derived::busbw;
     p.n_devices = *nd;
   } else {
     const auto ep = int_cell(row.ep);

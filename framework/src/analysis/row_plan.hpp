@@ -45,8 +45,13 @@ enum class Derived : std::uint8_t {
 };
 
 // The collective row groups, each with its own median (docs/accuracy.md "Collectives").
-inline constexpr const char* kGroupAllReduce = "all-reduce busbw";
-inline constexpr const char* kGroupMoE = "MoE dispatch/combine";
+// The four groups of issue 32's acceptance: a group inside one unit of the machine's first level
+// (a node) or spanning several (across nodes); kGroupAllReduce / kGroupMoE are the plan's
+// placeholders until prepare_row knows the machine.
+inline constexpr const char* kGroupAllReduce = "all-reduce in a node";
+inline constexpr const char* kGroupAllReduceAcross = "all-reduce across nodes";
+inline constexpr const char* kGroupMoE = "all-to-all in a node";
+inline constexpr const char* kGroupMoEAcross = "all-to-all across nodes";
 inline constexpr const char* kGroupMoEAmbiguous = "MoE, hardware ambiguous";
 
 // A collective row's collective: all-reduce bytes from msg_bytes; all-to-all bytes computed

@@ -42,9 +42,14 @@ ModelSpec kernel_model() {
 void prepare_collective(PreparedRow& r, PreparedFiles& files) {
   CollectivePlan& c = r.plan.collective;
   const LevelSpec& lv = r.machine.levels.front();
-  if (c.ranks > lv.fanout)
-    throw Error("group of " + std::to_string(c.ranks) + " ranks spans more than the first level '" + lv.name +
-                "' (fanout " + std::to_string(lv.fanout) + "): only single-level collective rows are mapped");
+  const LinkCost group = row_group(r.machine, c.ranks);  // throws when the ranks do not tile the levels
+  const bool across = group.level > 1;
+  if (!c.apart) {
+    if (c.kind == CommKind::all_to_all)
+      c.group = across ? kGroupMoEAcross : kGroupMoE;
+    else
+      c.group = across ? kGroupAllReduceAcross : kGroupAllReduce;
+  }
   r.model = kernel_model();
   if (c.kind == CommKind::all_to_all) {
     const ModelSpec& ms = files.model(r.plan.model_file);
@@ -58,11 +63,12 @@ void prepare_collective(PreparedRow& r, PreparedFiles& files) {
     c.bytes = moe_bytes_per_rank(c.tokens, c.ranks, ms.moe.top_k, ms.hidden, c.payload_bytes);
   }
   if (c.algorithms != 0) {
-    LevelCollectives& lc = r.machine.levels.front().collectives;
-    if ((c.algorithms >> static_cast<unsigned>(CollAlgorithm::in_network) & 1u) && !lc.in_network)
+    // NCCL_ALGO names one algorithm for the whole communicator: every level the group spans.
+    if ((c.algorithms >> static_cast<unsigned>(CollAlgorithm::in_network) & 1u) && !lv.collectives.in_network)
       throw Error("NCCL_ALGO=" + c.algorithm_note + " but level '" + lv.name + "' of " + r.plan.machine_file +
                   " has no in-network reduction");
-    lc.algorithms = c.algorithms;
+    for (int d = 0; d < group.level; ++d)
+      r.machine.levels[static_cast<std::size_t>(d)].collectives.algorithms = c.algorithms;
   }
 }
 
@@ -221,7 +227,7 @@ struct PointEvaluator {
     coll.kind = c.kind;
     coll.ranks = static_cast<std::int32_t>(c.ranks);
     coll.bytes = c.bytes;
-    coll.link = first_level_group(machine, c.ranks);
+    coll.link = row_group(machine, c.ranks);
     s.comm_count = 1;
     one.tokens = 0;
     StageList out;

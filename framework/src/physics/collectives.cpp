@@ -34,6 +34,18 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Multi-node terms of NCCL v2.30.7 src/graph/tuning.cc (docs/physics.md §5 "Across nodes"):
+// - getNetOverhead(): the network post overhead of the proxy thread, 1 us per ring step on an
+//   x86 Intel host (2 us AMD, 1 us otherwise), x3 for Simple; a ring that crosses nodes pays
+//   max(intra-node hop, overhead) on every intra-node step ("Inter-node rings still have to
+//   launch nsteps * net overhead").
+// - NVLS tree (NVLink SHARP inside the node, a tree over the NICs across nodes; Simple only):
+//   latency = hwLat[NVLINK][NVLS_TREE] 25 us + 2 log2i(nNodes) x hwLat[NET][NVLS_TREE] 20.9 us;
+//   with 2 nodes the inter-node bandwidth counts twice ("Handle 2 node case of NVLSTree").
+constexpr double kNetOverhead = 1e-6;
+constexpr double kNvlsTreeIntra = 25e-6;
+constexpr double kNvlsTreeInter = 20.9e-6;
+
 // (bandwidth term multiplier, latency steps) of the ring on n ranks.
 void ring_factors(CommKind kind, double n, double& bw_factor, double& steps) {
   switch (kind) {
@@ -250,6 +262,61 @@ LevelView crossing(const LevelView& flat, const LinkCost& link, int d, double in
   return v;
 }
 
+// Whether any spanned level is a network (NICs): NCCL's multi-node rules apply.
+bool spans_network(const std::array<LevelView, kMaxLevels>& v, int k) {
+  for (int i = 0; i < k; ++i)
+    if (v[static_cast<std::size_t>(i)].lv->collectives.fabric == Fabric::network) return true;
+  return false;
+}
+
+// The bandwidth a flat ring or tree gets on level digits[i]. A network level: NCCL runs one
+// channel per NIC pair and spreads its rings and trees over the NICs of the `inner` members of
+// the group inside a node (each member's own NIC), so the level carries inner x the per-PE
+// rate, capped by the unit's uplink shared by `share` groups (2 nodes x 8 H100 with 8 NICs:
+// 8 x 50 GB/s; docs/physics.md §5 "Across nodes"). Other levels: the per-PE ring rate.
+double channel_bw(const LinkCost& link, const std::array<int, kMaxLevels>& digits,
+                  const std::array<LevelView, kMaxLevels>& v, int i) {
+  const LevelView& lv = v[static_cast<std::size_t>(i)];
+  if (lv.lv->collectives.fabric != Fabric::network || i == 0) return lv.ring_bw();
+  double inner = 1;
+  for (int j = 0; j < i; ++j) inner *= v[static_cast<std::size_t>(j)].g;
+  double bw = lv.paths.ring_bw * inner;
+  if (lv.lv->uplink_bw > 0)
+    bw = std::min(bw, lv.lv->uplink_bw /
+                          std::max<std::int32_t>(
+                              1, link.share[static_cast<std::size_t>(digits[static_cast<std::size_t>(i)])]));
+  return bw * lv.eff;
+}
+
+// NCCL's NVLS tree: an all-reduce whose inner levels all reduce in the switch (NVLS) and whose
+// top level is a network: NVLS inside the node, a tree over the NICs across nodes (kNvlsTree*).
+// Bandwidth: the node's NVLS rate, or the ppn NICs of a node carrying the group's 1/ppn shares
+// (x2 with 2 nodes: each node sends its half once and receives the other's, tuning.cc's 2-node
+// case; with more nodes up and down the tree).
+void nvls_tree(const Collective& c, const CommRates& r, const std::array<int, kMaxLevels>& digits,
+               const std::array<LevelView, kMaxLevels>& v, int k, Sink& sink) {
+  const LevelView& top = v[static_cast<std::size_t>(k - 1)];
+  if (top.lv->collectives.fabric != Fabric::network || !top.lv->collectives.allows(CollAlgorithm::in_network))
+    return;
+  double ppn = 1, nvls_bw = kInf;
+  for (int i = 0; i + 1 < k; ++i) {
+    const LevelView& lv = v[static_cast<std::size_t>(i)];
+    const LevelCollectives& lc = lv.lv->collectives;
+    if (!lc.in_network || !lc.allows(CollAlgorithm::in_network) || lv.lv->topology != LinkTopology::switched)
+      return;
+    ppn *= lv.g;
+    nvls_bw = std::min(nvls_bw, lv.port_bw() * lc.in_network_cost.bw_factor);
+  }
+  const double nodes = top.g;
+  // Each GPU's NIC carries its 1/ppn shard: once each way with 2 nodes, up and down the tree
+  // with more (the ppn GPUs of a node share its uplink).
+  const double nic_bw = crossing(top, c.link, digits[static_cast<std::size_t>(k - 1)], ppn).ring_bw();
+  const double net_bw = ppn * nic_bw / (nodes <= 2 ? 1.0 : 2.0);
+  const double lat = kNvlsTreeIntra + 2 * std::floor(std::log2(nodes)) * kNvlsTreeInter + r.extra_latency;
+  sink.add(lat + divide(c.bytes, std::min(nvls_bw, net_bw)), CollAlgorithm::in_network, Protocol::simple,
+           CommShape::flat);
+}
+
 // A ring or tree through all n members across levels: latency per level, bandwidth of the
 // slowest level (NCCL's flat ring across nodes; its tree chains inside, binary trees across).
 void flat_candidates(const Collective& c, const CommRates& r, const std::array<int, kMaxLevels>& digits,
@@ -287,14 +354,18 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
   if (all_allow(CollAlgorithm::nccl_ring)) {
     for (int p = 0; p < kProtocolCount; ++p) {
       double lat = 0, bw = kInf;
+      // NCCL's proxy posts every step of a ring that crosses nodes (kNetOverhead).
+      const double overhead =
+          spans_network(v, k) ? kNetOverhead * (p == static_cast<int>(Protocol::simple) ? 3 : 1) : 0;
       for (int i = 0; i < k; ++i) {
         const LevelView& lv = v[static_cast<std::size_t>(i)];
         // Ring edges whose highest differing digit is digits[i] (edges_from(0) = n).
         const double edges = (i == 0 ? n : edges_from(c.link, digits, k, i)) -
                              (i + 1 < k ? edges_from(c.link, digits, k, i + 1) : 0);
         const AlgorithmCost& a = proto_cost(lv.lv->collectives.ring, p);
-        lat += steps * edges / n * (a.hop * std::max(1.0, lv.paths.ring_hops) + r.extra_latency);
-        bw = std::min(bw, lv.ring_bw() * a.bw_factor);
+        lat += steps * edges / n *
+               (std::max(a.hop * std::max(1.0, lv.paths.ring_hops), overhead) + r.extra_latency);
+        bw = std::min(bw, channel_bw(c.link, digits, v, i) * a.bw_factor);
       }
       sink.add(proto_cost(top.ring, p).base + lat + divide(f * c.bytes, bw), CollAlgorithm::nccl_ring,
                static_cast<Protocol>(p), CommShape::flat);
@@ -307,12 +378,13 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
         const LevelView& lv = v[static_cast<std::size_t>(i)];
         const AlgorithmCost& a = proto_cost(lv.lv->collectives.tree, p);
         lat += 2 * tree_depth(lv) * (a.hop + r.extra_latency);
-        bw = std::min(bw, lv.ring_bw() * a.bw_factor);
+        bw = std::min(bw, channel_bw(c.link, digits, v, i) * a.bw_factor);
       }
       sink.add(proto_cost(top.tree, p).base + lat + divide(c.bytes, 0.5 * bw), CollAlgorithm::nccl_tree,
                static_cast<Protocol>(p), CommShape::flat);
     }
   }
+  if (reduce) nvls_tree(c, r, digits, v, k, sink);
 }
 
 // Hierarchical all-reduce / reduce-scatter / all-gather over digits[i..k-1]: each phase the
@@ -376,8 +448,12 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
     for (int i = 0; i < k; ++i)
       views[static_cast<std::size_t>(i)] = view(m, c.link, digits[static_cast<std::size_t>(i)], r, 1);
     flat_candidates(c, r, digits, views, k, sink);
-    if (c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
-        c.kind == CommKind::reduce_scatter) {
+    // NCCL (v2.30.7 tuning.cc) runs a group that crosses nodes as one ring, tree or NVLS tree
+    // through every rank; it never composes separate collectives per level, so no
+    // hierarchical candidate when a spanned level is a network.
+    if ((c.kind == CommKind::all_reduce || c.kind == CommKind::all_gather ||
+         c.kind == CommKind::reduce_scatter) &&
+        !spans_network(views, k)) {
       CollAlgorithm a = CollAlgorithm::ring;
       Protocol p = Protocol::none;
       const double t = hierarchical(c.kind, c.bytes, c.link, r, digits, views, k, 0, 1, &a, &p);

@@ -45,8 +45,8 @@ std::string algorithm_label(const CollectiveDetail& d) {
 double measured_seconds(const RowResult& r) {
   if (r.predicted <= 0 || r.measured <= 0) return 0;
   // busbw is inversely proportional to the time, a latency proportional.
-  return r.collective.kind == CommKind::all_reduce ? r.detail.seconds * r.predicted / r.measured
-                                                   : r.detail.seconds * r.measured / r.predicted;
+  return r.metric.rfind("collective_busbw", 0) == 0 ? r.detail.seconds * r.predicted / r.measured
+                                                    : r.detail.seconds * r.measured / r.predicted;
 }
 
 void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows) {
@@ -64,11 +64,9 @@ void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows)
     for (const RowResult& r : rep.rows) {
       if (!r.is_collective) continue;
       const std::string kind = r.metric.substr(r.metric.find(':') + 1);
-      t.add_row(
-          {r.id, r.machine, kind, std::to_string(r.collective.ranks), human_bytes(r.collective.bytes),
-           algorithm_label(r.detail), human_time(r.detail.seconds), num(r.measured), num(r.predicted), r.unit,
-           pct(r.ape),
-           r.collective.apart ? "apart" : (r.collective.kind == CommKind::all_reduce ? "busbw" : "moe")});
+      t.add_row({r.id, r.machine, kind, std::to_string(r.collective.ranks), human_bytes(r.collective.bytes),
+                 algorithm_label(r.detail), human_time(r.detail.seconds), num(r.measured), num(r.predicted),
+                 r.unit, pct(r.ape), r.collective.apart ? "apart" : r.collective.group});
     }
     t.print(os);
     os << "\n";
