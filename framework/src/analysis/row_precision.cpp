@@ -160,7 +160,8 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
     assign(kKv | kActivations, DType::fp16);
   }
   if (set != (kWeights | kKv | kActivations)) {
-    why = "precision '" + precision + "': the dtype of part of the model (weights, KV or activations) is not stated";
+    why = "precision '" + precision +
+          "': the dtype of part of the model (weights, KV or activations) is not stated";
     return std::nullopt;
   }
   return d;

@@ -5,14 +5,16 @@
 #include <optional>
 #include <string>
 
+#include "tessera/export.hpp"
+
 namespace tessera::validation {
 
 // s, sec, seconds, ms, msec, milliseconds, us, µs, μs, usec, microseconds, ns, nanoseconds (any
 // case, blanks around): the factor from seconds.
-std::optional<double> time_unit_scale(const std::string& unit);
+TESSERA_API std::optional<double> time_unit_scale(const std::string& unit);
 
 // B/s, MB/s, GB/s, TB/s (any case, blanks around): the factor from bytes per second.
-std::optional<double> bandwidth_unit_scale(const std::string& unit);
+TESSERA_API std::optional<double> bandwidth_unit_scale(const std::string& unit);
 
 // A row's metric and unit as the measurement files name them (data/README.md), from the names
 // benchmarks print: `ITL`, `mean_itl`, `inter_token_latency` -> itl; `mean_tpot`,
@@ -24,6 +26,6 @@ std::optional<double> bandwidth_unit_scale(const std::string& unit);
 struct MetricUnit {
   std::string metric, unit;
 };
-MetricUnit canonical_metric_unit(const std::string& metric, const std::string& unit);
+TESSERA_API MetricUnit canonical_metric_unit(const std::string& metric, const std::string& unit);
 
 }  // namespace tessera::validation
