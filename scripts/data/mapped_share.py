@@ -6,8 +6,10 @@ Usage: scripts/data/mapped_share.py [--tessera build/bin/tessera] FILE.csv...
 
 Runs `tessera validate-data FILE --latency calibrated --json` on each file and counts the rows
 whose metric is a latency or serving metric (everything but collectives, kernel TFLOPS, mbu and
-mfu). A reason's class is its text with the quoted cell values ('...') replaced by '…', so rows
-refused for the same rule count together.
+mfu). A reason's class is its text with the quoted cell value ('...') replaced by '…', so rows
+refused for the same rule count together. The share is printed twice: over all of them, and over
+those not measured under a request rate (MLPerf Server: Poisson arrivals), which the serving models
+do not predict.
 """
 import argparse
 import collections
@@ -41,8 +43,16 @@ def main():
         total += n + len(u)
         mapped += n
         for r in u:
-            reasons[re.sub(r"'[^']*'", "'…'", r["reason"])[:140]] += 1
+            reason = r["reason"]
+            m = re.match(r"^(\w+) '.*'((?::| has| does| is) .*)$", reason)
+            if m:
+                reason = f"{m.group(1)} '…'{m.group(2)}"
+            reason = re.sub(r"'[^' ]*'", "'…'", reason)
+            reasons[reason[:140]] += 1
     print(f"all: {mapped} of {total} mapped ({100.0 * mapped / max(total, 1):.1f} %)")
+    load = sum(c for k, c in reasons.items() if "request rate" in k or "Poisson" in k)
+    print(f"not under a request rate: {mapped} of {total - load} mapped "
+          f"({100.0 * mapped / max(total - load, 1):.1f} %)")
     for k, c in reasons.most_common():
         print(f"{c:5d}  {k}")
 
