@@ -139,7 +139,7 @@ TEST_CASE("alias rules: no shipped row is matched by two equally specific rules 
       }
     }
   }
-  CHECK(rows == 69 + 69 + 164 + 326);
+  CHECK(rows == 69 + 69 + 164 + 476);
 }
 
 TEST_CASE("alias rules: the framework version a software column states", "[validate-data][aliases]") {
