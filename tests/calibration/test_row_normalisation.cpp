@@ -104,8 +104,9 @@ TEST_CASE("row precision: per-layer mixes and unstated parts are refused with th
           "[validate-data][normalise]") {
   const std::string mixed =
       "FP8 attention incl. FP8 KV cache; NVFP4 MoE experts and attention output projection; q_b_proj FP8";
-  CHECK(dtypes(mixed) == "unmapped: precision '" + mixed +
-                             "': a per-layer mix of dtypes, which no single dtype set describes");
+  CHECK(dtypes(mixed) == "unmapped: precision '" + mixed + "' has no dtype mapping");
+  // The same dtypes named by role, not by layer, are one set.
+  CHECK(dtypes("fp8 weights; nvfp4 KV; fp8 activations") == "fp8/nvfp4/fp8");
   CHECK(dtypes("BF16 attention (KV not stated, presumably BF16); FP8 MoE GEMMs") ==
         "unmapped: precision 'BF16 attention (KV not stated, presumably BF16); FP8 MoE GEMMs': part of it is "
         "not stated");
@@ -290,8 +291,8 @@ TEST_CASE("measurements-serving.csv: every row maps or is listed with one reason
   CHECK(mapped == 87);  // 63 MLPerf Offline ceilings, 24 NIM rows (Llama-3.3-70B through its alias)
   CHECK(reasons["measured"] == 126);  // MLPerf Server TTFT/TPOT: under a request rate
   CHECK(reasons["metric"] == 71);     // mlperf_server_throughput
-  CHECK(reasons["precision"] ==
-        42);  // not stated in the files read (MLPerf: 24), only fp8 weights stated (OCI: 18)
+  // not stated in the files read (MLPerf: 24); only the weights' dtype stated (OCI: 18, TensorRT-LLM: 150)
+  CHECK(reasons["precision"] == 192);
 }
 
 }  // namespace test_row_normalisation
