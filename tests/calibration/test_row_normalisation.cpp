@@ -214,6 +214,14 @@ TEST_CASE("row models: names compare with blanks and dashes alike and shape-iden
   CHECK(std::filesystem::path(p.model_file).filename() == "llama3.1-70b.yaml");
 }
 
+TEST_CASE("row hardware: a GH200 is not an H200", "[validate-data][normalise]") {
+  const AliasRule* r = select_rule(shipped().hardware, "NVIDIA GH200 Grace Hopper Superchip (144 GB)");
+  REQUIRE(r != nullptr);
+  CHECK(r->target.empty());
+  CHECK(r->unmapped.rfind("GH200 Grace Hopper", 0) == 0);
+  CHECK(select_rule(shipped().hardware, "NVIDIA H200-SXM-141GB")->target == "dgx-h200");
+}
+
 TEST_CASE("alias precedence: the serving framework over the runtime under it", "[validate-data][normalise]") {
   CHECK(framework_of("vLLM 0.5.0 (PyTorch 2.3)") == "vllm");
   CHECK(framework_of("PyTorch 2.3 + vLLM 0.5.0") == "vllm");
