@@ -112,7 +112,8 @@ TEST_CASE("alias rules: no shipped row is matched by two equally specific rules 
           "[validate-data][aliases]") {
   const Aliases& a = shipped();
   int rows = 0;
-  for (const char* f : {"measurements.csv", "measurements-2024-2026.csv", "measurements-h200.csv"}) {
+  for (const char* f : {"measurements.csv", "measurements-2024-2026.csv", "measurements-h200.csv",
+                        "measurements-serving.csv"}) {
     const std::string path = kRoot + "/data/" + f;
     REQUIRE(std::filesystem::exists(path));
     for (const DataRow& r : read_measurements(path)) {
@@ -138,7 +139,7 @@ TEST_CASE("alias rules: no shipped row is matched by two equally specific rules 
       }
     }
   }
-  CHECK(rows == 69 + 69 + 164);
+  CHECK(rows == 69 + 69 + 164 + 476);
 }
 
 TEST_CASE("alias rules: the framework version a software column states", "[validate-data][aliases]") {

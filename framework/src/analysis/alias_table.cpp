@@ -48,6 +48,19 @@ Aliases load_aliases(const std::string& path) {
       if (r.match.empty()) throw InputError(where(item) + ": error: `" + match_key + ":` must not be empty");
       if (item["locator"]) r.locator = item["locator"].as<std::string>();
       if (item["version"]) r.version = item["version"].as<std::string>();
+      if (item["layer"]) {
+        const std::string l = item["layer"].as<std::string>();
+        if (l == "runtime") {
+          r.layer = AliasRule::runtime;
+        } else if (l == "engine") {
+          r.layer = AliasRule::engine;
+        } else if (l == "service") {
+          r.layer = AliasRule::service;
+        } else {
+          throw InputError(where(item["layer"]) + ": error: `layer: " + l +
+                           "` is not a layer (expected service, engine or runtime)");
+        }
+      }
       if (item["unmapped"]) {
         r.unmapped = item["unmapped"].as<std::string>();
       } else if (item[target_key]) {
@@ -73,25 +86,56 @@ namespace {
 
 std::size_t specificity(const AliasRule& r) { return r.match.size() + r.locator.size(); }
 
+// Lower case, with every run of blanks, `-` and `_` one `-`.
+std::string folded(const std::string& s) {
+  std::string out;
+  for (const char c : lower(s)) {
+    const bool sep = c == ' ' || c == '-' || c == '_' || c == '\t';
+    if (!sep) {
+      out += c;
+    } else if (out.empty() || out.back() != '-') {
+      out += '-';
+    }
+  }
+  return out;
+}
+
+// `needle` (already lower case or folded) in `hay`; a needle of under 4 characters only as a
+// word of its own ("NIM" in "NVIDIA NIM 1.2", not in "minimum"; "H20" in "H20 (8 GPUs)").
+bool occurs(const std::string& hay, const std::string& needle) {
+  if (needle.size() >= 4) return hay.find(needle) != std::string::npos;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) {
+    const bool before = at > 0 && word(hay[at - 1]) && word(needle.front());
+    const std::size_t end = at + needle.size();
+    const bool after = end < hay.size() && word(hay[end]) && word(needle.back());
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const AliasRule* select_rule(const std::vector<AliasRule>& rules, const std::string& value,
-                             const std::string& locator) {
+                             const std::string& locator, bool fold_separators) {
   const AliasRule* best = nullptr;
-  for (const AliasRule& r : rules)
-    if (contains_ci(value, r.match) && contains_ci(locator, r.locator) &&
-        (!best || specificity(r) > specificity(*best)))
+  const std::string v = fold_separators ? folded(value) : lower(value);
+  for (const AliasRule& r : rules) {
+    const bool hit = occurs(v, fold_separators ? folded(r.match) : lower(r.match));
+    if (!hit || !contains_ci(locator, r.locator)) continue;
+    if (!best || r.layer > best->layer || (r.layer == best->layer && specificity(r) > specificity(*best)))
       best = &r;
+  }
   return best;
 }
 
-std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules) {
+std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules, bool fold_separators) {
   std::vector<ShadowedRule> out;
   for (const AliasRule& r : rules) {
     // The rule's own text is the value it is most sure to match; if even that goes elsewhere,
     // so does every value (a rule taking it matches every superstring of it as well, and is
-    // at least as specific there).
-    const AliasRule* got = select_rule(rules, r.match, r.locator);
+    // at least as specific there, or of an outer layer).
+    const AliasRule* got = select_rule(rules, r.match, r.locator, fold_separators);
     if (got != &r) out.push_back({&r, got});
   }
   return out;

@@ -17,6 +17,11 @@ struct AliasRule {
   std::string version;   // frameworks only: the version when the software column states none
                          // (a bound the source supports elsewhere, e.g. its date), else ""
   int line = 0;          // 1-based line in the alias file (0: built in code)
+  // Frameworks only: which layer of a serving stack the rule names (`layer:` in the file). A
+  // software column often names several ("vLLM 0.5.0 (PyTorch 2.3)", "NIM (TensorRT-LLM
+  // engine)"): the outermost layer is what serves the requests, so it wins over any length.
+  enum Layer : int { runtime = 0, engine = 1, service = 2 };
+  int layer = engine;
 };
 struct Aliases {
   std::string file;
@@ -25,12 +30,16 @@ struct Aliases {
 TESSERA_API Aliases load_aliases(const std::string& path);
 
 // The rule a column value (and, for frameworks, the row's source_locator) selects: of the rules
-// whose `match` (and `locator`) are case-insensitive substrings, the most specific — the longest
-// match + locator text; between equally long ones, the earlier in the file. nullptr: none.
+// whose `match` (and `locator`) are case-insensitive substrings, those of the outermost layer
+// (service over engine over runtime: "vLLM ... PyTorch 2.3" takes `vLLM`, not `PyTorch`), and of
+// those the most specific — the longest match + locator text; between equally long ones, the
+// earlier in the file. A match of under 4 characters counts only as a word of its own ("NIM" is
+// not in "minimum"). nullptr: none. `fold_separators`: blanks, `-` and `_` compare equal
+// (model names: "Llama 3.1 70B" is "Llama-3.1-70B").
 // "TensorRT-LLM (PyTorch backend)" thus takes `TensorRT-LLM` over `PyTorch`, "GB200 NVL72"
 // takes `GB200` over `B200`, "H200" takes `H200` over `H20`, wherever the rules stand.
 TESSERA_API const AliasRule* select_rule(const std::vector<AliasRule>& rules, const std::string& value,
-                                         const std::string& locator = "");
+                                         const std::string& locator = "", bool fold_separators = false);
 
 // A rule no value can select: every value it matches is taken by another rule (one at least as
 // specific that also matches the rule's own text, earlier when equally long). `by` is that rule.
@@ -39,7 +48,8 @@ struct ShadowedRule {
   const AliasRule* by = nullptr;
 };
 // The shadowed rules of one section, in file order (empty: every rule is reachable).
-TESSERA_API std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules);
+TESSERA_API std::vector<ShadowedRule> shadowed_rules(const std::vector<AliasRule>& rules,
+                                                     bool fold_separators = false);
 
 // The framework version a software column states right after the selected rule's `match`:
 // "vLLM 0.6.3" -> "0.6.3", "TensorRT-LLM v0.5 (...)" -> "0.5", "TensorRT-LLM 1.0.0rc4" ->

@@ -29,12 +29,21 @@ bool is_collective_metric(const std::string& m) {
 std::optional<double> notes_msg_bytes(const std::string& notes) {
   std::size_t at = 0;
   while (at < notes.size() && std::isspace(static_cast<unsigned char>(notes[at]))) ++at;
-  static const char kKey[] = "msg_bytes=";
+  static const char kKey[] = "msg_bytes";
   if (notes.compare(at, std::strlen(kKey), kKey) != 0) return std::nullopt;
   at += std::strlen(kKey);
+  // `key = value` with blanks around `=`, as people write it.
+  while (at < notes.size() && (notes[at] == ' ' || notes[at] == '\t')) ++at;
+  if (at >= notes.size() || notes[at] != '=') return std::nullopt;
+  ++at;
+  while (at < notes.size() && (notes[at] == ' ' || notes[at] == '\t')) ++at;
   double v = 0;
   if (!scan_digits(notes, at, v) || v <= 0) return std::nullopt;
-  if (at < notes.size() && (is_alpha(notes[at]) || notes[at] == '.')) return std::nullopt;  // "12.5", "4K"
+  if (at < notes.size() && is_alpha(notes[at])) return std::nullopt;  // "4K", "1MB"
+  // A period ends the sentence ("msg_bytes=1024. NCCL 2.18") unless a digit follows ("12.5").
+  if (at < notes.size() && notes[at] == '.' && at + 1 < notes.size() &&
+      !std::isspace(static_cast<unsigned char>(notes[at + 1])))
+    return std::nullopt;
   return v;
 }
 

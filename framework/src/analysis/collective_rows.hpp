@@ -17,7 +17,9 @@ namespace tessera::validation {
 // `collective_busbw:*` or `collective_latency:*`.
 TESSERA_API bool is_collective_metric(const std::string& metric);
 
-// `msg_bytes=<int>` at the start of the notes (leading blanks allowed); nullopt when absent.
+// `msg_bytes=<int>` at the start of the notes (leading blanks allowed, blanks around `=`, a
+// sentence's period after the number: "msg_bytes=1024. NCCL ..."); nullopt when absent, and for
+// "msg_bytes=12.5", "msg_bytes=4K".
 TESSERA_API std::optional<double> notes_msg_bytes(const std::string& notes);
 
 // The NCCL algorithm the notes force: the first `NCCL_ALGO=<name>` whose name starts with a

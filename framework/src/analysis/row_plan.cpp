@@ -182,7 +182,7 @@ bool map_machine(const DataRow& row, const Aliases& aliases, const std::string& 
 }
 
 bool map_model(const DataRow& row, const Aliases& aliases, const std::string& root, RowPlan& p) {
-  const AliasRule* r = select_rule(aliases.models, row.model);
+  const AliasRule* r = select_rule(aliases.models, row.model, "", true);
   if (!r) return unmapped(p, "model '" + row.model + "' has no alias (" + aliases.file + ")");
   if (!r->unmapped.empty()) return unmapped(p, r->unmapped);
   p.model_file = (fs::path(root) / "models" / (r->target + ".yaml")).string();
@@ -306,8 +306,14 @@ std::string source_label(const std::string& source) {
 
 // ---- public: plans -----------------------------------------------------------------------
 
-RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& root) {
+RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::string& root) {
   RowPlan p;
+  // Metric and unit synonyms (`ITL`, `mean_tpot`, `tok/s/user`, `tok/s/GPU` on a total, ...) read
+  // as the files' own names (row_units.hpp); everything else as written.
+  DataRow row = as_written;
+  const MetricUnit mu = canonical_metric_unit(as_written.metric, as_written.unit);
+  row.metric = mu.metric;
+  row.unit = mu.unit;
   const std::string& m = row.metric;
   const auto value = real_cell(row.value);
   if (!value || *value <= 0) {
@@ -473,7 +479,7 @@ RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& 
   if (!map_machine(row, aliases, root, p)) return p;
   if (p.measure != Measure::gemm && p.measure != Measure::copy) {
     // A model the alias table refuses: that reason before any other cell's.
-    const AliasRule* mr = select_rule(aliases.models, row.model);
+    const AliasRule* mr = select_rule(aliases.models, row.model, "", true);
     if (mr && !mr->unmapped.empty()) {
       unmapped(p, mr->unmapped);
       return p;

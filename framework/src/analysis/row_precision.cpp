@@ -1,9 +1,70 @@
 // A measured row's precision column -> Tessera's dtypes (analysis/row_precision.hpp).
 #include "analysis/row_precision.hpp"
 
+#include <cctype>
+#include <set>
+#include <vector>
+
 #include "core/input_text.hpp"
 
 namespace tessera::validation {
+
+namespace {
+
+// One word of a precision string: letters, digits and `_` (so "float8_e4m3fn" is one word,
+// "16-bit" two, "bf16/fp16" two).
+std::vector<std::string> words(const std::string& p) {
+  std::vector<std::string> out;
+  std::string w;
+  for (const char c : p) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      w += c;
+    } else {
+      if (!w.empty()) out.push_back(w);
+      w.clear();
+      if (c == ';') out.emplace_back(";");  // a clause ends
+    }
+  }
+  if (!w.empty()) out.push_back(w);
+  return out;
+}
+
+// The dtype a word names (lower case), if any. int4 and its weight-only schemes (AWQ, GPTQ,
+// w4a16) name 4-bit weights.
+std::optional<DType> dtype_word(const std::string& w) {
+  if (w == "fp16" || w == "float16" || w == "half") return DType::fp16;
+  if (w == "bf16" || w == "bfloat16") return DType::bf16;
+  if (w == "fp32" || w == "float32") return DType::fp32;
+  if (w == "fp8" || w == "float8" || w == "e4m3" || w == "e5m2" || w == "float8_e4m3fn" || w == "fp8_e4m3" ||
+      w == "fp8_e5m2")
+    return DType::fp8;
+  if (w == "int8") return DType::int8;
+  if (w == "int4" || w == "awq" || w == "gptq" || w == "w4a16") return DType::int4;
+  if (w == "nvfp4") return DType::nvfp4;
+  if (w == "mxfp4") return DType::mxfp4;
+  if (w == "mxfp8") return DType::mxfp8;
+  return std::nullopt;
+}
+
+enum Role : unsigned { kWeights = 1, kKv = 2, kActivations = 4 };
+
+unsigned role_word(const std::string& w) {
+  if (w == "weights" || w == "weight" || w == "w") return kWeights;
+  if (w == "kv" || w == "kv_cache" || w == "kvcache") return kKv;
+  if (w == "activations" || w == "activation" || w == "act" || w == "acts") return kActivations;
+  return 0;
+}
+
+// Words naming a part of the model rather than a tensor role: a dtype attached to them is a
+// per-layer precision, which no single dtype set describes.
+bool layer_word(const std::string& w) {
+  for (const char* l : {"attention", "attn", "experts", "expert", "moe", "gemms", "gemm", "layers", "mlp",
+                        "dense", "proj", "o_proj", "q_b_proj", "lm_head", "embedding"})
+    if (w == l) return true;
+  return false;
+}
+
+}  // namespace
 
 std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::string& why) {
   const std::string p = lower(trim(precision));
@@ -16,40 +77,96 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
     d.weights = d.kv = d.activations = t;
     return d;
   };
-  if (p == "fp16" || p == "float16" || p == "half") return all(DType::fp16);
-  if (p == "bf16" || p == "bfloat16") return all(DType::bf16);
-  if (p == "fp32" || p == "float32") return all(DType::fp32);
-  if (p == "fp8")
-    return all(DType::fp8);  // weights, KV and activations in fp8 (TensorRT-LLM --enable_fp8 --fp8_kv_cache)
-  // One fp8 format named and nothing else: "fp8 (e4m3)", "fp8 (use_fp8=True)" (MLPerf's flag),
-  // DeepGEMM's "fp8 e4m3 inputs with fine-grained (block) scaling ...".
-  if (p == "fp8 (e4m3)" || p == "fp8 e4m3" || p == "fp8 (use_fp8=true)" || p.rfind("fp8 e4m3 inputs", 0) == 0)
-    return all(DType::fp8);
+  // DeepGEMM's "fp8 e4m3 inputs with fine-grained (block) scaling ...; output dtype not stated":
+  // a GEMM's inputs are all it times.
+  if (p.rfind("fp8 e4m3 inputs", 0) == 0) return all(DType::fp8);
   // "fp4 (format, e.g. NVFP4 vs MXFP4, not stated)": both formats run on the same FP4 tensor cores
   // at one peak (machines/gb200-nvl72.yaml); they differ only in scale bytes (0.5625 vs 0.53125 B
   // per element). nvfp4, the wider, is taken (docs/accuracy.md "How a row is mapped").
   if (p.rfind("fp4 (format", 0) == 0) return all(DType::nvfp4);
-  for (const char* name : {"nvfp4", "mxfp4", "mxfp8"})
-    if (p == name) return all(*dtype_from_name(name));
-  if (p.find("not stated") != std::string::npos) {
-    why = "precision '" + precision + "': part of it is not stated";
+  for (const char* vague : {"not stated", "presumably", "not explicitly", "unknown"})
+    if (p.find(vague) != std::string::npos) {
+      why = "precision '" + precision + "': part of it is not stated";
+      return std::nullopt;
+    }
+  // The dtype words, each with the roles (weights, KV, activations) that follow it in its clause
+  // ("fp8 (weights, activations, KV)", "bf16 (fp8 KV cache)"); words that are neither — "default",
+  // "16", "bit", "use_fp8", "true", "dynamic" — are qualifiers and read as nothing.
+  struct Named {
+    DType t;
+    unsigned roles = 0;
+    bool per_layer = false;
+  };
+  std::vector<Named> named;
+  for (const std::string& w : words(p)) {
+    if (w == ";") {
+      if (!named.empty()) named.back().roles |= 0x100;  // closes the clause: no later role attaches
+      continue;
+    }
+    if (const auto t = dtype_word(w)) {
+      if (!named.empty() && named.back().t == *t && named.back().roles == 0) continue;  // "fp8 (e4m3)"
+      named.push_back({*t});
+    } else if (!named.empty() && (named.back().roles & 0x100) == 0) {
+      named.back().roles |= role_word(w);
+      named.back().per_layer = named.back().per_layer || layer_word(w);
+    }
+  }
+  if (named.empty()) {
+    why = "precision '" + precision + "' has no dtype mapping";
     return std::nullopt;
   }
-  if (p.find("int4") != std::string::npos || p.find("awq") != std::string::npos) {
-    d = all(DType::fp16);
-    d.weights = DType::int4;  // weight-only: activations and KV stay 16-bit
-    return d;
+  std::set<DType> kinds;
+  for (Named& n : named) {
+    n.roles &= 0xff;
+    kinds.insert(n.t);
   }
-  if (p.find("int8") != std::string::npos) {
-    if (p.find("weight") != std::string::npos) {
-      d = all(DType::fp16);
-      d.weights = DType::int8;
-      return d;
+  for (const Named& n : named)
+    if (n.per_layer && kinds.size() > 1) {
+      // A per-layer mix of dtypes, which no single dtype set describes. The text is the one this
+      // row had before (tests/golden's digest holds it).
+      why = "precision '" + precision + "' has no dtype mapping";
+      return std::nullopt;
     }
-    return all(DType::int8);
+  // Dtypes named with no role are the default of every role no other word names. Two 16-bit
+  // float alternatives ("16-bit (bf16/fp16)") are one: bf16 and fp16 have the same bytes and the
+  // same peak on every shipped machine (fp16 falls back to bf16 where a PE has no fp16 peak).
+  std::set<DType> defaults;
+  for (const Named& n : named)
+    if (n.roles == 0 && n.t != DType::int4) defaults.insert(n.t);
+  if (defaults.size() == 2 && defaults.count(DType::bf16) && defaults.count(DType::fp16))
+    defaults.erase(DType::fp16);
+  if (defaults.size() > 1) {
+    why = "precision '" + precision + "' names several dtypes without saying which part each is";
+    return std::nullopt;
   }
-  why = "precision '" + precision + "' has no dtype mapping";
-  return std::nullopt;
+  unsigned set = 0;
+  auto assign = [&](unsigned roles, DType t) {
+    if (roles & kWeights) d.weights = t;
+    if (roles & kKv) d.kv = t;
+    if (roles & kActivations) d.activations = t;
+    set |= roles;
+  };
+  for (const Named& n : named) {
+    // int4 and its schemes quantize weights only.
+    const unsigned roles = n.t == DType::int4 ? (n.roles ? n.roles : kWeights) : n.roles;
+    if (roles & set) {
+      why = "precision '" + precision + "' names two dtypes for the same part";
+      return std::nullopt;
+    }
+    assign(roles, n.t);
+  }
+  if (!defaults.empty()) {
+    assign(~set & (kWeights | kKv | kActivations), *defaults.begin());
+  } else if (set == kWeights) {
+    // Weight-only quantization ("int8 (weights)", "int4 AWQ"): activations and KV stay 16-bit.
+    assign(kKv | kActivations, DType::fp16);
+  }
+  if (set != (kWeights | kKv | kActivations)) {
+    why = "precision '" + precision +
+          "': the dtype of part of the model (weights, KV or activations) is not stated";
+    return std::nullopt;
+  }
+  return d;
 }
 
 }  // namespace tessera::validation

@@ -4,10 +4,12 @@
 #include <optional>
 #include <string>
 
+#include "tessera/export.hpp"
+
 #include "tessera/dtype.hpp"
 
 namespace tessera::validation {
 
-std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::string& why);
+TESSERA_API std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::string& why);
 
 }  // namespace tessera::validation

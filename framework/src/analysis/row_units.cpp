@@ -8,9 +8,10 @@ namespace tessera::validation {
 std::optional<double> time_unit_scale(const std::string& unit) {
   const std::string u = lower(trim(unit));
   if (u == "s" || u == "sec" || u == "seconds") return 1.0;
-  if (u == "ms") return 1e3;
-  if (u == "us" || u == "µs" || u == "\xc2\xb5s") return 1e6;
-  if (u == "ns") return 1e9;
+  if (u == "ms" || u == "msec" || u == "milliseconds") return 1e3;
+  // micro sign (U+00B5) and Greek small mu (U+03BC): sources write either
+  if (u == "us" || u == "\xc2\xb5s" || u == "\xce\xbcs" || u == "usec" || u == "microseconds") return 1e6;
+  if (u == "ns" || u == "nanoseconds") return 1e9;
   return std::nullopt;
 }
 
@@ -21,6 +22,60 @@ std::optional<double> bandwidth_unit_scale(const std::string& unit) {
   if (u == "gb/s") return 1e-9;
   if (u == "tb/s") return 1e-12;
   return std::nullopt;
+}
+
+namespace {
+
+// "tokens/s/user" -> "tok/s/user", "tok/sec" -> "tok/s", "tokens per second" -> "tok/s"; blanks
+// around `/` dropped.
+std::string rate_unit(const std::string& unit) {
+  std::string u;
+  for (const char c : lower(trim(unit)))
+    if (c != ' ') u += c;
+  for (const char* tok : {"tokens", "token"})
+    if (u.rfind(tok, 0) == 0) u = "tok" + u.substr(std::string(tok).size());
+  for (const char* sec : {"/sec", "persecond", "/second"}) {
+    const std::size_t at = u.find(sec);
+    if (at != std::string::npos) u = u.substr(0, at) + "/s" + u.substr(at + std::string(sec).size());
+  }
+  for (const char* per : {"per", "/per"}) {
+    const std::size_t at = u.find(std::string("/s") + per);
+    if (at != std::string::npos) u = u.substr(0, at) + "/s/" + u.substr(at + 2 + std::string(per).size());
+  }
+  if (u == "requests/s" || u == "request/s" || u == "reqs/s") return "req/s";
+  return u;
+}
+
+}  // namespace
+
+MetricUnit canonical_metric_unit(const std::string& metric, const std::string& unit) {
+  std::string m = trim(metric);
+  const std::string ml = lower(m);
+  if (ml == "itl" || ml == "mean_itl" || ml == "itl_mean" || ml == "inter_token_latency") m = "itl";
+  if (ml == "tpot" || ml == "mean_tpot" || ml == "tpot_mean" || ml == "time_per_output_token") m = "tpot";
+  if (ml == "ttft" || ml == "mean_ttft" || ml == "ttft_mean" || ml == "time_to_first_token") m = "ttft";
+  if (ml == "output_throughput" || ml == "output_token_throughput") m = "throughput_out";
+  std::string u = trim(unit);
+  const std::string r = rate_unit(u);
+  std::string plain;  // the unit as written, lower case, without blanks
+  for (const char c : lower(u))
+    if (c != ' ') plain += c;
+  const bool rate = r.rfind("tok/s", 0) == 0 || r == "req/s";
+  if (rate && r != plain) u = r;  // a synonym; the files' own spellings ("tok/s/GPU") stay as written
+  if (r == "tok/s/user") {
+    if (m == "throughput_out" || m == "decode_tok_s_per_user" || m == "throughput_out_per_user") {
+      m = "decode_tok_s_per_user";
+      u = "tok/s";
+    }
+  } else if (r == "tok/s/gpu") {
+    if (m == "throughput_out") m = "throughput_out_per_gpu";
+    if (m == "throughput_in") m = "throughput_in_per_gpu";
+  }
+  const std::string ul = lower(trim(unit));
+  if ((m == "tpot" || m == "itl" || m == "tpot_p50" || m == "ms_per_token_amortized") &&
+      (ul == "ms/token" || ul == "ms/tok" || ul == "ms per token"))
+    u = "ms";
+  return {m, u};
 }
 
 }  // namespace tessera::validation

@@ -1,0 +1,306 @@
+// Rows mapped by what they are (issue #34 part 2, docs/accuracy.md "How a row is mapped"): one
+// case per normalisation rule — precision words inside qualifiers, unit synonyms, metric
+// synonyms, key=value in the notes, shape-identical model variants — and the alias precedence
+// that picks the serving framework over the runtime under it, over every compound software string
+// of the shipped data files.
+#include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include "analysis/alias_table.hpp"
+#include "analysis/collective_rows.hpp"
+#include "analysis/measurement_csv.hpp"
+#include "analysis/row_plan.hpp"
+#include "analysis/row_precision.hpp"
+#include "analysis/row_units.hpp"
+#include "core/input_text.hpp"
+
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_row_normalisation {
+
+using namespace tessera;
+using namespace tessera::validation;
+
+namespace {
+
+const std::string kRoot = TESSERA_SOURCE_DIR;
+
+const Aliases& shipped() {
+  static const Aliases a = load_aliases(default_aliases_path(kRoot));
+  return a;
+}
+
+// "weights/kv/activations" of a precision string, or "unmapped: why".
+std::string dtypes(const std::string& precision) {
+  std::string why;
+  const auto d = dtypes_from_precision(precision, why);
+  if (!d) return "unmapped: " + why;
+  return std::string(dtype_name(d->weights)) + "/" + dtype_name(d->kv) + "/" + dtype_name(d->activations);
+}
+
+DataRow serving_row() {
+  DataRow r;
+  r.id = "n";
+  r.source = "synthetic";
+  r.software = "vLLM 0.6.3";
+  r.model = "Llama-3.1-8B";
+  r.precision = "bf16";
+  r.hardware = "H100 SXM 80GB";
+  r.n_devices = "1";
+  r.tp = "1";
+  r.batch = "8";
+  r.input_len = "1024";
+  r.output_len = "256";
+  r.metric = "tpot";
+  r.value = "12";
+  r.unit = "ms";
+  return r;
+}
+
+std::string framework_of(const std::string& software) {
+  const AliasRule* r = select_rule(shipped().frameworks, software);
+  return r ? r->target : "(none)";
+}
+
+}  // namespace
+
+TEST_CASE("row precision: qualifiers without a dtype word are read as nothing",
+          "[validate-data][normalise]") {
+  CHECK(dtypes("bf16 (default)") == "bf16/bf16/bf16");
+  CHECK(dtypes("BF16 (model default dtype)") == "bf16/bf16/bf16");
+  CHECK(dtypes("fp8 (use_fp8=True)") == "fp8/fp8/fp8");
+  CHECK(dtypes("fp8 (e4m3)") == "fp8/fp8/fp8");
+  CHECK(dtypes("float16") == "fp16/fp16/fp16");
+  CHECK(dtypes("default") == "unmapped: precision 'default' has no dtype mapping");
+}
+
+TEST_CASE("row precision: two 16-bit float alternatives read as bf16", "[validate-data][normalise]") {
+  CHECK(dtypes("16-bit (bf16/fp16)") == "bf16/bf16/bf16");
+  CHECK(dtypes("fp16 or bf16") == "bf16/bf16/bf16");
+  // Any other pair of alternatives is two different costs: refused.
+  CHECK(dtypes("fp8 or bf16") ==
+        "unmapped: precision 'fp8 or bf16' names several dtypes without saying which "
+        "part each is");
+}
+
+TEST_CASE("row precision: dtypes with the roles that follow them", "[validate-data][normalise]") {
+  CHECK(dtypes("fp8 (weights, activations, KV)") == "fp8/fp8/fp8");
+  CHECK(dtypes("bf16 (fp8 KV cache)") == "bf16/fp8/bf16");
+  CHECK(dtypes("FP8 weights and activations, FP8 KV cache") == "fp8/fp8/fp8");
+  CHECK(dtypes("fp8 weights, bf16 activations and KV") == "fp8/bf16/bf16");
+  // Weight-only schemes: activations and KV stay 16-bit.
+  CHECK(dtypes("int8 (weights)") == "int8/fp16/fp16");
+  CHECK(dtypes("int4 AWQ") == "int4/fp16/fp16");
+  CHECK(dtypes("int8") == "int8/int8/int8");
+  CHECK(dtypes("nvfp4") == "nvfp4/nvfp4/nvfp4");
+  CHECK(dtypes("fp4 (format, e.g. NVFP4 vs MXFP4, not stated)") == "nvfp4/nvfp4/nvfp4");
+}
+
+TEST_CASE("row precision: per-layer mixes and unstated parts are refused with the reason",
+          "[validate-data][normalise]") {
+  const std::string mixed =
+      "FP8 attention incl. FP8 KV cache; NVFP4 MoE experts and attention output projection; q_b_proj FP8";
+  CHECK(dtypes(mixed) == "unmapped: precision '" + mixed + "' has no dtype mapping");
+  // The same dtypes named by role, not by layer, are one set.
+  CHECK(dtypes("fp8 weights; nvfp4 KV; fp8 activations") == "fp8/nvfp4/fp8");
+  CHECK(dtypes("BF16 attention (KV not stated, presumably BF16); FP8 MoE GEMMs") ==
+        "unmapped: precision 'BF16 attention (KV not stated, presumably BF16); FP8 MoE GEMMs': part of it is "
+        "not stated");
+  CHECK(dtypes("fp8 weights, int8 weights") ==
+        "unmapped: precision 'fp8 weights, int8 weights' names two dtypes for the same part");
+  CHECK(dtypes("fp8 weights, fp8 KV") ==
+        "unmapped: precision 'fp8 weights, fp8 KV': the dtype of part of the "
+        "model (weights, KV or activations) is not stated");
+  CHECK(dtypes("") == "unmapped: precision not stated");
+}
+
+TEST_CASE("row units: time and rate synonyms", "[validate-data][normalise]") {
+  CHECK(time_unit_scale("msec").value() == 1e3);
+  CHECK(time_unit_scale(" milliseconds ").value() == 1e3);
+  CHECK(time_unit_scale("\xce\xbcs").value() == 1e6);  // Greek mu
+  CHECK(time_unit_scale("\xc2\xb5s").value() == 1e6);  // micro sign
+  CHECK(time_unit_scale("usec").value() == 1e6);
+  CHECK_FALSE(time_unit_scale("ms/token").has_value());  // only on a per-token metric, below
+  const MetricUnit a = canonical_metric_unit("tpot", "ms/token");
+  CHECK((a.metric == "tpot" && a.unit == "ms"));
+  const MetricUnit b = canonical_metric_unit("throughput_out", "tokens/sec");
+  CHECK((b.metric == "throughput_out" && b.unit == "tok/s"));
+  const MetricUnit c = canonical_metric_unit("throughput_out", "requests/s");
+  CHECK(c.unit == "req/s");
+  // The files' own spellings stay as written.
+  const MetricUnit d = canonical_metric_unit("throughput_out_per_gpu", "tok/s/GPU");
+  CHECK((d.metric == "throughput_out_per_gpu" && d.unit == "tok/s/GPU"));
+}
+
+TEST_CASE("row metrics: itl and ttft names and per user or per GPU against total",
+          "[validate-data][normalise]") {
+  for (const char* itl : {"ITL", "mean_itl", "itl_mean", "inter_token_latency"})
+    CHECK(canonical_metric_unit(itl, "ms").metric == "itl");
+  CHECK(canonical_metric_unit("Mean_TPOT", "ms").metric == "tpot");
+  CHECK(canonical_metric_unit("time_to_first_token", "s").metric == "ttft");
+  CHECK(canonical_metric_unit("output_throughput", "tok/s").metric == "throughput_out");
+  const MetricUnit per_user = canonical_metric_unit("throughput_out", "tok/s/user");
+  CHECK((per_user.metric == "decode_tok_s_per_user" && per_user.unit == "tok/s"));
+  CHECK(canonical_metric_unit("throughput_out", "tokens/s per user").metric == "decode_tok_s_per_user");
+  CHECK(canonical_metric_unit("throughput_out", "tok/s per GPU").metric == "throughput_out_per_gpu");
+  CHECK(canonical_metric_unit("throughput_out", "tok/s").metric == "throughput_out");  // a total stays one
+  CHECK(canonical_metric_unit("ttft_p99", "ms").metric == "ttft_p99");                 // not a mean
+
+  // Through plan_row: the synonyms plan as the files' own names.
+  DataRow tpot = serving_row();
+  const RowPlan base = plan_row(tpot, shipped(), kRoot);
+  REQUIRE(base.mapped);
+  DataRow itl = tpot;
+  itl.metric = "ITL";
+  itl.unit = "ms/token";
+  const RowPlan pi = plan_row(itl, shipped(), kRoot);
+  REQUIRE(pi.mapped);
+  CHECK(pi.measure == Measure::decode_step);
+  CHECK(pi.to_unit == base.to_unit);
+  DataRow user = tpot;
+  user.metric = "throughput_out";
+  user.unit = "tok/s/user";
+  user.value = "80";
+  const RowPlan pu = plan_row(user, shipped(), kRoot);
+  REQUIRE(pu.mapped);
+  CHECK(pu.derived == Derived::per_user_rate);
+  DataRow gpu = tpot;
+  gpu.metric = "throughput_out";
+  gpu.unit = "tok/s/GPU";
+  const RowPlan pg = plan_row(gpu, shipped(), kRoot);
+  REQUIRE(pg.mapped);
+  CHECK(pg.derived == Derived::tokens_per_s_per_pe);
+}
+
+TEST_CASE("row notes: key=value read with blanks and a sentence's period", "[validate-data][normalise]") {
+  CHECK(notes_msg_bytes("msg_bytes=1048576. NCCL 2.18.5, in-place").value() == 1048576);
+  CHECK(notes_msg_bytes("msg_bytes=1024.").value() == 1024);
+  CHECK(notes_msg_bytes("msg_bytes = 4096 (4K)").value() == 4096);
+  CHECK(notes_msg_bytes("msg_bytes=8192, out-of-place").value() == 8192);
+  CHECK_FALSE(notes_msg_bytes("msg_bytes=12.5").has_value());
+  CHECK_FALSE(notes_msg_bytes("msg_bytes=4K").has_value());
+  CHECK_FALSE(notes_msg_bytes("msg_bytes: 1024").has_value());
+}
+
+TEST_CASE("row models: names compare with blanks and dashes alike and shape-identical variants share a file",
+          "[validate-data][normalise]") {
+  const auto file = [](const std::string& model) {
+    const AliasRule* r = select_rule(shipped().models, model, "", true);
+    return r ? r->target : "(none)";
+  };
+  CHECK(file("Llama 3.1 70B Instruct") == "llama3.1-70b");
+  CHECK(file("meta-llama/Llama-3.1-8B-Instruct") == "llama3.1-8b");
+  CHECK(file("Llama-3.3-70B-Instruct") == "llama3.1-70b");
+  CHECK(file("Meta-Llama-3-70B-Instruct") == "llama3.1-70b");
+  CHECK(file("Meta Llama 3 8B") == "llama3.1-8b");
+  CHECK(file("DeepSeek-R1 (671B)") == "deepseek-v3");
+  CHECK(file("Qwen2-72B-Instruct") == "qwen2.5-72b");
+  CHECK(file("Llama-2-70b-chat-hf") == "llama2-70b");
+  CHECK(file("Llama 2 7B") == "llama2-7b");
+  CHECK(file("Llama-3.2-3B") == "(none)");  // another shape: no file
+  // No model rule is shadowed under folding either.
+  CHECK(shadowed_rules(shipped().models, true).empty());
+  // Through plan_row.
+  DataRow r = serving_row();
+  r.model = "Llama 3.3 70B Instruct";
+  r.n_devices = "8";
+  r.tp = "8";
+  const RowPlan p = plan_row(r, shipped(), kRoot);
+  REQUIRE(p.mapped);
+  CHECK(std::filesystem::path(p.model_file).filename() == "llama3.1-70b.yaml");
+}
+
+TEST_CASE("row hardware: a GH200 is not an H200", "[validate-data][normalise]") {
+  const AliasRule* r = select_rule(shipped().hardware, "NVIDIA GH200 Grace Hopper Superchip (144 GB)");
+  REQUIRE(r != nullptr);
+  CHECK(r->target.empty());
+  CHECK(r->unmapped.rfind("GH200 Grace Hopper", 0) == 0);
+  CHECK(select_rule(shipped().hardware, "NVIDIA H200-SXM-141GB")->target == "dgx-h200");
+}
+
+TEST_CASE("alias precedence: the serving framework over the runtime under it", "[validate-data][normalise]") {
+  CHECK(framework_of("vLLM 0.5.0 (PyTorch 2.3)") == "vllm");
+  CHECK(framework_of("PyTorch 2.3 + vLLM 0.5.0") == "vllm");
+  CHECK(framework_of("SGLang 0.4.1 (PyTorch 2.5, CUDA graphs)") == "sglang");
+  CHECK(framework_of("vLLM 0.6.3 + transformers 4.45") == "vllm");
+  CHECK(framework_of("NVIDIA NIM 1.2 (TensorRT-LLM engine)") == "nim");
+  CHECK(framework_of("vLLM (minimum latency settings)") == "vllm");  // "NIM" only as a word
+  CHECK(framework_of("PyTorch 2.11 + CUDA graphs") == "pytorch-cudagraph");
+  CHECK(framework_of("PyTorch 2.11 eager") == "pytorch-eager");
+  DataRow r = serving_row();
+  r.software = "vLLM 0.5.0 (PyTorch 2.3, CUDA 12.1)";
+  const RowPlan p = plan_row(r, shipped(), kRoot);
+  CHECK(p.framework == "vllm");
+  CHECK(p.framework_version == "0.5.0");
+}
+
+TEST_CASE("alias precedence: every compound software string of the shipped data files",
+          "[validate-data][normalise]") {
+  // A compound string names two or more frameworks; the rule selected must be of the outermost
+  // layer named (never a runtime under a serving framework) and, within it, the longest.
+  std::set<std::string> compound;
+  int files = 0, vllm_on_pytorch = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kRoot + "/data")) {
+    if (e.path().extension() != ".csv" || e.path().filename().string().rfind("measurements", 0) != 0)
+      continue;
+    ++files;
+    for (const DataRow& row : read_measurements(e.path().string())) {
+      std::set<std::string> targets;
+      int top = -1;
+      for (const AliasRule& rule : shipped().frameworks)
+        if (lower(row.software).find(lower(rule.match)) != std::string::npos &&
+            lower(row.source_locator).find(lower(rule.locator)) != std::string::npos) {
+          targets.insert(rule.target);
+          top = std::max(top, rule.layer);
+        }
+      if (targets.size() < 2) continue;
+      compound.insert(row.software);
+      const AliasRule* got = select_rule(shipped().frameworks, row.software, row.source_locator);
+      REQUIRE(got != nullptr);
+      INFO(e.path().filename().string()
+           << " row " << row.id << ": '" << row.software << "' -> " << got->target);
+      CHECK(got->layer == top);
+      if (top > AliasRule::runtime) CHECK(got->layer != AliasRule::runtime);
+      if (row.software.rfind("TensorRT-LLM, PyTorch backend", 0) == 0) CHECK(got->target == "tensorrt-llm");
+      // The issue's case: MLPerf v4.1 AMD rows, "vLLM 0.4.3+rocm614, PyTorch 2.3.0, ROCm 6.1.2".
+      if (row.software.find("vLLM") != std::string::npos &&
+          row.software.find("PyTorch 2.3") != std::string::npos) {
+        ++vllm_on_pytorch;
+        CHECK(got->target == "vllm");
+        CHECK(framework_version(row.software, *got) == "0.4.3");
+      }
+    }
+  }
+  CHECK(files == 5);
+  INFO("compound strings: " << compound.size());
+  CHECK(compound.size() == 7);
+  CHECK(vllm_on_pytorch == 32);
+}
+
+TEST_CASE("measurements-serving.csv: every row maps or is listed with one reason",
+          "[validate-data][normalise]") {
+  const auto rows = read_measurements(kRoot + "/data/measurements-serving.csv");
+  REQUIRE(rows.size() == 476);
+  int mapped = 0;
+  std::map<std::string, int> reasons;
+  for (const DataRow& r : rows) {
+    const RowPlan p = plan_row(r, shipped(), kRoot);
+    if (p.mapped) {
+      ++mapped;
+      continue;
+    }
+    REQUIRE_FALSE(p.reason.empty());
+    reasons[p.reason.substr(0, p.reason.find(' '))]++;
+  }
+  CHECK(mapped == 87);  // 63 MLPerf Offline ceilings, 24 NIM rows (Llama-3.3-70B through its alias)
+  CHECK(reasons["measured"] == 126);  // MLPerf Server TTFT/TPOT: under a request rate
+  CHECK(reasons["metric"] == 71);     // mlperf_server_throughput
+  // not stated in the files read (MLPerf: 24); only the weights' dtype stated (OCI: 18, TensorRT-LLM: 150)
+  CHECK(reasons["precision"] == 192);
+}
+
+}  // namespace test_row_normalisation
