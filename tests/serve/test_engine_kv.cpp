@@ -2,12 +2,14 @@
 // log lines of data/engine-kv-logs.csv against each framework's rule, and the admission rule.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "eval/engine_kv.hpp"
 #include "eval/session.hpp"
+#include "output_test_util.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "search_fixture.hpp"
 
@@ -112,4 +114,23 @@ TEST_CASE("engine admission: continuous batching at its worst moment and a stati
   CHECK(engine_max_batch(1313264, 4096, 1024, 16, true) == 283);
   CHECK(engine_max_batch(1313264, 4096, 1024, 16, false) == 256);
   CHECK(engine_max_batch(100, 4096, 1024, 16, true) == 0);
+}
+
+TEST_CASE("serve --max-throughput: no SLO - the engine's KV capacity and the binding batch limit") {
+  TempDir dir;
+  const std::string out = dir / "out.txt";
+  const std::string cmd =
+      "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera serve " +
+      std::string(TESSERA_SOURCE_DIR) +
+      "/scenarios/llama3.1-70b-serve-4k1k-h100.yaml --set framework=vllm --max-throughput -q > " + out +
+      " 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string text = slurp(out);
+  CHECK(text.find("SLO        none (every runnable point qualifies)") != std::string::npos);
+  // 0.9 x 80 GB - 17.6 GB of weights - 0.57 GB of activations, over 40960 B per token per GPU.
+  CHECK(text.find("KV capacity 1,313,264 tokens per replica (vLLM 0.12.0 rule: 0.90 x 74.51 GiB") !=
+        std::string::npos);
+  CHECK(text.find("batch 256 per replica, token budget 8192; 8 gpus") != std::string::npos);
+  CHECK(text.find("batch limits: max sequences 256, KV capacity 283") != std::string::npos);
+  CHECK(text.find("432 tok/s/PE") != std::string::npos);
 }
