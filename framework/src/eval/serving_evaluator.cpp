@@ -199,6 +199,17 @@ std::string serving_reason(const Session& session, const ServingEvaluation& e) {
       return e.metrics.infeasible ? e.metrics.infeasible : "the serving plugin cannot run it";
     case ServingVerdict::kv_overflow: {
       const Workload& w = session.context().workload;
+      const EngineKv& rule = session.evaluator().engine_kv();
+      if (rule.active()) {
+        const EngineKvCapacity cap =
+            engine_kv_capacity(session.evaluator(), rule, e.config, e.step.layout, e.point.token_budget);
+        const bool staggered = session.scenario().plugins.serving.name != "static";
+        return "KV of " + std::to_string(e.point.batch) + " x (" + std::to_string(w.input) + " + " +
+               std::to_string(w.output) + ") tokens at " + (staggered ? "its worst moment (" : "once (") +
+               std::to_string(engine_worst_tokens(e.point.batch, w.input, w.output, cap.block, staggered)) +
+               " tokens in blocks) exceeds the " + rule.label + " KV capacity of " +
+               std::to_string(cap.tokens) + " tokens";
+      }
       return "KV of " + std::to_string(e.point.batch) + " x " + std::to_string(w.input + w.output) +
              " tokens does not fit: weights+KV+transient " +
              format_quantity(e.step.memory.used_bytes, Dimension::bytes) + " > budget " +
