@@ -56,6 +56,7 @@ constexpr const char* kServeExamples =
     "  tessera serve scenarios/mixtral-8x7b-serve-h100.yaml --json - | jq .best\n"
     "  tessera serve scenarios/deepseek-v3-serve-h200.yaml --csv out/points.csv --threads 4\n"
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --set framework=vllm --deploy out/vllm\n"
+    "  tessera serve scenarios/mixtral-8x7b-serve-h100.yaml --set framework=vllm --max-throughput\n"
     "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the study: their\n"
     "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
     "to stdout. --csv has one row per configuration x serving point, with a reason column.\n"
@@ -126,6 +127,7 @@ int serve_command(const Args& args) {
     std::string threads_text, top_text, max_pes_text, deploy_dir;
     ChartPaths charts;
     bool deploy_given = false;  // --deploy "" is refused, not ignored
+    bool max_throughput = false;
     desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
         "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
         "evaluation threads (default: all hardware threads); the results are the same for every count")(
@@ -138,7 +140,11 @@ int serve_command(const Args& args) {
                      deploy_given = true;
                    }),
                    "write the framework's launch scripts for the best configurations into DIR (created if "
-                   "missing; needs `framework:`)");
+                   "missing; needs `framework:`)")(
+        "max-throughput", po::bool_switch(&max_throughput),
+        "the best tokens/s/PE with no SLO at the engine's limits: serving.slo cleared, batches 1..4096 "
+        "(powers of two and 1.5x) up to what the KV capacity admits, ranked by tokens_per_s_per_pe (MLPerf "
+        "Offline, trtllm-bench throughput)");
     std::vector<std::string> scopes_raw;
     add_scopes_option(desc, scopes_raw);
     add_chart_options(desc, charts, "tokens/s/user vs tokens/s/PE, the SLO, the frontiers");
@@ -154,6 +160,15 @@ int serve_command(const Args& args) {
           "'tessera serve --help')");
     const unsigned threads = parse_threads(threads_text);
     const std::int64_t max_pes = parse_max_pes(max_pes_text);
+    if (max_throughput) {
+      // After the user's --set: the question has no SLO, the batch grid reaches past any engine's
+      // KV capacity (the admission rule, docs/physics.md §10.1, drops what does not fit).
+      common.set.push_back("serving.slo={}");
+      common.set.push_back(
+          "sweep.serving.batch=[1,2,3,4,6,8,12,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,"
+          "4096]");
+      common.set.push_back("plugins.objectives=[tokens_per_s_per_pe, tokens_per_s_per_user]");
+    }
     const Study study(common, scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
     const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);

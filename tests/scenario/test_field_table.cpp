@@ -77,7 +77,8 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
   CHECK(*loader::schema_keys("machine.levels.*.collectives.ring") ==
         std::vector<std::string>{"ll", "ll128", "simple"});
   CHECK(loader::schema_keys("machine.levels.*")->front() == "name");
-  CHECK(loader::schema_keys("")->size() == 15);  // `framework` the 11th, `serving` the 14th
+  CHECK(loader::schema_keys("")->size() ==
+        16);  // `framework` the 11th, `engine` the 12th, `serving` the 15th
   CHECK(*loader::schema_keys("model") ==
         std::vector<std::string>{"schema_version", "kind", "name", "description", "hf_id", "layers", "hidden",
                                  "heads", "kv_heads", "head_dim", "ffn", "ffn_kind", "vocab",

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eval/context_watch.hpp"
+#include "scenario/framework_profile.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
@@ -127,6 +128,10 @@ class TESSERA_API Evaluator {
   double chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
                     std::int64_t prompts, std::int64_t tokens, std::int64_t prefix, bool last,
                     std::int64_t decode_batch, double decode_context, Evaluation& scratch) const;
+  // The framework's KV-cache rule (eval/engine_kv.hpp); rule none: the memory model's budget.
+  // Set once by the session, before any evaluation.
+  void set_engine_kv(const EngineKv& rule) { engine_kv_ = rule; }
+  const EngineKv& engine_kv() const { return engine_kv_; }
   // The memory plugin for ctx.workload.
   void memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
                  MemoryUsage& out) const;
@@ -172,6 +177,7 @@ class TESSERA_API Evaluator {
   std::vector<ObjectiveSlot> objectives_;
   ContextWatch watch_{ctx_};
   bool check_each_call_ = false;
+  EngineKv engine_kv_;
 };
 
 }  // namespace tessera

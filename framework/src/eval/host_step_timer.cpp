@@ -44,7 +44,25 @@ double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_
                         e_);
 }
 
+const EngineKvCapacity& HostStepTimer::engine_capacity() {
+  if (!capacity_known_) {
+    capacity_ = engine_kv_capacity(ev_, ev_.engine_kv(), c_, layout_, profile_tokens_);
+    capacity_known_ = true;
+  }
+  return capacity_;
+}
+
+bool HostStepTimer::kv_admits(std::int64_t batch, std::int64_t input, std::int64_t output, bool staggered) {
+  if (!ev_.engine_kv().active()) return kv_fits(batch, input + output);
+  const EngineKvCapacity& cap = engine_capacity();
+  return engine_worst_tokens(batch, input, output, cap.block, staggered) <= cap.tokens;
+}
+
 bool HostStepTimer::kv_fits(std::int64_t batch, std::int64_t context) {
+  if (ev_.engine_kv().active()) {
+    const EngineKvCapacity& cap = engine_capacity();
+    return engine_worst_tokens(batch, context, 0, cap.block, false) <= cap.tokens;
+  }
   ctx_.workload = step_workload(Mode::decode, batch, context, 0);
   MemoryUsage m;
   ev_.memory_of(ctx_, c_, layout_, m);

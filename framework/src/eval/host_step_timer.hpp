@@ -5,6 +5,7 @@
 // evaluator (eval/serving_evaluator.hpp) and by validate-data's serving rows.
 #include <cstdint>
 
+#include "eval/engine_kv.hpp"
 #include "eval/evaluator.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/serving_model.hpp"
@@ -23,6 +24,16 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   double mixed_step(std::int64_t batch, double context, std::int64_t prompts, std::int64_t tokens,
                     std::int64_t prefix, bool last) override;
   bool kv_fits(std::int64_t batch, std::int64_t context) override;
+  bool kv_admits(std::int64_t batch, std::int64_t input, std::int64_t output, bool staggered) override;
+
+  // The serving point's token budget: the profile pass of a framework's KV rule (set before the
+  // serving plugin runs; 0: the prompt).
+  void set_token_budget(std::int64_t tokens) {
+    if (tokens != profile_tokens_) capacity_known_ = false;
+    profile_tokens_ = tokens;
+  }
+  // The framework's KV capacity for this configuration (engine false without one).
+  const EngineKvCapacity& engine_capacity();
 
   // After prefill(): the time between two such prefills of a stream at the pipeline's pace
   // (pp > 1: the busiest stage's; else the prefill's latency). Host only, not in the SDK.
@@ -36,6 +47,9 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   const ParallelConfig& c_;
   const Layout& layout_;
   Evaluation& e_;
+  std::int64_t profile_tokens_ = 0;
+  bool capacity_known_ = false;
+  EngineKvCapacity capacity_;
 };
 
 }  // namespace tessera

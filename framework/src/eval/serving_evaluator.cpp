@@ -93,6 +93,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
     return;
   }
   HostStepTimer timer(ev, c, step.layout, out.scratch);
+  timer.set_token_budget(point.token_budget);
   session_.serving()->evaluate(ev.context(), c, request_, point, timer, out.metrics);
   const ServingMetrics& m = out.metrics;
   // The memory at the peak KV, for the reports (the plugin decided the fit).
@@ -118,7 +119,14 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   }
   // The host checks the plugin's word with the memory model: the KV it says fits must fit, or a
   // best point or a frontier point could lie over the memory budget.
-  if (!step.memory.fits) kv_claim_refuted(peak.workload, step.memory);
+  // Under a framework's KV rule the engine's capacity is the memory model's word: the batch must
+  // be admitted at least as continuous batching admits it.
+  if (ev.engine_kv().active()) {
+    if (!timer.kv_admits(peak.workload.batch, request_.input, request_.output, true))
+      kv_claim_refuted(peak.workload, step.memory);
+  } else if (!step.memory.fits) {
+    kv_claim_refuted(peak.workload, step.memory);
+  }
   const double dp = c.dp;
   out.tokens_per_s = dp * m.tokens_per_s;
   out.tokens_per_s_per_pe = out.pes > 0 ? out.tokens_per_s / out.pes : 0;
@@ -191,6 +199,17 @@ std::string serving_reason(const Session& session, const ServingEvaluation& e) {
       return e.metrics.infeasible ? e.metrics.infeasible : "the serving plugin cannot run it";
     case ServingVerdict::kv_overflow: {
       const Workload& w = session.context().workload;
+      const EngineKv& rule = session.evaluator().engine_kv();
+      if (rule.active()) {
+        const EngineKvCapacity cap =
+            engine_kv_capacity(session.evaluator(), rule, e.config, e.step.layout, e.point.token_budget);
+        const bool staggered = session.scenario().plugins.serving.name != "static";
+        return "KV of " + std::to_string(e.point.batch) + " x (" + std::to_string(w.input) + " + " +
+               std::to_string(w.output) + ") tokens at " + (staggered ? "its worst moment (" : "once (") +
+               std::to_string(engine_worst_tokens(e.point.batch, w.input, w.output, cap.block, staggered)) +
+               " tokens in blocks) exceeds the " + rule.label + " KV capacity of " +
+               std::to_string(cap.tokens) + " tokens";
+      }
       return "KV of " + std::to_string(e.point.batch) + " x " + std::to_string(w.input + w.output) +
              " tokens does not fit: weights+KV+transient " +
              format_quantity(e.step.memory.used_bytes, Dimension::bytes) + " > budget " +

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "eval/engine_kv.hpp"
 #include "host/plugin_defaults.hpp"
 #include "report/band_text.hpp"
 #include "report/csv_cells.hpp"
@@ -146,6 +147,35 @@ nlohmann::json choice_json(const PluginChoice& c) {
   return {{"name", c.name}, {"params", params}};
 }
 
+// Under a framework's KV rule: the capacity the engine allocates for the point's configuration,
+// and which batch limit binds (docs/frameworks.md "KV capacity").
+void print_engine_kv(std::ostream& os, const Session& session, const ServeRecord& b, const char* pad) {
+  const Evaluator& ev = session.evaluator();
+  const EngineKv& rule = ev.engine_kv();
+  if (!rule.active()) return;
+  Evaluation scratch;
+  ev.layout_for(b.config, scratch);
+  if (!scratch.layout.valid) return;
+  const EngineKvCapacity cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget);
+  os << pad << wrap_words(describe_engine_kv(rule, cap), 100, std::string(pad) + "  ") << '\n';
+  const Workload& w = session.context().workload;
+  const bool staggered = session.scenario().plugins.serving.name != "static";
+  const std::int64_t kv = engine_max_batch(cap.tokens, w.input, w.output, cap.block, staggered);
+  const std::int64_t budget = b.metrics.max_batch;  // 0: the token budget sets none
+  const char* binds = "max sequences";
+  std::int64_t least = b.point.batch;
+  if (kv < least) {
+    least = kv;
+    binds = "KV capacity";
+  }
+  if (budget > 0 && budget < least) binds = "token budget";
+  const std::string limits =
+      "batch limits: max sequences " + std::to_string(b.point.batch) + ", KV capacity " + std::to_string(kv) +
+      (staggered ? " (continuous batching, worst moment)" : " (all at ISL + OSL)") + ", token budget " +
+      (budget > 0 ? std::to_string(budget) : std::string("none")) + "; " + binds + " binds";
+  os << pad << wrap_words(limits, 100, std::string(pad) + "  ") << '\n';
+}
+
 // The best point's (or the closest miss's) lines of the text report.
 // `label` ("best       ") opens the first line: the configuration in `explain --config` syntax,
 // so that it can be pasted (tests/terminal/test_answers_cli.cpp), broken after a comma to fit `width`.
@@ -179,6 +209,7 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
   os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes) << " of "
      << bytes_text(b.budget_bytes) << " at the peak KV (" << b.point.batch << " x "
      << session.context().workload.input + session.context().workload.output << " tokens)\n";
+  print_engine_kv(os, session, b, pad);
   bool any_other = false;
   for (std::size_t i = 0; i < res.objectives.size(); ++i) {
     const std::string& n = res.objectives[i].name;

@@ -106,6 +106,12 @@ constexpr FieldRow kScenarioRows[] = {
          "NAME[@VERSION] of data/frameworks.yaml (vllm, sglang, tensorrt-llm; NAME alone: its newest listed "
          "version): restricts the space to what that version runs and names what --deploy writes "
          "(docs/frameworks.md); absent: every knob"),
+    free_keys(
+        "engine", S,
+        "the framework's KV-cache knobs (needs framework:): vLLM gpu_memory_utilization, block_size; "
+        "SGLang mem_fraction_static, page_size; TensorRT-LLM free_gpu_memory_fraction, tokens_per_block, "
+        "max_tokens; any: gpu_memory (the total the engine sees); absent: the version's defaults "
+        "(docs/frameworks.md \"KV capacity\")"),
     mapping("plugins", S, "", "the plugins of the run: {latency, memory, search, objectives, serving}"),
     {"plugins.latency", S, FieldUse::choice,
      ParamSpec{"latency", ParamType::string, Dimension::none, plugin_defaults::kLatency, kNoMin, kNoMax,

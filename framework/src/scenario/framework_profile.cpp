@@ -1,6 +1,7 @@
 // Reading and resolving framework profiles (scenario/framework_profile.hpp).
 #include "scenario/framework_profile.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string_view>
@@ -133,14 +134,66 @@ std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, co
   return out;
 }
 
+// `kv_cache: {rule: vllm|sglang|trtllm, source: URL, defaults: {KNOB: {value: V, source: URL}}}`.
+void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv, Diags& d) {
+  if (!loader::expect_mapping(n, path, d)) return;
+  loader::check_keys(n, path, {"rule", "source", "defaults"}, d);
+  kv.where = n.where;
+  if (const YNode* r = loader::member(n, path, "rule", true, "vllm, sglang or trtllm", d))
+    if (auto i = pick(*r, path + ".rule", {"vllm", "sglang", "trtllm"}, d))
+      kv.rule = static_cast<KvRule>(*i + 1);
+  kv.source = text_of(n, path, "source", true, d);
+  const YNode* defs = loader::member(n, path, "defaults", true, "a mapping of knob: {value, source}", d);
+  if (!defs || !loader::expect_mapping(*defs, path + ".defaults", d)) return;
+  const auto& knobs = kv_rule_knobs(kv.rule);
+  for (const auto& e : defs->entries) {
+    const std::string kp = path + ".defaults." + e.key;
+    if (std::find(knobs.begin(), knobs.end(), e.key) == knobs.end()) {
+      d.error(e.key_where, kp + ": not a knob of the " + std::string(kv_rule_name(kv.rule)) + " rule" +
+                               did_you_mean(e.key, knobs));
+      continue;
+    }
+    if (!loader::expect_mapping(e.value, kp, d)) continue;
+    loader::check_keys(e.value, kp, {"value", "source"}, d);
+    KvKnobValue k;
+    k.name = e.key;
+    k.where = e.key_where;
+    k.source = text_of(e.value, kp, "source", true, d);
+    if (const YNode* v = loader::member(e.value, kp, "value", true, "a number or auto", d)) {
+      if (v->is_scalar() && v->value == "auto") {
+        k.value = -1;
+      } else if (auto x = loader::read_real(*v, kp + ".value", d)) {
+        k.value = *x;
+      }
+    }
+    kv.defaults.push_back(std::move(k));
+  }
+}
+
 void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
-  loader::check_keys(
-      n, path,
-      {"version", "released", "docs", "pp", "dp", "cp", "ep", "attention_dp", "attention_dp_tp1", "kv_split",
-       "tp_placement", "cp_placement", "cp_ring_variant", "mixing", "disaggregated", "disaggregated_pp",
-       "finite_token_budget", "max_batch", "flags"},
-      d);
+  loader::check_keys(n, path,
+                     {"version",
+                      "released",
+                      "docs",
+                      "pp",
+                      "dp",
+                      "cp",
+                      "ep",
+                      "attention_dp",
+                      "attention_dp_tp1",
+                      "kv_split",
+                      "tp_placement",
+                      "cp_placement",
+                      "cp_ring_variant",
+                      "mixing",
+                      "disaggregated",
+                      "disaggregated_pp",
+                      "finite_token_budget",
+                      "max_batch",
+                      "flags",
+                      "kv_cache"},
+                     d);
   v.where = n.where;
   v.version = text_of(n, path, "version", true, d);
   v.released = text_of(n, path, "released", true, d);
@@ -174,6 +227,7 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
           v.cp_ring_variant.push_back(static_cast<CpRingVariant>(*k));
   }
   if (v.cp && v.cp_placement.empty()) v.cp_placement = {1, 0};
+  if (const YNode* kv = n.find("kv_cache")) read_kv_cache(*kv, path + ".kv_cache", v.kv_cache, d);
   const YNode* flags = loader::member(n, path, "flags", true, "a list of flags", d);
   if (flags && !flags->is_sequence()) {
     d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));
@@ -187,6 +241,30 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
 }
 
 }  // namespace
+
+const char* kv_rule_name(KvRule r) {
+  constexpr const char* k[] = {"none", "vllm", "sglang", "trtllm"};
+  return k[static_cast<std::size_t>(r)];
+}
+
+const std::vector<std::string>& kv_rule_knobs(KvRule r) {
+  static const std::vector<std::string> none{"gpu_memory"};
+  static const std::vector<std::string> vllm{"gpu_memory", "gpu_memory_utilization", "block_size"};
+  static const std::vector<std::string> sglang{"gpu_memory", "mem_fraction_static", "page_size"};
+  static const std::vector<std::string> trtllm{"gpu_memory", "free_gpu_memory_fraction", "tokens_per_block",
+                                               "max_tokens"};
+  switch (r) {
+    case KvRule::vllm:
+      return vllm;
+    case KvRule::sglang:
+      return sglang;
+    case KvRule::trtllm:
+      return trtllm;
+    case KvRule::none:
+      break;
+  }
+  return none;
+}
 
 const char* flag_term_name(FlagTerm t) { return kTermNames[static_cast<std::size_t>(t)]; }
 const char* flag_condition_name(FlagCondition c) { return kConditionNames[static_cast<std::size_t>(c)]; }

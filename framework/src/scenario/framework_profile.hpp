@@ -52,6 +52,40 @@ enum class AttentionDpRule : std::uint8_t { none, moe, sw };  // sw: "switch"
 TESSERA_API const char* ep_rule_name(EpRule r);
 TESSERA_API const char* attention_dp_rule_name(AttentionDpRule r);
 
+// How a version sizes its KV cache (`kv_cache:` of data/frameworks.yaml, docs/frameworks.md "KV
+// capacity"): the rule and the knobs it reads, with the version's defaults.
+enum class KvRule : std::uint8_t { none, vllm, sglang, trtllm };
+TESSERA_API const char* kv_rule_name(KvRule r);
+// The knobs a rule reads (scenario `engine:` keys; `gpu_memory` is every rule's).
+TESSERA_API const std::vector<std::string>& kv_rule_knobs(KvRule r);
+
+struct KvKnobValue {
+  std::string name;
+  double value = 0;  // a fraction, a token count, or bytes (gpu_memory); < 0: "auto" (SGLang)
+  std::string source;
+  SourceLocation where;
+};
+
+struct FrameworkKvCache {
+  KvRule rule = KvRule::none;
+  std::vector<KvKnobValue> defaults;
+  std::string source;
+  SourceLocation where;
+};
+
+// The resolved rule of a scenario (its framework's defaults, then its `engine:` keys): what the
+// host's StepTimer admits by (eval/engine_kv.hpp). rule none: the memory model's budget decides.
+struct EngineKv {
+  KvRule rule = KvRule::none;
+  std::string label;  // "vLLM 0.12.0"
+  double memory_fraction =
+      -1;  // gpu_memory_utilization | mem_fraction_static (< 0: auto) | free_gpu_memory_fraction
+  std::int64_t block = 1;       // block_size | page_size | tokens_per_block (tokens)
+  std::int64_t max_tokens = 0;  // TensorRT-LLM max_tokens (0: none)
+  double gpu_memory = 0;        // bytes the engine sees as the GPU's total (0: machine hbm.capacity)
+  bool active() const { return rule != KvRule::none; }
+};
+
 struct FrameworkVersion {
   std::string version, released, docs;
   bool pp = true, dp = true, cp = false;
@@ -68,6 +102,7 @@ struct FrameworkVersion {
   bool finite_token_budget = true;
   std::int64_t max_batch = 0;
   std::vector<FrameworkFlag> flags;
+  FrameworkKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;
 };
 

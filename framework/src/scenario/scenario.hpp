@@ -147,6 +147,9 @@ struct Scenario {
   // sweep when the scenario loaded (configurations are dropped by the studies).
   FrameworkChoice framework;
   std::vector<DroppedValues> framework_dropped;
+  // The KV capacity rule of the framework with the scenario's `engine:` knobs (rule none without
+  // a framework, or for a version whose profile gives no `kv_cache:`).
+  EngineKv engine_kv;
   std::string model_hf_id;  // model.hf_id ("" when absent): the repository a launch line names
   PluginChoices plugins;
   Sweep sweep;

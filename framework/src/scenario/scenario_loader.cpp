@@ -212,8 +212,78 @@ namespace {
 // `framework:` (docs/frameworks.md): the profile from the first data root holding
 // data/frameworks.yaml, the sweep restricted to it, and the aggregated serving plugin's
 // `mixing` set to the framework's (a different `mixing` written is refused).
-void choose_framework(const YNode& n, const std::vector<std::string>& roots, const ModelSpec& model,
-                      Scenario& s) {
+// The framework's KV rule (docs/frameworks.md "KV capacity"): the version's defaults, then the
+// scenario's `engine:` keys, each checked (a fraction in (0, 1], a block of at least 1 token, a
+// knob of another framework refused naming it).
+void resolve_engine_kv(const YNode* engine, Scenario& s) {
+  Diags d;
+  const FrameworkVersion& v = s.framework.version();
+  EngineKv& e = s.engine_kv;
+  e = EngineKv{};
+  e.rule = v.kv_cache.rule;
+  e.label = s.framework.profile.title + " " + v.version;
+  auto apply = [&](const std::string& knob, double value) {
+    if (knob == "gpu_memory") {
+      e.gpu_memory = value;
+    } else if (knob == "block_size" || knob == "page_size" || knob == "tokens_per_block") {
+      e.block = static_cast<std::int64_t>(value);
+    } else if (knob == "max_tokens") {
+      e.max_tokens = static_cast<std::int64_t>(value);
+    } else {
+      e.memory_fraction = value;
+    }
+  };
+  for (const KvKnobValue& k : v.kv_cache.defaults) apply(k.name, k.value);
+  if (!engine) return;
+  if (!engine->is_mapping()) {
+    d.error(engine->where,
+            "engine: expected a mapping of KV-cache knobs, found " + loader::describe(*engine));
+    throw_errors(d);
+  }
+  if (!e.active()) {
+    d.error(engine->where, "engine: " + e.label + " (" + s.framework.label() +
+                               ") gives no KV-cache rule in " + s.framework.catalog_file +
+                               " (its `kv_cache:`)");
+    throw_errors(d);
+  }
+  const auto& mine = kv_rule_knobs(e.rule);
+  for (const auto& entry : engine->entries) {
+    const std::string path = "engine." + entry.key;
+    if (std::find(mine.begin(), mine.end(), entry.key) == mine.end()) {
+      std::string owner;
+      for (KvRule r : {KvRule::vllm, KvRule::sglang, KvRule::trtllm}) {
+        const auto& k = kv_rule_knobs(r);
+        if (r != e.rule && std::find(k.begin(), k.end(), entry.key) != k.end()) owner = kv_rule_name(r);
+      }
+      std::string list;
+      for (const auto& k : mine) list += (list.empty() ? "" : ", ") + k;
+      d.error(entry.key_where, path + ": " +
+                                   (owner.empty() ? std::string("unknown knob")
+                                                  : "a knob of the " + owner + " rule, not of " + e.label) +
+                                   " (framework: " + s.framework.label() + "); expected one of " + list +
+                                   did_you_mean(entry.key, mine));
+      continue;
+    }
+    const YNode& n = entry.value;
+    if (entry.key == "gpu_memory") {
+      if (auto q = loader::read_quantity(n, path, Dimension::bytes, d)) apply(entry.key, *q);
+    } else if (entry.key == "block_size" || entry.key == "page_size" || entry.key == "tokens_per_block") {
+      if (auto i = loader::read_int(n, path, d, 1)) apply(entry.key, static_cast<double>(*i));
+    } else if (entry.key == "max_tokens") {
+      if (auto i = loader::read_int(n, path, d, 0)) apply(entry.key, static_cast<double>(*i));
+    } else if (auto x = loader::read_real(n, path, d)) {
+      if (!(*x > 0 && *x <= 1)) {
+        d.error(n.where, path + ": expected a memory fraction in (0, 1], found " + loader::describe(n));
+        continue;
+      }
+      apply(entry.key, *x);
+    }
+  }
+  throw_if_any(d);
+}
+
+void choose_framework(const YNode& n, const YNode* engine, const std::vector<std::string>& roots,
+                      const ModelSpec& model, Scenario& s) {
   Diags d;
   if (!n.is_scalar() || n.value.empty()) {
     d.error(n.where,
@@ -239,6 +309,7 @@ void choose_framework(const YNode& n, const std::vector<std::string>& roots, con
                          file + ")");
     throw_errors(d);
   }
+  resolve_engine_kv(engine, s);
   if (s.workload.mode != Mode::serve || s.plugins.serving.name != "aggregated") return;
   const std::string& mixing = s.framework.version().mixing;
   for (const RawParam& p : s.plugins.serving.params)
@@ -387,8 +458,11 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   if (const YNode* m = tree.find("model"))
     if (const YNode* hf = m->is_mapping() ? m->find("hf_id") : nullptr) s.model_hf_id = hf->value;
   const YNode* fw = tree.find("framework");
+  const YNode* engine = tree.find("engine");
+  if (engine && !fw)
+    d.error(engine->where, "engine: the KV-cache knobs need `framework:` (vllm, sglang, tensorrt-llm)");
   throw_if_any(d);
-  if (fw) choose_framework(*fw, droots, *model, s);
+  if (fw) choose_framework(*fw, engine, droots, *model, s);
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;

@@ -31,7 +31,8 @@ class AggregatedServing final : public ServingModel {
     const double Bd = static_cast<double>(B), I = static_cast<double>(isl), O = static_cast<double>(osl);
     out.kv_tokens_peak = Bd * (I + O);
     out.kv_tokens_mean = Bd * (I + O / 2);
-    out.kv_fits = isl >= 1 && osl >= 1 && timer.kv_fits(B, isl + osl);
+    // Continuous batching: the B sequences at evenly spread ages (the host's admission rule).
+    out.kv_fits = isl >= 1 && osl >= 1 && timer.kv_admits(B, isl, osl, true);
     out.infeasible = k.infeasible;
     if (out.infeasible == nullptr && k.beside > 0 && c.cp > 1) out.infeasible = kMixedNeedsCp1;
     if (out.infeasible != nullptr) return;  // nothing timed: the cycle does not exist

@@ -21,7 +21,7 @@ class StaticServing final : public ServingModel {
     out.chunk_iterations = chunk > 0 ? (r.input + chunk - 1) / chunk : 1;
     out.kv_tokens_peak = static_cast<double>(B) * (isl + osl);
     out.kv_tokens_mean = static_cast<double>(B) * (isl + osl / 2);
-    out.kv_fits = timer.kv_fits(B, r.input + r.output);
+    out.kv_fits = timer.kv_admits(B, r.input, r.output, false);  // all B at ISL + OSL at once
     out.ttft_s = timer.prefill(B, r.input, chunk);
     // Every decode step at the mean context of the OSL - 1 steps: ISL + (OSL - 1) / 2.
     out.tpot_s = timer.decode_step(B, isl + (osl - 1) / 2);

@@ -57,6 +57,15 @@ class TESSERA_API StepTimer {
   // Whether `batch` sequences of `context` tokens each fit in memory beside the weights (the
   // scenario's memory plugin, in decode).
   virtual bool kv_fits(std::int64_t batch, std::int64_t context) = 0;
+  // Whether `batch` requests of `input` + `output` tokens can be admitted together: `staggered`
+  // when they start at evenly spread times (continuous batching), else all at once (a static
+  // batch). Under a framework's KV rule the host admits by blocks of the batch's worst moment
+  // (docs/physics.md §10.1); the default, and the host without a framework, keep the
+  // conservative rule: every sequence at its full ISL + OSL.
+  virtual bool kv_admits(std::int64_t batch, std::int64_t input, std::int64_t output, bool staggered) {
+    (void)staggered;
+    return kv_fits(batch, input + output);
+  }
 };
 
 class TESSERA_API ServingModel : public PluginObject {

@@ -1,0 +1,158 @@
+// Engine KV capacity and admission: eval/engine_kv.hpp, docs/physics.md §10.1.
+#include "eval/engine_kv.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tessera {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// SGLang 0.5's mem_fraction_static when not given (python/sglang/srt/server_args.py,
+// ServerArgs._handle_gpu_memory_settings): reserved MiB = 512 + 1.5 max(chunked_prefill_size, 2048)
+// + 2 cuda_graph_max_bs + 1024 tp pp / 8, at least 10 GiB on a GPU of more than 60 GiB; the
+// fraction (M - reserved) / M rounded to 3 decimals. cuda_graph_max_bs by the GPU's memory and tp.
+double sglang_auto_fraction(double memory_bytes, std::int64_t chunk, std::int64_t tp, std::int64_t pp) {
+  const double mem = memory_bytes / kMiB;
+  double bs;
+  if (mem < 20 * 1024.0) {
+    bs = 8;
+  } else if (mem < 35 * 1024.0) {
+    bs = tp < 4 ? 24 : 80;
+  } else if (mem < 60 * 1024.0) {
+    bs = tp < 4 ? 32 : 160;
+  } else if (mem < 160 * 1024.0) {
+    bs = tp < 4 ? 256 : 512;
+  } else {
+    bs = 512;
+  }
+  double reserved = 512 + static_cast<double>(std::max<std::int64_t>(chunk, 2048)) * 1.5 + bs * 2 +
+                    static_cast<double>(tp * pp) / 8 * 1024;
+  if (mem > 60 * 1024.0) reserved = std::max(reserved, 10 * 1024.0);
+  return std::round((mem - reserved) / mem * 1000.0) / 1000.0;
+}
+
+std::int64_t floor_tokens(double bytes, double per_token, std::int64_t block) {
+  if (!(bytes > 0) || !(per_token > 0)) return 0;
+  const double blocks = std::floor(bytes / (per_token * static_cast<double>(block)));
+  return static_cast<std::int64_t>(blocks) * block;
+}
+
+}  // namespace
+
+EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
+                                    const Layout& layout, std::int64_t profile_tokens) {
+  EngineKvCapacity cap;
+  if (!rule.active()) return cap;
+  cap.engine = true;
+  cap.block = std::max<std::int64_t>(1, rule.block);
+  const EvalContext& base = ev.context();
+  if (profile_tokens <= 0) profile_tokens = std::max<std::int64_t>(1, base.workload.input);
+  cap.profile_tokens = profile_tokens;
+  // The weights and the KV bytes of one token: a decode step of one sequence of K tokens.
+  constexpr std::int64_t K = std::int64_t{1} << 20;
+  EvalContext ctx = base;
+  ctx.workload.mode = Mode::decode;
+  ctx.workload.batch = 1;
+  ctx.workload.context = K;
+  ctx.workload.chunk = 0;
+  MemoryUsage m;
+  ev.memory_of(ctx, c, layout, m);
+  cap.weights_bytes = m.weights_bytes;
+  cap.kv_bytes_per_token = m.kv_bytes / static_cast<double>(K);
+  // The profile pass: one prefill of profile_tokens tokens (its transient set).
+  ctx.workload.mode = Mode::prefill;
+  ctx.workload.context = profile_tokens;
+  ctx.workload.chunk = profile_tokens;
+  MemoryUsage p;
+  ev.memory_of(ctx, c, layout, p);
+  cap.memory_bytes = rule.gpu_memory > 0 ? rule.gpu_memory : base.machine->pe.hbm_capacity;
+  const double M = cap.memory_bytes, W = cap.weights_bytes, b = cap.kv_bytes_per_token;
+  switch (rule.rule) {
+    case KvRule::vllm: {
+      cap.activation_bytes = p.transient_bytes;
+      cap.fraction = rule.memory_fraction;
+      cap.tokens = floor_tokens(cap.fraction * M - W - cap.activation_bytes, b, cap.block);
+      break;
+    }
+    case KvRule::sglang: {
+      cap.fraction = rule.memory_fraction > 0 ? rule.memory_fraction
+                                              : sglang_auto_fraction(M, profile_tokens, c.tp * c.dp, c.pp);
+      cap.tokens = floor_tokens(cap.fraction * M - W, b, cap.block);
+      break;
+    }
+    case KvRule::trtllm: {
+      cap.activation_bytes = p.transient_bytes;
+      cap.fraction = rule.memory_fraction;
+      cap.tokens = floor_tokens(cap.fraction * (M - W - cap.activation_bytes), b, cap.block);
+      if (rule.max_tokens > 0) {
+        const std::int64_t limit = (rule.max_tokens + cap.block - 1) / cap.block * cap.block;
+        cap.tokens = std::min(cap.tokens, limit);
+      }
+      break;
+    }
+    case KvRule::none:
+      break;
+  }
+  return cap;
+}
+
+std::int64_t engine_worst_tokens(std::int64_t batch, std::int64_t input, std::int64_t output,
+                                 std::int64_t block, bool staggered) {
+  const std::int64_t B = std::max<std::int64_t>(1, batch);
+  const std::int64_t k = std::max<std::int64_t>(1, block);
+  if (!staggered) return B * ((input + output + k - 1) / k) * k;
+  const std::int64_t tokens = B * input + (output * (B + 1) + 1) / 2;
+  return ((tokens + k - 1) / k + B) * k;
+}
+
+std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::int64_t output,
+                              std::int64_t block, bool staggered) {
+  if (engine_worst_tokens(1, input, output, block, staggered) > capacity) return 0;
+  std::int64_t lo = 1, hi = 2;
+  while (hi <= (std::int64_t{1} << 30) &&
+         engine_worst_tokens(hi, input, output, block, staggered) <= capacity) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (engine_worst_tokens(mid, input, output, block, staggered) <= capacity ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+std::string describe_engine_kv(const EngineKv& rule, const EngineKvCapacity& cap) {
+  char buf[320];
+  const double M = cap.memory_bytes / kGiB, W = cap.weights_bytes / kGiB, A = cap.activation_bytes / kGiB;
+  switch (rule.rule) {
+    case KvRule::vllm:
+      std::snprintf(buf, sizeof buf,
+                    "%s rule: %.2f x %.2f GiB - weights %.2f GiB - activation peak %.2f GiB at %lld tokens, "
+                    "blocks of %lld",
+                    rule.label.c_str(), cap.fraction, M, W, A, static_cast<long long>(cap.profile_tokens),
+                    static_cast<long long>(cap.block));
+      break;
+    case KvRule::sglang:
+      std::snprintf(buf, sizeof buf, "%s rule: mem_fraction_static %.3f%s x %.2f GiB - weights %.2f GiB",
+                    rule.label.c_str(), cap.fraction, rule.memory_fraction > 0 ? "" : " (auto)", M, W);
+      break;
+    case KvRule::trtllm:
+      std::snprintf(buf, sizeof buf,
+                    "%s rule: %.2f x (%.2f GiB - weights %.2f GiB - activation %.2f GiB), blocks of %lld%s",
+                    rule.label.c_str(), cap.fraction, M, W, A, static_cast<long long>(cap.block),
+                    rule.max_tokens > 0 ? ", max_tokens" : "");
+      break;
+    case KvRule::none:
+      return "";
+  }
+  std::string n = std::to_string(cap.tokens);
+  for (int i = static_cast<int>(n.size()) - 3; i > 0; i -= 3) n.insert(static_cast<std::size_t>(i), ",");
+  return "KV capacity " + n + " tokens per replica (" + buf + ")";
+}
+
+}  // namespace tessera
