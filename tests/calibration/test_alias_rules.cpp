@@ -13,6 +13,7 @@
 #include "analysis/alias_table.hpp"
 #include "analysis/measurement_csv.hpp"
 #include "analysis/row_plan.hpp"
+#include "row_fixture.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;
@@ -22,10 +23,7 @@ namespace {
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
 
-const Aliases& shipped() {
-  static const Aliases a = load_aliases(default_aliases_path(kRoot));
-  return a;
-}
+const Aliases& shipped() { return tessera::test::shipped_aliases(); }
 
 std::string target(const std::vector<AliasRule>& rules, const std::string& value,
                    const std::string& loc = "") {

@@ -14,6 +14,7 @@
 #include "analysis/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
+#include "row_fixture.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_new_metrics {
@@ -26,28 +27,10 @@ namespace {
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
 
-const Aliases& aliases() {
-  static const Aliases a = load_aliases(default_aliases_path(kRoot));
-  return a;
-}
+const Aliases& aliases() { return tessera::test::shipped_aliases(); }
 
 DataRow decode_row(const std::string& metric, const std::string& value, const std::string& unit) {
-  DataRow r;
-  r.id = metric;
-  r.source = "synthetic";
-  r.software = "vLLM 0.6.3";
-  r.model = "Llama-3.1-8B";
-  r.precision = "bf16";
-  r.hardware = "H100 SXM 80GB";
-  r.n_devices = "1";
-  r.tp = "1";
-  r.batch = "8";
-  r.input_len = "1024";
-  r.output_len = "256";
-  r.metric = metric;
-  r.value = value;
-  r.unit = unit;
-  return r;
+  return tessera::test::synthetic_decode_row(metric, value, unit);
 }
 
 DataRow gemm_row(const std::string& hardware, const std::string& precision, const std::string& notes) {

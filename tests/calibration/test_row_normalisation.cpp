@@ -18,6 +18,7 @@
 #include "analysis/row_precision.hpp"
 #include "analysis/row_units.hpp"
 #include "core/input_text.hpp"
+#include "row_fixture.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_row_normalisation {
@@ -29,10 +30,7 @@ namespace {
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
 
-const Aliases& shipped() {
-  static const Aliases a = load_aliases(default_aliases_path(kRoot));
-  return a;
-}
+const Aliases& shipped() { return tessera::test::shipped_aliases(); }
 
 // "weights/kv/activations" of a precision string, or "unmapped: why".
 std::string dtypes(const std::string& precision) {
@@ -43,21 +41,8 @@ std::string dtypes(const std::string& precision) {
 }
 
 DataRow serving_row() {
-  DataRow r;
+  DataRow r = tessera::test::synthetic_decode_row("tpot", "12", "ms");
   r.id = "n";
-  r.source = "synthetic";
-  r.software = "vLLM 0.6.3";
-  r.model = "Llama-3.1-8B";
-  r.precision = "bf16";
-  r.hardware = "H100 SXM 80GB";
-  r.n_devices = "1";
-  r.tp = "1";
-  r.batch = "8";
-  r.input_len = "1024";
-  r.output_len = "256";
-  r.metric = "tpot";
-  r.value = "12";
-  r.unit = "ms";
   return r;
 }
 

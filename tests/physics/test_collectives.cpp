@@ -49,6 +49,14 @@ LinkCost one_level(const MachineSpec& m, int d, int g, int stride = 1) {
   return l;
 }
 
+// A group of whole nodes: every PE of `nodes` units of level 1 (its link, latency and fanout from
+// the machine file: on DGX H100, 8 GPUs per node, 50 GB/s and 8 us per cluster link).
+LinkCost across_nodes(const MachineSpec& m, int nodes) {
+  LinkCost l = one_level(m, 1, nodes);
+  l.members[0] = static_cast<int>(m.levels[0].fanout);
+  return l;
+}
+
 Collective coll(CommKind k, int ranks, double bytes, const LinkCost& l) {
   Collective c;
   c.kind = k;
@@ -372,10 +380,7 @@ TEST_CASE("collectives: a group inside one level is priced as that level alone",
 TEST_CASE("collectives: no hierarchical all-reduce across DGX H100 nodes - NVLS tree by hand",
           "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");
-  LinkCost l = one_level(m, 1, 4);
-  l.members[0] = 8;
-  l.bandwidth = 50e9;
-  l.latency = 8e-6;
+  const LinkCost l = across_nodes(m, 4);
   const double M = 16 * MiB;
   const Cands cs = candidates(coll(CommKind::all_reduce, 32, M, l), m);
   double nvls_tree = -1;
@@ -399,10 +404,7 @@ TEST_CASE("collectives: no hierarchical all-reduce across DGX H100 nodes - NVLS 
 // Tree: chain of 7 inside (NVLINK hop), log2i(2) = 1 level across (NET hop), both ways.
 TEST_CASE("collectives: flat ring and tree across two levels by hand", "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");
-  LinkCost l = one_level(m, 1, 2);
-  l.members[0] = 8;
-  l.bandwidth = 50e9;
-  l.latency = 8e-6;
+  const LinkCost l = across_nodes(m, 2);
   const double M = 1 * MiB;
   const Cands cs = candidates(coll(CommKind::all_reduce, 16, M, l), m);
   const auto flat = [&](CollAlgorithm a, Protocol p) {
@@ -435,10 +437,7 @@ TEST_CASE("collectives: flat ring and tree across two levels by hand", "[collect
 TEST_CASE("collectives: 16-rank 16 kB all-reduce across two DGX H100 nodes is NCCL's tree LL",
           "[collectives]") {
   const MachineSpec m = machine("dgx-h100.yaml");
-  LinkCost l = one_level(m, 1, 2);
-  l.members[0] = 8;
-  l.bandwidth = 50e9;
-  l.latency = 8e-6;
+  const LinkCost l = across_nodes(m, 2);
   const double M = 16384;
   const CollectiveChoice c = collective_cost(coll(CommKind::all_reduce, 16, M, l), m);
   CHECK(c.algorithm == CollAlgorithm::nccl_tree);
