@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -431,9 +431,8 @@ TEST_CASE("host checks: a link on the plugin path to a shipped library is the sh
   const std::string library =
       std::string(TESSERA_BINARY_DIR) + "/lib/tessera/plugins/libtessera_latency_calibrated.so";
   const std::string folder = dir / "links";
-  REQUIRE(std::system(("mkdir -p " + folder + " && ln -s " + library + " " + folder +
-                       "/libtessera_latency_calibrated.so")
-                          .c_str()) == 0);
+  std::filesystem::create_directories(folder);
+  std::filesystem::create_symlink(library, folder + "/libtessera_latency_calibrated.so");
   const Ran r = run_split(
       "run", std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-4k-h100.yaml", "-q", folder);
   INFO(r.err);

@@ -166,7 +166,9 @@ PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool defaul
     std::error_code ec;
     if (!dir.empty() && std::filesystem::is_directory(dir, ec)) impl_->shipped_dir = canonical_key(dir);
   }
-  // Each override names a shipped plugin: "<kind>/<name>" or a bare name.
+  // Each override names a shipped plugin: "<kind>/<name>" or a bare name. Without overrides the
+  // shipped folder is listed only when a library outside it is loaded.
+  if (overrides.empty()) return;
   std::vector<std::string> known;
   for (const auto& [id, file] : impl_->shipped_ids()) {
     known.push_back(id);
@@ -177,8 +179,9 @@ PluginRegistry::PluginRegistry(std::vector<std::string> extra_paths, bool defaul
     if (!found) {
       std::string m = "--plugin-override '" + o + "': no shipped plugin has that name";
       if (known.empty())
-        m += " (no shipped plugin folder: " +
-             (impl_->shipped_dir.empty() ? "none found" : impl_->shipped_dir) + ")";
+        m += impl_->shipped_dir.empty()
+                 ? " (no shipped plugin folder was found)"
+                 : " (the shipped plugin folder " + impl_->shipped_dir + " holds none)";
       else
         m += did_you_mean(o, known);
       throw InputError(m);
