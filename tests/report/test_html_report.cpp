@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output_test_util.hpp"
+#include "report/answer_sentence.hpp"
 #include "report/html_report.hpp"
 #include "tessera/error.hpp"
 
@@ -146,6 +147,20 @@ TEST_CASE("html report of a band with fields missing or mistyped draws its line 
 }
 
 // Issue 30: every report opens with a sentence stating the answer, right under its title.
+// Quantities in the sentence: seconds as s/ms/µs, base units (B/s, FLOP/s, B) with the SI prefix
+// core/units.hpp picks, 3 significant digits, other units as they are.
+TEST_CASE("html report answer quantities in human units") {
+  using tessera::answer_quantity;
+  CHECK(answer_quantity(0.0129, "s") == "12.9 ms");
+  CHECK(answer_quantity(4.2e-5, "s") == "42 \u00b5s");
+  CHECK(answer_quantity(3.35e12, "B/s") == "3.35 TB/s");
+  CHECK(answer_quantity(450, "B/s") == "450 B/s");
+  CHECK(answer_quantity(989e12, "FLOP/s") == "989 TFLOP/s");
+  CHECK(answer_quantity(80e9, "B") == "80 GB");
+  CHECK(answer_quantity(2689.4, "tokens/s") == "2689 tokens/s");
+  CHECK(answer_quantity(0.5, "") == "0.5");
+}
+
 TEST_CASE("html report opens with the answer sentence of each study") {
   const auto answer = [](const json& r) {
     const std::string h = tessera::html_report(r, "tessera x", fake_assets());

@@ -6,6 +6,7 @@
 
 #include "report/vega_json.hpp"
 #include "report/vega_specs.hpp"
+#include "tessera/units.hpp"
 
 namespace tessera {
 namespace {
@@ -220,17 +221,12 @@ std::string answer_quantity(double v, const std::string& unit) {
     std::snprintf(buf, sizeof buf, "$%.0f", v);
     return buf;
   }
-  // SI prefixes for bandwidths and rates written in base units (B/s, FLOP/s).
-  std::string prefix;
-  double x = v;
-  if (unit == "B/s" || unit == "FLOP/s" || unit == "B")
-    for (const char* p : {"k", "M", "G", "T", "P", "E"}) {
-      if (std::fabs(x) < 1000) break;
-      x /= 1000;
-      prefix = p;
-    }
-  if (unit.empty()) return answer_g3(x);
-  return answer_g3(x) + " " + prefix + unit;
+  // Bandwidths, rates and sizes in base units: the SI prefix core/units.hpp picks.
+  if (unit == "B/s") return format_quantity(v, Dimension::bandwidth, 3);
+  if (unit == "FLOP/s") return format_quantity(v, Dimension::flop_rate, 3);
+  if (unit == "B") return format_quantity(v, Dimension::bytes, 3);
+  if (unit.empty()) return answer_g3(v);
+  return answer_g3(v) + " " + unit;
 }
 
 std::string answer_sentence(const json& result) {
