@@ -53,9 +53,11 @@ cd "$work/elsewhere"
 
 # 2. The plugins found are the copy's.
 plugins=$("${clean_env[@]}" "$copy/bin/tessera" plugins 2>&1) || fail "tessera plugins failed: $plugins"
-echo "$plugins" | grep -qF "$copy/lib/tessera/plugins" || fail "tessera plugins names no plugin of the copy:
+# (Here-strings, not `echo | grep -q`: grep -q stops at the first match, and with pipefail the
+# writer's SIGPIPE on a long listing would fail the check.)
+grep -qF "$copy/lib/tessera/plugins" <<<"$plugins" || fail "tessera plugins names no plugin of the copy:
 $plugins"
-if echo "$plugins" | grep -qF "$src"; then fail "tessera plugins names the source tree:
+if grep -qF "$src" <<<"$plugins"; then fail "tessera plugins names the source tree:
 $plugins"; fi
 
 # 3. The default scenario from the copy, and its HTML report with the copy's chart libraries.
@@ -67,6 +69,15 @@ grep -q '"scenario": "relocated-copy"' "$work/elsewhere/run.json" || fail "the r
 if grep -qF "$src" "$work/elsewhere/run.json" "$work/elsewhere/run.err"; then fail "the run's output names the source tree"; fi
 if [ $have_web = 1 ]; then
   grep -q "Drawn with vega [0-9.]*-relocated" "$work/elsewhere/run.html" || fail "the HTML report did not inline the copy's vega"
+fi
+# 4. The Python module of the copy (when built) finds the copy's plugins and data.
+if [ $have_python = 1 ]; then
+  py=$("${clean_env[@]}" "PYTHONPATH=$copy/python" python3 -c 'import tessera
+print(tessera.plugin_search_path())
+print(tessera.Scenario.load().name)' 2>&1) || fail "the copy's Python module failed: $py"
+  grep -qF "$copy/lib/tessera/plugins" <<<"$py" || fail "the copy's Python module searches no plugin folder of the copy: $py"
+  if grep -qF "$build" <<<"$py"; then fail "the copy's Python module searches the build tree: $py"; fi
+  grep -qx "relocated-copy" <<<"$py" || fail "the copy's Python module did not read the copy's default scenario: $py"
 fi
 rm -rf "$work"
 if [ "$paths" = check-paths ]; then
