@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/cancellation.hpp"
+#include "core/executor.hpp"
 #include "core/pareto.hpp"
 #include "core/reservoir.hpp"
 #include "core/streaming_front.hpp"
@@ -171,6 +172,158 @@ std::string serve_record_reason(const Session& session, const ServeRecord& r) {
   return serving_reason(session, e);
 }
 
+namespace {
+
+// How the evaluated points are summarised, for one work unit (buffered: its runnable points and
+// streamed rows handed to the study's merge in plan order) or for the whole study (streaming):
+// the counts, the top N, the frontier, the closest miss, the sample and the rows.
+class ServeSummary {
+ public:
+  // buffered: a unit's of at most `unit_points` points (its buffers reserved once).
+  ServeSummary(const Session& session, const ServeStudyOptions& options, const std::vector<Direction>& dirs,
+               bool buffered, std::uint64_t unit_points = 0)
+      : session_(session),
+        options_(options),
+        buffered_(buffered),
+        top_(options.top, serve_rank_less),
+        front_(dirs, {}),
+        sample_(buffered ? 0 : options.points) {
+    if (buffered && options.points > 0) points_.reserve(static_cast<std::size_t>(unit_points));
+    if (buffered && options.on_point) rows_.reserve(static_cast<std::size_t>(unit_points));
+  }
+
+  void offer(ServeRecord& r) {
+    ++counts_.evaluated;
+    switch (r.verdict) {
+      case ServingVerdict::feasible:
+        ++counts_.within_slo;
+        break;
+      case ServingVerdict::invalid:
+        ++counts_.invalid;
+        break;
+      case ServingVerdict::unsupported:
+        ++counts_.unsupported;
+        break;
+      case ServingVerdict::kv_overflow:
+        ++counts_.kv_overflow;
+        break;
+      case ServingVerdict::non_finite:
+        ++counts_.non_finite;
+        break;
+      case ServingVerdict::slo:
+        ++counts_.slo_miss;
+        break;
+    }
+    if (r.runnable) ++counts_.runnable;
+    if (r.runnable && options_.points > 0) offer_point(serve_point_of(r));
+    if (options_.on_point) {
+      r.reason = serve_record_reason(session_, r);
+      offer_row(r);
+    }
+    if (r.feasible) {
+      best_tokens_per_s_per_pe_ = std::max(best_tokens_per_s_per_pe_, r.tokens_per_s_per_pe);
+      top_.offer(r);
+      front_.offer(r);
+    } else if (r.runnable) {
+      offer_miss(r);
+    }
+  }
+  // The exact merge of a unit's summary, the units taken in plan order: counts add, the best
+  // tokens/s/PE is the larger, the top N and the frontier of a union are those of the parts'
+  // (serve_rank_less is a strict order, ties end on the key), the closest miss the closer, and
+  // the sample and the rows are fed in the study's order as if streamed.
+  void absorb(ServeSummary& unit) {
+    const ServeCounts& c = unit.counts_;
+    counts_.evaluated += c.evaluated;
+    counts_.within_slo += c.within_slo;
+    counts_.invalid += c.invalid;
+    counts_.unsupported += c.unsupported;
+    counts_.kv_overflow += c.kv_overflow;
+    counts_.non_finite += c.non_finite;
+    counts_.slo_miss += c.slo_miss;
+    counts_.runnable += c.runnable;
+    best_tokens_per_s_per_pe_ = std::max(best_tokens_per_s_per_pe_, unit.best_tokens_per_s_per_pe_);
+    for (const ServeRecord& r : unit.top_.take()) top_.offer(r);
+    for (const ServeRecord& r : unit.front_.take(serve_rank_less)) front_.offer(r);
+    if (unit.closest_) offer_miss(*unit.closest_);
+    for (const ServePoint& p : unit.points_) offer_point(p);
+    for (const ServeRecord& r : unit.rows_) offer_row(r);
+    unit.points_.clear();
+    unit.rows_.clear();
+  }
+
+  // Into `result` (its counts of what was evaluated, the best tokens/s/PE, the top N, the
+  // frontier, the sample and the closest miss).
+  void finish(ServeResult& result) {
+    ServeCounts& counts = result.counts;
+    counts.evaluated = counts_.evaluated;
+    counts.within_slo = counts_.within_slo;
+    counts.invalid = counts_.invalid;
+    counts.unsupported = counts_.unsupported;
+    counts.kv_overflow = counts_.kv_overflow;
+    counts.non_finite = counts_.non_finite;
+    counts.slo_miss = counts_.slo_miss;
+    counts.runnable = counts_.runnable;
+    result.best_tokens_per_s_per_pe = best_tokens_per_s_per_pe_;
+    result.top = top_.take();
+    result.frontier = front_.take(serve_rank_less);
+    result.points_seen = sample_.seen();
+    result.points_sampled = sample_.sampled();
+    result.points = sample_.take();
+    std::sort(result.points.begin(), result.points.end(),
+              [](const ServePoint& a, const ServePoint& b) { return a.key < b.key; });
+    for (ServeRecord& r : result.top) r.reason.clear();
+    for (ServeRecord& r : result.frontier) r.reason.clear();
+    if (counts.within_slo == 0 && closest_) {
+      closest_->reason = serve_record_reason(session_, *closest_);
+      result.closest_miss = std::move(closest_);
+    }
+  }
+
+  std::uint64_t evaluated() const { return counts_.evaluated; }
+
+ private:
+  void offer_miss(const ServeRecord& r) {
+    if (!closest_ || closer_miss(r, *closest_)) closest_ = r;
+  }
+  void offer_point(const ServePoint& p) {
+    if (buffered_)
+      points_.push_back(p);
+    else
+      sample_.offer(p);
+  }
+  void offer_row(const ServeRecord& r) {
+    if (buffered_)
+      rows_.push_back(r);
+    else
+      options_.on_point(r);
+  }
+
+  const Session& session_;
+  const ServeStudyOptions& options_;
+  bool buffered_;
+  ServeCounts counts_;
+  double best_tokens_per_s_per_pe_ = 0;
+  TopN<ServeRecord, decltype(&serve_rank_less)> top_;
+  StreamingFront<ServeRecord, AxisValues> front_;
+  std::optional<ServeRecord> closest_;
+  Reservoir<ServePoint> sample_;
+  std::vector<ServePoint> points_;  // buffered: runnable points, in order
+  std::vector<ServeRecord> rows_;   // buffered: every point, reason included (on_point)
+};
+
+// What one worker evaluates with: its threads and their buffers, a batch of slots.
+struct ServeWorker {
+  ServeWorker(unsigned threads, std::size_t batch) : pool(threads), slots(batch) {
+    for (unsigned t = 0; t < pool.threads(); ++t) buffers.push_back(std::make_unique<ServingEvaluation>());
+  }
+  BatchEvaluator pool;
+  std::vector<std::unique_ptr<ServingEvaluation>> buffers;
+  std::vector<ServeRecord> slots;
+};
+
+}  // namespace
+
 ServeResult run_serve_study(const Session& session, const ServeStudyOptions& options) {
   const Scenario& scenario = session.scenario();
   ServeResult result;
@@ -187,88 +340,63 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   const std::vector<ServingPoint> points = serving_points(scenario.sweep);
   result.counts.points = points.size();
   const std::uint64_t total = static_cast<std::uint64_t>(configs.size()) * points.size();
-
-  BatchEvaluator pool(options.threads);
-  std::vector<std::unique_ptr<ServingEvaluation>> buffers;
-  for (unsigned t = 0; t < pool.threads(); ++t) buffers.push_back(std::make_unique<ServingEvaluation>());
   const std::size_t batch = static_cast<std::size_t>(
       std::min<std::uint64_t>(std::max<std::size_t>(1, options.batch), std::max<std::uint64_t>(1, total)));
-  std::vector<ServeRecord> slots(batch);
 
   std::vector<Direction> dirs;
   for (const ServeAxis& a : result.axes) dirs.push_back(a.direction);
-  TopN<ServeRecord, decltype(&serve_rank_less)> top(options.top, serve_rank_less);
-  StreamingFront<ServeRecord, AxisValues> front(dirs, {});
-  std::optional<ServeRecord> closest;
-  ServeCounts& counts = result.counts;
-  Reservoir<ServePoint> sample(options.points);
+  ServeSummary summary(session, options, dirs, false);
 
-  for (std::uint64_t first = 0; first < total; first += batch) {
-    throw_if_cancelled();
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(batch, total - first));
-    pool.run_indexed(n, [&](std::size_t begin, std::size_t end, std::size_t thread) {
-      ServingEvaluation& e = *buffers[thread];
-      for (std::size_t i = begin; i < end; ++i) {
-        const std::uint64_t key = first + i;
-        evaluator.evaluate(configs[key / points.size()], points[key % points.size()], e);
-        fill_serve_record(e, result.axes, key, slots[i]);
-      }
-    });
-    throw_if_cancelled();  // the batch may be incomplete
-    for (std::size_t i = 0; i < n; ++i) {
-      ServeRecord& r = slots[i];
-      ++counts.evaluated;
-      switch (r.verdict) {
-        case ServingVerdict::feasible:
-          ++counts.within_slo;
-          break;
-        case ServingVerdict::invalid:
-          ++counts.invalid;
-          break;
-        case ServingVerdict::unsupported:
-          ++counts.unsupported;
-          break;
-        case ServingVerdict::kv_overflow:
-          ++counts.kv_overflow;
-          break;
-        case ServingVerdict::non_finite:
-          ++counts.non_finite;
-          break;
-        case ServingVerdict::slo:
-          ++counts.slo_miss;
-          break;
-      }
-      if (r.runnable) ++counts.runnable;
-      if (r.runnable && options.points > 0) sample.offer(serve_point_of(r));
-      if (options.on_point) {
-        r.reason = serve_record_reason(session, r);
-        options.on_point(r);
-      }
-      if (r.feasible) {
-        result.best_tokens_per_s_per_pe = std::max(result.best_tokens_per_s_per_pe, r.tokens_per_s_per_pe);
-        top.offer(r);
-        front.offer(r);
-      } else if (r.runnable && (!closest || closer_miss(r, *closest))) {
-        closest = r;
-      }
+  // Evaluates the points [first, last) of the study's order into `into`, a batch at a time.
+  const auto evaluate_range = [&](std::uint64_t first, std::uint64_t last, ServeWorker& w, ServeSummary& into,
+                                  const ProgressCallback& progress) {
+    for (std::uint64_t from = first; from < last; from += batch) {
+      throw_if_cancelled();
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(batch, last - from));
+      w.pool.run_indexed(n, [&](std::size_t begin, std::size_t end, std::size_t thread) {
+        ServingEvaluation& e = *w.buffers[thread];
+        for (std::size_t i = begin; i < end; ++i) {
+          const std::uint64_t key = from + i;
+          evaluator.evaluate(configs[key / points.size()], points[key % points.size()], e);
+          fill_serve_record(e, result.axes, key, w.slots[i]);
+        }
+      });
+      throw_if_cancelled();  // the batch may be incomplete
+      for (std::size_t i = 0; i < n; ++i) into.offer(w.slots[i]);
+      report_progress(progress, into.evaluated(), total, "serving points");
     }
-    report_progress(options.on_progress, counts.evaluated, total, "serving points");
+  };
+
+  // The plan: the study's points in work units of unit_size, merged in the study's order.
+  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : kDefaultServeUnit;
+  if (total <= unit_size) {
+    ServeWorker w(options.threads, batch);
+    evaluate_range(0, total, w, summary, options.on_progress);
+  } else {
+    const std::size_t units = static_cast<std::size_t>((total + unit_size - 1) / unit_size);
+    ThreadExecutor own(options.threads);
+    Executor& executor = options.executor ? *options.executor : own;
+    std::vector<std::unique_ptr<ServeWorker>> workers(executor.workers());
+    std::vector<std::unique_ptr<ServeSummary>> outcomes(units);
+    executor.execute(
+        units,
+        [&](std::size_t u, const UnitSlot& slot) {
+          std::unique_ptr<ServeWorker>& w = workers.at(slot.worker);
+          if (!w) w = std::make_unique<ServeWorker>(slot.threads, batch);
+          const std::uint64_t first = u * unit_size;
+          auto outcome = std::make_unique<ServeSummary>(session, options, dirs, true,
+                                                        std::min(total, first + unit_size) - first);
+          evaluate_range(first, std::min(total, first + unit_size), *w, *outcome, {});
+          outcomes[u] = std::move(outcome);
+        },
+        [&](std::size_t u) {
+          summary.absorb(*outcomes[u]);
+          outcomes[u].reset();
+          report_progress(options.on_progress, summary.evaluated(), total, "serving points");
+        });
   }
   throw_if_cancelled();
-
-  result.top = top.take();
-  result.frontier = front.take(serve_rank_less);
-  result.points_seen = sample.seen();
-  result.points_sampled = sample.sampled();
-  result.points = sample.take();
-  std::sort(result.points.begin(), result.points.end(),
-            [](const ServePoint& a, const ServePoint& b) { return a.key < b.key; });
-  for (ServeRecord& r : result.top) r.reason.clear();
-  for (ServeRecord& r : result.frontier) r.reason.clear();
-  if (counts.within_slo == 0 && closest) {
-    closest->reason = serve_record_reason(session, *closest);
-    result.closest_miss = std::move(closest);
-  }
+  summary.finish(result);
   return result;
 }
 

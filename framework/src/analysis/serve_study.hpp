@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/executor.hpp"
 #include "core/progress.hpp"
 #include "eval/serving_evaluator.hpp"
 #include "eval/session.hpp"
@@ -104,7 +105,17 @@ struct ServeStudyOptions {
   // At most this many runnable points kept as ServeResult::points: all of them when they are
   // no more, else a seeded reservoir sample (core/reservoir.hpp). 0 = none.
   std::size_t points = 0;
+  // The study's plan (docs/architecture.md "Studies: plan, work units, merge"): the points in
+  // work units of this many (0 = kDefaultServeUnit), computed by `executor` (nullptr: a
+  // ThreadExecutor of `threads`) and merged exactly in the study's order. The result and the
+  // rows are the same for every unit size, executor and thread count.
+  std::uint64_t unit_size = 0;
+  Executor* executor = nullptr;
 };
+
+// Serving points per work unit (ServeStudyOptions::unit_size's default): a unit's buffered
+// rows (--csv) and points stay under a few MB.
+inline constexpr std::uint64_t kDefaultServeUnit = 16384;
 
 // How the records are ranked and the frontier is drawn.
 struct ServeAxis {

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/cancellation.hpp"
+#include "core/executor.hpp"
 #include "core/reservoir.hpp"
 #include "core/streaming_front.hpp"
 #include "core/top_n.hpp"
@@ -155,22 +156,158 @@ SearchPoint point_of(std::uint64_t key, const ConfigRecord& r) {
 // The space's order.
 bool key_less(const Candidate& a, const Candidate& b) { return a.key < b.key; }
 
+// The session's objective directions, in order (the ranking's ties, the frontier's axes).
+std::vector<Direction> directions(const Session& session) {
+  std::vector<Direction> dirs;
+  for (const auto& o : session.evaluator().objectives()) dirs.push_back(o.direction);
+  return dirs;
+}
+
 // A candidate's objective values, for the frontier.
 struct CandidateObjectives {
   const std::array<double, kMaxObjectives>& operator()(const Candidate& c) const { return c.objectives; }
 };
 
-}  // namespace
+// The configurations a search proposes and how they are summarised, for one work unit or for
+// the whole study: counts, the top N, the frontier, and (buffered: a unit's, handed to the
+// study's merge in plan order; streaming: the study's own) the sampled points and the records.
+class Summary {
+ public:
+  // buffered: a unit's of at most `unit_configs` configurations (its point buffer reserved once).
+  Summary(const SearchOptions& options, const std::vector<Direction>& dirs, bool buffered,
+          std::uint64_t unit_configs = 0)
+      : options_(options),
+        dirs_(dirs),
+        buffered_(buffered),
+        want_records_(options.keep_records || static_cast<bool>(options.on_record)),
+        top_(options.top, rank_less),
+        front_(dirs, {}),
+        sample_(buffered ? 0 : options.points) {
+    if (buffered && options.points > 0) points_.reserve(static_cast<std::size_t>(unit_configs));
+  }
 
-SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
-                        const SearchOptions& options) {
-  SearchResult result;
-  result.objectives = session.evaluator().objectives();
-  result.counts.enumerated = space.enumerated();
-  result.counts.valid = space.valid_count();
+  // One distinct evaluated configuration at position `key` of the space's order.
+  void offer(std::uint64_t key, const ConfigRecord& r) {
+    ++counts_.evaluated;
+    if (r.feasible) ++counts_.feasible;
+    if (r.valid && r.non_finite != NonFinite::none) ++counts_.non_finite;
+    if (r.feasible) offer_candidate(candidate(key, r, dirs_));
+    if (want_records_) {
+      if (buffered_ || options_.keep_records) records_.emplace_back(key, r);
+      if (!buffered_ && options_.on_record) options_.on_record(r);
+    }
+    if (options_.points > 0 && r.valid && r.non_finite == NonFinite::none) offer_point(point_of(key, r));
+  }
+  // The exact merge of a unit's summary, the units taken in plan order: counts add, the top N
+  // of a union is the top N of the parts' top N (the ranking is a strict order: ties end on
+  // the key), its frontier the frontier of the parts' frontiers (core/streaming_front.hpp),
+  // and the sample and the records are fed in the space's order as if streamed.
+  void absorb(Summary& unit) {
+    counts_.evaluated += unit.counts_.evaluated;
+    counts_.feasible += unit.counts_.feasible;
+    counts_.non_finite += unit.counts_.non_finite;
+    for (const Candidate& c : unit.top_.take()) top_.offer(c);
+    for (const Candidate& c : unit.front_.take(key_less)) offer_front(c);
+    for (const SearchPoint& p : unit.points_) offer_point(p);
+    for (auto& [key, r] : unit.records_) {
+      if (options_.on_record) options_.on_record(r);
+      if (options_.keep_records) records_.emplace_back(key, std::move(r));
+    }
+    unit.points_.clear();
+    unit.records_.clear();
+  }
 
-  BatchEvaluator evaluator(options.threads);
+  const SearchCounts& counts() const { return counts_; }
+  bool wants_reason() const { return want_records_; }
+  std::vector<Candidate> take_top() { return top_.take(); }
+  std::vector<Candidate> take_front() { return front_.take(key_less); }
+  std::vector<std::pair<std::uint64_t, ConfigRecord>> take_records() { return std::move(records_); }
+  Reservoir<SearchPoint>& sample() { return sample_; }
 
+ private:
+  void offer_candidate(const Candidate& c) {
+    top_.offer(c);
+    offer_front(c);
+  }
+  void offer_front(const Candidate& c) {
+    if (!dirs_.empty()) front_.offer(c);
+  }
+  void offer_point(const SearchPoint& p) {
+    if (buffered_)
+      points_.push_back(p);
+    else
+      sample_.offer(p);
+  }
+
+  const SearchOptions& options_;
+  const std::vector<Direction>& dirs_;
+  bool buffered_;
+  bool want_records_;
+  SearchCounts counts_;
+  TopN<Candidate, decltype(&rank_less)> top_;
+  StreamingFront<Candidate, CandidateObjectives> front_;
+  Reservoir<SearchPoint> sample_;
+  std::vector<SearchPoint> points_;                              // buffered: valid finite, in order
+  std::vector<std::pair<std::uint64_t, ConfigRecord>> records_;  // buffered, or keep_records
+};
+
+// A contiguous slice [first, first + count) of a grid's valid configurations, as a separable
+// strategy sees its work unit: the same knobs and rules, only the slice's configurations.
+class SliceSpace final : public SearchSpace {
+ public:
+  SliceSpace(const GridSpace& base, std::uint64_t first, std::uint64_t count)
+      : base_(base), first_(first), count_(count) {}
+  const std::vector<std::int32_t>& values_cp() const override { return base_.values_cp(); }
+  const std::vector<std::int32_t>& values_tp() const override { return base_.values_tp(); }
+  const std::vector<std::int32_t>& values_pp() const override { return base_.values_pp(); }
+  const std::vector<std::int32_t>& values_dp() const override { return base_.values_dp(); }
+  const std::vector<std::int32_t>& values_ep() const override { return base_.values_ep(); }
+  const std::vector<KvShardMode>& values_kv_shard_mode() const override {
+    return base_.values_kv_shard_mode();
+  }
+  const std::vector<FfnShardScope>& values_ffn_shard_scope() const override {
+    return base_.values_ffn_shard_scope();
+  }
+  const std::vector<std::int8_t>& values_tp_placement() const override { return base_.values_tp_placement(); }
+  const std::vector<std::int8_t>& values_cp_placement() const override { return base_.values_cp_placement(); }
+  const std::vector<CpRingVariant>& values_cp_ring_variant() const override {
+    return base_.values_cp_ring_variant();
+  }
+  ParallelConfig defaults() const override { return base_.defaults(); }
+  bool is_valid_canonical(const ParallelConfig& c) const override { return in_slice(base_.index_of(c)); }
+  ParallelConfig canonicalize(const ParallelConfig& c) const override { return base_.canonicalize(c); }
+  const std::vector<ParallelConfig>& valid_configs() const override {
+    if (list_.size() != count_) {
+      list_.resize(static_cast<std::size_t>(count_));
+      base_.valid_range(first_, list_);
+    }
+    return list_;
+  }
+  std::uint64_t valid_count() const override { return count_; }
+  std::size_t valid_range(std::uint64_t first, std::span<ParallelConfig> out) const override {
+    if (first >= count_) return 0;
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), count_ - first));
+    return base_.valid_range(first_ + first, out.first(n));
+  }
+  bool in_slice(std::int64_t index) const {
+    return index >= 0 && static_cast<std::uint64_t>(index) >= first_ &&
+           static_cast<std::uint64_t>(index) < first_ + count_;
+  }
+
+ private:
+  const GridSpace& base_;
+  std::uint64_t first_, count_;
+  mutable std::vector<ParallelConfig> list_;
+};
+
+// One work unit: the strategy run over `space` (the whole grid, or one slice of it for a
+// separable strategy), each distinct configuration offered to `summary`. Duplicates are dropped
+// (the first proposal kept): a bit per position of the unit, a set for the (rare) proposals
+// outside the grid (whole-grid units only: a separable strategy's proposals stay in its slice).
+void search_unit(const Session& session, const GridSpace& grid, const SearchSpace& space,
+                 const SliceSpace* slice, std::uint64_t first, const SearchStrategy& strategy,
+                 const SearchOptions& options, const std::vector<Direction>& dirs, BatchEvaluator& evaluator,
+                 Summary& summary, const ProgressCallback& progress) {
   std::unique_ptr<SearchRun> run = strategy.start(space);
   if (!run) throw_plugin_error(strategy, "search", "start returned no SearchRun (a null pointer)");
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
@@ -178,40 +315,32 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   std::vector<ConfigRecord> slots;  // grown to the largest batch proposed (small spaces: small)
   std::vector<SearchScore> scores;
   std::vector<double> score_objectives;  // scores[i].objectives: k values per configuration
-  const ProgressCallback& progress = options.on_progress;
 
-  // Duplicates are dropped (the first proposal kept): a bit per grid position, a set for the
-  // (rare) proposals outside the grid.
-  const std::uint64_t valid = space.valid_count();
-  std::vector<std::uint64_t> seen((valid + 63) / 64, 0);
+  const std::uint64_t valid = grid.valid_count();
+  const std::uint64_t count = space.valid_count();
+  const std::uint64_t bound = slice ? count : grid.enumerated();  // distinct proposals at most
+  std::vector<std::uint64_t> seen((count + 63) / 64, 0);
   std::unordered_set<ParallelConfig> seen_outside;
   std::uint64_t outside = 0;
-
-  std::vector<Direction> dirs;
-  for (const auto& o : result.objectives) dirs.push_back(o.direction);
-  TopN<Candidate, decltype(&rank_less)> top(options.top, rank_less);
-  StreamingFront<Candidate, CandidateObjectives> front(dirs, {});
-  std::vector<std::pair<std::uint64_t, ConfigRecord>> all;  // keep_records only
-  const bool want_reason = options.keep_records || static_cast<bool>(options.on_record);
-  Reservoir<SearchPoint> sample(options.points);
 
   // Termination (docs/plugin-guide.md §10): a search that proposes nothing new for more than
   // search.stale_rounds rounds in a row, or more distinct configurations than the grid has
   // points, is stopped with an error naming it.
   const std::uint64_t stale_limit = current_limits().search_stale_rounds;
   std::uint64_t stale_rounds = 0;
+  std::uint64_t evaluated = 0;
 
   for (;;) {
     throw_if_cancelled();
     const std::size_t n = std::min(batch, run->propose(std::span<ParallelConfig>(proposed.data(), batch)));
     if (n == 0) break;
-    const std::uint64_t evaluated_before = result.counts.evaluated;
+    const std::uint64_t evaluated_before = evaluated;
     if (slots.size() < n) {
       slots.resize(n);
       scores.resize(n);
       score_objectives.resize(n * dirs.size());
     }
-    evaluate_batch(session, space, proposed, n, slots, evaluator);
+    evaluate_batch(session, grid, proposed, n, slots, evaluator);
     throw_if_cancelled();  // the batch may be incomplete
     for (std::size_t i = 0; i < n; ++i) {
       ConfigRecord& r = slots[i];
@@ -223,54 +352,99 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
                                                                : std::numeric_limits<double>::infinity();
       scores[i].objectives = values;
       std::uint64_t key;
+      if (slice && !slice->in_slice(r.grid_index))
+        throw_plugin_error(strategy, "search",
+                           "declares itself separable but proposed a configuration outside the slice of "
+                           "the space it was given");
       if (r.grid_index >= 0) {
         key = static_cast<std::uint64_t>(r.grid_index);
-        std::uint64_t& word = seen[key / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (key % 64);
+        std::uint64_t& word = seen[(key - first) / 64];
+        const std::uint64_t bit = std::uint64_t{1} << ((key - first) % 64);
         if (word & bit) continue;
         word |= bit;
       } else {
         if (!seen_outside.insert(r.config).second) continue;
         key = valid + outside++;
       }
-      ++result.counts.evaluated;
-      if (r.feasible) ++result.counts.feasible;
-      if (r.valid && r.non_finite != NonFinite::none) ++result.counts.non_finite;
-      if (want_reason && !r.feasible) r.reason = record_reason(session, r);
-      if (options.on_record) options.on_record(r);
-      if (r.feasible) {
-        const Candidate c = candidate(key, r, dirs);
-        top.offer(c);
-        if (!dirs.empty()) front.offer(c);
-      }
-      if (options.keep_records) all.emplace_back(key, r);
-      if (options.points > 0 && r.valid && r.non_finite == NonFinite::none) sample.offer(point_of(key, r));
+      ++evaluated;
+      if (summary.wants_reason() && !r.feasible) r.reason = record_reason(session, r);
+      summary.offer(key, r);
     }
-    stale_rounds = result.counts.evaluated == evaluated_before ? stale_rounds + 1 : 0;
+    stale_rounds = evaluated == evaluated_before ? stale_rounds + 1 : 0;
     if (stale_rounds > stale_limit)
       throw_plugin_error(strategy, "search",
                          "proposed nothing new in " + std::to_string(stale_rounds) +
                              " rounds in a row (only configurations it had proposed before), which " +
                              limit_exceeded("search.stale_rounds") +
                              "; propose returns 0 when the search is done");
-    if (result.counts.evaluated > result.counts.enumerated)
+    if (evaluated > bound)
       throw_plugin_error(strategy, "search",
-                         "proposed " + std::to_string(result.counts.evaluated) +
-                             " distinct configurations, more than the grid's " +
-                             std::to_string(result.counts.enumerated) +
-                             " points; propose returns 0 when the search is done");
+                         "proposed " + std::to_string(evaluated) +
+                             " distinct configurations, more than the " + (slice ? "slice's " : "grid's ") +
+                             std::to_string(bound) + " points; propose returns 0 when the search is done");
     run->receive(std::span<const ParallelConfig>(proposed.data(), n),
                  std::span<const SearchScore>(scores.data(), n));
-    report_progress(progress, result.counts.evaluated, valid, "configurations");
+    report_progress(progress, summary.counts().evaluated, valid, "configurations");
   }
   throw_if_cancelled();
+}
 
-  const std::vector<Candidate> ranked = top.take();
-  const std::vector<Candidate> pareto = front.take(key_less);  // in the space's order
+}  // namespace
+
+SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
+                        const SearchOptions& options) {
+  SearchResult result;
+  result.objectives = session.evaluator().objectives();
+  result.counts.enumerated = space.enumerated();
+  result.counts.valid = space.valid_count();
+  const std::uint64_t valid = space.valid_count();
+  const std::vector<Direction> dirs = directions(session);
+  Summary summary(options, dirs, false);
+
+  // The plan: a separable strategy's space in slices of unit_size configurations, each a work
+  // unit; any other strategy (adaptive, or a sample of the whole space) one unit.
+  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : kDefaultSearchUnit;
+  const bool sliced = strategy.separable() && valid > unit_size;
+  if (!sliced) {
+    BatchEvaluator evaluator(options.threads);
+    search_unit(session, space, space, nullptr, 0, strategy, options, dirs, evaluator, summary,
+                options.on_progress);
+  } else {
+    const std::size_t units = static_cast<std::size_t>((valid + unit_size - 1) / unit_size);
+    ThreadExecutor own(options.threads);
+    Executor& executor = options.executor ? *options.executor : own;
+    std::vector<std::unique_ptr<BatchEvaluator>> evaluators(executor.workers());
+    std::vector<std::unique_ptr<Summary>> outcomes(units);
+    executor.execute(
+        units,
+        [&](std::size_t u, const UnitSlot& slot) {
+          std::unique_ptr<BatchEvaluator>& evaluator = evaluators.at(slot.worker);
+          if (!evaluator) evaluator = std::make_unique<BatchEvaluator>(slot.threads);
+          const std::uint64_t first = u * unit_size;
+          const SliceSpace slice(space, first, std::min(unit_size, valid - first));
+          auto outcome = std::make_unique<Summary>(options, dirs, true, slice.valid_count());
+          search_unit(session, space, slice, &slice, first, strategy, options, dirs, *evaluator, *outcome,
+                      {});
+          outcomes[u] = std::move(outcome);
+        },
+        [&](std::size_t u) {
+          summary.absorb(*outcomes[u]);
+          outcomes[u].reset();
+          report_progress(options.on_progress, summary.counts().evaluated, valid, "configurations");
+        });
+  }
+  throw_if_cancelled();
+  result.counts.evaluated = summary.counts().evaluated;
+  result.counts.feasible = summary.counts().feasible;
+  result.counts.non_finite = summary.counts().non_finite;
+
+  const std::vector<Candidate> ranked = summary.take_top();
+  const std::vector<Candidate> pareto = summary.take_front();  // in the space's order
 
   // The records: every one (keep_records) or those the results refer to, in the space's order.
   std::vector<std::uint64_t> keys;
   if (options.keep_records) {
+    std::vector<std::pair<std::uint64_t, ConfigRecord>> all = summary.take_records();
     std::vector<std::size_t> order(all.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -282,14 +456,13 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
       result.records.push_back(std::move(all[i].second));
       result.records.back().key = all[i].first;
     }
-    decltype(all)().swap(all);
   } else {
     std::vector<const Candidate*> kept;
     for (const Candidate& c : ranked) kept.push_back(&c);
     for (const Candidate& c : pareto) kept.push_back(&c);
     std::sort(kept.begin(), kept.end(),
               [](const Candidate* a, const Candidate* b) { return a->key < b->key; });
-    Evaluation& scratch = evaluator.scratch();
+    Evaluation scratch;
     for (const Candidate* c : kept) {
       if (!keys.empty() && keys.back() == c->key) continue;
       keys.push_back(c->key);
@@ -306,6 +479,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   for (std::size_t i = 0; i < ranked.size() && i < options.top; ++i)
     result.top.push_back(index(ranked[i].key));
   for (const Candidate& c : pareto) result.pareto.push_back(index(c.key));
+  Reservoir<SearchPoint>& sample = summary.sample();
   result.points_seen = sample.seen();
   result.points_sampled = sample.sampled();
   result.points = sample.take();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/executor.hpp"
 #include "core/pareto.hpp"  // oriented()
 #include "core/progress.hpp"
 #include "eval/evaluator.hpp"
@@ -89,7 +90,18 @@ struct SearchOptions {
   // memory or not) kept as SearchResult::points: all of them when they are no more, else a
   // seeded reservoir sample (core/reservoir.hpp). 0 = none. The buffer is reserved once.
   std::size_t points = 0;
+  // The study's plan (docs/architecture.md "Studies: plan, work units, merge"): a separable
+  // strategy (SearchStrategy::separable) searches the space in work units of this many
+  // configurations (0 = kDefaultSearchUnit), computed by `executor` (nullptr: a ThreadExecutor
+  // of `threads`) and merged exactly in the space's order; any other strategy is one unit. The
+  // result is the same for every unit size, executor and thread count.
+  std::uint64_t unit_size = 0;
+  Executor* executor = nullptr;
 };
+
+// Configurations per work unit of a separable search (SearchOptions::unit_size's default): a
+// unit's buffered outcome (its sampled points, ~100 bytes each) stays under a few MB.
+inline constexpr std::uint64_t kDefaultSearchUnit = 16384;
 
 struct SearchResult {
   SearchCounts counts;

@@ -161,6 +161,10 @@ class GuardedSearch final : public SearchStrategy, public Guarded {
     if (!run) fail("start returned no SearchRun (a null pointer)");
     return std::make_unique<GuardedRun>(std::move(run), inner_, plugin_);
   }
+  bool separable() const override {
+    return call_plugin(
+        plugin_, [&] { return inner_->separable(); }, "separable");
+  }
 
  private:
   std::shared_ptr<SearchStrategy> inner_;

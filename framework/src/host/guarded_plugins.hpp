@@ -9,7 +9,8 @@
 //   memory    evaluate: every byte count finite and >= 0;
 //   objective evaluate: a finite value (unless the host's own totals were not: docs/limits.md),
 //             direction() one of the two, unit() not null;
-//   search    start: a SearchRun, not null; propose: at most the buffer's size; receive.
+//   search    start: a SearchRun, not null; propose: at most the buffer's size; receive;
+//             separable.
 //   serving   evaluate: every time and rate finite and >= 0, counts >= 0, tail >= mean.
 // A failure is `plugin KIND/NAME VERSION (PATH): <call> returned/threw ...` (PluginError,
 // exit 1; an InputError from the plugin stays one, exit 2). The evaluator adds the

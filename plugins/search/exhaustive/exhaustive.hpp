@@ -7,6 +7,9 @@ namespace tessera::plugins {
 class ExhaustiveSearch final : public SearchStrategy {
  public:
   std::unique_ptr<SearchRun> start(const SearchSpace& space) const override;
+  // A slice of the space is walked as the whole space's run walks it: the host may split the
+  // search into work units.
+  bool separable() const override { return true; }
 };
 
 }  // namespace tessera::plugins

@@ -73,6 +73,13 @@ class TESSERA_API SearchStrategy : public PluginObject {
  public:
   ~SearchStrategy() override;
   virtual std::unique_ptr<SearchRun> start(const SearchSpace& space) const = 0;
+  // True when a run over a slice of the space (a SearchSpace holding a contiguous range of its
+  // valid configurations) proposes exactly the slice's part of what a run over the whole space
+  // proposes, whatever receive() is told: the host then plans the search as independent work
+  // units, one slice each, computes them in parallel and merges them exactly
+  // (docs/architecture.md "Studies: plan, work units, merge"). An exhaustive walk is; a seeded
+  // sample of the whole space or an adaptive search is not (the default: one unit).
+  virtual bool separable() const { return false; }
 };
 
 }  // namespace tessera

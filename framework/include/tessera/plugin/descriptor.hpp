@@ -35,8 +35,9 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 inline constexpr std::uint32_t kLatencyInterfaceVersion = 5;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output.
 inline constexpr std::uint32_t kMemoryInterfaceVersion = 3;
-// search 2: SearchScore carries every objective's value.
-inline constexpr std::uint32_t kSearchInterfaceVersion = 2;
+// search 2: SearchScore carries every objective's value; 3: SearchStrategy::separable (a
+// strategy whose runs over slices of the space add up to its run over the whole).
+inline constexpr std::uint32_t kSearchInterfaceVersion = 3;
 // objective 2: evaluate() is handed the evaluated step (EvaluatedStep: stages, totals, memory);
 // 3: and the serving metrics in a serving study (EvaluatedStep::serving, ::prefill), the
 // machine's price (MachineSpec::price).
