@@ -933,5 +933,27 @@ TEST_CASE("collectives: MI355X mesh all-reduce hand-computed on the xgmi default
   CHECK(s.seconds == Approx(5.4e-6 + 7 * 16384 / (A * 0.85)));
 }
 
+// ---- issue 44: TPU v6e pod against Google's published pod figures (machines/tpu-v6e.yaml) ---
+// docs.cloud.google.com/tpu/docs/v6e: 256 chips, 2D torus, 800 GBps bidirectional ICI per chip
+// over 4 ports; "All-reduce bandwidth per Pod 102.4 TB/s", "Bisection bandwidth per Pod 3.2 TB/s".
+// The level's closed forms: whole-pod ring bandwidth 400 GB/s per chip x 256 chips = 102.4 TB/s;
+// bisection 2 x 256 / 16 = 32 links of b = 400 / 4 = 100 GB/s = 3.2 TB/s; a pass of the
+// dimension-by-dimension all-reduce takes 15 + 15 = 30 steps (not 255).
+TEST_CASE("collectives: TPU v6e pod bandwidths equal Google's published pod figures", "[collectives]") {
+  const MachineSpec m = machine("tpu-v6e.yaml");
+  const LevelSpec& pod = m.levels[0];
+  REQUIRE(pod.topology == LinkTopology::torus);
+  const LevelPaths p = level_paths(pod, 256, 1);
+  CHECK(p.ring_bw * 256 == Approx(102.4e12));
+  CHECK(p.ring_steps == 30);
+  CHECK(level_bisection_links(pod) == 32);
+  CHECK(level_bisection_links(pod) * pod.link_bw / 4 == Approx(3.2e12));
+  // The whole-pod all-reduce of 256 MiB: ring Simple 8.4 + 60 x 3.4 us + 2 (255/256) M / (400e9 x 0.8).
+  const LinkCost l = one_level(m, 0, 256);
+  CHECK(rel(candidates(coll(CommKind::all_reduce, 256, 256 * MiB, l), m)
+                .of(CollAlgorithm::nccl_ring, Protocol::simple),
+            (8.4 + 60 * 3.4) * us + 2.0 * 255 / 256 * 256 * MiB / (400e9 * 0.8)));
+}
+
 }  // namespace
 }  // namespace tessera
