@@ -820,5 +820,140 @@ TEST_CASE("collectives: no applicable algorithm is never free", "[collectives]")
   CHECK(collective_cost(coll(CommKind::all_to_all, 16, 1 * MiB, two), x).seconds > 0);
 }
 
+// ---- issue 44 fabrics: NeuronLink torus and ring (machines/trn2.yaml) ----------------------
+// Trn2 instance: 4x4 torus, link_bw 512 GB/s over 4 links of b = 128 GB/s; 16 chips span both
+// dimensions (2 paths each): ring bw 2 x 2 x 128 = 512 GB/s; steps (4-1) + (4-1) = 6 per pass
+// (neuronlink rings go dimension by dimension, as ici); all-to-all: the cut across a dimension,
+// (15/16) 4 x 2 x 128e9 / (2 x 2) = 240 GB/s. Defaults: NVLINK rows, link_efficiency 0.8
+// (409.6e9); tree depth 15 (chain); direct 5.4 us, 0.81.
+TEST_CASE("collectives: Trn2 NeuronLink torus hand-computed with dimension-by-dimension steps",
+          "[collectives]") {
+  const MachineSpec m = machine("trn2.yaml");
+  REQUIRE(m.levels[0].topology == LinkTopology::torus);
+  REQUIRE(m.levels[0].collectives.fabric == Fabric::neuronlink);
+  const LinkCost l = one_level(m, 0, 16);
+  const LevelPaths p = level_paths(m.levels[0], 16, 1);
+  CHECK(p.ring_bw == Approx(512e9));
+  CHECK(p.ring_steps == 6);
+  CHECK(p.a2a_bw == Approx(240e9));
+  const double nccl = 512e9 * 0.8, f = 2.0 * 15 / 16;
+  for (const double M : {16 * KiB, 1 * MiB, 256 * MiB}) {
+    INFO("M = " << M);
+    const Cands cs = candidates(coll(CommKind::all_reduce, 16, M, l), m);
+    CHECK(cs.n == 6);  // ring and tree x 3 protocols; no peer-memory kernels on NeuronLink
+    CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::ll), (6.6 + 12 * 0.6) * us + f * M / (nccl / 4)));
+    CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::simple), (8.4 + 12 * 3.4) * us + f * M / nccl));
+    CHECK(rel(cs.of(CollAlgorithm::nccl_tree, Protocol::ll),
+              (6.8 + 2 * 15 * 0.6) * us + M / (0.5 * nccl * 0.92 / 3.8)));
+    CHECK(collective_cost(coll(CommKind::all_reduce, 16, M, l), m).seconds == cs.min());
+    CHECK(rel(collective_cost(coll(CommKind::all_to_all, 16, M, l), m).seconds,
+              5.4 * us + 15.0 / 16 * M / (240e9 * 0.81)));
+  }
+  // 16 KiB: ring LL 13.8 + 30720 / 102.4e9 = 14.1 us (the chosen algorithm).
+  const CollectiveChoice s = collective_cost(coll(CommKind::all_reduce, 16, 16 * KiB, l), m);
+  CHECK((s.algorithm == CollAlgorithm::nccl_ring && s.protocol == Protocol::ll));
+  CHECK(s.seconds == Approx(13.8e-6 + f * 16384 / 102.4e9));
+  // The same torus as an NCCL fabric steps through all 16 ranks: 30 steps, not 12.
+  MachineSpec nv = m;
+  const LevelCollectives keep = nv.levels[0].collectives;
+  nv.levels[0].collectives.fabric = Fabric::nvlink;
+  CHECK(rel(candidates(coll(CommKind::all_reduce, 16, 1 * MiB, l), nv)
+                .of(CollAlgorithm::nccl_ring, Protocol::simple),
+            (8.4 + 30 * 3.4) * us + f * MiB / nccl));
+  CHECK(keep.fabric == Fabric::neuronlink);
+  // UltraServer: 4 same-coordinate chips in a ring of 4, link_bw 128 GB/s over 2 links of 64:
+  // the group spans the ring, ring bw 128 GB/s, 3 steps; all-gather Simple 8.4 + 3 x 3.4 us +
+  // (3/4) M / (128e9 x 0.8).
+  const LinkCost us4 = one_level(m, 1, 4);
+  CHECK(rel(candidates(coll(CommKind::all_gather, 4, 1 * MiB, us4), m)
+                .of(CollAlgorithm::nccl_ring, Protocol::simple),
+            (8.4 + 3 * 3.4) * us + 0.75 * MiB / (128e9 * 0.8)));
+}
+
+// ---- issue 44 fabrics: Gaudi 3 RoCE (machines/gaudi3.yaml) ---------------------------------
+// Node: 8 cards all-to-all over 21 x 200 GbE, link_bw 525 GB/s = 7 x b, b = 75 GB/s: ring bw
+// 525 GB/s (the mesh's 7 links at once), 7 steps. Fabric roce: NCCL NET rows (ring hop {2.7, 4.0,
+// 14.0} us, tree hop {5.0, 8.5, 28} us, tree LL128 x 120/128), link_efficiency 1, tree depth
+// floor(log2 8) = 3, direct 8.4 us x 1, no peer kernels, no in-network reduction.
+TEST_CASE("collectives: Gaudi 3 RoCE mesh hand-computed and hierarchical across nodes", "[collectives]") {
+  const MachineSpec m = machine("gaudi3.yaml");
+  REQUIRE(m.levels[0].collectives.fabric == Fabric::roce);
+  const LinkCost l = one_level(m, 0, 8);
+  const double b = 525e9;
+  for (const double M : {16 * KiB, 1 * MiB, 256 * MiB}) {
+    INFO("M = " << M);
+    const Cands cs = candidates(coll(CommKind::all_reduce, 8, M, l), m);
+    CHECK(cs.n == 6);
+    CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::ll), (6.6 + 14 * 2.7) * us + 1.75 * M / (b / 4)));
+    CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::simple), (8.4 + 14 * 14.0) * us + 1.75 * M / b));
+    CHECK(rel(cs.of(CollAlgorithm::nccl_tree, Protocol::ll),
+              (6.8 + 2 * 3 * 5.0) * us + M / (0.5 * b * 0.92 / 3.8)));
+    CHECK(rel(cs.of(CollAlgorithm::nccl_tree, Protocol::ll128),
+              (14.0 + 2 * 3 * 8.5) * us + M / (0.5 * b * 0.92 * 120 / 128)));
+    CHECK(cs.of(CollAlgorithm::one_shot) < 0);
+    CHECK(rel(collective_cost(coll(CommKind::all_to_all, 8, M, l), m).seconds, 8.4 * us + 0.875 * M / b));
+  }
+  // 16 KiB: tree LL 36.8 + 16384 / 63.55e9 = 37.06 us (ring LL 44.4 + 0.22 = 44.6 us).
+  const CollectiveChoice s = collective_cost(coll(CommKind::all_reduce, 8, 16 * KiB, l), m);
+  CHECK((s.algorithm == CollAlgorithm::nccl_tree && s.protocol == Protocol::ll));
+  CHECK(s.seconds == Approx(36.8e-6 + 16384 / (0.5 * b * 0.92 / 3.8)));
+  // Two nodes x 8: HCCL's hierarchical shape competes on roce (not on a `network` level).
+  const LinkCost two = across_nodes(m, 2);
+  const Cands x = candidates(coll(CommKind::all_reduce, 16, 16 * MiB, two), m);
+  int hier = 0;
+  for (int i = 0; i < x.n; ++i) hier += x.v[static_cast<std::size_t>(i)].shape == CommShape::hierarchical;
+  CHECK(hier > 0);
+  MachineSpec net = m;
+  net.levels[1].collectives.fabric = Fabric::network;
+  const Cands y = candidates(coll(CommKind::all_reduce, 16, 16 * MiB, two), net);
+  for (int i = 0; i < y.n; ++i) CHECK(y.v[static_cast<std::size_t>(i)].shape == CommShape::flat);
+  CHECK(collective_cost(coll(CommKind::all_reduce, 16, 16 * MiB, two), m).seconds == x.min());
+}
+
+// ---- issue 44: MI355X xGMI mesh on the fabric defaults (machines/mi355x.yaml) --------------
+// 7 links x 76.8 GB/s = 537.6 GB/s per direction; xgmi defaults: RCCL gfx942 rows (ring LL base
+// 12, hop 0.8 us; Simple 17, 3.6 us), link_efficiency 0.75, one_shot 5.4 us x 0.85, two_shot
+// 11 us x 0.72 (of nominal), LL128 off.
+TEST_CASE("collectives: MI355X mesh all-reduce hand-computed on the xgmi defaults", "[collectives]") {
+  const MachineSpec m = machine("mi355x.yaml");
+  const LinkCost l = one_level(m, 0, 8);
+  const double A = 537.6e9, nccl = A * 0.75;
+  for (const double M : {16 * KiB, 1 * MiB, 256 * MiB}) {
+    INFO("M = " << M);
+    const Cands cs = candidates(coll(CommKind::all_reduce, 8, M, l), m);
+    CHECK(cs.n == 6);
+    CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::ll), (12 + 14 * 0.8) * us + 1.75 * M / (nccl / 4)));
+    CHECK(rel(cs.of(CollAlgorithm::nccl_ring, Protocol::simple), (17 + 14 * 3.6) * us + 1.75 * M / nccl));
+    CHECK(rel(cs.of(CollAlgorithm::one_shot), 5.4 * us + 7 * M / (A * 0.85)));
+    CHECK(rel(cs.of(CollAlgorithm::two_shot), 11 * us + 1.75 * M / (A * 0.72)));
+  }
+  // 16 KiB: one_shot 5.4 + 114688 / 456.96e9 = 5.651 us.
+  const CollectiveChoice s = collective_cost(coll(CommKind::all_reduce, 8, 16 * KiB, l), m);
+  CHECK(s.algorithm == CollAlgorithm::one_shot);
+  CHECK(s.seconds == Approx(5.4e-6 + 7 * 16384 / (A * 0.85)));
+}
+
+// ---- issue 44: TPU v6e pod against Google's published pod figures (machines/tpu-v6e.yaml) ---
+// docs.cloud.google.com/tpu/docs/v6e: 256 chips, 2D torus, 800 GBps bidirectional ICI per chip
+// over 4 ports; "All-reduce bandwidth per Pod 102.4 TB/s", "Bisection bandwidth per Pod 3.2 TB/s".
+// The level's closed forms: whole-pod ring bandwidth 400 GB/s per chip x 256 chips = 102.4 TB/s;
+// bisection 2 x 256 / 16 = 32 links of b = 400 / 4 = 100 GB/s = 3.2 TB/s; a pass of the
+// dimension-by-dimension all-reduce takes 15 + 15 = 30 steps (not 255).
+TEST_CASE("collectives: TPU v6e pod bandwidths equal Google's published pod figures", "[collectives]") {
+  const MachineSpec m = machine("tpu-v6e.yaml");
+  const LevelSpec& pod = m.levels[0];
+  REQUIRE(pod.topology == LinkTopology::torus);
+  const LevelPaths p = level_paths(pod, 256, 1);
+  CHECK(p.ring_bw * 256 == Approx(102.4e12));
+  CHECK(p.ring_steps == 30);
+  CHECK(level_bisection_links(pod) == 32);
+  CHECK(level_bisection_links(pod) * pod.link_bw / 4 == Approx(3.2e12));
+  // The whole-pod all-reduce of 256 MiB: ring Simple 8.4 + 60 x 3.4 us + 2 (255/256) M / (400e9 x 0.8).
+  const LinkCost l = one_level(m, 0, 256);
+  CHECK(rel(candidates(coll(CommKind::all_reduce, 256, 256 * MiB, l), m)
+                .of(CollAlgorithm::nccl_ring, Protocol::simple),
+            (8.4 + 60 * 3.4) * us + 2.0 * 255 / 256 * 256 * MiB / (400e9 * 0.8)));
+}
+
 }  // namespace
 }  // namespace tessera

@@ -20,8 +20,14 @@ TESSERA_API const char* topology_name(LinkTopology t);
 
 // What a level's links are made of: selects the documented default collective constants
 // (docs/physics.md §5, NCCL's NVLINK / PCI / NET tables) and which algorithms exist on it.
-enum class Fabric : std::uint8_t { nvlink, xgmi, pcie, network, ici };
-inline constexpr int kFabricCount = 5;
+// `neuronlink` (AWS Trainium) runs its torus rings dimension by dimension as `ici` does; `roce`
+// (Intel Gaudi's integrated RoCE, HCCL) is a network whose collectives may be hierarchical.
+enum class Fabric : std::uint8_t { nvlink, xgmi, pcie, network, ici, neuronlink, roce };
+inline constexpr int kFabricCount = 7;
+// Fabrics whose torus / ring collectives step dimension by dimension (TPU XLA, Trainium Neuron).
+inline bool fabric_torus_rings(Fabric f) { return f == Fabric::ici || f == Fabric::neuronlink; }
+// Fabrics of NICs between hosts (NCCL's NET constants, one channel per NIC, binary trees).
+inline bool fabric_is_network(Fabric f) { return f == Fabric::network || f == Fabric::roce; }
 TESSERA_API const char* fabric_name(Fabric f);
 
 // Collective algorithms (docs/physics.md §5). `ring` is the alpha-beta ring of the earlier

@@ -21,6 +21,8 @@
 //  [R] RCCL ROCm/rccl tag rocm-6.2.2 src/graph/tuning.cc: baseLat LL/LL128/Simple 12/12/17 us,
 //      gfx942 tuning_model_5 hwLat xGMI Ring {0.8, -, 3.6}, Tree {0.8, -, 2.5} (LL128 off);
 //      src/graph/topo.h GFX94X_XGMI_WIDTH 48 GB/s per 64 GB/s xGMI link: 0.75.
+//  `ici` and `neuronlink` take the NVLink row as an estimate (no per-call constants published for
+//  TPU ICI or Trainium NeuronLink); `roce` (Gaudi HCCL) takes the NET row (HCCL publishes none).
 #include "tessera/machine.hpp"
 
 namespace tessera {
@@ -70,6 +72,7 @@ LevelCollectives fabric_collectives(Fabric f) {
   switch (f) {
     case Fabric::nvlink:
     case Fabric::ici:
+    case Fabric::neuronlink:
       c = from_row(f, kNvlink, 7.0 / 9.0);
       c.link_efficiency = 0.8;  // [L], SM80
       peer_kernels(c);
@@ -89,6 +92,7 @@ LevelCollectives fabric_collectives(Fabric f) {
       c.direct = {8.4 * us, 0, 1.0};  // NCCL send/recv to every peer: the Simple ring base [N]
       break;
     case Fabric::network:
+    case Fabric::roce:
       c = from_row(f, kNet, 120.0 / 128.0);
       c.in_network_cost = {18 * us, 0, 5.0 / 6.0};
       c.direct = {8.4 * us, 0, 1.0};

@@ -95,6 +95,10 @@ const char* fabric_name(Fabric f) {
       return "network";
     case Fabric::ici:
       return "ici";
+    case Fabric::neuronlink:
+      return "neuronlink";
+    case Fabric::roce:
+      return "roce";
   }
   return "unknown";
 }

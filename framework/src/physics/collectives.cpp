@@ -145,7 +145,7 @@ const AlgorithmCost& proto_cost(const std::array<AlgorithmCost, kProtocolCount>&
 // across nodes (tuning.cc: 2 * ((nRanks/nNodes - 1) * intraLat + log2i(nNodes) * interLat)):
 // log2i is floor(log2), the height of a binary tree of nNodes nodes (3 nodes: 1 level).
 double tree_depth(const LevelView& v) {
-  return v.lv->collectives.fabric == Fabric::network ? std::floor(std::log2(v.g)) : v.g - 1;
+  return fabric_is_network(v.lv->collectives.fabric) ? std::floor(std::log2(v.g)) : v.g - 1;
 }
 
 // One message of M bytes along one path of the level's topology: alpha per hop.
@@ -175,10 +175,11 @@ void level_candidates(CommKind kind, double M, const LevelView& v, const CommRat
   if (ring_kind && lc.allows(CollAlgorithm::nccl_ring)) {
     double f = 0, steps = 0;
     ring_factors(kind, g, f, steps);
-    // TPU-style collectives on an ICI torus run their rings dimension by dimension: fewer
-    // sequential steps than g - 1. NCCL's rings (every other fabric) step through all g ranks,
-    // so a torus never beats a switch of the same injection bandwidth there.
-    if (v.paths.ring_steps > 0 && v.lv->collectives.fabric == Fabric::ici)
+    // TPU-style collectives on an ICI torus (and Neuron's on a NeuronLink torus) run their
+    // rings dimension by dimension: fewer sequential steps than g - 1. NCCL's rings (every other
+    // fabric) step through all g ranks, so a torus never beats a switch of the same injection
+    // bandwidth there.
+    if (v.paths.ring_steps > 0 && fabric_torus_rings(v.lv->collectives.fabric))
       steps = (reduce ? 2 : 1) * v.paths.ring_steps;
     for (int p = 0; p < kProtocolCount; ++p) {
       const AlgorithmCost& a = proto_cost(lc.ring, p);
@@ -262,7 +263,9 @@ LevelView crossing(const LevelView& flat, const LinkCost& link, int d, double in
   return v;
 }
 
-// Whether any spanned level is a network (NICs): NCCL's multi-node rules apply.
+// Whether any spanned level is a network (NICs): NCCL's multi-node rules apply. `roce` (Gaudi's
+// HCCL) is not: HCCL implements most collectives hierarchically, scale-up and scale-out pipelined
+// (Intel Gaudi docs, "Intel Gaudi Network Configuration"), so the hierarchical shape competes.
 bool spans_network(const std::array<LevelView, kMaxLevels>& v, int k) {
   for (int i = 0; i < k; ++i)
     if (v[static_cast<std::size_t>(i)].lv->collectives.fabric == Fabric::network) return true;
@@ -277,7 +280,7 @@ bool spans_network(const std::array<LevelView, kMaxLevels>& v, int k) {
 double channel_bw(const LinkCost& link, const std::array<int, kMaxLevels>& digits,
                   const std::array<LevelView, kMaxLevels>& v, int i) {
   const LevelView& lv = v[static_cast<std::size_t>(i)];
-  if (lv.lv->collectives.fabric != Fabric::network || i == 0) return lv.ring_bw();
+  if (!fabric_is_network(lv.lv->collectives.fabric) || i == 0) return lv.ring_bw();
   double inner = 1;
   for (int j = 0; j < i; ++j) inner *= v[static_cast<std::size_t>(j)].g;
   double bw = lv.paths.ring_bw * inner;

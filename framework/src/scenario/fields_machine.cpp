@@ -17,11 +17,14 @@ constexpr ParamChoice kTopologies[] = {
     {"ring", "units in a ring: neighbours only"},
     {"all-to-all", "a direct link between every pair of units (link_bw shared among the peers)"},
     {"torus", "a torus of `dims` extents, neighbours in each dimension"}};
-constexpr ParamChoice kFabrics[] = {{"nvlink", "NVLink / NVSwitch (NCCL's NVLink constants)"},
-                                    {"xgmi", "AMD Infinity Fabric (xGMI)"},
-                                    {"pcie", "PCIe"},
-                                    {"network", "InfiniBand / Ethernet between nodes (NCCL's NET constants)"},
-                                    {"ici", "TPU inter-chip interconnect"}};
+constexpr ParamChoice kFabrics[] = {
+    {"nvlink", "NVLink / NVSwitch (NCCL's NVLink constants)"},
+    {"xgmi", "AMD Infinity Fabric (xGMI)"},
+    {"pcie", "PCIe"},
+    {"network", "InfiniBand / Ethernet between nodes (NCCL's NET constants)"},
+    {"ici", "TPU inter-chip interconnect"},
+    {"neuronlink", "AWS Trainium NeuronLink (torus rings by dimension, as ici)"},
+    {"roce", "Intel Gaudi integrated RoCE (HCCL: NET constants, hierarchical allowed)"}};
 constexpr ParamChoice kAlgorithms[] = {
     {"auto", "every algorithm but the legacy ring; the fastest is chosen per collective"},
     {"ring", "the legacy alpha-beta ring"},
