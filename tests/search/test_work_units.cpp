@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "analysis/exploration.hpp"
 #include "core/executor.hpp"
 #include "search_fixture.hpp"
 
@@ -165,4 +166,36 @@ TEST_CASE("a separable search gives the same result for every unit size thread c
   require_same(whole, searched(s, 64, 1, &reverse));
   // Every record kept: the same records in the same order.
   require_same(searched(s, 1u << 30, 2, nullptr, true), searched(s, 100, 2, nullptr, true));
+}
+
+TEST_CASE("explore computes its hardware points as work units - the same for every executor",
+          "[units][explore]") {
+  const Scenario sc = load("deepseek-v3-decode-32k-hypothetical-explore.yaml");
+  Session s(sc, registry());
+  const auto st = registry().create_search(sc.plugins.search);
+  const auto cost = registry().create_objective(choice("cost"));
+  const auto explored = [&](unsigned threads, Executor* executor) {
+    ExploreOptions o;
+    o.search.threads = threads;
+    o.search.top = 1;
+    o.sensitivity = false;
+    o.executor = executor;
+    return explore_hardware(s, *st, *cost, o);
+  };
+  const ExploreResult one = explored(1, nullptr);
+  REQUIRE(one.points.size() == 12u);
+  ReverseExecutor reverse;
+  for (const ExploreResult& other : {explored(3, nullptr), explored(2, &reverse)}) {
+    REQUIRE(other.points.size() == one.points.size());
+    for (std::size_t i = 0; i < one.points.size(); ++i) {
+      INFO("point " << i);
+      CHECK(other.points[i].values == one.points[i].values);
+      CHECK(other.points[i].feasible == one.points[i].feasible);
+      CHECK(other.points[i].best.config == one.points[i].best.config);
+      CHECK(other.points[i].best.latency_s == one.points[i].best.latency_s);
+      CHECK(other.points[i].cost == one.points[i].cost);
+      CHECK(other.points[i].counts.evaluated == one.points[i].counts.evaluated);
+    }
+    CHECK(other.pareto == one.pareto);
+  }
 }

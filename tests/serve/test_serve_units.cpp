@@ -3,6 +3,7 @@
 // unit size, thread count and executor.
 #include <catch2/catch.hpp>
 
+#include "analysis/serve_exploration.hpp"
 #include "core/executor.hpp"
 #include "serve_fixture.hpp"
 
@@ -101,4 +102,30 @@ TEST_CASE("the serving study gives the same result for every unit size thread co
   REQUIRE(none.result.counts.within_slo == 0u);
   REQUIRE(none.result.closest_miss.has_value());
   require_same(none, served(session, 11, 3));
+}
+
+TEST_CASE("serving explore computes its hardware points as work units - the same for every executor",
+          "[serve][units][explore]") {
+  const Session session(load("llama3.1-70b-serve-4k1k-pair-parts-explore.yaml"), registry());
+  const auto explored = [&](unsigned threads, Executor* executor) {
+    ServeExploreOptions o;
+    o.threads = threads;
+    o.executor = executor;
+    return explore_serving(session, o);
+  };
+  const ServeExploreResult one = explored(1, nullptr);
+  REQUIRE(one.points.size() > 1u);
+  ReverseExecutor reverse;
+  for (const ServeExploreResult& other : {explored(3, nullptr), explored(1, &reverse)}) {
+    REQUIRE(other.points.size() == one.points.size());
+    for (std::size_t i = 0; i < one.points.size(); ++i) {
+      INFO("point " << i);
+      CHECK(other.points[i].values == one.points[i].values);
+      CHECK(other.points[i].aggregated == one.points[i].aggregated);
+      CHECK(other.points[i].best == one.points[i].best);
+      CHECK(other.points[i].aggregated_machine == one.points[i].aggregated_machine);
+      CHECK(other.points[i].disaggregated.has_value() == one.points[i].disaggregated.has_value());
+    }
+    CHECK(other.ranking == one.ranking);
+  }
 }

@@ -1,5 +1,8 @@
 #include "analysis/exploration.hpp"
 
+#include <optional>
+
+#include "core/executor.hpp"
 #include "core/pareto.hpp"
 #include "host/plugin_defaults.hpp"
 #include "scenario/hardware_points.hpp"
@@ -13,48 +16,64 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
   SearchOptions so = options.search;
   so.on_progress = nullptr;  // the progress is over the hardware points
   ExploreResult result;
-  Evaluation scratch;
   const std::uint64_t total_points = sweep_hardware_points(sweep);
   report_progress(options.on_progress, 0, total_points, "hardware points");
-  for (std::uint64_t i = 0; i < total_points; ++i) {
-    const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
-    ExplorePoint p;
-    p.values = hp.values;
-    const auto s = session.with_point(hp.machine, hp.plugin_params);
-    // A plugins.search.<param> or plugins.objectives.<cost>.<param> axis: that plugin re-created too.
-    const PluginChoices& plugins = session.scenario().plugins;
-    std::shared_ptr<SearchStrategy> own_search;
-    std::shared_ptr<Objective> own_cost;
-    for (const PluginParamValue& v : hp.plugin_params) {
-      if (v.kind == PluginKind::search && !own_search)
-        own_search = session.registry().create_search(plugins.search, hp.plugin_params);
-      if (v.kind == PluginKind::objective && v.plugin == plugin_defaults::kCostObjective && !own_cost) {
-        PluginChoice c;
-        c.name = v.plugin;
-        for (const auto& o : plugins.objectives)
-          if (o.name == v.plugin) c = o;
-        own_cost = session.registry().create_objective(c, hp.plugin_params);
-      }
-    }
-    const SearchStrategy& point_search = own_search ? *own_search : strategy;
-    const Objective& point_cost = own_cost ? *own_cost : cost;
-    const SearchResult r = run_search(*s, point_search, so);
-    p.counts = r.counts;
-    if (r.best) {
-      p.feasible = true;
-      p.best = r.records[*r.best];
-      s->evaluator().evaluate(p.best.config, scratch);
-      try {
-        p.cost = point_cost.evaluate(
-            s->context(), p.best.config,
-            EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
-      } catch (const PluginError& e) {
-        throw_at_configuration(e, p.best.config, s->machine());
-      }
-    }
-    result.points.push_back(std::move(p));
-    report_progress(options.on_progress, result.points.size(), total_points, "hardware points");
-  }
+  // The plan: one work unit per hardware point (its own session and nested search, on the
+  // threads the executor gives it), merged in the points' order (docs/architecture.md "Studies:
+  // plan, work units, merge").
+  std::vector<std::optional<ExplorePoint>> outcomes(static_cast<std::size_t>(total_points));
+  ThreadExecutor own(so.threads);
+  Executor& executor = options.executor ? *options.executor : own;
+  executor.execute(
+      outcomes.size(),
+      [&](std::size_t i, const UnitSlot& slot) {
+        const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
+        ExplorePoint p;
+        p.values = hp.values;
+        const auto s = session.with_point(hp.machine, hp.plugin_params);
+        // A plugins.search.<param> or plugins.objectives.<cost>.<param> axis: that plugin re-created too.
+        const PluginChoices& plugins = session.scenario().plugins;
+        std::shared_ptr<SearchStrategy> own_search;
+        std::shared_ptr<Objective> own_cost;
+        for (const PluginParamValue& v : hp.plugin_params) {
+          if (v.kind == PluginKind::search && !own_search)
+            own_search = session.registry().create_search(plugins.search, hp.plugin_params);
+          if (v.kind == PluginKind::objective && v.plugin == plugin_defaults::kCostObjective && !own_cost) {
+            PluginChoice c;
+            c.name = v.plugin;
+            for (const auto& o : plugins.objectives)
+              if (o.name == v.plugin) c = o;
+            own_cost = session.registry().create_objective(c, hp.plugin_params);
+          }
+        }
+        const SearchStrategy& point_search = own_search ? *own_search : strategy;
+        const Objective& point_cost = own_cost ? *own_cost : cost;
+        SearchOptions unit_options = so;
+        unit_options.threads = slot.threads;
+        unit_options.executor = nullptr;
+        unit_options.on_record = nullptr;
+        const SearchResult r = run_search(*s, point_search, unit_options);
+        p.counts = r.counts;
+        if (r.best) {
+          p.feasible = true;
+          p.best = r.records[*r.best];
+          Evaluation scratch;
+          s->evaluator().evaluate(p.best.config, scratch);
+          try {
+            p.cost = point_cost.evaluate(
+                s->context(), p.best.config,
+                EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
+          } catch (const PluginError& e) {
+            throw_at_configuration(e, p.best.config, s->machine());
+          }
+        }
+        outcomes[i] = std::move(p);
+      },
+      [&](std::size_t i) {
+        result.points.push_back(std::move(*outcomes[i]));
+        outcomes[i].reset();
+        report_progress(options.on_progress, result.points.size(), total_points, "hardware points");
+      });
   std::vector<double> values;
   for (const auto& p : result.points) {
     values.push_back(p.feasible ? p.best.latency_s : NAN);

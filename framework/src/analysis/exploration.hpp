@@ -43,6 +43,10 @@ struct ExploreOptions {
   // ("hardware points"), then with sensitivity the base search ("configurations") and the
   // knobs ("hardware knobs"); on the calling thread.
   ProgressCallback on_progress;
+  // Computes the hardware points, one work unit each (nullptr: a ThreadExecutor of
+  // search.threads); the nested searches run on the threads each unit is given and call no
+  // search.on_record. The result is the same for every executor and thread count.
+  Executor* executor = nullptr;
 };
 
 // `cost` prices each point's best configuration (its evaluate() at the point's machine). A point

@@ -11,6 +11,7 @@
 
 #include "analysis/disagg_study.hpp"
 #include "analysis/serve_study.hpp"
+#include "core/executor.hpp"
 #include "core/progress.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
@@ -37,6 +38,9 @@ struct ServeExploreResult {
 struct ServeExploreOptions {
   unsigned threads = 0;
   ProgressCallback on_progress;  // "hardware points", on the calling thread
+  // Computes the hardware points, one work unit each (nullptr: a ThreadExecutor of `threads`).
+  // The result is the same for every executor and thread count.
+  Executor* executor = nullptr;
 };
 
 TESSERA_API ServeExploreResult explore_serving(const Session& session, const ServeExploreOptions& options);
