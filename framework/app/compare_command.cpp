@@ -63,7 +63,7 @@ int compare_command(const Args& args) {
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
-    const Study study(common, scenario_path, [&](Scenario& scenario) {
+    const Study study = open_study(common, scenario_path, [&](Scenario& scenario) {
       // A model the scenario already configures keeps its parameters.
       scenario.plugins.latency = latency_choices(scenario, names, {"<command line>", 0, 0});
     });

@@ -53,7 +53,7 @@ int explain_command(const Args& args) {
     if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kExplainUsage, kExplainExamples))
       return kExitOk;
     const TerminalText term = terminal_text(term_opts);
-    const Study study(common, scenario_path, [&](Scenario& scenario) {
+    const Study study = open_study(common, scenario_path, [&](Scenario& scenario) {
       if (latency.empty()) return;
       PluginChoice choice;
       choice.name = latency;

@@ -116,7 +116,7 @@ int explore_command(const Args& args) {
       return kExitOk;
     const TerminalText term = terminal_text(term_opts);
     const unsigned threads = parse_threads(threads_text);
-    const Study study(common, scenario_path, {}, StudyKind::either);
+    const Study study = open_study(common, scenario_path, {}, StudyKind::either);
     const Scenario& scenario = study.scenario();
     const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
     const Session& session = study.session();

@@ -68,7 +68,7 @@ int sensitivity_command(const Args& args) {
     const TerminalText term = terminal_text(term_opts);
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
-    const Study study(common, scenario_path);
+    const Study study = open_study(common, scenario_path);
     const std::vector<Scope> scopes = listed_scopes(scopes_raw, study.scenario());
     const Session& session = study.session();
     const auto strategy = study.create_search();

@@ -169,7 +169,7 @@ int serve_command(const Args& args) {
           "4096]");
       common.set.push_back("plugins.objectives=[tokens_per_s_per_pe, tokens_per_s_per_user]");
     }
-    const Study study(common, scenario_path, {}, StudyKind::serve);
+    const Study study = open_study(common, scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
     const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
     const Session& session = study.session();

@@ -20,10 +20,10 @@ namespace {
 
 py::object compare(const ScenarioHandle& h, const std::vector<std::string>& latency,
                    std::optional<unsigned> threads, py::object progress) {
-  h.require_mode(false, "Scenario.serve()");
+  require_mode(h, false, "Scenario.serve()");
   Scenario edited = h.scenario();
   edited.plugins.latency = latency_choices(edited, latency, {"<command line>", 0, 0});
-  const ScenarioHandle study(std::move(edited), h.plugin_path());
+  const ScenarioHandle study(std::move(edited), python_options(h.plugin_paths()));
   std::vector<std::unique_ptr<Session>> sessions;
   std::vector<const Session*> ptrs{&study.session()};
   for (std::size_t i = 1; i < study.scenario().plugins.latency.size(); ++i) {

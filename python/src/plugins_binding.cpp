@@ -14,7 +14,7 @@ void bind_plugins(py::module_& m) {
   m.def(
       "_plugins",
       [](const std::vector<std::string>& plugin_path) {
-        const auto registry = registry_for(plugin_path);
+        const auto registry = studies::shared_registry(plugin_path);
         registry->discover();
         std::vector<const LoadedPlugin*> all;
         for (PluginKind k : kAllPluginKinds)

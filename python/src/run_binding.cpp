@@ -23,7 +23,7 @@ namespace {
 
 py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                py::object progress) {
-  h.require_mode(false, "Scenario.serve()");
+  require_mode(h, false, "Scenario.serve()");
   const auto strategy = h.registry().create_search(h.scenario().plugins.search);
   SearchOptions so;
   so.threads = thread_count(threads);
@@ -37,7 +37,7 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
 }
 
 py::object explain(const ScenarioHandle& h, const std::string& config_text) {
-  h.require_mode(false, "Scenario.serve()");
+  require_mode(h, false, "Scenario.serve()");
   const Session& session = h.session();
   const ParallelConfig parsed = parse_config(config_text, session.machine());
   const ParallelConfig config = canonicalize(session.model(), parsed);

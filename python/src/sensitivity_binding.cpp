@@ -20,7 +20,7 @@ namespace {
 
 py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
                        std::optional<unsigned> threads, py::object progress) {
-  h.require_mode(false, "Scenario.serve()");
+  require_mode(h, false, "Scenario.serve()");
   if (!parallelism && !hardware) parallelism = hardware = true;
   const auto strategy = h.registry().create_search(h.scenario().plugins.search);
   SearchOptions so;

@@ -21,7 +21,7 @@ namespace {
 
 py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                  std::optional<std::int64_t> max_pes, py::object progress) {
-  h.require_mode(true, "Scenario.run() (serve needs workload.mode: serve)");
+  require_mode(h, true, "Scenario.run() (serve needs workload.mode: serve)");
   if (max_pes && *max_pes < 0)
     throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
   const Session& session = h.session();
