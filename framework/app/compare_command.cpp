@@ -13,11 +13,12 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/compare_report.hpp"
-#include "report/provenance.hpp"
-#include "report/scope_documents.hpp"
 #include "scenario/latency_choices.hpp"
 #include "scope_option.hpp"
+#include "studies/documents/provenance.hpp"
+#include "studies/documents/scope_documents.hpp"
 #include "study.hpp"
+#include "study_options.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
 
@@ -39,36 +40,31 @@ const char* kCompareExamples =
 
 int compare_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    std::string scenario_path;
+    StudyCommandOptions o;
     std::vector<std::string> latency_raw;
     std::string threads_text;
-    po::options_description desc("Options");
-    desc.add_options()(
-        "latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
-        "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
-        "threads", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all cores)");
-    add_common_options(desc, common, kOptAll & ~kOptCsv);
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    ChartPaths charts;
-    add_chart_options(desc, charts, "latencies side by side, rank vs rank, where the winner changes");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, false);
-    po::options_description hidden;
-    hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kCompareUsage, kCompareExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
+    declare_study_options(
+        o,
+        {.common_flags = kOptAll & ~kOptCsv,
+         .scenario_listed = false,
+         .own_first = true,
+         .charts = "latencies side by side, rank vs rank, where the winner changes"},
+        [&](po::options_description_easy_init add) {
+          add("latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
+              "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
+              "threads", po::value<std::string>(&threads_text)->value_name("N"),
+              "evaluation threads (default: all cores)");
+        });
+    if (!parse_study_options(args, o, kCompareUsage, kCompareExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
-    const Study study = open_study(common, scenario_path, [&](Scenario& scenario) {
+    const Study study = open_study(o.common, o.scenario_path, [&](Scenario& scenario) {
       // A model the scenario already configures keeps its parameters.
       scenario.plugins.latency = latency_choices(scenario, names, {"<command line>", 0, 0});
     });
     const Scenario& scenario = study.scenario();
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
+    const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, scenario);
     // The study's session is the first model's; one more per further model.
     std::vector<std::unique_ptr<Session>> sessions;
     std::vector<const Session*> ptrs{&study.session()};
@@ -77,12 +73,12 @@ int compare_command(const Args& args) {
       ptrs.push_back(sessions.back().get());
     }
     Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("compare", args));
+    OutputFile* json = outputs.add("--json", o.common.json);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("compare", args));
     StudyShape shape;
     shape.latency_models = scenario.plugins.latency.size();
-    plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
+    plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
     CompareOptions co;
     co.threads = threads;
     co.on_progress = bar.callback();

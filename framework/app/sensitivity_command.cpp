@@ -12,11 +12,12 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "report/provenance.hpp"
-#include "report/scope_documents.hpp"
 #include "report/sensitivity_report.hpp"
 #include "scope_option.hpp"
+#include "studies/documents/provenance.hpp"
+#include "studies/documents/scope_documents.hpp"
 #include "study.hpp"
+#include "study_options.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
 
@@ -43,43 +44,34 @@ constexpr const char* kSensitivityExamples =
 
 int sensitivity_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    po::options_description desc("Options");
-    add_common_options(
-        desc, common,
-        kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
-    std::string scenario_path;
+    StudyCommandOptions o;
     bool par = false, hw = false;
     std::string threads_text;
-    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")("hardware", po::bool_switch(&hw),
-                                                                             "hardware elasticities")(
-        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all hardware threads)");
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    ChartPaths charts;
-    add_chart_options(desc, charts, "one chart per parallelism knob, the hardware tornado");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, false);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kSensitivityUsage,
-                       kSensitivityExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
+    declare_study_options(
+        o,
+        {.common_flags = kOptScenarioStudy, .charts = "one chart per parallelism knob, the hardware tornado"},
+        [&](po::options_description_easy_init add) {
+          add("parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")(
+              "hardware", po::bool_switch(&hw), "hardware elasticities")(
+              "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
+              "evaluation threads (default: all hardware threads)");
+        });
+    if (!parse_study_options(args, o, kSensitivityUsage, kSensitivityExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
-    const Study study = open_study(common, scenario_path);
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, study.scenario());
+    const Study study = open_study(o.common, o.scenario_path);
+    const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const Session& session = study.session();
     const auto strategy = study.create_search();
     Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("sensitivity", args));
+    OutputFile* json = outputs.add("--json", o.common.json);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("sensitivity", args));
     // The scenario's machine, then (--hardware) two perturbations of each hardware knob.
     StudyShape shape;
     if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
-    plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
+    plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
     SearchOptions so;
     so.threads = threads;
     so.on_progress = bar.callback();

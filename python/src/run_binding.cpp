@@ -5,13 +5,10 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "eval/search_driver.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
 #include "report/explain_report.hpp"
-#include "report/points_json.hpp"
-#include "report/result_documents.hpp"
-#include "report/search_report.hpp"
+#include "studies/run_study.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 #include "thread_count.hpp"
@@ -24,16 +21,17 @@ namespace {
 py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                py::object progress) {
   require_mode(h, false, "Scenario.serve()");
-  const auto strategy = h.registry().create_search(h.scenario().plugins.search);
-  SearchOptions so;
-  so.threads = thread_count(threads);
-  so.top = top.value_or(h.scenario().report.top);
+  const studies::RunStudy plan(h);
+  studies::RunOptions ro;
+  ro.threads = thread_count(threads);
+  ro.top = top;
   Interruptible guard(std::move(progress));
-  so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
-  so.points = kMaxReportPoints;  // the CLI's --json has them too
-  SearchResult result;
-  guard.run([&] { result = run_search(h.session(), *strategy, so); });
-  return to_python(with_provenance(run_document(h.session(), result), h.registry()));
+  ro.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  ro.points = true;  // the CLI's --json has them too
+  ro.document = true;
+  studies::RunResult result;
+  guard.run([&] { result = plan.compute(ro); });
+  return to_python(result.document);
 }
 
 py::object explain(const ScenarioHandle& h, const std::string& config_text) {

@@ -5,9 +5,9 @@
 
 #include "report/band_text.hpp"
 #include "report/explain_report.hpp"
-#include "report/points_json.hpp"
 #include "report/search_report.hpp"  // short_config
 #include "report/text_table.hpp"
+#include "studies/documents/points_json.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
 

@@ -4,9 +4,9 @@
 
 #include "analysis/error_bands.hpp"
 #include "report/band_text.hpp"
-#include "report/json_number.hpp"
 #include "report/search_report.hpp"
 #include "report/text_table.hpp"
+#include "studies/documents/json_number.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
 

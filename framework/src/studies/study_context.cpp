@@ -41,6 +41,12 @@ void require_kind(const Scenario& s, StudyKind kind, const std::string& refusal,
   throw InputErrors({Diagnostic{where, refusal.empty() ? cli_refusal(s) : refusal}});
 }
 
+Scenario with_scope(const Scenario& scenario, Scope scope) {
+  Scenario s = scenario;
+  s.workload.scope = scope;
+  return s;
+}
+
 StudyContext::StudyContext(const ScenarioOptions& options, const Edit& edit, StudyKind kind,
                            const std::string& refusal)
     : options_(options),

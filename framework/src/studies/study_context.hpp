@@ -60,6 +60,10 @@ TESSERA_API std::shared_ptr<PluginRegistry> shared_registry(const std::vector<st
 TESSERA_API void require_kind(const Scenario& scenario, StudyKind kind, const std::string& refusal,
                               const std::string& fallback_file = {});
 
+// A copy of `scenario` with workload.scope = `scope` (the rest unchanged): a study's other scope
+// (studies/documents/scope_documents.hpp).
+TESSERA_API Scenario with_scope(const Scenario& scenario, Scope scope);
+
 class TESSERA_API StudyContext {
  public:
   using Edit = std::function<void(Scenario&)>;
