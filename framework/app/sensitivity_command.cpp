@@ -5,17 +5,13 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/sensitivity.hpp"
 #include "commands.hpp"
-#include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/sensitivity_report.hpp"
 #include "scope_option.hpp"
-#include "studies/documents/provenance.hpp"
-#include "studies/documents/scope_documents.hpp"
+#include "studies/sensitivity_entry.hpp"
 #include "study.hpp"
 #include "study_options.hpp"
 #include "terminal.hpp"
@@ -63,7 +59,7 @@ int sensitivity_command(const Args& args) {
     const Study study = open_study(o.common, o.scenario_path);
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const Session& session = study.session();
-    const auto strategy = study.create_search();
+    const studies::SensitivityEntry entry(study);  // the scenario's search plugin
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("sensitivity", args));
@@ -72,27 +68,15 @@ int sensitivity_command(const Args& args) {
     if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
     plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
-    SearchOptions so;
-    so.threads = threads;
-    so.on_progress = bar.callback();
-    so.top = 1;
-    const SensitivityStudy result = sensitivity_study(session, *strategy, par, hw, so);
+    const studies::SensitivityOptions so{par, hw, threads, bar.callback()};
+    const SensitivityStudy result = entry.compute(so);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       print_sensitivity_text(text, session, result, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     if (json || html.any()) {
-      nlohmann::json j = sensitivity_json(session, result);
-      add_scope_documents(j, study.scenario().workload.scope, scopes, [&](Scope scope) {
-        const Scenario scoped = with_scope(study.scenario(), scope);
-        const Session other(scoped, study.registry());
-        SearchOptions quiet = so;
-        quiet.on_progress = {};
-        return sensitivity_json(other, sensitivity_study(other, *study.create_search(), par, hw, quiet));
-      });
-      j["command"] = html.command;                          // the command that produced it
-      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
+      const nlohmann::json j = entry.document(result, so, {scopes, html.command});
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

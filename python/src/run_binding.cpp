@@ -1,5 +1,5 @@
 // _Scenario.run and .explain: the studies `tessera run` and `tessera explain` run, returning the
-// documents their --json writes (report/search_report.hpp, report/explain_report.hpp).
+// documents their --json writes (studies/run_study.hpp; explain still report/explain_report.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
