@@ -129,60 +129,63 @@ void refuse_hardware_sweep(const Scenario& scenario) {
                                     " ...), or a copy of the scenario without sweep.hardware"}});
 }
 
+// serve's own options (between SCENARIO and --scopes in --help).
+struct ServeFlags {
+  std::string threads_text, top_text, max_pes_text, deploy_dir;
+  bool deploy_given = false;  // --deploy "" is refused, not ignored
+  bool max_throughput = false;
+  void declare(po::options_description_easy_init add) {
+    add("threads,j", po::value<std::string>(&threads_text)->value_name("N"), kThreadsHelp)(
+        "top", po::value<std::string>(&top_text)->value_name("N"), kTopHelp)(
+        "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
+        "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = no "
+        "budget)")(
+        "deploy",
+        po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([this](const std::string&) {
+          deploy_given = true;
+        }),
+        "write the framework's launch scripts for the best configurations into DIR (created if "
+        "missing; needs `framework:`)")(
+        "max-throughput", po::bool_switch(&max_throughput),
+        "the best tokens/s/PE with no SLO at the engine's limits: serving.slo cleared, batches 1..4096 "
+        "(powers of two and 1.5x) up to what the KV capacity admits, ranked by tokens_per_s_per_pe (MLPerf "
+        "Offline, trtllm-bench throughput)");
+  }
+};
+
 }  // namespace
 
 int serve_command(const Args& args) {
   return run_guarded([&]() -> int {
     StudyCommandOptions o;
-    std::string threads_text, top_text, max_pes_text, deploy_dir;
-    bool deploy_given = false;  // --deploy "" is refused, not ignored
-    bool max_throughput = false;
-    declare_study_options(
-        o,
-        {.scenario_help = "scenario file (mode: serve)",
-         .charts = "tokens/s/user vs tokens/s/PE, the SLO, the frontiers",
-         .plot = true},
-        [&](po::options_description_easy_init add) {
-          add("threads,j", po::value<std::string>(&threads_text)->value_name("N"), kThreadsHelp)(
-              "top", po::value<std::string>(&top_text)->value_name("N"), kTopHelp)(
-              "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
-              "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = "
-              "no "
-              "budget)")(
-              "deploy",
-              po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([&](const std::string&) {
-                deploy_given = true;
-              }),
-              "write the framework's launch scripts for the best configurations into DIR (created if "
-              "missing; needs `framework:`)")(
-              "max-throughput", po::bool_switch(&max_throughput),
-              "the best tokens/s/PE with no SLO at the engine's limits: serving.slo cleared, batches 1..4096 "
-              "(powers of two and 1.5x) up to what the KV capacity admits, ranked by tokens_per_s_per_pe "
-              "(MLPerf "
-              "Offline, trtllm-bench throughput)");
-        });
+    ServeFlags f;
+    declare_study_options(o,
+                          {.scenario_help = "scenario file (mode: serve)",
+                           .charts = "tokens/s/user vs tokens/s/PE, the SLO, the frontiers",
+                           .plot = true},
+                          [&](po::options_description_easy_init add) { f.declare(add); });
     if (!parse_study_options(args, o, kServeUsage, kServeExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     if (o.scenario_path.empty())
       throw InputError(
           "tessera serve needs a SCENARIO: a scenario file with workload.mode: serve (see "
           "'tessera serve --help')");
-    const unsigned threads = parse_threads(threads_text);
+    const unsigned threads = parse_threads(f.threads_text);
     studies::ServeOptions so;
-    so.max_pes = parse_max_pes(max_pes_text);
-    if (max_throughput) add_max_throughput(o.common);
+    so.max_pes = parse_max_pes(f.max_pes_text);
+    if (f.max_throughput) add_max_throughput(o.common);
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
     so.scopes = listed_scopes(o.scopes_raw, scenario);
     const Session& session = study.session();
     refuse_hardware_sweep(scenario);
-    so.top = parse_top(top_text, scenario.report.top);
-    if (deploy_given) check_deploy_dir(deploy_dir, scenario);
+    so.top = parse_top(f.top_text, scenario.report.top);
+    if (f.deploy_given) check_deploy_dir(f.deploy_dir, scenario);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("serve", args));
-    if (deploy_given) outputs.refuse_within("--deploy", deploy_dir);  // --json D/best.sh and the like
+    if (f.deploy_given) outputs.refuse_within("--deploy", f.deploy_dir);  // --json D/best.sh and the like
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
     so.threads = threads;
@@ -200,7 +203,7 @@ int serve_command(const Args& args) {
     if (report.json) report.json->stream() << served.document.dump(2) << "\n";
     if (so.document) write_html(html, served.document);
     outputs.commit_all();
-    if (deploy_given) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
+    if (f.deploy_given) write_deploy(f.deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       print_serve_text(text, session, result, 20, term.width);
