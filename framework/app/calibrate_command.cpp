@@ -14,8 +14,8 @@
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "report/calibration_report.hpp"
-#include "report/provenance.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "studies/documents/provenance.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {

@@ -5,20 +5,15 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/compare.hpp"
-#include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "html_output.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/compare_report.hpp"
-#include "report/provenance.hpp"
-#include "report/scope_documents.hpp"
-#include "scenario/latency_choices.hpp"
 #include "scope_option.hpp"
+#include "studies/compare_entry.hpp"
 #include "study.hpp"
-#include "terminal.hpp"
+#include "study_options.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -39,78 +34,50 @@ const char* kCompareExamples =
 
 int compare_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    std::string scenario_path;
+    StudyCommandOptions o;
     std::vector<std::string> latency_raw;
     std::string threads_text;
-    po::options_description desc("Options");
-    desc.add_options()(
-        "latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
-        "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
-        "threads", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all cores)");
-    add_common_options(desc, common, kOptAll & ~kOptCsv);
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    ChartPaths charts;
-    add_chart_options(desc, charts, "latencies side by side, rank vs rank, where the winner changes");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, false);
-    po::options_description hidden;
-    hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kCompareUsage, kCompareExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
+    declare_study_options(
+        o,
+        {.common_flags = kOptAll & ~kOptCsv,
+         .scenario_listed = false,
+         .own_first = true,
+         .charts = "latencies side by side, rank vs rank, where the winner changes"},
+        [&](po::options_description_easy_init add) {
+          add("latency", po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
+              "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
+              "threads", po::value<std::string>(&threads_text)->value_name("N"),
+              "evaluation threads (default: all cores)");
+        });
+    if (!parse_study_options(args, o, kCompareUsage, kCompareExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
-    const Study study(common, scenario_path, [&](Scenario& scenario) {
-      // A model the scenario already configures keeps its parameters.
-      scenario.plugins.latency = latency_choices(scenario, names, {"<command line>", 0, 0});
+    const Study study = open_study(o.common, o.scenario_path, [&](Scenario& scenario) {
+      studies::choose_latency_models(scenario, names);
     });
     const Scenario& scenario = study.scenario();
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
-    // The study's session is the first model's; one more per further model.
-    std::vector<std::unique_ptr<Session>> sessions;
-    std::vector<const Session*> ptrs{&study.session()};
-    for (std::size_t i = 1; i < scenario.plugins.latency.size(); ++i) {
-      sessions.push_back(std::make_unique<Session>(scenario, study.registry(), i));
-      ptrs.push_back(sessions.back().get());
-    }
+    studies::CompareEntryOptions co;
+    co.scopes = listed_scopes(o.scopes_raw, scenario);
+    const studies::CompareEntry entry(study);  // the study's session is the first model's
     Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("compare", args));
+    OutputFile* json = outputs.add("--json", o.common.json);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("compare", args));
     StudyShape shape;
     shape.latency_models = scenario.plugins.latency.size();
-    plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
-    CompareOptions co;
+    plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
     co.threads = threads;
     co.on_progress = bar.callback();
-    const CompareResult r = compare_models(ptrs, co);
-    if (json || html.any()) {
-      nlohmann::json j = compare_json(r, *ptrs[0]);
-      // The other scopes: every model again, on the scenario with that scope.
-      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
-        const Scenario scoped = with_scope(scenario, scope);
-        std::vector<std::unique_ptr<Session>> owned;
-        std::vector<const Session*> others;
-        for (std::size_t i = 0; i < scoped.plugins.latency.size(); ++i) {
-          owned.push_back(std::make_unique<Session>(scoped, study.registry(), i));
-          others.push_back(owned.back().get());
-        }
-        CompareOptions quiet = co;
-        quiet.on_progress = {};
-        return compare_json(compare_models(others, quiet), *others[0]);
-      });
-      j["command"] = html.command;                          // the command that produced it
-      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
-      if (json) json->stream() << j.dump(2) << "\n";
-      write_html(html, j);
-    }
+    co.document = json || html.any();
+    co.command = html.command;
+    const studies::CompareStudyResult r = entry.compute(co);
+    if (json) json->stream() << r.document.dump(2) << "\n";
+    if (co.document) write_html(html, r.document);
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_compare_text(text, r, *ptrs[0], term.width);
+      print_compare_text(text, r.result, study.session(), term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

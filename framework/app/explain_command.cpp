@@ -7,12 +7,13 @@
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
-#include "report/provenance.hpp"
-#include "report/scope_documents.hpp"
 #include "report/text_table.hpp"
 #include "scenario/yaml_tree.hpp"
 #include "scope_option.hpp"
+#include "studies/documents/provenance.hpp"
+#include "studies/documents/scope_documents.hpp"
 #include "study.hpp"
+#include "study_options.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
@@ -36,35 +37,33 @@ const char* kExplainExamples =
 
 int explain_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    std::string scenario_path, config_text, latency;
-    po::options_description desc("Options");
-    desc.add_options()("config,c", po::value<std::string>(&config_text), "the configuration to explain")(
-        "latency", po::value<std::string>(&latency), "latency model to use (default: the scenario's first)");
-    add_common_options(desc, common, kOptAll & ~kOptCsv);
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    ChartPaths charts;
-    add_chart_options(desc, charts, "the stage breakdown");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, false);
-    po::options_description hidden;
-    hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-    if (!parse_or_help(args, desc, hidden, "scenario", 1, common, kExplainUsage, kExplainExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
-    const Study study(common, scenario_path, [&](Scenario& scenario) {
+    StudyCommandOptions o;
+    std::string config_text, latency;
+    declare_study_options(o,
+                          {.common_flags = kOptAll & ~kOptCsv,
+                           .scenario_listed = false,
+                           .own_first = true,
+                           .charts = "the stage breakdown"},
+                          [&](po::options_description_easy_init add) {
+                            add("config,c", po::value<std::string>(&config_text),
+                                "the configuration to explain")(
+                                "latency", po::value<std::string>(&latency),
+                                "latency model to use (default: the scenario's first)");
+                          });
+    if (!parse_study_options(args, o, kExplainUsage, kExplainExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
+    const Study study = open_study(o.common, o.scenario_path, [&](Scenario& scenario) {
       if (latency.empty()) return;
       PluginChoice choice;
       choice.name = latency;
       choice.where = {"<command line>", 0, 0};
       scenario.plugins.latency = {choice};
     });
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, study.scenario());
+    const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const Session& session = study.session();
     Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("explain", args));
+    OutputFile* json = outputs.add("--json", o.common.json);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("explain", args));
     const ParallelConfig parsed = parse_config(config_text, session.machine());
     const ParallelConfig config = canonicalize(session.model(), parsed);
     Evaluation e;

@@ -18,12 +18,13 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/explore_report.hpp"
-#include "report/provenance.hpp"
-#include "report/scope_documents.hpp"
 #include "report/serve_explore_report.hpp"
 #include "scenario/sweep_size.hpp"
 #include "scope_option.hpp"
+#include "studies/documents/provenance.hpp"
+#include "studies/documents/scope_documents.hpp"
 #include "study.hpp"
+#include "study_options.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
 
@@ -93,50 +94,41 @@ int explore_serve(const CommonOptions& common, const Study& study, unsigned thre
 
 int explore_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    po::options_description desc("Options");
-    add_common_options(
-        desc, common,
-        kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
-    std::string scenario_path;
+    StudyCommandOptions o;
     std::string threads_text;
     bool no_sensitivity = false;
-    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all hardware threads); the results are the same for every count")(
-        "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    ChartPaths charts;
-    add_chart_options(desc, charts, "the grid as heat maps, the latency/cost frontier, the hardware tornado");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, false);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kExploreUsage,
-                       kExploreExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
+    declare_study_options(
+        o,
+        {.common_flags = kOptScenarioStudy,
+         .charts = "the grid as heat maps, the latency/cost frontier, the hardware tornado"},
+        [&](po::options_description_easy_init add) {
+          add("threads,j", po::value<std::string>(&threads_text)->value_name("N"), kThreadsHelp)(
+              "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
+        });
+    if (!parse_study_options(args, o, kExploreUsage, kExploreExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
-    const Study study(common, scenario_path, {}, StudyKind::either);
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::either);
     const Scenario& scenario = study.scenario();
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
+    const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, scenario);
     const Session& session = study.session();
     const PluginRegistry& registry = study.registry();
     if (scenario.workload.mode == Mode::serve)
-      return explore_serve(common, study, threads, charts, command_line("explore", args), scopes);
+      return explore_serve(o.common, study, threads, o.charts, command_line("explore", args), scopes);
     const auto strategy = study.create_search();
     // The cost objective: the scenario's when listed (its parameters), else the defaults.
     const std::shared_ptr<Objective> cost = create_cost_objective(scenario, registry);
     Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("explore", args));
+    OutputFile* json = outputs.add("--json", o.common.json);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("explore", args));
     // Every hardware point, then (unless --no-sensitivity) the scenario's machine and two
     // perturbations of each hardware knob.
     StudyShape shape;
     shape.machines = sweep_hardware_points(scenario.sweep);
     if (!no_sensitivity)
       shape.machines = saturating_size_mul(2, hardware_knobs(session).size()) + 1 + shape.machines;
-    plan_study(std::cerr, scenario, registry, "explore", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
+    plan_study(std::cerr, scenario, registry, "explore", shape, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
     ExploreOptions eo;
     eo.search.threads = threads;
     eo.search.top = 1;

@@ -21,8 +21,8 @@
 #include "host/machine_blocks.hpp"
 #include "host/param_validation.hpp"
 #include "host/plugin_registry.hpp"
-#include "report/plugin_listing.hpp"
 #include "report/text_table.hpp"
+#include "studies/plugins_entry.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -160,15 +160,12 @@ int plugins_command(const Args& args) {
       registry.discover();
       spdlog::default_logger()->set_level(level);
     }
-    std::vector<const LoadedPlugin*> shown;
-    for (PluginKind k : kAllPluginKinds)
-      if (!kind || *kind == k)
-        for (const LoadedPlugin* p : registry.plugins_of(k)) shown.push_back(p);
+    const studies::PluginsResult shown = studies::plugins(registry, kind);
     if (json)
-      std::cout << plugins_json(shown).dump(2) << '\n';
+      std::cout << shown.document.dump(2) << '\n';
     else {
       std::ostringstream text;
-      print_text(text, registry, shown);
+      print_text(text, registry, shown.plugins);
       std::cout << printable_lines(text.str());
     }
     std::cout.flush();

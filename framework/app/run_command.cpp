@@ -6,22 +6,15 @@
 #include <string>
 
 #include "commands.hpp"
-#include "common_options.hpp"
-#include "eval/search_driver.hpp"
 #include "exit_codes.hpp"
-#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/pareto_plot.hpp"
-#include "report/points_json.hpp"
-#include "report/provenance.hpp"
-#include "report/result_documents.hpp"
-#include "report/scope_documents.hpp"
 #include "report/search_report.hpp"
-#include "report/stage_breakdown.hpp"
 #include "scope_option.hpp"
+#include "studies/run_study.hpp"
 #include "study.hpp"
-#include "terminal.hpp"
+#include "study_options.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -53,76 +46,51 @@ constexpr const char* kRunExamples =
 
 int run_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    po::options_description desc("Options");
-    add_common_options(desc, common, kOptAll);
-    std::string scenario_path;
+    StudyCommandOptions o;
     std::string threads_text, top_text;
-    ChartPaths charts;
-    std::vector<std::string> scopes_raw;
-    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all hardware threads); the results are the same for every count")(
-        "top", po::value<std::string>(&top_text)->value_name("N"),
-        "rows of the top-N table (default: the scenario's report.top, 20)");
-    add_scopes_option(desc, scopes_raw);
-    add_chart_options(desc, charts, "the Pareto scatter and the stage breakdown");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, true);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kRunUsage, kRunExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
+    declare_study_options(o, {.charts = "the Pareto scatter and the stage breakdown", .plot = true},
+                          [&](po::options_description_easy_init add) {
+                            add("threads,j", po::value<std::string>(&threads_text)->value_name("N"),
+                                kThreadsHelp)("top", po::value<std::string>(&top_text)->value_name("N"),
+                                              kTopHelp);
+                          });
+    if (!parse_study_options(args, o, kRunUsage, kRunExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
-    const Study study(common, scenario_path);
-    const Scenario& scenario = study.scenario();
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
+    const Study study = open_study(o.common, o.scenario_path);
     const Session& session = study.session();
-    const auto strategy = study.create_search();
-    const std::size_t top = parse_top(top_text, scenario.report.top);
+    studies::RunOptions ro;
+    ro.scopes = listed_scopes(o.scopes_raw, study.scenario());
+    const studies::RunStudy plan(study);  // the scenario's search plugin
+    ro.top = parse_top(top_text, study.scenario().report.top);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
-    const ReportOutputs report = add_report_outputs(outputs, common, study);
-    OutputFile* csv = report.csv;
-    OutputFile* json = report.json;
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("run", args));
+    const ReportOutputs report = add_report_outputs(outputs, o.common, study);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("run", args));
     // Sized last among the checks, so that its log line follows only a study that can start.
-    plan_study(std::cerr, scenario, study.registry(), "run", StudyShape{}, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
-    SearchOptions so;
-    so.threads = threads;
-    so.on_progress = bar.callback();
-    so.top = top;
-    if (json || html.any() || term.plot) so.points = kMaxReportPoints;
+    plan_study(std::cerr, study.scenario(), study.registry(), "run", StudyShape{}, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
+    ro.threads = threads;
+    ro.on_progress = bar.callback();
+    ro.document = report.json || html.any();
+    ro.points = ro.document || term.plot;
+    ro.command = html.command;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
-    if (csv) {
-      write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
-      so.on_record = [&](const ConfigRecord& r) {
-        write_search_csv_row(csv->stream(), session, session.evaluator().objectives(), r);
+    if (report.csv) {
+      write_search_csv_header(report.csv->stream(), session, session.evaluator().objectives());
+      ro.on_record = [&](const ConfigRecord& r) {
+        write_search_csv_row(report.csv->stream(), session, session.evaluator().objectives(), r);
       };
     }
-    const SearchResult result = run_search(session, *strategy, so);
-    if (json || html.any()) {
-      nlohmann::json j = run_document(session, result);
-      // The other scopes: the same search, quietly (no progress, no CSV rows).
-      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
-        const Scenario scoped = with_scope(scenario, scope);
-        const Session other(scoped, study.registry());
-        SearchOptions quiet = so;
-        quiet.on_record = {};
-        quiet.on_progress = {};
-        return run_document(other, run_search(other, *study.create_search(), quiet));
-      });
-      j["command"] = html.command;                          // the command that produced it
-      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
-      if (json) json->stream() << j.dump(2) << "\n";
-      write_html(html, j);
-    }
+    const studies::RunResult result = plan.compute(ro);
+    if (report.json) report.json->stream() << result.document.dump(2) << "\n";
+    if (ro.document) write_html(html, result.document);
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_search_text(text, session, result, 40, term.width);
+      print_search_text(text, session, result.search, 40, term.width);
       if (term.plot) {
-        const std::string plot = search_pareto_plot(session, result, term.plot_width(), term.unicode);
+        const std::string plot = search_pareto_plot(session, result.search, term.plot_width(), term.unicode);
         if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
       }
       print_fitted(std::cout, text.str(), term);

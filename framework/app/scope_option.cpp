@@ -27,10 +27,4 @@ std::vector<Scope> listed_scopes(const std::vector<std::string>& raw, const Scen
   return out;
 }
 
-Scenario with_scope(const Scenario& scenario, Scope scope) {
-  Scenario s = scenario;
-  s.workload.scope = scope;
-  return s;
-}
-
 }  // namespace tessera::cli

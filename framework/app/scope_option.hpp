@@ -3,13 +3,13 @@
 // report.scopes: the scopes a study's report flips between (docs/report.md "Both scopes in one
 // page"). The study runs once more per listed scope other than the scenario's own, on a copy of
 // the scenario with that workload.scope, for --json's by_scope and the HTML report
-// (report/scope_documents.hpp); the text tables and --csv stay of the scenario's own scope.
+// (studies/documents/scope_documents.hpp); the text tables and --csv stay of the scenario's own scope.
 #include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
 
-#include "scenario/scenario.hpp"
+#include "studies/study_context.hpp"
 #include "tessera/workload.hpp"
 
 namespace tessera::cli {
@@ -21,7 +21,6 @@ void add_scopes_option(boost::program_options::options_description& desc, std::v
 // else the scenario's report.scopes.
 std::vector<Scope> listed_scopes(const std::vector<std::string>& raw, const Scenario& scenario);
 
-// A copy of `scenario` with workload.scope = `scope` (the rest unchanged).
-Scenario with_scope(const Scenario& scenario, Scope scope);
+using studies::with_scope;
 
 }  // namespace tessera::cli

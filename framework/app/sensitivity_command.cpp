@@ -5,18 +5,15 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/sensitivity.hpp"
 #include "commands.hpp"
-#include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "report/provenance.hpp"
-#include "report/scope_documents.hpp"
 #include "report/sensitivity_report.hpp"
 #include "scope_option.hpp"
+#include "studies/sensitivity_entry.hpp"
 #include "study.hpp"
+#include "study_options.hpp"
 #include "terminal.hpp"
 #include "work_report.hpp"
 
@@ -43,64 +40,43 @@ constexpr const char* kSensitivityExamples =
 
 int sensitivity_command(const Args& args) {
   return run_guarded([&]() -> int {
-    CommonOptions common;
-    po::options_description desc("Options");
-    add_common_options(
-        desc, common,
-        kOptSet | kOptPluginPath | kOptVerbosity | kOptJson | kOptModelMachine | kOptHelp | kOptLimits);
-    std::string scenario_path;
+    StudyCommandOptions o;
     bool par = false, hw = false;
     std::string threads_text;
-    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file")(
-        "parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")("hardware", po::bool_switch(&hw),
-                                                                             "hardware elasticities")(
-        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all hardware threads)");
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    ChartPaths charts;
-    add_chart_options(desc, charts, "one chart per parallelism knob, the hardware tornado");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, false);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kSensitivityUsage,
-                       kSensitivityExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
+    declare_study_options(
+        o,
+        {.common_flags = kOptScenarioStudy, .charts = "one chart per parallelism knob, the hardware tornado"},
+        [&](po::options_description_easy_init add) {
+          add("parallelism", po::bool_switch(&par), "one-knob parallelism sweeps")(
+              "hardware", po::bool_switch(&hw), "hardware elasticities")(
+              "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
+              "evaluation threads (default: all hardware threads)");
+        });
+    if (!parse_study_options(args, o, kSensitivityUsage, kSensitivityExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
-    const Study study(common, scenario_path);
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, study.scenario());
+    const Study study = open_study(o.common, o.scenario_path);
+    const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const Session& session = study.session();
-    const auto strategy = study.create_search();
+    const studies::SensitivityEntry entry(study);  // the scenario's search plugin
     Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("sensitivity", args));
+    OutputFile* json = outputs.add("--json", o.common.json);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("sensitivity", args));
     // The scenario's machine, then (--hardware) two perturbations of each hardware knob.
     StudyShape shape;
     if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
-    plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
-    SearchOptions so;
-    so.threads = threads;
-    so.on_progress = bar.callback();
-    so.top = 1;
-    const SensitivityStudy result = sensitivity_study(session, *strategy, par, hw, so);
+    plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
+    const studies::SensitivityOptions so{par, hw, threads, bar.callback()};
+    const SensitivityStudy result = entry.compute(so);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       print_sensitivity_text(text, session, result, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     if (json || html.any()) {
-      nlohmann::json j = sensitivity_json(session, result);
-      add_scope_documents(j, study.scenario().workload.scope, scopes, [&](Scope scope) {
-        const Scenario scoped = with_scope(study.scenario(), scope);
-        const Session other(scoped, study.registry());
-        SearchOptions quiet = so;
-        quiet.on_progress = {};
-        return sensitivity_json(other, sensitivity_study(other, *study.create_search(), par, hw, quiet));
-      });
-      j["command"] = html.command;                          // the command that produced it
-      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
+      const nlohmann::json j = entry.document(result, so, {scopes, html.command});
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -9,26 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "analysis/disagg_study.hpp"
-#include "analysis/serve_study.hpp"
 #include "commands.hpp"
-#include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "html_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
 #include "report/pareto_plot.hpp"
-#include "report/points_json.hpp"
-#include "report/provenance.hpp"
-#include "report/result_documents.hpp"
-#include "report/scope_documents.hpp"
 #include "report/serve_report.hpp"
 #include "scenario/data_roots.hpp"
 #include "scope_option.hpp"
+#include "studies/serve_entry.hpp"
 #include "study.hpp"
-#include "terminal.hpp"
+#include "study_options.hpp"
 #include "work_report.hpp"
 
 namespace tessera::cli {
@@ -116,111 +109,101 @@ void write_deploy(const std::string& dir, const Session& session, const ServeRes
                                    std::filesystem::perm_options::add, ec);
 }
 
-}  // namespace
+// --max-throughput, after the user's --set: the question has no SLO, the batch grid reaches past
+// any engine's KV capacity (the admission rule, docs/physics.md §10.1, drops what does not fit).
+void add_max_throughput(CommonOptions& common) {
+  common.set.push_back("serving.slo={}");
+  common.set.push_back(
+      "sweep.serving.batch=[1,2,3,4,6,8,12,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,"
+      "4096]");
+  common.set.push_back("plugins.objectives=[tokens_per_s_per_pe, tokens_per_s_per_user]");
+}
 
-int serve_command(const Args& args) {
-  return run_guarded([&]() -> int {
-    CommonOptions common;
-    po::options_description desc("Options");
-    add_common_options(desc, common, kOptAll);
-    std::string scenario_path;
-    std::string threads_text, top_text, max_pes_text, deploy_dir;
-    ChartPaths charts;
-    bool deploy_given = false;  // --deploy "" is refused, not ignored
-    bool max_throughput = false;
-    desc.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file (mode: serve)")(
-        "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
-        "evaluation threads (default: all hardware threads); the results are the same for every count")(
-        "top", po::value<std::string>(&top_text)->value_name("N"),
-        "rows of the top-N table (default: the scenario's report.top, 20)")(
+// `tessera serve` studies one machine (per pool): a hardware grid is explore's.
+void refuse_hardware_sweep(const Scenario& scenario) {
+  if (scenario.sweep.hardware.empty()) return;
+  throw InputErrors({Diagnostic{scenario.sweep.hardware.front().where,
+                                "sweep.hardware: `tessera serve` studies one machine (per pool): use "
+                                "`tessera explore` for the grid (" +
+                                    scenario.sweep.hardware.front().path +
+                                    " ...), or a copy of the scenario without sweep.hardware"}});
+}
+
+// serve's own options (between SCENARIO and --scopes in --help).
+struct ServeFlags {
+  std::string threads_text, top_text, max_pes_text, deploy_dir;
+  bool deploy_given = false;  // --deploy "" is refused, not ignored
+  bool max_throughput = false;
+  void declare(po::options_description_easy_init add) {
+    add("threads,j", po::value<std::string>(&threads_text)->value_name("N"), kThreadsHelp)(
+        "top", po::value<std::string>(&top_text)->value_name("N"), kTopHelp)(
         "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
         "PEs of one configuration at most, all replicas (default: the scenario's serving.max_pes; 0 = no "
-        "budget)")("deploy",
-                   po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([&](const std::string&) {
-                     deploy_given = true;
-                   }),
-                   "write the framework's launch scripts for the best configurations into DIR (created if "
-                   "missing; needs `framework:`)")(
+        "budget)")(
+        "deploy",
+        po::value<std::string>(&deploy_dir)->value_name("DIR")->notifier([this](const std::string&) {
+          deploy_given = true;
+        }),
+        "write the framework's launch scripts for the best configurations into DIR (created if "
+        "missing; needs `framework:`)")(
         "max-throughput", po::bool_switch(&max_throughput),
         "the best tokens/s/PE with no SLO at the engine's limits: serving.slo cleared, batches 1..4096 "
         "(powers of two and 1.5x) up to what the KV capacity admits, ranked by tokens_per_s_per_pe (MLPerf "
         "Offline, trtllm-bench throughput)");
-    std::vector<std::string> scopes_raw;
-    add_scopes_option(desc, scopes_raw);
-    add_chart_options(desc, charts, "tokens/s/user vs tokens/s/PE, the SLO, the frontiers");
-    TerminalOptions term_opts;
-    add_terminal_options(desc, term_opts, true);
-    if (!parse_or_help(args, desc, po::options_description(), "scenario", 1, common, kServeUsage,
-                       kServeExamples))
-      return kExitOk;
-    const TerminalText term = terminal_text(term_opts);
-    if (scenario_path.empty())
+  }
+};
+
+}  // namespace
+
+int serve_command(const Args& args) {
+  return run_guarded([&]() -> int {
+    StudyCommandOptions o;
+    ServeFlags f;
+    declare_study_options(o,
+                          {.scenario_help = "scenario file (mode: serve)",
+                           .charts = "tokens/s/user vs tokens/s/PE, the SLO, the frontiers",
+                           .plot = true},
+                          [&](po::options_description_easy_init add) { f.declare(add); });
+    if (!parse_study_options(args, o, kServeUsage, kServeExamples)) return kExitOk;
+    const TerminalText term = terminal_text(o.term);
+    if (o.scenario_path.empty())
       throw InputError(
           "tessera serve needs a SCENARIO: a scenario file with workload.mode: serve (see "
           "'tessera serve --help')");
-    const unsigned threads = parse_threads(threads_text);
-    const std::int64_t max_pes = parse_max_pes(max_pes_text);
-    if (max_throughput) {
-      // After the user's --set: the question has no SLO, the batch grid reaches past any engine's
-      // KV capacity (the admission rule, docs/physics.md §10.1, drops what does not fit).
-      common.set.push_back("serving.slo={}");
-      common.set.push_back(
-          "sweep.serving.batch=[1,2,3,4,6,8,12,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,"
-          "4096]");
-      common.set.push_back("plugins.objectives=[tokens_per_s_per_pe, tokens_per_s_per_user]");
-    }
-    const Study study(common, scenario_path, {}, StudyKind::serve);
+    const unsigned threads = parse_threads(f.threads_text);
+    studies::ServeOptions so;
+    so.max_pes = parse_max_pes(f.max_pes_text);
+    if (f.max_throughput) add_max_throughput(o.common);
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
-    const std::vector<Scope> scopes = listed_scopes(scopes_raw, scenario);
+    so.scopes = listed_scopes(o.scopes_raw, scenario);
     const Session& session = study.session();
-    if (!scenario.sweep.hardware.empty())
-      throw InputErrors({Diagnostic{scenario.sweep.hardware.front().where,
-                                    "sweep.hardware: `tessera serve` studies one machine (per pool): use "
-                                    "`tessera explore` for the grid (" +
-                                        scenario.sweep.hardware.front().path +
-                                        " ...), or a copy of the scenario without sweep.hardware"}});
-    const std::size_t top = parse_top(top_text, scenario.report.top);
-    if (deploy_given) check_deploy_dir(deploy_dir, scenario);
+    refuse_hardware_sweep(scenario);
+    so.top = parse_top(f.top_text, scenario.report.top);
+    if (f.deploy_given) check_deploy_dir(f.deploy_dir, scenario);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
-    const ReportOutputs report = add_report_outputs(outputs, common, study);
-    OutputFile* csv = report.csv;
-    OutputFile* json = report.json;
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("serve", args));
-    if (deploy_given) outputs.refuse_within("--deploy", deploy_dir);  // --json D/best.sh and the like
-    plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, common.quiet);
-    ProgressBar bar(!common.quiet, term.width_given);
-    ServeStudyOptions so;
+    const ReportOutputs report = add_report_outputs(outputs, o.common, study);
+    const HtmlOutput html = add_html_output(outputs, o.charts, command_line("serve", args));
+    if (f.deploy_given) outputs.refuse_within("--deploy", f.deploy_dir);  // --json D/best.sh and the like
+    plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, o.common.quiet);
+    ProgressBar bar(!o.common.quiet, term.width_given);
     so.threads = threads;
-    so.top = top;
-    so.max_pes = max_pes;
     so.on_progress = bar.callback();
-    if (json || html.any() || term.plot) so.points = kMaxReportPoints;
-    if (csv) {
-      write_serve_csv_header(csv->stream(), session);
-      so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(csv->stream(), session, r); };
+    so.document = report.json || html.any();
+    so.points = so.document || term.plot;
+    so.command = html.command;
+    if (report.csv) {
+      write_serve_csv_header(report.csv->stream(), session);
+      so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(report.csv->stream(), session, r); };
     }
-    const ServingAnswer answer = run_serving_answer(session, so);
-    const ServeResult& result = answer.aggregated;
-    const std::optional<DisaggStudy>& disagg = answer.disagg;
-    if (json || html.any()) {
-      nlohmann::json j = serve_document(session, answer);
-      // The other scopes: the same study, quietly (no progress, no CSV rows).
-      add_scope_documents(j, scenario.workload.scope, scopes, [&](Scope scope) {
-        const Scenario scoped = with_scope(scenario, scope);
-        const Session other(scoped, study.registry());
-        ServeStudyOptions quiet = so;
-        quiet.on_point = {};
-        quiet.on_progress = {};
-        return serve_document(other, run_serving_answer(other, quiet));
-      });
-      j["command"] = html.command;                          // the command that produced it
-      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
-      if (json) json->stream() << j.dump(2) << "\n";
-      write_html(html, j);
-    }
+    const studies::ServeStudyResult served = studies::serve(study, so);
+    const ServeResult& result = served.answer.aggregated;
+    const std::optional<DisaggStudy>& disagg = served.answer.disagg;
+    if (report.json) report.json->stream() << served.document.dump(2) << "\n";
+    if (so.document) write_html(html, served.document);
     outputs.commit_all();
-    if (deploy_given) write_deploy(deploy_dir, session, result, disagg ? &*disagg : nullptr);
+    if (f.deploy_given) write_deploy(f.deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       print_serve_text(text, session, result, 20, term.width);
@@ -228,7 +211,7 @@ int serve_command(const Args& args) {
         const std::string plot = serve_pareto_plot(session, result, term.plot_width(), term.unicode);
         if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
       }
-      if (disagg) print_disagg_text(text, session, *disagg, result, 20, answer.also, term.width);
+      if (disagg) print_disagg_text(text, session, *disagg, result, 20, served.answer.also, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

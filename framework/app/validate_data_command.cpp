@@ -14,9 +14,9 @@
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "report/provenance.hpp"
 #include "report/validation_report.hpp"
 #include "scenario/scenario_loader.hpp"
+#include "studies/documents/provenance.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
 

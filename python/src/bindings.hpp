@@ -2,11 +2,34 @@
 // The parts of the extension module, one concept per file; module.cpp calls each once.
 #include <pybind11/pybind11.h>
 
-#include "scenario_handle.hpp"
+#include <string>
+
+#include "studies/study_context.hpp"
 
 namespace tessera::python {
 
+// One loaded scenario in Python: the study preamble the CLI shares (studies/study_context.hpp),
+// its registry shared by every scenario of the same plugin path.
+using ScenarioHandle = studies::StudyContext;
 using ScenarioClass = pybind11::class_<ScenarioHandle>;
+
+// InputError at workload.mode unless the scenario is a step study (serve = false) or a serving
+// one (serve = true); `use` says what to call instead.
+inline void require_mode(const ScenarioHandle& h, bool serve, const std::string& use) {
+  studies::require_kind(h.scenario(), serve ? studies::StudyKind::serve : studies::StudyKind::step,
+                        std::string("workload.mode is ") + (serve ? "not serve" : "serve") + ": use " + use,
+                        h.scenario().file);
+}
+
+// A scenario of Python's plugin path: its registry shared (studies::shared_registry).
+inline studies::ScenarioOptions python_options(const std::vector<std::string>& plugin_path,
+                                               LoadOptions load = {}) {
+  studies::ScenarioOptions o;
+  o.load = std::move(load);
+  o.plugin_paths = plugin_path;
+  o.shared_registry = true;
+  return o;
+}
 
 void bind_scenario(ScenarioClass& c);      // scenario_binding.cpp: load, from_text, properties
 void bind_run(ScenarioClass& c);           // run_binding.cpp: run, explain

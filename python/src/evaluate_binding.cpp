@@ -104,7 +104,7 @@ constexpr std::array<DoubleColumn, 12> kDoubles = {{
 
 py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n, bool canonical,
                   std::optional<unsigned> threads, py::object progress) {
-  h.require_mode(false, "Scenario.serve()");
+  require_mode(h, false, "Scenario.serve()");
   const Session& session = h.session();
   const MachineSpec& machine = session.machine();
   std::vector<ParallelConfig> configs(n);

@@ -1,10 +1,10 @@
 // tessera.plugins(): every plugin the search path holds, as `tessera plugins --json` lists them
-// (report/plugin_listing.hpp), and the libraries that failed to load.
+// (studies/plugins_entry.hpp), and the libraries that failed to load.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "py_json.hpp"
-#include "report/plugin_listing.hpp"
+#include "studies/plugins_entry.hpp"
 
 namespace py = pybind11;
 
@@ -14,14 +14,12 @@ void bind_plugins(py::module_& m) {
   m.def(
       "_plugins",
       [](const std::vector<std::string>& plugin_path) {
-        const auto registry = registry_for(plugin_path);
+        const auto registry = studies::shared_registry(plugin_path);
         registry->discover();
-        std::vector<const LoadedPlugin*> all;
-        for (PluginKind k : kAllPluginKinds)
-          for (const LoadedPlugin* p : registry->plugins_of(k)) all.push_back(p);
         py::list failures;
         for (const auto& f : registry->failures()) failures.append(py::make_tuple(f.path, f.message));
-        return py::make_tuple(to_python(plugins_json(all)), failures, registry->search_path());
+        return py::make_tuple(to_python(studies::plugins(*registry).document), failures,
+                              registry->search_path());
       },
       py::arg("plugin_path"));
 }

@@ -1,17 +1,14 @@
 // _Scenario.run and .explain: the studies `tessera run` and `tessera explain` run, returning the
-// documents their --json writes (report/search_report.hpp, report/explain_report.hpp).
+// documents their --json writes (studies/run_study.hpp; explain still report/explain_report.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
 
 #include "bindings.hpp"
-#include "eval/search_driver.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
 #include "report/explain_report.hpp"
-#include "report/points_json.hpp"
-#include "report/result_documents.hpp"
-#include "report/search_report.hpp"
+#include "studies/run_study.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 #include "thread_count.hpp"
@@ -23,21 +20,22 @@ namespace {
 
 py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                py::object progress) {
-  h.require_mode(false, "Scenario.serve()");
-  const auto strategy = h.registry().create_search(h.scenario().plugins.search);
-  SearchOptions so;
-  so.threads = thread_count(threads);
-  so.top = top.value_or(h.scenario().report.top);
+  require_mode(h, false, "Scenario.serve()");
+  const studies::RunStudy plan(h);
+  studies::RunOptions ro;
+  ro.threads = thread_count(threads);
+  ro.top = top;
   Interruptible guard(std::move(progress));
-  so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
-  so.points = kMaxReportPoints;  // the CLI's --json has them too
-  SearchResult result;
-  guard.run([&] { result = run_search(h.session(), *strategy, so); });
-  return to_python(with_provenance(run_document(h.session(), result), h.registry()));
+  ro.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  ro.points = true;  // the CLI's --json has them too
+  ro.document = true;
+  studies::RunResult result;
+  guard.run([&] { result = plan.compute(ro); });
+  return to_python(result.document);
 }
 
 py::object explain(const ScenarioHandle& h, const std::string& config_text) {
-  h.require_mode(false, "Scenario.serve()");
+  require_mode(h, false, "Scenario.serve()");
   const Session& session = h.session();
   const ParallelConfig parsed = parse_config(config_text, session.machine());
   const ParallelConfig config = canonicalize(session.model(), parsed);

@@ -1,7 +1,9 @@
 // _Scenario: loading (a file, or text from a dict) and what a scenario is.
 #include <pybind11/stl.h>
 
+#include <memory>
 #include "bindings.hpp"
+
 #include "scenario/data_roots.hpp"
 
 namespace py = pybind11;
@@ -27,7 +29,10 @@ void bind_scenario(ScenarioClass& c) {
        [](const std::string& path, const std::vector<std::string>& set,
           const std::vector<std::string>& plugin_path, const std::string& model, const std::string& machine,
           const std::string& model_hf_json) {
-         return ScenarioHandle::load(path, options_of(set, model, machine, model_hf_json), plugin_path);
+         studies::ScenarioOptions o =
+             python_options(plugin_path, options_of(set, model, machine, model_hf_json));
+         o.path = path;
+         return std::make_unique<ScenarioHandle>(o);
        },
        py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"),
        py::arg("model_hf_json"))
@@ -36,8 +41,10 @@ void bind_scenario(ScenarioClass& c) {
           [](const std::string& text, const std::string& label, const std::string& base_dir,
              const std::vector<std::string>& set, const std::vector<std::string>& plugin_path,
              const std::string& model, const std::string& machine, const std::string& model_hf_json) {
-            return ScenarioHandle::from_text(text, label, base_dir,
-                                             options_of(set, model, machine, model_hf_json), plugin_path);
+            studies::ScenarioOptions o =
+                python_options(plugin_path, options_of(set, model, machine, model_hf_json));
+            o.text = studies::ScenarioText{text, label, base_dir};
+            return std::make_unique<ScenarioHandle>(o);
           },
           py::arg("text"), py::arg("label"), py::arg("base_dir"), py::arg("set"), py::arg("plugin_path"),
           py::arg("model"), py::arg("machine"), py::arg("model_hf_json"))
@@ -56,7 +63,7 @@ void bind_scenario(ScenarioClass& c) {
       .def_property_readonly("machine", [](const ScenarioHandle& h) { return h.scenario().machine.name; })
       .def_property_readonly("latency_model",
                              [](const ScenarioHandle& h) { return h.session().latency_name(); })
-      .def_property_readonly("plugin_path", [](const ScenarioHandle& h) { return h.plugin_path(); })
+      .def_property_readonly("plugin_path", [](const ScenarioHandle& h) { return h.plugin_paths(); })
       .def_property_readonly("objectives", [](const ScenarioHandle& h) {
         std::vector<std::string> names;
         for (const auto& o : h.session().evaluator().objectives()) names.push_back(o.name);

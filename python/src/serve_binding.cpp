@@ -1,16 +1,14 @@
 // _Scenario.serve: the serving answer `tessera serve` computes (analysis/serving_answer.hpp: the
 // aggregated study, and the disaggregated one on the pools' machines when serving.disaggregated
-// is on), returning the document its --json writes (report/result_documents.hpp).
+// is on), returning the document its --json writes (studies/documents/result_documents.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
 
-#include "analysis/serving_answer.hpp"
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "report/points_json.hpp"
-#include "report/result_documents.hpp"
+#include "studies/serve_entry.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
 
@@ -21,21 +19,20 @@ namespace {
 
 py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                  std::optional<std::int64_t> max_pes, py::object progress) {
-  h.require_mode(true, "Scenario.run() (serve needs workload.mode: serve)");
+  require_mode(h, true, "Scenario.run() (serve needs workload.mode: serve)");
   if (max_pes && *max_pes < 0)
     throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
-  const Session& session = h.session();
-  ServeStudyOptions so;
+  studies::ServeOptions so;
   so.threads = thread_count(threads);
-  so.top = top.value_or(h.scenario().report.top);
+  so.top = top;
   so.max_pes = max_pes.value_or(-1);
   Interruptible guard(std::move(progress));
   so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
-  so.points = kMaxReportPoints;  // the CLI's --json has them too
-  std::optional<ServingAnswer> answer;
-  guard.run([&] { answer.emplace(run_serving_answer(session, so)); });
-  const nlohmann::json j = with_provenance(serve_document(session, *answer), h.registry());
-  return to_python(j);
+  so.points = true;  // the CLI's --json has them too
+  so.document = true;
+  std::optional<studies::ServeStudyResult> served;
+  guard.run([&] { served.emplace(studies::serve(h, so)); });
+  return to_python(served->document);
 }
 
 }  // namespace

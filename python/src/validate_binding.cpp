@@ -23,7 +23,7 @@ namespace {
 py::object validate_data(const std::string& csv, const std::vector<std::string>& latency,
                          const std::string& aliases, bool latency_only, std::optional<std::string> serving,
                          const std::vector<std::string>& plugin_path, py::object progress) {
-  const auto registry = registry_for(plugin_path);
+  const auto registry = studies::shared_registry(plugin_path);
   validation::ValidateOptions vo;
   vo.latency = latency;
   if (vo.latency.empty()) vo.latency = registry->names(PluginKind::latency);

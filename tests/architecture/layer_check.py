@@ -7,7 +7,7 @@ scans every C++ file under ROOT/framework/src, ROOT/framework/app, ROOT/framewor
 ROOT/plugins and ROOT/python/src (the Python module's bindings: a top layer like app), reads
 each `#include "..."` and checks it against the layer order
 
-    core < physics < host < scenario < eval < analysis < report < app
+    core < physics < host < scenario < eval < analysis < studies < report < app
 
 (host and scenario form one tier; scenario reads plugin choices into host types, host never sees
 a scenario). A file may include its own layer or a lower one, and the public SDK headers
@@ -16,6 +16,12 @@ a scenario). A file may include its own layer or a lower one, and the public SDK
   - analysis computes and returns data: it neither loads files through the scenario loader nor
     writes JSON;
   - the SDK (framework/include/tessera) includes only itself;
+  - renderers take results: no header under framework/src/report includes eval/ (a header
+    still on the old path is named in REPORT_EVAL_PENDING, which only shrinks, as below);
+  - the two front ends are thin (docs/architecture.md "The study façade"): framework/app
+    includes only studies/, report/, the SDK and its own files; python/src only studies/, the
+    SDK and its own files. A file still on the old path is named in FRONT_END_PENDING (the list
+    only shrinks: a listed file that has become thin is an error too, so it leaves the list);
   - a plugin includes only the SDK and the files of its own folder (its tests, in a `tests/`
     folder or named test_*.cpp, link the framework and are not held to this), except the one
     public model header of a plugin it falls back on and links as a library (PLUGIN_MODEL_HEADERS).
@@ -29,7 +35,7 @@ import sys
 # include its one public model header (latency/measured -> latency/calibrated).
 PLUGIN_MODEL_HEADERS = {"plugins/latency/measured": ("calibrated.hpp",)}
 
-LAYERS = ["core", "physics", "host", "scenario", "eval", "analysis", "report", "app"]
+LAYERS = ["core", "physics", "host", "scenario", "eval", "analysis", "studies", "report", "app"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 # Headers generated into the build tree (cmake/*.hpp.in), reachable from every framework layer.
 GENERATED = {"tessera_build_paths.hpp", "module_paths.hpp"}  # module_paths: python/module_paths.hpp.in
@@ -40,6 +46,57 @@ FORBIDDEN = {
 }
 FORBIDDEN_SYSTEM = {
     ("analysis", "nlohmann/json.hpp"): "analysis does not render (JSON belongs in report/)",
+}
+# What a front end may include beside its own files and the SDK (tessera/...).
+FRONT_ENDS = {
+    "framework/app": ("studies", "report"),
+    "python/src": ("studies",),
+}
+# Front-end files still wired to the lower layers by hand (issue 28: moved command by command
+# onto studies/); each must leave the list once it is thin.
+FRONT_END_PENDING = {
+    "framework/app/calibrate_command.cpp",
+    "framework/app/common_options.cpp",
+    "framework/app/common_options.hpp",
+    "framework/app/explain_command.cpp",
+    "framework/app/explore_command.cpp",
+    "framework/app/main.cpp",
+    "framework/app/name_list.cpp",
+    "framework/app/output_files.cpp",
+    "framework/app/output_files.hpp",
+    "framework/app/plugins_command.cpp",
+    "framework/app/progress_bar.hpp",
+    "framework/app/report_command.cpp",
+    "framework/app/schema_command.cpp",
+    "framework/app/serve_command.cpp",
+    "framework/app/signals.cpp",
+    "framework/app/terminal.cpp",
+    "framework/app/validate_command.cpp",
+    "framework/app/validate_data_command.cpp",
+    "framework/app/web_dir.cpp",
+    "framework/app/work_report.cpp",
+    "framework/app/work_report.hpp",
+    "python/src/errors.cpp",
+    "python/src/evaluate_binding.cpp",
+    "python/src/explore_binding.cpp",
+    "python/src/interruptible.cpp",
+    "python/src/module.cpp",
+    "python/src/run_binding.cpp",
+    "python/src/scenario_binding.cpp",
+    "python/src/validate_binding.cpp",
+}
+# report/ headers that still take eval's types directly (issue 28 part 4): each leaves the list
+# once its renderer takes a studies/ result.
+REPORT_EVAL_PENDING = {
+    "framework/src/report/compare_report.hpp",
+    "framework/src/report/disagg_report.hpp",
+    "framework/src/report/explain_report.hpp",
+    "framework/src/report/explore_report.hpp",
+    "framework/src/report/pareto_plot.hpp",
+    "framework/src/report/search_report.hpp",
+    "framework/src/report/sensitivity_report.hpp",
+    "framework/src/report/serve_explore_report.hpp",
+    "framework/src/report/serve_report.hpp",
 }
 SOURCE_EXT = (".hpp", ".cpp", ".h", ".cc", ".ipp")
 QUOTED = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -67,6 +124,13 @@ def is_plugin_test(rel):
     return "tests" in parts[1:-1] or parts[-1].startswith("test_")
 
 
+def front_end_of(rel):
+    for folder in FRONT_ENDS:
+        if rel.startswith(folder + "/"):
+            return folder
+    return None
+
+
 def check_file(root, rel, problems):
     layer = layer_of(rel)
     if layer is None:
@@ -74,6 +138,9 @@ def check_file(root, rel, problems):
     here = os.path.dirname(os.path.join(root, rel))
     with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
         lines = f.readlines()
+    front = front_end_of(rel)
+    thick = []  # the front-end rule's violations of this file
+    report_eval = []  # the report-header rule's
     for number, line in enumerate(lines, 1):
         def fail(why):
             problems.append(f"{rel}:{number}: error: {why}")
@@ -119,6 +186,20 @@ def check_file(root, rel, problems):
             continue
         if (layer, inc) in FORBIDDEN:
             fail(f'#include "{inc}": {FORBIDDEN[(layer, inc)]}')
+            continue
+        if layer == "report" and top == "eval" and rel.endswith(".hpp"):
+            report_eval.append((number, f'#include "{inc}": a report header takes results, not eval/ (studies/)'))
+        if front and top not in FRONT_ENDS[front]:
+            allowed = ", ".join(t + "/" for t in FRONT_ENDS[front])
+            thick.append((number, f'#include "{inc}": {front} includes only {allowed}, the SDK and its own files'))
+    if front and rel not in FRONT_END_PENDING:
+        problems.extend(f"{rel}:{number}: error: {why}" for number, why in thick)
+    elif front and not thick:
+        problems.append(f"{rel}:1: error: thin now: remove it from FRONT_END_PENDING")
+    if rel not in REPORT_EVAL_PENDING:
+        problems.extend(f"{rel}:{number}: error: {why}" for number, why in report_eval)
+    elif not report_eval:
+        problems.append(f"{rel}:1: error: takes results now: remove it from REPORT_EVAL_PENDING")
 
 
 def main(argv):

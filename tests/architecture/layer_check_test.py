@@ -13,8 +13,12 @@ EXPECTED = [
     'framework/src/core/reaches_up.hpp:3: error: #include <yaml-cpp/yaml.h>: core is dependency-free',
     'framework/src/core/reaches_up.hpp:5: error: #include "eval/search_driver.hpp": core may not include eval',
     'framework/src/host/registry.hpp:4: error: #include "scenario/scenario.hpp": host may not include scenario',
+    'framework/src/report/thick_report.hpp:3: error: #include "eval/search_driver.hpp": a report header takes results',
+    'framework/src/studies/run_study.hpp:4: error: #include "report/search_report.hpp": studies may not include report',
+    'framework/app/thick_command.cpp:2: error: #include "eval/search_driver.hpp": framework/app includes only studies/, report/',
     'framework/include/tessera/sdk.hpp:3: error: #include "core/clean.hpp": the SDK includes only tessera/',
     'plugins/latency/demo/demo.cpp:3: error: #include "physics/topology_graph.hpp": a plugin includes only the SDK',
+    'python/src/thick_binding.cpp:2: error: #include "report/search_report.hpp": python/src includes only studies/,',
 ]
 
 
@@ -23,7 +27,7 @@ def main(argv):
     lines = [l for l in run.stdout.splitlines() if ": error: " in l]
     ok = run.returncode == 1 and len(lines) == len(EXPECTED)
     ok = ok and all(line.startswith(want) for line, want in zip(lines, EXPECTED))
-    ok = ok and run.stdout.rstrip().endswith("layer check: 8 files, 7 violation(s)")
+    ok = ok and run.stdout.rstrip().endswith("layer check: 12 files, 11 violation(s)")
     if not ok:
         print(f"exit {run.returncode}, expected 1; output:\n{run.stdout}{run.stderr}")
         print("expected (prefixes):\n" + "\n".join(EXPECTED))

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "report/scope_documents.hpp"
+#include "studies/documents/scope_documents.hpp"
 
 using nlohmann::json;
 using tessera::Scope;

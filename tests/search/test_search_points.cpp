@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "alloc_counter.hpp"
-#include "report/points_json.hpp"
 #include "search_fixture.hpp"
+#include "studies/documents/points_json.hpp"
 
 using namespace tessera;
 using namespace tessera::test;

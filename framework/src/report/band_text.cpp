@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "report/json_number.hpp"
+#include "studies/documents/json_number.hpp"
 
 namespace tessera {
 
@@ -16,18 +16,11 @@ std::string signed_percent(double rel) {
   return std::string(rel < 0 ? "\u2212" : "+") + std::to_string(v) + " %";
 }
 
-double low_rel(const Band& b, BandQuantity q) {
-  return q == BandQuantity::latency ? b.latency_low_rel() : b.throughput_low_rel();
-}
-double high_rel(const Band& b, BandQuantity q) {
-  return q == BandQuantity::latency ? b.latency_high_rel() : b.throughput_high_rel();
-}
-
 }  // namespace
 
 std::string band_short(const Band& b, BandQuantity q) {
   if (!b.has_band()) return "";
-  return signed_percent(low_rel(b, q)) + "/" + signed_percent(high_rel(b, q));
+  return signed_percent(band_low_rel(b, q)) + "/" + signed_percent(band_high_rel(b, q));
 }
 
 std::string band_suffix(const Band& b, BandQuantity q) { return b.has_band() ? " " + band_short(b, q) : ""; }
@@ -54,44 +47,6 @@ std::string band_statement(const Band& b) {
       return "bound (no band): " + b.reason;
   }
   return "";
-}
-
-nlohmann::json band_json(const Band& b, BandQuantity q, double value) {
-  if (!b.has_band())
-    return {{"status", b.status == Band::Status::bound ? "bound" : "uncalibrated"}, {"reason", b.reason}};
-  const double lo = low_rel(b, q), hi = high_rel(b, q);
-  const bool finite = std::isfinite(value);
-  const char* low_key = q == BandQuantity::latency ? "low_s" : "low_tok_s";
-  const char* high_key = q == BandQuantity::latency ? "high_s" : "high_tok_s";
-  return {{low_key, finite ? json_number(value * (1 + lo)) : nlohmann::json(nullptr)},
-          {high_key, finite ? json_number(value * (1 + hi)) : nlohmann::json(nullptr)},
-          {"low_rel", lo},
-          {"high_rel", hi},
-          {"family", b.family},
-          {"framework", b.framework},
-          {"fold", b.fold},
-          {"rows", b.rows},
-          {"sources", b.sources}};
-}
-
-nlohmann::json band_summary_json(const Band& b) {
-  if (!b.has_band())
-    return {{"status", b.status == Band::Status::bound ? "bound" : "uncalibrated"}, {"reason", b.reason}};
-  nlohmann::json j = {{"status", "band"},
-                      {"latency_model", b.latency_model},
-                      {"family", b.family},
-                      {"framework", b.framework},
-                      {"fold", b.fold},
-                      {"rows", b.rows},
-                      {"sources", b.sources},
-                      {"p10_ln", b.p10_ln},
-                      {"p90_ln", b.p90_ln},
-                      {"latency_low_rel", b.latency_low_rel()},
-                      {"latency_high_rel", b.latency_high_rel()},
-                      {"throughput_low_rel", b.throughput_low_rel()},
-                      {"throughput_high_rel", b.throughput_high_rel()}};
-  if (!b.note.empty()) j["note"] = b.note;
-  return j;
 }
 
 }  // namespace tessera

@@ -11,8 +11,8 @@
 #include "analysis/row_plan.hpp"
 #include "core/safe_text.hpp"
 #include "report/csv_cells.hpp"
-#include "report/json_number.hpp"
 #include "report/yaml_scalar.hpp"
+#include "studies/documents/json_number.hpp"
 
 namespace tessera::calibration {
 

@@ -7,12 +7,11 @@
 
 #include "analysis/compare.hpp"
 #include "eval/session.hpp"
+#include "studies/documents/compare_document.hpp"  // compare_json
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-// scenario, models, objective, counts, optima (with rank_under), stages, kendall, winner_changes.
-TESSERA_API nlohmann::json compare_json(const CompareResult& r, const Session& s);
 // width > 0: the tables fit it (TextTable::print), the optima in short form.
 TESSERA_API void print_compare_text(std::ostream& os, const CompareResult& r, const Session& s,
                                     std::size_t width = 0);

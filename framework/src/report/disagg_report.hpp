@@ -11,15 +11,11 @@
 #include "analysis/serve_study.hpp"
 #include "analysis/serving_answer.hpp"
 #include "eval/session.hpp"
+#include "studies/documents/disagg_document.hpp"  // disagg_json and the names it shares
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-// `also` (analysis/serving_answer.hpp): the aggregated best on each further machine the pools use.
-TESSERA_API nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p);
-// The `disaggregated` member of `tessera serve --json`.
-TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                                       const std::vector<AggregatedOn>& also = {});
 TESSERA_API void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d,
                                    const ServeResult& agg, std::size_t frontier_rows = 20,
                                    const std::vector<AggregatedOn>& also = {}, std::size_t width = 0);

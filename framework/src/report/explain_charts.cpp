@@ -1,10 +1,10 @@
 // `tessera explain --json` as a chart: each stage's visible time per step split into the part
 // its compute or memory traffic keeps the PE busy, the communication it exposes and the
 // remaining fixed overhead (docs/physics.md: visible = max(compute, memory) + comm + overhead).
-#include "report/stage_parts.hpp"
 #include "report/vega_json.hpp"
 #include "report/vega_marks.hpp"
 #include "report/vega_specs.hpp"
+#include "studies/documents/stage_parts.hpp"
 
 namespace tessera {
 namespace {

@@ -6,12 +6,10 @@
 
 #include "eval/evaluator.hpp"
 #include "eval/session.hpp"
+#include "studies/documents/config_json.hpp"  // config_json
 #include "tessera/export.hpp"
 
 namespace tessera {
-
-// The knobs as a JSON object (placements by name).
-TESSERA_API nlohmann::json config_json(const ParallelConfig& c, const MachineSpec& m);
 
 TESSERA_API nlohmann::json explain_json(const Session& session, const Evaluation& e);
 // width > 0: the stage table fitted to `width` columns (TextTable: byte and FLOP columns, then

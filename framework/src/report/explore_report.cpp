@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "report/json_number.hpp"
 #include "report/search_report.hpp"
 #include "report/sensitivity_report.hpp"
 #include "report/text_table.hpp"
+#include "studies/documents/json_number.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
 

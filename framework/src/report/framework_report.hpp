@@ -7,12 +7,11 @@
 
 #include "analysis/serve_study.hpp"
 #include "scenario/scenario.hpp"
+#include "studies/documents/framework_json.hpp"  // framework_json
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-// {"name", "version", "docs", "catalog", "dropped_values": [...], "dropped_configurations": {...}}
-TESSERA_API nlohmann::json framework_json(const Scenario& s, const ServeCounts* counts);
 // "framework  vLLM 0.12.0 (...)" and one line per drop; nothing when no framework is set.
 TESSERA_API void print_framework_text(std::ostream& os, const Scenario& s, const ServeCounts* counts);
 

@@ -127,7 +127,7 @@ std::vector<Rule> header_rules() {
       {"objectives[].key", S},
       {"version", S},
       {"command", S},
-      // Where the result came from (report/provenance.hpp); absent in results saved before it.
+      // Where the result came from (studies/documents/provenance.hpp); absent in results saved before it.
       {"provenance", O},
       {"provenance.tessera", O},
       {"provenance.tessera.version", S},

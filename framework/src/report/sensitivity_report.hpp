@@ -7,20 +7,16 @@
 
 #include "analysis/sensitivity.hpp"
 #include "eval/session.hpp"
+#include "studies/documents/sensitivity_document.hpp"  // hardware_json, sensitivity_json
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-// The ranked elasticities: rank, knob, label, value and unit, both elasticities and the four
-// latencies behind them, the note.
-TESSERA_API nlohmann::json hardware_json(const std::vector<HardwareElasticity>& hw);
-// The same as a table: #, knob, value, elasticity (fixed), elasticity (re-optimised), note.
+// The ranked elasticities (hardware_json) as a table: #, knob, value, elasticity (fixed), elasticity
+// (re-optimised), note.
 TESSERA_API void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw,
                                 std::size_t width = 0);
 
-// `tessera sensitivity --json`: scenario, best, parallelism (with the sweeps), hardware (with
-// the elasticities).
-TESSERA_API nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& study);
 // The scenario header, the best configuration, one table per parallelism knob, the ranking;
 // the tables fitted to `width` columns (0 = as they are; the reasons and notes go first).
 TESSERA_API void print_sensitivity_text(std::ostream& os, const Session& session,

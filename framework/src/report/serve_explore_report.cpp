@@ -3,8 +3,8 @@
 #include <string>
 
 #include "report/disagg_report.hpp"
-#include "report/json_number.hpp"
 #include "report/text_table.hpp"
+#include "studies/documents/json_number.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
 

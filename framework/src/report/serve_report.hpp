@@ -7,19 +7,10 @@
 
 #include "analysis/serve_study.hpp"
 #include "eval/session.hpp"
+#include "studies/documents/serve_document.hpp"  // serve_json, serving_verdict_name
 #include "tessera/export.hpp"
 
 namespace tessera {
-
-// "feasible", "invalid", "unsupported", "kv_overflow", "non_finite", "slo".
-TESSERA_API const char* serving_verdict_name(ServingVerdict v);
-
-// One serving point as JSON: knobs, point, replicas, PEs, metrics, objectives, verdict (SI).
-TESSERA_API nlohmann::json serve_record_json(const Session& session, const ServeResult& result,
-                                             const ServeRecord& r);
-// `tessera serve --json`: scenario, version, model, machine, workload, SLO, plugins, counts,
-// best, frontier, top, closest_miss.
-TESSERA_API nlohmann::json serve_json(const Session& session, const ServeResult& result);
 
 // `tessera serve --csv`, streamed: the header line, then one line per evaluated serving point.
 TESSERA_API void write_serve_csv_header(std::ostream& os, const Session& session);

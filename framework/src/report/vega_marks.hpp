@@ -31,7 +31,7 @@ nlohmann::json picked_param(const std::string& id);
 nlohmann::json part_colour();
 
 // Rows of a breakdown chart: one per (step, stage, part) with a non-zero time of `stages`
-// (`breakdowns`' arrays, report/stage_breakdown.hpp), time_s = part x count; `id` names the
+// (`breakdowns`' arrays, studies/documents/stage_breakdown.hpp), time_s = part x count; `id` names the
 // configuration, `step` ("" or "prefill"/"decode") prefixes the stage's label.
 void add_breakdown_rows(nlohmann::json& rows, const nlohmann::json& id, const std::string& config,
                         const std::string& step, const nlohmann::json& stages);

@@ -1,11 +1,11 @@
 // The run and serve --json documents: result_documents.hpp.
-#include "report/result_documents.hpp"
+#include "studies/documents/result_documents.hpp"
 
-#include "report/disagg_report.hpp"
-#include "report/points_json.hpp"
-#include "report/search_report.hpp"
-#include "report/serve_report.hpp"
-#include "report/stage_breakdown.hpp"
+#include "studies/documents/disagg_document.hpp"
+#include "studies/documents/points_json.hpp"
+#include "studies/documents/search_document.hpp"
+#include "studies/documents/serve_document.hpp"
+#include "studies/documents/stage_breakdown.hpp"
 
 namespace tessera {
 

@@ -1,11 +1,11 @@
-#include "report/stage_breakdown.hpp"
+#include "studies/documents/stage_breakdown.hpp"
 
 #include <string>
 #include <unordered_set>
 
 #include "eval/host_step_timer.hpp"
-#include "report/json_number.hpp"
-#include "report/stage_parts.hpp"
+#include "studies/documents/json_number.hpp"
+#include "studies/documents/stage_parts.hpp"
 
 namespace tessera {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/provenance.hpp"
+#include "studies/documents/provenance.hpp"
 
 #include <algorithm>
 #include <vector>

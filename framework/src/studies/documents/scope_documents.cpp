@@ -1,4 +1,4 @@
-#include "report/scope_documents.hpp"
+#include "studies/documents/scope_documents.hpp"
 
 namespace tessera {
 

@@ -11,7 +11,7 @@
 namespace tessera {
 
 // search_json with the points (SearchOptions::points kept them), the top N's stages and the
-// breakdowns of the best, the top N and the frontier (report/stage_breakdown.hpp).
+// breakdowns of the best, the top N and the frontier (studies/documents/stage_breakdown.hpp).
 TESSERA_API nlohmann::json run_document(const Session& session, const SearchResult& result);
 
 // serve_json, the `disaggregated` member when the answer has one, the points and the breakdowns.

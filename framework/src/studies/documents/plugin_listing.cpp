@@ -1,5 +1,5 @@
 // The plugins as JSON (`tessera plugins --json`, the Python module's tessera.plugins()).
-#include "report/plugin_listing.hpp"
+#include "studies/documents/plugin_listing.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -7,7 +7,7 @@
 // - `breakdowns` (run and serve): for the best, the top N and the frontier (at most
 //   kMaxBreakdowns configurations), keyed by the configuration's `id` in `points`, each stage's
 //   visible time per occurrence split into compute_s, memory_s, communication_s and overhead_s
-//   (report/stage_parts.hpp, explain's decomposition); serve: the prefill of one prompt and the
+//   (studies/documents/stage_parts.hpp, explain's decomposition); serve: the prefill of one prompt and the
 //   decode step at the mean context, for the disaggregated frontier each pool's step.
 // `id` is added to every entry of `best`, `pareto` / `frontier` and `top` (run: the evaluation
 // position SearchPoint::key; serve: ServeRecord::key; disaggregated pairs: "disagg-I").

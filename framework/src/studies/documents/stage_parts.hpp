@@ -5,7 +5,7 @@
 // the exposed communication (at most visible − busy) and the remaining fixed overhead. The four
 // add up to `visible_s` (a stage whose busy time exceeds its visible time, fully overlapped
 // elsewhere, is clipped to it). One definition for explain's chart, which reads explain's
-// `--json`, and for the `breakdowns` of run and serve (report/stage_breakdown.hpp).
+// `--json`, and for the `breakdowns` of run and serve (studies/documents/stage_breakdown.hpp).
 #include <algorithm>
 
 namespace tessera {

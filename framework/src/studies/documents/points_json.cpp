@@ -1,7 +1,7 @@
-#include "report/points_json.hpp"
+#include "studies/documents/points_json.hpp"
 
-#include "report/json_number.hpp"
-#include "report/search_report.hpp"
+#include "studies/documents/json_number.hpp"
+#include "studies/documents/search_document.hpp"
 
 namespace tessera {
 namespace {

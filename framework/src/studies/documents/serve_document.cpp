@@ -1,0 +1,197 @@
+// A serving study's JSON (`tessera serve --json`): serve_document.hpp.
+#include "studies/documents/serve_document.hpp"
+
+#include <cmath>
+
+#include "studies/documents/band_json.hpp"
+#include "studies/documents/config_json.hpp"
+#include "studies/documents/dp_groups.hpp"
+#include "studies/documents/framework_json.hpp"
+#include "studies/documents/json_number.hpp"
+#include "studies/documents/search_document.hpp"  // objective_key
+#include "tessera/version.hpp"
+
+namespace tessera {
+
+// The groups of `rows` that differ only in dp (studies/documents/dp_groups.hpp): the knobs but dp, the
+// serving point, and every axis and objective value but the PE count's exactly equal.
+std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
+                                                      const std::vector<ServeRecord>& rows) {
+  std::vector<DpGroupKey> keys;
+  keys.reserve(rows.size());
+  for (const ServeRecord& r : rows) {
+    DpGroupKey k(r.config);
+    k.add(r.point.batch);
+    k.add(r.point.token_budget);
+    k.add(r.score);
+    for (std::size_t i = 0; i < res.axes.size() && i < r.axis_values.size(); ++i)
+      if (!(res.axes[i].name == "pes" || res.axes[i].unit == "PE")) k.add(r.axis_values[i]);
+    for (std::size_t i = 0; i < res.objectives.size(); ++i)
+      if (!is_pe_count_objective(res.objectives[i])) k.add(r.objectives[i]);
+    keys.push_back(std::move(k));
+  }
+  return dp_groups(keys);
+}
+
+namespace {
+
+// `list` (the JSON of `rows`) with its groups named, as run's (search_report.cpp).
+void name_serve_dp_groups(nlohmann::json& list, const ServeResult& res,
+                          const std::vector<ServeRecord>& rows) {
+  for (const std::vector<std::size_t>& g : serve_dp_groups(res, rows)) {
+    if (g.size() < 2) continue;
+    nlohmann::json members = nlohmann::json::array();
+    for (std::size_t at : g) {
+      members.push_back({{"dp", rows[at].config.dp}, {"pes", rows[at].pes}, {"index", at}});
+      if (at != g.front()) list[at]["dp_member_of"] = g.front();
+    }
+    list[g.front()]["dp_members"] = members;
+  }
+}
+
+nlohmann::json slo_json(const ServingSlo& slo) {
+  return {{"ttft_s", json_number(slo.ttft_s)},
+          {"tpot_s", json_number(slo.tpot_s)},
+          {"e2e_s", json_number(slo.e2e_s)},
+          {"min_tokens_per_s_per_user", slo.min_tokens_per_s_per_user > 0
+                                            ? nlohmann::json(slo.min_tokens_per_s_per_user)
+                                            : nlohmann::json(nullptr)},
+          {"applies_to", "means"}};
+}
+
+nlohmann::json choice_json(const PluginChoice& c) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const RawParam& p : c.params) params[p.key] = p.text;
+  return {{"name", c.name}, {"params", params}};
+}
+
+}  // namespace
+
+const char* serving_verdict_name(ServingVerdict v) {
+  switch (v) {
+    case ServingVerdict::feasible:
+      return "feasible";
+    case ServingVerdict::invalid:
+      return "invalid";
+    case ServingVerdict::unsupported:
+      return "unsupported";
+    case ServingVerdict::kv_overflow:
+      return "kv_overflow";
+    case ServingVerdict::non_finite:
+      return "non_finite";
+    case ServingVerdict::slo:
+      return "slo";
+  }
+  return "invalid";
+}
+
+nlohmann::json serve_record_json(const Session& session, const ServeResult& result, const ServeRecord& r) {
+  nlohmann::json j = config_json(r.config, session.machine());
+  const bool timed = r.verdict != ServingVerdict::invalid;
+  const auto num = [&](double v) { return json_number(timed ? v : NAN); };
+  const ServingMetrics& mt = r.metrics;
+  j["batch"] = r.point.batch;
+  j["token_budget_tokens"] = r.point.token_budget;
+  j["replicas"] = r.replicas;
+  j["pes"] = r.pes;
+  j["ttft_s"] = num(mt.ttft_s);
+  j["tpot_s"] = num(mt.tpot_s);
+  j["tpot_tail_s"] = num(mt.tpot_tail_s);
+  j["e2e_s"] = num(mt.e2e_s);
+  j["tokens_per_s"] = num(r.tokens_per_s);
+  j["tokens_per_s_per_pe"] = num(r.tokens_per_s_per_pe);
+  j["tokens_per_s_per_user"] = num(r.tokens_per_s_per_user);
+  // The error band next to each predicted latency and throughput (docs/report.md "Error bands").
+  const Band band = session_band(session);
+  j["ttft_band"] = band_json(band, BandQuantity::latency, timed ? mt.ttft_s : NAN);
+  j["tpot_band"] = band_json(band, BandQuantity::latency, timed ? mt.tpot_s : NAN);
+  j["e2e_band"] = band_json(band, BandQuantity::latency, timed ? mt.e2e_s : NAN);
+  j["tokens_per_s_band"] = band_json(band, BandQuantity::throughput, timed ? r.tokens_per_s : NAN);
+  j["tokens_per_s_per_pe_band"] =
+      band_json(band, BandQuantity::throughput, timed ? r.tokens_per_s_per_pe : NAN);
+  j["tokens_per_s_per_user_band"] =
+      band_json(band, BandQuantity::throughput, timed ? r.tokens_per_s_per_user : NAN);
+  j["requests_per_s"] = num(static_cast<double>(r.replicas) * mt.requests_per_s);
+  j["prefill_time_share"] = num(mt.prefill_time_share);
+  j["max_batch"] = mt.max_batch;
+  j["chunk_tokens"] = mt.chunk;
+  j["chunk_iterations"] = mt.chunk_iterations;
+  j["kv_tokens_peak"] = num(mt.kv_tokens_peak);
+  j["kv_tokens_mean"] = num(mt.kv_tokens_mean);
+  j["kv_fits"] = mt.kv_fits;
+  nlohmann::json obj = nlohmann::json::object();
+  for (std::size_t i = 0; i < result.objectives.size(); ++i)
+    obj[objective_key(result.objectives[i])] = json_number(r.runnable ? r.objectives[i] : NAN);
+  j["objectives"] = obj;
+  j["weights_bytes"] = num(r.weights_bytes);
+  j["kv_bytes"] = num(r.kv_bytes);
+  j["used_bytes"] = num(r.used_bytes);
+  j["budget_bytes"] = num(r.budget_bytes);
+  j["runnable"] = r.runnable;
+  j["feasible"] = r.feasible;
+  j["verdict"] = serving_verdict_name(r.verdict);
+  j["slo_ratio"] = json_number(r.runnable ? r.slo_ratio : NAN);
+  j["reason"] = r.reason.empty() ? serve_record_reason(session, r) : r.reason;
+  return j;
+}
+
+nlohmann::json serve_json(const Session& session, const ServeResult& res) {
+  const Scenario& s = session.scenario();
+  const MachineSpec& m = session.machine();
+  const ServeCounts& c = res.counts;
+  nlohmann::json j;
+  j["scenario"] = s.name;
+  j["version"] = kVersion;
+  j["model"] = s.model.name;
+  j["machine"] = {{"name", m.name}, {"pe", m.pe.name}, {"pes", m.total_pes()}};
+  j["workload"] = {{"mode", "serve"},
+                   {"input_tokens", s.workload.input},
+                   {"output_tokens", s.workload.output},
+                   {"scope", s.workload.scope == Scope::attention ? "attention" : "full"}};
+  j["slo"] = slo_json(s.serving.slo);
+  j["band"] = band_summary_json(session_band(session));
+  j["max_pes"] = res.max_pes > 0 ? nlohmann::json(res.max_pes) : nlohmann::json(nullptr);
+  nlohmann::json objectives = nlohmann::json::array();
+  for (const PluginChoice& o : s.plugins.objectives) objectives.push_back(choice_json(o));
+  nlohmann::json lat = nlohmann::json::array();
+  for (const PluginChoice& l : s.plugins.latency) lat.push_back(choice_json(l));
+  j["plugins"] = {{"serving", choice_json(s.plugins.serving)},
+                  {"latency", session.latency_name()},
+                  {"latency_models", lat},
+                  {"memory", choice_json(s.plugins.memory)},
+                  {"objectives", objectives}};
+  nlohmann::json axes = nlohmann::json::array();
+  for (const ServeAxis& a : res.axes)
+    axes.push_back({{"name", a.name},
+                    {"direction", a.direction == Direction::maximize ? "maximize" : "minimize"},
+                    {"unit", a.unit}});
+  j["objectives"] = axes;
+  if (s.framework.set) j["framework"] = framework_json(s, &c);
+  j["counts"] = {{"enumerated", c.enumerated},
+                 {"configurations", c.configurations},
+                 {"over_pe_budget", c.over_budget},
+                 {"serving_points", c.points},
+                 {"evaluated", c.evaluated},
+                 {"runnable", c.runnable},
+                 {"within_slo", c.within_slo},
+                 {"infeasible",
+                  {{"invalid", c.invalid},
+                   {"unsupported", c.unsupported},
+                   {"kv_overflow", c.kv_overflow},
+                   {"non_finite", c.non_finite},
+                   {"slo", c.slo_miss}}}};
+  j["best"] = res.best() ? serve_record_json(session, res, *res.best()) : nlohmann::json(nullptr);
+  nlohmann::json frontier = nlohmann::json::array();
+  for (const ServeRecord& r : res.frontier) frontier.push_back(serve_record_json(session, res, r));
+  name_serve_dp_groups(frontier, res, res.frontier);
+  j["frontier"] = frontier;
+  nlohmann::json top = nlohmann::json::array();
+  for (const ServeRecord& r : res.top) top.push_back(serve_record_json(session, res, r));
+  name_serve_dp_groups(top, res, res.top);
+  j["top"] = top;
+  j["closest_miss"] =
+      res.closest_miss ? serve_record_json(session, res, *res.closest_miss) : nlohmann::json(nullptr);
+  return j;
+}
+
+}  // namespace tessera

@@ -1,0 +1,28 @@
+#pragma once
+// A serving study's JSON (`tessera serve --json`), in SI units with the unit in the key.
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "analysis/serve_study.hpp"
+#include "eval/session.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+// "feasible", "invalid", "unsupported", "kv_overflow", "non_finite", "slo".
+TESSERA_API const char* serving_verdict_name(ServingVerdict v);
+
+// One serving point as JSON: knobs, point, replicas, PEs, metrics, objectives, verdict (SI).
+TESSERA_API nlohmann::json serve_record_json(const Session& session, const ServeResult& result,
+                                             const ServeRecord& r);
+// `tessera serve --json`: scenario, version, model, machine, workload, SLO, plugins, counts,
+// best, frontier, top, closest_miss.
+TESSERA_API nlohmann::json serve_json(const Session& session, const ServeResult& result);
+
+// The groups of `rows` that differ only in dp (studies/documents/dp_groups.hpp): the knobs but
+// dp, the serving point, and every axis and objective value but the PE count's exactly equal.
+TESSERA_API std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
+                                                                  const std::vector<ServeRecord>& rows);
+
+}  // namespace tessera

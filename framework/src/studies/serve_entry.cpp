@@ -1,0 +1,37 @@
+#include "studies/serve_entry.hpp"
+
+#include "studies/documents/points_json.hpp"
+#include "studies/documents/provenance.hpp"
+#include "studies/documents/result_documents.hpp"
+#include "studies/documents/scope_documents.hpp"
+
+namespace tessera::studies {
+
+ServeStudyResult serve(const StudyContext& context, const ServeOptions& options) {
+  const Scenario& scenario = context.scenario();
+  ServeStudyOptions so;
+  so.threads = options.threads;
+  so.top = options.top.value_or(scenario.report.top);
+  so.max_pes = options.max_pes;
+  so.on_progress = options.on_progress;
+  if (options.points) so.points = kMaxReportPoints;
+  so.on_point = options.on_point;
+  ServeStudyResult r{run_serving_answer(context.session(), so), nullptr, nullptr};
+  if (!options.document) return r;
+  r.document = serve_document(context.session(), r.answer);
+  // The other scopes: the same study, quietly (no progress, no rows).
+  add_scope_documents(r.document, scenario.workload.scope, options.scopes, [&](Scope scope) {
+    const Scenario scoped = with_scope(scenario, scope);
+    const Session other(scoped, context.registry());
+    ServeStudyOptions quiet = so;
+    quiet.on_point = {};
+    quiet.on_progress = {};
+    return serve_document(other, run_serving_answer(other, quiet));
+  });
+  if (options.command) r.document["command"] = *options.command;  // the command that produced it
+  r.provenance = provenance_json(context.registry());             // what produced it (docs/report.md)
+  r.document["provenance"] = r.provenance;
+  return r;
+}
+
+}  // namespace tessera::studies

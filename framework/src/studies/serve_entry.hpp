@@ -1,0 +1,43 @@
+#pragma once
+// `serve`'s façade entry (docs/architecture.md "The study façade"): the serving answer of a
+// `workload.mode: serve` scenario (analysis/serving_answer.hpp: the aggregated study, and the
+// disaggregated one when serving.disaggregated is on), returning the plain answer, its `--json`
+// document and provenance. The CLI (`tessera serve`) and Python (`Scenario.serve()`) both call
+// it; they render and print. (Named serve_entry: analysis/serve_study.hpp is the study itself.)
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/serving_answer.hpp"
+#include "studies/study_context.hpp"
+#include "tessera/export.hpp"
+#include "tessera/workload.hpp"
+
+namespace tessera::studies {
+
+struct ServeOptions {
+  unsigned threads = 0;                // 0 = every hardware thread; the results are the same for any
+  std::optional<std::size_t> top;      // rows of the top N (default: the scenario's report.top)
+  std::int64_t max_pes = -1;           // PEs of one configuration at most (-1: serving.max_pes; 0: none)
+  bool points = false;                 // keep the report's points (studies/documents/points_json.hpp)
+  bool document = false;               // build the --json document
+  std::vector<Scope> scopes;           // the document's other scopes (`by_scope`), each studied quietly
+  std::optional<std::string> command;  // the command line the document records as `command`
+  ProgressCallback on_progress;
+  std::function<void(const ServeRecord&)> on_point;  // every evaluated serving point, as it comes
+};
+
+struct ServeStudyResult {
+  ServingAnswer answer;
+  nlohmann::json document;    // null unless ServeOptions::document
+  nlohmann::json provenance;  // null unless ServeOptions::document (also the document's `provenance`)
+};
+
+TESSERA_API ServeStudyResult serve(const StudyContext& context, const ServeOptions& options);
+
+}  // namespace tessera::studies

@@ -1,0 +1,100 @@
+#pragma once
+// The preamble every study shares, under the CLI and Python alike (docs/architecture.md "The
+// study façade"): the scenario (a file, the default, or YAML/JSON text; --set, --model,
+// --machine applied), an optional edit of it (a --latency choice), its mode checked against
+// the study's kind (exit 2 at `workload.mode`), the plugin registry (the plugin path and the
+// overrides; Python shares one registry per plugin path) and the session on the scenario's first
+// latency model, in that order: a bad scenario is reported before a missing plugin. Every plugin
+// problem of the scenario (names, parameters, the machine's efficiency block) is reported
+// together, at the scenario's lines, before any plugin is created.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/session.hpp"
+#include "host/plugin_registry.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "tessera/export.hpp"
+#include "tessera/kinds/search_strategy.hpp"
+
+namespace tessera::studies {
+
+// Which scenarios a study takes: one step (run, explain, compare, sensitivity: a
+// `workload.mode: serve` scenario is refused), requests (serve: only `workload.mode: serve`), or
+// either (explore, which studies a serve scenario's hardware grid with the serving study).
+enum class StudyKind : std::uint8_t { step, serve, either };
+
+// YAML or JSON text in place of a file (Python's Scenario.from_dict): diagnostics name `label`,
+// relative paths are read from `base_dir`.
+struct ScenarioText {
+  std::string text;
+  std::string label;
+  std::string base_dir;
+};
+
+// Where the scenario and the plugins come from: built by the CLI from its parsed options, by
+// Python from its keyword arguments.
+struct ScenarioOptions {
+  std::string path;                           // the scenario file; "" = the default scenario
+  std::optional<ScenarioText> text;           // in place of `path` when given
+  LoadOptions load;                           // --set, --model, --machine (and Python's HF config text)
+  std::vector<std::string> plugin_paths;      // --plugin-path: searched before the defaults
+  std::vector<std::string> plugin_overrides;  // --plugin-override: ids that may replace shipped ones
+  // Python: one registry per plugin path, created on first use and shared by every scenario of
+  // that path; a scenario plugin whose library failed the load probe is then a PluginError (the
+  // library is broken) rather than an InputError (the name is right).
+  bool shared_registry = false;
+};
+
+// The registry of one plugin path (extra folders before the defaults), created once per path on
+// first use and shared (ScenarioOptions::shared_registry).
+TESSERA_API std::shared_ptr<PluginRegistry> shared_registry(const std::vector<std::string>& plugin_paths);
+
+// InputErrors at the scenario's `workload.mode` (the file alone when its line is unknown,
+// `fallback_file` when the scenario has no file) unless the scenario is of `kind`; `refusal` is
+// the message.
+TESSERA_API void require_kind(const Scenario& scenario, StudyKind kind, const std::string& refusal,
+                              const std::string& fallback_file = {});
+
+// A copy of `scenario` with workload.scope = `scope` (the rest unchanged): a study's other scope
+// (studies/documents/scope_documents.hpp).
+TESSERA_API Scenario with_scope(const Scenario& scenario, Scope scope);
+
+class TESSERA_API StudyContext {
+ public:
+  using Edit = std::function<void(Scenario&)>;
+  // Loads the scenario, applies `edit`, checks the kind (refused with `refusal`, or the CLI's
+  // message when empty), then the registry, the scenario's plugins and the session.
+  explicit StudyContext(const ScenarioOptions& options, const Edit& edit = {},
+                        StudyKind kind = StudyKind::either, const std::string& refusal = {});
+  // A scenario already loaded (and edited): its plugins checked, the session created.
+  StudyContext(Scenario scenario, const ScenarioOptions& options);
+  StudyContext(const StudyContext&) = delete;
+  StudyContext& operator=(const StudyContext&) = delete;
+
+  const std::string& scenario_path() const { return path_; }  // as given, or the default's
+  const Scenario& scenario() const { return scenario_; }
+  const PluginRegistry& registry() const { return *registry_; }
+  const std::shared_ptr<PluginRegistry>& registry_handle() const { return registry_; }
+  const Session& session() const { return *session_; }
+  const std::vector<std::string>& plugin_paths() const { return plugin_paths_; }
+  const ScenarioOptions& options() const { return options_; }
+  // The scenario's search plugin (plugins.search).
+  std::shared_ptr<SearchStrategy> create_search() const;
+
+ private:
+  void open_session();
+
+  ScenarioOptions options_;
+  std::string path_;
+  std::vector<std::string> plugin_paths_;
+  Scenario scenario_;
+  std::shared_ptr<PluginRegistry> registry_;  // before the session: outlives its plugins
+  std::unique_ptr<Session> session_;
+};
+
+}  // namespace tessera::studies
