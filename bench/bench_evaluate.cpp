@@ -92,10 +92,13 @@ void BM_EvaluateMedian(benchmark::State& state, const char* scenario) {
 
 constexpr const char* kLlama = "scenarios/llama3.1-70b-decode-128k.yaml";  // the default scenario
 constexpr const char* kDeepSeek = "scenarios/deepseek-v3-decode-32k-h200.yaml";
+// Layer kinds (issue 43): sliding and full layers, 128 experts, one H100 (one configuration).
+constexpr const char* kGptOss = "scenarios/gpt-oss-120b-decode-32k-h100.yaml";
 
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_Evaluate, llama3_70b, kLlama)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_Evaluate, deepseek_v3, kDeepSeek)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_Evaluate, gpt_oss_120b, kGptOss)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_EvaluateMedian, llama3_70b, kLlama)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_EvaluateMedian, deepseek_v3, kDeepSeek)->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -124,6 +124,11 @@ TEST_CASE("each hf_config fixture yields exactly the model of its YAML file", "[
     CHECK(hf.mla.rope_dim == yaml.mla.rope_dim);
     CHECK(hf.mla.nope_dim == yaml.mla.nope_dim);
     CHECK(hf.mla.v_head_dim == yaml.mla.v_head_dim);
+    CHECK(hf.layer_types == yaml.layer_types);
+    CHECK(hf.attention.sliding_window == yaml.attention.sliding_window);
+    CHECK(hf.attention.chunk == yaml.attention.chunk);
+    CHECK(hf.attention.sinks == yaml.attention.sinks);
+    CHECK(hf.moe.router_bias == yaml.moe.router_bias);
     CHECK(params_total(hf) == Approx(params_total(yaml)).epsilon(1e-12));
     ++checked;
   }

@@ -79,10 +79,30 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
   CHECK(loader::schema_keys("machine.levels.*")->front() == "name");
   CHECK(loader::schema_keys("")->size() ==
         16);  // `framework` the 11th, `engine` the 12th, `serving` the 15th
-  CHECK(*loader::schema_keys("model") ==
-        std::vector<std::string>{"schema_version", "kind", "name", "description", "hf_id", "layers", "hidden",
-                                 "heads", "kv_heads", "head_dim", "ffn", "ffn_kind", "vocab",
-                                 "tied_embeddings", "bias", "dtype", "moe", "mla", "parallel_block"});
+  CHECK(*loader::schema_keys("model") == std::vector<std::string>{"schema_version",
+                                                                  "kind",
+                                                                  "name",
+                                                                  "description",
+                                                                  "hf_id",
+                                                                  "layers",
+                                                                  "hidden",
+                                                                  "heads",
+                                                                  "kv_heads",
+                                                                  "head_dim",
+                                                                  "ffn",
+                                                                  "ffn_kind",
+                                                                  "vocab",
+                                                                  "tied_embeddings",
+                                                                  "bias",
+                                                                  "dtype",
+                                                                  "moe",
+                                                                  "mla",
+                                                                  "layer_types",
+                                                                  "layer_pattern",
+                                                                  "attention",
+                                                                  "parallel_block"});
+  CHECK(*loader::schema_keys("model.attention") ==
+        std::vector<std::string>{"sliding_window", "chunk", "sinks"});
   CHECK(loader::schema_keys("workload.context") == nullptr);  // a value, not a mapping
   CHECK(loader::schema_free_keys("sweep.hardware"));
   CHECK(loader::schema_free_keys("plugins.search"));

@@ -43,6 +43,11 @@ void check_same(const ModelSpec& a, const ModelSpec& b) {
   CHECK(a.mla.rope_dim == b.mla.rope_dim);
   CHECK(a.mla.nope_dim == b.mla.nope_dim);
   CHECK(a.mla.v_head_dim == b.mla.v_head_dim);
+  CHECK(a.layer_types == b.layer_types);
+  CHECK(a.attention.sliding_window == b.attention.sliding_window);
+  CHECK(a.attention.chunk == b.attention.chunk);
+  CHECK(a.attention.sinks == b.attention.sinks);
+  CHECK(a.moe.router_bias == b.moe.router_bias);
 }
 
 const std::string kSrc = TESSERA_SOURCE_DIR;
@@ -379,4 +384,37 @@ TEST_CASE("model file: parallel_block defaults to false and is read as a bool", 
   CHECK_FALSE(load_model_file(kSrc + "/models/llama3.1-70b.yaml").parallel_block);
   CHECK(load_model_file(kSrc + "/models/falcon-180b.yaml").parallel_block);
   CHECK(load_model_file(kSrc + "/models/gpt-j-6b.yaml").parallel_block);
+}
+
+// gpt-oss (modeling_gpt_oss.py): layer_types, sliding_window, sinks, expert and router biases.
+TEST_CASE("hf_config gpt_oss: layer_types read and refused at the entry", "[hf][layers]") {
+  const ModelSpec m = hf_fixture("gpt-oss-20b");
+  CHECK(m.layers == 24);
+  CHECK(m.layer_types.size() == 24);
+  CHECK(m.layer_types[0] == AttentionKind::sliding);
+  CHECK(m.layer_types[1] == AttentionKind::full);
+  CHECK(m.layers_of(AttentionKind::sliding) == 12);
+  CHECK(m.attention.sliding_window == 128);
+  CHECK(m.attention.sinks);
+  CHECK(m.moe.router_bias);
+  CHECK(m.mlp_bias);
+  CHECK(m.attention_bias);
+  CHECK(m.moe.experts == 32);
+  CHECK(m.moe.top_k == 4);
+  CHECK(m.moe.expert_ffn == 2880);
+  const std::string head =
+      "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 64, \"num_attention_heads\": "
+      "4,"
+      " \"num_key_value_heads\": 2, \"head_dim\": 16, \"intermediate_size\": 64, \"vocab_size\": 100,"
+      " \"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 8,\n";
+  CHECK(first_error(head + " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}") == "(loaded)");
+  // A kind Tessera does not model, at its entry; a list of the wrong length, at the list.
+  CHECK(first_error(head + " \"layer_types\": [\"linear_attention\", \"full_attention\"]}") ==
+        "F:2:18: error: hf_config.layer_types[0]: expected full_attention or sliding_attention (the kinds "
+        "Tessera models), found \"linear_attention\"");
+  CHECK(first_error(head + " \"layer_types\": [\"sliding_attention\"]}")
+            .rfind(
+                "F:2:2: error: model.layer_types: expected one attention kind per layer (layers: 2), found 1",
+                0) == 0);
+  CHECK(first_error(head + " \"x\": 1}").find("lacks layer_types") != std::string::npos);
 }

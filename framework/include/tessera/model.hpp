@@ -4,6 +4,7 @@
 // it live in tessera/physics/.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tessera/dtype.hpp"
 #include "tessera/export.hpp"
@@ -22,6 +23,7 @@ struct MoESpec {
   std::int64_t expert_ffn = 0;      // I_e, intermediate size of one expert
   std::int64_t shared_experts = 0;  // E_s, always-on experts of size I_e
   std::int64_t dense_layers = 0;    // leading layers with the dense FFN of size `ffn`
+  bool router_bias = false;         // the router carries a bias of E (gpt-oss)
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3).
@@ -31,6 +33,22 @@ struct MLASpec {
   std::int64_t rope_dim = 0;      // decoupled RoPE key width (cached)
   std::int64_t nope_dim = 0;      // per-head non-RoPE query/key width
   std::int64_t v_head_dim = 0;    // per-head value width
+};
+
+// The attention one layer computes (docs/physics.md §3 "Layer kinds"): which earlier tokens a
+// query reads, and so which keys and values the layer keeps.
+enum class AttentionKind : std::uint8_t {
+  full,     // every earlier token of the sequence
+  sliding,  // the last `sliding_window` tokens (gpt-oss, Gemma 3, Mistral 7B v0.1)
+  chunked,  // the tokens of its own chunk of `chunk` tokens (Llama 4's local layers)
+};
+inline constexpr int kAttentionKindCount = 3;
+
+// The local attention kinds' sizes, and attention sinks.
+struct LocalAttentionSpec {
+  std::int64_t sliding_window = 0;  // W: keys a sliding layer's query reads (its own included)
+  std::int64_t chunk = 0;           // C: chunk size of a chunked layer
+  bool sinks = false;               // one learned sink logit per query head and layer (gpt-oss)
 };
 
 struct ModelSpec {
@@ -55,9 +73,20 @@ struct ModelSpec {
   MoESpec moe;
   bool has_mla = false;
   MLASpec mla;
+  // Each layer's attention kind, in order; empty: every layer full. The physics reads the
+  // counts (layers_of), which make_eval_context takes once per model.
+  std::vector<AttentionKind> layer_types;
+  LocalAttentionSpec attention;
 
   std::int64_t moe_layers() const { return has_moe ? layers - moe.dense_layers : 0; }
   std::int64_t dense_ffn_layers() const { return layers - moe_layers(); }
+  // Layers of attention kind `k` (full: every layer when layer_types is empty).
+  std::int64_t layers_of(AttentionKind k) const {
+    if (layer_types.empty()) return k == AttentionKind::full ? layers : 0;
+    std::int64_t n = 0;
+    for (const AttentionKind t : layer_types) n += t == k ? 1 : 0;
+    return n;
+  }
 };
 
 // Parameter counts (docs/specification.md §2.2, docs/physics.md §2): every weight; and what one token touches

@@ -23,6 +23,7 @@ double attention_params_per_layer(const ModelSpec& m) {
   const double hkv = static_cast<double>(m.kv_heads);
   double p = H * d * (hq + 2 * hkv) + hq * d * H;
   if (m.attention_bias) p += d * (hq + 2 * hkv) + H;
+  if (m.attention.sinks) p += hq;  // one sink logit per query head
   return p;
 }
 
@@ -59,7 +60,8 @@ double params_with_experts(const ModelSpec& m, std::int64_t experts) {
   p += static_cast<double>(m.dense_ffn_layers()) * ffn_params(m, static_cast<double>(m.ffn));
   if (m.has_moe) {
     const double per_layer = static_cast<double>(experts + m.moe.shared_experts) * expert_params(m) +
-                             static_cast<double>(m.hidden) * m.moe.experts;  // router
+                             static_cast<double>(m.hidden + (m.moe.router_bias ? 1 : 0)) *
+                                 static_cast<double>(m.moe.experts);  // router
     p += static_cast<double>(m.moe_layers()) * per_layer;
   }
   return p;

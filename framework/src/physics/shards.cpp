@@ -51,8 +51,15 @@ void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layou
 
   out.s_loc_fraction = 1.0 / cp / (split ? out.r : 1.0);
   const double S = static_cast<double>(ctx.workload.context);
+  const double per_token = static_cast<double>(ctx.workload.batch) * out.s_loc_fraction *
+                           ctx.kv_elems_per_token_head * ctx.kv_bytes * out.n_kv;
   out.kv_bytes_per_layer = static_cast<double>(ctx.workload.batch) * S * out.s_loc_fraction *
                            ctx.kv_elems_per_token_head * ctx.kv_bytes * out.n_kv;
+  // Local layers keep only the tokens their queries can still read (docs/physics.md §10).
+  out.kv_bytes_sliding_layer =
+      ctx.sliding_layers > 0 ? per_token * std::min(S, static_cast<double>(m.attention.sliding_window)) : 0.0;
+  out.kv_bytes_chunked_layer =
+      ctx.chunked_layers > 0 ? per_token * std::min(S, static_cast<double>(m.attention.chunk)) : 0.0;
 }
 
 }  // namespace tessera

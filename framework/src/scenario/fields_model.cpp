@@ -16,6 +16,10 @@ constexpr const char* kLimit = "model.dimension";
 constexpr ParamChoice kModelKind[] = {{"model", "a model file"}};
 constexpr ParamChoice kFfnKinds[] = {{"gated", "SwiGLU/GeGLU: gate, up and down projections (3 matrices)"},
                                      {"plain", "up and down projections (2 matrices)"}};
+constexpr ParamChoice kLayerKinds[] = {
+    {"full", "attention over every earlier token"},
+    {"sliding", "attention over the last attention.sliding_window tokens"},
+    {"chunked", "attention over the tokens of its own chunk of attention.chunk tokens"}};
 
 constexpr FieldRow kModelRows[] = {
     integer("model.schema_version", M, nullptr, 1, 1, "file format version: 1 (required in a model file)"),
@@ -70,6 +74,8 @@ constexpr FieldRow kModelRows[] = {
             int_slot([](const FieldSite& s) { return &s.model->moe.shared_experts; }), kLimit),
     integer("model.moe.dense_layers", M, "0", 0, kDim, "leading layers with the dense FFN, fewer than layers",
             int_slot([](const FieldSite& s) { return &s.model->moe.dense_layers; }), kLimit),
+    boolean("model.moe.router_bias", M, "false", "the router carries a bias vector of experts (gpt-oss)",
+            bool_slot([](const FieldSite& s) { return &s.model->moe.router_bias; })),
     mapping("model.mla", M, "", "multi-head latent attention (DeepSeek-V2/V3); absent: standard attention"),
     integer("model.mla.kv_lora_rank", M, nullptr, 1, kDim, "compressed KV width (cached)",
             int_slot([](const FieldSite& s) { return &s.model->mla.kv_lora_rank; }), kLimit),
@@ -81,6 +87,23 @@ constexpr FieldRow kModelRows[] = {
             int_slot([](const FieldSite& s) { return &s.model->mla.nope_dim; }), kLimit),
     integer("model.mla.v_head_dim", M, nullptr, 1, kDim, "per-head value width",
             int_slot([](const FieldSite& s) { return &s.model->mla.v_head_dim; }), kLimit),
+    list(choice("model.layer_types", M, "", kLayerKinds,
+                "each layer's attention kind, one per layer in order (Hugging Face's layer_types: "
+                "full_attention, sliding_attention); absent: every layer full")),
+    list(choice("model.layer_pattern", M, "", kLayerKinds,
+                "the attention kinds of a group of layers, repeated to cover the layers and cut at "
+                "layers ([sliding, sliding, sliding, full]: 3 sliding to 1 full); not with layer_types")),
+    mapping("model.attention", M, "", "local attention sizes and attention sinks"),
+    integer("model.attention.sliding_window", M, "", 1, kDim,
+            "W: tokens a sliding layer's query reads, its own included (required with a sliding layer)",
+            int_slot([](const FieldSite& s) { return &s.model->attention.sliding_window; }), kLimit),
+    integer(
+        "model.attention.chunk", M, "", 1, kDim,
+        "C: chunk size of a chunked layer (Llama 4's attention_chunk_size; required with a chunked layer)",
+        int_slot([](const FieldSite& s) { return &s.model->attention.chunk; }), kLimit),
+    boolean("model.attention.sinks", M, "false",
+            "one learned sink logit per query head and layer (gpt-oss): parameters, no KV",
+            bool_slot([](const FieldSite& s) { return &s.model->attention.sinks; })),
     boolean("model.parallel_block", M, "false", "attention and FFN read the same input (GPT-J, Falcon)",
             bool_slot([](const FieldSite& s) { return &s.model->parallel_block; })),
 };

@@ -27,6 +27,12 @@
 //            dimension (partial rotary: no cost modelled).
 //   gpt_neox (modeling_gpt_neox.py) parallel when `use_parallel_residual` (default true);
 //            `attention_bias` (default true), MLP biases always.
+//
+// gpt-oss (modeling_gpt_oss.py): every layer MoE (`num_local_experts` experts of
+// `intermediate_size`, `num_experts_per_tok` active), the experts' gate_up/down projections and
+// the router with a bias; one learned sink logit per head (`sinks`); `layer_types` lists each
+// layer's attention (`sliding_attention` over `sliding_window` tokens, `full_attention`).
+// Any family whose config lists `layer_types` is read the same way (docs/scenario-format.md).
 #include "scenario/hf_config.hpp"
 
 #include <algorithm>
@@ -154,9 +160,9 @@ std::string choose_family(const JNode& cfg, const std::optional<HfFamily>& chose
 }  // namespace
 
 const std::vector<std::string>& hf_families() {
-  static const std::vector<std::string> kFamilies = {"llama",       "mistral", "mixtral",   "qwen2",
-                                                     "qwen2_moe",   "qwen3",   "qwen3_moe", "deepseek_v2",
-                                                     "deepseek_v3", "falcon",  "gptj",      "gpt_neox"};
+  static const std::vector<std::string> kFamilies = {
+      "llama",       "mistral",     "mixtral", "qwen2", "qwen2_moe", "qwen3",  "qwen3_moe",
+      "deepseek_v2", "deepseek_v3", "falcon",  "gptj",  "gpt_neox",  "gpt_oss"};
   return kFamilies;
 }
 
@@ -195,6 +201,7 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
 
   const bool deepseek = family == "deepseek_v2" || family == "deepseek_v3";
   const bool falcon = family == "falcon", gptj = family == "gptj", neox = family == "gpt_neox";
+  const bool gpt_oss = family == "gpt_oss";
   const std::string layers_key = gptj ? "n_layer" : "num_hidden_layers";
   const std::string hidden_key = gptj ? "n_embd" : "hidden_size";
   const std::string heads_key = gptj ? "n_head" : "num_attention_heads";
@@ -268,7 +275,17 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
   // MoE fields by family. Where each MoE value comes from (for the model tree's locations).
   std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
   std::string experts_key, expert_ffn_key = "moe_intermediate_size", shared_key, dense_key;
-  if (family == "mixtral") {
+  if (gpt_oss) {
+    // Every layer is MoE; the experts are intermediate_size wide (no dense FFN).
+    experts_key = "num_local_experts";
+    experts = r.integer(experts_key, true);
+    top_k = r.integer("num_experts_per_tok", true);
+    expert_ffn = ffn;
+    expert_ffn_key = "intermediate_size";
+    shared = 0;
+    dense = 0;
+    mlp_bias = true;
+  } else if (family == "mixtral") {
     experts_key = "num_local_experts";
     experts = r.integer(experts_key, true);
     top_k = r.integer("num_experts_per_tok", true);
@@ -339,6 +356,38 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
     v_head = r.integer("v_head_dim", true);
   }
 
+  // Per-layer attention kinds: `layer_types` (required for gpt-oss), and the sliding window
+  // when a layer slides. Kinds Tessera does not model are refused at their entry.
+  std::vector<std::pair<std::string, SourceLocation>> kinds;
+  std::optional<std::int64_t> window;
+  const JMember* lt = cfg.find("layer_types");
+  if (!lt && gpt_oss) r.missing.push_back("layer_types");
+  if (lt) {
+    if (!lt->value.is_array()) {
+      d.error(lt->key_where,
+              "hf_config.layer_types: expected a list of layer kinds, found " + describe(lt->value));
+    } else {
+      for (std::size_t i = 0; i < lt->value.items.size(); ++i) {
+        const JNode& item = lt->value.items[i];
+        const std::string text = item.is_string() ? item.text : std::string();
+        const std::string kind = text == "full_attention"      ? "full"
+                                 : text == "sliding_attention" ? "sliding"
+                                                               : "";
+        if (kind.empty()) {
+          d.error(item.where, "hf_config.layer_types[" + std::to_string(i) +
+                                  "]: expected full_attention or "
+                                  "sliding_attention (the kinds Tessera models), found " +
+                                  describe(item));
+          continue;
+        }
+        kinds.emplace_back(kind, item.where);
+      }
+      if (std::any_of(kinds.begin(), kinds.end(), [](const auto& k) { return k.first == "sliding"; }))
+        window = r.integer("sliding_window", true);
+    }
+  }
+  const bool sinks = gpt_oss;
+
   if (!r.missing.empty()) {
     const std::string what = join_names(r.missing, " and ");
     const std::string which =
@@ -377,6 +426,19 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
   put(m, "vocab", *vocab, "vocab_size");
   const SourceLocation tied_at = r.locate("tie_word_embeddings");
   m.set("tied_embeddings", tied_at, scalar(tied.value_or(falcon) ? "true" : "false", tied_at));
+  if (!kinds.empty()) {
+    YNode list;
+    list.kind = YNode::Kind::sequence;
+    list.where = r.locate("layer_types");
+    for (const auto& [kind, where] : kinds) list.items.push_back(scalar(kind, where));
+    m.set("layer_types", r.locate("layer_types"), std::move(list));
+  }
+  if (window || sinks) {
+    YNode attention = mapping(file_loc);
+    if (window) put(attention, "sliding_window", *window, "sliding_window");
+    if (sinks) attention.set("sinks", file_loc, scalar("true", file_loc));
+    m.set("attention", file_loc, std::move(attention));
+  }
   if (parallel) {
     const SourceLocation at = parallel_key.empty() ? file_loc : r.locate(parallel_key);
     m.set("parallel_block", at, scalar(*parallel ? "true" : "false", at));
@@ -397,6 +459,7 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
     put(moe, "expert_ffn", *expert_ffn, expert_ffn_key);
     put(moe, "shared_experts", shared.value_or(0), shared_key);
     put(moe, "dense_layers", dense.value_or(0), dense_key);
+    if (gpt_oss) moe.set("router_bias", file_loc, scalar("true", file_loc));
     m.set("moe", file_loc, std::move(moe));
   }
   if (deepseek) {

@@ -56,6 +56,71 @@ void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d
   set_opt("dispatch", out.dispatch);
 }
 
+// `layer_types: [sliding, full, ...]` (one kind per layer) or `layer_pattern: [...]` (a group
+// repeated to cover the layers), and the sizes the kinds named need.
+void parse_layer_types(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
+  const YNode* types = n.find("layer_types");
+  const YNode* pattern = n.find("layer_pattern");
+  if (types && pattern) {
+    d.error(pattern->where,
+            join_path(path, "layer_pattern") +
+                ": give layer_types (one kind per layer) or layer_pattern (a repeated group), "
+                "not both");
+    return;
+  }
+  const YNode* list = types ? types : pattern;
+  const char* key = types ? "layer_types" : "layer_pattern";
+  std::vector<AttentionKind> kinds;
+  if (list) {
+    const std::string lp = join_path(path, key);
+    if (!list->is_sequence() || list->items.empty()) {
+      d.error(list->where,
+              lp + ": expected a list of attention kinds (full, sliding, chunked), found " + describe(*list));
+      return;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < list->items.size(); ++i) {
+      const auto v =
+          read_field(list->items[i], lp + "[" + std::to_string(i) + "]", row_of("model.layer_types"), d);
+      if (!v) {
+        ok = false;
+        continue;
+      }
+      kinds.push_back(v->text == "sliding"   ? AttentionKind::sliding
+                      : v->text == "chunked" ? AttentionKind::chunked
+                                             : AttentionKind::full);
+    }
+    if (!ok || m.layers < 1) return;
+    const auto count = static_cast<std::int64_t>(kinds.size());
+    if (types && count != m.layers) {
+      d.error(list->where, lp + ": expected one attention kind per layer (layers: " +
+                               std::to_string(m.layers) + "), found " + std::to_string(count));
+      return;
+    }
+    if (pattern && count > m.layers) {
+      d.error(list->where, lp + ": expected a group of at most layers (" + std::to_string(m.layers) +
+                               ") kinds, found " + std::to_string(count));
+      return;
+    }
+    m.layer_types.resize(static_cast<std::size_t>(m.layers));
+    for (std::size_t i = 0; i < m.layer_types.size(); ++i) m.layer_types[i] = kinds[i % kinds.size()];
+  }
+  // A size for every local kind used, and no size for a kind no layer has.
+  const YNode* attn = n.find("attention");
+  const auto size_check = [&](AttentionKind k, const char* kind, const char* size_key, std::int64_t size) {
+    const bool used = m.layers_of(k) > 0;
+    const YNode* given = attn && attn->is_mapping() ? attn->find(size_key) : nullptr;
+    if (used && size < 1)
+      d.error(list->where,
+              join_path(path, key) + ": a " + kind + " layer needs its size: give attention." + size_key);
+    else if (!used && given)
+      d.error(given->where, join_path(path, std::string("attention.") + size_key) + ": no layer is " + kind +
+                                " (name the " + kind + " layers in layer_types or layer_pattern)");
+  };
+  size_check(AttentionKind::sliding, "sliding", "sliding_window", m.attention.sliding_window);
+  size_check(AttentionKind::chunked, "chunked", "chunk", m.attention.chunk);
+}
+
 }  // namespace
 
 void parse_dtype_block(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
@@ -136,6 +201,14 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
       read_slot_fields(*mla, mp, "model.mla", site, d);
     }
   }
+  if (const YNode* at = n.find("attention")) {
+    const std::string ap = join_path(path, "attention");
+    if (expect_mapping(*at, ap, d)) {
+      check_keys(*at, ap, *schema_keys("model.attention"), d);
+      read_slot_fields(*at, ap, "model.attention", site, d);
+    }
+  }
+  if (d.size() == before) parse_layer_types(n, path, m, d);
   if (d.size() == before) check_model_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
   return m;

@@ -47,7 +47,9 @@ StageQuery query_of(const EvalContext& ctx, const StepCall& step, const StageWor
   if (w.has_cp) return q;
   if (w.attention_kernel) {
     // GQA/MHA attention at cp 1, one part only (no mixed decode sequences); MLA is not tabled.
+    // A local layer's (attn.core.sliding/.chunked) context is not the step's: not tabled.
     if (m.has_mla || step.config.cp > 1 || step.shape.mixed_batch > 0) return q;
+    if (std::string_view(w.name) != "attn.core") return q;
     q.dtype = dtype_name(stage_math_dtype(ctx, w));
     q.batch = static_cast<double>(step.shape.batch);
     q.q_heads = static_cast<double>(m.heads) / tp;

@@ -28,7 +28,13 @@ void StandardMemory::evaluate(const EvalContext& ctx, const ParallelConfig& c, c
   const double ends =
       c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);
   out.weights_bytes = layers * sh.attn_weight_bytes + ffn_part + ends;
-  out.kv_bytes = layers * sh.kv_bytes_per_layer;
+  // KV: the stage's full-attention layers first (as many as it can hold), then the local ones,
+  // each kind at its own bounded context.
+  const double full =
+      std::min(layers, static_cast<double>(m.layers) - ctx.sliding_layers - ctx.chunked_layers);
+  const double sliding = std::min(layers - full, ctx.sliding_layers);
+  out.kv_bytes = full * sh.kv_bytes_per_layer + sliding * sh.kv_bytes_sliding_layer +
+                 (layers - full - sliding) * sh.kv_bytes_chunked_layer;
 
   // Transient: the largest live activation set of one stage, the fp32 logits, and a send and
   // a receive buffer for the largest collective.

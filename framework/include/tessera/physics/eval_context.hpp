@@ -35,6 +35,10 @@ struct EvalContext {
   // elements per token for the single shared latent "head".
   double kv_elems_per_token_head = 0;
   std::int64_t kv_heads_eff = 0;  // h_kv, or 1 for MLA's shared latent cache
+  // Layers of the local attention kinds (ModelSpec::layers_of), counted once per model; the
+  // rest are full-attention layers.
+  double sliding_layers = 0;
+  double chunked_layers = 0;
 
   // Bytes per weight element and GEMM peak of a part; `other` reads weight_bytes and gemm_peak.
   double w_of(WeightPart p) const {

@@ -14,7 +14,9 @@ struct ShardSizes {
   double moe_weight_bytes = 0;        // per MoE layer, per PE: router + its experts + shared
   double embedding_bytes = 0;         // input embedding per PE (first pipeline stage)
   double lm_head_bytes = 0;           // lm_head per PE (last pipeline stage; 0 when tied and pp = 1)
-  double kv_bytes_per_layer = 0;      // KV cache per layer per PE for the workload's context
+  double kv_bytes_per_layer = 0;      // KV cache per full-attention layer per PE for the workload's context
+  double kv_bytes_sliding_layer = 0;  // per sliding-window layer: min(context, W) tokens
+  double kv_bytes_chunked_layer = 0;  // per chunked layer: min(context, C) tokens
   double n_kv = 1;                    // KV heads held per PE
   double r = 1;                       // PEs sharing one KV head
   double s_loc_fraction = 1;          // S_loc / S
