@@ -6,6 +6,10 @@
 //  BM_GridSpace/default        building the default scenario's grid alone (part of BM_Sweep).
 //  BM_SweepScaling/<n_cp>      synthetic grids of growing size (bench_common.hpp), 2 threads:
 //                              counters configs and ns_per_config show how cost grows.
+//  BM_SweepUnits/<unit_size>   one synthetic grid (n_cp 16) on 2 threads planned as work units
+//                              of unit_size configurations (docs/architecture.md "Studies: plan,
+//                              work units, merge"; 0 = one unit, every batch on both threads):
+//                              what the plan and its exact merge cost against one unit.
 #include <benchmark/benchmark.h>
 
 #include <functional>
@@ -25,10 +29,11 @@ Prepared& prepared(const std::string& key, const std::function<Scenario()>& make
   return *p;
 }
 
-void run_sweep(benchmark::State& state, Prepared& p, unsigned threads) {
+void run_sweep(benchmark::State& state, Prepared& p, unsigned threads, std::uint64_t unit_size = 0) {
   const auto strategy = registry().create_search(p.scenario.plugins.search);
   SearchOptions o;
   o.threads = threads;
+  o.unit_size = unit_size;
   std::uint64_t evaluated = 0;
   const std::uint64_t allocs0 = allocation_count();
   for (auto _ : state) {
@@ -65,6 +70,13 @@ void BM_SweepScaling(benchmark::State& state) {
   run_sweep(state, p, 2);
 }
 
+// unit_size 0: one unit (a size larger than the space).
+void BM_SweepUnits(benchmark::State& state) {
+  Prepared& p = prepared("synthetic16", [&] { return synthetic(16, 80, 4, 1024); });
+  const std::uint64_t unit = state.range(0) == 0 ? (std::uint64_t{1} << 62) : static_cast<std::uint64_t>(state.range(0));
+  run_sweep(state, p, 2, unit);
+}
+
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_Sweep, default, "scenarios/llama3.1-70b-decode-128k.yaml")
@@ -93,3 +105,12 @@ BENCHMARK(BM_SweepScaling)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+BENCHMARK(BM_SweepUnits)
+    ->ArgName("unit_size")
+    ->Arg(0)
+    ->Arg(16384)
+    ->Arg(1024)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
