@@ -58,7 +58,6 @@ FRONT_END_PENDING = {
     "framework/app/calibrate_command.cpp",
     "framework/app/common_options.cpp",
     "framework/app/common_options.hpp",
-    "framework/app/explain_command.cpp",
     "framework/app/explore_command.cpp",
     "framework/app/main.cpp",
     "framework/app/name_list.cpp",
@@ -81,7 +80,6 @@ FRONT_END_PENDING = {
     "python/src/explore_binding.cpp",
     "python/src/interruptible.cpp",
     "python/src/module.cpp",
-    "python/src/run_binding.cpp",
     "python/src/scenario_binding.cpp",
     "python/src/validate_binding.cpp",
 }
