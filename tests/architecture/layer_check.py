@@ -70,7 +70,6 @@ FRONT_END_PENDING = {
     "framework/app/signals.cpp",
     "framework/app/terminal.cpp",
     "framework/app/validate_command.cpp",
-    "framework/app/validate_data_command.cpp",
     "framework/app/web_dir.cpp",
     "framework/app/work_report.cpp",
     "framework/app/work_report.hpp",
@@ -79,7 +78,6 @@ FRONT_END_PENDING = {
     "python/src/interruptible.cpp",
     "python/src/module.cpp",
     "python/src/scenario_binding.cpp",
-    "python/src/validate_binding.cpp",
 }
 # report/ headers that still take eval's types directly (issue 28 part 4): each leaves the list
 # once its renderer takes a studies/ result.
