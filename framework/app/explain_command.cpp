@@ -8,15 +8,12 @@
 #include "output_files.hpp"
 #include "report/explain_report.hpp"
 #include "report/text_table.hpp"
-#include "scenario/yaml_tree.hpp"
 #include "scope_option.hpp"
-#include "studies/documents/provenance.hpp"
-#include "studies/documents/scope_documents.hpp"
+#include "studies/explain_entry.hpp"
 #include "study.hpp"
 #include "study_options.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
-#include "tessera/physics/layout.hpp"
 
 namespace tessera::cli {
 
@@ -61,43 +58,26 @@ int explain_command(const Args& args) {
     });
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const Session& session = study.session();
+    const studies::ExplainEntry entry(study);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("explain", args));
-    const ParallelConfig parsed = parse_config(config_text, session.machine());
-    const ParallelConfig config = canonicalize(session.model(), parsed);
-    Evaluation e;
-    session.evaluator().evaluate(config, e);
-    if (!e.valid)
-      throw InputErrors(
-          {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
-                      "--config " + format_config(config, session.machine()) + ": invalid configuration: " +
-                          describe_invalid(e.layout.reason, session.model(), session.machine(), config)}});
+    const studies::ExplainResult result = entry.compute(config_text);
+    if (const std::string invalid = entry.invalid_reason(result); !invalid.empty())
+      throw InputErrors({Diagnostic{SourceLocation{loader::kCommandLine, 0, 0}, "--config " + invalid}});
     if (json || html.any()) {
-      nlohmann::json j = explain_json(session, e);
-      // The same configuration under each other scope (the layout, hence validity, does not
-      // depend on the scope).
-      add_scope_documents(j, study.scenario().workload.scope, scopes, [&](Scope scope) {
-        const Scenario scoped = with_scope(study.scenario(), scope);
-        const Session other(scoped, study.registry());
-        Evaluation oe;
-        other.evaluator().evaluate(config, oe);
-        if (!oe.valid)
-          throw Error(std::string("explain: the configuration is invalid under scope ") + scope_name(scope));
-        return explain_json(other, oe);
-      });
-      j["command"] = html.command;                          // the command that produced it
-      j["provenance"] = provenance_json(study.registry());  // what produced it (docs/report.md)
+      const nlohmann::json j = entry.document(result, {scopes, html.command});
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      if (!(config == parsed))
-        text << wrap_list("(canonicalised from ", format_config(parsed, session.machine()) + ")", term.width)
+      if (result.canonicalised())
+        text << wrap_list("(canonicalised from ", format_config(result.parsed, session.machine()) + ")",
+                          term.width)
              << "\n";
-      print_explain(text, session, e, term.width);
+      print_explain(text, session, result.evaluation, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

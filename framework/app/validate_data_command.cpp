@@ -1,22 +1,16 @@
 // `tessera validate-data CSV [--latency NAME...]`: predicts published measurements with each
 // latency model and reports the absolute percentage error per row, per source and overall.
-#include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
-#include "analysis/validation.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_defaults.hpp"
-#include "host/plugin_registry.hpp"
 #include "html_output.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/validation_report.hpp"
-#include "scenario/scenario_loader.hpp"
-#include "studies/documents/provenance.hpp"
+#include "studies/validate_data_entry.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
 
@@ -46,7 +40,7 @@ const char* kValidateDataExamples =
 int validate_data_command(const Args& args) {
   return run_guarded([&]() -> int {
     CommonOptions common;
-    std::string csv_path, aliases, serving = plugin_defaults::kValidationServing;
+    std::string csv_path, aliases, serving = studies::default_validation_serving();
     std::vector<std::string> latency_raw;
     std::vector<std::string> scopes_raw;
     bool latency_only = false, summary = false;
@@ -62,7 +56,7 @@ int validate_data_command(const Args& args) {
         "serving", po::value<std::string>(&serving)->value_name("NAME"),
         (std::string("serving model of the serving rows (concurrency, ISL and OSL stated), beside the "
                      "step-level prediction; \"none\" = skip them (default: ") +
-         plugin_defaults::kValidationServing + ")")
+         studies::default_validation_serving() + ")")
             .c_str())("scopes",
                       po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
                       "does not apply: a measurement is of the full model, every row is predicted with scope "
@@ -89,35 +83,20 @@ int validate_data_command(const Args& args) {
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     const HtmlOutput html = add_html_output(outputs, charts, command_line("validate-data", args));
-    PluginRegistry registry(common.plugin_paths, true, common.plugin_overrides);
+    const studies::ValidateDataEntry entry(common.plugin_paths, common.plugin_overrides);
     ProgressBar bar(!common.quiet, term.width_given);
-    validation::ValidateOptions vo;
-    vo.on_progress = bar.callback();
-    vo.latency = split_names(latency_raw);
-    if (vo.latency.empty()) {
-      vo.latency = registry.names(PluginKind::latency);
-      // The measured-table model last: it is scored on fewer rows (not on those that built its
-      // tables), and the analytical models keep their places in the report.
-      std::stable_partition(vo.latency.begin(), vo.latency.end(), [](const std::string& n) {
-        return n != plugin_defaults::kFallsBackOnCalibrated;
-      });
-    }
-    if (vo.latency.empty()) throw Error("validate-data: no latency plugin found");
-    vo.latency_only = latency_only;
-    vo.aliases = aliases;
-    vo.serving = serving == "none" ? "" : serving;
-    // The data root (models/, machines/, data/) is the folder of the default scenarios/.
-    vo.data_root = std::filesystem::path(default_scenario_path(common.load_options()))
-                       .parent_path()
-                       .parent_path()
-                       .string();
-
-    const auto rows = validation::read_measurements(csv_path);
-    const auto reports = validation::validate_data(rows, registry, vo);
+    studies::ValidateDataOptions vd;
+    vd.on_progress = bar.callback();
+    vd.latency = split_names(latency_raw);
+    vd.measured_last = true;
+    vd.latency_only = latency_only;
+    vd.aliases = aliases;
+    vd.serving = serving;
+    vd.load = common.load_options();
+    vd.who = "validate-data";
+    const auto reports = entry.compute(csv_path, entry.plan(vd));
     if (json || html.any()) {
-      nlohmann::json j = validation::reports_document(reports);
-      j["command"] = html.command;                  // the command that produced it
-      j["provenance"] = provenance_json(registry);  // what produced it (docs/report.md)
+      const nlohmann::json j = entry.document(reports, html.command);
       if (json) json->stream() << j.dump(2) << "\n";
       write_html(html, j);
     }

@@ -1,5 +1,5 @@
 // _Scenario.run and .explain: the studies `tessera run` and `tessera explain` run, returning the
-// documents their --json writes (studies/run_study.hpp; explain still report/explain_report.hpp).
+// documents their --json writes (studies/run_study.hpp, studies/explain_entry.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -7,10 +7,9 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "report/explain_report.hpp"
+#include "studies/explain_entry.hpp"
 #include "studies/run_study.hpp"
 #include "tessera/error.hpp"
-#include "tessera/physics/layout.hpp"
 #include "thread_count.hpp"
 
 namespace py = pybind11;
@@ -36,15 +35,10 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
 
 py::object explain(const ScenarioHandle& h, const std::string& config_text) {
   require_mode(h, false, "Scenario.serve()");
-  const Session& session = h.session();
-  const ParallelConfig parsed = parse_config(config_text, session.machine());
-  const ParallelConfig config = canonicalize(session.model(), parsed);
-  Evaluation e;
-  session.evaluator().evaluate(config, e);
-  if (!e.valid)
-    throw InputError(format_config(config, session.machine()) + ": invalid configuration: " +
-                     describe_invalid(e.layout.reason, session.model(), session.machine(), config));
-  return to_python(with_provenance(explain_json(session, e), h.registry()));
+  const studies::ExplainEntry entry(h);
+  const studies::ExplainResult result = entry.compute(config_text);
+  if (const std::string invalid = entry.invalid_reason(result); !invalid.empty()) throw InputError(invalid);
+  return to_python(entry.document(result));
 }
 
 }  // namespace

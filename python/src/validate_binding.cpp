@@ -1,19 +1,16 @@
 // tessera.validate_data: the study `tessera validate-data` runs (analysis/validation.hpp: each
 // measured row mapped through the alias table and predicted by each latency model), returning
-// the document its --json writes (report/validation_report.hpp).
+// the document its --json writes, through its façade entry (studies/validate_data_entry.hpp).
 #include <pybind11/stl.h>
 
-#include <filesystem>
 #include <optional>
 
-#include "analysis/validation.hpp"
 #include "bindings.hpp"
-#include "host/plugin_defaults.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "report/validation_report.hpp"
-#include "scenario/scenario_loader.hpp"
-#include "tessera/error.hpp"
+#include "studies/documents/validation_document.hpp"
+#include "studies/study_context.hpp"
+#include "studies/validate_data_entry.hpp"
 
 namespace py = pybind11;
 
@@ -23,26 +20,19 @@ namespace {
 py::object validate_data(const std::string& csv, const std::vector<std::string>& latency,
                          const std::string& aliases, bool latency_only, std::optional<std::string> serving,
                          const std::vector<std::string>& plugin_path, py::object progress) {
-  const auto registry = studies::shared_registry(plugin_path);
-  validation::ValidateOptions vo;
-  vo.latency = latency;
-  if (vo.latency.empty()) vo.latency = registry->names(PluginKind::latency);
-  if (vo.latency.empty()) throw Error("validate_data: no latency plugin found");
-  vo.latency_only = latency_only;
-  vo.aliases = aliases;
-  const std::string s = serving.value_or(plugin_defaults::kValidationServing);
-  vo.serving = s == "none" ? "" : s;
-  // The data root (models/, machines/, data/) is the folder of the default scenarios/, as the CLI's.
-  vo.data_root =
-      std::filesystem::path(default_scenario_path(LoadOptions{})).parent_path().parent_path().string();
+  const studies::ValidateDataEntry entry(studies::shared_registry(plugin_path));
+  studies::ValidateDataOptions vd;
+  vd.latency = latency;
+  vd.latency_only = latency_only;
+  vd.aliases = aliases;
+  vd.serving = serving.value_or(studies::default_validation_serving());
+  vd.who = "validate_data";
   Interruptible guard(std::move(progress));
-  vo.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  vd.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  const validation::ValidateOptions plan = entry.plan(vd);
   std::string document;
-  guard.run([&] {
-    const auto rows = validation::read_measurements(csv);
-    document = validation::reports_json(validation::validate_data(rows, *registry, vo));
-  });
-  return to_python(with_provenance(nlohmann::json::parse(document), *registry));
+  guard.run([&] { document = validation::reports_json(entry.compute(csv, plan)); });
+  return to_python(with_provenance(nlohmann::json::parse(document), entry.registry()));
 }
 
 }  // namespace

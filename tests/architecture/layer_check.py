@@ -58,8 +58,6 @@ FRONT_END_PENDING = {
     "framework/app/calibrate_command.cpp",
     "framework/app/common_options.cpp",
     "framework/app/common_options.hpp",
-    "framework/app/explain_command.cpp",
-    "framework/app/explore_command.cpp",
     "framework/app/main.cpp",
     "framework/app/name_list.cpp",
     "framework/app/output_files.cpp",
@@ -72,18 +70,14 @@ FRONT_END_PENDING = {
     "framework/app/signals.cpp",
     "framework/app/terminal.cpp",
     "framework/app/validate_command.cpp",
-    "framework/app/validate_data_command.cpp",
     "framework/app/web_dir.cpp",
     "framework/app/work_report.cpp",
     "framework/app/work_report.hpp",
     "python/src/errors.cpp",
     "python/src/evaluate_binding.cpp",
-    "python/src/explore_binding.cpp",
     "python/src/interruptible.cpp",
     "python/src/module.cpp",
-    "python/src/run_binding.cpp",
     "python/src/scenario_binding.cpp",
-    "python/src/validate_binding.cpp",
 }
 # report/ headers that still take eval's types directly (issue 28 part 4): each leaves the list
 # once its renderer takes a studies/ result.

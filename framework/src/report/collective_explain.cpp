@@ -1,78 +1,17 @@
 #include "report/collective_explain.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <vector>
+#include <string>
 
 #include "report/text_table.hpp"
-#include "tessera/physics/level_topology.hpp"
 #include "tessera/units.hpp"
 
 namespace tessera {
 
 namespace {
 
-std::string algorithm_protocol(CollAlgorithm a, Protocol p) {
-  std::string s = coll_algorithm_name(a);
-  if (p != Protocol::none) s += std::string("/") + protocol_name(p);
-  return s;
-}
-
-CommRates rates_of(const Stage& s) { return {s.comm_bw_efficiency, s.comm_extra_latency}; }
-
 bool same(const CollectiveChoice& a, const CollectiveChoice& b) {
   return a.algorithm == b.algorithm && a.protocol == b.protocol && a.shape == b.shape &&
          a.seconds == b.seconds;
-}
-
-// Every candidate of `c`, fastest first (ties keep collective_cost's order, so the chosen one,
-// the first minimum, comes first among equals).
-std::vector<CollectiveChoice> sorted_candidates(const Collective& c, const MachineSpec& m,
-                                                const CommRates& r) {
-  std::array<CollectiveChoice, kMaxCollectiveCandidates> buf{};
-  const int n = collective_candidates(c, m, r, buf);
-  std::vector<CollectiveChoice> v(buf.begin(), buf.begin() + n);
-  std::stable_sort(v.begin(), v.end(), [](const CollectiveChoice& a, const CollectiveChoice& b) {
-    return a.seconds < b.seconds;
-  });
-  return v;
-}
-
-const char* shape_name(CommShape s) { return s == CommShape::hierarchical ? "hierarchical" : "flat"; }
-
-std::string level_name(const LinkCost& link, const MachineSpec& m) {
-  if (link.level <= 0 || link.level > static_cast<int>(m.levels.size())) return m.pe.name;
-  return m.levels[static_cast<std::size_t>(link.level - 1)].name;
-}
-
-// The point-to-point model in words with its numbers: a legacy (ring-only) level or a group
-// inside one PE sends alpha + M/beta; otherwise latency x hops + M / (path bandwidth).
-std::string p2p_model(const LinkCost& link, const MachineSpec& m, double bytes, const CommRates& r) {
-  const double t = p2p_message_time(link, m, bytes, r);
-  const Dimension T = Dimension::time;
-  const std::string lvl = level_name(link, m);
-  std::string s = "on " + lvl + ": " + format_quantity(t, T) + " per message\n      = ";
-  const bool legacy = link.level <= 0 || link.level > static_cast<int>(m.levels.size()) ||
-                      m.levels[static_cast<std::size_t>(link.level - 1)].collectives.algorithms ==
-                          (1u << static_cast<unsigned>(CollAlgorithm::ring));
-  double lat = link.latency, hops = 1;
-  if (!legacy) {
-    const auto d = static_cast<std::size_t>(link.level - 1);
-    const LevelSpec& lv = m.levels[d];
-    const LevelPaths p = level_paths(lv, std::max<std::int32_t>(2, link.members[d]),
-                                     std::max<std::int32_t>(1, link.stride[d]));
-    lat = lv.latency;
-    hops = std::max(1.0, p.p2p_hops);
-  }
-  const double fixed_part = lat * hops + r.extra_latency;
-  const double bw = t > fixed_part ? bytes / (t - fixed_part) : 0;
-  s += format_quantity(lat, T) +
-       (legacy ? " (alpha)" : " x " + fixed(hops, hops == std::floor(hops) ? 0 : 2) + " hop(s)");
-  if (r.extra_latency > 0) s += " + " + format_quantity(r.extra_latency, T);
-  s += " + M / " + format_quantity(bw, Dimension::bandwidth);
-  s += legacy ? " (legacy ring level)" : " (one path of the topology)";
-  return s;
 }
 
 // Appends `item` to `line`, starting a new indented line when it would pass `width`.
@@ -89,75 +28,33 @@ void append_wrapped(std::ostream& os, std::string& line, const std::string& item
 
 }  // namespace
 
-std::string choice_label(const CollectiveChoice& c) {
-  if (!c.any) return "";
-  const std::string a = algorithm_protocol(c.algorithm, c.protocol);
-  return c.shape == CommShape::hierarchical ? "hierarchical(" + a + ")" : a;
-}
-
-std::string stage_algorithm_label(const Stage& s) {
-  if (!s.has_comm_algorithm) return "";
-  CollectiveChoice c;
-  c.any = true;
-  c.algorithm = s.comm_algorithm;
-  c.protocol = s.comm_protocol;
-  c.shape = s.comm_hierarchical ? CommShape::hierarchical : CommShape::flat;
-  return choice_label(c);
-}
-
-nlohmann::json stage_collectives_json(const StageWork& w, const Stage& s, const MachineSpec& m) {
-  nlohmann::json out = nlohmann::json::array();
-  const CommRates r = rates_of(s);
-  for (int i = 0; i < w.comm_count; ++i) {
-    const Collective& c = w.comms[static_cast<std::size_t>(i)];
-    const CollectiveChoice best = collective_cost(c, m, r);
-    nlohmann::json row = {{"kind", comm_kind_name(c.kind)},
-                          {"ranks", c.ranks},
-                          {"bytes", c.bytes},
-                          {"level", level_name(c.link, m)},
-                          {"algorithm", best.any ? coll_algorithm_name(best.algorithm) : ""},
-                          {"protocol", protocol_name(best.protocol)},
-                          {"shape", shape_name(best.shape)},
-                          {"seconds", best.seconds}};
-    nlohmann::json cands = nlohmann::json::array();
-    for (const CollectiveChoice& k : sorted_candidates(c, m, r))
-      cands.push_back({{"algorithm", coll_algorithm_name(k.algorithm)},
-                       {"protocol", protocol_name(k.protocol)},
-                       {"shape", shape_name(k.shape)},
-                       {"seconds", k.seconds}});
-    row["candidates"] = std::move(cands);
-    if (c.kind == CommKind::p2p) row["model"] = p2p_model(c.link, m, c.bytes, r);
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-
 void print_stage_collectives(std::ostream& os, const StageWork& w, const Stage& s, const MachineSpec& m,
                              std::size_t width) {
-  const CommRates r = rates_of(s);
+  const CommRates r = collective_parts::rates_of(s);
   const Dimension T = Dimension::time;
   const std::string head = "  " + std::string(s.name) + ": ";
   if (w.has_cp) {
     if (w.cp.steps <= 0) return;
     os << head << w.cp.steps << " step(s) x point-to-point "
        << format_quantity(w.cp.msg_bytes, Dimension::bytes) << " "
-       << p2p_model(w.cp.link, m, w.cp.msg_bytes, r) << "\n";
+       << collective_parts::p2p_model(w.cp.link, m, w.cp.msg_bytes, r) << "\n";
     return;
   }
   for (int i = 0; i < w.comm_count; ++i) {
     const Collective& c = w.comms[static_cast<std::size_t>(i)];
     if (c.kind == CommKind::p2p) {
       os << head << "point-to-point " << format_quantity(c.bytes, Dimension::bytes) << " "
-         << p2p_model(c.link, m, c.bytes, r) << "\n";
+         << collective_parts::p2p_model(c.link, m, c.bytes, r) << "\n";
       continue;
     }
     const CollectiveChoice best = collective_cost(c, m, r);
     if (!best.any) continue;
     std::string line = head + comm_kind_name(c.kind) + " of " + format_quantity(c.bytes, Dimension::bytes) +
-                       " on " + std::to_string(c.ranks) + " ranks (" + level_name(c.link, m) + "):";
+                       " on " + std::to_string(c.ranks) + " ranks (" +
+                       collective_parts::level_name(c.link, m) + "):";
     const std::size_t indent = 6;
     bool marked = false;
-    for (const CollectiveChoice& k : sorted_candidates(c, m, r)) {
+    for (const CollectiveChoice& k : collective_parts::sorted_candidates(c, m, r)) {
       const bool chosen = !marked && same(k, best);
       marked = marked || chosen;
       append_wrapped(os, line,

@@ -1,17 +1,16 @@
 #pragma once
-// `tessera explain`: one configuration stage by stage, for people (text) and programs (JSON).
+// `tessera explain`'s text: one configuration stage by stage, for people (its JSON document:
+// studies/documents/explain_document.hpp).
 #include <ostream>
-
-#include <nlohmann/json.hpp>
 
 #include "eval/evaluator.hpp"
 #include "eval/session.hpp"
-#include "studies/documents/config_json.hpp"  // config_json
+#include "studies/documents/config_json.hpp"       // config_json
+#include "studies/documents/explain_document.hpp"  // explain_json
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-TESSERA_API nlohmann::json explain_json(const Session& session, const Evaluation& e);
 // width > 0: the stage table fitted to `width` columns (TextTable: byte and FLOP columns, then
 // the per-occurrence visible time, given up first, and a note says so) and the configuration and
 // memory lines broken to it; the caller fits the remaining prose (fit_lines). 0: everything as is.

@@ -5,45 +5,9 @@
 #include "report/search_report.hpp"
 #include "report/sensitivity_report.hpp"
 #include "report/text_table.hpp"
-#include "studies/documents/json_number.hpp"
 #include "tessera/units.hpp"
-#include "tessera/version.hpp"
 
 namespace tessera {
-namespace {}  // namespace
-
-nlohmann::json explore_json(const Session& session, const ExploreResult& result) {
-  const Scenario& scenario = session.scenario();
-  const auto& axes = scenario.sweep.hardware;
-  nlohmann::json j;
-  j["scenario"] = scenario.name;
-  j["version"] = kVersion;
-  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
-  j["machine"] = session.machine().name;
-  j["latency_model"] = session.latency_name();
-  j["search"] = scenario.plugins.search.name;
-  nlohmann::json ax = nlohmann::json::array();
-  for (const auto& a : axes)
-    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
-  j["axes"] = ax;
-  nlohmann::json pts = nlohmann::json::array();
-  for (std::size_t i = 0; i < result.points.size(); ++i) {
-    const auto& p = result.points[i];
-    nlohmann::json hwv = nlohmann::json::object();
-    for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
-    nlohmann::json e{{"hardware", hwv},
-                     {"feasible", p.feasible},
-                     {"cost_USD", json_number(p.cost)},
-                     {"search", {{"evaluated", p.counts.evaluated}, {"valid", p.counts.valid}}},
-                     {"pareto", result.on_pareto(i)}};
-    if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
-    pts.push_back(e);
-  }
-  j["points"] = pts;
-  j["pareto"] = result.pareto;
-  j["hardware_sensitivity"] = hardware_json(result.hardware);
-  return j;
-}
 
 void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result,
                         std::size_t width) {

@@ -2,64 +2,19 @@
 
 #include <string>
 
-#include "report/disagg_report.hpp"
 #include "report/text_table.hpp"
-#include "studies/documents/json_number.hpp"
 #include "tessera/units.hpp"
-#include "tessera/version.hpp"
 
 namespace tessera {
 
 namespace {
 
-std::string knobs(const ParallelConfig& c) {
-  std::string s = "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp);
-  if (c.cp != 1) s = "cp" + std::to_string(c.cp) + ' ' + s;
-  if (c.ep != 1) s += " ep" + std::to_string(c.ep);
-  return s;
-}
-
 std::string pools_text(const DisaggPair& p) {
-  return std::to_string(p.x) + "x[" + knobs(p.prefill.config) + "] + " + std::to_string(p.y) + "x[" +
-         knobs(p.decode.config) + " B" + std::to_string(p.decode.batch) + "]";
+  return std::to_string(p.x) + "x[" + serve_explore_knobs(p.prefill.config) + "] + " + std::to_string(p.y) +
+         "x[" + serve_explore_knobs(p.decode.config) + " B" + std::to_string(p.decode.batch) + "]";
 }
 
 }  // namespace
-
-nlohmann::json serve_explore_json(const Session& session, const ServeExploreResult& result) {
-  const Scenario& scenario = session.scenario();
-  const auto& axes = scenario.sweep.hardware;
-  nlohmann::json j;
-  j["scenario"] = scenario.name;
-  j["version"] = kVersion;
-  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
-  j["machine"] = session.machine().name;
-  j["latency_model"] = session.latency_name();
-  j["mode"] = "serve";
-  nlohmann::json ax = nlohmann::json::array();
-  for (const auto& a : axes)
-    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
-  j["axes"] = ax;
-  nlohmann::json pts = nlohmann::json::array();
-  for (const ServeExplorePoint& p : result.points) {
-    nlohmann::json hwv = nlohmann::json::object();
-    for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
-    nlohmann::json agg{{"tokens_per_s_per_pe", json_number(p.aggregated)}, {"machine", p.aggregated_machine}};
-    if (p.aggregated_best) {
-      agg["parallelism"] = knobs(p.aggregated_best->config);
-      agg["batch"] = p.aggregated_best->point.batch;
-    }
-    nlohmann::json e{{"hardware", hwv}, {"aggregated", agg}};
-    e["disaggregated"] =
-        p.disaggregated ? disagg_pair_json(session, *p.disaggregated) : nlohmann::json(nullptr);
-    e["gain"] = p.gain > 0 ? json_number(p.gain) : nlohmann::json(nullptr);
-    e["best_tokens_per_s_per_pe"] = json_number(p.best);
-    pts.push_back(e);
-  }
-  j["points"] = pts;
-  j["ranking"] = result.ranking;
-  return j;
-}
 
 void print_serve_explore_text(std::ostream& os, const Session& session, const ServeExploreResult& result) {
   const Scenario& scenario = session.scenario();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/validation.hpp"
+#include "studies/documents/validation_document.hpp"  // reports_document, reports_json
 #include "tessera/export.hpp"
 
 namespace tessera::validation {
@@ -15,9 +16,4 @@ namespace tessera::validation {
 // The per-row table fitted to `width` columns (0 = as it is): the source, then the framework go.
 TESSERA_API void print_reports(std::ostream& os, const std::vector<ModelReport>& reports,
                                bool show_rows = true, std::size_t width = 0);
-// JSON: one model -> {latency, rows, unmapped, summary}; several -> {models: [...]}; with `version`.
-TESSERA_API nlohmann::json reports_document(const std::vector<ModelReport>& reports);
-// The same document as text (dump(2) and a newline).
-TESSERA_API std::string reports_json(const std::vector<ModelReport>& reports);
-
 }  // namespace tessera::validation

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/sensitivity.hpp"
+#include "studies/document_options.hpp"
 #include "studies/study_context.hpp"
 #include "tessera/export.hpp"
 #include "tessera/workload.hpp"
@@ -23,12 +24,6 @@ struct SensitivityOptions {
   bool hardware = true;     // the hardware elasticities
   unsigned threads = 0;     // 0 = every hardware thread; the results are the same for any
   ProgressCallback on_progress;
-};
-
-// The document's extras: the other scopes (`by_scope`, each studied quietly) and the command line.
-struct DocumentOptions {
-  std::vector<Scope> scopes;
-  std::optional<std::string> command;
 };
 
 class TESSERA_API SensitivityEntry {

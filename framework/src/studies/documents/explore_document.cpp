@@ -1,0 +1,87 @@
+#include "studies/documents/explore_document.hpp"
+
+#include "studies/documents/disagg_document.hpp"
+#include "studies/documents/json_number.hpp"
+#include "studies/documents/search_document.hpp"
+#include "studies/documents/sensitivity_document.hpp"
+#include "tessera/units.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera {
+
+std::string serve_explore_knobs(const ParallelConfig& c) {
+  std::string s = "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp);
+  if (c.cp != 1) s = "cp" + std::to_string(c.cp) + ' ' + s;
+  if (c.ep != 1) s += " ep" + std::to_string(c.ep);
+  return s;
+}
+
+nlohmann::json explore_json(const Session& session, const ExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["version"] = kVersion;
+  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
+  j["machine"] = session.machine().name;
+  j["latency_model"] = session.latency_name();
+  j["search"] = scenario.plugins.search.name;
+  nlohmann::json ax = nlohmann::json::array();
+  for (const auto& a : axes)
+    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
+  j["axes"] = ax;
+  nlohmann::json pts = nlohmann::json::array();
+  for (std::size_t i = 0; i < result.points.size(); ++i) {
+    const auto& p = result.points[i];
+    nlohmann::json hwv = nlohmann::json::object();
+    for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
+    nlohmann::json e{{"hardware", hwv},
+                     {"feasible", p.feasible},
+                     {"cost_USD", json_number(p.cost)},
+                     {"search", {{"evaluated", p.counts.evaluated}, {"valid", p.counts.valid}}},
+                     {"pareto", result.on_pareto(i)}};
+    if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
+    pts.push_back(e);
+  }
+  j["points"] = pts;
+  j["pareto"] = result.pareto;
+  j["hardware_sensitivity"] = hardware_json(result.hardware);
+  return j;
+}
+
+nlohmann::json serve_explore_json(const Session& session, const ServeExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["version"] = kVersion;
+  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
+  j["machine"] = session.machine().name;
+  j["latency_model"] = session.latency_name();
+  j["mode"] = "serve";
+  nlohmann::json ax = nlohmann::json::array();
+  for (const auto& a : axes)
+    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
+  j["axes"] = ax;
+  nlohmann::json pts = nlohmann::json::array();
+  for (const ServeExplorePoint& p : result.points) {
+    nlohmann::json hwv = nlohmann::json::object();
+    for (std::size_t a = 0; a < axes.size(); ++a) hwv[axes[a].path] = p.values[a];
+    nlohmann::json agg{{"tokens_per_s_per_pe", json_number(p.aggregated)}, {"machine", p.aggregated_machine}};
+    if (p.aggregated_best) {
+      agg["parallelism"] = serve_explore_knobs(p.aggregated_best->config);
+      agg["batch"] = p.aggregated_best->point.batch;
+    }
+    nlohmann::json e{{"hardware", hwv}, {"aggregated", agg}};
+    e["disaggregated"] =
+        p.disaggregated ? disagg_pair_json(session, *p.disaggregated) : nlohmann::json(nullptr);
+    e["gain"] = p.gain > 0 ? json_number(p.gain) : nlohmann::json(nullptr);
+    e["best_tokens_per_s_per_pe"] = json_number(p.best);
+    pts.push_back(e);
+  }
+  j["points"] = pts;
+  j["ranking"] = result.ranking;
+  return j;
+}
+
+}  // namespace tessera
