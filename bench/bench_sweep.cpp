@@ -73,7 +73,8 @@ void BM_SweepScaling(benchmark::State& state) {
 // unit_size 0: one unit (a size larger than the space).
 void BM_SweepUnits(benchmark::State& state) {
   Prepared& p = prepared("synthetic16", [&] { return synthetic(16, 80, 4, 1024); });
-  const std::uint64_t unit = state.range(0) == 0 ? (std::uint64_t{1} << 62) : static_cast<std::uint64_t>(state.range(0));
+  const std::uint64_t unit =
+      state.range(0) == 0 ? (std::uint64_t{1} << 62) : static_cast<std::uint64_t>(state.range(0));
   run_sweep(state, p, 2, unit);
 }
 
