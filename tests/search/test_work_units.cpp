@@ -12,22 +12,13 @@
 
 #include "analysis/exploration.hpp"
 #include "core/executor.hpp"
+#include "reverse_executor.hpp"
 #include "search_fixture.hpp"
 
 using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-// Runs the plan backwards: the last unit is computed first, the merges still come in order.
-class ReverseExecutor final : public Executor {
- public:
-  unsigned workers() const override { return 1; }
-  void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge) override {
-    for (std::size_t u = count; u-- > 0;) compute(u, UnitSlot{0, 1});
-    for (std::size_t u = 0; u < count; ++u) merge(u);
-  }
-};
 
 struct Run {
   SearchResult result;

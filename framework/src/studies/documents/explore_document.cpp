@@ -16,20 +16,32 @@ std::string serve_explore_knobs(const ParallelConfig& c) {
   return s;
 }
 
-nlohmann::json explore_json(const Session& session, const ExploreResult& result) {
+namespace {
+
+// What both explore documents open with: the scenario, model, machine and latency model (the
+// HTML report's header, docs/report.md) and the hardware axes.
+nlohmann::json explore_header(const Session& session) {
   const Scenario& scenario = session.scenario();
-  const auto& axes = scenario.sweep.hardware;
   nlohmann::json j;
   j["scenario"] = scenario.name;
   j["version"] = kVersion;
-  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
+  j["model"] = session.model().name;
   j["machine"] = session.machine().name;
   j["latency_model"] = session.latency_name();
-  j["search"] = scenario.plugins.search.name;
   nlohmann::json ax = nlohmann::json::array();
-  for (const auto& a : axes)
+  for (const auto& a : scenario.sweep.hardware)
     ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
   j["axes"] = ax;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json explore_json(const Session& session, const ExploreResult& result) {
+  const Scenario& scenario = session.scenario();
+  const auto& axes = scenario.sweep.hardware;
+  nlohmann::json j = explore_header(session);
+  j["search"] = scenario.plugins.search.name;
   nlohmann::json pts = nlohmann::json::array();
   for (std::size_t i = 0; i < result.points.size(); ++i) {
     const auto& p = result.points[i];
@@ -50,19 +62,9 @@ nlohmann::json explore_json(const Session& session, const ExploreResult& result)
 }
 
 nlohmann::json serve_explore_json(const Session& session, const ServeExploreResult& result) {
-  const Scenario& scenario = session.scenario();
-  const auto& axes = scenario.sweep.hardware;
-  nlohmann::json j;
-  j["scenario"] = scenario.name;
-  j["version"] = kVersion;
-  j["model"] = session.model().name;  // the HTML report's header (docs/report.md)
-  j["machine"] = session.machine().name;
-  j["latency_model"] = session.latency_name();
+  const auto& axes = session.scenario().sweep.hardware;
+  nlohmann::json j = explore_header(session);
   j["mode"] = "serve";
-  nlohmann::json ax = nlohmann::json::array();
-  for (const auto& a : axes)
-    ax.push_back({{"path", a.path}, {"unit", si_unit(a.dimension)}, {"values", a.values}});
-  j["axes"] = ax;
   nlohmann::json pts = nlohmann::json::array();
   for (const ServeExplorePoint& p : result.points) {
     nlohmann::json hwv = nlohmann::json::object();
