@@ -1,0 +1,106 @@
+#pragma once
+// One serving replica (one dp group) as an engine runs it, iteration by iteration
+// (docs/physics.md §12.5 "The engine"): continuous batching with chunked prefill under a token
+// budget and a sequence limit, KV admission by paged blocks, preemption by recompute, first come
+// first served. The rules are vLLM V1's scheduler (vllm/v1/core/sched/scheduler.py,
+// Scheduler.schedule, v0.8–0.11):
+//   1. the running sequences first, in admission order: each gets its remaining tokens (a
+//      prompt's next chunk, or one decode token), cut to the budget left; when its KV blocks
+//      cannot be allocated the most recently admitted running sequence is preempted (its blocks
+//      freed, its KV recomputed later: it goes back to the head of the queue) until they can,
+//      or it is itself the one preempted;
+//   2. then, if nothing was preempted, waiting requests in arrival order while the budget, the
+//      sequence limit and the free blocks allow: each gets its prompt (with chunked prefill, cut
+//      to the budget left; without, whole or not at all).
+// A sequence's cache holds `computed` tokens; when a scheduled chunk brings it to its prompt and
+// the tokens generated so far, a token is sampled (the first token at the end of its prefill).
+// A recomputed sequence recomputes its prompt and its generated tokens before it samples again.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "analysis/requests/request_stream.hpp"
+#include "analysis/requests/step_memo.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera::requests {
+
+struct EngineLimits {
+  std::int64_t max_sequences = 256;  // running sequences (vLLM max_num_seqs)
+  std::int64_t token_budget =
+      8192;  // tokens per iteration, prefill and decode (max_num_batched_tokens); 0 = none
+  bool chunked_prefill = true;
+  std::int64_t kv_blocks = 0;      // KV blocks of the replica (the engine's count)
+  std::int64_t block_tokens = 16;  // tokens per block
+};
+
+// What became of one request (seconds from the simulation's start).
+struct RequestOutcome {
+  Request request;
+  double first_scheduled_s = 0;  // the start of the first iteration that worked on it
+  double first_token_s = 0;
+  double finish_s = 0;
+  double max_gap_s = 0;  // the longest gap between two of its tokens
+  std::int64_t preemptions = 0;
+  std::int64_t replica = 0;
+};
+
+// Gaps between two tokens of a request (inter-token latencies): `count` gaps of `gap_s`, the
+// first of them `request`'s (the sequences of an iteration that decoded in the one before
+// wait the same gap, and are reported together, attributed to the first of them).
+using TokenGapSink = std::function<void(const Request& request, double gap_s, std::uint64_t count)>;
+
+class TESSERA_API Replica {
+ public:
+  Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index);
+
+  // A request routed here at `now_s`.
+  void enqueue(const Request& r);
+  // Starts an iteration at `now_s` if there is work it can schedule; returns whether it did
+  // (busy until busy_until()).
+  bool start(double now_s);
+  // Ends the running iteration: tokens sampled, finished requests reported.
+  void finish(const std::function<void(const RequestOutcome&)>& on_done, const TokenGapSink& on_gap);
+
+  bool busy() const { return busy_; }
+  double busy_until() const { return busy_until_; }
+  std::size_t outstanding() const { return waiting_.size() + running_.size(); }
+  std::size_t waiting() const { return waiting_.size(); }
+  std::int64_t used_blocks() const { return used_blocks_; }
+  std::int64_t preemptions() const { return preemptions_; }
+  std::uint64_t iterations() const { return iterations_; }
+
+ private:
+  struct Sequence {
+    RequestOutcome outcome;
+    std::int64_t generated = 0;  // output tokens sampled
+    std::int64_t computed = 0;   // tokens in the KV cache
+    std::int64_t blocks = 0;     // KV blocks held
+    double last_token_s = 0;
+    bool scheduled_once = false;
+  };
+  struct Scheduled {
+    std::size_t running_index;
+    std::int64_t tokens;
+  };
+
+  std::int64_t blocks_for(std::int64_t tokens) const {
+    return (tokens + limits_.block_tokens - 1) / limits_.block_tokens;
+  }
+  void preempt_last();
+
+  EngineLimits limits_;
+  StepMemo& steps_;
+  std::int64_t index_;
+  std::deque<Sequence> waiting_;
+  std::deque<Sequence> running_;  // admission order
+  std::vector<Scheduled> scheduled_;
+  std::int64_t used_blocks_ = 0;
+  std::int64_t preemptions_ = 0;
+  std::uint64_t iterations_ = 0;
+  bool busy_ = false;
+  double started_s_ = 0, busy_until_ = 0;
+};
+
+}  // namespace tessera::requests

@@ -1,0 +1,62 @@
+#pragma once
+// The request-level serving simulation (docs/physics.md §12.5): a request stream offered to the
+// dp replicas of one configuration through a router, each replica an engine (replica.hpp) whose
+// iterations are timed by the host's StepTimer (step_memo.hpp), events in time order. Returns
+// the latency percentiles as benchmarks report them, throughput, goodput, KV occupancy, queue
+// depth and preemptions, and, when asked, every request's outcome. One simulation is one work
+// unit of a study: single-threaded, deterministic for a seed.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "analysis/requests/metric_stats.hpp"
+#include "analysis/requests/replica.hpp"
+#include "analysis/requests/request_stream.hpp"
+#include "tessera/export.hpp"
+#include "tessera/kinds/serving_model.hpp"
+
+namespace tessera::requests {
+
+// round_robin: the i-th request to replica i mod R. least_outstanding: to the replica with the
+// fewest requests waiting or running (the lowest index among equals).
+enum class Router { round_robin, least_outstanding };
+
+// Per-request SLOs for goodput (a request is good when it meets every one set; 0 = unset).
+struct RequestSlo {
+  double ttft_s = 0;
+  double tpot_s = 0;
+};
+
+struct SimOptions {
+  EngineLimits limits;
+  std::int64_t replicas = 1;
+  Router router = Router::round_robin;
+  RequestSlo slo;
+  bool exact = false;   // keep every value (exact percentiles); else sketches (within 0.5 %)
+  bool memoize = true;  // StepMemo's shape grid (false: every iteration timed exactly)
+  // Called with every finished request (measured or not), in order of finishing: `--requests`.
+  std::function<void(const RequestOutcome&)> on_request;
+};
+
+struct SimResult {
+  std::uint64_t sent = 0, measured = 0, rejected = 0;  // rejected: longer than the replica's KV
+  MetricSummary ttft, tpot, itl, e2e, queue;
+  double window_s = 0;             // first measured arrival to last measured finish
+  double output_tokens_per_s = 0;  // measured requests' output tokens / window
+  double requests_per_s = 0;
+  double goodput_requests_per_s = 0;  // measured requests meeting every SLO set / window
+  double kv_occupancy_mean = 0;       // used / total blocks, time-weighted over the window, mean of replicas
+  double kv_occupancy_peak = 0;
+  double queue_depth_mean = 0;  // waiting requests, time-weighted over the window, sum of replicas
+  std::int64_t preemptions = 0;
+  std::size_t step_shapes = 0;   // distinct iteration shapes timed
+  std::uint64_t iterations = 0;  // engine iterations, all replicas
+  double end_s = 0;              // the last event
+};
+
+// Runs `stream` through opts.replicas replicas timed by `timer` (the calling thread's).
+// Throws std::invalid_argument for limits an engine cannot run (no KV blocks, no budget for a
+// token, no sequences).
+TESSERA_API SimResult simulate(const StreamSpec& stream, StepTimer& timer, const SimOptions& opts);
+
+}  // namespace tessera::requests

@@ -1,0 +1,100 @@
+#pragma once
+// The requests a serving simulation offers its replicas (docs/physics.md §12.5): when each arrives
+// and how long its prompt and its output are, drawn from a seeded stream, or read from a trace.
+//
+// Arrivals, open loop: `poisson` (exponential gaps of mean 1/rate), `gamma` (gamma gaps of mean
+// 1/rate and coefficient of variation cv: shape 1/cv², bursty above cv = 1), `constant` (gaps of
+// exactly 1/rate), `trace` (the rows' timestamps, from the first row's). Closed loop:
+// `concurrency` N clients, each sending its next request the moment its last one finishes, as
+// benchmark clients with a concurrency limit do (vLLM's and SGLang's bench_serving
+// `--max-concurrency` at an infinite request rate).
+// Lengths: `fixed`, `uniform` (integers in [min, max]), `lognormal` (median and σ of ln, rounded,
+// clamped to [min, max]), `table` (an empirical distribution: values with weights).
+// Arrival times and lengths come from separate streams of the seed, so changing a length
+// distribution does not move an arrival.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "analysis/requests/random_stream.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera::requests {
+
+enum class ArrivalKind { poisson, gamma, constant, concurrency, trace };
+
+struct ArrivalSpec {
+  ArrivalKind kind = ArrivalKind::poisson;
+  double rate_per_s = 1;         // poisson, gamma, constant: requests per second
+  double cv = 1;                 // gamma: the coefficient of variation of the gaps
+  std::int64_t concurrency = 1;  // concurrency: clients
+};
+
+enum class LengthKind { fixed, uniform, lognormal, table };
+
+struct LengthSpec {
+  LengthKind kind = LengthKind::fixed;
+  std::int64_t value = 1;                              // fixed
+  std::int64_t min = 1, max = 1;                       // uniform; lognormal's clamp (max 0: none)
+  double median = 1, sigma = 0;                        // lognormal
+  std::vector<std::pair<std::int64_t, double>> table;  // table: (tokens, weight > 0)
+};
+
+// Shared prefixes: each request starts with the prefix of one of `groups` groups (drawn
+// uniformly), `tokens` long, counted in its input. groups = 0: none.
+struct PrefixSpec {
+  std::int64_t groups = 0;
+  std::int64_t tokens = 0;
+};
+
+struct TraceRow {
+  double time_s = 0;
+  std::int64_t input = 0, output = 0;
+  std::int64_t prefix_id = -1;
+};
+
+struct Request {
+  std::uint64_t id = 0;  // 0, 1, ... in arrival order (closed loop: in order of sending)
+  double arrival_s = 0;
+  std::int64_t input = 0;   // prompt tokens, a shared prefix included
+  std::int64_t output = 0;  // generated tokens, the first (from the prefill) included; >= 1
+  std::int64_t prefix_id = -1;
+  std::int64_t prefix_tokens = 0;
+};
+
+struct StreamSpec {
+  ArrivalSpec arrival;
+  LengthSpec input, output;
+  PrefixSpec prefix;
+  std::uint64_t requests = 1000;  // how many are sent (a trace: at most its rows)
+  std::uint64_t warmup = 0;       // the first this many are simulated, not measured
+  std::uint64_t seed = 1;
+  std::vector<TraceRow> trace;  // trace: sorted by time
+};
+
+class TESSERA_API RequestStream {
+ public:
+  explicit RequestStream(const StreamSpec& spec);
+
+  bool closed_loop() const { return spec_->arrival.kind == ArrivalKind::concurrency; }
+  std::int64_t clients() const { return spec_->arrival.concurrency; }
+  std::uint64_t total() const;  // requests the stream will send
+  std::uint64_t sent() const { return sent_; }
+
+  // Open loop: the next request in arrival order; false when all are sent.
+  bool next(Request& out);
+  // Closed loop: the next request, sent at `now_s`; false when all are sent.
+  bool next_at(double now_s, Request& out);
+
+ private:
+  std::int64_t draw_length(const LengthSpec& l);
+  void fill(Request& r);
+
+  const StreamSpec* spec_;
+  RandomStream gaps_, lengths_;
+  double clock_s_ = 0;
+  std::uint64_t sent_ = 0;
+  double table_weight_in_ = 0, table_weight_out_ = 0;
+};
+
+}  // namespace tessera::requests
