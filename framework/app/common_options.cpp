@@ -22,7 +22,6 @@
 #include "exit_codes.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "scenario/yaml_tree.hpp"
 #include "signals.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"

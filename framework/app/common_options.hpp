@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "scenario/scenario_loader.hpp"
+#include "studies/scenario_options.hpp"
 
 namespace tessera::cli {
 

@@ -6,8 +6,8 @@
 #include "commands.hpp"
 #include "core/safe_text.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_discovery.hpp"
 #include "signals.hpp"
+#include "studies/installation.hpp"
 #include "tessera/version.hpp"
 #include "web_dir.hpp"
 
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   if (cmd == "--version") {
     // The version, then where this program finds its plugins and the report's chart libraries.
     std::string plugin_path;
-    for (const std::string& d : tessera::plugin_search_path({}, true))
+    for (const std::string& d : tessera::studies::default_plugin_search_path())
       plugin_path += (plugin_path.empty() ? "" : ":") + d;
     std::cout << "tessera " << tessera::kVersion << "\nplugin path: " << plugin_path
               << "\nchart libraries: " << tessera::cli::web_dir_description() << "\n";

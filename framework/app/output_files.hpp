@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/yaml_tree.hpp"
+#include "studies/scenario_options.hpp"  // loader::kCommandLine
 
 namespace tessera::cli {
 

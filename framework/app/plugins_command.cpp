@@ -15,12 +15,8 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "core/nearest_name.hpp"
 #include "core/safe_text.hpp"
 #include "exit_codes.hpp"
-#include "host/machine_blocks.hpp"
-#include "host/param_validation.hpp"
-#include "host/plugin_registry.hpp"
 #include "report/text_table.hpp"
 #include "studies/plugins_entry.hpp"
 
@@ -59,7 +55,7 @@ std::string range_or_choices(const ParamSpec& s) {
     // Long lists would push the help text off the screen; they are listed under the table.
     return display_width(c) <= 40 ? c : std::to_string(s.choice_count) + " choices (below)";
   }
-  return param_range_text(s);
+  return studies::param_range(s);
 }
 
 void print_params(std::ostream& os, const ParamSpec* specs, std::uint32_t count) {
@@ -68,7 +64,7 @@ void print_params(std::ostream& os, const ParamSpec* specs, std::uint32_t count)
   TextTable meanings = text_table({"CHOICE", "MEANING"}, TextTable::Header::none);  // under the table
   for (std::uint32_t i = 0; i < count; ++i) {
     const ParamSpec& s = specs[i];
-    rows.add_row({s.name, param_type_name(s.type), param_unit(s),
+    rows.add_row({s.name, param_type_name(s.type), studies::param_unit_text(s),
                   s.default_value ? s.default_value : "(required)", range_or_choices(s),
                   s.help ? s.help : ""});
     if (s.type == ParamType::enumeration)
@@ -107,7 +103,7 @@ void print_text(std::ostream& os, const PluginRegistry& reg,
     }
     if (d.machine_param_count > 0) {
       os << "  machine parameters (the machine file's `plugins: {" << d.name << ": {...}}` block"
-         << (std::string_view(d.name) == kEfficiencyBlockPlugin ? ", or `efficiency:`" : "") << "):\n";
+         << (studies::takes_efficiency_block(d) ? ", or `efficiency:`" : "") << "):\n";
       print_params(os, d.machine_params, d.machine_param_count);
     }
   }
@@ -142,15 +138,7 @@ int plugins_command(const Args& args) {
       return kExitOk;
     }
     std::optional<PluginKind> kind;
-    if (vm.count("kind")) {
-      kind = parse_plugin_kind(kind_text);
-      if (!kind) {
-        std::vector<std::string> kinds;
-        for (const PluginKind k : kAllPluginKinds) kinds.emplace_back(plugin_kind_name(k));
-        throw InputError("unknown kind '" + kind_text + "'" + did_you_mean(kind_text, kinds) +
-                         "; kinds: " + plugin_kind_list());
-      }
-    }
+    if (vm.count("kind")) kind = studies::plugin_kind(kind_text);
 
     PluginRegistry registry(common.plugin_paths, true, common.plugin_overrides);
     {

@@ -5,12 +5,11 @@
 #include <optional>
 
 #include "common_options.hpp"
-#include "core/input_file.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
 #include "output_files.hpp"
 #include "report/result_schema.hpp"
-#include "scenario/json_tree.hpp"
+#include "studies/report_entry.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -29,28 +28,6 @@ constexpr const char* kReportExamples =
     "  tessera run --json out/run.json && tessera report out/run.json --html out/run.html\n"
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --json s.json; tessera report s.json --html "
     "s.html\n";
-
-// The result as every input file is read (regular files only, file.bytes; nesting, strings and
-// values bounded by yaml.depth, scalar.bytes and yaml.nodes; duplicate keys refused) and checked
-// against the result schema (report/result_schema.hpp) before any page is written.
-nlohmann::json read_result(const std::string& path) {
-  const std::string text = read_input_file(path, "the result file");
-  {
-    loader::Diags d;
-    const std::optional<loader::JNode> tree = loader::parse_json_text(text, path, d, "");
-    if (!tree) throw InputErrors(d.take());
-    if (!tree->is_object() || !(tree->find("scenario") || tree->find("models")))
-      throw InputError(path +
-                       ": error: not the --json result of a tessera study (no \"scenario\", no \"models\")");
-    check_result_fields(*tree, d);
-    if (!d.empty()) throw InputErrors(d.take());
-  }  // the located tree is freed before the document is read again for the charts
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {  // the reader above accepted it: not expected
-    throw InputError(path + ": error: not JSON: " + e.what());
-  }
-}
 
 }  // namespace
 
@@ -71,7 +48,7 @@ int report_command(const Args& args) {
     if (!charts.any())
       throw InputError(
           "tessera report needs --html FILE, --vega DIR or --png DIR (see 'tessera report --help')");
-    const nlohmann::json result = read_result(result_path);
+    const nlohmann::json result = studies::read_result(result_path, check_result_fields);
     Outputs outputs;
     const HtmlOutput html = add_html_output(outputs, charts, command_line("report", args));
     write_html(html, result);

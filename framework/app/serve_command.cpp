@@ -17,8 +17,8 @@
 #include "report/disagg_report.hpp"
 #include "report/pareto_plot.hpp"
 #include "report/serve_report.hpp"
-#include "scenario/data_roots.hpp"
 #include "scope_option.hpp"
+#include "studies/installation.hpp"
 #include "studies/serve_entry.hpp"
 #include "study.hpp"
 #include "study_options.hpp"
@@ -65,7 +65,7 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
   if (!scenario.framework.set) {
     std::string names;
     try {
-      names = framework_names(load_framework_catalog(default_frameworks_path(shipped_data_root())));
+      names = framework_names(load_framework_catalog(default_frameworks_path(studies::shipped_data())));
     } catch (const InputError&) {
       names = "see data/frameworks.yaml";
     }

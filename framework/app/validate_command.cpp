@@ -7,14 +7,9 @@
 
 #include "common_options.hpp"
 #include "core/safe_text.hpp"
-#include "eval/plugin_check.hpp"
 #include "exit_codes.hpp"
-#include "host/plugin_registry.hpp"
-#include "scenario/collectives_warnings.hpp"
-#include "scenario/plugin_axes.hpp"
-#include "scenario/sweep_size.hpp"
+#include "studies/validate_entry.hpp"
 #include "tessera/error.hpp"
-#include "work_report.hpp"
 
 namespace tessera::cli {
 namespace {
@@ -50,55 +45,12 @@ int validate_command(const Args& args) {
       return kExitOk;
     if (files.empty()) throw InputError("validate: no files given (e.g. tessera validate scenarios/*.yaml)");
 
-    const LoadOptions options = common.load_options();
-    std::unique_ptr<PluginRegistry> registry;  // loaded on the first scenario
+    studies::ValidateEntry entry(common.load_options(), common.plugin_paths, common.plugin_overrides);
     bool all_ok = true;
     for (const auto& f : files) {
-      std::vector<Diagnostic> diags, warnings;
-      try {
-        validate_file(f, options);
-        // Scenarios: plugin names and parameters too.
-        const bool is_json = f.size() >= 5 && f.compare(f.size() - 5, 5, ".json") == 0;
-        if (!is_json) {
-          Scenario s;
-          bool is_scenario = false;
-          try {
-            s = load_scenario(f, options);
-            is_scenario = true;
-          } catch (const InputError&) {
-            // Not a scenario (validate_file accepted it by its kind).
-          }
-          if (!is_scenario) {
-            try {
-              warnings = default_collectives_warnings(load_machine_file(f), f);
-            } catch (const InputError&) {
-              // A model file.
-            }
-          }
-          if (is_scenario) {
-            warnings = default_collectives_warnings(s.machine, s.machine_file, f);
-            // Loads only the plugins the scenario names (and, for a name not found, its kind).
-            if (!registry)
-              registry = std::make_unique<PluginRegistry>(common.plugin_paths, true, common.plugin_overrides);
-            check_scenario_plugins(s, *registry, MissingKind::warn, diags);
-            // Machine blocks: a misspelled plugin name is an error, one of a plugin not installed a warning.
-            check_machine_blocks(s.machine_blocks, s.machine_file, *registry, diags, warnings);
-            // The sizing checks `run` applies before any work (docs/limits.md "Work"), and for
-            // a scenario with a hardware sweep, `explore`'s over its hardware points.
-            const bool serve = s.workload.mode == Mode::serve;
-            if (diags.empty()) check_study(s, *registry, serve ? "serve" : "run", StudyShape{}, diags);
-            if (diags.empty() && !serve && !s.sweep.hardware.empty()) {
-              StudyShape shape;
-              shape.machines = sweep_hardware_points(s.sweep);
-              check_study(s, *registry, "explore", shape, diags);
-            }
-          }
-        }
-      } catch (const InputErrors& e) {
-        diags = e.diagnostics();
-      } catch (const InputError& e) {
-        diags.push_back(Diagnostic{SourceLocation{f, 0, 0}, e.what()});
-      }
+      const studies::FileCheck checked = entry.check(f);
+      const std::vector<Diagnostic>& diags = checked.errors;
+      const std::vector<Diagnostic>& warnings = checked.warnings;
       std::cout.flush();
       if (diags.empty()) {
         for (const auto& w : warnings) std::cerr << format_warning(w) << '\n';

@@ -5,10 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <ostream>
-#include <thread>
 
-#include "scenario/sweep_size.hpp"
-#include "scenario/yaml_tree.hpp"
+#include "studies/scenario_options.hpp"  // loader::kCommandLine
 #include "tessera/limits.hpp"
 
 namespace tessera::cli {
@@ -91,19 +89,16 @@ std::int64_t parse_max_pes(const std::string& text) {
 
 WorkSize plan_study(std::ostream& err, const Scenario& scenario, const PluginRegistry& registry,
                     const std::string& study, const StudyShape& shape, unsigned threads, bool quiet) {
-  std::vector<Diagnostic> diags;
-  const WorkSize w = check_study(scenario, registry, study, shape, diags);
-  if (!diags.empty()) throw InputErrors(std::move(diags));
-  if (quiet) return w;
-  err << "tessera: " << study << ": " << describe_work(w);
-  if (w.evaluations > 100'000) {
-    unsigned t = threads ? threads : std::thread::hardware_concurrency();
-    if (t == 0) t = 1;
-    err << "; about " << seconds_text(estimated_seconds(w, t)) << " on " << t
-        << (t == 1 ? " thread" : " threads") << ", grid index at most " << bytes_text(estimated_bytes(w));
+  const studies::WorkPlan plan = studies::plan_work(scenario, registry, study, shape, threads);
+  if (quiet) return plan.size;
+  err << "tessera: " << study << ": " << plan.description;
+  if (plan.size.evaluations > 100'000) {
+    const unsigned t = plan.threads;
+    err << "; about " << seconds_text(plan.seconds) << " on " << t << (t == 1 ? " thread" : " threads")
+        << ", grid index at most " << bytes_text(plan.index_bytes);
   }
   err << '\n';
-  return w;
+  return plan.size;
 }
 
 }  // namespace tessera::cli

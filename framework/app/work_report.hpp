@@ -1,17 +1,14 @@
 #pragma once
 // Work sized before it starts (docs/limits.md "Work"): the command-line bounds of --threads and
 // --top, and the one stderr line that states a study's size (a log: -q silences it) once
-// check_study (eval/study_check.hpp) has accepted it.
+// studies::plan_work (studies/work_plan.hpp) has accepted it.
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
-#include "eval/study_check.hpp"
-#include "eval/work_size.hpp"
-#include "host/plugin_registry.hpp"
-#include "scenario/scenario.hpp"
+#include "studies/work_plan.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -27,7 +24,7 @@ std::size_t parse_top(const std::string& text, std::int64_t scenario_top);
 // budget). InputError "<command line>: ..." otherwise.
 std::int64_t parse_max_pes(const std::string& text);
 
-// check_study, throwing InputErrors on a problem, then the stderr line (unless `quiet`):
+// The study's size (studies::plan_work: InputErrors on a problem), then the stderr line (unless `quiet`):
 // "tessera: run: grid 34560 points, 1 machine: at most 34560 evaluations", plus, above 10^5
 // evaluations, "; about 2.1 s on 4 threads, grid index at most 240 MB".
 WorkSize plan_study(std::ostream& err, const Scenario& scenario, const PluginRegistry& registry,

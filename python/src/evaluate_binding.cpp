@@ -1,6 +1,6 @@
 // _Scenario.evaluate: many configurations at once, columnar (NumPy arrays of the knobs in, NumPy
-// columns of the results out), on the engine's BatchEvaluator, the GIL released. The numbers of
-// each row are those `run` reports for the same configuration (fill_record_numbers).
+// columns of the results out), through its façade entry (studies/evaluate_entry.hpp: the
+// engine's BatchEvaluator; each row's numbers those `run` reports), the GIL released.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -11,12 +11,8 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "core/cancellation.hpp"
-#include "eval/batch_evaluator.hpp"
-#include "eval/grid_space.hpp"
-#include "eval/search_driver.hpp"
 #include "interruptible.hpp"
-#include "report/search_report.hpp"
+#include "studies/evaluate_entry.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 #include "thread_count.hpp"
@@ -83,25 +79,6 @@ std::int32_t knob_limit(std::size_t knob, const MachineSpec& m) {
   }
 }
 
-struct DoubleColumn {
-  const char* name;
-  double ConfigRecord::*field;
-};
-constexpr std::array<DoubleColumn, 12> kDoubles = {{
-    {"latency_s", &ConfigRecord::latency_s},
-    {"throughput_tok_s", &ConfigRecord::throughput_tok_s},
-    {"pipeline_throughput_tok_s", &ConfigRecord::pipeline_throughput_tok_s},
-    {"efficiency", &ConfigRecord::efficiency},
-    {"compute_util", &ConfigRecord::compute_util},
-    {"bw_util", &ConfigRecord::bw_util},
-    {"weights_bytes", &ConfigRecord::weights_bytes},
-    {"kv_bytes", &ConfigRecord::kv_bytes},
-    {"transient_bytes", &ConfigRecord::transient_bytes},
-    {"used_bytes", &ConfigRecord::used_bytes},
-    {"budget_bytes", &ConfigRecord::budget_bytes},
-    {"hbm_utilization", &ConfigRecord::hbm_utilization},
-}};
-
 py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n, bool canonical,
                   std::optional<unsigned> threads, py::object progress) {
   require_mode(h, false, "Scenario.serve()");
@@ -126,27 +103,25 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
   if (canonical)
     for (auto& c : configs) c = canonicalize(session.model(), c);
 
-  const auto& objectives = session.evaluator().objectives();
   py::dict out;
-  std::vector<double*> doubles;
-  for (const auto& d : kDoubles) {
+  studies::EvaluateColumns cols;
+  for (std::size_t d = 0; d < cols.numbers.size(); ++d) {
     py::array_t<double> a(static_cast<py::ssize_t>(n));
-    doubles.push_back(a.mutable_data());
-    out[d.name] = a;
+    cols.numbers[d] = a.mutable_data();
+    out[studies::evaluate_number_columns()[d]] = a;
   }
-  std::vector<double*> objective_cols;
-  for (const auto& o : objectives) {
+  for (const std::string& name : studies::objective_columns(session)) {
     py::array_t<double> a(static_cast<py::ssize_t>(n));
-    objective_cols.push_back(a.mutable_data());
-    out[py::str("objective_" + objective_key(o))] = a;
+    cols.objectives.push_back(a.mutable_data());
+    out[py::str(name)] = a;
   }
   py::array_t<std::int64_t> pes(static_cast<py::ssize_t>(n));
   py::array_t<bool> valid(static_cast<py::ssize_t>(n)), fits(static_cast<py::ssize_t>(n)),
       feasible(static_cast<py::ssize_t>(n));
-  std::int64_t* pes_p = pes.mutable_data();
-  bool* valid_p = valid.mutable_data();
-  bool* fits_p = fits.mutable_data();
-  bool* feasible_p = feasible.mutable_data();
+  cols.pes = pes.mutable_data();
+  cols.valid = valid.mutable_data();
+  cols.fits_memory = fits.mutable_data();
+  cols.feasible = feasible.mutable_data();
   out["pes"] = pes;
   out["valid"] = valid;
   out["fits_memory"] = fits;
@@ -154,30 +129,8 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
 
   Interruptible guard(std::move(progress));
   guard.run([&] {
-    BatchEvaluator pool(thread_count(threads));
-    std::vector<Evaluation> buffers(pool.threads());
-    std::vector<ConfigRecord> records(pool.threads());
-    const double nan = std::nan("");
-    pool.run_indexed(
-        n,
-        [&](std::size_t begin, std::size_t end, std::size_t t) {
-          Evaluation& e = buffers[t];
-          ConfigRecord& r = records[t];
-          for (std::size_t i = begin; i < end; ++i) {
-            session.evaluator().evaluate(configs[i], e);
-            fill_record_numbers(session, e, r);
-            for (std::size_t d = 0; d < kDoubles.size(); ++d)
-              doubles[d][i] = r.valid ? r.*kDoubles[d].field : nan;
-            for (std::size_t o = 0; o < objective_cols.size(); ++o)
-              objective_cols[o][i] = r.valid ? r.objectives[o] : nan;
-            pes_p[i] = r.pes;
-            valid_p[i] = r.valid;
-            fits_p[i] = r.fits_memory;
-            feasible_p[i] = r.feasible;
-          }
-        },
-        [&](std::size_t done) { guard.poll_every(done, n, "configurations", 8192); });
-    throw_if_cancelled();
+    studies::evaluate_batch(session, configs, thread_count(threads), cols,
+                            [&](std::size_t done) { guard.poll_every(done, n, "configurations", 8192); });
   });
   return out;
 }
@@ -185,9 +138,7 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
 // The scenario sweep's valid canonical configurations, in the space's order, as int32 columns.
 py::dict configurations(const ScenarioHandle& h) {
   const Session& session = h.session();
-  const GridSpace space(session.scenario().sweep, session.model(), session.machine(),
-                        session.scenario().workload);
-  const auto& configs = space.valid_configs();
+  const std::vector<ParallelConfig> configs = studies::sweep_configurations(session);
   const std::size_t n = configs.size();
   py::dict out;
   std::array<std::int32_t*, kKnobs.size()> cols{};

@@ -4,8 +4,8 @@
 #include "bindings.hpp"
 #include "core/program_location.hpp"
 #include "errors.hpp"
-#include "host/load_probe.hpp"
 #include "module_location.hpp"
+#include "studies/installation.hpp"
 #include "tessera/limits.hpp"
 #include "tessera/version.hpp"
 
@@ -16,8 +16,8 @@ PYBIND11_MODULE(_tessera, m) {
   // Plugins and data from the module's own prefix (python3 is the executable).
   tessera::set_program_prefix(tessera::python::module_prefix());
   // A plugin whose static initialiser throws or crashes must not end the user's interpreter:
-  // each library is opened by a child process first (host/load_probe.hpp; PluginError).
-  tessera::set_plugin_load_probe(true);
+  // each library is opened by a child process first (studies/installation.hpp; PluginError).
+  tessera::studies::probe_plugin_loads();
   m.attr("__version__") = tessera::kVersion;
   m.def("_module_prefix", &tessera::python::module_prefix,
         "the prefix the module finds plugins and data under");

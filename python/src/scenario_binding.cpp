@@ -3,8 +3,7 @@
 
 #include <memory>
 #include "bindings.hpp"
-
-#include "scenario/data_roots.hpp"
+#include "studies/scenario_options.hpp"
 
 namespace py = pybind11;
 

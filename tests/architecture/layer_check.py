@@ -19,9 +19,12 @@ a scenario). A file may include its own layer or a lower one, and the public SDK
   - renderers take results: no header under framework/src/report includes eval/ (a header
     still on the old path is named in REPORT_EVAL_PENDING, which only shrinks, as below);
   - the two front ends are thin (docs/architecture.md "The study façade"): framework/app
-    includes only studies/, report/, the SDK and its own files; python/src only studies/, the
-    SDK and its own files. A file still on the old path is named in FRONT_END_PENDING (the list
-    only shrinks: a listed file that has become thin is an error too, so it leaves the list);
+    includes only studies/, report/, core/, the SDK and its own files; python/src only studies/,
+    core/, the SDK and its own files. core/ is allowed like std: the dependency-free base
+    (safe_text, cancellation, nearest_name, input files, program_location, progress) that every
+    layer may use and that wires no study. A file still on the old path would be named in
+    FRONT_END_PENDING (empty now; the list only shrinks: a listed file that has become thin is
+    an error too, so it leaves the list);
   - a plugin includes only the SDK and the files of its own folder (its tests, in a `tests/`
     folder or named test_*.cpp, link the framework and are not held to this), except the one
     public model header of a plugin it falls back on and links as a library (PLUGIN_MODEL_HEADERS).
@@ -47,38 +50,17 @@ FORBIDDEN = {
 FORBIDDEN_SYSTEM = {
     ("analysis", "nlohmann/json.hpp"): "analysis does not render (JSON belongs in report/)",
 }
-# What a front end may include beside its own files and the SDK (tessera/...).
+# What a front end may include beside its own files and the SDK (tessera/...). core/ counts like
+# the standard library: it is the dependency-free base every layer stands on (safe_text,
+# cancellation, nearest_name, input files, program_location, progress) and wires no study.
 FRONT_ENDS = {
-    "framework/app": ("studies", "report"),
-    "python/src": ("studies",),
+    "framework/app": ("studies", "report", "core"),
+    "python/src": ("studies", "core"),
 }
-# Front-end files still wired to the lower layers by hand (issue 28: moved command by command
-# onto studies/); each must leave the list once it is thin.
-FRONT_END_PENDING = {
-    "framework/app/calibrate_command.cpp",
-    "framework/app/common_options.cpp",
-    "framework/app/common_options.hpp",
-    "framework/app/main.cpp",
-    "framework/app/name_list.cpp",
-    "framework/app/output_files.cpp",
-    "framework/app/output_files.hpp",
-    "framework/app/plugins_command.cpp",
-    "framework/app/progress_bar.hpp",
-    "framework/app/report_command.cpp",
-    "framework/app/schema_command.cpp",
-    "framework/app/serve_command.cpp",
-    "framework/app/signals.cpp",
-    "framework/app/terminal.cpp",
-    "framework/app/validate_command.cpp",
-    "framework/app/web_dir.cpp",
-    "framework/app/work_report.cpp",
-    "framework/app/work_report.hpp",
-    "python/src/errors.cpp",
-    "python/src/evaluate_binding.cpp",
-    "python/src/interruptible.cpp",
-    "python/src/module.cpp",
-    "python/src/scenario_binding.cpp",
-}
+# Front-end files still wired to the lower layers by hand. Empty since issue 28 moved every
+# command onto studies/; it only shrinks: a file is never added, and a listed file that has
+# become thin is an error (it leaves the list).
+FRONT_END_PENDING = set()
 # report/ headers that still take eval's types directly (issue 28 part 4): each leaves the list
 # once its renderer takes a studies/ result.
 REPORT_EVAL_PENDING = {

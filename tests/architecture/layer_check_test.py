@@ -15,10 +15,10 @@ EXPECTED = [
     'framework/src/host/registry.hpp:4: error: #include "scenario/scenario.hpp": host may not include scenario',
     'framework/src/report/thick_report.hpp:3: error: #include "eval/search_driver.hpp": a report header takes results',
     'framework/src/studies/run_study.hpp:4: error: #include "report/search_report.hpp": studies may not include report',
-    'framework/app/thick_command.cpp:2: error: #include "eval/search_driver.hpp": framework/app includes only studies/, report/',
+    'framework/app/thick_command.cpp:3: error: #include "eval/search_driver.hpp": framework/app includes only studies/, report/, core/',
     'framework/include/tessera/sdk.hpp:3: error: #include "core/clean.hpp": the SDK includes only tessera/',
     'plugins/latency/demo/demo.cpp:3: error: #include "physics/topology_graph.hpp": a plugin includes only the SDK',
-    'python/src/thick_binding.cpp:2: error: #include "report/search_report.hpp": python/src includes only studies/,',
+    'python/src/thick_binding.cpp:3: error: #include "report/search_report.hpp": python/src includes only studies/, core/,',
 ]
 
 

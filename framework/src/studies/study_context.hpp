@@ -17,7 +17,7 @@
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/scenario_loader.hpp"
+#include "studies/scenario_options.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 
@@ -27,28 +27,6 @@ namespace tessera::studies {
 // `workload.mode: serve` scenario is refused), requests (serve: only `workload.mode: serve`), or
 // either (explore, which studies a serve scenario's hardware grid with the serving study).
 enum class StudyKind : std::uint8_t { step, serve, either };
-
-// YAML or JSON text in place of a file (Python's Scenario.from_dict): diagnostics name `label`,
-// relative paths are read from `base_dir`.
-struct ScenarioText {
-  std::string text;
-  std::string label;
-  std::string base_dir;
-};
-
-// Where the scenario and the plugins come from: built by the CLI from its parsed options, by
-// Python from its keyword arguments.
-struct ScenarioOptions {
-  std::string path;                           // the scenario file; "" = the default scenario
-  std::optional<ScenarioText> text;           // in place of `path` when given
-  LoadOptions load;                           // --set, --model, --machine (and Python's HF config text)
-  std::vector<std::string> plugin_paths;      // --plugin-path: searched before the defaults
-  std::vector<std::string> plugin_overrides;  // --plugin-override: ids that may replace shipped ones
-  // Python: one registry per plugin path, created on first use and shared by every scenario of
-  // that path; a scenario plugin whose library failed the load probe is then a PluginError (the
-  // library is broken) rather than an InputError (the name is right).
-  bool shared_registry = false;
-};
 
 // The registry of one plugin path (extra folders before the defaults), created once per path on
 // first use and shared (ScenarioOptions::shared_registry).

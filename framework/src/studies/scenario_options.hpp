@@ -1,0 +1,38 @@
+#pragma once
+// Where a study's scenario and plugins come from (docs/architecture.md "The study façade"): the
+// options the CLI builds from its command line and Python from its keyword arguments, the
+// loader's options they carry (--set, --model, --machine; LoadOptions), and the name
+// command-line values have in diagnostics (loader::kCommandLine). A front end includes this
+// instead of the scenario loader.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario_loader.hpp"
+#include "scenario/yaml_tree.hpp"
+
+namespace tessera::studies {
+
+// YAML or JSON text in place of a file (Python's Scenario.from_dict): diagnostics name `label`,
+// relative paths are read from `base_dir`.
+struct ScenarioText {
+  std::string text;
+  std::string label;
+  std::string base_dir;
+};
+
+// Where the scenario and the plugins come from: built by the CLI from its parsed options, by
+// Python from its keyword arguments.
+struct ScenarioOptions {
+  std::string path;                           // the scenario file; "" = the default scenario
+  std::optional<ScenarioText> text;           // in place of `path` when given
+  LoadOptions load;                           // --set, --model, --machine (and Python's HF config text)
+  std::vector<std::string> plugin_paths;      // --plugin-path: searched before the defaults
+  std::vector<std::string> plugin_overrides;  // --plugin-override: ids that may replace shipped ones
+  // Python: one registry per plugin path, created on first use and shared by every scenario of
+  // that path; a scenario plugin whose library failed the load probe is then a PluginError (the
+  // library is broken) rather than an InputError (the name is right).
+  bool shared_registry = false;
+};
+
+}  // namespace tessera::studies
