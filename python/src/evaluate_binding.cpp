@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/search_driver.hpp"
 #include "bindings.hpp"
 #include "core/cancellation.hpp"
 #include "eval/batch_evaluator.hpp"
 #include "eval/grid_space.hpp"
-#include "eval/search_driver.hpp"
 #include "interruptible.hpp"
 #include "report/search_report.hpp"
 #include "tessera/error.hpp"

@@ -1,4 +1,4 @@
-#include "eval/search_driver.hpp"
+#include "analysis/search_driver.hpp"
 
 #include <algorithm>
 #include <cmath>
