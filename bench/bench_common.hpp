@@ -9,8 +9,8 @@
 #include <vector>
 #include "tessera_build_paths.hpp"
 
+#include "analysis/search_driver.hpp"
 #include "eval/grid_space.hpp"
-#include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario_loader.hpp"

@@ -77,7 +77,7 @@ int compare_command(const Args& args) {
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_compare_text(text, r.result, study.session(), term.width);
+      print_compare_text(text, r.result, study.description(), term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

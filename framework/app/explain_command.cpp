@@ -77,7 +77,7 @@ int explain_command(const Args& args) {
         text << wrap_list("(canonicalised from ", format_config(result.parsed, session.machine()) + ")",
                           term.width)
              << "\n";
-      print_explain(text, session, result.evaluation, term.width);
+      print_explain(text, study.description(), result, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

@@ -64,7 +64,6 @@ int explore_command(const Args& args) {
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::either);
     const Scenario& scenario = study.scenario();
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, scenario);
-    const Session& session = study.session();
     const studies::ExploreEntry entry(study);  // a step scenario's search plugin and cost objective
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
@@ -82,10 +81,10 @@ int explore_command(const Args& args) {
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       if (result.serve) {
-        print_serve_explore_text(text, session, *result.serve);
+        print_serve_explore_text(text, study.description(), *result.serve);
         print_fitted(std::cout, text.str(), TerminalText{});  // as printed: no width
       } else {
-        print_explore_text(text, session, *result.step, term.width);
+        print_explore_text(text, study.description(), *result.step, term.width);
         print_fitted(std::cout, text.str(), term);
       }
     }

@@ -58,7 +58,6 @@ int run_command(const Args& args) {
     const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
     const Study study = open_study(o.common, o.scenario_path);
-    const Session& session = study.session();
     studies::RunOptions ro;
     ro.scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::RunStudy plan(study);  // the scenario's search plugin
@@ -77,9 +76,9 @@ int run_command(const Args& args) {
     ro.command = html.command;
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (report.csv) {
-      write_search_csv_header(report.csv->stream(), session, session.evaluator().objectives());
+      write_search_csv_header(report.csv->stream(), study.description(), study.description().objectives);
       ro.on_record = [&](const ConfigRecord& r) {
-        write_search_csv_row(report.csv->stream(), session, session.evaluator().objectives(), r);
+        write_search_csv_row(report.csv->stream(), study.description(), study.description().objectives, r);
       };
     }
     const studies::RunResult result = plan.compute(ro);
@@ -88,9 +87,10 @@ int run_command(const Args& args) {
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_search_text(text, session, result.search, 40, term.width);
+      print_search_text(text, study.description(), result.search, 40, term.width);
       if (term.plot) {
-        const std::string plot = search_pareto_plot(session, result.search, term.plot_width(), term.unicode);
+        const std::string plot =
+            search_pareto_plot(study.description(), result.search, term.plot_width(), term.unicode);
         if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
       }
       print_fitted(std::cout, text.str(), term);

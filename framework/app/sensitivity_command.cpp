@@ -72,7 +72,7 @@ int sensitivity_command(const Args& args) {
     const SensitivityStudy result = entry.compute(so);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_sensitivity_text(text, session, result, term.width);
+      print_sensitivity_text(text, study.description(), result, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     if (json || html.any()) {

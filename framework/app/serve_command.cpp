@@ -194,8 +194,10 @@ int serve_command(const Args& args) {
     so.points = so.document || term.plot;
     so.command = html.command;
     if (report.csv) {
-      write_serve_csv_header(report.csv->stream(), session);
-      so.on_point = [&](const ServeRecord& r) { write_serve_csv_row(report.csv->stream(), session, r); };
+      write_serve_csv_header(report.csv->stream(), study.description());
+      so.on_point = [&](const ServeRecord& r) {
+        write_serve_csv_row(report.csv->stream(), study.description(), r);
+      };
     }
     const studies::ServeStudyResult served = studies::serve(study, so);
     const ServeResult& result = served.answer.aggregated;
@@ -206,12 +208,15 @@ int serve_command(const Args& args) {
     if (f.deploy_given) write_deploy(f.deploy_dir, session, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_serve_text(text, session, result, 20, term.width);
+      print_serve_text(text, study.description(), result, served.notes, 20, term.width);
       if (term.plot) {
-        const std::string plot = serve_pareto_plot(session, result, term.plot_width(), term.unicode);
+        const std::string plot =
+            serve_pareto_plot(study.description(), result, term.plot_width(), term.unicode);
         if (!plot.empty()) text << "\nPareto frontier, drawn (--no-plot leaves it out)\n" << plot;
       }
-      if (disagg) print_disagg_text(text, session, *disagg, result, 20, served.answer.also, term.width);
+      if (disagg)
+        print_disagg_text(text, study.description(), *disagg, *served.disagg_notes, result, 20,
+                          served.answer.also, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

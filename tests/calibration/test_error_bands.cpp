@@ -10,7 +10,7 @@
 #include <string>
 
 #include "analysis/error_bands.hpp"
-#include "eval/search_driver.hpp"
+#include "analysis/search_driver.hpp"
 #include "eval/session.hpp"
 #include "registry_fixture.hpp"
 #include "report/band_text.hpp"
@@ -210,7 +210,7 @@ TEST_CASE("error bands: a machine without a family is uncalibrated and overlap i
   CHECK(j["best"]["throughput_band"]["status"] == "bound");
   CHECK(j["top"][0]["latency_band"]["status"] == "bound");
   std::ostringstream text;
-  print_search_text(text, s, r, 40, 0);
+  print_search_text(text, describe_study(s), r, 40, 0);
   CHECK(text.str().find("band       bound (no band): overlap is a physical bound") != std::string::npos);
   CHECK(text.str().find("every latency and throughput above: bound (no band)") != std::string::npos);
 }

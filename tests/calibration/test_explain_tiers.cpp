@@ -25,8 +25,12 @@ TEST_CASE("explain lists memory tiers only when one other than HBM appears", "[e
   REQUIRE(e.valid);
   REQUIRE(e.totals.tier_count == 1);
   CHECK_FALSE(explain_json(s, e)["totals"].contains("tiers"));
+  const StudyDescription d = describe_study(s);
+  studies::ExplainResult result;
+  result.evaluation = e;
+  studies::explain_details(s, result);
   std::ostringstream plain;
-  print_explain(plain, s, e);
+  print_explain(plain, d, result);
   CHECK(plain.str().find("memory tiers") == std::string::npos);
 
   // As a model serving bytes from an SRAM leaves them (the accounting is tests/physics'):
@@ -41,8 +45,10 @@ TEST_CASE("explain lists memory tiers only when one other than HBM appears", "[e
   CHECK(j[1]["bytes_all_pes"].get<double>() == 4e9);
   CHECK(j[1]["bandwidth_B_per_s"].get<double>() == 2e13);
   CHECK(j[1]["util"].get<double>() == 0.25);
+  result.evaluation = e;
+  studies::explain_details(s, result);
   std::ostringstream text;
-  print_explain(text, s, e);
+  print_explain(text, d, result);
   CHECK(text.str().find("memory tiers hbm ") != std::string::npos);
   CHECK(text.str().find("sram 4 GB (25.00 % of ") != std::string::npos);
 }

@@ -42,10 +42,9 @@ Outcome run_cut_at(const Session& session, const TempDir& dir, std::size_t k) {
       out.evaluated = e.done;
       if (++out.calls == k) request_cancellation();
     };
-    write_search_csv_header(csv->stream(), session, session.evaluator().objectives());
-    so.on_record = [&](const ConfigRecord& r) {
-      write_search_csv_row(csv->stream(), session, session.evaluator().objectives(), r);
-    };
+    const StudyDescription d = describe_study(session);
+    write_search_csv_header(csv->stream(), d, d.objectives);
+    so.on_record = [&](const ConfigRecord& r) { write_search_csv_row(csv->stream(), d, d.objectives, r); };
     const SearchResult result = run_search(session, *strategy, so);
     json->stream() << search_json(session, result).dump(2) << "\n";
     outputs.commit_all();

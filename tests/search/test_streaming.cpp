@@ -312,16 +312,17 @@ TEST_CASE("on_record sees every evaluated configuration once - in the space's or
   const SearchResult all = run(s, *st, 2, true);
   std::vector<ConfigRecord> seen;
   std::ostringstream csv;
-  write_search_csv_header(csv, s, s.evaluator().objectives());
+  const StudyDescription d = describe_study(s);
+  write_search_csv_header(csv, d, d.objectives);
   SearchOptions o;
   o.threads = 3;
   o.on_record = [&](const ConfigRecord& r) {
     seen.push_back(r);
-    write_search_csv_row(csv, s, s.evaluator().objectives(), r);
+    write_search_csv_row(csv, d, d.objectives, r);
   };
   const SearchResult streamed = run_search(s, *st, o);
   // `tessera run --csv` streamed: the same text as the whole-result CSV of every record.
-  CHECK(csv.str() == search_csv(s, all));
+  CHECK(csv.str() == search_csv(d, all));
   REQUIRE(seen.size() == all.records.size());
   bool same = true;
   for (std::size_t i = 0; i < seen.size(); ++i) same = same && same_record(seen[i], all.records[i]);

@@ -24,16 +24,17 @@ std::vector<std::string> lines(const std::string& text) {
 
 std::string text_of(const Session& s, const ServeResult& r) {
   std::ostringstream os;
-  print_serve_text(os, s, r);
+  print_serve_text(os, describe_study(s), r, serve_point_notes(s, r));
   return os.str();
 }
 
 std::string csv_of(const Session& s, unsigned threads) {
   std::ostringstream os;
-  write_serve_csv_header(os, s);
+  const StudyDescription d = describe_study(s);
+  write_serve_csv_header(os, d);
   ServeStudyOptions o;
   o.threads = threads;
-  o.on_point = [&](const ServeRecord& r) { write_serve_csv_row(os, s, r); };
+  o.on_point = [&](const ServeRecord& r) { write_serve_csv_row(os, d, r); };
   run_serve_study(s, o);
   return os.str();
 }

@@ -11,9 +11,9 @@
 
 #include "analysis/error_bands.hpp"
 #include "analysis/kendall.hpp"
+#include "analysis/search_driver.hpp"
 #include "core/progress.hpp"
 #include "eval/evaluator.hpp"
-#include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

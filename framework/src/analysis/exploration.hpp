@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/search_driver.hpp"
 #include "analysis/sensitivity.hpp"
 #include "core/progress.hpp"
-#include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/objective.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/search_driver.hpp"
+#include "analysis/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/search_strategy.hpp"

@@ -21,17 +21,9 @@ namespace {
 
 ServePoint serve_point_of(const ServeRecord& r) {
   ServePoint p;
-  p.key = r.key;
-  p.config = r.config;
-  p.point = r.point;
-  p.pes = r.pes;
-  p.replicas = r.replicas;
+  static_cast<ServedPoint&>(p) = r;
   p.ttft_s = r.metrics.ttft_s;
   p.tpot_s = r.metrics.tpot_s;
-  p.tokens_per_s_per_pe = r.tokens_per_s_per_pe;
-  p.tokens_per_s_per_user = r.tokens_per_s_per_user;
-  p.objectives = r.objectives;
-  p.feasible = r.feasible;
   return p;
 }
 

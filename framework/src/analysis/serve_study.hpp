@@ -28,23 +28,30 @@
 namespace tessera {
 
 // One evaluated serving point, compact (SI units): what the reports show of it.
-struct ServeRecord {
+// One serving point (a configuration at a batch and token budget), its totals: the host's one
+// type for it (docs/architecture.md "One evaluated configuration"). The full record extends it
+// (ServeRecord), `--json`'s points list extends it by the two times (ServePoint); plugins see
+// the SDK's ServingPoint (the batch and token budget) and ServingMetrics.
+struct ServedPoint {
   std::uint64_t key = 0;  // position in the study's order: configuration index × points + point index
   ParallelConfig config;
   ServingPoint point;
-  ServingMetrics metrics;
-  ServingVerdict verdict = ServingVerdict::invalid;
-  bool runnable = false;  // valid, supported, fits, finite (the SLO aside)
-  bool feasible = false;  // runnable and within the SLO
-  SloMetric slo_miss = SloMetric::none;
-  double slo_value = 0, slo_limit = 0, slo_ratio = 0;  // ServingEvaluation's
-  InvalidReason invalid_reason = InvalidReason::none;
   std::int64_t pes = 0;              // all replicas
   std::int64_t replicas = 0;         // dp
-  double tokens_per_s = 0;           // all replicas
   double tokens_per_s_per_pe = 0;    // tokens_per_s / pes
   double tokens_per_s_per_user = 0;  // 1 / TPOT
   std::array<double, kMaxObjectives> objectives{};
+  bool feasible = false;  // runnable and within the SLO
+};
+
+struct ServeRecord : ServedPoint {
+  ServingMetrics metrics;
+  ServingVerdict verdict = ServingVerdict::invalid;
+  bool runnable = false;  // valid, supported, fits, finite (the SLO aside)
+  SloMetric slo_miss = SloMetric::none;
+  double slo_value = 0, slo_limit = 0, slo_ratio = 0;  // ServingEvaluation's
+  InvalidReason invalid_reason = InvalidReason::none;
+  double tokens_per_s = 0;  // all replicas
   // The values on the study's axes (ServeResult::axes: the session's objectives, or without
   // objectives tokens/s/PE and tokens/s/user), as measured; score = the first, oriented so
   // that lower is better.
@@ -58,16 +65,9 @@ struct ServeRecord {
   std::string reason;  // why not feasible ("" when it is); set on the kept records and streamed rows
 };
 
-// One runnable serving point as `--json`'s `points` list holds it (the totals only).
-struct ServePoint {
-  std::uint64_t key = 0;  // ServeRecord::key
-  ParallelConfig config;
-  ServingPoint point;
-  std::int64_t pes = 0, replicas = 0;
+// One runnable serving point as `--json`'s `points` list holds it (the totals and its times).
+struct ServePoint : ServedPoint {
   double ttft_s = 0, tpot_s = 0;
-  double tokens_per_s_per_pe = 0, tokens_per_s_per_user = 0;
-  std::array<double, kMaxObjectives> objectives{};
-  bool feasible = false;  // within the SLO
 };
 
 struct ServeCounts {

@@ -19,9 +19,10 @@ std::string pct(double f) { return fixed(100 * f, 1) + " %"; }
 
 }  // namespace
 
-void print_compare_text(std::ostream& os, const CompareResult& r, const Session& s, std::size_t width) {
+void print_compare_text(std::ostream& os, const CompareResult& r, const StudyDescription& s,
+                        std::size_t width) {
   const std::size_t m = r.models.size();
-  os << "scenario " << s.scenario().name << ": " << r.valid << " valid configurations (" << r.enumerated
+  os << "scenario " << s.scenario.name << ": " << r.valid << " valid configurations (" << r.enumerated
      << " grid points), " << r.feasible << " feasible; ranked by " << r.objective << "\n\n";
 
   os << "Optima and their rank under each model (1 = best of " << r.feasible << "):\n";

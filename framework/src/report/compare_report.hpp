@@ -6,14 +6,14 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/compare_document.hpp"  // compare_json
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
 // width > 0: the tables fit it (TextTable::print), the optima in short form.
-TESSERA_API void print_compare_text(std::ostream& os, const CompareResult& r, const Session& s,
+TESSERA_API void print_compare_text(std::ostream& os, const CompareResult& r, const StudyDescription& s,
                                     std::size_t width = 0);
 
 }  // namespace tessera

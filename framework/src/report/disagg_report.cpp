@@ -26,8 +26,8 @@ std::string short_config(const ParallelConfig& c) {
 
 std::string t3(double s) { return format_quantity(s, Dimension::time, 3); }
 
-void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
-  const Band band = disaggregated_band(session);
+void print_pair(std::ostream& os, const DisaggNotes& notes, const DisaggPair& p) {
+  const Band& band = notes.band;
   const std::string lat = band_suffix(band, BandQuantity::latency);
   const std::string thr = band_suffix(band, BandQuantity::throughput);
   os << p.x << " x prefill [" << short_config(p.prefill.config) << ", batch " << p.prefill.batch << "] + "
@@ -43,7 +43,7 @@ void print_pair(std::ostream& os, const Session& session, const DisaggPair& p) {
      << "; pools busy " << fixed(100 * p.prefill_utilization, 0) << " % (prefill), "
      << fixed(100 * p.decode_utilization, 0) << " % (decode); queueing not modelled\n"
      << "           KV " << format_quantity(p.transfer.bytes, Dimension::bytes, 3) << " per request over "
-     << disagg_link_name(session, p) << (p.transfer.resharded ? " (resharded)" : "") << '\n'
+     << notes.best_link << (p.transfer.resharded ? " (resharded)" : "") << '\n'
      << "           band " << wrap_words(band_statement(band), 100, "                ") << '\n';
 }
 
@@ -61,14 +61,15 @@ std::string no_pair_reason(const DisaggStudy& d) {
 
 }  // namespace
 
-void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d, const ServeResult& agg,
-                       std::size_t frontier_rows, const std::vector<AggregatedOn>& also, std::size_t width) {
-  const DisaggregationSpec& spec = session.scenario().serving.disaggregated;
+void print_disagg_text(std::ostream& os, const StudyDescription& study, const DisaggStudy& d,
+                       const DisaggNotes& notes, const ServeResult& agg, std::size_t frontier_rows,
+                       const std::vector<AggregatedOn>& also, std::size_t width) {
+  const DisaggregationSpec& spec = study.scenario.serving.disaggregated;
   const DisaggCounts& c = d.result.counts;
   os << "\nDisaggregated: a prefill pool and a decode pool, rate-matched\n";
-  if (session.scenario().serving.separate_machines())
-    os << "machines   prefill on " << disagg_pool_machine(session, true).name << ", decode on "
-       << disagg_pool_machine(session, false).name << " (linked by serving.disaggregated.transfer)\n";
+  if (study.scenario.serving.separate_machines())
+    os << "machines   prefill on " << notes.prefill_machine << ", decode on " << notes.decode_machine
+       << " (linked by serving.disaggregated.transfer)\n";
   os << "           KV transfer " << transfer_overlap_name(spec.overlap) << ", up to " << spec.max_replicas
      << " instances per pool\n";
   os << "pools      " << d.pools.configurations << " configurations; prefill: " << d.pools.prefill.size()
@@ -91,7 +92,7 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
     return;
   }
   os << "best       ";
-  print_pair(os, session, *d.result.best);
+  print_pair(os, notes, *d.result.best);
   os << "frontier   tokens/s/PE vs tokens/s/user: " << d.result.frontier.size() << " pairs\n";
   using A = TextTable::Align;
   TextTable t({"tok/s/user", "tok/s/PE", "PEs", "prefill x n", "b", "decode x n", "B", "TTFT", "TPOT"},
@@ -110,12 +111,12 @@ void print_disagg_text(std::ostream& os, const Session& session, const DisaggStu
   }
   t.print(os, "           ", width);
   if (!also.empty()) {
-    os << "aggregated on " << session.machine().name
+    os << "aggregated on " << study.machine().name
        << " (`machine`): " << fixed(agg.best_tokens_per_s_per_pe, 1) << " tok/s/PE at the SLO\n";
     for (const AggregatedOn& a : also)
       os << "aggregated on " << aggregated_machine_label(a) << ": "
          << fixed(a.result.best_tokens_per_s_per_pe, 1) << " tok/s/PE at the SLO\n";
-    const DisaggBestAggregated b = disagg_best_aggregated(session, agg, also);
+    const DisaggBestAggregated& b = notes.best_aggregated;
     if (b.tokens_per_s_per_pe > 0)
       os << "gain       disaggregated / the better aggregated (on " << b.machine
          << ") at the SLO: " << fixed(d.result.best->tokens_per_s_per_pe, 1) << " / "

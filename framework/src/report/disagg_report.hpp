@@ -10,14 +10,16 @@
 #include "analysis/disagg_study.hpp"
 #include "analysis/serve_study.hpp"
 #include "analysis/serving_answer.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/disagg_document.hpp"  // disagg_json and the names it shares
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-TESSERA_API void print_disagg_text(std::ostream& os, const Session& session, const DisaggStudy& d,
-                                   const ServeResult& agg, std::size_t frontier_rows = 20,
-                                   const std::vector<AggregatedOn>& also = {}, std::size_t width = 0);
+// `notes`: what the study computed for it (studies/study_description.hpp's disagg_notes).
+TESSERA_API void print_disagg_text(std::ostream& os, const StudyDescription& study, const DisaggStudy& d,
+                                   const DisaggNotes& notes, const ServeResult& agg,
+                                   std::size_t frontier_rows = 20, const std::vector<AggregatedOn>& also = {},
+                                   std::size_t width = 0);
 
 }  // namespace tessera

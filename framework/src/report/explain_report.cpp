@@ -16,8 +16,8 @@ namespace tessera {
 
 namespace {
 
-std::string workload_line(const Session& s) {
-  const Workload& w = s.scenario().workload;
+std::string workload_line(const StudyDescription& s) {
+  const Workload& w = s.scenario.workload;
   std::string line = std::string(w.mode == Mode::decode ? "decode" : "prefill") + ", context " +
                      std::to_string(w.context) + " tokens, batch " + std::to_string(w.batch);
   if (w.mode == Mode::prefill && w.chunk_count() > 1)
@@ -45,16 +45,18 @@ void print_stage_sources(std::ostream& os, const Evaluation& e) {
 }
 }  // namespace
 
-void print_explain(std::ostream& os, const Session& session, const Evaluation& e, std::size_t width) {
-  const ModelSpec& model = session.model();
-  const MachineSpec& machine = session.machine();
-  os << "Scenario  " << session.scenario().name << "  (latency model: " << session.latency_name() << ")\n";
-  if (!session.calibration_note().empty()) os << "          " << session.calibration_note() << "\n";
+void print_explain(std::ostream& os, const StudyDescription& study, const studies::ExplainResult& result,
+                   std::size_t width) {
+  const Evaluation& e = result.evaluation;
+  const ModelSpec& model = study.model();
+  const MachineSpec& machine = study.machine();
+  os << "Scenario  " << study.scenario.name << "  (latency model: " << study.latency_name << ")\n";
+  if (!study.calibration_note.empty()) os << "          " << study.calibration_note << "\n";
   os << "Model     " << model.name << "  " << fixed(params_total(model) / 1e9, 2) << " B params, "
      << fixed(params_active(model) / 1e9, 2) << " B active per token\n";
   os << "Formats   " << explain_parts::formats_line(model) << "\n";
   os << "Machine   " << machine.name << "  (" << machine.total_pes() << " " << machine.pe.name << "s)\n";
-  os << "Workload  " << workload_line(session) << "\n";
+  os << "Workload  " << workload_line(study) << "\n";
   os << wrap_list("Config    ", format_config(e.config, machine), width) << "\n\n";
   if (!e.valid) {
     os << "INVALID: " << describe_invalid(e.layout.reason, model, machine, e.config) << "\n";
@@ -88,18 +90,15 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
   table.print(os, "  ", width);
   if (e.totals.prefill_pipelined) os << "  (pp > 1 prefill: " << explain_parts::ttft_formula() << ")\n";
   print_stage_sources(os, e);
-  if (const std::string note = explain_parts::parallel_block_note(session, e); !note.empty())
-    os << "  (" << note << ")\n";
+  if (const std::string& note = result.parallel_block_note; !note.empty()) os << "  (" << note << ")\n";
   {
-    const auto work = explain_parts::explained_work(session, e);
+    const std::shared_ptr<const StepWork>& work = result.work;
     bool any = false;
     std::size_t index = 0;
     for (const Stage& s : e.stages) {
       const StageWork* w = explain_parts::work_of(*work, s, index++);
       if (!w || (w->comm_count == 0 && !(w->has_cp && w->cp.steps > 0))) continue;
-      if (!any)
-        os << "Collectives (per occurrence, fastest first, * = chosen" << explain_parts::chunk_note(session)
-           << "):\n";
+      if (!any) os << "Collectives (per occurrence, fastest first, * = chosen" << result.chunk_note << "):\n";
       any = true;
       print_stage_collectives(os, *w, s, machine);
     }
@@ -124,9 +123,9 @@ void print_explain(std::ostream& os, const Session& session, const Evaluation& e
     os << wrap_words(memory, width, std::string(memory_label.size(), ' ')) << "\n";
 
   const StepTotals& x = e.totals;
-  const bool decode = session.scenario().workload.mode == Mode::decode;
+  const bool decode = study.scenario.workload.mode == Mode::decode;
   os << "\nTotals:\n";
-  const Band band = session_band(session);
+  const Band& band = study.band;
   os << "  " << (decode ? "step latency " : "TTFT         ") << format_quantity(x.latency_s, t)
      << band_suffix(band, BandQuantity::latency) << "\n";
   os << "  throughput   " << fixed(x.throughput_tok_s, 1) << " tok/s"

@@ -3,10 +3,10 @@
 // studies/documents/explain_document.hpp).
 #include <ostream>
 
-#include "eval/evaluator.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/config_json.hpp"       // config_json
 #include "studies/documents/explain_document.hpp"  // explain_json
+#include "studies/explain_entry.hpp"
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
@@ -14,7 +14,9 @@ namespace tessera {
 // width > 0: the stage table fitted to `width` columns (TextTable: byte and FLOP columns, then
 // the per-occurrence visible time, given up first, and a note says so) and the configuration and
 // memory lines broken to it; the caller fits the remaining prose (fit_lines). 0: everything as is.
-TESSERA_API void print_explain(std::ostream& os, const Session& session, const Evaluation& e,
-                               std::size_t width = 0);
+// `study`: the study's description; `result`: the configuration, its evaluation and what the study
+// computed for the text (studies/explain_entry.hpp).
+TESSERA_API void print_explain(std::ostream& os, const StudyDescription& study,
+                               const studies::ExplainResult& result, std::size_t width = 0);
 
 }  // namespace tessera

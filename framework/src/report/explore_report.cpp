@@ -9,11 +9,11 @@
 
 namespace tessera {
 
-void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result,
+void print_explore_text(std::ostream& os, const StudyDescription& study, const ExploreResult& result,
                         std::size_t width) {
-  const Scenario& scenario = session.scenario();
+  const Scenario& scenario = study.scenario;
   const auto& axes = scenario.sweep.hardware;
-  print_scenario_header(os, session);
+  print_scenario_header(os, study);
   os << "hardware grid: " << result.points.size() << " points over " << axes.size() << " axes; search "
      << scenario.plugins.search.name << " at each (evaluated = configurations it scored)\n\n";
   std::vector<std::string> head{"#"};
@@ -31,7 +31,7 @@ void print_explore_text(std::ostream& os, const Session& session, const ExploreR
     std::vector<std::string> row{std::to_string(i + 1)};
     for (std::size_t a = 0; a < axes.size(); ++a)
       row.push_back(format_quantity(p.values[a], axes[a].dimension));
-    row.push_back(p.feasible ? short_config(session.machine(), p.best.config) : "nothing feasible");
+    row.push_back(p.feasible ? short_config(study.machine(), p.best.config) : "nothing feasible");
     row.push_back(p.feasible ? format_quantity(p.best.latency_s, Dimension::time) : "—");
     row.push_back(std::isfinite(p.cost) ? fixed(p.cost / 1e3, 1) + " kUSD" : "—");
     row.push_back(std::to_string(p.counts.evaluated) + "/" + std::to_string(p.counts.valid));

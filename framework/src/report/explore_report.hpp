@@ -5,14 +5,14 @@
 #include <ostream>
 
 #include "analysis/exploration.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/explore_document.hpp"  // explore_json
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
 // width > 0: the grid's table fits it (TextTable::print).
-TESSERA_API void print_explore_text(std::ostream& os, const Session& session, const ExploreResult& result,
-                                    std::size_t width = 0);
+TESSERA_API void print_explore_text(std::ostream& os, const StudyDescription& study,
+                                    const ExploreResult& result, std::size_t width = 0);
 
 }  // namespace tessera

@@ -27,7 +27,7 @@ std::string sample_note(std::size_t drawn, std::size_t sample, std::uint64_t see
 
 }  // namespace
 
-std::string search_pareto_plot(const Session& session, const SearchResult& res, std::size_t width,
+std::string search_pareto_plot(const StudyDescription& study, const SearchResult& res, std::size_t width,
                                bool unicode) {
   if (!res.best || res.objectives.empty()) return "";
   const ObjectiveSlot y0 = res.objectives.front();
@@ -43,7 +43,7 @@ std::string search_pareto_plot(const Session& session, const SearchResult& res, 
                    ScatterPoint::Kind::frontier});
   const ConfigRecord& b = res.records[*res.best];
   pts.push_back({static_cast<double>(b.pes), b.objectives[0], ScatterPoint::Kind::best});
-  ScatterAxis x{session.machine().pe.name + "s", count_text};
+  ScatterAxis x{study.machine().pe.name + "s", count_text};
   ScatterAxis y{y0.name, [&](double v) { return human_objective(y0, v); }};
   ScatterOptions o;
   o.width = width;
@@ -51,11 +51,11 @@ std::string search_pareto_plot(const Session& session, const SearchResult& res, 
   o.frontier_label = "Pareto frontier (over every objective)";
   o.other_label =
       "feasible configurations" + sample_note(drawn, res.points.size(), res.points_seen, res.points_sampled);
-  o.best_label = "best " + short_config(session.machine(), b.config);
+  o.best_label = "best " + short_config(study.machine(), b.config);
   return render_scatter(x, y, pts, {}, o);
 }
 
-std::string serve_pareto_plot(const Session& session, const ServeResult& res, std::size_t width,
+std::string serve_pareto_plot(const StudyDescription& study, const ServeResult& res, std::size_t width,
                               bool unicode) {
   const ServeRecord* b = res.best();
   if (!b) return "";
@@ -66,7 +66,7 @@ std::string serve_pareto_plot(const Session& session, const ServeResult& res, st
     pts.push_back({r.tokens_per_s_per_user, r.tokens_per_s_per_pe, ScatterPoint::Kind::frontier});
   pts.push_back({b->tokens_per_s_per_user, b->tokens_per_s_per_pe, ScatterPoint::Kind::best});
   std::vector<ScatterLine> lines;
-  const ServingSlo& slo = session.scenario().serving.slo;
+  const ServingSlo& slo = study.scenario.serving.slo;
   if (slo.tpot_s > 0 && slo.tpot_s < kNoSlo)
     lines.push_back({1.0 / slo.tpot_s, "TPOT SLO " + format_quantity(slo.tpot_s, Dimension::time) + " (" +
                                            rate_text(1.0 / slo.tpot_s) + " tok/s/user)"});

@@ -6,17 +6,17 @@
 #include <cstddef>
 #include <string>
 
+#include "analysis/search_driver.hpp"
 #include "analysis/serve_study.hpp"
-#include "eval/search_driver.hpp"
-#include "eval/session.hpp"
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
 // "" when there is nothing feasible to draw. width: display columns of every line.
-TESSERA_API std::string search_pareto_plot(const Session& session, const SearchResult& result,
+TESSERA_API std::string search_pareto_plot(const StudyDescription& study, const SearchResult& result,
                                            std::size_t width, bool unicode = true);
-TESSERA_API std::string serve_pareto_plot(const Session& session, const ServeResult& result,
+TESSERA_API std::string serve_pareto_plot(const StudyDescription& study, const ServeResult& result,
                                           std::size_t width, bool unicode = true);
 
 }  // namespace tessera

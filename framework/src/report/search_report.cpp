@@ -61,9 +61,9 @@ std::string human_objective(const ObjectiveSlot& o, double v) {
   return format_quantity(v, Dimension::none, 4) + " " + o.unit;
 }
 
-void write_search_csv_header(std::ostream& os, const Session& session,
+void write_search_csv_header(std::ostream& os, const StudyDescription& study,
                              const std::vector<ObjectiveSlot>& objectives) {
-  const MachineSpec& m = session.machine();
+  const MachineSpec& m = study.machine();
   os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant";
   for (const auto& o : objectives) os << ",objective_" << objective_key(o);
   os << ",latency_s,throughput_tok_s,pipeline_throughput_tok_s,efficiency,compute_util,bw_util,pes";
@@ -73,9 +73,9 @@ void write_search_csv_header(std::ostream& os, const Session& session,
         "hbm_utilization\n";
 }
 
-void write_search_csv_row(std::ostream& os, const Session& session,
+void write_search_csv_row(std::ostream& os, const StudyDescription& study,
                           const std::vector<ObjectiveSlot>& objectives, const ConfigRecord& r) {
-  const MachineSpec& m = session.machine();
+  const MachineSpec& m = study.machine();
   const ParallelConfig& c = r.config;
   os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
      << kv_shard_mode_name(c.kv_shard_mode) << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope))
@@ -92,33 +92,33 @@ void write_search_csv_row(std::ostream& os, const Session& session,
      << csv_num(r.budget_bytes) << ',' << csv_num(r.hbm_utilization) << '\n';
 }
 
-std::string search_csv(const Session& session, const SearchResult& res) {
+std::string search_csv(const StudyDescription& study, const SearchResult& res) {
   std::ostringstream os;
-  write_search_csv_header(os, session, res.objectives);
-  for (const ConfigRecord& r : res.records) write_search_csv_row(os, session, res.objectives, r);
+  write_search_csv_header(os, study, res.objectives);
+  for (const ConfigRecord& r : res.records) write_search_csv_row(os, study, res.objectives, r);
   return os.str();
 }
 
-void print_scenario_header(std::ostream& os, const Session& session) {
-  const Scenario& s = session.scenario();
+void print_scenario_header(std::ostream& os, const StudyDescription& study) {
+  const Scenario& s = study.scenario;
   const Workload& w = s.workload;
   os << "scenario   " << s.name << ": " << s.model.name << " on " << s.machine.name << " ("
      << s.machine.total_pes() << " " << s.machine.pe.name << "s), "
      << (w.mode == Mode::decode ? "decode" : "prefill") << ", context " << w.context << ", batch " << w.batch;
   if (w.mode == Mode::prefill && w.chunk_count() > 1) os << ", chunk " << w.chunk_tokens();
   os << ", scope " << (w.scope == Scope::attention ? "attention" : "full") << '\n';
-  os << "plugins    latency " << session.latency_name() << ", memory " << s.plugins.memory.name << ", search "
+  os << "plugins    latency " << study.latency_name << ", memory " << s.plugins.memory.name << ", search "
      << s.plugins.search.name << ", objectives";
-  for (const auto& o : session.evaluator().objectives())
+  for (const auto& o : study.objectives)
     os << ' ' << o.name << (o.direction == Direction::maximize ? "↑" : "↓");
   os << '\n';
 }
 
-void print_search_text(std::ostream& os, const Session& session, const SearchResult& res,
+void print_search_text(std::ostream& os, const StudyDescription& study, const SearchResult& res,
                        std::size_t pareto_rows, std::size_t width) {
-  const MachineSpec& m = session.machine();
+  const MachineSpec& m = study.machine();
   const auto& objs = res.objectives;
-  print_scenario_header(os, session);
+  print_scenario_header(os, study);
   os << "counts     enumerated " << res.counts.enumerated << ", valid " << res.counts.valid << ", feasible "
      << res.counts.feasible << ", evaluated " << res.counts.evaluated;
   if (res.counts.non_finite > 0) os << ", infeasible for a non-finite quantity " << res.counts.non_finite;
@@ -133,7 +133,7 @@ void print_search_text(std::ostream& os, const Session& session, const SearchRes
     return;
   }
   const ConfigRecord& b = res.records[*res.best];
-  const Band band = session_band(session);
+  const Band& band = study.band;
   // `explain --config` syntax: the line can be pasted (tests/terminal/test_answers_cli.cpp).
   os << wrap_list("best       ", format_config(b.config, m), width) << '\n';
   os << "           latency " << format_quantity(b.latency_s, Dimension::time)

@@ -26,12 +26,12 @@ void print_hardware(std::ostream& os, const std::vector<HardwareElasticity>& hw,
   t.print(os, "  ", width);
 }
 
-void print_sensitivity_text(std::ostream& os, const Session& session, const SensitivityStudy& study,
-                            std::size_t width) {
+void print_sensitivity_text(std::ostream& os, const StudyDescription& described,
+                            const SensitivityStudy& study, std::size_t width) {
   const ConfigRecord& best = study.best;
-  print_scenario_header(os, session);
-  const Band band = session_band(session);
-  os << "best       " << short_config(session.machine(), best.config) << ", latency "
+  print_scenario_header(os, described);
+  const Band& band = described.band;
+  os << "best       " << short_config(described.machine(), best.config) << ", latency "
      << format_quantity(best.latency_s, Dimension::time) << band_suffix(band, BandQuantity::latency) << "\n";
   os << "band       " << wrap_words(band_statement(band), 100, "           ")
      << (band.has_band() ? " (the band of every latency below)" : "") << "\n";

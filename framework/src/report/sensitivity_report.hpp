@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "analysis/sensitivity.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/sensitivity_document.hpp"  // hardware_json, sensitivity_json
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
@@ -19,7 +19,7 @@ TESSERA_API void print_hardware(std::ostream& os, const std::vector<HardwareElas
 
 // The scenario header, the best configuration, one table per parallelism knob, the ranking;
 // the tables fitted to `width` columns (0 = as they are; the reasons and notes go first).
-TESSERA_API void print_sensitivity_text(std::ostream& os, const Session& session,
+TESSERA_API void print_sensitivity_text(std::ostream& os, const StudyDescription& described,
                                         const SensitivityStudy& study, std::size_t width = 0);
 
 }  // namespace tessera

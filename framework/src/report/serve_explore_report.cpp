@@ -16,8 +16,9 @@ std::string pools_text(const DisaggPair& p) {
 
 }  // namespace
 
-void print_serve_explore_text(std::ostream& os, const Session& session, const ServeExploreResult& result) {
-  const Scenario& scenario = session.scenario();
+void print_serve_explore_text(std::ostream& os, const StudyDescription& study,
+                              const ServeExploreResult& result) {
+  const Scenario& scenario = study.scenario;
   const auto& axes = scenario.sweep.hardware;
   const MachineSpec& m = scenario.machine;
   os << "scenario   " << scenario.name << ": " << scenario.model.name << " on " << m.name;

@@ -6,13 +6,13 @@
 #include <ostream>
 
 #include "analysis/serve_exploration.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/explore_document.hpp"  // serve_explore_json
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
-TESSERA_API void print_serve_explore_text(std::ostream& os, const Session& session,
+TESSERA_API void print_serve_explore_text(std::ostream& os, const StudyDescription& study,
                                           const ServeExploreResult& result);
 
 }  // namespace tessera

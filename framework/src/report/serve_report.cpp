@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include "eval/engine_kv.hpp"
 #include "host/plugin_defaults.hpp"
 #include "report/band_text.hpp"
 #include "report/csv_cells.hpp"
@@ -34,7 +33,7 @@ std::string time_text(double s) { return std::isfinite(s) ? format_quantity(s, D
 
 std::string bytes_text(double b) { return format_quantity(b, Dimension::bytes, 3); }
 
-// The index of the cost-per-million-tokens objective among the session's, or -1.
+// The index of the cost-per-million-tokens objective among the study's, or -1.
 int cost_objective(const std::vector<ObjectiveSlot>& objectives) {
   for (std::size_t i = 0; i < objectives.size(); ++i)
     if (objectives[i].name == plugin_defaults::kCostPerMtokObjective) return static_cast<int>(i);
@@ -99,18 +98,13 @@ std::string slo_text(const ServingSlo& slo) {
 
 // Under a framework's KV rule: the capacity the engine allocates for the point's configuration,
 // and which batch limit binds (docs/frameworks.md "KV capacity").
-void print_engine_kv(std::ostream& os, const Session& session, const ServeRecord& b, const char* pad) {
-  const Evaluator& ev = session.evaluator();
-  const EngineKv& rule = ev.engine_kv();
-  if (!rule.active()) return;
-  Evaluation scratch;
-  ev.layout_for(b.config, scratch);
-  if (!scratch.layout.valid) return;
-  const EngineKvCapacity cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget);
-  os << pad << wrap_words(describe_engine_kv(rule, cap), 100, std::string(pad) + "  ") << '\n';
-  const Workload& w = session.context().workload;
-  const bool staggered = session.scenario().plugins.serving.name != "static";
-  const std::int64_t kv = engine_max_batch(cap.tokens, w.input, w.output, cap.block, staggered);
+// The study computed both (studies/study_description.hpp's serve_point_notes).
+void print_engine_kv(std::ostream& os, const StudyDescription& study, const EngineKvNote& note,
+                     const ServeRecord& b, const char* pad) {
+  if (!note.shown) return;
+  os << pad << wrap_words(note.capacity, 100, std::string(pad) + "  ") << '\n';
+  const bool staggered = study.scenario.plugins.serving.name != "static";
+  const std::int64_t kv = note.kv_max_batch;
   const std::int64_t budget = b.metrics.max_batch;  // 0: the token budget sets none
   const char* binds = "max sequences";
   std::int64_t least = b.point.batch;
@@ -129,16 +123,17 @@ void print_engine_kv(std::ostream& os, const Session& session, const ServeRecord
 // The best point's (or the closest miss's) lines of the text report.
 // `label` ("best       ") opens the first line: the configuration in `explain --config` syntax,
 // so that it can be pasted (tests/terminal/test_answers_cli.cpp), broken after a comma to fit `width`.
-void print_point(std::ostream& os, const Session& session, const ServeResult& res, const ServeRecord& b,
-                 const std::string& label, std::size_t width) {
-  const MachineSpec& m = session.machine();
+void print_point(std::ostream& os, const StudyDescription& study, const ServeResult& res,
+                 const ServeRecord& b, const EngineKvNote& kv_note, const std::string& label,
+                 std::size_t width) {
+  const MachineSpec& m = study.machine();
   const char* pad = "           ";
   os << wrap_list(label, format_config(b.config, m), width > 0 ? width : 100) << '\n';  // as kColumns
   os << pad << "batch " << b.point.batch << " per replica, token budget " << budget_text(b.point.token_budget)
      << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
      << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
   if (b.metrics.max_batch > 0) os << pad << "largest sustainable batch " << b.metrics.max_batch << '\n';
-  const Band band = session_band(session);
+  const Band& band = study.band;
   const std::string lat = band_suffix(band, BandQuantity::latency);
   const std::string thr = band_suffix(band, BandQuantity::throughput);
   os << pad << "TTFT " << time_text(b.metrics.ttft_s) << lat << ", E2E " << time_text(b.metrics.e2e_s) << lat
@@ -158,8 +153,8 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
        << '\n';
   os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes) << " of "
      << bytes_text(b.budget_bytes) << " at the peak KV (" << b.point.batch << " x "
-     << session.context().workload.input + session.context().workload.output << " tokens)\n";
-  print_engine_kv(os, session, b, pad);
+     << study.workload.input + study.workload.output << " tokens)\n";
+  print_engine_kv(os, study, kv_note, b, pad);
   bool any_other = false;
   for (std::size_t i = 0; i < res.objectives.size(); ++i) {
     const std::string& n = res.objectives[i].name;
@@ -182,9 +177,10 @@ std::size_t widest(const std::string& text) {
   return w;
 }
 
-std::string render_table(const Session& session, const ServeResult& res, const std::vector<ServeRecord>& rows,
-                         std::size_t limit, const Knobs& k, bool tail, std::size_t width = 0) {
-  const MachineSpec& m = session.machine();
+std::string render_table(const StudyDescription& study, const ServeResult& res,
+                         const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k, bool tail,
+                         std::size_t width = 0) {
+  const MachineSpec& m = study.machine();
   const int cost = cost_objective(res.objectives);
   std::vector<std::string> head{"#", "parallelism", "batch", "budget", "PEs", "TTFT", "TPOT"};
   if (tail) head.push_back("TPOT tail");
@@ -229,38 +225,38 @@ std::string render_table(const Session& session, const ServeResult& res, const s
 // ep (the best point's lines and --json name every knob).
 constexpr std::size_t kColumns = 100;
 
-void print_table(std::ostream& os, const Session& session, const ServeResult& res,
+void print_table(std::ostream& os, const StudyDescription& study, const ServeResult& res,
                  const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k, std::size_t width) {
   const std::size_t cap = width > 0 ? width : kColumns;
-  std::string text = render_table(session, res, rows, limit, k, true);
+  std::string text = render_table(study, res, rows, limit, k, true);
   if (widest(text) <= cap) {
     os << text;
     return;
   }
-  text = render_table(session, res, rows, limit, k, false);
+  text = render_table(study, res, rows, limit, k, false);
   if (widest(text) <= cap) {
     os << text;
     return;
   }
   Knobs numeric;
   numeric.cp = k.cp;
-  os << render_table(session, res, rows, limit, numeric, false, width)
+  os << render_table(study, res, rows, limit, numeric, false, width)
      << "  (the rows differ in knobs beyond cp, tp, pp, dp, ep too: see --json or --csv)\n";
 }
 
 }  // namespace
 
-void write_serve_csv_header(std::ostream& os, const Session& session) {
+void write_serve_csv_header(std::ostream& os, const StudyDescription& study) {
   os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant,batch,"
         "token_budget_tokens,replicas,pes,ttft_s,tpot_s,tpot_tail_s,e2e_s,tokens_per_s,tokens_per_s_per_pe,"
         "tokens_per_s_per_user,prefill_time_share,max_batch,chunk_tokens,chunk_iterations,kv_tokens_peak,"
         "kv_fits,used_bytes,budget_bytes";
-  for (const ObjectiveSlot& o : session.evaluator().objectives()) os << ",objective_" << objective_key(o);
+  for (const ObjectiveSlot& o : study.objectives) os << ",objective_" << objective_key(o);
   os << ",runnable,feasible,verdict,slo_ratio,reason\n";
 }
 
-void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRecord& r) {
-  const MachineSpec& m = session.machine();
+void write_serve_csv_row(std::ostream& os, const StudyDescription& study, const ServeRecord& r) {
+  const MachineSpec& m = study.machine();
   const ParallelConfig& c = r.config;
   const bool timed = r.verdict != ServingVerdict::invalid;
   const auto num = [&](double v) { return csv_num(timed ? v : NAN); };
@@ -274,16 +270,16 @@ void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRe
      << num(r.tokens_per_s_per_pe) << ',' << num(r.tokens_per_s_per_user) << ',' << num(mt.prefill_time_share)
      << ',' << mt.max_batch << ',' << mt.chunk << ',' << mt.chunk_iterations << ',' << num(mt.kv_tokens_peak)
      << ',' << (mt.kv_fits ? "true" : "false") << ',' << num(r.used_bytes) << ',' << num(r.budget_bytes);
-  const std::size_t k = session.evaluator().objectives().size();
+  const std::size_t k = study.objectives.size();
   for (std::size_t i = 0; i < k; ++i) os << ',' << csv_num(r.runnable ? r.objectives[i] : NAN);
   os << ',' << (r.runnable ? "true" : "false") << ',' << (r.feasible ? "true" : "false") << ','
      << serving_verdict_name(r.verdict) << ',' << csv_num(r.runnable ? r.slo_ratio : NAN) << ','
      << csv_escape(r.reason) << '\n';
 }
 
-void print_serve_text(std::ostream& os, const Session& session, const ServeResult& res,
-                      std::size_t frontier_rows, std::size_t width) {
-  const Scenario& s = session.scenario();
+void print_serve_text(std::ostream& os, const StudyDescription& study, const ServeResult& res,
+                      const ServePointNotes& notes, std::size_t frontier_rows, std::size_t width) {
+  const Scenario& s = study.scenario;
   const MachineSpec& m = s.machine;
   const ServeCounts& c = res.counts;
   const Knobs k = varying_knobs(res);
@@ -296,8 +292,8 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     os << "budget     at most " << res.max_pes << " PEs per configuration (all replicas)\n";
   else
     os << "budget     no PE budget (serving.max_pes or --max-pes N sets one)\n";
-  os << "plugins    serving " << s.plugins.serving.name << ", latency " << session.latency_name()
-     << ", memory " << s.plugins.memory.name << '\n';
+  os << "plugins    serving " << s.plugins.serving.name << ", latency " << study.latency_name << ", memory "
+     << s.plugins.memory.name << '\n';
   print_framework_text(os, s, &c);
   os << "ranked by ";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
@@ -310,7 +306,7 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   os << "           not runnable: KV does not fit " << c.kv_overflow << ", unsupported " << c.unsupported
      << ", invalid " << c.invalid << ", non-finite " << c.non_finite << "\n\n";
   if (const ServeRecord* b = res.best()) {
-    print_point(os, session, res, *b, "best       ", width);
+    print_point(os, study, res, *b, notes.best, "best       ", width);
     os << "\nPareto frontier over";
     for (const ServeAxis& a : res.axes) os << ' ' << a.name;
     os << ": " << res.frontier.size() << " points";
@@ -320,13 +316,13 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
     if (frontier_groups > frontier_rows)
       os << "\n  (the first " << frontier_rows << " rows by " << res.axes.front().name << ')';
     os << '\n';
-    print_table(os, session, res, res.frontier, frontier_rows, k, width);
+    print_table(os, study, res, res.frontier, frontier_rows, k, width);
     os << "\nTop " << res.top.size() << " by " << res.axes.front().name;
     const std::size_t top_groups = serve_dp_groups(res, res.top).size();
     if (top_groups < res.top.size()) os << " in " << top_groups << " rows";
     os << '\n';
-    print_table(os, session, res, res.top, res.top.size(), k, width);
-    const Band band = session_band(session);
+    print_table(os, study, res, res.top, res.top.size(), k, width);
+    const Band& band = study.band;
     if (band.has_band())
       os << "  times "
          << wrap_words(band_short(band, BandQuantity::latency) + ", rates " +
@@ -340,7 +336,7 @@ void print_serve_text(std::ostream& os, const Session& session, const ServeResul
   if (res.closest_miss) {
     os << "no point meets the SLO; the closest miss is " << fixed(res.closest_miss->slo_ratio, 2)
        << "x the SLO (" << res.closest_miss->reason << "):\n";
-    print_point(os, session, res, *res.closest_miss, "miss       ", width);
+    print_point(os, study, res, *res.closest_miss, notes.closest_miss, "miss       ", width);
     return;
   }
   // Say which reasons there were (the counts above), and where to look.

@@ -6,20 +6,22 @@
 #include <string>
 
 #include "analysis/serve_study.hpp"
-#include "eval/session.hpp"
 #include "studies/documents/serve_document.hpp"  // serve_json, serving_verdict_name
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
 // `tessera serve --csv`, streamed: the header line, then one line per evaluated serving point.
-TESSERA_API void write_serve_csv_header(std::ostream& os, const Session& session);
-TESSERA_API void write_serve_csv_row(std::ostream& os, const Session& session, const ServeRecord& r);
+TESSERA_API void write_serve_csv_header(std::ostream& os, const StudyDescription& study);
+TESSERA_API void write_serve_csv_row(std::ostream& os, const StudyDescription& study, const ServeRecord& r);
 
 // The text report: scenario, workload, SLO, budget, counts, then the best point, the
 // frontier and the top N — or, when nothing meets the SLO, the closest miss. Its tables are at
 // most 100 columns wide, or `width` when it is not 0.
-TESSERA_API void print_serve_text(std::ostream& os, const Session& session, const ServeResult& result,
-                                  std::size_t frontier_rows = 20, std::size_t width = 0);
+// `notes`: what the study computed for its points (studies/study_description.hpp's serve_point_notes).
+TESSERA_API void print_serve_text(std::ostream& os, const StudyDescription& study, const ServeResult& result,
+                                  const ServePointNotes& notes, std::size_t frontier_rows = 20,
+                                  std::size_t width = 0);
 
 }  // namespace tessera

@@ -2,10 +2,10 @@
 
 #include <cmath>
 
+#include "analysis/search_driver.hpp"
 #include "core/cancellation.hpp"
 #include "eval/batch_evaluator.hpp"
 #include "eval/grid_space.hpp"
-#include "eval/search_driver.hpp"
 #include "studies/documents/search_document.hpp"
 
 namespace tessera::studies {

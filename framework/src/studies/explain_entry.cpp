@@ -1,6 +1,7 @@
 #include "studies/explain_entry.hpp"
 
 #include "studies/documents/explain_document.hpp"
+#include "studies/documents/explain_parts.hpp"
 #include "studies/documents/provenance.hpp"
 #include "studies/documents/scope_documents.hpp"
 #include "tessera/error.hpp"
@@ -14,7 +15,18 @@ ExplainResult ExplainEntry::compute(const std::string& config_text) const {
   r.parsed = parse_config(config_text, session.machine());
   r.config = canonicalize(session.model(), r.parsed);
   session.evaluator().evaluate(r.config, r.evaluation);
+  explain_details(session, r);
   return r;
+}
+
+void explain_details(const Session& session, ExplainResult& result) {
+  result.work.reset();
+  result.parallel_block_note.clear();
+  result.chunk_note.clear();
+  if (!result.evaluation.valid) return;
+  result.work = explain_parts::explained_work(session, result.evaluation);
+  result.parallel_block_note = explain_parts::parallel_block_note(session, result.evaluation);
+  result.chunk_note = explain_parts::chunk_note(session);
 }
 
 std::string ExplainEntry::invalid_reason(const ExplainResult& result) const {

@@ -1,7 +1,7 @@
 #pragma once
 // `run`'s façade entry (docs/architecture.md "The study façade"): the search of a step
 // scenario's parallelism space with its search plugin, planned (the strategy created, before the
-// front end checks its outputs) then computed (eval/search_driver.hpp), returning the plain
+// front end checks its outputs) then computed (analysis/search_driver.hpp), returning the plain
 // result, its `--json` document and provenance. The CLI (`tessera run`) and Python
 // (`Scenario.run()`) both call it; they render and print.
 #include <cstddef>
@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "eval/search_driver.hpp"
+#include "analysis/search_driver.hpp"
 #include "studies/study_context.hpp"
 #include "tessera/export.hpp"
 #include "tessera/workload.hpp"

@@ -16,7 +16,10 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
   so.on_point = options.on_point;
-  ServeStudyResult r{run_serving_answer(context.session(), so), nullptr, nullptr};
+  ServeStudyResult r{run_serving_answer(context.session(), so), {}, std::nullopt, nullptr, nullptr};
+  r.notes = serve_point_notes(context.session(), r.answer.aggregated);
+  if (r.answer.disagg)
+    r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);
   // The other scopes: the same study, quietly (no progress, no rows).

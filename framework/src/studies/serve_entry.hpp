@@ -15,6 +15,7 @@
 
 #include "analysis/serving_answer.hpp"
 #include "studies/study_context.hpp"
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 #include "tessera/workload.hpp"
 
@@ -34,6 +35,10 @@ struct ServeOptions {
 
 struct ServeStudyResult {
   ServingAnswer answer;
+  // What the text report states beyond the answer (studies/study_description.hpp): the best
+  // point's (or closest miss's) engine-KV limits, and the disaggregated study's link and pools.
+  ServePointNotes notes;
+  std::optional<DisaggNotes> disagg_notes;
   nlohmann::json document;    // null unless ServeOptions::document
   nlohmann::json provenance;  // null unless ServeOptions::document (also the document's `provenance`)
 };

@@ -66,6 +66,12 @@ StudyContext::StudyContext(Scenario scenario, const ScenarioOptions& options)
   open_session();
 }
 
+const StudyDescription& StudyContext::description() const {
+  std::call_once(described_,
+                 [&] { description_ = std::make_unique<StudyDescription>(describe_study(*session_)); });
+  return *description_;
+}
+
 void StudyContext::open_session() {
   if (options_.shared_registry) {
     registry_ = shared_registry(plugin_paths_);

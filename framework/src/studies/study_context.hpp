@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
 #include "studies/scenario_options.hpp"
+#include "studies/study_description.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 
@@ -63,6 +65,8 @@ class TESSERA_API StudyContext {
   const ScenarioOptions& options() const { return options_; }
   // The scenario's search plugin (plugins.search).
   std::shared_ptr<SearchStrategy> create_search() const;
+  // What the renderers read of the study (studies/study_description.hpp), built once on first use.
+  const StudyDescription& description() const;
 
  private:
   void open_session();
@@ -73,6 +77,8 @@ class TESSERA_API StudyContext {
   Scenario scenario_;
   std::shared_ptr<PluginRegistry> registry_;  // before the session: outlives its plugins
   std::unique_ptr<Session> session_;
+  mutable std::once_flag described_;
+  mutable std::unique_ptr<StudyDescription> description_;
 };
 
 }  // namespace tessera::studies

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/search_driver.hpp"
 #include "analysis/serve_study.hpp"
-#include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

@@ -3,8 +3,8 @@
 // HTML report draws and the Python module returns (one definition for all three).
 #include <nlohmann/json.hpp>
 
+#include "analysis/search_driver.hpp"
 #include "analysis/serving_answer.hpp"
-#include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/search_driver.hpp"
+#include "analysis/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/search_driver.hpp"
 #include "analysis/serving_answer.hpp"
-#include "eval/search_driver.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

@@ -26,39 +26,40 @@
 
 namespace tessera {
 
-// One evaluated configuration, compact (SI units).
-struct ConfigRecord {
-  ParallelConfig config;
-  std::int64_t grid_index = -1;  // position in the space's valid_configs(); -1 outside the grid
-  std::uint64_t key = 0;         // SearchPoint::key: its position in the evaluation (run_search's records)
-  std::array<double, kMaxObjectives> objectives{};
-  double score = 0;  // first objective, oriented so that lower is better
-  double latency_s = 0;
-  double throughput_tok_s = 0;  // one-step figure (dp·B/latency)
-  double pipeline_throughput_tok_s = 0;
-  double efficiency = 0, compute_util = 0, bw_util = 0;
-  std::int64_t pes = 0;
-  std::array<std::int64_t, kMaxLevels + 1> units_used{};  // per placement level (0 = PEs)
-  bool valid = false;                                     // the layout is valid
-  bool placement_valid = false;                           // no placement/size rule broken (seed vocabulary)
-  bool fits_memory = false;
-  bool feasible = false;                               // valid and fits memory
-  InvalidReason invalid_reason = InvalidReason::none;  // why not valid (none when valid)
-  NonFinite non_finite = NonFinite::none;              // valid, but this quantity came out inf/NaN
-  std::string reason;                                  // why not feasible ("" when feasible)
-  double weights_bytes = 0, kv_bytes = 0, transient_bytes = 0, used_bytes = 0, budget_bytes = 0;
-  double hbm_utilization = 0;  // used / budget (per PE, most loaded stage)
-};
-
-// One evaluated configuration as `--json`'s `points` list holds it (the totals only).
-struct SearchPoint {
+// One evaluated configuration, its totals (SI units): the host's one type for it
+// (docs/architecture.md "One evaluated configuration"). `--json`'s points list holds it
+// (SearchPoint), the full record extends it (ConfigRecord) and the driver's ranking candidates
+// embed it; plugins see it as the SDK's SearchScore, and eval's Evaluation is the evaluator's
+// scratch it is read from.
+struct EvaluatedConfig {
   std::uint64_t key = 0;  // the configuration's position in the evaluation (grid index, or after)
   ParallelConfig config;
   std::array<double, kMaxObjectives> objectives{};
-  double latency_s = 0, throughput_tok_s = 0;
+  double latency_s = 0;
+  double throughput_tok_s = 0;  // one-step figure (dp·B/latency)
   std::int64_t pes = 0;
   bool fits_memory = false;
-  bool feasible = false;
+  bool feasible = false;  // valid and fits memory
+};
+
+// One evaluated configuration as `--json`'s `points` list holds it (the totals only).
+using SearchPoint = EvaluatedConfig;
+
+// One evaluated configuration, compact (SI units): its totals and what the CSV and the
+// reports add (validity, utilisation, memory, the reason).
+struct ConfigRecord : EvaluatedConfig {
+  std::int64_t grid_index = -1;  // position in the space's valid_configs(); -1 outside the grid
+  double score = 0;              // first objective, oriented so that lower is better
+  double pipeline_throughput_tok_s = 0;
+  double efficiency = 0, compute_util = 0, bw_util = 0;
+  std::array<std::int64_t, kMaxLevels + 1> units_used{};  // per placement level (0 = PEs)
+  bool valid = false;                                     // the layout is valid
+  bool placement_valid = false;                           // no placement/size rule broken (seed vocabulary)
+  InvalidReason invalid_reason = InvalidReason::none;     // why not valid (none when valid)
+  NonFinite non_finite = NonFinite::none;                 // valid, but this quantity came out inf/NaN
+  std::string reason;                                     // why not feasible ("" when feasible)
+  double weights_bytes = 0, kv_bytes = 0, transient_bytes = 0, used_bytes = 0, budget_bytes = 0;
+  double hbm_utilization = 0;  // used / budget (per PE, most loaded stage)
 };
 
 struct SearchCounts {
@@ -100,7 +101,7 @@ struct SearchOptions {
 };
 
 // Configurations per work unit of a separable search (SearchOptions::unit_size's default): a
-// unit's buffered outcome (its sampled points, ~100 bytes each) stays under a few MB.
+// unit's buffered outcome (its sampled points, ~140 bytes each) stays under a few MB.
 inline constexpr std::uint64_t kDefaultSearchUnit = 16384;
 
 struct SearchResult {

@@ -1,4 +1,4 @@
-#include "eval/search_driver.hpp"
+#include "analysis/search_driver.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,17 +101,14 @@ void evaluate_batch(const Session& session, const GridSpace& space,
   });
 }
 
-// A feasible configuration as the ranking and the frontier need it, and its position in the
-// space's order: its grid index, or (outside the grid) after every grid position, in proposal
-// order. The full records of the few that are kept are rebuilt at the end by evaluating them
-// again (evaluation is deterministic), so that the driver copies ~100 bytes per feasible
-// configuration, not a record.
-struct Candidate {
-  std::uint64_t key = 0;
-  ParallelConfig config;
+// A feasible configuration as the ranking and the frontier need it: its totals (the one
+// evaluated-configuration type; `key` its position in the space's order: its grid index, or
+// (outside the grid) after every grid position, in proposal order) and the ranking's score and
+// ties. The full records of the few that are kept are rebuilt at the end by evaluating them
+// again (evaluation is deterministic), so that the driver copies ~220 bytes per feasible
+// configuration, not a record (~350 and its reason text).
+struct Candidate : EvaluatedConfig {
   double score = 0;
-  std::int64_t pes = 0;
-  std::array<double, kMaxObjectives> objectives{};
   // objectives[1..ties) oriented (lower is better): the ranking's ties.
   std::array<double, kMaxObjectives> tie_values{};
   std::size_t ties = 0;
@@ -119,11 +116,9 @@ struct Candidate {
 
 Candidate candidate(std::uint64_t key, const ConfigRecord& r, const std::vector<Direction>& dirs) {
   Candidate c;
+  static_cast<EvaluatedConfig&>(c) = r;
   c.key = key;
-  c.config = r.config;
   c.score = r.score;
-  c.pes = r.pes;
-  c.objectives = r.objectives;
   c.ties = std::min(dirs.size(), c.tie_values.size());
   for (std::size_t i = 1; i < c.ties; ++i) c.tie_values[i] = oriented(r.objectives[i], dirs[i]);
   return c;
@@ -141,15 +136,8 @@ bool rank_less(const Candidate& x, const Candidate& y) {
 }
 
 SearchPoint point_of(std::uint64_t key, const ConfigRecord& r) {
-  SearchPoint p;
+  SearchPoint p = r;
   p.key = key;
-  p.config = r.config;
-  p.objectives = r.objectives;
-  p.latency_s = r.latency_s;
-  p.throughput_tok_s = r.throughput_tok_s;
-  p.pes = r.pes;
-  p.fits_memory = r.fits_memory;
-  p.feasible = r.feasible;
   return p;
 }
 
