@@ -108,7 +108,7 @@ void print_engine_kv(std::ostream& os, const Session& session, const ServeRecord
   if (!scratch.layout.valid) return;
   const EngineKvCapacity cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget);
   os << pad << wrap_words(describe_engine_kv(rule, cap), 100, std::string(pad) + "  ") << '\n';
-  const Workload& w = session.context().workload;
+  const Workload& w = session.workload();
   const bool staggered = session.scenario().plugins.serving.name != "static";
   const std::int64_t kv = engine_max_batch(cap.tokens, w.input, w.output, cap.block, staggered);
   const std::int64_t budget = b.metrics.max_batch;  // 0: the token budget sets none
@@ -158,7 +158,7 @@ void print_point(std::ostream& os, const Session& session, const ServeResult& re
        << '\n';
   os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes) << " of "
      << bytes_text(b.budget_bytes) << " at the peak KV (" << b.point.batch << " x "
-     << session.context().workload.input + session.context().workload.output << " tokens)\n";
+     << session.workload().input + session.workload().output << " tokens)\n";
   print_engine_kv(os, session, b, pad);
   bool any_other = false;
   for (std::size_t i = 0; i < res.objectives.size(); ++i) {
