@@ -39,8 +39,8 @@ class QueryRecordingLatency final : public LatencyModel {
 class QueryRecordingMemory final : public MemoryModel {
  public:
   explicit QueryRecordingMemory(std::vector<QueryAsked>& calls) : calls_(calls) {}
-  void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c, const Layout& layout,
-                MemoryUsage& out) const override {
+  void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                const Layout& layout, MemoryUsage& out) const override {
     calls_.push_back({&ctx, workload});
     inner_.evaluate(ctx, workload, c, layout, out);
   }
@@ -136,7 +136,8 @@ TEST_CASE("a run evaluation hands every plugin call the one context and the scen
   const MachineSpec machine = dgx_h100();
   std::vector<QueryAsked> latency_calls, memory_calls;
   const Workload w = prefill(4096, 2, 1024);
-  const Evaluator ev(make_eval_context(model, machine), w, std::make_shared<QueryRecordingLatency>(latency_calls),
+  const Evaluator ev(make_eval_context(model, machine), w,
+                     std::make_shared<QueryRecordingLatency>(latency_calls),
                      std::make_shared<QueryRecordingMemory>(memory_calls), {});
   ParallelConfig c;
   c.tp = 4;
@@ -178,6 +179,7 @@ TEST_CASE("the context watch covers the scenario's workload", "[physics][context
   ParallelConfig c;
   c.tp = 2;
   Evaluation e;
-  CHECK_THROWS_WITH(ev.evaluate(c, e), Catch::Contains("time_step wrote into the workload it was handed as const"));
+  CHECK_THROWS_WITH(ev.evaluate(c, e),
+                    Catch::Contains("time_step wrote into the workload it was handed as const"));
   CHECK(ev.workload().context == 4096);  // put back from the snapshot
 }

@@ -35,7 +35,8 @@ class StagePathObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "s"; }
-  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     double t = 0;
     for (const Stage& s : step.stages) t += s.count * s.visible_s;
     return t;
@@ -45,7 +46,8 @@ class UsedBytesObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "B"; }
-  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     return step.memory.used_bytes + step.totals.pes;
   }
 };

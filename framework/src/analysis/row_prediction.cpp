@@ -111,8 +111,8 @@ namespace {
 
 // A step of one stage timed alone (StepKind::single_stage): the configuration and layout it was
 // built for (a kernel's or collective's: the defaults), a decode-mode shape of no tokens.
-void time_single_stage(const EvalContext& ctx, const Workload& w, const LatencyModel& lat, const StepWork& one,
-                       const ParallelConfig& c, const Layout& layout, StageList& out) {
+void time_single_stage(const EvalContext& ctx, const Workload& w, const LatencyModel& lat,
+                       const StepWork& one, const ParallelConfig& c, const Layout& layout, StageList& out) {
   StepShape shape;
   shape.mode = Mode::decode;
   shape.batch = w.batch;
@@ -131,8 +131,8 @@ void time_single_stage(const EvalContext& ctx, const Workload& w, const LatencyM
 
 // One stage timed alone (an operator measured on its own): the stage's share plus what the
 // model adds to a step of that one stage (launch exposure).
-double single_stage_time(const EvalContext& ctx, const Workload& wl, const LatencyModel& lat, const StageWork& w,
-                         const ParallelConfig& c, const Layout& layout, double fraction) {
+double single_stage_time(const EvalContext& ctx, const Workload& wl, const LatencyModel& lat,
+                         const StageWork& w, const ParallelConfig& c, const Layout& layout, double fraction) {
   // Kept per thread, as the evaluator keeps its scratch: both are large and zeroed when made.
   thread_local StepWork one;
   thread_local StageList out;
@@ -184,7 +184,8 @@ struct PointEvaluator {
     const EvalContext ctx = make_eval_context(row.model, machine);
     for (int i = 0; i < e.work.size; ++i) {
       const StageWork& s = e.work.stages[static_cast<std::size_t>(i)];
-      if (p.stage == s.name) return single_stage_time(ctx, w, *latency, s, p.config, e.layout, p.stage_fraction);
+      if (p.stage == s.name)
+        return single_stage_time(ctx, w, *latency, s, p.config, e.layout, p.stage_fraction);
     }
     throw Error("stage " + p.stage + " not in the step");
   }

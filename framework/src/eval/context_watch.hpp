@@ -1,9 +1,9 @@
 #pragma once
 // What the host shares between configurations and hands plugins as const — the EvalContext, the
-// model and the machine it points to, and the scenario's workload — watched byte for byte (docs/plugin-guide.md §9 "What the
-// host checks"). A plugin that writes into it through const_cast would change every later
-// evaluation; the Evaluator compares the watched bytes with a snapshot after each evaluation (a
-// few memcmp, no allocation) and fails the run naming the plugin when they differ.
+// model and the machine it points to, and the scenario's workload — watched byte for byte
+// (docs/plugin-guide.md §9 "What the host checks"). A plugin that writes into it through const_cast would
+// change every later evaluation; the Evaluator compares the watched bytes with a snapshot after each
+// evaluation (a few memcmp, no allocation) and fails the run naming the plugin when they differ.
 #include <cstddef>
 #include <cstring>
 #include <string>

@@ -130,9 +130,9 @@ class TESSERA_API Evaluator {
   // The prefill chunks of `prompts` prompts, `tokens` tokens each after `prefix` (every layer,
   // pp - 1 hops; lm_head when `last`), beside `decode_batch` decode tokens at `decode_context` (a
   // mixed iteration: StepKind::mixed_step; 0 = a plain prefill_chunk). Into scratch.chunk_stages.
-  double chunk_time(const Workload& w, const ParallelConfig& c, const Layout& layout,
-                    std::int64_t prompts, std::int64_t tokens, std::int64_t prefix, bool last,
-                    std::int64_t decode_batch, double decode_context, Evaluation& scratch) const;
+  double chunk_time(const Workload& w, const ParallelConfig& c, const Layout& layout, std::int64_t prompts,
+                    std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
+                    double decode_context, Evaluation& scratch) const;
   // The framework's KV-cache rule (eval/engine_kv.hpp); rule none: the memory model's budget.
   // Set once by the session, before any evaluation.
   void set_engine_kv(const EngineKv& rule) { engine_kv_ = rule; }

@@ -23,7 +23,8 @@ double HostStepTimer::prefill(std::int64_t batch, std::int64_t input, std::int64
 }
 
 double HostStepTimer::prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) {
-  return ev_.chunk_time(step_workload(Mode::prefill, 1, prefix + tokens, tokens), c_, layout_, 1, tokens, prefix, last, 0, 0, e_);
+  return ev_.chunk_time(step_workload(Mode::prefill, 1, prefix + tokens, tokens), c_, layout_, 1, tokens,
+                        prefix, last, 0, 0, e_);
 }
 
 double HostStepTimer::decode_iteration(std::int64_t batch, double context) {
@@ -36,8 +37,8 @@ double HostStepTimer::decode_iteration(std::int64_t batch, double context) {
 double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_t prompts,
                                  std::int64_t tokens, std::int64_t prefix, bool last) {
   const std::int64_t k = std::max<std::int64_t>(1, prompts);
-  return ev_.chunk_time(step_workload(Mode::prefill, k, prefix + tokens, tokens), c_, layout_, k, tokens, prefix, last, std::max<std::int64_t>(0, batch), context,
-                        e_);
+  return ev_.chunk_time(step_workload(Mode::prefill, k, prefix + tokens, tokens), c_, layout_, k, tokens,
+                        prefix, last, std::max<std::int64_t>(0, batch), context, e_);
 }
 
 const EngineKvCapacity& HostStepTimer::engine_capacity() {

@@ -123,7 +123,8 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   // Under a framework's KV rule the engine's capacity is the memory model's word: the batch must
   // be admitted at least as continuous batching admits it.
   if (ev.engine_kv().active()) {
-    if (!timer.kv_admits(peak.batch, request_.input, request_.output, true)) kv_claim_refuted(peak, step.memory);
+    if (!timer.kv_admits(peak.batch, request_.input, request_.output, true))
+      kv_claim_refuted(peak, step.memory);
   } else if (!step.memory.fits) {
     kv_claim_refuted(peak, step.memory);
   }

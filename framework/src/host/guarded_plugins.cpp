@@ -55,8 +55,8 @@ class GuardedMemory final : public MemoryModel, public Guarded {
  public:
   GuardedMemory(std::shared_ptr<MemoryModel> inner, const LoadedPlugin& p)
       : Guarded(p), inner_(std::move(inner)) {}
-  void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c, const Layout& layout,
-                MemoryUsage& out) const override {
+  void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                const Layout& layout, MemoryUsage& out) const override {
     call_plugin(plugin_, [&] { inner_->evaluate(ctx, workload, c, layout, out); });
     if (!memory_plausible(out)) check(out);
   }

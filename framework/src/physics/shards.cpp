@@ -7,8 +7,8 @@
 
 namespace tessera {
 
-void compute_shards(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c, const Layout& layout,
-                    ShardSizes& out) {
+void compute_shards(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                    const Layout& layout, ShardSizes& out) {
   const ModelSpec& m = *ctx.model;
   // Bytes per weight element of each part (docs/physics.md §10).
   const double w = ctx.weight_bytes, w_attn = ctx.w_of(WeightPart::attention);

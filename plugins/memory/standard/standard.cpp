@@ -6,8 +6,8 @@
 
 namespace tessera::plugins {
 
-void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c, const Layout& layout,
-                              MemoryUsage& out) const {
+void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                              const Layout& layout, MemoryUsage& out) const {
   const ModelSpec& m = *ctx.model;
   ShardSizes sh;
   compute_shards(ctx, workload, c, layout, sh);

@@ -18,7 +18,8 @@ class CostPerMtokObjective final : public Objective {
   explicit CostPerMtokObjective(ParametricPeCost k) : k_(k) {}
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "USD/Mtok"; }
-  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
     double rate = 0;
     if (step.serving) {
       rate = static_cast<double>(c.dp) * step.serving->tokens_per_s;
@@ -35,7 +36,8 @@ class CostPerMtokObjective final : public Objective {
     if (m.price.power <= 0 && !m.energy.present)
       throw InputError("objective/cost_per_mtok: machine '" + m.name +
                        "' has neither `price.power` nor an `energy:` block to price electricity; add one");
-    const double joules = m.price.power > 0 ? 0.0 : token_energy(ctx, workload, c, step, "objective/cost_per_mtok");
+    const double joules =
+        m.price.power > 0 ? 0.0 : token_energy(ctx, workload, c, step, "objective/cost_per_mtok");
     return 1e6 * usd_per_token(k_, ctx, static_cast<double>(c.pes()), rate, joules);
   }
 

@@ -14,7 +14,8 @@ class EnergyPerTokenObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "J/tok"; }
-  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
     return token_energy(ctx, workload, c, step, "objective/energy_per_token");
   }
 };

@@ -12,7 +12,8 @@ class TokensPerSPerPeObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return "tok/s"; }
-  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig& c, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
     const double pes = static_cast<double>(c.pes());
     if (step.serving) return static_cast<double>(c.dp) * step.serving->tokens_per_s / pes;
     if (workload.mode != Mode::decode)

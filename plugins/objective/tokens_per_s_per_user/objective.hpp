@@ -13,7 +13,8 @@ class TokensPerSPerUserObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return "tok/s"; }
-  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     const double t = step.serving ? step.serving->tpot_s : step.totals.latency_s;
     if (!step.serving && workload.mode != Mode::decode)
       throw InputError(

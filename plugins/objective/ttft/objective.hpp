@@ -11,7 +11,8 @@ class TtftObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "s"; }
-  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     if (step.serving) return step.serving->ttft_s;
     if (workload.mode != Mode::prefill)
       throw InputError(

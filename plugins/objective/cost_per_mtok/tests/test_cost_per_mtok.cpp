@@ -25,7 +25,8 @@ TEST_CASE("cost_per_mtok: capital and power from the price block - hand computed
   // Decode: the step's throughput is the rate (3200 tok/s here): 1.1883033 + 0.0694444.
   f.decode.throughput_tok_s = 3200;
   CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(1.2577477).epsilon(1e-6));
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)), Catch::Contains("prefill"));
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)),
+                    Catch::Contains("prefill"));
 }
 
 TEST_CASE("cost_per_mtok: without price.pe and price.power - the parametric capital and the energy block",

@@ -44,7 +44,8 @@ TEST_CASE("energy_per_token: serving - a whole request per output token - prefil
   // static: 100 W x 8 PEs / (2 x 1000 tok/s) = 0.4 J. Total 5.430941 J per output token.
   CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == Approx(5.430941).epsilon(1e-6));
   // run's decode study: the step's own, (2 J + 100 W x 20 ms x 8 PEs) / 64 tokens.
-  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx((2 + 100 * 0.02 * 8) / 64.0));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) ==
+        Approx((2 + 100 * 0.02 * 8) / 64.0));
 }
 
 TEST_CASE("energy_per_token: a serving session - the prefill of one prompt and the decode step",

@@ -19,7 +19,8 @@ TEST_CASE("tokens_per_s_per_pe: dp times the replica rate over the PEs", "[objec
   CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(400.0));
   f.decode.pipeline_throughput_tok_s = 4800;  // pipeline-full, when reported
   CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(600.0));
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)), Catch::Contains("prefill"));
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)),
+                    Catch::Contains("prefill"));
 
   const Session s(with_objective("tokens_per_s_per_pe"), registry());
   const Evaluation e = evaluate_tp8(s);
