@@ -43,7 +43,7 @@ struct Prepared {
   explicit Prepared(Scenario sc) : scenario(std::move(sc)) {
     session = std::make_unique<Session>(scenario, registry());
     space = std::make_unique<GridSpace>(session->scenario().sweep, session->model(), session->machine(),
-                                        session->context().workload);
+                                        session->workload());
   }
 };
 

@@ -59,7 +59,7 @@ void BM_GridSpace(benchmark::State& state, const char* scenario) {
   Prepared& p = prepared(scenario, [&] { return load(scenario); });
   for (auto _ : state) {
     const GridSpace g(p.session->scenario().sweep, p.session->model(), p.session->machine(),
-                      p.session->context().workload);
+                      p.session->workload());
     benchmark::DoNotOptimize(g.valid_count());
   }
 }

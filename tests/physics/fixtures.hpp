@@ -193,13 +193,13 @@ enum class Latency { overlap, roofline };
 // latency/overlap or latency/roofline, memory/standard with no reserve, no objectives.
 inline Evaluation evaluate(const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
                            const ParallelConfig& config, Latency which = Latency::overlap) {
-  const EvalContext ctx = make_eval_context(model, machine, workload);
+  const EvalContext ctx = make_eval_context(model, machine);
   std::shared_ptr<const LatencyModel> lat;
   if (which == Latency::overlap)
     lat = std::make_shared<tessera::plugins::OverlapLatency>();
   else
     lat = std::make_shared<tessera::plugins::RooflineLatency>();
-  const Evaluator ev(ctx, lat, std::make_shared<tessera::plugins::StandardMemory>(0.0), {});
+  const Evaluator ev(ctx, workload, lat, std::make_shared<tessera::plugins::StandardMemory>(0.0), {});
   Evaluation out;
   ev.evaluate(config, out);
   return out;

@@ -129,7 +129,7 @@ TEST_CASE("dtype: mixed recipe stage bytes peaks and memory (Mixtral prefill EP=
   CHECK(stage(e, "moe.experts").compute_s == Approx(4.1749709e-5).epsilon(kTol));
   CHECK(work(e, "lm_head").hbm_bytes == 131112192.0);
 
-  const EvalContext ctx = make_eval_context(m, mc, prefill(4096));
+  const EvalContext ctx = make_eval_context(m, mc);
   CHECK(stage_math_dtype(ctx, work(e, "moe.experts")) == DType::nvfp4);
   CHECK(stage_math_dtype(ctx, work(e, "attn.qkv")) == DType::bf16);
   CHECK(stage_math_dtype(ctx, work(e, "attn.core")) == DType::bf16);

@@ -67,13 +67,13 @@ CoreSum core_sum(const StepWork& w) {
 
 StepWork build(const ModelSpec& m, const Workload& w, const StepShape& sh) {
   const MachineSpec mach = dgx_h100();
-  const EvalContext ctx = make_eval_context(m, mach, w);
+  const EvalContext ctx = make_eval_context(m, mach);
   ParallelConfig c;
   Layout lay;
   compute_layout(m, mach, w, c, lay);
   REQUIRE(lay.valid);
   StepWork out;
-  build_step_work(ctx, c, lay, sh, out);
+  build_step_work(ctx, w, c, lay, sh, out);
   return out;
 }
 

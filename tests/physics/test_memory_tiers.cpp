@@ -35,7 +35,8 @@ class StagePathObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "s"; }
-  double evaluate(const EvalContext&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     double t = 0;
     for (const Stage& s : step.stages) t += s.count * s.visible_s;
     return t;
@@ -45,7 +46,8 @@ class UsedBytesObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "B"; }
-  double evaluate(const EvalContext&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     return step.memory.used_bytes + step.totals.pes;
   }
 };
@@ -53,8 +55,8 @@ class UsedBytesObjective final : public Objective {
 Evaluation run(std::shared_ptr<const LatencyModel> lat, std::vector<ObjectiveSlot> objectives = {}) {
   const ModelSpec model = llama31_8b();  // the context points at them
   const MachineSpec machine = dgx_h100();
-  const EvalContext ctx = make_eval_context(model, machine, decode(4096));
-  const Evaluator ev(ctx, std::move(lat), std::make_shared<plugins::StandardMemory>(0.0),
+  const EvalContext ctx = make_eval_context(model, machine);
+  const Evaluator ev(ctx, decode(4096), std::move(lat), std::make_shared<plugins::StandardMemory>(0.0),
                      std::move(objectives));
   ParallelConfig c;
   c.tp = 8;

@@ -46,15 +46,15 @@ TEST_CASE("mixed iteration work: attention per part and GEMMs on every token", "
   w.mode = Mode::prefill;
   w.context = 2048;
   w.chunk = 1024;
-  const EvalContext ctx = make_eval_context(m, mach, w);
+  const EvalContext ctx = make_eval_context(m, mach);
   ParallelConfig c;
   Layout lay;
   compute_layout(m, mach, w, c, lay);
   REQUIRE(lay.valid);
   StepWork mixed, alone;
   // b = 16 decode tokens at S = 3000 beside a chunk of 1024 after P = 1024, the prompt's last.
-  build_step_work(ctx, c, lay, chunk_shape(1, 1024, 1024, 16, 3000, true), mixed);
-  build_step_work(ctx, c, lay, chunk_shape(1, 1024, 1024, 0, 0, true), alone);
+  build_step_work(ctx, w, c, lay, chunk_shape(1, 1024, 1024, 16, 3000, true), mixed);
+  build_step_work(ctx, w, c, lay, chunk_shape(1, 1024, 1024, 0, 0, true), alone);
   const double H = 8192, d = 128, hq = 64, hkv = 8, V = 128256;
   // attn.core: the chunk's 4 d h_q c (P + c/2) plus the decode part's 4 d h_q b S.
   const double chunk_attn = 4 * d * hq * 1024 * (1024 + 512.0);
@@ -75,12 +75,12 @@ TEST_CASE("mixed iteration work: attention per part and GEMMs on every token", "
   CHECK(stage(alone, "lm_head").flops == Approx(2 * 1 * H * V).epsilon(1e-12));
   // Not the prompt's last chunk: only the decode sequences are sampled.
   StepWork middle;
-  build_step_work(ctx, c, lay, chunk_shape(1, 1024, 0, 16, 3000, false), middle);
+  build_step_work(ctx, w, c, lay, chunk_shape(1, 1024, 0, 16, 3000, false), middle);
   CHECK(stage(middle, "lm_head").flops == Approx(2 * 16 * H * V).epsilon(1e-12));
   // k = 3 whole prompts of 128 packed beside 16 decode tokens: attention 3 x 4 d h_q 128 x 64
   // (each prompt against itself), GEMMs on 3 x 128 + 16 tokens, lm_head 3 + 16 rows.
   StepWork packed;
-  build_step_work(ctx, c, lay, chunk_shape(3, 128, 0, 16, 3000, true), packed);
+  build_step_work(ctx, w, c, lay, chunk_shape(3, 128, 0, 16, 3000, true), packed);
   CHECK(stage(packed, "attn.core").flops == Approx(3 * 4 * d * hq * 128 * 64.0 + decode_attn).epsilon(1e-12));
   CHECK(stage(packed, "attn.qkv").gemm.m == 3 * 128 + 16);
   CHECK(stage(packed, "lm_head").flops == Approx(2 * 19 * H * V).epsilon(1e-12));

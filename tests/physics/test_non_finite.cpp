@@ -43,12 +43,12 @@ TEST_CASE("non-finite: the shipped physics on a sane machine stays finite and fe
   set_peak(m, DType::int8, 1979e12);
   const ModelSpec model = llama31_70b();
   const MachineSpec sane = dgx_h100();
-  const EvalContext bad_ctx = make_eval_context(model, m, decode(4096));  // holds pointers to both
-  const EvalContext good_ctx = make_eval_context(model, sane, decode(4096));
+  const EvalContext bad_ctx = make_eval_context(model, m);  // holds pointers to both
+  const EvalContext good_ctx = make_eval_context(model, sane);
   const auto lat = std::make_shared<tessera::plugins::OverlapLatency>();
   const auto mem = std::make_shared<tessera::plugins::StandardMemory>(0.0);
-  const Evaluator bad(bad_ctx, lat, mem, {});
-  const Evaluator good(good_ctx, lat, mem, {});
+  const Evaluator bad(bad_ctx, decode(4096), lat, mem, {});
+  const Evaluator good(good_ctx, decode(4096), lat, mem, {});
   Evaluation buf;
   bad.evaluate(c, buf);
   CHECK(buf.non_finite != NonFinite::none);

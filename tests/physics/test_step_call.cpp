@@ -41,8 +41,8 @@ class RecordingLatency final : public LatencyModel {
 Evaluation evaluate_recorded(const Workload& w, const ParallelConfig& c, std::vector<Call>& calls) {
   const ModelSpec model = llama31_8b();  // the context points at them
   const MachineSpec machine = dgx_h100();
-  const EvalContext ctx = make_eval_context(model, machine, w);
-  const Evaluator ev(ctx, std::make_shared<RecordingLatency>(calls),
+  const EvalContext ctx = make_eval_context(model, machine);
+  const Evaluator ev(ctx, w, std::make_shared<RecordingLatency>(calls),
                      std::make_shared<plugins::StandardMemory>(0.0), {});
   Evaluation e;
   ev.evaluate(c, e);

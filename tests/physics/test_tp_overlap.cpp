@@ -18,11 +18,11 @@ namespace {
 
 Evaluation run(const ModelSpec& m, const MachineSpec& mc, const Workload& wl, const ParallelConfig& c,
                TpOverlap mode, int chunks = 4) {
-  const EvalContext ctx = make_eval_context(m, mc, wl);
+  const EvalContext ctx = make_eval_context(m, mc);
   TpOverlapPolicy p;
   p.mode = mode;
   p.chunks = chunks;
-  const Evaluator ev(ctx, std::make_shared<tessera::plugins::OverlapLatency>(p),
+  const Evaluator ev(ctx, wl, std::make_shared<tessera::plugins::OverlapLatency>(p),
                      std::make_shared<tessera::plugins::StandardMemory>(0.0), {});
   Evaluation out;
   ev.evaluate(c, out);

@@ -184,7 +184,8 @@ TEST_CASE("a missing required parameter points at the plugin's name") {
   totals.latency_s = 0.25;
   const StageList stages;
   const MemoryUsage memory;
-  CHECK(objective->evaluate(EvalContext{}, ParallelConfig{}, EvaluatedStep{stages, totals, memory}) == 0.5);
+  CHECK(objective->evaluate(EvalContext{}, Workload{}, ParallelConfig{},
+                            EvaluatedStep{stages, totals, memory}) == 0.5);
   CHECK(objective->direction() == Direction::minimize);
 }
 

@@ -28,12 +28,15 @@ RawParam raw(std::string key, std::string text) {
 // One 1 GFLOP, 0.5 GB stage on a 1 TFLOP/s, 1 TB/s PE: 1 ms compute, 0.5 ms memory.
 struct OneStage {
   EvalContext ctx;
+  Workload workload;
   StepWork work;
   ParallelConfig config;
   Layout layout;
   StepShape shape;
   StageList out;
-  StepCall call() const { return StepCall{.work = work, .config = config, .layout = layout, .shape = shape}; }
+  StepCall call() const {
+    return StepCall{.work = work, .config = config, .layout = layout, .shape = shape, .workload = workload};
+  }
   OneStage() {
     ctx.gemm_peak = 1e12;
     ctx.hbm_bw = 1e12;

@@ -10,6 +10,7 @@ namespace tessera::test {
 struct ServingStepFixture {
   MachineSpec machine;
   EvalContext ctx;
+  Workload workload;  // the scenario's: serve, or run_step's mode
   ParallelConfig config;
   StageList stages;
   StepTotals decode;   // the decode step at the mean context: 2 replicas x 32 sequences
@@ -28,9 +29,9 @@ struct ServingStepFixture {
     machine.energy.static_power = 100;
     ctx.machine = &machine;
     ctx.gemm_peak = 989e12;
-    ctx.workload.mode = Mode::serve;
-    ctx.workload.input = 4096;
-    ctx.workload.output = 101;
+    workload.mode = Mode::serve;
+    workload.input = 4096;
+    workload.output = 101;
     config.tp = 4;
     config.dp = 2;
     decode.flops_all_pes = 1e12;      // 1 J
@@ -54,7 +55,7 @@ struct ServingStepFixture {
         .stages = stages, .totals = decode, .memory = memory, .serving = &metrics, .prefill = &prefill};
   }
   EvaluatedStep run_step(Mode mode) {
-    ctx.workload.mode = mode;
+    workload.mode = mode;
     return EvaluatedStep{.stages = stages, .totals = decode, .memory = memory};
   }
 };

@@ -51,7 +51,7 @@ TEST_CASE("the batch evaluator runs every index once - for any size and thread c
 TEST_CASE("the batch evaluator's slots equal a serial evaluation - for any thread count", "[batch]") {
   const Scenario sc = load("llama3.1-70b-decode-128k.yaml");
   Session s(sc, registry());
-  const GridSpace g(sc.sweep, s.model(), s.machine(), s.context().workload);
+  const GridSpace g(sc.sweep, s.model(), s.machine(), s.workload());
   const auto& configs = g.valid_configs();
   REQUIRE(configs.size() > 1000);
   std::vector<double> serial(configs.size());

@@ -91,7 +91,7 @@ TEST_CASE("termination: a round of duplicates is nothing new - up to the limit a
   // Every valid configuration of the grid, then the first again: 2 rounds of repeats are
   // allowed with the limit at 2 (the configuration counted once), the third is one too many.
   const Session s(load("llama3.1-8b-decode-4k-h100.yaml"), registry());
-  const GridSpace space(s.scenario().sweep, s.model(), s.machine(), s.context().workload);
+  const GridSpace space(s.scenario().sweep, s.model(), s.machine(), s.workload());
   const std::size_t valid = space.valid_configs().size();
   REQUIRE(valid == 7);
   const LimitGuard guard;
@@ -110,7 +110,7 @@ TEST_CASE("termination: a search that invents configurations outside the grid is
   const Session s(load("llama3.1-8b-decode-4k-h100.yaml"), registry());
   SearchOptions o;
   o.threads = 1;
-  const GridSpace space(s.scenario().sweep, s.model(), s.machine(), s.context().workload);
+  const GridSpace space(s.scenario().sweep, s.model(), s.machine(), s.workload());
   const std::string points = std::to_string(space.enumerated());
   CHECK_THROWS_MATCHES(run_search(s, space, Inventing(), o), PluginError,
                        Catch::Message("search: proposed " + std::to_string(space.enumerated() + 1) +

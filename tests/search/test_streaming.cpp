@@ -346,7 +346,7 @@ TEST_CASE("evaluating a configuration allocates nothing", "[search][alloc]") {
                    {"plugins.latency={name: calibrated, tp_overlap: chunked, allreduce_norm_fusion: true}"})
             : load(file);
     Session s(sc, registry());
-    const GridSpace g(sc.sweep, s.model(), s.machine(), s.context().workload);
+    const GridSpace g(sc.sweep, s.model(), s.machine(), s.workload());
     const auto& configs = g.valid_configs();
     Evaluation e;
     for (const auto& c : configs) s.evaluator().evaluate(c, e);  // first sight fills the memos
@@ -378,7 +378,7 @@ TEST_CASE("the per-placement layout memo gives what a fresh evaluation gives - i
     INFO(file);
     const Scenario sc = load(file);
     Session s(sc, registry());
-    const GridSpace g(sc.sweep, s.model(), s.machine(), s.context().workload);
+    const GridSpace g(sc.sweep, s.model(), s.machine(), s.workload());
     std::vector<ParallelConfig> configs = g.valid_configs();
     // Every grid point too (invalid ones included), in a scrambled order.
     for (std::size_t i = 0; i < configs.size(); i += 3) {

@@ -1,6 +1,7 @@
 // The serving study: counts add up, the best meets the SLO and is the best of every row, the
 // frontier is exactly the brute-force one, the budget, the closest miss, thread counts.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <set>
 
 #include "core/cancellation.hpp"
@@ -45,7 +46,7 @@ TEST_CASE("serve study: the counts add up and every evaluated point is streamed 
   const Session session(sc, registry());
   const StudyRun run = study(session);
   const ServeCounts& c = run.result.counts;
-  const GridSpace space(sc.sweep, session.model(), session.machine(), session.context().workload);
+  const GridSpace space(sc.sweep, session.model(), session.machine(), session.workload());
   CHECK(c.configurations == space.valid_count());
   CHECK(c.enumerated == space.enumerated());
   CHECK(c.points == 6);  // 3 batches x 2 budgets
@@ -182,7 +183,7 @@ TEST_CASE("serve study: the PE budget leaves out and counts the configurations o
   SECTION("from the options") {}
   const Session session(sc, registry());
   const StudyRun run = study(session, 2, 20, sc.serving.max_pes == 8 ? -1 : 8);
-  const GridSpace space(sc.sweep, session.model(), session.machine(), session.context().workload);
+  const GridSpace space(sc.sweep, session.model(), session.machine(), session.workload());
   std::uint64_t over = 0;
   for (const ParallelConfig& c : space.valid_configs()) over += c.pes() > 8;
   // tp 1..8 x pp 1..2 x dp 1..2: tp8 pp2 dp1, tp8 pp1 dp2, tp8 pp2 dp2, tp4 pp2 dp2 have 16 or 32 PEs.
@@ -274,4 +275,33 @@ TEST_CASE("serve study: serving points are batch major and an empty list is its 
   CHECK(p[2].batch == 2);
   CHECK(p[5].batch == 4);
   CHECK(p[5].token_budget == 8192);
+}
+
+// Issue 28: a serving point is a question asked of the session's one context: the context object
+// the evaluator holds is the same, byte for byte, after points of every kind (decode steps, the
+// prefill, the peak memory), and the session's workload is still the scenario's.
+TEST_CASE("serve study: evaluating points leaves the session's context and workload as they were") {
+  const Scenario sc = serve_scenario();
+  const Session session(sc, registry());
+  const EvalContext* const ctx = &session.context();
+  EvalContext before;
+  std::memcpy(&before, ctx, sizeof before);
+  const ServingEvaluator ev(session, sc.serving.slo);
+  ServingEvaluation e;
+  std::size_t runnable = 0;
+  for (const std::int32_t tp : {2, 8})
+    for (const std::int64_t batch : {1, 64}) {
+      ParallelConfig c;
+      c.tp = tp;
+      ev.evaluate(c, ServingPoint{.batch = batch, .token_budget = 2048}, e);
+      if (e.runnable) ++runnable;
+      CHECK(&session.context() == ctx);
+      CHECK(std::memcmp(&before, ctx, sizeof before) == 0);
+    }
+  CHECK(runnable >= 2);
+  const Workload& w = session.workload();
+  CHECK(w.mode == Mode::serve);
+  CHECK(w.input == 4096);
+  CHECK(w.output == 1024);
+  CHECK(w.batch == 1);
 }

@@ -10,10 +10,9 @@ using namespace tessera;
 class ExampleMemory final : public MemoryModel {
  public:
   explicit ExampleMemory(double headroom) : headroom_(headroom) {}
-  void evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout&,
+  void evaluate(const EvalContext& ctx, const Workload& w, const ParallelConfig& c, const Layout&,
                 MemoryUsage& out) const override {
     const ModelSpec& m = *ctx.model;
-    const Workload& w = ctx.workload;
     out = MemoryUsage{};
     // Every weight once per replica, split over TP and PP (a dense-model estimate).
     out.weights_bytes = params_total(m) * ctx.weight_bytes / (c.tp * c.pp);

@@ -10,7 +10,8 @@ class GoodputPerPe final : public Objective {
   explicit GoodputPerPe(double slo) : slo_(slo) {}
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return "tok/s/PE"; }  // a literal: lives as long as the object
-  double evaluate(const EvalContext&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     const StepTotals& t = step.totals;
     if (!(t.pes > 0) || t.latency_s > slo_) return 0.0;  // finite in every case
     return t.throughput_tok_s / t.pes;

@@ -84,7 +84,7 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   const auto& objectives = first.evaluator().objectives();
   r.objective = objectives.empty() ? plugin_defaults::kLatencyObjective : objectives[0].name;
 
-  const GridSpace space(first.scenario().sweep, first.model(), first.machine(), first.context().workload);
+  const GridSpace space(first.scenario().sweep, first.model(), first.machine(), first.workload());
   r.enumerated = space.enumerated();
   r.valid = space.valid_count();
   BatchEvaluator evaluator(options.threads);

@@ -202,7 +202,7 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
                 DisaggPools& pools) {
   const Scenario& scenario = session.scenario();
   const Evaluator& ev = session.evaluator();
-  const Workload& w = session.context().workload;
+  const Workload& w = session.workload();
   if (w.output < 2)
     throw InputError("serving.disaggregated: the decode pool needs workload.output >= 2 (found " +
                      std::to_string(w.output) + ")");
@@ -330,7 +330,7 @@ DisaggStudy run_disagg_study(const Session& prefill, const Session& decode, std:
     in.prefill_machine_pes = prefill.machine().total_pes();
     in.decode_machine_pes = decode.machine().total_pes();
   }
-  in.request = ServingRequest{session.context().workload.input, session.context().workload.output};
+  in.request = ServingRequest{session.workload().input, session.workload().output};
   in.slo = scenario.serving.slo;
   in.max_pes = s.max_pes;
   in.spec = scenario.serving.disaggregated;

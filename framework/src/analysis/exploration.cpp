@@ -61,7 +61,7 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
           s->evaluator().evaluate(p.best.config, scratch);
           try {
             p.cost = point_cost.evaluate(
-                s->context(), p.best.config,
+                s->context(), s->workload(), p.best.config,
                 EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
           } catch (const PluginError& e) {
             throw_at_configuration(e, p.best.config, s->machine());

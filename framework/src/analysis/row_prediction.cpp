@@ -111,24 +111,28 @@ namespace {
 
 // A step of one stage timed alone (StepKind::single_stage): the configuration and layout it was
 // built for (a kernel's or collective's: the defaults), a decode-mode shape of no tokens.
-void time_single_stage(const EvalContext& ctx, const LatencyModel& lat, const StepWork& one,
-                       const ParallelConfig& c, const Layout& layout, StageList& out) {
+void time_single_stage(const EvalContext& ctx, const Workload& w, const LatencyModel& lat,
+                       const StepWork& one, const ParallelConfig& c, const Layout& layout, StageList& out) {
   StepShape shape;
   shape.mode = Mode::decode;
-  shape.batch = ctx.workload.batch;
+  shape.batch = w.batch;
   shape.tokens = 0;
-  shape.kv_cached = static_cast<double>(ctx.workload.context);
+  shape.kv_cached = static_cast<double>(w.context);
   shape.layers = 0;
   shape.lm_head = false;
-  const StepCall call{
-      .work = one, .config = c, .layout = layout, .shape = shape, .kind = StepKind::single_stage};
+  const StepCall call{.work = one,
+                      .config = c,
+                      .layout = layout,
+                      .shape = shape,
+                      .workload = w,
+                      .kind = StepKind::single_stage};
   lat.time_step(ctx, call, out);
 }
 
 // One stage timed alone (an operator measured on its own): the stage's share plus what the
 // model adds to a step of that one stage (launch exposure).
-double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const StageWork& w,
-                         const ParallelConfig& c, const Layout& layout, double fraction) {
+double single_stage_time(const EvalContext& ctx, const Workload& wl, const LatencyModel& lat,
+                         const StageWork& w, const ParallelConfig& c, const Layout& layout, double fraction) {
   // Kept per thread, as the evaluator keeps its scratch: both are large and zeroed when made.
   thread_local StepWork one;
   thread_local StageList out;
@@ -138,7 +142,7 @@ double single_stage_time(const EvalContext& ctx, const LatencyModel& lat, const 
   s = w;
   s.count = 1;
   one.tokens = 0;
-  time_single_stage(ctx, lat, one, c, layout, out);
+  time_single_stage(ctx, wl, lat, one, c, layout, out);
   double t = 0;
   for (int i = 0; i < out.size; ++i) {
     const Stage& st = out.items[static_cast<std::size_t>(i)];
@@ -159,8 +163,8 @@ struct PointEvaluator {
     w.context = context;
     w.batch = row.plan.batch;
     w.chunk = mode == Mode::prefill ? context : 0;
-    const EvalContext ctx = make_eval_context(row.model, machine, w);
-    Evaluator ev(ctx, latency, memory, {});
+    const EvalContext ctx = make_eval_context(row.model, machine);
+    Evaluator ev(ctx, w, latency, memory, {});
     ev.evaluate(row.plan.config, e);
     if (!e.valid)
       throw Error("configuration " + format_config(row.plan.config, machine) +
@@ -177,10 +181,11 @@ struct PointEvaluator {
     w.mode = Mode::decode;
     w.context = p.input;
     w.batch = p.batch;
-    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    const EvalContext ctx = make_eval_context(row.model, machine);
     for (int i = 0; i < e.work.size; ++i) {
       const StageWork& s = e.work.stages[static_cast<std::size_t>(i)];
-      if (p.stage == s.name) return single_stage_time(ctx, *latency, s, p.config, e.layout, p.stage_fraction);
+      if (p.stage == s.name)
+        return single_stage_time(ctx, w, *latency, s, p.config, e.layout, p.stage_fraction);
     }
     throw Error("stage " + p.stage + " not in the step");
   }
@@ -190,7 +195,7 @@ struct PointEvaluator {
     Workload w;
     w.mode = Mode::decode;
     w.context = 1;
-    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    const EvalContext ctx = make_eval_context(row.model, machine);
     StageWork s;
     s.name = p.measure == Measure::gemm ? "gemm" : "copy";
     s.block = StageBlock::ffn;
@@ -206,7 +211,7 @@ struct PointEvaluator {
     } else {
       s.hbm_bytes = s.accounted_hbm_bytes = 2 * p.copy_bytes;  // read once, write once
     }
-    return single_stage_time(ctx, *latency, s, ParallelConfig{}, Layout{}, 1.0);
+    return single_stage_time(ctx, w, *latency, s, ParallelConfig{}, Layout{}, 1.0);
   }
 
   // One collective call timed alone: a stage with the collective only, through the latency
@@ -216,7 +221,7 @@ struct PointEvaluator {
     Workload w;
     w.mode = Mode::decode;
     w.context = 1;
-    const EvalContext ctx = make_eval_context(row.model, machine, w);
+    const EvalContext ctx = make_eval_context(row.model, machine);
     StepWork one;
     StageWork& s = one.push();
     s.name = "collective";
@@ -231,7 +236,7 @@ struct PointEvaluator {
     s.comm_count = 1;
     one.tokens = 0;
     StageList out;
-    time_single_stage(ctx, *latency, one, ParallelConfig{}, Layout{}, out);
+    time_single_stage(ctx, w, *latency, one, ParallelConfig{}, Layout{}, out);
     double t = 0;
     for (int i = 0; i < out.size; ++i) {
       const Stage& st = out.items[static_cast<std::size_t>(i)];
@@ -260,8 +265,8 @@ struct PointEvaluator {
     w.mode = Mode::decode;
     w.context = osl;
     w.batch = 1;
-    const EvalContext ctx = make_eval_context(row.model, machine, w);
-    const Evaluator ev(ctx, latency, memory, {});
+    const EvalContext ctx = make_eval_context(row.model, machine);
+    const Evaluator ev(ctx, w, latency, memory, {});
     ev.layout_for(row.plan.config, e);
     if (!e.layout.valid)
       throw Error("configuration " + format_config(row.plan.config, machine) +

@@ -478,8 +478,7 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
 
 SearchResult run_search(const Session& session, const SearchStrategy& strategy,
                         const SearchOptions& options) {
-  const GridSpace space(session.scenario().sweep, session.model(), session.machine(),
-                        session.context().workload);
+  const GridSpace space(session.scenario().sweep, session.model(), session.machine(), session.workload());
   return run_search(session, space, strategy, options);
 }
 

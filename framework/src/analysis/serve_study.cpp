@@ -324,7 +324,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   result.max_pes = options.max_pes >= 0 ? options.max_pes : scenario.serving.max_pes;
   const ServingEvaluator evaluator(session, scenario.serving.slo);
 
-  const GridSpace space(scenario.sweep, session.model(), session.machine(), session.context().workload);
+  const GridSpace space(scenario.sweep, session.model(), session.machine(), session.workload());
   result.counts.enumerated = space.enumerated();
   result.counts.configurations = space.valid_count();
   const std::vector<ParallelConfig> configs =

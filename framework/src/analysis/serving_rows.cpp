@@ -45,8 +45,8 @@ double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const L
   w.output = osl;
   MachineSpec machine = row.machine;
   machine.efficiency = efficiency;
-  const EvalContext ctx = make_eval_context(row.model, machine, w);
-  const Evaluator ev(ctx, latency, memory, {});
+  const EvalContext ctx = make_eval_context(row.model, machine);
+  const Evaluator ev(ctx, w, latency, memory, {});
   Evaluation step;
   ev.layout_for(p.config, step);
   if (!step.layout.valid)

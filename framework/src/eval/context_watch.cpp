@@ -6,6 +6,7 @@
 namespace tessera {
 
 static_assert(std::is_trivially_copyable_v<EvalContext>, "the watch restores an EvalContext byte for byte");
+static_assert(std::is_trivially_copyable_v<Workload>, "the watch restores a Workload byte for byte");
 
 void ContextWatch::add(const char* label, const void* at, std::size_t size) {
   if (at == nullptr || size == 0) return;
@@ -22,10 +23,11 @@ void ContextWatch::add_string(const char* label, const std::string& s) {
   add(label, s.data(), s.size());
 }
 
-ContextWatch::ContextWatch(const EvalContext& ctx) {
+ContextWatch::ContextWatch(const EvalContext& ctx, const Workload& workload) {
   regions_.reserve(16);
   snapshot_.reserve(4096);
   add("the EvalContext", &ctx, sizeof ctx);
+  add("the workload", &workload, sizeof workload);
   if (const ModelSpec* m = ctx.model) {
     add("the model", m, sizeof *m);
     add_string("the model's name", m->name);

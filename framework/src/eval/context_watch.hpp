@@ -1,9 +1,9 @@
 #pragma once
 // What the host shares between configurations and hands plugins as const — the EvalContext, the
-// model and the machine it points to — watched byte for byte (docs/plugin-guide.md §9 "What the
-// host checks"). A plugin that writes into it through const_cast would change every later
-// evaluation; the Evaluator compares the watched bytes with a snapshot after each evaluation (a
-// few memcmp, no allocation) and fails the run naming the plugin when they differ.
+// model and the machine it points to, and the scenario's workload — watched byte for byte
+// (docs/plugin-guide.md §9 "What the host checks"). A plugin that writes into it through const_cast would
+// change every later evaluation; the Evaluator compares the watched bytes with a snapshot after each
+// evaluation (a few memcmp, no allocation) and fails the run naming the plugin when they differ.
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -16,10 +16,10 @@ namespace tessera {
 
 class TESSERA_API ContextWatch {
  public:
-  // Watches `ctx` (this object, by address: it must outlive the watch and stay put), *ctx.model
-  // and *ctx.machine: their bytes, and the heap blocks they own (names, machine levels, the
-  // machine's per-plugin block).
-  explicit ContextWatch(const EvalContext& ctx);
+  // Watches `ctx` and `workload` (these objects, by address: they must outlive the watch and stay
+  // put), *ctx.model and *ctx.machine: their bytes, and the heap blocks they own (names, machine
+  // levels, the machine's per-plugin block).
+  ContextWatch(const EvalContext& ctx, const Workload& workload);
 
   // True while every watched byte is as it was.
   bool intact() const {

@@ -50,27 +50,26 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
   if (!rule.active()) return cap;
   cap.engine = true;
   cap.block = std::max<std::int64_t>(1, rule.block);
-  const EvalContext& base = ev.context();
-  if (profile_tokens <= 0) profile_tokens = std::max<std::int64_t>(1, base.workload.input);
+  if (profile_tokens <= 0) profile_tokens = std::max<std::int64_t>(1, ev.workload().input);
   cap.profile_tokens = profile_tokens;
   // The weights and the KV bytes of one token: a decode step of one sequence of K tokens.
   constexpr std::int64_t K = std::int64_t{1} << 20;
-  EvalContext ctx = base;
-  ctx.workload.mode = Mode::decode;
-  ctx.workload.batch = 1;
-  ctx.workload.context = K;
-  ctx.workload.chunk = 0;
+  Workload w = ev.workload();
+  w.mode = Mode::decode;
+  w.batch = 1;
+  w.context = K;
+  w.chunk = 0;
   MemoryUsage m;
-  ev.memory_of(ctx, c, layout, m);
+  ev.memory_of(w, c, layout, m);
   cap.weights_bytes = m.weights_bytes;
   cap.kv_bytes_per_token = m.kv_bytes / static_cast<double>(K);
   // The profile pass: one prefill of profile_tokens tokens (its transient set).
-  ctx.workload.mode = Mode::prefill;
-  ctx.workload.context = profile_tokens;
-  ctx.workload.chunk = profile_tokens;
+  w.mode = Mode::prefill;
+  w.context = profile_tokens;
+  w.chunk = profile_tokens;
   MemoryUsage p;
-  ev.memory_of(ctx, c, layout, p);
-  cap.memory_bytes = rule.gpu_memory > 0 ? rule.gpu_memory : base.machine->pe.hbm_capacity;
+  ev.memory_of(w, c, layout, p);
+  cap.memory_bytes = rule.gpu_memory > 0 ? rule.gpu_memory : ev.context().machine->pe.hbm_capacity;
   const double M = cap.memory_bytes, W = cap.weights_bytes, b = cap.kv_bytes_per_token;
   switch (rule.rule) {
     case KvRule::vllm: {

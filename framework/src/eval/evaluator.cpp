@@ -58,9 +58,11 @@ const char* non_finite_name(NonFinite q) {
   return "quantity";
 }
 
-Evaluator::Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
-                     std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives)
+Evaluator::Evaluator(const EvalContext& ctx, const Workload& workload,
+                     std::shared_ptr<const LatencyModel> latency, std::shared_ptr<const MemoryModel> memory,
+                     std::vector<ObjectiveSlot> objectives)
     : ctx_(ctx),
+      workload_(workload),
       id_(g_next_evaluator_id.fetch_add(1, std::memory_order_relaxed)),
       latency_(std::move(latency)),
       memory_(std::move(memory)),
@@ -75,7 +77,7 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
     m.used.fill(false);
     m.owner = id_;
   }
-  const ParallelConfig key = layout_key(ctx_.workload, c);
+  const ParallelConfig key = layout_key(workload_, c);
   std::size_t h = static_cast<std::size_t>(key.ffn_shard_scope);
   for (const std::int64_t v :
        {std::int64_t{key.tp_placement}, std::int64_t{key.cp_placement},
@@ -87,27 +89,28 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
     out.layout = m.layouts[slot];
     return;
   }
-  compute_layout(*ctx_.model, *ctx_.machine, ctx_.workload, c, out.layout);
+  compute_layout(*ctx_.model, *ctx_.machine, workload_, c, out.layout);
   m.used[slot] = true;
   m.keys[slot] = key;
   m.layouts[slot] = out.layout;
 }
 
-double Evaluator::time_into(const EvalContext& ctx, const StepShape& shape, StepKind kind,
+double Evaluator::time_into(const Workload& w, const StepShape& shape, StepKind kind,
                             std::int64_t chunk_index, const ParallelConfig& c, const Layout& layout,
                             Evaluation& e, StageList& out, std::int64_t chunk_count) const {
-  build_step_work(ctx, c, layout, shape, e.work);
+  build_step_work(ctx_, w, c, layout, shape, e.work);
   out.clear();
   const StepCall call{.work = e.work,
                       .config = c,
                       .layout = layout,
                       .shape = shape,
+                      .workload = w,
                       .kind = kind,
                       .chunk_index = chunk_index,
                       .chunk_count = kind != StepKind::prefill_chunk ? 1
                                      : chunk_count > 0               ? chunk_count
-                                                                     : ctx.workload.chunk_count()};
-  latency_->time_step(ctx, call, out);
+                                                                     : w.chunk_count()};
+  latency_->time_step(ctx_, call, out);
   after_call(*latency_, "latency", "time_step");
   double t = 0;
   for (const Stage& s : out) t += s.count * s.visible_s;
@@ -164,7 +167,7 @@ void stage_layers(const ModelSpec& m, int pp, double& layers, double& dense) {
 }
 }  // namespace
 
-double Evaluator::stage_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, Mode mode,
+double Evaluator::stage_time(const Workload& w, const ParallelConfig& c, const Layout& layout, Mode mode,
                              std::int64_t batch, std::int64_t tokens, double kv_cached, std::int64_t chunk,
                              bool lm_head, Evaluation& scratch) const {
   StepShape sh;
@@ -173,30 +176,27 @@ double Evaluator::stage_time(const EvalContext& ctx, const ParallelConfig& c, co
   sh.tokens = tokens;
   sh.kv_cached = kv_cached;
   sh.chunk = chunk;
-  stage_layers(*ctx.model, c.pp, sh.layers, sh.dense_layers);
+  stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
   sh.lm_head = lm_head;
   sh.hops = c.pp > 1 ? 1 : 0;
-  return time_into(ctx, sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
+  return time_into(w, sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
 }
 
 // The whole decode step (decode()) and prefill chunk j (prefill()): the shapes explain rebuilds.
-StepShape Evaluator::decode_shape(const EvalContext& ctx, const ParallelConfig& c) const {
-  const Workload& w = ctx.workload;
+StepShape Evaluator::decode_shape(const Workload& w, const ParallelConfig& c) const {
   StepShape sh;
   sh.mode = Mode::decode;
   sh.batch = w.batch;
   sh.tokens = w.batch;
   sh.kv_cached = static_cast<double>(w.context);
-  sh.layers = static_cast<double>(ctx.model->layers);
-  sh.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
+  sh.layers = static_cast<double>(ctx_.model->layers);
+  sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
   sh.lm_head = true;
   sh.hops = c.pp - 1;
   return sh;
 }
 
-StepShape Evaluator::prefill_chunk_shape(const EvalContext& ctx, const ParallelConfig& c,
-                                         std::int64_t j) const {
-  const Workload& w = ctx.workload;
+StepShape Evaluator::prefill_chunk_shape(const Workload& w, const ParallelConfig& c, std::int64_t j) const {
   const std::int64_t P = j * w.chunk_tokens();
   const std::int64_t cj = std::min(w.chunk_tokens(), w.context - P);
   StepShape sh;
@@ -206,10 +206,10 @@ StepShape Evaluator::prefill_chunk_shape(const EvalContext& ctx, const ParallelC
   sh.kv_cached = static_cast<double>(P);
   sh.chunk = cj;
   if (c.pp == 1) {
-    sh.layers = static_cast<double>(ctx.model->layers);
-    sh.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
+    sh.layers = static_cast<double>(ctx_.model->layers);
+    sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
   } else {
-    stage_layers(*ctx.model, c.pp, sh.layers, sh.dense_layers);
+    stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
   }
   sh.lm_head = j + 1 == w.chunk_count();
   sh.hops = 0;
@@ -218,19 +218,18 @@ StepShape Evaluator::prefill_chunk_shape(const EvalContext& ctx, const ParallelC
 
 void Evaluator::explained_work(const ParallelConfig& c, const Layout& layout, std::int64_t chunk_index,
                                StepWork& out) const {
-  const Workload& w = ctx_.workload;
+  const Workload& w = workload_;
   const std::int64_t last = std::max<std::int64_t>(0, w.chunk_count() - 1);
   const StepShape sh = w.mode == Mode::decode
-                           ? decode_shape(ctx_, c)
-                           : prefill_chunk_shape(ctx_, c, std::clamp<std::int64_t>(chunk_index, 0, last));
-  build_step_work(ctx_, c, layout, sh, out);
+                           ? decode_shape(w, c)
+                           : prefill_chunk_shape(w, c, std::clamp<std::int64_t>(chunk_index, 0, last));
+  build_step_work(ctx_, w, c, layout, sh, out);
 }
 
-void Evaluator::decode(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const {
-  const Workload& w = ctx.workload;
-  const StepShape sh = decode_shape(ctx, c);
+void Evaluator::decode(const Workload& w, const ParallelConfig& c, Evaluation& out) const {
+  const StepShape sh = decode_shape(w, c);
   StepTotals& t = out.totals;
-  t.latency_s = time_into(ctx, sh, StepKind::decode_step, 0, c, out.layout, out, out.stages);
+  t.latency_s = time_into(w, sh, StepKind::decode_step, 0, c, out.layout, out, out.stages);
   accumulate_totals(out.work, out.stages, c, t);
   t.tokens = static_cast<double>(c.dp) * w.batch;
   t.throughput_tok_s = t.latency_s > 0 ? t.tokens / t.latency_s : 0;
@@ -238,13 +237,12 @@ void Evaluator::decode(const EvalContext& ctx, const ParallelConfig& c, Evaluati
   if (c.pp > 1 && w.batch >= c.pp && w.scope == Scope::full) {
     const std::int64_t b = w.batch / c.pp;
     const double ts =
-        stage_time(ctx, c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
+        stage_time(w, c, out.layout, Mode::decode, b, b, static_cast<double>(w.context), 0, true, out);
     t.pipeline_throughput_tok_s = ts > 0 ? static_cast<double>(c.dp) * w.batch / (c.pp * ts) : 0;
   }
 }
 
-void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const {
-  const Workload& w = ctx.workload;
+void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& out) const {
   const std::int64_t S = w.context, chunk = w.chunk_tokens();
   const std::int64_t n_chunks = w.chunk_count();
   StepTotals& t = out.totals;
@@ -253,15 +251,15 @@ void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluat
   std::int64_t last_chunk = chunk;
   for (std::int64_t j = 0; j < n_chunks; ++j) {
     const bool last = j + 1 == n_chunks;
-    const StepShape sh = prefill_chunk_shape(ctx, c, j);
-    const double tj = time_into(ctx, sh, StepKind::prefill_chunk, j, c, out.layout, out, out.chunk_stages);
+    const StepShape sh = prefill_chunk_shape(w, c, j);
+    const double tj = time_into(w, sh, StepKind::prefill_chunk, j, c, out.layout, out, out.chunk_stages);
     // Accounting covers the whole model once: with pp > 1 the timed work is one pipeline
     // stage, so the full step's work is built again for the totals.
     if (c.pp > 1) {
       StepShape full = sh;
-      full.layers = static_cast<double>(ctx.model->layers);
-      full.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
-      build_step_work(ctx, c, out.layout, full, out.work);
+      full.layers = static_cast<double>(ctx_.model->layers);
+      full.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+      build_step_work(ctx_, w, c, out.layout, full, out.work);
     }
     accumulate_totals(out.work, out.chunk_stages, c, t);
     if (last) last_chunk = sh.chunk;
@@ -313,14 +311,14 @@ void Evaluator::prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluat
     // Chunks pipeline across the pp stages: TTFT = sum_j t_stage(j) + (pp-1)(t_stage(last) + hop).
     t.prefill_pipelined = true;
     double hop = 0;
-    if (ctx.workload.scope == Scope::full) {
+    if (w.scope == Scope::full) {
       Collective h;
       h.kind = CommKind::p2p;
       h.ranks = 2;
       h.bytes = static_cast<double>(w.batch) * static_cast<double>(last_chunk) / c.cp *
-                static_cast<double>(ctx.model->hidden) * ctx.act_bytes;
+                static_cast<double>(ctx_.model->hidden) * ctx_.act_bytes;
       h.link = out.layout.pp_hop;
-      hop = collective_cost(h, *ctx.machine).seconds;
+      hop = collective_cost(h, *ctx_.machine).seconds;
     }
     ttft += stage_sum + (c.pp - 1) * (last_stage_t + hop);
   }
@@ -342,13 +340,13 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
   out.feasible = false;
   out.non_finite = NonFinite::none;
   if (!out.valid) return;
-  memory_->evaluate(ctx_, c, out.layout, out.memory);
+  memory_->evaluate(ctx_, workload_, c, out.layout, out.memory);
   after_call(*memory_, "memory", "evaluate");
   out.feasible = out.memory.fits;
-  if (ctx_.workload.mode == Mode::decode)
-    decode(ctx_, c, out);
+  if (workload_.mode == Mode::decode)
+    decode(workload_, c, out);
   else
-    prefill(ctx_, c, out);
+    prefill(workload_, c, out);
 
   StepTotals& t = out.totals;
   t.pes = static_cast<double>(c.pes());
@@ -373,25 +371,25 @@ void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const 
   const std::size_t n_obj = std::min(objectives_.size(), out.objectives.size());
   const EvaluatedStep step{.stages = out.stages, .totals = t, .memory = out.memory};
   for (std::size_t i = 0; i < n_obj; ++i) {
-    out.objectives[i] = objectives_[i].objective->evaluate(ctx_, c, step);
+    out.objectives[i] = objectives_[i].objective->evaluate(ctx_, workload_, c, step);
     after_call(*objectives_[i].objective, "objective", "evaluate");
   }
   out.non_finite = first_non_finite(t, out.memory, out.objectives.data(), n_obj);
   if (out.non_finite != NonFinite::none) out.feasible = false;
 }
 
-void Evaluator::time_workload(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const {
+void Evaluator::time_workload(const Workload& w, const ParallelConfig& c, Evaluation& out) const {
   out.config = c;
   out.totals = StepTotals{};
   out.totals.tier_count = 1;
   out.stages.clear();
-  if (ctx.workload.mode == Mode::decode)
-    decode(ctx, c, out);
+  if (w.mode == Mode::decode)
+    decode(w, c, out);
   else
-    prefill(ctx, c, out);
+    prefill(w, c, out);
 }
 
-double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+double Evaluator::chunk_time(const Workload& w, const ParallelConfig& c, const Layout& layout,
                              std::int64_t prompts, std::int64_t tokens, std::int64_t prefix, bool last,
                              std::int64_t decode_batch, double decode_context, Evaluation& scratch) const {
   StepShape sh;
@@ -400,8 +398,8 @@ double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, co
   sh.tokens = prompts * tokens + decode_batch;
   sh.kv_cached = static_cast<double>(prefix);
   sh.chunk = tokens;
-  sh.layers = static_cast<double>(ctx.model->layers);
-  sh.dense_layers = static_cast<double>(ctx.model->dense_ffn_layers());
+  sh.layers = static_cast<double>(ctx_.model->layers);
+  sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
   sh.lm_head = last;
   sh.hops = c.pp - 1;
   sh.mixed_batch = decode_batch;
@@ -411,12 +409,12 @@ double Evaluator::chunk_time(const EvalContext& ctx, const ParallelConfig& c, co
   // (prefix + tokens) / tokens chunks of a prompt cut at this size (a model that charges its
   // per-chunk costs on the last chunk would otherwise charge a 1-token chunk after a 4K prefix
   // 4K iterations).
-  return time_into(ctx, sh, kind, 0, c, layout, scratch, scratch.chunk_stages, 1);
+  return time_into(w, sh, kind, 0, c, layout, scratch, scratch.chunk_stages, 1);
 }
 
-void Evaluator::memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+void Evaluator::memory_of(const Workload& w, const ParallelConfig& c, const Layout& layout,
                           MemoryUsage& out) const {
-  memory_->evaluate(ctx, c, layout, out);
+  memory_->evaluate(ctx_, w, c, layout, out);
   after_call(*memory_, "memory", "evaluate");
 }
 
@@ -424,7 +422,7 @@ void Evaluator::layout_for(const ParallelConfig& c, Evaluation& out) const { lay
 
 void Evaluator::evaluate(const ParallelConfig& c, Evaluation& out) const {
   // A serving scenario's steps are timed through eval/serving_evaluator.hpp, never as one step.
-  if (ctx_.workload.mode == Mode::serve)
+  if (workload_.mode == Mode::serve)
     throw InputError("workload.mode is serve: its configurations are evaluated by `tessera serve`");
   try {
     evaluate_config(c, out);
@@ -456,8 +454,8 @@ void Evaluator::context_written(const ParallelConfig& c, const PluginObject* ser
   // Find the plugin that writes: the snapshot back, then this configuration again through an
   // Evaluator that checks after every call into a plugin (it throws naming the first that writes).
   watch_.restore();
-  if (ctx_.workload.mode != Mode::serve) {
-    Evaluator probe(ctx_, latency_, memory_, objectives_);
+  if (workload_.mode != Mode::serve) {
+    Evaluator probe(ctx_, workload_, latency_, memory_, objectives_);
     probe.check_each_call_ = true;
     Evaluation scratch;
     probe.evaluate_config(c, scratch);

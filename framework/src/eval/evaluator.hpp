@@ -85,12 +85,15 @@ struct ObjectiveSlot {
 
 class TESSERA_API Evaluator {
  public:
-  Evaluator(const EvalContext& ctx, std::shared_ptr<const LatencyModel> latency,
+  // `ctx`: the model, machine and their constants, fixed for the evaluator's life; `workload`: the
+  // scenario's, the query evaluate() answers (a serving study asks others: time_workload, ...).
+  Evaluator(const EvalContext& ctx, const Workload& workload, std::shared_ptr<const LatencyModel> latency,
             std::shared_ptr<const MemoryModel> memory, std::vector<ObjectiveSlot> objectives);
-  Evaluator(const Evaluator&) = delete;  // the context watch holds the address of ctx_
+  Evaluator(const Evaluator&) = delete;  // the context watch holds the addresses of ctx_, workload_
   Evaluator& operator=(const Evaluator&) = delete;
 
   const EvalContext& context() const { return ctx_; }
+  const Workload& workload() const { return workload_; }
   // Unique per Evaluator ever constructed in the process (never reused): tags scratch state.
   std::uint64_t id() const { return id_; }
   const std::vector<ObjectiveSlot>& objectives() const { return objectives_; }
@@ -100,8 +103,8 @@ class TESSERA_API Evaluator {
   // (PluginError, host/guarded_plugins.hpp) is rethrown with the configuration appended.
   void evaluate(const ParallelConfig& c, Evaluation& out) const;
 
-  // Throws PluginError naming the plugin when the context, the model or the machine changed since
-  // construction (a plugin wrote through const_cast: eval/context_watch.hpp); `serving`, when
+  // Throws PluginError naming the plugin when the context, the workload, the model or the machine
+  // changed since construction (a plugin wrote through const_cast: eval/context_watch.hpp); `serving`, when
   // given, is named among the plugins that may have. evaluate() calls it after each configuration;
   // the serving evaluator after each point. A few memcmp when nothing changed.
   void verify_context(const ParallelConfig& c, const PluginObject* serving = nullptr) const {
@@ -111,30 +114,31 @@ class TESSERA_API Evaluator {
 
   // Time of one pipeline stage (ceil(L/pp) layers, the heaviest mix) for `batch` sequences
   // and `tokens` new tokens, kv_cached P, chunk c; includes one hop, no lm_head.
-  double stage_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, Mode mode,
+  // `w`: the workload the step belongs to (its scope; a step of the pipeline-full decode of `w`).
+  double stage_time(const Workload& w, const ParallelConfig& c, const Layout& layout, Mode mode,
                     std::int64_t batch, std::int64_t tokens, double kv_cached, std::int64_t chunk,
                     bool lm_head, Evaluation& scratch) const;
 
   // ---- Serving (eval/serving_evaluator.hpp): steps of workloads other than the scenario's.
-  // `ctx` is context() with another decode or prefill workload (make_eval_context's constants
-  // unchanged). `out.layout` must hold the configuration's layout (layout_for).
+  // `w` is the question — a decode or prefill workload — asked of the evaluator's one context
+  // (never copied or rewritten to ask it). `out.layout` must hold the configuration's layout
+  // (layout_for).
   void layout_for(const ParallelConfig& c, Evaluation& out) const;
-  // The step `evaluate` times for ctx.workload (decode: the whole step; prefill: TTFT), into
+  // The step `evaluate` times for `w` (decode: the whole step; prefill: TTFT), into
   // out.stages and out.totals (latency, throughput, accounting): no memory, no objectives.
-  void time_workload(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
+  void time_workload(const Workload& w, const ParallelConfig& c, Evaluation& out) const;
   // The prefill chunks of `prompts` prompts, `tokens` tokens each after `prefix` (every layer,
   // pp - 1 hops; lm_head when `last`), beside `decode_batch` decode tokens at `decode_context` (a
   // mixed iteration: StepKind::mixed_step; 0 = a plain prefill_chunk). Into scratch.chunk_stages.
-  double chunk_time(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                    std::int64_t prompts, std::int64_t tokens, std::int64_t prefix, bool last,
-                    std::int64_t decode_batch, double decode_context, Evaluation& scratch) const;
+  double chunk_time(const Workload& w, const ParallelConfig& c, const Layout& layout, std::int64_t prompts,
+                    std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
+                    double decode_context, Evaluation& scratch) const;
   // The framework's KV-cache rule (eval/engine_kv.hpp); rule none: the memory model's budget.
   // Set once by the session, before any evaluation.
   void set_engine_kv(const EngineKv& rule) { engine_kv_ = rule; }
   const EngineKv& engine_kv() const { return engine_kv_; }
-  // The memory plugin for ctx.workload.
-  void memory_of(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                 MemoryUsage& out) const;
+  // The memory plugin for `w`.
+  void memory_of(const Workload& w, const ParallelConfig& c, const Layout& layout, MemoryUsage& out) const;
 
   // The work of the step `explain` lists collectives for: decode's whole step (B sequences,
   // all layers), prefill's chunk `chunk_index` (0-based) as evaluate() times it. Fills `out`.
@@ -145,17 +149,17 @@ class TESSERA_API Evaluator {
   // Builds the work of `shape`, has the latency model time it (as a step of `kind`; chunk j of
   // n for a prefill chunk, n = `chunk_count`, 0: the workload's) into `out`, and returns the
   // time on the critical path.
-  double time_into(const EvalContext& ctx, const StepShape& shape, StepKind kind, std::int64_t chunk_index,
+  double time_into(const Workload& w, const StepShape& shape, StepKind kind, std::int64_t chunk_index,
                    const ParallelConfig& c, const Layout& layout, Evaluation& e, StageList& out,
                    std::int64_t chunk_count = 0) const;
   // Adds `work`'s FLOPs and bytes to `totals`; the bytes go to the tier that `stages` (the
   // latency model's timing of `work`, stage by stage) names.
   void accumulate_totals(const StepWork& work, const StageList& stages, const ParallelConfig& c,
                          StepTotals& totals) const;
-  StepShape decode_shape(const EvalContext& ctx, const ParallelConfig& c) const;
-  StepShape prefill_chunk_shape(const EvalContext& ctx, const ParallelConfig& c, std::int64_t j) const;
-  void decode(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
-  void prefill(const EvalContext& ctx, const ParallelConfig& c, Evaluation& out) const;
+  StepShape decode_shape(const Workload& w, const ParallelConfig& c) const;
+  StepShape prefill_chunk_shape(const Workload& w, const ParallelConfig& c, std::int64_t j) const;
+  void decode(const Workload& w, const ParallelConfig& c, Evaluation& out) const;
+  void prefill(const Workload& w, const ParallelConfig& c, Evaluation& out) const;
 
   void layout_of(const ParallelConfig& c, Evaluation& out) const;
   void evaluate_config(const ParallelConfig& c, Evaluation& out) const;
@@ -170,12 +174,14 @@ class TESSERA_API Evaluator {
   [[noreturn, gnu::cold, gnu::noinline]] void context_written(const ParallelConfig& c,
                                                               const PluginObject* serving) const;
 
-  mutable EvalContext ctx_;  // mutable: context_written restores it from the watch's snapshot
+  // mutable: context_written restores them from the watch's snapshot
+  mutable EvalContext ctx_;
+  mutable Workload workload_;
   std::uint64_t id_ = 0;
   std::shared_ptr<const LatencyModel> latency_;
   std::shared_ptr<const MemoryModel> memory_;
   std::vector<ObjectiveSlot> objectives_;
-  ContextWatch watch_{ctx_};
+  ContextWatch watch_{ctx_, workload_};
   bool check_each_call_ = false;
   EngineKv engine_kv_;
 };

@@ -8,25 +8,23 @@ namespace tessera {
 
 HostStepTimer::HostStepTimer(const Evaluator& ev, const ParallelConfig& c, const Layout& layout,
                              Evaluation& scratch)
-    : ev_(ev), ctx_(ev.context()), c_(c), layout_(layout), e_(scratch) {
+    : ev_(ev), c_(c), layout_(layout), e_(scratch) {
   e_.layout = layout;
 }
 
 double HostStepTimer::decode_step(std::int64_t batch, double context) {
-  ctx_.workload = step_workload(Mode::decode, batch, std::llround(context), 0);
-  ev_.time_workload(ctx_, c_, e_);
+  ev_.time_workload(step_workload(Mode::decode, batch, std::llround(context), 0), c_, e_);
   return e_.totals.latency_s;
 }
 
 double HostStepTimer::prefill(std::int64_t batch, std::int64_t input, std::int64_t chunk) {
-  ctx_.workload = step_workload(Mode::prefill, batch, input, chunk);
-  ev_.time_workload(ctx_, c_, e_);
+  ev_.time_workload(step_workload(Mode::prefill, batch, input, chunk), c_, e_);
   return e_.totals.latency_s;
 }
 
 double HostStepTimer::prefill_chunk(std::int64_t tokens, std::int64_t prefix, bool last) {
-  ctx_.workload = step_workload(Mode::prefill, 1, prefix + tokens, tokens);
-  return ev_.chunk_time(ctx_, c_, layout_, 1, tokens, prefix, last, 0, 0, e_);
+  return ev_.chunk_time(step_workload(Mode::prefill, 1, prefix + tokens, tokens), c_, layout_, 1, tokens,
+                        prefix, last, 0, 0, e_);
 }
 
 double HostStepTimer::decode_iteration(std::int64_t batch, double context) {
@@ -39,9 +37,8 @@ double HostStepTimer::decode_iteration(std::int64_t batch, double context) {
 double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_t prompts,
                                  std::int64_t tokens, std::int64_t prefix, bool last) {
   const std::int64_t k = std::max<std::int64_t>(1, prompts);
-  ctx_.workload = step_workload(Mode::prefill, k, prefix + tokens, tokens);
-  return ev_.chunk_time(ctx_, c_, layout_, k, tokens, prefix, last, std::max<std::int64_t>(0, batch), context,
-                        e_);
+  return ev_.chunk_time(step_workload(Mode::prefill, k, prefix + tokens, tokens), c_, layout_, k, tokens,
+                        prefix, last, std::max<std::int64_t>(0, batch), context, e_);
 }
 
 const EngineKvCapacity& HostStepTimer::engine_capacity() {
@@ -63,15 +60,14 @@ bool HostStepTimer::kv_fits(std::int64_t batch, std::int64_t context) {
     const EngineKvCapacity& cap = engine_capacity();
     return engine_worst_tokens(batch, context, 0, cap.block, false) <= cap.tokens;
   }
-  ctx_.workload = step_workload(Mode::decode, batch, context, 0);
   MemoryUsage m;
-  ev_.memory_of(ctx_, c_, layout_, m);
+  ev_.memory_of(step_workload(Mode::decode, batch, context, 0), c_, layout_, m);
   return m.fits;
 }
 
 Workload HostStepTimer::step_workload(Mode mode, std::int64_t batch, std::int64_t context,
                                       std::int64_t chunk) const {
-  Workload w = ev_.context().workload;
+  Workload w = ev_.workload();
   w.mode = mode;
   w.batch = std::max<std::int64_t>(1, batch);
   w.context = std::max<std::int64_t>(0, context);

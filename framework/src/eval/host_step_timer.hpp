@@ -1,6 +1,7 @@
 #pragma once
-// The host's StepTimer (tessera/kinds/serving_model.hpp) for one configuration: each call times
-// a workload other than the evaluator's through the same evaluator (and so the same latency and
+// The host's StepTimer (tessera/kinds/serving_model.hpp) for one configuration: each call asks the
+// evaluator's one context a question — a workload other than the evaluator's, built on the stack —
+// through the same evaluator (and so the same latency and
 // memory plugins) that `tessera run` uses, in the caller's scratch buffer. Used by the serving
 // evaluator (eval/serving_evaluator.hpp) and by validate-data's serving rows.
 #include <cstdint>
@@ -43,7 +44,6 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   Workload step_workload(Mode mode, std::int64_t batch, std::int64_t context, std::int64_t chunk) const;
 
   const Evaluator& ev_;
-  EvalContext ctx_;
   const ParallelConfig& c_;
   const Layout& layout_;
   Evaluation& e_;

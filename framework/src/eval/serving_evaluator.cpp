@@ -40,7 +40,7 @@ ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo
     : session_(session), slo_(slo) {
   if (!session_.serving())
     throw InputError("scenario " + session_.scenario().name + " is not a serving scenario");
-  const Workload& w = session_.context().workload;
+  const Workload& w = session_.evaluator().workload();
   request_.input = w.input;
   request_.output = w.output;
 }
@@ -96,17 +96,18 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   timer.set_token_budget(point.token_budget);
   session_.serving()->evaluate(ev.context(), c, request_, point, timer, out.metrics);
   const ServingMetrics& m = out.metrics;
-  // The memory at the peak KV, for the reports (the plugin decided the fit).
-  EvalContext peak = ev.context();
-  peak.workload.mode = Mode::decode;
-  peak.workload.batch = std::max<std::int64_t>(1, m.batch > 0 ? m.batch : point.batch);
-  peak.workload.context = request_.input + request_.output;
-  peak.workload.chunk = 0;
+  // The memory at the peak KV, for the reports (the plugin decided the fit): a question asked of
+  // the evaluator's one context, which stays as it is.
+  Workload peak = ev.workload();
+  peak.mode = Mode::decode;
+  peak.batch = std::max<std::int64_t>(1, m.batch > 0 ? m.batch : point.batch);
+  peak.context = request_.input + request_.output;
+  peak.chunk = 0;
   ev.memory_of(peak, c, step.layout, step.memory);
   // The decode step at the point's batch and mean context: the objectives' step, and the
   // breakdown reports show.
-  EvalContext mean = peak;
-  mean.workload.context = request_.input + request_.output / 2;
+  Workload mean = peak;
+  mean.context = request_.input + request_.output / 2;
   ev.time_workload(mean, c, step);
   step.totals.pes = out.pes;
   if (m.infeasible != nullptr) {
@@ -122,10 +123,10 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   // Under a framework's KV rule the engine's capacity is the memory model's word: the batch must
   // be admitted at least as continuous batching admits it.
   if (ev.engine_kv().active()) {
-    if (!timer.kv_admits(peak.workload.batch, request_.input, request_.output, true))
-      kv_claim_refuted(peak.workload, step.memory);
+    if (!timer.kv_admits(peak.batch, request_.input, request_.output, true))
+      kv_claim_refuted(peak, step.memory);
   } else if (!step.memory.fits) {
-    kv_claim_refuted(peak.workload, step.memory);
+    kv_claim_refuted(peak, step.memory);
   }
   const double dp = c.dp;
   out.tokens_per_s = dp * m.tokens_per_s;
@@ -136,11 +137,11 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   const StepTotals* prefill = nullptr;
   if (ev.context().machine->energy.present) {
     if (out.prefill_evaluator != ev.id() || !(out.prefill_for == c)) {
-      EvalContext one = ev.context();
-      one.workload.mode = Mode::prefill;
-      one.workload.batch = 1;
-      one.workload.context = request_.input;
-      one.workload.chunk = request_.input;
+      Workload one = ev.workload();
+      one.mode = Mode::prefill;
+      one.batch = 1;
+      one.context = request_.input;
+      one.chunk = request_.input;
       ev.time_workload(one, c, out.scratch);
       out.prefill = out.scratch.totals;
       out.prefill.pes = out.pes;
@@ -153,7 +154,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
       .stages = step.stages, .totals = step.totals, .memory = step.memory, .serving = &m, .prefill = prefill};
   bool finite = finite_metrics(m);
   for (std::size_t i = 0; i < n; ++i) {
-    out.objectives[i] = objectives[i].objective->evaluate(ev.context(), c, es);
+    out.objectives[i] = objectives[i].objective->evaluate(ev.context(), ev.workload(), c, es);
     finite = finite && std::isfinite(out.objectives[i]);
   }
   if (!finite) {
@@ -198,7 +199,7 @@ std::string serving_reason(const Session& session, const ServingEvaluation& e) {
     case ServingVerdict::unsupported:
       return e.metrics.infeasible ? e.metrics.infeasible : "the serving plugin cannot run it";
     case ServingVerdict::kv_overflow: {
-      const Workload& w = session.context().workload;
+      const Workload& w = session.evaluator().workload();
       const EngineKv& rule = session.evaluator().engine_kv();
       if (rule.active()) {
         const EngineKvCapacity cap =

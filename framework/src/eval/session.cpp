@@ -130,8 +130,8 @@ Session::Session(const Session& base, const MachineSpec& machine, const std::vec
 }
 
 void Session::build() {
-  const EvalContext ctx = make_eval_context(scenario_.model, scenario_.machine, scenario_.workload);
-  evaluator_ = std::make_unique<Evaluator>(ctx, latency_, memory_, objectives_);
+  const EvalContext ctx = make_eval_context(scenario_.model, scenario_.machine);
+  evaluator_ = std::make_unique<Evaluator>(ctx, scenario_.workload, latency_, memory_, objectives_);
   evaluator_->set_engine_kv(scenario_.engine_kv);
 }
 

@@ -25,6 +25,8 @@ class TESSERA_API Session {
   const ModelSpec& model() const { return scenario_.model; }
   const MachineSpec& machine() const { return scenario_.machine; }
   const EvalContext& context() const { return evaluator_->context(); }
+  // The scenario's workload: the query its evaluator answers (beside the context, never in it).
+  const Workload& workload() const { return evaluator_->workload(); }
   const Evaluator& evaluator() const { return *evaluator_; }
   const std::string& latency_name() const { return latency_name_; }
   // "uncalibrated: no measurements for this family ..." when the latency plugin reads a machine

@@ -55,9 +55,9 @@ class GuardedMemory final : public MemoryModel, public Guarded {
  public:
   GuardedMemory(std::shared_ptr<MemoryModel> inner, const LoadedPlugin& p)
       : Guarded(p), inner_(std::move(inner)) {}
-  void evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                MemoryUsage& out) const override {
-    call_plugin(plugin_, [&] { inner_->evaluate(ctx, c, layout, out); });
+  void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                const Layout& layout, MemoryUsage& out) const override {
+    call_plugin(plugin_, [&] { inner_->evaluate(ctx, workload, c, layout, out); });
     if (!memory_plausible(out)) check(out);
   }
 
@@ -85,8 +85,9 @@ class GuardedObjective final : public Objective, public Guarded {
     if (u == nullptr) null_unit();
     return u;
   }
-  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep& step) const override {
-    const double v = call_plugin(plugin_, [&] { return inner_->evaluate(ctx, c, step); });
+  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
+    const double v = call_plugin(plugin_, [&] { return inner_->evaluate(ctx, workload, c, step); });
     if (!std::isfinite(v)) check(v, step.totals, step.memory);
     return v;
   }

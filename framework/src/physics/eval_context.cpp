@@ -4,11 +4,10 @@
 
 namespace tessera {
 
-EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine, const Workload& workload) {
+EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine) {
   EvalContext ctx;
   ctx.model = &model;
   ctx.machine = &machine;
-  ctx.workload = workload;
   const DTypes& dt = model.dtype;
   ctx.act_bytes = dtype_bytes(dt.activations);
   ctx.weight_bytes = dtype_bytes(dt.weights);

@@ -7,7 +7,8 @@
 
 namespace tessera {
 
-void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout, ShardSizes& out) {
+void compute_shards(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                    const Layout& layout, ShardSizes& out) {
   const ModelSpec& m = *ctx.model;
   // Bytes per weight element of each part (docs/physics.md §10).
   const double w = ctx.weight_bytes, w_attn = ctx.w_of(WeightPart::attention);
@@ -50,10 +51,10 @@ void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layou
   out.lm_head_bytes = (m.tied_embeddings && c.pp == 1) ? 0.0 : embedding_params(m) * w_head / tp;
 
   out.s_loc_fraction = 1.0 / cp / (split ? out.r : 1.0);
-  const double S = static_cast<double>(ctx.workload.context);
-  const double per_token = static_cast<double>(ctx.workload.batch) * out.s_loc_fraction *
+  const double S = static_cast<double>(workload.context);
+  const double per_token = static_cast<double>(workload.batch) * out.s_loc_fraction *
                            ctx.kv_elems_per_token_head * ctx.kv_bytes * out.n_kv;
-  out.kv_bytes_per_layer = static_cast<double>(ctx.workload.batch) * S * out.s_loc_fraction *
+  out.kv_bytes_per_layer = static_cast<double>(workload.batch) * S * out.s_loc_fraction *
                            ctx.kv_elems_per_token_head * ctx.kv_bytes * out.n_kv;
   // Local layers keep only the tokens their queries can still read (docs/physics.md §10).
   out.kv_bytes_sliding_layer =

@@ -455,8 +455,8 @@ ReduceMerge parallel_block_merge(const ModelSpec& m, const ParallelConfig& c, Mo
   return r;
 }
 
-void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                     const StepShape& sh, StepWork& out) {
+void build_step_work(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                     const Layout& layout, const StepShape& sh, StepWork& out) {
   out.size = 0;
   const ModelSpec& m = *ctx.model;
   Dims x{};
@@ -494,10 +494,10 @@ void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layo
   const double dense_layers = m.has_moe ? sh.dense_layers : sh.layers;
   // Parallel block: the layers whose FFN reduction also carries the attention's partial sums
   // have no attention all-reduce of their own (ffn.reduce / moe.combine is the merged one).
-  const ReduceMerge merge = parallel_block_merge(m, c, sh.mode, ctx.workload.scope);
+  const ReduceMerge merge = parallel_block_merge(m, c, sh.mode, workload.scope);
   const double merged = (merge.dense ? dense_layers : 0.0) + (merge.moe ? moe_layers : 0.0);
   attention_block(ctx, c, layout, sh, x, sh.layers - merged, out);
-  if (ctx.workload.scope == Scope::attention) return;
+  if (workload.scope == Scope::attention) return;
 
   dense_ffn_block(ctx, c, layout, dense_layers, x, out);
   moe_block(ctx, c, layout, moe_layers, x, out);

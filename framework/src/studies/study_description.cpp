@@ -10,7 +10,7 @@ StudyDescription describe_study(const Session& session) {
   d.scenario = session.scenario();
   d.latency_name = session.latency_name();
   d.calibration_note = session.calibration_note();
-  d.workload = session.context().workload;
+  d.workload = session.workload();
   d.objectives = session.evaluator().objectives();
   d.band = session_band(session);
   return d;
@@ -27,7 +27,7 @@ EngineKvNote engine_kv_note(const Session& session, const ServeRecord& b) {
   ev.layout_for(b.config, scratch);
   if (!scratch.layout.valid) return note;
   const EngineKvCapacity cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget);
-  const Workload& w = session.context().workload;
+  const Workload& w = session.workload();
   const bool staggered = session.scenario().plugins.serving.name != "static";
   note.shown = true;
   note.capacity = describe_engine_kv(rule, cap);

@@ -78,14 +78,15 @@ void CalibratedLatency::time_step(const EvalContext& ctx, const StepCall& step, 
   const StepWork& work = step.work;
   // Decode sequences of the step: the batch of a decode step, the decode sequences riding along
   // a mixed serving iteration.
-  const std::int64_t seqs = ctx.workload.mode == Mode::decode ? step.shape.batch : step.shape.mixed_batch;
+  const Mode mode = step.workload.mode;
+  const std::int64_t seqs = mode == Mode::decode ? step.shape.batch : step.shape.mixed_batch;
   time_step_with(ctx, family_from_params(ctx.machine->efficiency), work, out, seqs,
-                 step.kind == StepKind::prefill_chunk ? step.chunk_count : 1);
+                 step.kind == StepKind::prefill_chunk ? step.chunk_count : 1, mode);
 }
 
 void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam,
                                        const StepWork& work, StageList& out, std::int64_t sequences,
-                                       std::int64_t chunks) const {
+                                       std::int64_t chunks, Mode mode) const {
   out.clear();
   double gpu_s = 0, host_s = 0;
   bool token_step = false;  // the step produces tokens (it runs the lm_head)
@@ -151,7 +152,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   // comes with the chunk that yields the first token (the last), so that every chunk before it
   // has the same stages (the evaluator averages chunks stage by stage).
   if (out.size >= StageList::kCapacity) return;
-  if (!token_step && ctx.workload.mode == Mode::prefill) return;
+  if (!token_step && mode == Mode::prefill) return;
   Stage& o = out.push();
   o = Stage{};  // the list's slots are reused: clear what an earlier step left there
   o.name = "step.overhead";
@@ -164,7 +165,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
   double step = 0;
   if (token_step) {
     step = static_cast<double>(std::max<std::int64_t>(sequences, 0)) * profile_.decode_seq_overhead;
-    step += ctx.workload.mode == Mode::decode
+    step += mode == Mode::decode
                 ? profile_.decode_step_overhead
                 : profile_.prefill_overhead + static_cast<double>(std::max<std::int64_t>(chunks, 1)) *
                                                   profile_.prefill_chunk_overhead;

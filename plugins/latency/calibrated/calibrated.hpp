@@ -160,9 +160,11 @@ class CalibratedLatency final : public LatencyModel {
 
   // The same with explicit family efficiencies instead of the machine's block (fitting, tests).
   // `sequences`: decode sequences in the step (per-sequence cost); `chunks`: the prompt's
-  // prefill chunks, charged on the chunk that yields the first token.
+  // prefill chunks, charged on the chunk that yields the first token; `mode`: the step's
+  // workload's (StepCall::workload.mode).
   void time_step_with(const EvalContext& ctx, const FamilyEfficiency& fam, const StepWork& work,
-                      StageList& out, std::int64_t sequences = 0, std::int64_t chunks = 1) const;
+                      StageList& out, std::int64_t sequences = 0, std::int64_t chunks = 1,
+                      Mode mode = Mode::decode) const;
 
   const TpOverlapPolicy& tp_overlap() const { return tp_overlap_; }
   bool allreduce_norm_fusion() const { return allreduce_norm_fusion_; }

@@ -6,11 +6,11 @@
 
 namespace tessera::plugins {
 
-void StandardMemory::evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                              MemoryUsage& out) const {
+void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                              const Layout& layout, MemoryUsage& out) const {
   const ModelSpec& m = *ctx.model;
   ShardSizes sh;
-  compute_shards(ctx, c, layout, sh);
+  compute_shards(ctx, workload, c, layout, sh);
 
   // The most loaded stage: ceil(L/pp) layers of the heavier kind, plus the embedding and the
   // lm_head it holds (both when pp = 1, the larger otherwise).
@@ -38,7 +38,7 @@ void StandardMemory::evaluate(const EvalContext& ctx, const ParallelConfig& c, c
 
   // Transient: the largest live activation set of one stage, the fp32 logits, and a send and
   // a receive buffer for the largest collective.
-  const Workload& w = ctx.workload;
+  const Workload& w = workload;
   const double a = ctx.act_bytes, H = static_cast<double>(m.hidden);
   const double T = static_cast<double>(w.mode == Mode::decode ? w.batch : w.batch * w.chunk_tokens());
   const double T_rank = rank_tokens(c, w.mode, T);

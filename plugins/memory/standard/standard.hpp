@@ -8,7 +8,7 @@ namespace tessera::plugins {
 class StandardMemory final : public MemoryModel {
  public:
   explicit StandardMemory(double reserve_bytes) : reserve_bytes_(reserve_bytes) {}
-  void evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
+  void evaluate(const EvalContext& ctx, const Workload&, const ParallelConfig& c, const Layout& layout,
                 MemoryUsage& out) const override;
 
  private:

@@ -13,7 +13,8 @@ class CostObjective final : public Objective {
   explicit CostObjective(ParametricPeCost k) : k_(k) {}
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "USD"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep&) const override {
+  double evaluate(const EvalContext& ctx, const Workload&, const ParallelConfig& c,
+                  const EvaluatedStep&) const override {
     return static_cast<double>(c.pes()) * capital_per_pe(k_, ctx);
   }
 

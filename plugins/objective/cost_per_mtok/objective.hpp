@@ -18,12 +18,13 @@ class CostPerMtokObjective final : public Objective {
   explicit CostPerMtokObjective(ParametricPeCost k) : k_(k) {}
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "USD/Mtok"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
     double rate = 0;
     if (step.serving) {
       rate = static_cast<double>(c.dp) * step.serving->tokens_per_s;
     } else {
-      if (ctx.workload.mode != Mode::decode)
+      if (workload.mode != Mode::decode)
         throw InputError(
             "objective/cost_per_mtok: a prefill study produces no output tokens to price; use it with "
             "`tessera serve` or a decode scenario");
@@ -35,7 +36,8 @@ class CostPerMtokObjective final : public Objective {
     if (m.price.power <= 0 && !m.energy.present)
       throw InputError("objective/cost_per_mtok: machine '" + m.name +
                        "' has neither `price.power` nor an `energy:` block to price electricity; add one");
-    const double joules = m.price.power > 0 ? 0.0 : token_energy(ctx, c, step, "objective/cost_per_mtok");
+    const double joules =
+        m.price.power > 0 ? 0.0 : token_energy(ctx, workload, c, step, "objective/cost_per_mtok");
     return 1e6 * usd_per_token(k_, ctx, static_cast<double>(c.pes()), rate, joules);
   }
 

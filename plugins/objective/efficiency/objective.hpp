@@ -8,7 +8,8 @@ class EfficiencyObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return ""; }
-  double evaluate(const EvalContext&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     const StepTotals& totals = step.totals;
     return totals.efficiency;
   }

@@ -14,8 +14,9 @@ class EnergyPerTokenObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "J/tok"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep& step) const override {
-    return token_energy(ctx, c, step, "objective/energy_per_token");
+  double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
+    return token_energy(ctx, workload, c, step, "objective/energy_per_token");
   }
 };
 

@@ -8,7 +8,8 @@ class PesObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "PE"; }
-  double evaluate(const EvalContext&, const ParallelConfig& c, const EvaluatedStep&) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig& c,
+                  const EvaluatedStep&) const override {
     return static_cast<double>(c.pes());
   }
 };

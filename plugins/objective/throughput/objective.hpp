@@ -10,7 +10,8 @@ class ThroughputObjective final : public Objective {
   explicit ThroughputObjective(bool pipelined) : pipelined_(pipelined) {}
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return "tok/s"; }
-  double evaluate(const EvalContext&, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload&, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     const StepTotals& totals = step.totals;
     if (pipelined_ && totals.pipeline_throughput_tok_s > 0) return totals.pipeline_throughput_tok_s;
     return totals.throughput_tok_s;

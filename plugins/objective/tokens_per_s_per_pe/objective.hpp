@@ -12,10 +12,11 @@ class TokensPerSPerPeObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return "tok/s"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig& c,
+                  const EvaluatedStep& step) const override {
     const double pes = static_cast<double>(c.pes());
     if (step.serving) return static_cast<double>(c.dp) * step.serving->tokens_per_s / pes;
-    if (ctx.workload.mode != Mode::decode)
+    if (workload.mode != Mode::decode)
       throw InputError(
           "objective/tokens_per_s_per_pe: a prefill study produces no output tokens (its throughput is "
           "prompt tokens: objective/throughput); use it with `tessera serve` or a decode scenario");

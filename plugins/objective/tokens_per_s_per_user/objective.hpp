@@ -13,9 +13,10 @@ class TokensPerSPerUserObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::maximize; }
   const char* unit() const override { return "tok/s"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     const double t = step.serving ? step.serving->tpot_s : step.totals.latency_s;
-    if (!step.serving && ctx.workload.mode != Mode::decode)
+    if (!step.serving && workload.mode != Mode::decode)
       throw InputError(
           "objective/tokens_per_s_per_user: a prefill study produces no output stream to rate; use it with "
           "`tessera serve` or a decode scenario (or rank prefill by latency)");

@@ -12,9 +12,10 @@ class TpotObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "s"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     if (step.serving) return step.serving->tpot_s;
-    if (ctx.workload.mode != Mode::decode)
+    if (workload.mode != Mode::decode)
       throw InputError(
           "objective/tpot: a prefill study has no tokens after the first; use it with `tessera serve` or a "
           "decode scenario (a prefill's time is objective/ttft)");

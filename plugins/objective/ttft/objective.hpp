@@ -11,9 +11,10 @@ class TtftObjective final : public Objective {
  public:
   Direction direction() const override { return Direction::minimize; }
   const char* unit() const override { return "s"; }
-  double evaluate(const EvalContext& ctx, const ParallelConfig&, const EvaluatedStep& step) const override {
+  double evaluate(const EvalContext&, const Workload& workload, const ParallelConfig&,
+                  const EvaluatedStep& step) const override {
     if (step.serving) return step.serving->ttft_s;
-    if (ctx.workload.mode != Mode::prefill)
+    if (workload.mode != Mode::prefill)
       throw InputError(
           "objective/ttft: a decode study has no first token; use it with `tessera serve` or a prefill "
           "scenario (a decode step's time is objective/tpot)");

@@ -23,14 +23,18 @@ enum class StepKind : std::uint8_t {
 
 TESSERA_API const char* step_kind_name(StepKind k);  // "decode_step", ...
 
-// What time_step() is handed: the work, and the configuration, layout and shape it was built
-// for. `layout` says which machine level each group's collective crosses (LinkCost::level) and
+// What time_step() is handed: the work, and the configuration, layout, shape and workload it was
+// built for. `layout` says which machine level each group's collective crosses (LinkCost::level) and
 // how many groups share an uplink; the work's collectives carry the same LinkCost.
 struct StepCall {
   const StepWork& work;
   const ParallelConfig& config;
   const Layout& layout;
   const StepShape& shape;  // mode, sequences, tokens (T), context (kv_cached), chunk size, layers
+  // The query the step answers (decode or prefill, never serve): the scenario's workload in
+  // `run`, the step's own in a serving study (a decode step at a point's batch, a prefill chunk),
+  // decode for an operator timed alone. The context beside it is the same for every question.
+  const Workload& workload;
   StepKind kind =
       StepKind::decode_step;     // decode_step, pipeline_stage, prefill_chunk, single_stage, mixed_step
   std::int64_t chunk_index = 0;  // prefill_chunk: 0-based j; otherwise 0

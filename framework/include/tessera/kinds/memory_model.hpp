@@ -6,15 +6,18 @@
 #include "tessera/physics/layout.hpp"
 #include "tessera/physics/step_result.hpp"
 #include "tessera/plugin/plugin_object.hpp"
+#include "tessera/workload.hpp"
 
 namespace tessera {
 
 class TESSERA_API MemoryModel : public PluginObject {
  public:
   ~MemoryModel() override;
+  // The memory of configuration `c` for `workload` (decode or prefill: its batch, context and
+  // chunk set the KV and the transient set; a serving study asks with each step's own).
   // Thread-safe, no allocation.
-  virtual void evaluate(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                        MemoryUsage& out) const = 0;
+  virtual void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                        const Layout& layout, MemoryUsage& out) const = 0;
 };
 
 }  // namespace tessera

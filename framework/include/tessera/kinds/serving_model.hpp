@@ -71,8 +71,8 @@ class TESSERA_API StepTimer {
 class TESSERA_API ServingModel : public PluginObject {
  public:
   ~ServingModel() override;
-  // The metrics of configuration `c` (ctx: the scenario's model, machine and workload, mode
-  // serve) for `request` at `point`, into `out` (reset by the host). Thread-safe (const), no
+  // The metrics of configuration `c` (ctx: the scenario's model and machine) for `request` (the
+  // workload's ISL and OSL) at `point`, into `out` (reset by the host). Thread-safe (const), no
   // allocation; `timer` is the calling thread's.
   virtual void evaluate(const EvalContext& ctx, const ParallelConfig& c, const ServingRequest& request,
                         const ServingPoint& point, StepTimer& timer, ServingMetrics& out) const = 0;

@@ -1,19 +1,21 @@
 #pragma once
-// Everything fixed for one scenario evaluation: the model, the machine, the workload, and
-// the constants derived from them once (not per configuration).
+// Everything fixed for one scenario evaluation: the model, the machine and the constants derived
+// from them once (not per configuration). Immutable once built: the workload — what is asked of
+// the model on the machine (mode, batch, context, chunk, scope, ISL/OSL) — is the query, handed
+// beside the context to each call (StepCall::workload, MemoryModel::evaluate,
+// Objective::evaluate), so asking another question never copies or rewrites a context.
 #include <array>
 
 #include "tessera/export.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
-#include "tessera/workload.hpp"
+#include "tessera/workload.hpp"  // the query handed beside the context (kinds/*.hpp)
 
 namespace tessera {
 
 struct EvalContext {
   const ModelSpec* model = nullptr;      // effective model (scenario dtype applied)
   const MachineSpec* machine = nullptr;  // effective machine (overrides applied)
-  Workload workload;
 
   // Derived once by make_eval_context (docs/physics.md §1 "Number formats").
   double act_bytes = 2;       // a
@@ -49,7 +51,7 @@ struct EvalContext {
   }
 };
 
-TESSERA_API EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine,
-                                          const Workload& workload);
+// No constant depends on a workload: one context serves every question asked of the pair.
+TESSERA_API EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine);
 
 }  // namespace tessera

@@ -22,7 +22,8 @@ struct ShardSizes {
   double s_loc_fraction = 1;          // S_loc / S
 };
 
-TESSERA_API void compute_shards(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                                ShardSizes& out);
+// The KV sizes are those of `workload`'s batch and context.
+TESSERA_API void compute_shards(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                                const Layout& layout, ShardSizes& out);
 
 }  // namespace tessera

@@ -119,9 +119,10 @@ struct ReduceMerge {
 TESSERA_API ReduceMerge parallel_block_merge(const ModelSpec& m, const ParallelConfig& c, Mode mode,
                                              Scope scope);
 
-// Fills `out` for configuration `c` laid out as `layout`. No allocation.
-TESSERA_API void build_step_work(const EvalContext& ctx, const ParallelConfig& c, const Layout& layout,
-                                 const StepShape& shape, StepWork& out);
+// Fills `out` for configuration `c` laid out as `layout`, `shape` a step of `workload` (its
+// scope: full, or the attention stages only). No allocation.
+TESSERA_API void build_step_work(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                                 const Layout& layout, const StepShape& shape, StepWork& out);
 
 // Time of a roofline: max(flops / peak, bytes / bw) with the given efficiencies.
 inline double roofline_seconds(double flops, double bytes, double peak, double bw) {

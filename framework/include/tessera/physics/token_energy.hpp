@@ -20,10 +20,10 @@ inline double step_dynamic_energy(const EnergySpec& e, const StepTotals& t) {
 // (step.serving set), per output token of a whole request: one prompt's prefill energy
 // (step.prefill, per replica) and OSL - 1 decode tokens at the decode step's energy per token
 // (step.totals: the decode step at the point's mean context), over OSL, plus the static power of
-// every PE over the replicas' output rate. Throws InputError, naming `who` and the machine,
-// when the machine has no `energy:` block.
-inline double token_energy(const EvalContext& ctx, const ParallelConfig& c, const EvaluatedStep& step,
-                           const char* who) {
+// every PE over the replicas' output rate (OSL: `workload.output`). Throws InputError, naming
+// `who` and the machine, when the machine has no `energy:` block.
+inline double token_energy(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
+                           const EvaluatedStep& step, const char* who) {
   const EnergySpec& e = ctx.machine->energy;
   if (!e.present)
     throw InputError(std::string(who) + ": machine '" + ctx.machine->name +
@@ -34,7 +34,7 @@ inline double token_energy(const EvalContext& ctx, const ParallelConfig& c, cons
     return (step_dynamic_energy(e, t) + e.static_power * t.latency_s * t.pes) / t.tokens;
   }
   const ServingMetrics& m = *step.serving;
-  const double osl = static_cast<double>(ctx.workload.output);
+  const double osl = static_cast<double>(workload.output);
   const double dp = static_cast<double>(c.dp);
   const double rate = dp * m.tokens_per_s;  // output tokens/s, all replicas
   if (osl <= 0 || rate <= 0 || t.tokens <= 0 || step.prefill == nullptr) return 0;

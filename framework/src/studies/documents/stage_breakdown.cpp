@@ -51,7 +51,7 @@ class StepBreakdown {
     const Evaluator& ev = session_.evaluator();
     ev.layout_for(c, layout_);
     if (!layout_.layout.valid) return nlohmann::json::array();
-    const Workload& w = session_.context().workload;
+    const Workload& w = session_.workload();
     HostStepTimer timer(ev, c, layout_.layout, scratch_);
     if (prefill)
       timer.prefill(batch, w.input, 0);

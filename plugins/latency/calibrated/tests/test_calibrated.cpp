@@ -110,7 +110,7 @@ TEST_CASE("calibrated: never faster than overlap stage by stage - accounting unc
     Session overlap(sc, registry(), 0);
     Session calibrated(sc, registry(), cal);
     REQUIRE(calibrated.latency_name() == "calibrated");
-    const GridSpace space(sc.sweep, overlap.model(), overlap.machine(), overlap.context().workload);
+    const GridSpace space(sc.sweep, overlap.model(), overlap.machine(), overlap.workload());
     REQUIRE(!space.valid_configs().empty());
     Evaluation a, b;
     for (const ParallelConfig& c : space.valid_configs()) {
@@ -152,7 +152,7 @@ TEST_CASE("calibrated: small-M GEMMs stream weights - large-M GEMMs run at gemm_
   mach.pe.flops[static_cast<std::size_t>(DType::bf16)] = 1e15;
   mach.pe.hbm_bandwidth = 4e12;
   mach.levels.push_back({"node", 8, 4e11, 3e-6, LinkTopology::switched, 0});
-  const EvalContext ctx = make_eval_context(m, mach, Workload{});
+  const EvalContext ctx = make_eval_context(m, mach);
   plugins::FamilyEfficiency fam;
   fam.gemm_efficiency = 0.8;
   fam.gemm_m_half = 32;
@@ -196,7 +196,7 @@ TEST_CASE("calibrated: host launch cost is exposed only when the host is the bot
   ParallelConfig c;
   c.tp = 8;
   Layout lay;
-  compute_layout(s.model(), s.machine(), s.context().workload, c, lay);
+  compute_layout(s.model(), s.machine(), s.workload(), c, lay);
   StepShape sh;
   sh.mode = Mode::decode;
   sh.batch = sh.tokens = 4;
@@ -204,9 +204,9 @@ TEST_CASE("calibrated: host launch cost is exposed only when the host is the bot
   sh.layers = static_cast<double>(s.model().layers);
   sh.dense_layers = sh.layers;
   StepWork w;
-  build_step_work(s.context(), c, lay, sh, w);
+  build_step_work(s.context(), s.workload(), c, lay, sh, w);
   StageList a, b;
-  const StepCall call{.work = w, .config = c, .layout = lay, .shape = sh};
+  const StepCall call{.work = w, .config = c, .layout = lay, .shape = sh, .workload = s.workload()};
   lf.time_step(s.context(), call, a);
   ls.time_step(s.context(), call, b);
   double gpu = 0, kernels = 0;
@@ -228,6 +228,7 @@ struct Toy {
   ModelSpec model;
   MachineSpec machine;
   EvalContext ctx;
+  Mode mode = Mode::prefill;  // the steps' workload's
   plugins::FamilyEfficiency fam;
   Toy() {
     model.name = "toy";
@@ -236,9 +237,7 @@ struct Toy {
     machine.pe.flops[static_cast<std::size_t>(DType::bf16)] = 1e15;
     machine.pe.hbm_bandwidth = 4e12;
     machine.levels.push_back({"node", 8, 4e11, 3e-6, LinkTopology::switched, 0});
-    Workload wl;
-    wl.mode = Mode::prefill;
-    ctx = make_eval_context(model, machine, wl);
+    ctx = make_eval_context(model, machine);
     fam.gemm_efficiency = 0.8;
     fam.gemm_m_half = 32;
     fam.hbm_efficiency = 0.9;
@@ -290,8 +289,8 @@ TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kern
   StepWork w;
   gemm_then_allreduce(w, "ffn.down", "ffn.reduce", StageBlock::ffn, 8192, 4096, 4096, 2, 1);
   StageList a, b;
-  off.time_step_with(t.ctx, t.fam, w, a);
-  on.time_step_with(t.ctx, t.fam, w, b);
+  off.time_step_with(t.ctx, t.fam, w, a, 0, 1, t.mode);
+  on.time_step_with(t.ctx, t.fam, w, b, 0, 1, t.mode);
   CHECK(a.items[0].compute_s == Approx(3.449396e-4).epsilon(1e-6));
   CHECK(a.items[1].visible_s == Approx(1.737722e-4).epsilon(1e-6));
   CHECK(b.items[1].comm_s == Approx(1.737722e-4).epsilon(1e-6));
@@ -302,15 +301,15 @@ TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kern
   eight.chunks = 8;
   const plugins::CalibratedLatency on8(none, eight);
   StageList c;
-  on8.time_step_with(t.ctx, t.fam, w, c);
+  on8.time_step_with(t.ctx, t.fam, w, c, 0, 1, t.mode);
   CHECK(c.items[1].visible_s < a.items[1].visible_s);
   // 512 tokens: 128-row chunks are below the ridge w·rate/(2·hbm) = 2·1e15·0.8·512/544/(2·3.6e12)
   // = 209 rows: nothing is chunked.
   StepWork small;
   gemm_then_allreduce(small, "ffn.down", "ffn.reduce", StageBlock::ffn, 512, 4096, 4096, 2, 1);
   StageList d, e;
-  off.time_step_with(t.ctx, t.fam, small, d);
-  on.time_step_with(t.ctx, t.fam, small, e);
+  off.time_step_with(t.ctx, t.fam, small, d, 0, 1, t.mode);
+  on.time_step_with(t.ctx, t.fam, small, e, 0, 1, t.mode);
   CHECK(e.items[1].visible_s == d.items[1].visible_s);
 }
 
@@ -347,8 +346,8 @@ TEST_CASE("calibrated: allreduce_norm_fusion removes one kernel per fused reduct
   for (double tokens : {1.0, 4096.0}) {
     const StepWork w = step(tokens);
     StageList a, b;
-    off.time_step_with(t.ctx, t.fam, w, a);
-    on.time_step_with(t.ctx, t.fam, w, b);
+    off.time_step_with(t.ctx, t.fam, w, a, 0, 1, t.mode);
+    on.time_step_with(t.ctx, t.fam, w, b, 0, 1, t.mode);
     INFO("tokens " << tokens);
     REQUIRE(a.size == b.size);
     CHECK(a.items[0].visible_s - b.items[0].visible_s == Approx(5e-6));  // attn.qkv
@@ -361,8 +360,8 @@ TEST_CASE("calibrated: allreduce_norm_fusion removes one kernel per fused reduct
   // Above 16384 tokens the flashinfer/TensorRT-LLM fused kernel is not used: nothing changes.
   const StepWork big = step(32768);
   StageList a, b;
-  off.time_step_with(t.ctx, t.fam, big, a);
-  on.time_step_with(t.ctx, t.fam, big, b);
+  off.time_step_with(t.ctx, t.fam, big, a, 0, 1, t.mode);
+  on.time_step_with(t.ctx, t.fam, big, b, 0, 1, t.mode);
   for (int i = 0; i < a.size; ++i)
     CHECK(b.items[static_cast<std::size_t>(i)].visible_s == a.items[static_cast<std::size_t>(i)].visible_s);
 }
@@ -434,7 +433,7 @@ TEST_CASE("calibrated: the 8-bit efficiency follows each stage's number format",
   none.name = "none";
   const plugins::CalibratedLatency lat(none);
   auto time = [&](const ModelSpec& model, bool attention) {
-    const EvalContext ctx = make_eval_context(model, mach, Workload{});
+    const EvalContext ctx = make_eval_context(model, mach);
     StepWork w;
     StageWork& s = w.push();
     s.name = attention ? "attn.core" : "moe.experts";
@@ -507,12 +506,12 @@ TEST_CASE("calibrated: per-sequence decode cost and per-chunk prefill cost - han
   StageList out;
   Workload dec;
   dec.mode = Mode::decode;
-  lat.time_step_with(make_eval_context(m, mach, dec), fam, w, out, 64);
+  lat.time_step_with(make_eval_context(m, mach), fam, w, out, 64, 1, dec.mode);
   REQUIRE(out.size == 2);
   CHECK(out.items[1].visible_s == Approx(50e-6 + 64 * 3e-6));  // 242 us
   Workload pre;
   pre.mode = Mode::prefill;
-  lat.time_step_with(make_eval_context(m, mach, pre), fam, w, out, 0, 4);
+  lat.time_step_with(make_eval_context(m, mach), fam, w, out, 0, 4, pre.mode);
   REQUIRE(out.size == 2);
   CHECK(out.items[1].visible_s == Approx(1000e-6 + 4 * 100e-6));  // 1400 us
 }

@@ -109,9 +109,7 @@ TEST_CASE("calibrated: a decode attention stage streams KV at the shape's achiev
   MachineSpec mach;
   mach.pe.flops[static_cast<std::size_t>(DType::bf16)] = 1e15;
   mach.pe.hbm_bandwidth = 4e12;
-  Workload dec;
-  dec.mode = Mode::decode;
-  const EvalContext ctx = make_eval_context(m, mach, dec);
+  const EvalContext ctx = make_eval_context(m, mach);                  // steps timed as decode (the default)
   REQUIRE(ctx.kv_elems_per_token_head * ctx.kv_bytes == Approx(512));  // K and V, 128 x bf16 each
   StepWork work;
   StageWork& s = work.push();

@@ -62,13 +62,17 @@ Timed time_one(const char* latency, const StageWork& w, const StepShape& shape, 
   wl.mode = shape.mode;
   wl.batch = shape.batch;
   wl.context = static_cast<std::int64_t>(shape.kv_cached);
-  const EvalContext ctx = make_eval_context(prep.model, machine, wl);
+  const EvalContext ctx = make_eval_context(prep.model, machine);
   StepWork work;
   work.push() = w;
   ParallelConfig config;
   Layout layout;
-  const StepCall call{
-      .work = work, .config = config, .layout = layout, .shape = shape, .kind = StepKind::single_stage};
+  const StepCall call{.work = work,
+                      .config = config,
+                      .layout = layout,
+                      .shape = shape,
+                      .workload = wl,
+                      .kind = StepKind::single_stage};
   StageList out;
   model(latency).time_step(ctx, call, out);
   Timed t;

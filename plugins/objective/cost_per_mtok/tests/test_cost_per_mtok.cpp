@@ -21,11 +21,12 @@ TEST_CASE("cost_per_mtok: capital and power from the price block - hand computed
   // R = 2 replicas x 1000 tok/s. Capital: 30000 USD x 8 / (4 x 31557600 s x 0.5 x 2000 tok/s)
   // = 1.901285e-6 USD/tok; electricity: 1000 W x 8 / 2000 tok/s = 4 J/tok x 0.10 / 3.6e6
   // = 1.11111e-7 USD/tok. Per million: 2.012396 USD.
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == Approx(2.012396).epsilon(1e-6));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == Approx(2.012396).epsilon(1e-6));
   // Decode: the step's throughput is the rate (3200 tok/s here): 1.1883033 + 0.0694444.
   f.decode.throughput_tok_s = 3200;
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)) == Approx(1.2577477).epsilon(1e-6));
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.config, f.run_step(Mode::prefill)), Catch::Contains("prefill"));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(1.2577477).epsilon(1e-6));
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)),
+                    Catch::Contains("prefill"));
 }
 
 TEST_CASE("cost_per_mtok: without price.pe and price.power - the parametric capital and the energy block",
@@ -35,9 +36,9 @@ TEST_CASE("cost_per_mtok: without price.pe and price.power - the parametric capi
   // Capital: 2000 + 8 x 989 + 2500 x 3.35 + 40 x 80 + 10 x 450 = 25987 USD per PE over 4 years at
   // full utilisation: 25987 x 8 / (126230400 s x 2000 tok/s) = 8.234783e-7 USD/tok. Energy: 5.430941
   // J/tok (test_energy_per_token's hand value) x 0.08 / 3.6e6 = 1.206876e-7 USD/tok.
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == Approx(0.9441659).epsilon(1e-6));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == Approx(0.9441659).epsilon(1e-6));
   f.machine.energy.present = false;
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.config, f.serving_step()),
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()),
                     Catch::Contains("hand") && Catch::Contains("price.power"));
 
   // Through a decode session on the cube machine: the same formula over the step's throughput.

@@ -42,9 +42,10 @@ TEST_CASE("energy_per_token: serving - a whole request per output token - prefil
   // Prefill of one prompt per replica: (1e15 x 1 pJ + 1e12 x 10 pJ) / 2 replicas = 505 J. Decode:
   // (1 J + 1 J) / 64 tokens = 0.03125 J/tok. OSL 101: (505 + 100 x 0.03125) / 101 = 5.030941 J;
   // static: 100 W x 8 PEs / (2 x 1000 tok/s) = 0.4 J. Total 5.430941 J per output token.
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == Approx(5.430941).epsilon(1e-6));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == Approx(5.430941).epsilon(1e-6));
   // run's decode study: the step's own, (2 J + 100 W x 20 ms x 8 PEs) / 64 tokens.
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)) == Approx((2 + 100 * 0.02 * 8) / 64.0));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) ==
+        Approx((2 + 100 * 0.02 * 8) / 64.0));
 }
 
 TEST_CASE("energy_per_token: a serving session - the prefill of one prompt and the decode step",

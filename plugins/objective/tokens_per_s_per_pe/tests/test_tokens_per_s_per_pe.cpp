@@ -13,13 +13,14 @@ TEST_CASE("tokens_per_s_per_pe: dp times the replica rate over the PEs", "[objec
   const plugins::TokensPerSPerPeObjective o;
   CHECK(o.direction() == Direction::maximize);
   // 2 replicas x 1000 tok/s / 8 PEs.
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == Approx(250.0));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == Approx(250.0));
   // Decode: the step's throughput over the PEs (3200 tok/s / 8).
   f.decode.throughput_tok_s = 3200;
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)) == Approx(400.0));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(400.0));
   f.decode.pipeline_throughput_tok_s = 4800;  // pipeline-full, when reported
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)) == Approx(600.0));
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.config, f.run_step(Mode::prefill)), Catch::Contains("prefill"));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(600.0));
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)),
+                    Catch::Contains("prefill"));
 
   const Session s(with_objective("tokens_per_s_per_pe"), registry());
   const Evaluation e = evaluate_tp8(s);

@@ -14,9 +14,10 @@ TEST_CASE("tokens_per_s_per_user: 1 over TPOT when serving - 1 over the step in 
   ServingStepFixture f;
   const plugins::TokensPerSPerUserObjective o;
   CHECK(o.direction() == Direction::maximize);
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == Approx(40.0));          // 1 / 25 ms
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)) == Approx(50.0));  // 1 / 20 ms
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.config, f.run_step(Mode::prefill)), Catch::Contains("prefill"));
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == Approx(40.0));          // 1 / 25 ms
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == Approx(50.0));  // 1 / 20 ms
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)),
+                    Catch::Contains("prefill"));
 
   // Through a decode session: the step's own latency.
   const Session s(with_objective("tokens_per_s_per_user"), registry());

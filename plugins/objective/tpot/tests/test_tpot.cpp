@@ -12,9 +12,9 @@ TEST_CASE("tpot: the mean TPOT when serving - the decode step - refused in prefi
   ServingStepFixture f;
   const plugins::TpotObjective o;
   CHECK(o.direction() == Direction::minimize);
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == 0.025);
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)) == 0.02);
-  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.config, f.run_step(Mode::prefill)),
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == 0.025);
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)) == 0.02);
+  CHECK_THROWS_WITH(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)),
                     Catch::Contains("objective/tpot") && Catch::Contains("prefill"));
 
   const Session s(with_objective("tpot"), registry());

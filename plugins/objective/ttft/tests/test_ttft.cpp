@@ -13,9 +13,9 @@ TEST_CASE("ttft: the mean TTFT when serving - the prefill latency - refused in d
   ServingStepFixture f;
   const plugins::TtftObjective o;
   CHECK(o.direction() == Direction::minimize);
-  CHECK(o.evaluate(f.ctx, f.config, f.serving_step()) == 0.4);
-  CHECK(o.evaluate(f.ctx, f.config, f.run_step(Mode::prefill)) == 0.02);
-  CHECK_THROWS_AS(o.evaluate(f.ctx, f.config, f.run_step(Mode::decode)), InputError);
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.serving_step()) == 0.4);
+  CHECK(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::prefill)) == 0.02);
+  CHECK_THROWS_AS(o.evaluate(f.ctx, f.workload, f.config, f.run_step(Mode::decode)), InputError);
 
   Scenario sc = load("llama3.1-8b-prefill-8k-h100.yaml");
   sc.plugins.objectives = {choice("latency"), choice("ttft")};

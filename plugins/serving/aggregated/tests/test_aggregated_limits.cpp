@@ -26,12 +26,12 @@ double averaged_iteration(const Session& s, const ParallelConfig& c, std::int64_
                           std::int64_t tokens, std::int64_t prefix) {
   Evaluation e;
   s.evaluator().layout_for(c, e);
-  EvalContext ctx = s.context();
-  ctx.workload.mode = Mode::prefill;
-  ctx.workload.batch = 1;
-  ctx.workload.context = prefix + tokens;
-  ctx.workload.chunk = tokens;
-  return s.evaluator().chunk_time(ctx, c, e.layout, 1, tokens, prefix, false, decode, context, e);
+  Workload w = s.workload();
+  w.mode = Mode::prefill;
+  w.batch = 1;
+  w.context = prefix + tokens;
+  w.chunk = tokens;
+  return s.evaluator().chunk_time(w, c, e.layout, 1, tokens, prefix, false, decode, context, e);
 }
 
 }  // namespace

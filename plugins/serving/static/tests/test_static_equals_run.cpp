@@ -36,7 +36,7 @@ Checked check_scenario(const Scenario& sc, std::size_t latency_index) {
   const bool prefill = sc.workload.mode == Mode::prefill;
   const ServingPoint point{B, prefill && sc.workload.chunk > 0 ? B * sc.workload.chunk : 0};
 
-  const GridSpace grid(run.scenario().sweep, run.model(), run.machine(), run.context().workload);
+  const GridSpace grid(run.scenario().sweep, run.model(), run.machine(), run.workload());
   const std::uint64_t n = grid.valid_count();
   const std::uint64_t stride = std::max<std::uint64_t>(1, (n + kMaxConfigs - 1) / kMaxConfigs);
   Evaluation e;
