@@ -11,11 +11,15 @@
       runs the same command lines again and compares each output with DIR's byte for byte;
       prints the first differing line of each study that differs and exits 1 if any does.
 
-Three fields describe the build rather than the study and are masked in both before comparing
-(docs/report.md "Provenance"): `provenance.tessera.commit` (the checkout's commit), each
-plugin's `sha256` (its library's digest: a rebuilt library under a bumped SDK interface version
-differs by design) and the binary's absolute path in `provenance...path`. Nothing else is
-masked: the command line, the points list and every number must be identical.
+Three things describe the checkout rather than the study and are masked in both before
+comparing (docs/report.md "Provenance"): `provenance.tessera.commit` (the checkout's commit),
+each plugin's `sha256` (its library's digest: a rebuilt library under a bumped SDK interface
+version differs by design), and where the checkout lies: the build folder (TESSERA's parent's
+parent: the binary and plugin paths) and the repository (scenario paths on command lines) are
+written as <build> and <repo>, so that a capture taken in one checkout compares with another
+(the capture records its two roots in DIR/_roots.json; a capture without it is read with the
+current ones). Nothing else is masked: the command line, the points list and every number must
+be identical.
 """
 import os
 import re
@@ -31,9 +35,11 @@ MASKS = [
 ]
 
 
-def masked(text):
+def masked(text, roots=None):
     for rx, rep in MASKS:
         text = rx.sub(rep, text)
+    if roots:
+        text = text.replace(roots["build"] + "/", "<build>/").replace(roots["repo"] + "/", "<repo>/")
     return text
 
 
@@ -77,12 +83,18 @@ def main():
     mode, tessera, repo, folder = sys.argv[1:]
     tessera = os.path.abspath(tessera)
     repo = os.path.abspath(repo)
+    import json
+    roots = {"build": os.path.dirname(os.path.dirname(tessera)), "repo": repo}
+    roots_file = os.path.join(folder, "_roots.json")
     if mode == "capture":
         os.makedirs(folder, exist_ok=True)
+        with open(roots_file, "w") as f:
+            json.dump(roots, f)
+    captured = json.load(open(roots_file)) if os.path.exists(roots_file) else roots
     differ = 0
     count = 0
     for label, cmd in studies(tessera, repo):
-        out = masked(run(cmd))
+        out = masked(run(cmd), roots)
         path = os.path.join(folder, file_name(label))
         count += 1
         if mode == "capture":
@@ -93,7 +105,7 @@ def main():
             print("%s: not in %s (new study)" % (label, folder))
             differ += 1
             continue
-        before = open(path).read()
+        before = masked(open(path).read(), captured)
         if before != out:
             differ += 1
             a, b = before.splitlines(), out.splitlines()
