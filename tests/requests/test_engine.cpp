@@ -16,8 +16,8 @@ namespace {
 StreamSpec trace_of(std::vector<TraceRow> rows) {
   StreamSpec s;
   s.arrival.kind = ArrivalKind::trace;
-  s.trace = std::move(rows);
-  s.requests = s.trace.size();
+  s.requests = rows.size();
+  s.trace = std::make_shared<const std::vector<TraceRow>>(std::move(rows));
   return s;
 }
 

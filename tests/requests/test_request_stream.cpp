@@ -112,7 +112,8 @@ TEST_CASE("an empirical table draws its values by weight") {
 TEST_CASE("a trace replays its rows from its first timestamp and a closed loop sends when told") {
   StreamSpec spec;
   spec.arrival.kind = ArrivalKind::trace;
-  spec.trace = {{100.5, 10, 2, -1}, {101.0, 20, 3, 4}, {103.25, 30, 1, -1}};
+  spec.trace = std::make_shared<const std::vector<TraceRow>>(
+      std::vector<TraceRow>{{100.5, 10, 2, -1}, {101.0, 20, 3, 4}, {103.25, 30, 1, -1}});
   spec.requests = 10;
   const auto rs = drain(spec);
   REQUIRE(rs.size() == 3);

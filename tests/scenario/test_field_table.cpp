@@ -66,8 +66,9 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
         std::vector<std::string>{"capacity", "bandwidth", "usable"});
   CHECK(*loader::schema_keys("workload") ==
         std::vector<std::string>{"mode", "context", "batch", "chunk", "input", "output"});
-  CHECK(*loader::schema_keys("serving") ==
-        std::vector<std::string>{"slo", "max_pes", "prefill_machine", "decode_machine", "disaggregated"});
+  CHECK(*loader::schema_keys("serving") == std::vector<std::string>{"slo", "max_pes", "prefill_machine",
+                                                                    "decode_machine", "disaggregated",
+                                                                    "requests"});
   CHECK(*loader::schema_keys("serving.disaggregated") ==
         std::vector<std::string>{"transfer_overlap", "max_replicas", "prefill_batch", "transfer"});
   CHECK(*loader::schema_keys("serving.slo") ==

@@ -35,6 +35,35 @@ constexpr ParamChoice kCpRingVariants[] = {
     {"qoml", "ring attention passing queries, outputs and softmax stats"},
     {"tree", "tree attention (all-reduce of partial results)"}};
 
+// serving.requests (scenario/request_spec.hpp: each list in its enum's order).
+constexpr ParamChoice kArrivals[] = {
+    {"poisson", "exponential gaps between arrivals, mean 1/rate"},
+    {"gamma", "gamma-distributed gaps of mean 1/rate and coefficient of variation cv (bursty above 1)"},
+    {"constant", "one request every 1/rate"},
+    {"concurrency",
+     "a closed loop: `concurrency` clients, each sending its next request when its last finishes"},
+    {"trace", "the arrivals and lengths of a trace file"}};
+constexpr ParamChoice kLengthKinds[] = {
+    {"fixed", "every request `tokens` long"},
+    {"uniform", "integers drawn uniformly in [min, max]"},
+    {"lognormal", "median * exp(sigma * N(0, 1)), rounded, clamped to [min, max]"},
+    {"table", "drawn from `table`: token counts with their weights"}};
+constexpr ParamChoice kTraceFormats[] = {
+    {"tessera", "CSV with columns time_s, input, output and optionally prefix_id"},
+    {"azure", "the Azure LLM inference trace: CSV TIMESTAMP, ContextTokens, GeneratedTokens"},
+    {"burstgpt", "BurstGPT: CSV Timestamp, Request tokens, Response tokens"},
+    {"mooncake", "Mooncake: JSON lines with timestamp (ms), input_length, output_length"}};
+constexpr ParamChoice kRouters[] = {
+    {"round_robin", "the i-th request to replica i mod dp"},
+    {"least_outstanding", "to the replica with the fewest requests waiting or running"}};
+
+// A token count of the request stream (K and M suffixes), read by code.
+constexpr FieldRow stream_tokens(std::string_view path, const char* def, double min, const char* help) {
+  FieldRow r = integer(path, S, def, min, kNoMax, help, {}, "workload.tokens");
+  r.format = FieldFormat::tokens;
+  return r;
+}
+
 constexpr FieldRow tokens(std::string_view path, const char* def, const char* help,
                           std::int64_t* (*slot)(const FieldSite&)) {
   FieldRow r = integer(path, S, def, 1, kNoMax, help, int_slot(slot), "workload.tokens");
@@ -168,7 +197,7 @@ constexpr FieldRow kScenarioRows[] = {
                "TensorRT-LLM's max_num_tokens); 0: no limit"),
     mapping("serving", S, "",
             "serve only: the service level and the PE budget: {slo, max_pes, disaggregated, prefill_machine, "
-            "decode_machine}"),
+            "decode_machine, requests}"),
     mapping("serving.slo", S, "", "targets on means a serving point must meet (each optional)"),
     slo_time("serving.slo.ttft", "mean time to first token at most; absent: no target"),
     slo_time("serving.slo.tpot", "mean time per output token after the first at most; absent: no target"),
@@ -203,6 +232,57 @@ constexpr FieldRow kScenarioRows[] = {
     quantity("serving.disaggregated.transfer.bandwidth", S, Dimension::bandwidth, "", true,
              "each PE's achievable injection bandwidth to the other pool"),
     quantity("serving.disaggregated.transfer.latency", S, Dimension::time, "0 s", false, "per message"),
+    mapping(
+        "serving.requests", S, "",
+        "present: `tessera serve` also simulates a stream of requests (docs/physics.md §12.5): {arrival, "
+        "rate, cv, concurrency, trace, trace_format, input, output, prefix, count, warmup, seed, router}"),
+    choice("serving.requests.arrival", S, "poisson", kArrivals, "how requests arrive"),
+    real("serving.requests.rate", S, "", 0, 1e9, true,
+         "poisson, gamma, constant: requests per second (required with them)"),
+    real("serving.requests.cv", S, "1", 0, 100, true,
+         "gamma: the coefficient of variation of the gaps between arrivals (1: as Poisson; above 1: bursty)"),
+    integer(
+        "serving.requests.concurrency", S, "", 1, 1e6,
+        "concurrency: clients, each sending its next request when its last one finishes (required with it)"),
+    text(
+        "serving.requests.trace", S, "",
+        "trace: the trace file, relative to the scenario's folder (required with it; docs/scenario-format.md "
+        "\"Traces\")"),
+    choice("serving.requests.trace_format", S, "tessera", kTraceFormats, "trace: the file's columns"),
+    mapping("serving.requests.input", S, "",
+            "prompt tokens per request: {distribution, tokens, min, max, median, sigma, table}; absent: "
+            "workload.input"),
+    choice("serving.requests.input.distribution", S, "fixed", kLengthKinds, "how prompt lengths are drawn"),
+    stream_tokens("serving.requests.input.tokens", "", 1, "fixed: the length (required with it)"),
+    stream_tokens("serving.requests.input.min", "1", 1,
+                  "uniform: the least (required); lognormal: the clamp"),
+    stream_tokens("serving.requests.input.max", "", 1, "uniform: the most (required); lognormal: the clamp"),
+    real("serving.requests.input.median", S, "", 0, 1e9, true, "lognormal: the median length (required)"),
+    real("serving.requests.input.sigma", S, "", 0, 10, false,
+         "lognormal: the standard deviation of ln(length) (required)"),
+    free_keys("serving.requests.input.table", S,
+              "table: token counts with their weights, e.g. {128: 1, 1K: 3} (required with it)"),
+    mapping("serving.requests.output", S, "",
+            "generated tokens per request, the first included: as `input`; absent: workload.output"),
+    choice("serving.requests.output.distribution", S, "fixed", kLengthKinds, "how output lengths are drawn"),
+    stream_tokens("serving.requests.output.tokens", "", 1, "fixed: the length (required with it)"),
+    stream_tokens("serving.requests.output.min", "1", 1,
+                  "uniform: the least (required); lognormal: the clamp"),
+    stream_tokens("serving.requests.output.max", "", 1, "uniform: the most (required); lognormal: the clamp"),
+    real("serving.requests.output.median", S, "", 0, 1e9, true, "lognormal: the median length (required)"),
+    real("serving.requests.output.sigma", S, "", 0, 10, false,
+         "lognormal: the standard deviation of ln(length) (required)"),
+    free_keys("serving.requests.output.table", S,
+              "table: token counts with their weights, e.g. {128: 1, 1K: 3} (required with it)"),
+    mapping("serving.requests.prefix", S, "",
+            "shared prompt prefixes: {groups, tokens}; each request starts with one group's prefix"),
+    integer("serving.requests.prefix.groups", S, "0", 0, 1e9, "distinct prefixes, drawn uniformly; 0: none"),
+    stream_tokens("serving.requests.prefix.tokens", "0", 0, "the prefix's length, counted in the prompt"),
+    integer("serving.requests.count", S, "1000", 1, 1e8, "requests sent (a trace: at most its rows)"),
+    integer("serving.requests.warmup", S, "", 0, 1e8,
+            "the first requests, simulated but not measured; absent: a tenth of those sent"),
+    integer("serving.requests.seed", S, "1", 0, 9.007199254740992e15, "the random streams' seed"),
+    choice("serving.requests.router", S, "round_robin", kRouters, "how requests are spread over dp replicas"),
     mapping("report", S, "", "what is written: {top, csv, json, scopes}"),
     integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table", {}, "report.top"),
     text("report.csv", S, "", "a CSV file of every configuration; absent: none"),

@@ -9,6 +9,7 @@
 #include "host/plugin_choice.hpp"
 #include "physics/kv_transfer.hpp"
 #include "scenario/framework_restriction.hpp"
+#include "scenario/request_spec.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -112,6 +113,7 @@ struct PoolMachine {
 
 struct ServingSpec {
   ServingSlo slo;
+  RequestsSpec requests;  // serving.requests: given, `serve` simulates requests (docs/physics.md §12.5)
   DisaggregationSpec disaggregated;
   PoolMachine prefill_machine, decode_machine;
   // The pools run on machines of their own (either key given): they share no machine level, so

@@ -2,6 +2,7 @@
 // inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"
+#include "scenario/requests_schema.hpp"
 
 #include <unistd.h>
 
@@ -454,6 +455,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   }
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, machine ? &*machine : nullptr, d);
+  if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
   if (s.workload.mode != Mode::serve && s.workload.chunk == 0) s.workload.chunk = s.workload.context;
   if (const YNode* m = tree.find("model"))
     if (const YNode* hf = m->is_mapping() ? m->find("hf_id") : nullptr) s.model_hf_id = hf->value;

@@ -247,17 +247,6 @@ std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::str
   return out;
 }
 
-// The choices of an enumeration row, the i-th naming the enum's i-th value (the field table
-// declares them in the enum's order; tests/scenario/test_field_table.cpp checks the SDK's names).
-template <typename E>
-std::vector<std::pair<std::string, E>> row_choices(const std::string& path) {
-  std::vector<std::pair<std::string, E>> out;
-  const schema::FieldRow* row = schema::find_field(path);
-  for (std::uint32_t i = 0; row && i < row->spec.choice_count; ++i)
-    out.emplace_back(row->spec.choices[i].value, static_cast<E>(i));
-  return out;
-}
-
 template <typename E>
 std::optional<std::vector<E>> choice_list(const YNode& n, const std::string& path,
                                           const std::vector<std::pair<std::string, E>>& table, bool ci,

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/field_table.hpp"
 #include "scenario/yaml_tree.hpp"
 #include "tessera/dtype.hpp"
 #include "tessera/units.hpp"
@@ -75,5 +76,16 @@ bool report_repeats(const std::vector<T>& values, const std::vector<const YNode*
 }
 
 std::string join_names(const std::vector<std::string>& names, const char* last_sep = " or ");
+
+// The choices of an enumeration row, the i-th naming the enum's i-th value (the field table
+// declares them in the enum's order; tests/scenario/test_field_table.cpp checks the SDK's names).
+template <typename E>
+std::vector<std::pair<std::string, E>> row_choices(const std::string& path) {
+  std::vector<std::pair<std::string, E>> out;
+  const schema::FieldRow* row = schema::find_field(path);
+  for (std::uint32_t i = 0; row && i < row->spec.choice_count; ++i)
+    out.emplace_back(row->spec.choices[i].value, static_cast<E>(i));
+  return out;
+}
 
 }  // namespace tessera::loader

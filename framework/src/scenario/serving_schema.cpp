@@ -10,6 +10,7 @@
 
 #include "core/dotted_path.hpp"
 #include "scenario/field_reader.hpp"
+#include "scenario/requests_schema.hpp"
 #include "scenario/schema_util.hpp"
 #include "scenario/schemas.hpp"
 #include "tessera/limits.hpp"
@@ -154,6 +155,7 @@ void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
   if (const YNode* m = n.find("max_pes"))
     if (auto v = read_field(*m, "serving.max_pes", row_of("serving.max_pes"), d)) out.max_pes = v->integer;
   if (const YNode* g = n.find("disaggregated")) parse_disaggregated(*g, out.disaggregated, d);
+  if (const YEntry* r = n.find_entry("requests")) parse_requests(r->value, r->key_where, out.requests, d);
 }
 
 void check_pool_machines(const Scenario& s, const MachineSpec* machine, Diags& d) {

@@ -17,10 +17,6 @@
 
 namespace tessera::requests {
 
-// round_robin: the i-th request to replica i mod R. least_outstanding: to the replica with the
-// fewest requests waiting or running (the lowest index among equals).
-enum class Router { round_robin, least_outstanding };
-
 // Per-request SLOs for goodput (a request is good when it meets every one set; 0 = unset).
 struct RequestSlo {
   double ttft_s = 0;

@@ -33,7 +33,7 @@ RequestStream::RequestStream(const StreamSpec& spec)
 
 std::uint64_t RequestStream::total() const {
   if (spec_->arrival.kind == ArrivalKind::trace)
-    return std::min<std::uint64_t>(spec_->requests, spec_->trace.size());
+    return spec_->trace ? std::min<std::uint64_t>(spec_->requests, spec_->trace->size()) : 0;
   return spec_->requests;
 }
 
@@ -81,9 +81,9 @@ bool RequestStream::next(Request& out) {
   if (sent_ >= total()) return false;
   const ArrivalSpec& a = spec_->arrival;
   if (a.kind == ArrivalKind::trace) {
-    const TraceRow& row = spec_->trace[static_cast<std::size_t>(sent_)];
+    const TraceRow& row = (*spec_->trace)[static_cast<std::size_t>(sent_)];
     out.id = sent_++;
-    out.arrival_s = row.time_s - spec_->trace.front().time_s;
+    out.arrival_s = row.time_s - spec_->trace->front().time_s;
     out.input = row.input;
     out.output = row.output;
     out.prefix_id = row.prefix_id;

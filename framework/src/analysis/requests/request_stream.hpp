@@ -17,41 +17,10 @@
 #include <vector>
 
 #include "analysis/requests/random_stream.hpp"
+#include "scenario/request_spec.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::requests {
-
-enum class ArrivalKind { poisson, gamma, constant, concurrency, trace };
-
-struct ArrivalSpec {
-  ArrivalKind kind = ArrivalKind::poisson;
-  double rate_per_s = 1;         // poisson, gamma, constant: requests per second
-  double cv = 1;                 // gamma: the coefficient of variation of the gaps
-  std::int64_t concurrency = 1;  // concurrency: clients
-};
-
-enum class LengthKind { fixed, uniform, lognormal, table };
-
-struct LengthSpec {
-  LengthKind kind = LengthKind::fixed;
-  std::int64_t value = 1;                              // fixed
-  std::int64_t min = 1, max = 1;                       // uniform; lognormal's clamp (max 0: none)
-  double median = 1, sigma = 0;                        // lognormal
-  std::vector<std::pair<std::int64_t, double>> table;  // table: (tokens, weight > 0)
-};
-
-// Shared prefixes: each request starts with the prefix of one of `groups` groups (drawn
-// uniformly), `tokens` long, counted in its input. groups = 0: none.
-struct PrefixSpec {
-  std::int64_t groups = 0;
-  std::int64_t tokens = 0;
-};
-
-struct TraceRow {
-  double time_s = 0;
-  std::int64_t input = 0, output = 0;
-  std::int64_t prefix_id = -1;
-};
 
 struct Request {
   std::uint64_t id = 0;  // 0, 1, ... in arrival order (closed loop: in order of sending)
@@ -60,16 +29,6 @@ struct Request {
   std::int64_t output = 0;  // generated tokens, the first (from the prefill) included; >= 1
   std::int64_t prefix_id = -1;
   std::int64_t prefix_tokens = 0;
-};
-
-struct StreamSpec {
-  ArrivalSpec arrival;
-  LengthSpec input, output;
-  PrefixSpec prefix;
-  std::uint64_t requests = 1000;  // how many are sent (a trace: at most its rows)
-  std::uint64_t warmup = 0;       // the first this many are simulated, not measured
-  std::uint64_t seed = 1;
-  std::vector<TraceRow> trace;  // trace: sorted by time
 };
 
 class TESSERA_API RequestStream {
