@@ -8,7 +8,9 @@ namespace tessera::requests {
 
 Replica::Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index)
     : limits_(limits), steps_(steps), index_(index) {
-  scheduled_.reserve(static_cast<std::size_t>(std::max<std::int64_t>(limits.max_sequences, 1)));
+  const auto slots = static_cast<std::size_t>(std::clamp<std::int64_t>(limits.max_sequences, 1, 1 << 16));
+  scheduled_.reserve(slots);
+  running_.reserve(slots);
 }
 
 void Replica::enqueue(const Request& r) {

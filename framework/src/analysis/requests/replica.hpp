@@ -94,7 +94,7 @@ class TESSERA_API Replica {
   StepMemo& steps_;
   std::int64_t index_;
   std::deque<Sequence> waiting_;
-  std::deque<Sequence> running_;  // admission order
+  std::vector<Sequence> running_;  // admission order (reserved: max_sequences)
   std::vector<Scheduled> scheduled_;
   std::int64_t used_blocks_ = 0;
   std::int64_t preemptions_ = 0;
