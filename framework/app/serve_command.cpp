@@ -17,6 +17,7 @@
 #include "report/disagg_report.hpp"
 #include "report/pareto_plot.hpp"
 #include "report/serve_report.hpp"
+#include "report/simulation_report.hpp"
 #include "scope_option.hpp"
 #include "studies/installation.hpp"
 #include "studies/serve_entry.hpp"
@@ -217,6 +218,8 @@ int serve_command(const Args& args) {
       if (disagg)
         print_disagg_text(text, study.description(), *disagg, *served.disagg_notes, result, 20,
                           served.answer.also, term.width);
+      if (served.simulated)
+        print_simulation(text, *served.simulated, study.scenario().serving.requests, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

@@ -4,6 +4,7 @@
 #include "studies/documents/provenance.hpp"
 #include "studies/documents/result_documents.hpp"
 #include "studies/documents/scope_documents.hpp"
+#include "studies/documents/simulation_document.hpp"
 
 namespace tessera::studies {
 
@@ -16,12 +17,24 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
   so.on_point = options.on_point;
-  ServeStudyResult r{run_serving_answer(context.session(), so), {}, std::nullopt, nullptr, nullptr};
+  ServeStudyResult r{
+      run_serving_answer(context.session(), so), {}, std::nullopt, std::nullopt, nullptr, nullptr};
   r.notes = serve_point_notes(context.session(), r.answer.aggregated);
   if (r.answer.disagg)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
+  if (scenario.serving.requests.given)
+    if (const ServeRecord* best = r.answer.aggregated.best()) {
+      const ServingSlo& slo = scenario.serving.slo;
+      const requests::RequestSlo per_request{slo.ttft_s < kNoSlo ? slo.ttft_s : 0,
+                                             slo.tpot_s < kNoSlo ? slo.tpot_s : 0};
+      r.simulated = requests::simulate_point(context.session(), best->config, best->point,
+                                             scenario.serving.requests, per_request);
+    }
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);
+  if (r.simulated)
+    r.document["simulation"] =
+        simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
   // The other scopes: the same study, quietly (no progress, no rows).
   add_scope_documents(r.document, scenario.workload.scope, options.scopes, [&](Scope scope) {
     const Scenario scoped = with_scope(scenario, scope);

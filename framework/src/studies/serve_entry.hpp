@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/requests/configuration_sim.hpp"
 #include "analysis/serving_answer.hpp"
 #include "studies/study_context.hpp"
 #include "studies/study_description.hpp"
@@ -39,6 +40,9 @@ struct ServeStudyResult {
   // point's (or closest miss's) engine-KV limits, and the disaggregated study's link and pools.
   ServePointNotes notes;
   std::optional<DisaggNotes> disagg_notes;
+  // serving.requests given and a best point found: that point under the request stream
+  // (docs/physics.md §12.5).
+  std::optional<requests::SimulatedPoint> simulated;
   nlohmann::json document;    // null unless ServeOptions::document
   nlohmann::json provenance;  // null unless ServeOptions::document (also the document's `provenance`)
 };

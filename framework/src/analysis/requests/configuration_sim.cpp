@@ -36,7 +36,7 @@ ReplicaKv replica_kv(const Evaluator& ev, const ParallelConfig& c, const Layout&
 }
 
 SimResult simulate_configuration(const Session& session, const ParallelConfig& c, const ServingPoint& point,
-                                 const RequestsSpec& spec, SimOptions options) {
+                                 const RequestsSpec& spec, SimOptions options, ReplicaKv* kv_out) {
   const Evaluator& ev = session.evaluator();
   Evaluation holder, scratch;
   ev.layout_for(c, holder);
@@ -44,6 +44,7 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
   HostStepTimer timer(ev, c, holder.layout, scratch);
   timer.set_token_budget(point.token_budget);
   const ReplicaKv kv = replica_kv(ev, c, holder.layout, timer, point.token_budget);
+  if (kv_out) *kv_out = kv;
   options.limits.max_sequences = point.batch;
   options.limits.token_budget = point.token_budget;
   options.limits.chunked_prefill = point.token_budget > 0;
@@ -52,6 +53,17 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
   options.replicas = c.dp;
   options.router = spec.router;
   return simulate(spec.stream, timer, options);
+}
+
+SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, const ServingPoint& point,
+                              const RequestsSpec& spec, const RequestSlo& slo) {
+  SimulatedPoint out;
+  out.config = c;
+  out.point = point;
+  SimOptions o;
+  o.slo = slo;
+  out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
+  return out;
 }
 
 }  // namespace tessera::requests

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "analysis/requests/request_sim.hpp"
+#include "analysis/requests/simulated_point.hpp"
 #include "eval/session.hpp"
 #include "scenario/request_spec.hpp"
 #include "tessera/export.hpp"
@@ -15,27 +16,23 @@
 
 namespace tessera::requests {
 
-// Tokens per KV block without a framework's rule (vLLM's default --block-size).
-inline constexpr std::int64_t kDefaultBlockTokens = 16;
-
-// The KV of one replica: blocks of `block_tokens`, and where the figure came from.
-struct ReplicaKv {
-  std::int64_t blocks = 0;
-  std::int64_t block_tokens = kDefaultBlockTokens;
-  bool engine_rule = false;  // a framework's KV rule; false: the memory plugin's largest fit
-};
-
 // The replica KV of configuration `c` (its own layout) at `token_budget` (a framework rule's
 // profile pass). Without a rule, the largest context one sequence may hold beside the weights
 // (the memory plugin's kv_fits, by bisection), in whole blocks.
 TESSERA_API ReplicaKv replica_kv(const Evaluator& ev, const ParallelConfig& c, const Layout& layout,
                                  StepTimer& timer, std::int64_t token_budget);
 
+// The best point of a serving study simulated under the scenario's request stream, its
+// per-request SLOs (the scenario's TTFT and TPOT targets) counting goodput.
+TESSERA_API SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c,
+                                          const ServingPoint& point, const RequestsSpec& spec,
+                                          const RequestSlo& slo);
+
 // `spec`'s stream through configuration `c` at `point`. `options`' limits are set here; its
 // other fields (exact, memoize, slo, on_request) are the caller's. Throws InputError when the
 // configuration's layout is not valid.
 TESSERA_API SimResult simulate_configuration(const Session& session, const ParallelConfig& c,
                                              const ServingPoint& point, const RequestsSpec& spec,
-                                             SimOptions options = {});
+                                             SimOptions options = {}, ReplicaKv* kv_out = nullptr);
 
 }  // namespace tessera::requests

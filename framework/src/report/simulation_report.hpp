@@ -1,0 +1,18 @@
+#pragma once
+// `tessera serve`'s text for the best point simulated under the scenario's request stream
+// (docs/physics.md §12.5): a percentile table (mean, P50, P90, P99 of TTFT, TPOT, ITL, end to
+// end and queueing, with the 95 % half-widths of the means and P99s), then throughput, goodput,
+// KV occupancy, queue depth and preemptions.
+#include <cstddef>
+#include <ostream>
+
+#include "analysis/requests/simulated_point.hpp"
+#include "scenario/request_spec.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera {
+
+TESSERA_API void print_simulation(std::ostream& os, const requests::SimulatedPoint& s,
+                                  const RequestsSpec& spec, std::size_t width);
+
+}  // namespace tessera

@@ -1,0 +1,83 @@
+#include "studies/documents/simulation_document.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "studies/documents/config_json.hpp"
+
+namespace tessera::studies {
+
+namespace {
+
+// null for a statistic that is not defined (no value, or no interval under two batches).
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+nlohmann::json metric_json(const requests::MetricSummary& m) {
+  nlohmann::json j;
+  j["count"] = m.count;
+  j["mean_s"] = number(m.mean);
+  j["mean_half_width_s"] = number(m.mean_half_width);
+  for (std::size_t p = 0; p < requests::kPercentiles.size(); ++p) {
+    const std::string key = "p" + std::to_string(static_cast<int>(requests::kPercentiles[p]));
+    j[key + "_s"] = number(m.percentile[p]);
+    j[key + "_half_width_s"] = number(m.half_width[p]);
+  }
+  j["max_s"] = number(m.max);
+  return j;
+}
+
+const char* arrival_name(requests::ArrivalKind k) {
+  constexpr std::array<const char*, 5> names{"poisson", "gamma", "constant", "concurrency", "trace"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+}  // namespace
+
+nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
+                               const MachineSpec& machine) {
+  const requests::SimResult& r = s.result;
+  nlohmann::json j;
+  j["config"] = config_json(s.config, machine);
+  j["batch"] = s.point.batch;
+  j["token_budget"] = s.point.token_budget;
+  j["replica_kv_blocks"] = s.kv.blocks;
+  j["replica_kv_block_tokens"] = s.kv.block_tokens;
+  j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
+  nlohmann::json stream;
+  stream["arrival"] = arrival_name(spec.stream.arrival.kind);
+  if (spec.stream.arrival.kind == requests::ArrivalKind::poisson ||
+      spec.stream.arrival.kind == requests::ArrivalKind::gamma ||
+      spec.stream.arrival.kind == requests::ArrivalKind::constant)
+    stream["rate_per_s"] = spec.stream.arrival.rate_per_s;
+  if (spec.stream.arrival.kind == requests::ArrivalKind::gamma) stream["cv"] = spec.stream.arrival.cv;
+  if (spec.stream.arrival.kind == requests::ArrivalKind::concurrency)
+    stream["concurrency"] = spec.stream.arrival.concurrency;
+  if (spec.stream.arrival.kind == requests::ArrivalKind::trace) {
+    stream["trace"] = spec.trace_file;
+    stream["trace_rows_left_out"] = spec.trace_skipped;
+  }
+  stream["seed"] = spec.stream.seed;
+  stream["router"] = spec.router == requests::Router::round_robin ? "round_robin" : "least_outstanding";
+  j["stream"] = stream;
+  j["requests_sent"] = r.sent;
+  j["requests_measured"] = r.measured;
+  j["requests_rejected"] = r.rejected;
+  j["ttft"] = metric_json(r.ttft);
+  j["tpot"] = metric_json(r.tpot);
+  j["itl"] = metric_json(r.itl);
+  j["e2e"] = metric_json(r.e2e);
+  j["queueing"] = metric_json(r.queue);
+  j["window_s"] = number(r.window_s);
+  j["output_tokens_per_s"] = number(r.output_tokens_per_s);
+  j["requests_per_s"] = number(r.requests_per_s);
+  j["goodput_requests_per_s"] = number(r.goodput_requests_per_s);
+  j["kv_occupancy_mean"] = number(r.kv_occupancy_mean);
+  j["kv_occupancy_peak"] = number(r.kv_occupancy_peak);
+  j["queue_depth_mean"] = number(r.queue_depth_mean);
+  j["preemptions"] = r.preemptions;
+  j["engine_iterations"] = r.iterations;
+  return j;
+}
+
+}  // namespace tessera::studies

@@ -1,0 +1,71 @@
+// `tessera serve` with serving.requests (studies/serve_entry.cpp): the best point is simulated
+// under the stream; its percentiles are in the --json document (`simulation`, SI units) and in
+// the text (report/simulation_report.cpp), and they are those of simulate_configuration on the
+// same point.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "report/simulation_report.hpp"
+#include "search_fixture.hpp"
+#include "studies/serve_entry.hpp"
+
+using namespace tessera;
+
+TEST_CASE("serve simulates the best point of a scenario with a request stream") {
+  studies::ScenarioOptions o;
+  o.path = test::scenario_path("llama3.1-70b-serve-4k1k-h100-poisson.yaml");
+  const studies::StudyContext study(o, {}, studies::StudyKind::serve);
+  studies::ServeOptions so;
+  so.threads = 2;
+  so.document = true;
+  const studies::ServeStudyResult r = studies::serve(study, so);
+  const ServeRecord* best = r.answer.aggregated.best();
+  REQUIRE(best);
+  REQUIRE(r.simulated);
+  CHECK(r.simulated->config == best->config);
+  CHECK(r.simulated->point.batch == best->point.batch);
+  const requests::SimResult& sim = r.simulated->result;
+  CHECK(sim.sent == 2000);
+  CHECK(sim.measured == 1800);  // the warm-up: a tenth
+  CHECK(sim.rejected == 0);
+  // At 1 request/s far below capacity: nearly no queue, TTFT a few prefills, throughput the
+  // arrival rate (1 request of 1,024 tokens a second, within its Poisson noise).
+  CHECK(sim.ttft.percentile[0] < 1.0);
+  CHECK(sim.requests_per_s == Approx(1.0).epsilon(0.1));
+  CHECK(sim.output_tokens_per_s == Approx(1024).epsilon(0.1));
+  // The same point simulated directly gives the same figures.
+  const RequestsSpec& spec = study.scenario().serving.requests;
+  const requests::SimResult direct =
+      requests::simulate_configuration(study.session(), best->config, best->point, spec, [] {
+        requests::SimOptions s;
+        s.slo = {1.0, 0.050};
+        return s;
+      }());
+  CHECK(direct.ttft.percentile == sim.ttft.percentile);
+  CHECK(direct.goodput_requests_per_s == sim.goodput_requests_per_s);
+  // The document: percentiles in seconds, named with their unit.
+  const nlohmann::json& j = r.document.at("simulation");
+  CHECK(j.at("ttft").at("p99_s").get<double>() == sim.ttft.percentile[2]);
+  CHECK(j.at("tpot").at("p90_s").get<double>() == sim.tpot.percentile[1]);
+  CHECK(j.at("stream").at("arrival") == "poisson");
+  CHECK(j.at("requests_measured") == 1800);
+  // The text.
+  std::ostringstream text;
+  print_simulation(text, *r.simulated, spec, 0);
+  CHECK(text.str().find("Poisson arrivals at 1.000 requests/s; 2000 sent, 1800 measured") !=
+        std::string::npos);
+  CHECK(text.str().find("TTFT") != std::string::npos);
+  CHECK(text.str().find("P99") != std::string::npos);
+}
+
+TEST_CASE("serve without a request stream simulates nothing") {
+  studies::ScenarioOptions o;
+  o.path = test::scenario_path("llama3.1-70b-serve-4k1k-h100.yaml");
+  const studies::StudyContext study(o, {}, studies::StudyKind::serve);
+  studies::ServeOptions so;
+  so.threads = 2;
+  so.document = true;
+  const studies::ServeStudyResult r = studies::serve(study, so);
+  CHECK_FALSE(r.simulated);
+  CHECK_FALSE(r.document.contains("simulation"));
+}
