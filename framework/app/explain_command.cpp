@@ -57,7 +57,6 @@ int explain_command(const Args& args) {
       scenario.plugins.latency = {choice};
     });
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
-    const Session& session = study.session();
     const studies::ExplainEntry entry(study);
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
@@ -74,8 +73,8 @@ int explain_command(const Args& args) {
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       if (result.canonicalised())
-        text << wrap_list("(canonicalised from ", format_config(result.parsed, session.machine()) + ")",
-                          term.width)
+        text << wrap_list("(canonicalised from ",
+                          format_config(result.parsed, study.scenario().machine) + ")", term.width)
              << "\n";
       print_explain(text, study.description(), result, term.width);
       print_fitted(std::cout, text.str(), term);

@@ -58,14 +58,13 @@ int sensitivity_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     const Study study = open_study(o.common, o.scenario_path);
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
-    const Session& session = study.session();
     const studies::SensitivityEntry entry(study);  // the scenario's search plugin
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("sensitivity", args));
     // The scenario's machine, then (--hardware) two perturbations of each hardware knob.
     StudyShape shape;
-    if (hw) shape.machines = 1 + 2 * static_cast<std::uint64_t>(hardware_knobs(session).size());
+    if (hw) shape.machines = 1 + 2 * entry.hardware_knob_count();
     plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
     const studies::SensitivityOptions so{par, hw, threads, bar.callback()};

@@ -92,14 +92,14 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
 }
 
 // Every file through Outputs: a temporary file renamed over its name on commit (atomic).
-void write_deploy(const std::string& dir, const Session& session, const ServeResult& result,
+void write_deploy(const std::string& dir, const Scenario& scenario, const ServeResult& result,
                   const DisaggStudy* disagg) {
   std::error_code ec;
   std::filesystem::create_directory(dir, ec);
   if (ec) throw InputError("--deploy: cannot create " + dir + ": " + ec.message());
-  const std::vector<DeployEntry> entries = deploy_entries(session, result, disagg, 3);
+  const std::vector<DeployEntry> entries = deploy_entries(scenario, result, disagg, 3);
   Outputs files;
-  for (const DeployFile& f : render_deploy(session.scenario(), entries))
+  for (const DeployFile& f : render_deploy(scenario, entries))
     files.add_in_folder("--deploy", (std::filesystem::path(dir) / f.name).string())->stream() << f.content;
   files.commit_all();
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))  // the scripts run as written
@@ -178,7 +178,6 @@ int serve_command(const Args& args) {
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve);
     const Scenario& scenario = study.scenario();
     so.scopes = listed_scopes(o.scopes_raw, scenario);
-    const Session& session = study.session();
     refuse_hardware_sweep(scenario);
     so.top = parse_top(f.top_text, scenario.report.top);
     if (f.deploy_given) check_deploy_dir(f.deploy_dir, scenario);
@@ -206,7 +205,7 @@ int serve_command(const Args& args) {
     if (report.json) report.json->stream() << served.document.dump(2) << "\n";
     if (so.document) write_html(html, served.document);
     outputs.commit_all();
-    if (f.deploy_given) write_deploy(f.deploy_dir, session, result, disagg ? &*disagg : nullptr);
+    if (f.deploy_given) write_deploy(f.deploy_dir, scenario, result, disagg ? &*disagg : nullptr);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       print_serve_text(text, study.description(), result, served.notes, 20, term.width);

@@ -7,23 +7,17 @@
 #include "analysis/requests/configuration_sim.hpp"
 #include "eval/host_step_timer.hpp"
 #include "eval/serving_evaluator.hpp"
-#include "search_fixture.hpp"
+#include "serve_fixture.hpp"
 
 using namespace tessera;
 using namespace tessera::requests;
 
 namespace {
 
+// The suite's serving scenario (Llama-3.1-70B 4K/1K on H100) under continuous batching.
 Scenario serve_70b() {
-  Scenario s = test::load("llama3.1-70b-decode-4k-h100.yaml");
-  s.workload.mode = Mode::serve;
-  s.workload.input = 4096;
-  s.workload.output = 1024;
-  s.workload.context = 4096;
-  s.workload.batch = 1;
-  s.workload.chunk = 0;
+  Scenario s = test::serve_scenario();
   s.plugins.serving = test::choice("aggregated");
-  s.plugins.objectives = {test::choice("throughput")};
   return s;
 }
 

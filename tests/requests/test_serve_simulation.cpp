@@ -11,14 +11,27 @@
 
 using namespace tessera;
 
-TEST_CASE("serve simulates the best point of a scenario with a request stream") {
+namespace {
+
+studies::ScenarioOptions shipped(const char* name) {
   studies::ScenarioOptions o;
-  o.path = test::scenario_path("llama3.1-70b-serve-4k1k-h100-poisson.yaml");
-  const studies::StudyContext study(o, {}, studies::StudyKind::serve);
+  o.path = test::scenario_path(name);
+  return o;
+}
+
+studies::ServeStudyResult served(const studies::StudyContext& study) {
   studies::ServeOptions so;
   so.threads = 2;
   so.document = true;
-  const studies::ServeStudyResult r = studies::serve(study, so);
+  return studies::serve(study, so);
+}
+
+}  // namespace
+
+TEST_CASE("serve simulates the best point of a scenario with a request stream") {
+  const studies::StudyContext study(shipped("llama3.1-70b-serve-4k1k-h100-poisson.yaml"), {},
+                                    studies::StudyKind::serve);
+  const studies::ServeStudyResult r = served(study);
   const ServeRecord* best = r.answer.aggregated.best();
   REQUIRE(best);
   REQUIRE(r.simulated);
@@ -59,13 +72,9 @@ TEST_CASE("serve simulates the best point of a scenario with a request stream") 
 }
 
 TEST_CASE("serve without a request stream simulates nothing") {
-  studies::ScenarioOptions o;
-  o.path = test::scenario_path("llama3.1-70b-serve-4k1k-h100.yaml");
-  const studies::StudyContext study(o, {}, studies::StudyKind::serve);
-  studies::ServeOptions so;
-  so.threads = 2;
-  so.document = true;
-  const studies::ServeStudyResult r = studies::serve(study, so);
+  const studies::StudyContext study(shipped("llama3.1-70b-serve-4k1k-h100.yaml"), {},
+                                    studies::StudyKind::serve);
+  const studies::ServeStudyResult r = served(study);
   CHECK_FALSE(r.simulated);
   CHECK_FALSE(r.document.contains("simulation"));
 }

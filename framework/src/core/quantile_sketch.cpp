@@ -16,6 +16,19 @@ int QuantileSketch::index_of(double x) const { return static_cast<int>(std::ceil
 
 double QuantileSketch::value_of(int index) const { return 2 * std::pow(gamma_, index) / (gamma_ + 1); }
 
+std::uint64_t& QuantileSketch::bucket(int i) {
+  if (counts_.empty()) {
+    offset_ = i;
+    counts_.assign(1, 0);
+  } else if (i < offset_) {
+    counts_.insert(counts_.begin(), static_cast<std::size_t>(offset_ - i), 0);
+    offset_ = i;
+  } else if (i >= offset_ + static_cast<int>(counts_.size())) {
+    counts_.resize(static_cast<std::size_t>(i - offset_ + 1), 0);
+  }
+  return counts_[static_cast<std::size_t>(i - offset_)];
+}
+
 void QuantileSketch::add(double x, std::uint64_t count) {
   if (!(x >= 0) || !std::isfinite(x)) throw std::invalid_argument("sketch value negative or not finite");
   if (count_ == 0) {
@@ -37,16 +50,7 @@ void QuantileSketch::add(double x, std::uint64_t count) {
     last_index_ = index_of(x);
   }
   const int i = last_index_;
-  if (counts_.empty()) {
-    offset_ = i;
-    counts_.assign(1, 0);
-  } else if (i < offset_) {
-    counts_.insert(counts_.begin(), static_cast<std::size_t>(offset_ - i), 0);
-    offset_ = i;
-  } else if (i >= offset_ + static_cast<int>(counts_.size())) {
-    counts_.resize(static_cast<std::size_t>(i - offset_ + 1), 0);
-  }
-  counts_[static_cast<std::size_t>(i - offset_)] += count;
+  bucket(i) += count;
 }
 
 void QuantileSketch::merge(const QuantileSketch& other) {
@@ -63,17 +67,7 @@ void QuantileSketch::merge(const QuantileSketch& other) {
   zeros_ += other.zeros_;
   for (std::size_t j = 0; j < other.counts_.size(); ++j) {
     if (other.counts_[j] == 0) continue;
-    const int i = other.offset_ + static_cast<int>(j);
-    if (counts_.empty()) {
-      offset_ = i;
-      counts_.assign(1, 0);
-    } else if (i < offset_) {
-      counts_.insert(counts_.begin(), static_cast<std::size_t>(offset_ - i), 0);
-      offset_ = i;
-    } else if (i >= offset_ + static_cast<int>(counts_.size())) {
-      counts_.resize(static_cast<std::size_t>(i - offset_ + 1), 0);
-    }
-    counts_[static_cast<std::size_t>(i - offset_)] += other.counts_[j];
+    bucket(other.offset_ + static_cast<int>(j)) += other.counts_[j];
   }
 }
 

@@ -38,6 +38,7 @@ class TESSERA_API QuantileSketch {
 
  private:
   int index_of(double x) const;
+  std::uint64_t& bucket(int index);  // the count of bucket `index`, the range grown to hold it
   double value_of(int index) const;
   double value_at_rank(std::uint64_t rank) const;  // the rank-th smallest value (0-based), estimated
 

@@ -34,10 +34,10 @@ std::int64_t instances(const FrameworkProfile& f, const DeployEntry& e) {
 
 }  // namespace
 
-std::vector<DeployEntry> deploy_entries(const Session& session, const ServeResult& result,
+std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeResult& result,
                                         const DisaggStudy* disagg, std::size_t top) {
   std::vector<DeployEntry> out;
-  const MachineSpec& m = session.machine();
+  const MachineSpec& m = scenario.machine;
   const std::string rank = result.axes.empty() ? std::string("the ranking") : result.axes.front().name;
   for (std::size_t i = 0; i < std::min(top, result.top.size()); ++i) {
     const ServeRecord& r = result.top[i];
@@ -57,7 +57,7 @@ std::vector<DeployEntry> deploy_entries(const Session& session, const ServeResul
     const std::string pair = "tokens/s/PE " + fixed(p.tokens_per_s_per_pe, 1) + ", TTFT " +
                              fixed(p.ttft_s * 1e3, 1) + " ms, TPOT " + fixed(p.tpot_s * 1e3, 2) + " ms, " +
                              std::to_string(p.pes) + " PEs (both pools)";
-    const std::int64_t isl = session.scenario().workload.input;
+    const std::int64_t isl = scenario.workload.input;
     DeployEntry pe;
     pe.label = "disagg-prefill";
     pe.title = "the disaggregated best pair's prefill pool (" + std::to_string(p.x) +

@@ -33,7 +33,8 @@ struct DeployFile {
 // first `top` of the study's top N: best, top-2, top-3, ...), then, when the disaggregated study
 // found a best pair within the SLO, its prefill and decode pools (prefill: `prefill_batch`
 // prompts per iteration, token budget batch x ISL; decode: batch B, token budget B).
-TESSERA_API std::vector<DeployEntry> deploy_entries(const Session& session, const ServeResult& result,
+// `scenario`: the study's (its machine, its prompt length).
+TESSERA_API std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeResult& result,
                                                     const DisaggStudy* disagg, std::size_t top);
 
 // The launch script of one entry (and its config file when the framework takes one).

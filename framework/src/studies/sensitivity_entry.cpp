@@ -43,4 +43,8 @@ nlohmann::json SensitivityEntry::document(const SensitivityStudy& result, const 
   return j;
 }
 
+std::uint64_t SensitivityEntry::hardware_knob_count() const {
+  return static_cast<std::uint64_t>(hardware_knobs(context_.session()).size());
+}
+
 }  // namespace tessera::studies

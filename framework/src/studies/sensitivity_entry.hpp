@@ -30,6 +30,8 @@ class TESSERA_API SensitivityEntry {
  public:
   explicit SensitivityEntry(const StudyContext& context);  // the plan: the scenario's search plugin
   SensitivityStudy compute(const SensitivityOptions& options) const;
+  // The hardware knobs --hardware perturbs (each twice): the study's size before it runs.
+  std::uint64_t hardware_knob_count() const;
   // The --json document of `result` (computed with `options`), with its provenance.
   nlohmann::json document(const SensitivityStudy& result, const SensitivityOptions& options,
                           const DocumentOptions& extras = {}) const;
