@@ -43,9 +43,10 @@ TEST_CASE("at low load a simulated TTFT is the configuration's prefill time") {
   SimOptions o;
   o.exact = true;
   const SimResult r = simulate_configuration(session, tp8(), ServingPoint{8, 0}, spec, o);
+  const ParallelConfig c = tp8();  // the timer holds it: it must outlive the timer
   Evaluation holder, scratch;
-  session.evaluator().layout_for(tp8(), holder);
-  HostStepTimer timer(session.evaluator(), tp8(), holder.layout, scratch);
+  session.evaluator().layout_for(c, holder);
+  HostStepTimer timer(session.evaluator(), c, holder.layout, scratch);
   const double prefill = timer.prefill_chunk(4096, 0, true);
   CHECK(r.ttft.max == Approx(prefill).epsilon(0.005));
   CHECK(r.ttft.percentile[0] == Approx(prefill).epsilon(0.005));
@@ -81,10 +82,11 @@ TEST_CASE("a saturated configuration carries the steady-state aggregated through
 TEST_CASE("replica KV - the memory plugin's largest fit in whole blocks") {
   const Scenario sc = serve_70b();
   const Session session(sc, test::registry());
+  const ParallelConfig c = tp8();  // the timer holds it: it must outlive the timer
   Evaluation holder, scratch;
-  session.evaluator().layout_for(tp8(), holder);
-  HostStepTimer timer(session.evaluator(), tp8(), holder.layout, scratch);
-  const ReplicaKv kv = replica_kv(session.evaluator(), tp8(), holder.layout, timer, 8192);
+  session.evaluator().layout_for(c, holder);
+  HostStepTimer timer(session.evaluator(), c, holder.layout, scratch);
+  const ReplicaKv kv = replica_kv(session.evaluator(), c, holder.layout, timer, 8192);
   CHECK_FALSE(kv.engine_rule);
   CHECK(kv.block_tokens == 16);
   const std::int64_t tokens = kv.blocks * kv.block_tokens;
