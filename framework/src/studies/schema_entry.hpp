@@ -4,6 +4,7 @@
 // asked for, in table order, and for --json-schema the JSON Schema document
 // (studies/documents/json_schema.hpp). The CLI (`tessera schema`) renders the rows
 // (report/schema_listing.hpp, report/schema_markdown.hpp) or prints the document.
+#include <cstdint>
 #include <string>
 #include <vector>
 
