@@ -2,6 +2,7 @@
 // from measurements, and reports the held-out error (docs/accuracy.md "Your own measurements").
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "common_options.hpp"
@@ -116,8 +117,10 @@ int calibrate_command(const Args& args) {
     OutputFile* bands = outputs.add("--bands", bands_path);
     co.on_inputs = [&outputs](const std::vector<std::string>&) { outputs.refuse_inputs_read(); };
     const studies::CalibrateEntry entry(common.plugin_paths, common.plugin_overrides);
-    const calibration::Calibration c = entry.compute(co);
-    if (json) json->stream() << calibration::calibration_json(c, command, entry.provenance());
+    const studies::CalibrateResult result =
+        entry.compute(co, json ? std::optional<std::string>(command) : std::nullopt);
+    const calibration::Calibration& c = result.calibration;
+    if (json) json->stream() << result.document.dump(2) << "\n";
     if (out) out->stream() << calibration::family_blocks_yaml(c);
     if (bands) bands->stream() << calibration::bands_csv(c, command, entry.provenance_comment());
     outputs.commit_all();

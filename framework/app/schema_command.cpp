@@ -1,16 +1,15 @@
 // `tessera schema`: the keys of the model, machine and scenario files from the field table — a
-// listing for people, markdown key tables for the docs, a JSON Schema for editors. Rendering:
-// report/schema_listing, report/schema_markdown, report/json_schema.
+// listing for people, markdown key tables for the docs, a JSON Schema for editors. The façade entry
+// studies/schema_entry returns the rows and the JSON Schema document; report/schema_listing and
+// report/schema_markdown render the rows.
 #include <iostream>
+#include <stdexcept>
 
 #include "common_options.hpp"
-#include "core/nearest_name.hpp"
-#include "core/text_file.hpp"
 #include "exit_codes.hpp"
-#include "report/field_text.hpp"
-#include "report/json_schema.hpp"
 #include "report/schema_listing.hpp"
 #include "report/schema_markdown.hpp"
+#include "studies/schema_entry.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -35,14 +34,6 @@ constexpr const char* kSchemaExamples =
     "  tessera schema scenario | grep sweep\n"
     "  tessera schema --json-schema model > model.schema.json\n"
     "  tessera schema --markdown --doc docs/scenario-format.md\n";
-
-schema::FieldFile parse_kind(const std::string& name) {
-  schema::FieldFile f{};
-  if (schema::field_file_from_name(name, &f)) return f;
-  const std::vector<std::string> kinds = {"model", "machine", "scenario"};
-  throw InputError("unknown kind '" + name + "' for tessera schema" + did_you_mean(name, kinds) +
-                   "; the kinds are model, machine and scenario");
-}
 
 }  // namespace
 
@@ -70,30 +61,28 @@ int schema_command(const Args& args) {
       return kExitOk;
     }
     if (json_schema && markdown) throw InputError("--json-schema and --markdown exclude each other");
-    if (!doc.empty() && !markdown) throw InputError("--doc FILE goes with --markdown");
-    if (!doc.empty() && !kind.empty())
-      throw InputError("--doc FILE takes no kind (its sections name theirs)");
-
-    std::vector<schema::FieldFile> kinds;
-    if (!kind.empty())
-      kinds.push_back(parse_kind(kind));
-    else
-      kinds = {schema::FieldFile::model, schema::FieldFile::machine, schema::FieldFile::scenario};
+    studies::SchemaOptions options;
+    options.kind = kind;
+    options.form = json_schema ? studies::SchemaForm::json_schema
+                   : markdown  ? studies::SchemaForm::markdown
+                               : studies::SchemaForm::listing;
+    options.doc = doc;
+    const studies::SchemaResult result = studies::file_schema(options);
 
     if (json_schema) {
-      std::cout << schema::json_schema(kind.empty() ? schema::FieldFile::scenario : kinds[0]).dump(2) << '\n';
+      std::cout << result.document.dump(2) << '\n';
     } else if (!doc.empty()) {
       try {
-        std::cout << schema::regenerate_markdown(read_text_file(doc, "the --doc file"));
+        std::cout << schema::regenerate_markdown(result.doc_text);
       } catch (const std::invalid_argument& e) {
         throw InputError(doc + ": " + e.what());
       }
     } else {
-      for (std::size_t i = 0; i < kinds.size(); ++i) {
+      for (std::size_t i = 0; i < result.kinds.size(); ++i) {
+        const studies::SchemaKind& k = result.kinds[i];
         if (i) std::cout << '\n';
-        if (markdown && kinds.size() > 1) std::cout << "#### " << schema::field_file_name(kinds[i]) << "\n\n";
-        std::cout << (markdown ? schema::markdown_key_table(schema::field_file_name(kinds[i]))
-                               : schema::schema_listing(kinds[i]));
+        if (markdown && result.kinds.size() > 1) std::cout << "#### " << k.name << "\n\n";
+        std::cout << (markdown ? schema::markdown_key_table(k.name) : schema::schema_listing(k.file));
       }
     }
     return kExitOk;

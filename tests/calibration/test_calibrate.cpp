@@ -11,6 +11,7 @@
 #include "analysis/calibration/percentiles.hpp"
 #include "registry_fixture.hpp"
 #include "report/calibration_report.hpp"
+#include "studies/documents/calibration_document.hpp"
 #include "tessera/error.hpp"
 #include "tessera_build_paths.hpp"
 
@@ -239,6 +240,14 @@ TEST_CASE("calibrate: recovers the constants synthetic rows were generated from"
   for (const ScoredRow& s : c.protocol[1].pooled()) held.push_back(s.ape);
   CHECK(*median(held) < 0.03);
   CHECK_THAT(family_block_yaml(c, "TEST"), Contains("efficiency:\n  family: TEST\n  gemm_efficiency: 0."));
+  // The --json document (studies/documents/calibration_document.hpp): no provenance when none is given.
+  const nlohmann::json doc = calibration_json(c, "tessera calibrate synthetic.csv");
+  CHECK(doc.at("command") == "tessera calibrate synthetic.csv");
+  CHECK_FALSE(doc.contains("provenance"));
+  CHECK(doc.at("fitted_values") == 5);
+  REQUIRE(doc.at("protocol").size() == 2);
+  CHECK(doc.at("protocol")[0].at("fold") == fold_name(FoldKind::in_sample));
+  CHECK(doc.at("protocol")[0].at("rows") == in_sample.size());
 }
 
 TEST_CASE("calibrate: single-stage rates of the 2024-2026 file are fitted and deployments are not",

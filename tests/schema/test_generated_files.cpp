@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/field_text.hpp"
-#include "report/json_schema.hpp"
 #include "report/schema_markdown.hpp"
+#include "studies/documents/field_text.hpp"
+#include "studies/documents/json_schema.hpp"
 #include "tessera_build_paths.hpp"
 
 using namespace tessera;

@@ -4,7 +4,9 @@
 
 #include "field_rows_util.hpp"
 #include "json_schema_check.hpp"
-#include "report/json_schema.hpp"
+#include "studies/documents/field_text.hpp"
+#include "studies/documents/json_schema.hpp"
+#include "studies/schema_entry.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;
@@ -181,4 +183,30 @@ TEST_CASE("json schema of a scenario takes references choices and lists") {
   CHECK(allows(*tp, Json::array({1, 2, 4})));
   CHECK_FALSE(allows(*tp, Json::array({0, 2})));
   CHECK_FALSE(allows(*tp, "four"));
+}
+
+TEST_CASE("the schema entry lists the three kinds in order and builds one JSON Schema", "[schema][entry]") {
+  studies::SchemaOptions o;
+  const studies::SchemaResult all = studies::file_schema(o);
+  REQUIRE(all.kinds.size() == 3);
+  CHECK(all.kinds[0].name == "model");
+  CHECK(all.kinds[1].name == "machine");
+  CHECK(all.kinds[2].name == "scenario");
+  CHECK(all.kinds[1].rows == schema::rows_of(FieldFile::machine));
+  CHECK(all.document.is_null());
+
+  o.form = studies::SchemaForm::json_schema;  // no kind: the scenario's
+  const studies::SchemaResult js = studies::file_schema(o);
+  REQUIRE(js.kinds.size() == 1);
+  CHECK(js.kinds[0].file == FieldFile::scenario);
+  CHECK(js.document == schema::json_schema(FieldFile::scenario));
+
+  o.kind = "model";
+  CHECK(studies::file_schema(o).document == schema::json_schema(FieldFile::model));
+  o.kind = "machin";
+  CHECK_THROWS_WITH(studies::file_schema(o),
+                    Catch::Contains("unknown kind 'machin' for tessera schema (did you mean 'machine'?)"));
+  o.kind = "";
+  o.doc = "docs/scenario-format.md";  // a --doc goes with the markdown form only
+  CHECK_THROWS_WITH(studies::file_schema(o), "--doc FILE goes with --markdown");
 }

@@ -29,8 +29,8 @@ std::string sample_note(std::size_t drawn, std::size_t sample, std::uint64_t see
 
 std::string search_pareto_plot(const StudyDescription& study, const SearchResult& res, std::size_t width,
                                bool unicode) {
-  if (!res.best || res.objectives.empty()) return "";
-  const ObjectiveSlot y0 = res.objectives.front();
+  if (!res.best || study.objectives.empty()) return "";
+  const ObjectiveInfo y0 = study.objectives.front();
   std::vector<ScatterPoint> pts;
   std::size_t drawn = 0;
   for (const SearchPoint& p : res.points)

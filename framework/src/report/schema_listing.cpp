@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "report/field_text.hpp"
 #include "report/text_table.hpp"
+#include "studies/documents/field_text.hpp"
 
 namespace tessera::schema {
 

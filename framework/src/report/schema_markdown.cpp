@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "report/field_text.hpp"
 #include "scenario/field_table.hpp"
+#include "studies/documents/field_text.hpp"
 
 namespace tessera::schema {
 

@@ -50,7 +50,7 @@ std::string units_text(const MachineSpec& m, const ConfigRecord& r) {
 
 }  // namespace
 
-std::string human_objective(const ObjectiveSlot& o, double v) {
+std::string human_objective(const ObjectiveInfo& o, double v) {
   if (!std::isfinite(v)) return "—";
   if (o.unit == "s") return format_quantity(v, Dimension::time, 4);
   if (o.unit == "tok/s") return fmt_tokens(v);
@@ -62,7 +62,7 @@ std::string human_objective(const ObjectiveSlot& o, double v) {
 }
 
 void write_search_csv_header(std::ostream& os, const StudyDescription& study,
-                             const std::vector<ObjectiveSlot>& objectives) {
+                             const std::vector<ObjectiveInfo>& objectives) {
   const MachineSpec& m = study.machine();
   os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant";
   for (const auto& o : objectives) os << ",objective_" << objective_key(o);
@@ -74,7 +74,7 @@ void write_search_csv_header(std::ostream& os, const StudyDescription& study,
 }
 
 void write_search_csv_row(std::ostream& os, const StudyDescription& study,
-                          const std::vector<ObjectiveSlot>& objectives, const ConfigRecord& r) {
+                          const std::vector<ObjectiveInfo>& objectives, const ConfigRecord& r) {
   const MachineSpec& m = study.machine();
   const ParallelConfig& c = r.config;
   os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
@@ -94,8 +94,8 @@ void write_search_csv_row(std::ostream& os, const StudyDescription& study,
 
 std::string search_csv(const StudyDescription& study, const SearchResult& res) {
   std::ostringstream os;
-  write_search_csv_header(os, study, res.objectives);
-  for (const ConfigRecord& r : res.records) write_search_csv_row(os, study, res.objectives, r);
+  write_search_csv_header(os, study, study.objectives);
+  for (const ConfigRecord& r : res.records) write_search_csv_row(os, study, study.objectives, r);
   return os.str();
 }
 
@@ -117,7 +117,7 @@ void print_scenario_header(std::ostream& os, const StudyDescription& study) {
 void print_search_text(std::ostream& os, const StudyDescription& study, const SearchResult& res,
                        std::size_t pareto_rows, std::size_t width) {
   const MachineSpec& m = study.machine();
-  const auto& objs = res.objectives;
+  const std::vector<ObjectiveInfo>& objs = study.objectives;
   print_scenario_header(os, study);
   os << "counts     enumerated " << res.counts.enumerated << ", valid " << res.counts.valid << ", feasible "
      << res.counts.feasible << ", evaluated " << res.counts.evaluated;

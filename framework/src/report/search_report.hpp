@@ -20,9 +20,9 @@ TESSERA_API std::string search_csv(const StudyDescription& study, const SearchRe
 // The same piecewise, for streaming rows as the search produces them (SearchOptions::on_record):
 // the header line, then one line per record.
 TESSERA_API void write_search_csv_header(std::ostream& os, const StudyDescription& study,
-                                         const std::vector<ObjectiveSlot>& objectives);
+                                         const std::vector<ObjectiveInfo>& objectives);
 TESSERA_API void write_search_csv_row(std::ostream& os, const StudyDescription& study,
-                                      const std::vector<ObjectiveSlot>& objectives, const ConfigRecord& r);
+                                      const std::vector<ObjectiveInfo>& objectives, const ConfigRecord& r);
 
 // The scenario line: name, model, machine, workload, scope, plugins.
 TESSERA_API void print_scenario_header(std::ostream& os, const StudyDescription& study);
@@ -32,6 +32,6 @@ TESSERA_API void print_search_text(std::ostream& os, const StudyDescription& stu
                                    std::size_t width = 0);
 
 // "1.234 ms", "812.3 tok/s", "0.412".
-TESSERA_API std::string human_objective(const ObjectiveSlot& o, double v);
+TESSERA_API std::string human_objective(const ObjectiveInfo& o, double v);
 
 }  // namespace tessera

@@ -34,7 +34,7 @@ std::string time_text(double s) { return std::isfinite(s) ? format_quantity(s, D
 std::string bytes_text(double b) { return format_quantity(b, Dimension::bytes, 3); }
 
 // The index of the cost-per-million-tokens objective among the study's, or -1.
-int cost_objective(const std::vector<ObjectiveSlot>& objectives) {
+int cost_objective(const std::vector<ObjectiveInfo>& objectives) {
   for (std::size_t i = 0; i < objectives.size(); ++i)
     if (objectives[i].name == plugin_defaults::kCostPerMtokObjective) return static_cast<int>(i);
   return -1;
@@ -123,9 +123,8 @@ void print_engine_kv(std::ostream& os, const StudyDescription& study, const Engi
 // The best point's (or the closest miss's) lines of the text report.
 // `label` ("best       ") opens the first line: the configuration in `explain --config` syntax,
 // so that it can be pasted (tests/terminal/test_answers_cli.cpp), broken after a comma to fit `width`.
-void print_point(std::ostream& os, const StudyDescription& study, const ServeResult& res,
-                 const ServeRecord& b, const EngineKvNote& kv_note, const std::string& label,
-                 std::size_t width) {
+void print_point(std::ostream& os, const StudyDescription& study, const ServeRecord& b,
+                 const EngineKvNote& kv_note, const std::string& label, std::size_t width) {
   const MachineSpec& m = study.machine();
   const char* pad = "           ";
   os << wrap_list(label, format_config(b.config, m), width > 0 ? width : 100) << '\n';  // as kColumns
@@ -145,10 +144,10 @@ void print_point(std::ostream& os, const StudyDescription& study, const ServeRes
      << " tok/s in all" << thr << "\n";
   // Fitted to 100 columns, as the rest of the report (the statement names its provenance).
   os << pad << "band " << wrap_words(band_statement(band), 100, std::string(pad) + "     ") << '\n';
-  const int cost = cost_objective(res.objectives);
+  const int cost = cost_objective(study.objectives);
   if (cost >= 0)
     os << pad << "cost per million tokens "
-       << human_objective(res.objectives[static_cast<std::size_t>(cost)],
+       << human_objective(study.objectives[static_cast<std::size_t>(cost)],
                           b.objectives[static_cast<std::size_t>(cost)])
        << '\n';
   os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes) << " of "
@@ -156,10 +155,10 @@ void print_point(std::ostream& os, const StudyDescription& study, const ServeRes
      << study.workload.input + study.workload.output << " tokens)\n";
   print_engine_kv(os, study, kv_note, b, pad);
   bool any_other = false;
-  for (std::size_t i = 0; i < res.objectives.size(); ++i) {
-    const std::string& n = res.objectives[i].name;
+  for (std::size_t i = 0; i < study.objectives.size(); ++i) {
+    const std::string& n = study.objectives[i].name;
     if (static_cast<int>(i) == cost || n == "tokens_per_s_per_pe" || n == "tokens_per_s_per_user") continue;
-    os << (any_other ? ", " : pad) << n << ' ' << human_objective(res.objectives[i], b.objectives[i]);
+    os << (any_other ? ", " : pad) << n << ' ' << human_objective(study.objectives[i], b.objectives[i]);
     any_other = true;
   }
   if (any_other) os << '\n';
@@ -181,7 +180,7 @@ std::string render_table(const StudyDescription& study, const ServeResult& res,
                          const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k, bool tail,
                          std::size_t width = 0) {
   const MachineSpec& m = study.machine();
-  const int cost = cost_objective(res.objectives);
+  const int cost = cost_objective(study.objectives);
   std::vector<std::string> head{"#", "parallelism", "batch", "budget", "PEs", "TTFT", "TPOT"};
   if (tail) head.push_back("TPOT tail");
   head.push_back("tok/s/user");
@@ -251,7 +250,7 @@ void write_serve_csv_header(std::ostream& os, const StudyDescription& study) {
         "token_budget_tokens,replicas,pes,ttft_s,tpot_s,tpot_tail_s,e2e_s,tokens_per_s,tokens_per_s_per_pe,"
         "tokens_per_s_per_user,prefill_time_share,max_batch,chunk_tokens,chunk_iterations,kv_tokens_peak,"
         "kv_fits,used_bytes,budget_bytes";
-  for (const ObjectiveSlot& o : study.objectives) os << ",objective_" << objective_key(o);
+  for (const ObjectiveInfo& o : study.objectives) os << ",objective_" << objective_key(o);
   os << ",runnable,feasible,verdict,slo_ratio,reason\n";
 }
 
@@ -306,7 +305,7 @@ void print_serve_text(std::ostream& os, const StudyDescription& study, const Ser
   os << "           not runnable: KV does not fit " << c.kv_overflow << ", unsupported " << c.unsupported
      << ", invalid " << c.invalid << ", non-finite " << c.non_finite << "\n\n";
   if (const ServeRecord* b = res.best()) {
-    print_point(os, study, res, *b, notes.best, "best       ", width);
+    print_point(os, study, *b, notes.best, "best       ", width);
     os << "\nPareto frontier over";
     for (const ServeAxis& a : res.axes) os << ' ' << a.name;
     os << ": " << res.frontier.size() << " points";
@@ -336,7 +335,7 @@ void print_serve_text(std::ostream& os, const StudyDescription& study, const Ser
   if (res.closest_miss) {
     os << "no point meets the SLO; the closest miss is " << fixed(res.closest_miss->slo_ratio, 2)
        << "x the SLO (" << res.closest_miss->reason << "):\n";
-    print_point(os, study, res, *res.closest_miss, notes.closest_miss, "miss       ", width);
+    print_point(os, study, *res.closest_miss, notes.closest_miss, "miss       ", width);
     return;
   }
   // Say which reasons there were (the counts above), and where to look.

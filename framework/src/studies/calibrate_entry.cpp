@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "scenario/scenario_loader.hpp"
+#include "studies/documents/calibration_document.hpp"
 #include "studies/documents/provenance.hpp"
 #include "tessera/error.hpp"
 
@@ -61,8 +62,11 @@ CalibrateEntry::CalibrateEntry(const std::vector<std::string>& plugin_paths,
                                const std::vector<std::string>& overrides)
     : registry_(plugin_paths, true, overrides) {}
 
-calibration::Calibration CalibrateEntry::compute(const calibration::CalibrateOptions& plan) const {
-  return calibration::calibrate(registry_, plan);
+CalibrateResult CalibrateEntry::compute(const calibration::CalibrateOptions& plan,
+                                        const std::optional<std::string>& command) const {
+  CalibrateResult result{calibration::calibrate(registry_, plan), nullptr};
+  if (command) result.document = calibration::calibration_json(result.calibration, *command, provenance());
+  return result;
 }
 
 nlohmann::json CalibrateEntry::provenance() const { return provenance_json(registry_); }

@@ -3,9 +3,10 @@
 // machine-family and framework-profile values fitted to measurements and scored on rows each
 // held-out fold never saw (analysis/calibration/calibration_study.hpp), planned from the command
 // line's choices (checked: rounds, sources, profile key, framework, folds, bands, the CSVs exist;
-// the rows' data root found), computed on the registry of the plugin path, with its provenance.
-// The CLI (`tessera calibrate`) renders it (report/calibration_report.hpp: the --json document,
-// the family blocks, the band file, the text).
+// the rows' data root found), computed on the registry of the plugin path, returning the
+// calibration, its --json document (studies/documents/calibration_document.hpp) and provenance.
+// The CLI (`tessera calibrate`) renders it (report/calibration_report.hpp: the family blocks,
+// the band file, the text).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -37,11 +38,18 @@ struct CalibrateOptions {
 // the options are listed above).
 TESSERA_API calibration::CalibrateOptions plan_calibration(const CalibrateOptions& options);
 
+struct CalibrateResult {
+  calibration::Calibration calibration;
+  nlohmann::json document;  // the --json document, with the provenance; null unless asked for
+};
+
 class TESSERA_API CalibrateEntry {
  public:
   CalibrateEntry(const std::vector<std::string>& plugin_paths, const std::vector<std::string>& overrides);
-  // Fits and scores (InputError, Cancelled: calibration::calibrate).
-  calibration::Calibration compute(const calibration::CalibrateOptions& plan) const;
+  // Fits and scores (InputError, Cancelled: calibration::calibrate); with `command` (the command
+  // line the document records), builds the --json document too.
+  CalibrateResult compute(const calibration::CalibrateOptions& plan,
+                          const std::optional<std::string>& command = std::nullopt) const;
   // The provenance of the plugins it loaded: the --json member, and as the band file's comments.
   nlohmann::json provenance() const;
   std::string provenance_comment() const;

@@ -43,7 +43,8 @@ const std::array<const char*, kEvaluateNumbers>& evaluate_number_columns() {
 
 std::vector<std::string> objective_columns(const Session& session) {
   std::vector<std::string> names;
-  for (const auto& o : session.evaluator().objectives()) names.push_back("objective_" + objective_key(o));
+  for (const auto& o : session.evaluator().objectives())
+    names.push_back("objective_" + objective_key(objective_info(o)));
   return names;
 }
 

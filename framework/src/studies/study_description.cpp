@@ -11,7 +11,7 @@ StudyDescription describe_study(const Session& session) {
   d.latency_name = session.latency_name();
   d.calibration_note = session.calibration_note();
   d.workload = session.workload();
-  d.objectives = session.evaluator().objectives();
+  d.objectives = objective_infos(session.evaluator().objectives());
   d.band = session_band(session);
   return d;
 }

@@ -16,6 +16,7 @@
 #include "analysis/serving_answer.hpp"
 #include "scenario/scenario.hpp"
 #include "studies/documents/disagg_document.hpp"  // DisaggBestAggregated
+#include "studies/objective_info.hpp"
 #include "tessera/export.hpp"
 #include "tessera/workload.hpp"
 
@@ -28,7 +29,7 @@ struct StudyDescription {
   std::string latency_name;               // the latency model evaluated
   std::string calibration_note;           // Session::calibration_note()
   Workload workload;                      // the evaluation context's (serve: ISL and OSL)
-  std::vector<ObjectiveSlot> objectives;  // the evaluator's: names, units, directions
+  std::vector<ObjectiveInfo> objectives;  // the evaluator's: names, units, directions
   Band band;                              // session_band(): the error band of every figure
   const ModelSpec& model() const { return scenario.model; }
   const MachineSpec& machine() const { return scenario.machine; }

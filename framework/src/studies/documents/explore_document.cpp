@@ -52,7 +52,8 @@ nlohmann::json explore_json(const Session& session, const ExploreResult& result)
                      {"cost_USD", json_number(p.cost)},
                      {"search", {{"evaluated", p.counts.evaluated}, {"valid", p.counts.valid}}},
                      {"pareto", result.on_pareto(i)}};
-    if (p.feasible) e["best"] = record_json(session, session.evaluator().objectives(), p.best);
+    if (p.feasible)
+      e["best"] = record_json(session, objective_infos(session.evaluator().objectives()), p.best);
     pts.push_back(e);
   }
   j["points"] = pts;

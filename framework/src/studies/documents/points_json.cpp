@@ -20,7 +20,7 @@ void knobs_json(nlohmann::json& j, const MachineSpec& m, const ParallelConfig& c
   j["cp_placement"] = m.placement_name(c.cp_placement);
 }
 
-nlohmann::json objectives_json(const std::vector<ObjectiveSlot>& slots,
+nlohmann::json objectives_json(const std::vector<ObjectiveInfo>& slots,
                                const std::array<double, kMaxObjectives>& values) {
   nlohmann::json obj = nlohmann::json::object();
   for (std::size_t i = 0; i < slots.size() && i < values.size(); ++i)
@@ -42,12 +42,13 @@ void add_tally(nlohmann::json& j, nlohmann::json points, std::uint64_t seen, boo
 
 void add_search_points(nlohmann::json& j, const Session& session, const SearchResult& res) {
   const MachineSpec& m = session.machine();
+  const std::vector<ObjectiveInfo> infos = objective_infos(res.objectives);
   nlohmann::json points = nlohmann::json::array();
   for (const SearchPoint& p : res.points) {
     nlohmann::json row;
     row["id"] = p.key;
     knobs_json(row, m, p.config);
-    row["objectives"] = objectives_json(res.objectives, p.objectives);
+    row["objectives"] = objectives_json(infos, p.objectives);
     row["latency_s"] = json_number(p.latency_s);
     row["throughput_tok_s"] = json_number(p.throughput_tok_s);
     row["pes"] = p.pes;
@@ -60,6 +61,7 @@ void add_search_points(nlohmann::json& j, const Session& session, const SearchRe
 
 void add_serve_points(nlohmann::json& j, const Session& session, const ServeResult& res) {
   const MachineSpec& m = session.machine();
+  const std::vector<ObjectiveInfo> infos = objective_infos(res.objectives);
   nlohmann::json points = nlohmann::json::array();
   for (const ServePoint& p : res.points) {
     nlohmann::json row;
@@ -73,7 +75,7 @@ void add_serve_points(nlohmann::json& j, const Session& session, const ServeResu
     row["tpot_s"] = json_number(p.tpot_s);
     row["tokens_per_s_per_pe"] = json_number(p.tokens_per_s_per_pe);
     row["tokens_per_s_per_user"] = json_number(p.tokens_per_s_per_user);
-    row["objectives"] = objectives_json(res.objectives, p.objectives);
+    row["objectives"] = objectives_json(infos, p.objectives);
     row["feasible"] = p.feasible;
     points.push_back(std::move(row));
   }

@@ -19,7 +19,7 @@ std::string unit_suffix(const std::string& unit) {
   return s;
 }
 
-std::string objective_key(const ObjectiveSlot& o) {
+std::string objective_key(const ObjectiveInfo& o) {
   // An objective whose name already says its unit is not suffixed twice.
   for (const char* name : plugin_defaults::kSelfDescribingObjectives)
     if (o.name == name) return o.name;
@@ -34,6 +34,7 @@ std::string machine_level_name(const MachineSpec& m, std::size_t p) {
 // the knobs but dp, the score and every objective but the PE count exactly equal.
 std::vector<std::vector<std::size_t>> run_dp_groups(const SearchResult& res,
                                                     const std::vector<std::size_t>& rows) {
+  const std::vector<ObjectiveInfo> infos = objective_infos(res.objectives);
   std::vector<DpGroupKey> keys;
   keys.reserve(rows.size());
   for (std::size_t i : rows) {
@@ -42,7 +43,7 @@ std::vector<std::vector<std::size_t>> run_dp_groups(const SearchResult& res,
     k.add(r.score);
     if (res.objectives.empty()) k.add(r.latency_s);
     for (std::size_t o = 0; o < res.objectives.size(); ++o)
-      if (!is_pe_count_objective(res.objectives[o])) k.add(r.objectives[o]);
+      if (!is_pe_count_objective(infos[o])) k.add(r.objectives[o]);
     keys.push_back(std::move(k));
   }
   return dp_groups(keys);
@@ -87,7 +88,7 @@ void name_run_dp_groups(nlohmann::json& list, const SearchResult& res, const std
 
 }  // namespace
 
-nlohmann::json record_json(const Session& session, const std::vector<ObjectiveSlot>& objectives,
+nlohmann::json record_json(const Session& session, const std::vector<ObjectiveInfo>& objectives,
                            const ConfigRecord& r) {
   const MachineSpec& m = session.machine();
   nlohmann::json j = config_json(r.config, m);
@@ -135,21 +136,21 @@ nlohmann::json search_json(const Session& session, const SearchResult& res) {
                  {"feasible", res.counts.feasible},
                  {"evaluated", res.counts.evaluated}};
   if (res.counts.non_finite > 0) j["counts"]["non_finite"] = res.counts.non_finite;
+  const std::vector<ObjectiveInfo> infos = objective_infos(res.objectives);
   nlohmann::json objs = nlohmann::json::array();
-  for (const auto& o : res.objectives)
+  for (const ObjectiveInfo& o : infos)
     objs.push_back({{"name", o.name},
                     {"direction", o.direction == Direction::maximize ? "maximize" : "minimize"},
                     {"unit", o.unit},
                     {"key", objective_key(o)}});
   j["objectives"] = objs;
-  j["best"] =
-      res.best ? record_json(session, res.objectives, res.records[*res.best]) : nlohmann::json(nullptr);
+  j["best"] = res.best ? record_json(session, infos, res.records[*res.best]) : nlohmann::json(nullptr);
   nlohmann::json pareto = nlohmann::json::array();
-  for (std::size_t i : res.pareto) pareto.push_back(record_json(session, res.objectives, res.records[i]));
+  for (std::size_t i : res.pareto) pareto.push_back(record_json(session, infos, res.records[i]));
   name_run_dp_groups(pareto, res, res.pareto);
   j["pareto"] = pareto;
   nlohmann::json top = nlohmann::json::array();
-  for (std::size_t i : res.top) top.push_back(record_json(session, res.objectives, res.records[i]));
+  for (std::size_t i : res.top) top.push_back(record_json(session, infos, res.records[i]));
   name_run_dp_groups(top, res, res.top);
   j["top"] = top;
   return j;

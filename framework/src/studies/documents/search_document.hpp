@@ -7,6 +7,7 @@
 
 #include "analysis/search_driver.hpp"
 #include "eval/session.hpp"
+#include "studies/objective_info.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
@@ -14,10 +15,10 @@ namespace tessera {
 // "s" -> "_s", "tok/s" -> "_tok_s", "" -> "".
 TESSERA_API std::string unit_suffix(const std::string& unit);
 // Objective column/key name: "latency_s", "efficiency", "cost_USD".
-TESSERA_API std::string objective_key(const ObjectiveSlot& o);
+TESSERA_API std::string objective_key(const ObjectiveInfo& o);
 
 // One record as JSON: knobs, objectives, totals, memory (SI).
-TESSERA_API nlohmann::json record_json(const Session& session, const std::vector<ObjectiveSlot>& objectives,
+TESSERA_API nlohmann::json record_json(const Session& session, const std::vector<ObjectiveInfo>& objectives,
                                        const ConfigRecord& r);
 // `tessera run --json`: scenario, counts, objectives, best, pareto, top.
 TESSERA_API nlohmann::json search_json(const Session& session, const SearchResult& result);

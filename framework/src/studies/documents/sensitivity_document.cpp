@@ -38,7 +38,7 @@ nlohmann::json sensitivity_json(const Session& session, const SensitivityStudy& 
   j["machine"] = session.machine().name;
   j["latency_model"] = session.latency_name();
   j["search"] = session.scenario().plugins.search.name;
-  j["best"] = record_json(session, study.objectives, study.best);
+  j["best"] = record_json(session, objective_infos(study.objectives), study.best);
   j["band"] = band_summary_json(session_band(session));  // the band of every latency in the document
   if (study.has_parallelism) {
     nlohmann::json a = nlohmann::json::array();

@@ -17,6 +17,7 @@ namespace tessera {
 // serving point, and every axis and objective value but the PE count's exactly equal.
 std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
                                                       const std::vector<ServeRecord>& rows) {
+  const std::vector<ObjectiveInfo> infos = objective_infos(res.objectives);
   std::vector<DpGroupKey> keys;
   keys.reserve(rows.size());
   for (const ServeRecord& r : rows) {
@@ -27,7 +28,7 @@ std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
     for (std::size_t i = 0; i < res.axes.size() && i < r.axis_values.size(); ++i)
       if (!(res.axes[i].name == "pes" || res.axes[i].unit == "PE")) k.add(r.axis_values[i]);
     for (std::size_t i = 0; i < res.objectives.size(); ++i)
-      if (!is_pe_count_objective(res.objectives[i])) k.add(r.objectives[i]);
+      if (!is_pe_count_objective(infos[i])) k.add(r.objectives[i]);
     keys.push_back(std::move(k));
   }
   return dp_groups(keys);
@@ -121,7 +122,8 @@ nlohmann::json serve_record_json(const Session& session, const ServeResult& resu
   j["kv_fits"] = mt.kv_fits;
   nlohmann::json obj = nlohmann::json::object();
   for (std::size_t i = 0; i < result.objectives.size(); ++i)
-    obj[objective_key(result.objectives[i])] = json_number(r.runnable ? r.objectives[i] : NAN);
+    obj[objective_key(objective_info(result.objectives[i]))] =
+        json_number(r.runnable ? r.objectives[i] : NAN);
   j["objectives"] = obj;
   j["weights_bytes"] = num(r.weights_bytes);
   j["kv_bytes"] = num(r.kv_bytes);

@@ -1,4 +1,4 @@
-#include "report/json_schema.hpp"
+#include "studies/documents/json_schema.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 
 #include "core/dotted_path.hpp"
 #include "host/param_validation.hpp"
-#include "report/field_text.hpp"
+#include "studies/documents/field_text.hpp"
 #include "tessera/dtype.hpp"
 
 namespace tessera::schema {

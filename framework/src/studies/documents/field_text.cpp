@@ -1,4 +1,4 @@
-#include "report/field_text.hpp"
+#include "studies/documents/field_text.hpp"
 
 #include "core/dotted_path.hpp"
 #include "host/param_validation.hpp"
