@@ -1,5 +1,6 @@
 #include "core/quantiles.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -7,14 +8,17 @@
 
 namespace tessera {
 
+double quantile_of_sorted(std::span<const double> v, double fraction) {
+  if (v.empty()) throw std::invalid_argument("quantile of no values");
+  const double h = (static_cast<double>(v.size()) - 1) * std::clamp(fraction, 0.0, 1.0);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
 double percentile_of_sorted(std::span<const double> sorted, double q) {
-  if (sorted.empty()) throw std::invalid_argument("percentile of no values");
   if (!(q >= 0 && q <= 100)) throw std::invalid_argument("percentile outside [0, 100]");
-  const double r = q / 100.0 * static_cast<double>(sorted.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(r));
-  if (lo + 1 >= sorted.size()) return sorted[sorted.size() - 1];
-  const double f = r - static_cast<double>(lo);
-  return sorted[lo] + f * (sorted[lo + 1] - sorted[lo]);
+  return quantile_of_sorted(sorted, q / 100.0);
 }
 
 std::size_t batch_count(std::size_t n) {

@@ -22,6 +22,10 @@ namespace tessera {
 inline constexpr std::size_t kBatches = 20;
 inline constexpr std::size_t kMinBatchSize = 10;
 
+// The quantile at `fraction` (clamped to [0, 1]) of `sorted` (ascending, not empty), linear
+// interpolation ("R-7", Hyndman & Fan 1996): the one rule for calibration's error percentiles
+// (analysis/calibration/percentiles.hpp) and the request simulator's.
+TESSERA_API double quantile_of_sorted(std::span<const double> sorted, double fraction);
 // The q-th percentile (0 <= q <= 100) of `sorted` (ascending, not empty), linear interpolation.
 TESSERA_API double percentile_of_sorted(std::span<const double> sorted, double q);
 

@@ -34,22 +34,12 @@ std::string value_text(const Calibration& c, const FittedValue& v) {
   return fmt("%.4g", v.value);
 }
 
-std::vector<double> apes(const Calibration& c, const std::vector<ScoredRow>& rows,
-                         bool (*keep)(const FitRow&)) {
-  std::vector<double> out;
-  for (const ScoredRow& s : rows)
-    if (!keep || keep(c.data.rows[s.row])) out.push_back(s.ape);
-  return out;
-}
-
 std::optional<double> mean(const std::vector<double>& v) {
   if (v.empty()) return std::nullopt;
   double s = 0;
   for (double x : v) s += x;
   return s / static_cast<double>(v.size());
 }
-
-bool target_only(const FitRow& r) { return !r.extra; }
 
 // Held-out rows of one fold kind grouped by `key` (source label, family).
 std::map<std::string, std::vector<double>> by_key(const Calibration& c, const ProtocolScore& ps,
@@ -62,7 +52,6 @@ std::map<std::string, std::vector<double>> by_key(const Calibration& c, const Pr
 std::string source_key(const FitRow& r) { return validation::source_label(r.source); }
 std::string family_key(const FitRow& r) { return r.family; }
 std::string file_key(const FitRow& r) { return r.file; }
-std::string metric_key(const FitRow& r) { return r.row ? r.row->metric : std::string(); }
 
 void print_group_table(std::ostream& os, const Calibration& c, const char* title,
                        std::string (*key)(const FitRow&)) {

@@ -231,4 +231,16 @@ std::vector<Band> error_bands(const Calibration& c, const ProtocolScore& loso) {
   return out;
 }
 
+std::vector<double> apes(const Calibration& c, const std::vector<ScoredRow>& rows,
+                         bool (*keep)(const FitRow&)) {
+  std::vector<double> out;
+  for (const ScoredRow& s : rows)
+    if (!keep || keep(c.data.rows[s.row])) out.push_back(s.ape);
+  return out;
+}
+
+bool target_only(const FitRow& r) { return !r.extra; }
+
+std::string metric_key(const FitRow& r) { return r.row ? r.row->metric : std::string(); }
+
 }  // namespace tessera::calibration

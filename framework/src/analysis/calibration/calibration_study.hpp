@@ -77,4 +77,12 @@ TESSERA_API Calibration calibrate(const PluginRegistry& registry, const Calibrat
 // The band rows of the leave-one-source-out fold: per family x framework and per family (`*`).
 TESSERA_API std::vector<Band> error_bands(const Calibration& c, const ProtocolScore& loso);
 
+// The absolute percentage errors of `rows`, those `keep` accepts (nullptr: every row).
+TESSERA_API std::vector<double> apes(const Calibration& c, const std::vector<ScoredRow>& rows,
+                                     bool (*keep)(const FitRow&));
+// The measured metric a row stands for ("" for a row without a measurement).
+TESSERA_API std::string metric_key(const FitRow& r);
+// A row of the target metric itself (not an extra row fitted beside it).
+TESSERA_API bool target_only(const FitRow& r);
+
 }  // namespace tessera::calibration

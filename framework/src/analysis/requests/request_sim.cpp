@@ -19,10 +19,9 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   if (lim.max_sequences <= 0)
     throw std::invalid_argument("request simulation: max sequences must be positive");
   if (opts.replicas <= 0) throw std::invalid_argument("request simulation: replicas must be positive");
-  if (spec.warmup >= RequestStream(spec).total())
-    throw std::invalid_argument("request simulation: the warm-up leaves no request to measure");
-
   RequestStream stream(spec);
+  if (spec.warmup >= stream.total())
+    throw std::invalid_argument("request simulation: the warm-up leaves no request to measure");
   StepMemo steps(timer, opts.memoize);
   std::vector<Replica> replicas;
   replicas.reserve(static_cast<std::size_t>(opts.replicas));

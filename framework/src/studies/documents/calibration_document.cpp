@@ -5,21 +5,7 @@
 #include "studies/documents/json_number.hpp"
 
 namespace tessera::calibration {
-namespace {
-
-// The absolute percentage errors of `rows`, those `keep` accepts (nullptr: every row).
-std::vector<double> apes(const Calibration& c, const std::vector<ScoredRow>& rows,
-                         bool (*keep)(const FitRow&)) {
-  std::vector<double> out;
-  for (const ScoredRow& s : rows)
-    if (!keep || keep(c.data.rows[s.row])) out.push_back(s.ape);
-  return out;
-}
-
-bool target_only(const FitRow& r) { return !r.extra; }
-std::string metric_key(const FitRow& r) { return r.row ? r.row->metric : std::string(); }
-
-}  // namespace
+namespace {}  // namespace
 
 nlohmann::json calibration_json(const Calibration& c, const std::string& command,
                                 const nlohmann::json& provenance) {
