@@ -175,11 +175,11 @@ TEST_CASE("routers spread requests and a closed loop sends on each finish") {
 TEST_CASE("goodput counts the requests meeting every SLO") {
   const StreamSpec s = trace_of({{0, 100, 3, -1}, {0.005, 200, 2, -1}, {1.0, 50, 1, -1}});
   SimOptions o = roomy();
-  o.slo.ttft_s = 0.030;  // r1's 46 ms misses
+  o.slo.push_back(SloTarget{SloLatency::ttft, 0, 0.030, {}});  // r1's 46 ms misses
   SimResult res;
   outcomes(s, o, &res);
   CHECK(res.goodput_requests_per_s == Approx(2 / 1.015));
-  o.slo.tpot_s = 0.020;  // r0's 21.5 ms misses too
+  o.slo.push_back(SloTarget{SloLatency::tpot, 0, 0.020, {}});  // r0's 21.5 ms misses too
   outcomes(s, o, &res);
   CHECK(res.goodput_requests_per_s == Approx(1 / 1.015));
 }

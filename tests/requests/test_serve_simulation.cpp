@@ -49,9 +49,9 @@ TEST_CASE("serve simulates the best point of a scenario with a request stream") 
   // The same point simulated directly gives the same figures.
   const RequestsSpec& spec = study.scenario().serving.requests;
   const requests::SimResult direct =
-      requests::simulate_configuration(study.session(), best->config, best->point, spec, [] {
+      requests::simulate_configuration(study.session(), best->config, best->point, spec, [&] {
         requests::SimOptions s;
-        s.slo = {1.0, 0.050};
+        s.slo = study.scenario().serving.slo.targets;
         return s;
       }());
   CHECK(direct.ttft.percentile == sim.ttft.percentile);

@@ -88,6 +88,14 @@ std::string budget_text(std::int64_t b) { return b > 0 ? std::to_string(b) : "no
 std::string slo_text(const ServingSlo& slo) {
   std::string s;
   auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  if (slo.has_percentiles()) {  // each target with its statistic
+    for (const SloTarget& t : slo.targets)
+      add(std::string(slo_latency_label(t.metric)) + " " + slo_statistic_label(t) +
+          " <= " + format_quantity(t.limit_s, Dimension::time));
+    if (slo.min_tokens_per_s_per_user > 0)
+      add("tokens/s/user mean >= " + format_quantity(slo.min_tokens_per_s_per_user, Dimension::none));
+    return s + " (the steady state binds each metric's tightest)";
+  }
   if (slo.ttft_s < kNoSlo) add("TTFT <= " + format_quantity(slo.ttft_s, Dimension::time));
   if (slo.tpot_s < kNoSlo) add("TPOT <= " + format_quantity(slo.tpot_s, Dimension::time));
   if (slo.e2e_s < kNoSlo) add("E2E <= " + format_quantity(slo.e2e_s, Dimension::time));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
@@ -37,6 +38,38 @@ std::string arrival_text(const RequestsSpec& spec) {
   return "";
 }
 
+// The SLO table: each target, the statistic simulated and whether it holds.
+void print_slo(std::ostream& os, const std::vector<requests::SloCheck>& checks, std::size_t width) {
+  TextTable t({"SLO", "target", "simulated", "met"}, {TextTable::Align::left, TextTable::Align::right,
+                                                      TextTable::Align::right, TextTable::Align::left});
+  std::string missed;
+  for (const requests::SloCheck& c : checks) {
+    const std::string name =
+        std::string(slo_latency_label(c.target.metric)) + " " + slo_statistic_label(c.target);
+    t.add_row({name, "<= " + sim_time(c.target.limit_s), with_interval(c.value_s, c.half_width_s),
+               c.met ? "yes" : "NO"});
+    if (!c.met) missed += (missed.empty() ? "" : ", ") + name;
+  }
+  os << "\n";
+  t.print(os, "  ", width);
+  if (missed.empty())
+    os << "  every SLO met under this stream\n";
+  else
+    os << "  missed under this stream: " << missed
+       << " (the point was chosen by the steady state, which binds each metric's tightest target)\n";
+}
+
+std::string bounds_text(const requests::RequestBounds& b) {
+  std::string s;
+  auto add = [&](const char* name, double v) {
+    if (v < kNoSlo) s += (s.empty() ? "" : ", ") + std::string(name) + " <= " + sim_time(v);
+  };
+  add("TTFT", b.ttft_s);
+  add("TPOT", b.tpot_s);
+  add("E2E", b.e2e_s);
+  return s;
+}
+
 }  // namespace
 
 void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const RequestsSpec& spec,
@@ -68,14 +101,16 @@ void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const
   t.print(os, "  ", width);
   os << "  (± the 95 % interval by batch means; TPOT per request (E2E − TTFT)/(OSL − 1), ITL every gap)\n\n";
   os << "  throughput " << fixed(r.output_tokens_per_s, 1) << " tokens/s, " << fixed(r.requests_per_s, 3)
-     << " requests/s; goodput " << fixed(r.goodput_requests_per_s, 3)
-     << " requests/s within the SLO per request\n";
+     << " requests/s; goodput " << fixed(r.goodput_requests_per_s, 3) << " requests/s";
+  const std::string bounds = bounds_text(r.request_bounds);
+  os << (bounds.empty() ? " (no SLO: every request)" : " within " + bounds + " each") << "\n";
   os << "  KV occupancy mean " << fixed(100 * r.kv_occupancy_mean, 1) << " %, peak "
      << fixed(100 * r.kv_occupancy_peak, 1) << " %; queue " << fixed(r.queue_depth_mean, 2)
      << " requests on average; " << r.preemptions << " preemptions";
   if (r.rejected > 0) os << "; " << r.rejected << " requests refused (longer than a replica's KV)";
   if (spec.trace_skipped > 0) os << "; " << spec.trace_skipped << " trace rows of failed requests left out";
   os << "\n";
+  if (!r.slo.empty()) print_slo(os, r.slo, width);
 }
 
 }  // namespace tessera

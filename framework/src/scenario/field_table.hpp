@@ -47,9 +47,10 @@ enum class FieldUse : std::uint8_t {
 // How a scalar's text is read beyond its ParamType.
 enum class FieldFormat : std::uint8_t {
   plain,
-  tokens,  // an integer token count with an optional K or M suffix (128K, 1M)
-  dtype,   // an enumeration whose choices are the number formats (tessera/dtype.hpp)
-  name,    // a string of letters, digits, '_' or '-' (PE and level names)
+  tokens,      // an integer token count with an optional K or M suffix (128K, 1M)
+  dtype,       // an enumeration whose choices are the number formats (tessera/dtype.hpp)
+  name,        // a string of letters, digits, '_' or '-' (PE and level names)
+  statistics,  // a value, or a mapping of statistics to values: {mean: 500 ms, p99: 2 s} (serving.slo)
 };
 
 // The typed structs a leaf lands in; a slot picks its member. `level` is the level a

@@ -80,9 +80,12 @@ constexpr FieldRow token_list(std::string_view path, const char* def, double min
   return r;
 }
 
-// An SLO on a mean time: a positive time with a unit.
+// An SLO on a latency: a positive time with a unit (a target on the mean), or a mapping of
+// statistics to times ({mean: 500 ms, p99: 2 s}; scenario/slo_spec.hpp).
 constexpr FieldRow slo_time(std::string_view path, const char* help) {
-  return quantity(path, S, Dimension::time, "", true, help);
+  FieldRow r = quantity(path, S, Dimension::time, "", true, help);
+  r.format = FieldFormat::statistics;
+  return r;
 }
 
 constexpr FieldRow kScenarioRows[] = {
@@ -198,10 +201,19 @@ constexpr FieldRow kScenarioRows[] = {
     mapping("serving", S, "",
             "serve only: the service level and the PE budget: {slo, max_pes, disaggregated, prefill_machine, "
             "decode_machine, requests}"),
-    mapping("serving.slo", S, "", "targets on means a serving point must meet (each optional)"),
-    slo_time("serving.slo.ttft", "mean time to first token at most; absent: no target"),
-    slo_time("serving.slo.tpot", "mean time per output token after the first at most; absent: no target"),
-    slo_time("serving.slo.e2e", "mean end-to-end request latency at most; absent: no target"),
+    mapping("serving.slo", S, "",
+            "targets a serving point must meet (each optional); a latency takes a time (on the mean) or "
+            "{mean: T, p<N>: T} (percentiles N in (0, 100)); the steady state binds each metric's tightest "
+            "target, a request simulation each statistic"),
+    slo_time("serving.slo.ttft",
+             "time to first token at most: a time (the mean) or {mean: T, p99: T, ...}; absent: no target"),
+    slo_time(
+        "serving.slo.tpot",
+        "time per output token after the first (per request, (E2E - TTFT)/(OSL - 1)) at most: a time (the "
+        "mean) or {mean: T, p90: T, ...}; absent: no target"),
+    slo_time(
+        "serving.slo.e2e",
+        "end-to-end request latency at most: a time (the mean) or {mean: T, p99: T, ...}; absent: no target"),
     real("serving.slo.tokens_per_s_per_user", S, "", 0, kNoMax, true,
          "mean generated tokens per second per request at least (1/TPOT); absent: no target"),
     integer("serving.max_pes", S, "", 1, kNoMax,

@@ -10,6 +10,7 @@
 #include "physics/kv_transfer.hpp"
 #include "scenario/framework_restriction.hpp"
 #include "scenario/request_spec.hpp"
+#include "scenario/slo_spec.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -76,20 +77,6 @@ inline constexpr std::int64_t kDefaultServingBatch[] = {1, 2, 4, 8, 16, 32, 64, 
 inline constexpr char kDefaultServingBatchText[] = "[1, 2, 4, 8, 16, 32, 64, 128, 256]";
 inline constexpr std::int64_t kDefaultServingTokenBudget[] = {8192};
 inline constexpr char kDefaultServingTokenBudgetText[] = "[8192]";
-
-// mode: serve (`serving:`, docs/scenario-format.md "Serving"). SLOs apply to means; an SLO
-// left out is +infinity (min_tokens_per_s_per_user 0).
-inline constexpr double kNoSlo = std::numeric_limits<double>::infinity();
-
-struct ServingSlo {
-  double ttft_s = kNoSlo;
-  double tpot_s = kNoSlo;
-  double e2e_s = kNoSlo;
-  double min_tokens_per_s_per_user = 0;
-  bool any() const {
-    return ttft_s < kNoSlo || tpot_s < kNoSlo || e2e_s < kNoSlo || min_tokens_per_s_per_user > 0;
-  }
-};
 
 // serving.disaggregated: a prefill pool and a decode pool, rate-matched (docs/physics.md §12.4).
 struct DisaggregationSpec {

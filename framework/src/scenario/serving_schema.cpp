@@ -2,13 +2,17 @@
 #include "scenario/serving_schema.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "core/dotted_path.hpp"
+#include "core/nearest_name.hpp"
 #include "scenario/field_reader.hpp"
 #include "scenario/requests_schema.hpp"
 #include "scenario/schema_util.hpp"
@@ -125,6 +129,61 @@ void parse_sweep_serving(const YNode* sweep, Mode mode, Sweep& s, Diags& d) {
     if (auto v = token_list(*t, path + ".token_budget", true, d)) s.serving_token_budget = std::move(*v);
 }
 
+namespace {
+
+// The percentile of a statistic key: "p99" -> 99, "p99.9" -> 99.9; "mean" -> 0; nullopt when
+// the key is neither; `out_of_range` when it is a percentile outside (0, 100).
+std::optional<double> statistic_percentile(const std::string& key, bool& out_of_range) {
+  out_of_range = false;
+  if (key == "mean") return 0.0;
+  if (key.size() < 2 || (key[0] != 'p' && key[0] != 'P')) return std::nullopt;
+  const char* first = key.data() + 1;
+  const char* last = key.data() + key.size();
+  if (!std::isdigit(static_cast<unsigned char>(*first))) return std::nullopt;
+  double p = 0;
+  const auto r = std::from_chars(first, last, p, std::chars_format::fixed);
+  if (r.ec != std::errc() || r.ptr != last) return std::nullopt;
+  if (!(p > 0 && p < 100)) {
+    out_of_range = true;
+    return std::nullopt;
+  }
+  return p;
+}
+
+// serving.slo.<metric>: a time (a target on the mean) or a mapping {mean: T, p<N>: T, ...}.
+void parse_slo_target(const YNode& n, SloLatency metric, ServingSlo& slo, Diags& d) {
+  const std::string path = std::string("serving.slo.") + slo_latency_key(metric);
+  const schema::FieldRow& row = row_of(path);
+  if (!n.is_mapping()) {
+    if (auto v = read_field(n, path, row, d)) slo.add(SloTarget{metric, 0, v->number, n.where});
+    return;
+  }
+  if (n.entries.empty()) {
+    d.error(n.where, path +
+                         ": expected a time or a mapping of statistics ({mean: 500 ms, p99: 2 s}), found an "
+                         "empty mapping");
+    return;
+  }
+  for (const YEntry& e : n.entries) {
+    bool out_of_range = false;
+    const std::optional<double> pct = statistic_percentile(e.key, out_of_range);
+    const std::string p = path + "." + e.key;
+    if (!pct) {
+      d.error(e.key_where, out_of_range
+                               ? p + ": a percentile must lie in (0, 100), found " + e.key.substr(1)
+                               : p +
+                                     ": expected a statistic, `mean` or a percentile `p<N>` with N in (0, "
+                                     "100) (p50, p90, p99, "
+                                     "p99.9), found '" +
+                                     e.key + "'" + did_you_mean(e.key, {"mean", "p50", "p90", "p95", "p99"}));
+      continue;
+    }
+    if (auto v = read_field(e.value, p, row, d)) slo.add(SloTarget{metric, *pct, v->number, e.value.where});
+  }
+}
+
+}  // namespace
+
 void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
   const YEntry* e = root.is_mapping() ? root.find_entry("serving") : nullptr;
   if (!e) return;
@@ -139,13 +198,8 @@ void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
   if (const YNode* slo = n.find("slo")) {
     if (expect_mapping(*slo, "serving.slo", d)) {
       check_keys(*slo, "serving.slo", *schema_keys("serving.slo"), d);
-      const std::pair<const char*, double*> times[] = {
-          {"ttft", &out.slo.ttft_s}, {"tpot", &out.slo.tpot_s}, {"e2e", &out.slo.e2e_s}};
-      for (const auto& [key, dst] : times)
-        if (const YNode* t = slo->find(key)) {
-          const std::string p = std::string("serving.slo.") + key;
-          if (auto v = read_field(*t, p, row_of(p), d)) *dst = v->number;
-        }
+      for (SloLatency m : {SloLatency::ttft, SloLatency::tpot, SloLatency::e2e})
+        if (const YNode* t = slo->find(slo_latency_key(m))) parse_slo_target(*t, m, out.slo, d);
       if (const YNode* r = slo->find("tokens_per_s_per_user")) {
         const std::string p = "serving.slo.tokens_per_s_per_user";
         if (auto v = read_field(*r, p, row_of(p), d)) out.slo.min_tokens_per_s_per_user = v->number;

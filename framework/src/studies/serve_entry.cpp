@@ -24,11 +24,8 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
   if (scenario.serving.requests.given)
     if (const ServeRecord* best = r.answer.aggregated.best()) {
-      const ServingSlo& slo = scenario.serving.slo;
-      const requests::RequestSlo per_request{slo.ttft_s < kNoSlo ? slo.ttft_s : 0,
-                                             slo.tpot_s < kNoSlo ? slo.tpot_s : 0};
       r.simulated = requests::simulate_point(context.session(), best->config, best->point,
-                                             scenario.serving.requests, per_request);
+                                             scenario.serving.requests, scenario.serving.slo);
     }
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);

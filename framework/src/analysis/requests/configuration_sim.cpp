@@ -56,12 +56,12 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
 }
 
 SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, const ServingPoint& point,
-                              const RequestsSpec& spec, const RequestSlo& slo) {
+                              const RequestsSpec& spec, const ServingSlo& slo) {
   SimulatedPoint out;
   out.config = c;
   out.point = point;
   SimOptions o;
-  o.slo = slo;
+  o.slo = slo.targets;
   out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
   return out;
 }

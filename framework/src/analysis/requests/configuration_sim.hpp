@@ -22,11 +22,11 @@ namespace tessera::requests {
 TESSERA_API ReplicaKv replica_kv(const Evaluator& ev, const ParallelConfig& c, const Layout& layout,
                                  StepTimer& timer, std::int64_t token_budget);
 
-// The best point of a serving study simulated under the scenario's request stream, its
-// per-request SLOs (the scenario's TTFT and TPOT targets) counting goodput.
+// The best point of a serving study simulated under the scenario's request stream, each of
+// `slo`'s TTFT, TPOT and E2E targets checked against the statistic it binds (slo_check.hpp).
 TESSERA_API SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c,
                                           const ServingPoint& point, const RequestsSpec& spec,
-                                          const RequestSlo& slo);
+                                          const ServingSlo& slo);
 
 // `spec`'s stream through configuration `c` at `point`. `options`' limits are set here; its
 // other fields (exact, memoize, slo, on_request) are the caller's. Throws InputError when the

@@ -43,62 +43,78 @@ std::vector<double> MetricStats::values() const {
   return all;
 }
 
-MetricSummary MetricStats::summary() const {
-  MetricSummary s;
+bool MetricStats::intervals() const {
+  // A batch without any value (a metric some requests lack, as TPOT of one-token outputs)
+  // leaves the interval undefined.
+  return batches_ >= 2 && std::all_of(counts_.begin(), counts_.end(), [](auto c) { return c > 0; });
+}
+
+double MetricStats::percentile_of_batch(std::size_t b, double percentile) const {
+  if (!exact_) return sketches_[b].percentile(percentile);
+  std::vector<double> batch = exact_values_[b];
+  std::sort(batch.begin(), batch.end());
+  return percentile_of_sorted(batch, percentile);
+}
+
+Statistic MetricStats::statistic(double percentile) const {
   const std::size_t slots = counts_.size();
+  std::uint64_t count = 0;
   double sum = 0;
   for (std::size_t b = 0; b < slots; ++b) {
-    s.count += counts_[b];
+    count += counts_[b];
     sum += sums_[b];
   }
+  if (count == 0) return {kNaN, kNaN};
+  Statistic s;
+  std::vector<double> per_batch(slots);
+  const bool with_interval = intervals();
+  if (percentile == 0) {
+    s.value = sum / static_cast<double>(count);
+    if (with_interval)
+      for (std::size_t b = 0; b < slots; ++b) per_batch[b] = sums_[b] / static_cast<double>(counts_[b]);
+  } else {
+    if (exact_) {
+      std::vector<double> all = values();
+      std::sort(all.begin(), all.end());
+      s.value = percentile_of_sorted(all, percentile);
+    } else {
+      QuantileSketch all;
+      for (const QuantileSketch& b : sketches_) all.merge(b);
+      s.value = all.percentile(percentile);
+    }
+    if (with_interval)
+      for (std::size_t b = 0; b < slots; ++b) per_batch[b] = percentile_of_batch(b, percentile);
+  }
+  s.half_width = with_interval ? batch_means_half_width(per_batch) : kNaN;
+  return s;
+}
+
+MetricSummary MetricStats::summary() const {
+  MetricSummary s;
+  for (std::uint64_t c : counts_) s.count += c;
   if (s.count == 0) {
     s.mean = s.mean_half_width = s.max = kNaN;
     s.percentile.fill(kNaN);
     s.half_width.fill(kNaN);
     return s;
   }
-  s.mean = sum / static_cast<double>(s.count);
-  // Every batch holds values when the interval is computed; a batch without any (a metric some
-  // requests lack, as TPOT of one-token outputs) leaves the interval undefined.
-  const bool intervals =
-      batches_ >= 2 && std::all_of(counts_.begin(), counts_.end(), [](auto c) { return c > 0; });
-  std::vector<double> per_batch(slots);
-  if (intervals) {
-    for (std::size_t b = 0; b < slots; ++b) per_batch[b] = sums_[b] / static_cast<double>(counts_[b]);
-    s.mean_half_width = batch_means_half_width(per_batch);
-  } else {
-    s.mean_half_width = kNaN;
+  const Statistic mean = statistic(0);
+  s.mean = mean.value;
+  s.mean_half_width = mean.half_width;
+  for (std::size_t p = 0; p < kPercentiles.size(); ++p) {
+    const Statistic q = statistic(kPercentiles[p]);
+    s.percentile[p] = q.value;
+    s.half_width[p] = q.half_width;
   }
   if (exact_) {
-    std::vector<double> all = values();
-    std::sort(all.begin(), all.end());
-    s.max = all.back();
-    for (std::size_t p = 0; p < kPercentiles.size(); ++p) {
-      s.percentile[p] = percentile_of_sorted(all, kPercentiles[p]);
-      if (!intervals) {
-        s.half_width[p] = kNaN;
-        continue;
-      }
-      for (std::size_t b = 0; b < slots; ++b) {
-        std::vector<double> batch = exact_values_[b];
-        std::sort(batch.begin(), batch.end());
-        per_batch[b] = percentile_of_sorted(batch, kPercentiles[p]);
-      }
-      s.half_width[p] = batch_means_half_width(per_batch);
-    }
-    return s;
-  }
-  QuantileSketch all;
-  for (const QuantileSketch& b : sketches_) all.merge(b);
-  s.max = all.max();
-  for (std::size_t p = 0; p < kPercentiles.size(); ++p) {
-    s.percentile[p] = all.percentile(kPercentiles[p]);
-    if (!intervals) {
-      s.half_width[p] = kNaN;
-      continue;
-    }
-    for (std::size_t b = 0; b < slots; ++b) per_batch[b] = sketches_[b].percentile(kPercentiles[p]);
-    s.half_width[p] = batch_means_half_width(per_batch);
+    double mx = 0;
+    for (const auto& v : exact_values_)
+      for (double x : v) mx = std::max(mx, x);
+    s.max = mx;
+  } else {
+    QuantileSketch all;
+    for (const QuantileSketch& b : sketches_) all.merge(b);
+    s.max = all.max();
   }
   return s;
 }

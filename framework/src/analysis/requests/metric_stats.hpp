@@ -24,6 +24,12 @@ struct MetricSummary {
   double max = 0;
 };
 
+// A statistic and the half-width of its 95 % confidence interval (seconds).
+struct Statistic {
+  double value = 0;
+  double half_width = 0;
+};
+
 class TESSERA_API MetricStats {
  public:
   // `measured`: how many requests are measured (their order 0 .. measured − 1); exact or sketched.
@@ -32,6 +38,9 @@ class TESSERA_API MetricStats {
   // `count` values of `value` (>= 0, seconds), of the request measured `order`-th.
   void add(std::uint64_t order, double value, std::uint64_t count = 1);
   MetricSummary summary() const;
+  // One statistic: the mean (`percentile` 0) or a percentile in (0, 100), with the half-width
+  // of its 95 % interval (NaN under two batches); NaN without values.
+  Statistic statistic(double percentile) const;
   // Exact mode: the values, batch by batch (each batch in the order added).
   std::vector<double> values() const;
 
@@ -42,7 +51,9 @@ class TESSERA_API MetricStats {
   std::vector<std::vector<double>> exact_values_;  // per batch
   std::vector<QuantileSketch> sketches_;           // per batch
   std::vector<double> sums_;                       // per batch
-  std::vector<std::uint64_t> counts_;              // per batch
+  bool intervals() const;                          // every batch holds values, and there are two or more
+  double percentile_of_batch(std::size_t b, double percentile) const;
+  std::vector<std::uint64_t> counts_;  // per batch
 };
 
 }  // namespace tessera::requests

@@ -35,6 +35,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   const std::int64_t kv_capacity_tokens = lim.kv_blocks * lim.block_tokens;
   double first_measured_arrival = kNever, last_measured_finish = 0;
   std::uint64_t good = 0, output_tokens = 0;
+  const RequestBounds bounds = request_bounds(opts.slo);
   std::uint64_t round_robin = 0;
   std::uint64_t measured_done = 0;
   bool measured_finished = false;  // a measured request finished at the current event
@@ -85,9 +86,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       ++measured_done;
       measured_finished = true;
       last_measured_finish = std::max(last_measured_finish, o.finish_s);
-      const bool ok = (opts.slo.ttft_s <= 0 || t_first <= opts.slo.ttft_s) &&
-                      (opts.slo.tpot_s <= 0 || r.output <= 1 || t_tpot <= opts.slo.tpot_s);
-      if (ok) ++good;
+      if (bounds.good(t_first, t_tpot, t_e2e, r.output)) ++good;
     }
     if (stream.closed_loop()) ++clients_freed;
   };
@@ -177,6 +176,8 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     out.iterations += r.iterations();
   }
   out.step_shapes = steps.shapes();
+  out.slo = check_slo(opts.slo, ttft, tpot, e2e);
+  out.request_bounds = bounds;
   return out;
 }
 

@@ -12,22 +12,19 @@
 #include "analysis/requests/metric_stats.hpp"
 #include "analysis/requests/replica.hpp"
 #include "analysis/requests/request_stream.hpp"
+#include "analysis/requests/slo_check.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
 namespace tessera::requests {
 
-// Per-request SLOs for goodput (a request is good when it meets every one set; 0 = unset).
-struct RequestSlo {
-  double ttft_s = 0;
-  double tpot_s = 0;
-};
-
 struct SimOptions {
   EngineLimits limits;
   std::int64_t replicas = 1;
   Router router = Router::round_robin;
-  RequestSlo slo;
+  // serving.slo's targets: each checked (SimResult::slo); goodput counts the requests within
+  // the per-request bounds they imply (slo_check.hpp).
+  std::vector<SloTarget> slo;
   bool exact = false;   // keep every value (exact percentiles); else sketches (within 0.5 %)
   bool memoize = true;  // StepMemo's shape grid (false: every iteration timed exactly)
   // Called with every finished request (measured or not), in order of finishing: `--requests`.
@@ -40,7 +37,7 @@ struct SimResult {
   double window_s = 0;             // first measured arrival to last measured finish
   double output_tokens_per_s = 0;  // measured requests' output tokens / window
   double requests_per_s = 0;
-  double goodput_requests_per_s = 0;  // measured requests meeting every SLO set / window
+  double goodput_requests_per_s = 0;  // measured requests within every per-request bound / window
   double kv_occupancy_mean = 0;       // used / total blocks, time-weighted over the window, mean of replicas
   double kv_occupancy_peak = 0;
   double queue_depth_mean = 0;  // waiting requests, time-weighted over the window, sum of replicas
@@ -48,6 +45,13 @@ struct SimResult {
   std::size_t step_shapes = 0;   // distinct iteration shapes timed
   std::uint64_t iterations = 0;  // engine iterations, all replicas
   double end_s = 0;              // the last event
+  std::vector<SloCheck> slo;     // SimOptions::slo's targets, checked, in order
+  RequestBounds request_bounds;  // what a request met to count towards goodput
+  bool slo_met() const {
+    for (const SloCheck& c : slo)
+      if (!c.met) return false;
+    return true;
+  }
 };
 
 // Runs `stream` through opts.replicas replicas timed by `timer` (the calling thread's).

@@ -141,6 +141,13 @@ std::optional<Json> default_json(const FieldRow& r) {
 
 Json value_schema(const FieldRow& r) {
   Json item = scalar_schema(r);
+  if (r.format == FieldFormat::statistics)  // {mean: T, p99: T, p99.9: T}
+    return Json{
+        {"anyOf",
+         Json::array({item, Json{{"type", "object"},
+                                 {"minProperties", 1},
+                                 {"propertyNames", Json{{"pattern", R"(^(mean|p[0-9]+(\.[0-9]+)?)$)"}}},
+                                 {"additionalProperties", item}}})}};
   if (!r.list) return item;
   return Json{{"anyOf", Json::array({item, Json{{"type", "array"}, {"items", item}}})}};
 }

@@ -27,6 +27,12 @@ nlohmann::json metric_json(const requests::MetricSummary& m) {
   return j;
 }
 
+// The per-request bounds goodput counts (null: none on that metric).
+nlohmann::json bounds_json(const requests::RequestBounds& b) {
+  auto v = [](double x) { return x < kNoSlo ? nlohmann::json(x) : nlohmann::json(nullptr); };
+  return {{"ttft_s", v(b.ttft_s)}, {"tpot_s", v(b.tpot_s)}, {"e2e_s", v(b.e2e_s)}};
+}
+
 const char* arrival_name(requests::ArrivalKind k) {
   constexpr std::array<const char*, 5> names{"poisson", "gamma", "constant", "concurrency", "trace"};
   return names[static_cast<std::size_t>(k)];
@@ -72,6 +78,17 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
   j["output_tokens_per_s"] = number(r.output_tokens_per_s);
   j["requests_per_s"] = number(r.requests_per_s);
   j["goodput_requests_per_s"] = number(r.goodput_requests_per_s);
+  j["goodput_request_bounds"] = bounds_json(r.request_bounds);
+  nlohmann::json slo = nlohmann::json::array();
+  for (const requests::SloCheck& c : r.slo)
+    slo.push_back({{"metric", slo_latency_key(c.target.metric)},
+                   {"statistic", slo_statistic_key(c.target)},
+                   {"limit_s", c.target.limit_s},
+                   {"value_s", number(c.value_s)},
+                   {"half_width_s", number(c.half_width_s)},
+                   {"met", c.met}});
+  j["slo"] = slo;
+  j["slo_met"] = r.slo_met();
   j["kv_occupancy_mean"] = number(r.kv_occupancy_mean);
   j["kv_occupancy_peak"] = number(r.kv_occupancy_peak);
   j["queue_depth_mean"] = number(r.queue_depth_mean);
