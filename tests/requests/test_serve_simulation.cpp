@@ -78,3 +78,27 @@ TEST_CASE("serve without a request stream simulates nothing") {
   CHECK_FALSE(r.simulated);
   CHECK_FALSE(r.document.contains("simulation"));
 }
+
+TEST_CASE("the served simulation is the same at any thread count and checks the scenario's percentile SLOs") {
+  const studies::StudyContext study(shipped("llama3.1-70b-serve-4k1k-h100-poisson.yaml"), {},
+                                    studies::StudyKind::serve);
+  studies::ServeOptions one;
+  one.threads = 1;
+  one.document = true;
+  studies::ServeOptions three = one;
+  three.threads = 3;
+  const studies::ServeStudyResult a = studies::serve(study, one);
+  const studies::ServeStudyResult b = studies::serve(study, three);
+  REQUIRE(a.document.contains("simulation"));
+  CHECK(a.document.at("simulation") == b.document.at("simulation"));
+  // The scenario states {ttft: {p99: 1 s}, tpot: {p90: 50 ms}}: each checked on its statistic.
+  const nlohmann::json& slo = a.document.at("simulation").at("slo");
+  REQUIRE(slo.size() == 2);
+  CHECK(slo[0].at("metric") == "ttft");
+  CHECK(slo[0].at("statistic") == "p99");
+  CHECK(slo[0].at("value_s").get<double>() == a.simulated->result.ttft.percentile[2]);
+  CHECK(slo[1].at("statistic") == "p90");
+  CHECK(slo[1].at("value_s").get<double>() == a.simulated->result.tpot.percentile[1]);
+  CHECK(a.document.at("simulation").at("slo_met") == true);
+  CHECK(a.document.at("slo").at("targets").size() == 2);
+}
