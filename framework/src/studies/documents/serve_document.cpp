@@ -51,29 +51,24 @@ void name_serve_dp_groups(nlohmann::json& list, const ServeResult& res,
 }
 
 nlohmann::json slo_json(const ServingSlo& slo) {
+  // ttft_s, tpot_s, e2e_s: the bounds the steady state binds (each metric's tightest target).
+  nlohmann::json j{{"ttft_s", json_number(slo.ttft_s)},
+                   {"tpot_s", json_number(slo.tpot_s)},
+                   {"e2e_s", json_number(slo.e2e_s)},
+                   {"min_tokens_per_s_per_user", slo.min_tokens_per_s_per_user > 0
+                                                     ? nlohmann::json(slo.min_tokens_per_s_per_user)
+                                                     : nlohmann::json(nullptr)},
+                   {"applies_to", "means"}};
   if (slo.has_percentiles()) {
-    // ttft_s, tpot_s, e2e_s: the bounds the steady state binds (each metric's tightest target).
     nlohmann::json targets = nlohmann::json::array();
     for (const SloTarget& t : slo.targets)
       targets.push_back({{"metric", slo_latency_key(t.metric)},
                          {"statistic", slo_statistic_key(t)},
                          {"limit_s", t.limit_s}});
-    return {{"ttft_s", json_number(slo.ttft_s)},
-            {"tpot_s", json_number(slo.tpot_s)},
-            {"e2e_s", json_number(slo.e2e_s)},
-            {"min_tokens_per_s_per_user", slo.min_tokens_per_s_per_user > 0
-                                              ? nlohmann::json(slo.min_tokens_per_s_per_user)
-                                              : nlohmann::json(nullptr)},
-            {"targets", targets},
-            {"applies_to", "each metric's tightest target (the steady state has one value per request)"}};
+    j["targets"] = targets;
+    j["applies_to"] = "each metric's tightest target (the steady state has one value per request)";
   }
-  return {{"ttft_s", json_number(slo.ttft_s)},
-          {"tpot_s", json_number(slo.tpot_s)},
-          {"e2e_s", json_number(slo.e2e_s)},
-          {"min_tokens_per_s_per_user", slo.min_tokens_per_s_per_user > 0
-                                            ? nlohmann::json(slo.min_tokens_per_s_per_user)
-                                            : nlohmann::json(nullptr)},
-          {"applies_to", "means"}};
+  return j;
 }
 
 nlohmann::json choice_json(const PluginChoice& c) {
