@@ -39,12 +39,20 @@ int percentile_index(const std::string& statistic) {
 }
 
 // The concurrency the notes or the locator state ("concurrency of 25", "Concurrency 25"), -1 if none.
+// "batch size (concurrency)": the row's batch, or -2 when the batch is blank.
 long long stated_concurrency(const DataRow& row) {
   static const std::regex re("concurrency (of )?([0-9]+)");
   for (const std::string* text : {&row.notes, &row.source_locator}) {
     const std::string t = lower(*text);
     std::smatch m;
     if (std::regex_search(t, m, re)) return std::stoll(m[2].str());
+    if (t.find("(concurrency)") != std::string::npos) {
+      try {
+        return row.batch.empty() ? -2 : std::stoll(row.batch);
+      } catch (const std::exception&) {
+        return -2;
+      }
+    }
   }
   return -1;
 }
@@ -61,7 +69,7 @@ std::string rate_row_reason(const DataRow& row) {
 }
 
 bool states_load(const DataRow& row) {
-  if (stated_concurrency(row) >= 0) return true;
+  if (stated_concurrency(row) != -1) return true;
   const std::string t = lower(row.notes);
   return t.find("target_qps") != std::string::npos || t.find("offered load") != std::string::npos;
 }
@@ -76,7 +84,8 @@ std::string simulated_row_reason(const DataRow& row, const RowPlan& plan) {
   const std::string t = lower(row.notes);
   if (t.find("static batch") != std::string::npos) return "a static batch, not a stream of requests";
   const long long n = stated_concurrency(row);
-  if (n < 0) return "no concurrency of clients stated in the notes or locator (a static or offline batch)";
+  if (n == -1) return "no concurrency of clients stated in the notes or locator (a static or offline batch)";
+  if (n < 0) return "a concurrency is named but its value is not the row's batch";
   if (n != plan.batch * plan.config.dp)
     return "the concurrency the notes state (" + std::to_string(n) + ") is not the row's batch";
   return "";

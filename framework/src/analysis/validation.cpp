@@ -115,9 +115,12 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       const RowPlan& p = plans[i];
       if (!p.mapped || !prepared[i]) {
         rep.unmapped.push_back({r.id, r.source, r.metric, p.reason});
-        if (options.simulate)
+        if (options.simulate) {
           if (std::string why = rate_row_reason(r); !why.empty())
             rep.simulated_not_run.push_back({r.id, r.source, r.metric, why});
+          else if (states_load(r))
+            rep.simulated_not_run.push_back({r.id, r.source, r.metric, "not mapped: " + p.reason});
+        }
         continue;
       }
       if (const auto b = built.find(r.id); b != built.end()) {
