@@ -22,7 +22,8 @@ const char* kValidateDataUsage = "tessera validate-data CSV [--latency NAME[,NAM
 const char* kValidateDataExamples =
     "  tessera validate-data data/measurements.csv --latency roofline,overlap,calibrated\n"
     "  tessera validate-data data/measurements.csv --latency calibrated --latency-only --json -\n"
-    "  tessera validate-data data/measurements-h200.csv --latency calibrated --summary\n\n"
+    "  tessera validate-data data/measurements-h200.csv --latency calibrated --summary\n"
+    "  tessera validate-data data/measurements-serving.csv --latency calibrated --simulate --summary\n\n"
     "Each row is mapped through the alias table (data/aliases.yaml: model, hardware and software\n"
     "names -> model file, machine file, framework profile) and its metric predicted: ttft and\n"
     "prefill_latency (the prefill of input_len tokens), tpot/tpot_p50 (a decode step at context\n"
@@ -31,7 +32,8 @@ const char* kValidateDataExamples =
     "alone), throughputs with a known batch, and collective rows (collective_busbw:all_reduce with\n"
     "the NCCL_ALGO the notes force, collective_latency:ep_dispatch/ep_combine as all-to-alls;\n"
     "median per group). Rows that state concurrency, ISL and OSL and measure a request-level\n"
-    "quantity are also predicted through a serving model (--serving; the `serving` JSON fields).\n"
+    "quantity are also predicted through a serving model (--serving; the `serving` JSON fields),\n"
+    "and with --simulate those measured at a stated concurrency through the request simulator.\n"
     "Rows that cannot be mapped are listed with the\n"
     "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
 
@@ -43,7 +45,7 @@ int validate_data_command(const Args& args) {
     std::string csv_path, aliases, serving = studies::default_validation_serving();
     std::vector<std::string> latency_raw;
     std::vector<std::string> scopes_raw;
-    bool latency_only = false, summary = false;
+    bool latency_only = false, summary = false, simulate = false;
     po::options_description desc("Options");
     desc.add_options()("latency",
                        po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
@@ -57,10 +59,14 @@ int validate_data_command(const Args& args) {
         (std::string("serving model of the serving rows (concurrency, ISL and OSL stated), beside the "
                      "step-level prediction; \"none\" = skip them (default: ") +
          studies::default_validation_serving() + ")")
-            .c_str())("scopes",
-                      po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
-                      "does not apply: a measurement is of the full model, every row is predicted with scope "
-                      "full (a note on stderr says so)");
+            .c_str())("simulate", po::bool_switch(&simulate),
+                      "also predict the rows measured by a benchmark client at a stated concurrency "
+                      "(fixed ISL and OSL) through the request simulator: N clients in a closed loop, the "
+                      "row's statistic (mean, P50, P90, P99) of the simulated requests (the `simulated` "
+                      "JSON fields)")(
+        "scopes", po::value<std::vector<std::string>>(&scopes_raw)->composing()->value_name("LIST"),
+        "does not apply: a measurement is of the full model, every row is predicted with scope "
+        "full (a note on stderr says so)");
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
     ChartPaths charts;
     add_chart_options(desc, charts, "predicted vs measured, the error per source and metric family");
@@ -92,6 +98,7 @@ int validate_data_command(const Args& args) {
     vd.latency_only = latency_only;
     vd.aliases = aliases;
     vd.serving = serving;
+    vd.simulate = simulate;
     vd.load = common.load_options();
     vd.who = "validate-data";
     const auto reports = entry.compute(csv_path, entry.plan(vd));

@@ -19,13 +19,14 @@ namespace {
 
 py::object validate_data(const std::string& csv, const std::vector<std::string>& latency,
                          const std::string& aliases, bool latency_only, std::optional<std::string> serving,
-                         const std::vector<std::string>& plugin_path, py::object progress) {
+                         const std::vector<std::string>& plugin_path, py::object progress, bool simulate) {
   const studies::ValidateDataEntry entry(studies::shared_registry(plugin_path));
   studies::ValidateDataOptions vd;
   vd.latency = latency;
   vd.latency_only = latency_only;
   vd.aliases = aliases;
   vd.serving = serving.value_or(studies::default_validation_serving());
+  vd.simulate = simulate;
   vd.who = "validate_data";
   Interruptible guard(std::move(progress));
   vd.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
@@ -39,8 +40,8 @@ py::object validate_data(const std::string& csv, const std::vector<std::string>&
 
 void bind_validate(pybind11::module_& m) {
   m.def("_validate_data", &validate_data, py::arg("csv"), py::arg("latency"), py::arg("aliases"),
-        py::arg("latency_only"), py::arg("serving"), py::arg("plugin_path"),
-        py::arg("progress") = py::none());
+        py::arg("latency_only"), py::arg("serving"), py::arg("plugin_path"), py::arg("progress") = py::none(),
+        py::arg("simulate") = false);
 }
 
 }  // namespace tessera::python

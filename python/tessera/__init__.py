@@ -363,22 +363,25 @@ def _names(what: str, names: Union[None, str, Sequence[str]]) -> List[str]:
 def validate_data(csv: Union[str, os.PathLike], latency: Union[None, str, Sequence[str]] = None, *,
                   aliases: Union[None, str, os.PathLike] = None, latency_only: bool = False,
                   serving: Optional[str] = None, plugin_path: Union[None, str, Sequence[str]] = None,
-                  progress: Optional[ProgressCallback] = None) -> ValidationResult:
+                  progress: Optional[ProgressCallback] = None, simulate: bool = False) -> ValidationResult:
     """Predicts published measurements (`tessera validate-data CSV --latency A,B --json`): every
     row of `csv` mapped through the alias table (`aliases`, default data/aliases.yaml) and
     predicted by each latency model (None: every latency plugin found). `latency_only` keeps the
     latency metrics; `serving` the serving model of the serving rows ("none" skips them; None the
-    CLI's default). Typed: `.models` (each model's rows, unmapped rows, summary); tables rows,
+    CLI's default). `simulate` also predicts the rows measured at a stated concurrency through
+    the request simulator (`--simulate`: `.raw["simulated"]`, each row's `simulated`). Typed:
+    `.models` (each model's rows, unmapped rows, summary); tables rows,
     unmapped, summary; `.raw` the CLI's document."""
     try:
         path = os.fspath(csv)
     except TypeError:
         raise InputError(f"csv: expected a measurements CSV path, found {csv!r:.60}") from None
     doc = _tessera._validate_data(path, _names("latency", latency), os.fspath(aliases) if aliases else "",
-                                  bool(latency_only), serving, _paths(plugin_path), _callback(progress))
+                                  bool(latency_only), serving, _paths(plugin_path), _callback(progress),
+                                  bool(simulate))
     doc["command"] = "python: tessera." + _call_text("validate_data", dict(
         latency=latency, aliases=os.fspath(aliases) if aliases else None, latency_only=latency_only or None,
-        serving=serving), first=path)
+        serving=serving, simulate=simulate or None), first=path)
     return ValidationResult(doc)
 
 

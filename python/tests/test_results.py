@@ -79,6 +79,29 @@ def test_validate_data_matches_the_cli(cli, tmp_path):
     assert one.to_records() and all(x["metric"].startswith(latency_metrics) for x in one.to_records())
 
 
+def test_validate_data_simulate_matches_the_cli(cli, tmp_path):
+    # NIM's Llama-3.3-70B FP8 TP2 rows at 1 and 50 clients (TTFT) through the request simulator.
+    import csv
+    with open(ROOT / "data" / "measurements-serving.csv", newline="") as f:
+        reader = csv.DictReader(f)
+        picked = [r for r in reader if r["id"] in ("900", "909")]
+        fields = reader.fieldnames
+    small_csv = tmp_path / "nim.csv"
+    with open(small_csv, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(picked)
+    out = tmp_path / "s.json"
+    proc = cli("validate-data", small_csv, "--latency", "calibrated", "--simulate", "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    expected = json.loads(out.read_text())
+    r = tessera.validate_data(small_csv, "calibrated", simulate=True)
+    assert same_document(r.raw, expected)
+    assert r.raw["simulated"]["overall"]["n"] == 2
+    assert [x["simulated"]["clients"] for x in r.raw["rows"]] == [1, 50]
+    assert "simulated" not in tessera.validate_data(small_csv, "calibrated").raw
+
+
 def test_validate_data_errors():
     with pytest.raises(tessera.InputError, match="unknown latency plugin 'rooflin'|rooflin"):
         tessera.validate_data(DATA, latency="rooflin")

@@ -103,6 +103,10 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     std::vector<std::string> serving_order;
     std::vector<double> serving_all;
     if (serving) rep.serving = options.serving;
+    rep.simulate = options.simulate;
+    std::map<std::string, std::vector<double>> simulated_by_source, simulated_by_metric;
+    std::vector<std::string> simulated_source_order, simulated_metric_order;
+    std::vector<double> simulated_all;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       row_progress(options.on_progress, reports.size() * rows.size() + i,
                    options.latency.size() * rows.size(), "rows predicted");
@@ -111,6 +115,12 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       const RowPlan& p = plans[i];
       if (!p.mapped || !prepared[i]) {
         rep.unmapped.push_back({r.id, r.source, r.metric, p.reason});
+        if (options.simulate) {
+          if (std::string why = rate_row_reason(r); !why.empty())
+            rep.simulated_not_run.push_back({r.id, r.source, r.metric, why});
+          else if (states_load(r))
+            rep.simulated_not_run.push_back({r.id, r.source, r.metric, "not mapped: " + p.reason});
+        }
         continue;
       }
       if (const auto b = built.find(r.id); b != built.end()) {
@@ -201,6 +211,30 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
           rep.serving_unmapped.push_back({r.id, r.source, r.metric, e.what()});
         }
       }
+      if (options.simulate) {
+        if (const std::string why = simulated_row_reason(r, p); !why.empty()) {
+          // Only the rows that state a rate or a concurrency are listed: the rest are static.
+          if (states_load(r)) rep.simulated_not_run.push_back({r.id, r.source, r.metric, why});
+        } else {
+          try {
+            res.simulation = simulate_serving_row(*prepared[i], lat, eff->second, memory);
+            res.simulated = true;
+            res.simulated_ape = std::abs(res.simulation.predicted - p.measured) / p.measured;
+            const std::string key = r.metric + " " + res.simulation.statistic;
+            if (!simulated_by_source.count(r.source)) simulated_source_order.push_back(r.source);
+            if (!simulated_by_metric.count(key)) simulated_metric_order.push_back(key);
+            simulated_by_source[r.source].push_back(res.simulated_ape);
+            simulated_by_metric[key].push_back(res.simulated_ape);
+            simulated_all.push_back(res.simulated_ape);
+            if (res.serving) {
+              ++rep.simulated_compared;
+              if (res.simulated_ape < res.serving_ape) ++rep.simulated_improved;
+            }
+          } catch (const Error& e) {
+            rep.simulated_not_run.push_back({r.id, r.source, r.metric, e.what()});
+          }
+        }
+      }
       rep.rows.push_back(std::move(res));
     }
     {
@@ -222,6 +256,11 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       for (ModelReport::MetricCount& c : rep.by_metric) c.errors = error_stats(apes[c.metric]);
     }
     rep.serving_overall = error_stats(serving_all);
+    rep.simulated_overall = error_stats(simulated_all);
+    for (const std::string& k : simulated_source_order)
+      rep.simulated_by_source.emplace_back(k, error_stats(simulated_by_source[k]));
+    for (const std::string& k : simulated_metric_order)
+      rep.simulated_by_metric.emplace_back(k, error_stats(simulated_by_metric[k]));
     for (const std::string& s : serving_order)
       rep.serving_by_source.emplace_back(s, error_stats(serving_by_source[s]));
     rep.overall = error_stats(all);

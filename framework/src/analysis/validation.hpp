@@ -14,6 +14,7 @@
 #include "analysis/row_plan.hpp"
 #include "analysis/row_prediction.hpp"
 #include "analysis/serving_rows.hpp"
+#include "analysis/simulated_rows.hpp"
 #include "core/progress.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/export.hpp"
@@ -33,6 +34,10 @@ struct RowResult {
   // A serving row (analysis/serving_rows.hpp): the same quantity through the serving model.
   bool serving = false;
   double serving_predicted = 0, serving_ape = 0;
+  // --simulate (analysis/simulated_rows.hpp): the row through the request simulator.
+  bool simulated = false;
+  SimulatedRow simulation;
+  double simulated_ape = 0;
 };
 struct UnmappedRow {
   std::string id, source, metric, reason;
@@ -63,6 +68,14 @@ struct ModelReport {
   ErrorStats serving_overall;
   std::vector<std::pair<std::string, ErrorStats>> serving_by_source;
   std::vector<UnmappedRow> serving_unmapped;
+  // --simulate: the rows through the request simulator, their errors overall, per source and per
+  // metric and statistic ("ttft mean", "itl p99"), how many of them the simulation has closer
+  // than the serving model, and the rows that state a concurrency or a rate but cannot be run.
+  bool simulate = false;
+  ErrorStats simulated_overall;
+  std::vector<std::pair<std::string, ErrorStats>> simulated_by_source, simulated_by_metric;
+  std::size_t simulated_improved = 0, simulated_compared = 0;
+  std::vector<UnmappedRow> simulated_not_run;
 };
 
 struct ValidateOptions {
@@ -71,6 +84,8 @@ struct ValidateOptions {
   std::string aliases;               // "" = default_aliases_path(data_root)
   // The serving model of the serving rows (plugin_defaults::kValidationServing); "" = none.
   std::string serving;
+  // Also predict the rows measured at a stated concurrency through the request simulator.
+  bool simulate = false;
   std::string data_root;
   // Per row prepared, then per row predicted with each model ("rows prepared", "rows
   // predicted"); the cancellation token is polled as often (core/cancellation.hpp).

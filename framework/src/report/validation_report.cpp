@@ -106,6 +106,47 @@ void print_serving(std::ostream& os, const ModelReport& rep, bool show_rows) {
     u.print(os, "    ");
   }
 }
+// --simulate (analysis/simulated_rows.hpp): the rows at a stated concurrency through the
+// request simulator, beside the serving model's mean.
+void print_simulated(std::ostream& os, const ModelReport& rep, bool show_rows) {
+  if (!rep.simulate) return;
+  os << "\nrows at a stated concurrency through the request simulator (closed loop, fixed ISL/OSL, "
+     << "token budget " << kSimulatedTokenBudget << "):\n";
+  if (show_rows) {
+    TextTable t({"id", "metric", "statistic", "clients", "measured", "serving", "simulated", "unit", "APE"},
+                {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left,
+                 TextTable::Align::right, TextTable::Align::right, TextTable::Align::right,
+                 TextTable::Align::right, TextTable::Align::left, TextTable::Align::right});
+    for (const RowResult& r : rep.rows)
+      if (r.simulated)
+        t.add_row({r.id, r.metric,
+                   r.simulation.statistic + (r.simulation.statistic_stated ? "" : " (not stated)"),
+                   std::to_string(r.simulation.clients), num(r.measured),
+                   r.serving ? num(r.serving_predicted) : "-", num(r.simulation.predicted), r.unit,
+                   pct(r.simulated_ape)});
+    t.print(os, "  ");
+    os << "\n";
+  }
+  TextTable s(
+      {"metric and statistic", "n", "median APE", "mean APE"},
+      {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  for (const auto& [key, st] : rep.simulated_by_metric)
+    s.add_row({key, std::to_string(st.n), pct(st.median_ape), pct(st.mean_ape)});
+  s.add_separator();
+  s.add_row({"overall", std::to_string(rep.simulated_overall.n), pct(rep.simulated_overall.median_ape),
+             pct(rep.simulated_overall.mean_ape)});
+  s.print(os, "  ");
+  if (rep.simulated_compared > 0)
+    os << "  closer than the serving model on " << rep.simulated_improved << " of " << rep.simulated_compared
+       << " rows\n";
+  if (!rep.simulated_not_run.empty()) {
+    os << "  stating a concurrency or a rate, not simulated (" << rep.simulated_not_run.size() << "):\n";
+    TextTable u({"id", "metric", "reason"},
+                {TextTable::Align::right, TextTable::Align::left, TextTable::Align::left});
+    for (const UnmappedRow& r : rep.simulated_not_run) u.add_row({r.id, r.metric, r.reason});
+    u.print(os, "    ");
+  }
+}
 }  // namespace
 
 void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bool show_rows,
@@ -140,6 +181,7 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
         os << name << " (apart, a ceiling: predicted >= measured expected): n " << st.n << ", median "
            << pct(st.median_ape) << "\n";
     print_serving(os, rep, show_rows);
+    print_simulated(os, rep, show_rows);
     if (!rep.unmapped.empty()) {
       os << "\nunmapped rows (" << rep.unmapped.size() << "):\n";
       TextTable u({"id", "metric", "reason"},

@@ -34,6 +34,7 @@ validation::ValidateOptions ValidateDataEntry::plan(const ValidateDataOptions& o
   vo.latency_only = o.latency_only;
   vo.aliases = o.aliases;
   vo.serving = o.serving == "none" ? "" : o.serving;
+  vo.simulate = o.simulate;
   // The data root (models/, machines/, data/) is the folder of the default scenarios/.
   vo.data_root = std::filesystem::path(default_scenario_path(o.load)).parent_path().parent_path().string();
   return vo;

@@ -29,9 +29,10 @@ struct ValidateDataOptions {
   bool measured_last = false;
   std::string aliases;  // "" = data/aliases.yaml
   bool latency_only = false;
-  std::string serving;  // the serving model of the serving rows; "none" skips them
-  LoadOptions load;     // where the default scenario is: the data root (models/, machines/, data/)
-  std::string who;      // names the study in its errors ("validate-data", "validate_data")
+  std::string serving;    // the serving model of the serving rows; "none" skips them
+  bool simulate = false;  // also the rows at a stated concurrency through the request simulator
+  LoadOptions load;       // where the default scenario is: the data root (models/, machines/, data/)
+  std::string who;        // names the study in its errors ("validate-data", "validate_data")
   ProgressCallback on_progress;
 };
 

@@ -52,6 +52,20 @@ nlohmann::json report_json(const ModelReport& rep) {
     if (r.bound) row["bound"] = true;
     if (r.serving)
       row["serving"] = {{"model", rep.serving}, {"predicted", r.serving_predicted}, {"ape", r.serving_ape}};
+    if (r.simulated) {
+      const SimulatedRow& m = r.simulation;
+      row["simulated"] = {{"statistic", m.statistic},
+                          {"statistic_stated", m.statistic_stated},
+                          {"predicted", m.predicted},
+                          {"ape", r.simulated_ape},
+                          {"clients", m.clients},
+                          {"requests", m.requests},
+                          {"warmup", m.warmup},
+                          {"kv_blocks", m.kv_blocks},
+                          {"block_tokens", m.block_tokens},
+                          {"preemptions", m.preemptions}};
+      if (m.statistic != "rate") row["simulated"]["p50"] = m.p50;
+    }
     j["rows"].push_back(std::move(row));
   }
   j["unmapped"] = nlohmann::json::array();
@@ -91,6 +105,27 @@ nlohmann::json report_json(const ModelReport& rep) {
                       {"mean_ape", rep.serving_overall.mean_ape}}},
                     {"by_source", sby},
                     {"not_run", sun}};
+  }
+  if (rep.simulate) {
+    auto stats = [](const ErrorStats& st) {
+      return nlohmann::json{{"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
+    };
+    nlohmann::json by_source = nlohmann::json::object(), by_metric = nlohmann::json::object();
+    for (const auto& [src, st] : rep.simulated_by_source) {
+      by_source[src] = stats(st);
+      by_source[src]["label"] = source_label(src);
+    }
+    for (const auto& [key, st] : rep.simulated_by_metric) by_metric[key] = stats(st);
+    nlohmann::json not_run = nlohmann::json::array();
+    for (const UnmappedRow& r : rep.simulated_not_run)
+      not_run.push_back({{"id", r.id}, {"source", r.source}, {"metric", r.metric}, {"reason", r.reason}});
+    j["simulated"] = {{"token_budget", kSimulatedTokenBudget},
+                      {"overall", stats(rep.simulated_overall)},
+                      {"by_source", by_source},
+                      {"by_metric", by_metric},
+                      {"compared_with_serving", rep.simulated_compared},
+                      {"closer_than_serving", rep.simulated_improved},
+                      {"not_run", not_run}};
   }
   j["summary"] = {
       {"by_collective_group", groups},
