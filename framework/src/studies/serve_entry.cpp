@@ -8,6 +8,16 @@
 
 namespace tessera::studies {
 
+namespace {
+
+// The scenario's TTFT and TPOT targets as per-request SLOs (goodput; 0 = unset), as the
+// aggregated simulation above takes them.
+requests::RequestSlo requests_slo(const ServingSlo& slo) {
+  return requests::RequestSlo{slo.ttft_s < kNoSlo ? slo.ttft_s : 0, slo.tpot_s < kNoSlo ? slo.tpot_s : 0};
+}
+
+}  // namespace
+
 ServeStudyResult serve(const StudyContext& context, const ServeOptions& options) {
   const Scenario& scenario = context.scenario();
   ServeStudyOptions so;
@@ -17,8 +27,13 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
   so.on_point = options.on_point;
-  ServeStudyResult r{
-      run_serving_answer(context.session(), so), {}, std::nullopt, std::nullopt, nullptr, nullptr};
+  ServeStudyResult r{run_serving_answer(context.session(), so),
+                     {},
+                     std::nullopt,
+                     std::nullopt,
+                     nullptr,
+                     nullptr,
+                     std::nullopt};
   r.notes = serve_point_notes(context.session(), r.answer.aggregated);
   if (r.answer.disagg)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
@@ -30,11 +45,22 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
       r.simulated = requests::simulate_point(context.session(), best->config, best->point,
                                              scenario.serving.requests, per_request);
     }
+  std::optional<PoolSessions> pools;
+  if (scenario.serving.requests.given && r.answer.disagg && r.answer.disagg->result.best) {
+    pools = pool_sessions(context.session());
+    requests::SimOptions o;
+    o.slo = requests_slo(scenario.serving.slo);
+    r.simulated_disagg = requests::simulate_pair(*pools->prefill, *pools->decode,
+                                                 *r.answer.disagg->result.best, scenario.serving.requests, o);
+  }
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);
   if (r.simulated)
     r.document["simulation"] =
         simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
+  if (r.simulated_disagg)
+    r.document["simulation_disaggregated"] = disagg_simulation_json(
+        *r.simulated_disagg, scenario.serving.requests, pools->prefill->machine(), pools->decode->machine());
   // The other scopes: the same study, quietly (no progress, no rows).
   add_scope_documents(r.document, scenario.workload.scope, options.scopes, [&](Scope scope) {
     const Scenario scoped = with_scope(scenario, scope);
