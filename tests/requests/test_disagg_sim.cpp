@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "analysis/requests/disagg_sim.hpp"
+#include "analysis/requests/preemption_rule.hpp"
 #include "eval/host_step_timer.hpp"
 #include "fake_timer.hpp"
 #include "physics/kv_transfer.hpp"
 #include "report/simulation_report.hpp"
+#include "scenario/framework_profile.hpp"
 #include "search_fixture.hpp"
 #include "studies/serve_entry.hpp"
 
@@ -348,4 +350,42 @@ TEST_CASE("a saturated disaggregated simulation carries the pair's steady-state 
   CHECK(r.disagg->prefill.queue_depth_mean > 10);  // the prefill pool never idles
   CHECK(r.requests_per_s == Approx(pair.requests_per_s).epsilon(0.05));
   CHECK(r.requests_per_s < pair.requests_per_s);
+}
+
+TEST_CASE("each framework profile names its preemption and the scenario key overrides it") {
+  const FrameworkCatalog catalog =
+      load_framework_catalog(default_frameworks_path(std::string(TESSERA_SOURCE_DIR)));
+  auto mode = [&](const char* text) { return resolve_framework(catalog, text, {}).version().preemption; };
+  CHECK(mode("vllm") == Preemption::recompute);
+  CHECK(mode("vllm@0.11.2") == Preemption::recompute);
+  CHECK(mode("sglang") == Preemption::recompute);
+  CHECK(mode("tensorrt-llm") == Preemption::no_evict);
+  CHECK(mode("tensorrt-llm@1.0") == Preemption::no_evict);
+  // Without a framework: recompute; serving.requests.preemption sets it, swap with its host link.
+  const studies::StudyContext plain(disagg_scenario("{arrival: poisson, rate: 1, count: 20}"), {},
+                                    studies::StudyKind::serve);
+  CHECK(preemption_mode(plain.session(), plain.scenario().serving.requests) == Preemption::recompute);
+  const studies::StudyContext swapping(
+      disagg_scenario("{arrival: poisson, rate: 1, count: 20, preemption: swap, swap_bandwidth: 25 GB/s, "
+                      "swap_latency: 10 us}"),
+      {}, studies::StudyKind::serve);
+  const RequestsSpec& spec = swapping.scenario().serving.requests;
+  CHECK(preemption_mode(swapping.session(), spec) == Preemption::swap);
+  CHECK(spec.swap_bandwidth == Approx(25e9));
+  CHECK(spec.swap_latency_s == Approx(10e-6));
+  // A block's copy: 16 tokens of Llama-3.1-70B's KV (80 layers x 8 KV heads x 128 x 2 x 2 bytes
+  // = 327,680 B a token) at one of tp 4's shards (8 heads over 4: 1/4), over 25 GB/s.
+  ParallelConfig tp4;
+  tp4.tp = 4;
+  EngineLimits l;
+  l.block_tokens = 16;
+  apply_preemption(swapping.session(), tp4, spec, l);
+  CHECK(l.preemption == Preemption::swap);
+  CHECK(l.swap_block_s == Approx(16 * 327680.0 / 4 / 25e9));
+  CHECK(l.swap_latency_s == Approx(10e-6));
+  // swap without its bandwidth is refused at the requests block.
+  CHECK_THROWS_WITH(
+      studies::StudyContext(disagg_scenario("{arrival: poisson, rate: 1, count: 20, preemption: swap}"), {},
+                            studies::StudyKind::serve),
+      Catch::Contains("serving.requests.swap_bandwidth: required with preemption: swap"));
 }
