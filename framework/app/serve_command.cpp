@@ -222,6 +222,9 @@ int serve_command(const Args& args) {
                           served.answer.also, term.width);
       if (served.simulated)
         print_simulation(text, *served.simulated, study.scenario().serving.requests, term.width);
+      if (served.simulated_disagg)
+        print_disagg_simulation(text, *served.simulated_disagg, study.scenario().serving.requests,
+                                term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

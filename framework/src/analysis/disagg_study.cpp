@@ -27,11 +27,6 @@ GroupKey group_of(const PoolCandidate& c, bool by_batch) {
           by_batch ? c.batch : 0};
 }
 
-PoolShape shape_of(const ParallelConfig& c) {
-  return PoolShape{
-      .tp = c.tp, .pp = c.pp, .cp = c.cp, .kv_replicated = c.kv_shard_mode == KvShardMode::replicate};
-}
-
 // a before b in the pairs' order: most tokens/s/PE, then most tokens/s/user (the frontier's
 // other objective: the best is never dominated by a frontier point), then fewer PEs, then the
 // order of the candidates and the replica counts.
@@ -44,6 +39,11 @@ bool better_pair(const DisaggPair& a, const DisaggPair& b) {
 }
 
 }  // namespace
+
+PoolShape shape_of(const ParallelConfig& c) {
+  return PoolShape{
+      .tp = c.tp, .pp = c.pp, .cp = c.cp, .kv_replicated = c.kv_shard_mode == KvShardMode::replicate};
+}
 
 std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandidate>& all, double time_limit,
                                        bool by_batch) {

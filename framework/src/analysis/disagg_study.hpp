@@ -108,6 +108,9 @@ TESSERA_API std::vector<PoolCandidate> pareto_pool(const std::vector<PoolCandida
 TESSERA_API DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate>& prefill,
                                     const std::vector<PoolCandidate>& decode);
 
+// A pool instance's ranks as the KV transfer sees them (tp, pp, cp, kv_shard_mode).
+TESSERA_API PoolShape shape_of(const ParallelConfig& c);
+
 // One pair's metrics; false when no link joins the pools (no level holds x P_p + y P_d PEs
 // and serving.disaggregated.transfer is absent). The caller checks the PE budget and the
 // machine's size.

@@ -70,20 +70,20 @@ std::string bounds_text(const requests::RequestBounds& b) {
   return s;
 }
 
-}  // namespace
+const char* preemption_text(requests::Preemption p) {
+  switch (p) {
+    case requests::Preemption::recompute:
+      return "preemption by recompute";
+    case requests::Preemption::swap:
+      return "preemption by swap to host memory";
+    case requests::Preemption::no_evict:
+      return "no-evict admission";
+  }
+  return "";
+}
 
-void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const RequestsSpec& spec,
-                      std::size_t width) {
-  const requests::SimResult& r = s.result;
-  const ParallelConfig& c = s.config;
-  os << "\nrequests simulated on the best point (cp" << c.cp << " tp" << c.tp << " pp" << c.pp << " dp"
-     << c.dp << " ep" << c.ep << ", batch " << s.point.batch << ", token budget "
-     << (s.point.token_budget > 0 ? std::to_string(s.point.token_budget) : "none") << ")\n";
-  os << "  " << arrival_text(spec) << "; " << r.sent << " sent, " << r.measured << " measured ("
-     << spec.stream.warmup << " warm-up), seed " << spec.stream.seed << "\n";
-  os << "  replica KV " << s.kv.blocks << " blocks of " << s.kv.block_tokens << " tokens ("
-     << (s.kv.engine_rule ? "the framework's KV rule" : "what the memory plugin fits beside the weights")
-     << ")\n\n";
+void print_result(std::ostream& os, const requests::SimResult& r, const RequestsSpec& spec,
+                  std::size_t width) {
   TextTable t({"metric", "mean", "P50", "P90", "P99", "max"},
               {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
                TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
@@ -111,6 +111,53 @@ void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const
   if (spec.trace_skipped > 0) os << "; " << spec.trace_skipped << " trace rows of failed requests left out";
   os << "\n";
   if (!r.slo.empty()) print_slo(os, r.slo, width);
+}
+
+}  // namespace
+
+void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const RequestsSpec& spec,
+                      std::size_t width) {
+  const requests::SimResult& r = s.result;
+  const ParallelConfig& c = s.config;
+  os << "\nrequests simulated on the best point (cp" << c.cp << " tp" << c.tp << " pp" << c.pp << " dp"
+     << c.dp << " ep" << c.ep << ", batch " << s.point.batch << ", token budget "
+     << (s.point.token_budget > 0 ? std::to_string(s.point.token_budget) : "none") << ")\n";
+  os << "  " << arrival_text(spec) << "; " << r.sent << " sent, " << r.measured << " measured ("
+     << spec.stream.warmup << " warm-up), seed " << spec.stream.seed << "\n";
+  os << "  replica KV " << s.kv.blocks << " blocks of " << s.kv.block_tokens << " tokens ("
+     << (s.kv.engine_rule ? "the framework's KV rule" : "what the memory plugin fits beside the weights")
+     << ")\n\n";
+  print_result(os, r, spec, width);
+}
+
+void print_disagg_simulation(std::ostream& os, const requests::SimulatedPair& s, const RequestsSpec& spec,
+                             std::size_t width) {
+  const requests::SimResult& r = s.result;
+  const DisaggPair& p = s.pair;
+  auto cfg = [](const ParallelConfig& c) {
+    return "cp" + std::to_string(c.cp) + " tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" +
+           std::to_string(c.dp) + " ep" + std::to_string(c.ep);
+  };
+  os << "\nrequests simulated on the best disaggregated pair: " << p.x << " prefill x ("
+     << cfg(p.prefill.config) << ", " << p.prefill.batch << " prompts a prefill), " << p.y << " decode x ("
+     << cfg(p.decode.config) << ", batch " << p.decode.batch << ")\n";
+  os << "  " << arrival_text(spec) << "; " << r.sent << " sent, " << r.measured << " measured ("
+     << spec.stream.warmup << " warm-up), seed " << spec.stream.seed << "\n";
+  os << "  replica KV: prefill " << s.prefill_kv.blocks << ", decode " << s.decode_kv.blocks << " blocks of "
+     << s.decode_kv.block_tokens << " tokens; " << preemption_text(s.decode_limits.preemption)
+     << "; the first token reaches the client with the KV\n\n";
+  print_result(os, r, spec, width);
+  if (!r.disagg) return;
+  const requests::DisaggFigures& f = *r.disagg;
+  os << "  KV transfer mean " << sim_time(f.transfer.mean) << ", P99 " << sim_time(f.transfer.percentile[2])
+     << "; waiting for decode KV mean " << sim_time(f.transfer_wait.mean) << ", P99 "
+     << sim_time(f.transfer_wait.percentile[2]) << "\n";
+  const std::pair<const char*, const requests::PoolFigures*> pools[] = {{"prefill", &f.prefill},
+                                                                        {"decode", &f.decode}};
+  for (const auto& [name, pf] : pools)
+    os << "  " << name << " pool: " << pf->replicas << " replicas, KV mean "
+       << fixed(100 * pf->kv_occupancy_mean, 1) << " %, peak " << fixed(100 * pf->kv_occupancy_peak, 1)
+       << " %, queue " << fixed(pf->queue_depth_mean, 2) << ", " << pf->preemptions << " preemptions\n";
 }
 
 }  // namespace tessera

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <ostream>
 
+#include "analysis/requests/disagg_point_sim.hpp"
 #include "analysis/requests/simulated_point.hpp"
 #include "scenario/request_spec.hpp"
 #include "tessera/export.hpp"
@@ -14,5 +15,10 @@ namespace tessera {
 
 TESSERA_API void print_simulation(std::ostream& os, const requests::SimulatedPoint& s,
                                   const RequestsSpec& spec, std::size_t width);
+
+// The best disaggregated pair simulated (analysis/requests/disagg_point_sim.hpp): the same table,
+// then the KV transfers and each pool's KV occupancy, queue and preemptions.
+TESSERA_API void print_disagg_simulation(std::ostream& os, const requests::SimulatedPair& s,
+                                         const RequestsSpec& spec, std::size_t width);
 
 }  // namespace tessera

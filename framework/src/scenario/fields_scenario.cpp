@@ -56,6 +56,10 @@ constexpr ParamChoice kTraceFormats[] = {
 constexpr ParamChoice kRouters[] = {
     {"round_robin", "the i-th request to replica i mod dp"},
     {"least_outstanding", "to the replica with the fewest requests waiting or running"}};
+constexpr ParamChoice kPreemptions[] = {
+    {"recompute", "a preempted request's KV is dropped and recomputed (vLLM V1, SGLang)"},
+    {"swap", "a preempted request's KV is copied to host memory and back (vLLM V0's swap)"},
+    {"no_evict", "admit a request only when its prompt and whole output fit: no preemption (TensorRT-LLM)"}};
 
 // A token count of the request stream (K and M suffixes), read by code.
 constexpr FieldRow stream_tokens(std::string_view path, const char* def, double min, const char* help) {
@@ -295,6 +299,12 @@ constexpr FieldRow kScenarioRows[] = {
             "the first requests, simulated but not measured; absent: a tenth of those sent"),
     integer("serving.requests.seed", S, "1", 0, 9.007199254740992e15, "the random streams' seed"),
     choice("serving.requests.router", S, "round_robin", kRouters, "how requests are spread over dp replicas"),
+    choice("serving.requests.preemption", S, "", kPreemptions,
+           "what an engine does when its KV runs out; absent: the framework's, else recompute"),
+    quantity("serving.requests.swap_bandwidth", S, Dimension::bandwidth, "", true,
+             "swap: each PE's bandwidth to host memory (required with swap)"),
+    quantity("serving.requests.swap_latency", S, Dimension::time, "0 s", false,
+             "swap: per iteration that copies blocks"),
     mapping("report", S, "", "what is written: {top, csv, json, scopes}"),
     integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table", {}, "report.top"),
     text("report.csv", S, "", "a CSV file of every configuration; absent: none"),

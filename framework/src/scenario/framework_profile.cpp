@@ -191,6 +191,7 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
                       "disaggregated_pp",
                       "finite_token_budget",
                       "max_batch",
+                      "preemption",
                       "flags",
                       "kv_cache"},
                      d);
@@ -213,6 +214,11 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
   if (const YNode* a = loader::member(n, path, "attention_dp", true, "none, moe or switch", d))
     if (auto i = pick(*a, path + ".attention_dp", {"none", "moe", "switch"}, d))
       v.attention_dp = static_cast<AttentionDpRule>(*i);
+  if (const YNode* p = n.find("preemption"))
+    if (auto t = loader::read_choice(*p, path + ".preemption", {"recompute", "swap", "no_evict"}, d))
+      v.preemption = *t == "swap"       ? requests::Preemption::swap
+                     : *t == "no_evict" ? requests::Preemption::no_evict
+                                        : requests::Preemption::recompute;
   if (const YNode* m = loader::member(n, path, "mixing", true, "mixed or alternating", d))
     if (auto t = loader::read_choice(*m, path + ".mixing", {"mixed", "alternating"}, d)) v.mixing = *t;
   if (const YNode* b = n.find("max_batch"))

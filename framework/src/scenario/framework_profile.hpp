@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/request_spec.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
@@ -101,6 +102,8 @@ struct FrameworkVersion {
   bool disaggregated_pp = true;  // false: a disaggregated pool runs pp 1 only (vLLM's NIXL connector)
   bool finite_token_budget = true;
   std::int64_t max_batch = 0;
+  // what its scheduler does when KV runs out (the request simulator, docs/physics.md §12.5)
+  requests::Preemption preemption = requests::Preemption::recompute;
   std::vector<FrameworkFlag> flags;
   FrameworkKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;

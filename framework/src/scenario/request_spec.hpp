@@ -60,6 +60,11 @@ struct StreamSpec {
 // fewest requests waiting or running (the lowest index among equals).
 enum class Router { round_robin, least_outstanding };
 
+// What an engine does when its KV blocks run out (docs/physics.md §12.5 "Preemption"):
+// recompute (vLLM V1, SGLang's retract), swap to host memory (vLLM V0's PreemptionMode.SWAP),
+// no_evict (TensorRT-LLM's GUARANTEED_NO_EVICT admission: nothing is ever preempted).
+enum class Preemption : std::uint8_t { recompute, swap, no_evict };
+
 // The columns a trace file is read by (scenario/trace_file.hpp).
 enum class TraceFormat { tessera, azure, burstgpt, mooncake };
 
@@ -77,7 +82,13 @@ struct RequestsSpec {
   requests::TraceFormat trace_format = requests::TraceFormat::tessera;
   std::uint64_t trace_skipped = 0;  // rows of failed requests (no output tokens) left out
   bool warmup_given = false;        // absent: a tenth of the requests sent
-  SourceLocation where;             // the `requests:` key
+  // serving.requests.preemption (absent: the framework's, else recompute) and swap's host link:
+  // each PE's bandwidth to host memory (B/s) and one copy's latency (s)
+  bool preemption_given = false;
+  requests::Preemption preemption = requests::Preemption::recompute;
+  double swap_bandwidth = 0;
+  double swap_latency_s = 0;
+  SourceLocation where;  // the `requests:` key
   SourceLocation trace_where, warmup_where;
 };
 

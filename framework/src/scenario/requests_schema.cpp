@@ -180,6 +180,18 @@ void parse_requests(const YNode& n, const SourceLocation& key_where, RequestsSpe
   if (auto v = field(n, path + ".router", d))
     for (const auto& [name, r] : row_choices<requests::Router>(path + ".router"))
       if (name == v->text) out.router = r;
+  if (auto v = field(n, path + ".preemption", d))
+    for (const auto& [name, p] : row_choices<requests::Preemption>(path + ".preemption"))
+      if (name == v->text) {
+        out.preemption_given = true;
+        out.preemption = p;
+      }
+  if (auto v = field(n, path + ".swap_bandwidth", d)) out.swap_bandwidth = v->number;
+  if (auto v = field(n, path + ".swap_latency", d)) out.swap_latency_s = v->number;
+  if (out.preemption_given && out.preemption == requests::Preemption::swap && !(out.swap_bandwidth > 0))
+    d.error(n.where, path +
+                         ".swap_bandwidth: required with preemption: swap (each PE's bandwidth to host "
+                         "memory, e.g. 25 GB/s; no machine file states a host link)");
 }
 
 void finish_requests(Scenario& s, const std::string& trace_path, Diags& d) {

@@ -17,8 +17,13 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
   so.on_point = options.on_point;
-  ServeStudyResult r{
-      run_serving_answer(context.session(), so), {}, std::nullopt, std::nullopt, nullptr, nullptr};
+  ServeStudyResult r{run_serving_answer(context.session(), so),
+                     {},
+                     std::nullopt,
+                     std::nullopt,
+                     nullptr,
+                     nullptr,
+                     std::nullopt};
   r.notes = serve_point_notes(context.session(), r.answer.aggregated);
   if (r.answer.disagg)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
@@ -27,11 +32,22 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
       r.simulated = requests::simulate_point(context.session(), best->config, best->point,
                                              scenario.serving.requests, scenario.serving.slo);
     }
+  std::optional<PoolSessions> pools;
+  if (scenario.serving.requests.given && r.answer.disagg && r.answer.disagg->result.best) {
+    pools = pool_sessions(context.session());
+    requests::SimOptions o;
+    o.slo = scenario.serving.slo.targets;
+    r.simulated_disagg = requests::simulate_pair(*pools->prefill, *pools->decode,
+                                                 *r.answer.disagg->result.best, scenario.serving.requests, o);
+  }
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);
   if (r.simulated)
     r.document["simulation"] =
         simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
+  if (r.simulated_disagg)
+    r.document["simulation_disaggregated"] = disagg_simulation_json(
+        *r.simulated_disagg, scenario.serving.requests, pools->prefill->machine(), pools->decode->machine());
   // The other scopes: the same study, quietly (no progress, no rows).
   add_scope_documents(r.document, scenario.workload.scope, options.scopes, [&](Scope scope) {
     const Scenario scoped = with_scope(scenario, scope);

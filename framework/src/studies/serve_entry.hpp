@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/requests/configuration_sim.hpp"
+#include "analysis/requests/disagg_point_sim.hpp"
 #include "analysis/serving_answer.hpp"
 #include "studies/study_context.hpp"
 #include "studies/study_description.hpp"
@@ -45,6 +46,9 @@ struct ServeStudyResult {
   std::optional<requests::SimulatedPoint> simulated;
   nlohmann::json document;    // null unless ServeOptions::document
   nlohmann::json provenance;  // null unless ServeOptions::document (also the document's `provenance`)
+  // serving.requests given and the disaggregated study found a best pair: that pair under the
+  // same stream (analysis/requests/disagg_point_sim.hpp).
+  std::optional<requests::SimulatedPair> simulated_disagg;
 };
 
 TESSERA_API ServeStudyResult serve(const StudyContext& context, const ServeOptions& options);

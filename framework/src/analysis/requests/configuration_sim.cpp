@@ -1,5 +1,6 @@
 #include "analysis/requests/configuration_sim.hpp"
 
+#include "analysis/requests/preemption_rule.hpp"
 #include "eval/engine_kv.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
@@ -50,6 +51,7 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
   options.limits.chunked_prefill = point.token_budget > 0;
   options.limits.kv_blocks = kv.blocks;
   options.limits.block_tokens = kv.block_tokens;
+  apply_preemption(session, c, spec, options.limits);
   options.replicas = c.dp;
   options.router = spec.router;
   return simulate(spec.stream, timer, options);
@@ -63,6 +65,7 @@ SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, c
   SimOptions o;
   o.slo = slo.targets;
   out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
+  out.preemption = preemption_mode(session, spec);
   return out;
 }
 

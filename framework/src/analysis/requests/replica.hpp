@@ -15,6 +15,19 @@
 // A sequence's cache holds `computed` tokens; when a scheduled chunk brings it to its prompt and
 // the tokens generated so far, a token is sampled (the first token at the end of its prefill).
 // A recomputed sequence recomputes its prompt and its generated tokens before it samples again.
+//
+// Preemption modes (docs/physics.md §12.5 "Preemption"): recompute (above; vLLM V1, SGLang's
+// retract); swap (vLLM V0's PreemptionMode.SWAP: the preempted sequence's blocks are copied to
+// host memory and back when it is admitted again, its computed tokens kept; each iteration takes
+// the copies of its swaps out and in beside its compute); no_evict (TensorRT-LLM's default
+// capacity scheduler policy GUARANTEED_NO_EVICT: a request is admitted only when the blocks of its
+// prompt and its whole output fit beside what the running requests will still take; nothing is
+// ever preempted).
+//
+// Roles (analysis/requests/disagg_sim.hpp): an aggregated replica runs requests to their end; a
+// prefill replica hands each request over when its first token is sampled, its KV blocks held
+// until release(); a decode replica takes requests whose prompt KV it reserved (reserve()) and
+// received (enqueue_prefilled()), their first token already sampled.
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -26,6 +39,8 @@
 
 namespace tessera::requests {
 
+enum class ReplicaRole : std::uint8_t { aggregated, prefill, decode };
+
 struct EngineLimits {
   std::int64_t max_sequences = 256;  // running sequences (vLLM max_num_seqs)
   std::int64_t token_budget =
@@ -33,6 +48,11 @@ struct EngineLimits {
   bool chunked_prefill = true;
   std::int64_t kv_blocks = 0;      // KV blocks of the replica (the engine's count)
   std::int64_t block_tokens = 16;  // tokens per block
+  Preemption preemption = Preemption::recompute;
+  // swap: seconds to copy one block between the device and the host (its bytes at one PE over the
+  // host link's bandwidth), and the latency of one copy (per iteration that swaps)
+  double swap_block_s = 0;
+  double swap_latency_s = 0;
 };
 
 // What became of one request (seconds from the simulation's start).
@@ -53,7 +73,24 @@ using TokenGapSink = std::function<void(const Request& request, double gap_s, st
 
 class TESSERA_API Replica {
  public:
-  Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index);
+  Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index,
+          ReplicaRole role = ReplicaRole::aggregated);
+
+  // A prefill replica's hand-over: called from finish() with each request whose first token was
+  // sampled (and that has more to generate), the KV blocks it keeps holding until release() and
+  // what no_evict committed to it.
+  using Handoff = std::function<void(const RequestOutcome& o, std::int64_t blocks, std::int64_t committed)>;
+  void set_handoff(Handoff h) { handoff_ = std::move(h); }
+  // Frees `blocks` a handed-over request held (its KV has left), with what no_evict committed.
+  void release(std::int64_t blocks, std::int64_t committed);
+  // A decode replica: reserves the blocks of `r`'s prompt KV (and, no_evict, commits its whole
+  // prompt and output); false when they do not fit now. `blocks`, `committed`: what it took.
+  bool reserve(const Request& r, std::int64_t& blocks, std::int64_t& committed);
+  // A decode replica: the request whose KV it reserved (reserve()) arrived at `now_s`, its first
+  // token sampled by the prefill; it waits for a place in the running batch.
+  void enqueue_prefilled(const RequestOutcome& o, std::int64_t blocks, std::int64_t committed, double now_s);
+  // Blocks a request of `tokens` tokens holds.
+  std::int64_t blocks_of(std::int64_t tokens) const { return blocks_for(tokens); }
 
   // A request routed here at `now_s`.
   void enqueue(const Request& r);
@@ -65,10 +102,12 @@ class TESSERA_API Replica {
 
   bool busy() const { return busy_; }
   double busy_until() const { return busy_until_; }
+  double started_s() const { return started_s_; }  // the running (or last) iteration's start
   std::size_t outstanding() const { return waiting_.size() + running_.size(); }
   std::size_t waiting() const { return waiting_.size(); }
   std::int64_t used_blocks() const { return used_blocks_; }
   std::int64_t preemptions() const { return preemptions_; }
+  std::int64_t swapped_blocks() const { return swapped_blocks_; }  // swap: blocks copied out and in
   std::uint64_t iterations() const { return iterations_; }
 
  private:
@@ -77,8 +116,10 @@ class TESSERA_API Replica {
     std::int64_t generated = 0;  // output tokens sampled
     std::int64_t computed = 0;   // tokens in the KV cache
     std::int64_t blocks = 0;     // KV blocks held
+    std::int64_t committed = 0;  // no_evict: blocks committed to it (prompt and whole output)
     double last_token_s = 0;
     bool scheduled_once = false;
+    bool swapped = false;  // swap: its `computed` tokens' KV waits in host memory
   };
   struct Scheduled {
     std::size_t running_index;
@@ -89,10 +130,20 @@ class TESSERA_API Replica {
     return (tokens + limits_.block_tokens - 1) / limits_.block_tokens;
   }
   void preempt_last();
+  bool try_start(double now_s);
+  bool evict_waiting_holder();
+  // What a request commits under no_evict at admission (0 under the other modes).
+  std::int64_t commitment(const Request& r) const;
 
   EngineLimits limits_;
   StepMemo& steps_;
   std::int64_t index_;
+  ReplicaRole role_;
+  Handoff handoff_;
+  std::int64_t committed_blocks_ = 0;  // no_evict: blocks committed to admitted requests
+  std::int64_t swap_blocks_now_ = 0;   // swap: blocks copied in this iteration
+  std::int64_t swapped_blocks_ = 0;
+  std::int64_t evicted_swap_blocks_ = 0;  // swap: blocks of evicted waiting holders, copied out next
   std::deque<Sequence> waiting_;
   std::vector<Sequence> running_;  // admission order (reserved: max_sequences)
   std::vector<Scheduled> scheduled_;

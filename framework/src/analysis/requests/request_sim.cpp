@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "analysis/requests/sim_recorder.hpp"
+
 namespace tessera::requests {
 
 namespace {
@@ -29,19 +31,11 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
 
   const std::uint64_t total = stream.total();
   const std::uint64_t measured = total - spec.warmup;
-  MetricStats ttft(measured, opts.exact), tpot(measured, opts.exact), itl(measured, opts.exact),
-      e2e(measured, opts.exact), queue(measured, opts.exact);
+  SimRecorder rec(spec.warmup, measured, opts.exact, opts.slo, 2);
   SimResult out;
   const std::int64_t kv_capacity_tokens = lim.kv_blocks * lim.block_tokens;
-  double first_measured_arrival = kNever, last_measured_finish = 0;
-  std::uint64_t good = 0, output_tokens = 0;
-  const RequestBounds bounds = request_bounds(opts.slo);
   std::uint64_t round_robin = 0;
-  std::uint64_t measured_done = 0;
-  bool measured_finished = false;  // a measured request finished at the current event
-  auto on_gap = [&](const Request& r, double gap, std::uint64_t count) {
-    if (r.id >= spec.warmup) itl.add(r.id - spec.warmup, gap, count);
-  };
+  auto on_gap = [&](const Request& r, double gap, std::uint64_t count) { rec.gap(r, gap, count); };
   Request pending;
   bool has_pending = false;
   auto route = [&](const Request& r) {
@@ -57,7 +51,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
         if (replicas[i].outstanding() < replicas[target].outstanding()) target = i;
     }
     replicas[target].enqueue(r);
-    if (r.id >= spec.warmup) first_measured_arrival = std::min(first_measured_arrival, r.arrival_s);
+    rec.arrived(r);
     return true;
   };
   // Closed loop: a client sends its next request at `now_s`; a refused one frees it at once.
@@ -68,26 +62,8 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   };
   std::int64_t clients_freed = 0;  // closed loop: clients whose request finished at this event
   auto on_done = [&](const RequestOutcome& o) {
-    const Request& r = o.request;
     if (opts.on_request) opts.on_request(o);
-    if (r.id >= spec.warmup) {
-      const std::uint64_t k = r.id - spec.warmup;
-      const double t_first = o.first_token_s - r.arrival_s;
-      const double t_e2e = o.finish_s - r.arrival_s;
-      ttft.add(k, t_first);
-      e2e.add(k, t_e2e);
-      queue.add(k, o.first_scheduled_s - r.arrival_s);
-      double t_tpot = 0;
-      if (r.output > 1) {
-        t_tpot = (t_e2e - t_first) / static_cast<double>(r.output - 1);
-        tpot.add(k, t_tpot);
-      }
-      output_tokens += static_cast<std::uint64_t>(r.output);
-      ++measured_done;
-      measured_finished = true;
-      last_measured_finish = std::max(last_measured_finish, o.finish_s);
-      if (bounds.good(t_first, t_tpot, t_e2e, r.output)) ++good;
-    }
+    rec.done(o);
     if (stream.closed_loop()) ++clients_freed;
   };
 
@@ -99,28 +75,23 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
 
   double now = 0;
   const double total_blocks = static_cast<double>(lim.kv_blocks) * static_cast<double>(replicas.size());
-  auto state = [&](double& kv, double& queued) {
+  std::vector<double> levels(2, 0.0);  // KV occupancy (used / total blocks), waiting requests
+  auto state = [&] {
     std::int64_t used = 0;
     std::size_t waiting = 0;
     for (const Replica& r : replicas) {
       used += r.used_blocks();
       waiting += r.waiting();
     }
-    kv = static_cast<double>(used) / total_blocks;
-    queued = static_cast<double>(waiting);
+    levels[0] = static_cast<double>(used) / total_blocks;
+    levels[1] = static_cast<double>(waiting);
   };
-  // KV occupancy and queue depth integrated over the window: from the first measured arrival,
-  // the areas run on; at each finish of a measured request they are kept, so that the last
-  // kept ones close at the last measured finish.
-  double area_kv = 0, area_queue = 0, peak_kv = 0;
-  double kept_kv = 0, kept_queue = 0, kept_peak = 0;
   for (;;) {
     // Idle replicas with work start at `now` (after every event at `now` was applied).
     for (Replica& r : replicas)
       if (!r.busy() && r.outstanding() > 0) r.start(now);
-    double kv = 0, queued = 0;
-    state(kv, queued);
-    if (now >= first_measured_arrival) peak_kv = std::max(peak_kv, kv);
+    state();
+    rec.peak(now, levels);
     double next_end = kNever;
     for (const Replica& r : replicas)
       if (r.busy()) next_end = std::min(next_end, r.busy_until());
@@ -133,21 +104,12 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       break;
     }
     const double next = std::min(next_end, next_arrival);
-    if (next > first_measured_arrival) {
-      const double from = std::max(now, first_measured_arrival);
-      area_kv += kv * (next - from);
-      area_queue += queued * (next - from);
-    }
+    rec.advance(now, next, levels);
     now = next;
     // Iterations ending at `now` first, then arrivals at `now`.
-    measured_finished = false;
     for (Replica& r : replicas)
       if (r.busy() && r.busy_until() == now) r.finish(on_done, on_gap);
-    if (measured_finished) {
-      kept_kv = area_kv;
-      kept_queue = area_queue;
-      kept_peak = peak_kv;
-    }
+    rec.end_event();
     for (; clients_freed > 0; --clients_freed) send_closed(now);
     while (has_pending && pending.arrival_s == now) {
       route(pending);
@@ -157,27 +119,13 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   out.end_s = now;
   out.sent = stream.sent();
   out.measured = measured;
-  out.ttft = ttft.summary();
-  out.tpot = tpot.summary();
-  out.itl = itl.summary();
-  out.e2e = e2e.summary();
-  out.queue = queue.summary();
-  out.window_s = last_measured_finish - first_measured_arrival;
-  if (out.window_s > 0) {
-    out.output_tokens_per_s = static_cast<double>(output_tokens) / out.window_s;
-    out.requests_per_s = static_cast<double>(measured_done) / out.window_s;
-    out.goodput_requests_per_s = static_cast<double>(good) / out.window_s;
-    out.kv_occupancy_mean = kept_kv / out.window_s;
-    out.queue_depth_mean = kept_queue / out.window_s;
-  }
-  out.kv_occupancy_peak = kept_peak;
+  rec.fill(out);
   for (const Replica& r : replicas) {
     out.preemptions += r.preemptions();
+    out.swapped_blocks += r.swapped_blocks();
     out.iterations += r.iterations();
   }
   out.step_shapes = steps.shapes();
-  out.slo = check_slo(opts.slo, ttft, tpot, e2e);
-  out.request_bounds = bounds;
   return out;
 }
 

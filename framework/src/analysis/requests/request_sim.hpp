@@ -7,11 +7,13 @@
 // unit of a study: single-threaded, deterministic for a seed.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "analysis/requests/metric_stats.hpp"
 #include "analysis/requests/replica.hpp"
 #include "analysis/requests/request_stream.hpp"
+#include "analysis/requests/sim_recorder.hpp"
 #include "analysis/requests/slo_check.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/serving_model.hpp"
@@ -31,6 +33,23 @@ struct SimOptions {
   std::function<void(const RequestOutcome&)> on_request;
 };
 
+// A disaggregated simulation's pool (analysis/requests/disagg_sim.hpp): time averages over the
+// measurement window, as SimResult's whole-system ones.
+struct PoolFigures {
+  std::int64_t replicas = 0;  // instances x dp
+  double kv_occupancy_mean = 0, kv_occupancy_peak = 0;
+  double queue_depth_mean = 0;  // requests waiting for the pool (decode: for its KV, then a batch place)
+  std::int64_t preemptions = 0;
+  std::uint64_t iterations = 0;
+};
+
+// What a disaggregated simulation measures beyond the aggregated one.
+struct DisaggFigures {
+  PoolFigures prefill, decode;
+  MetricSummary transfer;       // measured requests: the KV transfer's time after its start (s)
+  MetricSummary transfer_wait;  // measured requests: prefill end to the transfer's start (decode KV) (s)
+};
+
 struct SimResult {
   std::uint64_t sent = 0, measured = 0, rejected = 0;  // rejected: longer than the replica's KV
   MetricSummary ttft, tpot, itl, e2e, queue;
@@ -42,11 +61,13 @@ struct SimResult {
   double kv_occupancy_peak = 0;
   double queue_depth_mean = 0;  // waiting requests, time-weighted over the window, sum of replicas
   std::int64_t preemptions = 0;
-  std::size_t step_shapes = 0;   // distinct iteration shapes timed
-  std::uint64_t iterations = 0;  // engine iterations, all replicas
-  double end_s = 0;              // the last event
-  std::vector<SloCheck> slo;     // SimOptions::slo's targets, checked, in order
-  RequestBounds request_bounds;  // what a request met to count towards goodput
+  std::int64_t swapped_blocks = 0;      // swap preemption: blocks copied out and in, all replicas
+  std::size_t step_shapes = 0;          // distinct iteration shapes timed
+  std::uint64_t iterations = 0;         // engine iterations, all replicas
+  double end_s = 0;                     // the last event
+  std::optional<DisaggFigures> disagg;  // a disaggregated simulation (disagg_sim.hpp)
+  std::vector<SloCheck> slo;            // SimOptions::slo's targets, checked, in order
+  RequestBounds request_bounds;         // what a request met to count towards goodput
   bool slo_met() const {
     for (const SloCheck& c : slo)
       if (!c.met) return false;

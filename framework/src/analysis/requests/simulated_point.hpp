@@ -24,6 +24,7 @@ struct SimulatedPoint {
   ParallelConfig config;
   ServingPoint point;
   ReplicaKv kv;
+  Preemption preemption = Preemption::recompute;  // the engine's mode (preemption_rule.hpp)
   SimResult result;
 };
 

@@ -38,18 +38,7 @@ const char* arrival_name(requests::ArrivalKind k) {
   return names[static_cast<std::size_t>(k)];
 }
 
-}  // namespace
-
-nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
-                               const MachineSpec& machine) {
-  const requests::SimResult& r = s.result;
-  nlohmann::json j;
-  j["config"] = config_json(s.config, machine);
-  j["batch"] = s.point.batch;
-  j["token_budget"] = s.point.token_budget;
-  j["replica_kv_blocks"] = s.kv.blocks;
-  j["replica_kv_block_tokens"] = s.kv.block_tokens;
-  j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
+nlohmann::json stream_json(const RequestsSpec& spec) {
   nlohmann::json stream;
   stream["arrival"] = arrival_name(spec.stream.arrival.kind);
   if (spec.stream.arrival.kind == requests::ArrivalKind::poisson ||
@@ -65,7 +54,15 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
   }
   stream["seed"] = spec.stream.seed;
   stream["router"] = spec.router == requests::Router::round_robin ? "round_robin" : "least_outstanding";
-  j["stream"] = stream;
+  return stream;
+}
+
+const char* preemption_name(requests::Preemption p) {
+  constexpr std::array<const char*, 3> names{"recompute", "swap", "no_evict"};
+  return names[static_cast<std::size_t>(p)];
+}
+
+void add_result(nlohmann::json& j, const requests::SimResult& r) {
   j["requests_sent"] = r.sent;
   j["requests_measured"] = r.measured;
   j["requests_rejected"] = r.rejected;
@@ -94,6 +91,64 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
   j["queue_depth_mean"] = number(r.queue_depth_mean);
   j["preemptions"] = r.preemptions;
   j["engine_iterations"] = r.iterations;
+  j["swapped_blocks"] = r.swapped_blocks;
+}
+
+}  // namespace
+
+nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
+                               const MachineSpec& machine) {
+  const requests::SimResult& r = s.result;
+  nlohmann::json j;
+  j["config"] = config_json(s.config, machine);
+  j["batch"] = s.point.batch;
+  j["token_budget"] = s.point.token_budget;
+  j["replica_kv_blocks"] = s.kv.blocks;
+  j["replica_kv_block_tokens"] = s.kv.block_tokens;
+  j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
+  j["preemption"] = preemption_name(s.preemption);
+  j["stream"] = stream_json(spec);
+  add_result(j, r);
+  return j;
+}
+
+nlohmann::json disagg_simulation_json(const requests::SimulatedPair& s, const RequestsSpec& spec,
+                                      const MachineSpec& prefill_machine, const MachineSpec& decode_machine) {
+  const requests::SimResult& r = s.result;
+  nlohmann::json j;
+  auto pool = [&](const PoolCandidate& c, std::int64_t instances, const requests::ReplicaKv& kv,
+                  const requests::EngineLimits& lim, const MachineSpec& m, const requests::PoolFigures* f) {
+    nlohmann::json p;
+    p["config"] = config_json(c.config, m);
+    p["instances"] = instances;
+    p["batch"] = c.batch;
+    p["replica_kv_blocks"] = kv.blocks;
+    p["replica_kv_block_tokens"] = kv.block_tokens;
+    p["replica_kv_from"] = kv.engine_rule ? "framework KV rule" : "memory plugin";
+    p["preemption"] = preemption_name(lim.preemption);
+    if (f) {
+      p["replicas"] = f->replicas;
+      p["kv_occupancy_mean"] = number(f->kv_occupancy_mean);
+      p["kv_occupancy_peak"] = number(f->kv_occupancy_peak);
+      p["queue_depth_mean"] = number(f->queue_depth_mean);
+      p["preemptions"] = f->preemptions;
+      p["engine_iterations"] = f->iterations;
+    }
+    return p;
+  };
+  const requests::DisaggFigures* f = r.disagg ? &*r.disagg : nullptr;
+  j["prefill"] = pool(s.pair.prefill, s.pair.x, s.prefill_kv, s.prefill_limits, prefill_machine,
+                      f ? &f->prefill : nullptr);
+  j["decode"] =
+      pool(s.pair.decode, s.pair.y, s.decode_kv, s.decode_limits, decode_machine, f ? &f->decode : nullptr);
+  j["first_token"] = "prefill, delivered with the KV";
+  j["stream"] = stream_json(spec);
+  add_result(j, r);
+  if (f) {
+    j["kv_transfer"] = metric_json(f->transfer);
+    j["kv_transfer_wait"] = metric_json(f->transfer_wait);
+  }
+  j["steady_state_requests_per_s"] = number(s.pair.requests_per_s);
   return j;
 }
 

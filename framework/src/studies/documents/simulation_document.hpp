@@ -5,6 +5,7 @@
 // keys.
 #include <nlohmann/json.hpp>
 
+#include "analysis/requests/disagg_point_sim.hpp"
 #include "analysis/requests/simulated_point.hpp"
 #include "scenario/request_spec.hpp"
 #include "tessera/export.hpp"
@@ -14,5 +15,12 @@ namespace tessera::studies {
 
 TESSERA_API nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
                                            const MachineSpec& machine);
+
+// `simulation_disaggregated`: the best disaggregated pair under the same stream — each pool's
+// configuration, instances, replica KV and figures, the same latency and throughput members, the
+// KV transfers (kv_transfer, kv_transfer_wait) and the pair's steady-state rate beside.
+TESSERA_API nlohmann::json disagg_simulation_json(const requests::SimulatedPair& s, const RequestsSpec& spec,
+                                                  const MachineSpec& prefill_machine,
+                                                  const MachineSpec& decode_machine);
 
 }  // namespace tessera::studies
