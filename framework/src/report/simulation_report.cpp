@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "report/csv_cells.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 
@@ -76,6 +77,23 @@ void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const
   if (r.rejected > 0) os << "; " << r.rejected << " requests refused (longer than a replica's KV)";
   if (spec.trace_skipped > 0) os << "; " << spec.trace_skipped << " trace rows of failed requests left out";
   os << "\n";
+}
+
+void write_simulation_csv(std::ostream& os, const requests::SimResult& r) {
+  os << "metric,count,mean_s,mean_half_width_s";
+  for (double p : requests::kPercentiles) {
+    const std::string key = "p" + std::to_string(static_cast<int>(p));
+    os << ',' << key << "_s," << key << "_half_width_s";
+  }
+  os << ",max_s\n";
+  const std::pair<const char*, const requests::MetricSummary*> rows[] = {
+      {"ttft", &r.ttft}, {"tpot", &r.tpot}, {"itl", &r.itl}, {"e2e", &r.e2e}, {"queueing", &r.queue}};
+  for (const auto& [name, m] : rows) {
+    os << name << ',' << m->count << ',' << csv_num(m->mean) << ',' << csv_num(m->mean_half_width);
+    for (std::size_t p = 0; p < requests::kPercentiles.size(); ++p)
+      os << ',' << csv_num(m->percentile[p]) << ',' << csv_num(m->half_width[p]);
+    os << ',' << csv_num(m->max) << '\n';
+  }
 }
 
 }  // namespace tessera

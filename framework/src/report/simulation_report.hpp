@@ -15,4 +15,9 @@ namespace tessera {
 TESSERA_API void print_simulation(std::ostream& os, const requests::SimulatedPoint& s,
                                   const RequestsSpec& spec, std::size_t width);
 
+// `serve --csv`'s sibling FILE.simulation.csv (docs/report.md "Request simulation"): a header,
+// then one row per metric (ttft, tpot, itl, e2e, queueing): count, the mean, P50, P90, P99 and
+// their 95 % half-widths, and the max, in seconds (cells empty where undefined).
+TESSERA_API void write_simulation_csv(std::ostream& os, const requests::SimResult& r);
+
 }  // namespace tessera

@@ -27,8 +27,9 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
       const ServingSlo& slo = scenario.serving.slo;
       const requests::RequestSlo per_request{slo.ttft_s < kNoSlo ? slo.ttft_s : 0,
                                              slo.tpot_s < kNoSlo ? slo.tpot_s : 0};
+      if (options.on_simulation_start) options.on_simulation_start(best->config, best->point);
       r.simulated = requests::simulate_point(context.session(), best->config, best->point,
-                                             scenario.serving.requests, per_request);
+                                             scenario.serving.requests, per_request, options.on_request);
     }
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);

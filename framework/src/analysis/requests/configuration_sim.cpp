@@ -56,12 +56,14 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
 }
 
 SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, const ServingPoint& point,
-                              const RequestsSpec& spec, const RequestSlo& slo) {
+                              const RequestsSpec& spec, const RequestSlo& slo,
+                              std::function<void(const RequestOutcome&)> on_request) {
   SimulatedPoint out;
   out.config = c;
   out.point = point;
   SimOptions o;
   o.slo = slo;
+  o.on_request = std::move(on_request);
   out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
   return out;
 }

@@ -43,6 +43,12 @@ std::vector<double> MetricStats::values() const {
   return all;
 }
 
+std::size_t MetricStats::kept() const {
+  std::size_t n = 0;
+  for (const auto& v : exact_values_) n += v.size();
+  return n;
+}
+
 MetricSummary MetricStats::summary() const {
   MetricSummary s;
   const std::size_t slots = counts_.size();
@@ -55,6 +61,7 @@ MetricSummary MetricStats::summary() const {
     s.mean = s.mean_half_width = s.max = kNaN;
     s.percentile.fill(kNaN);
     s.half_width.fill(kNaN);
+    s.cdf.fill(kNaN);
     return s;
   }
   s.mean = sum / static_cast<double>(s.count);
@@ -73,6 +80,8 @@ MetricSummary MetricStats::summary() const {
     std::vector<double> all = values();
     std::sort(all.begin(), all.end());
     s.max = all.back();
+    for (std::size_t i = 0; i < kCdfPoints; ++i)
+      s.cdf[i] = percentile_of_sorted(all, static_cast<double>(i + 1));
     for (std::size_t p = 0; p < kPercentiles.size(); ++p) {
       s.percentile[p] = percentile_of_sorted(all, kPercentiles[p]);
       if (!intervals) {
@@ -91,6 +100,7 @@ MetricSummary MetricStats::summary() const {
   QuantileSketch all;
   for (const QuantileSketch& b : sketches_) all.merge(b);
   s.max = all.max();
+  for (std::size_t i = 0; i < kCdfPoints; ++i) s.cdf[i] = all.percentile(static_cast<double>(i + 1));
   for (std::size_t p = 0; p < kPercentiles.size(); ++p) {
     s.percentile[p] = all.percentile(kPercentiles[p]);
     if (!intervals) {

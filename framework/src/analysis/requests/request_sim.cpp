@@ -115,6 +115,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   // kept ones close at the last measured finish.
   double area_kv = 0, area_queue = 0, peak_kv = 0;
   double kept_kv = 0, kept_queue = 0, kept_peak = 0;
+  TimeSeries series;  // for charts: bounded, the whole run
   for (;;) {
     // Idle replicas with work start at `now` (after every event at `now` was applied).
     for (Replica& r : replicas)
@@ -139,6 +140,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       area_kv += kv * (next - from);
       area_queue += queued * (next - from);
     }
+    series.add(now, next, kv, queued);
     now = next;
     // Iterations ending at `now` first, then arrivals at `now`.
     measured_finished = false;
@@ -177,6 +179,8 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     out.iterations += r.iterations();
   }
   out.step_shapes = steps.shapes();
+  out.series = series.samples();
+  out.values_kept = ttft.kept() + tpot.kept() + itl.kept() + e2e.kept() + queue.kept();
   return out;
 }
 

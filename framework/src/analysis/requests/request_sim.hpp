@@ -12,6 +12,7 @@
 #include "analysis/requests/metric_stats.hpp"
 #include "analysis/requests/replica.hpp"
 #include "analysis/requests/request_stream.hpp"
+#include "analysis/requests/time_series.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
@@ -48,6 +49,10 @@ struct SimResult {
   std::size_t step_shapes = 0;   // distinct iteration shapes timed
   std::uint64_t iterations = 0;  // engine iterations, all replicas
   double end_s = 0;              // the last event
+  // KV occupancy and queue depth over the whole run (warm-up included), at most
+  // kTimeSeriesPoints bins of equal width (time_series.hpp): for charts.
+  std::vector<TimeSample> series;
+  std::size_t values_kept = 0;  // latency values held for exact percentiles (0 with sketches)
 };
 
 // Runs `stream` through opts.replicas replicas timed by `timer` (the calling thread's).

@@ -24,6 +24,9 @@ nlohmann::json metric_json(const requests::MetricSummary& m) {
     j[key + "_half_width_s"] = number(m.half_width[p]);
   }
   j["max_s"] = number(m.max);
+  nlohmann::json cdf = nlohmann::json::array();  // P1..P99: with max_s, the latency CDF of the charts
+  for (double v : m.cdf) cdf.push_back(number(v));
+  j["cdf_s"] = cdf;
   return j;
 }
 
@@ -34,16 +37,12 @@ const char* arrival_name(requests::ArrivalKind k) {
 
 }  // namespace
 
-nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
-                               const MachineSpec& machine) {
-  const requests::SimResult& r = s.result;
+nlohmann::json simulation_header_json(const ParallelConfig& config, const ServingPoint& point,
+                                      const RequestsSpec& spec, const MachineSpec& machine) {
   nlohmann::json j;
-  j["config"] = config_json(s.config, machine);
-  j["batch"] = s.point.batch;
-  j["token_budget"] = s.point.token_budget;
-  j["replica_kv_blocks"] = s.kv.blocks;
-  j["replica_kv_block_tokens"] = s.kv.block_tokens;
-  j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
+  j["config"] = config_json(config, machine);
+  j["batch"] = point.batch;
+  j["token_budget"] = point.token_budget;
   nlohmann::json stream;
   stream["arrival"] = arrival_name(spec.stream.arrival.kind);
   if (spec.stream.arrival.kind == requests::ArrivalKind::poisson ||
@@ -58,8 +57,20 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
     stream["trace_rows_left_out"] = spec.trace_skipped;
   }
   stream["seed"] = spec.stream.seed;
+  stream["requests"] = spec.stream.requests;
+  stream["warmup"] = spec.stream.warmup;
   stream["router"] = spec.router == requests::Router::round_robin ? "round_robin" : "least_outstanding";
   j["stream"] = stream;
+  return j;
+}
+
+nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
+                               const MachineSpec& machine) {
+  const requests::SimResult& r = s.result;
+  nlohmann::json j = simulation_header_json(s.config, s.point, spec, machine);
+  j["replica_kv_blocks"] = s.kv.blocks;
+  j["replica_kv_block_tokens"] = s.kv.block_tokens;
+  j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
   j["requests_sent"] = r.sent;
   j["requests_measured"] = r.measured;
   j["requests_rejected"] = r.rejected;
@@ -77,6 +88,16 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
   j["queue_depth_mean"] = number(r.queue_depth_mean);
   j["preemptions"] = r.preemptions;
   j["engine_iterations"] = r.iterations;
+  nlohmann::json series = nlohmann::json::array();
+  for (const requests::TimeSample& t : r.series)
+    series.push_back({{"start_s", t.start_s},
+                      {"kv_occupancy_mean", t.kv_occupancy_mean},
+                      {"kv_occupancy_peak", t.kv_occupancy_peak},
+                      {"queue_depth_mean", t.queue_depth_mean},
+                      {"queue_depth_peak", t.queue_depth_peak}});
+  j["time_series_bin_s"] =
+      r.series.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.series.front().width_s);
+  j["time_series"] = series;
   return j;
 }
 

@@ -12,6 +12,13 @@
 
 namespace tessera::studies {
 
+// What is simulated, before the simulation: {config, batch, token_budget, stream} (the same
+// members as simulation_json's): the header of `--requests FILE`.
+TESSERA_API nlohmann::json simulation_header_json(const ParallelConfig& config, const ServingPoint& point,
+                                                  const RequestsSpec& spec, const MachineSpec& machine);
+
+// With the outcome: also each metric's `cdf_s` (P1..P99) and the `time_series` of KV occupancy
+// and queue depth (docs/report.md "Request simulation").
 TESSERA_API nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
                                            const MachineSpec& machine);
 
