@@ -14,7 +14,7 @@ namespace {
 bool ends_with_nocase(const std::string& s, const std::string& tail) {
   if (s.size() < tail.size()) return false;
   return std::equal(tail.begin(), tail.end(), s.end() - static_cast<std::ptrdiff_t>(tail.size()),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+                    [](char t, char c) { return std::tolower(static_cast<unsigned char>(c)) == t; });
 }
 
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }

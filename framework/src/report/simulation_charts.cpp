@@ -18,13 +18,15 @@ using vega::text_tip;
 // left out (log axis).
 json cdf_rows(const json& sim) {
   json rows = json::array();
-  const std::pair<const char*, const char*> metrics[] = {{"ttft", "TTFT"}, {"tpot", "TPOT"}, {"e2e", "end to end"}};
+  const std::pair<const char*, const char*> metrics[] = {
+      {"ttft", "TTFT"}, {"tpot", "TPOT"}, {"e2e", "end to end"}};
   for (const auto& [key, label] : metrics) {
     const json& m = field(sim, key);
     const json& cdf = array_field(m, "cdf_s");
     for (std::size_t i = 0; i < cdf.size(); ++i)
       if (cdf[i].is_number() && cdf[i].get<double>() > 0)
-        rows.push_back({{"metric", label}, {"latency_s", cdf[i]}, {"percentile", static_cast<double>(i + 1)}});
+        rows.push_back(
+            {{"metric", label}, {"latency_s", cdf[i]}, {"percentile", static_cast<double>(i + 1)}});
     const json& max = field(m, "max_s");
     if (max.is_number() && max.get<double>() > 0)
       rows.push_back({{"metric", label}, {"latency_s", max}, {"percentile", 100.0}});
@@ -46,10 +48,12 @@ json cdf_spec(json rows) {
               {"title", "requests at or below (%)"},
               {"scale", {{"domain", {0, 100}}}}}},
             {"color",
-             {{"field", "metric"}, {"type", "nominal"}, {"title", "metric"}, {"scale", {{"range", okabe_ito()}}}}},
-            {"tooltip",
-             json::array({text_tip("metric", "metric"), number_tip("percentile", "percentile"),
-                          number_tip("latency_s", "latency (s)")})}}}};
+             {{"field", "metric"},
+              {"type", "nominal"},
+              {"title", "metric"},
+              {"scale", {{"range", okabe_ito()}}}}},
+            {"tooltip", json::array({text_tip("metric", "metric"), number_tip("percentile", "percentile"),
+                                     number_tip("latency_s", "latency (s)")})}}}};
 }
 
 // `mean` drawn as a line, `peak` as a light area under it: one chart of `time_series`.
@@ -57,18 +61,22 @@ json over_time_spec(const json& series, const std::string& mean, const std::stri
                     const std::string& title, bool fraction) {
   json rows = json::array();
   for (const json& t : series.is_array() ? series : json::array())
-    rows.push_back({{"start_s", field(t, "start_s")}, {"mean", field(t, mean.c_str())}, {"peak", field(t, peak.c_str())}});
+    rows.push_back({{"start_s", field(t, "start_s")},
+                    {"mean", field(t, mean.c_str())},
+                    {"peak", field(t, peak.c_str())}});
   json y = {{"type", "quantitative"}, {"title", title}};
   if (fraction) y["axis"] = {{"format", "%"}};
   json y_mean = y, y_peak = y;
   y_mean["field"] = "mean";
   y_peak["field"] = "peak";
-  const json x = {{"field", "start_s"}, {"type", "quantitative"}, {"title", "time since the simulation's start (s)"}};
-  const json tip = json::array({number_tip("start_s", "bin start (s)"), number_tip("mean", "mean"),
-                                number_tip("peak", "peak")});
+  const json x = {
+      {"field", "start_s"}, {"type", "quantitative"}, {"title", "time since the simulation's start (s)"}};
+  const json tip = json::array(
+      {number_tip("start_s", "bin start (s)"), number_tip("mean", "mean"), number_tip("peak", "peak")});
   json layers = json::array();
-  layers.push_back({{"mark", {{"type", "area"}, {"interpolate", "step-after"}, {"color", "#56B4E9"}, {"opacity", 0.35}}},
-                    {"encoding", {{"x", x}, {"y", y_peak}, {"tooltip", tip}}}});
+  layers.push_back(
+      {{"mark", {{"type", "area"}, {"interpolate", "step-after"}, {"color", "#56B4E9"}, {"opacity", 0.35}}},
+       {"encoding", {{"x", x}, {"y", y_peak}, {"tooltip", tip}}}});
   layers.push_back({{"mark", {{"type", "line"}, {"interpolate", "step-after"}, {"color", "#0072B2"}}},
                     {"encoding", {{"x", x}, {"y", y_mean}, {"tooltip", tip}}}});
   return {{"$schema", vega::kSchema},
@@ -84,9 +92,9 @@ std::vector<ChartSpec> simulation_charts(const json& result) {
   const json& sim = field(result, "simulation");
   std::vector<ChartSpec> charts;
   if (!sim.is_object()) return charts;
-  const std::string where = "Requests simulated on the best point (" + vega::config_label(field(sim, "config")) +
-                            ", batch " + text_of(field(sim, "batch")) + "), " +
-                            text_of(field(sim, "requests_measured")) + " measured.";
+  const std::string where =
+      "Requests simulated on the best point (" + vega::config_label(field(sim, "config")) + ", batch " +
+      text_of(field(sim, "batch")) + "), " + text_of(field(sim, "requests_measured")) + " measured.";
   ChartSpec cdf{"latency-cdf", "Latency CDFs of the simulated requests",
                 where + " P1 to P99 and the max of each metric (TPOT per request).", cdf_spec(cdf_rows(sim))};
   cdf.has_configs = false;

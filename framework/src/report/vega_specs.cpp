@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "report/vega_json.hpp"
 #include "report/simulation_charts.hpp"
+#include "report/vega_json.hpp"
 #include "report/vega_marks.hpp"
 
 namespace tessera {
