@@ -9,7 +9,7 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "report/request_timeline.hpp"
+#include "studies/documents/simulation_document.hpp"
 #include "studies/serve_entry.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
@@ -42,7 +42,7 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
   if (requests) {
     const std::uint64_t warmup = h.scenario().serving.requests.stream.warmup;
     so.on_request = [&timeline, warmup](const requests::RequestOutcome& o) {
-      timeline.push_back(request_record(o, warmup));
+      timeline.push_back(studies::request_json(o, warmup));
     };
   }
   std::optional<studies::ServeStudyResult> served;

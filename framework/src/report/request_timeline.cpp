@@ -6,6 +6,7 @@
 
 #include "core/safe_text.hpp"
 #include "report/csv_cells.hpp"
+#include "studies/documents/simulation_document.hpp"
 
 namespace tessera {
 
@@ -17,37 +18,11 @@ bool ends_with_nocase(const std::string& s, const std::string& tail) {
                     [](char t, char c) { return std::tolower(static_cast<unsigned char>(c)) == t; });
 }
 
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
 }  // namespace
 
 TimelineFormat timeline_format(const std::string& path) {
   return ends_with_nocase(path, ".jsonl") || ends_with_nocase(path, ".ndjson") ? TimelineFormat::jsonl
                                                                                : TimelineFormat::csv;
-}
-
-nlohmann::json request_record(const requests::RequestOutcome& o, std::uint64_t warmup) {
-  const requests::Request& r = o.request;
-  const double ttft = o.first_token_s - r.arrival_s;
-  const double e2e = o.finish_s - r.arrival_s;
-  nlohmann::json j;
-  j["id"] = r.id;
-  j["arrival_s"] = r.arrival_s;
-  j["replica"] = o.replica;
-  j["input_tokens"] = r.input;
-  j["output_tokens"] = r.output;
-  j["prefix_id"] = r.prefix_id >= 0 ? nlohmann::json(r.prefix_id) : nlohmann::json(nullptr);
-  j["first_scheduled_s"] = o.first_scheduled_s;
-  j["first_token_s"] = o.first_token_s;
-  j["finish_s"] = o.finish_s;
-  j["ttft_s"] = ttft;
-  j["tpot_s"] = number(r.output > 1 ? (e2e - ttft) / static_cast<double>(r.output - 1) : NAN);
-  j["e2e_s"] = e2e;
-  j["queue_s"] = o.first_scheduled_s - r.arrival_s;
-  j["max_gap_s"] = o.max_gap_s;
-  j["preemptions"] = o.preemptions;
-  j["measured"] = r.id >= warmup;
-  return j;
 }
 
 RequestTimeline::RequestTimeline(std::ostream& os, TimelineFormat format, std::uint64_t warmup)
@@ -88,7 +63,7 @@ void RequestTimeline::write(const requests::RequestOutcome& o) {
   const bool measured = r.id >= warmup_;
   ++written_;
   if (format_ == TimelineFormat::jsonl) {
-    os_ << request_record(o, warmup_).dump() << '\n';
+    os_ << studies::request_json(o, warmup_).dump() << '\n';
     return;
   }
   os_ << r.id << ',' << csv_num(r.arrival_s) << ',' << o.replica << ',' << r.input << ',' << r.output << ','

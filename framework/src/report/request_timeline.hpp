@@ -19,12 +19,6 @@ namespace tessera {
 
 enum class TimelineFormat { csv, jsonl };
 
-// One request as a JSON object (a JSON Lines line; Python's serve(requests=True) records):
-// id, arrival_s, replica, input_tokens, output_tokens, prefix_id (null: none),
-// first_scheduled_s, first_token_s, finish_s, ttft_s, tpot_s (null for one output token),
-// e2e_s, queue_s, max_gap_s, preemptions, measured (id >= warmup).
-TESSERA_API nlohmann::json request_record(const requests::RequestOutcome& o, std::uint64_t warmup);
-
 // jsonl for a path ending in .jsonl or .ndjson (any case), else csv.
 TESSERA_API TimelineFormat timeline_format(const std::string& path);
 

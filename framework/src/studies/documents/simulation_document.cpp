@@ -101,4 +101,28 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
   return j;
 }
 
+nlohmann::json request_json(const requests::RequestOutcome& o, std::uint64_t warmup) {
+  const requests::Request& r = o.request;
+  const double ttft = o.first_token_s - r.arrival_s;
+  const double e2e = o.finish_s - r.arrival_s;
+  nlohmann::json j;
+  j["id"] = r.id;
+  j["arrival_s"] = r.arrival_s;
+  j["replica"] = o.replica;
+  j["input_tokens"] = r.input;
+  j["output_tokens"] = r.output;
+  j["prefix_id"] = r.prefix_id >= 0 ? nlohmann::json(r.prefix_id) : nlohmann::json(nullptr);
+  j["first_scheduled_s"] = o.first_scheduled_s;
+  j["first_token_s"] = o.first_token_s;
+  j["finish_s"] = o.finish_s;
+  j["ttft_s"] = ttft;
+  j["tpot_s"] = number(r.output > 1 ? (e2e - ttft) / static_cast<double>(r.output - 1) : NAN);
+  j["e2e_s"] = e2e;
+  j["queue_s"] = o.first_scheduled_s - r.arrival_s;
+  j["max_gap_s"] = o.max_gap_s;
+  j["preemptions"] = o.preemptions;
+  j["measured"] = r.id >= warmup;
+  return j;
+}
+
 }  // namespace tessera::studies

@@ -22,4 +22,11 @@ TESSERA_API nlohmann::json simulation_header_json(const ParallelConfig& config, 
 TESSERA_API nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
                                            const MachineSpec& machine);
 
+// One simulated request as a JSON object (`--requests FILE.jsonl`'s lines, Python's
+// serve(requests=True) records; docs/report.md "Request simulation"): id, arrival_s, replica,
+// input_tokens, output_tokens, prefix_id (null: none), first_scheduled_s, first_token_s,
+// finish_s, ttft_s, tpot_s (null for one output token), e2e_s, queue_s, max_gap_s, preemptions,
+// measured (id >= warmup).
+TESSERA_API nlohmann::json request_json(const requests::RequestOutcome& o, std::uint64_t warmup);
+
 }  // namespace tessera::studies
