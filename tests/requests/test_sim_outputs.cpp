@@ -253,6 +253,10 @@ TEST_CASE("the simulation charts are drawn from the JSON alone") {
   CHECK(charts[0].spec.at("data").at("values")[99].at("percentile") == 100.0);
   CHECK(charts[1].id == "queue-depth");
   CHECK(charts[1].spec.at("data").at("values")[0].at("peak") == 3);
+  // The peak as an area, the mean as a line, and a point per bin to hover (the browser test).
+  REQUIRE(charts[1].spec.at("layer").size() == 3);
+  CHECK(charts[1].spec.at("layer")[2].at("mark").at("type") == "point");
+  CHECK_FALSE(charts[1].has_configs);
   CHECK(charts[2].id == "kv-occupancy");
   CHECK(charts[2].spec.at("data").at("values")[0].at("mean") == 0.25);
   CHECK(charts[0].note.find("cp=1 tp=8 pp=1 dp=1 ep=1, batch 64") != std::string::npos);

@@ -79,6 +79,9 @@ json over_time_spec(const json& series, const std::string& mean, const std::stri
        {"encoding", {{"x", x}, {"y", y_peak}, {"tooltip", tip}}}});
   layers.push_back({{"mark", {{"type", "line"}, {"interpolate", "step-after"}, {"color", "#0072B2"}}},
                     {"encoding", {{"x", x}, {"y", y_mean}, {"tooltip", tip}}}});
+  // A small point per bin on the line: what a reader hovers for the bin's figures.
+  layers.push_back({{"mark", {{"type", "point"}, {"filled", true}, {"size", 14}, {"color", "#0072B2"}}},
+                    {"encoding", {{"x", x}, {"y", y_mean}, {"tooltip", tip}}}});
   return {{"$schema", vega::kSchema},
           {"width", 560},
           {"height", 200},
