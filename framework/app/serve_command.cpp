@@ -235,11 +235,11 @@ int serve_command(const Args& args) {
       };
     }
     std::optional<RequestTimeline> timeline;
+    const std::string command = command_line("serve", args);
     if (timeline_file) {
       timeline.emplace(timeline_file->stream(), timeline_format(f.requests_path),
                        scenario.serving.requests.stream.warmup);
-      const std::string command = command_line("serve", args);
-      so.on_simulation_start = [&, command](const ParallelConfig& c, const ServingPoint& p) {
+      so.on_simulation_start = [&](const ParallelConfig& c, const ServingPoint& p) {
         timeline->header(
             command,
             studies::simulation_header_json(c, p, scenario.serving.requests, study.session().machine()),
@@ -250,6 +250,10 @@ int serve_command(const Args& args) {
     const studies::ServeStudyResult served = studies::serve(study, so);
     if (simulation_csv && served.simulated)
       write_simulation_csv(simulation_csv->stream(), served.simulated->result);
+    if (!served.simulated) {  // no best point: nothing simulated; the files say so, with no row
+      if (simulation_csv) write_simulation_csv_header(simulation_csv->stream());
+      if (timeline) timeline->header(command, nullptr, provenance_json(study.registry()));
+    }
     const ServeResult& result = served.answer.aggregated;
     const std::optional<DisaggStudy>& disagg = served.answer.disagg;
     if (report.json) report.json->stream() << served.document.dump(2) << "\n";

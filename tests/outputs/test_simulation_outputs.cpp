@@ -88,4 +88,18 @@ TEST_CASE("serve --requests without serving.requests is refused before the study
   CHECK(d.names() == std::vector<std::string>{"err.txt", "points.csv"});
 }
 
+TEST_CASE("serve with requests but no point within the SLO writes the headers and no row") {
+  TempDir d;
+  REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") +
+                      " --set serving.slo.tpot=1us" + " --csv " + (d / "points.csv") + " --requests " +
+                      (d / "r.csv"),
+                  d / "err.txt") == 0);
+  CHECK(slurp(d / "points.simulation.csv") ==
+        "metric,count,mean_s,mean_half_width_s,p50_s,p50_half_width_s,p90_s,p90_half_width_s,p99_s,"
+        "p99_half_width_s,max_s\n");
+  const std::string req = slurp(d / "r.csv");
+  CHECK(req.find("\n# simulation null\nid,arrival_s,") != std::string::npos);
+  CHECK(req.size() == req.find("measured\n") + 9);  // the header is the last line
+}
+
 }  // namespace test_simulation_outputs

@@ -79,13 +79,17 @@ void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const
   os << "\n";
 }
 
-void write_simulation_csv(std::ostream& os, const requests::SimResult& r) {
+void write_simulation_csv_header(std::ostream& os) {
   os << "metric,count,mean_s,mean_half_width_s";
   for (double p : requests::kPercentiles) {
     const std::string key = "p" + std::to_string(static_cast<int>(p));
     os << ',' << key << "_s," << key << "_half_width_s";
   }
   os << ",max_s\n";
+}
+
+void write_simulation_csv(std::ostream& os, const requests::SimResult& r) {
+  write_simulation_csv_header(os);
   const std::pair<const char*, const requests::MetricSummary*> rows[] = {
       {"ttft", &r.ttft}, {"tpot", &r.tpot}, {"itl", &r.itl}, {"e2e", &r.e2e}, {"queueing", &r.queue}};
   for (const auto& [name, m] : rows) {

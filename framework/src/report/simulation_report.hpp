@@ -19,5 +19,7 @@ TESSERA_API void print_simulation(std::ostream& os, const requests::SimulatedPoi
 // then one row per metric (ttft, tpot, itl, e2e, queueing): count, the mean, P50, P90, P99 and
 // their 95 % half-widths, and the max, in seconds (cells empty where undefined).
 TESSERA_API void write_simulation_csv(std::ostream& os, const requests::SimResult& r);
+// The header line alone: nothing was simulated (no serving point met the SLO: no best).
+TESSERA_API void write_simulation_csv_header(std::ostream& os);
 
 }  // namespace tessera
