@@ -83,6 +83,21 @@ TEST_CASE("time series bins are time-weighted means and peaks merged in pairs wh
   CHECK(s[2].width_s == 2.0);
 }
 
+TEST_CASE("time series covers every interval whole at bin edges that division rounds") {
+  // 0.003 / 0.001 is 2.9999999999999996: the interval from 0.003 s starts in the fourth bin,
+  // and none of it is lost.
+  TimeSeries t(8, 0.001);
+  t.add(0, 0.003, 0, 0);
+  t.add(0.003, 0.005, 1, 2);
+  const auto s = t.samples();
+  REQUIRE(s.size() == 5);
+  CHECK(s[3].kv_occupancy_mean == 1);
+  CHECK(s[4].queue_depth_mean == 2);
+  double covered = 0;
+  for (const TimeSample& x : s) covered += x.kv_occupancy_mean * x.width_s;
+  CHECK(covered == Approx(0.002));
+}
+
 TEST_CASE("time series stays bounded and gives the same bins for the same run") {
   auto run = [](double step) {
     TimeSeries t;  // 512 bins from 1 ms

@@ -34,17 +34,19 @@ void TimeSeries::add(double from_s, double to_s, double kv_occupancy, double que
   while (to_s > width_ * static_cast<double>(capacity_)) halve();
   double t = from_s;
   while (t < to_s) {
-    const auto i = std::min(static_cast<std::size_t>(std::floor(t / width_)), capacity_ - 1);
+    auto i = std::min(static_cast<std::size_t>(std::floor(t / width_)), capacity_ - 1);
+    if (i + 1 < capacity_ && width_ * static_cast<double>(i + 1) <= t) ++i;  // t / width rounded down
     if (bins_.size() <= i) bins_.resize(i + 1);
-    const double end = std::min(to_s, width_ * static_cast<double>(i + 1));
-    const double dt = std::max(end - t, 0.0);
+    const bool last = i == capacity_ - 1;
+    const double end = last ? to_s : std::min(to_s, width_ * static_cast<double>(i + 1));  // end > t
+    const double dt = end - t;
     Bin& b = bins_[i];
     b.covered += dt;
     b.kv_area += kv_occupancy * dt;
     b.queue_area += queue_depth * dt;
     b.kv_peak = std::max(b.kv_peak, kv_occupancy);
     b.queue_peak = std::max(b.queue_peak, queue_depth);
-    if (end <= t || i == capacity_ - 1) break;  // rounding at a bin's edge, or the last bin
+    if (last) break;
     t = end;
   }
 }
