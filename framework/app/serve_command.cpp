@@ -16,9 +16,12 @@
 #include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
 #include "report/pareto_plot.hpp"
+#include "report/request_timeline.hpp"
 #include "report/serve_report.hpp"
 #include "report/simulation_report.hpp"
 #include "scope_option.hpp"
+#include "studies/documents/provenance.hpp"
+#include "studies/documents/simulation_document.hpp"
 #include "studies/installation.hpp"
 #include "studies/serve_entry.hpp"
 #include "study.hpp"
@@ -54,9 +57,15 @@ constexpr const char* kServeExamples =
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml    # serving.requests: simulated\n"
     "  tessera serve scenarios/llama3.3-70b-serve-5k500-h100-concurrency.yaml \\\n"
     "      --set serving.requests.concurrency=50   # a closed loop of 50 clients, as bench_serving\n"
+    "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml --csv out/points.csv \\\n"
+    "      --requests out/requests.csv --html out/serve.html   # every simulated request, charts\n"
     "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the study: their\n"
     "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
     "to stdout. --csv has one row per configuration x serving point, with a reason column.\n"
+    "With serving.requests, --csv FILE.csv also writes FILE.simulation.csv: one row per latency\n"
+    "metric of the simulated point (mean, P50, P90, P99 with their 95 % half-widths, max; seconds),\n"
+    "and --requests FILE writes every simulated request as it finishes (CSV, or JSON Lines for\n"
+    ".jsonl/.ndjson; docs/report.md \"Request simulation\").\n"
     "Regular files are replaced atomically; stdout, FIFOs and devices are written through.\n"
     "Ctrl-C / SIGTERM stop the study, remove the partial files and exit 130 / 143.\n"
     "--deploy DIR needs `framework:` (or --set framework=NAME[@VERSION]); it writes, for the best\n"
@@ -135,7 +144,7 @@ void refuse_hardware_sweep(const Scenario& scenario) {
 
 // serve's own options (between SCENARIO and --scopes in --help).
 struct ServeFlags {
-  std::string threads_text, top_text, max_pes_text, deploy_dir;
+  std::string threads_text, top_text, max_pes_text, deploy_dir, requests_path;
   bool deploy_given = false;  // --deploy "" is refused, not ignored
   bool max_throughput = false;
   void declare(po::options_description_easy_init add) {
@@ -150,12 +159,35 @@ struct ServeFlags {
         }),
         "write the framework's launch scripts for the best configurations into DIR (created if "
         "missing; needs `framework:`)")(
+        "requests", po::value<std::string>(&requests_path)->value_name("FILE|-"),
+        "the simulated point's per-request timeline (needs serving.requests): CSV, or JSON Lines for a FILE "
+        "ending in .jsonl or .ndjson; written as requests finish")(
         "max-throughput", po::bool_switch(&max_throughput),
         "the best tokens/s/PE with no SLO at the engine's limits: serving.slo cleared, batches 1..4096 "
         "(powers of two and 1.5x) up to what the KV capacity admits, ranked by tokens_per_s_per_pe (MLPerf "
         "Offline, trtllm-bench throughput)");
   }
 };
+
+// With serving.requests, --csv PATH (or report.csv) has a sibling: the simulation's table,
+// PATH's stem + ".simulation.csv" beside it. None for stdout or a FIFO (the --json has it).
+OutputFile* add_simulation_csv(Outputs& outputs, const OutputFile* csv, const Scenario& scenario) {
+  if (!csv || !scenario.serving.requests.given || csv->kind() != OutputFile::Kind::atomic) return nullptr;
+  std::filesystem::path p(csv->path());
+  p.replace_extension();
+  p += ".simulation.csv";
+  return outputs.add(csv->option() + " (simulation)", p.string());
+}
+
+// --requests FILE: only with a request stream to simulate.
+OutputFile* add_requests_output(Outputs& outputs, const std::string& path, const Scenario& scenario) {
+  if (path.empty()) return nullptr;
+  if (!scenario.serving.requests.given)
+    throw InputError(
+        "--requests: the scenario has no serving.requests, so no request is simulated (add a request stream, "
+        "docs/scenario-format.md \"Requests\", e.g. scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml)");
+  return outputs.add("--requests", path);
+}
 
 }  // namespace
 
@@ -188,6 +220,8 @@ int serve_command(const Args& args) {
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("serve", args));
+    OutputFile* simulation_csv = add_simulation_csv(outputs, report.csv, scenario);
+    OutputFile* timeline_file = add_requests_output(outputs, f.requests_path, scenario);
     if (f.deploy_given) outputs.refuse_within("--deploy", f.deploy_dir);  // --json D/best.sh and the like
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
@@ -202,7 +236,26 @@ int serve_command(const Args& args) {
         write_serve_csv_row(report.csv->stream(), study.description(), r);
       };
     }
+    std::optional<RequestTimeline> timeline;
+    const std::string command = command_line("serve", args);
+    if (timeline_file) {
+      timeline.emplace(timeline_file->stream(), timeline_format(f.requests_path),
+                       scenario.serving.requests.stream.warmup);
+      so.on_simulation_start = [&](const ParallelConfig& c, const ServingPoint& p) {
+        timeline->header(
+            command,
+            studies::simulation_header_json(c, p, scenario.serving.requests, study.session().machine()),
+            provenance_json(study.registry()));
+      };
+      so.on_request = [&](const requests::RequestOutcome& o) { timeline->write(o); };
+    }
     const studies::ServeStudyResult served = studies::serve(study, so);
+    if (simulation_csv && served.simulated)
+      write_simulation_csv(simulation_csv->stream(), served.simulated->result);
+    if (!served.simulated) {  // no best point: nothing simulated; the files say so, with no row
+      if (simulation_csv) write_simulation_csv_header(simulation_csv->stream());
+      if (timeline) timeline->header(command, nullptr, provenance_json(study.registry()));
+    }
     const ServeResult& result = served.answer.aggregated;
     const std::optional<DisaggStudy>& disagg = served.answer.disagg;
     if (report.json) report.json->stream() << served.document.dump(2) << "\n";

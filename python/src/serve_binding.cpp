@@ -4,10 +4,12 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <vector>
 
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
+#include "studies/documents/simulation_document.hpp"
 #include "studies/serve_entry.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
@@ -18,10 +20,14 @@ namespace tessera::python {
 namespace {
 
 py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
-                 std::optional<std::int64_t> max_pes, py::object progress) {
+                 std::optional<std::int64_t> max_pes, py::object progress, bool requests) {
   require_mode(h, true, "Scenario.run() (serve needs workload.mode: serve)");
   if (max_pes && *max_pes < 0)
     throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
+  if (requests && !h.scenario().serving.requests.given)
+    throw InputError(
+        "serve(requests=True): the scenario has no serving.requests, so no request is simulated "
+        "(docs/scenario-format.md \"Requests\")");
   studies::ServeOptions so;
   so.threads = thread_count(threads);
   so.top = top;
@@ -30,8 +36,18 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
   so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   so.points = true;  // the CLI's --json has them too
   so.document = true;
+  // requests=True: every simulated request as it finished (serving.requests), the document's
+  // `requests_timeline` (Python moves it to ServeResult.simulation.requests).
+  std::vector<nlohmann::json> timeline;
+  if (requests) {
+    const std::uint64_t warmup = h.scenario().serving.requests.stream.warmup;
+    so.on_request = [&timeline, warmup](const requests::RequestOutcome& o) {
+      timeline.push_back(studies::request_json(o, warmup));
+    };
+  }
   std::optional<studies::ServeStudyResult> served;
   guard.run([&] { served.emplace(studies::serve(h, so)); });
+  if (requests && served->simulated) served->document["requests_timeline"] = std::move(timeline);
   return to_python(served->document);
 }
 
@@ -39,7 +55,7 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
 
 void bind_serve(ScenarioClass& c) {
   c.def("_serve", &serve, py::arg("threads") = py::none(), py::arg("top") = py::none(),
-        py::arg("max_pes") = py::none(), py::arg("progress") = py::none());
+        py::arg("max_pes") = py::none(), py::arg("progress") = py::none(), py::arg("requests") = false);
 }
 
 }  // namespace tessera::python

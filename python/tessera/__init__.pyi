@@ -11,7 +11,8 @@ from .results import (KNOBS as KNOBS, Columns as Columns, CompareResult as Compa
                       ExploreResult as ExploreResult,
                       Explanation as Explanation, ModelValidation as ModelValidation, RunResult as RunResult,
                       SensitivityResult as SensitivityResult, ServeResult as ServeResult,
-                      ServingPoint as ServingPoint, ValidationResult as ValidationResult)
+                      ServingPoint as ServingPoint, ValidationResult as ValidationResult,
+                      Simulation as Simulation, LatencyStats as LatencyStats)
 
 __version__: str
 CONFIG_DTYPE: np.dtype
@@ -47,7 +48,7 @@ class Scenario:
     def run(self, threads: Optional[int] = ..., *, top: Optional[int] = ...,
             progress: Optional[ProgressCallback] = ...) -> RunResult: ...
     def serve(self, threads: Optional[int] = ..., *, top: Optional[int] = ..., max_pes: Optional[int] = ...,
-              progress: Optional[ProgressCallback] = ...) -> ServeResult: ...
+              progress: Optional[ProgressCallback] = ..., requests: bool = ...) -> ServeResult: ...
     def sensitivity(self, *, parallelism: bool = ..., hardware: bool = ..., threads: Optional[int] = ...,
                     progress: Optional[ProgressCallback] = ...) -> SensitivityResult: ...
     def explore(self, *, sensitivity: bool = ..., threads: Optional[int] = ...,

@@ -304,6 +304,92 @@ class DisaggregatedResult:
         return _frame(self.to_records(which))
 
 
+_LATENCY_METRICS = ("ttft", "tpot", "itl", "e2e", "queueing")
+
+
+@dataclass(frozen=True)
+class LatencyStats:
+    """One latency metric of a request simulation (seconds): the mean and P50/P90/P99 with the
+    half-widths of their 95 % intervals (NaN where undefined), the max and `cdf_s` (P1..P99)."""
+
+    count: int
+    mean_s: float
+    mean_half_width_s: float
+    p50_s: float
+    p50_half_width_s: float
+    p90_s: float
+    p90_half_width_s: float
+    p99_s: float
+    p99_half_width_s: float
+    max_s: float
+    cdf_s: List[float]
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "LatencyStats":
+        return cls(count=int(j["count"]), mean_s=_nan(j["mean_s"]), mean_half_width_s=_nan(j["mean_half_width_s"]),
+                   p50_s=_nan(j["p50_s"]), p50_half_width_s=_nan(j["p50_half_width_s"]), p90_s=_nan(j["p90_s"]),
+                   p90_half_width_s=_nan(j["p90_half_width_s"]), p99_s=_nan(j["p99_s"]),
+                   p99_half_width_s=_nan(j["p99_half_width_s"]), max_s=_nan(j["max_s"]),
+                   cdf_s=[_nan(v) for v in j.get("cdf_s", [])])
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The best serving point simulated request by request (serving.requests; `tessera serve
+    --json`'s `simulation`, docs/report.md "Request simulation"), SI units. Tables:
+    "percentiles" (one row per metric, as serve --csv's FILE.simulation.csv), "time_series" (KV
+    occupancy and queue depth over time), "requests" (serve(requests=True): every request, as
+    --requests FILE)."""
+
+    config: Dict[str, Any]
+    batch: int
+    token_budget: int
+    stream: Dict[str, Any]
+    requests_sent: int
+    requests_measured: int
+    requests_rejected: int
+    ttft: LatencyStats
+    tpot: LatencyStats
+    itl: LatencyStats
+    e2e: LatencyStats
+    queueing: LatencyStats
+    output_tokens_per_s: float
+    requests_per_s: float
+    goodput_requests_per_s: float
+    kv_occupancy_mean: float
+    kv_occupancy_peak: float
+    queue_depth_mean: float
+    preemptions: int
+    time_series: List[Dict[str, Any]]
+    requests: Optional[List[Dict[str, Any]]]  # serve(requests=True) only
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any], requests: Optional[List[Dict[str, Any]]] = None) -> "Simulation":
+        m = {k: LatencyStats.from_json(j[k]) for k in _LATENCY_METRICS}
+        return cls(config=dict(j["config"]), batch=int(j["batch"]), token_budget=int(j["token_budget"]),
+                   stream=dict(j["stream"]), requests_sent=int(j["requests_sent"]),
+                   requests_measured=int(j["requests_measured"]), requests_rejected=int(j["requests_rejected"]),
+                   output_tokens_per_s=_nan(j["output_tokens_per_s"]), requests_per_s=_nan(j["requests_per_s"]),
+                   goodput_requests_per_s=_nan(j["goodput_requests_per_s"]),
+                   kv_occupancy_mean=_nan(j["kv_occupancy_mean"]), kv_occupancy_peak=_nan(j["kv_occupancy_peak"]),
+                   queue_depth_mean=_nan(j["queue_depth_mean"]), preemptions=int(j["preemptions"]),
+                   time_series=[dict(t) for t in j.get("time_series", [])], requests=requests, raw=j, **m)
+
+    def to_records(self, which: str = "percentiles") -> List[Dict[str, Any]]:
+        """Flat dicts of `which`: "percentiles", "time_series", or "requests" (serve(requests=True))."""
+        tables: Dict[str, Any] = {
+            "percentiles": [{"metric": k, **{f: v for f, v in vars(getattr(self, k)).items() if f != "cdf_s"}}
+                            for k in _LATENCY_METRICS],
+            "time_series": self.time_series}
+        if self.requests is not None:
+            tables["requests"] = self.requests
+        return [dict(r) for r in _table(self, which, tables)]
+
+    def to_pandas(self, which: str = "percentiles"):
+        return _frame(self.to_records(which))
+
+
 @dataclass(frozen=True)
 class ServeResult:
     """What Scenario.serve() found: `tessera serve --json`'s document, typed."""
@@ -316,16 +402,20 @@ class ServeResult:
     top: List[ServingPoint]
     disaggregated: Optional["DisaggregatedResult"]  # serving.disaggregated on: the pairing, typed
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    simulation: Optional[Simulation] = None  # serving.requests given: the best point simulated
 
     @classmethod
     def from_json(cls, j: Dict[str, Any]) -> "ServeResult":
         point = lambda r: ServingPoint.from_json(r) if r else None  # noqa: E731
         d = j.get("disaggregated")
+        timeline = j.pop("requests_timeline", None)  # serve(requests=True): not in the --json document
+        sim = Simulation.from_json(j["simulation"], timeline) if "simulation" in j else None
         return cls(scenario=j["scenario"], counts=dict(j["counts"]), best=point(j.get("best")),
                    closest_miss=point(j.get("closest_miss")),
                    frontier=[ServingPoint.from_json(r) for r in j.get("frontier", [])],
                    top=[ServingPoint.from_json(r) for r in j.get("top", [])],
-                   disaggregated=DisaggregatedResult.from_json(d) if d is not None else None, raw=j)
+                   disaggregated=DisaggregatedResult.from_json(d) if d is not None else None, raw=j,
+                   simulation=sim)
 
     def to_records(self, which: str = "top") -> List[Dict[str, Any]]:
         """Flat dicts of `which`: "top", "frontier", "best", or the disaggregated pairing's

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "report/csv_cells.hpp"
 #include "report/text_table.hpp"
 #include "tessera/units.hpp"
 
@@ -158,6 +159,27 @@ void print_disagg_simulation(std::ostream& os, const requests::SimulatedPair& s,
     os << "  " << name << " pool: " << pf->replicas << " replicas, KV mean "
        << fixed(100 * pf->kv_occupancy_mean, 1) << " %, peak " << fixed(100 * pf->kv_occupancy_peak, 1)
        << " %, queue " << fixed(pf->queue_depth_mean, 2) << ", " << pf->preemptions << " preemptions\n";
+}
+
+void write_simulation_csv_header(std::ostream& os) {
+  os << "metric,count,mean_s,mean_half_width_s";
+  for (double p : requests::kPercentiles) {
+    const std::string key = "p" + std::to_string(static_cast<int>(p));
+    os << ',' << key << "_s," << key << "_half_width_s";
+  }
+  os << ",max_s\n";
+}
+
+void write_simulation_csv(std::ostream& os, const requests::SimResult& r) {
+  write_simulation_csv_header(os);
+  const std::pair<const char*, const requests::MetricSummary*> rows[] = {
+      {"ttft", &r.ttft}, {"tpot", &r.tpot}, {"itl", &r.itl}, {"e2e", &r.e2e}, {"queueing", &r.queue}};
+  for (const auto& [name, m] : rows) {
+    os << name << ',' << m->count << ',' << csv_num(m->mean) << ',' << csv_num(m->mean_half_width);
+    for (std::size_t p = 0; p < requests::kPercentiles.size(); ++p)
+      os << ',' << csv_num(m->percentile[p]) << ',' << csv_num(m->half_width[p]);
+    os << ',' << csv_num(m->max) << '\n';
+  }
 }
 
 }  // namespace tessera

@@ -20,5 +20,11 @@ TESSERA_API void print_simulation(std::ostream& os, const requests::SimulatedPoi
 // then the KV transfers and each pool's KV occupancy, queue and preemptions.
 TESSERA_API void print_disagg_simulation(std::ostream& os, const requests::SimulatedPair& s,
                                          const RequestsSpec& spec, std::size_t width);
+// `serve --csv`'s sibling FILE.simulation.csv (docs/report.md "Request simulation"): a header,
+// then one row per metric (ttft, tpot, itl, e2e, queueing): count, the mean, P50, P90, P99 and
+// their 95 % half-widths, and the max, in seconds (cells empty where undefined).
+TESSERA_API void write_simulation_csv(std::ostream& os, const requests::SimResult& r);
+// The header line alone: nothing was simulated (no serving point met the SLO: no best).
+TESSERA_API void write_simulation_csv_header(std::ostream& os);
 
 }  // namespace tessera

@@ -29,8 +29,10 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
   if (scenario.serving.requests.given)
     if (const ServeRecord* best = r.answer.aggregated.best()) {
-      r.simulated = requests::simulate_point(context.session(), best->config, best->point,
-                                             scenario.serving.requests, scenario.serving.slo);
+      if (options.on_simulation_start) options.on_simulation_start(best->config, best->point);
+      r.simulated =
+          requests::simulate_point(context.session(), best->config, best->point, scenario.serving.requests,
+                                   scenario.serving.slo, options.on_request);
     }
   std::optional<PoolSessions> pools;
   if (scenario.serving.requests.given && r.answer.disagg && r.answer.disagg->result.best) {

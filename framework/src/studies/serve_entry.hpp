@@ -33,6 +33,10 @@ struct ServeOptions {
   std::optional<std::string> command;  // the command line the document records as `command`
   ProgressCallback on_progress;
   std::function<void(const ServeRecord&)> on_point;  // every evaluated serving point, as it comes
+  // serving.requests given: called once before the best point is simulated (config, point), then
+  // with every request as it finishes (`--requests FILE`; none kept when unset).
+  std::function<void(const ParallelConfig&, const ServingPoint&)> on_simulation_start;
+  std::function<void(const requests::RequestOutcome&)> on_request;
 };
 
 struct ServeStudyResult {

@@ -58,12 +58,14 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
 }
 
 SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, const ServingPoint& point,
-                              const RequestsSpec& spec, const ServingSlo& slo) {
+                              const RequestsSpec& spec, const ServingSlo& slo,
+                              std::function<void(const RequestOutcome&)> on_request) {
   SimulatedPoint out;
   out.config = c;
   out.point = point;
   SimOptions o;
   o.slo = slo.targets;
+  o.on_request = std::move(on_request);
   out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
   out.preemption = preemption_mode(session, spec);
   return out;

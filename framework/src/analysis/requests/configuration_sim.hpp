@@ -6,6 +6,7 @@
 // without a framework, what the memory plugin admits beside the weights, in 16-token blocks
 // (vLLM's default block size); iterations timed through the host's StepTimer.
 #include <cstdint>
+#include <functional>
 
 #include "analysis/requests/request_sim.hpp"
 #include "analysis/requests/simulated_point.hpp"
@@ -23,10 +24,12 @@ TESSERA_API ReplicaKv replica_kv(const Evaluator& ev, const ParallelConfig& c, c
                                  StepTimer& timer, std::int64_t token_budget);
 
 // The best point of a serving study simulated under the scenario's request stream, each of
-// `slo`'s TTFT, TPOT and E2E targets checked against the statistic it binds (slo_check.hpp).
+// `slo`'s TTFT, TPOT and E2E targets checked against the statistic it binds (slo_check.hpp);
+// `on_request` (SimOptions::on_request) sees every request as it finishes.
 TESSERA_API SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c,
                                           const ServingPoint& point, const RequestsSpec& spec,
-                                          const ServingSlo& slo);
+                                          const ServingSlo& slo,
+                                          std::function<void(const RequestOutcome&)> on_request = {});
 
 // `spec`'s stream through configuration `c` at `point`. `options`' limits are set here; its
 // other fields (exact, memoize, slo, on_request) are the caller's. Throws InputError when the

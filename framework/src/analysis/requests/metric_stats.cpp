@@ -56,6 +56,12 @@ double MetricStats::percentile_of_batch(std::size_t b, double percentile) const 
   return percentile_of_sorted(batch, percentile);
 }
 
+std::size_t MetricStats::kept() const {
+  std::size_t n = 0;
+  for (const auto& v : exact_values_) n += v.size();
+  return n;
+}
+
 Statistic MetricStats::statistic(double percentile) const {
   const std::size_t slots = counts_.size();
   std::uint64_t count = 0;
@@ -96,6 +102,7 @@ MetricSummary MetricStats::summary() const {
     s.mean = s.mean_half_width = s.max = kNaN;
     s.percentile.fill(kNaN);
     s.half_width.fill(kNaN);
+    s.cdf.fill(kNaN);
     return s;
   }
   const Statistic mean = statistic(0);
@@ -106,15 +113,18 @@ MetricSummary MetricStats::summary() const {
     s.percentile[p] = q.value;
     s.half_width[p] = q.half_width;
   }
+  // The maximum and the CDF points P1..P99 from every value (exact) or the merged sketch.
   if (exact_) {
-    double mx = 0;
-    for (const auto& v : exact_values_)
-      for (double x : v) mx = std::max(mx, x);
-    s.max = mx;
+    std::vector<double> all = values();
+    std::sort(all.begin(), all.end());
+    s.max = all.back();
+    for (std::size_t i = 0; i < kCdfPoints; ++i)
+      s.cdf[i] = percentile_of_sorted(all, static_cast<double>(i + 1));
   } else {
     QuantileSketch all;
     for (const QuantileSketch& b : sketches_) all.merge(b);
     s.max = all.max();
+    for (std::size_t i = 0; i < kCdfPoints; ++i) s.cdf[i] = all.percentile(static_cast<double>(i + 1));
   }
   return s;
 }

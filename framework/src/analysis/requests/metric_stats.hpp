@@ -15,6 +15,8 @@
 namespace tessera::requests {
 
 inline constexpr std::array<double, 3> kPercentiles{50, 90, 99};
+// The latency CDF for charts: P1, P2, ..., P99 (with `max`, the whole distribution).
+inline constexpr std::size_t kCdfPoints = 99;
 
 struct MetricSummary {
   std::uint64_t count = 0;                               // values (0: the statistics are NaN)
@@ -22,6 +24,7 @@ struct MetricSummary {
   std::array<double, kPercentiles.size()> percentile{};  // P50, P90, P99 (s)
   std::array<double, kPercentiles.size()> half_width{};
   double max = 0;
+  std::array<double, kCdfPoints> cdf{};  // cdf[i]: P(i + 1) (s), exact or from the sketch
 };
 
 // A statistic and the half-width of its 95 % confidence interval (seconds).
@@ -43,6 +46,8 @@ class TESSERA_API MetricStats {
   Statistic statistic(double percentile) const;
   // Exact mode: the values, batch by batch (each batch in the order added).
   std::vector<double> values() const;
+  // Values held one by one (exact mode's; 0 with sketches: memory flat in the requests).
+  std::size_t kept() const;
 
  private:
   std::uint64_t measured_;

@@ -86,6 +86,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     levels[0] = static_cast<double>(used) / total_blocks;
     levels[1] = static_cast<double>(waiting);
   };
+  TimeSeries series;  // for charts: bounded, the whole run
   for (;;) {
     // Idle replicas with work start at `now` (after every event at `now` was applied).
     for (Replica& r : replicas)
@@ -105,6 +106,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     }
     const double next = std::min(next_end, next_arrival);
     rec.advance(now, next, levels);
+    series.add(now, next, levels[0], levels[1]);
     now = next;
     // Iterations ending at `now` first, then arrivals at `now`.
     for (Replica& r : replicas)
@@ -126,6 +128,8 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     out.iterations += r.iterations();
   }
   out.step_shapes = steps.shapes();
+  out.series = series.samples();
+  out.values_kept = rec.kept();
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "analysis/requests/request_stream.hpp"
 #include "analysis/requests/sim_recorder.hpp"
 #include "analysis/requests/slo_check.hpp"
+#include "analysis/requests/time_series.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
@@ -73,6 +74,10 @@ struct SimResult {
       if (!c.met) return false;
     return true;
   }
+  // KV occupancy and queue depth over the whole run (warm-up included), at most
+  // kTimeSeriesPoints bins of equal width (time_series.hpp): for charts.
+  std::vector<TimeSample> series;
+  std::size_t values_kept = 0;  // latency values held for exact percentiles (0 with sketches)
 };
 
 // Runs `stream` through opts.replicas replicas timed by `timer` (the calling thread's).

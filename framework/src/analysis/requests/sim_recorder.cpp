@@ -71,6 +71,10 @@ void SimRecorder::end_event() {
   measured_finished_ = false;
 }
 
+std::size_t SimRecorder::kept() const {
+  return ttft_.kept() + tpot_.kept() + itl_.kept() + e2e_.kept() + queue_.kept();
+}
+
 double SimRecorder::window_s() const { return last_measured_finish_ - first_measured_arrival_; }
 
 double SimRecorder::level_mean(std::size_t i) const {

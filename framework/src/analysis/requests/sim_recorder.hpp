@@ -47,6 +47,8 @@ class TESSERA_API SimRecorder {
   // averages and the first level's peak (KV occupancy, queue depth) into `out`.
   void fill(SimResult& out) const;
   double window_s() const;
+  // Latency values held one by one (exact mode; 0 with sketches: memory flat in the requests).
+  std::size_t kept() const;
   // Level `i`'s time average over the window and its peak.
   double level_mean(std::size_t i) const;
   double level_peak(std::size_t i) const;

@@ -24,6 +24,9 @@ nlohmann::json metric_json(const requests::MetricSummary& m) {
     j[key + "_half_width_s"] = number(m.half_width[p]);
   }
   j["max_s"] = number(m.max);
+  nlohmann::json cdf = nlohmann::json::array();  // P1..P99: with max_s, the latency CDF of the charts
+  for (double v : m.cdf) cdf.push_back(number(v));
+  j["cdf_s"] = cdf;
   return j;
 }
 
@@ -53,6 +56,8 @@ nlohmann::json stream_json(const RequestsSpec& spec) {
     stream["trace_rows_left_out"] = spec.trace_skipped;
   }
   stream["seed"] = spec.stream.seed;
+  stream["requests"] = spec.stream.requests;
+  stream["warmup"] = spec.stream.warmup;
   stream["router"] = spec.router == requests::Router::round_robin ? "round_robin" : "least_outstanding";
   return stream;
 }
@@ -92,22 +97,38 @@ void add_result(nlohmann::json& j, const requests::SimResult& r) {
   j["preemptions"] = r.preemptions;
   j["engine_iterations"] = r.iterations;
   j["swapped_blocks"] = r.swapped_blocks;
+  nlohmann::json series = nlohmann::json::array();
+  for (const requests::TimeSample& t : r.series)
+    series.push_back({{"start_s", t.start_s},
+                      {"kv_occupancy_mean", t.kv_occupancy_mean},
+                      {"kv_occupancy_peak", t.kv_occupancy_peak},
+                      {"queue_depth_mean", t.queue_depth_mean},
+                      {"queue_depth_peak", t.queue_depth_peak}});
+  j["time_series_bin_s"] =
+      r.series.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.series.front().width_s);
+  j["time_series"] = series;
 }
 
 }  // namespace
 
+nlohmann::json simulation_header_json(const ParallelConfig& config, const ServingPoint& point,
+                                      const RequestsSpec& spec, const MachineSpec& machine) {
+  nlohmann::json j;
+  j["config"] = config_json(config, machine);
+  j["batch"] = point.batch;
+  j["token_budget"] = point.token_budget;
+  j["stream"] = stream_json(spec);
+  return j;
+}
+
 nlohmann::json simulation_json(const requests::SimulatedPoint& s, const RequestsSpec& spec,
                                const MachineSpec& machine) {
   const requests::SimResult& r = s.result;
-  nlohmann::json j;
-  j["config"] = config_json(s.config, machine);
-  j["batch"] = s.point.batch;
-  j["token_budget"] = s.point.token_budget;
+  nlohmann::json j = simulation_header_json(s.config, s.point, spec, machine);
   j["replica_kv_blocks"] = s.kv.blocks;
   j["replica_kv_block_tokens"] = s.kv.block_tokens;
   j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
   j["preemption"] = preemption_name(s.preemption);
-  j["stream"] = stream_json(spec);
   add_result(j, r);
   return j;
 }
@@ -149,6 +170,30 @@ nlohmann::json disagg_simulation_json(const requests::SimulatedPair& s, const Re
     j["kv_transfer_wait"] = metric_json(f->transfer_wait);
   }
   j["steady_state_requests_per_s"] = number(s.pair.requests_per_s);
+  return j;
+}
+
+nlohmann::json request_json(const requests::RequestOutcome& o, std::uint64_t warmup) {
+  const requests::Request& r = o.request;
+  const double ttft = o.first_token_s - r.arrival_s;
+  const double e2e = o.finish_s - r.arrival_s;
+  nlohmann::json j;
+  j["id"] = r.id;
+  j["arrival_s"] = r.arrival_s;
+  j["replica"] = o.replica;
+  j["input_tokens"] = r.input;
+  j["output_tokens"] = r.output;
+  j["prefix_id"] = r.prefix_id >= 0 ? nlohmann::json(r.prefix_id) : nlohmann::json(nullptr);
+  j["first_scheduled_s"] = o.first_scheduled_s;
+  j["first_token_s"] = o.first_token_s;
+  j["finish_s"] = o.finish_s;
+  j["ttft_s"] = ttft;
+  j["tpot_s"] = number(r.output > 1 ? (e2e - ttft) / static_cast<double>(r.output - 1) : NAN);
+  j["e2e_s"] = e2e;
+  j["queue_s"] = o.first_scheduled_s - r.arrival_s;
+  j["max_gap_s"] = o.max_gap_s;
+  j["preemptions"] = o.preemptions;
+  j["measured"] = r.id >= warmup;
   return j;
 }
 
