@@ -360,6 +360,8 @@ class Simulation:
     kv_occupancy_peak: float
     queue_depth_mean: float
     preemptions: int
+    slo: List[Dict[str, Any]]  # each serving.slo target: metric, statistic, limit_s, value_s, half_width_s, met
+    slo_met: bool
     time_series: List[Dict[str, Any]]
     requests: Optional[List[Dict[str, Any]]]  # serve(requests=True) only
     raw: Dict[str, Any] = field(repr=False, compare=False)
@@ -374,14 +376,16 @@ class Simulation:
                    goodput_requests_per_s=_nan(j["goodput_requests_per_s"]),
                    kv_occupancy_mean=_nan(j["kv_occupancy_mean"]), kv_occupancy_peak=_nan(j["kv_occupancy_peak"]),
                    queue_depth_mean=_nan(j["queue_depth_mean"]), preemptions=int(j["preemptions"]),
-                   time_series=[dict(t) for t in j.get("time_series", [])], requests=requests, raw=j, **m)
+                   slo=[{k: (_nan(v) if k in ("value_s", "half_width_s") else v) for k, v in c.items()}
+                        for c in j.get("slo", [])],
+                   slo_met=bool(j.get("slo_met", True)), time_series=[dict(t) for t in j.get("time_series", [])], requests=requests, raw=j, **m)
 
     def to_records(self, which: str = "percentiles") -> List[Dict[str, Any]]:
-        """Flat dicts of `which`: "percentiles", "time_series", or "requests" (serve(requests=True))."""
+        """Flat dicts of `which`: "percentiles", "slo", "time_series", or "requests" (serve(requests=True))."""
         tables: Dict[str, Any] = {
             "percentiles": [{"metric": k, **{f: v for f, v in vars(getattr(self, k)).items() if f != "cdf_s"}}
                             for k in _LATENCY_METRICS],
-            "time_series": self.time_series}
+            "slo": self.slo, "time_series": self.time_series}
         if self.requests is not None:
             tables["requests"] = self.requests
         return [dict(r) for r in _table(self, which, tables)]

@@ -47,6 +47,11 @@ def test_simulation_tables(served):
     assert r0["ttft_s"] == pytest.approx(r0["first_token_s"] - r0["arrival_s"])
     assert r0["tpot_s"] == pytest.approx((r0["e2e_s"] - r0["ttft_s"]) / (r0["output_tokens"] - 1))
     assert sim.to_records("time_series")[0]["start_s"] == 0
+    # The scenario's SLO {ttft: {p99: 1 s}, tpot: {p90: 50 ms}}: each target on its statistic.
+    slo = sim.to_records("slo")
+    assert [(c["metric"], c["statistic"], c["limit_s"]) for c in slo] == [("ttft", "p99", 1.0), ("tpot", "p90", 0.05)]
+    assert slo[0]["value_s"] == sim.ttft.p99_s and slo[1]["value_s"] == sim.tpot.p90_s
+    assert sim.slo_met == all(c["met"] for c in slo)
     with pytest.raises(ValueError, match="unknown table 'nope'"):
         sim.to_records("nope")
 
