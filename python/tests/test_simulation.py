@@ -69,7 +69,7 @@ def test_requests_are_kept_only_when_asked_and_need_a_stream():
     s = tessera.Scenario.load(POISSON, set={"serving.requests.count": 100, "serving.requests.warmup": 10})
     r = s.serve(threads=2)
     assert r.simulation is not None and r.simulation.requests is None
-    with pytest.raises(ValueError, match="tables: percentiles, time_series$"):
+    with pytest.raises(ValueError, match="tables: percentiles, slo, time_series$"):
         r.simulation.to_records("requests")
     plain = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml")
     with pytest.raises(tessera.InputError, match="no serving.requests"):

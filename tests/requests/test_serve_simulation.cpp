@@ -102,3 +102,18 @@ TEST_CASE("the served simulation is the same at any thread count and checks the 
   CHECK(a.document.at("simulation").at("slo_met") == true);
   CHECK(a.document.at("slo").at("targets").size() == 2);
 }
+
+TEST_CASE("the inter-token gaps of one iteration count in their own requests' batches") {
+  // 25 closed-loop clients: every iteration ends a gap of each running request, and a prompt's
+  // prefill stalls them all together. The ITL's batch means are then those of the requests of
+  // each batch (about the TPOT, 40 ms), not one batch holding a whole iteration's stall, so the
+  // mean's 95 % interval is narrow, as the TPOT's is.
+  const studies::StudyContext study(shipped("llama3.3-70b-serve-5k500-h100-concurrency.yaml"), {},
+                                    studies::StudyKind::serve);
+  const studies::ServeStudyResult r = served(study);
+  REQUIRE(r.simulated);
+  const requests::SimResult& sim = r.simulated->result;
+  CHECK(sim.itl.mean == Approx(sim.tpot.mean).epsilon(0.02));
+  CHECK(sim.itl.mean_half_width < 0.1 * sim.itl.mean);
+  CHECK(sim.itl.mean_half_width < 3 * sim.tpot.mean_half_width);
+}

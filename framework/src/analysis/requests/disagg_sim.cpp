@@ -68,6 +68,8 @@ SimResult simulate_disaggregated(const StreamSpec& spec, StepTimer& prefill_time
   // Levels: both pools' KV occupancy, every waiting request; then the prefill pool's KV and
   // queue, the decode pool's KV and queue.
   SimRecorder rec(spec.warmup, measured, po.exact, po.slo, 6);
+  for (Replica& r : P) r.set_gap_grouping(rec.gap_grouping());
+  for (Replica& r : D) r.set_gap_grouping(rec.gap_grouping());
   MetricStats transfer_stats(measured, po.exact), wait_stats(measured, po.exact);
   SimResult out;
   const std::int64_t prefill_tokens = po.limits.kv_blocks * po.limits.block_tokens;

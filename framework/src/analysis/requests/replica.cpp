@@ -210,9 +210,9 @@ bool Replica::try_start(double now_s) {
 void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, const TokenGapSink& on_gap) {
   const double t = busy_until_;
   busy_ = false;
-  const Request* run_first = nullptr;  // the current run of equal gaps
+  const Request* run_first = nullptr;  // the current run of equal gaps (of one measurement batch)
   double run_gap = 0;
-  std::uint64_t run = 0;
+  std::uint64_t run = 0, run_key = 0;
   for (const Scheduled& x : scheduled_) {
     Sequence& s = running_[x.running_index];
     s.computed += x.tokens;
@@ -223,12 +223,14 @@ void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, 
     } else {
       const double gap = t - s.last_token_s;
       s.outcome.max_gap_s = std::max(s.outcome.max_gap_s, gap);
-      if (run > 0 && gap == run_gap) {
+      const std::uint64_t key = grouping_.key(s.outcome.request.id);
+      if (run > 0 && gap == run_gap && key == run_key) {
         ++run;
       } else {
         if (run > 0) on_gap(*run_first, run_gap, run);
         run_first = &s.outcome.request;
         run_gap = gap;
+        run_key = key;
         run = 1;
       }
     }

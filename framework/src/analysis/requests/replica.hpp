@@ -35,6 +35,7 @@
 
 #include "analysis/requests/request_stream.hpp"
 #include "analysis/requests/step_memo.hpp"
+#include "core/quantiles.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::requests {
@@ -71,6 +72,20 @@ struct RequestOutcome {
 // wait the same gap, and are reported together, attributed to the first of them).
 using TokenGapSink = std::function<void(const Request& request, double gap_s, std::uint64_t count)>;
 
+// Which equal token gaps of one iteration one sink call may carry together: those of requests
+// in the same measurement batch (metric_stats.hpp cuts the measured requests into batches by
+// id), so that each batch's statistics hold its own requests' gaps; warm-up ones together.
+struct GapGrouping {
+  std::uint64_t warmup = 0;
+  std::uint64_t measured = 1;
+  std::size_t batches = 0;  // 0: one batch
+  std::uint64_t key(std::uint64_t id) const {
+    return id < warmup
+               ? ~std::uint64_t{0}
+               : batch_of(static_cast<std::size_t>(id - warmup), static_cast<std::size_t>(measured), batches);
+  }
+};
+
 class TESSERA_API Replica {
  public:
   Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index,
@@ -99,6 +114,8 @@ class TESSERA_API Replica {
   bool start(double now_s);
   // Ends the running iteration: tokens sampled, finished requests reported.
   void finish(const std::function<void(const RequestOutcome&)>& on_done, const TokenGapSink& on_gap);
+  // How finish() may pass equal gaps together (default: one batch, any requests together).
+  void set_gap_grouping(const GapGrouping& g) { grouping_ = g; }
 
   bool busy() const { return busy_; }
   double busy_until() const { return busy_until_; }
@@ -111,6 +128,7 @@ class TESSERA_API Replica {
   std::uint64_t iterations() const { return iterations_; }
 
  private:
+  GapGrouping grouping_;
   struct Sequence {
     RequestOutcome outcome;
     std::int64_t generated = 0;  // output tokens sampled

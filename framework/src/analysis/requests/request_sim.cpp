@@ -32,6 +32,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   const std::uint64_t total = stream.total();
   const std::uint64_t measured = total - spec.warmup;
   SimRecorder rec(spec.warmup, measured, opts.exact, opts.slo, 2);
+  for (Replica& r : replicas) r.set_gap_grouping(rec.gap_grouping());
   SimResult out;
   const std::int64_t kv_capacity_tokens = lim.kv_blocks * lim.block_tokens;
   std::uint64_t round_robin = 0;

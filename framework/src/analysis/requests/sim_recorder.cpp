@@ -10,6 +10,7 @@ namespace tessera::requests {
 SimRecorder::SimRecorder(std::uint64_t warmup, std::uint64_t measured, bool exact, std::vector<SloTarget> slo,
                          std::size_t levels)
     : warmup_(warmup),
+      measured_(measured),
       ttft_(measured, exact),
       tpot_(measured, exact),
       itl_(measured, exact),
@@ -73,6 +74,10 @@ void SimRecorder::end_event() {
 
 std::size_t SimRecorder::kept() const {
   return ttft_.kept() + tpot_.kept() + itl_.kept() + e2e_.kept() + queue_.kept();
+}
+
+GapGrouping SimRecorder::gap_grouping() const {
+  return GapGrouping{warmup_, measured_, batch_count(static_cast<std::size_t>(measured_))};
 }
 
 double SimRecorder::window_s() const { return last_measured_finish_ - first_measured_arrival_; }

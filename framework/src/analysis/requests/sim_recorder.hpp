@@ -47,6 +47,8 @@ class TESSERA_API SimRecorder {
   // averages and the first level's peak (KV occupancy, queue depth) into `out`.
   void fill(SimResult& out) const;
   double window_s() const;
+  // How an engine may pass equal token gaps together (replica.hpp): by measurement batch.
+  GapGrouping gap_grouping() const;
   // Latency values held one by one (exact mode; 0 with sketches: memory flat in the requests).
   std::size_t kept() const;
   // Level `i`'s time average over the window and its peak.
@@ -54,7 +56,7 @@ class TESSERA_API SimRecorder {
   double level_peak(std::size_t i) const;
 
  private:
-  std::uint64_t warmup_;
+  std::uint64_t warmup_, measured_;
   MetricStats ttft_, tpot_, itl_, e2e_, queue_;
   std::vector<SloTarget> slo_;
   RequestBounds bounds_;
