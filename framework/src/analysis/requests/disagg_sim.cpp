@@ -80,9 +80,13 @@ SimResult simulate_disaggregated(const StreamSpec& spec, StepTimer& prefill_time
   std::priority_queue<KvInFlight, std::vector<KvInFlight>, std::greater<>> transfers;
   std::vector<HandedPrompt> handed;  // what the prefill replica finishing now hands over
 
-  auto on_gap = [&](const Request& r, double gap, std::uint64_t count) { rec.gap(r, gap, count); };
+  // The sinks the replicas call are std::functions made once (a lambda passed at each call would
+  // allocate at every iteration).
+  const TokenGapSink on_gap = [&](const Request& r, double gap, std::uint64_t count) {
+    rec.gap(r, gap, count);
+  };
   std::int64_t clients_freed = 0;
-  auto on_done = [&](const RequestOutcome& o) {
+  const std::function<void(const RequestOutcome&)> on_done = [&](const RequestOutcome& o) {
     if (po.on_request) po.on_request(o);
     rec.done(o);
     if (stream.closed_loop()) ++clients_freed;

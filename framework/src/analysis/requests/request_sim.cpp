@@ -88,6 +88,10 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     levels[1] = static_cast<double>(waiting);
   };
   TimeSeries series;  // for charts: bounded, the whole run
+  // The sinks the replicas call, made once (a lambda passed as a std::function would allocate
+  // at every iteration).
+  const std::function<void(const RequestOutcome&)> done_sink = on_done;
+  const TokenGapSink gap_sink = on_gap;
   for (;;) {
     // Idle replicas with work start at `now` (after every event at `now` was applied).
     for (Replica& r : replicas)
@@ -111,7 +115,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     now = next;
     // Iterations ending at `now` first, then arrivals at `now`.
     for (Replica& r : replicas)
-      if (r.busy() && r.busy_until() == now) r.finish(on_done, on_gap);
+      if (r.busy() && r.busy_until() == now) r.finish(done_sink, gap_sink);
     rec.end_event();
     for (; clients_freed > 0; --clients_freed) send_closed(now);
     while (has_pending && pending.arrival_s == now) {

@@ -31,6 +31,21 @@ void TimeSeries::halve() {
 
 void TimeSeries::add(double from_s, double to_s, double kv_occupancy, double queue_depth) {
   if (!(to_s > from_s)) return;  // an instant holds no time
+  // Most calls fall inside the last bin begun: [L width, (L + 1) width) holds [from_s, to_s).
+  if (!bins_.empty()) {
+    const double lo = width_ * static_cast<double>(bins_.size() - 1);
+    const double hi = width_ * static_cast<double>(bins_.size());
+    if (from_s >= lo && to_s <= hi) {
+      Bin& b = bins_.back();
+      const double dt = to_s - from_s;
+      b.covered += dt;
+      b.kv_area += kv_occupancy * dt;
+      b.queue_area += queue_depth * dt;
+      b.kv_peak = std::max(b.kv_peak, kv_occupancy);
+      b.queue_peak = std::max(b.queue_peak, queue_depth);
+      return;
+    }
+  }
   while (to_s > width_ * static_cast<double>(capacity_)) halve();
   double t = from_s;
   while (t < to_s) {
