@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analysis/row_evaluation.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
@@ -32,28 +33,46 @@ std::string serving_row_reason(const DataRow& row, const RowPlan& plan) {
   return "not a request-level quantity";
 }
 
-double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
-                           const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
-                           const ServingModel& serving) {
-  const RowPlan& p = row.plan;
-  const std::int64_t osl = std::max<std::int64_t>(1, p.output);
+namespace {
+
+Workload row_workload(const RowPlan& p) {
   Workload w;
   w.mode = Mode::serve;
   w.context = p.input;
   w.batch = p.batch;
   w.input = p.input;
-  w.output = osl;
-  MachineSpec machine = row.machine;
-  machine.efficiency = efficiency;
-  const EvalContext ctx = make_eval_context(row.model, machine);
-  const Evaluator ev(ctx, w, latency, memory, {});
-  Evaluation step;
-  ev.layout_for(p.config, step);
-  if (!step.layout.valid)
-    throw Error("configuration " + format_config(p.config, machine) +
-                " is not valid: " + describe_invalid(step.layout.reason, row.model, machine, p.config));
+  w.output = std::max<std::int64_t>(1, p.output);
+  return w;
+}
+
+MachineSpec with_efficiency(MachineSpec m, const ParamSet& efficiency) {
+  m.efficiency = efficiency;
+  return m;
+}
+
+}  // namespace
+
+RowEvaluation::RowEvaluation(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
+                             const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory)
+    : workload_(row_workload(row.plan)),
+      machine_(with_efficiency(row.machine, efficiency)),
+      ctx_(make_eval_context(row.model, machine_)),
+      ev_(ctx_, workload_, latency, memory, {}) {
+  ev_.layout_for(row.plan.config, step_);
+  if (!step_.layout.valid)
+    throw Error("configuration " + format_config(row.plan.config, machine_) + " is not valid: " +
+                describe_invalid(step_.layout.reason, row.model, machine_, row.plan.config));
+}
+
+double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
+                           const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
+                           const ServingModel& serving) {
+  const RowPlan& p = row.plan;
+  const RowEvaluation re(row, latency, efficiency, memory);
+  const Evaluator& ev = re.evaluator();
+  const std::int64_t osl = re.output();
   Evaluation scratch;
-  HostStepTimer timer(ev, p.config, step.layout, scratch);
+  HostStepTimer timer(ev, p.config, re.layout(), scratch);
   ServingMetrics m;
   const ServingRequest request{.input = p.input, .output = osl};
   const ServingPoint point{.batch = p.batch, .token_budget = 0};

@@ -7,6 +7,7 @@
 
 #include "analysis/requests/configuration_sim.hpp"
 #include "analysis/requests/request_sim.hpp"
+#include "analysis/row_evaluation.hpp"
 #include "analysis/serving_rows.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
@@ -101,26 +102,14 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
                                   const ParamSet& efficiency,
                                   const std::shared_ptr<const MemoryModel>& memory) {
   const RowPlan& p = row.plan;
-  const std::int64_t osl = std::max<std::int64_t>(1, p.output);
-  Workload w;
-  w.mode = Mode::serve;
-  w.context = p.input;
-  w.batch = p.batch;
-  w.input = p.input;
-  w.output = osl;
-  MachineSpec machine = row.machine;
-  machine.efficiency = efficiency;
-  const EvalContext ctx = make_eval_context(row.model, machine);
-  const Evaluator ev(ctx, w, latency, memory, {});
-  Evaluation holder, scratch;
-  ev.layout_for(p.config, holder);
-  if (!holder.layout.valid)
-    throw Error("configuration " + format_config(p.config, machine) +
-                " is not valid: " + describe_invalid(holder.layout.reason, row.model, machine, p.config));
-  HostStepTimer timer(ev, p.config, holder.layout, scratch);
+  const RowEvaluation re(row, latency, efficiency, memory);
+  const Evaluator& ev = re.evaluator();
+  const std::int64_t osl = re.output();
+  Evaluation scratch;
+  HostStepTimer timer(ev, p.config, re.layout(), scratch);
   timer.set_token_budget(kSimulatedTokenBudget);
   const requests::ReplicaKv kv =
-      requests::replica_kv(ev, p.config, holder.layout, timer, kSimulatedTokenBudget);
+      requests::replica_kv(ev, p.config, re.layout(), timer, kSimulatedTokenBudget);
 
   SimulatedRow out;
   out.clients = p.batch * p.config.dp;
