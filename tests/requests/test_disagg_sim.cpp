@@ -11,6 +11,7 @@
 
 #include "analysis/requests/disagg_sim.hpp"
 #include "analysis/requests/preemption_rule.hpp"
+#include "engine_fixture.hpp"
 #include "eval/host_step_timer.hpp"
 #include "fake_timer.hpp"
 #include "physics/kv_transfer.hpp"
@@ -21,16 +22,9 @@
 
 using namespace tessera;
 using namespace tessera::requests;
+using tessera::test::trace_of;
 
 namespace {
-
-StreamSpec trace_of(std::vector<TraceRow> rows) {
-  StreamSpec s;
-  s.arrival.kind = ArrivalKind::trace;
-  s.requests = rows.size();
-  s.trace = std::make_shared<const std::vector<TraceRow>>(std::move(rows));
-  return s;
-}
 
 EngineLimits roomy_limits(std::int64_t max_sequences) {
   EngineLimits l;

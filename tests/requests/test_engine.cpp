@@ -6,30 +6,15 @@
 #include <vector>
 
 #include "analysis/requests/request_sim.hpp"
+#include "engine_fixture.hpp"
 #include "fake_timer.hpp"
 
 using namespace tessera;
 using namespace tessera::requests;
+using tessera::test::roomy;
+using tessera::test::trace_of;
 
 namespace {
-
-StreamSpec trace_of(std::vector<TraceRow> rows) {
-  StreamSpec s;
-  s.arrival.kind = ArrivalKind::trace;
-  s.requests = rows.size();
-  s.trace = std::make_shared<const std::vector<TraceRow>>(std::move(rows));
-  return s;
-}
-
-SimOptions roomy() {
-  SimOptions o;
-  o.limits.max_sequences = 8;
-  o.limits.token_budget = 1000;
-  o.limits.kv_blocks = 1000;
-  o.limits.block_tokens = 16;
-  o.exact = true;
-  return o;
-}
 
 std::map<std::uint64_t, RequestOutcome> outcomes(const StreamSpec& s, SimOptions o,
                                                  SimResult* result = nullptr) {

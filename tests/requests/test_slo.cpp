@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/requests/request_sim.hpp"
+#include "engine_fixture.hpp"
 #include "fake_timer.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
@@ -40,17 +41,8 @@ std::string slo_error(const std::string& slo) {
 // The three requests of test_engine.cpp's hand timeline: TTFT 20, 46 and 15 ms; E2E 63, 58 and
 // 15 ms; TPOT (two tokens or more) 21.5 and 12 ms; the window 0 to 1.015 s.
 SimResult three_requests(std::vector<SloTarget> slo) {
-  StreamSpec s;
-  s.arrival.kind = ArrivalKind::trace;
-  s.requests = 3;
-  s.trace = std::make_shared<const std::vector<TraceRow>>(
-      std::vector<TraceRow>{{0, 100, 3, -1}, {0.005, 200, 2, -1}, {1.0, 50, 1, -1}});
-  SimOptions o;
-  o.limits.max_sequences = 8;
-  o.limits.token_budget = 1000;
-  o.limits.kv_blocks = 1000;
-  o.limits.block_tokens = 16;
-  o.exact = true;
+  const StreamSpec s = test::trace_of({{0, 100, 3, -1}, {0.005, 200, 2, -1}, {1.0, 50, 1, -1}});
+  SimOptions o = test::roomy();
   o.slo = std::move(slo);
   test::FakeTimer timer;
   return simulate(s, timer, o);
