@@ -3,10 +3,13 @@
 // the text (report/simulation_report.cpp), and they are those of simulate_configuration on the
 // same point.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <sstream>
 
+#include "analysis/serve_study.hpp"
 #include "report/simulation_report.hpp"
 #include "search_fixture.hpp"
+#include "studies/documents/simulation_document.hpp"
 #include "studies/serve_entry.hpp"
 
 using namespace tessera;
@@ -116,4 +119,29 @@ TEST_CASE("the inter-token gaps of one iteration count in their own requests' ba
   CHECK(sim.itl.mean == Approx(sim.tpot.mean).epsilon(0.02));
   CHECK(sim.itl.mean_half_width < 0.1 * sim.itl.mean);
   CHECK(sim.itl.mean_half_width < 3 * sim.tpot.mean_half_width);
+}
+
+TEST_CASE("the simulated best point is the same for every unit size and thread count of the serving study") {
+  const studies::StudyContext study(shipped("llama3.1-70b-serve-4k1k-h100-poisson.yaml"), {},
+                                    studies::StudyKind::serve);
+  const Scenario& sc = study.scenario();
+  std::optional<nlohmann::json> first;
+  for (std::uint64_t unit : {1, 13, 100})
+    for (unsigned threads : {1u, 3u}) {
+      ServeStudyOptions o;
+      o.unit_size = unit;
+      o.threads = threads;
+      const ServeResult res = run_serve_study(study.session(), o);
+      const ServeRecord* best = res.best();
+      REQUIRE(best);
+      const requests::SimulatedPoint sim = requests::simulate_point(
+          study.session(), best->config, best->point, sc.serving.requests, sc.serving.slo);
+      const nlohmann::json j = studies::simulation_json(sim, sc.serving.requests, study.session().machine());
+      if (!first)
+        first = j;
+      else
+        CHECK(j == *first);
+    }
+  REQUIRE(first);
+  CHECK(first->at("requests_measured") == 1800);
 }
