@@ -154,9 +154,10 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
       statistic != "mean" ||
       ((notes.find("mean over") != std::string::npos || notes.find("average") != std::string::npos) &&
        notes.find("not stated") == std::string::npos);
+  const int stat_index = percentile_index(statistic);  // (a lambda may not capture a structured binding)
   const auto pick = [&](const requests::MetricSummary& m) {
     out.p50 = m.percentile[0] * p.to_unit;
-    const int i = percentile_index(statistic);
+    const int i = stat_index;
     return (i < 0 ? m.mean : m.percentile[static_cast<std::size_t>(i)]) * p.to_unit;
   };
   switch (p.measure) {
