@@ -60,25 +60,31 @@ void Replica::enqueue_prefilled(const RequestOutcome& o, std::int64_t blocks, st
     waiting_.push_back(std::move(s));
 }
 
+std::int64_t Replica::give_up_blocks(Sequence& s) {
+  used_blocks_ -= s.blocks;
+  committed_blocks_ -= s.committed;  // no_evict never preempts; kept exact all the same
+  s.committed = 0;
+  std::int64_t swapped = 0;
+  if (limits_.preemption == Preemption::swap && s.computed > 0) {
+    swapped = s.blocks;
+    swapped_blocks_ += s.blocks;
+    s.swapped = true;
+  } else {
+    s.computed = 0;
+  }
+  s.blocks = 0;
+  ++s.outcome.preemptions;
+  ++preemptions_;
+  return swapped;
+}
+
 bool Replica::evict_waiting_holder() {
   // The most recent waiting sequence holding blocks (a received one) gives them up, as a
   // preempted one does.
   for (auto it = waiting_.rbegin(); it != waiting_.rend(); ++it) {
     Sequence& s = *it;
     if (s.blocks == 0) continue;
-    used_blocks_ -= s.blocks;
-    committed_blocks_ -= s.committed;
-    s.committed = 0;
-    if (limits_.preemption == Preemption::swap && s.computed > 0) {
-      evicted_swap_blocks_ += s.blocks;
-      swapped_blocks_ += s.blocks;
-      s.swapped = true;
-    } else {
-      s.computed = 0;
-    }
-    s.blocks = 0;
-    ++s.outcome.preemptions;
-    ++preemptions_;
+    evicted_swap_blocks_ += give_up_blocks(s);
     return true;
   }
   return false;
@@ -96,19 +102,7 @@ bool Replica::start(double now_s) {
 void Replica::preempt_last() {
   Sequence s = std::move(running_.back());
   running_.pop_back();
-  used_blocks_ -= s.blocks;
-  committed_blocks_ -= s.committed;  // no_evict never preempts; kept exact all the same
-  s.committed = 0;
-  if (limits_.preemption == Preemption::swap && s.computed > 0) {
-    swap_blocks_now_ += s.blocks;  // copied out to the host
-    swapped_blocks_ += s.blocks;
-    s.swapped = true;
-  } else {
-    s.computed = 0;
-  }
-  s.blocks = 0;
-  ++s.outcome.preemptions;
-  ++preemptions_;
+  swap_blocks_now_ += give_up_blocks(s);  // copied out to the host
   waiting_.push_front(std::move(s));
 }
 

@@ -148,6 +148,9 @@ class TESSERA_API Replica {
     return (tokens + limits_.block_tokens - 1) / limits_.block_tokens;
   }
   void preempt_last();
+  // Frees `s`'s blocks as a preemption does (swap: its computed tokens kept, else recomputed);
+  // returns the blocks to copy out to the host (0 unless swapped).
+  std::int64_t give_up_blocks(Sequence& s);
   bool try_start(double now_s);
   bool evict_waiting_holder();
   // What a request commits under no_evict at admission (0 under the other modes).
