@@ -13,6 +13,7 @@
 #include "exit_codes.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "report/capacity_report.hpp"
 #include "report/deploy_writer.hpp"
 #include "report/disagg_report.hpp"
 #include "report/pareto_plot.hpp"
@@ -144,7 +145,7 @@ void refuse_hardware_sweep(const Scenario& scenario) {
 
 // serve's own options (between SCENARIO and --scopes in --help).
 struct ServeFlags {
-  std::string threads_text, top_text, max_pes_text, deploy_dir, requests_path;
+  std::string threads_text, top_text, max_pes_text, deploy_dir, requests_path, simulate_top_text;
   bool deploy_given = false;  // --deploy "" is refused, not ignored
   bool max_throughput = false;
   void declare(po::options_description_easy_init add) {
@@ -162,6 +163,9 @@ struct ServeFlags {
         "requests", po::value<std::string>(&requests_path)->value_name("FILE|-"),
         "the simulated point's per-request timeline (needs serving.requests): CSV, or JSON Lines for a FILE "
         "ending in .jsonl or .ndjson; written as requests finish")(
+        "simulate-top", po::value<std::string>(&simulate_top_text)->value_name("K"),
+        "search the capacity of the analytical top K by simulation and re-rank them (default: 20 with "
+        "serving.requests, else 0; without serving.requests a Poisson stream of the workload's lengths)")(
         "max-throughput", po::bool_switch(&max_throughput),
         "the best tokens/s/PE with no SLO at the engine's limits: serving.slo cleared, batches 1..4096 "
         "(powers of two and 1.5x) up to what the KV capacity admits, ranked by tokens_per_s_per_pe (MLPerf "
@@ -177,6 +181,16 @@ OutputFile* add_simulation_csv(Outputs& outputs, const OutputFile* csv, const Sc
   p.replace_extension();
   p += ".simulation.csv";
   return outputs.add(csv->option() + " (simulation)", p.string());
+}
+
+// With finalists to simulate, --csv PATH (or report.csv) has a sibling: the capacity table,
+// PATH's stem + ".capacity.csv" beside it. None for stdout or a FIFO (the --json has it).
+OutputFile* add_capacity_csv(Outputs& outputs, const OutputFile* csv, std::size_t finalists) {
+  if (!csv || finalists == 0 || csv->kind() != OutputFile::Kind::atomic) return nullptr;
+  std::filesystem::path p(csv->path());
+  p.replace_extension();
+  p += ".capacity.csv";
+  return outputs.add(csv->option() + " (capacity)", p.string());
 }
 
 // --requests FILE: only with a request stream to simulate.
@@ -215,18 +229,22 @@ int serve_command(const Args& args) {
     so.scopes = listed_scopes(o.scopes_raw, scenario);
     refuse_hardware_sweep(scenario);
     so.top = parse_top(f.top_text, scenario.report.top);
+    if (!f.simulate_top_text.empty()) so.simulate_top = parse_simulate_top(f.simulate_top_text);
+    const std::size_t finalists = studies::simulated_finalists(so, scenario);
     if (f.deploy_given) check_deploy_dir(f.deploy_dir, scenario);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("serve", args));
     OutputFile* simulation_csv = add_simulation_csv(outputs, report.csv, scenario);
+    OutputFile* capacity_csv = add_capacity_csv(outputs, report.csv, finalists);
     OutputFile* timeline_file = add_requests_output(outputs, f.requests_path, scenario);
     if (f.deploy_given) outputs.refuse_within("--deploy", f.deploy_dir);  // --json D/best.sh and the like
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
     so.threads = threads;
     so.on_progress = bar.callback();
+    so.on_capacity_progress = bar.callback();
     so.document = report.json || html.any();
     so.points = so.document || term.plot;
     so.command = html.command;
@@ -252,6 +270,8 @@ int serve_command(const Args& args) {
     const studies::ServeStudyResult served = studies::serve(study, so);
     if (simulation_csv && served.simulated)
       write_simulation_csv(simulation_csv->stream(), served.simulated->result);
+    if (capacity_csv && served.capacity)
+      write_capacity_csv(capacity_csv->stream(), *served.capacity, scenario.serving.slo);
     if (!served.simulated) {  // no best point: nothing simulated; the files say so, with no row
       if (simulation_csv) write_simulation_csv_header(simulation_csv->stream());
       if (timeline) timeline->header(command, nullptr, provenance_json(study.registry()));
@@ -278,6 +298,9 @@ int serve_command(const Args& args) {
       if (served.simulated_disagg)
         print_disagg_simulation(text, *served.simulated_disagg, study.scenario().serving.requests,
                                 term.width);
+      if (served.capacity)
+        print_capacity(text, *served.capacity, studies::capacity_stream(scenario), scenario.serving.slo,
+                       study.session().machine(), term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

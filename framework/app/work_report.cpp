@@ -76,6 +76,16 @@ std::size_t parse_top(const std::string& text, std::int64_t scenario_top) {
   return static_cast<std::size_t>(*v);
 }
 
+std::size_t parse_simulate_top(const std::string& text) {
+  const auto v = unsigned_value(text);
+  if (!v)
+    command_line_error("--simulate-top: expected a non-negative integer (finalists simulated), found '" +
+                       text + "'");
+  if (*v > current_limits().report_top)
+    command_line_error("--simulate-top: " + text + " finalists " + limit_exceeded("report.top"));
+  return static_cast<std::size_t>(*v);
+}
+
 std::int64_t parse_max_pes(const std::string& text) {
   if (text.empty()) return -1;
   const auto v = unsigned_value(text);

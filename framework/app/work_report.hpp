@@ -20,6 +20,9 @@ unsigned parse_threads(const std::string& text);
 // --top: "" = the scenario's report.top; else a non-negative integer at most the limit report.top.
 std::size_t parse_top(const std::string& text, std::int64_t scenario_top);
 
+// --simulate-top: a non-negative integer (finalists) at most the limit report.top.
+std::size_t parse_simulate_top(const std::string& text);
+
 // --max-pes: "" = -1 (the scenario's serving.max_pes); else a non-negative integer (0 = no
 // budget). InputError "<command line>: ..." otherwise.
 std::int64_t parse_max_pes(const std::string& text);

@@ -9,6 +9,7 @@
 #include "report/csv_cells.hpp"
 #include "report/explain_report.hpp"  // config_json
 #include "report/framework_report.hpp"
+#include "report/parallelism_label.hpp"
 #include "report/search_report.hpp"  // objective_key, human_objective
 #include "report/text_table.hpp"
 #include "studies/documents/dp_groups.hpp"
@@ -40,47 +41,12 @@ int cost_objective(const std::vector<ObjectiveInfo>& objectives) {
   return -1;
 }
 
-// Which knobs differ among the records a table shows (the others are left out of its cells).
-struct Knobs {
-  bool cp = false, kv = false, ffn = false, tp_at = false, cp_at = false, ring = false;
-};
-
-Knobs varying_knobs(const ServeResult& r) {
-  Knobs k;
-  const ParallelConfig* first = nullptr;
-  auto see = [&](const ServeRecord& rec) {
-    const ParallelConfig& c = rec.config;
-    if (c.cp != 1) k.cp = true;
-    if (!first) {
-      first = &c;
-      return;
-    }
-    k.kv = k.kv || c.kv_shard_mode != first->kv_shard_mode;
-    k.ffn = k.ffn || c.ffn_shard_scope != first->ffn_shard_scope;
-    k.tp_at = k.tp_at || c.tp_placement != first->tp_placement;
-    k.cp_at = k.cp_at || c.cp_placement != first->cp_placement;
-    k.ring = k.ring || c.cp_ring_variant != first->cp_ring_variant;
-  };
-  for (const ServeRecord& rec : r.top) see(rec);
-  for (const ServeRecord& rec : r.frontier) see(rec);
-  if (r.closest_miss) see(*r.closest_miss);
+KnobsSeen varying_knobs(const ServeResult& r) {
+  KnobsSeen k;
+  for (const ServeRecord& rec : r.top) k.see(rec.config);
+  for (const ServeRecord& rec : r.frontier) k.see(rec.config);
+  if (r.closest_miss) k.see(r.closest_miss->config);
   return k;
-}
-
-// "tp8 pp1 dp4 ep8", with the knobs that vary among the shown records ("ffn=TP tp@node"); `dp`
-// in place of c.dp when given ("1–8": a row of several configurations).
-std::string parallelism(const MachineSpec& m, const ParallelConfig& c, const Knobs& k,
-                        const std::string& dp = "") {
-  std::string s;
-  if (k.cp) s += "cp" + std::to_string(c.cp) + ' ';
-  s += "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" +
-       (dp.empty() ? std::to_string(c.dp) : dp) + " ep" + std::to_string(c.ep);
-  if (k.kv) s += std::string(" kv=") + kv_shard_mode_name(c.kv_shard_mode);
-  if (k.ffn) s += std::string(" ffn=") + ffn_shard_scope_name(c.ffn_shard_scope);
-  if (k.tp_at) s += " tp@" + m.placement_name(c.tp_placement);
-  if (k.cp_at) s += " cp@" + m.placement_name(c.cp_placement);
-  if (k.ring) s += std::string(" ring=") + cp_ring_variant_name(c.cp_ring_variant);
-  return s;
 }
 
 std::string budget_text(std::int64_t b) { return b > 0 ? std::to_string(b) : "none"; }
@@ -185,8 +151,8 @@ std::size_t widest(const std::string& text) {
 }
 
 std::string render_table(const StudyDescription& study, const ServeResult& res,
-                         const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k, bool tail,
-                         std::size_t width = 0) {
+                         const std::vector<ServeRecord>& rows, std::size_t limit, const KnobsSeen& k,
+                         bool tail, std::size_t width = 0) {
   const MachineSpec& m = study.machine();
   const int cost = cost_objective(study.objectives);
   std::vector<std::string> head{"#", "parallelism", "batch", "budget", "PEs", "TTFT", "TPOT"};
@@ -211,7 +177,7 @@ std::string render_table(const StudyDescription& study, const ServeResult& res,
       pes.push_back(rows[at].pes);
     }
     std::vector<std::string> cells{std::to_string(n),
-                                   parallelism(m, r.config, k, value_range(dps)),
+                                   parallelism_label(m, r.config, k, value_range(dps)),
                                    std::to_string(r.point.batch),
                                    budget_text(r.point.token_budget),
                                    value_range(pes),
@@ -233,7 +199,8 @@ std::string render_table(const StudyDescription& study, const ServeResult& res,
 constexpr std::size_t kColumns = 100;
 
 void print_table(std::ostream& os, const StudyDescription& study, const ServeResult& res,
-                 const std::vector<ServeRecord>& rows, std::size_t limit, const Knobs& k, std::size_t width) {
+                 const std::vector<ServeRecord>& rows, std::size_t limit, const KnobsSeen& k,
+                 std::size_t width) {
   const std::size_t cap = width > 0 ? width : kColumns;
   std::string text = render_table(study, res, rows, limit, k, true);
   if (widest(text) <= cap) {
@@ -245,7 +212,7 @@ void print_table(std::ostream& os, const StudyDescription& study, const ServeRes
     os << text;
     return;
   }
-  Knobs numeric;
+  KnobsSeen numeric;
   numeric.cp = k.cp;
   os << render_table(study, res, rows, limit, numeric, false, width)
      << "  (the rows differ in knobs beyond cp, tp, pp, dp, ep too: see --json or --csv)\n";
@@ -289,7 +256,7 @@ void print_serve_text(std::ostream& os, const StudyDescription& study, const Ser
   const Scenario& s = study.scenario;
   const MachineSpec& m = s.machine;
   const ServeCounts& c = res.counts;
-  const Knobs k = varying_knobs(res);
+  const KnobsSeen k = varying_knobs(res);
   os << "scenario   " << s.name << ": " << s.model.name << " on " << m.name << " (" << m.total_pes() << ' '
      << m.pe.name << "s)\n";
   os << "workload   serve: ISL " << s.workload.input << " prompt tokens, OSL " << s.workload.output

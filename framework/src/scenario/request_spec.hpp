@@ -20,6 +20,9 @@ struct ArrivalSpec {
   double rate_per_s = 1;         // poisson, gamma, constant: requests per second
   double cv = 1;                 // gamma: the coefficient of variation of the gaps
   std::int64_t concurrency = 1;  // concurrency: clients
+  // trace: its timestamps divided by this (a capacity search's load: the trace replayed faster
+  // or slower, analysis/requests/capacity_search.hpp); not a scenario key
+  double time_scale = 1;
 };
 
 enum class LengthKind { fixed, uniform, lognormal, table };

@@ -1,5 +1,6 @@
 #include "studies/serve_entry.hpp"
 
+#include "studies/documents/capacity_document.hpp"
 #include "studies/documents/points_json.hpp"
 #include "studies/documents/provenance.hpp"
 #include "studies/documents/result_documents.hpp"
@@ -8,11 +9,28 @@
 
 namespace tessera::studies {
 
+RequestsSpec capacity_stream(const Scenario& scenario) {
+  if (scenario.serving.requests.given) return scenario.serving.requests;
+  RequestsSpec spec;
+  spec.stream.arrival.kind = requests::ArrivalKind::poisson;
+  spec.stream.input.value = scenario.workload.input;
+  spec.stream.output.value = scenario.workload.output;
+  spec.stream.requests = 0;  // the probes' own size (CapacitySettings::min_requests)
+  return spec;
+}
+
+std::size_t simulated_finalists(const ServeOptions& options, const Scenario& scenario) {
+  if (options.simulate_top) return *options.simulate_top;
+  return scenario.serving.requests.given ? 20 : 0;
+}
+
 ServeStudyResult serve(const StudyContext& context, const ServeOptions& options) {
   const Scenario& scenario = context.scenario();
   ServeStudyOptions so;
   so.threads = options.threads;
-  so.top = options.top.value_or(scenario.report.top);
+  const std::size_t top = options.top.value_or(scenario.report.top);
+  const std::size_t finalists = simulated_finalists(options, scenario);
+  so.top = std::max(top, finalists);  // the finalists are the analytical top K
   so.max_pes = options.max_pes;
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
@@ -23,7 +41,13 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
                      std::nullopt,
                      nullptr,
                      nullptr,
+                     std::nullopt,
                      std::nullopt};
+  std::vector<ServeRecord> ranked;
+  if (finalists > 0) {
+    ranked = r.answer.aggregated.top;
+    if (r.answer.aggregated.top.size() > top) r.answer.aggregated.top.resize(top);
+  }
   r.notes = serve_point_notes(context.session(), r.answer.aggregated);
   if (r.answer.disagg)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
@@ -42,11 +66,29 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
     r.simulated_disagg = requests::simulate_pair(*pools->prefill, *pools->decode,
                                                  *r.answer.disagg->result.best, scenario.serving.requests, o);
   }
+  if (finalists > 0) {
+    const RequestsSpec spec = capacity_stream(scenario);
+    requests::CapacityStudyOptions co;
+    co.top = finalists;
+    co.settings = options.capacity;
+    co.threads = options.threads;
+    co.unit_size = options.capacity_unit;
+    co.on_progress = options.on_capacity_progress;
+    r.capacity = requests::confirm_finalists(context.session(), ranked, spec, scenario.serving.slo, co);
+    if (r.answer.disagg && r.answer.disagg->result.best) {
+      if (!pools) pools = pool_sessions(context.session());
+      r.capacity->disaggregated =
+          requests::pair_capacity(*pools->prefill, *pools->decode, *r.answer.disagg->result.best, spec,
+                                  scenario.serving.slo, options.capacity);
+    }
+  }
   if (!options.document) return r;
   r.document = serve_document(context.session(), r.answer);
   if (r.simulated)
     r.document["simulation"] =
         simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
+  if (r.capacity)
+    r.document["capacity"] = capacity_study_json(context.session(), *r.capacity, capacity_stream(scenario));
   if (r.simulated_disagg)
     r.document["simulation_disaggregated"] = disagg_simulation_json(
         *r.simulated_disagg, scenario.serving.requests, pools->prefill->machine(), pools->decode->machine());
@@ -55,6 +97,7 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
     const Scenario scoped = with_scope(scenario, scope);
     const Session other(scoped, context.registry());
     ServeStudyOptions quiet = so;
+    quiet.top = top;
     quiet.on_point = {};
     quiet.on_progress = {};
     return serve_document(other, run_serving_answer(other, quiet));

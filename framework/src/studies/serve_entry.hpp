@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/requests/capacity_study.hpp"
 #include "analysis/requests/configuration_sim.hpp"
 #include "analysis/requests/disagg_point_sim.hpp"
 #include "analysis/serving_answer.hpp"
@@ -37,7 +38,20 @@ struct ServeOptions {
   // with every request as it finishes (`--requests FILE`; none kept when unset).
   std::function<void(const ParallelConfig&, const ServingPoint&)> on_simulation_start;
   std::function<void(const requests::RequestOutcome&)> on_request;
+  // The finalists whose capacity is searched by simulation (docs/physics.md §12.6): unset, 20
+  // with serving.requests and 0 without (the stream then the workload's lengths, Poisson).
+  std::optional<std::size_t> simulate_top;
+  requests::CapacitySettings capacity;  // the probes' sizes and the bisection's tolerance
+  std::size_t capacity_unit = 1;        // finalists per work unit (the result is the same for any)
+  ProgressCallback on_capacity_progress;
 };
+
+// The request stream the capacity search offers: serving.requests, or without it a Poisson
+// stream of the workload's input and output lengths (seed 1).
+TESSERA_API RequestsSpec capacity_stream(const Scenario& scenario);
+
+// The finalists simulated: ServeOptions::simulate_top, else 20 with serving.requests, else 0.
+TESSERA_API std::size_t simulated_finalists(const ServeOptions& options, const Scenario& scenario);
 
 struct ServeStudyResult {
   ServingAnswer answer;
@@ -53,6 +67,9 @@ struct ServeStudyResult {
   // serving.requests given and the disaggregated study found a best pair: that pair under the
   // same stream (analysis/requests/disagg_point_sim.hpp).
   std::optional<requests::SimulatedPair> simulated_disagg;
+  // The top K confirmed by simulation, and the disaggregated best pair's capacity (K > 0 and a
+  // point within the SLO).
+  std::optional<requests::CapacityStudy> capacity;
 };
 
 TESSERA_API ServeStudyResult serve(const StudyContext& context, const ServeOptions& options);

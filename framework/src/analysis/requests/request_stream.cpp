@@ -83,7 +83,7 @@ bool RequestStream::next(Request& out) {
   if (a.kind == ArrivalKind::trace) {
     const TraceRow& row = (*spec_->trace)[static_cast<std::size_t>(sent_)];
     out.id = sent_++;
-    out.arrival_s = row.time_s - spec_->trace->front().time_s;
+    out.arrival_s = (row.time_s - spec_->trace->front().time_s) / a.time_scale;
     out.input = row.input;
     out.output = row.output;
     out.prefix_id = row.prefix_id;

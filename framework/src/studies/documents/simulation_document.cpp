@@ -41,6 +41,8 @@ const char* arrival_name(requests::ArrivalKind k) {
   return names[static_cast<std::size_t>(k)];
 }
 
+}  // namespace
+
 nlohmann::json stream_json(const RequestsSpec& spec) {
   nlohmann::json stream;
   stream["arrival"] = arrival_name(spec.stream.arrival.kind);
@@ -61,6 +63,8 @@ nlohmann::json stream_json(const RequestsSpec& spec) {
   stream["router"] = spec.router == requests::Router::round_robin ? "round_robin" : "least_outstanding";
   return stream;
 }
+
+namespace {
 
 const char* preemption_name(requests::Preemption p) {
   constexpr std::array<const char*, 3> names{"recompute", "swap", "no_evict"};

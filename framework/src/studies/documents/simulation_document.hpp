@@ -13,6 +13,10 @@
 
 namespace tessera::studies {
 
+// The request stream: arrival (and its rate, cv, concurrency or trace), seed, requests, warmup,
+// router.
+TESSERA_API nlohmann::json stream_json(const RequestsSpec& spec);
+
 // What is simulated, before the simulation: {config, batch, token_budget, stream} (the same
 // members as simulation_json's): the header of `--requests FILE`.
 TESSERA_API nlohmann::json simulation_header_json(const ParallelConfig& config, const ServingPoint& point,
