@@ -35,14 +35,22 @@ std::size_t lines_starting(const std::string& text, const std::string& head) {
   return n;
 }
 
-TEST_CASE("serve writes the request timeline and the simulation CSV beside the points") {
+TEST_CASE("serve writes the request timeline and the simulation and capacity CSVs beside the points") {
   TempDir d;
   const std::string err = d / "err.txt";
   REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") + " --csv " +
-                      (d / "points.csv") + " --requests " + (d / "requests.csv"),
+                      (d / "points.csv") + " --requests " + (d / "requests.csv") + " --simulate-top 2",
                   err) == 0);
-  CHECK(d.names() ==
-        std::vector<std::string>{"err.txt", "points.csv", "points.simulation.csv", "requests.csv"});
+  CHECK(d.names() == std::vector<std::string>{"err.txt", "points.capacity.csv", "points.csv",
+                                              "points.simulation.csv", "requests.csv"});
+  const std::string cap = slurp(d / "points.capacity.csv");
+  CHECK(cap.rfind(
+            "pool,simulated_rank,analytical_rank,moved,cp,tp,pp,dp,ep,batch,token_budget_tokens,pes,found,"
+            "stop,rate_per_s,upper_rate_per_s,",
+            0) == 0);
+  CHECK(lines_starting(cap, "aggregated,1,") == 1);
+  CHECK(lines_starting(cap, "aggregated,2,") == 1);
+  CHECK(lines_starting(cap, "aggregated,") == 2);
   const std::string sim = slurp(d / "points.simulation.csv");
   CHECK(sim.rfind("metric,count,mean_s,mean_half_width_s,p50_s,", 0) == 0);
   CHECK(lines_starting(sim, "ttft,1800,") == 1);
@@ -67,7 +75,8 @@ TEST_CASE("serve writes the request timeline and the simulation CSV beside the p
 TEST_CASE("serve --requests with a .jsonl name writes JSON Lines") {
   TempDir d;
   REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") + " --requests " +
-                      (d / "r.jsonl") + " --set serving.requests.count=50 --set serving.requests.warmup=0",
+                      (d / "r.jsonl") +
+                      " --set serving.requests.count=50 --set serving.requests.warmup=0 --simulate-top 0",
                   d / "err.txt") == 0);
   const std::string text = slurp(d / "r.jsonl");
   CHECK(text.rfind("{\"command\":\"tessera serve ", 0) == 0);
@@ -94,6 +103,8 @@ TEST_CASE("serve with requests but no point within the SLO writes the headers an
                       " --set serving.slo.tpot=1us" + " --csv " + (d / "points.csv") + " --requests " +
                       (d / "r.csv"),
                   d / "err.txt") == 0);
+  // The capacity search has no finalist: its table is the header alone.
+  CHECK(slurp(d / "points.capacity.csv").find('\n') + 1 == slurp(d / "points.capacity.csv").size());
   CHECK(slurp(d / "points.simulation.csv") ==
         "metric,count,mean_s,mean_half_width_s,p50_s,p50_half_width_s,p90_s,p90_half_width_s,p99_s,"
         "p99_half_width_s,max_s\n");

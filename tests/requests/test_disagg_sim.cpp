@@ -276,6 +276,9 @@ studies::ServeStudyResult serve_with(const studies::StudyContext& study, unsigne
   studies::ServeOptions so;
   so.threads = threads;
   so.document = true;
+  so.simulate_top = 1;  // and the best pair's capacity, with small probes
+  so.capacity.min_requests = 400;
+  so.capacity.max_requests = 800;
   return studies::serve(study, so);
 }
 
@@ -319,6 +322,15 @@ TEST_CASE("serve simulates the best disaggregated pair - same at 1 and 3 threads
   CHECK(a.document.at("simulation_disaggregated") == b.document.at("simulation_disaggregated"));
   CHECK(a.document.at("simulation_disaggregated").at("requests_measured") == 270);
   CHECK(a.document.at("simulation_disaggregated").at("kv_transfer").at("count") == 270);
+  // The pair's capacity: searched from its steady-state rate, found, the same at any thread count.
+  REQUIRE(a.capacity);
+  REQUIRE(a.capacity->disaggregated);
+  const requests::PairCapacity& cap = *a.capacity->disaggregated;
+  CHECK(cap.capacity.found);
+  CHECK(cap.capacity.probes.front().load == Approx(pair.requests_per_s));
+  CHECK(cap.tokens_per_s_per_pe ==
+        Approx(cap.capacity.at.output_tokens_per_s / static_cast<double>(pair.pes)));
+  CHECK(a.document.at("capacity") == b.document.at("capacity"));
   std::ostringstream text;
   print_disagg_simulation(text, *a.simulated_disagg, study.scenario().serving.requests, 0);
   CHECK(text.str().find("requests simulated on the best disaggregated pair") != std::string::npos);

@@ -26,6 +26,7 @@ studies::ServeStudyResult served(const studies::StudyContext& study) {
   studies::ServeOptions so;
   so.threads = 2;
   so.document = true;
+  so.simulate_top = 0;  // the capacity search: test_capacity.cpp
   return studies::serve(study, so);
 }
 
@@ -88,6 +89,7 @@ TEST_CASE("the served simulation is the same at any thread count and checks the 
   studies::ServeOptions one;
   one.threads = 1;
   one.document = true;
+  one.simulate_top = 0;
   studies::ServeOptions three = one;
   three.threads = 3;
   const studies::ServeStudyResult a = studies::serve(study, one);

@@ -285,6 +285,7 @@ TEST_CASE("serve's simulation document carries the CDFs and the time series its 
   studies::ServeOptions o;
   o.threads = 2;
   o.document = true;
+  o.simulate_top = 0;  // the capacity search: test_capacity.cpp
   std::uint64_t seen = 0, measured = 0;
   bool started_first = false;
   o.on_simulation_start = [&](const ParallelConfig&, const ServingPoint&) { started_first = seen == 0; };

@@ -102,10 +102,16 @@ class Search {
  public:
   Search(const StreamSpec& stream, const CapacitySettings& settings, const CapacityProbeFn& simulate)
       : stream_(stream), settings_(settings), simulate_(simulate) {
+    out_.kind = load_kind(stream);
+    if (stream.arrival.kind == ArrivalKind::trace) {  // the whole trace, its warm-up as given
+      const std::uint64_t rows = stream.trace ? stream.trace->size() : 0;
+      warmup_ = stream.warmup < rows ? stream.warmup : rows / 10;
+      measured_ = std::max<std::uint64_t>(1, rows - warmup_);
+      return;
+    }
     const std::uint64_t own = stream.requests > stream.warmup ? stream.requests - stream.warmup : 0;
     measured_ = std::max<std::uint64_t>({settings.min_requests, own, 1});
     warmup_ = std::max(stream.warmup, measured_ / 10);
-    out_.kind = load_kind(stream);
   }
 
   Capacity run(double start) {

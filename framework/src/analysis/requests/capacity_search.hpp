@@ -83,7 +83,8 @@ using CapacityProbeFn = std::function<SimResult(const StreamSpec& stream)>;
 
 // The capacity of what `simulate` runs, searched from `start_load` (> 0; a closed loop's is
 // rounded). Each probe measures max(min_requests, the stream's measured requests) after a
-// warm-up of max(the stream's warm-up, a tenth of those). Without targets every load meets
+// warm-up of max(the stream's warm-up, a tenth of those); a trace's probe replays the whole
+// trace after its warm-up (no more rows to grow into). Without targets every load meets
 // them: the search climbs to the ceiling. Deterministic: the probes depend on the stream, the
 // start, the targets and the settings only.
 TESSERA_API Capacity search_capacity(const StreamSpec& stream, double start_load,

@@ -1,0 +1,233 @@
+// The capacity search (analysis/requests/capacity_search.hpp, capacity_study.hpp, docs/physics.md
+// §12.6): the bisection finds the capacity of a deterministic single-slot server, known in
+// closed form; the capacity grows with a looser SLO; the finalists' capacities are the same at
+// any thread count and unit size; `serve` without a search gives the document it gave before.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "analysis/requests/capacity_search.hpp"
+#include "analysis/requests/capacity_study.hpp"
+#include "engine_fixture.hpp"
+#include "fake_timer.hpp"
+#include "search_fixture.hpp"
+#include "studies/documents/capacity_document.hpp"
+#include "studies/serve_entry.hpp"
+
+using namespace tessera;
+using namespace tessera::requests;
+
+namespace {
+
+// Evenly spaced requests of 100 prompt and 10 output tokens into one replica of one sequence
+// whose every iteration costs 10 ms: a request is served in S = 10 iterations = 0.1 s, so the
+// server carries 1 / S = 10 requests/s; above it the queue grows by S − 1/λ a request.
+constexpr double kService = 0.1;
+
+StreamSpec evenly_spaced() {
+  StreamSpec s;
+  s.arrival.kind = ArrivalKind::constant;
+  s.arrival.rate_per_s = 1;
+  s.input.value = 100;
+  s.output.value = 10;
+  s.requests = 0;
+  return s;
+}
+
+SloTarget slo_target(SloLatency metric, double percentile, double limit_s) {
+  SloTarget t;
+  t.metric = metric;
+  t.percentile = percentile;
+  t.limit_s = limit_s;
+  return t;
+}
+
+CapacityProbeFn single_slot(std::vector<SloTarget> slo, double service_per_iteration = kService / 10) {
+  return [slo, service_per_iteration](const StreamSpec& stream) {
+    SimOptions o = test::roomy();
+    o.limits.max_sequences = 1;
+    o.exact = false;
+    o.slo = slo;
+    test::ConstantTimer timer(service_per_iteration);
+    return simulate(stream, timer, o);
+  };
+}
+
+// A replica of eight sequences with load-dependent iterations (FakeTimer) under Poisson
+// arrivals: a queue that grows smoothly with the rate.
+CapacityProbeFn batched(std::vector<SloTarget> slo) {
+  return [slo](const StreamSpec& stream) {
+    SimOptions o = test::roomy();
+    o.exact = false;
+    o.slo = slo;
+    test::FakeTimer timer;
+    return simulate(stream, timer, o);
+  };
+}
+
+StreamSpec poisson_arrivals() {
+  StreamSpec s = evenly_spaced();
+  s.arrival.kind = ArrivalKind::poisson;
+  s.seed = 7;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the bisection finds the closed-form capacity of a deterministic single-slot server") {
+  // E2E P99 within 1.5 S: met with no queue (λ <= 1/S), missed as soon as the queue grows (the
+  // P99-th of 5,500 requests waits ~5,000 (S − 1/λ), over 0.5 S once λ > 1.0001 / S).
+  const std::vector<SloTarget> slo{slo_target(SloLatency::e2e, 99, 1.5 * kService)};
+  const CapacitySettings settings;
+  const double exact = 1 / kService;
+  for (double start : {0.3 * exact, 4.0 * exact, exact}) {
+    const Capacity c = search_capacity(evenly_spaced(), start, settings, single_slot(slo));
+    INFO("start " << start);
+    REQUIRE(c.found);
+    CHECK(c.stop == CapacityStop::converged);
+    CHECK(c.kind == LoadKind::rate);
+    CHECK(c.load <= exact * 1.0001);
+    CHECK(c.upper > exact);
+    CHECK(c.upper / c.load - 1 <= settings.tolerance);
+    CHECK(c.load >= exact / (1 + settings.tolerance));
+    // At the capacity nothing waits: every request takes exactly S, at the offered rate.
+    CHECK(c.at.e2e_p99_s == Approx(kService).epsilon(0.01));
+    CHECK(c.at.requests_per_s == Approx(c.load).epsilon(0.01));
+    CHECK(c.at.measured >= settings.min_requests);
+    CHECK(c.probes.size() <= settings.max_probes);
+  }
+}
+
+TEST_CASE("a closed loop's capacity is found on whole clients") {
+  // One sequence at a time: one client is served in S, two wait on each other (E2E 2 S).
+  StreamSpec s = evenly_spaced();
+  s.arrival.kind = ArrivalKind::concurrency;
+  s.arrival.concurrency = 1;
+  const Capacity c = search_capacity(s, 6, CapacitySettings{},
+                                     single_slot({slo_target(SloLatency::e2e, 99, 1.5 * kService)}));
+  REQUIRE(c.found);
+  CHECK(c.kind == LoadKind::clients);
+  CHECK(c.load == 1);
+  CHECK(c.upper == 2);
+  for (const CapacityProbe& p : c.probes) CHECK(p.load == std::round(p.load));
+}
+
+TEST_CASE("capacity searches stop at the ceiling without an SLO and find none below an impossible one") {
+  CapacitySettings settings;
+  settings.min_requests = 500;
+  const Capacity open = search_capacity(evenly_spaced(), 1, settings, single_slot({}));
+  CHECK(open.found);
+  CHECK(open.stop == CapacityStop::ceiling);
+  CHECK(open.load <= settings.max_factor);
+  // E2E below one service time: no load meets it.
+  const Capacity none = search_capacity(evenly_spaced(), 10, settings,
+                                        single_slot({slo_target(SloLatency::e2e, 99, 0.5 * kService)}));
+  CHECK_FALSE(none.found);
+  CHECK(none.stop == CapacityStop::none_met);
+  CHECK(none.load == 0);
+  for (const CapacityProbe& p : none.probes) CHECK_FALSE(p.met);
+}
+
+TEST_CASE("capacity is monotone in the SLO") {
+  CapacitySettings settings;
+  settings.min_requests = 2000;
+  double before = 0;
+  for (double limit : {0.05, 0.08, 0.12, 0.2, 0.4, 1.0, 3.0}) {
+    const Capacity c =
+        search_capacity(poisson_arrivals(), 20, settings, batched({slo_target(SloLatency::ttft, 99, limit)}));
+    INFO("TTFT P99 <= " << limit << " s: capacity " << c.load);
+    REQUIRE(c.found);
+    CHECK(c.load >= before);
+    before = c.load;
+  }
+  // And in each metric's: a looser TPOT target never lowers it either.
+  before = 0;
+  for (double limit : {0.012, 0.015, 0.02, 0.05}) {
+    const Capacity c =
+        search_capacity(poisson_arrivals(), 20, settings, batched({slo_target(SloLatency::tpot, 90, limit)}));
+    INFO("TPOT P90 <= " << limit << " s: capacity " << c.load);
+    if (c.found) {
+      CHECK(c.load >= before);
+      before = c.load;
+    } else {
+      CHECK(before == 0);
+    }
+  }
+}
+
+TEST_CASE("a trace's capacity replays it faster or slower") {
+  std::vector<TraceRow> rows;
+  for (int i = 0; i < 200; ++i) rows.push_back({0.5 * i, 100, 10, -1});  // 2 requests/s
+  const StreamSpec trace = test::trace_of(rows);
+  CHECK(offered_load(trace) == Approx(2.0));
+  const StreamSpec fast = at_load(trace, 8);
+  CHECK(fast.arrival.time_scale == Approx(4.0));
+  CHECK(offered_load(fast) == Approx(8.0));
+  // The trace's 200 rows are all a probe can measure; the capacity is still the server's 1/S.
+  CapacitySettings settings;
+  const Capacity c =
+      search_capacity(trace, 2, settings, single_slot({slo_target(SloLatency::e2e, 99, 1.5 * kService)}));
+  REQUIRE(c.found);
+  CHECK(c.load <= 10 * 1.01);
+  CHECK(c.upper > 10);
+}
+
+namespace {
+
+studies::ServeStudyResult capacity_served(std::size_t top, unsigned threads, std::size_t unit) {
+  studies::ScenarioOptions so;
+  so.path = test::scenario_path("llama3.1-70b-serve-4k1k-h100-poisson.yaml");
+  const studies::StudyContext study(so, {}, studies::StudyKind::serve);
+  studies::ServeOptions o;
+  o.threads = threads;
+  o.document = true;
+  o.simulate_top = top;
+  o.capacity.min_requests = 1000;
+  o.capacity.max_requests = 2000;
+  o.capacity_unit = unit;
+  return studies::serve(study, o);
+}
+
+}  // namespace
+
+TEST_CASE("the finalists' capacities are the same at any thread count and unit size") {
+  const studies::ServeStudyResult one = capacity_served(4, 1, 1);
+  REQUIRE(one.capacity);
+  REQUIRE(one.capacity->finalists.size() == 4);
+  const nlohmann::json& a = one.document.at("capacity");
+  for (auto [threads, unit] : {std::pair<unsigned, std::size_t>{2, 1}, {3, 2}, {2, 4}}) {
+    const studies::ServeStudyResult other = capacity_served(4, threads, unit);
+    INFO(threads << " threads, " << unit << " finalists a unit");
+    CHECK(other.document.at("capacity") == a);
+  }
+  // Ranked by simulated tokens/s/PE, each finalist one of the analytical top 4, each rank once.
+  std::vector<bool> seen(4, false);
+  double last = INFINITY;
+  for (const Finalist& f : one.capacity->finalists) {
+    CHECK(f.tokens_per_s_per_pe <= last);
+    last = f.tokens_per_s_per_pe;
+    REQUIRE(f.analytical_rank >= 1);
+    REQUIRE(f.analytical_rank <= 4);
+    CHECK_FALSE(seen[f.analytical_rank - 1]);
+    seen[f.analytical_rank - 1] = true;
+    CHECK(f.capacity.found);
+    CHECK(f.tokens_per_s_per_pe ==
+          Approx(f.capacity.at.output_tokens_per_s / static_cast<double>(f.analytical.pes)));
+    CHECK(f.difference == Approx(f.tokens_per_s_per_pe / f.analytical.tokens_per_s_per_pe - 1));
+    CHECK(f.moved == (std::abs(static_cast<long>(f.simulated_rank) - static_cast<long>(f.analytical_rank)) >
+                      static_cast<long>(kRankShiftFlag)));
+  }
+}
+
+TEST_CASE("serve without a capacity search gives the document it gave before") {
+  const studies::ServeStudyResult none = capacity_served(0, 2, 1);
+  CHECK_FALSE(none.capacity);
+  CHECK_FALSE(none.document.contains("capacity"));
+  // A search of more finalists than the report's top N leaves the top N as it was.
+  studies::ServeStudyResult searched = capacity_served(12, 2, 1);
+  REQUIRE(searched.capacity);
+  CHECK(searched.capacity->finalists.size() == 12);
+  CHECK(searched.answer.aggregated.top.size() == none.answer.aggregated.top.size());
+  searched.document.erase("capacity");
+  CHECK(searched.document == none.document);
+}
