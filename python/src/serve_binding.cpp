@@ -20,7 +20,8 @@ namespace tessera::python {
 namespace {
 
 py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
-                 std::optional<std::int64_t> max_pes, py::object progress, bool requests) {
+                 std::optional<std::int64_t> max_pes, py::object progress, bool requests,
+                 std::optional<std::size_t> simulate_top) {
   require_mode(h, true, "Scenario.run() (serve needs workload.mode: serve)");
   if (max_pes && *max_pes < 0)
     throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
@@ -32,8 +33,10 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
   so.threads = thread_count(threads);
   so.top = top;
   so.max_pes = max_pes.value_or(-1);
+  so.simulate_top = simulate_top;  // None: 20 with serving.requests, else 0
   Interruptible guard(std::move(progress));
   so.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
+  so.on_capacity_progress = so.on_progress;
   so.points = true;  // the CLI's --json has them too
   so.document = true;
   // requests=True: every simulated request as it finished (serving.requests), the document's
@@ -55,7 +58,8 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
 
 void bind_serve(ScenarioClass& c) {
   c.def("_serve", &serve, py::arg("threads") = py::none(), py::arg("top") = py::none(),
-        py::arg("max_pes") = py::none(), py::arg("progress") = py::none(), py::arg("requests") = false);
+        py::arg("max_pes") = py::none(), py::arg("progress") = py::none(), py::arg("requests") = false,
+        py::arg("simulate_top") = py::none());
 }
 
 }  // namespace tessera::python

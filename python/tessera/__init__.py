@@ -23,14 +23,15 @@ from ._plain import plain as _plain
 from .errors import Diagnostic, Error, InputError, PluginError
 from .results import (KNOBS, Columns, CompareResult, Configuration, Counts, DisaggPair, DisaggPool,
                       DisaggregatedResult, ExploreResult, Explanation, ModelValidation, RunResult,
-                      SensitivityResult, ServeResult, ServingPoint, ValidationResult, Simulation, LatencyStats)
+                      SensitivityResult, ServeResult, ServingPoint, ValidationResult, Simulation, LatencyStats,
+                      Capacity, Finalist)
 
 __version__: str = _tessera.__version__
 __all__ = ["Scenario", "compare", "validate_data", "plugins", "plugin_search_path", "InputError", "PluginError",
            "Error", "Diagnostic", "RunResult", "Configuration", "Counts", "Explanation", "Columns", "ServeResult",
            "ServingPoint", "DisaggregatedResult", "DisaggPair", "DisaggPool", "CompareResult", "SensitivityResult",
            "ExploreResult", "ValidationResult",
-           "ModelValidation", "Simulation", "LatencyStats", "KNOBS", "CONFIG_DTYPE"]
+           "ModelValidation", "Simulation", "LatencyStats", "Capacity", "Finalist", "KNOBS", "CONFIG_DTYPE"]
 
 ProgressCallback = Callable[[int, int, str], None]
 
@@ -251,18 +252,22 @@ class Scenario:
                                                               _callback(progress)), "run", threads=threads, top=top))
 
     def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
-              progress: Optional[ProgressCallback] = None, requests: bool = False) -> ServeResult:
+              progress: Optional[ProgressCallback] = None, requests: bool = False,
+              simulate_top: Optional[int] = None) -> ServeResult:
         """The serving study of a `workload.mode: serve` scenario (`tessera serve`): every
         configuration x serving point against the SLO; best, closest miss, frontier, top N, and
         the disaggregated pairing when serving.disaggregated is on; with serving.requests, the best
         point simulated request by request (`.simulation`). `requests=True` (needs
         serving.requests) also keeps every simulated request (`.simulation.requests`, as `tessera
         serve --requests FILE`). `max_pes` None = the scenario's serving.max_pes, 0 = no budget.
-        GIL, Ctrl-C and progress as run()."""
+        `simulate_top` K: the capacity of the analytical top K searched by simulation and
+        re-ranked (`.capacity`, `tessera serve --simulate-top K`); None = 20 with
+        serving.requests, else 0. GIL, Ctrl-C and progress as run()."""
         return ServeResult.from_json(self._stamped(
             self._h._serve(_count("threads", threads, 1), _count("top", top, 0), _count("max_pes", max_pes, 0),
-                           _callback(progress), bool(requests)), "serve", threads=threads, top=top, max_pes=max_pes,
-            requests=True if requests else None))
+                           _callback(progress), bool(requests), _count("simulate_top", simulate_top, 0)),
+            "serve", threads=threads, top=top, max_pes=max_pes, requests=True if requests else None,
+            simulate_top=simulate_top))
 
     def sensitivity(self, *, parallelism: bool = False, hardware: bool = False, threads: Optional[int] = None,
                     progress: Optional[ProgressCallback] = None) -> SensitivityResult:

@@ -12,7 +12,8 @@ from .results import (KNOBS as KNOBS, Columns as Columns, CompareResult as Compa
                       Explanation as Explanation, ModelValidation as ModelValidation, RunResult as RunResult,
                       SensitivityResult as SensitivityResult, ServeResult as ServeResult,
                       ServingPoint as ServingPoint, ValidationResult as ValidationResult,
-                      Simulation as Simulation, LatencyStats as LatencyStats)
+                      Simulation as Simulation, LatencyStats as LatencyStats,
+                      Capacity as Capacity, Finalist as Finalist)
 
 __version__: str
 CONFIG_DTYPE: np.dtype
@@ -48,7 +49,8 @@ class Scenario:
     def run(self, threads: Optional[int] = ..., *, top: Optional[int] = ...,
             progress: Optional[ProgressCallback] = ...) -> RunResult: ...
     def serve(self, threads: Optional[int] = ..., *, top: Optional[int] = ..., max_pes: Optional[int] = ...,
-              progress: Optional[ProgressCallback] = ..., requests: bool = ...) -> ServeResult: ...
+              progress: Optional[ProgressCallback] = ..., requests: bool = ...,
+              simulate_top: Optional[int] = ...) -> ServeResult: ...
     def sensitivity(self, *, parallelism: bool = ..., hardware: bool = ..., threads: Optional[int] = ...,
                     progress: Optional[ProgressCallback] = ...) -> SensitivityResult: ...
     def explore(self, *, sensitivity: bool = ..., threads: Optional[int] = ...,

@@ -394,6 +394,102 @@ class Simulation:
         return _frame(self.to_records(which))
 
 
+_CAPACITY_FIGURES = ("requests_per_s", "output_tokens_per_s", "goodput_requests_per_s", "ttft_p99_s", "tpot_p99_s",
+                     "e2e_p99_s")
+
+
+@dataclass(frozen=True)
+class Finalist:
+    """One of the analytical top K whose capacity was searched by simulation (`tessera serve
+    --json`'s capacity.finalists, docs/report.md "Capacity"), SI units. `load` is the largest
+    offered rate (requests/s) or clients within every SLO target (NaN: none met); the figures are
+    those simulated at it. `probes`: every simulation of the search, in the order run."""
+
+    config: Dict[str, Any]
+    batch: int
+    token_budget: int
+    pes: int
+    analytical_rank: int
+    simulated_rank: int
+    moved: bool  # the rank moved by more than settings["rank_shift_flag"] places
+    analytical_tokens_per_s_per_pe: float
+    tokens_per_s_per_pe: float  # simulated, output tokens at the capacity
+    difference: float  # tokens_per_s_per_pe / analytical_tokens_per_s_per_pe - 1
+    found: bool
+    stop: str  # converged, probe_limit, ceiling, none_met
+    load: float
+    upper: float  # the smallest load that missed (NaN: none did)
+    requests_per_s: float
+    output_tokens_per_s: float
+    goodput_requests_per_s: float
+    ttft_p99_s: float
+    tpot_p99_s: float
+    e2e_p99_s: float
+    binding: Optional[str]  # the target that stops a higher load ("TTFT P99")
+    probes: List[Dict[str, Any]]
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any], load: str) -> "Finalist":
+        c = j["capacity"]
+        return cls(config=dict(j["config"]), batch=int(j["batch"]), token_budget=int(j["token_budget"]),
+                   pes=int(j["pes"]), analytical_rank=int(j["analytical_rank"]),
+                   simulated_rank=int(j["simulated_rank"]), moved=bool(j["moved"]),
+                   analytical_tokens_per_s_per_pe=_nan(j["analytical"]["tokens_per_s_per_pe"]),
+                   tokens_per_s_per_pe=_nan(j["tokens_per_s_per_pe"]), difference=_nan(j["difference"]),
+                   found=bool(c["found"]), stop=str(c["stop"]), load=_nan(c[load]), upper=_nan(c["upper"]),
+                   binding=c.get("binding"), probes=[dict(p) for p in c.get("probes", [])],
+                   **{k: _nan(c[k]) for k in _CAPACITY_FIGURES})
+
+    def to_record(self) -> Dict[str, Any]:
+        r = {k: v for k, v in vars(self).items() if k not in ("config", "probes")}
+        return {**self.config, **r, "probes": len(self.probes)}
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The analytical top K confirmed by simulation (`tessera serve --simulate-top K`, or
+    serving.requests: `--json`'s `capacity`, docs/report.md "Capacity"): each finalist's capacity
+    under the percentile SLOs, re-ranked by simulated tokens/s/PE. Tables: "finalists" (one row
+    per finalist, as FILE.capacity.csv), "probes" (every simulation of every search, with the
+    finalist's ranks), "disaggregated" (the best pair's search, when serving.disaggregated)."""
+
+    load: str  # "rate_per_s" (open loop) or "clients" (closed loop)
+    simulate_top: int
+    moved: int
+    settings: Dict[str, Any]  # min_requests, max_requests, precision, tolerance, max_probes, ...
+    targets: List[Dict[str, Any]]  # the SLO targets every probe checks
+    stream: Dict[str, Any]
+    finalists: List[Finalist]  # by simulated rank
+    disaggregated: Optional[Dict[str, Any]]  # the best pair: pair, analytical, capacity (with probes)
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, j: Dict[str, Any]) -> "Capacity":
+        load = str(j["load"])
+        return cls(load=load, simulate_top=int(j["simulate_top"]), moved=int(j["moved"]),
+                   settings=dict(j["settings"]), targets=[dict(t) for t in j.get("targets", [])],
+                   stream=dict(j["stream"]), finalists=[Finalist.from_json(f, load) for f in j["finalists"]],
+                   disaggregated=j.get("disaggregated"), raw=j)
+
+    @property
+    def best(self) -> Optional[Finalist]:
+        """The finalist with the most simulated tokens/s/PE at its capacity (None: no finalist)."""
+        return self.finalists[0] if self.finalists else None
+
+    def to_records(self, which: str = "finalists") -> List[Dict[str, Any]]:
+        """Flat dicts of `which`: "finalists", "probes" or "disaggregated" (its probes)."""
+        tables: Dict[str, Any] = {
+            "finalists": [f.to_record() for f in self.finalists],
+            "probes": [{"simulated_rank": f.simulated_rank, "analytical_rank": f.analytical_rank, **p}
+                       for f in self.finalists for p in f.probes]}
+        if self.disaggregated is not None:
+            tables["disaggregated"] = [dict(p) for p in self.disaggregated["capacity"].get("probes", [])]
+        return [dict(r) for r in _table(self, which, tables)]
+
+    def to_pandas(self, which: str = "finalists"):
+        return _frame(self.to_records(which))
+
+
 @dataclass(frozen=True)
 class ServeResult:
     """What Scenario.serve() found: `tessera serve --json`'s document, typed."""
@@ -407,6 +503,7 @@ class ServeResult:
     disaggregated: Optional["DisaggregatedResult"]  # serving.disaggregated on: the pairing, typed
     raw: Dict[str, Any] = field(repr=False, compare=False)
     simulation: Optional[Simulation] = None  # serving.requests given: the best point simulated
+    capacity: Optional[Capacity] = None  # serve(simulate_top=K), or serving.requests: the top K simulated
 
     @classmethod
     def from_json(cls, j: Dict[str, Any]) -> "ServeResult":
@@ -419,7 +516,7 @@ class ServeResult:
                    frontier=[ServingPoint.from_json(r) for r in j.get("frontier", [])],
                    top=[ServingPoint.from_json(r) for r in j.get("top", [])],
                    disaggregated=DisaggregatedResult.from_json(d) if d is not None else None, raw=j,
-                   simulation=sim)
+                   simulation=sim, capacity=Capacity.from_json(j["capacity"]) if "capacity" in j else None)
 
     def to_records(self, which: str = "top") -> List[Dict[str, Any]]:
         """Flat dicts of `which`: "top", "frontier", "best", or the disaggregated pairing's

@@ -119,9 +119,15 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
   else
     os << "  no finalist met the SLOs at any load down to " << fixed(100 / s.max_factor, 1)
        << " % of its analytical rate\n";
-  os << "  each probe " << s.min_requests << "+ measured requests (seed " << spec.stream.seed
-     << "), bisection on the " << (study.kind == LoadKind::clients ? "clients" : "rate") << " to "
-     << fixed(100 * s.tolerance, 0) << " %; ";
+  std::uint64_t fewest = 0;  // measured requests of the smallest probe (a trace: the whole trace)
+  for (const requests::Finalist& f : study.finalists)
+    for (const CapacityProbe& p : f.capacity.probes)
+      if (fewest == 0 || p.measured < fewest) fewest = p.measured;
+  os << "  each probe " << fewest << "+ measured requests (seed " << spec.stream.seed
+     << "), bisection on the "
+     << (study.kind == LoadKind::clients ? "clients to one client"
+                                         : "rate to " + fixed(100 * s.tolerance, 0) + " %")
+     << "; ";
   const std::size_t moved = study.moved();
   if (moved == 0)
     os << "no rank moved by more than " << requests::kRankShiftFlag << " places\n\n";

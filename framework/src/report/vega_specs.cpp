@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "report/capacity_charts.hpp"
 #include "report/simulation_charts.hpp"
 #include "report/vega_json.hpp"
 #include "report/vega_marks.hpp"
@@ -533,6 +534,7 @@ std::vector<ChartSpec> serve_charts(const json& result) {
   charts.push_back({"frontier", "Throughput per PE vs per user", note, serve_scatter_spec(result)});
   if (auto b = serve_breakdown_chart(result)) charts.push_back(std::move(*b));
   for (ChartSpec& c : simulation_charts(result)) charts.push_back(std::move(c));  // serving.requests
+  for (ChartSpec& c : capacity_charts(result)) charts.push_back(std::move(c));    // --simulate-top
   return charts;
 }
 

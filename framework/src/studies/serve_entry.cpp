@@ -6,6 +6,7 @@
 #include "studies/documents/result_documents.hpp"
 #include "studies/documents/scope_documents.hpp"
 #include "studies/documents/simulation_document.hpp"
+#include "tessera/limits.hpp"
 
 namespace tessera::studies {
 
@@ -20,8 +21,11 @@ RequestsSpec capacity_stream(const Scenario& scenario) {
 }
 
 std::size_t simulated_finalists(const ServeOptions& options, const Scenario& scenario) {
-  if (options.simulate_top) return *options.simulate_top;
-  return scenario.serving.requests.given ? 20 : 0;
+  if (!options.simulate_top) return scenario.serving.requests.given ? 20 : 0;
+  if (*options.simulate_top > current_limits().report_top)
+    throw InputError("simulate_top: " + std::to_string(*options.simulate_top) + " finalists " +
+                     limit_exceeded("report.top"));
+  return *options.simulate_top;
 }
 
 ServeStudyResult serve(const StudyContext& context, const ServeOptions& options) {

@@ -178,7 +178,7 @@ class Search {
       const SimResult r = simulate_(s);
       CapacityProbe p = probe_of(load, r);
       const bool grow = undecided(r, p) && p.binding_precision > settings_.precision &&
-                        measured * 2 <= settings_.max_requests && r.sent >= s.requests;
+                        measured < settings_.max_requests && r.sent >= s.requests;
       if (!grow) {
         out_.probes.push_back(p);
         if (p.met && load >= out_.load) {
@@ -187,7 +187,7 @@ class Search {
         }
         return p.met;
       }
-      measured *= 2;
+      measured = settings_.max_requests;  // once: the interval narrows as 1/sqrt(requests) at best
     }
   }
 

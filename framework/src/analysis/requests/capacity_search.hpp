@@ -9,8 +9,8 @@
 // rate = its requests over its span), or a closed loop's clients. A probe simulates at least
 // CapacitySettings::min_requests measured requests after a warm-up (the stream's, or a tenth);
 // while the binding target (the one nearest its limit) is undecided — its 95 % interval holds
-// the limit — and wider than ± precision of its value, the probe is run again with twice the
-// requests, up to max_requests. The search brackets the capacity from a starting load (the
+// the limit — and wider than ± precision of its value, the probe is run once more with
+// max_requests. The search brackets the capacity from a starting load (the
 // analytical model's) by steps of ×/÷ 1.25, each step the square of the one before, then bisects
 // geometrically (a closed loop: on whole clients) until the bracket is within `tolerance`.
 #include <cstddef>

@@ -78,6 +78,13 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
   j["simulated"] = study.finalists.size();
   j["moved"] = study.moved();
   j["settings"] = settings_json(study.settings);
+  nlohmann::json targets = nlohmann::json::array();  // what every probe checks
+  for (const SloTarget& t : slo)
+    targets.push_back({{"metric", slo_latency_key(t.metric)},
+                       {"statistic", slo_statistic_key(t)},
+                       {"name", binding_name(slo, static_cast<std::size_t>(&t - slo.data()))},
+                       {"limit_s", json_number(t.limit_s)}});
+  j["targets"] = targets;
   j["stream"] = stream_json(spec);
   nlohmann::json finalists = nlohmann::json::array();
   for (const requests::Finalist& f : study.finalists) {
