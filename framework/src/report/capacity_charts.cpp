@@ -1,5 +1,7 @@
 #include "report/capacity_charts.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "report/vega_json.hpp"
@@ -14,10 +16,16 @@ using vega::number_tip;
 using vega::text_of;
 using vega::text_tip;
 
-// "#1 tp8 pp1 dp1 ep1, batch 128": a finalist by its simulated rank.
+// "#1 tp8 pp1 dp1 ep1, batch 128, budget 8192": a finalist by its simulated rank (every knob
+// in the tooltip's configuration).
 std::string finalist_label(const json& f) {
-  return "#" + text_of(field(f, "simulated_rank")) + " " + vega::config_label(field(f, "config")) +
-         ", batch " + text_of(field(f, "batch"));
+  const json& c = field(f, "config");
+  std::string s = "#" + text_of(field(f, "simulated_rank"));
+  for (const char* k : {"cp", "tp", "pp", "dp", "ep"})
+    if (std::string(k) != "cp" || text_of(field(c, k)) != "1")
+      s += " " + std::string(k) + text_of(field(c, k));
+  const std::string budget = text_of(field(f, "token_budget"));
+  return s + ", batch " + text_of(field(f, "batch")) + ", budget " + (budget == "0" ? "none" : budget);
 }
 
 // One row per probe with a positive `metric_key` (log axis), each finalist's in load order.
@@ -64,6 +72,7 @@ json latency_spec(json rows, const std::string& load_title, const std::string& y
                         {"type", "nominal"},
                         {"title", "finalist"},
                         {"sort", nullptr},
+                        {"legend", {{"labelLimit", 360}}},
                         {"scale", {{"scheme", "tableau20"}}}}},
                       {"shape", {{"field", "met"}, {"type", "nominal"}, {"title", "every SLO met"}}},
                       {"order", {{"field", "load"}, {"type", "quantitative"}}},
@@ -81,41 +90,45 @@ json latency_spec(json rows, const std::string& load_title, const std::string& y
 
 json comparison_spec(const json& capacity) {
   json rows = json::array();
-  double top = 0;
+  double top = 0, bottom = INFINITY;
   for (const json& f : array_field(capacity, "finalists")) {
     const json& sim = field(f, "tokens_per_s_per_pe");
     const json& ana = field(field(f, "analytical"), "tokens_per_s_per_pe");
     if (!sim.is_number() || !ana.is_number()) continue;
     top = std::max({top, sim.get<double>(), ana.get<double>()});
-    rows.push_back(
-        {{"configuration", finalist_label(f)},
-         {"analytical", ana},
-         {"simulated", sim},
-         {"analytical_rank", field(f, "analytical_rank")},
-         {"moved", field(f, "moved").is_boolean() && field(f, "moved").get<bool>() ? "yes" : "no"}});
+    bottom = std::min({bottom, sim.get<double>(), ana.get<double>()});
+    const bool moved = field(f, "moved").is_boolean() && field(f, "moved").get<bool>();
+    rows.push_back({{"configuration", finalist_label(f)},
+                    {"analytical", ana},
+                    {"simulated", sim},
+                    {"analytical_rank", field(f, "analytical_rank")},
+                    {"moved", moved ? "yes" : "no"}});
   }
   const json tip = json::array(
       {text_tip("configuration", "configuration"), number_tip("analytical", "analytical tok/s/PE"),
        number_tip("simulated", "simulated tok/s/PE at capacity"),
        number_tip("analytical_rank", "analytical rank"), text_tip("moved", "rank moved")});
+  // Both axes over the points' span (a finalist with no capacity sits at 0), so the dashed line
+  // of agreement is the diagonal.
+  const double lo = std::isfinite(bottom) ? 0.9 * bottom : 0, hi = top > 0 ? 1.05 * top : 1;
+  const json scale = {{"domain", json::array({lo, hi})}};
+  const auto axis = [&](const char* f, const char* title) {
+    return json{{"field", f}, {"type", "quantitative"}, {"title", title}, {"scale", scale}};
+  };
   json layers = json::array();
-  layers.push_back({{"data", {{"values", json::array({{{"v", 0.0}}, {{"v", top * 1.05}}})}}},
+  layers.push_back({{"data", {{"values", json::array({{{"v", lo}}, {{"v", hi}}})}}},
                     {"mark", {{"type", "line"}, {"strokeDash", {6, 4}}, {"color", "#999999"}}},
+                    {"encoding", {{"x", axis("v", "analytical tokens/s/PE")}, {"y", axis("v", "")}}}});
+  layers.push_back({{"mark", {{"type", "point"}, {"filled", true}, {"size", 70}}},
                     {"encoding",
-                     {{"x", {{"field", "v"}, {"type", "quantitative"}}},
-                      {"y", {{"field", "v"}, {"type", "quantitative"}}}}}});
-  layers.push_back(
-      {{"mark", {{"type", "point"}, {"filled", true}, {"size", 70}}},
-       {"encoding",
-        {{"x", {{"field", "analytical"}, {"type", "quantitative"}, {"title", "analytical tokens/s/PE"}}},
-         {"y",
-          {{"field", "simulated"}, {"type", "quantitative"}, {"title", "simulated tokens/s/PE at capacity"}}},
-         {"color",
-          {{"field", "moved"},
-           {"type", "nominal"},
-           {"title", "rank moved"},
-           {"scale", {{"domain", {"no", "yes"}}, {"range", {"#0072B2", "#D55E00"}}}}}},
-         {"tooltip", tip}}}});
+                     {{"x", axis("analytical", "analytical tokens/s/PE")},
+                      {"y", axis("simulated", "simulated tokens/s/PE at capacity")},
+                      {"color",
+                       {{"field", "moved"},
+                        {"type", "nominal"},
+                        {"title", "rank moved"},
+                        {"scale", {{"domain", {"no", "yes"}}, {"range", {"#0072B2", "#D55E00"}}}}}},
+                      {"tooltip", tip}}}});
   return {{"$schema", vega::kSchema},
           {"width", 420},
           {"height", 420},
