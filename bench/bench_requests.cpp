@@ -5,10 +5,16 @@
 //                          light and busy loads; 5 overloads the replica); counters iterations,
 //                          shapes (distinct step shapes timed) and ns_per_iteration. Cold: each
 //                          run builds its own step memo, as a study's unit does.
+// And issue 38's: `tessera serve scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml` with the
+// analytical top 20 searched for their capacity (docs/physics.md §12.6), through the façade:
+//  BM_CapacitySearch/threads:T   the whole serve (study, best point simulated, 20 capacity
+//                          searches of 5,000+ measured requests a probe); counters probes,
+//                          requests (measured, all probes) and probes_per_finalist.
 #include <benchmark/benchmark.h>
 
 #include "analysis/requests/configuration_sim.hpp"
 #include "bench_common.hpp"
+#include "studies/serve_entry.hpp"
 
 using namespace tessera;
 using namespace tessera::bench;
@@ -38,6 +44,32 @@ void BM_RequestSim(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+void BM_CapacitySearch(benchmark::State& state) {
+  studies::ScenarioOptions so;
+  so.path = std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml";
+  static const studies::StudyContext study(so, {}, studies::StudyKind::serve);
+  studies::ServeOptions o;
+  o.threads = static_cast<unsigned>(state.range(0));
+  o.simulate_top = 20;
+  std::uint64_t probes = 0, requests = 0, finalists = 0;
+  for (auto _ : state) {
+    const studies::ServeStudyResult r = studies::serve(study, o);
+    probes = requests = 0;
+    finalists = r.capacity ? r.capacity->finalists.size() : 0;
+    if (r.capacity)
+      for (const requests::Finalist& f : r.capacity->finalists)
+        for (const requests::CapacityProbe& p : f.capacity.probes) {
+          ++probes;
+          requests += p.measured;
+        }
+    benchmark::DoNotOptimize(probes);
+  }
+  state.counters["probes"] = static_cast<double>(probes);
+  state.counters["requests"] = static_cast<double>(requests);
+  state.counters["probes_per_finalist"] = finalists > 0 ? static_cast<double>(probes) / finalists : 0;
+}
+
 }  // namespace
 
+BENCHMARK(BM_CapacitySearch)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_RequestSim)->ArgName("rate")->Arg(5)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond);

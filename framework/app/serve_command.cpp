@@ -44,7 +44,9 @@ constexpr const char* kServeUsage =
     "objectives among the points within the SLO, the top N and the counts; when no point meets\n"
     "the SLO, the closest miss (exit 0). With serving.disaggregated, also the disaggregated study\n"
     "(a prefill pool and a decode pool, rate-matched, the KV sent between them) and its gain at\n"
-    "the SLO: best tokens/s/PE within it, disaggregated / aggregated.\n";
+    "the SLO: best tokens/s/PE within it, disaggregated / aggregated. With serving.requests (or\n"
+    "--simulate-top K) the analytical top K are then searched for their capacity by simulation\n"
+    "(the largest arrival rate within every percentile SLO) and re-ranked by tokens/s/PE there.\n";
 
 constexpr const char* kServeExamples =
     "\nExamples:\n"
@@ -60,13 +62,16 @@ constexpr const char* kServeExamples =
     "      --set serving.requests.concurrency=50   # a closed loop of 50 clients, as bench_serving\n"
     "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml --csv out/points.csv \\\n"
     "      --requests out/requests.csv --html out/serve.html   # every simulated request, charts\n"
+    "  tessera serve scenarios/llama3.1-70b-serve-4k1k-h100.yaml --simulate-top 5 --csv out/points.csv\n"
+    "      # the capacity of the analytical top 5 under Poisson arrivals: out/points.capacity.csv\n"
     "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the study: their\n"
     "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
     "to stdout. --csv has one row per configuration x serving point, with a reason column.\n"
     "With serving.requests, --csv FILE.csv also writes FILE.simulation.csv: one row per latency\n"
     "metric of the simulated point (mean, P50, P90, P99 with their 95 % half-widths, max; seconds),\n"
     "and --requests FILE writes every simulated request as it finishes (CSV, or JSON Lines for\n"
-    ".jsonl/.ndjson; docs/report.md \"Request simulation\").\n"
+    ".jsonl/.ndjson; docs/report.md \"Request simulation\"). With a capacity search, --csv FILE.csv\n"
+    "also writes FILE.capacity.csv: one row per finalist (docs/report.md \"Capacity\").\n"
     "Regular files are replaced atomically; stdout, FIFOs and devices are written through.\n"
     "Ctrl-C / SIGTERM stop the study, remove the partial files and exit 130 / 143.\n"
     "--deploy DIR needs `framework:` (or --set framework=NAME[@VERSION]); it writes, for the best\n"

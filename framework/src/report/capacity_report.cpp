@@ -151,8 +151,10 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
                std::to_string(f.capacity.probes.size())});
   }
   t.print(os, "  ", width);
-  os << "  (capacity: the most load within every SLO; tok/s/PE: output tokens there; analytical: the "
-        "steady state's at the same point; was: the analytical rank)\n";
+  os << "  (capacity: the most load within every SLO, to the bisection's tolerance: capacities that close "
+        "are a tie; tok/s/PE: output tokens there; analytical: the steady state's at the same point; was: "
+        "the "
+        "analytical rank)\n";
   if (study.disaggregated) print_pair(os, *study.disaggregated, slo);
 }
 
