@@ -81,11 +81,7 @@ json latency_spec(json rows, const std::string& load_title, const std::string& y
     layers.push_back({{"data", {{"values", json::array({{{"limit_s", limit}}})}}},
                       {"mark", {{"type", "rule"}, {"strokeDash", {6, 4}}, {"color", "black"}}},
                       {"encoding", {{"y", {{"field", "limit_s"}, {"type", "quantitative"}}}}}});
-  return {{"$schema", vega::kSchema},
-          {"width", 560},
-          {"height", 300},
-          {"data", {{"values", std::move(rows)}}},
-          {"layer", std::move(layers)}};
+  return vega::layered(std::move(rows), std::move(layers), 560, 300);
 }
 
 json comparison_spec(const json& capacity) {
@@ -129,11 +125,7 @@ json comparison_spec(const json& capacity) {
                         {"title", "rank moved"},
                         {"scale", {{"domain", {"no", "yes"}}, {"range", {"#0072B2", "#D55E00"}}}}}},
                       {"tooltip", tip}}}});
-  return {{"$schema", vega::kSchema},
-          {"width", 420},
-          {"height", 420},
-          {"data", {{"values", std::move(rows)}}},
-          {"layer", std::move(layers)}};
+  return vega::layered(std::move(rows), std::move(layers), 420, 420);
 }
 
 }  // namespace

@@ -35,9 +35,9 @@ std::string stream_kind(const RequestsSpec& spec) {
 
 std::string load_text(const Capacity& c) {
   if (!c.found) return "none met";
-  const std::string prefix = c.stop == CapacityStop::ceiling ? ">= " : "";
-  if (c.kind == LoadKind::clients) return prefix + fixed(c.load, 0) + " clients";
-  return prefix + fixed(c.load, c.load >= 100 ? 0 : c.load >= 10 ? 1 : 2) + " req/s";
+  if (c.stop == CapacityStop::ceiling) return "unbounded";  // no SLO binds: the figures are saturated
+  if (c.kind == LoadKind::clients) return fixed(c.load, 0) + " clients";
+  return fixed(c.load, c.load >= 100 ? 0 : c.load >= 10 ? 1 : 2) + " req/s";
 }
 
 std::string rate_text(double v) {
@@ -111,7 +111,13 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
   KnobsSeen k;
   for (const requests::Finalist& f : study.finalists) k.see(f.analytical.config);
   const requests::Finalist& best = study.finalists.front();
-  if (best.capacity.found)
+  if (best.capacity.found && best.capacity.stop == CapacityStop::ceiling)
+    os << "  best: " << point_text(machine, best, k) << ": no SLO binds up to "
+       << fixed(best.capacity.load / best.capacity.probes.front().load, 0)
+       << "x its analytical load, saturated at " << rate_text(best.capacity.at.output_tokens_per_s)
+       << " tokens/s, " << rate_text(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "
+       << rate_text(best.analytical.tokens_per_s_per_pe) << ", " << percent_text(best.difference) << ")\n";
+  else if (best.capacity.found)
     os << "  best: " << point_text(machine, best, k) << " carries " << load_text(best.capacity) << ", "
        << rate_text(best.capacity.at.output_tokens_per_s) << " tokens/s, "
        << rate_text(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "

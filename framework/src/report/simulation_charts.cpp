@@ -82,11 +82,7 @@ json over_time_spec(const json& series, const std::string& mean, const std::stri
   // A small point per bin on the line: what a reader hovers for the bin's figures.
   layers.push_back({{"mark", {{"type", "point"}, {"filled", true}, {"size", 14}, {"color", "#0072B2"}}},
                     {"encoding", {{"x", x}, {"y", y_mean}, {"tooltip", tip}}}});
-  return {{"$schema", vega::kSchema},
-          {"width", 560},
-          {"height", 200},
-          {"data", {{"values", std::move(rows)}}},
-          {"layer", std::move(layers)}};
+  return vega::layered(std::move(rows), std::move(layers), 560, 200);
 }
 
 }  // namespace

@@ -64,4 +64,13 @@ inline nlohmann::json text_tip(const std::string& f, const std::string& title) {
   return {{"field", f}, {"type", "nominal"}, {"title", title}};
 }
 
+// A chart of `layers` over the rows `values`, `width` x `height` pixels.
+inline nlohmann::json layered(nlohmann::json values, nlohmann::json layers, int width, int height) {
+  return {{"$schema", kSchema},
+          {"width", width},
+          {"height", height},
+          {"data", {{"values", std::move(values)}}},
+          {"layer", std::move(layers)}};
+}
+
 }  // namespace tessera::vega
