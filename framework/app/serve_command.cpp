@@ -275,8 +275,7 @@ int serve_command(const Args& args) {
     const studies::ServeStudyResult served = studies::serve(study, so);
     if (simulation_csv && served.simulated)
       write_simulation_csv(simulation_csv->stream(), served.simulated->result);
-    if (capacity_csv && served.capacity)
-      write_capacity_csv(capacity_csv->stream(), *served.capacity, scenario.serving.slo);
+    if (capacity_csv && served.capacity) write_capacity_csv(capacity_csv->stream(), *served.capacity);
     if (!served.simulated) {  // no best point: nothing simulated; the files say so, with no row
       if (simulation_csv) write_simulation_csv_header(simulation_csv->stream());
       if (timeline) timeline->header(command, nullptr, provenance_json(study.registry()));
@@ -304,8 +303,8 @@ int serve_command(const Args& args) {
         print_disagg_simulation(text, *served.simulated_disagg, study.scenario().serving.requests,
                                 term.width);
       if (served.capacity)
-        print_capacity(text, *served.capacity, studies::capacity_stream(scenario), scenario.serving.slo,
-                       study.session().machine(), term.width);
+        print_capacity(text, *served.capacity, studies::capacity_stream(scenario), study.session().machine(),
+                       term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

@@ -409,7 +409,8 @@ class Finalist:
     batch: int
     token_budget: int
     pes: int
-    analytical_rank: int
+    study_rank: int  # in the serve study's ranking (its first objective)
+    analytical_rank: int  # by analytical tokens/s/PE among the finalists: what simulated_rank is compared with
     simulated_rank: int
     moved: bool  # the rank moved by more than settings["rank_shift_flag"] places
     analytical_tokens_per_s_per_pe: float
@@ -432,7 +433,7 @@ class Finalist:
     def from_json(cls, j: Dict[str, Any], load: str) -> "Finalist":
         c = j["capacity"]
         return cls(config=dict(j["config"]), batch=int(j["batch"]), token_budget=int(j["token_budget"]),
-                   pes=int(j["pes"]), analytical_rank=int(j["analytical_rank"]),
+                   pes=int(j["pes"]), study_rank=int(j["study_rank"]), analytical_rank=int(j["analytical_rank"]),
                    simulated_rank=int(j["simulated_rank"]), moved=bool(j["moved"]),
                    analytical_tokens_per_s_per_pe=_nan(j["analytical"]["tokens_per_s_per_pe"]),
                    tokens_per_s_per_pe=_nan(j["tokens_per_s_per_pe"]), difference=_nan(j["difference"]),
@@ -450,8 +451,10 @@ class Capacity:
     """The analytical top K confirmed by simulation (`tessera serve --simulate-top K`, or
     serving.requests: `--json`'s `capacity`, docs/report.md "Capacity"): each finalist's capacity
     under the percentile SLOs, re-ranked by simulated tokens/s/PE. Tables: "finalists" (one row
-    per finalist, as FILE.capacity.csv), "probes" (every simulation of every search, with the
-    finalist's ranks), "disaggregated" (the best pair's search, when serving.disaggregated)."""
+    per finalist), "probes" (every simulation of every search, with the
+    finalist's ranks), "disaggregated" (the best pair's search, when serving.disaggregated). The
+    "finalists" rows hold the figures of FILE.capacity.csv's `aggregated` rows under the
+    Finalist's names (`load`, `upper` for the CSV's rate_per_s or clients columns)."""
 
     load: str  # "rate_per_s" (open loop) or "clients" (closed loop)
     simulate_top: int

@@ -81,10 +81,14 @@ SERVE_SCENARIOS = [
 @pytest.mark.parametrize("path", SERVE_SCENARIOS, ids=lambda p: p.stem)
 def test_serve_matches_cli_json(path, cli, tmp_path):
     out = tmp_path / "serve.json"
-    proc = cli("serve", path, "--json", out, "-q")
+    # With a request stream, the capacity search of the top 3 on both sides (20 by default: the
+    # golden digest and the browser test run those).
+    top = 3 if "requests" in (yaml.safe_load(path.read_text()).get("serving") or {}) else None
+    proc = cli("serve", path, "--json", out, "-q", *(["--simulate-top", str(top)] if top else []))
     assert proc.returncode == 0, proc.stderr
     expected = json.loads(out.read_text())
-    r = tessera.Scenario.load(path).serve()
+    r = tessera.Scenario.load(path).serve(simulate_top=top)
+    assert (r.capacity is not None) == (top is not None)
     assert same_document(r.raw, expected)
     assert r.counts == expected["counts"]
     if expected["best"] is not None:

@@ -55,7 +55,9 @@ for s in "$src"/scenarios/*.yaml; do
   if grep -Eq '^  hardware:' "$s"; then study=explore    # sweep.hardware
   elif grep -Eq '(^|[{ ,])mode: *serve' "$s"; then study=serve
   else study=run; fi
-  "$tessera" "$study" -q "$s" --html "$out/$name.html" >/dev/null
+  top=()  # a request stream: the capacity charts of the top 3 (20 by default: the digest runs those)
+  [ "$study" = serve ] && grep -Eq '^  requests:' "$s" && top=(--simulate-top 3)
+  "$tessera" "$study" -q "$s" "${top[@]}" --html "$out/$name.html" >/dev/null
   reports+=("$out/$name.html")
 done
 # One report of each further study, with its --json.

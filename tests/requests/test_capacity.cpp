@@ -98,18 +98,48 @@ TEST_CASE("the bisection finds the closed-form capacity of a deterministic singl
   }
 }
 
+TEST_CASE("the bracket covers every load down to its floor and up to its ceiling") {
+  const std::vector<SloTarget> slo{slo_target(SloLatency::e2e, 99, 1.5 * kService)};
+  const CapacitySettings settings;
+  const double exact = 1 / kService;
+  // From 60 / S the steps down (÷1.25, ÷1.95, ÷4.77, ÷28.4) pass over 10; the last is cut to the
+  // floor, 60/64 of 1/S, which meets the SLO.
+  const Capacity low = search_capacity(evenly_spaced(), 60 * exact, settings, single_slot(slo));
+  REQUIRE(low.found);
+  CHECK(low.load <= exact * 1.0001);
+  CHECK(low.upper / low.load - 1 <= settings.tolerance);
+  bool floor_probed = false;
+  for (const CapacityProbe& p : low.probes) floor_probed = floor_probed || p.load == Approx(60 * exact / 64);
+  CHECK(floor_probed);
+  // From 700 / S the floor is above the capacity: none met, the floor probed last.
+  const Capacity none = search_capacity(evenly_spaced(), 700 * exact, settings, single_slot(slo));
+  CHECK_FALSE(none.found);
+  CHECK(none.stop == CapacityStop::none_met);
+  CHECK(none.probes.back().load == Approx(700 * exact / 64));
+  // Without an SLO the last step up is cut to the ceiling, which is probed and met.
+  CapacitySettings small;
+  small.min_requests = 500;
+  const Capacity open = search_capacity(evenly_spaced(), 1, small, single_slot({}));
+  REQUIRE(open.found);
+  CHECK(open.stop == CapacityStop::ceiling);
+  CHECK(open.load == Approx(small.max_factor));
+}
+
 TEST_CASE("a closed loop's capacity is found on whole clients") {
   // One sequence at a time: one client is served in S, two wait on each other (E2E 2 S).
   StreamSpec s = evenly_spaced();
   s.arrival.kind = ArrivalKind::concurrency;
   s.arrival.concurrency = 1;
-  const Capacity c = search_capacity(s, 6, CapacitySettings{},
-                                     single_slot({slo_target(SloLatency::e2e, 99, 1.5 * kService)}));
-  REQUIRE(c.found);
-  CHECK(c.kind == LoadKind::clients);
-  CHECK(c.load == 1);
-  CHECK(c.upper == 2);
-  for (const CapacityProbe& p : c.probes) CHECK(p.load == std::round(p.load));
+  const std::vector<SloTarget> slo{slo_target(SloLatency::e2e, 99, 1.5 * kService)};
+  for (double start : {6.0, 128.0}) {  // 128: the steps pass over 1 to 5, then the floor of one client
+    INFO("start " << start);
+    const Capacity c = search_capacity(s, start, CapacitySettings{}, single_slot(slo));
+    REQUIRE(c.found);
+    CHECK(c.kind == LoadKind::clients);
+    CHECK(c.load == 1);
+    CHECK(c.upper == 2);
+    for (const CapacityProbe& p : c.probes) CHECK(p.load == std::round(p.load));
+  }
 }
 
 TEST_CASE("capacity searches stop at the ceiling without an SLO and find none below an impossible one") {
@@ -155,6 +185,15 @@ TEST_CASE("capacity is monotone in the SLO") {
   }
 }
 
+TEST_CASE("a trace that spans no time has no rate to scale") {
+  const StreamSpec one = test::trace_of({{0.0, 100, 10, -1}});
+  CHECK(offered_load(one) == 0);
+  CHECK_THROWS_AS(search_capacity(one, 1, CapacitySettings{}, single_slot({})), InputError);
+  const StreamSpec flat = test::trace_of({{5.0, 100, 10, -1}, {5.0, 100, 10, -1}});
+  CHECK_THROWS_WITH(search_capacity(flat, 1, CapacitySettings{}, single_slot({})),
+                    Catch::Contains("the trace spans no time"));
+}
+
 TEST_CASE("a trace's capacity replays it faster or slower") {
   std::vector<TraceRow> rows;
   for (int i = 0; i < 200; ++i) rows.push_back({0.5 * i, 100, 10, -1});  // 2 requests/s
@@ -163,6 +202,14 @@ TEST_CASE("a trace's capacity replays it faster or slower") {
   const StreamSpec fast = at_load(trace, 8);
   CHECK(fast.arrival.time_scale == Approx(4.0));
   CHECK(offered_load(fast) == Approx(8.0));
+  // The rows the stream sends: its count cuts the trace (the first 100 rows, 2 requests/s,
+  // whatever the rows after them).
+  std::vector<TraceRow> longer = rows;
+  for (TraceRow& r : longer)
+    if (r.time_s >= 50) r.time_s = 50 + 10 * (r.time_s - 50);
+  StreamSpec counted = test::trace_of(longer);
+  counted.requests = 100;
+  CHECK(offered_load(counted) == Approx(2.0));
   // The trace's 200 rows are all a probe can measure; the capacity is still the server's 1/S.
   CapacitySettings settings;
   const Capacity c =

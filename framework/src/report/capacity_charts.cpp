@@ -45,17 +45,14 @@ json probe_rows(const json& capacity, const char* load, const char* metric_key) 
   return rows;
 }
 
-// The dashed limit of the SLO target on `metric` ("ttft", "tpot") whose statistic is P99, else
-// the metric's tightest (null: none).
+// The dashed limit of the P99 target on `metric` ("ttft", "tpot"; null: none — a limit on
+// another statistic is not drawn on a P99 axis).
 json limit_of(const json& capacity, const char* metric) {
-  json limit = nullptr;
-  for (const json& t : array_field(capacity, "targets")) {
-    if (text_of(field(t, "metric")) != metric || !field(t, "limit_s").is_number()) continue;
-    if (text_of(field(t, "statistic")) == "p99") return field(t, "limit_s");
-    if (limit.is_null() || field(t, "limit_s").get<double>() < limit.get<double>())
-      limit = field(t, "limit_s");
-  }
-  return limit;
+  for (const json& t : array_field(capacity, "targets"))
+    if (text_of(field(t, "metric")) == metric && text_of(field(t, "statistic")) == "p99" &&
+        field(t, "limit_s").is_number())
+      return field(t, "limit_s");
+  return nullptr;
 }
 
 json latency_spec(json rows, const std::string& load_title, const std::string& y_title, const json& limit) {
@@ -137,9 +134,10 @@ std::vector<ChartSpec> capacity_charts(const json& result) {
   const bool clients = text_of(field(capacity, "load")) == "clients";
   const char* load = clients ? "clients" : "rate_per_s";
   const std::string load_title = clients ? "clients (closed loop)" : "offered rate (requests/s)";
-  const std::string probes = "Each point a probe of the capacity search (" +
-                             text_of(field(field(capacity, "settings"), "min_requests")) +
-                             "+ measured requests), its shape whether every SLO held. Dashed: the SLO.";
+  const std::string probes =
+      "Each point a probe of the capacity search (" +
+      text_of(field(field(capacity, "settings"), "min_requests")) +
+      "+ measured requests), its shape whether every SLO held. Dashed: the P99 target, when the SLO has one.";
   charts.push_back({"capacity-ttft", "P99 TTFT against load, the finalists", probes,
                     latency_spec(probe_rows(capacity, load, "ttft_p99_s"), load_title, "P99 TTFT (s)",
                                  limit_of(capacity, "ttft"))});

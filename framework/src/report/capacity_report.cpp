@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "report/csv_cells.hpp"
 #include "report/parallelism_label.hpp"
@@ -59,16 +60,15 @@ std::string target_name(const SloTarget& t) {
 }
 
 // The target that stops a higher load: the one the first missed probe above the capacity binds.
-std::string binding_text(const Capacity& c, const ServingSlo& slo) {
+std::string binding_text(const Capacity& c, const std::vector<SloTarget>& targets) {
   for (const CapacityProbe& p : c.probes)
-    if (!p.met && p.load == c.upper && p.binding < slo.targets.size())
-      return target_name(slo.targets[p.binding]);
+    if (!p.met && p.load == c.upper && p.binding < targets.size()) return target_name(targets[p.binding]);
   return c.stop == CapacityStop::ceiling ? "none" : "—";
 }
 
-std::string slo_list(const ServingSlo& slo) {
+std::string slo_list(const std::vector<SloTarget>& targets) {
   std::string s;
-  for (const SloTarget& t : slo.targets)
+  for (const SloTarget& t : targets)
     s += (s.empty() ? "" : ", ") + target_name(t) + " <= " + format_quantity(t.limit_s, Dimension::time, 3);
   return s.empty() ? "no SLO: the saturated throughput" : s;
 }
@@ -79,7 +79,7 @@ std::string point_text(const MachineSpec& m, const requests::Finalist& f, const 
          ", token budget " + (p.token_budget > 0 ? std::to_string(p.token_budget) : "none");
 }
 
-void print_pair(std::ostream& os, const requests::PairCapacity& p, const ServingSlo& slo) {
+void print_pair(std::ostream& os, const requests::PairCapacity& p, const std::vector<SloTarget>& targets) {
   const DisaggPair& d = p.pair;
   auto cfg = [](const ParallelConfig& c) {
     return "tp" + std::to_string(c.tp) + " pp" + std::to_string(c.pp) + " dp" + std::to_string(c.dp) + " ep" +
@@ -93,19 +93,20 @@ void print_pair(std::ostream& os, const requests::PairCapacity& p, const Serving
   }
   os << load_text(p.capacity) << ", " << rate_text(p.tokens_per_s_per_pe) << " tok/s/PE (analytical "
      << rate_text(d.tokens_per_s_per_pe) << ", " << percent_text(p.difference) << "), "
-     << binding_text(p.capacity, slo) << " binds\n";
+     << binding_text(p.capacity, targets) << " binds\n";
 }
 
 }  // namespace
 
 void print_capacity(std::ostream& os, const requests::CapacityStudy& study, const RequestsSpec& spec,
-                    const ServingSlo& slo, const MachineSpec& machine, std::size_t width) {
+                    const MachineSpec& machine, std::size_t width) {
+  const std::vector<SloTarget>& targets = study.targets;
   const requests::CapacitySettings& s = study.settings;
-  os << "\ncapacity at the SLOs (" << slo_list(slo) << "): the analytical top " << study.requested
+  os << "\ncapacity at the SLOs (" << slo_list(targets) << "): the analytical top " << study.requested
      << " simulated under " << stream_kind(spec) << "\n";
   if (study.finalists.empty()) {
     os << "  no serving point meets the SLO in the steady state: no finalist to simulate\n";
-    if (study.disaggregated) print_pair(os, *study.disaggregated, slo);
+    if (study.disaggregated) print_pair(os, *study.disaggregated, targets);
     return;
   }
   KnobsSeen k;
@@ -153,7 +154,7 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
                p.token_budget > 0 ? std::to_string(p.token_budget) : "none", std::to_string(f.analytical.pes),
                load_text(f.capacity), f.capacity.found ? rate_text(f.tokens_per_s_per_pe) : "—",
                rate_text(f.analytical.tokens_per_s_per_pe),
-               f.capacity.found ? percent_text(f.difference) : "—", binding_text(f.capacity, slo),
+               f.capacity.found ? percent_text(f.difference) : "—", binding_text(f.capacity, targets),
                std::to_string(f.capacity.probes.size())});
   }
   t.print(os, "  ", width);
@@ -161,10 +162,10 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
         "are a tie; tok/s/PE: output tokens there; analytical: the steady state's at the same point; was: "
         "the "
         "analytical rank)\n";
-  if (study.disaggregated) print_pair(os, *study.disaggregated, slo);
+  if (study.disaggregated) print_pair(os, *study.disaggregated, targets);
 }
 
-void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study, const ServingSlo& slo) {
+void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study) {
   const char* load = requests::load_key(study.kind);
   os << "pool,simulated_rank,analytical_rank,moved,cp,tp,pp,dp,ep,batch,token_budget_tokens,pes,found,stop,"
      << load << ",upper_" << load
@@ -172,7 +173,7 @@ void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study, 
         "goodput_requests_per_s,ttft_p99_s,tpot_p99_s,e2e_p99_s,binding,probes\n";
   const auto tail = [&](const Capacity& c, double per_pe, double analytical, double difference) {
     const bool f = c.found;
-    const std::string binding = binding_text(c, slo);
+    const std::string binding = binding_text(c, study.targets);
     os << (f ? "true" : "false") << ',' << requests::capacity_stop_key(c.stop) << ','
        << (f ? csv_num(c.load) : "") << ',' << (c.upper > 0 ? csv_num(c.upper) : "") << ','
        << (f ? csv_num(c.at.requests_per_s) : "") << ',' << (f ? csv_num(c.at.output_tokens_per_s) : "")

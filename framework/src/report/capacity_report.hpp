@@ -10,20 +10,17 @@
 
 #include "analysis/requests/capacity_study.hpp"
 #include "scenario/request_spec.hpp"
-#include "scenario/slo_spec.hpp"
 #include "tessera/export.hpp"
 #include "tessera/machine.hpp"
 
 namespace tessera {
 
 TESSERA_API void print_capacity(std::ostream& os, const requests::CapacityStudy& study,
-                                const RequestsSpec& spec, const ServingSlo& slo, const MachineSpec& machine,
-                                std::size_t width);
+                                const RequestsSpec& spec, const MachineSpec& machine, std::size_t width);
 
 // `serve --csv FILE.csv`'s sibling FILE.capacity.csv: a header, then one row per finalist in
 // simulated rank (SI units named in the columns; cells empty where undefined), then the
 // disaggregated best pair's (rank empty, `pool` disaggregated).
-TESSERA_API void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study,
-                                    const ServingSlo& slo);
+TESSERA_API void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study);
 
 }  // namespace tessera

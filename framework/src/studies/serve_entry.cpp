@@ -21,7 +21,8 @@ RequestsSpec capacity_stream(const Scenario& scenario) {
 }
 
 std::size_t simulated_finalists(const ServeOptions& options, const Scenario& scenario) {
-  if (!options.simulate_top) return scenario.serving.requests.given ? 20 : 0;
+  if (!options.simulate_top)  // the default, within a lowered limit report.top
+    return scenario.serving.requests.given ? std::min<std::size_t>(20, current_limits().report_top) : 0;
   if (*options.simulate_top > current_limits().report_top)
     throw InputError("simulate_top: " + std::to_string(*options.simulate_top) + " finalists " +
                      limit_exceeded("report.top"));

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/cancellation.hpp"
+#include "tessera/error.hpp"
+
 namespace tessera::requests {
 
 const char* load_key(LoadKind k) { return k == LoadKind::clients ? "clients" : "rate_per_s"; }
@@ -31,10 +34,14 @@ double offered_load(const StreamSpec& stream) {
   switch (a.kind) {
     case ArrivalKind::concurrency:
       return static_cast<double>(a.concurrency);
-    case ArrivalKind::trace: {
-      if (!stream.trace || stream.trace->size() < 2) return 0;
-      const double span = stream.trace->back().time_s - stream.trace->front().time_s;
-      return span > 0 ? static_cast<double>(stream.trace->size() - 1) / span * a.time_scale : 0;
+    case ArrivalKind::trace: {  // the rows the stream sends: at most `requests`
+      const std::size_t n =
+          stream.trace
+              ? static_cast<std::size_t>(std::min<std::uint64_t>(stream.requests, stream.trace->size()))
+              : 0;
+      if (n < 2) return 0;
+      const double span = (*stream.trace)[n - 1].time_s - stream.trace->front().time_s;
+      return span > 0 ? static_cast<double>(n - 1) / span * a.time_scale : 0;
     }
     default:
       return a.rate_per_s;
@@ -103,10 +110,15 @@ class Search {
   Search(const StreamSpec& stream, const CapacitySettings& settings, const CapacityProbeFn& simulate)
       : stream_(stream), settings_(settings), simulate_(simulate) {
     out_.kind = load_kind(stream);
-    if (stream.arrival.kind == ArrivalKind::trace) {  // the whole trace, its warm-up as given
-      const std::uint64_t rows = stream.trace ? stream.trace->size() : 0;
+    if (stream.arrival.kind == ArrivalKind::trace) {  // the rows the stream sends, its warm-up as given
+      if (!(offered_load(stream) > 0))
+        throw InputError(
+            "capacity search: the trace spans no time (fewer than two rows, or all at one timestamp), so it "
+            "cannot be replayed faster or slower; give --simulate-top 0");
+      const std::uint64_t rows = std::min<std::uint64_t>(stream.requests, stream.trace->size());
       warmup_ = stream.warmup < rows ? stream.warmup : rows / 10;
       measured_ = std::max<std::uint64_t>(1, rows - warmup_);
+      trace_ = true;
       return;
     }
     const std::uint64_t own = stream.requests > stream.warmup ? stream.requests - stream.warmup : 0;
@@ -125,11 +137,12 @@ class Search {
     // The bracket: steps of kFirstStep from the start, each step the square of the one before
     // (the analytical start is near: most searches bracket in one step).
     double step = kFirstStep;
+    // The last step is cut to the floor or the ceiling, so that every load between is covered.
     if (probe(start)) {
       lo = start;
       for (;;) {
-        const double next = clients ? std::max(lo + 1, std::round(lo * step)) : lo * step;
-        if (next > ceiling) return finish(lo, hi, CapacityStop::ceiling);
+        if (lo >= ceiling) return finish(lo, hi, CapacityStop::ceiling);
+        const double next = std::min(ceiling, clients ? std::max(lo + 1, std::round(lo * step)) : lo * step);
         if (spent()) return finish(lo, hi, CapacityStop::probe_limit);
         if (!probe(next)) {
           hi = next;
@@ -141,8 +154,8 @@ class Search {
     } else {
       hi = start;
       for (;;) {
-        const double next = clients ? std::min(hi - 1, std::round(hi / step)) : hi / step;
-        if (next < floor || next >= hi) return finish(lo, hi, CapacityStop::none_met);
+        if (hi <= floor) return finish(lo, hi, CapacityStop::none_met);
+        const double next = std::max(floor, clients ? std::min(hi - 1, std::round(hi / step)) : hi / step);
         if (spent()) return finish(lo, hi, CapacityStop::probe_limit);
         if (probe(next)) {
           lo = next;
@@ -172,13 +185,14 @@ class Search {
   bool probe(double load) {
     std::uint64_t measured = measured_;
     for (;;) {
+      throw_if_cancelled();  // Ctrl-C between two simulations
       StreamSpec s = at_load(stream_, load);
       s.warmup = warmup_;
       s.requests = warmup_ + measured;
       const SimResult r = simulate_(s);
       CapacityProbe p = probe_of(load, r);
-      const bool grow = undecided(r, p) && p.binding_precision > settings_.precision &&
-                        measured < settings_.max_requests && r.sent >= s.requests;
+      const bool grow = !trace_ && undecided(r, p) && p.binding_precision > settings_.precision &&
+                        measured < settings_.max_requests;
       if (!grow) {
         out_.probes.push_back(p);
         if (p.met && load >= out_.load) {
@@ -204,6 +218,7 @@ class Search {
   const CapacitySettings& settings_;
   const CapacityProbeFn& simulate_;
   std::uint64_t measured_ = 0, warmup_ = 0;
+  bool trace_ = false;  // a trace's probe replays its rows: nothing to grow into
   Capacity out_;
 };
 

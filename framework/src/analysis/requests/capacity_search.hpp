@@ -10,9 +10,10 @@
 // CapacitySettings::min_requests measured requests after a warm-up (the stream's, or a tenth);
 // while the binding target (the one nearest its limit) is undecided — its 95 % interval holds
 // the limit — and wider than ± precision of its value, the probe is run once more with
-// max_requests. The search brackets the capacity from a starting load (the
-// analytical model's) by steps of ×/÷ 1.25, each step the square of the one before, then bisects
-// geometrically (a closed loop: on whole clients) until the bracket is within `tolerance`.
+// max_requests. The search brackets the capacity from a starting load (the analytical model's)
+// by steps of ×/÷ 1.25, each step the square of the one before and the last cut to start ×/÷
+// max_factor (a closed loop: one client), then bisects geometrically (a closed loop: on whole
+// clients) until the bracket is within `tolerance`.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -55,8 +56,8 @@ struct CapacityProbe {
 };
 
 // Why the search stopped: the bracket within tolerance; the probes spent; no target binds up to
-// start × max_factor (every probe met; the capacity is the last load's); or none met down to
-// start / max_factor (or one client).
+// start × max_factor (every probe met, that load's too: the figures are those of the saturated
+// engine); or none met down to start / max_factor (a closed loop: one client).
 enum class CapacityStop : std::uint8_t { converged, probe_limit, ceiling, none_met };
 
 TESSERA_API const char* capacity_stop_key(CapacityStop s);
@@ -83,8 +84,10 @@ using CapacityProbeFn = std::function<SimResult(const StreamSpec& stream)>;
 
 // The capacity of what `simulate` runs, searched from `start_load` (> 0; a closed loop's is
 // rounded). Each probe measures max(min_requests, the stream's measured requests) after a
-// warm-up of max(the stream's warm-up, a tenth of those); a trace's probe replays the whole
-// trace after its warm-up (no more rows to grow into). Without targets every load meets
+// warm-up of max(the stream's warm-up, a tenth of those); a trace's probe replays the rows the
+// stream sends (at most its `requests`) after its warm-up, and never grows. Throws InputError for
+// a trace that spans no time (its rate cannot be scaled); polls cancellation before each
+// simulation. Without targets every load meets
 // them: the search climbs to the ceiling. Deterministic: the probes depend on the stream, the
 // start, the targets and the settings only.
 TESSERA_API Capacity search_capacity(const StreamSpec& stream, double start_load,

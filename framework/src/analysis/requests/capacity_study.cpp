@@ -27,14 +27,15 @@ double relative(double simulated, double analytical) {
 }
 
 Finalist search_finalist(const Session& session, const ServeRecord& r, std::size_t rank,
-                         const RequestsSpec& spec, const ServingSlo& slo, const CapacitySettings& settings) {
+                         const RequestsSpec& spec, const std::vector<SloTarget>& targets,
+                         const CapacitySettings& settings) {
   Finalist f;
   f.analytical = r;
-  f.analytical_rank = rank;
+  f.study_rank = rank;
   bool first = true;
   const CapacityProbeFn probe = [&](const StreamSpec& stream) {
     SimOptions o;
-    o.slo = slo.targets;
+    o.slo = targets;
     ReplicaKv kv;
     SimResult res = simulate_configuration(session, r.config, r.point, with_stream(spec, stream), o, &kv);
     if (first) f.kv = kv;
@@ -48,6 +49,18 @@ Finalist search_finalist(const Session& session, const ServeRecord& r, std::size
 }
 
 }  // namespace
+
+std::vector<SloTarget> capacity_targets(const ServingSlo& slo) {
+  std::vector<SloTarget> t = slo.targets;
+  if (slo.min_tokens_per_s_per_user > 0) {
+    SloTarget floor;
+    floor.metric = SloLatency::tpot;
+    floor.percentile = 0;
+    floor.limit_s = 1 / slo.min_tokens_per_s_per_user;
+    t.push_back(floor);
+  }
+  return t;
+}
 
 double analytical_load(const ServeRecord& r, const StreamSpec& stream) {
   if (load_kind(stream) == LoadKind::clients)
@@ -63,6 +76,7 @@ CapacityStudy confirm_finalists(const Session& session, const std::vector<ServeR
   out.settings = options.settings;
   out.kind = load_kind(spec.stream);
   out.requested = options.top;
+  out.targets = capacity_targets(slo);
   const std::size_t k = std::min(options.top, ranked.size());
   std::vector<Finalist> found(k);
   const std::size_t unit = std::max<std::size_t>(1, options.unit_size);
@@ -75,16 +89,24 @@ CapacityStudy confirm_finalists(const Session& session, const std::vector<ServeR
       [&](std::size_t u, const UnitSlot&) {
         for (std::size_t i = u * unit; i < std::min(k, (u + 1) * unit); ++i) {
           throw_if_cancelled();
-          found[i] = search_finalist(session, ranked[i], i + 1, spec, slo, options.settings);
+          found[i] = search_finalist(session, ranked[i], i + 1, spec, out.targets, options.settings);
         }
       },
       [&](std::size_t u) {
         done = std::min(k, (u + 1) * unit);
         report_progress(options.on_progress, done, k, "finalists");
         throw_if_cancelled();
-      });
-  std::stable_sort(found.begin(), found.end(), [](const Finalist& a, const Finalist& b) {
-    return a.tokens_per_s_per_pe > b.tokens_per_s_per_pe;
+      });  // The analytical ranking compared: by analytical tokens/s/PE (ties: the study's order).
+  std::vector<std::size_t> order(found.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return found[a].analytical.tokens_per_s_per_pe > found[b].analytical.tokens_per_s_per_pe;
+  });
+  for (std::size_t i = 0; i < order.size(); ++i) found[order[i]].analytical_rank = i + 1;
+  // The simulated ranking: by tokens/s/PE at capacity (ties: the analytical rank).
+  std::sort(found.begin(), found.end(), [](const Finalist& a, const Finalist& b) {
+    if (a.tokens_per_s_per_pe != b.tokens_per_s_per_pe) return a.tokens_per_s_per_pe > b.tokens_per_s_per_pe;
+    return a.analytical_rank < b.analytical_rank;
   });
   for (std::size_t i = 0; i < found.size(); ++i) {
     Finalist& f = found[i];
@@ -102,9 +124,10 @@ PairCapacity pair_capacity(const Session& prefill, const Session& decode, const 
                            const CapacitySettings& settings) {
   PairCapacity out;
   out.pair = pair;
+  const std::vector<SloTarget> targets = capacity_targets(slo);
   const CapacityProbeFn probe = [&](const StreamSpec& stream) {
     SimOptions o;
-    o.slo = slo.targets;
+    o.slo = targets;
     return simulate_pair(prefill, decode, pair, with_stream(spec, stream), o).result;
   };
   double start = pair.requests_per_s > 0 ? pair.requests_per_s : 1;

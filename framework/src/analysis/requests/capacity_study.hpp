@@ -29,10 +29,13 @@ namespace tessera::requests {
 inline constexpr std::size_t kRankShiftFlag = 3;
 
 struct Finalist {
-  ServeRecord analytical;           // the serve study's record (config, point, PEs, tokens/s/PE)
-  std::size_t analytical_rank = 0;  // 1 = the study's best
-  std::size_t simulated_rank = 0;   // 1 = the most output tokens/s/PE at capacity
-  ReplicaKv kv;                     // the simulated replica's KV (the first probe's)
+  ServeRecord analytical;      // the serve study's record (config, point, PEs, tokens/s/PE)
+  std::size_t study_rank = 0;  // 1 = the study's best (by its first objective)
+  // 1 = the most analytical tokens/s/PE among the finalists (ties: the study's order): the
+  // ranking the simulated one is compared with (the study's own when it ranks by tokens/s/PE)
+  std::size_t analytical_rank = 0;
+  std::size_t simulated_rank = 0;  // 1 = the most output tokens/s/PE at capacity
+  ReplicaKv kv;                    // the simulated replica's KV (the first probe's)
   Capacity capacity;
   double tokens_per_s_per_pe = 0;  // output tokens/s / PEs at capacity (0: no load met the SLOs)
   double difference = 0;           // tokens_per_s_per_pe / the analytical one − 1
@@ -48,6 +51,7 @@ struct PairCapacity {
 
 struct CapacityStudy {
   CapacitySettings settings;
+  std::vector<SloTarget> targets;  // what every probe checks (capacity_targets): the probes' binding indices
   LoadKind kind = LoadKind::rate;
   std::size_t requested = 0;        // K
   std::vector<Finalist> finalists;  // by simulated rank (ties: the analytical rank)
@@ -69,6 +73,11 @@ struct CapacityStudyOptions {
   Executor* executor = nullptr;
   ProgressCallback on_progress;  // (finalists searched, finalists, "finalists")
 };
+
+// The targets a capacity probe checks: serving.slo's TTFT, TPOT and E2E targets as written, and
+// a floor on tokens/s/user (min_tokens_per_s_per_user, on the mean) as a mean TPOT target of its
+// inverse.
+TESSERA_API std::vector<SloTarget> capacity_targets(const ServingSlo& slo);
 
 // The analytical starting load of a point: its requests/s (an open loop), or its sequences in
 // flight, batch × dp (a closed loop).

@@ -71,7 +71,7 @@ nlohmann::json capacity_json(const requests::Capacity& c, const std::vector<SloT
 
 nlohmann::json capacity_study_json(const Session& session, const requests::CapacityStudy& study,
                                    const RequestsSpec& spec) {
-  const std::vector<SloTarget>& slo = session.scenario().serving.slo.targets;
+  const std::vector<SloTarget>& slo = study.targets;  // the probes' binding indices name these
   nlohmann::json j;
   j["load"] = requests::load_key(study.kind);
   j["simulate_top"] = study.requested;
@@ -84,8 +84,12 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
                        {"statistic", slo_statistic_key(t)},
                        {"name", binding_name(slo, static_cast<std::size_t>(&t - slo.data()))},
                        {"limit_s", json_number(t.limit_s)}});
-  j["targets"] = targets;
-  j["stream"] = stream_json(spec);
+  j["targets"] = targets;  // The stream the probes draw: its rate or clients is what the search varies
+                           // (absent here), its
+  // requests and warm-up each probe's own (settings).
+  nlohmann::json stream = stream_json(spec);
+  for (const char* varied : {"rate_per_s", "concurrency", "requests", "warmup"}) stream.erase(varied);
+  j["stream"] = stream;
   nlohmann::json finalists = nlohmann::json::array();
   for (const requests::Finalist& f : study.finalists) {
     nlohmann::json e;
@@ -93,6 +97,7 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
     e["batch"] = f.analytical.point.batch;
     e["token_budget"] = f.analytical.point.token_budget;
     e["pes"] = f.analytical.pes;
+    e["study_rank"] = f.study_rank;
     e["analytical_rank"] = f.analytical_rank;
     e["simulated_rank"] = f.simulated_rank;
     e["moved"] = f.moved;
@@ -100,8 +105,9 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
                                                       static_cast<double>(f.analytical.replicas))},
                        {"tokens_per_s", json_number(f.analytical.tokens_per_s)},
                        {"tokens_per_s_per_pe", json_number(f.analytical.tokens_per_s_per_pe)}};
-    e["tokens_per_s_per_pe"] = json_number(f.tokens_per_s_per_pe);
-    e["difference"] = json_number(f.difference);
+    e["tokens_per_s_per_pe"] =
+        f.capacity.found ? json_number(f.tokens_per_s_per_pe) : nlohmann::json(nullptr);
+    e["difference"] = f.capacity.found ? json_number(f.difference) : nlohmann::json(nullptr);
     e["kv_blocks"] = f.kv.blocks;
     e["kv_block_tokens"] = f.kv.block_tokens;
     e["capacity"] = capacity_json(f.capacity, slo);
@@ -115,8 +121,9 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
     d["analytical"] = {{"requests_per_s", json_number(p.pair.requests_per_s)},
                        {"tokens_per_s", json_number(p.pair.tokens_per_s)},
                        {"tokens_per_s_per_pe", json_number(p.pair.tokens_per_s_per_pe)}};
-    d["tokens_per_s_per_pe"] = json_number(p.tokens_per_s_per_pe);
-    d["difference"] = json_number(p.difference);
+    d["tokens_per_s_per_pe"] =
+        p.capacity.found ? json_number(p.tokens_per_s_per_pe) : nlohmann::json(nullptr);
+    d["difference"] = p.capacity.found ? json_number(p.difference) : nlohmann::json(nullptr);
     d["capacity"] = capacity_json(p.capacity, slo);
     j["disaggregated"] = d;
   } else {
