@@ -125,3 +125,14 @@ TEST_CASE("serve command: a scenario that is not a serving one exits 2") {
   CHECK(run_serve("") == 2);
   CHECK(run_serve(scenario_path("llama3.1-8b-decode-4k-h100.yaml") + " --max-pes -3") == 2);
 }
+
+TEST_CASE("serve command: a bad --simulate-top exits 2 before the study") {
+  const std::string serve = scenario_path("llama3.1-70b-serve-4k1k-h100.yaml");
+  for (const char* bad : {"abc", "-1", "2.5", "100001", "1e3"}) {
+    INFO(bad);
+    CHECK(run_serve(serve + " --simulate-top " + bad) == 2);
+  }
+  // Within a raised limit it runs (no point meets this SLO: nothing to simulate).
+  CHECK(run_serve(serve + " --simulate-top 100001 --limit report.top=200000 --set serving.slo.tpot=1us") ==
+        0);
+}
