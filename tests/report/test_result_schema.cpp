@@ -61,6 +61,17 @@ TEST_CASE("result schema: each kind is checked as its own") {
   // serve: numbers of the frontier and the SLO
   CHECK(problems(R"({"scenario": "s", "workload": {"mode": "serve"}, "slo": {"tpot_s": "50 ms"}})") ==
         std::vector<std::string>{"r.json:1:68: error: slo.tpot_s: expected a number, found \"50 ms\""});
+  // serve's capacity search: what its charts read
+  CHECK(problems(R"({"scenario": "s", "workload": {"mode": "serve"}, "capacity": {"load": "rate_per_s",
+  "finalists": [{"moved": false, "capacity": {"probes": [{"rate_per_s": 1.5, "met": true}]}}]}})")
+            .empty());
+  CHECK(
+      problems(R"({"scenario": "s", "workload": {"mode": "serve"}, "capacity": {"load": "rate_per_s",
+  "finalists": [{"moved": "yes", "capacity": {"probes": [{"rate_per_s": "1/s"}]}}]}})") ==
+      std::vector<std::string>{
+          "r.json:2:27: error: capacity.finalists[0].moved: expected true or false, found \"yes\"",
+          "r.json:2:73: error: capacity.finalists[0].capacity.probes[0].rate_per_s: expected a number, found "
+          "\"1/s\""});
   // explain: `objectives` is its own object of values (a run's is a list)
   CHECK(problems(R"({"scenario": "s", "stages": [], "totals": {}, "objectives": {"latency_s": 1}})").empty());
   CHECK(problems(R"({"scenario": "s", "objectives": {"latency_s": 1}})") ==

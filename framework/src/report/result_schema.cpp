@@ -231,6 +231,36 @@ void serve_rules(std::vector<Rule>& r) {
   knobs(r, "top[]");
   for (const char* k : {"tokens_per_s_per_user", "tokens_per_s_per_pe", "ttft_s", "tpot_s", "pes"})
     r.push_back({std::string("disaggregated.frontier[].") + k, N});
+  // --simulate-top / serving.requests: what capacity_charts.cpp reads.
+  r.insert(r.end(), {{"capacity", O},
+                     {"capacity.load", S},
+                     {"capacity.simulated", N},
+                     {"capacity.settings", O},
+                     {"capacity.settings.min_requests", N},
+                     {"capacity.settings.rank_shift_flag", N},
+                     {"capacity.targets", L},
+                     {"capacity.targets[]", O},
+                     {"capacity.targets[].metric", S},
+                     {"capacity.targets[].statistic", S},
+                     {"capacity.targets[].limit_s", N},
+                     {"capacity.finalists", L},
+                     {"capacity.finalists[]", O},
+                     {"capacity.finalists[].config", O},
+                     {"capacity.finalists[].batch", N},
+                     {"capacity.finalists[].token_budget", N},
+                     {"capacity.finalists[].simulated_rank", N},
+                     {"capacity.finalists[].analytical_rank", N},
+                     {"capacity.finalists[].moved", B},
+                     {"capacity.finalists[].tokens_per_s_per_pe", N},
+                     {"capacity.finalists[].analytical", O},
+                     {"capacity.finalists[].analytical.tokens_per_s_per_pe", N},
+                     {"capacity.finalists[].capacity", O},
+                     {"capacity.finalists[].capacity.probes", L},
+                     {"capacity.finalists[].capacity.probes[]", O},
+                     {"capacity.finalists[].capacity.probes[].met", B}});
+  for (const char* k : {"rate_per_s", "clients", "ttft_p99_s", "tpot_p99_s"})
+    r.push_back({std::string("capacity.finalists[].capacity.probes[].") + k, N});
+  knobs(r, "capacity.finalists[].config");
   for (const char* pool : {"prefill", "decode"}) {
     const std::string p = std::string("disaggregated.frontier[].") + pool;
     r.push_back({p, O});
