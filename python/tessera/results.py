@@ -454,7 +454,8 @@ class Capacity:
     per finalist), "probes" (every simulation of every search, with the
     finalist's ranks), "disaggregated" (the best pair's search, when serving.disaggregated). The
     "finalists" rows hold the figures of FILE.capacity.csv's `aggregated` rows under the
-    Finalist's names (`load`, `upper` for the CSV's rate_per_s or clients columns)."""
+    Finalist's names (`load`, `upper` for the CSV's rate_per_s or clients columns), and the
+    configuration's knobs."""
 
     load: str  # "rate_per_s" (open loop) or "clients" (closed loop)
     simulate_top: int

@@ -44,11 +44,12 @@ TEST_CASE("serve writes the request timeline and the simulation and capacity CSV
   CHECK(d.names() == std::vector<std::string>{"err.txt", "points.capacity.csv", "points.csv",
                                               "points.simulation.csv", "requests.csv"});
   const std::string cap = slurp(d / "points.capacity.csv");
-  CHECK(cap.rfind(
-            "pool,simulated_rank,analytical_rank,moved,cp,tp,pp,dp,ep,batch,token_budget_tokens,pes,found,"
-            "stop,rate_per_s,upper_rate_per_s,",
-            0) == 0);
-  CHECK(lines_starting(cap, "aggregated,1,1,false,1,8,") == 1);  // the best point, TP8
+  CHECK(
+      cap.rfind(
+          "pool,simulated_rank,analytical_rank,study_rank,moved,cp,tp,pp,dp,ep,batch,token_budget_tokens,pes,"
+          "found,stop,rate_per_s,upper_rate_per_s,",
+          0) == 0);
+  CHECK(lines_starting(cap, "aggregated,1,1,1,false,1,8,") == 1);  // the best point, TP8
   CHECK(lines_starting(cap, "aggregated,") == 1);
   const std::string sim = slurp(d / "points.simulation.csv");
   CHECK(sim.rfind("metric,count,mean_s,mean_half_width_s,p50_s,", 0) == 0);

@@ -288,3 +288,40 @@ TEST_CASE("serve without a capacity search gives the document it gave before") {
   searched.document.erase("capacity");
   CHECK(searched.document == none.document);
 }
+
+TEST_CASE("a tokens/s/user floor is checked as a mean TPOT target and named so where it binds") {
+  ServingSlo slo;
+  slo.min_tokens_per_s_per_user = 40;
+  const std::vector<SloTarget> t = capacity_targets(slo);
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].metric == SloLatency::tpot);
+  CHECK(t[0].is_mean());
+  CHECK(t[0].limit_s == Approx(0.025));
+  // The shipped Poisson scenario with that floor alone: every probe checks it and names it; and
+  // as the batch caps TPOT (a queue delays the first token, not the next ones), no load breaks it.
+  studies::ScenarioOptions so;
+  so.path = test::scenario_path("llama3.1-70b-serve-4k1k-h100-poisson.yaml");
+  so.load.set = {"serving.slo={tokens_per_s_per_user: 40}", "serving.requests.count=300"};
+  const studies::StudyContext study(so, {}, studies::StudyKind::serve);
+  studies::ServeOptions o;
+  o.threads = 2;
+  o.document = true;
+  o.simulate_top = 1;
+  o.capacity.min_requests = 300;
+  o.capacity.max_requests = 600;
+  const studies::ServeStudyResult r = studies::serve(study, o);
+  REQUIRE(r.capacity);
+  const nlohmann::json& c = r.document.at("capacity");
+  REQUIRE(c.at("targets").size() == 1);
+  CHECK(c.at("targets")[0].at("name") == "TPOT mean");
+  REQUIRE(r.capacity->finalists.size() == 1);
+  const nlohmann::json& cap = c.at("finalists")[0].at("capacity");
+  CHECK(cap.at("stop") == "ceiling");
+  for (const nlohmann::json& p : cap.at("probes")) {
+    CHECK(p.at("binding") == "TPOT mean");
+    CHECK(p.at("binding_ratio").get<double>() < 1);
+  }
+  REQUIRE(r.simulated);  // the best point's simulation checks the same target
+  REQUIRE(r.simulated->result.slo.size() == 1);
+  CHECK(r.simulated->result.slo[0].target.limit_s == Approx(0.025));
+}

@@ -101,8 +101,8 @@ json comparison_spec(const json& capacity) {
       {text_tip("configuration", "configuration"), number_tip("analytical", "analytical tok/s/PE"),
        number_tip("simulated", "simulated tok/s/PE at capacity"),
        number_tip("analytical_rank", "analytical rank"), text_tip("moved", "rank moved")});
-  // Both axes over the points' span (a finalist with no capacity sits at 0), so the dashed line
-  // of agreement is the diagonal.
+  // Both axes over the points' span (a finalist with no capacity, its figure null, is left out),
+  // so the dashed line of agreement is the diagonal.
   const double lo = std::isfinite(bottom) ? 0.9 * bottom : 0, hi = top > 0 ? 1.05 * top : 1;
   const json scale = {{"domain", json::array({lo, hi})}};
   const auto axis = [&](const char* f, const char* title) {

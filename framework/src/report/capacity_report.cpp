@@ -124,8 +124,10 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
        << rate_text(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "
        << rate_text(best.analytical.tokens_per_s_per_pe) << ", " << percent_text(best.difference) << ")\n";
   else
-    os << "  no finalist met the SLOs at any load down to " << fixed(100 / s.max_factor, 1)
-       << " % of its analytical rate\n";
+    os << "  no finalist met the SLOs at any load down to "
+       << (study.kind == LoadKind::clients ? std::string("one client")
+                                           : fixed(100 / s.max_factor, 1) + " % of its analytical rate")
+       << "\n";
   std::uint64_t fewest = 0;  // measured requests of the smallest probe (a trace: the whole trace)
   for (const requests::Finalist& f : study.finalists)
     for (const CapacityProbe& p : f.capacity.probes)
@@ -167,7 +169,9 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
 
 void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study) {
   const char* load = requests::load_key(study.kind);
-  os << "pool,simulated_rank,analytical_rank,moved,cp,tp,pp,dp,ep,batch,token_budget_tokens,pes,found,stop,"
+  os << "pool,simulated_rank,analytical_rank,study_rank,moved,cp,tp,pp,dp,ep,batch,token_budget_tokens,pes,"
+        "found,"
+        "stop,"
      << load << ",upper_" << load
      << ",requests_per_s,output_tokens_per_s,tokens_per_s_per_pe,analytical_tokens_per_s_per_pe,difference,"
         "goodput_requests_per_s,ttft_p99_s,tpot_p99_s,e2e_p99_s,binding,probes\n";
@@ -185,16 +189,16 @@ void write_capacity_csv(std::ostream& os, const requests::CapacityStudy& study) 
   };
   for (const requests::Finalist& f : study.finalists) {
     const ParallelConfig& c = f.analytical.config;
-    os << "aggregated," << f.simulated_rank << ',' << f.analytical_rank << ',' << (f.moved ? "true" : "false")
-       << ',' << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
-       << f.analytical.point.batch << ',' << f.analytical.point.token_budget << ',' << f.analytical.pes
-       << ',';
+    os << "aggregated," << f.simulated_rank << ',' << f.analytical_rank << ',' << f.study_rank << ','
+       << (f.moved ? "true" : "false") << ',' << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ','
+       << c.ep << ',' << f.analytical.point.batch << ',' << f.analytical.point.token_budget << ','
+       << f.analytical.pes << ',';
     tail(f.capacity, f.tokens_per_s_per_pe, f.analytical.tokens_per_s_per_pe, f.difference);
   }
   if (study.disaggregated) {
     const requests::PairCapacity& p = *study.disaggregated;
     const ParallelConfig& c = p.pair.decode.config;
-    os << "disaggregated,,,false," << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
+    os << "disaggregated,,,,false," << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
        << p.pair.decode.batch << ",0," << p.pair.pes << ',';
     tail(p.capacity, p.tokens_per_s_per_pe, p.pair.tokens_per_s_per_pe, p.difference);
   }

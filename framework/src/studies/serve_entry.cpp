@@ -56,18 +56,20 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   r.notes = serve_point_notes(context.session(), r.answer.aggregated);
   if (r.answer.disagg)
     r.disagg_notes = disagg_notes(context.session(), *r.answer.disagg, r.answer.aggregated, r.answer.also);
+  // Every simulation checks serving.slo's targets and a tokens/s/user floor as a mean TPOT one.
+  ServingSlo checked = scenario.serving.slo;
+  checked.targets = requests::capacity_targets(checked);
   if (scenario.serving.requests.given)
     if (const ServeRecord* best = r.answer.aggregated.best()) {
       if (options.on_simulation_start) options.on_simulation_start(best->config, best->point);
-      r.simulated =
-          requests::simulate_point(context.session(), best->config, best->point, scenario.serving.requests,
-                                   scenario.serving.slo, options.on_request);
+      r.simulated = requests::simulate_point(context.session(), best->config, best->point,
+                                             scenario.serving.requests, checked, options.on_request);
     }
   std::optional<PoolSessions> pools;
   if (scenario.serving.requests.given && r.answer.disagg && r.answer.disagg->result.best) {
     pools = pool_sessions(context.session());
     requests::SimOptions o;
-    o.slo = scenario.serving.slo.targets;
+    o.slo = checked.targets;
     r.simulated_disagg = requests::simulate_pair(*pools->prefill, *pools->decode,
                                                  *r.answer.disagg->result.best, scenario.serving.requests, o);
   }

@@ -113,8 +113,9 @@ class Search {
     if (stream.arrival.kind == ArrivalKind::trace) {  // the rows the stream sends, its warm-up as given
       if (!(offered_load(stream) > 0))
         throw InputError(
-            "capacity search: the trace spans no time (fewer than two rows, or all at one timestamp), so it "
-            "cannot be replayed faster or slower; give --simulate-top 0");
+            "capacity search: the trace spans no time (fewer than two requests sent, or all at one "
+            "timestamp), "
+            "so it cannot be replayed faster or slower; search no finalist (simulate_top 0)");
       const std::uint64_t rows = std::min<std::uint64_t>(stream.requests, stream.trace->size());
       warmup_ = stream.warmup < rows ? stream.warmup : rows / 10;
       measured_ = std::max<std::uint64_t>(1, rows - warmup_);

@@ -84,11 +84,11 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
                        {"statistic", slo_statistic_key(t)},
                        {"name", binding_name(slo, static_cast<std::size_t>(&t - slo.data()))},
                        {"limit_s", json_number(t.limit_s)}});
-  j["targets"] = targets;  // The stream the probes draw: its rate or clients is what the search varies
-                           // (absent here), its
-  // requests and warm-up each probe's own (settings).
+  j["targets"] = targets;
+  // The stream the probes draw: its rate or clients is what the search varies (absent here); its
+  // requests and warm-up size each probe with the settings (docs/physics.md §12.6).
   nlohmann::json stream = stream_json(spec);
-  for (const char* varied : {"rate_per_s", "concurrency", "requests", "warmup"}) stream.erase(varied);
+  for (const char* varied : {"rate_per_s", "concurrency"}) stream.erase(varied);
   j["stream"] = stream;
   nlohmann::json finalists = nlohmann::json::array();
   for (const requests::Finalist& f : study.finalists) {
@@ -97,7 +97,7 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
     e["batch"] = f.analytical.point.batch;
     e["token_budget"] = f.analytical.point.token_budget;
     e["pes"] = f.analytical.pes;
-    e["study_rank"] = f.study_rank;
+    e["study_rank"] = f.study_rank;  // the serve study's (its first objective)
     e["analytical_rank"] = f.analytical_rank;
     e["simulated_rank"] = f.simulated_rank;
     e["moved"] = f.moved;
