@@ -55,21 +55,17 @@ std::string percent_text(double d) {
   return (p > 0 ? "+" : p < 0 ? "−" : "") + fixed(std::abs(p), 0) + " %";
 }
 
-std::string target_name(const SloTarget& t) {
-  return std::string(slo_latency_label(t.metric)) + " " + slo_statistic_label(t);
-}
-
-// The target that stops a higher load: the one the first missed probe above the capacity binds.
+// The target that stops a higher load (Capacity::stopped_by), "none" at the ceiling, "—" else.
 std::string binding_text(const Capacity& c, const std::vector<SloTarget>& targets) {
-  for (const CapacityProbe& p : c.probes)
-    if (!p.met && p.load == c.upper && p.binding < targets.size()) return target_name(targets[p.binding]);
+  if (c.stopped_by < targets.size()) return slo_target_label(targets[c.stopped_by]);
   return c.stop == CapacityStop::ceiling ? "none" : "—";
 }
 
 std::string slo_list(const std::vector<SloTarget>& targets) {
   std::string s;
   for (const SloTarget& t : targets)
-    s += (s.empty() ? "" : ", ") + target_name(t) + " <= " + format_quantity(t.limit_s, Dimension::time, 3);
+    s += (s.empty() ? "" : ", ") + slo_target_label(t) +
+         " <= " + format_quantity(t.limit_s, Dimension::time, 3);
   return s.empty() ? "no SLO: the saturated throughput" : s;
 }
 

@@ -56,8 +56,7 @@ std::string slo_text(const ServingSlo& slo) {
   auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
   if (slo.has_percentiles()) {  // each target with its statistic
     for (const SloTarget& t : slo.targets)
-      add(std::string(slo_latency_label(t.metric)) + " " + slo_statistic_label(t) +
-          " <= " + format_quantity(t.limit_s, Dimension::time));
+      add(slo_target_label(t) + " <= " + format_quantity(t.limit_s, Dimension::time));
     if (slo.min_tokens_per_s_per_user > 0)
       add("tokens/s/user mean >= " + format_quantity(slo.min_tokens_per_s_per_user, Dimension::none));
     return s + " (the steady state binds each metric's tightest)";

@@ -45,8 +45,7 @@ void print_slo(std::ostream& os, const std::vector<requests::SloCheck>& checks, 
                                                       TextTable::Align::right, TextTable::Align::left});
   std::string missed;
   for (const requests::SloCheck& c : checks) {
-    const std::string name =
-        std::string(slo_latency_label(c.target.metric)) + " " + slo_statistic_label(c.target);
+    const std::string name = slo_target_label(c.target);
     t.add_row({name, "<= " + sim_time(c.target.limit_s), with_interval(c.value_s, c.half_width_s),
                c.met ? "yes" : "NO"});
     if (!c.met) missed += (missed.empty() ? "" : ", ") + name;

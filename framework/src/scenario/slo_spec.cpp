@@ -48,6 +48,10 @@ std::string slo_statistic_label(const SloTarget& t) {
   return t.is_mean() ? "mean" : "P" + shortest(t.percentile);
 }
 
+std::string slo_target_label(const SloTarget& t) {
+  return std::string(slo_latency_label(t.metric)) + " " + slo_statistic_label(t);
+}
+
 bool ServingSlo::has_percentiles() const {
   return std::any_of(targets.begin(), targets.end(), [](const SloTarget& t) { return !t.is_mean(); });
 }

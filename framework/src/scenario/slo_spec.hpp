@@ -35,6 +35,8 @@ struct SloTarget {
 
 // "mean" or "P99", "P99.9", "P50" (the statistic a target binds).
 TESSERA_API std::string slo_statistic_label(const SloTarget& t);
+// "TTFT P99", "TPOT mean": a target's metric and statistic as the reports name it.
+TESSERA_API std::string slo_target_label(const SloTarget& t);
 // "mean" or "p99", "p99.9": the statistic as the scenario and the JSON name it.
 TESSERA_API std::string slo_statistic_key(const SloTarget& t);
 

@@ -114,8 +114,8 @@ class Search {
       if (!(offered_load(stream) > 0))
         throw InputError(
             "capacity search: the trace spans no time (fewer than two requests sent, or all at one "
-            "timestamp), "
-            "so it cannot be replayed faster or slower; search no finalist (simulate_top 0)");
+            "timestamp), so "
+            "it cannot be replayed faster or slower; search no finalist (simulate_top 0)");
       const std::uint64_t rows = std::min<std::uint64_t>(stream.requests, stream.trace->size());
       warmup_ = stream.warmup < rows ? stream.warmup : rows / 10;
       measured_ = std::max<std::uint64_t>(1, rows - warmup_);
@@ -211,6 +211,8 @@ class Search {
     out_.load = lo;
     out_.upper = hi;
     out_.stop = stop;
+    for (const CapacityProbe& p : out_.probes)
+      if (!p.met && p.load == hi) out_.stopped_by = p.binding;
     if (!out_.found) out_.at = CapacityProbe{};
     return std::move(out_);
   }

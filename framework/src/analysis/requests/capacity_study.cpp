@@ -83,7 +83,6 @@ CapacityStudy confirm_finalists(const Session& session, const std::vector<ServeR
   const std::size_t units = (k + unit - 1) / unit;
   ThreadExecutor own(options.threads);
   Executor& executor = options.executor ? *options.executor : own;
-  std::size_t done = 0;
   executor.execute(
       units,
       [&](std::size_t u, const UnitSlot&) {
@@ -93,10 +92,10 @@ CapacityStudy confirm_finalists(const Session& session, const std::vector<ServeR
         }
       },
       [&](std::size_t u) {
-        done = std::min(k, (u + 1) * unit);
-        report_progress(options.on_progress, done, k, "finalists");
+        report_progress(options.on_progress, std::min(k, (u + 1) * unit), k, "finalists");
         throw_if_cancelled();
-      });  // The analytical ranking compared: by analytical tokens/s/PE (ties: the study's order).
+      });
+  // The analytical ranking compared: by analytical tokens/s/PE (ties: the study's order).
   std::vector<std::size_t> order(found.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

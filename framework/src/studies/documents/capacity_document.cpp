@@ -12,7 +12,7 @@ namespace {
 // "TTFT P99" (the target a probe's binding index names; null without targets).
 nlohmann::json binding_name(const std::vector<SloTarget>& slo, std::size_t i) {
   if (i >= slo.size()) return nullptr;
-  return std::string(slo_latency_label(slo[i].metric)) + " " + slo_statistic_label(slo[i]);
+  return slo_target_label(slo[i]);
 }
 
 nlohmann::json probe_json(const requests::CapacityProbe& p, requests::LoadKind kind,
@@ -58,11 +58,7 @@ nlohmann::json capacity_json(const requests::Capacity& c, const std::vector<SloT
   j["ttft_p99_s"] = f ? json_number(c.at.ttft_p99_s) : nlohmann::json(nullptr);
   j["tpot_p99_s"] = f ? json_number(c.at.tpot_p99_s) : nlohmann::json(nullptr);
   j["e2e_p99_s"] = f ? json_number(c.at.e2e_p99_s) : nlohmann::json(nullptr);
-  // What stops a higher load: the target the first missed probe above the capacity binds.
-  nlohmann::json binding = nullptr;
-  for (const requests::CapacityProbe& p : c.probes)
-    if (!p.met && p.load == c.upper) binding = binding_name(slo, p.binding);
-  j["binding"] = binding;
+  j["binding"] = binding_name(slo, c.stopped_by);  // what stops a higher load (null: nothing)
   nlohmann::json probes = nlohmann::json::array();
   for (const requests::CapacityProbe& p : c.probes) probes.push_back(probe_json(p, c.kind, slo));
   j["probes"] = probes;
