@@ -8,20 +8,11 @@
 
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
-
-#include <sys/wait.h>
+#include "tessera_quiet.hpp"
 
 namespace test_output_roles {
 
 using namespace tessera::test;
-
-// tessera ARGS -q; stderr into `err`.
-int tessera(const std::string& args, const std::string& err) {
-  const std::string cmd = "TESSERA_PLUGIN_PATH= TESSERA_DATA_DIR=" + std::string(TESSERA_SOURCE_DIR) + " " +
-                          TESSERA_BINARY_DIR + "/bin/tessera " + args + " -q >/dev/null 2>" + err;
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 const char* kScenario =
     "schema_version: 1\nkind: scenario\nmodel: llama3.1-8b\nmachine: dgx-h100\n"
@@ -35,7 +26,7 @@ TEST_CASE("outputs: an output naming the command's own input is refused and the 
   for (const std::string& option :
        {"--json " + s, "--csv " + s, "--html " + (d / "link.html"), "--json " + (d / "./s.yaml")}) {
     INFO(option);
-    CHECK(tessera("run " + s + " " + option, err) == 2);
+    CHECK(tessera_quiet("run " + s + " " + option, err) == 2);
     CHECK(slurp(err).find(": is the command's input " + s + " (") != std::string::npos);
     CHECK(slurp(err).find("): an output cannot be one of the command's inputs") != std::string::npos);
     CHECK(slurp(s) == kScenario);
@@ -51,14 +42,14 @@ TEST_CASE("outputs: an output inside the --deploy folder is refused before the s
   const std::string serve = "serve " + std::string(TESSERA_SOURCE_DIR) +
                             "/scenarios/llama3.1-70b-serve-4k1k-h100.yaml --set framework=vllm --deploy " +
                             dir;
-  CHECK(tessera(serve + " --json " + dir + "/best.sh", err) == 2);
+  CHECK(tessera_quiet(serve + " --json " + dir + "/best.sh", err) == 2);
   CHECK(slurp(err).find("--json " + dir + "/best.sh: lies in the --deploy folder " + dir) !=
         std::string::npos);
   CHECK(fs::is_empty(dir));
-  CHECK(tessera(serve + " --html " + dir, err) == 2);  // the folder itself
+  CHECK(tessera_quiet(serve + " --html " + dir, err) == 2);  // the folder itself
   CHECK(fs::is_empty(dir));
   // Beside it, both are written.
-  CHECK(tessera(serve + " --json " + (d / "serve.json"), err) == 0);
+  CHECK(tessera_quiet(serve + " --json " + (d / "serve.json"), err) == 0);
   CHECK(fs::exists(dir + "/best.sh"));
   CHECK(fs::exists(d / "serve.json"));
 }
@@ -69,9 +60,9 @@ TEST_CASE("outputs: a symbolic link planted in a --vega folder is replaced and i
   fs::create_directory(vega);
   spit(outside, "not tessera's\n");
   fs::create_symlink(outside, vega + "/pareto.vl.json");
-  CHECK(tessera("run " + std::string(TESSERA_SOURCE_DIR) +
-                    "/scenarios/llama3.1-8b-decode-4k-h100.yaml --vega " + vega,
-                err) == 0);
+  CHECK(tessera_quiet("run " + std::string(TESSERA_SOURCE_DIR) +
+                          "/scenarios/llama3.1-8b-decode-4k-h100.yaml --vega " + vega,
+                      err) == 0);
   CHECK(slurp(outside) == "not tessera's\n");
   CHECK_FALSE(fs::is_symlink(vega + "/pareto.vl.json"));
   CHECK(slurp(vega + "/pareto.vl.json").find("\"$schema\"") != std::string::npos);

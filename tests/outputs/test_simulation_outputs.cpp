@@ -8,19 +8,11 @@
 
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
-
-#include <sys/wait.h>
+#include "tessera_quiet.hpp"
 
 namespace test_simulation_outputs {
 
 using namespace tessera::test;
-
-int tessera(const std::string& args, const std::string& err) {
-  const std::string cmd = "TESSERA_PLUGIN_PATH= TESSERA_DATA_DIR=" + std::string(TESSERA_SOURCE_DIR) + " " +
-                          TESSERA_BINARY_DIR + "/bin/tessera " + args + " -q >/dev/null 2>" + err;
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 std::string scenario(const char* name) { return std::string(TESSERA_SOURCE_DIR) + "/scenarios/" + name; }
 
@@ -38,9 +30,9 @@ std::size_t lines_starting(const std::string& text, const std::string& head) {
 TEST_CASE("serve writes the request timeline and the simulation and capacity CSVs beside the points") {
   TempDir d;
   const std::string err = d / "err.txt";
-  REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") + " --csv " +
-                      (d / "points.csv") + " --requests " + (d / "requests.csv") + " --simulate-top 1",
-                  err) == 0);
+  REQUIRE(tessera_quiet("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") + " --csv " +
+                            (d / "points.csv") + " --requests " + (d / "requests.csv") + " --simulate-top 1",
+                        err) == 0);
   CHECK(d.names() == std::vector<std::string>{"err.txt", "points.capacity.csv", "points.csv",
                                               "points.simulation.csv", "requests.csv"});
   const std::string cap = slurp(d / "points.capacity.csv");
@@ -74,10 +66,11 @@ TEST_CASE("serve writes the request timeline and the simulation and capacity CSV
 
 TEST_CASE("serve --requests with a .jsonl name writes JSON Lines") {
   TempDir d;
-  REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") + " --requests " +
-                      (d / "r.jsonl") +
-                      " --set serving.requests.count=50 --set serving.requests.warmup=0 --simulate-top 0",
-                  d / "err.txt") == 0);
+  REQUIRE(
+      tessera_quiet("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") + " --requests " +
+                        (d / "r.jsonl") +
+                        " --set serving.requests.count=50 --set serving.requests.warmup=0 --simulate-top 0",
+                    d / "err.txt") == 0);
   const std::string text = slurp(d / "r.jsonl");
   CHECK(text.rfind("{\"command\":\"tessera serve ", 0) == 0);
   CHECK(lines_starting(text, "{\"arrival_s\":") == 50);
@@ -86,23 +79,24 @@ TEST_CASE("serve --requests with a .jsonl name writes JSON Lines") {
 TEST_CASE("serve --requests without serving.requests is refused before the study") {
   TempDir d;
   const std::string err = d / "err.txt";
-  CHECK(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --requests " + (d / "r.csv") +
-                    " --csv " + (d / "points.csv"),
-                err) == 2);
+  CHECK(tessera_quiet("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --requests " +
+                          (d / "r.csv") + " --csv " + (d / "points.csv"),
+                      err) == 2);
   CHECK(slurp(err).find("--requests: the scenario has no serving.requests") != std::string::npos);
   CHECK(d.names() == std::vector<std::string>{"err.txt"});
   // Without --requests the points CSV is written alone (no simulation, no sibling).
-  REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --csv " + (d / "points.csv"),
-                  err) == 0);
+  REQUIRE(
+      tessera_quiet("serve " + scenario("llama3.1-70b-serve-4k1k-h100.yaml") + " --csv " + (d / "points.csv"),
+                    err) == 0);
   CHECK(d.names() == std::vector<std::string>{"err.txt", "points.csv"});
 }
 
 TEST_CASE("serve with requests but no point within the SLO writes the headers and no row") {
   TempDir d;
-  REQUIRE(tessera("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") +
-                      " --set serving.slo.tpot=1us" + " --csv " + (d / "points.csv") + " --requests " +
-                      (d / "r.csv"),
-                  d / "err.txt") == 0);
+  REQUIRE(tessera_quiet("serve " + scenario("llama3.1-70b-serve-4k1k-h100-poisson.yaml") +
+                            " --set serving.slo.tpot=1us" + " --csv " + (d / "points.csv") + " --requests " +
+                            (d / "r.csv"),
+                        d / "err.txt") == 0);
   // The capacity search has no finalist: its table is the header alone.
   CHECK(slurp(d / "points.capacity.csv").find('\n') + 1 == slurp(d / "points.capacity.csv").size());
   CHECK(slurp(d / "points.simulation.csv") ==
