@@ -178,24 +178,14 @@ struct ServeFlags {
   }
 };
 
-// With serving.requests, --csv PATH (or report.csv) has a sibling: the simulation's table,
-// PATH's stem + ".simulation.csv" beside it. None for stdout or a FIFO (the --json has it).
-OutputFile* add_simulation_csv(Outputs& outputs, const OutputFile* csv, const Scenario& scenario) {
-  if (!csv || !scenario.serving.requests.given || csv->kind() != OutputFile::Kind::atomic) return nullptr;
+// --csv PATH's (or report.csv's) sibling `what`: PATH's stem + "." + what + ".csv" beside it, when
+// `wanted`. None for stdout or a FIFO (the --json has it).
+OutputFile* add_sibling_csv(Outputs& outputs, const OutputFile* csv, bool wanted, const std::string& what) {
+  if (!csv || !wanted || csv->kind() != OutputFile::Kind::atomic) return nullptr;
   std::filesystem::path p(csv->path());
   p.replace_extension();
-  p += ".simulation.csv";
-  return outputs.add(csv->option() + " (simulation)", p.string());
-}
-
-// With finalists to simulate, --csv PATH (or report.csv) has a sibling: the capacity table,
-// PATH's stem + ".capacity.csv" beside it. None for stdout or a FIFO (the --json has it).
-OutputFile* add_capacity_csv(Outputs& outputs, const OutputFile* csv, std::size_t finalists) {
-  if (!csv || finalists == 0 || csv->kind() != OutputFile::Kind::atomic) return nullptr;
-  std::filesystem::path p(csv->path());
-  p.replace_extension();
-  p += ".capacity.csv";
-  return outputs.add(csv->option() + " (capacity)", p.string());
+  p += "." + what + ".csv";
+  return outputs.add(csv->option() + " (" + what + ")", p.string());
 }
 
 // --requests FILE: only with a request stream to simulate.
@@ -241,8 +231,10 @@ int serve_command(const Args& args) {
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("serve", args));
-    OutputFile* simulation_csv = add_simulation_csv(outputs, report.csv, scenario);
-    OutputFile* capacity_csv = add_capacity_csv(outputs, report.csv, finalists);
+    // With serving.requests, the simulation's table; with finalists, the capacity table.
+    OutputFile* simulation_csv =
+        add_sibling_csv(outputs, report.csv, scenario.serving.requests.given, "simulation");
+    OutputFile* capacity_csv = add_sibling_csv(outputs, report.csv, finalists > 0, "capacity");
     OutputFile* timeline_file = add_requests_output(outputs, f.requests_path, scenario);
     if (f.deploy_given) outputs.refuse_within("--deploy", f.deploy_dir);  // --json D/best.sh and the like
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, o.common.quiet);

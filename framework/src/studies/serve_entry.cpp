@@ -73,8 +73,8 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
     r.simulated_disagg = requests::simulate_pair(*pools->prefill, *pools->decode,
                                                  *r.answer.disagg->result.best, scenario.serving.requests, o);
   }
+  const RequestsSpec spec = capacity_stream(scenario);
   if (finalists > 0) {
-    const RequestsSpec spec = capacity_stream(scenario);
     requests::CapacityStudyOptions co;
     co.top = finalists;
     co.settings = options.capacity;
@@ -94,8 +94,7 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   if (r.simulated)
     r.document["simulation"] =
         simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
-  if (r.capacity)
-    r.document["capacity"] = capacity_study_json(context.session(), *r.capacity, capacity_stream(scenario));
+  if (r.capacity) r.document["capacity"] = capacity_study_json(context.session(), *r.capacity, spec);
   if (r.simulated_disagg)
     r.document["simulation_disaggregated"] = disagg_simulation_json(
         *r.simulated_disagg, scenario.serving.requests, pools->prefill->machine(), pools->decode->machine());
