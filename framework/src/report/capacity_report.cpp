@@ -41,14 +41,6 @@ std::string load_text(const Capacity& c) {
   return fixed(c.load, c.load >= 100 ? 0 : c.load >= 10 ? 1 : 2) + " req/s";
 }
 
-std::string rate_text(double v) {
-  if (!std::isfinite(v)) return "—";
-  if (v >= 1e4) return fixed(v / 1e3, 1) + " k";
-  if (v >= 100) return fixed(v, 0);
-  if (v >= 10) return fixed(v, 1);
-  return fixed(v, 2);
-}
-
 std::string percent_text(double d) {
   if (!std::isfinite(d)) return "—";
   const double p = std::round(100 * d);
@@ -87,8 +79,8 @@ void print_pair(std::ostream& os, const requests::PairCapacity& p, const std::ve
     os << "no load met the SLOs (" << p.capacity.probes.size() << " probes)\n";
     return;
   }
-  os << load_text(p.capacity) << ", " << rate_text(p.tokens_per_s_per_pe) << " tok/s/PE (analytical "
-     << rate_text(d.tokens_per_s_per_pe) << ", " << percent_text(p.difference) << "), "
+  os << load_text(p.capacity) << ", " << tokens_rate(p.tokens_per_s_per_pe) << " tok/s/PE (analytical "
+     << tokens_rate(d.tokens_per_s_per_pe) << ", " << percent_text(p.difference) << "), "
      << binding_text(p.capacity, targets) << " binds\n";
 }
 
@@ -111,14 +103,14 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
   if (best.capacity.found && best.capacity.stop == CapacityStop::ceiling)
     os << "  best: " << point_text(machine, best, k) << ": no SLO binds up to "
        << fixed(best.capacity.load / best.capacity.probes.front().load, 0)
-       << "x its analytical load, saturated at " << rate_text(best.capacity.at.output_tokens_per_s)
-       << " tokens/s, " << rate_text(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "
-       << rate_text(best.analytical.tokens_per_s_per_pe) << ", " << percent_text(best.difference) << ")\n";
+       << "x its analytical load, saturated at " << tokens_rate(best.capacity.at.output_tokens_per_s)
+       << " tokens/s, " << tokens_rate(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "
+       << tokens_rate(best.analytical.tokens_per_s_per_pe) << ", " << percent_text(best.difference) << ")\n";
   else if (best.capacity.found)
     os << "  best: " << point_text(machine, best, k) << " carries " << load_text(best.capacity) << ", "
-       << rate_text(best.capacity.at.output_tokens_per_s) << " tokens/s, "
-       << rate_text(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "
-       << rate_text(best.analytical.tokens_per_s_per_pe) << ", " << percent_text(best.difference) << ")\n";
+       << tokens_rate(best.capacity.at.output_tokens_per_s) << " tokens/s, "
+       << tokens_rate(best.tokens_per_s_per_pe) << " tok/s/PE (analytical "
+       << tokens_rate(best.analytical.tokens_per_s_per_pe) << ", " << percent_text(best.difference) << ")\n";
   else
     os << "  no finalist met the SLOs at any load down to "
        << (study.kind == LoadKind::clients ? std::string("one client")
@@ -150,8 +142,8 @@ void print_capacity(std::ostream& os, const requests::CapacityStudy& study, cons
     t.add_row({std::to_string(f.simulated_rank) + (f.moved ? "*" : ""), std::to_string(f.analytical_rank),
                parallelism_label(machine, f.analytical.config, k), std::to_string(p.batch),
                p.token_budget > 0 ? std::to_string(p.token_budget) : "none", std::to_string(f.analytical.pes),
-               load_text(f.capacity), f.capacity.found ? rate_text(f.tokens_per_s_per_pe) : "—",
-               rate_text(f.analytical.tokens_per_s_per_pe),
+               load_text(f.capacity), f.capacity.found ? tokens_rate(f.tokens_per_s_per_pe) : "—",
+               tokens_rate(f.analytical.tokens_per_s_per_pe),
                f.capacity.found ? percent_text(f.difference) : "—", binding_text(f.capacity, targets),
                std::to_string(f.capacity.probes.size())});
   }

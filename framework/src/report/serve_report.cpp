@@ -21,15 +21,6 @@ namespace tessera {
 
 namespace {
 
-std::string tokens_rate(double v) {
-  if (!std::isfinite(v)) return "—";
-  if (v >= 1e6) return fixed(v / 1e6, 2) + " M";
-  if (v >= 1e4) return fixed(v / 1e3, 1) + " k";
-  if (v >= 100) return fixed(v, 0);
-  if (v >= 10) return fixed(v, 1);
-  return fixed(v, 2);
-}
-
 std::string time_text(double s) { return std::isfinite(s) ? format_quantity(s, Dimension::time, 3) : "—"; }
 
 std::string bytes_text(double b) { return format_quantity(b, Dimension::bytes, 3); }

@@ -1,6 +1,7 @@
 #include "report/text_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -19,6 +20,15 @@ std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+std::string tokens_rate(double v) {
+  if (!std::isfinite(v)) return "—";
+  if (v >= 1e6) return fixed(v / 1e6, 2) + " M";
+  if (v >= 1e4) return fixed(v / 1e3, 1) + " k";
+  if (v >= 100) return fixed(v, 0);
+  if (v >= 10) return fixed(v, 1);
+  return fixed(v, 2);
 }
 
 std::string wrap_words(const std::string& text, std::size_t width, const std::string& indent) {

@@ -51,6 +51,9 @@ class TESSERA_API TextTable {
 
 // Fixed-precision number for a table cell ("0.421").
 TESSERA_API std::string fixed(double v, int decimals);
+// A rate (tokens/s, requests/s) as a table cell: three significant digits or so, "k" and "M"
+// above 10^4 and 10^6, "—" when not finite.
+TESSERA_API std::string tokens_rate(double v);
 // UTF-8 aware display width (µ, τ count as one column).
 TESSERA_API std::size_t display_width(const std::string& s);
 // `text` as lines of at most `width` display columns (0 = one line) once each is preceded by
