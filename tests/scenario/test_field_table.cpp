@@ -63,7 +63,7 @@ TEST_CASE("field table rows - unique paths with a parent mapping and sound defau
 
 TEST_CASE("field table - the keys of each mapping come from its rows in table order", "[scenario][schema]") {
   CHECK(*loader::schema_keys("machine.pe.hbm") ==
-        std::vector<std::string>{"capacity", "bandwidth", "usable"});
+        std::vector<std::string>{"capacity", "bandwidth", "usable", "reported"});
   CHECK(*loader::schema_keys("workload") ==
         std::vector<std::string>{"mode", "context", "batch", "chunk", "input", "output"});
   CHECK(*loader::schema_keys("serving") == std::vector<std::string>{"slo", "max_pes", "prefill_machine",
@@ -127,7 +127,7 @@ TEST_CASE("field table - choices agree with the names the code uses", "[scenario
 
 TEST_CASE("numeric machine fields - compact listing from the rows", "[scenario][schema]") {
   CHECK(numeric_machine_fields() ==
-        "machine.pe.flops.<dtype>, machine.pe.hbm.<capacity|bandwidth|usable>, "
+        "machine.pe.flops.<dtype>, machine.pe.hbm.<capacity|bandwidth|usable|reported>, "
         "machine.levels.<level>.<fanout|link_bw|latency|uplink_bw>, "
         "machine.levels.<level>.collectives.<in_network|one_shot|two_shot|direct>.<base|hop|bw_factor>, "
         "machine.levels.<level>.collectives.link_efficiency, "

@@ -88,12 +88,12 @@ TEST_CASE("set: model=... and machine=... replace the whole part", "[overrides]"
 TEST_CASE("bad set items are errors at <command line> naming --set", "[overrides]") {
   auto e = errors_of({"machine.pe.hbm.bandwdith=2 TB/s"});
   REQUIRE(e.size() == 1);
-  CHECK(e[0] ==
-        "<command line>: error: --set machine.pe.hbm.bandwdith=2 TB/s: no key 'machine.pe.hbm.bandwdith' in "
-        "the "
-        "machine schema (did you mean 'machine.pe.hbm.bandwidth'?); machine.pe.hbm takes capacity, bandwidth "
-        "and "
-        "usable");
+  CHECK(
+      e[0] ==
+      "<command line>: error: --set machine.pe.hbm.bandwdith=2 TB/s: no key 'machine.pe.hbm.bandwdith' in "
+      "the "
+      "machine schema (did you mean 'machine.pe.hbm.bandwidth'?); machine.pe.hbm takes capacity, bandwidth, "
+      "usable and reported");
   e = errors_of({"machine.levels.cubee.link_bw=1 TB/s"});
   REQUIRE(e.size() == 1);
   CHECK(e[0].find("no level named 'cubee' in machine.levels (did you mean 'machine.levels.cube.link_bw'?)") !=

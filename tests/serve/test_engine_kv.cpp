@@ -1,11 +1,14 @@
 // Engine KV capacity (eval/engine_kv.hpp, docs/frameworks.md "KV capacity"): the published engine
 // log lines of data/engine-kv-logs.csv against each framework's rule, and the admission rule.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "eval/engine_kv.hpp"
 #include "eval/session.hpp"
@@ -55,23 +58,28 @@ std::vector<std::map<std::string, std::string>> rows() {
   return out;
 }
 
-// The capacity Tessera predicts for one row: its model, machine, dtypes, framework rule and knobs.
-std::int64_t predict(const std::map<std::string, std::string>& r) {
+// The capacity Tessera predicts for one row: its model, machine, dtypes, framework rule and knobs,
+// then `extra` engine knobs ("non_torch: 0.3 GiB"); `vocab` receives the model's vocabulary.
+std::int64_t predict(const std::map<std::string, std::string>& r, const std::string& extra = "",
+                     std::int64_t* vocab = nullptr) {
   std::string engine = r.at("gpu_memory_gib").empty() ? "" : "gpu_memory: " + r.at("gpu_memory_gib") + " GiB";
   std::istringstream knobs(r.at("knobs"));
   for (std::string kv; std::getline(knobs, kv, ';');) {
     const auto eq = kv.find('=');
     engine += (engine.empty() ? "" : ", ") + kv.substr(0, eq) + ": " + kv.substr(eq + 1);
   }
-  const std::string text = "schema_version: 1\nkind: scenario\nmodel: " + r.at("model") +
-                           "\nmachine: " + r.at("machine") + "\ndtype: {weights: " + r.at("weights") +
-                           ", kv: " + r.at("kv") +
-                           "}\nworkload: {mode: serve, input: 1K, output: 1K}\nframework: " + r.at("rule") +
-                           "\nengine: {" + engine + "}\n";
+  if (!extra.empty()) engine += (engine.empty() ? "" : ", ") + extra;
+  const std::string text =
+      "schema_version: 1\nkind: scenario\nmodel: " + r.at("model") + "\nmachine: " + r.at("machine") +
+      "\ndtype: {weights: " + r.at("weights") + ", kv: " + r.at("kv") +
+      (r.at("lm_head_weights").empty() ? "" : ", lm_head_weights: " + r.at("lm_head_weights")) +
+      "}\nworkload: {mode: serve, input: 1K, output: 1K}\nframework: " + r.at("rule") + "\nengine: {" +
+      engine + "}\n";
   LoadOptions o;
   o.data_root = TESSERA_SOURCE_DIR;
   const Scenario s = load_scenario_text(text, r.at("id"), TESSERA_SOURCE_DIR, o);
   Session session(s, registry());
+  if (vocab) *vocab = s.model.vocab;
   const ParallelConfig c = parse_config("tp=" + r.at("tp"), session.machine());
   Evaluation e;
   session.evaluator().layout_for(c, e);
@@ -80,17 +88,29 @@ std::int64_t predict(const std::map<std::string, std::string>& r) {
       .tokens;
 }
 
+double median(std::vector<double> v) {
+  REQUIRE(!v.empty());
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 }  // namespace
 
 TEST_CASE("engine KV capacity against published engine log lines") {
-  // Measured errors of the rules (predicted / logged - 1), per row; the rows are data, not fitted:
-  // nothing in the rules was tuned on them. Within 3 %: kv5 only. kv1 (+4.6 %): the 1.79 GiB of
-  // non-torch memory the log shows is not modelled; kv2 (-5.6 %) and kv4 (-11.8 %): the source
-  // states no GPU total, so the machine's 80 GB (74.5 GiB, where CUDA reports about 79.2 GiB)
-  // applies; kv3 (+36 %): 2023 vLLM at TP 4 counted NCCL and other non-torch memory in its peak
-  // (docs/frameworks.md "KV capacity", measured figures).
+  // Measured errors of the rules (predicted / logged - 1), per row (docs/frameworks.md "KV
+  // capacity"). The vLLM 0.19.0 profile terms are medians of the v rows' own logs (in sample; the
+  // next test holds each model out); SGLang's load overhead is the median of three loads, two of
+  // them s2 and s4's; nothing else was tuned on a row. kv1-kv3 are V0 engines of 2023-2024 scored
+  // by the 0.12.0 rule (another code path: V0 subtracted all non-torch memory); kv2 and kv4 state
+  // no GPU total (A100: the machine's 80 GB; kv4: the H100's reported 79.19 GiB, where SGLang
+  // multiplies the free memory after its CUDA context and NCCL init).
   const std::map<std::string, double> expected_error = {
-      {"kv1", 0.0455}, {"kv2", -0.0555}, {"kv3", 0.3600}, {"kv4", -0.1183}, {"kv5", -0.0062}};
+      {"kv1", -0.0345}, {"kv2", -0.0740}, {"kv3", 0.3034}, {"kv4", 0.1158}, {"kv5", 0.0},
+      {"v1", -0.0003},  {"v2", -0.0007},  {"v3", 0.0003},  {"v4", -0.0003}, {"v5", -0.0002},
+      {"v6", -0.0005},  {"v7", -0.0014},  {"v8", -0.0006}, {"v9", -0.0005}, {"v12", 0.0024},
+      {"v13", 0.0035},  {"v14", 0.0289},  {"s2", -0.0014}, {"s4", -0.0003}, {"t3", 0.0211}};
+  std::map<std::string, int> within;  // rows within 3 % per framework
   std::size_t n = 0;
   for (const auto& r : rows()) {
     const double logged = std::stod(r.at("logged_tokens"));
@@ -98,10 +118,48 @@ TEST_CASE("engine KV capacity against published engine log lines") {
     const double error = predicted / logged - 1;
     INFO(r.at("id") << " " << r.at("framework") << " " << r.at("model") << ": predicted " << predicted
                     << ", logged " << logged << ", error " << error * 100 << " %");
-    CHECK(error == Approx(expected_error.at(r.at("id"))).margin(0.005));
+    CHECK(error == Approx(expected_error.at(r.at("id"))).margin(0.001));
+    if (std::abs(error) <= 0.03) ++within[r.at("framework")];
     ++n;
   }
-  CHECK(n == 5);
+  CHECK(n == expected_error.size());
+  // The acceptance: at least two published log lines per framework within 3 %.
+  CHECK(within["vllm"] >= 2);
+  CHECK(within["sglang"] >= 2);
+  CHECK(within["tensorrt-llm"] >= 2);
+}
+
+TEST_CASE("vLLM 0.19.0 profile terms held out by model") {
+  // For each model of the vLLM 0.19.0 rows: the activation per vocabulary entry and the non-torch
+  // increases (tp 1, tp > 1) as medians of the OTHER models' logged figures, then its rows
+  // predicted with them. Leaving a whole model out tells how the rule does on a model it has not
+  // seen: within 0.5 % on 11 rows; +4.0 % on v14, Qwen2.5-72B at tp 2, whose pool is 4 % of the
+  // memory (3.04 GiB: 0.09 GiB of weights the parameter count does not explain is 3 % of it).
+  std::vector<std::map<std::string, std::string>> v;
+  for (const auto& r : rows())
+    if (r.at("rule") == "vllm@0.19.0") v.push_back(r);
+  REQUIRE(v.size() == 12);
+  std::map<std::string, std::int64_t> vocab;
+  for (const auto& r : v) predict(r, "", &vocab[r.at("model")]);
+  for (const auto& [held, unused] : vocab) {
+    std::vector<double> act, nt1, ntp;
+    for (const auto& r : v) {
+      if (r.at("model") == held) continue;
+      act.push_back(std::stod(r.at("logged_activation_gib")) * 1073741824.0 /
+                    static_cast<double>(vocab.at(r.at("model"))));
+      (r.at("tp") == "1" ? nt1 : ntp).push_back(std::stod(r.at("logged_non_torch_gib")));
+    }
+    char extra[160];
+    std::snprintf(extra, sizeof extra,
+                  "activation_per_vocab: %.0f B, non_torch: %.3f GiB, non_torch_tp: %.3f GiB", median(act),
+                  median(nt1), median(ntp));
+    for (const auto& r : v) {
+      if (r.at("model") != held) continue;
+      const double error = static_cast<double>(predict(r, extra)) / std::stod(r.at("logged_tokens")) - 1;
+      INFO(r.at("id") << " " << held << " held out (" << extra << "): error " << error * 100 << " %");
+      CHECK(std::abs(error) < (r.at("id") == "v14" ? 0.045 : 0.005));
+    }
+  }
 }
 
 TEST_CASE("engine admission: continuous batching at its worst moment and a static batch") {
@@ -127,10 +185,12 @@ TEST_CASE("serve --max-throughput: no SLO - the engine's KV capacity and the bin
   REQUIRE(std::system(cmd.c_str()) == 0);
   const std::string text = slurp(out);
   CHECK(text.find("SLO        none (every runnable point qualifies)") != std::string::npos);
-  // 0.9 x 80 GB - 17.6 GB of weights - 0.57 GB of activations, over 40960 B per token per GPU.
-  CHECK(text.find("KV capacity 1,313,264 tokens per replica (vLLM 0.12.0 rule: 0.90 x 74.51 GiB") !=
+  // vLLM 0.19.0 (the newest listed): 0.9 x 79.19 GiB (the H100's reported total) - 16.43 GiB of
+  // weights - 1.93 GiB of logits peak (16,170 B x 128,256) - 2.10 GiB non-torch at tp 8, over
+  // 40,960 B per token per GPU, in blocks of 16.
+  CHECK(text.find("KV capacity 1,332,016 tokens per replica (vLLM 0.19.0 rule: 0.90 x 79.19 GiB") !=
         std::string::npos);
   CHECK(text.find("batch 256 per replica, token budget 8192; 8 gpus") != std::string::npos);
-  CHECK(text.find("batch limits: max sequences 256, KV capacity 283") != std::string::npos);
+  CHECK(text.find("batch limits: max sequences 256, KV capacity 287") != std::string::npos);
   CHECK(text.find("432 tok/s/PE") != std::string::npos);
 }

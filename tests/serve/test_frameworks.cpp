@@ -63,7 +63,7 @@ int run(const std::string& args, const std::string& err_file = "/dev/null") {
 TEST_CASE("frameworks: the shipped catalog and NAME or NAME@VERSION") {
   CHECK(framework_names(catalog()) == "vllm, sglang, tensorrt-llm");
   const FrameworkChoice v = resolve_framework(catalog(), "vllm", {});
-  CHECK(v.label() == "vllm@0.12.0");  // the newest listed
+  CHECK(v.label() == "vllm@0.19.0");  // the newest listed
   CHECK_FALSE(v.version_given);
   CHECK(resolve_framework(catalog(), "vllm@0.11.2", {}).label() == "vllm@0.11.2");
   // TensorRT-LLM had disaggregated serving before 1.0 (its 0.19 docs).
@@ -133,8 +133,8 @@ TEST_CASE("frameworks: restricting a hand-built sweep keeps what each version ru
     restrict_sweep(only_cp2, vllm, dense());
     FAIL("expected an error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()).find("framework: vllm@0.12.0: sweep.parallelism.cp keeps no value: 2 dropped "
-                                     "(vLLM 0.12.0 has no prefill context parallelism)") !=
+    CHECK(std::string(e.what()).find("framework: vllm@0.19.0: sweep.parallelism.cp keeps no value: 2 dropped "
+                                     "(vLLM 0.19.0 has no prefill context parallelism)") !=
           std::string::npos);
   }
 }
@@ -262,7 +262,7 @@ TEST_CASE("frameworks: bad input exits 2 with a clear message") {
   CHECK(slurp(err).find("unknown framework 'sglng' (did you mean 'sglang'?)") != std::string::npos);
   CHECK(run("serve " + scenario_path("llama3.1-70b-serve-4k1k-h100.yaml") + " --set framework=vllm@0.1",
             err) == 2);
-  CHECK(slurp(err).find("the listed versions are 0.12.0, 0.11.2") != std::string::npos);
+  CHECK(slurp(err).find("the listed versions are 0.19.0, 0.12.0, 0.11.2") != std::string::npos);
 }
 
 TEST_CASE("frameworks: docs/frameworks.md lists every flag of the data file with its source") {

@@ -112,6 +112,9 @@ struct PESpec {
   double hbm_capacity = 0;                  // B
   double hbm_bandwidth = 0;                 // B/s
   double hbm_usable = 1.0;                  // fraction of capacity usable
+  // B the driver reports as the device's total (cudaMemGetInfo; what a serving engine's memory
+  // fraction multiplies, docs/physics.md §10.1); 0: not stated, hbm_capacity stands for it.
+  double hbm_reported = 0;
 };
 
 struct EnergySpec {

@@ -69,19 +69,26 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
   w.chunk = profile_tokens;
   MemoryUsage p;
   ev.memory_of(w, c, layout, p);
-  cap.memory_bytes = rule.gpu_memory > 0 ? rule.gpu_memory : ev.context().machine->pe.hbm_capacity;
+  const PESpec& pe = ev.context().machine->pe;
+  cap.memory_bytes = rule.gpu_memory > 0   ? rule.gpu_memory
+                     : pe.hbm_reported > 0 ? pe.hbm_reported
+                                           : pe.hbm_capacity;
   const double M = cap.memory_bytes, W = cap.weights_bytes, b = cap.kv_bytes_per_token;
   switch (rule.rule) {
     case KvRule::vllm: {
-      cap.activation_bytes = p.transient_bytes;
+      // The profile's torch peak: the forward's transient set or the sampler's logits, the larger.
+      const double logits = rule.activation_per_vocab * static_cast<double>(ev.context().model->vocab);
+      cap.activation_bytes = std::max(p.transient_bytes, logits);
+      cap.other_bytes = c.tp > 1 ? rule.non_torch_tp : rule.non_torch;
       cap.fraction = rule.memory_fraction;
-      cap.tokens = floor_tokens(cap.fraction * M - W - cap.activation_bytes, b, cap.block);
+      cap.tokens = floor_tokens(cap.fraction * M - W - cap.activation_bytes - cap.other_bytes, b, cap.block);
       break;
     }
     case KvRule::sglang: {
       cap.fraction = rule.memory_fraction > 0 ? rule.memory_fraction
                                               : sglang_auto_fraction(M, profile_tokens, c.tp * c.dp, c.pp);
-      cap.tokens = floor_tokens(cap.fraction * M - W, b, cap.block);
+      cap.other_bytes = rule.load_overhead;
+      cap.tokens = floor_tokens(cap.fraction * M - W - cap.other_bytes, b, cap.block);
       break;
     }
     case KvRule::trtllm: {
@@ -127,18 +134,21 @@ std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::in
 
 std::string describe_engine_kv(const EngineKv& rule, const EngineKvCapacity& cap) {
   char buf[320];
-  const double M = cap.memory_bytes / kGiB, W = cap.weights_bytes / kGiB, A = cap.activation_bytes / kGiB;
+  const double M = cap.memory_bytes / kGiB, W = cap.weights_bytes / kGiB, A = cap.activation_bytes / kGiB,
+               N = cap.other_bytes / kGiB;
   switch (rule.rule) {
     case KvRule::vllm:
       std::snprintf(buf, sizeof buf,
-                    "%s rule: %.2f x %.2f GiB - weights %.2f GiB - activation peak %.2f GiB at %lld tokens, "
-                    "blocks of %lld",
-                    rule.label.c_str(), cap.fraction, M, W, A, static_cast<long long>(cap.profile_tokens),
+                    "%s rule: %.2f x %.2f GiB - weights %.2f GiB - activation peak %.2f GiB at %lld tokens - "
+                    "non-torch %.2f GiB, blocks of %lld",
+                    rule.label.c_str(), cap.fraction, M, W, A, static_cast<long long>(cap.profile_tokens), N,
                     static_cast<long long>(cap.block));
       break;
     case KvRule::sglang:
-      std::snprintf(buf, sizeof buf, "%s rule: mem_fraction_static %.3f%s x %.2f GiB - weights %.2f GiB",
-                    rule.label.c_str(), cap.fraction, rule.memory_fraction > 0 ? "" : " (auto)", M, W);
+      std::snprintf(
+          buf, sizeof buf,
+          "%s rule: mem_fraction_static %.3f%s x %.2f GiB - weights %.2f GiB - load overhead %.2f GiB",
+          rule.label.c_str(), cap.fraction, rule.memory_fraction > 0 ? "" : " (auto)", M, W, N);
       break;
     case KvRule::trtllm:
       std::snprintf(buf, sizeof buf,

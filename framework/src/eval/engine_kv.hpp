@@ -2,11 +2,12 @@
 // The KV cache a serving engine allocates, and how it admits sequences into it (docs/physics.md
 // §10.1 "KV capacity as engines allocate it", docs/frameworks.md "KV capacity"). Per PE of one
 // configuration, from the memory plugin's weights, KV bytes per token and transient set:
-//   vLLM     blocks = floor((u x M - W - A - G) / (b x block)), tokens = blocks x block
-//   SGLang   tokens = floor((f x M - W) / b), in pages   (f auto: the 0.5 heuristic)
+//   vLLM     blocks = floor((u x M - W - A - N) / (b x block)), tokens = blocks x block
+//   SGLang   tokens = floor((f x M - W - L) / b), in pages   (f auto: the 0.5 heuristic)
 //   TRT-LLM  tokens = min(max_tokens, floor(f x (M - W - A) / (b x block)) x block)
-// M the memory the engine sees, W the weights, A the transient at the profile's tokens (the
-// token budget), G vLLM's CUDA-graph term, b the KV bytes of one token on this PE.
+// M the memory the engine sees, W the weights, A the profile's activation peak (vLLM: the larger
+// of the transient at the profile's tokens and the logits term a x V), N vLLM's non-torch
+// increase, L SGLang's load overhead, b the KV bytes of one token on this PE.
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,7 @@ struct EngineKvCapacity {
   double fraction = 0;            // the memory fraction applied (SGLang auto: the computed one)
   double weights_bytes = 0;       // W
   double activation_bytes = 0;    // A (vLLM, TensorRT-LLM)
+  double other_bytes = 0;         // N (vLLM's non-torch increase) or L (SGLang's load overhead)
   std::int64_t profile_tokens = 0;
 };
 

@@ -114,9 +114,14 @@ void print_point(std::ostream& os, const StudyDescription& study, const ServeRec
        << human_objective(study.objectives[static_cast<std::size_t>(cost)],
                           b.objectives[static_cast<std::size_t>(cost)])
        << '\n';
-  os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes) << " of "
-     << bytes_text(b.budget_bytes) << " at the peak KV (" << b.point.batch << " x "
-     << study.workload.input + study.workload.output << " tokens)\n";
+  // Under an engine's KV rule its pool decides (the next lines), not the memory model's budget.
+  os << pad << "memory per " << m.pe.name << ' ' << bytes_text(b.used_bytes);
+  if (kv_note.shown)
+    os << " if all " << b.point.batch << " held " << study.workload.input + study.workload.output
+       << " tokens (the engine's pool below decides)\n";
+  else
+    os << " of " << bytes_text(b.budget_bytes) << " at the peak KV (" << b.point.batch << " x "
+       << study.workload.input + study.workload.output << " tokens)\n";
   print_engine_kv(os, study, kv_note, b, pad);
   bool any_other = false;
   for (std::size_t i = 0; i < study.objectives.size(); ++i) {

@@ -49,13 +49,17 @@ constexpr FieldRow kMachineRows[] = {
              "dense peak in this number format; absent: the next format the PE has",
              real_slot(
                  [](const FieldSite& s) { return &s.machine->pe.flops[static_cast<std::size_t>(s.dtype)]; })),
-    mapping("machine.pe.hbm", F, nullptr, "{capacity, bandwidth, usable}"),
+    mapping("machine.pe.hbm", F, nullptr, "{capacity, bandwidth, usable, reported}"),
     quantity("machine.pe.hbm.capacity", F, Dimension::bytes, nullptr, true, "HBM capacity per PE",
              real_slot([](const FieldSite& s) { return &s.machine->pe.hbm_capacity; })),
     quantity("machine.pe.hbm.bandwidth", F, Dimension::bandwidth, nullptr, true, "HBM bandwidth per PE",
              real_slot([](const FieldSite& s) { return &s.machine->pe.hbm_bandwidth; })),
     real("machine.pe.hbm.usable", F, "1", 0, 1, true, "fraction of the HBM capacity the runtime can allocate",
          real_slot([](const FieldSite& s) { return &s.machine->pe.hbm_usable; })),
+    quantity("machine.pe.hbm.reported", F, Dimension::bytes, "", true,
+             "the total the driver reports per PE (CUDA's total_memory), what a serving engine's memory "
+             "fraction multiplies (docs/physics.md §10.1); absent: the capacity",
+             real_slot([](const FieldSite& s) { return &s.machine->pe.hbm_reported; })),
     list(mapping(
         "machine.levels", F, nullptr,
         "a list of levels, innermost first, e.g. [{name: node, fanout: 8, link_bw: 450 GB/s, latency: "

@@ -162,6 +162,9 @@ void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv
     if (const YNode* v = loader::member(e.value, kp, "value", true, "a number or auto", d)) {
       if (v->is_scalar() && v->value == "auto") {
         k.value = -1;
+      } else if (kv_knob_is_bytes(e.key)) {
+        if (auto q = loader::read_quantity(*v, kp + ".value", Dimension::bytes, d, e.key != "gpu_memory"))
+          k.value = *q;
       } else if (auto x = loader::read_real(*v, kp + ".value", d)) {
         k.value = *x;
       }
@@ -255,8 +258,11 @@ const char* kv_rule_name(KvRule r) {
 
 const std::vector<std::string>& kv_rule_knobs(KvRule r) {
   static const std::vector<std::string> none{"gpu_memory"};
-  static const std::vector<std::string> vllm{"gpu_memory", "gpu_memory_utilization", "block_size"};
-  static const std::vector<std::string> sglang{"gpu_memory", "mem_fraction_static", "page_size"};
+  static const std::vector<std::string> vllm{"gpu_memory", "gpu_memory_utilization",
+                                             "block_size", "activation_per_vocab",
+                                             "non_torch",  "non_torch_tp"};
+  static const std::vector<std::string> sglang{"gpu_memory", "mem_fraction_static", "page_size",
+                                               "load_overhead"};
   static const std::vector<std::string> trtllm{"gpu_memory", "free_gpu_memory_fraction", "tokens_per_block",
                                                "max_tokens"};
   switch (r) {
@@ -270,6 +276,11 @@ const std::vector<std::string>& kv_rule_knobs(KvRule r) {
       break;
   }
   return none;
+}
+
+bool kv_knob_is_bytes(const std::string& knob) {
+  return knob == "gpu_memory" || knob == "activation_per_vocab" || knob == "non_torch" ||
+         knob == "non_torch_tp" || knob == "load_overhead";
 }
 
 const char* flag_term_name(FlagTerm t) { return kTermNames[static_cast<std::size_t>(t)]; }

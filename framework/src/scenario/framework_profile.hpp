@@ -59,10 +59,13 @@ enum class KvRule : std::uint8_t { none, vllm, sglang, trtllm };
 TESSERA_API const char* kv_rule_name(KvRule r);
 // The knobs a rule reads (scenario `engine:` keys; `gpu_memory` is every rule's).
 TESSERA_API const std::vector<std::string>& kv_rule_knobs(KvRule r);
+// A knob whose value is bytes (a quantity such as `0.25 GiB`): gpu_memory, activation_per_vocab,
+// non_torch, non_torch_tp, load_overhead.
+TESSERA_API bool kv_knob_is_bytes(const std::string& knob);
 
 struct KvKnobValue {
   std::string name;
-  double value = 0;  // a fraction, a token count, or bytes (gpu_memory); < 0: "auto" (SGLang)
+  double value = 0;  // a fraction, a token count, or bytes (kv_knob_is_bytes); < 0: "auto" (SGLang)
   std::string source;
   SourceLocation where;
 };
@@ -83,7 +86,14 @@ struct EngineKv {
       -1;  // gpu_memory_utilization | mem_fraction_static (< 0: auto) | free_gpu_memory_fraction
   std::int64_t block = 1;       // block_size | page_size | tokens_per_block (tokens)
   std::int64_t max_tokens = 0;  // TensorRT-LLM max_tokens (0: none)
-  double gpu_memory = 0;        // bytes the engine sees as the GPU's total (0: machine hbm.capacity)
+  double gpu_memory = 0;  // bytes the engine sees as the GPU's total (0: the machine's hbm.reported, else
+                          // hbm.capacity); SGLang: its free memory after the distributed init
+  // vLLM's profile: the torch peak per vocabulary entry (the sampler's logits at the version's
+  // default max_num_seqs; 0: the memory model's transient set alone), bytes; its non-torch
+  // increase (NCCL and all-reduce buffers, attention workspaces) at tp 1 and at tp > 1, bytes.
+  double activation_per_vocab = 0;
+  double non_torch = 0, non_torch_tp = 0;
+  double load_overhead = 0;  // SGLang: bytes the weights load takes beyond the parameters
   bool active() const { return rule != KvRule::none; }
 };
 

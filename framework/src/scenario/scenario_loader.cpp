@@ -226,6 +226,14 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
   auto apply = [&](const std::string& knob, double value) {
     if (knob == "gpu_memory") {
       e.gpu_memory = value;
+    } else if (knob == "activation_per_vocab") {
+      e.activation_per_vocab = value;
+    } else if (knob == "non_torch") {
+      e.non_torch = value;
+    } else if (knob == "non_torch_tp") {
+      e.non_torch_tp = value;
+    } else if (knob == "load_overhead") {
+      e.load_overhead = value;
     } else if (knob == "block_size" || knob == "page_size" || knob == "tokens_per_block") {
       e.block = static_cast<std::int64_t>(value);
     } else if (knob == "max_tokens") {
@@ -266,8 +274,10 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
       continue;
     }
     const YNode& n = entry.value;
-    if (entry.key == "gpu_memory") {
-      if (auto q = loader::read_quantity(n, path, Dimension::bytes, d)) apply(entry.key, *q);
+    if (kv_knob_is_bytes(entry.key)) {
+      // gpu_memory must be positive; a profile term may be 0 (not subtracted)
+      if (auto q = loader::read_quantity(n, path, Dimension::bytes, d, entry.key != "gpu_memory"))
+        apply(entry.key, *q);
     } else if (entry.key == "block_size" || entry.key == "page_size" || entry.key == "tokens_per_block") {
       if (auto i = loader::read_int(n, path, d, 1)) apply(entry.key, static_cast<double>(*i));
     } else if (entry.key == "max_tokens") {

@@ -1,9 +1,9 @@
 #!/bin/sh
-# the disaggregated best pair's decode pool (1 instance) (Tessera --deploy, vllm@0.12.0)
+# the disaggregated best pair's decode pool (3 instances) (Tessera --deploy, vllm@0.19.0)
 # scenario: llama3.1-70b-serve-4k1k-h100-disagg (llama3.1-70b-serve-4k1k-h100-disagg.yaml)
 # config: cp=1,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 256, token budget 256
-# predicted: tokens/s/PE 458.6, TTFT 449.0 ms, TPOT 39.91 ms, 14 PEs (both pools)
-# instances: 1
+# predicted: tokens/s/PE 464.2, TTFT 882.7 ms, TPOT 39.91 ms, 40 PEs (both pools)
+# instances: 3
 vllm serve meta-llama/Llama-3.1-70B-Instruct \
   --tensor-parallel-size 8 \
   --max-num-seqs 256 \

@@ -1,11 +1,11 @@
 #!/bin/sh
-# the disaggregated best pair's prefill pool (3 instances) (Tessera --deploy, vllm@0.12.0)
+# the disaggregated best pair's prefill pool (8 instances) (Tessera --deploy, vllm@0.19.0)
 # scenario: llama3.1-70b-serve-4k1k-h100-disagg (llama3.1-70b-serve-4k1k-h100-disagg.yaml)
-# config: cp=1,tp=2,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 1, token budget 4096
-# predicted: tokens/s/PE 458.6, TTFT 449.0 ms, TPOT 39.91 ms, 14 PEs (both pools)
-# instances: 3
+# config: cp=1,tp=2,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,cp_placement=node,cp_ring_variant=kv, batch 2, token budget 8192
+# predicted: tokens/s/PE 464.2, TTFT 882.7 ms, TPOT 39.91 ms, 40 PEs (both pools)
+# instances: 8
 vllm serve meta-llama/Llama-3.1-70B-Instruct \
   --tensor-parallel-size 2 \
-  --max-num-seqs 1 \
-  --max-num-batched-tokens 4096 \
+  --max-num-seqs 2 \
+  --max-num-batched-tokens 8192 \
   --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
