@@ -131,11 +131,7 @@ void write_deploy(const std::string& dir, const Scenario& scenario, const ServeR
 // --max-throughput, after the user's --set: the question has no SLO, the batch grid reaches past
 // any engine's KV capacity (the admission rule, docs/physics.md §10.1, drops what does not fit).
 void add_max_throughput(CommonOptions& common) {
-  common.set.push_back("serving.slo={}");
-  common.set.push_back(
-      "sweep.serving.batch=[1,2,3,4,6,8,12,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,"
-      "4096]");
-  common.set.push_back("plugins.objectives=[tokens_per_s_per_pe, tokens_per_s_per_user]");
+  for (std::string& s : studies::max_throughput_overrides()) common.set.push_back(std::move(s));
 }
 
 // `tessera serve` studies one machine (per pool): a hardware grid is explore's.

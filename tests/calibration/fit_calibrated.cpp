@@ -41,7 +41,8 @@ using namespace tessera;
 using namespace tessera::validation;
 using tessera::plugins::CalibratedLatency;
 using tessera::plugins::FamilyEfficiency;
-using tessera::plugins::FrameworkProfile;
+using CalibratedProfile =
+    tessera::plugins::FrameworkProfile;  // not tessera::FrameworkProfile (data/frameworks.yaml)
 
 namespace {
 
@@ -69,15 +70,15 @@ constexpr int kFamKeyCount = static_cast<int>(std::size(kFamKeys));
 const double kFamRange[][2] = {{0.4, 0.95}, {1, 512}, {0.4, 1.0}, {0.6, 0.95}, {0.2, 0.9}, {1e-6, 10e-6}};
 struct FwKey {
   const char* name;
-  double FrameworkProfile::*field;
+  double CalibratedProfile::*field;
 };
 const FwKey kFwKeys[] = {
-    {"launch_overhead", &FrameworkProfile::launch_overhead},
-    {"collective_overhead", &FrameworkProfile::collective_overhead},
-    {"decode_step_overhead", &FrameworkProfile::decode_step_overhead},
-    {"prefill_overhead", &FrameworkProfile::prefill_overhead},
-    {"decode_seq_overhead", &FrameworkProfile::decode_seq_overhead},
-    {"prefill_chunk_overhead", &FrameworkProfile::prefill_chunk_overhead},
+    {"launch_overhead", &CalibratedProfile::launch_overhead},
+    {"collective_overhead", &CalibratedProfile::collective_overhead},
+    {"decode_step_overhead", &CalibratedProfile::decode_step_overhead},
+    {"prefill_overhead", &CalibratedProfile::prefill_overhead},
+    {"decode_seq_overhead", &CalibratedProfile::decode_seq_overhead},
+    {"prefill_chunk_overhead", &CalibratedProfile::prefill_chunk_overhead},
 };
 // Starting point of a fitted framework profile (µs): documented in docs/accuracy.md. Only the
 // first kFwFitted keys are fitted; the per-sequence and per-chunk costs stay at their a-priori
@@ -113,7 +114,7 @@ double decode(Tr t, double x) {
 
 struct State {
   std::map<std::string, FamilyEfficiency> fam;  // by family
-  std::map<std::string, FrameworkProfile> fw;   // by framework
+  std::map<std::string, CalibratedProfile> fw;  // by framework
 };
 
 struct Slot {  // one free parameter
@@ -169,7 +170,7 @@ struct Predictor {
     const auto fam_it = s.fam.find(r.family);
     FamilyEfficiency fe = fam_it == s.fam.end() ? FamilyEfficiency{} : fam_it->second;
     const auto fw_it = s.fw.find(g_tied.count(r.framework) ? std::string("generic") : r.framework);
-    const FrameworkProfile fp = fw_it != s.fw.end() ? fw_it->second : s.fw.at("modern-stack");
+    const CalibratedProfile fp = fw_it != s.fw.end() ? fw_it->second : s.fw.at("modern-stack");
     ParamSet eff;
     for (const FamKey& k : kFamKeys) eff.set(k.name, fe.*(k.field));
     auto lat = std::make_shared<const CalibratedLatency>(fp);
@@ -283,11 +284,11 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
 State defaults(const std::set<std::string>& families) {
   State s;
   for (const auto& f : families) s.fam[f] = FamilyEfficiency{};
-  for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) s.fw[p.label()] = p;
+  for (const CalibratedProfile& p : tessera::plugins::framework_profiles()) s.fw[p.label()] = p;
   return s;
 }
 
-void set_start(FrameworkProfile& p) {
+void set_start(CalibratedProfile& p) {
   for (int k = 0; k < kFwKeyCount; ++k) p.*(kFwKeys[k].field) = kFwStart[k] * 1e-6;
 }
 
@@ -306,7 +307,7 @@ std::set<std::string> fittable_profiles(const std::vector<const FitRow*>& rows, 
 }
 
 // A fitted value outside its documented range is an artefact: the a-priori value ships.
-void enforce_ranges(FrameworkProfile& p) {
+void enforce_ranges(CalibratedProfile& p) {
   for (int k = 0; k < kFwKeyCount; ++k) {
     const auto& r = tessera::plugins::profile_ranges()[static_cast<std::size_t>(k)];
     double& v = p.*(kFwKeys[k].field);
@@ -367,8 +368,8 @@ State fit_all(const std::vector<const FitRow*>& rows, const std::set<std::string
     if (g_generic_from.count(prof.name) && !prof.apriori && !fittable.count(label)) pooled.insert(label);
   g_tied = pooled;
   for (const std::string& legacy : pooled) {
-    FrameworkProfile& prof = s.fw[legacy];
-    FrameworkProfile g = s.fw.at("generic");
+    CalibratedProfile& prof = s.fw[legacy];
+    CalibratedProfile g = s.fw.at("generic");
     g.name = prof.name;
     g.versions = prof.versions;
     g.meaning = prof.meaning;
@@ -411,7 +412,7 @@ void print_state(const State& s, const std::set<std::string>& families_with_rows
       "\n// fitted profile values (profiles.cpp FITTED VALUES): launch, collective call, decode step, "
       "prefill, decode sequence, prefill chunk (us)\n");
   for (const std::string& label : g_fitted_labels) {
-    const FrameworkProfile& p = s.fw.at(label);
+    const CalibratedProfile& p = s.fw.at(label);
     std::printf("    {\"%s\", {%s, %s, %s, %s, %s, %s}},\n", label.c_str(), us(p.launch_overhead).c_str(),
                 us(p.collective_overhead).c_str(), us(p.decode_step_overhead).c_str(),
                 us(p.prefill_overhead).c_str(), us(p.decode_seq_overhead).c_str(),
@@ -618,7 +619,7 @@ int main(int argc, char** argv) {
             registry.machine_params("calibrated", r->prep.efficiency_raw, r->prep.plan.machine_file);
         fitted.fam[r->family] = tessera::plugins::family_from_params(eff);
       }
-      for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.label()] = p;
+      for (const CalibratedProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.label()] = p;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       fitted = fit_all(all, families, pred, fo);

@@ -164,6 +164,44 @@ TEST_CASE("alias rules: an empty match is refused", "[validate-data][aliases]") 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("alias rules: precisions - every rule selects a shipped row and a bad one is refused",
+          "[validate-data][aliases]") {
+  const Aliases& a = shipped();
+  REQUIRE(!a.precisions.empty());
+  for (const PrecisionRule& pr : a.precisions) {
+    INFO("precisions rule at line " << pr.line << ": " << pr.match);
+    int selected = 0;
+    for (const char* f : {"measurements.csv", "measurements-2024-2026.csv", "measurements-h200.csv",
+                          "measurements-serving.csv"})
+      for (const DataRow& r : read_measurements(kRoot + "/data/" + f))
+        if (select_precision(a.precisions, r.precision, r.model, r.source_locator) == &pr) ++selected;
+    CHECK(selected > 0);
+    CHECK(!pr.source.empty());
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "tessera-alias-precisions-test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "aliases.yaml").string();
+  auto refused = [&](const std::string& entry, const std::string& words) {
+    std::ofstream(path) << "schema_version: 1\nkind: aliases\nprecisions:\n  - " << entry << "\n";
+    try {
+      load_aliases(path);
+    } catch (const InputError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(words) != std::string::npos);
+      return;
+    }
+    FAIL("expected an error for " << entry);
+  };
+  refused("{match: x, dtype: {weights: fp8, kv: fp8, activations: fp8}}",
+          "needs `match:`, `dtype:` and `source:`");
+  refused("{match: x, source: s, dtype: {weights: fp9, kv: fp8, activations: fp8}}",
+          "`fp9` is not a number format");
+  refused("{match: x, source: s, dtype: {weights: fp8, kv: fp8, actvations: fp8}}",
+          "`actvations` is not a role");
+  refused("{match: x, source: s, dtype: {weights: fp8, kv: fp8}}", "`dtype:` needs `activations:`");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("alias rules: a rule's version applies only when the software column states none",
           "[validate-data][aliases]") {
   // The Databricks blog (Oct 2023) states no TensorRT-LLM version: its rule states 0.5.

@@ -72,10 +72,54 @@ Aliases load_aliases(const std::string& path) {
       out.push_back(std::move(r));
     }
   };
+  // precisions: {match, model?, locator?, dtype: {weights, kv, activations, lm_head_weights?}, source}
+  auto read_precisions = [&]() {
+    const YAML::Node list = root["precisions"];
+    if (!list) return;
+    if (!list.IsSequence()) throw InputError(where(list) + ": error: `precisions` must be a list");
+    for (const YAML::Node& item : list) {
+      if (!item.IsMap() || !item["match"] || !item["dtype"] || !item["source"])
+        throw InputError(where(item) +
+                         ": error: each `precisions` entry needs `match:`, `dtype:` and `source:`");
+      PrecisionRule r;
+      r.line = item.Mark().line + 1;
+      r.match = item["match"].as<std::string>();
+      if (item["model"]) r.model = item["model"].as<std::string>();
+      if (item["locator"]) r.locator = item["locator"].as<std::string>();
+      r.source = item["source"].as<std::string>();
+      if (r.match.empty() || r.source.empty())
+        throw InputError(where(item) + ": error: `match:` and `source:` must not be empty");
+      const YAML::Node d = item["dtype"];
+      if (!d.IsMap())
+        throw InputError(where(d) + ": error: `dtype:` must be {weights, kv, activations, lm_head_weights}");
+      for (const auto& kv : d) {
+        const std::string role = kv.first.as<std::string>();
+        const std::string name = kv.second.as<std::string>();
+        const auto t = dtype_from_name(name);
+        if (!t) throw InputError(where(kv.second) + ": error: `" + name + "` is not a number format");
+        if (role == "weights") {
+          r.dtype.weights = *t;
+        } else if (role == "kv") {
+          r.dtype.kv = *t;
+        } else if (role == "activations") {
+          r.dtype.activations = *t;
+        } else if (role == "lm_head_weights") {
+          r.dtype.lm_head_weights = *t;
+        } else {
+          throw InputError(where(kv.first) + ": error: `" + role +
+                           "` is not a role (weights, kv, activations, lm_head_weights)");
+        }
+      }
+      for (const char* role : {"weights", "kv", "activations"})
+        if (!d[role]) throw InputError(where(d) + ": error: `dtype:` needs `" + std::string(role) + ":`");
+      a.precisions.push_back(std::move(r));
+    }
+  };
   try {
     read("models", "match", "model", a.models);
     read("hardware", "match", "machine", a.hardware);
     read("frameworks", "software", "framework", a.frameworks);
+    read_precisions();
   } catch (const YAML::Exception& e) {
     throw InputError(path + ": error: " + e.msg);
   }
@@ -159,6 +203,24 @@ std::string framework_version(const std::string& software, const AliasRule& rule
     ++i;
   if (i == start || !std::isdigit(static_cast<unsigned char>(software[start]))) return "";
   return software.substr(start, i - start);
+}
+
+const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules, const std::string& precision,
+                                      const std::string& model, const std::string& locator) {
+  const PrecisionRule* best = nullptr;
+  std::size_t best_len = 0;
+  const std::string p = lower(precision), m = folded(model), l = lower(locator);
+  for (const PrecisionRule& r : rules) {
+    if (p.find(lower(r.match)) == std::string::npos) continue;
+    if (!r.model.empty() && m.find(folded(r.model)) == std::string::npos) continue;
+    if (!r.locator.empty() && l.find(lower(r.locator)) == std::string::npos) continue;
+    const std::size_t len = r.match.size() + r.model.size() + r.locator.size();
+    if (!best || len > best_len) {
+      best = &r;
+      best_len = len;
+    }
+  }
+  return best;
 }
 
 }  // namespace tessera::validation

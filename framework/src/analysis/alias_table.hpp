@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/dtype.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::validation {
@@ -23,9 +24,19 @@ struct AliasRule {
   enum Layer : int { runtime = 0, engine = 1, service = 2 };
   int layer = engine;
 };
+// A precision the `precision` column leaves partly unstated, read from another public source
+// (`precisions:` in the file): rows whose precision, model and source_locator contain `match`,
+// `model` and `locator` take `dtype`; `source` says where each format was read.
+struct PrecisionRule {
+  std::string match, model, locator;
+  DTypes dtype;
+  std::string source;
+  int line = 0;
+};
 struct Aliases {
   std::string file;
   std::vector<AliasRule> models, hardware, frameworks;
+  std::vector<PrecisionRule> precisions;
 };
 TESSERA_API Aliases load_aliases(const std::string& path);
 
@@ -40,6 +51,13 @@ TESSERA_API Aliases load_aliases(const std::string& path);
 // takes `GB200` over `B200`, "H200" takes `H200` over `H20`, wherever the rules stand.
 TESSERA_API const AliasRule* select_rule(const std::vector<AliasRule>& rules, const std::string& value,
                                          const std::string& locator = "", bool fold_separators = false);
+
+// The precision rule of a row: of the rules whose match, model (blanks, `-` and `_` alike) and
+// locator occur in the row's columns (case-insensitive), the longest match + model + locator;
+// the earlier when equally long. nullptr: none.
+TESSERA_API const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules,
+                                                  const std::string& precision, const std::string& model,
+                                                  const std::string& locator);
 
 // A rule no value can select: every value it matches is taken by another rule (one at least as
 // specific that also matches the rule's own text, earlier when equally long). `by` is that rule.

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <system_error>
 
 #include "analysis/collective_rows.hpp"
 #include "analysis/row_precision.hpp"
@@ -306,6 +308,55 @@ std::string source_label(const std::string& source) {
 
 // ---- public: plans -----------------------------------------------------------------------
 
+// A throughput measured at full load: the notes say the clients sent without waiting.
+bool full_load_stated(const std::string& notes) {
+  for (const char* w : {"maximum load", "infinite rate", "full load"})
+    if (contains_ci(notes, w)) return true;
+  return false;
+}
+
+// The KV rule of framework `name` at the listed version nearest `version` (data_root's
+// data/frameworks.yaml, read once per root); rule none when the file does not list it.
+void resolve_engine(const std::string& root, const std::string& name, const std::string& version,
+                    RowPlan& p) {
+  static std::mutex lock;
+  static std::map<std::string, FrameworkCatalog> catalogs;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto it = catalogs.find(root);
+  if (it == catalogs.end()) {
+    FrameworkCatalog c;
+    std::error_code ec;
+    if (fs::is_regular_file(default_frameworks_path(root), ec))
+      c = load_framework_catalog(default_frameworks_path(root));
+    it = catalogs.emplace(root, std::move(c)).first;
+  }
+  for (const FrameworkProfile& f : it->second.frameworks)
+    if (f.name == name && !f.versions.empty()) {
+      const FrameworkVersion& v = nearest_version(f, version);
+      p.engine_kv = engine_kv_defaults(f, v);
+      p.engine_label = f.name + "@" + v.version;
+      p.engine_max_batch = v.max_batch;
+    }
+}
+
+// A full-load row (Measure::full_load): ISL and OSL stated, the batch found by the prediction.
+RowPlan& plan_full_load(const DataRow& row, const std::string& root, RowPlan& p) {
+  const auto in = int_cell(row.input_len);
+  const auto out = int_cell(row.output_len);
+  if (!in || *in < 1 || !out || *out < 1) {
+    unmapped(p, "full load without a batch: the ISL and OSL must be stated (input_len, output_len)");
+    return p;
+  }
+  p.measure = Measure::full_load;
+  p.batch = 0;
+  p.input = *in;
+  p.output = *out;
+  p.group = kGroupFullLoad;
+  resolve_engine(root, p.framework, p.framework_version, p);
+  p.mapped = true;
+  return p;
+}
+
 RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::string& root) {
   RowPlan p;
   // Metric and unit synonyms (`ITL`, `mean_tpot`, `tok/s/user`, `tok/s/GPU` on a total, ...) read
@@ -486,12 +537,18 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
     }
   }
   std::string why;
-  const auto dt = dtypes_from_precision(row.precision, why);
-  if (!dt) {
-    unmapped(p, why);
-    return p;
+  // A precision the row leaves partly unstated, read elsewhere (data/aliases.yaml `precisions:`).
+  if (const PrecisionRule* pr =
+          select_precision(aliases.precisions, row.precision, row.model, row.source_locator)) {
+    p.dtype = pr->dtype;
+  } else {
+    const auto dt = dtypes_from_precision(row.precision, why);
+    if (!dt) {
+      unmapped(p, why);
+      return p;
+    }
+    p.dtype = *dt;
   }
-  p.dtype = *dt;
   map_framework(row, aliases, p);
   if (p.measure == Measure::gemm || p.measure == Measure::copy) {
     p.mapped = true;
@@ -526,6 +583,10 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
                         "concurrency");
         return p;
       }
+    if (full_load_stated(row.notes) && p.measure == Measure::request &&
+        (p.derived == Derived::tokens_per_s || p.derived == Derived::tokens_per_s_per_pe ||
+         p.derived == Derived::requests_per_s))
+      return plan_full_load(row, root, p);
     unmapped(p, "batch not stated");
     return p;
   }

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "analysis/alias_table.hpp"
+#include "analysis/max_throughput.hpp"
 #include "analysis/measurement_csv.hpp"
+#include "scenario/framework_profile.hpp"
 #include "tessera/dtype.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
@@ -29,6 +31,8 @@ enum class Measure : std::uint8_t {
   copy,           // one device-to-device copy
   collective,     // one collective call timed alone (docs/accuracy.md "Collectives")
   offline_bound,  // MLPerf Offline: the decode-throughput ceiling at the largest batch that fits
+  full_load,      // a throughput at full load, no batch stated: the best over the batches the engine
+                  // admits (serve --max-throughput's question; docs/accuracy.md "Full-load rows")
 };
 enum class Derived : std::uint8_t {
   time,                 // the measured time itself
@@ -95,11 +99,17 @@ struct RowPlan {
   double measured = 0;          // the row's value
   // A bound, not an estimate (MLPerf Offline): reported in its own group, in no median.
   bool bound = false;
-  std::string group;  // non-collective rows reported in a group of their own ("" = none)
+  // full_load: the KV rule of the row's framework (its version nearest the row's; rule none: the
+  // memory model's conservative budget) and which version it is ("tensorrt-llm@1.1", or "").
+  EngineKv engine_kv;
+  std::string engine_label;
+  std::int64_t engine_max_batch = 0;  // the version's cap on sequences (0: none)
+  std::string group;                  // non-collective rows reported in a group of their own ("" = none)
 };
 
 // Rows reported apart, in a group of their own (docs/accuracy.md "How a row is mapped").
 inline constexpr const char* kGroupOfflineBound = "MLPerf Offline bound";
+inline constexpr const char* kGroupFullLoad = "full load (max throughput)";
 
 TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
 

@@ -349,6 +349,8 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
       break;
     case Measure::offline_bound:
       return pe.offline_bound(e);
+    case Measure::full_load:
+      throw Error("a full-load row is predicted through a serving model (predict_full_load_row)");
     case Measure::op_stage:
       si = pe.op_stage(e);
       break;

@@ -2,8 +2,10 @@
 #include "analysis/serving_rows.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "analysis/row_evaluation.hpp"
+#include "eval/engine_kv.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
@@ -28,6 +30,7 @@ std::string serving_row_reason(const DataRow& row, const RowPlan& plan) {
     case Measure::copy:
     case Measure::collective:
     case Measure::offline_bound:
+    case Measure::full_load:
       break;
   }
   return "not a request-level quantity";
@@ -58,6 +61,7 @@ RowEvaluation::RowEvaluation(const PreparedRow& row, const std::shared_ptr<const
       machine_(with_efficiency(row.machine, efficiency)),
       ctx_(make_eval_context(row.model, machine_)),
       ev_(ctx_, workload_, latency, memory, {}) {
+  ev_.set_engine_kv(row.plan.engine_kv);  // rule none but for full-load rows
   ev_.layout_for(row.plan.config, step_);
   if (!step_.layout.valid)
     throw Error("configuration " + format_config(row.plan.config, machine_) + " is not valid: " +
@@ -116,6 +120,60 @@ double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const L
       throw Error("not a request-level quantity");
   }
   return si * p.to_unit;
+}
+
+FullLoadAnswer predict_full_load_row(const PreparedRow& row,
+                                     const std::shared_ptr<const LatencyModel>& latency,
+                                     const ParamSet& efficiency,
+                                     const std::shared_ptr<const MemoryModel>& memory,
+                                     const ServingModel& serving) {
+  const RowPlan& p = row.plan;
+  const RowEvaluation re(row, latency, efficiency, memory);
+  const Evaluator& ev = re.evaluator();
+  const std::int64_t osl = re.output();
+  Evaluation scratch;
+  HostStepTimer timer(ev, p.config, re.layout(), scratch);
+  FullLoadAnswer a;
+  a.engine = p.engine_label;
+  // The batch limit: the engine's KV capacity (continuous batching at its worst moment), else the
+  // memory model's budget at ISL + OSL; and the version's cap on sequences.
+  std::int64_t limit = 0;
+  if (ev.engine_kv().active()) {
+    const EngineKvCapacity cap =
+        engine_kv_capacity(ev, ev.engine_kv(), p.config, re.layout(), kFullLoadProfileTokens);
+    a.kv_tokens = cap.tokens;
+    limit = engine_max_batch(cap.tokens, p.input, osl, cap.block, true);
+  } else {
+    for (const std::int64_t b : kMaxThroughputBatches)
+      if (timer.kv_fits(b, p.input + osl)) limit = b;
+  }
+  if (p.engine_max_batch > 0) limit = std::min(limit, p.engine_max_batch);
+  const ServingRequest request{.input = p.input, .output = osl};
+  double best = -1;
+  std::string why = "no batch's KV fits";
+  for (const std::int64_t b : kMaxThroughputBatches) {
+    if (b > limit) break;
+    ServingMetrics m;
+    serving.evaluate(ev.context(), p.config, request, ServingPoint{.batch = b, .token_budget = 0}, timer, m);
+    if (m.infeasible != nullptr) {
+      why = std::string("serving model: ") + m.infeasible;
+      continue;
+    }
+    if (!m.kv_fits) continue;
+    const double dp = static_cast<double>(p.config.dp);
+    double v = dp * m.tokens_per_s;
+    if (p.derived == Derived::tokens_per_s_per_pe) v /= static_cast<double>(p.n_devices);
+    if (p.derived == Derived::requests_per_s) v = dp * m.requests_per_s;
+    if (v > best) {
+      best = v;
+      a.batch = b;
+    }
+  }
+  if (best < 0)
+    throw Error("full load: " + why + " (batch limit " + std::to_string(limit) + " per replica at ISL " +
+                std::to_string(p.input) + " + OSL " + std::to_string(osl) + ")");
+  a.value = best * p.to_unit;
+  return a;
 }
 
 }  // namespace tessera::validation

@@ -33,4 +33,21 @@ TESSERA_API double predict_serving_row(const PreparedRow& row,
                                        const std::shared_ptr<const MemoryModel>& memory,
                                        const ServingModel& serving);
 
+// A full-load row (Measure::full_load, `serve --max-throughput`'s question): the best of the row's
+// throughput over kMaxThroughputBatches per replica up to the batch the row's engine admits (its
+// KV rule at kFullLoadProfileTokens, continuous batching at its worst moment; no rule: the memory
+// model's budget at ISL + OSL) and the version's cap, no token budget. Throws Error when no batch
+// runs.
+struct FullLoadAnswer {
+  double value = 0;            // in the row's unit
+  std::int64_t batch = 0;      // per replica, where the best was found
+  std::int64_t kv_tokens = 0;  // the engine's KV capacity per replica (0: no rule)
+  std::string engine;          // "tensorrt-llm@1.1", or ""
+};
+TESSERA_API FullLoadAnswer predict_full_load_row(const PreparedRow& row,
+                                                 const std::shared_ptr<const LatencyModel>& latency,
+                                                 const ParamSet& efficiency,
+                                                 const std::shared_ptr<const MemoryModel>& memory,
+                                                 const ServingModel& serving);
+
 }  // namespace tessera::validation

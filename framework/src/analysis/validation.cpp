@@ -64,6 +64,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     serving = registry.create_serving(serving_choice);
   }
 
+  std::shared_ptr<const ServingModel> full_load_serving = serving;  // made when a full-load row needs it
+
   std::vector<ModelReport> reports;
   for (const std::string& name : options.latency) {
     const LoadedPlugin& plugin =
@@ -164,8 +166,22 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
                 .first;
       double predicted = 0;
       CollectiveDetail detail;
+      FullLoadAnswer full;
       try {
-        predicted = predict_row(*prepared[i], lat, eff->second, memory, &detail);
+        if (p.measure == Measure::full_load) {
+          // A throughput at full load: serve --max-throughput's question, through the serving model
+          // (--serving, else the default).
+          if (!full_load_serving) {
+            PluginChoice c;
+            c.name = options.serving.empty() ? plugin_defaults::kServing : options.serving;
+            c.where = SourceLocation{"--serving", 0, 0};
+            full_load_serving = registry.create_serving(c);
+          }
+          full = predict_full_load_row(*prepared[i], lat, eff->second, memory, *full_load_serving);
+          predicted = full.value;
+        } else {
+          predicted = predict_row(*prepared[i], lat, eff->second, memory, &detail);
+        }
       } catch (const Error& e) {
         rep.unmapped.push_back({r.id, r.source, r.metric, e.what()});
         continue;
@@ -178,6 +194,12 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       res.framework = p.framework;
       res.framework_version = p.framework_version;
       res.bound = p.bound;
+      if (p.measure == Measure::full_load) {
+        res.full_load = true;
+        res.full_load_batch = full.batch;
+        res.full_load_kv_tokens = full.kv_tokens;
+        res.engine = full.engine;
+      }
       res.measured = p.measured;
       res.predicted = predicted;
       res.ape = std::abs(predicted - p.measured) / p.measured;

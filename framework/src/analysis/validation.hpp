@@ -26,6 +26,11 @@ struct RowResult {
   std::string framework_version;                // the version the software column states ("" = none)
   double measured = 0, predicted = 0, ape = 0;  // ape: |predicted - measured| / measured
   bool bound = false;  // a ceiling, not an estimate (RowPlan::bound): in no median but its group's
+  // A full-load row (analysis/serving_rows.hpp predict_full_load_row): the batch per replica that
+  // gave the best, the engine's KV capacity per replica (0: no rule) and its rule ("" none).
+  bool full_load = false;
+  std::int64_t full_load_batch = 0, full_load_kv_tokens = 0;
+  std::string engine;
   // Collective rows: the plan, the machine file stem and what the physics chose.
   bool is_collective = false;
   CollectivePlan collective;

@@ -2,9 +2,12 @@
 #include "scenario/framework_profile.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "core/nearest_name.hpp"
 #include "core/safe_text.hpp"
@@ -276,6 +279,80 @@ const std::vector<std::string>& kv_rule_knobs(KvRule r) {
       break;
   }
   return none;
+}
+
+void apply_kv_knob(EngineKv& e, const std::string& knob, double value) {
+  if (knob == "gpu_memory") {
+    e.gpu_memory = value;
+  } else if (knob == "activation_per_vocab") {
+    e.activation_per_vocab = value;
+  } else if (knob == "non_torch") {
+    e.non_torch = value;
+  } else if (knob == "non_torch_tp") {
+    e.non_torch_tp = value;
+  } else if (knob == "load_overhead") {
+    e.load_overhead = value;
+  } else if (knob == "block_size" || knob == "page_size" || knob == "tokens_per_block") {
+    e.block = static_cast<std::int64_t>(value);
+  } else if (knob == "max_tokens") {
+    e.max_tokens = static_cast<std::int64_t>(value);
+  } else {
+    e.memory_fraction = value;
+  }
+}
+
+EngineKv engine_kv_defaults(const FrameworkProfile& profile, const FrameworkVersion& v) {
+  EngineKv e;
+  e.rule = v.kv_cache.rule;
+  e.label = profile.title + " " + v.version;
+  for (const KvKnobValue& k : v.kv_cache.defaults) apply_kv_knob(e, k.name, k.value);
+  return e;
+}
+
+namespace {
+
+// "0.19.0" -> {0, 19, 0}; "1.0" -> {1, 0}; the leading numeric fields only ("0.4.3+rocm614" ->
+// {0, 4, 3}); empty when the text does not start with a number.
+std::vector<long> version_fields(const std::string& text) {
+  std::vector<long> out;
+  std::size_t i = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    long n = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && n < 100000)
+      n = n * 10 + (text[i++] - '0');
+    out.push_back(n);
+    if (i < text.size() && text[i] == '.')
+      ++i;
+    else
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+const FrameworkVersion& nearest_version(const FrameworkProfile& profile, const std::string& version) {
+  const std::vector<long> want = version_fields(version);
+  if (want.empty()) return profile.versions.front();  // newest first: the default
+  // The listed versions just below and just above `want` (as tuples of numbers); of the two the
+  // one sharing more leading fields, then the nearer in the first differing field, then the newer.
+  const FrameworkVersion* below = nullptr;
+  const FrameworkVersion* above = nullptr;
+  for (const FrameworkVersion& v : profile.versions) {
+    const std::vector<long> have = version_fields(v.version);
+    if (have <= want && (!below || version_fields(below->version) < have)) below = &v;
+    if (have >= want && (!above || have < version_fields(above->version))) above = &v;
+  }
+  if (!below) return above ? *above : profile.versions.front();
+  if (!above) return *below;
+  auto closeness = [&](const FrameworkVersion& v) {
+    const std::vector<long> have = version_fields(v.version);
+    std::size_t k = 0;
+    while (k < want.size() && k < have.size() && want[k] == have[k]) ++k;
+    const long gap = k < want.size() && k < have.size() ? std::labs(want[k] - have[k]) : 0;
+    return std::make_pair(-static_cast<long>(k), gap);
+  };
+  return closeness(*below) < closeness(*above) ? *below : *above;
 }
 
 bool kv_knob_is_bytes(const std::string& knob) {

@@ -126,6 +126,17 @@ struct FrameworkProfile {
   SourceLocation where;
 };
 
+// A version's KV rule with its defaults (the scenario's `engine:` keys then apply on top).
+TESSERA_API EngineKv engine_kv_defaults(const FrameworkProfile& profile, const FrameworkVersion& v);
+// Sets one `engine:` knob (kv_rule_knobs) of `e` to `value` (bytes, a fraction or a token count).
+TESSERA_API void apply_kv_knob(EngineKv& e, const std::string& knob, double value);
+// The listed version nearest `version` ("0.4.3+rocm614", "10.2"), by its leading numbers: of the
+// listed versions just below and just above it, the one sharing more leading fields, then the
+// nearer in the first differing field, ties to the newer (only one side: that one); the newest
+// listed when `version` does not start with a number.
+TESSERA_API const FrameworkVersion& nearest_version(const FrameworkProfile& profile,
+                                                    const std::string& version);
+
 struct FrameworkCatalog {
   std::string file;
   std::vector<FrameworkProfile> frameworks;

@@ -220,29 +220,8 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
   Diags d;
   const FrameworkVersion& v = s.framework.version();
   EngineKv& e = s.engine_kv;
-  e = EngineKv{};
-  e.rule = v.kv_cache.rule;
-  e.label = s.framework.profile.title + " " + v.version;
-  auto apply = [&](const std::string& knob, double value) {
-    if (knob == "gpu_memory") {
-      e.gpu_memory = value;
-    } else if (knob == "activation_per_vocab") {
-      e.activation_per_vocab = value;
-    } else if (knob == "non_torch") {
-      e.non_torch = value;
-    } else if (knob == "non_torch_tp") {
-      e.non_torch_tp = value;
-    } else if (knob == "load_overhead") {
-      e.load_overhead = value;
-    } else if (knob == "block_size" || knob == "page_size" || knob == "tokens_per_block") {
-      e.block = static_cast<std::int64_t>(value);
-    } else if (knob == "max_tokens") {
-      e.max_tokens = static_cast<std::int64_t>(value);
-    } else {
-      e.memory_fraction = value;
-    }
-  };
-  for (const KvKnobValue& k : v.kv_cache.defaults) apply(k.name, k.value);
+  e = engine_kv_defaults(s.framework.profile, v);
+  auto apply = [&](const std::string& knob, double value) { apply_kv_knob(e, knob, value); };
   if (!engine) return;
   if (!engine->is_mapping()) {
     d.error(engine->where,

@@ -1,5 +1,6 @@
 #include "studies/serve_entry.hpp"
 
+#include "analysis/max_throughput.hpp"
 #include "studies/documents/capacity_document.hpp"
 #include "studies/documents/points_json.hpp"
 #include "studies/documents/provenance.hpp"
@@ -112,6 +113,14 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
   r.provenance = provenance_json(context.registry());             // what produced it (docs/report.md)
   r.document["provenance"] = r.provenance;
   return r;
+}
+
+std::vector<std::string> max_throughput_overrides() {
+  std::string batches;
+  for (const std::int64_t b : kMaxThroughputBatches)
+    batches += (batches.empty() ? "" : ",") + std::to_string(b);
+  return {"serving.slo={}", "sweep.serving.batch=[" + batches + "]",
+          "plugins.objectives=[tokens_per_s_per_pe, tokens_per_s_per_user]"};
 }
 
 }  // namespace tessera::studies

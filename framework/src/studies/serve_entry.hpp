@@ -74,4 +74,9 @@ struct ServeStudyResult {
 
 TESSERA_API ServeStudyResult serve(const StudyContext& context, const ServeOptions& options);
 
+// The `--set` overrides of the maximum-throughput question (`serve --max-throughput`, docs/
+// accuracy.md "Full-load rows"), applied after the user's: no SLO, the batch grid of
+// kMaxThroughputBatches (the engine's admission drops what does not fit), tokens/s/PE first.
+TESSERA_API std::vector<std::string> max_throughput_overrides();
+
 }  // namespace tessera::studies

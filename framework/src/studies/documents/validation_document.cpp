@@ -50,6 +50,10 @@ nlohmann::json report_json(const ModelReport& rep) {
     }
     if (!r.framework_version.empty()) row["framework_version"] = r.framework_version;
     if (r.bound) row["bound"] = true;
+    if (r.full_load)
+      row["full_load"] = {{"batch_per_replica", r.full_load_batch},
+                          {"kv_capacity_tokens", r.full_load_kv_tokens},
+                          {"engine_rule", r.engine}};
     if (r.serving)
       row["serving"] = {{"model", rep.serving}, {"predicted", r.serving_predicted}, {"ape", r.serving_ape}};
     if (r.simulated) {

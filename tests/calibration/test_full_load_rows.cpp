@@ -1,0 +1,172 @@
+// `validate-data`'s full-load rows (analysis/serving_rows.hpp predict_full_load_row, docs/accuracy.md
+// "Full-load rows"): a throughput measured at full load with no batch stated is predicted as `serve
+// --max-throughput` answers it: the best over the batches the row's engine admits.
+#include <catch2/catch.hpp>
+#include "tessera_build_paths.hpp"
+
+#include "analysis/row_evaluation.hpp"
+#include "analysis/serving_rows.hpp"
+#include "analysis/validation.hpp"
+#include "eval/engine_kv.hpp"
+#include "eval/host_step_timer.hpp"
+#include "host/plugin_registry.hpp"
+#include "registry_fixture.hpp"
+#include "row_fixture.hpp"
+#include "scenario/framework_profile.hpp"
+
+// This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
+namespace test_full_load_rows {
+
+using namespace tessera;
+using tessera::test::registry;
+using tessera::test::shipped_aliases;
+using namespace tessera::validation;
+
+namespace {
+
+const std::string kRoot = TESSERA_SOURCE_DIR;
+
+// vLLM 0.19.0 serving Llama-3.1-8B bf16 on one H100 at full load, 1024 in / 256 out.
+DataRow full_load_row() {
+  DataRow r = test::synthetic_decode_row("throughput_out", "5000", "tok/s");
+  r.software = "vLLM 0.19.0";
+  r.batch = "";
+  r.notes = "output throughput under maximum load (clients send with no delay)";
+  return r;
+}
+
+struct Models {
+  std::shared_ptr<const MemoryModel> memory;
+  std::shared_ptr<const LatencyModel> latency;
+  std::shared_ptr<const ServingModel> serving;
+  Models() {
+    PluginChoice c;
+    c.name = "standard";
+    memory = registry().create_memory(c);
+    c.name = "calibrated";
+    latency = registry().create_latency(c);
+    c.name = "aggregated";
+    serving = registry().create_serving(c);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("full-load rows: which rows and the engine of their framework", "[validate-data][full-load]") {
+  const RowPlan p = plan_row(full_load_row(), shipped_aliases(), kRoot);
+  REQUIRE(p.mapped);
+  CHECK(p.measure == Measure::full_load);
+  CHECK(p.group == kGroupFullLoad);
+  CHECK(p.input == 1024);
+  CHECK(p.output == 256);
+  CHECK(p.engine_label == "vllm@0.19.0");
+  CHECK(p.engine_kv.rule == KvRule::vllm);
+  // The nearest listed version: 0.4.3 -> 0.11.2 (0.x nearest in its minor), a version of no
+  // listed framework -> no rule (the memory model's budget decides).
+  DataRow old = full_load_row();
+  old.software = "vLLM 0.4.3+rocm614";
+  CHECK(plan_row(old, shipped_aliases(), kRoot).engine_label == "vllm@0.11.2");
+  DataRow nim = full_load_row();
+  nim.software = "NVIDIA NIM 1.2";
+  const RowPlan pn = plan_row(nim, shipped_aliases(), kRoot);
+  REQUIRE(pn.mapped);
+  CHECK(pn.engine_label.empty());
+  CHECK_FALSE(pn.engine_kv.active());
+  // Without the notes' full load a row with no batch stays unmapped; full load needs ISL and OSL.
+  DataRow plain = full_load_row();
+  plain.notes = "";
+  CHECK(plan_row(plain, shipped_aliases(), kRoot).reason == "batch not stated");
+  DataRow no_isl = full_load_row();
+  no_isl.input_len = "";
+  const RowPlan pi = plan_row(no_isl, shipped_aliases(), kRoot);
+  CHECK_FALSE(pi.mapped);
+  CHECK(pi.reason.find("ISL and OSL must be stated") != std::string::npos);
+  // A latency at full load is not a throughput: it stays unmapped.
+  DataRow ttft = full_load_row();
+  ttft.metric = "ttft";
+  ttft.unit = "ms";
+  CHECK_FALSE(plan_row(ttft, shipped_aliases(), kRoot).mapped);
+}
+
+TEST_CASE("full-load rows: nearest listed framework version", "[validate-data][full-load]") {
+  const FrameworkCatalog cat = load_framework_catalog(default_frameworks_path(kRoot));
+  const FrameworkProfile* vllm = nullptr;
+  const FrameworkProfile* trt = nullptr;
+  for (const FrameworkProfile& f : cat.frameworks) {
+    if (f.name == "vllm") vllm = &f;
+    if (f.name == "tensorrt-llm") trt = &f;
+  }
+  REQUIRE(vllm);
+  REQUIRE(trt);
+  CHECK(nearest_version(*vllm, "").version == "0.19.0");  // none stated: the newest
+  CHECK(nearest_version(*vllm, "main").version == "0.19.0");
+  CHECK(nearest_version(*vllm, "0.12.0").version == "0.12.0");
+  CHECK(nearest_version(*vllm, "0.12").version == "0.12.0");
+  CHECK(nearest_version(*vllm, "0.17.1").version == "0.19.0");
+  CHECK(nearest_version(*vllm, "0.4.3+rocm614").version == "0.11.2");
+  CHECK(nearest_version(*trt, "1.0.0rc4").version == "1.0");
+  CHECK(nearest_version(*trt, "0.20.0").version == "1.0");  // none below: the first above
+  CHECK(nearest_version(*trt, "10.2").version == "1.1");    // none above: the last below
+  CHECK(nearest_version(*trt, "1.2.1").version == "1.1");
+}
+
+TEST_CASE("full-load rows: the best over the batches the engine admits", "[validate-data][full-load]") {
+  const Models m;
+  const DataRow r = full_load_row();
+  const RowPlan p = plan_row(r, shipped_aliases(), kRoot);
+  REQUIRE(p.mapped);
+  const PreparedRow prep = prepare_row(r, p);
+  const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, p.machine_file);
+  const FullLoadAnswer a = predict_full_load_row(prep, m.latency, eff, m.memory, *m.serving);
+  CHECK(a.engine == "vllm@0.19.0");
+  CHECK(a.kv_tokens > 0);
+  REQUIRE(a.batch > 0);
+  // The batch found is one the engine admits: its worst moment fits the engine's pool.
+  CHECK(engine_worst_tokens(a.batch, 1024, 256, p.engine_kv.block, true) <= a.kv_tokens);
+  // And no admitted batch of the grid does better: recompute each through the serving model.
+  const RowEvaluation re(prep, m.latency, eff, m.memory);
+  Evaluation scratch;
+  HostStepTimer timer(re.evaluator(), p.config, re.layout(), scratch);
+  double best = 0;
+  std::int64_t best_b = 0;
+  for (const std::int64_t b : kMaxThroughputBatches) {
+    if (engine_worst_tokens(b, 1024, 256, p.engine_kv.block, true) > a.kv_tokens) break;
+    ServingMetrics sm;
+    m.serving->evaluate(re.evaluator().context(), p.config, ServingRequest{.input = 1024, .output = 256},
+                        ServingPoint{.batch = b, .token_budget = 0}, timer, sm);
+    if (sm.kv_fits && sm.infeasible == nullptr && sm.tokens_per_s > best) {
+      best = sm.tokens_per_s;
+      best_b = b;
+    }
+  }
+  CHECK(a.batch == best_b);
+  CHECK(a.value == Approx(best).epsilon(1e-12));
+}
+
+TEST_CASE("full-load rows: a precision the row leaves unstated read from another source",
+          "[validate-data][full-load]") {
+  // data/aliases.yaml `precisions:`: TensorRT-LLM's Llama-3.3-70B NVFP4 checkpoint.
+  DataRow r = full_load_row();
+  r.software = "TensorRT-LLM, PyTorch backend (trtllm-bench throughput; release not stated on the page)";
+  r.model = "Llama 3.3 70B";
+  r.hardware = "B200 180GB (DGX B200)";
+  r.precision =
+      "FP4 weights (column 'FP4'; ModelOpt-quantized weights, the page lists the checkpoint "
+      "nvidia/Llama-3.3-70B-Instruct-FP4); activation and KV-cache dtype not stated";
+  const RowPlan p = plan_row(r, shipped_aliases(), kRoot);
+  REQUIRE(p.mapped);
+  CHECK(p.dtype.weights == DType::nvfp4);
+  CHECK(p.dtype.activations == DType::nvfp4);
+  CHECK(p.dtype.kv == DType::fp8);
+  REQUIRE(p.dtype.lm_head_weights);
+  CHECK(*p.dtype.lm_head_weights == DType::bf16);
+  CHECK(p.engine_label == "tensorrt-llm@1.1");
+  // Another checkpoint of the same page is not selected: its precision stays unstated.
+  r.precision =
+      "FP8 weights (column 'FP8'; ModelOpt-quantized weights, the page lists the checkpoint "
+      "nvidia/Qwen3-235B-A22B-FP8); activation and KV-cache dtype not stated";
+  r.model = "Qwen3-235B-A22B";
+  CHECK(plan_row(r, shipped_aliases(), kRoot).reason.find("part of it is not stated") != std::string::npos);
+}
+
+}  // namespace test_full_load_rows
