@@ -60,6 +60,8 @@ void bind_serve(ScenarioClass& c) {
   c.def("_serve", &serve, py::arg("threads") = py::none(), py::arg("top") = py::none(),
         py::arg("max_pes") = py::none(), py::arg("progress") = py::none(), py::arg("requests") = false,
         py::arg("simulate_top") = py::none());
+  // serve --max-throughput's overrides ("key=value"), for Scenario.for_max_throughput().
+  c.def_static("_max_throughput_overrides", &studies::max_throughput_overrides);
 }
 
 }  // namespace tessera::python

@@ -201,6 +201,15 @@ class Scenario:
         their own keep them): a name from machines/ ("dgx-h100"), a machine file, or a mapping."""
         return self._with("machine", machine)
 
+    def for_max_throughput(self) -> "Scenario":
+        """The same scenario asking `tessera serve --max-throughput`'s question: no SLO, the batch
+        grid 1..4096 (what the engine's KV rule admits, under `framework:`), tokens/s/PE first;
+        then `.serve()`. Its overrides follow the scenario's own set= ones."""
+        if self._recipe is None:
+            raise Error("for_max_throughput: this scenario was not loaded by Scenario.load or from_dict")
+        r = dict(self._recipe, set=list(self._recipe["set"]) + list(_tessera._Scenario._max_throughput_overrides()))
+        return Scenario._from_recipe(r)
+
     def _with(self, kind: str, value: Any) -> "Scenario":
         if self._recipe is None:
             raise Error(f"with_{kind}: this scenario was not loaded by Scenario.load or from_dict")

@@ -96,6 +96,21 @@ def test_serve_matches_cli_json(path, cli, tmp_path):
     assert (r.disaggregated is not None) == ("disaggregated" in expected)
 
 
+def test_max_throughput_matches_cli_json(cli, tmp_path):
+    # serve --max-throughput (after the user's --set) is Scenario.for_max_throughput().serve().
+    path = ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml"
+    out = tmp_path / "mt.json"
+    proc = cli("serve", path, "--set", "framework=vllm", "--max-throughput", "--json", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    expected = json.loads(out.read_text())
+    r = tessera.Scenario.load(path, set={"framework": "vllm"}).for_max_throughput().serve()
+    assert r.counts == expected["counts"]
+    assert r.best.tokens_per_s_per_pe == expected["best"]["tokens_per_s_per_pe"]
+    assert all(expected["slo"][k] is None for k in ("ttft_s", "tpot_s", "e2e_s"))
+    assert r.raw["framework"]["kv_capacity"] == expected["framework"]["kv_capacity"]
+    assert expected["framework"]["kv_capacity"]["tokens"] > 0
+
+
 def test_step_scenario_refused_by_serve(small):
     with pytest.raises(tessera.InputError, match="use Scenario.run"):
         tessera.Scenario.load(small).serve()

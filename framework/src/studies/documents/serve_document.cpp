@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "eval/engine_kv.hpp"
 #include "studies/documents/band_json.hpp"
 #include "studies/documents/config_json.hpp"
 #include "studies/documents/dp_groups.hpp"
@@ -179,7 +180,33 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
                     {"direction", a.direction == Direction::maximize ? "maximize" : "minimize"},
                     {"unit", a.unit}});
   j["objectives"] = axes;
-  if (s.framework.set) j["framework"] = framework_json(s, &c);
+  if (s.framework.set) {
+    j["framework"] = framework_json(s, &c);
+    if (const ServeRecord* b = res.best()) {
+      // The engine's KV pool of the best configuration (docs/physics.md §10.1), in SI.
+      const Evaluator& ev = session.evaluator();
+      Evaluation scratch;
+      ev.layout_for(b->config, scratch);
+      if (ev.engine_kv().active() && scratch.layout.valid) {
+        const EngineKvCapacity cap =
+            engine_kv_capacity(ev, ev.engine_kv(), b->config, scratch.layout, b->point.token_budget);
+        const bool staggered = s.plugins.serving.name != "static";
+        j["framework"]["kv_capacity"] = {
+            {"rule", ev.engine_kv().label},
+            {"tokens", cap.tokens},
+            {"block_tokens", cap.block},
+            {"memory_bytes", cap.memory_bytes},
+            {"memory_fraction", cap.fraction},
+            {"weights_bytes", cap.weights_bytes},
+            {"activation_bytes", cap.activation_bytes},
+            {"other_bytes", cap.other_bytes},
+            {"kv_bytes_per_token", cap.kv_bytes_per_token},
+            {"profile_tokens", cap.profile_tokens},
+            {"max_batch",
+             engine_max_batch(cap.tokens, s.workload.input, s.workload.output, cap.block, staggered)}};
+      }
+    }
+  }
   j["counts"] = {{"enumerated", c.enumerated},
                  {"configurations", c.configurations},
                  {"over_pe_budget", c.over_budget},
