@@ -13,6 +13,7 @@
 #include "analysis/alias_table.hpp"
 #include "analysis/measurement_csv.hpp"
 #include "analysis/row_plan.hpp"
+#include "analysis/row_precision.hpp"
 #include "row_fixture.hpp"
 #include "tessera/error.hpp"
 
@@ -173,8 +174,14 @@ TEST_CASE("alias rules: precisions - every rule selects a shipped row and a bad 
     int selected = 0;
     for (const char* f : {"measurements.csv", "measurements-2024-2026.csv", "measurements-h200.csv",
                           "measurements-serving.csv"})
-      for (const DataRow& r : read_measurements(kRoot + "/data/" + f))
-        if (select_precision(a.precisions, r.precision, r.model, r.source_locator) == &pr) ++selected;
+      for (const DataRow& r : read_measurements(kRoot + "/data/" + f)) {
+        if (select_precision(a.precisions, r.precision, r.model, r.source_locator) != &pr) continue;
+        ++selected;
+        // A rule applies only where the column leaves part of the precision unstated.
+        std::string why;
+        CHECK_FALSE(dtypes_from_precision(r.precision, why));
+        CHECK(why.find("part of it is not stated") != std::string::npos);
+      }
     CHECK(selected > 0);
     CHECK(!pr.source.empty());
   }

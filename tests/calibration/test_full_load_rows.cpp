@@ -2,6 +2,9 @@
 // "Full-load rows"): a throughput measured at full load with no batch stated is predicted as `serve
 // --max-throughput` answers it: the best over the batches the row's engine admits.
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include "tessera_build_paths.hpp"
 
 #include "analysis/row_evaluation.hpp"
@@ -10,6 +13,7 @@
 #include "eval/engine_kv.hpp"
 #include "eval/host_step_timer.hpp"
 #include "host/plugin_registry.hpp"
+#include "output_test_util.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"
 #include "scenario/framework_profile.hpp"
@@ -117,30 +121,46 @@ TEST_CASE("full-load rows: the best over the batches the engine admits", "[valid
   REQUIRE(p.mapped);
   const PreparedRow prep = prepare_row(r, p);
   const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, p.machine_file);
-  const FullLoadAnswer a = predict_full_load_row(prep, m.latency, eff, m.memory, *m.serving);
-  CHECK(a.engine == "vllm@0.19.0");
-  CHECK(a.kv_tokens > 0);
-  REQUIRE(a.batch > 0);
-  // The batch found is one the engine admits: its worst moment fits the engine's pool.
-  CHECK(engine_worst_tokens(a.batch, 1024, 256, p.engine_kv.block, true) <= a.kv_tokens);
-  // And no admitted batch of the grid does better: recompute each through the serving model.
-  const RowEvaluation re(prep, m.latency, eff, m.memory);
-  Evaluation scratch;
-  HostStepTimer timer(re.evaluator(), p.config, re.layout(), scratch);
-  double best = 0;
-  std::int64_t best_b = 0;
-  for (const std::int64_t b : kMaxThroughputBatches) {
-    if (engine_worst_tokens(b, 1024, 256, p.engine_kv.block, true) > a.kv_tokens) break;
-    ServingMetrics sm;
-    m.serving->evaluate(re.evaluator().context(), p.config, ServingRequest{.input = 1024, .output = 256},
-                        ServingPoint{.batch = b, .token_budget = 0}, timer, sm);
-    if (sm.kv_fits && sm.infeasible == nullptr && sm.tokens_per_s > best) {
-      best = sm.tokens_per_s;
-      best_b = b;
-    }
+  // calibrated with the row's framework profile, as validate-data and a scenario's framework: give it.
+  PluginChoice lc;
+  lc.name = "calibrated";
+  for (const auto& [k, v] :
+       {std::pair<std::string, std::string>{"framework", "vllm"}, {"framework_version", "0.19.0"}}) {
+    RawParam rp;
+    rp.key = k;
+    rp.text = v;
+    lc.params.push_back(rp);
   }
-  CHECK(a.batch == best_b);
-  CHECK(a.value == Approx(best).epsilon(1e-12));
+  const auto latency = registry().create_latency(lc);
+  const FullLoadAnswer a = predict_full_load_row(prep, latency, eff, m.memory, *m.serving);
+  CHECK(a.engine == "vllm@0.19.0");
+  REQUIRE(a.batch > 0);
+  CHECK(a.kv_tokens > 0);
+  // The batch found is one the engine admits: its worst moment fits the pool at that many sequences.
+  CHECK(engine_worst_tokens(a.batch, 1024, 256, p.engine_kv.block, true) <= a.kv_tokens);
+  // Another path to the same answer: `tessera serve` on the row as a scenario (the row's model,
+  // machine, framework and lengths; tp 1; no SLO; the grid and the answer's batch at the engines'
+  // 8192-token budget): its best tokens/s is the row's prediction, and its best batch the row's.
+  test::TempDir dir;
+  std::string batches;
+  for (const std::int64_t b : kMaxThroughputBatches) batches += std::to_string(b) + ", ";
+  batches += std::to_string(a.batch);
+  std::ofstream(dir / "row.yaml")
+      << "schema_version: 1\nkind: scenario\nmodel: llama3.1-8b\nmachine: dgx-h100\n"
+         "framework: vllm@0.19.0\nworkload: {mode: serve, input: 1024, output: 256}\n"
+         "sweep:\n  parallelism: {tp: [1], pp: [1], dp: [1]}\n"
+         "  serving: {batch: ["
+      << batches << "], token_budget: [8192]}\nserving: {max_pes: 1}\n";
+  const std::string cmd = "TESSERA_PLUGIN_PATH= TESSERA_DATA_DIR=" + kRoot + " " +
+                          std::string(TESSERA_BINARY_DIR) + "/bin/tessera serve " + (dir / "row.yaml") +
+                          " --json " + (dir / "out.json") + " -q >/dev/null 2>" + (dir / "err.txt");
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir / "out.json"));
+  INFO(j["best"].dump());
+  CHECK(j["best"]["batch"].get<std::int64_t>() == a.batch);
+  CHECK(j["best"]["tokens_per_s"].get<double>() == Approx(a.value).epsilon(1e-9));
+  CHECK(j["framework"]["kv_capacity"]["tokens"].get<std::int64_t>() == a.kv_tokens);
+  CHECK(j["framework"]["kv_capacity"]["max_batch"].get<std::int64_t>() >= a.batch);
 }
 
 TEST_CASE("full-load rows: a precision the row leaves unstated read from another source",

@@ -86,7 +86,7 @@ TEST_CASE("replica KV - the memory plugin's largest fit in whole blocks") {
   Evaluation holder, scratch;
   session.evaluator().layout_for(c, holder);
   HostStepTimer timer(session.evaluator(), c, holder.layout, scratch);
-  const ReplicaKv kv = replica_kv(session.evaluator(), c, holder.layout, timer, 8192);
+  const ReplicaKv kv = replica_kv(session.evaluator(), c, holder.layout, timer, 8192, 64);
   CHECK_FALSE(kv.engine_rule);
   CHECK(kv.block_tokens == 16);
   const std::int64_t tokens = kv.blocks * kv.block_tokens;

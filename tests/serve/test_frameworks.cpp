@@ -317,6 +317,15 @@ TEST_CASE("frameworks: words a data file writes unquoted into launch scripts mus
   CHECK_THAT(error_with("literal: \"{backend: DEFAULT}\"", "literal: \"{backend: DEFAULT}\\nx: 1\""),
              Catch::Contains(".literal: expected one line of printable text"));
   CHECK(error_with("command: vllm serve {model}", "command: vllm serve {model}").empty());
+  // The KV knobs' defaults are checked as a scenario's engine: block is (issue 35).
+  CHECK_THAT(error_with("gpu_memory_utilization: {value: 0.9,", "gpu_memory_utilization: {value: 7,"),
+             Catch::Contains("gpu_memory_utilization.value: expected a memory fraction in (0, 1]"));
+  CHECK_THAT(error_with("gpu_memory_utilization: {value: 0.9,", "gpu_memory_utilization: {value: auto,"),
+             Catch::Contains("`auto` is SGLang's mem_fraction_static only"));
+  CHECK_THAT(error_with("block_size: {value: 16,", "block_size: {value: 1e30,"),
+             Catch::Contains("block_size.value: expected a block of 1 to 65536 tokens"));
+  CHECK_THAT(error_with("non_torch: {value: 0.25 GiB,", "non_torch: {value: -1 GiB,"),
+             Catch::Contains("non_torch.value: expected a non-negative"));
 }
 
 TEST_CASE("frameworks: a value with quotes is one word for sh and parses back") {

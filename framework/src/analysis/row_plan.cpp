@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <system_error>
 
@@ -310,33 +309,37 @@ std::string source_label(const std::string& source) {
 
 // A throughput measured at full load: the notes say the clients sent without waiting.
 bool full_load_stated(const std::string& notes) {
-  for (const char* w : {"maximum load", "infinite rate", "full load"})
+  for (const char* w : {"under maximum load", "at maximum load", "at full load", "infinite rate"})
     if (contains_ci(notes, w)) return true;
   return false;
 }
 
 // The KV rule of framework `name` at the listed version nearest `version` (data_root's
-// data/frameworks.yaml, read once per root); rule none when the file does not list it.
+// data/frameworks.yaml), and its default cap on sequences (the batch flag's default when a plain
+// number, as TensorRT-LLM's --max_batch_size 2048; the version's max_batch); rule none when the
+// file does not list the framework. Read per full-load row (a few), so an edited file is seen.
 void resolve_engine(const std::string& root, const std::string& name, const std::string& version,
                     RowPlan& p) {
-  static std::mutex lock;
-  static std::map<std::string, FrameworkCatalog> catalogs;
-  const std::lock_guard<std::mutex> hold(lock);
-  auto it = catalogs.find(root);
-  if (it == catalogs.end()) {
-    FrameworkCatalog c;
-    std::error_code ec;
-    if (fs::is_regular_file(default_frameworks_path(root), ec))
-      c = load_framework_catalog(default_frameworks_path(root));
-    it = catalogs.emplace(root, std::move(c)).first;
-  }
-  for (const FrameworkProfile& f : it->second.frameworks)
-    if (f.name == name && !f.versions.empty()) {
-      const FrameworkVersion& v = nearest_version(f, version);
-      p.engine_kv = engine_kv_defaults(f, v);
-      p.engine_label = f.name + "@" + v.version;
-      p.engine_max_batch = v.max_batch;
+  std::error_code ec;
+  if (!fs::is_regular_file(default_frameworks_path(root), ec)) return;
+  const FrameworkCatalog catalog = load_framework_catalog(default_frameworks_path(root));
+  for (const FrameworkProfile& f : catalog.frameworks) {
+    if (f.name != name || f.versions.empty()) continue;
+    const FrameworkVersion& v = nearest_version(f, version);
+    p.engine_kv = engine_kv_defaults(f, v);
+    p.engine_label = f.name + "@" + v.version;
+    p.engine_max_batch = v.max_batch;
+    for (const FrameworkFlag& flag : v.flags) {
+      const std::string& t = flag.default_text;
+      const bool number = !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+      });
+      if (flag.value.size() == 1 && flag.value.front() == FlagTerm::batch && number) {
+        const std::int64_t cap = std::stoll(t);
+        p.engine_max_batch = p.engine_max_batch > 0 ? std::min(p.engine_max_batch, cap) : cap;
+      }
     }
+  }
 }
 
 // A full-load row (Measure::full_load): ISL and OSL stated, the batch found by the prediction.
@@ -352,7 +355,12 @@ RowPlan& plan_full_load(const DataRow& row, const std::string& root, RowPlan& p)
   p.input = *in;
   p.output = *out;
   p.group = kGroupFullLoad;
-  resolve_engine(root, p.framework, p.framework_version, p);
+  try {
+    resolve_engine(root, p.framework, p.framework_version, p);
+  } catch (const std::exception& e) {  // a broken frameworks file: this row says why
+    unmapped(p, std::string("full load: the frameworks file: ") + e.what());
+    return p;
+  }
   p.mapped = true;
   return p;
 }

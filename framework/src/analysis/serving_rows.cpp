@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "analysis/row_evaluation.hpp"
 #include "eval/engine_kv.hpp"
@@ -131,30 +132,36 @@ FullLoadAnswer predict_full_load_row(const PreparedRow& row,
   const RowEvaluation re(row, latency, efficiency, memory);
   const Evaluator& ev = re.evaluator();
   const std::int64_t osl = re.output();
+  const std::int64_t budget = kFullLoadProfileTokens;  // the engines' default batched-token limit
   Evaluation scratch;
   HostStepTimer timer(ev, p.config, re.layout(), scratch);
+  timer.set_token_budget(budget);
   FullLoadAnswer a;
   a.engine = p.engine_label;
-  // The batch limit: the engine's KV capacity (continuous batching at its worst moment), else the
-  // memory model's budget at ISL + OSL; and the version's cap on sequences.
+  // The batch limit: what the engine admits (continuous batching at its worst moment, its pool at
+  // that many sequences), else the memory model's budget at ISL + OSL; and the version's default
+  // cap on sequences.
   std::int64_t limit = 0;
   if (ev.engine_kv().active()) {
-    const EngineKvCapacity cap =
-        engine_kv_capacity(ev, ev.engine_kv(), p.config, re.layout(), kFullLoadProfileTokens);
-    a.kv_tokens = cap.tokens;
-    limit = engine_max_batch(cap.tokens, p.input, osl, cap.block, true);
+    limit = engine_admitted_batch(ev, ev.engine_kv(), p.config, re.layout(), budget, p.input, osl, true);
   } else {
     for (const std::int64_t b : kMaxThroughputBatches)
       if (timer.kv_fits(b, p.input + osl)) limit = b;
   }
   if (p.engine_max_batch > 0) limit = std::min(limit, p.engine_max_batch);
+  // The grid below the limit, and the limit itself.
+  std::vector<std::int64_t> batches;
+  for (const std::int64_t b : kMaxThroughputBatches)
+    if (b < limit) batches.push_back(b);
+  if (limit > 0) batches.push_back(limit);
   const ServingRequest request{.input = p.input, .output = osl};
   double best = -1;
   std::string why = "no batch's KV fits";
-  for (const std::int64_t b : kMaxThroughputBatches) {
-    if (b > limit) break;
+  for (const std::int64_t b : batches) {
+    timer.set_max_sequences(b);
     ServingMetrics m;
-    serving.evaluate(ev.context(), p.config, request, ServingPoint{.batch = b, .token_budget = 0}, timer, m);
+    serving.evaluate(ev.context(), p.config, request, ServingPoint{.batch = b, .token_budget = budget}, timer,
+                     m);
     if (m.infeasible != nullptr) {
       why = std::string("serving model: ") + m.infeasible;
       continue;
@@ -167,6 +174,7 @@ FullLoadAnswer predict_full_load_row(const PreparedRow& row,
     if (v > best) {
       best = v;
       a.batch = b;
+      a.kv_tokens = ev.engine_kv().active() ? timer.engine_capacity().tokens : 0;
     }
   }
   if (best < 0)

@@ -34,10 +34,11 @@ TESSERA_API double predict_serving_row(const PreparedRow& row,
                                        const ServingModel& serving);
 
 // A full-load row (Measure::full_load, `serve --max-throughput`'s question): the best of the row's
-// throughput over kMaxThroughputBatches per replica up to the batch the row's engine admits (its
-// KV rule at kFullLoadProfileTokens, continuous batching at its worst moment; no rule: the memory
-// model's budget at ISL + OSL) and the version's cap, no token budget. Throws Error when no batch
-// runs.
+// throughput over kMaxThroughputBatches per replica below the batch the row's engine admits, and
+// that batch itself (its KV rule at kFullLoadProfileTokens and that many sequences, continuous
+// batching at its worst moment; no rule: the memory model's budget at ISL + OSL), capped by the
+// version's default max sequences; the token budget kFullLoadProfileTokens. Throws Error when no
+// batch runs.
 struct FullLoadAnswer {
   double value = 0;            // in the row's unit
   std::int64_t batch = 0;      // per replica, where the best was found

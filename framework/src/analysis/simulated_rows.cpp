@@ -108,8 +108,9 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
   Evaluation scratch;
   HostStepTimer timer(ev, p.config, re.layout(), scratch);
   timer.set_token_budget(kSimulatedTokenBudget);
+  timer.set_max_sequences(p.batch);
   const requests::ReplicaKv kv =
-      requests::replica_kv(ev, p.config, re.layout(), timer, kSimulatedTokenBudget);
+      requests::replica_kv(ev, p.config, re.layout(), timer, kSimulatedTokenBudget, p.batch);
 
   SimulatedRow out;
   out.clients = p.batch * p.config.dp;

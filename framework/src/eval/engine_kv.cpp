@@ -45,7 +45,8 @@ std::int64_t floor_tokens(double bytes, double per_token, std::int64_t block) {
 }  // namespace
 
 EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
-                                    const Layout& layout, std::int64_t profile_tokens) {
+                                    const Layout& layout, std::int64_t profile_tokens,
+                                    std::int64_t max_seqs) {
   EngineKvCapacity cap;
   if (!rule.active()) return cap;
   cap.engine = true;
@@ -76,8 +77,14 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
   const double M = cap.memory_bytes, W = cap.weights_bytes, b = cap.kv_bytes_per_token;
   switch (rule.rule) {
     case KvRule::vllm: {
-      // The profile's torch peak: the forward's transient set or the sampler's logits, the larger.
-      const double logits = rule.activation_per_vocab * static_cast<double>(ev.context().model->vocab);
+      // The profile's torch peak: the forward's transient set or the sampler's, the larger. The
+      // sampler runs min(max_num_seqs, max_num_batched_tokens) sequences' logits.
+      const std::int64_t seqs = max_seqs > 0            ? max_seqs
+                                : rule.max_num_seqs > 0 ? rule.max_num_seqs
+                                                        : profile_tokens;
+      cap.sampled_sequences = std::min(seqs, profile_tokens);
+      const double logits = rule.sampler_bytes * static_cast<double>(ev.context().model->vocab) *
+                            static_cast<double>(cap.sampled_sequences);
       cap.activation_bytes = std::max(p.transient_bytes, logits);
       cap.other_bytes = c.tp > 1 ? rule.non_torch_tp : rule.non_torch;
       cap.fraction = rule.memory_fraction;
@@ -95,7 +102,7 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
       cap.activation_bytes = p.transient_bytes;
       cap.fraction = rule.memory_fraction;
       cap.tokens = floor_tokens(cap.fraction * (M - W - cap.activation_bytes), b, cap.block);
-      if (rule.max_tokens > 0) {
+      if (rule.max_tokens > 0) {  // both at most 10^12 and 65536 (kv_knob_problem): no overflow
         const std::int64_t limit = (rule.max_tokens + cap.block - 1) / cap.block * cap.block;
         cap.tokens = std::min(cap.tokens, limit);
       }
@@ -109,11 +116,21 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
 
 std::int64_t engine_worst_tokens(std::int64_t batch, std::int64_t input, std::int64_t output,
                                  std::int64_t block, bool staggered) {
-  const std::int64_t B = std::max<std::int64_t>(1, batch);
-  const std::int64_t k = std::max<std::int64_t>(1, block);
-  if (!staggered) return B * ((input + output + k - 1) / k) * k;
-  const std::int64_t tokens = B * input + (output * (B + 1) + 1) / 2;
-  return ((tokens + k - 1) / k + B) * k;
+  // In double, then saturated: a hostile batch, length or block reads as "never fits", not as a
+  // wrapped (negative) count that would.
+  const double B = static_cast<double>(std::max<std::int64_t>(1, batch));
+  const double k = static_cast<double>(std::max<std::int64_t>(1, block));
+  const double I = static_cast<double>(std::max<std::int64_t>(0, input));
+  const double O = static_cast<double>(std::max<std::int64_t>(0, output));
+  double t = 0;
+  if (!staggered) {
+    t = B * std::ceil((I + O) / k) * k;
+  } else {
+    const double tokens = B * I + std::floor((O * (B + 1) + 1) / 2);
+    t = (std::ceil(tokens / k) + B) * k;
+  }
+  constexpr double kMax = 9.0e18;  // below INT64_MAX
+  return t >= kMax ? static_cast<std::int64_t>(kMax) : static_cast<std::int64_t>(t);
 }
 
 std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::int64_t output,
@@ -132,6 +149,26 @@ std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::in
   return lo;
 }
 
+std::int64_t engine_admitted_batch(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
+                                   const Layout& layout, std::int64_t profile_tokens, std::int64_t input,
+                                   std::int64_t output, bool staggered) {
+  auto admits = [&](std::int64_t b) {
+    const EngineKvCapacity cap = engine_kv_capacity(ev, rule, c, layout, profile_tokens, b);
+    return engine_worst_tokens(b, input, output, cap.block, staggered) <= cap.tokens;
+  };
+  if (!admits(1)) return 0;
+  std::int64_t lo = 1, hi = 2;  // admits(lo); worst grows and the pool shrinks with B: monotone
+  while (hi <= (std::int64_t{1} << 30) && admits(hi)) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (admits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 std::string describe_engine_kv(const EngineKv& rule, const EngineKvCapacity& cap) {
   char buf[320];
   const double M = cap.memory_bytes / kGiB, W = cap.weights_bytes / kGiB, A = cap.activation_bytes / kGiB,
@@ -139,10 +176,10 @@ std::string describe_engine_kv(const EngineKv& rule, const EngineKvCapacity& cap
   switch (rule.rule) {
     case KvRule::vllm:
       std::snprintf(buf, sizeof buf,
-                    "%s rule: %.2f x %.2f GiB - weights %.2f GiB - activation peak %.2f GiB at %lld tokens - "
-                    "non-torch %.2f GiB, blocks of %lld",
-                    rule.label.c_str(), cap.fraction, M, W, A, static_cast<long long>(cap.profile_tokens), N,
-                    static_cast<long long>(cap.block));
+                    "%s rule: %.2f x %.2f GiB - weights %.2f GiB - activation peak %.2f GiB at %lld tokens, "
+                    "%lld sequences - non-torch %.2f GiB, blocks of %lld",
+                    rule.label.c_str(), cap.fraction, M, W, A, static_cast<long long>(cap.profile_tokens),
+                    static_cast<long long>(cap.sampled_sequences), N, static_cast<long long>(cap.block));
       break;
     case KvRule::sglang:
       std::snprintf(

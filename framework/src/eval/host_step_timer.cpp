@@ -43,7 +43,7 @@ double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_
 
 const EngineKvCapacity& HostStepTimer::engine_capacity() {
   if (!capacity_known_) {
-    capacity_ = engine_kv_capacity(ev_, ev_.engine_kv(), c_, layout_, profile_tokens_);
+    capacity_ = engine_kv_capacity(ev_, ev_.engine_kv(), c_, layout_, profile_tokens_, max_sequences_);
     capacity_known_ = true;
   }
   return capacity_;

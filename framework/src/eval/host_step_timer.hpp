@@ -33,6 +33,11 @@ class TESSERA_API HostStepTimer final : public StepTimer {
     if (tokens != profile_tokens_) capacity_known_ = false;
     profile_tokens_ = tokens;
   }
+  // The serving point's batch: the engine's max sequences (vLLM's profile samples that many).
+  void set_max_sequences(std::int64_t sequences) {
+    if (sequences != max_sequences_) capacity_known_ = false;
+    max_sequences_ = sequences;
+  }
   // The framework's KV capacity for this configuration (engine false without one).
   const EngineKvCapacity& engine_capacity();
 
@@ -48,6 +53,7 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   const Layout& layout_;
   Evaluation& e_;
   std::int64_t profile_tokens_ = 0;
+  std::int64_t max_sequences_ = 0;
   bool capacity_known_ = false;
   EngineKvCapacity capacity_;
 };

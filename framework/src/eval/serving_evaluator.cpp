@@ -94,6 +94,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   }
   HostStepTimer timer(ev, c, step.layout, out.scratch);
   timer.set_token_budget(point.token_budget);
+  timer.set_max_sequences(point.batch);
   session_.serving()->evaluate(ev.context(), c, request_, point, timer, out.metrics);
   const ServingMetrics& m = out.metrics;
   // The memory at the peak KV, for the reports (the plugin decided the fit): a question asked of
@@ -202,8 +203,8 @@ std::string serving_reason(const Session& session, const ServingEvaluation& e) {
       const Workload& w = session.evaluator().workload();
       const EngineKv& rule = session.evaluator().engine_kv();
       if (rule.active()) {
-        const EngineKvCapacity cap =
-            engine_kv_capacity(session.evaluator(), rule, e.config, e.step.layout, e.point.token_budget);
+        const EngineKvCapacity cap = engine_kv_capacity(session.evaluator(), rule, e.config, e.step.layout,
+                                                        e.point.token_budget, e.point.batch);
         const bool staggered = session.scenario().plugins.serving.name != "static";
         return "KV of " + std::to_string(e.point.batch) + " x (" + std::to_string(w.input) + " + " +
                std::to_string(w.output) + ") tokens at " + (staggered ? "its worst moment (" : "once (") +

@@ -95,7 +95,8 @@ void print_point(std::ostream& os, const StudyDescription& study, const ServeRec
   os << pad << "batch " << b.point.batch << " per replica, token budget " << budget_text(b.point.token_budget)
      << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
      << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
-  if (b.metrics.max_batch > 0) os << pad << "largest sustainable batch " << b.metrics.max_batch << '\n';
+  if (b.metrics.max_batch > 0)
+    os << pad << "largest batch the token budget sustains " << b.metrics.max_batch << '\n';
   const Band& band = study.band;
   const std::string lat = band_suffix(band, BandQuantity::latency);
   const std::string thr = band_suffix(band, BandQuantity::throughput);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -164,6 +165,8 @@ void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv
     k.source = text_of(e.value, kp, "source", true, d);
     if (const YNode* v = loader::member(e.value, kp, "value", true, "a number or auto", d)) {
       if (v->is_scalar() && v->value == "auto") {
+        if (e.key != "mem_fraction_static")
+          d.error(v->where, kp + ".value: `auto` is SGLang's mem_fraction_static only; expected a number");
         k.value = -1;
       } else if (kv_knob_is_bytes(e.key)) {
         if (auto q = loader::read_quantity(*v, kp + ".value", Dimension::bytes, d, e.key != "gpu_memory"))
@@ -172,6 +175,9 @@ void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv
         k.value = *x;
       }
     }
+    if (k.value != -1)
+      if (const std::string p = kv_knob_problem(e.key, k.value); !p.empty())
+        d.error(e.key_where, kp + ".value: expected " + p);
     kv.defaults.push_back(std::move(k));
   }
 }
@@ -261,9 +267,9 @@ const char* kv_rule_name(KvRule r) {
 
 const std::vector<std::string>& kv_rule_knobs(KvRule r) {
   static const std::vector<std::string> none{"gpu_memory"};
-  static const std::vector<std::string> vllm{"gpu_memory", "gpu_memory_utilization",
-                                             "block_size", "activation_per_vocab",
-                                             "non_torch",  "non_torch_tp"};
+  static const std::vector<std::string> vllm{"gpu_memory",    "gpu_memory_utilization", "block_size",
+                                             "sampler_bytes", "max_num_seqs",           "non_torch",
+                                             "non_torch_tp"};
   static const std::vector<std::string> sglang{"gpu_memory", "mem_fraction_static", "page_size",
                                                "load_overhead"};
   static const std::vector<std::string> trtllm{"gpu_memory", "free_gpu_memory_fraction", "tokens_per_block",
@@ -284,8 +290,10 @@ const std::vector<std::string>& kv_rule_knobs(KvRule r) {
 void apply_kv_knob(EngineKv& e, const std::string& knob, double value) {
   if (knob == "gpu_memory") {
     e.gpu_memory = value;
-  } else if (knob == "activation_per_vocab") {
-    e.activation_per_vocab = value;
+  } else if (knob == "sampler_bytes") {
+    e.sampler_bytes = value;
+  } else if (knob == "max_num_seqs") {
+    e.max_num_seqs = static_cast<std::int64_t>(value);
   } else if (knob == "non_torch") {
     e.non_torch = value;
   } else if (knob == "non_torch_tp") {
@@ -296,8 +304,11 @@ void apply_kv_knob(EngineKv& e, const std::string& knob, double value) {
     e.block = static_cast<std::int64_t>(value);
   } else if (knob == "max_tokens") {
     e.max_tokens = static_cast<std::int64_t>(value);
-  } else {
+  } else if (knob == "gpu_memory_utilization" || knob == "mem_fraction_static" ||
+             knob == "free_gpu_memory_fraction") {
     e.memory_fraction = value;
+  } else {
+    throw Error("apply_kv_knob: '" + knob + "' is not a KV-cache knob");
   }
 }
 
@@ -332,6 +343,8 @@ std::vector<long> version_fields(const std::string& text) {
 }  // namespace
 
 const FrameworkVersion& nearest_version(const FrameworkProfile& profile, const std::string& version) {
+  if (profile.versions.empty())
+    throw Error("nearest_version: framework '" + profile.name + "' lists no version");
   const std::vector<long> want = version_fields(version);
   if (want.empty()) return profile.versions.front();  // newest first: the default
   // The listed versions just below and just above `want` (as tuples of numbers); of the two the
@@ -356,8 +369,26 @@ const FrameworkVersion& nearest_version(const FrameworkProfile& profile, const s
 }
 
 bool kv_knob_is_bytes(const std::string& knob) {
-  return knob == "gpu_memory" || knob == "activation_per_vocab" || knob == "non_torch" ||
-         knob == "non_torch_tp" || knob == "load_overhead";
+  return knob == "gpu_memory" || knob == "sampler_bytes" || knob == "non_torch" || knob == "non_torch_tp" ||
+         knob == "load_overhead";
+}
+
+std::string kv_knob_problem(const std::string& knob, double value) {
+  if (!std::isfinite(value)) return "a finite number";
+  if (knob == "block_size" || knob == "page_size" || knob == "tokens_per_block")
+    return value >= 1 && value <= kMaxKvBlock && value == std::floor(value) ? ""
+                                                                            : "a block of 1 to 65536 tokens";
+  if (knob == "max_tokens")
+    return value >= 0 && value <= kMaxKvCount && value == std::floor(value)
+               ? ""
+               : "a token count from 0 (none) to 10^12";
+  if (knob == "max_num_seqs")
+    return value >= 1 && value <= kMaxKvCount && value == std::floor(value)
+               ? ""
+               : "a sequence count from 1 to 10^12";
+  if (knob == "gpu_memory") return value > 0 ? "" : "a positive memory size";
+  if (kv_knob_is_bytes(knob)) return value >= 0 ? "" : "a non-negative size";
+  return value > 0 && value <= 1 ? "" : "a memory fraction in (0, 1]";
 }
 
 const char* flag_term_name(FlagTerm t) { return kTermNames[static_cast<std::size_t>(t)]; }

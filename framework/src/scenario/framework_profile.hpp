@@ -59,9 +59,15 @@ enum class KvRule : std::uint8_t { none, vllm, sglang, trtllm };
 TESSERA_API const char* kv_rule_name(KvRule r);
 // The knobs a rule reads (scenario `engine:` keys; `gpu_memory` is every rule's).
 TESSERA_API const std::vector<std::string>& kv_rule_knobs(KvRule r);
-// A knob whose value is bytes (a quantity such as `0.25 GiB`): gpu_memory, activation_per_vocab,
+// A knob whose value is bytes (a quantity such as `0.25 GiB`): gpu_memory, sampler_bytes,
 // non_torch, non_torch_tp, load_overhead.
 TESSERA_API bool kv_knob_is_bytes(const std::string& knob);
+// "" when `value` is one `knob` may take, else what it expects ("a memory fraction in (0, 1]",
+// "a block of 1 to 65536 tokens", ...): the one check of the catalog's defaults and `engine:`.
+TESSERA_API std::string kv_knob_problem(const std::string& knob, double value);
+// Block sizes, token and sequence counts a knob may state at most.
+inline constexpr double kMaxKvBlock = 65536;
+inline constexpr double kMaxKvCount = 1e12;
 
 struct KvKnobValue {
   std::string name;
@@ -88,10 +94,12 @@ struct EngineKv {
   std::int64_t max_tokens = 0;  // TensorRT-LLM max_tokens (0: none)
   double gpu_memory = 0;  // bytes the engine sees as the GPU's total (0: the machine's hbm.reported, else
                           // hbm.capacity); SGLang: its free memory after the distributed init
-  // vLLM's profile: the torch peak per vocabulary entry (the sampler's logits at the version's
-  // default max_num_seqs; 0: the memory model's transient set alone), bytes; its non-torch
-  // increase (NCCL and all-reduce buffers, attention workspaces) at tp 1 and at tp > 1, bytes.
-  double activation_per_vocab = 0;
+  // vLLM's profile: the sampler's torch peak per vocabulary entry and sampled sequence (it samples
+  // min(max_num_seqs, the batched-token limit) sequences; 0: the memory model's transient set
+  // alone), bytes; max_num_seqs when the caller states no batch; the non-torch increase (NCCL and
+  // all-reduce buffers, attention workspaces) at tp 1 and at tp > 1, bytes.
+  double sampler_bytes = 0;
+  std::int64_t max_num_seqs = 0;
   double non_torch = 0, non_torch_tp = 0;
   double load_overhead = 0;  // SGLang: bytes the weights load takes beyond the parameters
   bool active() const { return rule != KvRule::none; }

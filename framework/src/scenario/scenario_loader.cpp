@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "core/input_file.hpp"
 #include "core/input_text.hpp"
@@ -253,21 +254,23 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
       continue;
     }
     const YNode& n = entry.value;
+    std::optional<double> x;
     if (kv_knob_is_bytes(entry.key)) {
       // gpu_memory must be positive; a profile term may be 0 (not subtracted)
-      if (auto q = loader::read_quantity(n, path, Dimension::bytes, d, entry.key != "gpu_memory"))
-        apply(entry.key, *q);
-    } else if (entry.key == "block_size" || entry.key == "page_size" || entry.key == "tokens_per_block") {
-      if (auto i = loader::read_int(n, path, d, 1)) apply(entry.key, static_cast<double>(*i));
-    } else if (entry.key == "max_tokens") {
-      if (auto i = loader::read_int(n, path, d, 0)) apply(entry.key, static_cast<double>(*i));
-    } else if (auto x = loader::read_real(n, path, d)) {
-      if (!(*x > 0 && *x <= 1)) {
-        d.error(n.where, path + ": expected a memory fraction in (0, 1], found " + loader::describe(n));
-        continue;
-      }
-      apply(entry.key, *x);
+      x = loader::read_quantity(n, path, Dimension::bytes, d, entry.key != "gpu_memory");
+    } else if (entry.key == "block_size" || entry.key == "page_size" || entry.key == "tokens_per_block" ||
+               entry.key == "max_tokens" || entry.key == "max_num_seqs") {
+      if (auto i = loader::read_int(n, path, d, entry.key == "max_tokens" ? 0 : 1))
+        x = static_cast<double>(*i);
+    } else {
+      x = loader::read_real(n, path, d);
     }
+    if (!x) continue;
+    if (const std::string p = kv_knob_problem(entry.key, *x); !p.empty()) {
+      d.error(n.where, path + ": expected " + p + ", found " + loader::describe(n));
+      continue;
+    }
+    apply(entry.key, *x);
   }
   throw_if_any(d);
 }

@@ -26,12 +26,13 @@ EngineKvNote engine_kv_note(const Session& session, const ServeRecord& b) {
   Evaluation scratch;
   ev.layout_for(b.config, scratch);
   if (!scratch.layout.valid) return note;
-  const EngineKvCapacity cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget);
+  note.cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget, b.point.batch);
   const Workload& w = session.workload();
   const bool staggered = session.scenario().plugins.serving.name != "static";
   note.shown = true;
-  note.capacity = describe_engine_kv(rule, cap);
-  note.kv_max_batch = engine_max_batch(cap.tokens, w.input, w.output, cap.block, staggered);
+  note.capacity = describe_engine_kv(rule, note.cap);
+  note.kv_max_batch = engine_admitted_batch(ev, rule, b.config, scratch.layout, b.point.token_budget, w.input,
+                                            w.output, staggered);
   return note;
 }
 

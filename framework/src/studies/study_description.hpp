@@ -14,6 +14,7 @@
 #include "analysis/error_bands.hpp"
 #include "analysis/serve_study.hpp"
 #include "analysis/serving_answer.hpp"
+#include "eval/engine_kv.hpp"
 #include "scenario/scenario.hpp"
 #include "studies/documents/disagg_document.hpp"  // DisaggBestAggregated
 #include "studies/objective_info.hpp"
@@ -43,7 +44,8 @@ TESSERA_API StudyDescription describe_study(const Session& session);
 struct EngineKvNote {
   bool shown = false;
   std::string capacity;           // describe_engine_kv()'s sentence
-  std::int64_t kv_max_batch = 0;  // sequences the KV capacity holds (engine_max_batch)
+  std::int64_t kv_max_batch = 0;  // sequences the engine admits (engine_admitted_batch)
+  EngineKvCapacity cap;           // the pool at the point's batch and token budget
 };
 // The engine-KV notes of the text report's points: the best, else the closest miss.
 struct ServePointNotes {

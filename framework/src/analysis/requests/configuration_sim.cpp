@@ -8,11 +8,11 @@
 namespace tessera::requests {
 
 ReplicaKv replica_kv(const Evaluator& ev, const ParallelConfig& c, const Layout& layout, StepTimer& timer,
-                     std::int64_t token_budget) {
+                     std::int64_t token_budget, std::int64_t max_sequences) {
   ReplicaKv kv;
   const EngineKv& rule = ev.engine_kv();
   if (rule.active()) {
-    const EngineKvCapacity cap = engine_kv_capacity(ev, rule, c, layout, token_budget);
+    const EngineKvCapacity cap = engine_kv_capacity(ev, rule, c, layout, token_budget, max_sequences);
     kv.engine_rule = true;
     kv.block_tokens = std::max<std::int64_t>(1, cap.block);
     kv.blocks = cap.tokens / kv.block_tokens;
@@ -44,7 +44,8 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
   if (!holder.layout.valid) throw InputError("request simulation: the configuration's layout is not valid");
   HostStepTimer timer(ev, c, holder.layout, scratch);
   timer.set_token_budget(point.token_budget);
-  const ReplicaKv kv = replica_kv(ev, c, holder.layout, timer, point.token_budget);
+  timer.set_max_sequences(point.batch);
+  const ReplicaKv kv = replica_kv(ev, c, holder.layout, timer, point.token_budget, point.batch);
   if (kv_out) *kv_out = kv;
   options.limits.max_sequences = point.batch;
   options.limits.token_budget = point.token_budget;

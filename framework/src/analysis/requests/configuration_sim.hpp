@@ -18,10 +18,11 @@
 namespace tessera::requests {
 
 // The replica KV of configuration `c` (its own layout) at `token_budget` (a framework rule's
-// profile pass). Without a rule, the largest context one sequence may hold beside the weights
-// (the memory plugin's kv_fits, by bisection), in whole blocks.
+// profile pass) with at most `max_sequences` in flight (the engine's max_num_seqs). Without a
+// rule, the largest context one sequence may hold beside the weights (the memory plugin's
+// kv_fits, by bisection), in whole blocks.
 TESSERA_API ReplicaKv replica_kv(const Evaluator& ev, const ParallelConfig& c, const Layout& layout,
-                                 StepTimer& timer, std::int64_t token_budget);
+                                 StepTimer& timer, std::int64_t token_budget, std::int64_t max_sequences);
 
 // The best point of a serving study simulated under the scenario's request stream, each of
 // `slo`'s TTFT, TPOT and E2E targets checked against the statistic it binds (slo_check.hpp);

@@ -24,8 +24,10 @@ SimulatedPair simulate_pair(const Session& prefill, const Session& decode, const
   // Whole prompts (the study's prefill of b prompts) and decode steps: no token budget.
   timer_p.set_token_budget(0);
   timer_d.set_token_budget(0);
-  out.prefill_kv = replica_kv(ev_p, pair.prefill.config, hold_p.layout, timer_p, 0);
-  out.decode_kv = replica_kv(ev_d, pair.decode.config, hold_d.layout, timer_d, 0);
+  timer_p.set_max_sequences(pair.prefill.batch);
+  timer_d.set_max_sequences(pair.decode.batch);
+  out.prefill_kv = replica_kv(ev_p, pair.prefill.config, hold_p.layout, timer_p, 0, pair.prefill.batch);
+  out.decode_kv = replica_kv(ev_d, pair.decode.config, hold_d.layout, timer_d, 0, pair.decode.batch);
   auto limits = [&](const Session& s, const ParallelConfig& c, const ReplicaKv& kv, std::int64_t batch) {
     EngineLimits l;
     l.max_sequences = batch;

@@ -10,6 +10,7 @@
 #include "studies/documents/framework_json.hpp"
 #include "studies/documents/json_number.hpp"
 #include "studies/documents/search_document.hpp"  // objective_key
+#include "studies/study_description.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera {
@@ -182,29 +183,21 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
   j["objectives"] = axes;
   if (s.framework.set) {
     j["framework"] = framework_json(s, &c);
-    if (const ServeRecord* b = res.best()) {
-      // The engine's KV pool of the best configuration (docs/physics.md §10.1), in SI.
-      const Evaluator& ev = session.evaluator();
-      Evaluation scratch;
-      ev.layout_for(b->config, scratch);
-      if (ev.engine_kv().active() && scratch.layout.valid) {
-        const EngineKvCapacity cap =
-            engine_kv_capacity(ev, ev.engine_kv(), b->config, scratch.layout, b->point.token_budget);
-        const bool staggered = s.plugins.serving.name != "static";
-        j["framework"]["kv_capacity"] = {
-            {"rule", ev.engine_kv().label},
-            {"tokens", cap.tokens},
-            {"block_tokens", cap.block},
-            {"memory_bytes", cap.memory_bytes},
-            {"memory_fraction", cap.fraction},
-            {"weights_bytes", cap.weights_bytes},
-            {"activation_bytes", cap.activation_bytes},
-            {"other_bytes", cap.other_bytes},
-            {"kv_bytes_per_token", cap.kv_bytes_per_token},
-            {"profile_tokens", cap.profile_tokens},
-            {"max_batch",
-             engine_max_batch(cap.tokens, s.workload.input, s.workload.output, cap.block, staggered)}};
-      }
+    // The engine's KV pool of the best configuration (docs/physics.md §10.1), in SI.
+    if (const EngineKvNote note = serve_point_notes(session, res).best; note.shown) {
+      const EngineKvCapacity& cap = note.cap;
+      j["framework"]["kv_capacity"] = {{"rule", session.evaluator().engine_kv().label},
+                                       {"tokens", cap.tokens},
+                                       {"block_tokens", cap.block},
+                                       {"memory_bytes", cap.memory_bytes},
+                                       {"memory_fraction", cap.fraction},
+                                       {"weights_bytes", cap.weights_bytes},
+                                       {"activation_bytes", cap.activation_bytes},
+                                       {"other_bytes", cap.other_bytes},
+                                       {"kv_bytes_per_token", cap.kv_bytes_per_token},
+                                       {"profile_tokens", cap.profile_tokens},
+                                       {"sampled_sequences", cap.sampled_sequences},
+                                       {"max_batch", note.kv_max_batch}};
     }
   }
   j["counts"] = {{"enumerated", c.enumerated},
