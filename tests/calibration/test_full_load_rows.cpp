@@ -39,21 +39,6 @@ DataRow full_load_row() {
   return r;
 }
 
-struct Models {
-  std::shared_ptr<const MemoryModel> memory;
-  std::shared_ptr<const LatencyModel> latency;
-  std::shared_ptr<const ServingModel> serving;
-  Models() {
-    PluginChoice c;
-    c.name = "standard";
-    memory = registry().create_memory(c);
-    c.name = "calibrated";
-    latency = registry().create_latency(c);
-    c.name = "aggregated";
-    serving = registry().create_serving(c);
-  }
-};
-
 }  // namespace
 
 TEST_CASE("full-load rows: which rows and the engine of their framework", "[validate-data][full-load]") {
@@ -115,24 +100,15 @@ TEST_CASE("full-load rows: nearest listed framework version", "[validate-data][f
 }
 
 TEST_CASE("full-load rows: the best over the batches the engine admits", "[validate-data][full-load]") {
-  const Models m;
+  // calibrated with the row's framework profile, as validate-data and a scenario's framework: give it.
+  const test::RowPlugins m =
+      test::row_plugins("aggregated", {{"framework", "vllm"}, {"framework_version", "0.19.0"}});
   const DataRow r = full_load_row();
   const RowPlan p = plan_row(r, shipped_aliases(), kRoot);
   REQUIRE(p.mapped);
   const PreparedRow prep = prepare_row(r, p);
   const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, p.machine_file);
-  // calibrated with the row's framework profile, as validate-data and a scenario's framework: give it.
-  PluginChoice lc;
-  lc.name = "calibrated";
-  for (const auto& [k, v] :
-       {std::pair<std::string, std::string>{"framework", "vllm"}, {"framework_version", "0.19.0"}}) {
-    RawParam rp;
-    rp.key = k;
-    rp.text = v;
-    lc.params.push_back(rp);
-  }
-  const auto latency = registry().create_latency(lc);
-  const FullLoadAnswer a = predict_full_load_row(prep, latency, eff, m.memory, *m.serving);
+  const FullLoadAnswer a = predict_full_load_row(prep, m.latency, eff, m.memory, *m.serving);
   CHECK(a.engine == "vllm@0.19.0");
   REQUIRE(a.batch > 0);
   CHECK(a.kv_tokens > 0);

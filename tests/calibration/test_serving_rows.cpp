@@ -41,18 +41,10 @@ DataRow ft_row(const std::string& metric, const std::string& unit) {
 
 struct Predictor {
   Aliases aliases = load_aliases(default_aliases_path(kRoot));
-  std::shared_ptr<const MemoryModel> memory;
-  std::shared_ptr<const LatencyModel> latency;
-  std::shared_ptr<const ServingModel> serving;
-  Predictor() {
-    PluginChoice c;
-    c.name = "standard";
-    memory = registry().create_memory(c);
-    c.name = "calibrated";
-    latency = registry().create_latency(c);
-    c.name = "static";
-    serving = registry().create_serving(c);
-  }
+  test::RowPlugins plugins = test::row_plugins("static");
+  const std::shared_ptr<const MemoryModel>& memory = plugins.memory;
+  const std::shared_ptr<const LatencyModel>& latency = plugins.latency;
+  const std::shared_ptr<const ServingModel>& serving = plugins.serving;
   // {step-level prediction, serving prediction} in the row's unit.
   std::pair<double, double> operator()(const DataRow& r) const {
     const RowPlan p = plan_row(r, aliases, kRoot);
