@@ -144,10 +144,10 @@ constexpr FieldRow kScenarioRows[] = {
          "(docs/frameworks.md); absent: every knob"),
     free_keys(
         "engine", S,
-        "the framework's KV-cache knobs (needs framework:): vLLM gpu_memory_utilization, block_size; "
-        "SGLang mem_fraction_static, page_size; TensorRT-LLM free_gpu_memory_fraction, tokens_per_block, "
-        "max_tokens; any: gpu_memory (the total the engine sees); absent: the version's defaults "
-        "(docs/frameworks.md \"KV capacity\")"),
+        "the framework's KV-cache knobs (needs framework:): vLLM gpu_memory_utilization, block_size, "
+        "sampler_bytes, max_num_seqs, non_torch, non_torch_tp; SGLang mem_fraction_static, page_size, "
+        "load_overhead; TensorRT-LLM free_gpu_memory_fraction, tokens_per_block, max_tokens; any: gpu_memory "
+        "(the total the engine sees); absent: the version's defaults (docs/frameworks.md \"KV capacity\")"),
     mapping("plugins", S, "", "the plugins of the run: {latency, memory, search, objectives, serving}"),
     {"plugins.latency", S, FieldUse::choice,
      ParamSpec{"latency", ParamType::string, Dimension::none, plugin_defaults::kLatency, kNoMin, kNoMax,
