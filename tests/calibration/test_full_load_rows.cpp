@@ -100,30 +100,52 @@ TEST_CASE("full-load rows: nearest listed framework version", "[validate-data][f
 }
 
 TEST_CASE("full-load rows: the best over the batches the engine admits", "[validate-data][full-load]") {
-  // calibrated with the row's framework profile, as validate-data and a scenario's framework: give it.
+  // vLLM 0.19.0 at its defaults: max_num_seqs 1024 caps the batch and sizes the sampler's term.
+  {
+    const test::RowPlugins m =
+        test::row_plugins("aggregated", {{"framework", "vllm"}, {"framework_version", "0.19.0"}});
+    const DataRow r = full_load_row();
+    const RowPlan p = plan_row(r, shipped_aliases(), kRoot);
+    REQUIRE(p.mapped);
+    CHECK(p.engine_max_batch == 1024);
+    const PreparedRow prep = prepare_row(r, p);
+    const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, p.machine_file);
+    const FullLoadAnswer a = predict_full_load_row(prep, m.latency, eff, m.memory, *m.serving);
+    CHECK(a.engine == "vllm@0.19.0");
+    REQUIRE(a.batch > 0);
+    CHECK(a.batch <= 1024);
+    // The pool is the one the default engine allocates: sized at 1024 sampled sequences.
+    const RowEvaluation re(prep, m.latency, eff, m.memory);
+    const EngineKvCapacity pool =
+        engine_kv_capacity(re.evaluator(), p.engine_kv, p.config, re.layout(), 8192, 1024);
+    CHECK(pool.sampled_sequences == 1024);
+    CHECK(a.kv_tokens == pool.tokens);
+    CHECK(engine_worst_tokens(a.batch, 1024, 256, p.engine_kv.block, true) <= a.kv_tokens);
+  }
+  // TensorRT-LLM 1.0, whose pool does not depend on the sequences: another path to the same answer,
+  // `tessera serve` on the row as a scenario (the row's model, machine, framework and lengths; tp 1;
+  // no SLO; the grid and the answer's batch at the engines' 8192-token budget). Its best tokens/s
+  // is the row's prediction and its best batch the row's.
   const test::RowPlugins m =
-      test::row_plugins("aggregated", {{"framework", "vllm"}, {"framework_version", "0.19.0"}});
-  const DataRow r = full_load_row();
+      test::row_plugins("aggregated", {{"framework", "tensorrt-llm"}, {"framework_version", "1.0"}});
+  DataRow r = full_load_row();
+  r.software = "TensorRT-LLM 1.0";
   const RowPlan p = plan_row(r, shipped_aliases(), kRoot);
   REQUIRE(p.mapped);
+  CHECK(p.engine_label == "tensorrt-llm@1.0");
+  CHECK(p.engine_max_batch == 2048);  // --max_batch_size's default
   const PreparedRow prep = prepare_row(r, p);
   const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, p.machine_file);
   const FullLoadAnswer a = predict_full_load_row(prep, m.latency, eff, m.memory, *m.serving);
-  CHECK(a.engine == "vllm@0.19.0");
   REQUIRE(a.batch > 0);
-  CHECK(a.kv_tokens > 0);
-  // The batch found is one the engine admits: its worst moment fits the pool at that many sequences.
-  CHECK(engine_worst_tokens(a.batch, 1024, 256, p.engine_kv.block, true) <= a.kv_tokens);
-  // Another path to the same answer: `tessera serve` on the row as a scenario (the row's model,
-  // machine, framework and lengths; tp 1; no SLO; the grid and the answer's batch at the engines'
-  // 8192-token budget): its best tokens/s is the row's prediction, and its best batch the row's.
+  CHECK(a.batch <= 2048);
   test::TempDir dir;
   std::string batches;
   for (const std::int64_t b : kMaxThroughputBatches) batches += std::to_string(b) + ", ";
   batches += std::to_string(a.batch);
   std::ofstream(dir / "row.yaml")
       << "schema_version: 1\nkind: scenario\nmodel: llama3.1-8b\nmachine: dgx-h100\n"
-         "framework: vllm@0.19.0\nworkload: {mode: serve, input: 1024, output: 256}\n"
+         "framework: tensorrt-llm@1.0\nworkload: {mode: serve, input: 1024, output: 256}\n"
          "sweep:\n  parallelism: {tp: [1], pp: [1], dp: [1]}\n"
          "  serving: {batch: ["
       << batches << "], token_budget: [8192]}\nserving: {max_pes: 1}\n";

@@ -326,6 +326,11 @@ TEST_CASE("frameworks: words a data file writes unquoted into launch scripts mus
              Catch::Contains("block_size.value: expected a block of 1 to 65536 tokens"));
   CHECK_THAT(error_with("non_torch: {value: 0.25 GiB,", "non_torch: {value: -1 GiB,"),
              Catch::Contains("non_torch.value: expected a non-negative"));
+  // A written -1 is a number, not `auto`: checked like any other.
+  CHECK_THAT(error_with("gpu_memory_utilization: {value: 0.9,", "gpu_memory_utilization: {value: -1,"),
+             Catch::Contains("gpu_memory_utilization.value: expected a memory fraction in (0, 1]"));
+  CHECK_THAT(error_with("tokens_per_block: {value: 32,", "tokens_per_block: {value: -1,"),
+             Catch::Contains("tokens_per_block.value: expected a block of 1 to 65536 tokens"));
 }
 
 TEST_CASE("frameworks: a value with quotes is one word for sh and parses back") {

@@ -236,9 +236,11 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
       if (!layout_holder.layout.valid) continue;
       ++pools.configurations;
       HostStepTimer timer(ev, c, layout_holder.layout, scratch);
+      timer.set_token_budget(0);  // whole prompts and decode steps, as the pair's simulation
       const double dp = static_cast<double>(c.dp);
       for (std::int64_t b : prefill_batches) {
         const std::uint64_t key = pools.prefill_points++;
+        timer.set_max_sequences(b);  // the pool's batch is its engine's max sequences
         if (!timer.kv_fits(b, w.input)) {
           ++pools.prefill_kv_overflow;
           continue;
@@ -258,6 +260,7 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
       }
       for (std::int64_t B : decode_batches) {
         const std::uint64_t key = pools.decode_points++;
+        timer.set_max_sequences(B);
         if (!timer.kv_fits(B, w.input + w.output)) {
           ++pools.decode_kv_overflow;
           continue;

@@ -315,8 +315,9 @@ bool full_load_stated(const std::string& notes) {
 }
 
 // The KV rule of framework `name` at the listed version nearest `version` (data_root's
-// data/frameworks.yaml), and its default cap on sequences (the batch flag's default when a plain
-// number, as TensorRT-LLM's --max_batch_size 2048; the version's max_batch); rule none when the
+// data/frameworks.yaml), and its default cap on sequences (the rule's max_num_seqs, as vLLM's
+// 1024; the batch flag's default when a plain number, as TensorRT-LLM's --max_batch_size 2048;
+// the version's max_batch): a full-load row's engine ran with its defaults. Rule none when the
 // file does not list the framework. Read per full-load row (a few), so an edited file is seen.
 void resolve_engine(const std::string& root, const std::string& name, const std::string& version,
                     RowPlan& p) {
@@ -329,6 +330,9 @@ void resolve_engine(const std::string& root, const std::string& name, const std:
     p.engine_kv = engine_kv_defaults(f, v);
     p.engine_label = f.name + "@" + v.version;
     p.engine_max_batch = v.max_batch;
+    if (p.engine_kv.max_num_seqs > 0)  // vLLM's default max_num_seqs (no row states one)
+      p.engine_max_batch = p.engine_max_batch > 0 ? std::min(p.engine_max_batch, p.engine_kv.max_num_seqs)
+                                                  : p.engine_kv.max_num_seqs;
     for (const FrameworkFlag& flag : v.flags) {
       const std::string& t = flag.default_text;
       const bool number = !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) {

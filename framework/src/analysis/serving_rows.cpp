@@ -138,17 +138,24 @@ FullLoadAnswer predict_full_load_row(const PreparedRow& row,
   timer.set_token_budget(budget);
   FullLoadAnswer a;
   a.engine = p.engine_label;
-  // The batch limit: what the engine admits (continuous batching at its worst moment, its pool at
-  // that many sequences), else the memory model's budget at ISL + OSL; and the version's default
-  // cap on sequences.
+  // The batch limit. The engine ran with its defaults: its max sequences is the version's default
+  // cap where it has one (its pool sized at that many sequences), and the batch what its pool
+  // admits (continuous batching at its worst moment) up to that cap; without a cap, the largest
+  // batch whose pool at that many sequences admits it. No rule: the memory model's budget at
+  // ISL + OSL.
   std::int64_t limit = 0;
-  if (ev.engine_kv().active()) {
+  const std::int64_t cap = p.engine_max_batch;
+  if (ev.engine_kv().active() && cap > 0) {
+    timer.set_max_sequences(cap);
+    const EngineKvCapacity& pool = timer.engine_capacity();
+    limit = std::min(cap, engine_max_batch(pool.tokens, p.input, osl, pool.block, true));
+  } else if (ev.engine_kv().active()) {
     limit = engine_admitted_batch(ev, ev.engine_kv(), p.config, re.layout(), budget, p.input, osl, true);
   } else {
     for (const std::int64_t b : kMaxThroughputBatches)
       if (timer.kv_fits(b, p.input + osl)) limit = b;
+    if (cap > 0) limit = std::min(limit, cap);
   }
-  if (p.engine_max_batch > 0) limit = std::min(limit, p.engine_max_batch);
   // The grid below the limit, and the limit itself.
   std::vector<std::int64_t> batches;
   for (const std::int64_t b : kMaxThroughputBatches)
@@ -158,7 +165,7 @@ FullLoadAnswer predict_full_load_row(const PreparedRow& row,
   double best = -1;
   std::string why = "no batch's KV fits";
   for (const std::int64_t b : batches) {
-    timer.set_max_sequences(b);
+    timer.set_max_sequences(cap > 0 ? cap : b);
     ServingMetrics m;
     serving.evaluate(ev.context(), p.config, request, ServingPoint{.batch = b, .token_budget = budget}, timer,
                      m);

@@ -157,11 +157,13 @@ std::int64_t engine_admitted_batch(const Evaluator& ev, const EngineKv& rule, co
     return engine_worst_tokens(b, input, output, cap.block, staggered) <= cap.tokens;
   };
   if (!admits(1)) return 0;
+  constexpr std::int64_t kMax = std::int64_t{1} << 30;
   std::int64_t lo = 1, hi = 2;  // admits(lo); worst grows and the pool shrinks with B: monotone
-  while (hi <= (std::int64_t{1} << 30) && admits(hi)) {
+  while (hi <= kMax && admits(hi)) {
     lo = hi;
     hi *= 2;
   }
+  if (hi > kMax + 1) hi = kMax + 1;  // lo <= 2^30 < hi: the answer stays within 2^30
   while (hi - lo > 1) {
     const std::int64_t mid = lo + (hi - lo) / 2;
     (admits(mid) ? lo : hi) = mid;

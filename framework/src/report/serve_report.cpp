@@ -324,8 +324,8 @@ void print_serve_text(std::ostream& os, const StudyDescription& study, const Ser
         "(columns reason, max_batch): a smaller batch, a larger token budget or more PEs may run.\n";
   if (c.kv_overflow > 0 && study.scenario.engine_kv.active())
     os << "Under " << study.scenario.engine_kv.label
-       << "'s KV rule each point's reason states the engine's pool (\"exceeds the ... KV capacity of N\n"
-          "tokens\"): a pool of 0 tokens means its memory fraction of the GPU is spent before the KV cache\n"
+       << "'s KV rule each point's reason states the engine's pool\n(\"exceeds the ... KV capacity of N "
+          "tokens\"): a pool of 0 tokens means its memory fraction of the GPU\nis spent before the KV cache "
           "(engine: knobs, docs/frameworks.md \"KV capacity\").\n";
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -164,20 +165,23 @@ void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv
     k.where = e.key_where;
     k.source = text_of(e.value, kp, "source", true, d);
     if (const YNode* v = loader::member(e.value, kp, "value", true, "a number or auto", d)) {
+      std::optional<double> read;
       if (v->is_scalar() && v->value == "auto") {
         if (e.key != "mem_fraction_static")
           d.error(v->where, kp + ".value: `auto` is SGLang's mem_fraction_static only; expected a number");
+        k.is_auto = true;
         k.value = -1;
       } else if (kv_knob_is_bytes(e.key)) {
-        if (auto q = loader::read_quantity(*v, kp + ".value", Dimension::bytes, d, e.key != "gpu_memory"))
-          k.value = *q;
-      } else if (auto x = loader::read_real(*v, kp + ".value", d)) {
-        k.value = *x;
+        read = loader::read_quantity(*v, kp + ".value", Dimension::bytes, d, e.key != "gpu_memory");
+      } else {
+        read = loader::read_real(*v, kp + ".value", d);
+      }
+      if (read) {  // every stated number is checked, a -1 too (only `auto` is auto)
+        k.value = *read;
+        if (const std::string p = kv_knob_problem(e.key, k.value); !p.empty())
+          d.error(v->where, kp + ".value: expected " + p);
       }
     }
-    if (k.value != -1)
-      if (const std::string p = kv_knob_problem(e.key, k.value); !p.empty())
-        d.error(e.key_where, kp + ".value: expected " + p);
     kv.defaults.push_back(std::move(k));
   }
 }

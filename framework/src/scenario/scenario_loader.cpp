@@ -254,6 +254,14 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
       continue;
     }
     const YNode& n = entry.value;
+    if (entry.key == "max_num_seqs") {
+      // In a study the engine's max sequences is each point's batch (--deploy writes it).
+      d.error(entry.key_where, path +
+                                   ": set by each serving point's batch (sweep.serving.batch), which the "
+                                   "launch script passes as --max-num-seqs; the knob is the default for "
+                                   "a measured row that states no batch");
+      continue;
+    }
     std::optional<double> x;
     if (kv_knob_is_bytes(entry.key)) {
       // gpu_memory must be positive; a profile term may be 0 (not subtracted)
