@@ -549,17 +549,16 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
     }
   }
   std::string why;
-  // A precision the row leaves partly unstated, read elsewhere (data/aliases.yaml `precisions:`).
-  if (const PrecisionRule* pr =
-          select_precision(aliases.precisions, row.precision, row.model, row.source_locator)) {
+  // The column's own words first; a precision it leaves partly unstated, read elsewhere (data/
+  // aliases.yaml `precisions:`), only where they do not map: a rule never overrides the column.
+  if (const auto dt = dtypes_from_precision(row.precision, why)) {
+    p.dtype = *dt;
+  } else if (const PrecisionRule* pr =
+                 select_precision(aliases.precisions, row.precision, row.model, row.source_locator)) {
     p.dtype = pr->dtype;
   } else {
-    const auto dt = dtypes_from_precision(row.precision, why);
-    if (!dt) {
-      unmapped(p, why);
-      return p;
-    }
-    p.dtype = *dt;
+    unmapped(p, why);
+    return p;
   }
   map_framework(row, aliases, p);
   if (p.measure == Measure::gemm || p.measure == Measure::copy) {
