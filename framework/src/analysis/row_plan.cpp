@@ -329,19 +329,19 @@ void resolve_engine(const std::string& root, const std::string& name, const std:
     const FrameworkVersion& v = nearest_version(f, version);
     p.engine_kv = engine_kv_defaults(f, v);
     p.engine_label = f.name + "@" + v.version;
-    p.engine_max_batch = v.max_batch;
-    if (p.engine_kv.max_num_seqs > 0)  // vLLM's default max_num_seqs (no row states one)
-      p.engine_max_batch = p.engine_max_batch > 0 ? std::min(p.engine_max_batch, p.engine_kv.max_num_seqs)
-                                                  : p.engine_kv.max_num_seqs;
+    // The smallest of the caps that apply (0: none).
+    auto cap = [&p](std::int64_t n) {
+      if (n > 0) p.engine_max_batch = p.engine_max_batch > 0 ? std::min(p.engine_max_batch, n) : n;
+    };
+    p.engine_max_batch = 0;
+    cap(v.max_batch);
+    cap(p.engine_kv.max_num_seqs);  // vLLM's default max_num_seqs (no row states one)
     for (const FrameworkFlag& flag : v.flags) {
       const std::string& t = flag.default_text;
       const bool number = !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c)) != 0;
       });
-      if (flag.value.size() == 1 && flag.value.front() == FlagTerm::batch && number) {
-        const std::int64_t cap = std::stoll(t);
-        p.engine_max_batch = p.engine_max_batch > 0 ? std::min(p.engine_max_batch, cap) : cap;
-      }
+      if (flag.value.size() == 1 && flag.value.front() == FlagTerm::batch && number) cap(std::stoll(t));
     }
   }
 }

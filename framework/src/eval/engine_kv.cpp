@@ -133,32 +133,15 @@ std::int64_t engine_worst_tokens(std::int64_t batch, std::int64_t input, std::in
   return t >= kMax ? static_cast<std::int64_t>(kMax) : static_cast<std::int64_t>(t);
 }
 
-std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::int64_t output,
-                              std::int64_t block, bool staggered) {
-  if (engine_worst_tokens(1, input, output, block, staggered) > capacity) return 0;
-  std::int64_t lo = 1, hi = 2;
-  while (hi <= (std::int64_t{1} << 30) &&
-         engine_worst_tokens(hi, input, output, block, staggered) <= capacity) {
-    lo = hi;
-    hi *= 2;
-  }
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (engine_worst_tokens(mid, input, output, block, staggered) <= capacity ? lo : hi) = mid;
-  }
-  return lo;
-}
+namespace {
 
-std::int64_t engine_admitted_batch(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
-                                   const Layout& layout, std::int64_t profile_tokens, std::int64_t input,
-                                   std::int64_t output, bool staggered) {
-  auto admits = [&](std::int64_t b) {
-    const EngineKvCapacity cap = engine_kv_capacity(ev, rule, c, layout, profile_tokens, b);
-    return engine_worst_tokens(b, input, output, cap.block, staggered) <= cap.tokens;
-  };
+// The largest batch in [1, 2^30] that `admits` (monotone: admits(B) implies admits(B - 1)), by
+// doubling then bisection; 0 when not even one.
+template <class Admits>
+std::int64_t largest_admitted(Admits&& admits) {
   if (!admits(1)) return 0;
   constexpr std::int64_t kMax = std::int64_t{1} << 30;
-  std::int64_t lo = 1, hi = 2;  // admits(lo); worst grows and the pool shrinks with B: monotone
+  std::int64_t lo = 1, hi = 2;  // admits(lo)
   while (hi <= kMax && admits(hi)) {
     lo = hi;
     hi *= 2;
@@ -169,6 +152,24 @@ std::int64_t engine_admitted_batch(const Evaluator& ev, const EngineKv& rule, co
     (admits(mid) ? lo : hi) = mid;
   }
   return lo;
+}
+
+}  // namespace
+
+std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::int64_t output,
+                              std::int64_t block, bool staggered) {
+  return largest_admitted(
+      [&](std::int64_t b) { return engine_worst_tokens(b, input, output, block, staggered) <= capacity; });
+}
+
+std::int64_t engine_admitted_batch(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
+                                   const Layout& layout, std::int64_t profile_tokens, std::int64_t input,
+                                   std::int64_t output, bool staggered) {
+  // The worst moment grows and the pool (vLLM's sampler term) shrinks with B: monotone.
+  return largest_admitted([&](std::int64_t b) {
+    const EngineKvCapacity cap = engine_kv_capacity(ev, rule, c, layout, profile_tokens, b);
+    return engine_worst_tokens(b, input, output, cap.block, staggered) <= cap.tokens;
+  });
 }
 
 std::string describe_engine_kv(const EngineKv& rule, const EngineKvCapacity& cap) {

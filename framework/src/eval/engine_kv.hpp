@@ -46,7 +46,7 @@ TESSERA_API EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const Engin
 TESSERA_API std::int64_t engine_worst_tokens(std::int64_t batch, std::int64_t input, std::int64_t output,
                                              std::int64_t block, bool staggered);
 
-// The largest batch engine_worst_tokens admits into `capacity` tokens (0: none).
+// The largest batch (at most 2^30) engine_worst_tokens admits into `capacity` tokens (0: none).
 TESSERA_API std::int64_t engine_max_batch(std::int64_t capacity, std::int64_t input, std::int64_t output,
                                           std::int64_t block, bool staggered);
 

@@ -169,7 +169,6 @@ void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv
       if (v->is_scalar() && v->value == "auto") {
         if (e.key != "mem_fraction_static")
           d.error(v->where, kp + ".value: `auto` is SGLang's mem_fraction_static only; expected a number");
-        k.is_auto = true;
         k.value = -1;
       } else if (kv_knob_is_bytes(e.key)) {
         read = loader::read_quantity(*v, kp + ".value", Dimension::bytes, d, e.key != "gpu_memory");

@@ -71,8 +71,7 @@ inline constexpr double kMaxKvCount = 1e12;
 
 struct KvKnobValue {
   std::string name;
-  double value = 0;      // a fraction, a token count, or bytes (kv_knob_is_bytes)
-  bool is_auto = false;  // `auto` (SGLang's mem_fraction_static): value -1
+  double value = 0;  // a fraction, a token count, or bytes (kv_knob_is_bytes); -1: `auto` (SGLang)
   std::string source;
   SourceLocation where;
 };

@@ -222,7 +222,6 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
   const FrameworkVersion& v = s.framework.version();
   EngineKv& e = s.engine_kv;
   e = engine_kv_defaults(s.framework.profile, v);
-  auto apply = [&](const std::string& knob, double value) { apply_kv_knob(e, knob, value); };
   if (!engine) return;
   if (!engine->is_mapping()) {
     d.error(engine->where,
@@ -278,7 +277,7 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
       d.error(n.where, path + ": expected " + p + ", found " + loader::describe(n));
       continue;
     }
-    apply(entry.key, *x);
+    apply_kv_knob(e, entry.key, *x);
   }
   throw_if_any(d);
 }
