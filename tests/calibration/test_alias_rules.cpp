@@ -173,14 +173,16 @@ TEST_CASE("alias rules: precisions - every rule selects a shipped row and a bad 
     INFO("precisions rule at line " << pr.line << ": " << pr.match);
     int selected = 0;
     for (const char* f : {"measurements.csv", "measurements-2024-2026.csv", "measurements-h200.csv",
-                          "measurements-serving.csv"})
+                          "measurements-serving.csv", "measurements-serving-2026.csv"})
       for (const DataRow& r : read_measurements(kRoot + "/data/" + f)) {
         if (select_precision(a.precisions, r.precision, r.model, r.source_locator) != &pr) continue;
         ++selected;
-        // A rule applies only where the column leaves part of the precision unstated.
+        // A rule applies only where the column leaves part of the precision unstated (or all of it:
+        // a blank column, which only a rule pinned to a locator covers).
         std::string why;
         CHECK_FALSE(dtypes_from_precision(r.precision, why));
-        CHECK(why.find("part of it is not stated") != std::string::npos);
+        CHECK((why.find("part of it is not stated") != std::string::npos ||
+               (why == "precision not stated" && !pr.locator.empty())));
       }
     CHECK(selected > 0);
     CHECK(!pr.source.empty());
@@ -206,6 +208,47 @@ TEST_CASE("alias rules: precisions - every rule selects a shipped row and a bad 
   refused("{match: x, source: s, dtype: {weights: fp8, kv: fp8, actvations: fp8}}",
           "`actvations` is not a role");
   refused("{match: x, source: s, dtype: {weights: fp8, kv: fp8}}", "`dtype:` needs `activations:`");
+  refused("{match: \"\", source: s, dtype: {weights: fp8, kv: fp8, activations: fp8}}",
+          "`match:` may be empty only with a `locator:`");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("alias rules: datasets - every rule gives a shipped row its lengths and a bad one is refused",
+          "[validate-data][aliases]") {
+  const Aliases& a = shipped();
+  REQUIRE(!a.datasets.empty());
+  for (const DatasetRule& d : a.datasets) {
+    INFO("datasets rule at line " << d.line << ": " << d.match);
+    int selected = 0;
+    for (const char* f : {"measurements-serving.csv", "measurements-serving-2026.csv"})
+      for (const DataRow& r : read_measurements(kRoot + "/data/" + f))
+        if (r.input_len.empty() && select_dataset(a.datasets, r.notes, r.model, r.source_locator) == &d)
+          ++selected;
+    CHECK(selected > 0);
+    CHECK(d.input_mean > 0);
+    CHECK(d.output_mean > 0);
+    CHECK(!d.source.empty());
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "tessera-alias-datasets-test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "aliases.yaml").string();
+  auto refused = [&](const std::string& entry, const std::string& words) {
+    std::ofstream(path) << "schema_version: 1\nkind: aliases\ndatasets:\n  - " << entry << "\n";
+    try {
+      load_aliases(path);
+    } catch (const InputError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(words) != std::string::npos);
+      return;
+    }
+    FAIL("expected an error for " << entry);
+  };
+  refused("{match: x, input_mean: 10, source: s}",
+          "needs `match:`, `input_mean:`, `output_mean:` and `source:`");
+  refused("{match: x, input_mean: 0, output_mean: 5, source: s}", "`input_mean:` must be a whole number");
+  refused("{match: x, input_mean: 10, output_mean: 2.5, source: s}", "`output_mean:` must be a whole number");
+  refused("{match: x, input_mean: 10, output_mean: -3, source: s}", "`output_mean:` must be a whole number");
+  refused("{match: \"\", input_mean: 10, output_mean: 5, source: s}", "must not be empty");
   std::filesystem::remove_all(dir);
 }
 

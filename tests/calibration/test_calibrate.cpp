@@ -271,6 +271,7 @@ TEST_CASE("calibrate: single-stage rates of the 2024-2026 file are fitted and de
   };
   CHECK_THAT(reason_of("261"), Contains("is not a latency or single-stage metric"));  // MLPerf Offline
   CHECK_THAT(reason_of("232"), Contains("is not a latency or single-stage metric"));  // a deployment
+  CHECK_THAT(reason_of("263"), Contains("under a load"));  // MLPerf Server TTFT: simulated, not fitted
   std::size_t apart = 0;
   for (const SkippedRow& s : d.skipped) apart += s.reason.find("reported apart") != std::string::npos;
   CHECK(apart == 2);  // the hardware-ambiguous MoE rows

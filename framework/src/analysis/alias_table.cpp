@@ -72,7 +72,8 @@ Aliases load_aliases(const std::string& path) {
       out.push_back(std::move(r));
     }
   };
-  // precisions: {match, model?, locator?, dtype: {weights, kv, activations, lm_head_weights?}, source}
+  // precisions: {match, model?, locator?, dtype: {weights, kv, activations, lm_head_weights?,
+  // expert_weights?, attention_weights?, ffn_weights?}, source}
   auto read_precisions = [&]() {
     const YAML::Node list = root["precisions"];
     if (!list) return;
@@ -87,8 +88,10 @@ Aliases load_aliases(const std::string& path) {
       if (item["model"]) r.model = item["model"].as<std::string>();
       if (item["locator"]) r.locator = item["locator"].as<std::string>();
       r.source = item["source"].as<std::string>();
-      if (r.match.empty() || r.source.empty())
-        throw InputError(where(item) + ": error: `match:` and `source:` must not be empty");
+      if (r.source.empty()) throw InputError(where(item) + ": error: `source:` must not be empty");
+      // An empty match (a blank precision column) must be pinned to a source by its locator.
+      if (r.match.empty() && r.locator.empty())
+        throw InputError(where(item) + ": error: `match:` may be empty only with a `locator:`");
       const YAML::Node d = item["dtype"];
       if (!d.IsMap())
         throw InputError(where(d) + ": error: `dtype:` must be {weights, kv, activations, lm_head_weights}");
@@ -105,9 +108,16 @@ Aliases load_aliases(const std::string& path) {
           r.dtype.activations = *t;
         } else if (role == "lm_head_weights") {
           r.dtype.lm_head_weights = *t;
+        } else if (role == "expert_weights") {
+          r.dtype.expert_weights = *t;
+        } else if (role == "attention_weights") {
+          r.dtype.attention_weights = *t;
+        } else if (role == "ffn_weights") {
+          r.dtype.ffn_weights = *t;
         } else {
           throw InputError(where(kv.first) + ": error: `" + role +
-                           "` is not a role (weights, kv, activations, lm_head_weights)");
+                           "` is not a role (weights, kv, activations, lm_head_weights, expert_weights, "
+                           "attention_weights, ffn_weights)");
         }
       }
       for (const char* role : {"weights", "kv", "activations"})
@@ -115,7 +125,41 @@ Aliases load_aliases(const std::string& path) {
       a.precisions.push_back(std::move(r));
     }
   };
+  // datasets: {match, input_mean, output_mean, source}
+  auto read_datasets = [&]() {
+    const YAML::Node list = root["datasets"];
+    if (!list) return;
+    if (!list.IsSequence()) throw InputError(where(list) + ": error: `datasets` must be a list");
+    for (const YAML::Node& item : list) {
+      if (!item.IsMap() || !item["match"] || !item["input_mean"] || !item["output_mean"] || !item["source"])
+        throw InputError(
+            where(item) +
+            ": error: each `datasets` entry needs `match:`, `input_mean:`, `output_mean:` and `source:`");
+      DatasetRule r;
+      r.line = item.Mark().line + 1;
+      r.match = item["match"].as<std::string>();
+      r.source = item["source"].as<std::string>();
+      if (item["model"]) r.model = item["model"].as<std::string>();
+      if (item["locator"]) r.locator = item["locator"].as<std::string>();
+      if (r.match.empty() || r.source.empty())
+        throw InputError(where(item) + ": error: `match:` and `source:` must not be empty");
+      for (const char* key : {"input_mean", "output_mean"}) {
+        const YAML::Node n = item[key];
+        long long v = 0;
+        try {
+          v = n.as<long long>();
+        } catch (const YAML::Exception&) {
+          v = 0;
+        }
+        if (v < 1 || v > (1LL << 30))
+          throw InputError(where(n) + ": error: `" + key + ":` must be a whole number of tokens, 1 to 2^30");
+        (std::string(key) == "input_mean" ? r.input_mean : r.output_mean) = v;
+      }
+      a.datasets.push_back(std::move(r));
+    }
+  };
   try {
+    read_datasets();
     read("models", "match", "model", a.models);
     read("hardware", "match", "machine", a.hardware);
     read("frameworks", "software", "framework", a.frameworks);
@@ -212,6 +256,24 @@ const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules, c
   const std::string p = lower(precision), m = folded(model), l = lower(locator);
   for (const PrecisionRule& r : rules) {
     if (p.find(lower(r.match)) == std::string::npos) continue;
+    if (!r.model.empty() && m.find(folded(r.model)) == std::string::npos) continue;
+    if (!r.locator.empty() && l.find(lower(r.locator)) == std::string::npos) continue;
+    const std::size_t len = r.match.size() + r.model.size() + r.locator.size();
+    if (!best || len > best_len) {
+      best = &r;
+      best_len = len;
+    }
+  }
+  return best;
+}
+
+const DatasetRule* select_dataset(const std::vector<DatasetRule>& rules, const std::string& notes,
+                                  const std::string& model, const std::string& locator) {
+  const std::string n = lower(notes), m = folded(model), l = lower(locator);
+  const DatasetRule* best = nullptr;
+  std::size_t best_len = 0;
+  for (const DatasetRule& r : rules) {
+    if (n.find(lower(r.match)) == std::string::npos) continue;
     if (!r.model.empty() && m.find(folded(r.model)) == std::string::npos) continue;
     if (!r.locator.empty() && l.find(lower(r.locator)) == std::string::npos) continue;
     const std::size_t len = r.match.size() + r.model.size() + r.locator.size();

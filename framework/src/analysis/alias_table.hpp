@@ -26,10 +26,23 @@ struct AliasRule {
 };
 // A precision the `precision` column leaves partly unstated, read from another public source
 // (`precisions:` in the file): rows whose precision, model and source_locator contain `match`,
-// `model` and `locator` take `dtype`; `source` says where each format was read.
+// `model` and `locator` take `dtype`; `source` says where each format was read. An empty `match`
+// (with a `locator`) also covers a blank precision column.
 struct PrecisionRule {
   std::string match, model, locator;
   DTypes dtype;
+  std::string source;
+  int line = 0;
+};
+// A dataset whose lengths vary per sample, with its published mean prompt and output lengths
+// (`datasets:` in the file): rows whose notes contain `match` (and model / source_locator `model` /
+// `locator`) and state no ISL/OSL take them (a request stream of fixed lengths at the means;
+// docs/accuracy.md "Rows under a load").
+struct DatasetRule {
+  std::string match;
+  std::string model,
+      locator;  // also substrings of the row's model (blanks, `-`, `_` alike) and source_locator ("" = any)
+  std::int64_t input_mean = 0, output_mean = 0;  // tokens
   std::string source;
   int line = 0;
 };
@@ -37,6 +50,7 @@ struct Aliases {
   std::string file;
   std::vector<AliasRule> models, hardware, frameworks;
   std::vector<PrecisionRule> precisions;
+  std::vector<DatasetRule> datasets;
 };
 TESSERA_API Aliases load_aliases(const std::string& path);
 
@@ -58,6 +72,12 @@ TESSERA_API const AliasRule* select_rule(const std::vector<AliasRule>& rules, co
 TESSERA_API const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules,
                                                   const std::string& precision, const std::string& model,
                                                   const std::string& locator);
+
+// The dataset rule whose match occurs in `notes` and whose model and locator occur in the row's
+// model and source_locator (case-insensitive; models with blanks, `-` and `_` alike), the longest
+// match + model + locator; the earlier when equally long. nullptr: none.
+TESSERA_API const DatasetRule* select_dataset(const std::vector<DatasetRule>& rules, const std::string& notes,
+                                              const std::string& model, const std::string& locator);
 
 // A rule no value can select: every value it matches is taken by another rule (one at least as
 // specific that also matches the rule's own text, earlier when equally long). `by` is that rule.

@@ -12,8 +12,10 @@
 #include <system_error>
 
 #include "analysis/collective_rows.hpp"
+#include "analysis/load_rows.hpp"
 #include "analysis/row_precision.hpp"
 #include "analysis/row_units.hpp"
+#include "analysis/simulated_rows.hpp"
 #include "analysis/text_scan.hpp"
 
 namespace tessera::validation {
@@ -148,11 +150,16 @@ bool leading_gemm_shape(const std::string& notes, double& m, double& n, double& 
   return true;
 }
 
-// "samples/s 107.477" (MLPerf's summary figure) in the notes.
-std::optional<double> notes_samples_per_s(const std::string& notes) {
-  const std::size_t at = notes.find("samples/s");
-  if (at == std::string::npos) return std::nullopt;
+// "samples/s 41.1" or "Samples per second 177.5" (MLPerf loadgen's own words), any case.
+std::optional<double> notes_samples_per_s(const std::string& as_written) {
+  const std::string notes = lower(as_written);
+  std::size_t at = notes.find("samples/s");
   std::size_t i = at + 9;
+  if (at == std::string::npos) {
+    at = notes.find("samples per second");
+    if (at == std::string::npos) return std::nullopt;
+    i = at + 18;
+  }
   skip_spaces(notes, i);
   std::size_t end = i;
   while (end < notes.size() && (std::isdigit(static_cast<unsigned char>(notes[end])) || notes[end] == '.'))
@@ -369,6 +376,112 @@ RowPlan& plan_full_load(const DataRow& row, const std::string& root, RowPlan& p)
   return p;
 }
 
+// A row the request simulator answers (Measure::under_load, analysis/load_rows.hpp): measured
+// under a stated request rate, a percentile at a rate or a concurrency, or MLPerf Server's
+// throughput. `batch` is the row's (0: not stated).
+RowPlan& plan_under_load(const DataRow& row, const Aliases& aliases, const std::string& root, long long batch,
+                         RowPlan& p) {
+  if (p.load_metric.empty()) {
+    switch (p.measure) {
+      case Measure::prefill:
+        if (row.metric == "prefill_latency") {
+          unmapped(p, "prefill_latency under a load: not a per-request statistic the simulator reports");
+          return p;
+        }
+        p.load_metric = "ttft";
+        break;
+      case Measure::decode_step:
+        if (p.derived != Derived::time) {
+          unmapped(p, "metric '" + row.metric +
+                          "' under a load: not a per-request statistic the simulator reports");
+          return p;
+        }
+        p.load_metric = row.metric == "itl" ? "itl" : "tpot";
+        break;
+      case Measure::request:
+        p.load_metric = p.derived == Derived::time                  ? "e2e"
+                        : p.derived == Derived::tokens_per_s        ? "tokens"
+                        : p.derived == Derived::tokens_per_s_per_pe ? "tokens_per_pe"
+                        : p.derived == Derived::requests_per_s      ? "requests"
+                                                                    : "";
+        break;
+      default:
+        break;
+    }
+    if (p.load_metric.empty()) {
+      unmapped(p, "metric '" + row.metric + "' under a load: not a quantity the request simulator reports");
+      return p;
+    }
+  }
+  const bool rate_metric = p.load_metric == "tokens" || p.load_metric == "tokens_per_pe" ||
+                           p.load_metric == "requests" || p.load_metric == "capacity";
+  if (p.statistic != "mean" &&
+      (rate_metric || (p.statistic != "p50" && p.statistic != "p90" && p.statistic != "p99"))) {
+    unmapped(p, "statistic " + p.statistic + " of " + row.metric +
+                    ": the simulator reports the mean, P50, P90 and P99 of "
+                    "TTFT, TPOT, ITL and E2E");
+    return p;
+  }
+  if (p.load_metric == "capacity") {
+    const ServerLimits lim = stated_server_limits(row.notes);
+    if (lim.ttft_p99_s <= 0 && lim.tpot_p99_s <= 0) {
+      unmapped(
+          p, "MLPerf Server throughput without its latency limits in the notes (ttft_latency, tpot_latency)");
+      return p;
+    }
+    p.limit_ttft_p99_s = lim.ttft_p99_s;
+    p.limit_tpot_p99_s = lim.tpot_p99_s;
+  } else if (const auto rate = stated_request_rate(row.notes)) {
+    p.rate_per_s = *rate;
+  } else if (batch >= 1) {
+    if (batch % p.config.dp != 0) {
+      unmapped(p,
+               "batch " + std::to_string(batch) + " does not split over dp=" + std::to_string(p.config.dp));
+      return p;
+    }
+    if (!states_load(row)) {
+      unmapped(p, "statistic " + p.statistic +
+                      " of a static batch: no request rate or concurrency of clients stated");
+      return p;
+    }
+  } else {
+    unmapped(p, "statistic " + p.statistic + " with neither a request rate nor a concurrency stated");
+    return p;
+  }
+  const auto in = int_cell(row.input_len);
+  const auto out = int_cell(row.output_len);
+  if (in && *in >= 1 && out && *out >= 1) {
+    p.input = *in;
+    p.output = *out;
+  } else if (const DatasetRule* d =
+                 (!in && !out) ? select_dataset(aliases.datasets, row.notes, row.model, row.source_locator)
+                               : nullptr) {
+    p.input = d->input_mean;
+    p.output = d->output_mean;
+    p.lengths_from = d->match;
+  } else {
+    unmapped(p,
+             "measured under a load, but the prompt and output lengths are not stated (ISL/OSL blank) and no "
+             "`datasets:` rule of the alias table gives their means");
+    return p;
+  }
+  try {
+    resolve_engine(root, p.framework, p.framework_version, p);
+  } catch (const std::exception& e) {  // a broken frameworks file: this row says why
+    unmapped(p, std::string("under a load: the frameworks file: ") + e.what());
+    return p;
+  }
+  const std::int64_t cap = stated_sequence_cap(row.notes);
+  p.max_sequences = cap > 0 ? cap : p.engine_max_batch > 0 ? p.engine_max_batch : kLoadRowDefaultSequences;
+  p.token_budget = stated_token_budget(row.notes);
+  // The workload's batch: a closed loop's clients per replica; an open loop's is the simulator's.
+  p.batch = p.rate_per_s > 0 || p.load_metric == "capacity" ? 1 : batch / p.config.dp;
+  p.measure = Measure::under_load;
+  p.group = kGroupUnderLoad;
+  p.mapped = true;
+  return p;
+}
+
 RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::string& root) {
   RowPlan p;
   // Metric and unit synonyms (`ITL`, `mean_tpot`, `tok/s/user`, `tok/s/GPU` on a total, ...) read
@@ -377,6 +490,13 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
   const MetricUnit mu = canonical_metric_unit(as_written.metric, as_written.unit);
   row.metric = mu.metric;
   row.unit = mu.unit;
+  // A statistic other than the mean (`ttft_p99`, `e2e_latency_median`): the base metric, the
+  // statistic read from the request simulator's distribution (Measure::under_load).
+  // The P50 of a static batch (no load stated) is its one value: read as the mean.
+  if (const auto [base, statistic] = split_statistic(row.metric); base != row.metric) {
+    row.metric = base;
+    if (!(statistic == "p50" && !trim(row.batch).empty() && !states_load(row))) p.statistic = statistic;
+  }
   const std::string& m = row.metric;
   const auto value = real_cell(row.value);
   if (!value || *value <= 0) {
@@ -403,7 +523,7 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
   }
   if (m == "ttft" || m == "prefill_latency") {
     p.measure = Measure::prefill;
-  } else if (m == "tpot" || m == "tpot_p50") {
+  } else if (m == "tpot") {
     p.measure = Measure::decode_step;
   } else if (m == "itl") {
     // The token-weighted mean gap equals the mean decode step only for a fixed OSL and one token
@@ -454,11 +574,18 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
     p.measure = m == "throughput_out_per_node" ? Measure::decode_step : Measure::prefill;
     p.derived = Derived::phase_tokens_per_s;
     p.devices_per_unit = m.size() > 9 && m.compare(m.size() - 9, 9, "_per_node") == 0 ? 8 : 1;
-  } else if (m == "ttft_p99" || m == "tpot_p99" || m == "mlperf_server_throughput") {
-    unmapped(p,
-             "metric '" + m +
-                 "': a percentile or a throughput under Poisson arrivals; the serving models predict means "
-                 "at a stated concurrency");
+  } else if (m == "mlperf_server_throughput") {
+    // The completed tokens/s of a Server run: at the largest Poisson rate within the round's P99
+    // limits (MLPerf's question), through the request simulator.
+    if (lower(row.unit).rfind("tok/s", 0) != 0) {
+      unmapped(p, "unit '" + row.unit + "' does not match metric " + m);
+      return p;
+    }
+    p.measure = Measure::request;
+    p.derived = Derived::tokens_per_s;
+    p.load_metric = "capacity";
+  } else if (m == "throughput_unspecified") {
+    unmapped(p, "a throughput its source does not say is of output tokens or of all tokens: not predicted");
     return p;
   } else if (m == "mlperf_offline_throughput") {
     if (lower(row.unit).rfind("tok/s", 0) != 0) {
@@ -586,7 +713,10 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
     return p;
   }
   const auto batch = int_cell(row.batch);
-  if (!batch || *batch < 1) {
+  const bool no_batch = !batch || *batch < 1;
+  if (p.statistic != "mean" || !p.load_metric.empty() || (no_batch && stated_request_rate(row.notes)))
+    return plan_under_load(row, aliases, root, no_batch ? 0 : *batch, p);
+  if (no_batch) {
     for (const char* load : {"offered load", "target_qps", "request rate"})
       if (contains_ci(row.notes, load)) {
         unmapped(p, std::string("measured under a request rate ('") + load +

@@ -33,6 +33,8 @@ enum class Measure : std::uint8_t {
   offline_bound,  // MLPerf Offline: the decode-throughput ceiling at the largest batch that fits
   full_load,      // a throughput at full load, no batch stated: the best over the batches the engine
                   // admits (serve --max-throughput's question; docs/accuracy.md "Full-load rows")
+  under_load,     // under a request rate, or a percentile: the request simulator's answer
+                  // (analysis/load_rows.hpp; docs/accuracy.md "Rows under a load")
 };
 enum class Derived : std::uint8_t {
   time,                 // the measured time itself
@@ -105,11 +107,22 @@ struct RowPlan {
   std::string engine_label;
   std::int64_t engine_max_batch = 0;  // the version's cap on sequences (0: none)
   std::string group;                  // non-collective rows reported in a group of their own ("" = none)
+  // under_load: the request stream (analysis/load_rows.hpp).
+  double rate_per_s = 0;           // Poisson arrivals, all replicas (0: a closed loop of batch·dp clients)
+  std::string statistic = "mean";  // of the simulated requests: "mean", "p50", "p90", "p99"
+  // What is read from the simulation: "ttft", "tpot", "itl", "e2e", "tokens" (output tokens/s),
+  // "requests" (requests/s), "capacity" (output tokens/s at the largest rate within the limits).
+  std::string load_metric;
+  double limit_ttft_p99_s = 0, limit_tpot_p99_s = 0;  // capacity: MLPerf Server's limits
+  std::int64_t max_sequences = 0;  // per replica: the notes' cap, else the engine's default, else 1024
+  std::int64_t token_budget = 0;   // the notes' batched-token limit (0: kSimulatedTokenBudget, 8192)
+  std::string lengths_from;        // "" (the row's ISL and OSL) or the dataset rule that gave the means
 };
 
 // Rows reported apart, in a group of their own (docs/accuracy.md "How a row is mapped").
 inline constexpr const char* kGroupOfflineBound = "MLPerf Offline bound";
 inline constexpr const char* kGroupFullLoad = "full load (max throughput)";
+inline constexpr const char* kGroupUnderLoad = "under a load (request simulator)";
 
 TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
 

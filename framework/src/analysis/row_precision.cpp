@@ -84,7 +84,7 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
   // at one peak (machines/gb200-nvl72.yaml); they differ only in scale bytes (0.5625 vs 0.53125 B
   // per element). nvfp4, the wider, is taken (docs/accuracy.md "How a row is mapped").
   if (p.rfind("fp4 (format", 0) == 0) return all(DType::nvfp4);
-  for (const char* vague : {"not stated", "presumably", "not explicitly", "unknown"})
+  for (const char* vague : {"not stated", "presumably", "not explicitly", "unknown", "not set"})
     if (p.find(vague) != std::string::npos) {
       why = "precision '" + precision + "': part of it is not stated";
       return std::nullopt;
@@ -97,15 +97,28 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
     unsigned roles = 0;
     bool per_layer = false;
   };
+  // A clause may also name its roles first ("weights FP8 (...)", "KV cache fp8_e4m3"): roles and
+  // layer words before the clause's first dtype attach to it.
   std::vector<Named> named;
+  unsigned leading_roles = 0;
+  bool leading_layer = false, clause_has_dtype = false;
   for (const std::string& w : words(p)) {
     if (w == ";") {
       if (!named.empty()) named.back().roles |= 0x100;  // closes the clause: no later role attaches
+      leading_roles = 0;
+      leading_layer = clause_has_dtype = false;
       continue;
     }
     if (const auto t = dtype_word(w)) {
-      if (!named.empty() && named.back().t == *t && named.back().roles == 0) continue;  // "fp8 (e4m3)"
-      named.push_back({*t});
+      if (!named.empty() && named.back().t == *t && (named.back().roles & 0xff) == 0 && clause_has_dtype)
+        continue;  // "fp8 (e4m3)"
+      if (clause_has_dtype && !named.empty() && named.back().t == *t && (named.back().roles & 0x100) == 0)
+        continue;  // "weights FP8 (... native FP8)": the clause's own dtype again
+      named.push_back({*t, clause_has_dtype ? 0u : leading_roles, !clause_has_dtype && leading_layer});
+      clause_has_dtype = true;
+    } else if (!clause_has_dtype) {
+      leading_roles |= role_word(w);
+      leading_layer = leading_layer || layer_word(w);
     } else if (!named.empty() && (named.back().roles & 0x100) == 0) {
       named.back().roles |= role_word(w);
       named.back().per_layer = named.back().per_layer || layer_word(w);
@@ -157,8 +170,9 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
   }
   if (!defaults.empty()) {
     assign(~set & (kWeights | kKv | kActivations), *defaults.begin());
-  } else if (set == kWeights) {
-    // Weight-only quantization ("int8 (weights)", "int4 AWQ"): activations and KV stay 16-bit.
+  } else if (set == kWeights && (d.weights == DType::int8 || d.weights == DType::int4)) {
+    // Weight-only integer quantization ("int8 (weights)", "int4 AWQ"): activations and KV stay
+    // 16-bit. Float formats named for the weights alone ("fp8 weights") say nothing of the rest.
     assign(kKv | kActivations, DType::fp16);
   }
   if (set != (kWeights | kKv | kActivations)) {

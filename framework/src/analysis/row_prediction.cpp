@@ -351,6 +351,8 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
       return pe.offline_bound(e);
     case Measure::full_load:
       throw Error("a full-load row is predicted through a serving model (predict_full_load_row)");
+    case Measure::under_load:
+      throw Error("a row under a load is predicted through the request simulator (predict_load_row)");
     case Measure::op_stage:
       si = pe.op_stage(e);
       break;

@@ -1,6 +1,9 @@
 // The time and bandwidth units of a measurement row's value (row_units.hpp).
 #include "analysis/row_units.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "core/input_text.hpp"
 
 namespace tessera::validation {
@@ -76,6 +79,21 @@ MetricUnit canonical_metric_unit(const std::string& metric, const std::string& u
       (ul == "ms/token" || ul == "ms/tok" || ul == "ms per token"))
     u = "ms";
   return {m, u};
+}
+
+MetricStatistic split_statistic(const std::string& metric) {
+  for (const char* base : {"ttft", "tpot", "itl", "e2e_latency"}) {
+    const std::string b = base;
+    if (metric.size() <= b.size() + 1 || metric.compare(0, b.size() + 1, b + "_") != 0) continue;
+    const std::string suffix = metric.substr(b.size() + 1);
+    if (suffix == "mean") return {b, "mean"};
+    if (suffix == "median") return {b, "p50"};
+    if (suffix.size() >= 2 && suffix[0] == 'p' && std::all_of(suffix.begin() + 1, suffix.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        }))
+      return {b, suffix};
+  }
+  return {metric, "mean"};
 }
 
 }  // namespace tessera::validation

@@ -28,4 +28,12 @@ struct MetricUnit {
 };
 TESSERA_API MetricUnit canonical_metric_unit(const std::string& metric, const std::string& unit);
 
+// A metric's statistic suffix: `ttft_p99` -> {ttft, p99}, `itl_median` -> {itl, p50}, `tpot_mean`
+// -> {tpot, mean}; a metric without one -> {metric, mean}. Only ttft, tpot, itl and e2e_latency
+// take a suffix.
+struct MetricStatistic {
+  std::string base, statistic;
+};
+TESSERA_API MetricStatistic split_statistic(const std::string& metric);
+
 }  // namespace tessera::validation

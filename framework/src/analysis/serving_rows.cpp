@@ -33,6 +33,8 @@ std::string serving_row_reason(const DataRow& row, const RowPlan& plan) {
     case Measure::offline_bound:
     case Measure::full_load:
       break;
+    case Measure::under_load:
+      return "under a load: the request simulator's row";
   }
   return "not a request-level quantity";
 }

@@ -167,6 +167,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       double predicted = 0;
       CollectiveDetail detail;
       FullLoadAnswer full;
+      LoadAnswer load;
       try {
         if (p.measure == Measure::full_load) {
           // A throughput at full load: serve --max-throughput's question, through the serving model
@@ -179,6 +180,9 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
           }
           full = predict_full_load_row(*prepared[i], lat, eff->second, memory, *full_load_serving);
           predicted = full.value;
+        } else if (p.measure == Measure::under_load) {
+          load = predict_load_row(*prepared[i], lat, eff->second, memory);
+          predicted = load.value;
         } else {
           predicted = predict_row(*prepared[i], lat, eff->second, memory, &detail);
         }
@@ -199,6 +203,13 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         res.full_load_batch = full.batch;
         res.full_load_kv_tokens = full.kv_tokens;
         res.engine = full.engine;
+      }
+      if (p.measure == Measure::under_load) {
+        res.under_load = true;
+        res.load = load;
+        res.load_statistic = p.statistic;
+        res.lengths_from = p.lengths_from;
+        res.engine = p.engine_label;
       }
       res.measured = p.measured;
       res.predicted = predicted;
@@ -221,7 +232,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         apes_by_source[r.source].push_back(res.ape);
         all.push_back(res.ape);
       }
-      if (serving && serving_row_reason(r, p).empty()) {
+      if (serving && p.measure != Measure::under_load && serving_row_reason(r, p).empty()) {
         try {
           res.serving_predicted = predict_serving_row(*prepared[i], lat, eff->second, memory, *serving);
           res.serving = true;
@@ -233,7 +244,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
           rep.serving_unmapped.push_back({r.id, r.source, r.metric, e.what()});
         }
       }
-      if (options.simulate) {
+      if (options.simulate && p.measure != Measure::under_load) {
         if (const std::string why = simulated_row_reason(r, p); !why.empty()) {
           // Only the rows that state a rate or a concurrency are listed: the rest are static.
           if (states_load(r)) rep.simulated_not_run.push_back({r.id, r.source, r.metric, why});

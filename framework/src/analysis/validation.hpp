@@ -10,6 +10,7 @@
 
 #include "analysis/alias_table.hpp"
 #include "analysis/error_stats.hpp"
+#include "analysis/load_rows.hpp"
 #include "analysis/measurement_csv.hpp"
 #include "analysis/row_plan.hpp"
 #include "analysis/row_prediction.hpp"
@@ -31,6 +32,10 @@ struct RowResult {
   bool full_load = false;
   std::int64_t full_load_batch = 0, full_load_kv_tokens = 0;
   std::string engine;
+  // A row under a load (analysis/load_rows.hpp): the simulated stream and what it read.
+  bool under_load = false;
+  LoadAnswer load;
+  std::string load_statistic, lengths_from;
   // Collective rows: the plan, the machine file stem and what the physics chose.
   bool is_collective = false;
   CollectivePlan collective;

@@ -223,6 +223,14 @@ FitData load_fit_rows(const FitRowOptions& o) {
             {path, row.id, "reported apart (" + plan.collective.group + "): in no median"});
         continue;
       }
+      // A row under a load is a request simulation, thousands of steps per prediction: scored by
+      // validate-data, not fitted.
+      if (plan.measure == validation::Measure::under_load) {
+        data.skipped.push_back(
+            {path, row.id,
+             "under a load (the request simulator's row): scored by validate-data, not fitted"});
+        continue;
+      }
       if (!o.machine.empty()) plan.machine_file = o.machine;
       if (!o.framework.empty()) {
         plan.framework = o.framework;

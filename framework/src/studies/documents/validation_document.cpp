@@ -54,6 +54,15 @@ nlohmann::json report_json(const ModelReport& rep) {
       row["full_load"] = {{"batch_per_replica", r.full_load_batch},
                           {"kv_capacity_tokens", r.full_load_kv_tokens},
                           {"engine_rule", r.engine}};
+    if (r.under_load) {
+      const LoadAnswer& l = r.load;
+      row["under_load"] = {{"statistic", r.load_statistic},  {"rate_per_s", l.rate_per_s},
+                           {"clients", l.clients},           {"max_sequences", l.max_sequences},
+                           {"token_budget", l.token_budget}, {"kv_blocks", l.kv_blocks},
+                           {"block_tokens", l.block_tokens}, {"requests_measured", l.measured},
+                           {"capacity_probes", l.probes},    {"engine_rule", r.engine},
+                           {"lengths_from", r.lengths_from}};
+    }
     if (r.serving)
       row["serving"] = {{"model", rep.serving}, {"predicted", r.serving_predicted}, {"ape", r.serving_ape}};
     if (r.simulated) {
