@@ -23,7 +23,8 @@ const char* kValidateDataExamples =
     "  tessera validate-data data/measurements.csv --latency roofline,overlap,calibrated\n"
     "  tessera validate-data data/measurements.csv --latency calibrated --latency-only --json -\n"
     "  tessera validate-data data/measurements-h200.csv --latency calibrated --summary\n"
-    "  tessera validate-data data/measurements-serving.csv --latency calibrated --simulate --summary\n\n"
+    "  tessera validate-data data/measurements-serving.csv --latency calibrated --simulate --summary\n"
+    "  tessera validate-data data/measurements-serving-2026.csv --latency calibrated --summary\n\n"
     "Each row is mapped through the alias table (data/aliases.yaml: model, hardware and software\n"
     "names -> model file, machine file, framework profile) and its metric predicted: ttft and\n"
     "prefill_latency (the prefill of input_len tokens), tpot/tpot_p50 (a decode step at context\n"
@@ -34,6 +35,9 @@ const char* kValidateDataExamples =
     "median per group). Rows that state concurrency, ISL and OSL and measure a request-level\n"
     "quantity are also predicted through a serving model (--serving; the `serving` JSON fields),\n"
     "and with --simulate those measured at a stated concurrency through the request simulator.\n"
+    "Rows only a stream of requests answers - under a stated request rate (target_qps,\n"
+    "request_rate=), a P50/P90/P99, MLPerf Server's throughput within its P99 limits - are always\n"
+    "predicted by simulating that stream (at most --limit validate.load_rows of them).\n"
     "Rows that cannot be mapped are listed with the\n"
     "reason. APE = |predicted - measured| / measured. docs/accuracy.md has the rules and results.\n";
 

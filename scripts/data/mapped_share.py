@@ -7,9 +7,8 @@ Usage: scripts/data/mapped_share.py [--tessera build/bin/tessera] FILE.csv...
 Runs `tessera validate-data FILE --latency calibrated --json` on each file and counts the rows
 whose metric is a latency or serving metric (everything but collectives, kernel TFLOPS, mbu and
 mfu). A reason's class is its text with the quoted cell value ('...') replaced by '…', so rows
-refused for the same rule count together. The share is printed twice: over all of them, and over
-those not measured under a request rate (MLPerf Server: Poisson arrivals), which the serving models
-do not predict.
+refused for the same rule count together. Rows measured under a request rate map through the
+request simulator (docs/accuracy.md "Rows under a load") and count like the others.
 """
 import argparse
 import collections
@@ -50,9 +49,6 @@ def main():
             reason = re.sub(r"'[^' ]*'", "'…'", reason)
             reasons[reason[:140]] += 1
     print(f"all: {mapped} of {total} mapped ({100.0 * mapped / max(total, 1):.1f} %)")
-    load = sum(c for k, c in reasons.items() if "request rate" in k or "Poisson" in k)
-    print(f"not under a request rate: {mapped} of {total - load} mapped "
-          f"({100.0 * mapped / max(total - load, 1):.1f} %)")
     for k, c in reasons.most_common():
         print(f"{c:5d}  {k}")
 

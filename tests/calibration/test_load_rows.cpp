@@ -15,6 +15,8 @@
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"
 #include "studies/documents/validation_document.hpp"
+#include "tessera/error.hpp"
+#include "tessera/limits.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_load_rows {
@@ -223,6 +225,25 @@ TEST_CASE("load rows: MLPerf Server's capacity is monotone in its limits", "[val
   CHECK(loose.predicted == Approx(loose.load.rate_per_s * 500).epsilon(0.1));
   CHECK(tight.load.rate_per_s <= loose.load.rate_per_s);
   CHECK(tight.predicted <= loose.predicted);
+}
+
+TEST_CASE("load rows: their count is a documented limit checked before any prediction",
+          "[validate-data][load]") {
+  const Limits saved = current_limits();
+  Limits tight = saved;
+  tight.validate_load_rows = 2;
+  set_limits(tight);
+  try {
+    validate({under_rate(0.1), under_rate(0.2), under_rate(0.3)});
+    FAIL("expected the limit to refuse three rows under a load");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("3 rows under a load") != std::string::npos);
+    CHECK(what.find("validate.load_rows") != std::string::npos);
+  }
+  // At the limit the rows run.
+  CHECK(one(validate({under_rate(0.1), under_rate(0.2)})).rows.size() == 2);
+  set_limits(saved);
 }
 
 }  // namespace test_load_rows

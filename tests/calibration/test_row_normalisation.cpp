@@ -362,7 +362,7 @@ TEST_CASE("measurements-serving.csv: every row maps or is listed with one reason
 TEST_CASE("measurements-serving-2026.csv: every row maps or is listed with one reason",
           "[validate-data][normalise]") {
   const auto rows = read_measurements(kRoot + "/data/measurements-serving-2026.csv");
-  REQUIRE(rows.size() == 425);
+  REQUIRE(rows.size() == 417);
   int mapped = 0, under_load = 0;
   std::map<std::string, int> reasons;
   for (const DataRow& r : rows) {

@@ -36,6 +36,7 @@ struct Limits {
   std::uint64_t moe_table_entries = 1'000'000;  // entries of the exact MoE most-loaded-rank table, per thread
   std::uint64_t calibrate_fit_predictions = 256;  // distinct predictions one calibration fit runs on
   std::uint64_t calibrate_folds = 64;             // held-out folds (each a fit) of one calibration
+  std::uint64_t validate_load_rows = 2000;  // rows under a load (request simulations) of one validate-data
   // Magnitudes (plausibility bounds that also keep every product exact: docs/limits.md).
   std::uint64_t model_dimension = 1ull
                                   << 24;   // any integer dimension of a model (layers, hidden, vocab, ...)

@@ -11,6 +11,7 @@
 #include "core/cancellation.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
+#include "tessera/limits.hpp"
 #include "tessera/plugin/param_spec.hpp"
 
 namespace tessera::validation {
@@ -51,6 +52,19 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         plans.back().reason = e.what();
       }
     }
+  }
+
+  // Rows under a load are request simulations (tens of ms each, a capacity search up to 24 of
+  // them): their count is a documented limit, checked before any prediction.
+  {
+    std::uint64_t load_rows = 0;
+    for (const RowPlan& p : plans) load_rows += p.mapped && p.measure == Measure::under_load ? 1 : 0;
+    if (load_rows > current_limits().validate_load_rows)
+      throw InputError(
+          "validate-data: " + std::to_string(load_rows) +
+          " rows under a load to simulate (request rates, percentiles, MLPerf Server throughput), more "
+          "than " +
+          std::to_string(current_limits().validate_load_rows) + " " + limit_exceeded("validate.load_rows"));
   }
 
   PluginChoice memory_choice;

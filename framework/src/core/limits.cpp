@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 21> kTable{{
+const std::array<LimitInfo, 22> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -43,6 +43,10 @@ const std::array<LimitInfo, 21> kTable{{
      nullptr},
     {"calibrate.folds", &Limits::calibrate_folds,
      "held-out folds of one calibrate run, each a fit (one per source, family or framework version held out)",
+     nullptr},
+    {"validate.load_rows", &Limits::validate_load_rows,
+     "rows under a load one validate-data run simulates (a request simulation or capacity search each, per "
+     "latency model)",
      nullptr},
     {"model.dimension", &Limits::model_dimension,
      "any integer dimension of a model (layers, hidden, heads, ffn, vocab, experts, MLA ranks)", nullptr},

@@ -65,7 +65,7 @@ void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows)
       {"collective group", "n", "median APE", "mean APE"},
       {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
   for (const auto& [name, st] : rep.by_group)
-    if (name != kGroupOfflineBound && name != kGroupFullLoad)
+    if (name != kGroupOfflineBound && name != kGroupFullLoad && name != kGroupUnderLoad)
       g.add_row({name == kGroupMoEAmbiguous ? name + std::string(" (apart)") : name, std::to_string(st.n),
                  pct(st.median_ape), pct(st.mean_ape)});
   g.print(os);
@@ -183,6 +183,9 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
       } else if (name == kGroupFullLoad) {
         os << name << " (no batch stated: the best over the batches the engine's KV rule admits; in the "
            << "medians above): n " << st.n << ", median " << pct(st.median_ape) << "\n";
+      } else if (name == kGroupUnderLoad) {
+        os << name << " (a request rate, a percentile or MLPerf Server's throughput: the simulated stream; "
+           << "in the medians above): n " << st.n << ", median " << pct(st.median_ape) << "\n";
       }
     print_serving(os, rep, show_rows);
     print_simulated(os, rep, show_rows);

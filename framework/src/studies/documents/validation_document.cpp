@@ -91,7 +91,8 @@ nlohmann::json report_json(const ModelReport& rep) {
   nlohmann::json groups = nlohmann::json::object();
   nlohmann::json other_groups = nlohmann::json::object();
   for (const auto& [g, st] : rep.by_group)
-    (g == kGroupOfflineBound ? other_groups : groups)[g] = {
+    // Rows with a group of their own (a ceiling, full load, under a load) apart from the collectives'.
+    (g == kGroupOfflineBound || g == kGroupFullLoad || g == kGroupUnderLoad ? other_groups : groups)[g] = {
         {"n", st.n}, {"median_ape", st.median_ape}, {"mean_ape", st.mean_ape}};
   nlohmann::json by_metric = nlohmann::json::object();
   for (const ModelReport::MetricCount& c : rep.by_metric) {
