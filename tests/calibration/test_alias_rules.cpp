@@ -24,6 +24,24 @@ namespace {
 
 const std::string kRoot = TESSERA_SOURCE_DIR;
 
+// An alias table holding one `section` entry is refused with a message containing `words`.
+void check_refused(const std::string& section, const std::string& entry, const std::string& words) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tessera-alias-" + section + "-test");
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "aliases.yaml").string();
+  std::ofstream(path) << "schema_version: 1\nkind: aliases\n" << section << ":\n  - " << entry << "\n";
+  bool refused = false;
+  try {
+    load_aliases(path);
+  } catch (const InputError& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).find(words) != std::string::npos);
+    refused = true;
+  }
+  std::filesystem::remove_all(dir);
+  if (!refused) FAIL("expected an error for " << entry);
+}
+
 const Aliases& shipped() { return tessera::test::shipped_aliases(); }
 
 std::string target(const std::vector<AliasRule>& rules, const std::string& value,
@@ -187,19 +205,8 @@ TEST_CASE("alias rules: precisions - every rule selects a shipped row and a bad 
     CHECK(selected > 0);
     CHECK(!pr.source.empty());
   }
-  const auto dir = std::filesystem::temp_directory_path() / "tessera-alias-precisions-test";
-  std::filesystem::create_directories(dir);
-  const auto path = (dir / "aliases.yaml").string();
-  auto refused = [&](const std::string& entry, const std::string& words) {
-    std::ofstream(path) << "schema_version: 1\nkind: aliases\nprecisions:\n  - " << entry << "\n";
-    try {
-      load_aliases(path);
-    } catch (const InputError& e) {
-      INFO(e.what());
-      CHECK(std::string(e.what()).find(words) != std::string::npos);
-      return;
-    }
-    FAIL("expected an error for " << entry);
+  auto refused = [](const std::string& entry, const std::string& words) {
+    check_refused("precisions", entry, words);
   };
   refused("{match: x, dtype: {weights: fp8, kv: fp8, activations: fp8}}",
           "needs `match:`, `dtype:` and `source:`");
@@ -210,7 +217,6 @@ TEST_CASE("alias rules: precisions - every rule selects a shipped row and a bad 
   refused("{match: x, source: s, dtype: {weights: fp8, kv: fp8}}", "`dtype:` needs `activations:`");
   refused("{match: \"\", source: s, dtype: {weights: fp8, kv: fp8, activations: fp8}}",
           "`match:` may be empty only with a `locator:`");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("alias rules: datasets - every rule gives a shipped row its lengths and a bad one is refused",
@@ -229,19 +235,8 @@ TEST_CASE("alias rules: datasets - every rule gives a shipped row its lengths an
     CHECK(d.output_mean > 0);
     CHECK(!d.source.empty());
   }
-  const auto dir = std::filesystem::temp_directory_path() / "tessera-alias-datasets-test";
-  std::filesystem::create_directories(dir);
-  const auto path = (dir / "aliases.yaml").string();
-  auto refused = [&](const std::string& entry, const std::string& words) {
-    std::ofstream(path) << "schema_version: 1\nkind: aliases\ndatasets:\n  - " << entry << "\n";
-    try {
-      load_aliases(path);
-    } catch (const InputError& e) {
-      INFO(e.what());
-      CHECK(std::string(e.what()).find(words) != std::string::npos);
-      return;
-    }
-    FAIL("expected an error for " << entry);
+  auto refused = [](const std::string& entry, const std::string& words) {
+    check_refused("datasets", entry, words);
   };
   refused("{match: x, input_mean: 10, source: s}",
           "needs `match:`, `input_mean:`, `output_mean:` and `source:`");
@@ -249,7 +244,6 @@ TEST_CASE("alias rules: datasets - every rule gives a shipped row its lengths an
   refused("{match: x, input_mean: 10, output_mean: 2.5, source: s}", "`output_mean:` must be a whole number");
   refused("{match: x, input_mean: 10, output_mean: -3, source: s}", "`output_mean:` must be a whole number");
   refused("{match: \"\", input_mean: 10, output_mean: 5, source: s}", "must not be empty");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("alias rules: a rule's version applies only when the software column states none",

@@ -249,13 +249,18 @@ std::string framework_version(const std::string& software, const AliasRule& rule
   return software.substr(start, i - start);
 }
 
-const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules, const std::string& precision,
-                                      const std::string& model, const std::string& locator) {
-  const PrecisionRule* best = nullptr;
+namespace {
+
+// Of the rules whose match occurs in `text` and whose model and locator occur in the row's model
+// (folded) and source_locator, the longest match + model + locator; the earlier when equally long.
+template <class Rule>
+const Rule* most_specific(const std::vector<Rule>& rules, const std::string& text, const std::string& model,
+                          const std::string& locator) {
+  const std::string t = lower(text), m = folded(model), l = lower(locator);
+  const Rule* best = nullptr;
   std::size_t best_len = 0;
-  const std::string p = lower(precision), m = folded(model), l = lower(locator);
-  for (const PrecisionRule& r : rules) {
-    if (p.find(lower(r.match)) == std::string::npos) continue;
+  for (const Rule& r : rules) {
+    if (t.find(lower(r.match)) == std::string::npos) continue;
     if (!r.model.empty() && m.find(folded(r.model)) == std::string::npos) continue;
     if (!r.locator.empty() && l.find(lower(r.locator)) == std::string::npos) continue;
     const std::size_t len = r.match.size() + r.model.size() + r.locator.size();
@@ -267,22 +272,16 @@ const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules, c
   return best;
 }
 
+}  // namespace
+
+const PrecisionRule* select_precision(const std::vector<PrecisionRule>& rules, const std::string& precision,
+                                      const std::string& model, const std::string& locator) {
+  return most_specific(rules, precision, model, locator);
+}
+
 const DatasetRule* select_dataset(const std::vector<DatasetRule>& rules, const std::string& notes,
                                   const std::string& model, const std::string& locator) {
-  const std::string n = lower(notes), m = folded(model), l = lower(locator);
-  const DatasetRule* best = nullptr;
-  std::size_t best_len = 0;
-  for (const DatasetRule& r : rules) {
-    if (n.find(lower(r.match)) == std::string::npos) continue;
-    if (!r.model.empty() && m.find(folded(r.model)) == std::string::npos) continue;
-    if (!r.locator.empty() && l.find(lower(r.locator)) == std::string::npos) continue;
-    const std::size_t len = r.match.size() + r.model.size() + r.locator.size();
-    if (!best || len > best_len) {
-      best = &r;
-      best_len = len;
-    }
-  }
-  return best;
+  return most_specific(rules, notes, model, locator);
 }
 
 }  // namespace tessera::validation

@@ -28,13 +28,6 @@ std::optional<double> positive(const std::string& text) {
   return std::nullopt;
 }
 
-int percentile_slot(const std::string& statistic) {
-  for (std::size_t i = 0; i < requests::kPercentiles.size(); ++i)
-    if (statistic == "p" + std::to_string(static_cast<int>(requests::kPercentiles[i])))
-      return static_cast<int>(i);
-  return -1;
-}
-
 }  // namespace
 
 std::optional<double> stated_request_rate(const std::string& notes) {
@@ -124,14 +117,8 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
     stream.warmup = simulated_warmup(a.clients);
   }
   stream.requests = stream.warmup + measured;
-  requests::SimOptions o;
-  o.limits.max_sequences = p.max_sequences;
-  o.limits.token_budget = budget;
-  o.limits.chunked_prefill = true;
-  o.limits.kv_blocks = kv.blocks;
-  o.limits.block_tokens = kv.block_tokens;
-  o.replicas = p.config.dp;
-  o.exact = p.statistic != "mean";
+  requests::SimOptions o = row_sim_options(p.max_sequences, budget, kv.blocks, kv.block_tokens, p.config.dp,
+                                           p.statistic != "mean");
   const std::string too_long = "request simulator: a request of " + std::to_string(p.input + osl) +
                                " tokens does not fit the replica's KV (" + std::to_string(kv.blocks) +
                                " blocks of " + std::to_string(kv.block_tokens) + ")";
@@ -178,7 +165,7 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
   if (r.rejected > 0) throw Error(too_long);
   a.rate_per_s = p.rate_per_s;
   a.measured = r.measured;
-  const int slot = percentile_slot(p.statistic);
+  const int slot = percentile_index(p.statistic);
   const auto pick = [&](const requests::MetricSummary& m) {
     return (slot < 0 ? m.mean : m.percentile[static_cast<std::size_t>(slot)]) * p.to_unit;
   };

@@ -32,13 +32,6 @@ std::pair<std::string, std::string> split_metric(const std::string& metric) {
   return {metric, "mean"};
 }
 
-int percentile_index(const std::string& statistic) {
-  for (std::size_t i = 0; i < requests::kPercentiles.size(); ++i)
-    if (statistic == "p" + std::to_string(static_cast<int>(requests::kPercentiles[i])))
-      return static_cast<int>(i);
-  return -1;
-}
-
 // The concurrency the notes or the locator state ("concurrency of 25", "Concurrency 25"), -1 if none.
 // "batch size (concurrency)": the row's batch, or -2 when the batch is blank.
 long long stated_concurrency(const DataRow& row) {
@@ -59,6 +52,27 @@ long long stated_concurrency(const DataRow& row) {
 }
 
 }  // namespace
+
+int percentile_index(const std::string& statistic) {
+  for (std::size_t i = 0; i < requests::kPercentiles.size(); ++i)
+    if (statistic == "p" + std::to_string(static_cast<int>(requests::kPercentiles[i])))
+      return static_cast<int>(i);
+  return -1;
+}
+
+requests::SimOptions row_sim_options(std::int64_t max_sequences, std::int64_t token_budget,
+                                     std::int64_t kv_blocks, std::int64_t block_tokens, std::int64_t dp,
+                                     bool exact) {
+  requests::SimOptions o;
+  o.limits.max_sequences = max_sequences;
+  o.limits.token_budget = token_budget;
+  o.limits.chunked_prefill = true;
+  o.limits.kv_blocks = kv_blocks;
+  o.limits.block_tokens = block_tokens;
+  o.replicas = dp;
+  o.exact = exact;
+  return o;
+}
 
 std::string rate_row_reason(const DataRow& row) {
   const std::string t = lower(row.notes);
@@ -124,14 +138,8 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
   stream.requests = simulated_requests(out.clients);
   stream.warmup = simulated_warmup(out.clients);
   stream.seed = 1;
-  requests::SimOptions o;
-  o.limits.max_sequences = out.clients;
-  o.limits.token_budget = kSimulatedTokenBudget;
-  o.limits.chunked_prefill = true;
-  o.limits.kv_blocks = kv.blocks;
-  o.limits.block_tokens = kv.block_tokens;
-  o.replicas = p.config.dp;
-  o.exact = true;
+  const requests::SimOptions o =
+      row_sim_options(out.clients, kSimulatedTokenBudget, kv.blocks, kv.block_tokens, p.config.dp, true);
   requests::SimResult r;
   try {
     r = requests::simulate(stream, timer, o);

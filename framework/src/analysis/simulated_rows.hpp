@@ -12,6 +12,7 @@
 #include <string>
 
 #include "analysis/measurement_csv.hpp"
+#include "analysis/requests/request_sim.hpp"
 #include "analysis/row_plan.hpp"
 #include "analysis/row_prediction.hpp"
 #include "tessera/export.hpp"
@@ -49,6 +50,15 @@ struct SimulatedRow {
   std::int64_t kv_blocks = 0, block_tokens = 0;
   std::int64_t preemptions = 0;
 };
+
+// The index of a statistic ("p50", "p90", "p99") in requests::kPercentiles, -1 for any other.
+TESSERA_API int percentile_index(const std::string& statistic);
+
+// The simulator's options for a row's replicas: `dp` replicas of at most `max_sequences` running,
+// `token_budget` tokens per iteration with chunked prefill, `kv_blocks` blocks of `block_tokens`.
+TESSERA_API requests::SimOptions row_sim_options(std::int64_t max_sequences, std::int64_t token_budget,
+                                                 std::int64_t kv_blocks, std::int64_t block_tokens,
+                                                 std::int64_t dp, bool exact);
 
 // Requests simulated for a closed loop of `clients`: 2·N warm-up (the loop's start, every client
 // sending at once, and one full turn after it) and max(500, 8·N) measured.
