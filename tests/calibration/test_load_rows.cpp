@@ -68,6 +68,9 @@ TEST_CASE("load rows: the rate and limits and sequence cap the notes state", "[v
   CHECK(stated_request_rate("request_rate = 2.5") == Approx(2.5));
   CHECK(stated_request_rate("at a request rate of 4 req/s") == Approx(4));
   CHECK(stated_request_rate("Request rate 8 qps, 1000 prompts") == Approx(8));
+  CHECK(stated_request_rate("vllm bench serve --request-rate 10 --num-prompts 500") == Approx(10));
+  CHECK_FALSE(stated_request_rate("--request-rate inf (vLLM's default)"));
+  CHECK(stated_sequence_cap("MAX_NUM_SEQS=650") == 650);
   CHECK_FALSE(stated_request_rate("measured under offered load"));
   CHECK_FALSE(stated_request_rate("request rate not stated"));
   CHECK_FALSE(stated_request_rate("request_rate=0"));
@@ -95,8 +98,6 @@ TEST_CASE("load rows: the rate and limits and sequence cap the notes state", "[v
   // vLLM's own flags, as a serve command in the notes writes them.
   CHECK(stated_sequence_cap("vllm serve ... --max-num-batched-tokens 512 --max-num-seqs 256") == 256);
   CHECK(stated_token_budget("vllm serve ... --max-num-batched-tokens 512 --max-num-seqs 256") == 512);
-  CHECK(load_row_requests("mean") == 2000);
-  CHECK(load_row_requests("p99") == 4000);
 }
 
 TEST_CASE("load rows: a metric's statistic suffix", "[validate-data][load][normalise]") {
@@ -182,7 +183,7 @@ TEST_CASE("load rows: predictions grow with the load and the JSON says what was 
   CHECK(rep.rows[1].predicted <= rep.rows[2].predicted);
   for (const RowResult& r : rep.rows) {
     CHECK(r.under_load);
-    CHECK(r.load.measured == 2000);
+    CHECK(r.load.measured == 2048);  // 2 x the engine's 1,024 sequences x 1 replica (load_row_stream)
     CHECK(r.load.kv_blocks > 0);
   }
   // The P99 of the same stream is above its mean.
@@ -225,12 +226,60 @@ TEST_CASE("load rows: MLPerf Server's capacity is monotone in its limits", "[val
   CHECK(loose.predicted == Approx(loose.load.rate_per_s * 500).epsilon(0.1));
   CHECK(tight.load.rate_per_s <= loose.load.rate_per_s);
   CHECK(tight.predicted <= loose.predicted);
+  // A steady state, not a burst: well above the capacity, the same stream misses the TTFT limit.
+  DataRow over = under_rate(1.5 * loose.load.rate_per_s, "ttft_p99");
+  const auto o = validate({over});
+  REQUIRE(one(o).rows.size() == 1);
+  CHECK(one(o).rows[0].predicted > 2000);  // ms: above the 2 s limit the capacity met
+}
+
+TEST_CASE("load rows: a steady state's requests, and the bounds on a row's stream", "[validate-data][load]") {
+  const Aliases& a = tessera::test::shipped_aliases();
+  RowPlan p = plan_row(under_rate(2.0), a, kRoot);
+  REQUIRE(p.mapped);
+  // An open loop: a warm-up of C and 2C measured, C the engine's 1,024 sequences x 1 replica.
+  CHECK(load_row_stream(p).warmup == 1024);
+  CHECK(load_row_stream(p).measured == 2048);
+  p.max_sequences = 8;
+  CHECK(load_row_stream(p).warmup == 200);     // a tenth of 2,000 at least
+  CHECK(load_row_stream(p).measured == 2000);  // 2,000 at least
+  // A closed loop of N clients: 2N warm-up, max(4,000, 2N) measured for a percentile.
+  DataRow p99 = nim_row();
+  p99.metric = "ttft_p99";
+  const RowPlan closed = plan_row(p99, a, kRoot);
+  REQUIRE(closed.mapped);
+  CHECK(load_row_stream(closed).warmup == 50);
+  CHECK(load_row_stream(closed).measured == 4000);
+  // Bounds: the request scenarios' rate and clients, and 1e6 simulated requests.
+  CHECK(plan_row(under_rate(2e9), a, kRoot).reason == "a request rate above the simulator's 1e9 requests/s");
+  DataRow many = p99;
+  many.batch = "2000000";
+  many.notes = "concurrency of 2000000";
+  CHECK(plan_row(many, a, kRoot).reason == "a closed loop of 2000000 clients: more than the simulator's 1e6");
+  many.batch = "600000";
+  many.notes = "concurrency of 600000";
+  CHECK(plan_row(many, a, kRoot).reason.find("simulated requests, more than 1e6") != std::string::npos);
+  // The concurrency the notes state must be the row's batch.
+  DataRow other = p99;
+  other.batch = "24";
+  CHECK(plan_row(other, a, kRoot).reason ==
+        "the concurrency the notes state (25) is not the row's batch (24)");
+  // A batch and a rate: the rate is the stream, for the mean as for a percentile.
+  DataRow both = under_rate(0.5);
+  both.batch = "25";
+  const RowPlan b = plan_row(both, a, kRoot);
+  REQUIRE(b.mapped);
+  CHECK(b.measure == Measure::under_load);
+  CHECK(b.rate_per_s == Approx(0.5));
 }
 
 TEST_CASE("load rows: their count is a documented limit checked before any prediction",
           "[validate-data][load]") {
-  const Limits saved = current_limits();
-  Limits tight = saved;
+  struct Restore {
+    Limits saved = current_limits();
+    ~Restore() { set_limits(saved); }
+  } restore;
+  Limits tight = restore.saved;
   tight.validate_load_rows = 2;
   set_limits(tight);
   try {
@@ -243,7 +292,6 @@ TEST_CASE("load rows: their count is a documented limit checked before any predi
   }
   // At the limit the rows run.
   CHECK(one(validate({under_rate(0.1), under_rate(0.2)})).rows.size() == 2);
-  set_limits(saved);
 }
 
 }  // namespace test_load_rows

@@ -10,11 +10,13 @@
 // its lengths fixed at the stated ISL and OSL (or at a dataset's published means, data/aliases.yaml
 // `datasets:`). Nothing here is fitted; the step times are the latency model's.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "analysis/measurement_csv.hpp"
+#include "analysis/requests/request_sim.hpp"
 #include "analysis/row_plan.hpp"
 #include "analysis/row_prediction.hpp"
 #include "tessera/export.hpp"
@@ -49,9 +51,24 @@ TESSERA_API std::int64_t stated_sequence_cap(const std::string& notes);
 // `--max-num-batched-tokens 512`), 0 when none.
 TESSERA_API std::int64_t stated_token_budget(const std::string& notes);
 
-// Requests of a load row's simulation: a warm-up of a tenth, then at least 2,000 measured (4,000
-// for a percentile).
-TESSERA_API std::uint64_t load_row_requests(const std::string& statistic);
+// The requests of a load row's simulation. The engine holds up to C = max_sequences x dp requests
+// at once: a stream that starts inside that room and is too short to overflow it would meet any
+// latency target at any rate. So an open loop is a warm-up of max(C, a tenth of the measured) —
+// the engine filled — then max(2C, 2,000) measured (4,000 for a percentile): at a rate a few
+// percent above what the engine sustains, the queue grown over 2C requests costs a tenth of an
+// end-to-end latency or more, which the P99 limits see. A closed loop of N clients: a warm-up of
+// 2N, then max(2N, 2,000 or 4,000) measured.
+struct LoadStream {
+  std::uint64_t warmup = 0, measured = 0;
+};
+TESSERA_API LoadStream load_row_stream(const RowPlan& plan);
+
+// The most requests one load row may simulate (warm-up and measured); a row that needs more is
+// listed with the reason. The largest request rate and closed loop accepted are the request
+// scenarios' (serving.requests: rate 1e9 /s, concurrency 1e6 clients).
+inline constexpr std::uint64_t kLoadRowMaxRequests = 1'000'000;
+inline constexpr double kLoadRowMaxRate = 1e9;
+inline constexpr std::int64_t kLoadRowMaxClients = 1'000'000;
 
 // What a load row's prediction reports beside its value.
 struct LoadAnswer {
@@ -65,12 +82,26 @@ struct LoadAnswer {
   std::size_t probes = 0;      // capacity: simulations run
 };
 
-// The row through the request simulator (plan.measure == Measure::under_load). Throws Error with
-// the reason when it cannot run (an invalid configuration, a request longer than the replica's
-// KV, a capacity search that met no load).
+// Simulations shared by the rows of one stream — an MLPerf run's TTFT and TPOT rows, its 99 % and
+// 99.9 % accuracy targets — for one latency model: keyed by everything a simulation reads
+// (load_stream_key).
+struct LoadCache {
+  std::map<std::string, std::pair<LoadAnswer, requests::SimResult>> streams;
+  std::map<std::string, LoadAnswer> capacities;
+};
+
+// What a load row's simulation reads: model and machine files, framework and engine rule, dtypes,
+// configuration, lengths, load, engine limits, and for a capacity its limits.
+TESSERA_API std::string load_stream_key(const PreparedRow& row);
+
+// The row through the request simulator (plan.measure == Measure::under_load), reusing `cache`'s
+// simulation of the same stream when it has one. Throws Error with the reason when it cannot run
+// (an invalid configuration, a request longer than the replica's KV, a capacity search that met
+// no load or no limit).
 TESSERA_API LoadAnswer predict_load_row(const PreparedRow& row,
                                         const std::shared_ptr<const LatencyModel>& latency,
                                         const ParamSet& efficiency,
-                                        const std::shared_ptr<const MemoryModel>& memory);
+                                        const std::shared_ptr<const MemoryModel>& memory,
+                                        LoadCache* cache = nullptr);
 
 }  // namespace tessera::validation

@@ -432,6 +432,10 @@ RowPlan& plan_under_load(const DataRow& row, const Aliases& aliases, const std::
     p.limit_ttft_p99_s = lim.ttft_p99_s;
     p.limit_tpot_p99_s = lim.tpot_p99_s;
   } else if (const auto rate = stated_request_rate(row.notes)) {
+    if (*rate > kLoadRowMaxRate) {
+      unmapped(p, "a request rate above the simulator's 1e9 requests/s");
+      return p;
+    }
     p.rate_per_s = *rate;
   } else if (batch >= 1) {
     if (batch % p.config.dp != 0) {
@@ -439,9 +443,20 @@ RowPlan& plan_under_load(const DataRow& row, const Aliases& aliases, const std::
                "batch " + std::to_string(batch) + " does not split over dp=" + std::to_string(p.config.dp));
       return p;
     }
-    if (!states_load(row)) {
+    // A closed loop of the row's clients: the concurrency the notes state must be the batch.
+    const long long n = stated_concurrency(row);
+    if (n < 0) {
       unmapped(p, "statistic " + p.statistic +
                       " of a static batch: no request rate or concurrency of clients stated");
+      return p;
+    }
+    if (n != batch) {
+      unmapped(p, "the concurrency the notes state (" + std::to_string(n) + ") is not the row's batch (" +
+                      std::to_string(batch) + ")");
+      return p;
+    }
+    if (batch > kLoadRowMaxClients) {
+      unmapped(p, "a closed loop of " + std::to_string(batch) + " clients: more than the simulator's 1e6");
       return p;
     }
   } else {
@@ -476,6 +491,13 @@ RowPlan& plan_under_load(const DataRow& row, const Aliases& aliases, const std::
   p.token_budget = stated_token_budget(row.notes);
   // The workload's batch: a closed loop's clients per replica; an open loop's is the simulator's.
   p.batch = p.rate_per_s > 0 || p.load_metric == "capacity" ? 1 : batch / p.config.dp;
+  const LoadStream sizes = load_row_stream(p);
+  if (sizes.warmup + sizes.measured > kLoadRowMaxRequests) {
+    unmapped(p, "a steady state of this engine (" + std::to_string(p.max_sequences) + " sequences x " +
+                    std::to_string(p.config.dp) + " replicas) needs " +
+                    std::to_string(sizes.warmup + sizes.measured) + " simulated requests, more than 1e6");
+    return p;
+  }
   p.measure = Measure::under_load;
   p.group = kGroupUnderLoad;
   p.mapped = true;
@@ -495,7 +517,8 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
   // The P50 of a static batch (no load stated) is its one value: read as the mean.
   if (const auto [base, statistic] = split_statistic(row.metric); base != row.metric) {
     row.metric = base;
-    if (!(statistic == "p50" && !trim(row.batch).empty() && !states_load(row))) p.statistic = statistic;
+    const bool load = states_load(row) || stated_request_rate(row.notes).has_value();
+    if (!(statistic == "p50" && !trim(row.batch).empty() && !load)) p.statistic = statistic;
   }
   const std::string& m = row.metric;
   const auto value = real_cell(row.value);
@@ -714,7 +737,8 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
   }
   const auto batch = int_cell(row.batch);
   const bool no_batch = !batch || *batch < 1;
-  if (p.statistic != "mean" || !p.load_metric.empty() || (no_batch && stated_request_rate(row.notes)))
+  // A stated request rate is the stream the row was measured under, with or without a batch.
+  if (p.statistic != "mean" || !p.load_metric.empty() || stated_request_rate(row.notes))
     return plan_under_load(row, aliases, root, no_batch ? 0 : *batch, p);
   if (no_batch) {
     for (const char* load : {"offered load", "target_qps", "request rate"})

@@ -23,6 +23,7 @@ std::vector<std::string> words(const std::string& p) {
       if (!w.empty()) out.push_back(w);
       w.clear();
       if (c == ';') out.emplace_back(";");  // a clause ends
+      if (c == ',') out.emplace_back(",");  // a segment ends
     }
   }
   if (!w.empty()) out.push_back(w);
@@ -96,34 +97,45 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
     DType t;
     unsigned roles = 0;
     bool per_layer = false;
+    bool leading = false;  // its roles were named before it ("weights FP8")
   };
-  // A clause may also name its roles first ("weights FP8 (...)", "KV cache fp8_e4m3"): roles and
-  // layer words before the clause's first dtype attach to it.
+  // Segments end at `,` and `;` (`;` also closes the clause: no later role attaches to what it
+  // named). Roles and layer words before a segment's first dtype attach to that dtype ("weights
+  // FP8", "KV cache fp8_e4m3"); roles after a dtype, and a segment of roles alone, attach to the
+  // last dtype named ("fp8 (weights, activations, KV)").
   std::vector<Named> named;
   unsigned leading_roles = 0;
-  bool leading_layer = false, clause_has_dtype = false;
+  bool leading_layer = false, segment_has_dtype = false;
+  auto end_segment = [&](bool closes_clause) {
+    if (!segment_has_dtype && !named.empty() && (named.back().roles & 0x100) == 0) {
+      named.back().roles |= leading_roles;
+      named.back().per_layer = named.back().per_layer || leading_layer;
+    }
+    if (closes_clause && !named.empty()) named.back().roles |= 0x100;
+    leading_roles = 0;
+    leading_layer = segment_has_dtype = false;
+  };
   for (const std::string& w : words(p)) {
-    if (w == ";") {
-      if (!named.empty()) named.back().roles |= 0x100;  // closes the clause: no later role attaches
-      leading_roles = 0;
-      leading_layer = clause_has_dtype = false;
+    if (w == ";" || w == ",") {
+      end_segment(w == ";");
       continue;
     }
     if (const auto t = dtype_word(w)) {
-      if (!named.empty() && named.back().t == *t && (named.back().roles & 0xff) == 0 && clause_has_dtype)
-        continue;  // "fp8 (e4m3)"
-      if (clause_has_dtype && !named.empty() && named.back().t == *t && (named.back().roles & 0x100) == 0)
-        continue;  // "weights FP8 (... native FP8)": the clause's own dtype again
-      named.push_back({*t, clause_has_dtype ? 0u : leading_roles, !clause_has_dtype && leading_layer});
-      clause_has_dtype = true;
-    } else if (!clause_has_dtype) {
+      if (!named.empty() && named.back().t == *t && named.back().roles == 0) continue;  // "fp8 (e4m3)"
+      if (segment_has_dtype && named.back().leading && named.back().t == *t)
+        continue;  // "weights FP8 (... native FP8)": the segment's own dtype again
+      named.push_back({*t, segment_has_dtype ? 0u : leading_roles, !segment_has_dtype && leading_layer,
+                       !segment_has_dtype && leading_roles != 0});
+      segment_has_dtype = true;
+    } else if (!segment_has_dtype) {
       leading_roles |= role_word(w);
       leading_layer = leading_layer || layer_word(w);
-    } else if (!named.empty() && (named.back().roles & 0x100) == 0) {
+    } else if ((named.back().roles & 0x100) == 0) {
       named.back().roles |= role_word(w);
       named.back().per_layer = named.back().per_layer || layer_word(w);
     }
   }
+  end_segment(false);
   if (named.empty()) {
     why = "precision '" + precision + "' has no dtype mapping";
     return std::nullopt;

@@ -32,25 +32,6 @@ std::pair<std::string, std::string> split_metric(const std::string& metric) {
   return {metric, "mean"};
 }
 
-// The concurrency the notes or the locator state ("concurrency of 25", "Concurrency 25"), -1 if none.
-// "batch size (concurrency)": the row's batch, or -2 when the batch is blank.
-long long stated_concurrency(const DataRow& row) {
-  static const std::regex re("concurrency (of )?([0-9]+)");
-  for (const std::string* text : {&row.notes, &row.source_locator}) {
-    const std::string t = lower(*text);
-    std::smatch m;
-    if (std::regex_search(t, m, re)) return std::stoll(m[2].str());
-    if (t.find("(concurrency)") != std::string::npos) {
-      try {
-        return row.batch.empty() ? -2 : std::stoll(row.batch);
-      } catch (const std::exception&) {
-        return -2;
-      }
-    }
-  }
-  return -1;
-}
-
 }  // namespace
 
 int percentile_index(const std::string& statistic) {
@@ -72,6 +53,23 @@ requests::SimOptions row_sim_options(std::int64_t max_sequences, std::int64_t to
   o.replicas = dp;
   o.exact = exact;
   return o;
+}
+
+long long stated_concurrency(const DataRow& row) {
+  static const std::regex re("concurrency (of )?([0-9]+)");
+  for (const std::string* text : {&row.notes, &row.source_locator}) {
+    const std::string t = lower(*text);
+    std::smatch m;
+    if (std::regex_search(t, m, re)) return std::stoll(m[2].str());
+    if (t.find("(concurrency)") != std::string::npos) {
+      try {
+        return row.batch.empty() ? -2 : std::stoll(row.batch);
+      } catch (const std::exception&) {
+        return -2;
+      }
+    }
+  }
+  return -1;
 }
 
 std::string rate_row_reason(const DataRow& row) {

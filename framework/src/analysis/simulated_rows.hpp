@@ -40,6 +40,11 @@ TESSERA_API std::string rate_row_reason(const DataRow& row);
 // The row's notes or locator state a concurrency of clients or a request rate.
 TESSERA_API bool states_load(const DataRow& row);
 
+// The concurrency of clients the notes or locator state ("concurrency of 25", "Concurrency 25",
+// "--max-concurrency 64"), -1 if none; "batch size (concurrency)": the row's batch, or -2 when the
+// batch is blank.
+TESSERA_API long long stated_concurrency(const DataRow& row);
+
 struct SimulatedRow {
   std::string statistic;          // "mean", "p50", "p90", "p99"; "rate" for a throughput
   bool statistic_stated = false;  // false: the row does not say mean or median (scored as mean)

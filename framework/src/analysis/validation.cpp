@@ -103,6 +103,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     };
     std::map<std::string, std::shared_ptr<const LatencyModel>> by_framework;
     std::map<std::string, ParamSet> efficiency_by_machine;
+    LoadCache load_cache;  // rows of one stream simulated once (analysis/load_rows.hpp)
 
     ModelReport rep;
     rep.latency = name;
@@ -195,7 +196,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
           full = predict_full_load_row(*prepared[i], lat, eff->second, memory, *full_load_serving);
           predicted = full.value;
         } else if (p.measure == Measure::under_load) {
-          load = predict_load_row(*prepared[i], lat, eff->second, memory);
+          load = predict_load_row(*prepared[i], lat, eff->second, memory, &load_cache);
           predicted = load.value;
         } else {
           predicted = predict_row(*prepared[i], lat, eff->second, memory, &detail);
