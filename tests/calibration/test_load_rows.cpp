@@ -233,7 +233,7 @@ TEST_CASE("load rows: MLPerf Server's capacity is monotone in its limits", "[val
   CHECK(one(o).rows[0].predicted > 2000);  // ms: above the 2 s limit the capacity met
 }
 
-TEST_CASE("load rows: a steady state's requests, and the bounds on a row's stream", "[validate-data][load]") {
+TEST_CASE("load rows: a steady state's requests and the bounds on a row's stream", "[validate-data][load]") {
   const Aliases& a = tessera::test::shipped_aliases();
   RowPlan p = plan_row(under_rate(2.0), a, kRoot);
   REQUIRE(p.mapped);
