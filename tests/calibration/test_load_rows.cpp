@@ -7,6 +7,7 @@
 #include "tessera_build_paths.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "analysis/load_rows.hpp"
 #include "analysis/row_units.hpp"
@@ -88,6 +89,7 @@ TEST_CASE("load rows: the rate and limits and sequence cap the notes state", "[v
   CHECK(stated_request_rate("8 TP1 engines at ~100 samples/s offered load, 29228 tok/s") == Approx(100));
   CHECK(stated_sequence_cap("use_fp8=True, gpu_batch_size={'llama2-70b': 896}") == 896);
   CHECK(stated_sequence_cap("gpu_batch_size not stated") == 0);
+  CHECK(stated_sequence_cap("use_fp8=True, gpu_batch_size=896. KV-cache dtype not stated") == 896);
   CHECK(stated_sequence_cap("tensor_parallel_size: 1, max_num_seqs=650, max_num_batched_tokens=40960") ==
         650);
   CHECK(stated_sequence_cap("max_num_seqs: 2700") == 2700);
@@ -169,6 +171,31 @@ TEST_CASE("load rows: which rows the plan sends to the request simulator", "[val
   CHECK(cap.load_metric == "capacity");
   CHECK(cap.limit_tpot_p99_s == Approx(0.2));
   CHECK(cap.max_sequences == 64);
+}
+
+TEST_CASE("load rows: the MLPerf Server rows of the 2024-2026 file go to the simulator",
+          "[validate-data][load]") {
+  // Rows 262-266: 8 x H200, Llama-2-70B, target_qps 101 (the throughput within the P99 limits of
+  // 2 s and 200 ms, then mean and P99 TTFT and TPOT at ~100 samples/s offered load).
+  std::map<std::string, std::string> want = {
+      {"262", "capacity"}, {"263", "ttft"}, {"264", "ttft"}, {"265", "tpot"}, {"266", "tpot"}};
+  for (const DataRow& r : read_measurements(kRoot + "/data/measurements-2024-2026.csv")) {
+    const auto w = want.find(r.id);
+    if (w == want.end()) continue;
+    INFO(r.id);
+    const RowPlan p = plan_row(r, tessera::test::shipped_aliases(), kRoot);
+    REQUIRE(p.mapped);
+    CHECK(p.measure == Measure::under_load);
+    CHECK(p.load_metric == w->second);
+    CHECK(p.input == 222);  // the datasets rule's OpenOrca means
+    CHECK(p.output == 294);
+    // 262 states the engine's gpu_batch_size=896; 263-266 state none: TensorRT-LLM's default cap.
+    CHECK(p.max_sequences == (r.id == "262" ? 896 : 2048));
+    if (r.id == "262") CHECK(p.limit_tpot_p99_s == Approx(0.2));
+    if (r.id != "262") CHECK(p.rate_per_s == Approx(100));
+    want.erase(w);
+  }
+  CHECK(want.empty());
 }
 
 TEST_CASE("load rows: predictions grow with the load and the JSON says what was simulated",

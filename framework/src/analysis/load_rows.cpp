@@ -68,7 +68,7 @@ std::int64_t stated_count(const std::string& notes, const std::regex& re) {
 }  // namespace
 
 std::int64_t stated_sequence_cap(const std::string& notes) {
-  static const std::regex batch("gpu_batch_size\\s*=\\s*\\{[^:}]*:\\s*([0-9]+)\\s*\\}");
+  static const std::regex batch("gpu_batch_size\\s*=\\s*(?:\\{[^:}]*:\\s*)?([0-9]+)");
   static const std::regex seqs("max[_-]num[_-]seqs\\s*[=: ]\\s*([0-9]+)\\b");
   const std::string t = lower(notes);
   const std::int64_t b = stated_count(t, batch);
