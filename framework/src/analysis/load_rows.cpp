@@ -119,11 +119,10 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
                             const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
                             LoadCache* cache) {
   const RowPlan& p = row.plan;
-  const RowEvaluation re(row, latency, efficiency, memory);
+  RowEvaluation re(row, latency, efficiency, memory);
   const Evaluator& ev = re.evaluator();
   const std::int64_t osl = re.output();
-  Evaluation scratch;
-  HostStepTimer timer(ev, p.config, re.layout(), scratch);
+  HostStepTimer& timer = re.timer();
   const std::int64_t budget = p.token_budget > 0 ? p.token_budget : kSimulatedTokenBudget;
   timer.set_token_budget(budget);
   timer.set_max_sequences(p.max_sequences);

@@ -8,6 +8,7 @@
 #include "analysis/row_plan.hpp"
 #include "analysis/row_prediction.hpp"
 #include "eval/evaluator.hpp"
+#include "eval/host_step_timer.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
@@ -17,7 +18,8 @@
 namespace tessera::validation {
 
 // A serving row's configuration as the row states it: its workload (serve, ISL, OSL at least 1,
-// B = plan.batch), its machine with `efficiency`, the evaluator and the configuration's layout.
+// B = plan.batch), its machine with `efficiency`, the evaluator, the configuration's layout and
+// its step timer.
 // Throws Error naming why when the layout is not valid. Shared by the serving model's prediction
 // and the request simulation's (simulated_rows.hpp); fixed in place (the evaluator refers to it).
 class TESSERA_API RowEvaluation {
@@ -29,6 +31,8 @@ class TESSERA_API RowEvaluation {
   const Evaluator& evaluator() const { return ev_; }
   const Layout& layout() const { return step_.layout; }
   std::int64_t output() const { return workload_.output; }
+  // The step timer of the row's configuration (the serving model's and the simulator's).
+  HostStepTimer& timer() { return timer_; }
 
  private:
   Workload workload_;
@@ -36,6 +40,8 @@ class TESSERA_API RowEvaluation {
   EvalContext ctx_;
   Evaluator ev_;
   Evaluation step_;
+  Evaluation scratch_;
+  HostStepTimer timer_;
 };
 
 }  // namespace tessera::validation

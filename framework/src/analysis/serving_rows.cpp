@@ -58,28 +58,37 @@ MachineSpec with_efficiency(MachineSpec m, const ParamSet& efficiency) {
 
 }  // namespace
 
+namespace {
+// The row's configuration laid out (its engine's KV rule set first: rule none but for full-load and
+// load rows); throws Error naming why when it is not valid.
+Evaluation laid_out(Evaluator& ev, const PreparedRow& row, const MachineSpec& machine) {
+  ev.set_engine_kv(row.plan.engine_kv);
+  Evaluation step;
+  ev.layout_for(row.plan.config, step);
+  if (!step.layout.valid)
+    throw Error("configuration " + format_config(row.plan.config, machine) + " is not valid: " +
+                describe_invalid(step.layout.reason, row.model, machine, row.plan.config));
+  return step;
+}
+}  // namespace
+
 RowEvaluation::RowEvaluation(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
                              const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory)
     : workload_(row_workload(row.plan)),
       machine_(with_efficiency(row.machine, efficiency)),
       ctx_(make_eval_context(row.model, machine_)),
-      ev_(ctx_, workload_, latency, memory, {}) {
-  ev_.set_engine_kv(row.plan.engine_kv);  // rule none but for full-load rows
-  ev_.layout_for(row.plan.config, step_);
-  if (!step_.layout.valid)
-    throw Error("configuration " + format_config(row.plan.config, machine_) + " is not valid: " +
-                describe_invalid(step_.layout.reason, row.model, machine_, row.plan.config));
-}
+      ev_(ctx_, workload_, latency, memory, {}),
+      step_(laid_out(ev_, row, machine_)),
+      timer_(ev_, row.plan.config, step_.layout, scratch_) {}
 
 double predict_serving_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
                            const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
                            const ServingModel& serving) {
   const RowPlan& p = row.plan;
-  const RowEvaluation re(row, latency, efficiency, memory);
+  RowEvaluation re(row, latency, efficiency, memory);
   const Evaluator& ev = re.evaluator();
   const std::int64_t osl = re.output();
-  Evaluation scratch;
-  HostStepTimer timer(ev, p.config, re.layout(), scratch);
+  HostStepTimer& timer = re.timer();
   ServingMetrics m;
   const ServingRequest request{.input = p.input, .output = osl};
   const ServingPoint point{.batch = p.batch, .token_budget = 0};
@@ -131,12 +140,11 @@ FullLoadAnswer predict_full_load_row(const PreparedRow& row,
                                      const std::shared_ptr<const MemoryModel>& memory,
                                      const ServingModel& serving) {
   const RowPlan& p = row.plan;
-  const RowEvaluation re(row, latency, efficiency, memory);
+  RowEvaluation re(row, latency, efficiency, memory);
   const Evaluator& ev = re.evaluator();
   const std::int64_t osl = re.output();
   const std::int64_t budget = kFullLoadProfileTokens;  // the engines' default batched-token limit
-  Evaluation scratch;
-  HostStepTimer timer(ev, p.config, re.layout(), scratch);
+  HostStepTimer& timer = re.timer();
   timer.set_token_budget(budget);
   FullLoadAnswer a;
   a.engine = p.engine_label;

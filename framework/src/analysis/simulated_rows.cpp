@@ -114,11 +114,10 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
                                   const ParamSet& efficiency,
                                   const std::shared_ptr<const MemoryModel>& memory) {
   const RowPlan& p = row.plan;
-  const RowEvaluation re(row, latency, efficiency, memory);
+  RowEvaluation re(row, latency, efficiency, memory);
   const Evaluator& ev = re.evaluator();
   const std::int64_t osl = re.output();
-  Evaluation scratch;
-  HostStepTimer timer(ev, p.config, re.layout(), scratch);
+  HostStepTimer& timer = re.timer();
   timer.set_token_budget(kSimulatedTokenBudget);
   timer.set_max_sequences(p.batch);
   const requests::ReplicaKv kv =
