@@ -115,10 +115,43 @@ std::string load_stream_key(const PreparedRow& row) {
   return k.str();
 }
 
+namespace {
+
+// The row's statistic read from a simulation of its stream.
+double read_statistic(const RowPlan& p, const requests::SimResult& r) {
+  const int slot = percentile_index(p.statistic);
+  const auto pick = [&](const requests::MetricSummary& m) {
+    return (slot < 0 ? m.mean : m.percentile[static_cast<std::size_t>(slot)]) * p.to_unit;
+  };
+  if (p.load_metric == "ttft") return pick(r.ttft);
+  if (p.load_metric == "tpot") return pick(r.tpot);
+  if (p.load_metric == "itl") return pick(r.itl);
+  if (p.load_metric == "e2e") return pick(r.e2e);
+  if (p.load_metric == "tokens") return r.output_tokens_per_s * p.to_unit;
+  if (p.load_metric == "tokens_per_pe")
+    return r.output_tokens_per_s / static_cast<double>(p.n_devices) * p.to_unit;
+  if (p.load_metric == "requests") return r.requests_per_s * p.to_unit;
+  throw Error("under a load: nothing to read for '" + p.load_metric + "'");
+}
+
+}  // namespace
+
 LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const LatencyModel>& latency,
                             const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
                             LoadCache* cache) {
   const RowPlan& p = row.plan;
+  const bool capacity = p.load_metric == "capacity";
+  // A stream simulated for an earlier row (its engine set-up included) is read, not rebuilt.
+  const std::string key = cache ? load_stream_key(row) : std::string();
+  if (cache && capacity)
+    if (const auto hit = cache->capacities.find(key); hit != cache->capacities.end()) return hit->second;
+  if (cache && !capacity)
+    if (const auto hit = cache->streams.find(key); hit != cache->streams.end()) {
+      LoadAnswer a = hit->second.first;
+      a.value = read_statistic(p, hit->second.second);
+      return a;
+    }
+
   RowEvaluation re(row, latency, efficiency, memory);
   const Evaluator& ev = re.evaluator();
   const std::int64_t osl = re.output();
@@ -142,7 +175,7 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
   stream.output.kind = requests::LengthKind::fixed;
   stream.output.value = osl;
   stream.seed = 1;
-  if (p.rate_per_s > 0 || p.load_metric == "capacity") {
+  if (p.rate_per_s > 0 || capacity) {
     stream.arrival.kind = requests::ArrivalKind::poisson;
     stream.arrival.rate_per_s = p.rate_per_s > 0 ? p.rate_per_s : 1.0;
   } else {
@@ -160,10 +193,7 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
                                " tokens does not fit the replica's KV (" + std::to_string(kv.blocks) +
                                " blocks of " + std::to_string(kv.block_tokens) + ")";
 
-  const std::string key = cache ? load_stream_key(row) : std::string();
-  if (p.load_metric == "capacity") {
-    if (cache)
-      if (const auto hit = cache->capacities.find(key); hit != cache->capacities.end()) return hit->second;
+  if (capacity) {
     // MLPerf Server's question: the largest Poisson rate whose P99 TTFT and P99 TPOT stay within
     // the limits, searched from the engine's decode-bound rate (its full batch B, the smaller of its
     // sequence cap and what its KV holds at ISL + OSL, decoding at context ISL + OSL/2: dp x B /
@@ -214,41 +244,16 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
   }
 
   requests::SimResult r;
-  const auto hit = cache ? cache->streams.find(key) : decltype(cache->streams)::iterator{};
-  if (cache && hit != cache->streams.end()) {
-    r = hit->second.second;
-  } else {
-    try {
-      r = requests::simulate(stream, timer, o);
-    } catch (const std::invalid_argument& e) {
-      throw Error(std::string("request simulator: ") + e.what());
-    }
-    if (r.rejected > 0) throw Error(too_long);
-    if (cache) cache->streams.emplace(key, std::make_pair(a, r));
+  try {
+    r = requests::simulate(stream, timer, o);
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("request simulator: ") + e.what());
   }
+  if (r.rejected > 0) throw Error(too_long);
   a.rate_per_s = p.rate_per_s;
   a.measured = r.measured;
-  const int slot = percentile_index(p.statistic);
-  const auto pick = [&](const requests::MetricSummary& m) {
-    return (slot < 0 ? m.mean : m.percentile[static_cast<std::size_t>(slot)]) * p.to_unit;
-  };
-  if (p.load_metric == "ttft") {
-    a.value = pick(r.ttft);
-  } else if (p.load_metric == "tpot") {
-    a.value = pick(r.tpot);
-  } else if (p.load_metric == "itl") {
-    a.value = pick(r.itl);
-  } else if (p.load_metric == "e2e") {
-    a.value = pick(r.e2e);
-  } else if (p.load_metric == "tokens") {
-    a.value = r.output_tokens_per_s * p.to_unit;
-  } else if (p.load_metric == "tokens_per_pe") {
-    a.value = r.output_tokens_per_s / static_cast<double>(p.n_devices) * p.to_unit;
-  } else if (p.load_metric == "requests") {
-    a.value = r.requests_per_s * p.to_unit;
-  } else {
-    throw Error("under a load: nothing to read for '" + p.load_metric + "'");
-  }
+  if (cache) cache->streams.emplace(key, std::make_pair(a, r));
+  a.value = read_statistic(p, r);
   return a;
 }
 

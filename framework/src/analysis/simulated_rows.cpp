@@ -8,31 +8,15 @@
 #include "analysis/requests/configuration_sim.hpp"
 #include "analysis/requests/request_sim.hpp"
 #include "analysis/row_evaluation.hpp"
+#include "analysis/row_units.hpp"
 #include "analysis/serving_rows.hpp"
+#include "core/input_text.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/eval_context.hpp"
 
 namespace tessera::validation {
-
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// The metric without its `_pNN` suffix, and the suffix's statistic ("mean" without one).
-std::pair<std::string, std::string> split_metric(const std::string& metric) {
-  static const std::regex pct("^(.*)_p([0-9]+)$");
-  std::smatch m;
-  if (std::regex_match(metric, m, pct)) return {m[1].str(), "p" + m[2].str()};
-  return {metric, "mean"};
-}
-
-}  // namespace
 
 int percentile_index(const std::string& statistic) {
   for (std::size_t i = 0; i < requests::kPercentiles.size(); ++i)
@@ -89,7 +73,7 @@ bool states_load(const DataRow& row) {
 
 std::string simulated_row_reason(const DataRow& row, const RowPlan& plan) {
   if (std::string why = serving_row_reason(row, plan); !why.empty()) return why;
-  const auto [base, statistic] = split_metric(row.metric);
+  const auto [base, statistic] = split_statistic(row.metric);
   if (statistic != "mean" && percentile_index(statistic) < 0)
     return "percentile " + statistic + ": the simulator reports P50, P90 and P99";
   if (plan.measure == Measure::request && plan.derived == Derived::time_per_token)
@@ -153,7 +137,7 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
   out.block_tokens = kv.block_tokens;
   out.preemptions = r.preemptions;
 
-  const auto [base, statistic] = split_metric(row.row->metric);
+  const auto [base, statistic] = split_statistic(row.row->metric);
   out.statistic = statistic;
   const std::string notes = lower(row.row->notes);
   out.statistic_stated =
