@@ -65,7 +65,7 @@ void BM_EvaluateMedian(benchmark::State& state, const char* scenario) {
       for (int r = 0; r < kRounds; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         for (int k = 0; k < kReps; ++k) {
-          e.layout_memo.owner = 0;  // no reuse of the layout: the cost of a configuration met first
+          e.clear_memos();  // no reuse of layouts or collectives: the cost of a configuration met first
           ev.evaluate(configs[i], e);
           benchmark::DoNotOptimize(e.objectives);
         }

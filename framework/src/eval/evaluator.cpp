@@ -70,7 +70,7 @@ Evaluator::Evaluator(const EvalContext& ctx, const Workload& workload,
 
 // compute_layout() through the buffer's memo: configurations with the same layout_key() share
 // one layout (in a sweep, the kv_shard_mode and, in decode, cp_ring_variant variants of a
-// placement). A direct-mapped table of 16, reset when the buffer moves to another Evaluator.
+// placement). A direct-mapped table of 64, reset when the buffer moves to another Evaluator.
 void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
   Evaluation::LayoutMemo& m = out.layout_memo;
   if (m.owner != id_) {
@@ -84,7 +84,8 @@ void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
         static_cast<std::int64_t>(key.cp_ring_variant), std::int64_t{key.cp}, std::int64_t{key.tp},
         std::int64_t{key.pp}, std::int64_t{key.dp}, std::int64_t{key.ep}})
     h = h * 31 + static_cast<std::size_t>(v);
-  const std::size_t slot = h % Evaluation::LayoutMemo::kSlots;
+  h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ull;  // the top bits mix every knob
+  const std::size_t slot = (h >> 56) % Evaluation::LayoutMemo::kSlots;
   if (m.used[slot] && m.keys[slot] == key) {
     out.layout = m.layouts[slot];
     return;
@@ -110,7 +111,10 @@ double Evaluator::time_into(const Workload& w, const StepShape& shape, StepKind 
                       .chunk_count = kind != StepKind::prefill_chunk ? 1
                                      : chunk_count > 0               ? chunk_count
                                                                      : w.chunk_count()};
-  latency_->time_step(ctx_, call, out);
+  {
+    const CollectiveMemoScope memo(e.collective_memo, id_, *ctx_.machine);
+    latency_->time_step(ctx_, call, out);
+  }
   after_call(*latency_, "latency", "time_step");
   double t = 0;
   for (const Stage& s : out) t += s.count * s.visible_s;
@@ -118,8 +122,10 @@ double Evaluator::time_into(const Workload& w, const StepShape& shape, StepKind 
 }
 
 namespace {
+// Tier names are interned: a stage that keeps the default names the tier by kHbmTier's own
+// pointer, compared before the text (a plugin's copy of "hbm" still compares equal).
 bool is_hbm_tier(const char* name) {
-  return name == nullptr || name[0] == '\0' || std::strcmp(name, kHbmTier) == 0;
+  return name == kHbmTier || name == nullptr || name[0] == '\0' || std::strcmp(name, kHbmTier) == 0;
 }
 
 // The tier named `name` in `t` (added when new; past kMaxTiers, the last one).
@@ -318,6 +324,7 @@ void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& 
       h.bytes = static_cast<double>(w.batch) * static_cast<double>(last_chunk) / c.cp *
                 static_cast<double>(ctx_.model->hidden) * ctx_.act_bytes;
       h.link = out.layout.pp_hop;
+      const CollectiveMemoScope memo(out.collective_memo, id_, *ctx_.machine);
       hop = collective_cost(h, *ctx_.machine).seconds;
     }
     ttft += stage_sum + (c.pp - 1) * (last_stage_t + hop);

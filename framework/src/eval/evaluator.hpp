@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eval/context_watch.hpp"
+#include "physics/collective_memo.hpp"
 #include "scenario/framework_profile.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
@@ -63,12 +64,20 @@ struct Evaluation {
   // Layouts of recent placements (layout_key), for the Evaluator that computed them: a sweep
   // maps groups to links once per placement rather than once per configuration.
   struct LayoutMemo {
-    static constexpr std::size_t kSlots = 16;
+    static constexpr std::size_t kSlots = 64;
     std::uint64_t owner = 0;  // Evaluator::id() of the entries; 0 = none
     std::array<bool, kSlots> used{};
     std::array<ParallelConfig, kSlots> keys{};
     std::array<Layout, kSlots> layouts{};
   } layout_memo;
+  // The collectives the latency model priced for the Evaluator timing steps into this buffer
+  // (physics/collective_memo.hpp).
+  CollectiveMemo collective_memo;
+  // Forgets both memos: the next evaluation costs what a configuration met first costs.
+  void clear_memos() {
+    layout_memo.owner = 0;
+    collective_memo.clear();
+  }
 };
 
 struct ObjectiveSlot {

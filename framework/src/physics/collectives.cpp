@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "physics/collective_memo.hpp"
 #include "tessera/physics/level_topology.hpp"
 
 namespace tessera {
@@ -490,8 +491,14 @@ double ring_collective_time(const Collective& c, double bw_efficiency, double ex
 }
 
 CollectiveChoice collective_cost(const Collective& c, const MachineSpec& machine, const CommRates& rates) {
+  // The same collective recurs across a sweep's configurations: a step timed under a
+  // CollectiveMemoScope reads its answer from the memo (collective_memo.hpp).
+  bool hit = false;
+  CollectiveMemo::Entry* slot = detail::collective_memo_slot(c, machine, rates, hit);
+  if (hit) return slot->value;
   Sink s;
   all_candidates(c, machine, rates, s);
+  if (slot) detail::collective_memo_store(*slot, c, rates, s.best);
   return s.best;
 }
 

@@ -55,14 +55,6 @@ void place(Digits& dg, int g, std::int64_t size, int start) {
   }
 }
 
-int highest_digit(const Digits& dg, std::initializer_list<int> groups) {
-  int hd = -1;
-  for (int d = 0; d < dg.n; ++d)
-    for (int g : groups)
-      if (dg.factor[g][d] > 1) hd = std::max(hd, d);
-  return hd;
-}
-
 // Concurrent groups of `groups` whose traffic leaves one level-`hd` unit through its uplink:
 // the active PEs of that unit divided by one group's members in it.
 std::int64_t sharing(const Digits& dg, int hd, std::initializer_list<int> groups) {
@@ -87,35 +79,56 @@ LinkCost link_for(const MachineSpec& m, const Digits& dg, int hd, std::int64_t s
   return lc;
 }
 
-// Product at digit d of the factors of the groups placed before the first of `groups`: the
-// distance between consecutive members of `groups` in that digit.
-std::int64_t inner_stride(const Digits& dg, int d, std::initializer_list<int> groups) {
-  std::int64_t stride = 1;
+// How many of dg.order's groups come before the first of `groups`: the groups whose factors
+// at digit d make the distance between consecutive members of `groups` there (their stride).
+int groups_inside(const Digits& dg, std::initializer_list<int> groups) {
+  int k = 0;
   for (int o : dg.order) {
-    bool mine = false;
-    for (int g : groups) mine = mine || g == o;
-    if (mine) break;
-    stride *= dg.factor[o][d];
+    for (int g : groups)
+      if (g == o) return k;
+    ++k;
   }
-  return stride;
+  return k;
 }
 
-// The group's shape per digit (LinkCost::members, stride, share).
+// share[d] is sharing(dg, d, groups), its products over the digits below d carried along;
+// stride[d] the product at digit d of the factors of the groups placed inside `groups`.
 void fill_shape(LinkCost& lc, const Digits& dg, std::initializer_list<int> groups) {
+  const int inside = groups_inside(dg, groups);
+  std::int64_t active = 1, own = 1;  // over digits 0..d-1, as sharing() counts them
   for (int d = 0; d < dg.n; ++d) {
     std::int64_t members = 1;
     for (int g : groups) members *= dg.factor[g][d];
     const auto i = static_cast<std::size_t>(d);
     lc.members[i] = static_cast<std::int32_t>(members);
-    lc.stride[i] = static_cast<std::int32_t>(inner_stride(dg, d, groups));
-    lc.share[i] = members > 1 ? static_cast<std::int32_t>(sharing(dg, d, groups)) : 1;
+    // A digit the group does not span has no stride (1): nothing reads it, and equal
+    // collectives then compare equal (physics/collective_memo.hpp).
+    std::int64_t stride = 1;
+    if (members > 1)
+      for (int k = 0; k < inside; ++k) stride *= dg.factor[dg.order[static_cast<std::size_t>(k)]][d];
+    lc.stride[i] = static_cast<std::int32_t>(stride);
+    lc.share[i] =
+        members > 1
+            ? static_cast<std::int32_t>(std::max<std::int64_t>(1, active / std::max<std::int64_t>(1, own)))
+            : 1;
+    for (int g : {kTp, kCp, kDp}) active *= dg.factor[g][d];
+    own *= members;
   }
 }
 
+// The flat view (link_for) at the highest digit the group spans, whose sharing fill_shape
+// has already counted (share[hd]).
 LinkCost group_link(const MachineSpec& m, const Digits& dg, std::initializer_list<int> groups) {
-  const int hd = highest_digit(dg, groups);
-  LinkCost lc = link_for(m, dg, hd, hd < 0 ? 1 : sharing(dg, hd, groups));
-  if (hd >= 0) fill_shape(lc, dg, groups);
+  LinkCost shape;
+  fill_shape(shape, dg, groups);
+  int hd = -1;
+  for (int d = 0; d < dg.n; ++d)
+    if (shape.members[static_cast<std::size_t>(d)] > 1) hd = d;
+  if (hd < 0) return LinkCost{};
+  LinkCost lc = link_for(m, dg, hd, shape.share[static_cast<std::size_t>(hd)]);
+  lc.members = shape.members;
+  lc.stride = shape.stride;
+  lc.share = shape.share;
   return lc;
 }
 
@@ -300,11 +313,11 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   }
 
   out.units_used[0] = c.pes();
-  for (int p = 1; p <= dg.n; ++p) {
-    std::int64_t units = 1;
-    for (int d = p; d < dg.n; ++d)
-      for (int g = 0; g < kGroups; ++g) units *= dg.factor[g][d];
+  // units_used[p]: the product of every group's factors on digits p..n-1 (a suffix product).
+  std::int64_t units = 1;
+  for (int p = dg.n; p >= 1; --p) {
     out.units_used[static_cast<std::size_t>(p)] = units;
+    for (int g = 0; g < kGroups; ++g) units *= dg.factor[g][p - 1];
   }
   out.valid = true;
 }
