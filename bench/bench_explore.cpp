@@ -62,7 +62,7 @@ void BM_Explore(benchmark::State& state) {
         const ParallelConfig& best = r.records[*r.best].config;
         s->evaluator().evaluate(best, scratch);
         cost_sum += cost->evaluate(
-            s->context(), best,
+            s->context(), s->evaluator().workload(), best,
             EvaluatedStep{.stages = scratch.stages, .totals = scratch.totals, .memory = scratch.memory});
       }
     }

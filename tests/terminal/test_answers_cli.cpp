@@ -56,8 +56,8 @@ TEST_CASE("run's printed best line pastes into explain --config") {
   REQUIRE(run.rc == 0);
   const std::string best = answers_line_after(run.out, "best       ");
   CHECK(best ==
-        "cp=2,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=gpu,"
-        "cp_placement=node,cp_ring_variant=qoml");
+        "cp=1,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,"
+        "cp_placement=node,cp_ring_variant=kv");
   const Ran e = answers_explain(path, best);
   INFO(e.out);
   CHECK(e.rc == 0);
@@ -87,14 +87,14 @@ TEST_CASE("a best line fitted to a width breaks after a comma and joins back to 
   REQUIRE(run.rc == 0);
   const std::size_t at = run.out.find("best       ");
   REQUIRE(at != std::string::npos);
-  // "best       cp=2,...,tp_placement=gpu,\n           cp_placement=node,cp_ring_variant=qoml"
+  // "best       cp=1,...,ffn_shard_scope=TP,\n           tp_placement=gpu,cp_placement=node,..."
   const std::size_t nl = run.out.find('\n', at);
   CHECK(nl - at <= 80);
   CHECK(run.out[nl - 1] == ',');
   const std::string joined = answers_line_after(run.out, "best       ");
   CHECK(joined ==
-        "cp=2,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP+CP,tp_placement=gpu,"
-        "cp_placement=node,cp_ring_variant=qoml");
+        "cp=1,tp=8,pp=1,dp=1,ep=1,kv_shard_mode=split,ffn_shard_scope=TP,tp_placement=gpu,"
+        "cp_placement=node,cp_ring_variant=kv");
   CHECK(answers_explain(path, joined).rc == 0);
 }
 
@@ -102,12 +102,12 @@ TEST_CASE("run's top table shows configurations that differ only in dp as one ro
   const std::string path = answers_scenario("llama3.1-70b-decode-4k-h100.yaml");
   const Ran run = answers_cli("run " + path + " --width 0");
   REQUIRE(run.rc == 0);
-  // Top 10: cp2 tp8 at pp 1, 2, 4 and cp1 tp8 at pp 1, 2, each at dp 1 and 2.
+  // Top 10: cp1 tp8 at pp 1, 2, 4 and cp2 tp8 at pp 1, 2, each at dp 1 and 2.
   CHECK(run.out.find("Top 10 by latency in 5 rows (configurations that differ only in dp share one)") !=
         std::string::npos);
-  CHECK(run.out.find("  1   2   8   1  1\u2013"
-                     "2   1  split  TP+CP  gpu  node  qoml   12.76 ms   16\u2013"
-                     "32        0.0134  10.7 GB") != std::string::npos);
+  CHECK(run.out.find("  1   1   8   1  1\u2013"
+                     "2   1  split  TP     gpu  node  kv     12.88 ms   8\u2013"
+                     "16        0.0245  17.8 GB") != std::string::npos);
   const Ran json = answers_cli("run " + path + " --json -");
   REQUIRE(json.rc == 0);
   const nlohmann::json j = nlohmann::json::parse(json.out);
@@ -115,7 +115,7 @@ TEST_CASE("run's top table shows configurations that differ only in dp as one ro
   REQUIRE(top.size() == 10);
   REQUIRE(top[0].contains("dp_members"));
   CHECK(top[0]["dp_members"] ==
-        nlohmann::json::parse(R"([{"dp":1,"pes":16,"index":0},{"dp":2,"pes":32,"index":1}])"));
+        nlohmann::json::parse(R"([{"dp":1,"pes":8,"index":0},{"dp":2,"pes":16,"index":1}])"));
   CHECK(top[1]["dp_member_of"] == 0);
   CHECK(top[1]["dp"] == 2);  // every configuration stays in the list
   CHECK_FALSE(top[2].contains("dp_member_of"));
