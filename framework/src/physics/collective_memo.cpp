@@ -71,32 +71,21 @@ CollectiveMemoScope::~CollectiveMemoScope() { t_active = {prev_memo_, prev_machi
 
 namespace detail {
 
-CollectiveMemo::Entry* collective_memo_slot(const Collective& c, const MachineSpec& machine,
-                                            const CommRates& rates, bool& hit) {
+MemoSlot collective_memo_slot(const Collective& c, const MachineSpec& machine, const CommRates& rates) {
   const Active a = t_active;
-  if (a.memo == nullptr || a.machine != &machine) return nullptr;
+  if (a.memo == nullptr || a.machine != &machine) return {};
   CollectiveMemo& m = *a.memo;
   const std::size_t set = set_of(c, rates);
+  CollectiveMemo::Entry* ways = &m.entries[set * CollectiveMemo::kWays];
   for (std::size_t w = 0; w < CollectiveMemo::kWays; ++w) {
-    CollectiveMemo::Entry& e = m.entries[set * CollectiveMemo::kWays + w];
-    if (e.generation == m.generation && same(e, c, rates)) {
+    if (ways[w].generation == m.generation && same(ways[w], c, rates)) {
       m.older[set] = static_cast<std::uint8_t>(1 - w);  // the other way is now the older
-      hit = true;
-      return &e;
+      return {&m, &ways[w], true};
     }
   }
-  hit = false;
   const std::size_t victim = m.older[set];
   m.older[set] = static_cast<std::uint8_t>(1 - victim);
-  return &m.entries[set * CollectiveMemo::kWays + victim];
-}
-
-void collective_memo_store(CollectiveMemo::Entry& slot, const Collective& c, const CommRates& rates,
-                           const CollectiveChoice& value) {
-  slot.generation = t_active.memo->generation;
-  slot.key = c;
-  slot.rates = rates;
-  slot.value = value;
+  return {&m, &ways[victim], false};
 }
 
 }  // namespace detail

@@ -55,11 +55,21 @@ class TESSERA_API CollectiveMemoScope {
 }  // namespace tessera
 
 namespace tessera::detail {
-// The active memo's slot for `c` under `rates` when this thread has a scope for `machine`, else
-// nullptr. `hit` tells whether the slot already holds c's answer.
-CollectiveMemo::Entry* collective_memo_slot(const Collective& c, const MachineSpec& machine,
-                                            const CommRates& rates, bool& hit);
-// Fills `slot` (from collective_memo_slot) with c's answer.
-void collective_memo_store(CollectiveMemo::Entry& slot, const Collective& c, const CommRates& rates,
-                           const CollectiveChoice& value);
+// Where collective_cost() finds or puts c's answer: `entry` (nullptr: no active memo for this
+// machine on this thread), `hit` when it already holds the answer; `memo` owns it.
+struct MemoSlot {
+  CollectiveMemo* memo = nullptr;
+  CollectiveMemo::Entry* entry = nullptr;
+  bool hit = false;
+};
+MemoSlot collective_memo_slot(const Collective& c, const MachineSpec& machine, const CommRates& rates);
+// Fills a missed slot with c's answer.
+inline void collective_memo_store(const MemoSlot& slot, const Collective& c, const CommRates& rates,
+                                  const CollectiveChoice& value) {
+  CollectiveMemo::Entry& e = *slot.entry;
+  e.generation = slot.memo->generation;
+  e.key = c;
+  e.rates = rates;
+  e.value = value;
+}
 }  // namespace tessera::detail

@@ -493,12 +493,11 @@ double ring_collective_time(const Collective& c, double bw_efficiency, double ex
 CollectiveChoice collective_cost(const Collective& c, const MachineSpec& machine, const CommRates& rates) {
   // The same collective recurs across a sweep's configurations: a step timed under a
   // CollectiveMemoScope reads its answer from the memo (collective_memo.hpp).
-  bool hit = false;
-  CollectiveMemo::Entry* slot = detail::collective_memo_slot(c, machine, rates, hit);
-  if (hit) return slot->value;
+  const detail::MemoSlot slot = detail::collective_memo_slot(c, machine, rates);
+  if (slot.hit) return slot.entry->value;
   Sink s;
   all_candidates(c, machine, rates, s);
-  if (slot) detail::collective_memo_store(*slot, c, rates, s.best);
+  if (slot.entry) detail::collective_memo_store(slot, c, rates, s.best);
   return s.best;
 }
 
