@@ -322,6 +322,29 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   out.valid = true;
 }
 
+LinkCost expert_sharers(const MachineSpec& machine, const Layout& layout) {
+  LinkCost lc;
+  int top = -1;
+  const int levels = std::min<int>(static_cast<int>(machine.levels.size()), kMaxLevels);
+  for (int d = 0; d < levels; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    const std::int32_t f = std::max<std::int32_t>(1, layout.ffn.members[i]);
+    const std::int32_t e = std::max<std::int32_t>(1, layout.ep.members[i]);
+    lc.members[i] = std::max<std::int32_t>(1, f / e);
+    lc.stride[i] = lc.members[i] > 1 ? std::max<std::int32_t>(1, layout.ffn.stride[i]) * e : 1;
+    lc.share[i] = lc.members[i] > 1 ? std::max<std::int32_t>(1, layout.ffn.share[i]) : 1;
+    if (lc.members[i] > 1) top = d;
+  }
+  if (top < 0) return LinkCost{};
+  const LevelSpec& lv = machine.levels[static_cast<std::size_t>(top)];
+  lc.level = top + 1;
+  lc.latency = lv.latency;
+  lc.sharing = lc.share[static_cast<std::size_t>(top)];
+  lc.bandwidth = lv.link_bw;
+  if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(lc.sharing));
+  return lc;
+}
+
 // Keep in step with compute_layout() and check_knobs(): the knobs neither of them reads.
 ParallelConfig layout_key(const Workload& workload, const ParallelConfig& c) {
   ParallelConfig k = c;

@@ -434,6 +434,12 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
     add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
   } else if (c.ep > 1) {
     add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.a / x.ep, lay.ep));
+    // Experts TP-sliced over f / ep PEs (ep < f): the sharers of an expert sum their partial
+    // outputs of the token slots their EP position received (SGLang's moe_tp = tp / ep_size)
+    // before the combine returns them.
+    if (f > x.ep)
+      add_comm(s, make_collective(CommKind::all_reduce, f / x.ep, T_f * K * x.H * x.a / x.ep,
+                                  expert_sharers(*ctx.machine, lay)));
   } else {
     add_group_exchange(s, c, lay, x, T_f);
   }

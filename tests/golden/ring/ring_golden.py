@@ -102,9 +102,11 @@ def compact(path):
     """Rewrites a JSON file without indentation (floats keep their round-trip repr)."""
     with open(path) as f:
         data = json.load(f)
-    # Where the result came from (commit, paths, digests) is not a number to pin.
+    # Where the result came from (commit, paths, digests) and the command line that wrote it
+    # (a temporary folder's name) are not numbers to pin.
     if isinstance(data, dict):
         data.pop("provenance", None)
+        data.pop("command", None)
     with open(path, "w") as f:
         json.dump(data, f, separators=(",", ":"), sort_keys=True)
         f.write("\n")

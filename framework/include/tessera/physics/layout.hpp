@@ -65,6 +65,13 @@ struct Layout {
 TESSERA_API void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
                                 const ParallelConfig& c, Layout& out);
 
+// The PEs that share one expert when the expert-parallel group is smaller than the FFN shard
+// group (ep < f: each expert TP-sliced over f / ep PEs): the FFN group's members that differ
+// from one another only outside the EP group (its members per digit are the FFN group's divided
+// by the EP group's, its strides the FFN group's times the EP group's members). Their partial
+// expert outputs are summed across this group. The empty link (level 0) when ep = f.
+TESSERA_API LinkCost expert_sharers(const MachineSpec& machine, const Layout& layout);
+
 // What compute_layout() reads of a configuration: `c` with the knobs it ignores set to fixed
 // values (kv_shard_mode; cp_ring_variant except in prefill, where `tree` is invalid).
 // Configurations with equal keys have equal layouts for the same model, machine and workload,

@@ -1,0 +1,82 @@
+// Experts sliced over more PEs than the expert-parallel group (ep < f; issue 32): the PEs that
+// share one expert sum their partial outputs (an all-reduce over f / ep PEs on the link of
+// expert_sharers()), beside the EP all-to-alls; with ep = f nothing is added. Mixtral-8x7B on
+// the fixture DGX-H100 (node 8 x 450 GB/s, 3 us; cluster 50 GB/s, 8 us, uplink 400 GB/s), decode
+// at batch 8, attention DP 2 (ffn_shard_scope TP+CP+DP): f = tp x dp = 16.
+#include <catch2/catch.hpp>
+
+#include "fixtures.hpp"
+#include "tessera/physics/layout.hpp"
+#include "tessera/physics/step_work.hpp"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+ParallelConfig moe_cfg(int tp, int dp, int ep) {
+  ParallelConfig c;
+  c.tp = tp;
+  c.dp = dp;
+  c.ep = ep;
+  c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+  return c;
+}
+
+const StageWork* work_stage(const Evaluation& e, const char* name) {
+  for (int i = 0; i < e.work.size; ++i)
+    if (std::string_view(e.work.stages[static_cast<std::size_t>(i)].name) == name)
+      return &e.work.stages[static_cast<std::size_t>(i)];
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("expert sharers: ep 8 of an FFN group of 16 over two nodes share each expert across them",
+          "[physics][moe]") {
+  const MachineSpec m = dgx_h100();
+  Layout lay;
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(8, 2, 8), lay);
+  REQUIRE(lay.valid);
+  REQUIRE(lay.ffn.members[0] == 8);
+  REQUIRE(lay.ffn.members[1] == 2);
+  REQUIRE(lay.ep.members[0] == 8);  // the EP group: the first 8 members, one node
+  REQUIRE(lay.ep.members[1] == 1);
+  const LinkCost s = expert_sharers(m, lay);
+  CHECK(s.level == 2);  // the sharers of an expert: one GPU in each node
+  CHECK(s.members[0] == 1);
+  CHECK(s.members[1] == 2);
+  CHECK(s.latency == 8e-6);
+  // ep = f (tp 4 x dp 2 = 8 = ep): every expert whole on one PE, no sharers.
+  Layout whole;
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(4, 2, 8), whole);
+  REQUIRE(whole.valid);
+  CHECK(expert_sharers(m, whole).level == 0);
+}
+
+TEST_CASE("expert sharers: moe.combine sums the partial outputs of an expert's sharers", "[physics][moe]") {
+  const MachineSpec m = dgx_h100();
+  const Evaluation part = evaluate(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(8, 2, 8));
+  const Evaluation whole = evaluate(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(4, 2, 8));
+  REQUIRE(part.valid);
+  REQUIRE(whole.valid);
+  const StageWork* c = work_stage(part, "moe.combine");
+  REQUIRE(c != nullptr);
+  REQUIRE(c->comm_count == 2);
+  // T_f = 16 tokens (batch 8 per replica x dp 2), K = 2, H = 4096, a = 2 B: each EP position
+  // receives T_f K / ep = 4 token slots, 4 x 4096 x 2 = 32,768 B of partial outputs to sum.
+  const Collective& a2a = c->comms[0];
+  const Collective& ar = c->comms[1];
+  CHECK(a2a.kind == CommKind::all_to_all);
+  CHECK(a2a.ranks == 8);
+  CHECK(ar.kind == CommKind::all_reduce);
+  CHECK(ar.ranks == 2);
+  CHECK(ar.bytes == 16.0 * 2 * 4096 * 2 / 8);
+  CHECK(ar.link.level == 2);
+  CHECK(ar.link.members[1] == 2);
+  const StageWork* cw = work_stage(whole, "moe.combine");
+  REQUIRE(cw != nullptr);
+  CHECK(cw->comm_count == 1);  // ep = f: the all-to-all alone
+  // The sum across the two nodes makes the sliced-expert configuration pay for its slicing.
+  CHECK(find_stage(part, "moe.combine")->comm_s > find_stage(whole, "moe.combine")->comm_s);
+}
