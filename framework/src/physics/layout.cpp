@@ -66,15 +66,21 @@ std::int64_t sharing(const Digits& dg, int hd, std::initializer_list<int> groups
   return std::max<std::int64_t>(1, active / std::max<std::int64_t>(1, own));
 }
 
-LinkCost link_for(const MachineSpec& m, const Digits& dg, int hd, std::int64_t share) {
-  LinkCost lc;
-  if (hd < 0) return lc;
+// The flat view of `lc` at digit hd (0-based): that level's latency and per-PE bandwidth after
+// `share` groups divide its uplink.
+void set_flat_view(LinkCost& lc, const MachineSpec& m, int hd, std::int64_t share) {
   const LevelSpec& lv = m.levels[static_cast<std::size_t>(hd)];
   lc.level = hd + 1;
   lc.latency = lv.latency;
   lc.sharing = static_cast<int>(share);
   lc.bandwidth = lv.link_bw;
   if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(share));
+}
+
+LinkCost link_for(const MachineSpec& m, const Digits& dg, int hd, std::int64_t share) {
+  LinkCost lc;
+  if (hd < 0) return lc;
+  set_flat_view(lc, m, hd, share);
   (void)dg;
   return lc;
 }
@@ -153,12 +159,7 @@ LinkCost subgroup_of(const MachineSpec& m, const LinkCost& group, std::int64_t r
   for (std::size_t d = static_cast<std::size_t>(top) + 1; d < lc.members.size(); ++d)
     if (lc.members[d] > 0) lc.members[d] = 1;
   if (top + 1 == group.level) return lc;  // spans the same highest level: same flat link
-  const LevelSpec& lv = m.levels[static_cast<std::size_t>(top)];
-  lc.level = top + 1;
-  lc.latency = lv.latency;
-  lc.sharing = lc.share[static_cast<std::size_t>(top)];
-  lc.bandwidth = lv.link_bw;
-  if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(lc.sharing));
+  set_flat_view(lc, m, top, lc.share[static_cast<std::size_t>(top)]);
   return lc;
 }
 
@@ -336,12 +337,7 @@ LinkCost expert_sharers(const MachineSpec& machine, const Layout& layout) {
     if (lc.members[i] > 1) top = d;
   }
   if (top < 0) return LinkCost{};
-  const LevelSpec& lv = machine.levels[static_cast<std::size_t>(top)];
-  lc.level = top + 1;
-  lc.latency = lv.latency;
-  lc.sharing = lc.share[static_cast<std::size_t>(top)];
-  lc.bandwidth = lv.link_bw;
-  if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(lc.sharing));
+  set_flat_view(lc, machine, top, lc.share[static_cast<std::size_t>(top)]);
   return lc;
 }
 
