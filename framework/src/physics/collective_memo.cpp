@@ -58,16 +58,19 @@ std::uint64_t new_generation() { return g_next_generation.fetch_add(1, std::memo
 void CollectiveMemo::clear() { generation = new_generation(); }
 
 CollectiveMemoScope::CollectiveMemoScope(CollectiveMemo& memo, std::uint64_t owner,
-                                         const MachineSpec& machine)
-    : prev_memo_(t_active.memo), prev_machine_(t_active.machine) {
+                                         const MachineSpec& machine) {
+  Active& a = t_active;
+  active_ = &a;
+  prev_memo_ = a.memo;
+  prev_machine_ = a.machine;
   if (memo.owner != owner || memo.generation == 0) {
     memo.owner = owner;
     memo.clear();
   }
-  t_active = {&memo, &machine};
+  a = {&memo, &machine};
 }
 
-CollectiveMemoScope::~CollectiveMemoScope() { t_active = {prev_memo_, prev_machine_}; }
+CollectiveMemoScope::~CollectiveMemoScope() { *static_cast<Active*>(active_) = {prev_memo_, prev_machine_}; }
 
 namespace detail {
 

@@ -48,6 +48,7 @@ class TESSERA_API CollectiveMemoScope {
   CollectiveMemoScope& operator=(const CollectiveMemoScope&) = delete;
 
  private:
+  void* active_;  // the thread's active-memo slot (one TLS lookup per scope)
   CollectiveMemo* prev_memo_;
   const MachineSpec* prev_machine_;
 };
