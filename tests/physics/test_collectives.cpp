@@ -743,7 +743,8 @@ TEST_CASE("collectives: all-to-all across levels shares the uplink among the gro
   l.bandwidth = std::min(50e9, 100e9 / 1);
   const double M = 8 * MiB;
   const double t = collective_cost(coll(CommKind::all_to_all, 16, M, l), m).seconds;
-  CHECK(rel(t, 8.4 * us + std::max(7.0 / 16 * M / 243e9, 8.0 / 16 * M / 12.5e9)));
+  // The network level's direct base: dgx-h100's measured MoE all-to-all base (56.8 us).
+  CHECK(rel(t, 56.8 * us + std::max(7.0 / 16 * M / 243e9, 8.0 / 16 * M / 12.5e9)));
 }
 
 // The KV-head group is the first r members of the TP group (inner digit fastest). TP 12 placed
