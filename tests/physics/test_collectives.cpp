@@ -447,6 +447,22 @@ TEST_CASE("collectives: 16-rank 16 kB all-reduce across two DGX H100 nodes is NC
   CHECK(c.protocol == Protocol::ll);
   CHECK(c.shape == CommShape::flat);
   CHECK(rel(c.seconds, 32.4 * us + M / (0.5 * 450e9 * 0.824 * 0.92 / 3.8)));
+  // explain's breakdown of it: 6.8 us + 14 x 0.6 us (node) + 2 x 8.6 us (cluster) + M / B.
+  const CollectiveTerms t = collective_terms(coll(CommKind::all_reduce, 16, M, l), m, {}, c);
+  REQUIRE(t.any);
+  CHECK(rel(t.base_s, 6.8 * us));
+  REQUIRE(t.levels == 2);
+  CHECK(t.level[0] == 0);
+  CHECK(t.steps[0] == 14);
+  CHECK(rel(t.hop_s[0], 0.6 * us));
+  CHECK(t.level[1] == 1);
+  CHECK(t.steps[1] == 2);
+  CHECK(rel(t.hop_s[1], 8.6 * us));
+  CHECK(rel(t.base_s + t.steps[0] * t.hop_s[0] + t.steps[1] * t.hop_s[1] + t.bandwidth_s, c.seconds));
+  // A candidate it does not break down (one node's one-shot) says nothing.
+  const LinkCost node = one_level(m, 0, 8);
+  const CollectiveChoice in_node = collective_cost(coll(CommKind::all_reduce, 8, M, node), m);
+  CHECK_FALSE(collective_terms(coll(CommKind::all_reduce, 8, M, node), m, {}, in_node).any);
   MachineSpec nccl_hop = m;
   nccl_hop.levels[1].collectives.tree[0].hop = 5.0 * us;
   CHECK(rel(collective_cost(coll(CommKind::all_reduce, 16, M, l), nccl_hop).seconds,

@@ -65,6 +65,26 @@ TEST_CASE("run's printed best line pastes into explain --config") {
   CHECK(e.out.find(best) != std::string::npos);  // explain names the same configuration
 }
 
+TEST_CASE("explain names the terms of the cross-node all-reduce that decides the 70B case") {
+  // Issue 32: CP2 x TP8 across two DGX H100 nodes loses to TP8 by its 16-rank all-reduce, whose
+  // time explain breaks into NCCL's tree terms with the measured InfiniBand hop.
+  const std::string path = answers_scenario("llama3.1-70b-decode-4k-h100.yaml");
+  const Ran e =
+      answers_explain(path, "cp=2,tp=8,ffn_shard_scope=TP+CP,cp_placement=node,cp_ring_variant=qoml");
+  INFO(e.out);
+  REQUIRE(e.rc == 0);
+  CHECK(e.out.find("ffn.reduce: all-reduce of 16.38 kB on 16 ranks (cluster): *nccl_tree/LL 32.77 us") !=
+        std::string::npos);
+  CHECK(e.out.find("*nccl_tree/LL = 6.8 us base + 14 x 600 ns (node hop) + 2 x 8.6 us (cluster hop)") !=
+        std::string::npos);
+  const Ran j = answers_cli("explain " + path +
+                            " --json - --config 'cp=2,tp=8,ffn_shard_scope=TP+CP,cp_placement=node,"
+                            "cp_ring_variant=qoml'");
+  REQUIRE(j.rc == 0);
+  CHECK(j.out.find("\"model\": \"= 6.8 us base + 14 x 600 ns (node hop) + 2 x 8.6 us (cluster hop)") !=
+        std::string::npos);
+}
+
 TEST_CASE("serve's printed best line pastes into explain --config on its machine") {
   // explain studies one step (a serve scenario is refused at workload.mode): the decode
   // scenario of the same model and machine explains the configuration serve chose.

@@ -321,6 +321,34 @@ void nvls_tree(const Collective& c, const CommRates& r, const std::array<int, kM
            CommShape::flat);
 }
 
+// NCCL's tree of protocol p through every spanned level: the top level's base, 2 x depth hops per
+// level, M over half the slowest level's channel rate; its terms into `terms` when given.
+double flat_tree(const Collective& c, const CommRates& r, const std::array<int, kMaxLevels>& digits,
+                 const std::array<LevelView, kMaxLevels>& v, int k, int p, CollectiveTerms* terms) {
+  double lat = 0, bw = kInf;
+  for (int i = 0; i < k; ++i) {
+    const LevelView& lv = v[static_cast<std::size_t>(i)];
+    const AlgorithmCost& a = proto_cost(lv.lv->collectives.tree, p);
+    const double steps = 2 * tree_depth(lv);
+    lat += steps * (a.hop + r.extra_latency);
+    bw = std::min(bw, channel_bw(c.link, digits, v, i) * a.bw_factor);
+    if (terms) {
+      const auto n = static_cast<std::size_t>(terms->levels++);
+      terms->level[n] = digits[static_cast<std::size_t>(i)];
+      terms->steps[n] = steps;
+      terms->hop_s[n] = a.hop + r.extra_latency;
+    }
+  }
+  const double base = proto_cost(v[static_cast<std::size_t>(k - 1)].lv->collectives.tree, p).base;
+  const double bw_s = divide(c.bytes, 0.5 * bw);
+  if (terms) {
+    terms->any = true;
+    terms->base_s = base;
+    terms->bandwidth_s = bw_s;
+  }
+  return base + lat + bw_s;
+}
+
 // A ring or tree through all n members across levels: latency per level, bandwidth of the
 // slowest level (NCCL's flat ring across nodes; its tree chains inside, binary trees across).
 void flat_candidates(const Collective& c, const CommRates& r, const std::array<int, kMaxLevels>& digits,
@@ -376,17 +404,9 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
     }
   }
   if (reduce && all_allow(CollAlgorithm::nccl_tree)) {
-    for (int p = 0; p < kProtocolCount; ++p) {
-      double lat = 0, bw = kInf;
-      for (int i = 0; i < k; ++i) {
-        const LevelView& lv = v[static_cast<std::size_t>(i)];
-        const AlgorithmCost& a = proto_cost(lv.lv->collectives.tree, p);
-        lat += 2 * tree_depth(lv) * (a.hop + r.extra_latency);
-        bw = std::min(bw, channel_bw(c.link, digits, v, i) * a.bw_factor);
-      }
-      sink.add(proto_cost(top.tree, p).base + lat + divide(c.bytes, 0.5 * bw), CollAlgorithm::nccl_tree,
-               static_cast<Protocol>(p), CommShape::flat);
-    }
+    for (int p = 0; p < kProtocolCount; ++p)
+      sink.add(flat_tree(c, r, digits, v, k, p, nullptr), CollAlgorithm::nccl_tree, static_cast<Protocol>(p),
+               CommShape::flat);
   }
   if (reduce) nvls_tree(c, r, digits, v, k, sink);
 }
@@ -508,6 +528,26 @@ int collective_candidates(const Collective& c, const MachineSpec& machine, const
   s.cap = static_cast<int>(out.size());
   all_candidates(c, machine, rates, s);
   return std::min(s.n, s.cap);
+}
+
+CollectiveTerms collective_terms(const Collective& c, const MachineSpec& machine, const CommRates& rates,
+                                 const CollectiveChoice& choice) {
+  CollectiveTerms t;
+  if (!choice.any || choice.algorithm != CollAlgorithm::nccl_tree || choice.shape != CommShape::flat ||
+      c.kind != CommKind::all_reduce || nothing_to_do(c) || c.link.level <= 0 ||
+      c.link.level > static_cast<int>(machine.levels.size()) ||
+      ring_only(machine.levels[static_cast<std::size_t>(c.link.level - 1)]))
+    return t;
+  std::array<int, kMaxLevels> digits{};
+  const int k = spanned_digits(machine, c.link, digits);
+  if (k <= 1) return t;
+  std::array<LevelView, kMaxLevels> views;
+  for (int i = 0; i < k; ++i)
+    views[static_cast<std::size_t>(i)] = view(machine, c.link, digits[static_cast<std::size_t>(i)], rates, 1);
+  if (!spans_network(views, k)) return t;
+  const double total = flat_tree(c, rates, digits, views, k, static_cast<int>(choice.protocol), &t);
+  if (total != choice.seconds) return CollectiveTerms{};  // not the candidate priced: say nothing
+  return t;
 }
 
 double p2p_message_time(const LinkCost& link, const MachineSpec& machine, double bytes,

@@ -62,6 +62,17 @@ void print_stage_collectives(std::ostream& os, const StageWork& w, const Stage& 
                      indent, width);
     }
     os << line << "\n";
+    if (const std::string t = collective_parts::terms_model(c, m, r, best); !t.empty()) {
+      // The chosen candidate's terms, wrapped between them (" + " starts each but the first).
+      std::string terms = std::string(indent, ' ') + "*" + choice_label(best);
+      std::size_t from = 0;
+      for (std::size_t at = t.find(" + "); from != std::string::npos; at = t.find(" + ", from)) {
+        const std::string item = t.substr(from, at == std::string::npos ? std::string::npos : at - from);
+        append_wrapped(os, terms, from == 0 ? item : "+ " + item, indent + 2, width);
+        from = at == std::string::npos ? at : at + 3;
+      }
+      os << terms << "\n";
+    }
   }
 }
 

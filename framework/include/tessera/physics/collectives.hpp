@@ -5,6 +5,7 @@
 // when the group spans levels, with the per-level constants of the machine file's
 // `collectives:` blocks. M is per rank: all-reduce and reduce-scatter the input, all-gather
 // the output, all-to-all what each rank sends, point-to-point the message.
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -65,6 +66,23 @@ TESSERA_API CollectiveChoice collective_cost(const Collective& c, const MachineS
 inline constexpr int kMaxCollectiveCandidates = 48;
 TESSERA_API int collective_candidates(const Collective& c, const MachineSpec& machine, const CommRates& rates,
                                       std::span<CollectiveChoice> out);
+
+// The terms of one priced candidate, for `explain` (issue 32: the deciding term named, not only
+// its total): the base, the hops each spanned level puts on the critical path with the seconds
+// each, and the bandwidth term; total = base_s + sum(steps[i] * hop_s[i]) + bandwidth_s.
+// `any` is false for a candidate it does not break down (today: every candidate but NCCL's flat
+// tree through levels that include a network, the cross-node all-reduce of decode).
+struct CollectiveTerms {
+  bool any = false;
+  double base_s = 0;
+  int levels = 0;
+  std::array<int, kMaxLevels> level{};     // 0-based index into MachineSpec::levels
+  std::array<double, kMaxLevels> steps{};  // hops of that level on the critical path
+  std::array<double, kMaxLevels> hop_s{};  // seconds per hop (the protocol's hop + the model's extra)
+  double bandwidth_s = 0;
+};
+TESSERA_API CollectiveTerms collective_terms(const Collective& c, const MachineSpec& machine,
+                                             const CommRates& rates, const CollectiveChoice& choice);
 
 // One point-to-point message of `bytes` between consecutive members of the group `link`
 // (a pipeline hop, a context-parallel ring step): level latency x hops + bytes / bandwidth,

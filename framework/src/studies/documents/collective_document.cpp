@@ -80,6 +80,22 @@ std::string p2p_model(const LinkCost& link, const MachineSpec& m, double bytes, 
   return s;
 }
 
+std::string terms_model(const Collective& c, const MachineSpec& m, const CommRates& r,
+                        const CollectiveChoice& best) {
+  const CollectiveTerms t = collective_terms(c, m, r, best);
+  if (!t.any) return "";
+  const Dimension T = Dimension::time;
+  std::string s = "= " + format_quantity(t.base_s, T) + " base";
+  for (int i = 0; i < t.levels; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    s += " + " + decimals(t.steps[k], t.steps[k] == std::floor(t.steps[k]) ? 0 : 2) + " x " +
+         format_quantity(t.hop_s[k], T) + " (" + m.levels[static_cast<std::size_t>(t.level[k])].name +
+         " hop)";
+  }
+  s += " + " + format_quantity(t.bandwidth_s, T) + " (M / bandwidth)";
+  return s;
+}
+
 }  // namespace collective_parts
 
 std::string choice_label(const CollectiveChoice& c) {
@@ -119,7 +135,11 @@ nlohmann::json stage_collectives_json(const StageWork& w, const Stage& s, const 
                        {"shape", shape_name(k.shape)},
                        {"seconds", k.seconds}});
     row["candidates"] = std::move(cands);
-    if (c.kind == CommKind::p2p) row["model"] = collective_parts::p2p_model(c.link, m, c.bytes, r);
+    if (c.kind == CommKind::p2p) {
+      row["model"] = collective_parts::p2p_model(c.link, m, c.bytes, r);
+    } else if (const std::string t = collective_parts::terms_model(c, m, r, best); !t.empty()) {
+      row["model"] = t;
+    }
     out.push_back(std::move(row));
   }
   return out;

@@ -37,6 +37,10 @@ TESSERA_API std::string level_name(const LinkCost& link, const MachineSpec& m);
 // The point-to-point model in words with its numbers.
 TESSERA_API std::string p2p_model(const LinkCost& link, const MachineSpec& m, double bytes,
                                   const CommRates& r);
+// The chosen candidate's terms in words with their numbers (collective_terms(): base, hops per
+// level, bandwidth), "" when it is not broken down.
+TESSERA_API std::string terms_model(const Collective& c, const MachineSpec& m, const CommRates& r,
+                                    const CollectiveChoice& best);
 }  // namespace collective_parts
 
 }  // namespace tessera
