@@ -308,7 +308,7 @@ TEST_CASE("collective rows: the collectives CSV by group - across nodes by hand"
   std::map<std::string, ErrorStats> g;
   for (const auto& [name, stats] : rep.by_group) g[name] = stats;
   REQUIRE(g.count(kGroupMoEAcross));
-  // with MORI on MI355X (rows 562-565) since the MI355X alias; pplx-kernels on H100 (3163-3172)
+  // with MORI on MI355X (rows 562-565) since the MI355X alias; pplx-kernels on H100 (3165-3172)
   CHECK(g[kGroupMoEAcross].n == 26);
   CHECK(g[kGroupMoEAcross].median_ape <= 0.25);
   REQUIRE(g.count(kGroupAllReduceAcross));

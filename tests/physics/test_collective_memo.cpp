@@ -101,6 +101,23 @@ TEST_CASE("collective memo: only the scope's machine - only its owner and genera
   }
 }
 
+// The memo is consulted: inside one owner's scope the machine must not change (an Evaluator's is
+// watched byte for byte), so changing it in place here shows a remembered answer coming back;
+// clear() and a new owner forget it.
+TEST_CASE("collective memo: a remembered answer is returned until cleared", "[collectives][memo]") {
+  MachineSpec m = memo_machine("dgx-h100.yaml");
+  const Collective c = memo_coll(m, CommKind::all_reduce, 8, 2, 16384);
+  const double before = collective_cost(c, m).seconds;
+  const auto memo = std::make_unique<CollectiveMemo>();
+  const CollectiveMemoScope scope(*memo, 3, m);
+  CHECK(collective_cost(c, m).seconds == before);  // computed and stored
+  m.levels[1].collectives.tree[0].hop *= 10;       // what the owner promises not to do
+  CHECK(collective_cost(c, m).seconds == before);  // the stored answer: the memo was read
+  memo->clear();
+  const double after = collective_cost(c, m).seconds;
+  CHECK(after > before);  // computed again
+}
+
 TEST_CASE("collective memo: scopes nest and restore the outer one", "[collectives][memo]") {
   const MachineSpec a = memo_machine("dgx-h100.yaml");
   const MachineSpec b = memo_machine("mi300x.yaml");
@@ -109,14 +126,18 @@ TEST_CASE("collective memo: scopes nest and restore the outer one", "[collective
   const Collective ca = memo_coll(a, CommKind::all_reduce, 8, 1, 65536);
   const Collective cb = memo_coll(b, CommKind::all_reduce, 8, 1, 65536);
   const double ta = collective_cost(ca, a).seconds, tb = collective_cost(cb, b).seconds;
-  const CollectiveMemoScope outer(*ma, 10, a);
-  CHECK(collective_cost(ca, a).seconds == ta);
+  MachineSpec a2 = a;  // a machine the outer scope remembers, changed in place below
+  const CollectiveMemoScope outer(*ma, 10, a2);
+  CHECK(collective_cost(ca, a2).seconds == ta);  // stored in the outer memo
+  a2.levels[0].collectives.one_shot.base *= 10;
+  const double changed = collective_cost(ca, a2, CommRates{1.0, 1e-12}).seconds;  // other rates: computed
+  REQUIRE(changed > ta);
   {
     const CollectiveMemoScope inner(*mb, 11, b);
     CHECK(collective_cost(cb, b).seconds == tb);
-    CHECK(collective_cost(ca, a).seconds == ta);  // not the active machine: computed
+    CHECK(collective_cost(ca, a2).seconds > ta);  // not the active machine: computed afresh
   }
-  CHECK(collective_cost(ca, a).seconds == ta);  // the outer scope is active again
+  CHECK(collective_cost(ca, a2).seconds == ta);  // the outer scope again: its remembered answer
 }
 
 }  // namespace tessera

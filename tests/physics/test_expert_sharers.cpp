@@ -80,3 +80,35 @@ TEST_CASE("expert sharers: moe.combine sums the partial outputs of an expert's s
   // The sum across the two nodes makes the sliced-expert configuration pay for its slicing.
   CHECK(find_stage(part, "moe.combine")->comm_s > find_stage(whole, "moe.combine")->comm_s);
 }
+
+TEST_CASE("expert sharers: an EP group that does not divide a digit still leaves f over ep sharers",
+          "[physics][moe]") {
+  // tp 2 x dp 6 = 12 ranks on nodes of 6 GPUs: 6 in a node, 2 nodes; ep 4 takes ranks 0..3. The
+  // sharers of expert slot 0 are ranks 0, 4, 8: digit-0 values 0, 4, 2 and digit-1 values 0, 0,
+  // 1 - three ranks over two nodes (before, 6 / 4 rounded to 1 in the node: two members).
+  MachineSpec m = dgx_h100();
+  m.levels[0].fanout = 6;
+  Layout lay;
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(2, 6, 4), lay);
+  REQUIRE(lay.valid);
+  REQUIRE(lay.ffn_group == 12);
+  const LinkCost s = expert_sharers(m, lay);
+  CHECK(s.level == 2);
+  CHECK(s.members[0] * s.members[1] >= 3);  // never fewer members than the 3 sharers
+  CHECK(s.members[1] == 2);
+}
+
+TEST_CASE("expert sharers: they share the uplink as the DP group of the same shape does", "[physics][moe]") {
+  // tp 8 x dp 2 with ep 8: one sharer per node, as the DP group; with the cluster uplink cut to
+  // 100 GB/s the 8 groups of a node share it, 12.5 GB/s each, for both.
+  MachineSpec m = dgx_h100();
+  m.levels[1].uplink_bw = 100e9;
+  Layout lay;
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(8, 2, 8), lay);
+  REQUIRE(lay.valid);
+  const LinkCost s = expert_sharers(m, lay);
+  CHECK(s.members[1] == lay.dp.members[1]);
+  CHECK(s.share[1] == lay.dp.share[1]);
+  CHECK(s.sharing == lay.dp.sharing);
+  CHECK(s.bandwidth == lay.dp.bandwidth);
+}

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "analysis/collective_rows.hpp"
@@ -326,7 +327,10 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
   // predicts each row thousands of times, and assigning into them reuses their storage where a
   // fresh copy would allocate each time.
   thread_local MachineSpec machine;
-  thread_local Evaluation e;
+  // On the heap, once per thread: an Evaluation (its memos) is ~145 kB, too large for the static
+  // TLS block every thread of the process would zero at its start.
+  thread_local const std::unique_ptr<Evaluation> scratch = std::make_unique<Evaluation>();
+  Evaluation& e = *scratch;
   machine = row.machine;
   machine.efficiency = efficiency;
   const PointEvaluator pe{row, latency, memory, machine};

@@ -150,7 +150,9 @@ void fill_serve_record(const ServingEvaluation& e, const std::vector<ServeAxis>&
 std::string serve_record_reason(const Session& session, const ServeRecord& r) {
   if (r.verdict == ServingVerdict::feasible) return "";
   // serving_reason() reads these fields of an evaluation; one scratch per thread.
-  thread_local ServingEvaluation e;
+  // On the heap, once per thread (two Evaluations: too large for the static TLS block).
+  thread_local const std::unique_ptr<ServingEvaluation> scratch = std::make_unique<ServingEvaluation>();
+  ServingEvaluation& e = *scratch;
   e.config = r.config;
   e.point = r.point;
   e.metrics = r.metrics;

@@ -70,7 +70,7 @@ Evaluator::Evaluator(const EvalContext& ctx, const Workload& workload,
 
 // compute_layout() through the buffer's memo: configurations with the same layout_key() share
 // one layout (in a sweep, the kv_shard_mode and, in decode, cp_ring_variant variants of a
-// placement). A direct-mapped table of 64, reset when the buffer moves to another Evaluator.
+// placement). A direct-mapped table of 16, reset when the buffer moves to another Evaluator.
 void Evaluator::layout_of(const ParallelConfig& c, Evaluation& out) const {
   Evaluation::LayoutMemo& m = out.layout_memo;
   if (m.owner != id_) {

@@ -64,7 +64,7 @@ struct Evaluation {
   // Layouts of recent placements (layout_key), for the Evaluator that computed them: a sweep
   // maps groups to links once per placement rather than once per configuration.
   struct LayoutMemo {
-    static constexpr std::size_t kSlots = 64;
+    static constexpr std::size_t kSlots = 16;
     std::uint64_t owner = 0;  // Evaluator::id() of the entries; 0 = none
     std::array<bool, kSlots> used{};
     std::array<ParallelConfig, kSlots> keys{};

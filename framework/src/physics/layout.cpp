@@ -8,6 +8,7 @@
 #include "tessera/physics/layout.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace tessera {
 
@@ -324,17 +325,63 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
 }
 
 LinkCost expert_sharers(const MachineSpec& machine, const Layout& layout) {
-  LinkCost lc;
-  int top = -1;
+  // The FFN group's ranks in its own order (inner digit fastest, radix members[d]); the EP group
+  // is its ranks 0..ep-1 (subgroup_of) and an expert's sharers are ranks i, i + ep, i + 2 ep, ...
+  // Their members at digit d: the distinct digit-d values of k x ep, k < f / ep. When the EP group
+  // divides every digit this is the FFN group's members over the EP group's, digit by digit;
+  // otherwise (tp 2 x dp 6 with ep 4) the values are counted, so the link always holds the f / ep
+  // ranks the collective names.
   const int levels = std::min<int>(static_cast<int>(machine.levels.size()), kMaxLevels);
+  std::int64_t ep = 1, f = 1;
+  bool divides = true;
   for (int d = 0; d < levels; ++d) {
     const auto i = static_cast<std::size_t>(d);
-    const std::int32_t f = std::max<std::int32_t>(1, layout.ffn.members[i]);
-    const std::int32_t e = std::max<std::int32_t>(1, layout.ep.members[i]);
-    lc.members[i] = std::max<std::int32_t>(1, f / e);
-    lc.stride[i] = lc.members[i] > 1 ? std::max<std::int32_t>(1, layout.ffn.stride[i]) * e : 1;
-    lc.share[i] = lc.members[i] > 1 ? std::max<std::int32_t>(1, layout.ffn.share[i]) : 1;
-    if (lc.members[i] > 1) top = d;
+    const std::int32_t fm = std::max<std::int32_t>(1, layout.ffn.members[i]);
+    const std::int32_t em = std::max<std::int32_t>(1, layout.ep.members[i]);
+    ep *= em;
+    f *= fm;
+    divides = divides && fm % em == 0;
+  }
+  LinkCost lc;
+  if (ep >= f) return lc;
+  const std::int64_t n = f / ep;
+  std::int64_t radix = 1, own = 1, ffn_own = 1;
+  int top = -1;
+  for (int d = 0; d < levels; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    const std::int64_t m = std::max<std::int32_t>(1, layout.ffn.members[i]);
+    std::int64_t distinct = 1;
+    if (divides) {
+      distinct = m / std::max<std::int32_t>(1, layout.ep.members[i]);
+    } else if (m > 1) {
+      constexpr std::int64_t kCap = 4096;  // digit values counted exactly up to this fanout
+      if (m > kCap) {
+        distinct = std::min(m, n);
+      } else {
+        std::array<bool, kCap> seen{};
+        distinct = 0;
+        for (std::int64_t k = 0; k < n; ++k) {
+          const std::int64_t v = (k * ep / radix) % m;
+          if (!seen[static_cast<std::size_t>(v)]) {
+            seen[static_cast<std::size_t>(v)] = true;
+            ++distinct;
+          }
+        }
+      }
+    }
+    lc.members[i] = static_cast<std::int32_t>(distinct);
+    lc.stride[i] = distinct > 1 ? std::max<std::int32_t>(1, layout.ffn.stride[i]) *
+                                      static_cast<std::int32_t>(std::max<std::int64_t>(1, m / distinct))
+                                : 1;
+    // Concurrent sharer groups leaving a unit of this digit: the FFN group's count times the FFN
+    // members per sharer on the digits below (sharing() divides the active PEs by own members).
+    lc.share[i] = distinct > 1 ? static_cast<std::int32_t>(std::max<std::int32_t>(1, layout.ffn.share[i]) *
+                                                           std::max<std::int64_t>(1, ffn_own / own))
+                               : 1;
+    if (distinct > 1) top = d;
+    radix *= m;
+    ffn_own *= m;
+    own *= distinct;
   }
   if (top < 0) return LinkCost{};
   set_flat_view(lc, machine, top, lc.share[static_cast<std::size_t>(top)]);
