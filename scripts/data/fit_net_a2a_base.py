@@ -35,7 +35,10 @@ def base_now(args):
 
 
 def rows_of(tessera):
-    out = subprocess.run([tessera, "validate-data", CSV], capture_output=True, text=True).stdout
+    ran = subprocess.run([tessera, "validate-data", CSV], capture_output=True, text=True)
+    if ran.returncode != 0:
+        sys.exit(f"{tessera} validate-data {CSV} failed (exit {ran.returncode}): {ran.stderr.strip()[-400:]}")
+    out = ran.stdout
     table = {r["id"]: r for r in csv.DictReader(open(CSV))}
     rows, seen, on = [], set(), False
     for line in out.splitlines():
@@ -61,6 +64,8 @@ def main(args):
     b0 = base_now(args)
     rows = rows_of(tessera)
     fit = [r for r in rows if r["machine"] in MACHINES and r["unit"] == "us"]
+    if not fit:
+        sys.exit("no all-to-all rows across nodes mapped to the InfiniBand machines: nothing to fit")
 
     def base_of(rs):
         return statistics.median(b0 + (r["measured"] - r["predicted"]) for r in rs)

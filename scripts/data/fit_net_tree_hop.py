@@ -39,7 +39,10 @@ def hop_now(args):
 
 
 def rows_of(tessera):
-    out = subprocess.run([tessera, "validate-data", CSV], capture_output=True, text=True).stdout
+    ran = subprocess.run([tessera, "validate-data", CSV], capture_output=True, text=True)
+    if ran.returncode != 0:
+        sys.exit(f"{tessera} validate-data {CSV} failed (exit {ran.returncode}): {ran.stderr.strip()[-400:]}")
+    out = ran.stdout
     table = {r["id"]: r for r in csv.DictReader(open(CSV))}
     rows, seen = [], set()
     for line in out.splitlines():
@@ -64,6 +67,8 @@ def main(args):
     rows = rows_of(tessera)
     fit = [r for r in rows if r["algorithm"] == "nccl_tree/LL" and r["unit"] == "us" and r["bytes"] <= 65536
            and r["group"] == "all-reduce across nodes" and r["infiniband"] and r["machine"] in MACHINES]
+    if not fit:
+        sys.exit("no InfiniBand tree/LL rows of 64 KiB or less mapped: nothing to fit (is the build current?)")
     nodes = {r["id"]: r["ranks"] // 8 for r in fit}
 
     def hop_of(rs):
