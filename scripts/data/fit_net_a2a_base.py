@@ -16,14 +16,13 @@ docs/accuracy.md.
 
 Usage: scripts/data/fit_net_a2a_base.py [TESSERA] [--base-now US]
 """
-import csv
 import re
 import statistics
-import subprocess
 import sys
 
+from collective_table import collective_rows
+
 MACHINES = {"dgx-h100", "dgx-h200", "hgx-h800"}
-CSV = "data/measurements-collectives.csv"
 
 
 def base_now(args):
@@ -35,28 +34,7 @@ def base_now(args):
 
 
 def rows_of(tessera):
-    ran = subprocess.run([tessera, "validate-data", CSV], capture_output=True, text=True)
-    if ran.returncode != 0:
-        sys.exit(f"{tessera} validate-data {CSV} failed (exit {ran.returncode}): {ran.stderr.strip()[-400:]}")
-    out = ran.stdout
-    table = {r["id"]: r for r in csv.DictReader(open(CSV))}
-    rows, seen, on = [], set(), False
-    for line in out.splitlines():
-        if line.startswith("collective rows"):
-            on = True
-            continue
-        if line.startswith("== latency model") and seen:
-            break  # the first latency model's table: collectives are priced alike by every model
-        f = line.split()
-        if not on or len(f) < 15 or not f[0].isdigit() or f[0] in seen:
-            continue
-        seen.add(f[0])
-        group = " ".join(f[14:])
-        if group != "all-to-all across nodes":
-            continue
-        rows.append({"id": f[0], "machine": f[1], "measured": float(f[9]), "predicted": float(f[10]),
-                     "unit": f[11], "source": table[f[0]]["source"]})
-    return rows
+    return [r for r in collective_rows(tessera) if r["group"] == "all-to-all across nodes"]
 
 
 def main(args):

@@ -19,15 +19,14 @@ Usage: scripts/data/fit_net_tree_hop.py [TESSERA] [--hop-now US]
   TESSERA: the tessera binary (default build/bin/tessera); --hop-now: the NET tree/LL hop the
   machine files use now (default: read from machines/dgx-h100.yaml, else NCCL's 5 us).
 """
-import csv
 import math
 import re
 import statistics
-import subprocess
 import sys
 
+from collective_table import collective_rows
+
 MACHINES = {"dgx-h100", "dgx-h200"}
-CSV = "data/measurements-collectives.csv"
 
 
 def hop_now(args):
@@ -39,25 +38,9 @@ def hop_now(args):
 
 
 def rows_of(tessera):
-    ran = subprocess.run([tessera, "validate-data", CSV], capture_output=True, text=True)
-    if ran.returncode != 0:
-        sys.exit(f"{tessera} validate-data {CSV} failed (exit {ran.returncode}): {ran.stderr.strip()[-400:]}")
-    out = ran.stdout
-    table = {r["id"]: r for r in csv.DictReader(open(CSV))}
-    rows, seen = [], set()
-    for line in out.splitlines():
-        if line.startswith("== latency model") and seen:
-            break  # the first latency model's table: collectives are priced alike by every model
-        f = line.split()
-        # id machine collective n M(2 fields) algorithm t(2) measured predicted unit APE(2) group...
-        if len(f) < 14 or not f[0].isdigit() or f[2] != "all_reduce" or f[0] in seen:
-            continue
-        seen.add(f[0])
-        size = float(f[4]) * {"B": 1, "KiB": 1024, "MiB": 2**20, "GiB": 2**30}[f[5]]
-        rows.append({"id": f[0], "machine": f[1], "ranks": int(f[3]), "bytes": size, "algorithm": f[6],
-                     "measured": float(f[9]), "predicted": float(f[10]), "unit": f[11],
-                     "group": " ".join(f[14:]), "source": table[f[0]]["source"],
-                     "infiniband": "infiniband" in table[f[0]]["hardware"].lower()})
+    rows = [r for r in collective_rows(tessera) if r["collective"] == "all_reduce"]
+    for r in rows:
+        r["infiniband"] = "infiniband" in r["hardware"].lower()
     return rows
 
 
