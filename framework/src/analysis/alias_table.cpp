@@ -14,6 +14,33 @@ namespace tessera::validation {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The roles a `precisions:` rule may give a format, as the model file's `dtype:` block names them.
+constexpr const char* kPrecisionRoleList =
+    "(weights, kv, activations, lm_head_weights, expert_weights, attention_weights, ffn_weights)";
+
+bool set_precision_role(DTypes& d, const std::string& role, DType t) {
+  if (role == "weights") {
+    d.weights = t;
+  } else if (role == "kv") {
+    d.kv = t;
+  } else if (role == "activations") {
+    d.activations = t;
+  } else {
+    std::optional<DType>* part = role == "lm_head_weights"     ? &d.lm_head_weights
+                                 : role == "expert_weights"    ? &d.expert_weights
+                                 : role == "attention_weights" ? &d.attention_weights
+                                 : role == "ffn_weights"       ? &d.ffn_weights
+                                                               : nullptr;
+    if (part == nullptr) return false;
+    *part = t;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string default_aliases_path(const std::string& data_root) {
   return (fs::path(data_root) / "data" / "aliases.yaml").string();
 }
@@ -93,32 +120,14 @@ Aliases load_aliases(const std::string& path) {
       if (r.match.empty() && r.locator.empty())
         throw InputError(where(item) + ": error: `match:` may be empty only with a `locator:`");
       const YAML::Node d = item["dtype"];
-      if (!d.IsMap())
-        throw InputError(where(d) + ": error: `dtype:` must be {weights, kv, activations, lm_head_weights}");
+      if (!d.IsMap()) throw InputError(where(d) + ": error: `dtype:` must be a map of " + kPrecisionRoleList);
       for (const auto& kv : d) {
         const std::string role = kv.first.as<std::string>();
         const std::string name = kv.second.as<std::string>();
         const auto t = dtype_from_name(name);
         if (!t) throw InputError(where(kv.second) + ": error: `" + name + "` is not a number format");
-        if (role == "weights") {
-          r.dtype.weights = *t;
-        } else if (role == "kv") {
-          r.dtype.kv = *t;
-        } else if (role == "activations") {
-          r.dtype.activations = *t;
-        } else if (role == "lm_head_weights") {
-          r.dtype.lm_head_weights = *t;
-        } else if (role == "expert_weights") {
-          r.dtype.expert_weights = *t;
-        } else if (role == "attention_weights") {
-          r.dtype.attention_weights = *t;
-        } else if (role == "ffn_weights") {
-          r.dtype.ffn_weights = *t;
-        } else {
-          throw InputError(where(kv.first) + ": error: `" + role +
-                           "` is not a role (weights, kv, activations, lm_head_weights, expert_weights, "
-                           "attention_weights, ffn_weights)");
-        }
+        if (!set_precision_role(r.dtype, role, *t))
+          throw InputError(where(kv.first) + ": error: `" + role + "` is not a role " + kPrecisionRoleList);
       }
       for (const char* role : {"weights", "kv", "activations"})
         if (!d[role]) throw InputError(where(d) + ": error: `dtype:` needs `" + std::string(role) + ":`");
