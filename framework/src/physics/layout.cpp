@@ -56,17 +56,6 @@ void place(Digits& dg, int g, std::int64_t size, int start) {
   }
 }
 
-// Concurrent groups of `groups` whose traffic leaves one level-`hd` unit through its uplink:
-// the active PEs of that unit divided by one group's members in it.
-std::int64_t sharing(const Digits& dg, int hd, std::initializer_list<int> groups) {
-  std::int64_t active = 1, own = 1;
-  for (int d = 0; d < hd; ++d) {
-    for (int g : {kTp, kCp, kDp}) active *= dg.factor[g][d];
-    for (int g : groups) own *= dg.factor[g][d];
-  }
-  return std::max<std::int64_t>(1, active / std::max<std::int64_t>(1, own));
-}
-
 // The flat view of `lc` at digit hd (0-based): that level's latency and per-PE bandwidth after
 // `share` groups divide its uplink.
 void set_flat_view(LinkCost& lc, const MachineSpec& m, int hd, std::int64_t share) {
@@ -76,14 +65,6 @@ void set_flat_view(LinkCost& lc, const MachineSpec& m, int hd, std::int64_t shar
   lc.sharing = static_cast<int>(share);
   lc.bandwidth = lv.link_bw;
   if (lv.uplink_bw > 0) lc.bandwidth = std::min(lv.link_bw, lv.uplink_bw / static_cast<double>(share));
-}
-
-LinkCost link_for(const MachineSpec& m, const Digits& dg, int hd, std::int64_t share) {
-  LinkCost lc;
-  if (hd < 0) return lc;
-  set_flat_view(lc, m, hd, share);
-  (void)dg;
-  return lc;
 }
 
 // How many of dg.order's groups come before the first of `groups`: the groups whose factors
@@ -98,11 +79,12 @@ int groups_inside(const Digits& dg, std::initializer_list<int> groups) {
   return k;
 }
 
-// share[d] is sharing(dg, d, groups), its products over the digits below d carried along;
-// stride[d] the product at digit d of the factors of the groups placed inside `groups`.
+// The group's shape per digit: members[d]; stride[d], the product at digit d of the factors of
+// the groups placed inside `groups`; share[d], the concurrent groups whose traffic leaves one
+// unit of digit d through its uplink (the active PEs below d over one group's members there).
 void fill_shape(LinkCost& lc, const Digits& dg, std::initializer_list<int> groups) {
   const int inside = groups_inside(dg, groups);
-  std::int64_t active = 1, own = 1;  // over digits 0..d-1, as sharing() counts them
+  std::int64_t active = 1, own = 1;  // over digits 0..d-1
   for (int d = 0; d < dg.n; ++d) {
     std::int64_t members = 1;
     for (int g : groups) members *= dg.factor[g][d];
@@ -123,19 +105,15 @@ void fill_shape(LinkCost& lc, const Digits& dg, std::initializer_list<int> group
   }
 }
 
-// The flat view (link_for) at the highest digit the group spans, whose sharing fill_shape
-// has already counted (share[hd]).
+// The group's shape and its flat view at the highest digit it spans.
 LinkCost group_link(const MachineSpec& m, const Digits& dg, std::initializer_list<int> groups) {
-  LinkCost shape;
-  fill_shape(shape, dg, groups);
+  LinkCost lc;
+  fill_shape(lc, dg, groups);
   int hd = -1;
   for (int d = 0; d < dg.n; ++d)
-    if (shape.members[static_cast<std::size_t>(d)] > 1) hd = d;
+    if (lc.members[static_cast<std::size_t>(d)] > 1) hd = d;
   if (hd < 0) return LinkCost{};
-  LinkCost lc = link_for(m, dg, hd, shape.share[static_cast<std::size_t>(hd)]);
-  lc.members = shape.members;
-  lc.stride = shape.stride;
-  lc.share = shape.share;
+  set_flat_view(lc, m, hd, lc.share[static_cast<std::size_t>(hd)]);
   return lc;
 }
 
@@ -308,8 +286,8 @@ void compute_layout(const ModelSpec& model, const MachineSpec& machine, const Wo
   // A pipeline hop crosses the level separating consecutive stages: pp's lowest digit.
   for (int d = 0; d < dg.n; ++d) {
     if (dg.factor[kPp][d] > 1) {
-      out.pp_hop = link_for(machine, dg, d, sharing(dg, d, {kPp}));
       fill_shape(out.pp_hop, dg, {kPp});
+      set_flat_view(out.pp_hop, machine, d, out.pp_hop.share[static_cast<std::size_t>(d)]);
       break;
     }
   }
@@ -374,7 +352,7 @@ LinkCost expert_sharers(const MachineSpec& machine, const Layout& layout) {
                                       static_cast<std::int32_t>(std::max<std::int64_t>(1, m / distinct))
                                 : 1;
     // Concurrent sharer groups leaving a unit of this digit: the FFN group's count times the FFN
-    // members per sharer on the digits below (sharing() divides the active PEs by own members).
+    // members per sharer on the digits below (fill_shape divides the active PEs by own members).
     lc.share[i] = distinct > 1 ? static_cast<std::int32_t>(std::max<std::int32_t>(1, layout.ffn.share[i]) *
                                                            std::max<std::int64_t>(1, ffn_own / own))
                                : 1;
