@@ -10,6 +10,7 @@
 #include "analysis/requests/configuration_sim.hpp"
 #include "analysis/requests/request_sim.hpp"
 #include "analysis/row_evaluation.hpp"
+#include "analysis/row_units.hpp"
 #include "analysis/simulated_rows.hpp"
 #include "core/input_text.hpp"
 #include "eval/evaluator.hpp"
@@ -47,8 +48,8 @@ ServerLimits stated_server_limits(const std::string& notes) {
   static const std::regex tpot("tpot_latency\\s*[=:]?\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ns|us|ms|s)\\b");
   const std::string t = lower(notes);
   const auto seconds = [](const std::smatch& m) {
-    const double scale = m[2] == "ns" ? 1e-9 : m[2] == "us" ? 1e-6 : m[2] == "ms" ? 1e-3 : 1.0;
-    return positive(m[1].str()).value_or(0) * scale;
+    // The regex admits only ns, us, ms and s, each a time_unit_scale() unit (units per second).
+    return positive(m[1].str()).value_or(0) / time_unit_scale(m[2].str()).value_or(1.0);
   };
   ServerLimits l;
   std::smatch m;
