@@ -416,8 +416,7 @@ RowPlan& plan_under_load(const DataRow& row, const Aliases& aliases, const std::
   }
   const bool rate_metric = p.load_metric == "tokens" || p.load_metric == "tokens_per_pe" ||
                            p.load_metric == "requests" || p.load_metric == "capacity";
-  if (p.statistic != "mean" &&
-      (rate_metric || (p.statistic != "p50" && p.statistic != "p90" && p.statistic != "p99"))) {
+  if (p.statistic != "mean" && (rate_metric || percentile_index(p.statistic) < 0)) {
     unmapped(p, "statistic " + p.statistic + " of " + row.metric +
                     ": the simulator reports the mean, P50, P90 and P99 of "
                     "TTFT, TPOT, ITL and E2E");
