@@ -247,7 +247,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         apes_by_source[r.source].push_back(res.ape);
         all.push_back(res.ape);
       }
-      if (serving && p.measure != Measure::under_load && serving_row_reason(r, p).empty()) {
+      if (serving && serving_row_reason(r, p).empty()) {  // a row under a load has a reason
         try {
           res.serving_predicted = predict_serving_row(*prepared[i], lat, eff->second, memory, *serving);
           res.serving = true;
