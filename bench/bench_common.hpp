@@ -9,7 +9,7 @@
 #include <vector>
 #include "tessera_build_paths.hpp"
 
-#include "analysis/search_driver.hpp"
+#include "analysis/search/search_driver.hpp"
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"

@@ -1,4 +1,4 @@
-// Pareto extraction (core/pareto.hpp) on 10^6 random points:
+// Pareto extraction (core/statistics/pareto.hpp) on 10^6 random points:
 //  BM_Pareto/3/uniform   the figure: 3 objectives, i.i.d. uniform (small frontier)
 //  BM_Pareto/3/plane     3 objectives on the plane x + y + z = 1 (every point non-dominated:
 //                        the worst case of the staircase)
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "core/pareto.hpp"
+#include "core/statistics/pareto.hpp"
 
 using namespace tessera;
 

@@ -12,9 +12,9 @@
 //                          requests (measured, all probes) and probes_per_finalist.
 #include <benchmark/benchmark.h>
 
-#include "analysis/requests/configuration_sim.hpp"
+#include "analysis/capacity/configuration_sim.hpp"
 #include "bench_common.hpp"
-#include "studies/serve_entry.hpp"
+#include "studies/entries/serve_entry.hpp"
 
 using namespace tessera;
 using namespace tessera::bench;

@@ -1,4 +1,4 @@
-// The serving study (`tessera serve`, framework/src/analysis/serve_study.hpp) through the real
+// The serving study (`tessera serve`, framework/src/analysis/serving/serve_study.hpp) through the real
 // plugins, on the Mixtral-8x7B serving scenario (scenarios/mixtral-8x7b-serve-h100.yaml: TP, PP,
 // DP, EP within 64 H100 x batch 1..512 (powers of 2) x two token budgets):
 //  BM_Serve/mixtral/threads:N        the whole study, GridSpace and budget filter included, wall
@@ -9,7 +9,7 @@
 //  BM_ServeScaling/batches:n/budgets:m   the first n batches of the scenario's list x m token
 //                                    budgets (2K, 8K, 4K, 16K), 2 threads: counters points and
 //                                    us_per_point show how the cost grows with the two lists.
-//  BM_Disagg/<scenario>              the disaggregated study alone (analysis/disagg_study.hpp:
+//  BM_Disagg/<scenario>              the disaggregated study alone (analysis/serving/disagg_study.hpp:
 //                                    pools, Pareto filter, pairing; x, y <= 8) on the Llama-3.1-70B
 //                                    (<= 64 H100) and DeepSeek-V3 (<= 128 H200) disaggregated
 //                                    scenarios; counters pairs and within_slo. Issue 15's target
@@ -19,8 +19,8 @@
 #include <functional>
 #include <map>
 
-#include "analysis/disagg_study.hpp"
-#include "analysis/serve_study.hpp"
+#include "analysis/serving/disagg_study.hpp"
+#include "analysis/serving/serve_study.hpp"
 #include "bench_common.hpp"
 
 using namespace tessera;

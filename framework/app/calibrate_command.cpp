@@ -6,14 +6,14 @@
 #include <sstream>
 
 #include "common_options.hpp"
-#include "core/inputs_read.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/inputs_read.hpp"
+#include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
-#include "report/calibration_report.hpp"
-#include "studies/calibrate_entry.hpp"
+#include "report/study_text/calibration_report.hpp"
+#include "studies/entries/calibrate_entry.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -104,7 +104,7 @@ int calibrate_command(const Args& args) {
     if (!common.quiet) co.on_fold = [](const std::string& s) { std::cerr << "calibrate: " << s << "\n"; };
 
     const std::string command = command_line("calibrate", args);
-    // No output may replace a file the command reads (core/inputs_read.hpp): the files it names
+    // No output may replace a file the command reads (core/text/inputs_read.hpp): the files it names
     // are noted before the outputs are added, the alias table, model and machine files the
     // rows are read through are checked once they are read (before any fit).
     for (const std::string& p : req.csv) note_input_file(p, "CSV");

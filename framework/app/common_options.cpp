@@ -17,8 +17,8 @@
 #include <sstream>
 
 #include "core/cancellation.hpp"
-#include "core/nearest_name.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/nearest_name.hpp"
+#include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
@@ -139,7 +139,7 @@ void apply_limits(const CommonOptions& o) {
 
 namespace {
 
-// The log on stderr, each line made printable (core/safe_text.hpp): a log line may name a plugin
+// The log on stderr, each line made printable (core/text/safe_text.hpp): a log line may name a plugin
 // folder from TESSERA_PLUGIN_PATH or a plugin's own text.
 class PrintableStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
  protected:

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <vector>
 
-#include "report/html_report.hpp"
-#include "report/vega_specs.hpp"
+#include "report/charts/vega_specs.hpp"
+#include "report/html/html_report.hpp"
 #include "tessera/error.hpp"
 #include "web_dir.hpp"
 

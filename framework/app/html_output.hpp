@@ -3,7 +3,7 @@
 // (docs/report.md): the outputs checked (the HTML's temporary file created, the scripts read,
 // node and chromium found for --png) before any work, so a missing piece stops the command
 // before the study with a clear error and never leaves half a file; the charts drawn from the
-// study's --json result alone (report/html_report.hpp, report/vega_specs.hpp).
+// study's --json result alone (report/html/html_report.hpp, report/charts/vega_specs.hpp).
 #include <string>
 
 #include <boost/program_options.hpp>
@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "output_files.hpp"
-#include "report/web_assets.hpp"
+#include "report/html/web_assets.hpp"
 
 namespace tessera::cli {
 

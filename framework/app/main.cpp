@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "signals.hpp"
 #include "studies/installation.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/input_text.hpp"
+#include "core/text/input_text.hpp"
 
 namespace tessera::cli {
 

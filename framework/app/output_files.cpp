@@ -13,7 +13,7 @@
 #include <iostream>
 
 #include "core/cancellation.hpp"
-#include "core/inputs_read.hpp"
+#include "core/text/inputs_read.hpp"
 #include "tessera/error.hpp"
 
 namespace fs = std::filesystem;

@@ -12,7 +12,7 @@
 //   failed or interrupted run leaves PATH as it was; a symlink is resolved and its target
 //   treated by its type (the link stays a link);
 // - stdout, FIFOs and character devices are written through, never replaced;
-// - an output never replaces a file the command read as input (core/inputs_read.hpp): checked
+// - an output never replaces a file the command read as input (core/text/inputs_read.hpp): checked
 //   when it is added and again before the renames;
 // - in a folder the command writes (--vega DIR, --png DIR, --deploy DIR: add_in_folder) a
 //   symbolic link at a file's name is replaced, never followed out of the folder.
@@ -84,7 +84,7 @@ class Outputs {
   // when cancellation was requested (nothing renamed), tessera::Error when a write failed.
   void commit_all();
   // Refuses (InputError) any output that is now a file this process has read as input
-  // (core/inputs_read.hpp), for inputs read after the outputs were added; commit_all() calls it.
+  // (core/text/inputs_read.hpp), for inputs read after the outputs were added; commit_all() calls it.
   void refuse_inputs_read() const;
 
  private:

@@ -15,10 +15,10 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
-#include "report/text_table.hpp"
-#include "studies/plugins_entry.hpp"
+#include "report/text/text_table.hpp"
+#include "studies/entries/plugins_entry.hpp"
 
 namespace tessera::cli {
 namespace {

@@ -8,8 +8,8 @@
 #include "exit_codes.hpp"
 #include "html_output.hpp"
 #include "output_files.hpp"
-#include "report/result_schema.hpp"
-#include "studies/report_entry.hpp"
+#include "report/schema_docs/result_schema.hpp"
+#include "studies/entries/report_entry.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {

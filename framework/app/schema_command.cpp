@@ -1,15 +1,15 @@
 // `tessera schema`: the keys of the model, machine and scenario files from the field table — a
 // listing for people, markdown key tables for the docs, a JSON Schema for editors. The façade entry
-// studies/schema_entry returns the rows and the JSON Schema document; report/schema_listing and
-// report/schema_markdown render the rows.
+// studies/entries/schema_entry returns the rows and the JSON Schema document;
+// report/schema_docs/schema_listing and report/schema_docs/schema_markdown render the rows.
 #include <iostream>
 #include <stdexcept>
 
 #include "common_options.hpp"
 #include "exit_codes.hpp"
-#include "report/schema_listing.hpp"
-#include "report/schema_markdown.hpp"
-#include "studies/schema_entry.hpp"
+#include "report/schema_docs/schema_listing.hpp"
+#include "report/schema_docs/schema_markdown.hpp"
+#include "studies/entries/schema_entry.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {

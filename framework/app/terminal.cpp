@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "core/safe_text.hpp"
-#include "report/text_table.hpp"
+#include "core/text/safe_text.hpp"
+#include "report/text/text_table.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {

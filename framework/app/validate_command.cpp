@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "common_options.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
-#include "studies/validate_entry.hpp"
+#include "studies/entries/validate_entry.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {

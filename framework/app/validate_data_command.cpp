@@ -9,8 +9,8 @@
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "report/validation_report.hpp"
-#include "studies/validate_data_entry.hpp"
+#include "report/study_text/validation_report.hpp"
+#include "studies/entries/validate_data_entry.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
 

@@ -1,5 +1,5 @@
-// _Scenario._compare: the comparison `tessera compare` runs (analysis/compare.hpp) over the
-// named latency models, returning the document its --json writes (studies/compare_entry.hpp).
+// _Scenario._compare: the comparison `tessera compare` runs (analysis/search/compare.hpp) over the
+// named latency models, returning the document its --json writes (studies/entries/compare_entry.hpp).
 #include <pybind11/stl.h>
 
 #include <memory>
@@ -8,7 +8,7 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "studies/compare_entry.hpp"
+#include "studies/entries/compare_entry.hpp"
 #include "thread_count.hpp"
 
 namespace py = pybind11;

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/cancellation.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/safe_text.hpp"
 #include "tessera/error.hpp"
 
 namespace py = pybind11;

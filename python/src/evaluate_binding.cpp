@@ -1,5 +1,5 @@
 // _Scenario.evaluate: many configurations at once, columnar (NumPy arrays of the knobs in, NumPy
-// columns of the results out), through its façade entry (studies/evaluate_entry.hpp: the
+// columns of the results out), through its façade entry (studies/entries/evaluate_entry.hpp: the
 // engine's BatchEvaluator; each row's numbers those `run` reports), the GIL released.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -12,7 +12,7 @@
 
 #include "bindings.hpp"
 #include "interruptible.hpp"
-#include "studies/evaluate_entry.hpp"
+#include "studies/entries/evaluate_entry.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 #include "thread_count.hpp"

@@ -1,6 +1,6 @@
 // _Scenario._explore: the joint hardware x parallelism exploration `tessera explore` runs (on a
 // serve scenario the serving study per hardware point) through its façade entry
-// (studies/explore_entry.hpp), returning the document its --json writes.
+// (studies/entries/explore_entry.hpp), returning the document its --json writes.
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -8,7 +8,7 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "studies/explore_entry.hpp"
+#include "studies/entries/explore_entry.hpp"
 #include "thread_count.hpp"
 
 namespace py = pybind11;

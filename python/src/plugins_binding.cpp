@@ -1,10 +1,10 @@
 // tessera.plugins(): every plugin the search path holds, as `tessera plugins --json` lists them
-// (studies/plugins_entry.hpp), and the libraries that failed to load.
+// (studies/entries/plugins_entry.hpp), and the libraries that failed to load.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "py_json.hpp"
-#include "studies/plugins_entry.hpp"
+#include "studies/entries/plugins_entry.hpp"
 
 namespace py = pybind11;
 

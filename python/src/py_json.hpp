@@ -5,13 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "studies/documents/provenance.hpp"
+#include "studies/json/provenance.hpp"
 
 namespace tessera::python {
 
 pybind11::object to_python(const nlohmann::json& j);
 
-// `doc` with `provenance` (studies/documents/provenance.hpp), as the CLI's --json has it. The module's
+// `doc` with `provenance` (studies/json/provenance.hpp), as the CLI's --json has it. The module's
 // registry is shared by every scenario of one plugin path, so its plugins are every library the
 // Python process has loaded so far (docs/python.md).
 inline nlohmann::json with_provenance(nlohmann::json doc, const PluginRegistry& registry) {

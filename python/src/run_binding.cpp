@@ -1,5 +1,5 @@
 // _Scenario.run and .explain: the studies `tessera run` and `tessera explain` run, returning the
-// documents their --json writes (studies/run_study.hpp, studies/explain_entry.hpp).
+// documents their --json writes (studies/entries/run_study.hpp, studies/entries/explain_entry.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -7,8 +7,8 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "studies/explain_entry.hpp"
-#include "studies/run_study.hpp"
+#include "studies/entries/explain_entry.hpp"
+#include "studies/entries/run_study.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
 

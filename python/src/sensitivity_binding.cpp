@@ -1,6 +1,6 @@
-// _Scenario._sensitivity: the study `tessera sensitivity` runs (analysis/sensitivity.hpp:
+// _Scenario._sensitivity: the study `tessera sensitivity` runs (analysis/search/sensitivity.hpp:
 // one-knob parallelism sweeps and hardware elasticities), returning the document its --json
-// writes (studies/sensitivity_entry.hpp).
+// writes (studies/entries/sensitivity_entry.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -8,7 +8,7 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "studies/sensitivity_entry.hpp"
+#include "studies/entries/sensitivity_entry.hpp"
 #include "thread_count.hpp"
 
 namespace py = pybind11;

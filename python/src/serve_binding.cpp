@@ -1,4 +1,4 @@
-// _Scenario.serve: the serving answer `tessera serve` computes (analysis/serving_answer.hpp: the
+// _Scenario.serve: the serving answer `tessera serve` computes (analysis/serving/serving_answer.hpp: the
 // aggregated study, and the disaggregated one on the pools' machines when serving.disaggregated
 // is on), returning the document its --json writes (studies/documents/result_documents.hpp).
 #include <pybind11/stl.h>
@@ -10,7 +10,7 @@
 #include "interruptible.hpp"
 #include "py_json.hpp"
 #include "studies/documents/simulation_document.hpp"
-#include "studies/serve_entry.hpp"
+#include "studies/entries/serve_entry.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
 

@@ -1,6 +1,6 @@
-// tessera.validate_data: the study `tessera validate-data` runs (analysis/validation.hpp: each
+// tessera.validate_data: the study `tessera validate-data` runs (analysis/validation/validation.hpp: each
 // measured row mapped through the alias table and predicted by each latency model), returning
-// the document its --json writes, through its façade entry (studies/validate_data_entry.hpp).
+// the document its --json writes, through its façade entry (studies/entries/validate_data_entry.hpp).
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -9,8 +9,8 @@
 #include "interruptible.hpp"
 #include "py_json.hpp"
 #include "studies/documents/validation_document.hpp"
+#include "studies/entries/validate_data_entry.hpp"
 #include "studies/study_context.hpp"
-#include "studies/validate_data_entry.hpp"
 
 namespace py = pybind11;
 

@@ -1,4 +1,4 @@
-// The studies as data (analysis/exploration.hpp, analysis/sensitivity.hpp): explore's points
+// The studies as data (analysis/explore/exploration.hpp, analysis/search/sensitivity.hpp): explore's points
 // are the search at each hardware point and its frontier the latency/cost Pareto set of them;
 // the sensitivity study's best is the search's best; both the same for any thread count.
 #include <catch2/catch.hpp>
@@ -8,10 +8,10 @@
 #include <string>
 
 #include "../search/search_fixture.hpp"
-#include "analysis/exploration.hpp"
-#include "analysis/sensitivity.hpp"
-#include "core/pareto.hpp"
-#include "scenario/hardware_points.hpp"
+#include "analysis/explore/exploration.hpp"
+#include "analysis/search/sensitivity.hpp"
+#include "core/statistics/pareto.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "core/pareto.hpp"
+#include "core/statistics/pareto.hpp"
 
 using tessera::Direction;
 

@@ -8,9 +8,9 @@
 
 #include "../outputs/output_test_util.hpp"
 #include "../search/search_fixture.hpp"
-#include "analysis/exploration.hpp"
-#include "analysis/sensitivity.hpp"
-#include "scenario/hardware_points.hpp"
+#include "analysis/explore/exploration.hpp"
+#include "analysis/search/sensitivity.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;

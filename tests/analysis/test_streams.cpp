@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "core/pareto.hpp"
-#include "core/streaming_front.hpp"
-#include "core/top_n.hpp"
+#include "core/statistics/pareto.hpp"
+#include "core/statistics/streaming_front.hpp"
+#include "core/statistics/top_n.hpp"
 
 using tessera::Direction;
 

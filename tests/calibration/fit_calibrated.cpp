@@ -32,7 +32,7 @@
 #include "tessera_build_paths.hpp"
 
 #include "analysis/calibration/optimizer.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "calibrated.hpp"
 #include "host/plugin_registry.hpp"
 

@@ -4,8 +4,8 @@
 // that each test edits to the case it checks.
 #include <string>
 
-#include "analysis/alias_table.hpp"
-#include "analysis/measurement_csv.hpp"
+#include "analysis/measurements/alias_table.hpp"
+#include "analysis/measurements/measurement_csv.hpp"
 #include "tessera_build_paths.hpp"
 
 namespace tessera::test {

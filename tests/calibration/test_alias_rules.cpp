@@ -1,7 +1,7 @@
-// data/aliases.yaml: rules matched most specific first (analysis/alias_table.hpp select_rule), no
-// rule shadowed, no row of the shipped CSVs matched by two equally specific rules with different
-// targets, the named precedence cases (GB200 before B200, TensorRT-LLM before PyTorch, H200 before
-// H20), and the framework version a software column states.
+// data/aliases.yaml: rules matched most specific first (analysis/measurements/alias_table.hpp select_rule),
+// no rule shadowed, no row of the shipped CSVs matched by two equally specific rules with different targets,
+// the named precedence cases (GB200 before B200, TensorRT-LLM before PyTorch, H200 before H20), and the
+// framework version a software column states.
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/alias_table.hpp"
-#include "analysis/measurement_csv.hpp"
-#include "analysis/row_plan.hpp"
-#include "analysis/row_precision.hpp"
+#include "analysis/measurements/alias_table.hpp"
+#include "analysis/measurements/measurement_csv.hpp"
+#include "analysis/measurements/row_precision.hpp"
+#include "analysis/validation/row_plan.hpp"
 #include "row_fixture.hpp"
 #include "tessera/error.hpp"
 

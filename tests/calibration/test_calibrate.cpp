@@ -10,7 +10,7 @@
 #include "analysis/calibration/folds.hpp"
 #include "analysis/calibration/percentiles.hpp"
 #include "registry_fixture.hpp"
-#include "report/calibration_report.hpp"
+#include "report/study_text/calibration_report.hpp"
 #include "studies/documents/calibration_document.hpp"
 #include "tessera/error.hpp"
 #include "tessera_build_paths.hpp"

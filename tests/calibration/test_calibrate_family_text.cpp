@@ -9,8 +9,8 @@
 
 #include "../outputs/output_test_util.hpp"
 #include "analysis/calibration/calibration_study.hpp"
-#include "analysis/error_bands.hpp"
-#include "report/calibration_report.hpp"
+#include "analysis/calibration/error_bands.hpp"
+#include "report/study_text/calibration_report.hpp"
 #include "tessera/error.hpp"
 #include "tessera_build_paths.hpp"
 

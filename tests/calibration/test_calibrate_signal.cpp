@@ -14,7 +14,7 @@
 
 #include "../outputs/child_process.hpp"
 #include "../outputs/output_test_util.hpp"
-#include "analysis/measurement_csv.hpp"
+#include "analysis/measurements/measurement_csv.hpp"
 #include "tessera_build_paths.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").

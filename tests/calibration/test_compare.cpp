@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/compare.hpp"
+#include "analysis/search/compare.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"

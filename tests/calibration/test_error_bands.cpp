@@ -9,12 +9,12 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/error_bands.hpp"
-#include "analysis/search_driver.hpp"
+#include "analysis/calibration/error_bands.hpp"
+#include "analysis/search/search_driver.hpp"
 #include "eval/session.hpp"
 #include "registry_fixture.hpp"
-#include "report/band_text.hpp"
-#include "report/search_report.hpp"
+#include "report/study_text/search_report.hpp"
+#include "report/text/band_text.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 

@@ -11,8 +11,8 @@
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
-#include "report/collective_explain.hpp"
-#include "report/explain_report.hpp"
+#include "report/study_text/explain_report.hpp"
+#include "report/text/collective_explain.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;

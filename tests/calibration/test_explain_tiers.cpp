@@ -8,7 +8,7 @@
 
 #include "eval/session.hpp"
 #include "registry_fixture.hpp"
-#include "report/explain_report.hpp"
+#include "report/study_text/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;

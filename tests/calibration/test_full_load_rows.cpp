@@ -1,5 +1,6 @@
-// `validate-data`'s full-load rows (analysis/serving_rows.hpp predict_full_load_row, docs/accuracy.md
-// "Full-load rows"): a throughput measured at full load with no batch stated is predicted as `serve
+// `validate-data`'s full-load rows (analysis/validation/serving_rows.hpp predict_full_load_row,
+// docs/accuracy.md "Full-load rows"): a throughput measured at full load with no batch stated is predicted as
+// `serve
 // --max-throughput` answers it: the best over the batches the row's engine admits.
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -7,16 +8,16 @@
 #include <nlohmann/json.hpp>
 #include "tessera_build_paths.hpp"
 
-#include "analysis/row_evaluation.hpp"
-#include "analysis/serving_rows.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/validation/row_evaluation.hpp"
+#include "analysis/validation/serving_rows.hpp"
+#include "analysis/validation/validation.hpp"
 #include "eval/engine_kv.hpp"
 #include "eval/host_step_timer.hpp"
 #include "host/plugin_registry.hpp"
 #include "output_test_util.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"
-#include "scenario/framework_profile.hpp"
+#include "scenario/serving_stacks/framework_profile.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_full_load_rows {

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/kendall.hpp"
+#include "analysis/search/kendall.hpp"
 
 using tessera::kendall_tau_b;
 using tessera::kendall_tau_b_bruteforce;

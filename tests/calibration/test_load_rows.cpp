@@ -1,4 +1,4 @@
-// Rows under a load (analysis/load_rows.hpp, docs/accuracy.md "Rows under a load"): what the notes
+// Rows under a load (analysis/validation/load_rows.hpp, docs/accuracy.md "Rows under a load"): what the notes
 // state (a request rate, MLPerf Server's limits, the engine's sequence cap), the statistic a
 // metric's suffix names, which rows the plan sends to the request simulator and why others stay
 // unmapped, and properties of the predictions on NVIDIA NIM's Llama-3.3-70B FP8 TP2 row
@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/load_rows.hpp"
-#include "analysis/row_units.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/measurements/row_units.hpp"
+#include "analysis/validation/load_rows.hpp"
+#include "analysis/validation/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"

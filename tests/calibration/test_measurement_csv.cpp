@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/validation.hpp"
-#include "core/csv.hpp"
+#include "analysis/validation/validation.hpp"
+#include "core/text/csv.hpp"
 #include "tessera/limits.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").

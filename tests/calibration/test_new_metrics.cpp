@@ -11,7 +11,7 @@
 #include <fstream>
 #include <map>
 
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"

@@ -1,4 +1,4 @@
-// `validate-data --simulate` (analysis/simulated_rows.hpp): which rows go through the request
+// `validate-data --simulate` (analysis/validation/simulated_rows.hpp): which rows go through the request
 // simulator, and the scoring of three of NVIDIA NIM's published Llama-3.3-70B FP8 TP2 rows
 // (data/measurements-serving.csv 900, 906, 910: 5000/500 tokens at concurrency 1, 25 and 50)
 // with their exact simulated values and the JSON fields the command writes.
@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "analysis/simulated_rows.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/validation/simulated_rows.hpp"
+#include "analysis/validation/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 #include "studies/documents/validation_document.hpp"

@@ -8,10 +8,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
-#include "report/validation_report.hpp"
+#include "report/study_text/validation_report.hpp"
 
 using namespace tessera;
 using tessera::test::registry;

@@ -1,5 +1,5 @@
-// libFuzzer harness: a measurements CSV through the scanner (core/csv), the reader
-// (analysis/measurement_csv) and the row mapping's cell parsing (plan_row with an empty alias
+// libFuzzer harness: a measurements CSV through the scanner (core/text/csv), the reader
+// (analysis/measurements/measurement_csv) and the row mapping's cell parsing (plan_row with an empty alias
 // table, so no file is touched: the value, metric, unit, GEMM/copy shape and count cells are
 // read before the first alias look-up). No crash, no hang, only InputError for bad input.
 // Seeds: tests/fuzz/corpus/csv/.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "tessera/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

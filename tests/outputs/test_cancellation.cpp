@@ -5,12 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include "../search/search_fixture.hpp"
-#include "analysis/compare.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/search/compare.hpp"
+#include "analysis/validation/validation.hpp"
 #include "core/cancellation.hpp"
 #include "output_files.hpp"
 #include "output_test_util.hpp"
-#include "report/search_report.hpp"
+#include "report/study_text/search_report.hpp"
 
 using tessera::cli::OutputFile;
 using tessera::cli::Outputs;

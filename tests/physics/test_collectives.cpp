@@ -4,7 +4,7 @@
 // names, the reported time = the minimum of collective_candidates(); hierarchical = flat on
 // one level; monotonicity in every bandwidth and latency knob; a larger allowed set never
 // slower; degenerate inputs. The constants are the shipped machine files' (loaded) and
-// core/fabric_defaults.cpp's; every expected value is written out from them.
+// core/sdk/fabric_defaults.cpp's; every expected value is written out from them.
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 

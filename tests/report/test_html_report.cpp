@@ -1,12 +1,12 @@
-// report/html_report.* and report/web_assets.*: the page is self-contained, deterministic and
+// report/html/html_report.* and report/html/web_assets.*: the page is self-contained, deterministic and
 // cannot be broken out of by the data it carries.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "output_test_util.hpp"
-#include "report/answer_sentence.hpp"
-#include "report/html_report.hpp"
+#include "report/html/answer_sentence.hpp"
+#include "report/html/html_report.hpp"
 #include "tessera/error.hpp"
 
 using nlohmann::json;
@@ -148,7 +148,7 @@ TEST_CASE("html report of a band with fields missing or mistyped draws its line 
 
 // Issue 30: every report opens with a sentence stating the answer, right under its title.
 // Quantities in the sentence: seconds as s/ms/µs, base units (B/s, FLOP/s, B) with the SI prefix
-// core/units.hpp picks, 3 significant digits, other units as they are.
+// core/sdk/units.hpp picks, 3 significant digits, other units as they are.
 TEST_CASE("html report answer quantities in human units") {
   using tessera::answer_quantity;
   CHECK(answer_quantity(0.0129, "s") == "12.9 ms");

@@ -1,7 +1,7 @@
-// core/reservoir.hpp: the seeded sample behind --json's `points`.
+// core/statistics/reservoir.hpp: the seeded sample behind --json's `points`.
 #include <catch2/catch.hpp>
 
-#include "core/reservoir.hpp"
+#include "core/statistics/reservoir.hpp"
 
 using tessera::Reservoir;
 

@@ -1,12 +1,12 @@
-// report/result_schema: the types `tessera report` requires of a saved --json result, per kind,
+// report/schema_docs/result_schema: the types `tessera report` requires of a saved --json result, per kind,
 // checked on hand-made documents (the real ones: test_report_command.cpp).
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
-#include "report/result_schema.hpp"
-#include "scenario/json_tree.hpp"
+#include "report/schema_docs/result_schema.hpp"
+#include "scenario/readers/json_tree.hpp"
 #include "tessera/limits.hpp"
 
 using namespace tessera;

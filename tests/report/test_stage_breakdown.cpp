@@ -1,4 +1,4 @@
-// studies/documents/stage_parts.hpp and report/stage_breakdown.*: a stage's visible time split into the
+// studies/json/stage_parts.hpp and report/stage_breakdown.*: a stage's visible time split into the
 // four stacked parts (hand-computed), and `run --json` / `serve --json`'s `breakdowns` end to
 // end: keyed by the ids of `points`, best / frontier / top carry one, the parts add up to the
 // stage's visible time (docs/report.md).
@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "output_test_util.hpp"
-#include "studies/documents/stage_breakdown.hpp"
-#include "studies/documents/stage_parts.hpp"
+#include "studies/json/stage_breakdown.hpp"
+#include "studies/json/stage_parts.hpp"
 #include "tessera_build_paths.hpp"
 
 #include <sys/wait.h>

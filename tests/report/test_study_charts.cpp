@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "report/vega_specs.hpp"
+#include "report/charts/vega_specs.hpp"
 
 using nlohmann::json;
 using namespace tessera;

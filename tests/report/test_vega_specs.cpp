@@ -1,9 +1,9 @@
-// report/vega_specs.*: the charts read only the --json result; hand-made results, hand-computed
+// report/charts/vega_specs.*: the charts read only the --json result; hand-made results, hand-computed
 // values.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "report/vega_specs.hpp"
+#include "report/charts/vega_specs.hpp"
 
 using nlohmann::json;
 using tessera::search_charts;

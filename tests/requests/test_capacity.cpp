@@ -1,4 +1,4 @@
-// The capacity search (analysis/requests/capacity_search.hpp, capacity_study.hpp, docs/physics.md
+// The capacity search (analysis/capacity/capacity_search.hpp, capacity_study.hpp, docs/physics.md
 // §12.6): the bisection finds the capacity of a deterministic single-slot server, known in
 // closed form; the capacity grows with a looser SLO; the finalists' capacities are the same at
 // any thread count and unit size; `serve` without a search gives the document it gave before.
@@ -6,13 +6,13 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/requests/capacity_search.hpp"
-#include "analysis/requests/capacity_study.hpp"
+#include "analysis/capacity/capacity_search.hpp"
+#include "analysis/capacity/capacity_study.hpp"
 #include "engine_fixture.hpp"
 #include "fake_timer.hpp"
 #include "search_fixture.hpp"
 #include "studies/documents/capacity_document.hpp"
-#include "studies/serve_entry.hpp"
+#include "studies/entries/serve_entry.hpp"
 
 using namespace tessera;
 using namespace tessera::requests;

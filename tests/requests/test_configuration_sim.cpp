@@ -1,10 +1,10 @@
-// A configuration simulated through the host (analysis/requests/configuration_sim.hpp) on
+// A configuration simulated through the host (analysis/capacity/configuration_sim.hpp) on
 // Llama-3.1-70B 4K/1K, TP8 H100: at low load a TTFT is the prefill time; saturated by a closed
 // loop at the serving point's batch, the throughput is the steady-state `aggregated` figure
 // within 5 % (issue 37 part 5); the replica KV comes from the memory plugin or the engine rule.
 #include <catch2/catch.hpp>
 
-#include "analysis/requests/configuration_sim.hpp"
+#include "analysis/capacity/configuration_sim.hpp"
 #include "eval/host_step_timer.hpp"
 #include "eval/serving_evaluator.hpp"
 #include "serve_fixture.hpp"

@@ -15,10 +15,10 @@
 #include "eval/host_step_timer.hpp"
 #include "fake_timer.hpp"
 #include "physics/kv_transfer.hpp"
-#include "report/simulation_report.hpp"
-#include "scenario/framework_profile.hpp"
+#include "report/study_text/simulation_report.hpp"
+#include "scenario/serving_stacks/framework_profile.hpp"
 #include "search_fixture.hpp"
-#include "studies/serve_entry.hpp"
+#include "studies/entries/serve_entry.hpp"
 
 using namespace tessera;
 using namespace tessera::requests;
@@ -244,7 +244,7 @@ TEST_CASE("no-evict admission waits until a request's whole output fits and neve
   CHECK(dr.res.disagg->transfer_wait.max > 0.4);
 }
 
-// ---- Through `tessera serve` (studies/serve_entry.cpp): a disaggregated scenario with requests.
+// ---- Through `tessera serve` (studies/entries/serve_entry.cpp): a disaggregated scenario with requests.
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Percentiles as np.percentile computes them, batch-means intervals, and the quantile sketch's
-// 0.5 % guarantee (core/quantiles.hpp, core/quantile_sketch.hpp).
+// 0.5 % guarantee (core/statistics/quantiles.hpp, core/statistics/quantile_sketch.hpp).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include "analysis/requests/metric_stats.hpp"
 #include "analysis/requests/random_stream.hpp"
-#include "core/quantile_sketch.hpp"
-#include "core/quantiles.hpp"
+#include "core/statistics/quantile_sketch.hpp"
+#include "core/statistics/quantiles.hpp"
 
 using namespace tessera;
 

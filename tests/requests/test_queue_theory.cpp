@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "analysis/requests/request_sim.hpp"
-#include "core/quantiles.hpp"
+#include "core/statistics/quantiles.hpp"
 #include "fake_timer.hpp"
 
 using namespace tessera;

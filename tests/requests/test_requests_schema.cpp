@@ -1,4 +1,4 @@
-// serving.requests in a scenario (scenario/requests_schema.cpp, scenario/trace_file.cpp): every
+// serving.requests in a scenario (scenario/schemas/requests_schema.cpp, scenario/trace_file.cpp): every
 // arrival kind and length distribution read into the stream, defaults from the workload, the
 // four trace formats, and bad input refused at FILE:LINE:COL.
 #include <catch2/catch.hpp>

@@ -1,16 +1,16 @@
-// `tessera serve` with serving.requests (studies/serve_entry.cpp): the best point is simulated
+// `tessera serve` with serving.requests (studies/entries/serve_entry.cpp): the best point is simulated
 // under the stream; its percentiles are in the --json document (`simulation`, SI units) and in
-// the text (report/simulation_report.cpp), and they are those of simulate_configuration on the
+// the text (report/study_text/simulation_report.cpp), and they are those of simulate_configuration on the
 // same point.
 #include <catch2/catch.hpp>
 #include <optional>
 #include <sstream>
 
-#include "analysis/serve_study.hpp"
-#include "report/simulation_report.hpp"
+#include "analysis/serving/serve_study.hpp"
+#include "report/study_text/simulation_report.hpp"
 #include "search_fixture.hpp"
 #include "studies/documents/simulation_document.hpp"
-#include "studies/serve_entry.hpp"
+#include "studies/entries/serve_entry.hpp"
 
 using namespace tessera;
 

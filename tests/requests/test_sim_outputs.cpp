@@ -12,12 +12,12 @@
 #include "analysis/requests/request_sim.hpp"
 #include "analysis/requests/time_series.hpp"
 #include "fake_timer.hpp"
-#include "report/request_timeline.hpp"
-#include "report/simulation_charts.hpp"
-#include "report/simulation_report.hpp"
-#include "report/vega_specs.hpp"
+#include "report/charts/simulation_charts.hpp"
+#include "report/charts/vega_specs.hpp"
+#include "report/study_text/simulation_report.hpp"
+#include "report/text/request_timeline.hpp"
 #include "search_fixture.hpp"
-#include "studies/serve_entry.hpp"
+#include "studies/entries/serve_entry.hpp"
 
 using namespace tessera;
 using namespace tessera::requests;

@@ -1,5 +1,5 @@
 // Percentile SLOs (issue 37 part 4): `serving.slo` read as means or statistics
-// (scenario/slo_spec.hpp), each target checked against the statistic it binds in a simulation
+// (scenario/schemas/slo_spec.hpp), each target checked against the statistic it binds in a simulation
 // (analysis/requests/slo_check.hpp), goodput's per-request bounds, and bad statistics refused
 // where they are written.
 #include <catch2/catch.hpp>

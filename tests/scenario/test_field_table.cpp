@@ -1,4 +1,4 @@
-// The field table (scenario/field_table.hpp): sound rows, the keys and the numeric leaves
+// The field table (scenario/fields/field_table.hpp): sound rows, the keys and the numeric leaves
 // derived from them, and one getter/setter per numeric machine leaf reaching its own member.
 #include <catch2/catch.hpp>
 #include <set>
@@ -7,10 +7,10 @@
 
 #include "host/param_validation.hpp"
 #include "host/plugin_defaults.hpp"
-#include "scenario/field_access.hpp"
-#include "scenario/field_table.hpp"
+#include "scenario/fields/field_access.hpp"
+#include "scenario/fields/field_table.hpp"
 #include "scenario/scenario_loader.hpp"
-#include "scenario/schemas.hpp"
+#include "scenario/schemas/schemas.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_field_table {

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "../outputs/output_test_util.hpp"
-#include "scenario/json_tree.hpp"
+#include "scenario/readers/json_tree.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/limits.hpp"
 

@@ -8,9 +8,9 @@
 
 #include "eval/work_size.hpp"
 #include "host/plugin_defaults.hpp"
-#include "scenario/field_table.hpp"
+#include "scenario/fields/field_table.hpp"
 #include "scenario/scenario_loader.hpp"
-#include "scenario/sweep_size.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;

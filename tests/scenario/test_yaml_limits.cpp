@@ -10,10 +10,10 @@
 #include <fstream>
 #include <string>
 
-#include "core/safe_text.hpp"
-#include "core/text_file.hpp"
-#include "scenario/yaml_document.hpp"
-#include "scenario/yaml_tree.hpp"
+#include "core/text/safe_text.hpp"
+#include "core/text/text_file.hpp"
+#include "scenario/readers/yaml_document.hpp"
+#include "scenario/readers/yaml_tree.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 

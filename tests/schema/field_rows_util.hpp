@@ -1,9 +1,9 @@
 #pragma once
-// The rows of the field table for the tests (scenario/field_table.hpp).
+// The rows of the field table for the tests (scenario/fields/field_table.hpp).
 #include <string_view>
 #include <vector>
 
-#include "scenario/field_table.hpp"
+#include "scenario/fields/field_table.hpp"
 
 namespace tessera::test {
 

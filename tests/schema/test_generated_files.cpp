@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/schema_markdown.hpp"
-#include "studies/documents/field_text.hpp"
-#include "studies/documents/json_schema.hpp"
+#include "report/schema_docs/schema_markdown.hpp"
+#include "studies/json/field_text.hpp"
+#include "studies/json/json_schema.hpp"
 #include "tessera_build_paths.hpp"
 
 using namespace tessera;

@@ -4,9 +4,9 @@
 
 #include "field_rows_util.hpp"
 #include "json_schema_check.hpp"
-#include "studies/documents/field_text.hpp"
-#include "studies/documents/json_schema.hpp"
-#include "studies/schema_entry.hpp"
+#include "studies/entries/schema_entry.hpp"
+#include "studies/json/field_text.hpp"
+#include "studies/json/json_schema.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "field_rows_util.hpp"
-#include "report/schema_listing.hpp"
-#include "report/text_table.hpp"
-#include "studies/documents/field_text.hpp"
+#include "report/schema_docs/schema_listing.hpp"
+#include "report/text/text_table.hpp"
+#include "studies/json/field_text.hpp"
 
 using namespace tessera;
 using schema::FieldFile;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
-#include "report/schema_markdown.hpp"
+#include "report/schema_docs/schema_markdown.hpp"
 
 using namespace tessera;
 

@@ -6,7 +6,7 @@
 
 #include "field_rows_util.hpp"
 #include "json_schema_check.hpp"
-#include "studies/documents/json_schema.hpp"
+#include "studies/json/json_schema.hpp"
 #include "tessera_build_paths.hpp"
 
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <vector>
 #include "tessera_build_paths.hpp"
 
-#include "analysis/search_driver.hpp"
+#include "analysis/search/search_driver.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario_loader.hpp"

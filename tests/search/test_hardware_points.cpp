@@ -1,11 +1,11 @@
-// The points of a scenario's sweep.hardware grid (scenario/hardware_points.hpp): what
+// The points of a scenario's sweep.hardware grid (scenario/sweeps/hardware_points.hpp): what
 // `tessera explore` walks and the search tests compare searches on.
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "scenario/hardware_points.hpp"
-#include "scenario/sweep_size.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "search_fixture.hpp"
 
 using namespace tessera;

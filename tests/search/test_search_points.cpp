@@ -7,7 +7,7 @@
 
 #include "alloc_counter.hpp"
 #include "search_fixture.hpp"
-#include "studies/documents/points_json.hpp"
+#include "studies/json/points_json.hpp"
 
 using namespace tessera;
 using namespace tessera::test;

@@ -13,8 +13,8 @@
 #include <unordered_set>
 
 #include "alloc_counter.hpp"
-#include "core/pareto.hpp"
-#include "report/search_report.hpp"
+#include "core/statistics/pareto.hpp"
+#include "report/study_text/search_report.hpp"
 #include "search_fixture.hpp"
 #include "tessera/physics/layout.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "search_fixture.hpp"
 #include "studies/documents/result_documents.hpp"
-#include "studies/run_study.hpp"
+#include "studies/entries/run_study.hpp"
 
 using namespace tessera;
 using namespace tessera::test;

@@ -10,7 +10,7 @@
 #include "eval/grid_space.hpp"
 #include "eval/study_check.hpp"
 #include "eval/work_size.hpp"
-#include "scenario/sweep_size.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "search_fixture.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "analysis/exploration.hpp"
+#include "analysis/explore/exploration.hpp"
 #include "core/executor.hpp"
 #include "reverse_executor.hpp"
 #include "search_fixture.hpp"

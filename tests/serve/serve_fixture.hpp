@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/serve_study.hpp"
+#include "analysis/serving/serve_study.hpp"
 #include "search_fixture.hpp"
 
 namespace tessera::test {

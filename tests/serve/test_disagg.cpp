@@ -1,10 +1,10 @@
-// Disaggregated serving (analysis/disagg_study.hpp, physics/kv_transfer.hpp; docs/physics.md
+// Disaggregated serving (analysis/serving/disagg_study.hpp, physics/kv_transfer.hpp; docs/physics.md
 // §12.4): KV bytes and transfer time (GQA and MLA, resharded or not, layerwise overlap), rate
 // matching by hand, the pairing against a brute-force pairing, every best within its SLO.
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "analysis/disagg_study.hpp"
+#include "analysis/serving/disagg_study.hpp"
 #include "eval/host_step_timer.hpp"
 #include "serve_fixture.hpp"
 

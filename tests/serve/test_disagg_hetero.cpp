@@ -6,10 +6,10 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "analysis/disagg_study.hpp"
-#include "analysis/serve_exploration.hpp"
-#include "report/disagg_report.hpp"
-#include "scenario/hardware_points.hpp"
+#include "analysis/explore/serve_exploration.hpp"
+#include "analysis/serving/disagg_study.hpp"
+#include "report/study_text/disagg_report.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;

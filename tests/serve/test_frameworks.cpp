@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "output_test_util.hpp"
-#include "report/deploy_writer.hpp"
-#include "scenario/framework_launch.hpp"
+#include "report/deploy/deploy_writer.hpp"
+#include "scenario/serving_stacks/framework_launch.hpp"
 #include "search_fixture.hpp"
 
 #include <sys/wait.h>

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "report/serve_report.hpp"
-#include "report/text_table.hpp"
+#include "report/study_text/serve_report.hpp"
+#include "report/text/text_table.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/cancellation.hpp"
-#include "core/pareto.hpp"
+#include "core/statistics/pareto.hpp"
 #include "eval/grid_space.hpp"
 #include "serve_fixture.hpp"
 

@@ -3,7 +3,7 @@
 // unit size, thread count and executor.
 #include <catch2/catch.hpp>
 
-#include "analysis/serve_exploration.hpp"
+#include "analysis/explore/serve_exploration.hpp"
 #include "core/executor.hpp"
 #include "reverse_executor.hpp"
 #include "serve_fixture.hpp"

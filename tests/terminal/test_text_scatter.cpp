@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "report/text_scatter.hpp"
-#include "report/text_table.hpp"
+#include "report/text/text_scatter.hpp"
+#include "report/text/text_table.hpp"
 
 using namespace tessera;
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "report/text_table.hpp"
+#include "report/text/text_table.hpp"
 
 using tessera::TextTable;
 

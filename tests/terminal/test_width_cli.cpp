@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "report/text_table.hpp"
+#include "report/text/text_table.hpp"
 #include "tessera_build_paths.hpp"
 
 #include "shell_run.hpp"

@@ -3,7 +3,7 @@
 #include <functional>
 #include <iterator>
 
-#include "core/input_text.hpp"
+#include "core/text/input_text.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/parallel_config.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // What this build of Tessera was built from, for the provenance of every saved result
-// (studies/documents/provenance.hpp). Defined in a source generated at build time (cmake/build_info.cpp.in,
+// (studies/json/provenance.hpp). Defined in a source generated at build time (cmake/build_info.cpp.in,
 // written by cmake/TesseraBuildInfo.cmake on every build, replaced only when a value changed).
 #include "tessera/export.hpp"
 

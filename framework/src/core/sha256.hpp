@@ -1,5 +1,5 @@
 #pragma once
-// SHA-256 (FIPS 180-4), for the library digests a saved result records (studies/documents/provenance.hpp):
+// SHA-256 (FIPS 180-4), for the library digests a saved result records (studies/json/provenance.hpp):
 // no package that scripts/install-deps.sh installs provides one, so the tree has its own small
 // implementation, checked against the FIPS 180-4 example vectors and sha256sum
 // (tests/report/test_provenance.cpp).

@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "host/machine_blocks.hpp"
-#include "scenario/plugin_axes.hpp"
+#include "scenario/sweeps/plugin_axes.hpp"
 
 namespace tessera {
 

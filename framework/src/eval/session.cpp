@@ -1,6 +1,6 @@
 #include "eval/session.hpp"
 
-#include "scenario/plugin_axes.hpp"
+#include "scenario/sweeps/plugin_axes.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "eval/grid_space.hpp"
-#include "scenario/sweep_size.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "tessera/limits.hpp"
 
 namespace tessera {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "scenario/sweep_size.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <set>
 
-#include "core/diagnostic_limit.hpp"
-#include "core/input_text.hpp"
-#include "core/nearest_name.hpp"
-#include "core/yaml_bool.hpp"
+#include "core/text/diagnostic_limit.hpp"
+#include "core/text/input_text.hpp"
+#include "core/text/nearest_name.hpp"
+#include "core/text/yaml_bool.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"

@@ -1,7 +1,7 @@
 // The plugin kinds: the out-of-line destructors that anchor each kind interface's vtable and
 // typeinfo in libtessera (one copy for host and plugins, so dynamic_cast from PluginObject
 // works across library boundaries), and kind names from text. (plugin_kind_name and
-// param_type_name live in core/names.cpp.)
+// param_type_name live in core/sdk/names.cpp.)
 #include <optional>
 #include <string_view>
 

@@ -11,8 +11,8 @@
 #include <mutex>
 #include <set>
 
-#include "core/nearest_name.hpp"
 #include "core/sha256.hpp"
+#include "core/text/nearest_name.hpp"
 #include "host/guarded_plugins.hpp"
 #include "host/plugin_barrier.hpp"
 #include "host/plugin_discovery.hpp"

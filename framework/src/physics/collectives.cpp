@@ -1,6 +1,6 @@
 // Collective algorithms: docs/physics.md §5 "Communication". Every formula
 // of a collective's time is here; the per-level constants come from the machine file's
-// `collectives:` blocks (defaults: core/fabric_defaults.cpp) and the per-topology bandwidths
+// `collectives:` blocks (defaults: core/sdk/fabric_defaults.cpp) and the per-topology bandwidths
 // and hop counts from level_topology.cpp.
 #include "tessera/physics/collectives.hpp"
 

@@ -1,8 +1,8 @@
 #include "scenario/collectives_warnings.hpp"
 
-#include "core/safe_text.hpp"
-#include "scenario/collectives_schema.hpp"
-#include "scenario/yaml_tree.hpp"
+#include "core/text/safe_text.hpp"
+#include "scenario/readers/yaml_tree.hpp"
+#include "scenario/schemas/collectives_schema.hpp"
 
 namespace tessera {
 

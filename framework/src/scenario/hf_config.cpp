@@ -38,10 +38,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "core/nearest_name.hpp"
-#include "core/safe_text.hpp"
-#include "scenario/json_tree.hpp"
-#include "scenario/schema_util.hpp"
+#include "core/text/nearest_name.hpp"
+#include "core/text/safe_text.hpp"
+#include "scenario/readers/json_tree.hpp"
+#include "scenario/readers/schema_util.hpp"
 
 namespace tessera::loader {
 

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "scenario/yaml_tree.hpp"
+#include "scenario/readers/yaml_tree.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::loader {

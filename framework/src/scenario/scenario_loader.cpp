@@ -2,7 +2,7 @@
 // inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"
-#include "scenario/requests_schema.hpp"
+#include "scenario/schemas/requests_schema.hpp"
 
 #include <unistd.h>
 
@@ -11,17 +11,17 @@
 #include <filesystem>
 #include <optional>
 
-#include "core/input_file.hpp"
-#include "core/input_text.hpp"
-#include "core/nearest_name.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/input_file.hpp"
+#include "core/text/input_text.hpp"
+#include "core/text/nearest_name.hpp"
+#include "core/text/safe_text.hpp"
 #include "scenario/data_roots.hpp"
-#include "scenario/framework_profile.hpp"
 #include "scenario/hf_config.hpp"
-#include "scenario/overrides.hpp"
-#include "scenario/schema_util.hpp"
-#include "scenario/schemas.hpp"
-#include "scenario/serving_schema.hpp"
+#include "scenario/readers/schema_util.hpp"
+#include "scenario/schemas/schemas.hpp"
+#include "scenario/schemas/serving_schema.hpp"
+#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/sweeps/overrides.hpp"
 
 namespace fs = std::filesystem;
 
@@ -474,7 +474,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
 Scenario load_scenario(const std::string& path, const LoadOptions& options) {
   Diags d;
   auto root = read_yaml_file(path, "", d);
-  // The default name is the file's, escaped (core/safe_text.hpp): a file name may hold a
+  // The default name is the file's, escaped (core/text/safe_text.hpp): a file name may hold a
   // newline or ESC, which a `name:` key may not.
   return scenario_from_tree(std::move(root), path, parent_dir(path),
                             printable_text(fs::path(path).stem().string()), options, d);

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/field_access.hpp"  // set_machine_field, get_machine_field
+#include "scenario/fields/field_access.hpp"  // set_machine_field, get_machine_field
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
 

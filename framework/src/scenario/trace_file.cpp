@@ -7,9 +7,9 @@
 #include <optional>
 #include <string_view>
 
-#include "core/csv.hpp"
-#include "core/input_file.hpp"
-#include "scenario/json_tree.hpp"
+#include "core/text/csv.hpp"
+#include "core/text/input_file.hpp"
+#include "scenario/readers/json_tree.hpp"
 #include "tessera/limits.hpp"
 
 namespace tessera::loader {

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario/request_spec.hpp"
-#include "scenario/yaml_tree.hpp"
+#include "scenario/readers/yaml_tree.hpp"
+#include "scenario/schemas/request_spec.hpp"
 
 namespace tessera::loader {
 

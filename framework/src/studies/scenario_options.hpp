@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/readers/yaml_tree.hpp"
 #include "scenario/scenario_loader.hpp"
-#include "scenario/yaml_tree.hpp"
 
 namespace tessera::studies {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/disagg_study.hpp"
-#include "analysis/error_bands.hpp"
-#include "analysis/serve_study.hpp"
-#include "analysis/serving_answer.hpp"
+#include "analysis/calibration/error_bands.hpp"
+#include "analysis/serving/disagg_study.hpp"
+#include "analysis/serving/serve_study.hpp"
+#include "analysis/serving/serving_answer.hpp"
 #include "eval/engine_kv.hpp"
 #include "scenario/scenario.hpp"
 #include "studies/documents/disagg_document.hpp"  // DisaggBestAggregated

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "analysis/calibration/percentiles.hpp"
-#include "analysis/table_rows.hpp"
+#include "analysis/measurements/table_rows.hpp"
 #include "host/plugin_defaults.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"

@@ -3,7 +3,7 @@
 // measurements and measures how well they hold on rows they were not fitted on (the protocol of
 // docs/accuracy.md: in sample, leave one source / machine family / framework version out; each
 // held-out fold refits every value from the other rows only, and values its rows set in the full
-// fit fall back to their a-priori starts). Returns data; report/calibration_report renders it.
+// fit fall back to their a-priori starts). Returns data; report/study_text/calibration_report renders it.
 #include <functional>
 #include <set>
 #include <string>

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "analysis/row_plan.hpp"
+#include "analysis/validation/row_plan.hpp"
 #include "core/cancellation.hpp"
-#include "core/safe_text.hpp"
+#include "core/text/safe_text.hpp"
 #include "tessera/dtype.hpp"
 #include "tessera/error.hpp"
 

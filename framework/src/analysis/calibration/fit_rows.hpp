@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/alias_table.hpp"
-#include "analysis/measurement_csv.hpp"
-#include "analysis/row_prediction.hpp"
+#include "analysis/measurements/alias_table.hpp"
+#include "analysis/measurements/measurement_csv.hpp"
+#include "analysis/validation/row_prediction.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::calibration {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/quantiles.hpp"
+#include "core/statistics/quantiles.hpp"
 
 namespace tessera::calibration {
 

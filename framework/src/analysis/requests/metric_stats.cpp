@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/quantiles.hpp"
+#include "core/statistics/quantiles.hpp"
 
 namespace tessera::requests {
 

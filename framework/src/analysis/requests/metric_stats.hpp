@@ -1,15 +1,15 @@
 #pragma once
 // One latency metric of a simulation (TTFT, TPOT, ITL, end-to-end, queueing) summarised as
 // benchmarks print it: mean, P50, P90, P99, each with the half-width of its 95 % confidence
-// interval by batch means (core/quantiles.hpp). The measured requests are cut into batches by
+// interval by batch means (core/statistics/quantiles.hpp). The measured requests are cut into batches by
 // their order of arrival (request id), so the batches do not depend on completion order.
 // Exact: every value kept (tests; `--requests`); otherwise each batch a quantile sketch
-// (core/quantile_sketch.hpp, within 0.5 %), memory flat in the number of requests.
+// (core/statistics/quantile_sketch.hpp, within 0.5 %), memory flat in the number of requests.
 #include <array>
 #include <cstdint>
 #include <vector>
 
-#include "core/quantile_sketch.hpp"
+#include "core/statistics/quantile_sketch.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::requests {

@@ -1,6 +1,6 @@
 #include "analysis/requests/preemption_rule.hpp"
 
-#include "analysis/disagg_study.hpp"
+#include "analysis/serving/disagg_study.hpp"
 #include "physics/kv_transfer.hpp"
 
 namespace tessera::requests {

@@ -7,7 +7,7 @@
 // serving.requests.swap_bandwidth, plus swap_latency per iteration that swaps.
 #include "analysis/requests/replica.hpp"
 #include "eval/session.hpp"
-#include "scenario/request_spec.hpp"
+#include "scenario/schemas/request_spec.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
 

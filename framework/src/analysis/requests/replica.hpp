@@ -35,7 +35,7 @@
 
 #include "analysis/requests/request_stream.hpp"
 #include "analysis/requests/step_memo.hpp"
-#include "core/quantiles.hpp"
+#include "core/statistics/quantiles.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::requests {

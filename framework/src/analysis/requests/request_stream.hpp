@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "analysis/requests/random_stream.hpp"
-#include "scenario/request_spec.hpp"
+#include "scenario/schemas/request_spec.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::requests {

@@ -1,12 +1,12 @@
 #pragma once
 // The service level of a request simulation (docs/physics.md §12.5 "SLOs"): each target of
-// `serving.slo` (scenario/slo_spec.hpp) checked against the statistic it binds, and the
+// `serving.slo` (scenario/schemas/slo_spec.hpp) checked against the statistic it binds, and the
 // per-request bounds that count a request towards goodput.
 #include <cstdint>
 #include <vector>
 
 #include "analysis/requests/metric_stats.hpp"
-#include "scenario/slo_spec.hpp"
+#include "scenario/schemas/slo_spec.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::requests {

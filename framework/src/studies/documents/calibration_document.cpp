@@ -2,7 +2,7 @@
 #include "studies/documents/calibration_document.hpp"
 
 #include "analysis/calibration/percentiles.hpp"
-#include "studies/documents/json_number.hpp"
+#include "studies/json/json_number.hpp"
 
 namespace tessera::calibration {
 namespace {}  // namespace

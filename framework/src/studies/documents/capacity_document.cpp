@@ -1,9 +1,9 @@
 #include "studies/documents/capacity_document.hpp"
 
-#include "studies/documents/config_json.hpp"
 #include "studies/documents/disagg_document.hpp"
-#include "studies/documents/json_number.hpp"
 #include "studies/documents/simulation_document.hpp"
+#include "studies/json/config_json.hpp"
+#include "studies/json/json_number.hpp"
 
 namespace tessera::studies {
 

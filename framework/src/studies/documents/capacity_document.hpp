@@ -1,13 +1,13 @@
 #pragma once
 // The `capacity` member of `serve --json` (docs/report.md "Capacity"): the analytical top K
-// confirmed by simulation (analysis/requests/capacity_study.hpp) — the probes' settings, each
+// confirmed by simulation (analysis/capacity/capacity_study.hpp) — the probes' settings, each
 // finalist's analytical and simulated rank, its capacity at the SLOs and every probe of its
 // search, and the disaggregated best pair's; SI units named in the keys.
 #include <nlohmann/json.hpp>
 
-#include "analysis/requests/capacity_study.hpp"
+#include "analysis/capacity/capacity_study.hpp"
 #include "eval/session.hpp"
-#include "scenario/request_spec.hpp"
+#include "scenario/schemas/request_spec.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::studies {

@@ -18,7 +18,7 @@ std::string algorithm_protocol(CollAlgorithm a, Protocol p) {
   return s;
 }
 
-// `v` with `places` decimals (report/text_table.hpp's fixed(), which studies/ does not reach).
+// `v` with `places` decimals (report/text/text_table.hpp's fixed(), which studies/ does not reach).
 std::string decimals(double v, int places) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", places, v);

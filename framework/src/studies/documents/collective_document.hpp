@@ -1,7 +1,7 @@
 #pragma once
 // `tessera explain`'s collectives as JSON: the algorithm each communication stage runs and every
 // candidate collective_cost() chose from (docs/physics.md §5); their text:
-// report/collective_explain.hpp.
+// report/text/collective_explain.hpp.
 #include <string>
 #include <vector>
 
@@ -24,7 +24,7 @@ TESSERA_API std::string stage_algorithm_label(const Stage& s);
 // collectives of `w` priced at the stage's recorded rates; candidates fastest first.
 TESSERA_API nlohmann::json stage_collectives_json(const StageWork& w, const Stage& s, const MachineSpec& m);
 
-// What the JSON and the text (report/collective_explain.hpp) both state, defined once.
+// What the JSON and the text (report/text/collective_explain.hpp) both state, defined once.
 namespace collective_parts {
 // The stage's recorded communication rates.
 TESSERA_API CommRates rates_of(const Stage& s);

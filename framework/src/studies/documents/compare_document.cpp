@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "studies/documents/band_json.hpp"
-#include "studies/documents/config_json.hpp"
-#include "studies/documents/points_json.hpp"
+#include "studies/json/band_json.hpp"
+#include "studies/json/config_json.hpp"
+#include "studies/json/points_json.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera {

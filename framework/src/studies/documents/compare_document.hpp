@@ -4,7 +4,7 @@
 // and the points of the rank-vs-rank scatter.
 #include <nlohmann/json.hpp>
 
-#include "analysis/compare.hpp"
+#include "analysis/search/compare.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

@@ -1,9 +1,9 @@
 // The disaggregated study's JSON: disagg_document.hpp.
 #include "studies/documents/disagg_document.hpp"
 
-#include "studies/documents/band_json.hpp"
-#include "studies/documents/config_json.hpp"
-#include "studies/documents/json_number.hpp"
+#include "studies/json/band_json.hpp"
+#include "studies/json/config_json.hpp"
+#include "studies/json/json_number.hpp"
 
 namespace tessera {
 

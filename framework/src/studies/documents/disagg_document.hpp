@@ -1,13 +1,13 @@
 #pragma once
 // The disaggregated study's JSON (the `disaggregated` member of `tessera serve --json`), in SI
-// units, and the names its text report shares (report/disagg_report.hpp).
+// units, and the names its text report shares (report/study_text/disagg_report.hpp).
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "analysis/disagg_study.hpp"
-#include "analysis/serve_study.hpp"
-#include "analysis/serving_answer.hpp"
+#include "analysis/serving/disagg_study.hpp"
+#include "analysis/serving/serve_study.hpp"
+#include "analysis/serving/serving_answer.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 
@@ -29,7 +29,7 @@ TESSERA_API std::string aggregated_machine_label(const AggregatedOn& a);
 // The link a pair's KV crosses: the machine level's name, or serving.disaggregated.transfer.
 TESSERA_API std::string disagg_link_name(const Session& session, const DisaggPair& p);
 
-// `also` (analysis/serving_answer.hpp): the aggregated best on each further machine the pools use.
+// `also` (analysis/serving/serving_answer.hpp): the aggregated best on each further machine the pools use.
 TESSERA_API nlohmann::json disagg_pair_json(const Session& session, const DisaggPair& p);
 // The `disaggregated` member of `tessera serve --json`.
 TESSERA_API nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const ServeResult& agg,

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "studies/documents/band_json.hpp"
 #include "studies/documents/collective_document.hpp"
 #include "studies/documents/explain_parts.hpp"
+#include "studies/json/band_json.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera {

@@ -1,11 +1,11 @@
 #pragma once
 // `tessera explain`'s --json document: one configuration stage by stage (its text:
-// report/explain_report.hpp).
+// report/study_text/explain_report.hpp).
 #include <nlohmann/json.hpp>
 
 #include "eval/evaluator.hpp"
 #include "eval/session.hpp"
-#include "studies/documents/config_json.hpp"  // config_json
+#include "studies/json/config_json.hpp"  // config_json
 #include "tessera/export.hpp"
 
 namespace tessera {

@@ -1,6 +1,6 @@
 #pragma once
 // What `tessera explain`'s JSON document (studies/documents/explain_document.hpp) and its text
-// (report/explain_report.hpp) both state about one configuration, defined once.
+// (report/study_text/explain_report.hpp) both state about one configuration, defined once.
 #include <cstddef>
 #include <memory>
 #include <string>

@@ -1,9 +1,9 @@
 #include "studies/documents/explore_document.hpp"
 
 #include "studies/documents/disagg_document.hpp"
-#include "studies/documents/json_number.hpp"
 #include "studies/documents/search_document.hpp"
 #include "studies/documents/sensitivity_document.hpp"
+#include "studies/json/json_number.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
 

@@ -1,13 +1,13 @@
 #pragma once
 // `tessera explore`'s --json documents, in SI units: the hardware grid of a step scenario
-// (analysis/exploration.hpp) and of a serve scenario (analysis/serve_exploration.hpp); their
-// text: report/explore_report.hpp, report/serve_explore_report.hpp.
+// (analysis/explore/exploration.hpp) and of a serve scenario (analysis/explore/serve_exploration.hpp); their
+// text: report/study_text/explore_report.hpp, report/study_text/serve_explore_report.hpp.
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/exploration.hpp"
-#include "analysis/serve_exploration.hpp"
+#include "analysis/explore/exploration.hpp"
+#include "analysis/explore/serve_exploration.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"

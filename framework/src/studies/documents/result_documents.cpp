@@ -2,10 +2,10 @@
 #include "studies/documents/result_documents.hpp"
 
 #include "studies/documents/disagg_document.hpp"
-#include "studies/documents/points_json.hpp"
 #include "studies/documents/search_document.hpp"
 #include "studies/documents/serve_document.hpp"
-#include "studies/documents/stage_breakdown.hpp"
+#include "studies/json/points_json.hpp"
+#include "studies/json/stage_breakdown.hpp"
 
 namespace tessera {
 

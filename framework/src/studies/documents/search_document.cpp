@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "host/plugin_defaults.hpp"
-#include "studies/documents/band_json.hpp"
-#include "studies/documents/config_json.hpp"
-#include "studies/documents/dp_groups.hpp"
-#include "studies/documents/json_number.hpp"
+#include "studies/json/band_json.hpp"
+#include "studies/json/config_json.hpp"
+#include "studies/json/dp_groups.hpp"
+#include "studies/json/json_number.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera {
@@ -30,7 +30,7 @@ std::string machine_level_name(const MachineSpec& m, std::size_t p) {
   return p == 0 ? m.pe.name : m.levels[p - 1].name;
 }
 
-// The groups of `rows` (indices into res.records) that differ only in dp (studies/documents/dp_groups.hpp):
+// The groups of `rows` (indices into res.records) that differ only in dp (studies/json/dp_groups.hpp):
 // the knobs but dp, the score and every objective but the PE count exactly equal.
 std::vector<std::vector<std::size_t>> run_dp_groups(const SearchResult& res,
                                                     const std::vector<std::size_t>& rows) {

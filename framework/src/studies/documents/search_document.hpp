@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/search_driver.hpp"
+#include "analysis/search/search_driver.hpp"
 #include "eval/session.hpp"
 #include "studies/objective_info.hpp"
 #include "tessera/export.hpp"
@@ -28,7 +28,7 @@ TESSERA_API std::string short_config(const MachineSpec& machine, const ParallelC
 // A machine's level p by name: the PE (0), else levels[p - 1].
 TESSERA_API std::string machine_level_name(const MachineSpec& m, std::size_t p);
 // The groups of `rows` (indices into res.records) that differ only in dp
-// (studies/documents/dp_groups.hpp): the knobs but dp, the score and every objective but the
+// (studies/json/dp_groups.hpp): the knobs but dp, the score and every objective but the
 // PE count exactly equal.
 TESSERA_API std::vector<std::vector<std::size_t>> run_dp_groups(const SearchResult& res,
                                                                 const std::vector<std::size_t>& rows);

@@ -1,10 +1,10 @@
 // `tessera sensitivity --json`: sensitivity_document.hpp.
 #include "studies/documents/sensitivity_document.hpp"
 
-#include "analysis/error_bands.hpp"
-#include "studies/documents/band_json.hpp"
-#include "studies/documents/json_number.hpp"
+#include "analysis/calibration/error_bands.hpp"
 #include "studies/documents/search_document.hpp"  // record_json
+#include "studies/json/band_json.hpp"
+#include "studies/json/json_number.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
 

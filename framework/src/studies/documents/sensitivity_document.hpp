@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "analysis/sensitivity.hpp"
+#include "analysis/search/sensitivity.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 

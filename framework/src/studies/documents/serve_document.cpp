@@ -4,18 +4,18 @@
 #include <cmath>
 
 #include "eval/engine_kv.hpp"
-#include "studies/documents/band_json.hpp"
-#include "studies/documents/config_json.hpp"
-#include "studies/documents/dp_groups.hpp"
-#include "studies/documents/framework_json.hpp"
-#include "studies/documents/json_number.hpp"
 #include "studies/documents/search_document.hpp"  // objective_key
+#include "studies/json/band_json.hpp"
+#include "studies/json/config_json.hpp"
+#include "studies/json/dp_groups.hpp"
+#include "studies/json/framework_json.hpp"
+#include "studies/json/json_number.hpp"
 #include "studies/study_description.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera {
 
-// The groups of `rows` that differ only in dp (studies/documents/dp_groups.hpp): the knobs but dp, the
+// The groups of `rows` that differ only in dp (studies/json/dp_groups.hpp): the knobs but dp, the
 // serving point, and every axis and objective value but the PE count's exactly equal.
 std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
                                                       const std::vector<ServeRecord>& rows) {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "analysis/serve_study.hpp"
+#include "analysis/serving/serve_study.hpp"
 #include "eval/session.hpp"
 #include "tessera/export.hpp"
 
@@ -20,7 +20,7 @@ TESSERA_API nlohmann::json serve_record_json(const Session& session, const Serve
 // best, frontier, top, closest_miss.
 TESSERA_API nlohmann::json serve_json(const Session& session, const ServeResult& result);
 
-// The groups of `rows` that differ only in dp (studies/documents/dp_groups.hpp): the knobs but
+// The groups of `rows` that differ only in dp (studies/json/dp_groups.hpp): the knobs but
 // dp, the serving point, and every axis and objective value but the PE count's exactly equal.
 TESSERA_API std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
                                                                   const std::vector<ServeRecord>& rows);

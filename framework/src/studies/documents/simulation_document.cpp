@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "studies/documents/config_json.hpp"
+#include "studies/json/config_json.hpp"
 
 namespace tessera::studies {
 

@@ -5,9 +5,9 @@
 // keys.
 #include <nlohmann/json.hpp>
 
-#include "analysis/requests/disagg_point_sim.hpp"
-#include "analysis/requests/simulated_point.hpp"
-#include "scenario/request_spec.hpp"
+#include "analysis/capacity/disagg_point_sim.hpp"
+#include "analysis/capacity/simulated_point.hpp"
+#include "scenario/schemas/request_spec.hpp"
 #include "tessera/export.hpp"
 #include "tessera/machine.hpp"
 

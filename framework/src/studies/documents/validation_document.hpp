@@ -1,12 +1,12 @@
 #pragma once
-// `tessera validate-data`'s --json document of the validation reports (analysis/validation.hpp);
-// their text: report/validation_report.hpp.
+// `tessera validate-data`'s --json document of the validation reports (analysis/validation/validation.hpp);
+// their text: report/study_text/validation_report.hpp.
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::validation {

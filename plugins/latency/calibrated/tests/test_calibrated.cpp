@@ -6,12 +6,12 @@
 #include <set>
 #include <string>
 
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "calibrated.hpp"
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
-#include "report/explain_report.hpp"
+#include "report/study_text/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "search_fixture.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "calibrated.hpp"
-#include "core/input_text.hpp"
+#include "core/text/input_text.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_profile_table {

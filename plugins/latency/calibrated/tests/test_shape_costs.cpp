@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/validation.hpp"
+#include "analysis/validation/validation.hpp"
 #include "calibrated.hpp"
 #include "host/plugin_registry.hpp"
 #include "search_fixture.hpp"

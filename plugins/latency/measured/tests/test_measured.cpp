@@ -9,10 +9,10 @@
 #include <memory>
 #include <string>
 
-#include "analysis/row_prediction.hpp"
+#include "analysis/validation/row_prediction.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
-#include "report/explain_report.hpp"
+#include "report/study_text/explain_report.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "search_fixture.hpp"
 #include "tessera/sdk.hpp"

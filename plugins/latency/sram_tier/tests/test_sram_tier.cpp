@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "scenario/hardware_points.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
 #include "search_fixture.hpp"
 #include "sram_tier.hpp"
 

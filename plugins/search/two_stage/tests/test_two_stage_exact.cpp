@@ -9,8 +9,8 @@
 #include <cmath>
 #include <iostream>
 
-#include "scenario/hardware_points.hpp"
-#include "scenario/sweep_size.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "search_fixture.hpp"
 
 using namespace tessera;

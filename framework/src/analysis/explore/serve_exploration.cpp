@@ -1,0 +1,98 @@
+#include "analysis/explore/serve_exploration.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <optional>
+
+#include "analysis/serving/serving_answer.hpp"
+#include "core/executor.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
+
+namespace tessera {
+
+namespace {
+
+// A pool's own machine at hardware point i (its axes set), as a session.
+std::unique_ptr<Session> pool_at(const Session& base, const PoolMachine& pm, std::string_view pool,
+                                 std::uint64_t i) {
+  PoolMachine at = pm;
+  at.machine = hardware_point(base.scenario().sweep, pm.machine, i, {}, pool).machine;
+  return base.on_machine(at);
+}
+
+}  // namespace
+
+ServeExploreResult explore_serving(const Session& session, const ServeExploreOptions& options) {
+  const Scenario& scenario = session.scenario();
+  const Sweep& sweep = scenario.sweep;
+  const ServingSpec& sv = scenario.serving;
+  ServeExploreResult result;
+  const std::uint64_t total = sweep_hardware_points(sweep);
+  report_progress(options.on_progress, 0, total, "hardware points");
+  // The plan: one work unit per hardware point (its sessions and serving studies on the threads
+  // the executor gives it), merged in the points' order (docs/architecture.md "Studies: plan,
+  // work units, merge").
+  std::vector<std::optional<ServeExplorePoint>> outcomes(static_cast<std::size_t>(total));
+  ThreadExecutor own(options.threads);
+  Executor& executor = options.executor ? *options.executor : own;
+  executor.execute(
+      outcomes.size(),
+      [&](std::size_t i, const UnitSlot& slot) {
+        ServeStudyOptions so;
+        so.threads = slot.threads;
+        so.top = 1;
+        const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
+        const auto base = session.with_point(hp.machine, hp.plugin_params);
+        std::unique_ptr<Session> own_prefill, own_decode;
+        if (sv.prefill_machine.given)
+          own_prefill = pool_at(*base, sv.prefill_machine, "serving.prefill_machine", i);
+        if (sv.decode_machine.given)
+          own_decode = pool_at(*base, sv.decode_machine, "serving.decode_machine", i);
+        ServeExplorePoint p;
+        p.values = hp.values;
+        const ServingAnswer a = run_serving_answer(*base, own_prefill.get(), own_decode.get(), so);
+        p.aggregated = a.aggregated.best_tokens_per_s_per_pe;
+        auto keep = [&](const ServeResult& r, const std::string& machine) {
+          const ServeRecord* best = nullptr;
+          for (const ServeRecord& t : r.top)
+            if (t.feasible && t.tokens_per_s_per_pe == r.best_tokens_per_s_per_pe) {
+              best = &t;
+              break;
+            }
+          if (best) p.aggregated_best = *best;
+          p.aggregated_machine = machine;
+        };
+        keep(a.aggregated, base->machine().name);
+        for (const AggregatedOn& on : a.also)
+          if (on.result.best_tokens_per_s_per_pe > p.aggregated) {
+            p.aggregated = on.result.best_tokens_per_s_per_pe;
+            keep(on.result, on.machine);
+          }
+        if (a.disagg) {
+          p.disaggregated = a.disagg->result.best;
+          if (p.disaggregated && p.aggregated > 0)
+            p.gain = p.disaggregated->tokens_per_s_per_pe / p.aggregated;
+        }
+        // What ranks: with serving.disaggregated the pairing's best (which parts to pair), else the
+        // aggregated best.
+        p.best = !sv.disaggregated.enabled ? p.aggregated
+                 : p.disaggregated         ? p.disaggregated->tokens_per_s_per_pe
+                                           : 0.0;
+        outcomes[i] = std::move(p);
+      },
+      [&](std::size_t i) {
+        result.points.push_back(std::move(*outcomes[i]));
+        outcomes[i].reset();
+        report_progress(options.on_progress, result.points.size(), total, "hardware points");
+      });
+  result.ranking.resize(result.points.size());
+  std::iota(result.ranking.begin(), result.ranking.end(), std::size_t{0});
+  std::stable_sort(result.ranking.begin(), result.ranking.end(), [&](std::size_t a, std::size_t b) {
+    return result.points[a].best > result.points[b].best;
+  });
+  return result;
+}
+
+}  // namespace tessera

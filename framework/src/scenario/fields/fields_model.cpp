@@ -1,0 +1,115 @@
+// The model file's fields (field_table.hpp), with the paths they take inside a scenario.
+// docs/scenario-format.md "Model file".
+#include <iterator>
+
+#include "scenario/fields/field_row_builders.hpp"
+
+namespace tessera::schema {
+
+namespace {
+
+using namespace rows;
+constexpr FieldFile M = FieldFile::model;
+constexpr double kDim = kNoMax;  // bounded by the limit model.dimension
+constexpr const char* kLimit = "model.dimension";
+
+constexpr ParamChoice kModelKind[] = {{"model", "a model file"}};
+constexpr ParamChoice kFfnKinds[] = {{"gated", "SwiGLU/GeGLU: gate, up and down projections (3 matrices)"},
+                                     {"plain", "up and down projections (2 matrices)"}};
+constexpr ParamChoice kLayerKinds[] = {
+    {"full", "attention over every earlier token"},
+    {"sliding", "attention over the last attention.sliding_window tokens"},
+    {"chunked", "attention over the tokens of its own chunk of attention.chunk tokens"}};
+
+constexpr FieldRow kModelRows[] = {
+    integer("model.schema_version", M, nullptr, 1, 1, "file format version: 1 (required in a model file)"),
+    choice("model.kind", M, nullptr, kModelKind, "model (required in a model file)"),
+    text("model.name", M, nullptr, "the model's name, e.g. Llama-3.1-70B (required in a model file)"),
+    text("model.description", M, "", "free text"),
+    text("model.hf_id", M, "",
+         "the model's Hugging Face repository (e.g. meta-llama/Llama-3.1-70B-Instruct), named by --deploy's "
+         "launch lines; absent: the model's name"),
+    integer("model.layers", M, nullptr, 1, kDim, "transformer layers L",
+            int_slot([](const FieldSite& s) { return &s.model->layers; }), kLimit),
+    integer("model.hidden", M, nullptr, 1, kDim, "hidden size H",
+            int_slot([](const FieldSite& s) { return &s.model->hidden; }), kLimit),
+    integer("model.heads", M, nullptr, 1, kDim, "attention (query) heads",
+            int_slot([](const FieldSite& s) { return &s.model->heads; }), kLimit),
+    integer("model.kv_heads", M, "", 1, kDim, "key/value heads, a divisor of heads; absent: heads (no GQA)",
+            int_slot([](const FieldSite& s) { return &s.model->kv_heads; }), kLimit),
+    integer("model.head_dim", M, "", 1, kDim,
+            "width of one head; absent: hidden / heads (MLA: mla.nope_dim + mla.rope_dim)",
+            int_slot([](const FieldSite& s) { return &s.model->head_dim; }), kLimit),
+    integer("model.ffn", M, nullptr, 1, kDim, "intermediate size I of the dense FFN",
+            int_slot([](const FieldSite& s) { return &s.model->ffn; }), kLimit),
+    choice("model.ffn_kind", M, "gated", kFfnKinds, "FFN shape"),
+    integer("model.vocab", M, nullptr, 1, kDim, "vocabulary size V",
+            int_slot([](const FieldSite& s) { return &s.model->vocab; }), kLimit),
+    boolean("model.tied_embeddings", M, "false", "the LM head shares the embedding matrix",
+            bool_slot([](const FieldSite& s) { return &s.model->tied_embeddings; })),
+    mapping("model.bias", M, "", "which projections carry a bias vector: {attention, mlp}"),
+    boolean("model.bias.attention", M, "false", "the Q, K, V (and output) projections carry a bias",
+            bool_slot([](const FieldSite& s) { return &s.model->attention_bias; })),
+    boolean("model.bias.mlp", M, "false", "the FFN projections carry a bias",
+            bool_slot([](const FieldSite& s) { return &s.model->mlp_bias; })),
+    mapping("model.dtype", M, "", "number formats of the model's parts (a scenario's dtype: overrides them)"),
+    dtype("model.dtype.weights", M, "bf16", "every weight matrix whose part is not named below"),
+    dtype("model.dtype.attention_weights", M, "", "attention projection weights; absent: weights"),
+    dtype("model.dtype.ffn_weights", M, "", "dense FFN weights; absent: weights"),
+    dtype("model.dtype.expert_weights", M, "", "routed and shared expert weights; absent: weights"),
+    dtype("model.dtype.lm_head_weights", M, "", "LM head (and embedding) weights; absent: weights"),
+    dtype("model.dtype.kv", M, "bf16", "KV cache storage"),
+    dtype("model.dtype.attention", M, "",
+          "the format attention computes in (QK^T, PV); absent: the wider of activations and bf16"),
+    dtype("model.dtype.activations", M, "bf16", "activations between layers and GEMM inputs"),
+    dtype("model.dtype.dispatch", M, "", "MoE dispatch payload and expert GEMM input; absent: activations"),
+    mapping("model.moe", M, "", "mixture of experts; absent: a dense model"),
+    integer("model.moe.experts", M, nullptr, 1, kDim, "routed experts E",
+            int_slot([](const FieldSite& s) { return &s.model->moe.experts; }), kLimit),
+    integer("model.moe.top_k", M, nullptr, 1, kDim, "distinct experts per token K, at most experts",
+            int_slot([](const FieldSite& s) { return &s.model->moe.top_k; }), kLimit),
+    integer("model.moe.expert_ffn", M, nullptr, 1, kDim, "intermediate size of one expert",
+            int_slot([](const FieldSite& s) { return &s.model->moe.expert_ffn; }), kLimit),
+    integer("model.moe.shared_experts", M, "0", 0, kDim, "always-on experts of size expert_ffn",
+            int_slot([](const FieldSite& s) { return &s.model->moe.shared_experts; }), kLimit),
+    integer("model.moe.dense_layers", M, "0", 0, kDim, "leading layers with the dense FFN, fewer than layers",
+            int_slot([](const FieldSite& s) { return &s.model->moe.dense_layers; }), kLimit),
+    boolean("model.moe.router_bias", M, "false", "the router carries a bias vector of experts (gpt-oss)",
+            bool_slot([](const FieldSite& s) { return &s.model->moe.router_bias; })),
+    mapping("model.mla", M, "", "multi-head latent attention (DeepSeek-V2/V3); absent: standard attention"),
+    integer("model.mla.kv_lora_rank", M, nullptr, 1, kDim, "compressed KV width (cached)",
+            int_slot([](const FieldSite& s) { return &s.model->mla.kv_lora_rank; }), kLimit),
+    integer("model.mla.q_lora_rank", M, "0", 0, kDim, "compressed Q width; 0: no Q compression",
+            int_slot([](const FieldSite& s) { return &s.model->mla.q_lora_rank; }), kLimit),
+    integer("model.mla.rope_dim", M, nullptr, 1, kDim, "decoupled RoPE key width (cached)",
+            int_slot([](const FieldSite& s) { return &s.model->mla.rope_dim; }), kLimit),
+    integer("model.mla.nope_dim", M, nullptr, 1, kDim, "per-head non-RoPE query/key width",
+            int_slot([](const FieldSite& s) { return &s.model->mla.nope_dim; }), kLimit),
+    integer("model.mla.v_head_dim", M, nullptr, 1, kDim, "per-head value width",
+            int_slot([](const FieldSite& s) { return &s.model->mla.v_head_dim; }), kLimit),
+    list(choice("model.layer_types", M, "", kLayerKinds,
+                "each layer's attention kind, one per layer in order (Hugging Face's layer_types: "
+                "full_attention, sliding_attention); absent: every layer full")),
+    list(choice("model.layer_pattern", M, "", kLayerKinds,
+                "the attention kinds of a group of layers, repeated to cover the layers and cut at "
+                "layers ([sliding, sliding, sliding, full]: 3 sliding to 1 full); not with layer_types")),
+    mapping("model.attention", M, "", "local attention sizes and attention sinks"),
+    integer("model.attention.sliding_window", M, "", 1, kDim,
+            "W: tokens a sliding layer's query reads, its own included (required with a sliding layer)",
+            int_slot([](const FieldSite& s) { return &s.model->attention.sliding_window; }), kLimit),
+    integer(
+        "model.attention.chunk", M, "", 1, kDim,
+        "C: chunk size of a chunked layer (Llama 4's attention_chunk_size; required with a chunked layer)",
+        int_slot([](const FieldSite& s) { return &s.model->attention.chunk; }), kLimit),
+    boolean("model.attention.sinks", M, "false",
+            "one learned sink logit per query head and layer (gpt-oss): parameters, no KV",
+            bool_slot([](const FieldSite& s) { return &s.model->attention.sinks; })),
+    boolean("model.parallel_block", M, "false", "attention and FFN read the same input (GPT-J, Falcon)",
+            bool_slot([](const FieldSite& s) { return &s.model->parallel_block; })),
+};
+
+}  // namespace
+
+std::span<const FieldRow> model_field_rows() { return {kModelRows, std::size(kModelRows)}; }
+
+}  // namespace tessera::schema

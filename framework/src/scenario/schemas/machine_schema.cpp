@@ -1,0 +1,255 @@
+// The machine file schema (docs/specification.md §2.3 "Machine file — a hierarchy").
+#include "core/checked_math.hpp"
+#include "scenario/fields/field_reader.hpp"
+#include "scenario/readers/schema_util.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "scenario/schemas/collectives_schema.hpp"
+#include "scenario/schemas/schemas.hpp"
+#include "tessera/limits.hpp"
+
+namespace tessera::loader {
+
+namespace {
+
+LinkTopology topology_from(const std::string& s) {
+  if (s == "ring") return LinkTopology::ring;
+  if (s == "all-to-all") return LinkTopology::all_to_all;
+  if (s == "torus") return LinkTopology::torus;
+  return LinkTopology::switched;
+}
+
+// `dims: [4, 4, 4]`: the torus extents, innermost first; their product is the fanout.
+void parse_torus_dims(const YNode& item, const std::string& ip, LevelSpec& l, Diags& d) {
+  const YNode* dn = item.find("dims");
+  const std::string kp = join_path(ip, "dims");
+  if (!dn) {
+    if (l.topology == LinkTopology::torus)
+      d.error(item.where, kp + ": a torus level needs its extents, e.g. dims: [4, 4, 4] (product = fanout)");
+    return;
+  }
+  if (l.topology != LinkTopology::torus) {
+    d.error(dn->where, kp + ": only a torus level has dims (this level's topology is " +
+                           topology_name(l.topology) + ")");
+    return;
+  }
+  if (!dn->is_sequence() || dn->items.empty() || dn->items.size() > static_cast<std::size_t>(kMaxTorusDims)) {
+    d.error(dn->where, kp + ": expected a list of 1 to " + std::to_string(kMaxTorusDims) +
+                           " positive integers (the torus extents), found " + describe(*dn));
+    return;
+  }
+  std::int64_t product = 1;
+  bool ok = true;
+  for (std::size_t i = 0; i < dn->items.size(); ++i) {
+    const auto v =
+        read_field(dn->items[i], kp + "[" + std::to_string(i) + "]", row_of("machine.levels.*.dims"), d);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    l.dims[i] = static_cast<std::int32_t>(v->integer);
+    product = saturating_mul(product, v->integer);
+  }
+  if (!ok) return;
+  l.dim_count = static_cast<int>(dn->items.size());
+  if (product != l.fanout)
+    d.error(dn->where, kp + ": the extents multiply to " + std::to_string(product) + ", not the fanout " +
+                           std::to_string(l.fanout));
+}
+
+void parse_efficiency(const YNode& n, const std::string& path, std::vector<RawParam>* out, Diags& d) {
+  if (!expect_mapping(n, path, d)) return;
+  for (const auto& e : n.entries) {
+    RawParam p;
+    p.key = e.key;
+    p.where = e.value.where;
+    const std::string kp = join_path(path, e.key);
+    if (e.value.is_scalar()) {
+      p.text = e.value.value;
+    } else if (e.value.is_sequence()) {
+      p.is_list = true;
+      bool ok = true;
+      for (const auto& item : e.value.items) {
+        if (!item.is_scalar()) {
+          d.error(item.where, kp + ": expected a list of values, found an item that is " + describe(item));
+          ok = false;
+          continue;
+        }
+        p.items.push_back(item.value);
+        p.text += (p.text.empty() ? "" : ",") + item.value;
+      }
+      if (!ok) continue;
+    } else {
+      d.error(e.value.where, kp + ": expected a value or a list of values, found " + describe(e.value));
+      continue;
+    }
+    if (out) out->push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path, bool require_name,
+                                         std::vector<MachineBlock>* blocks, Diags& d) {
+  const std::size_t before = d.size();
+  if (!expect_mapping(n, path, d)) return std::nullopt;
+  check_keys(n, path, *schema_keys("machine"), d);
+  MachineSpec m;
+  schema::FieldSite site;
+  site.machine = &m;
+  const schema::FieldRow& name_row = row_of("machine.name");
+  if (const YNode* name = member(n, path, "name", require_name, name_row.spec.help, d)) {
+    if (auto v = read_field(*name, join_path(path, "name"), name_row, d)) m.name = v->text;
+  } else {
+    m.name = "inline machine";
+  }
+  if (const YNode* desc = n.find("description"))
+    read_field(*desc, join_path(path, "description"), row_of("machine.description"), d);
+
+  // pe
+  const std::string pp = join_path(path, "pe");
+  if (const YNode* pe = field_member(n, path, row_of("machine.pe"), d)) {
+    if (expect_mapping(*pe, pp, d)) {
+      check_keys(*pe, pp, *schema_keys("machine.pe"), d);
+      if (const YNode* nm = pe->find("name"))
+        if (auto v = read_field(*nm, join_path(pp, "name"), row_of("machine.pe.name"), d))
+          m.pe.name = v->text;
+      const std::string fp = join_path(pp, "flops");
+      if (const YNode* fl = field_member(*pe, pp, row_of("machine.pe.flops"), d)) {
+        if (expect_mapping(*fl, fp, d)) {
+          check_keys(*fl, fp, *schema_keys("machine.pe.flops"), d);
+          const schema::FieldRow& peak = row_of("machine.pe.flops.<dtype>");
+          for (const auto& e : fl->entries) {
+            const auto t = dtype_from_name(e.key);
+            if (!t) continue;  // reported by check_keys
+            site.dtype = *t;
+            if (auto v = read_field(e.value, join_path(fp, e.key), peak, d))
+              *peak.slot.real(site) = v->number;
+          }
+          if (fl->entries.empty())
+            d.error(fl->where, fp + ": expected at least one number format with its peak, e.g. "
+                                    "{bf16: 989 TFLOP/s}, found an empty mapping");
+        }
+      }
+      const std::string hp = join_path(pp, "hbm");
+      if (const YNode* hbm = field_member(*pe, pp, row_of("machine.pe.hbm"), d)) {
+        if (expect_mapping(*hbm, hp, d)) {
+          check_keys(*hbm, hp, *schema_keys("machine.pe.hbm"), d);
+          read_slot_fields(*hbm, hp, "machine.pe.hbm", site, d);
+        }
+      }
+    }
+  }
+
+  // levels
+  const std::string lp = join_path(path, "levels");
+  if (const YNode* levels = field_member(n, path, row_of("machine.levels"), d)) {
+    if (!levels->is_sequence()) {
+      d.error(levels->where, lp + ": expected a list of levels, innermost first, found " + describe(*levels));
+    } else if (levels->items.empty()) {
+      d.error(levels->where, lp + ": expected at least one level (e.g. {name: node, fanout: 8, link_bw: "
+                                  "450 GB/s, latency: 3 us, topology: switch}), found an empty list");
+    } else {
+      const auto& keys = *schema_keys("machine.levels.*");
+      for (std::size_t i = 0; i < levels->items.size(); ++i) {
+        const YNode& item = levels->items[i];
+        std::string ip = lp + "[" + std::to_string(i) + "]";
+        if (!expect_mapping(item, ip, d)) continue;
+        LevelSpec l;
+        if (const YNode* nm = field_member(item, ip, row_of("machine.levels.*.name"), d)) {
+          if (auto v = read_field(*nm, ip + ".name", row_of("machine.levels.*.name"), d)) {
+            const std::string& s = v->text;
+            l.name = s;
+            ip = join_path(lp, s);
+            if (s == "pe" || s == m.pe.name)
+              d.error(nm->where, ip + ": a level cannot be named like the PE ('" + s + "')");
+            for (const auto& prev : m.levels)
+              if (prev.name == s)
+                d.error(nm->where, ip + ": duplicate level name '" + s + "'; level names must be unique");
+          }
+        }
+        check_keys(item, ip, keys, d);
+        site.level = &l;
+        read_slot_fields(item, ip, "machine.levels.*", site, d);
+        site.level = nullptr;
+        if (const YNode* t = item.find("topology"))
+          if (auto v = read_field(*t, ip + ".topology", row_of("machine.levels.*.topology"), d))
+            l.topology = topology_from(v->text);
+        parse_torus_dims(item, ip, l, d);
+        parse_level_collectives(item.find("collectives"), ip, i, l, d);
+        m.levels.push_back(std::move(l));
+      }
+    }
+  }
+
+  read_slot_fields(n, path, "machine", site, d);  // stage_overhead
+
+  if (const YNode* en = n.find("energy")) {
+    const std::string ep = join_path(path, "energy");
+    if (expect_mapping(*en, ep, d)) {
+      check_keys(*en, ep, *schema_keys("machine.energy"), d);
+      m.energy.present = true;
+      read_slot_fields(*en, ep, "machine.energy", site, d);
+    }
+  }
+  if (const YNode* pr = n.find("price")) {
+    const std::string pp = join_path(path, "price");
+    if (expect_mapping(*pr, pp, d)) {
+      check_keys(*pr, pp, *schema_keys("machine.price"), d);
+      read_slot_fields(*pr, pp, "machine.price", site, d);
+    }
+  }
+  // Per-plugin blocks: `efficiency:` is calibrated's (kept for compatibility), `plugins:` holds
+  // one mapping per plugin, each checked against that plugin's machine schema when it runs.
+  if (const YNode* ef = n.find("efficiency")) {
+    MachineBlock b;
+    b.plugin = std::string(kEfficiencyBlockPlugin);
+    b.label = "machine 'efficiency'";
+    b.where = n.find_entry("efficiency")->key_where;
+    parse_efficiency(*ef, join_path(path, "efficiency"), &b.params, d);
+    if (blocks) blocks->push_back(std::move(b));
+  }
+  if (const YNode* pl = n.find("plugins")) {
+    const std::string pp = join_path(path, "plugins");
+    if (expect_mapping(*pl, pp, d)) {
+      for (const auto& e : pl->entries) {
+        MachineBlock b;
+        b.plugin = e.key;
+        b.label = "machine.plugins." + e.key;
+        b.where = e.key_where;
+        if (b.plugin == kEfficiencyBlockPlugin && n.find("efficiency")) {
+          d.error(e.key_where,
+                  join_path(pp, e.key) +
+                      ": calibrated's block is given twice (here and as `efficiency:`); keep one");
+          continue;
+        }
+        parse_efficiency(e.value, join_path(pp, e.key), &b.params, d);
+        if (blocks) blocks->push_back(std::move(b));
+      }
+    }
+  }
+
+  if (d.size() == before) check_machine_consistency(n, path, m, d);
+  if (d.size() != before) return std::nullopt;
+  return m;
+}
+
+void check_machine_consistency(const YNode& n, const std::string& path, const MachineSpec& m, Diags& d) {
+  // Total PEs: the product of the fanouts, each partial product checked (fanouts each within
+  // machine.pes can still multiply past int64).
+  const std::uint64_t limit = limit_value("machine.pes");
+  std::int64_t total = 1;
+  std::string product;
+  bool over = false;
+  for (const auto& l : m.levels) {
+    product += (product.empty() ? "" : " x ") + std::to_string(l.fanout);
+    const auto next = checked_mul(total, l.fanout);
+    if (!next || static_cast<std::uint64_t>(*next) > limit) over = true;
+    if (next) total = *next;
+  }
+  if (!over) return;
+  const YNode* levels = n.find("levels");
+  d.error(levels ? levels->where : n.where, join_path(path, "levels") + ": the fanouts give " + product +
+                                                " PEs, which " + limit_exceeded("machine.pes"));
+}
+
+}  // namespace tessera::loader

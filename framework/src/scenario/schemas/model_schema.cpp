@@ -1,0 +1,257 @@
+// The model file schema (docs/specification.md §2.2 "Model file").
+#include <cstdio>
+
+#include "core/checked_math.hpp"
+#include "scenario/fields/field_reader.hpp"
+#include "scenario/readers/schema_util.hpp"
+#include "scenario/schemas/schemas.hpp"
+#include "tessera/limits.hpp"
+
+namespace tessera::loader {
+
+namespace {
+
+void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
+  if (!expect_mapping(n, path, d)) return;
+  // A part named without `_weights` (`experts: nvfp4`) gets its own hint: the plain names are
+  // too far from the keys for the nearest-name suggestion.
+  static const std::vector<std::pair<std::string, std::string>> kParts = {{"experts", "expert_weights"},
+                                                                          {"expert", "expert_weights"},
+                                                                          {"ffn", "ffn_weights"},
+                                                                          {"lm_head", "lm_head_weights"},
+                                                                          {"embedding", "lm_head_weights"}};
+  std::vector<std::string> allowed = *schema_keys("model.dtype");
+  for (const auto& e : n.entries)
+    for (const auto& [part, key] : kParts)
+      if (e.key == part) {
+        d.error(e.key_where, "unknown key '" + join_path(path, part) + "' (did you mean '" +
+                                 join_path(path, key) +
+                                 "'? a part's weight format is `<part>_weights`; `attention` is the format "
+                                 "attention computes in)");
+        allowed.push_back(part);  // reported once, here
+      }
+  check_keys(n, path, allowed, d);
+  // Each key given replaces what `out` had; keys left out keep it (docs/scenario-format.md).
+  const std::string canon = path == "dtype" ? "dtype" : "model.dtype";
+  const auto read = [&](const char* key) -> std::optional<DType> {
+    const YNode* v = n.find(key);
+    if (!v) return std::nullopt;
+    const auto f = read_field(*v, join_path(path, key), row_of(join_path(canon, key)), d);
+    return f ? dtype_from_name(f->text) : std::nullopt;
+  };
+  const auto set = [&](const char* key, DType& field) {
+    if (auto t = read(key)) field = *t;
+  };
+  const auto set_opt = [&](const char* key, std::optional<DType>& field) {
+    if (auto t = read(key)) field = *t;
+  };
+  set("weights", out.weights);
+  set("kv", out.kv);
+  set("activations", out.activations);
+  set_opt("attention_weights", out.attention_weights);
+  set_opt("ffn_weights", out.ffn_weights);
+  set_opt("expert_weights", out.expert_weights);
+  set_opt("lm_head_weights", out.lm_head_weights);
+  set_opt("attention", out.attention);
+  set_opt("dispatch", out.dispatch);
+}
+
+// `layer_types: [sliding, full, ...]` (one kind per layer) or `layer_pattern: [...]` (a group
+// repeated to cover the layers), and the sizes the kinds named need.
+void parse_layer_types(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
+  const YNode* types = n.find("layer_types");
+  const YNode* pattern = n.find("layer_pattern");
+  if (types && pattern) {
+    d.error(pattern->where,
+            join_path(path, "layer_pattern") +
+                ": give layer_types (one kind per layer) or layer_pattern (a repeated group), "
+                "not both");
+    return;
+  }
+  const YNode* list = types ? types : pattern;
+  const char* key = types ? "layer_types" : "layer_pattern";
+  std::vector<AttentionKind> kinds;
+  if (list) {
+    const std::string lp = join_path(path, key);
+    if (!list->is_sequence() || list->items.empty()) {
+      d.error(list->where,
+              lp + ": expected a list of attention kinds (full, sliding, chunked), found " + describe(*list));
+      return;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < list->items.size(); ++i) {
+      const auto v =
+          read_field(list->items[i], lp + "[" + std::to_string(i) + "]", row_of("model.layer_types"), d);
+      if (!v) {
+        ok = false;
+        continue;
+      }
+      kinds.push_back(v->text == "sliding"   ? AttentionKind::sliding
+                      : v->text == "chunked" ? AttentionKind::chunked
+                                             : AttentionKind::full);
+    }
+    if (!ok || m.layers < 1) return;
+    const auto count = static_cast<std::int64_t>(kinds.size());
+    if (types && count != m.layers) {
+      d.error(list->where, lp + ": expected one attention kind per layer (layers: " +
+                               std::to_string(m.layers) + "), found " + std::to_string(count));
+      return;
+    }
+    if (pattern && count > m.layers) {
+      d.error(list->where, lp + ": expected a group of at most layers (" + std::to_string(m.layers) +
+                               ") kinds, found " + std::to_string(count));
+      return;
+    }
+    m.layer_types.resize(static_cast<std::size_t>(m.layers));
+    for (std::size_t i = 0; i < m.layer_types.size(); ++i) m.layer_types[i] = kinds[i % kinds.size()];
+  }
+  // A size for every local kind used, and no size for a kind no layer has.
+  const YNode* attn = n.find("attention");
+  const auto size_check = [&](AttentionKind k, const char* kind, const char* size_key, std::int64_t size) {
+    const bool used = m.layers_of(k) > 0;
+    const YNode* given = attn && attn->is_mapping() ? attn->find(size_key) : nullptr;
+    if (used && size < 1)
+      d.error(list->where,
+              join_path(path, key) + ": a " + kind + " layer needs its size: give attention." + size_key);
+    else if (!used && given)
+      d.error(given->where, join_path(path, std::string("attention.") + size_key) + ": no layer is " + kind +
+                                " (name the " + kind + " layers in layer_types or layer_pattern)");
+  };
+  size_check(AttentionKind::sliding, "sliding", "sliding_window", m.attention.sliding_window);
+  size_check(AttentionKind::chunked, "chunked", "chunk", m.attention.chunk);
+}
+
+}  // namespace
+
+void parse_dtype_block(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
+  parse_dtypes(n, path, out, d);
+}
+
+std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bool require_name, Diags& d) {
+  const std::size_t before = d.size();
+  if (!expect_mapping(n, path, d)) return std::nullopt;
+  check_keys(n, path, *schema_keys("model"), d);
+  ModelSpec m;
+  schema::FieldSite site;
+  site.model = &m;
+  const schema::FieldRow& name_row = row_of("model.name");
+  if (const YNode* name = member(n, path, "name", require_name, name_row.spec.help, d)) {
+    if (auto v = read_field(*name, join_path(path, "name"), name_row, d)) m.name = v->text;
+  } else {
+    m.name = "inline model";
+  }
+  if (const YNode* desc = n.find("description"))
+    read_field(*desc, join_path(path, "description"), row_of("model.description"), d);
+  if (const YNode* hf = n.find("hf_id")) read_field(*hf, join_path(path, "hf_id"), row_of("model.hf_id"), d);
+
+  // Every integer and boolean leaf of the model's own mapping, by its row; then what follows
+  // from them (kv_heads, head_dim defaults) and the checks across fields.
+  // A dimension read well is at least 1 (an absent or refused one stays 0).
+  read_slot_fields(n, path, "model", site, d);
+  if (!n.find("kv_heads")) m.kv_heads = m.heads;
+
+  if (m.kv_heads > 0 && m.heads > 0 && m.heads % m.kv_heads != 0) {
+    d.error(n.find("kv_heads")->where, join_path(path, "kv_heads") + ": expected a divisor of heads (" +
+                                           std::to_string(m.heads) + ", grouped-query attention), found " +
+                                           std::to_string(m.kv_heads));
+  }
+  if (!n.find("head_dim") && m.hidden > 0 && m.heads > 0) {
+    if (m.hidden % m.heads != 0) {
+      d.error(n.where, join_path(path, "head_dim") + ": missing, and hidden (" + std::to_string(m.hidden) +
+                           ") is not a multiple of heads (" + std::to_string(m.heads) +
+                           "): write head_dim explicitly");
+    } else {
+      m.head_dim = m.hidden / m.heads;
+    }
+  }
+
+  if (const YNode* fk = n.find("ffn_kind"))
+    if (auto v = read_field(*fk, join_path(path, "ffn_kind"), row_of("model.ffn_kind"), d))
+      m.ffn_kind = v->text == "gated" ? FfnKind::gated : FfnKind::plain;
+  if (const YNode* bias = n.find("bias")) {
+    const std::string bp = join_path(path, "bias");
+    if (expect_mapping(*bias, bp, d)) {
+      check_keys(*bias, bp, *schema_keys("model.bias"), d);
+      read_slot_fields(*bias, bp, "model.bias", site, d);
+    }
+  }
+  if (const YNode* dt = n.find("dtype")) parse_dtypes(*dt, join_path(path, "dtype"), m.dtype, d);
+
+  if (const YNode* moe = n.find("moe")) {
+    const std::string mp = join_path(path, "moe");
+    if (expect_mapping(*moe, mp, d)) {
+      check_keys(*moe, mp, *schema_keys("model.moe"), d);
+      m.has_moe = true;
+      read_slot_fields(*moe, mp, "model.moe", site, d);
+      if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
+        d.error(moe->find("top_k")->where,
+                join_path(mp, "top_k") + ": expected at most experts (" + std::to_string(m.moe.experts) +
+                    ") distinct experts per token, found " + std::to_string(m.moe.top_k));
+      if (m.layers > 0 && moe->find("dense_layers") && m.moe.dense_layers >= m.layers)
+        d.error(moe->find("dense_layers")->where,
+                join_path(mp, "dense_layers") + ": expected fewer leading dense layers than layers (" +
+                    std::to_string(m.layers) + "), found " + std::to_string(m.moe.dense_layers));
+    }
+  }
+  if (const YNode* mla = n.find("mla")) {
+    const std::string mp = join_path(path, "mla");
+    if (expect_mapping(*mla, mp, d)) {
+      check_keys(*mla, mp, *schema_keys("model.mla"), d);
+      m.has_mla = true;
+      read_slot_fields(*mla, mp, "model.mla", site, d);
+    }
+  }
+  if (const YNode* at = n.find("attention")) {
+    const std::string ap = join_path(path, "attention");
+    if (expect_mapping(*at, ap, d)) {
+      check_keys(*at, ap, *schema_keys("model.attention"), d);
+      read_slot_fields(*at, ap, "model.attention", site, d);
+    }
+  }
+  if (d.size() == before) parse_layer_types(n, path, m, d);
+  if (d.size() == before) check_model_consistency(n, path, m, d);
+  if (d.size() != before) return std::nullopt;
+  return m;
+}
+
+void check_model_consistency(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
+  const auto at = [&](const YNode& map, const char* key) {
+    return map.find(key) ? map.find(key)->where : map.where;
+  };
+  if (m.has_mla) {
+    // MLA: a query/key head is nope_dim + rope_dim wide (DeepSeek-V3: 128 + 64 = 192); the HF
+    // reader writes head_dim that way. An absent head_dim is derived so.
+    const std::int64_t qk = m.mla.nope_dim + m.mla.rope_dim;
+    if (!n.find("head_dim")) {
+      m.head_dim = qk;
+    } else if (m.head_dim != qk) {
+      d.error(at(n, "head_dim"), join_path(path, "head_dim") + ": expected mla.nope_dim + mla.rope_dim (" +
+                                     std::to_string(m.mla.nope_dim) + " + " + std::to_string(m.mla.rope_dim) +
+                                     " = " + std::to_string(qk) +
+                                     ") for multi-head latent attention, found " +
+                                     std::to_string(m.head_dim));
+    }
+  }
+  if (m.has_moe && (m.moe.expert_ffn < 1 || m.moe.experts < 1 || m.moe.top_k < 1)) {
+    const YNode* moe = n.find("moe");
+    d.error(moe ? moe->where : n.where,
+            join_path(path, "moe") +
+                ": expected at least one expert with top_k >= 1 and expert_ffn >= 1, found " + "experts " +
+                std::to_string(m.moe.experts) + ", top_k " + std::to_string(m.moe.top_k) + ", expert_ffn " +
+                std::to_string(m.moe.expert_ffn));
+    return;
+  }
+  // Parameter counts are carried as doubles: refuse a model whose count leaves the range where
+  // every integer is exact (2^53). Every term is a product of non-negative integers, so a total
+  // at most 2^53 means every partial product was exact too.
+  const double total = params_total(m);
+  if (!(total <= static_cast<double>(kExactDoubleMax))) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", total);
+    d.error(n.where, (path.empty() ? std::string("the model") : path) + ": its dimensions give " + buf +
+                         " parameters, beyond 2^53 (9.0e15) where counts stop being exact; check layers, "
+                         "hidden, ffn, vocab and experts");
+  }
+}
+
+}  // namespace tessera::loader

@@ -1,0 +1,202 @@
+// Launch flags of a configuration and back (scenario/serving_stacks/framework_launch.hpp).
+#include "scenario/serving_stacks/framework_launch.hpp"
+
+#include <array>
+#include <sstream>
+
+namespace tessera {
+
+namespace {
+
+bool holds_all(const FrameworkFlag& flag, const DeployPoint& p, const ModelSpec& model,
+               const FrameworkProfile& f) {
+  for (FlagCondition c : flag.when)
+    if (!flag_condition_holds(c, p, model, f)) return false;
+  return true;
+}
+
+// Conditions a parsed script decides without numbers: attention-DP and the pool's role.
+bool boolean_condition(FlagCondition c) {
+  return c == FlagCondition::attention_dp || c == FlagCondition::no_attention_dp ||
+         c == FlagCondition::prefill || c == FlagCondition::decode || c == FlagCondition::disaggregated ||
+         c == FlagCondition::aggregated;
+}
+
+std::vector<std::string> shell_words(const std::string& text, std::int64_t& instances, std::int64_t& dp) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  std::string line, joined;
+  while (std::getline(in, line)) {
+    if (line.rfind("# instances:", 0) == 0) instances = std::stoll(line.substr(12));
+    if (line.rfind("# dp replicas as instances:", 0) == 0) dp = std::stoll(line.substr(27));
+    if (line.empty() || line[0] == '#') continue;
+    if (!line.empty() && line.back() == '\\') line.pop_back();
+    joined += line + ' ';
+  }
+  std::string word;
+  bool quoted = false, any = false, escaped = false;
+  for (char ch : joined) {
+    if (escaped) {  // \x outside quotes: x itself (--deploy writes a quote inside a value as '\'')
+      word += ch;
+      any = true;
+      escaped = false;
+    } else if (!quoted && ch == '\\') {
+      escaped = true;
+    } else if (ch == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (!quoted && (ch == ' ' || ch == '\t')) {
+      if (any) words.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += ch;
+      any = true;
+    }
+  }
+  if (any) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, const ModelSpec& model,
+                                     const DeployPoint& p) {
+  std::vector<LaunchFlag> out;
+  for (const FrameworkFlag& flag : f.versions.front().flags) {
+    if (!holds_all(flag, p, model, f)) continue;
+    LaunchFlag lf{&flag, flag.literal};
+    if (!flag.value.empty()) {
+      std::int64_t v = 1;
+      for (FlagTerm t : flag.value) v *= flag_term_value(t, p, model);
+      lf.value = std::to_string(v);
+    }
+    out.push_back(std::move(lf));
+  }
+  return out;
+}
+
+ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script, const std::string& yaml) {
+  ParsedLaunch r;
+  std::int64_t dp_instances = 0;
+  std::vector<std::string> words = shell_words(script, r.instances, dp_instances);
+  std::size_t skip = 0;
+  {
+    std::istringstream cmd(f.command);
+    std::string w;
+    while (cmd >> w) ++skip;
+  }
+  const FrameworkVersion& v = f.versions.front();
+  auto listed = [&](const std::string& name) -> const FrameworkFlag* {
+    for (const FrameworkFlag& flag : v.flags)
+      if (flag.name() == name) return &flag;
+    return nullptr;
+  };
+  std::vector<std::pair<std::string, std::string>> present;
+  for (std::size_t i = skip; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (!f.config_flag.empty() && w == f.config_flag) {
+      ++i;
+      continue;
+    }
+    const FrameworkFlag* flag = listed(w);
+    if (!flag) {
+      r.unknown.push_back(w);
+      continue;
+    }
+    if (flag->is_switch() || i + 1 >= words.size()) {
+      present.emplace_back(w, "");
+    } else {
+      present.emplace_back(w, words[i + 1]);
+      ++i;
+    }
+  }
+  std::istringstream ys(yaml);
+  std::string line;
+  while (std::getline(ys, line)) {
+    const std::size_t colon = line.find(':');
+    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(value.begin());
+    if (!listed(key)) r.unknown.push_back(key);
+    present.emplace_back(key, value == "true" ? "" : value);
+  }
+  auto find = [&](const FrameworkFlag& flag) -> const std::string* {
+    for (const auto& [name, value] : present)
+      if (name == flag.name() && (flag.literal.empty() || value == flag.literal)) return &value;
+    return nullptr;
+  };
+  // Booleans first: attention-DP and the pool's role.
+  using Role = DeployPoint::Role;
+  for (const FrameworkFlag& flag : v.flags) {
+    if (!find(flag)) continue;
+    for (FlagCondition c : flag.when) {
+      if (c == FlagCondition::attention_dp && flag.value.empty()) r.attention_dp = true;
+      if (c == FlagCondition::prefill && !flag.literal.empty()) r.point.role = Role::prefill;
+      if (c == FlagCondition::decode && !flag.literal.empty()) r.point.role = Role::decode;
+    }
+  }
+  DeployPoint probe;
+  probe.role = r.point.role;
+  probe.config.dp = r.attention_dp ? 2 : 1;
+  probe.config.ffn_shard_scope = r.attention_dp ? FfnShardScope::tp_cp_dp : FfnShardScope::tp;
+  struct Equation {
+    const FrameworkFlag* flag;
+    std::int64_t value;
+  };
+  std::vector<Equation> eqs;
+  bool expert_switch = false;
+  ModelSpec none;
+  for (const FrameworkFlag& flag : v.flags) {
+    const std::string* value = find(flag);
+    if (!value) continue;
+    bool ok = true;
+    for (FlagCondition c : flag.when)
+      if (boolean_condition(c) && !flag_condition_holds(c, probe, none, f)) ok = false;
+    if (!ok) continue;
+    if (flag.is_switch())
+      for (FlagCondition c : flag.when)
+        if (c == FlagCondition::ep_gt1) expert_switch = true;
+    if (!flag.value.empty()) eqs.push_back({&flag, std::stoll(*value)});
+  }
+  std::array<std::int64_t, kFlagTerms> known;
+  known.fill(-1);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const Equation& e : eqs) {
+      std::int64_t product = 1;
+      int unknown = -1, unknowns = 0;
+      for (FlagTerm t : e.flag->value) {
+        const auto i = static_cast<std::size_t>(t);
+        if (known[i] < 0) {
+          unknown = static_cast<int>(i);
+          ++unknowns;
+        } else {
+          product *= known[i];
+        }
+      }
+      if (unknowns == 1 && product > 0) {
+        known[static_cast<std::size_t>(unknown)] = e.value / product;
+        progress = true;
+      }
+    }
+  }
+  auto get = [&](FlagTerm t, std::int64_t fallback) {
+    const std::int64_t k = known[static_cast<std::size_t>(t)];
+    return k < 0 ? fallback : k;
+  };
+  ParallelConfig& c = r.point.config;
+  c.tp = static_cast<std::int32_t>(get(FlagTerm::tp, 1));
+  c.pp = static_cast<std::int32_t>(get(FlagTerm::pp, 1));
+  c.dp = static_cast<std::int32_t>(get(FlagTerm::dp, dp_instances > 0 ? dp_instances : 1));
+  c.cp = static_cast<std::int32_t>(get(FlagTerm::cp, 1));
+  c.ep = static_cast<std::int32_t>(get(FlagTerm::ep, expert_switch ? std::int64_t{c.tp} * c.dp * c.cp : 1));
+  c.ffn_shard_scope = r.attention_dp ? FfnShardScope::tp_cp_dp : FfnShardScope::tp;
+  r.dcp = get(FlagTerm::dcp, 1);
+  c.kv_shard_mode = r.dcp > 1 ? KvShardMode::split : KvShardMode::replicate;
+  r.point.batch = get(FlagTerm::batch, 0);
+  r.point.token_budget = get(FlagTerm::token_budget, 0);
+  return r;
+}
+
+}  // namespace tessera

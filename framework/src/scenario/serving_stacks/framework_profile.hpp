@@ -1,0 +1,177 @@
+#pragma once
+// Serving-framework profiles (data/frameworks.yaml, docs/frameworks.md): what one version of
+// vLLM, SGLang or TensorRT-LLM can run, in Tessera's knobs, and the flags that express it.
+// Data only: the host reads the file; adding a framework or version needs no recompiling.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scenario/schemas/request_spec.hpp"
+#include "tessera/error.hpp"
+#include "tessera/export.hpp"
+#include "tessera/parallel_config.hpp"
+
+namespace tessera {
+
+// A factor of a flag's value (docs/frameworks.md "Flags"): dcp = tp / kv_heads, the KV split
+// inside the TP group (kv_shard_mode split with tp > kv_heads).
+enum class FlagTerm : std::uint8_t { tp, pp, dp, ep, cp, batch, token_budget, dcp };
+inline constexpr std::size_t kFlagTerms = 8;
+TESSERA_API const char* flag_term_name(FlagTerm t);
+
+// When a flag is written.
+enum class FlagCondition : std::uint8_t {
+  pp_gt1,
+  dp_gt1,
+  ep_gt1,
+  cp_gt1,
+  attention_dp,     // dp > 1 and ffn_shard_scope TP+CP+DP
+  no_attention_dp,  // !attention_dp
+  kv_split,         // kv_shard_mode split with tp > kv_heads
+  prefill,          // a disaggregated prefill pool
+  decode,           // a disaggregated decode pool
+  disaggregated,    // either pool
+  aggregated,       // not disaggregated
+  replicas_flag,    // the framework launches dp replicas with one command
+};
+TESSERA_API const char* flag_condition_name(FlagCondition c);
+
+struct FrameworkFlag {
+  std::string flag;             // "--tensor-parallel-size", or "" for a YAML entry
+  std::string yaml;             // the key in the config file (config_flag), or ""
+  std::vector<FlagTerm> value;  // the value is the product of these; empty: literal or a switch
+  std::string literal;          // a fixed value ("" with an empty value: a switch)
+  std::vector<FlagCondition> when;
+  std::string default_text, source;
+  SourceLocation where;
+  bool is_switch() const { return value.empty() && literal.empty(); }
+  const std::string& name() const { return flag.empty() ? yaml : flag; }
+};
+
+enum class EpRule : std::uint8_t { none, tp_dp, ffn_group };
+enum class AttentionDpRule : std::uint8_t { none, moe, sw };  // sw: "switch"
+TESSERA_API const char* ep_rule_name(EpRule r);
+TESSERA_API const char* attention_dp_rule_name(AttentionDpRule r);
+
+// How a version sizes its KV cache (`kv_cache:` of data/frameworks.yaml, docs/frameworks.md "KV
+// capacity"): the rule and the knobs it reads, with the version's defaults.
+enum class KvRule : std::uint8_t { none, vllm, sglang, trtllm };
+TESSERA_API const char* kv_rule_name(KvRule r);
+// The knobs a rule reads (scenario `engine:` keys; `gpu_memory` is every rule's).
+TESSERA_API const std::vector<std::string>& kv_rule_knobs(KvRule r);
+// A knob whose value is bytes (a quantity such as `0.25 GiB`): gpu_memory, sampler_bytes,
+// non_torch, non_torch_tp, load_overhead.
+TESSERA_API bool kv_knob_is_bytes(const std::string& knob);
+// "" when `value` is one `knob` may take, else what it expects ("a memory fraction in (0, 1]",
+// "a block of 1 to 65536 tokens", ...): the one check of the catalog's defaults and `engine:`.
+TESSERA_API std::string kv_knob_problem(const std::string& knob, double value);
+// Block sizes, token and sequence counts a knob may state at most.
+inline constexpr double kMaxKvBlock = 65536;
+inline constexpr double kMaxKvCount = 1e12;
+
+struct KvKnobValue {
+  std::string name;
+  double value = 0;  // a fraction, a token count, or bytes (kv_knob_is_bytes); -1: `auto` (SGLang)
+  std::string source;
+  SourceLocation where;
+};
+
+struct FrameworkKvCache {
+  KvRule rule = KvRule::none;
+  std::vector<KvKnobValue> defaults;
+  std::string source;
+  SourceLocation where;
+};
+
+// The resolved rule of a scenario (its framework's defaults, then its `engine:` keys): what the
+// host's StepTimer admits by (eval/engine_kv.hpp). rule none: the memory model's budget decides.
+struct EngineKv {
+  KvRule rule = KvRule::none;
+  std::string label;  // "vLLM 0.12.0"
+  double memory_fraction =
+      -1;  // gpu_memory_utilization | mem_fraction_static (< 0: auto) | free_gpu_memory_fraction
+  std::int64_t block = 1;       // block_size | page_size | tokens_per_block (tokens)
+  std::int64_t max_tokens = 0;  // TensorRT-LLM max_tokens (0: none)
+  double gpu_memory = 0;  // bytes the engine sees as the GPU's total (0: the machine's hbm.reported, else
+                          // hbm.capacity); SGLang: its free memory after the distributed init
+  // vLLM's profile: the sampler's torch peak per vocabulary entry and sampled sequence (it samples
+  // min(max_num_seqs, the batched-token limit) sequences; 0: the memory model's transient set
+  // alone), bytes; max_num_seqs when the caller states no batch; the non-torch increase (NCCL and
+  // all-reduce buffers, attention workspaces) at tp 1 and at tp > 1, bytes.
+  double sampler_bytes = 0;
+  std::int64_t max_num_seqs = 0;
+  double non_torch = 0, non_torch_tp = 0;
+  double load_overhead = 0;  // SGLang: bytes the weights load takes beyond the parameters
+  bool active() const { return rule != KvRule::none; }
+};
+
+struct FrameworkVersion {
+  std::string version, released, docs;
+  bool pp = true, dp = true, cp = false;
+  EpRule ep = EpRule::none;
+  AttentionDpRule attention_dp = AttentionDpRule::none;
+  bool attention_dp_tp1 = false;  // attention-DP only with tp 1 (TensorRT-LLM's enable_attention_dp)
+  bool kv_split = false;
+  std::vector<std::int8_t> tp_placement{0};
+  std::vector<std::int8_t> cp_placement;
+  std::vector<CpRingVariant> cp_ring_variant{CpRingVariant::kv};
+  std::string mixing = "mixed";
+  bool disaggregated = false;
+  bool disaggregated_pp = true;  // false: a disaggregated pool runs pp 1 only (vLLM's NIXL connector)
+  bool finite_token_budget = true;
+  std::int64_t max_batch = 0;
+  // what its scheduler does when KV runs out (the request simulator, docs/physics.md §12.5)
+  requests::Preemption preemption = requests::Preemption::recompute;
+  std::vector<FrameworkFlag> flags;
+  FrameworkKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
+  SourceLocation where;
+};
+
+struct FrameworkProfile {
+  std::string name, title, command, config_flag;
+  bool replicas_by_flag = true;            // `replicas: flag`; false: `instances`
+  std::vector<FrameworkVersion> versions;  // newest first
+  SourceLocation where;
+};
+
+// A version's KV rule with its defaults (the scenario's `engine:` keys then apply on top).
+TESSERA_API EngineKv engine_kv_defaults(const FrameworkProfile& profile, const FrameworkVersion& v);
+// Sets one `engine:` knob (kv_rule_knobs) of `e` to `value` (bytes, a fraction or a token count).
+TESSERA_API void apply_kv_knob(EngineKv& e, const std::string& knob, double value);
+// The listed version nearest `version` ("0.4.3+rocm614", "10.2"), by its leading numbers: of the
+// listed versions just below and just above it, the one sharing more leading fields, then the
+// nearer in the first differing field, ties to the newer (only one side: that one); the newest
+// listed when `version` does not start with a number.
+TESSERA_API const FrameworkVersion& nearest_version(const FrameworkProfile& profile,
+                                                    const std::string& version);
+
+struct FrameworkCatalog {
+  std::string file;
+  std::vector<FrameworkProfile> frameworks;
+};
+
+// Reads and checks a frameworks file; throws InputError with FILE:LINE:COL diagnostics.
+TESSERA_API FrameworkCatalog load_framework_catalog(const std::string& path);
+// data_root/data/frameworks.yaml
+TESSERA_API std::string default_frameworks_path(const std::string& data_root);
+
+// A resolved `framework: NAME[@VERSION]`.
+struct FrameworkChoice {
+  bool set = false;
+  FrameworkProfile profile;  // versions holds the chosen one only
+  std::string catalog_file;
+  bool version_given = false;  // `NAME@VERSION`, else the newest listed
+  SourceLocation where;
+  const FrameworkVersion& version() const { return profile.versions.front(); }
+  std::string label() const { return profile.name + "@" + version().version; }  // "vllm@0.12.0"
+};
+
+// Resolves `text` ("vllm", "vllm@0.11.2") against the catalog. Unknown framework: the nearest
+// name and the list; unknown version: the listed versions. Throws InputError at `where`.
+TESSERA_API FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::string& text,
+                                              const SourceLocation& where);
+
+// The names every framework accepts, "vllm, sglang, tensorrt-llm".
+TESSERA_API std::string framework_names(const FrameworkCatalog& catalog);
+
+}  // namespace tessera
