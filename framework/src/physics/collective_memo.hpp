@@ -1,5 +1,5 @@
 #pragma once
-// A memo of collective_cost() for one Evaluator's evaluations (issue 32, docs/performance.md): the
+// A memo of collective_cost() for one Evaluator's evaluations (docs/performance.md): the
 // same collective (kind, bytes, ranks, the group's shape on every level, the latency model's
 // rates) recurs across thousands of configurations of a sweep, so its algorithm search runs once
 // per distinct collective rather than once per stage of every configuration.

@@ -67,7 +67,7 @@ inline constexpr int kMaxCollectiveCandidates = 48;
 TESSERA_API int collective_candidates(const Collective& c, const MachineSpec& machine, const CommRates& rates,
                                       std::span<CollectiveChoice> out);
 
-// The terms of one priced candidate, for `explain` (issue 32: the deciding term named, not only
+// The terms of one priced candidate, for `explain` (the deciding term named, not only
 // its total): the base, the hops each spanned level puts on the critical path with the seconds
 // each, and the bandwidth term; total = base_s + sum(steps[i] * hop_s[i]) + bandwidth_s.
 // `any` is false for a candidate it does not break down (today: every candidate but NCCL's flat

@@ -34,29 +34,28 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 // 5: Stage names where its time came from (Stage::source: a measured table or a fallback);
 // 6: ModelSpec's layer kinds (layer_types, attention, moe.router_bias), EvalContext's local
 // layer counts, the attn.core.sliding/.chunked stages; 7: EvalContext without the workload
-// (immutable per model and machine), the step's workload in StepCall::workload (issue 28);
-// 8: PESpec::hbm_reported (issue 35).
+// (immutable per model and machine), the step's workload in StepCall::workload;
+// 8: PESpec::hbm_reported.
 inline constexpr std::uint32_t kLatencyInterfaceVersion = 8;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output;
 // 4: ModelSpec's layer kinds, EvalContext's local layer counts, ShardSizes' per-kind KV;
-// 5: evaluate() is handed the workload beside an EvalContext that no longer holds it (issue 28);
-// 6: PESpec::hbm_reported (issue 35).
+// 5: evaluate() is handed the workload beside an EvalContext that no longer holds it;
+// 6: PESpec::hbm_reported.
 inline constexpr std::uint32_t kMemoryInterfaceVersion = 6;
 // search 2: SearchScore carries every objective's value; 3: SearchStrategy::separable (a
 // strategy whose runs over slices of the space add up to its run over the whole); 4:
-// PESpec::hbm_reported (issue 35).
+// PESpec::hbm_reported.
 inline constexpr std::uint32_t kSearchInterfaceVersion = 4;
 // objective 2: evaluate() is handed the evaluated step (EvaluatedStep: stages, totals, memory);
 // 3: and the serving metrics in a serving study (EvaluatedStep::serving, ::prefill), the
 // machine's price (MachineSpec::price); 4: ModelSpec's layer kinds; 5: evaluate() is handed the
-// scenario's workload beside an EvalContext that no longer holds it (issue 28); 6:
-// PESpec::hbm_reported (issue 35).
+// scenario's workload beside an EvalContext that no longer holds it; 6:
+// PESpec::hbm_reported.
 inline constexpr std::uint32_t kObjectiveInterfaceVersion = 6;
 // serving 1: the kind (kinds/serving_model.hpp); before its first release, StepTimer gained
 // decode_iteration and mixed_step's `prompts` (still 1: no serving plugin was released on 1's first form).
-// 2: ModelSpec's layer kinds and EvalContext's local layer counts (issue 43); 3: EvalContext
-// without the workload (ServingRequest carries ISL and OSL; issue 28); 4: PESpec::hbm_reported
-// (issue 35).
+// 2: ModelSpec's layer kinds and EvalContext's local layer counts; 3: EvalContext
+// without the workload (ServingRequest carries ISL and OSL); 4: PESpec::hbm_reported.
 inline constexpr std::uint32_t kServingInterfaceVersion = 4;
 
 // The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
@@ -154,7 +153,7 @@ PluginObject* create_default(const ParamSet&) {
 // const void* with default visibility, weak, in the section "boostdll"), so
 // boost::dll::import_alias reads it too. It is written out here rather than taken from
 // <boost/dll/alias.hpp>: that header (with <filesystem> and Boost.Predef) more than doubled the
-// preprocessed size of every file that includes the SDK (issue 48).
+// preprocessed size of every file that includes the SDK (docs/testing.md "Build time").
 #if !defined(__ELF__)
 #error "TESSERA_PLUGIN: the plugin entry is defined for ELF platforms (Linux) only"
 #endif

@@ -1,5 +1,5 @@
 #pragma once
-// The error band of a prediction (issue #16 Deliver 5, docs/accuracy.md "Error bands"): how far
+// The error band of a prediction (docs/accuracy.md "Error bands"): how far
 // held-out validation says the measured value lies from a realistic latency model's prediction,
 // for the machine family and framework profile it ran with. The band table
 // (data/error-bands.csv, written by `tessera calibrate`) holds per (latency model, family,

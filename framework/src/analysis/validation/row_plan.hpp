@@ -51,7 +51,7 @@ enum class Derived : std::uint8_t {
 };
 
 // The collective row groups, each with its own median (docs/accuracy.md "Collectives").
-// The four groups of issue 32's acceptance: a group inside one unit of the machine's first level
+// The four groups docs/accuracy.md reports: a group inside one unit of the machine's first level
 // (a node) or spanning several (across nodes); kGroupAllReduce / kGroupMoE are the plan's
 // placeholders until prepare_row knows the machine.
 inline constexpr const char* kGroupAllReduce = "all-reduce in a node";

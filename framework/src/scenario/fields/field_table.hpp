@@ -1,5 +1,5 @@
 #pragma once
-// The host's own input fields, each declared once (issue 12): models, machines, workloads,
+// The host's own input fields, each declared once: models, machines, workloads,
 // sweeps, plugins choices and reports. A row is a dotted path, a ParamSpec (type, dimension,
 // range, default or required, one line of help) and how the value is used. From the rows, and
 // only from them, come: the allowed keys of every mapping and "did you mean"

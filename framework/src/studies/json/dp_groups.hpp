@@ -1,5 +1,5 @@
 #pragma once
-// Rows that differ only in data-parallel replicas (issue 30; docs/specification.md "Rows that
+// Rows that differ only in data-parallel replicas (docs/specification.md "Rows that
 // differ only in dp"): two rows of a table (the top N, a frontier) are one group when every knob
 // but dp is the same, so is the serving point, and every objective value but the PE count's is
 // exactly equal (the same double, not the same after rounding: a group's numbers are its
