@@ -38,7 +38,7 @@ if [ "$profile" != demo ]; then
 fi
 if [ "$profile" = test ]; then
   PACKAGES+=(
-    clang libclang-rt-14-dev clang-format libbenchmark-dev
+    clang libclang-rt-14-dev clang-format universal-ctags libbenchmark-dev
     python3-pytest python3-pandas python3-matplotlib python3-jsonschema python3-yaml
     chromium
   )

@@ -12,6 +12,8 @@
   - rooms: no folder of framework/src holds more than 30 source files (headers and sources
     together), and every folder holding sources has its line in docs/architecture.md "What each
     folder is responsible for" (and every line there names a folder that exists);
+  - listed sources: every .cpp of framework/src is named once in framework/sources.cmake (the
+    library's explicit source lists), and every name there is a file;
   - no tracker references: comments and docs name no issue, deliverable or session-stop
     numbers (docs cite docs). Another project's issue is cited with its name before the word:
     `nccl-tests issue #309`, `sgl-project/sglang issue #10083`.
@@ -40,7 +42,7 @@ PROSE_FILES = ("README.md", "CMakeLists.txt", "Makefile")
 PROSE_EXT = SOURCE_EXT + (".md", ".py", ".sh", ".cmake", ".txt", ".yaml", ".yml", ".expect", ".in")
 SKIP_DIRS = {"build", "build-asan", "node_modules", "third_party", "__pycache__", ".git"}
 # This checker's own fixtures name violations on purpose.
-SKIP_PROSE = ("tests/architecture/house_rules_fixture/",)
+SKIP_PROSE = ("tests/architecture/house_rules_test.py",)
 TRACKER = re.compile(
     r"(?P<before>[\w./-]*)\s*\b(?P<ref>[Ii]ssues? ?#?\d+|[Dd]eliver(?:able)?s? ?#?\d+|"
     r"\bparts? \d+\b|\bstop \d+\b)")
@@ -163,6 +165,23 @@ def check_rooms(root, errors):
         errors.append(f"docs/architecture.md: error: the line for {rel}/ names no folder of sources")
 
 
+def check_sources(root, errors):
+    listing = os.path.join(root, "framework/sources.cmake")
+    with open(listing, encoding="utf-8") as f:
+        named = re.findall(r"\bsrc/[\w/.-]+\.cpp\b", re.sub(r"#.*", "", f.read()))
+    files = {os.path.relpath(p, "framework") for p in walk(root, "framework/src", (".cpp",))}
+    seen = set()
+    for name in named:
+        if name in seen:
+            errors.append(f"framework/sources.cmake: error: {name} is listed twice")
+        seen.add(name)
+        if name not in files:
+            errors.append(f"framework/sources.cmake: error: {name}: no such file")
+    for name in sorted(files - seen):
+        errors.append(f"framework/sources.cmake: error: framework/{name} is not listed (add it to "
+                      "its room's line of tessera_sdk_sources or tessera_host_sources)")
+
+
 def check_prose(root, errors):
     paths = [p for top in PROSE_ROOTS + PROSE_FILES for p in walk(root, top, PROSE_EXT)]
     paths += [p for p in walk(root, "data", (".md",))]
@@ -203,6 +222,7 @@ def main(argv):
     errors = []
     check_sizes(root, allowlist, errors)
     check_rooms(root, errors)
+    check_sources(root, errors)
     check_prose(root, errors)
     for e in errors:
         print(e)

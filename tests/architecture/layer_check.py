@@ -57,11 +57,11 @@ FRONT_ENDS = {
     "framework/app": ("studies", "report", "core"),
     "python/src": ("studies", "core"),
 }
-# Front-end files still wired to the lower layers by hand. Empty since issue 28 moved every
+# Front-end files still wired to the lower layers by hand. Empty since the study façade moved every
 # command onto studies/; it only shrinks: a file is never added, and a listed file that has
 # become thin is an error (it leaves the list).
 FRONT_END_PENDING = set()
-# report/ headers that still take eval's types directly (issue 28 part 4). Empty: every renderer
+# report/ headers that still take eval's types directly. Empty: every renderer
 # takes a studies/ result (studies/study_description.hpp); the list stays so that the rule's
 # shrink-only mechanics keep their test.
 REPORT_EVAL_PENDING = set()

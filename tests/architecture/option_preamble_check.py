@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails when two CLI commands repeat an option preamble (issue 28, docs/architecture.md "The
+"""Fails when two CLI commands repeat an option preamble (docs/architecture.md "The
 study façade"): the option table of a command is declared once (framework/app/study_options.hpp
 for the scenario studies, common_options.hpp for the options every command shares), and a
 command adds only its own options.

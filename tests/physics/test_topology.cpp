@@ -1,4 +1,4 @@
-// The machine hierarchy as a Boost.Graph (framework/src/physics/topology_graph.hpp) against
+// The machine hierarchy as a Boost.Graph (tests/physics/topology_graph.hpp) against
 // the group-to-link mapping of layout.cpp (docs/physics.md §6): for every group of a random
 // valid configuration, the level compute_layout assigns must be the highest level on the
 // graph paths between the group's members; a pipeline hop's level, the one between two
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "physics/topology_graph.hpp"
 #include "tessera/physics/layout.hpp"
+#include "topology_graph.hpp"
 
 using namespace tessera;
 using namespace tessera::test;
@@ -161,7 +161,7 @@ TEST_CASE("topology: groups placed on the top level must fit its units", "[physi
     for (std::int64_t p : group_members(mc, c, k)) CHECK(p < mc.total_pes());
 }
 
-// Issue 30: a configuration beyond the machine says how many PEs it lacks. dgx_h100() holds
+// A configuration beyond the machine says how many PEs it lacks. dgx_h100() holds
 // 8 x 32 = 256 gpus; dp = 64 x tp = 8 needs 512 (256 missing). A 16-gpu machine (one level of 8,
 // two nodes) and dp = 4 x tp = 8: 32 gpus, 16 missing.
 TEST_CASE("topology: the error for a configuration beyond the machine names the missing PEs",

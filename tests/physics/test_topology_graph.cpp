@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "physics/topology_graph.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/physics/level_topology.hpp"
+#include "topology_graph.hpp"
 
 using namespace tessera;
 

@@ -1,4 +1,4 @@
-#include "physics/topology_graph.hpp"
+#include "topology_graph.hpp"
 
 #include <algorithm>
 #include <array>

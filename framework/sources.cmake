@@ -1,0 +1,124 @@
+# The library's sources, listed (no glob): a new file is added here, in its room's line
+# (tests/architecture/house_rules.py checks that every framework/src/**/*.cpp is listed once).
+#
+# libtessera_sdk: what the SDK headers (include/tessera) declare and what it needs itself: units,
+# dtypes, errors, machines, limits, parameter sets, the kinds' anchors and the physics helpers.
+set(tessera_sdk_sources
+  src/core/sdk/dtype.cpp src/core/sdk/error.cpp src/core/sdk/fabric_defaults.cpp
+  src/core/sdk/kind_anchors.cpp src/core/sdk/limits.cpp src/core/sdk/machine.cpp
+  src/core/sdk/names.cpp src/core/sdk/parallel_config.cpp src/core/sdk/param_set.cpp
+  src/core/sdk/units.cpp
+  src/core/text/input_text.cpp src/core/text/nearest_name.cpp src/core/text/safe_text.cpp
+  src/physics/collective_memo.cpp src/physics/collectives.cpp src/physics/eval_context.cpp
+  src/physics/invalid_reason.cpp src/physics/kv_transfer.cpp src/physics/layout.cpp
+  src/physics/level_topology.cpp src/physics/model_params.cpp src/physics/moe_load.cpp
+  src/physics/shards.cpp src/physics/stage_timing.cpp src/physics/step_work.cpp
+  src/physics/tp_overlap.cpp
+)
+
+# libtessera_host: everything else (scenario, evaluation, studies, reports), for the executable,
+# the Python module and the tests; plugins never link it.
+set(tessera_host_sources
+  src/analysis/calibration/calibration_study.cpp src/analysis/calibration/data_term.cpp
+  src/analysis/calibration/error_bands.cpp src/analysis/calibration/fit_parameters.cpp
+  src/analysis/calibration/fit_rows.cpp src/analysis/calibration/fit_sample.cpp
+  src/analysis/calibration/fit_state.cpp src/analysis/calibration/fitter.cpp
+  src/analysis/calibration/folds.cpp src/analysis/calibration/optimizer.cpp
+  src/analysis/calibration/percentiles.cpp
+  src/analysis/capacity/capacity_search.cpp src/analysis/capacity/capacity_study.cpp
+  src/analysis/capacity/configuration_sim.cpp src/analysis/capacity/disagg_point_sim.cpp
+  src/analysis/explore/exploration.cpp src/analysis/explore/serve_exploration.cpp
+  src/analysis/measurements/alias_table.cpp src/analysis/measurements/collective_rows.cpp
+  src/analysis/measurements/measurement_cells.cpp src/analysis/measurements/measurement_csv.cpp
+  src/analysis/measurements/row_precision.cpp src/analysis/measurements/row_units.cpp
+  src/analysis/measurements/table_rows.cpp src/analysis/measurements/text_scan.cpp
+  src/analysis/requests/disagg_sim.cpp src/analysis/requests/metric_stats.cpp
+  src/analysis/requests/preemption_rule.cpp src/analysis/requests/random_stream.cpp
+  src/analysis/requests/replica.cpp src/analysis/requests/request_sim.cpp
+  src/analysis/requests/request_stream.cpp src/analysis/requests/sim_recorder.cpp
+  src/analysis/requests/slo_check.cpp src/analysis/requests/step_memo.cpp
+  src/analysis/requests/time_series.cpp
+  src/analysis/search/compare.cpp src/analysis/search/kendall.cpp
+  src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
+  src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_study.cpp
+  src/analysis/serving/serving_answer.cpp
+  src/analysis/validation/error_stats.cpp src/analysis/validation/load_rows.cpp
+  src/analysis/validation/row_plan.cpp src/analysis/validation/row_prediction.cpp
+  src/analysis/validation/serving_rows.cpp src/analysis/validation/simulated_rows.cpp
+  src/analysis/validation/validation.cpp
+  src/core/cancellation.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
+  src/core/statistics/pareto.cpp src/core/statistics/quantile_sketch.cpp
+  src/core/statistics/quantiles.cpp
+  src/core/text/csv.cpp src/core/text/diagnostic_limit.cpp src/core/text/input_file.cpp
+  src/core/text/inputs_read.cpp src/core/text/text_file.cpp src/core/text/yaml_bool.cpp
+  src/eval/batch_evaluator.cpp src/eval/context_watch.cpp src/eval/cost_objective.cpp
+  src/eval/engine_kv.cpp src/eval/evaluator.cpp src/eval/grid_space.cpp
+  src/eval/host_step_timer.cpp src/eval/plugin_check.cpp src/eval/serving_evaluator.cpp
+  src/eval/session.cpp src/eval/spec_files.cpp src/eval/study_check.cpp src/eval/work_size.cpp
+  src/host/guarded_plugins.cpp src/host/param_validation.cpp src/host/plugin_barrier.cpp
+  src/host/plugin_discovery.cpp src/host/plugin_kinds.cpp src/host/plugin_loader.cpp
+  src/host/plugin_registry.cpp src/host/returned_values.cpp
+  src/report/charts/capacity_charts.cpp src/report/charts/compare_charts.cpp
+  src/report/charts/explain_charts.cpp src/report/charts/explore_charts.cpp
+  src/report/charts/sensitivity_charts.cpp src/report/charts/simulation_charts.cpp
+  src/report/charts/validation_charts.cpp src/report/charts/vega_marks.cpp
+  src/report/charts/vega_specs.cpp
+  src/report/deploy/deploy_writer.cpp
+  src/report/html/answer_sentence.cpp src/report/html/html_report.cpp
+  src/report/html/web_assets.cpp
+  src/report/schema_docs/result_schema.cpp src/report/schema_docs/schema_listing.cpp
+  src/report/schema_docs/schema_markdown.cpp
+  src/report/study_text/calibration_report.cpp src/report/study_text/capacity_report.cpp
+  src/report/study_text/compare_report.cpp src/report/study_text/disagg_report.cpp
+  src/report/study_text/explain_report.cpp src/report/study_text/explore_report.cpp
+  src/report/study_text/framework_report.cpp src/report/study_text/search_report.cpp
+  src/report/study_text/sensitivity_report.cpp src/report/study_text/serve_explore_report.cpp
+  src/report/study_text/serve_report.cpp src/report/study_text/simulation_report.cpp
+  src/report/study_text/validation_report.cpp
+  src/report/text/band_text.cpp src/report/text/collective_explain.cpp
+  src/report/text/parallelism_label.cpp src/report/text/pareto_plot.cpp
+  src/report/text/request_timeline.cpp src/report/text/text_scatter.cpp
+  src/report/text/text_table.cpp
+  src/scenario/collectives_warnings.cpp src/scenario/data_roots.cpp
+  src/scenario/fields/field_access.cpp src/scenario/fields/field_reader.cpp
+  src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
+  src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
+  src/scenario/hf_config.cpp src/scenario/machine_file.cpp
+  src/scenario/readers/json_tree.cpp src/scenario/readers/schema_util.cpp
+  src/scenario/readers/yaml_document.cpp src/scenario/readers/yaml_quoted_scalar.cpp
+  src/scenario/readers/yaml_tree.cpp
+  src/scenario/scenario_loader.cpp
+  src/scenario/schemas/collectives_schema.cpp src/scenario/schemas/machine_schema.cpp
+  src/scenario/schemas/model_schema.cpp src/scenario/schemas/requests_schema.cpp
+  src/scenario/schemas/scenario_schema.cpp src/scenario/schemas/schema_keys.cpp
+  src/scenario/schemas/serving_schema.cpp src/scenario/schemas/slo_spec.cpp
+  src/scenario/serving_stacks/framework_launch.cpp
+  src/scenario/serving_stacks/framework_profile.cpp
+  src/scenario/serving_stacks/framework_restriction.cpp
+  src/scenario/sweeps/hardware_points.cpp src/scenario/sweeps/latency_choices.cpp
+  src/scenario/sweeps/overrides.cpp src/scenario/sweeps/plugin_axes.cpp
+  src/scenario/sweeps/sweep_size.cpp
+  src/scenario/trace_file.cpp
+  src/studies/documents/calibration_document.cpp src/studies/documents/capacity_document.cpp
+  src/studies/documents/collective_document.cpp src/studies/documents/compare_document.cpp
+  src/studies/documents/disagg_document.cpp src/studies/documents/explain_document.cpp
+  src/studies/documents/explain_parts.cpp src/studies/documents/explore_document.cpp
+  src/studies/documents/result_documents.cpp src/studies/documents/scope_documents.cpp
+  src/studies/documents/search_document.cpp src/studies/documents/sensitivity_document.cpp
+  src/studies/documents/serve_document.cpp src/studies/documents/simulation_document.cpp
+  src/studies/documents/validation_document.cpp
+  src/studies/entries/calibrate_entry.cpp src/studies/entries/compare_entry.cpp
+  src/studies/entries/evaluate_entry.cpp src/studies/entries/explain_entry.cpp
+  src/studies/entries/explore_entry.cpp src/studies/entries/plugins_entry.cpp
+  src/studies/entries/report_entry.cpp src/studies/entries/run_study.cpp
+  src/studies/entries/schema_entry.cpp src/studies/entries/sensitivity_entry.cpp
+  src/studies/entries/serve_entry.cpp src/studies/entries/validate_data_entry.cpp
+  src/studies/entries/validate_entry.cpp
+  src/studies/installation.cpp
+  src/studies/json/band_json.cpp src/studies/json/config_json.cpp src/studies/json/field_text.cpp
+  src/studies/json/framework_json.cpp src/studies/json/json_schema.cpp
+  src/studies/json/plugin_listing.cpp src/studies/json/points_json.cpp
+  src/studies/json/provenance.cpp src/studies/json/stage_breakdown.cpp
+  src/studies/objective_info.cpp src/studies/study_context.cpp src/studies/study_description.cpp
+  src/studies/work_plan.cpp
+)
