@@ -92,7 +92,7 @@ void BM_EvaluateMedian(benchmark::State& state, const char* scenario) {
 
 constexpr const char* kLlama = "scenarios/llama3.1-70b-decode-128k.yaml";  // the default scenario
 constexpr const char* kDeepSeek = "scenarios/deepseek-v3-decode-32k-h200.yaml";
-// Layer kinds (issue 43): sliding and full layers, 128 experts, one H100 (one configuration).
+// Layer kinds (physics.md §3): sliding and full layers, 128 experts, one H100 (one configuration).
 constexpr const char* kGptOss = "scenarios/gpt-oss-120b-decode-32k-h100.yaml";
 
 }  // namespace

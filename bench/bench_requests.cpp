@@ -1,12 +1,13 @@
-// The request simulator (framework/src/analysis/requests/, docs/physics.md §12.5) on issue 37's
+// The request simulator (framework/src/analysis/requests/, docs/physics.md §12.5) on its target
 // figure: 10,000 requests of Llama-3.1-70B 4K/1K on TP8 H100 (scenarios/llama3.1-70b-serve-4k1k-
 // h100.yaml, serving point B 64, budget 8K), one thread:
 //  BM_RequestSim/rate:R    Poisson arrivals at R requests/s (x 0.1: 0.5 and 2 requests/s are
 //                          light and busy loads; 5 overloads the replica); counters iterations,
 //                          shapes (distinct step shapes timed) and ns_per_iteration. Cold: each
 //                          run builds its own step memo, as a study's unit does.
-// And issue 38's: `tessera serve scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml` with the
-// analytical top 20 searched for their capacity (docs/physics.md §12.6), through the façade:
+// And the capacity search's (docs/performance.md "Capacity search"): `tessera serve
+// scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml` with the analytical top 20 searched for
+// their capacity (docs/physics.md §12.6), through the façade:
 //  BM_CapacitySearch/threads:T   the whole serve (study, best point simulated, 20 capacity
 //                          searches of 5,000+ measured requests a probe); counters probes,
 //                          requests (measured, all probes) and probes_per_finalist.

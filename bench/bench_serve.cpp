@@ -12,7 +12,7 @@
 //  BM_Disagg/<scenario>              the disaggregated study alone (analysis/serving/disagg_study.hpp:
 //                                    pools, Pareto filter, pairing; x, y <= 8) on the Llama-3.1-70B
 //                                    (<= 64 H100) and DeepSeek-V3 (<= 128 H200) disaggregated
-//                                    scenarios; counters pairs and within_slo. Issue 15's target
+//                                    scenarios; counters pairs and within_slo. The target
 //                                    is <= 2 s for the Llama one (docs/performance.md).
 #include <benchmark/benchmark.h>
 

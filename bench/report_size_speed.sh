@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTML report's size and speed (issue #17 Deliver 5; `make bench`; docs/performance.md
+# The HTML report's size and speed (`make bench`; docs/performance.md
 # "HTML reports: size and speed"). Targets:
 #   - a report of a 10^6-configuration sweep (bench/scenarios/sweep-1m.yaml: 1 044 522 valid
 #     configurations, exhaustive) is under 20 MB and renders in under 3 s: navigation start to

@@ -1,4 +1,4 @@
-# Unity sources that a compiler cache can share between clones (issue 48; docs/testing.md
+# Unity sources that a compiler cache can share between clones (docs/testing.md
 # "Build time"). CMake's own UNITY_BUILD writes `#include "/absolute/path/x.cpp"`, so the same
 # commit compiles to different cache entries in every checkout; these generated sources include
 # their files by a path relative to themselves, and the build folder sits inside the checkout.

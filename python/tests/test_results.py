@@ -118,7 +118,7 @@ def test_frames_need_pandas_only_for_to_pandas(small):
 
 
 def test_disaggregated_result_typed():
-    # Issue 30: the disaggregated pairing is typed like every other result (it was a dict).
+    # The disaggregated pairing is typed like every other result (it was a dict).
     s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100-disagg.yaml")
     r = s.serve(threads=2)
     d = r.disaggregated
@@ -146,7 +146,7 @@ def test_disaggregated_result_typed():
 
 
 def test_unknown_table_names_the_tables(small):
-    # Issue 30: to_records / to_pandas on an unknown table is a ValueError naming the tables,
+    # to_records / to_pandas on an unknown table is a ValueError naming the tables,
     # never a bare KeyError.
     r = tessera.Scenario.load(small).run(threads=2)
     with pytest.raises(ValueError, match=r"RunResult.to_records: unknown table 'pareto'; tables: top, frontier, best"):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Mapped share of the public latency and serving rows, and the unmapped rows counted by reason
-(issue #34; docs/accuracy.md "Mapped share").
+(docs/accuracy.md "Mapped share").
 
 Usage: scripts/data/mapped_share.py [--tessera build/bin/tessera] FILE.csv...
 

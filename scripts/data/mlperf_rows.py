@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Rows of data/measurements-serving.csv read from MLPerf Inference result logs (issue #34).
+"""Rows of data/measurements-serving.csv read from MLPerf Inference result logs (data/README.md
+"measurements-serving.csv").
 
 Reads a local git mirror of github.com/mlcommons/inference_results_v4.1 at one commit and prints
 CSV rows (the columns of data/measurements.csv) for the Llama-2-70B and Mixtral-8x7B closed

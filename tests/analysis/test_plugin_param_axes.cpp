@@ -1,4 +1,4 @@
-// Scenario plugins' parameters as hardware axes (issue #13 Deliver 2): sweep.hardware and
+// Scenario plugins' parameters as hardware axes (docs/scenario-format.md): sweep.hardware and
 // sensitivity --hardware accept plugins.latency.<name>.<param> (and plugins.memory.<param>, ...),
 // each point re-creating the plugin with the value, typed and ranged by the plugin's schema.
 #include <catch2/catch.hpp>

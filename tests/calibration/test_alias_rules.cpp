@@ -110,7 +110,7 @@ TEST_CASE("alias rules: no rule of data/aliases.yaml is shadowed", "[validate-da
       CHECK(false);
     }
   }
-  // The precedence cases issue #16 names, on the shipped table.
+  // The precedence cases docs/accuracy.md "How a row is mapped" names, on the shipped table.
   CHECK(target(a.hardware, "GB200 NVL72") == "gb200-nvl72");
   CHECK(target(a.hardware, "GB200 185GB (Azure ND GB200 v6, Blackwell)") == "gb200-nvl72");
   CHECK(target(a.hardware, "B200 SXM 180GB (1000W TGP, single GPU, 'preview' availability)") == "dgx-b200");

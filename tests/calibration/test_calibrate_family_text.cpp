@@ -1,5 +1,5 @@
 // A machine family name is text from a file, and `tessera calibrate` writes it into its YAML
-// block (--out) and band file (--bands) (issue 31: `=1+1` became a spreadsheet formula, a newline
+// block (--out) and band file (--bands) (once `=1+1` became a spreadsheet formula, a newline
 // injected a YAML key): a name outside the family character set is refused where it is read,
 // and the writers quote (YAML, RFC 4180) and neutralise formula cells whatever they are given.
 #include <yaml-cpp/yaml.h>

@@ -1,8 +1,8 @@
-// The limits that bound a calibration's work (issue 31). A fit over more distinct predictions than
-// calibrate.fit_predictions runs on a sample: every (source, profile) group keeps an equal share
-// of the limit, a group smaller than its share keeps all its predictions, the picks are spread
-// over the group and the same rows give the same sample; the calibration says so and still scores
-// every row. More held-out folds than calibrate.folds are refused before any fit.
+// The limits that bound a calibration's work (docs/limits.md "Work"). A fit over more distinct
+// predictions than calibrate.fit_predictions runs on a sample: every (source, profile) group keeps
+// an equal share of the limit, a group smaller than its share keeps all its predictions, the picks
+// are spread over the group and the same rows give the same sample; the calibration says so and
+// still scores every row. More held-out folds than calibrate.folds are refused before any fit.
 #include <catch2/catch.hpp>
 #include <map>
 #include <memory>

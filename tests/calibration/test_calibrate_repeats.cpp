@@ -1,6 +1,6 @@
-// `tessera calibrate` on a CSV that repeats rows (issue 31): rows whose cells differ only in id,
-// source and value share one prepared prediction, the fit's data term over them equals the
-// row-by-row sum (values spread across the Huber loss's quadratic and linear parts, after the
+// `tessera calibrate` on a CSV that repeats rows (docs/limits.md "Work"): rows whose cells differ
+// only in id, source and value share one prepared prediction, the fit's data term over them equals
+// the row-by-row sum (values spread across the Huber loss's quadratic and linear parts, after the
 // state moves and when it moves back), and the files the rows were read through are handed to
 // the caller before any fit.
 #include <catch2/catch.hpp>

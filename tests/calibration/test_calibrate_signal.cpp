@@ -1,4 +1,4 @@
-// A real SIGTERM sent to `tessera calibrate` on a big CSV (issue 31: it ran on, ignoring the
+// A real SIGTERM sent to `tessera calibrate` on a big CSV (it once ran on, ignoring the
 // signal): exit 143 with the interruption line and no output left, whether the signal comes
 // while the file is read or during a held-out fold's fit. The CSV (about 7 MB, 10350 rows) is
 // made here from data/measurements.csv, each row repeated with its own id.

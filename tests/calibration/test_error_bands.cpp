@@ -1,4 +1,4 @@
-// Error bands (issue #16 Deliver 5, docs/accuracy.md "Error bands"): the band arithmetic on hand
+// Error bands (docs/accuracy.md "Error bands"): the band arithmetic on hand
 // values, the lookup's fallbacks (framework row -> the family's `*` row -> uncalibrated; measured
 // -> calibrated's rows), bound models, the band file's errors, the JSON fields, and the realistic
 // default latency model.

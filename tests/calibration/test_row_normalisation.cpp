@@ -1,4 +1,4 @@
-// Rows mapped by what they are (issue #34 part 2, docs/accuracy.md "How a row is mapped"): one
+// Rows mapped by what they are (docs/accuracy.md "How a row is mapped"): one
 // case per normalisation rule — precision words inside qualifiers, unit synonyms, metric
 // synonyms, key=value in the notes, shape-identical model variants — and the alias precedence
 // that picks the serving framework over the runtime under it, over every compound software string

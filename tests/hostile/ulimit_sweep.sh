@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The ulimit sweep (acceptance of issue #10): every hostile-case input (tests/bad-inputs/, its
-# data/ and fixtures/ included) and every file of tests/fuzz/corpus/*/ goes through
-# `tessera validate FILE`, `tessera run FILE` and `tessera explain FILE --config tp=1` under
+# The ulimit sweep (the hostile-input acceptance; docs/limits.md): every hostile-case input
+# (tests/bad-inputs/, its data/ and fixtures/ included) and every file of tests/fuzz/corpus/*/ goes
+# through `tessera validate FILE`, `tessera run FILE` and `tessera explain FILE --config tp=1` under
 # `ulimit -v` (2000000 KiB by default) with a per-run timeout. The rule: each run works or exits 2
 # naming the limit. A run FAILS when it
 #   - is ended by a signal (crash), or runs past the timeout (hung),

@@ -1,4 +1,4 @@
-// The shipped model library: parameter counts against published figures (issue 5), and each
+// The shipped model library: parameter counts against published figures, and each
 // Hugging Face config.json fixture read into exactly the model of its YAML file.
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 30: a build tree copied elsewhere runs without the source tree it was built from.
+# A build tree copied elsewhere runs without the source tree it was built from.
 #   relocated_build_test.sh BUILD_DIR SOURCE_DIR [check-paths|sanitized]
 # Copies the build's programs and what they read (bin/tessera, lib/ with the plugins,
 # share/tessera: the staged models, machines, scenarios, data and chart libraries) to WORK_DIR,

@@ -1,4 +1,4 @@
-// Outputs that would destroy inputs or each other (issue 31; docs/limits.md "Outputs"): an
+// Outputs that would destroy inputs or each other (docs/limits.md "Outputs"): an
 // output naming one of the command's inputs (the scenario, through any spelling or link), an
 // output inside the --deploy folder, and a symbolic link planted in a --vega folder. Each is
 // checked end to end through `tessera`, the inputs compared byte for byte afterwards.

@@ -1,4 +1,4 @@
-// The memo of collective_cost() (framework/src/physics/collective_memo.hpp, issue 32 part 5):
+// The memo of collective_cost() (framework/src/physics/collective_memo.hpp):
 // inside a scope, a collective priced again gives the fresh answer bit for bit, on the scope's
 // machine only; a new owner or a clear() forgets; outside any scope nothing is remembered.
 #include <catch2/catch.hpp>

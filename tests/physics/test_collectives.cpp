@@ -1,4 +1,4 @@
-// Collective algorithms (docs/physics.md §5, issue 11): hand-computed times of every algorithm
+// Collective algorithms (docs/physics.md §5): hand-computed times of every algorithm
 // and protocol at 16 KiB, 1 MiB and 256 MiB on a switch (DGX H100 node), a full mesh (MI300X
 // node), a ring (cube-sip's sip) and a torus (TPU v4 cube), the algorithm collective_cost()
 // names, the reported time = the minimum of collective_candidates(); hierarchical = flat on
@@ -432,7 +432,7 @@ TEST_CASE("collectives: flat ring and tree across two levels by hand", "[collect
   CHECK(collective_cost(coll(CommKind::all_reduce, 16, M, l), m).seconds == cs.min());
 }
 
-// The 70B case of issue 32: a 16-rank all-reduce of 16 kB across two DGX H100 nodes. NCCL's
+// The 70B two-node case: a 16-rank all-reduce of 16 kB across two DGX H100 nodes. NCCL's
 // own model (v2.30.7) picks the tree with LL: 6.8 + 2 (7 x 0.6 + 1 x 8.6) = 32.4 us + M /
 // (0.5 x 370.8e9 x 0.92 / 3.8): tuning.cc's constants but the NET hop, 8.6 us as InfiniBand
 // H100 nodes measure it (machines/dgx-h100.yaml; nccl-tests #309 timed this very call at
@@ -844,7 +844,7 @@ TEST_CASE("collectives: no applicable algorithm is never free", "[collectives]")
   CHECK(collective_cost(coll(CommKind::all_to_all, 16, 1 * MiB, two), x).seconds > 0);
 }
 
-// ---- issue 44 fabrics: NeuronLink torus and ring (machines/trn2.yaml) ----------------------
+// ---- newer fabrics: NeuronLink torus and ring (machines/trn2.yaml) ------------------------------
 // Trn2 instance: 4x4 torus, link_bw 512 GB/s over 4 links of b = 128 GB/s; 16 chips span both
 // dimensions (2 paths each): ring bw 2 x 2 x 128 = 512 GB/s; steps (4-1) + (4-1) = 6 per pass
 // (neuronlink rings go dimension by dimension, as ici); all-to-all: the cut across a dimension,
@@ -894,7 +894,7 @@ TEST_CASE("collectives: Trn2 NeuronLink torus hand-computed with dimension-by-di
             (8.4 + 3 * 3.4) * us + 0.75 * MiB / (128e9 * 0.8)));
 }
 
-// ---- issue 44 fabrics: Gaudi 3 RoCE (machines/gaudi3.yaml) ---------------------------------
+// ---- newer fabrics: Gaudi 3 RoCE (machines/gaudi3.yaml) -----------------------------------------
 // Node: 8 cards all-to-all over 21 x 200 GbE, link_bw 525 GB/s = 7 x b, b = 75 GB/s: ring bw
 // 525 GB/s (the mesh's 7 links at once), 7 steps. Fabric roce: NCCL NET rows (ring hop {2.7, 4.0,
 // 14.0} us, tree hop {5.0, 8.5, 28} us, tree LL128 x 120/128), link_efficiency 1, tree depth
@@ -934,7 +934,7 @@ TEST_CASE("collectives: Gaudi 3 RoCE mesh hand-computed and hierarchical across 
   CHECK(collective_cost(coll(CommKind::all_reduce, 16, 16 * MiB, two), m).seconds == x.min());
 }
 
-// ---- issue 44: MI355X xGMI mesh on the fabric defaults (machines/mi355x.yaml) --------------
+// ---- newer machines: MI355X xGMI mesh on the fabric defaults (machines/mi355x.yaml) -------------
 // 7 links x 76.8 GB/s = 537.6 GB/s per direction; xgmi defaults: RCCL gfx942 rows (ring LL base
 // 12, hop 0.8 us; Simple 17, 3.6 us), link_efficiency 0.75, one_shot 5.4 us x 0.85, two_shot
 // 11 us x 0.72 (of nominal), LL128 off.
@@ -957,7 +957,7 @@ TEST_CASE("collectives: MI355X mesh all-reduce hand-computed on the xgmi default
   CHECK(s.seconds == Approx(5.4e-6 + 7 * 16384 / (A * 0.85)));
 }
 
-// ---- issue 44: TPU v6e pod against Google's published pod figures (machines/tpu-v6e.yaml) ---
+// ---- newer machines: TPU v6e pod against Google's published pod figures (machines/tpu-v6e.yaml)
 // docs.cloud.google.com/tpu/docs/v6e: 256 chips, 2D torus, 800 GBps bidirectional ICI per chip
 // over 4 ports; "All-reduce bandwidth per Pod 102.4 TB/s", "Bisection bandwidth per Pod 3.2 TB/s".
 // The level's closed forms: whole-pod ring bandwidth 400 GB/s per chip x 256 chips = 102.4 TB/s;

@@ -1,7 +1,8 @@
-// The evaluation context and the query (issue 28): a serving question is a Workload handed beside
-// the evaluator's one EvalContext — never a copy of the context with its workload rewritten. Every
-// call into a latency or memory plugin while the host's StepTimer answers a serving plugin is
-// handed the same context object, with the step's own workload.
+// The evaluation context and the query (docs/architecture.md "The context and the query"): a
+// serving question is a Workload handed beside the evaluator's one EvalContext — never a copy of
+// the context with its workload rewritten. Every call into a latency or memory plugin while the
+// host's StepTimer answers a serving plugin is handed the same context object, with the step's own
+// workload.
 #include <catch2/catch.hpp>
 
 #include <cstring>

@@ -1,5 +1,5 @@
-// Experts sliced over more PEs than the expert-parallel group (ep < f; issue 32): the PEs that
-// share one expert sum their partial outputs (an all-reduce over f / ep PEs on the link of
+// Experts sliced over more PEs than the expert-parallel group (ep < f; docs/physics.md §4): the PEs
+// that share one expert sum their partial outputs (an all-reduce over f / ep PEs on the link of
 // expert_sharers()), beside the EP all-to-alls; with ep = f nothing is added. Mixtral-8x7B on
 // the fixture DGX-H100 (node 8 x 450 GB/s, 3 us; cluster 50 GB/s, 8 us, uplink 400 GB/s), decode
 // at batch 8, attention DP 2 (ffn_shard_scope TP+CP+DP): f = tp x dp = 16.

@@ -1,4 +1,4 @@
-// Golden tests of the reference physics (issue 3, Acceptance): configurations whose expected
+// Golden tests of the reference physics (acceptance tests): configurations whose expected
 // numbers are derived BY HAND below, step by step, from docs/specification.md §3 and
 // docs/physics.md — never from the code. python3 was used as a calculator only. Agreement to
 // 0.1 % (Approx(x).epsilon(1e-3)).

@@ -1,5 +1,5 @@
 // Properties of the reference physics over thousands of random valid configurations
-// (issue 3, Acceptance), per model family — dense GQA, dense MHA with a plain FFN, MoE, MLA —
+// (acceptance tests), per model family — dense GQA, dense MHA with a plain FFN, MoE, MLA —
 // in decode and in chunked prefill, on the DGX-H100 and the cube-sip machines:
 //   (i)   flops_all_pes - redundant_flops == dp x the step's model FLOPs computed here from
 //         the model's dimensions (to 1e-9), and redundant_flops == 0 exactly when nothing is

@@ -1,4 +1,4 @@
-# Issue 13's acceptance for machine blocks (cmake -P script, run by CTest):
+# The acceptance test for machine blocks (cmake -P script, run by CTest):
 #   1. install the main build into a temporary prefix and build tests/plugins/out_of_tree_blocks
 #      (latency/cache_tier, two machine-block parameters) against that prefix only;
 #   2. `compare` runs it beside `calibrated` on a copy of machines/dgx-h100.yaml that carries its

@@ -1,4 +1,4 @@
-# Issue 14's acceptance for the serving kind (cmake -P script, run by CTest):
+# The serving kind's acceptance test (cmake -P script, run by CTest):
 #   1. install the main build into a temporary prefix and build docs/examples/serving-plugin
 #      (serving/decode_only, the guide's worked example) against that prefix only;
 #   2. the unchanged host lists it (`tessera plugins --plugin-path`), with its parameter;

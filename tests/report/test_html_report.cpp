@@ -146,7 +146,7 @@ TEST_CASE("html report of a band with fields missing or mistyped draws its line 
   CHECK(h.find("0 rows held out, 2 sources") != std::string::npos);
 }
 
-// Issue 30: every report opens with a sentence stating the answer, right under its title.
+// Every report opens with a sentence stating the answer, right under its title.
 // Quantities in the sentence: seconds as s/ms/µs, base units (B/s, FLOP/s, B) with the SI prefix
 // core/sdk/units.hpp picks, 3 significant digits, other units as they are.
 TEST_CASE("html report answer quantities in human units") {

@@ -1,4 +1,4 @@
-// Provenance in every saved result (issue 30, docs/report.md "Provenance"): the SHA-256 the
+// Provenance in every saved result (docs/report.md "Provenance"): the SHA-256 the
 // digests use (FIPS 180-4 vectors, sha256sum), the `provenance` member of a study's --json
 // (each loaded plugin's id, version, path and digest; Tessera's version, commit and build type),
 // the HTML header's rows, calibrate --bands' comment lines, and a result saved before provenance

@@ -120,7 +120,7 @@ TEST_CASE("explore draws the grid as heat maps the latency cost frontier and the
   CHECK(layers[2].at("data").at("values")[0].at("cost_USD") == 100);
 }
 
-// Issue 30: panels (values of the third and later axes) in the order of their values, not of
+// Panels (values of the third and later axes) in the order of their values, not of
 // their labels: 300 GB/s, 600 GB/s, 1.2 TB/s (lexically 1.2 TB/s would come first).
 TEST_CASE("explore orders the hardware panels by value") {
   json r = json::parse(R"({"scenario":"s","axes":[

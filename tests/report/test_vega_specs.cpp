@@ -70,7 +70,7 @@ TEST_CASE("run scatter has every point then the frontier and offers every object
   CHECK(params[2].at("name") == "colour_knob");
 }
 
-// Issue 30: the axes are titled with the chosen objective's metric and unit, never "the
+// The axes are titled with the chosen objective's metric and unit, never "the
 // objective chosen below": the channel names the first choice, the axis title follows the
 // select (a signal over every objective).
 TEST_CASE("run scatter axes are titled with the objective's metric and unit") {

@@ -1,7 +1,7 @@
 // A configuration simulated through the host (analysis/capacity/configuration_sim.hpp) on
-// Llama-3.1-70B 4K/1K, TP8 H100: at low load a TTFT is the prefill time; saturated by a closed
-// loop at the serving point's batch, the throughput is the steady-state `aggregated` figure
-// within 5 % (issue 37 part 5); the replica KV comes from the memory plugin or the engine rule.
+// Llama-3.1-70B 4K/1K, TP8 H100: at low load a TTFT is the prefill time; saturated by a closed loop
+// at the serving point's batch, the throughput is the steady-state `aggregated` figure within 5 %
+// (docs/physics.md §12.5); the replica KV comes from the memory plugin or the engine rule.
 #include <catch2/catch.hpp>
 
 #include "analysis/capacity/configuration_sim.hpp"

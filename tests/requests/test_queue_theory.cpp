@@ -1,5 +1,5 @@
-// The simulator against queueing theory (issue 37 part 5): one slot, deterministic service and
-// Poisson arrivals is an M/D/1 queue, whose mean wait is Pollaczek-Khinchine's
+// The simulator against queueing theory (docs/physics.md §12.5): one slot, deterministic service
+// and Poisson arrivals is an M/D/1 queue, whose mean wait is Pollaczek-Khinchine's
 // W_q = ρ S / (2 (1 − ρ)) (Kleinrock, "Queueing Systems" vol. 1, §5.7). Five fixed seeds at
 // utilisation 0.5 and 0.8: the simulated mean queueing delay is within its 99 % batch-means
 // interval of the formula, and within 2 % at 0.5. At low load the TTFT is the prefill time.

@@ -1,4 +1,4 @@
-// Percentile SLOs (issue 37 part 4): `serving.slo` read as means or statistics
+// Percentile SLOs (docs/physics.md §12.5): `serving.slo` read as means or statistics
 // (scenario/schemas/slo_spec.hpp), each target checked against the statistic it binds in a simulation
 // (analysis/requests/slo_check.hpp), goodput's per-request bounds, and bad statistics refused
 // where they are written.

@@ -1,4 +1,4 @@
-// Memoized iteration times against exact ones on the host's StepTimer (issue 37 part 2: within
+// Memoized iteration times against exact ones on the host's StepTimer (the target: within
 // 0.5 %): Llama-3.1-70B on TP8 H100, every iteration shape of a 4K/1K-like stream.
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,7 +1,8 @@
-// What practitioners run, against what Tessera recommends (issue 32, part 4): the shipped
-// scenarios with their sweeps exactly as shipped, under the scenario's own (default) latency
-// model, calibrated. Where model and practice still disagree the case is tagged [!shouldfail]
-// and says why: it fails the suite the day the model agrees, so the tag is removed then.
+// What practitioners run, against what Tessera recommends (docs/accuracy.md "Recommendations
+// against practice"): the shipped scenarios with their sweeps exactly as shipped, under the
+// scenario's own (default) latency model, calibrated. Where model and practice still disagree the
+// case is tagged [!shouldfail] and says why: it fails the suite the day the model agrees, so the
+// tag is removed then.
 #include <catch2/catch.hpp>
 
 #include "search_fixture.hpp"
@@ -47,12 +48,12 @@ TEST_CASE("practice: Llama-3.1-8B throughput on 8 H100 runs TP=1 or TP=2 replica
 
 TEST_CASE("practice: Mixtral-8x7B decode at batch 8 uses at most 8 GPUs",
           "[recommend][practice][!shouldfail]") {
-  // Not yet: the model picks CP=4 x TP=8 on 32 GPUs over 4 nodes (7.3 ms against 8.9 ms for
-  // TP=8): a quarter of the 32K-token KV and of the expert weights per GPU outweighs the CP
-  // ring's three cross-node messages (8.3 us each) and the 32-rank all-reduce of the MoE
-  // output (51 us) per layer. (Before issue 32's expert-sharers all-reduce it was 64 GPUs.)
-  // Practice runs it on one node; the remaining gap is the cost of cross-node decode steps
-  // that public rows do not yet pin (docs/accuracy.md "Recommendations against practice").
+  // Not yet: the model picks CP=4 x TP=8 on 32 GPUs over 4 nodes (7.3 ms against 8.9 ms for TP=8):
+  // a quarter of the 32K-token KV and of the expert weights per GPU outweighs the CP ring's three
+  // cross-node messages (8.3 us each) and the 32-rank all-reduce of the MoE output (51 us) per
+  // layer. (Before the expert-sharers all-reduce, docs/physics.md §4, it was 64 GPUs.) Practice
+  // runs it on one node; the remaining gap is the cost of cross-node decode steps that public rows
+  // do not yet pin (docs/accuracy.md "Recommendations against practice").
   const ConfigRecord b = best_of("mixtral-8x7b-decode-32k-h100.yaml", 9216, 1756, {"workload.batch=8"});
   CHECK(b.pes <= 8);
 }

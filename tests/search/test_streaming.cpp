@@ -1,8 +1,8 @@
-// The compact grid and the streaming driver (issue 7): GridSpace lists exactly what a plain
-// enumeration of the grid lists; a search that keeps no per-config records finds the same
-// best, Pareto frontier and top N as one that keeps them all and ranks them afterwards, for
-// every thread count and batch size; --csv's stream sees every configuration once; evaluating
-// a configuration allocates nothing.
+// The compact grid and the streaming driver (docs/performance.md "What changed, and why"):
+// GridSpace lists exactly what a plain enumeration of the grid lists; a search that keeps no
+// per-config records finds the same best, Pareto frontier and top N as one that keeps them all and
+// ranks them afterwards, for every thread count and batch size; --csv's stream sees every
+// configuration once; evaluating a configuration allocates nothing.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -78,7 +78,7 @@ TEST_CASE("check_work refuses above max_configs with the limit's name and flag",
   set_limits(saved);
 }
 
-// Issue 30: the size line and max_configs count configurations (valid canonical ones), not
+// The size line and max_configs count configurations (valid canonical ones), not
 // grid points; the count walks validity only (GridSpace::count_valid).
 TEST_CASE("count_valid equals the grid's valid count on every shipped scenario", "[work]") {
   for (const auto& f : scenario_files()) {

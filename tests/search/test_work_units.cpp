@@ -1,4 +1,4 @@
-// Studies as plan -> work units -> merge (issue 28, docs/architecture.md "Studies: plan, work
+// Studies as plan -> work units -> merge (docs/architecture.md "Studies: plan, work
 // units, merge"): the executor merges in plan order whatever order the units finish in and
 // reports the lowest failing unit; a separable search gives the same result (counts, records,
 // best, top N, frontier, sampled points, the --csv stream) for every unit size, thread count and

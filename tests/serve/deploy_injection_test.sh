@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `serve --deploy` with hostile names (issue 31; docs/limits.md "Outputs": values in launch
+# `serve --deploy` with hostile names (docs/limits.md "Outputs": values in launch
 # scripts). A model whose name and hf_id hold single quotes, `$(...)`, backquotes, `;` and a
 # newline, in a scenario whose name holds a newline followed by a command, deployed for each
 # framework of data/frameworks.yaml; then every written script is run by sh with stub

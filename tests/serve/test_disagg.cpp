@@ -340,7 +340,7 @@ TEST_CASE("disaggregated pairing: Pareto-filtered equals brute force on a small 
   }
   CHECK(study.result.best->ttft_s <= 1.0);
   CHECK(study.result.best->tpot_s <= 0.050);
-  // The best is a frontier point (issue 30): the frontier's point of most tokens/s/PE.
+  // The best is a frontier point: the frontier's point of most tokens/s/PE.
   bool on_frontier = false;
   for (const DisaggPair& f : study.result.frontier)
     on_frontier = on_frontier || (f.tokens_per_s_per_pe == study.result.best->tokens_per_s_per_pe &&

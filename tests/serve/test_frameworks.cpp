@@ -317,7 +317,7 @@ TEST_CASE("frameworks: words a data file writes unquoted into launch scripts mus
   CHECK_THAT(error_with("literal: \"{backend: DEFAULT}\"", "literal: \"{backend: DEFAULT}\\nx: 1\""),
              Catch::Contains(".literal: expected one line of printable text"));
   CHECK(error_with("command: vllm serve {model}", "command: vllm serve {model}").empty());
-  // The KV knobs' defaults are checked as a scenario's engine: block is (issue 35).
+  // The KV knobs' defaults are checked as a scenario's engine: block is (docs/physics.md §10.1).
   CHECK_THAT(error_with("gpu_memory_utilization: {value: 0.9,", "gpu_memory_utilization: {value: 7,"),
              Catch::Contains("gpu_memory_utilization.value: expected a memory fraction in (0, 1]"));
   CHECK_THAT(error_with("gpu_memory_utilization: {value: 0.9,", "gpu_memory_utilization: {value: auto,"),

@@ -277,7 +277,7 @@ TEST_CASE("serve study: serving points are batch major and an empty list is its 
   CHECK(p[5].token_budget == 8192);
 }
 
-// Issue 28: a serving point is a question asked of the session's one context: the context object
+// A serving point is a question asked of the session's one context: the context object
 // the evaluator holds is the same, byte for byte, after points of every kind (decode steps, the
 // prefill, the peak memory), and the session's workload is still the scenario's.
 TEST_CASE("serve study: evaluating points leaves the session's context and workload as they were") {

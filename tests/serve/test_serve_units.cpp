@@ -1,6 +1,6 @@
-// The serving study as plan -> work units -> merge (issue 28): the shipped serving scenarios give
-// the same counts, best, top N, frontier, closest miss, sampled points and --csv rows for every
-// unit size, thread count and executor.
+// The serving study as plan -> work units -> merge (docs/architecture.md "Studies: plan, work
+// units, merge"): the shipped serving scenarios give the same counts, best, top N, frontier,
+// closest miss, sampled points and --csv rows for every unit size, thread count and executor.
 #include <catch2/catch.hpp>
 
 #include "analysis/explore/serve_exploration.hpp"

@@ -1,14 +1,14 @@
-// Step costs that behave (issue 33, part 4, in part): for every latency model and every shipped
-// machine, on a dense and an MoE model, through the host's StepTimer (what the serving models
-// time): a prefill chunk's time is non-decreasing in its tokens and in its prefix and never
-// above the whole prefill of prefix + tokens; a decode step is non-decreasing in batch and in
-// context.
+// Step costs that behave (in part: what is left open is listed below): for every latency model and
+// every shipped machine, on a dense and an MoE model, through the host's StepTimer (what the
+// serving models time): a prefill chunk's time is non-decreasing in its tokens and in its prefix
+// and never above the whole prefill of prefix + tokens; a decode step is non-decreasing in batch
+// and in context.
 //
-// Known and left out (issue 33 stays open for them):
+// Known and left out (still open; docs/accuracy.md "Known limits"):
 // - `calibrated` times one new token after a prefix with its decode-attention efficiency and two
 //   or more with its prefill attention, so a 1-token chunk costs up to ~1.5 % more than a 2-token
 //   one on the dense model: chunk monotonicity in tokens is checked from 2 tokens on (pricing
-//   q > 1 new tokens per sequence as decode attention is issue 33's);
+//   q > 1 new tokens per sequence as decode attention is left open);
 // - `measured` times a shape inside one of its tables with the measured kernel and a shape
 //   outside with calibrated's, and the two disagree by a few percent, so its prefill chunks are
 //   not checked (its decode steps are: tables are monotone in their sizes, kernel_table.hpp).

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The study facade's refactor check (issue 28): every command's `--json`, byte for byte.
+"""The study facade's refactor check (docs/architecture.md "Studies: plan, work units,
+merge"): every command's `--json`, byte for byte.
 
   capture: json_identity.py capture TESSERA REPO DIR
       runs every study of every shipped scenario (the list of tests/golden/results/

@@ -1,4 +1,4 @@
-// Answers without padding or contradiction (issue 30), end to end on shipped scenarios:
+// Answers without padding or contradiction, end to end on shipped scenarios:
 // - the printed best line is `explain --config` syntax: the configuration after `best       `
 //   in the output of `run` and `serve`, pasted as it is into `explain --config`, exits 0 and
 //   explains that configuration (its canonical form, the line `explain` prints);
@@ -66,8 +66,9 @@ TEST_CASE("run's printed best line pastes into explain --config") {
 }
 
 TEST_CASE("explain names the terms of the cross-node all-reduce that decides the 70B case") {
-  // Issue 32: CP2 x TP8 across two DGX H100 nodes loses to TP8 by its 16-rank all-reduce, whose
-  // time explain breaks into NCCL's tree terms with the measured InfiniBand hop.
+  // The 70B two-node case (docs/physics.md §5 "Across nodes"): CP2 x TP8 across two DGX H100 nodes
+  // loses to TP8 by its 16-rank all-reduce, whose time explain breaks into NCCL's tree terms with
+  // the measured InfiniBand hop.
   const std::string path = answers_scenario("llama3.1-70b-decode-4k-h100.yaml");
   const Ran e =
       answers_explain(path, "cp=2,tp=8,ffn_shard_scope=TP+CP,cp_placement=node,cp_ring_variant=qoml");

@@ -1,4 +1,4 @@
-// Text from files and the command line reaches a terminal escaped (issue 31; docs/limits.md
+// Text from files and the command line reaches a terminal escaped (docs/limits.md
 // "Safe diagnostics" and "Outputs"): ESC, CR, NUL and other control bytes are never printed raw
 // by any command's normal output, a name's newline cannot start a line of its own (validate's
 // `FILE: ok` line, a table's cells, the scenario line), names with control characters are

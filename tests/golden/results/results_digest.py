@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Results digest (issue 12 acceptance: the refactor changes no result).
+"""Results digest (the schema and layering refactor's acceptance: it changes no result).
 
   capture: results_digest.py capture TESSERA REPO DIGEST
       runs every study of every shipped scenario and writes DIGEST (gzip text; zcat to read it):
@@ -116,9 +116,9 @@ def studies(tessera, repo):
     for name in sorted(f[:-5] for f in os.listdir(sdir) if f.endswith(".yaml")):
         path = os.path.join(sdir, name + ".yaml")
         if is_serve_scenario(path):
-            # A serving scenario (issue 14) has one study, `tessera serve`; the step commands
+            # A serving scenario has one study, `tessera serve`; the step commands
             # refuse it. Its values are new (accepted by `check` as new output).
-            # One with sweep.hardware (issue 15) is explore's: the serving study at every point.
+            # One with sweep.hardware is explore's: the serving study at every point.
             if has_hardware_sweep(path):
                 yield name + " explore", [tessera, "explore", path, "-q", "--json", "-"]
             else:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Legacy-ring golden runs (issue 11 acceptance: with `collectives: {algorithm: ring}` on every
-level, every number equals the parent commit's, bit for bit).
+"""Legacy-ring golden runs (the collective algorithms' acceptance: with
+`collectives: {algorithm: ring}` on every level, every number equals the parent commit's, bit for
+bit).
 
   capture: ring_golden.py capture TESSERA REPO OUTDIR [--ring]
       runs `tessera run --json` and `tessera explain --json` (best configuration) of every
@@ -12,7 +13,8 @@ level, every number equals the parent commit's, bit for bit).
       the golden files with the new output: equal floats bit for bit (JSON round-trip repr),
       keys only in the new output ignored (new fields: the algorithm, ...), keys missing from
       it an error.
-The golden files were captured from commit e075809 (the parent of issue 11's first commit).
+The golden files were captured from commit e075809 (the parent of the collective algorithms'
+first commit).
 """
 import json
 import os
@@ -37,9 +39,9 @@ SCENARIOS = [
     "qwen3-235b-prefill-16k-b200",
 ]
 
-# Scenarios whose search is two_stage: its exactness fix (issue 11, deliverable 7) changes which
-# configurations it evaluates, on purpose and not through the collectives; their golden runs
-# use the exhaustive search, with which the parent and this tree evaluate the same grid.
+# Scenarios whose search is two_stage: its exactness fix (made with the collective algorithms)
+# changes which configurations it evaluates, on purpose and not through the collectives; their
+# golden runs use the exhaustive search, with which the parent and this tree evaluate the same grid.
 SEARCH_EXHAUSTIVE = {"llama3.1-70b-hbm-vs-links-explore", "llama3.1-70b-throughput-h100"}
 
 # Keys of `explain`'s configuration string, in the order the JSON best object names them.

@@ -1,4 +1,4 @@
-// serving/static = `tessera run` (issue 14, Deliver 2): for every shipped decode (prefill)
+// serving/static = `tessera run`: for every shipped decode (prefill)
 // scenario, mode serve with static, ISL = context and OSL = 1 (token budget B x chunk for a
 // chunked prefill, 0 otherwise) gives TPOT (TTFT) == run's latency_s exactly, for every latency
 // model the scenario names, over its valid configurations (every k-th of a large grid).
