@@ -57,7 +57,7 @@ set(tessera_host_sources
   src/eval/session.cpp src/eval/spec_files.cpp src/eval/study_check.cpp src/eval/work_size.cpp
   src/host/guarded_plugins.cpp src/host/param_validation.cpp src/host/plugin_barrier.cpp
   src/host/plugin_discovery.cpp src/host/plugin_kinds.cpp src/host/plugin_loader.cpp
-  src/host/plugin_registry.cpp src/host/returned_values.cpp
+  src/host/plugin_registry.cpp src/host/plugin_roles.cpp src/host/returned_values.cpp
   src/report/charts/capacity_charts.cpp src/report/charts/compare_charts.cpp
   src/report/charts/explain_charts.cpp src/report/charts/explore_charts.cpp
   src/report/charts/sensitivity_charts.cpp src/report/charts/simulation_charts.cpp

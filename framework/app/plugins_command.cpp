@@ -102,10 +102,14 @@ void print_text(std::ostream& os, const PluginRegistry& reg,
       print_params(os, d.params, d.param_count);
     }
     if (d.machine_param_count > 0) {
+      const std::string key = studies::machine_block_key(d);
       os << "  machine parameters (the machine file's `plugins: {" << d.name << ": {...}}` block"
-         << (studies::takes_efficiency_block(d) ? ", or `efficiency:`" : "") << "):\n";
+         << (key.empty() ? "" : ", or `" + key + ":`") << "):\n";
       print_params(os, d.machine_params, d.machine_param_count);
     }
+    if (const std::string fb = studies::fallback_name(d); !fb.empty())
+      os << "  falls back on latency/" << fb << " (created from the parameters both declare; its machine "
+         << "block when this plugin has none)\n";
   }
   if (!reg.failures().empty()) {
     os << "\nLibraries that failed to load (" << reg.failures().size() << "):\n";

@@ -14,6 +14,10 @@
     folder is responsible for" (and every line there names a folder that exists);
   - listed sources: every .cpp of framework/src is named once in framework/sources.cmake (the
     library's explicit source lists), and every name there is a file;
+  - no plugin special to the host: no string literal in the code of framework/src names a shipped
+    plugin (`latency/calibrated`, or a name that is no ordinary word of the domain: calibrated,
+    roofline, sram_tier, exhaustive, two_stage) outside host/plugin_defaults.hpp's default
+    choices; what a plugin does beside its kind it declares in its descriptor (its roles);
   - no tracker references: comments and docs name no issue, deliverable or session-stop
     numbers (docs cite docs). Another project's issue is cited with its name before the word:
     `nccl-tests issue #309`, `sgl-project/sglang issue #10083`.
@@ -182,6 +186,62 @@ def check_sources(root, errors):
                       "its room's line of tessera_sdk_sources or tessera_host_sources)")
 
 
+# Shipped plugin names that are also ordinary words of the domain (a metric, "measured" values,
+# a "static" batch): the literal alone does not name the plugin. Their ids (`latency/measured`)
+# are still checked.
+COMMON_WORDS = {"measured", "overlap", "standard", "random", "static", "aggregated"}
+DEFAULTS_FILE = "framework/src/host/plugin_defaults.hpp"
+
+
+def string_literals(line):
+    """The string literals of a line of C++ code, comments left out."""
+    out, i, n = [], 0, len(line)
+    while i < n:
+        if line.startswith("//", i):
+            break
+        if line[i] == "'":  # a character literal: skip it
+            j = line.find("'", i + 1 + (line[i + 1:i + 2] == "\\"))
+            i = j + 1 if j > 0 else n
+            continue
+        if line[i] == '"':
+            j, buf = i + 1, []
+            while j < n and line[j] != '"':
+                buf.append(line[j:j + 2] if line[j] == "\\" else line[j])
+                j += 2 if line[j] == "\\" else 1
+            out.append("".join(buf))
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def check_plugin_names(root, errors):
+    plugins = os.path.join(root, "plugins")
+    ids, names = [], []
+    for kind in sorted(os.listdir(plugins)) if os.path.isdir(plugins) else []:
+        if not os.path.isdir(os.path.join(plugins, kind)):
+            continue
+        for name in sorted(os.listdir(os.path.join(plugins, kind))):
+            if os.path.isdir(os.path.join(plugins, kind, name)):
+                ids.append(f"{kind}/{name}")
+                if kind != "objective" and name not in COMMON_WORDS:
+                    names.append(name)
+    pattern = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(x) for x in ids + names) + r")(?![\w-])")
+    for path in walk(root, "framework/src", SOURCE_EXT):
+        if path == DEFAULTS_FILE or not ids:
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.lstrip().startswith("//"):
+                    continue
+                for text in string_literals(line):
+                    m = pattern.search(text)
+                    if m:
+                        errors.append(f"{path}:{n}: error: \"{m.group(1)}\" names a plugin: the host names "
+                                      f"plugins only in {DEFAULTS_FILE} (a role is declared in the "
+                                      "plugin's descriptor)")
+
+
 def check_prose(root, errors):
     paths = [p for top in PROSE_ROOTS + PROSE_FILES for p in walk(root, top, PROSE_EXT)]
     paths += [p for p in walk(root, "data", (".md",))]
@@ -223,6 +283,7 @@ def main(argv):
     check_sizes(root, allowlist, errors)
     check_rooms(root, errors)
     check_sources(root, errors)
+    check_plugin_names(root, errors)
     check_prose(root, errors)
     for e in errors:
         print(e)

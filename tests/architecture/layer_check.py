@@ -34,9 +34,9 @@ import os
 import re
 import sys
 
-# A plugin that falls back on another plugin's model links that model's static library and may
-# include its one public model header (latency/measured -> latency/calibrated).
-PLUGIN_MODEL_HEADERS = {"plugins/latency/measured": ("calibrated.hpp",)}
+# A plugin that would include another plugin's model header, by folder. Empty: a plugin that falls
+# back on another reaches it through the SDK (its descriptor's fallback, created by the host).
+PLUGIN_MODEL_HEADERS = {}
 
 LAYERS = ["core", "physics", "host", "scenario", "eval", "analysis", "studies", "report", "app"]
 RANK = {name: i for i, name in enumerate(LAYERS)}

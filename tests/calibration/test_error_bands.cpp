@@ -29,6 +29,9 @@ namespace {
 
 const char* kHeader = "latency_model,family,framework,fold,rows,sources,p10_ln,p50_ln,p90_ln\n";
 
+// A shipped latency model as its descriptor declares it (error band, fallback).
+BandModel model(const char* name) { return band_model(registry(), name); }
+
 BandTable table() {
   return parse_band_table(std::string("# made by hand for the test\n") + kHeader +
                               "calibrated,H100/H200,*,leave-one-source-out,23,4,-0.1,0.05,0.2\n"
@@ -59,7 +62,7 @@ Scenario load(const std::string& name, std::vector<std::string> set = {}) {
 }  // namespace
 
 TEST_CASE("error bands: the band arithmetic on hand values", "[bands]") {
-  const Band b = find_band(table(), "calibrated", "H100/H200", "modern-stack");
+  const Band b = find_band(table(), model("calibrated"), "H100/H200", "modern-stack");
   REQUIRE(b.has_band());
   // p10 = -0.1, p90 = 0.2: a latency P is measured in [P e^-0.2, P e^0.1], a throughput in
   // [P e^-0.1, P e^0.2].
@@ -93,7 +96,7 @@ TEST_CASE("error bands: the lookup falls back from the framework to the family t
           "[bands]") {
   const BandTable t = table();
   // vllm: its own row (8 >= 5 rows), of the leave-one-source-out fold (not the family fold's).
-  const Band v = find_band(t, "calibrated", "H100/H200", "vllm");
+  const Band v = find_band(t, model("calibrated"), "H100/H200", "vllm");
   REQUIRE(v.has_band());
   CHECK(v.framework == "vllm");
   CHECK(v.rows == 8);
@@ -101,29 +104,29 @@ TEST_CASE("error bands: the lookup falls back from the framework to the family t
   CHECK(v.note.empty());
   CHECK(band_short(v, BandQuantity::latency) == "\u221210 %/+5 %");
   // sglang: 3 rows are too few, the family's pooled row.
-  const Band s = find_band(t, "calibrated", "H100/H200", "sglang");
+  const Band s = find_band(t, model("calibrated"), "H100/H200", "sglang");
   REQUIRE(s.has_band());
   CHECK(s.framework == "*");
   CHECK(s.rows == 23);
   CHECK(s.note == "sglang: 3 rows from 1 source, the family's pooled band");
   // tensorrt-llm: 9 rows, but from one source only: the family's pooled row.
-  const Band one = find_band(t, "calibrated", "H100/H200", "tensorrt-llm");
+  const Band one = find_band(t, model("calibrated"), "H100/H200", "tensorrt-llm");
   REQUIRE(one.has_band());
   CHECK(one.framework == "*");
   CHECK(one.note == "tensorrt-llm: 9 rows from 1 source, the family's pooled band");
   // A family the table has no row for, and no family at all.
-  const Band u = find_band(t, "calibrated", "B200", "vllm");
+  const Band u = find_band(t, model("calibrated"), "B200", "vllm");
   CHECK(u.status == Band::Status::uncalibrated);
   CHECK(band_statement(u) == "uncalibrated: no measurements for this family (B200)");
-  CHECK(find_band(t, "calibrated", "", "vllm").status == Band::Status::uncalibrated);
-  CHECK(band_statement(find_band(t, "calibrated", "", "vllm")) ==
+  CHECK(find_band(t, model("calibrated"), "", "vllm").status == Band::Status::uncalibrated);
+  CHECK(band_statement(find_band(t, model("calibrated"), "", "vllm")) ==
         "uncalibrated: no measurements for this family");
   // measured: its own rows where the family has some, else calibrated's, and says so.
-  const Band ma = find_band(t, "measured", "A100", "vllm");
+  const Band ma = find_band(t, model("measured"), "A100", "vllm");
   REQUIRE(ma.has_band());
   CHECK(ma.latency_model == "measured");
   CHECK(ma.rows == 6);
-  const Band mh = find_band(t, "measured", "H100/H200", "vllm");
+  const Band mh = find_band(t, model("measured"), "H100/H200", "vllm");
   REQUIRE(mh.has_band());
   CHECK(mh.latency_model == "calibrated");
   CHECK(mh.framework == "vllm");
@@ -132,7 +135,7 @@ TEST_CASE("error bands: the lookup falls back from the framework to the family t
 
 TEST_CASE("error bands: bound models print bound (no band)", "[bands]") {
   for (const char* m : {"overlap", "roofline", "sram_tier"}) {
-    const Band b = find_band(table(), m, "H100/H200", "vllm");
+    const Band b = find_band(table(), model(m), "H100/H200", "vllm");
     CHECK(b.status == Band::Status::bound);
     CHECK(band_statement(b) ==
           "bound (no band): " + std::string(m) + " is a physical bound, not fitted to measurements");
@@ -141,7 +144,13 @@ TEST_CASE("error bands: bound models print bound (no band)", "[bands]") {
     CHECK(j["status"] == "bound");
     CHECK(j.size() == 2);
   }
-  const nlohmann::json u = band_json(find_band(table(), "calibrated", "", ""), BandQuantity::throughput, 5);
+  // A row under a bound model's name is never its band: the descriptor's role decides, not the table.
+  const BandTable with_row = parse_band_table(
+      std::string("# c\n") + kHeader + "overlap,H100/H200,*,leave-one-source-out,5,2,-0.1,0,0.1\n", "x.csv");
+  REQUIRE(with_row.rows.size() == 1);
+  CHECK(find_band(with_row, model("overlap"), "H100/H200", "*").status == Band::Status::bound);
+  const nlohmann::json u =
+      band_json(find_band(table(), model("calibrated"), "", ""), BandQuantity::throughput, 5);
   CHECK(u["status"] == "uncalibrated");
   CHECK(u["reason"] == "no measurements for this family");
 }
@@ -156,8 +165,9 @@ TEST_CASE("error bands: a bad band file is located at file:line:column with what
         "bad.csv:3:40: error: rows: expected a whole number >= 1, found 'x'");
   CHECK(parse_error(head + "calibrated,A100,*,leave-one-source-out,5,2,-0.1,0,big\n") ==
         "bad.csv:3:51: error: p90_ln: expected ln(predicted/measured), a number in [-5, 5], found 'big'");
-  CHECK(parse_error(head + "overlap,A100,*,leave-one-source-out,5,2,-0.1,0,0.1\n") ==
-        "bad.csv:3:1: error: latency_model: expected calibrated or measured, found 'overlap'");
+  CHECK(parse_error(head + "Over lap,A100,*,leave-one-source-out,5,2,-0.1,0,0.1\n") ==
+        "bad.csv:3:1: error: latency_model: expected a latency plugin's name (lower-case letters, digits "
+        "and '_'), found 'Over lap'");
   CHECK(parse_error(head + "calibrated,A100,*,leave-one-source-out,5,2,0.2,0,0.1\n") ==
         "bad.csv:3:44: error: expected p10_ln <= p50_ln <= p90_ln");
   CHECK(parse_error(head + "calibrated,A100,*,leave-one-source-out,5,9,-0.1,0,0.1\n") ==

@@ -45,7 +45,7 @@ if(NOT type STREQUAL "quantity" OR NOT unit STREQUAL "s" OR NOT def EQUAL 2e-06 
   message(FATAL_ERROR "unexpected schema of latency/fixture: type=${type} unit=${unit} default=${def} "
                       "max=${max_type} choice=${choice} meaning=${meaning} hbm default=${hbm_default_type}")
 endif()
-if(NOT err MATCHES "built for ABI 999, host has ABI 2" OR NOT err MATCHES "duplicate plugin latency/dup")
+if(NOT err MATCHES "built for ABI 999, host has ABI 3" OR NOT err MATCHES "duplicate plugin latency/dup")
   message(FATAL_ERROR "the load failures are not reported on stderr:\n${err}")
 endif()
 

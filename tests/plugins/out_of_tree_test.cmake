@@ -151,7 +151,7 @@ string(JSON abi GET "${json}" ${found} abi)
 string(JSON p0 GET "${json}" ${found} params 0 name)
 string(JSON d0 GET "${json}" ${found} params 0 default)
 string(JSON unit1 GET "${json}" ${found} params 1 unit)
-if(NOT path STREQUAL plugin OR NOT abi EQUAL 2 OR NOT p0 STREQUAL "hbm_efficiency" OR NOT d0 EQUAL 0.8
+if(NOT path STREQUAL plugin OR NOT abi EQUAL 3 OR NOT p0 STREQUAL "hbm_efficiency" OR NOT d0 EQUAL 0.8
    OR NOT unit1 STREQUAL "s")
   message(FATAL_ERROR "unexpected description of latency/example: path=${path} abi=${abi} "
                       "params[0]=${p0} default=${d0} params[1].unit=${unit1}")

@@ -39,6 +39,10 @@ struct Stage {
   Protocol comm_protocol = Protocol::none;
   double comm_bw_efficiency = 1;
   double comm_extra_latency = 0;  // s per step
+  // The serving stack's fixed cost of one collective call (s), included in comm_s once per call
+  // (0: the model charges none). A model that re-times the collective itself (latency/measured
+  // over its fallback's stages) keeps the call cost from here.
+  double call_overhead_s = 0;
   // Where the stage's memory bytes (hbm_bytes) were served from: a named memory tier ("hbm",
   // the default, or a model's own: "sram", "pim", ...) and that tier's bandwidth per PE in B/s
   // (0: the machine's HBM bandwidth). The host reports utilisation per tier

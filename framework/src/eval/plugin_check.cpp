@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "host/machine_blocks.hpp"
+#include "host/plugin_roles.hpp"
 #include "scenario/sweeps/plugin_axes.hpp"
 
 namespace tessera {
@@ -21,13 +22,13 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   check(PluginKind::search, s.plugins.search);
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
   if (s.workload.mode == Mode::serve) check(PluginKind::serving, s.plugins.serving);
-  // The machine block each latency model found reads (`plugins.<name>`, or `efficiency:` for
-  // calibrated; an unknown or refused model was reported at its name above, not at the machine
-  // file).
+  // The machine block each latency model found reads (`plugins.<name>`, the key its descriptor
+  // declares, or its fallback's; an unknown or refused model was reported at its name above, not
+  // at the machine file), and no block given twice under both names.
   for (const auto& c : s.plugins.latency) {
     if (!registry.find(PluginKind::latency, c.name) || registry.refusal(PluginKind::latency, c.name))
       continue;
-    const MachineBlock* block = find_machine_block(s.machine_blocks, c.name);
+    const MachineBlock* block = machine_block_for(registry, s.machine_blocks, c.name);
     try {
       registry.machine_block(c.name, block ? block->params : std::vector<RawParam>{},
                              block ? block->label : "machine.plugins." + c.name, s.machine_file);
@@ -37,6 +38,7 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
       diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
     }
   }
+  check_block_aliases(registry, s.machine_blocks, diags);
   // Plugin-typed axes of sweep.hardware (machine blocks, scenario plugins' parameters).
   Sweep sweep = s.sweep;
   resolve_plugin_axes(sweep, s.plugins, registry, diags);

@@ -1,5 +1,6 @@
 #include "eval/session.hpp"
 
+#include "host/plugin_roles.hpp"
 #include "scenario/sweeps/plugin_axes.hpp"
 #include "tessera/error.hpp"
 
@@ -66,14 +67,14 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   latency_name_ = lat.name;
   // Validate everything before creating anything: plugin parameters and the machine's
   // efficiency block, all problems reported together.
-  // The machine block this latency plugin reads (`plugins.<name>`, or `efficiency:` for
-  // calibrated); the blocks of plugins that do not run here are not read.
-  const MachineBlock* block = find_machine_block(scenario_.machine_blocks, lat.name);
-  const LoadedPlugin* lat_plugin = registry_.find(PluginKind::latency, lat.name);
-  if (!block && lat_plugin && lat_plugin->descriptor->machine_param_count > 0)
+  // The machine block this latency plugin reads (`plugins.<name>`, the key its descriptor declares,
+  // or its fallback's: host/plugin_roles.hpp); the blocks of plugins that do not run here are not
+  // read.
+  const MachineBlock* block = machine_block_for(registry_, scenario_.machine_blocks, lat.name);
+  const LoadedPlugin* schema = registry_.find(PluginKind::latency, machine_schema_owner(registry_, lat.name));
+  if (!block && schema && schema->descriptor->machine_param_count > 0)
     calibration_note_ = "uncalibrated: no measurements for this family (" + scenario_.machine.name +
-                        " has no `" +
-                        (lat.name == "calibrated" ? std::string("efficiency") : "plugins." + lat.name) +
+                        " has no `" + machine_block_spelling(registry_, lat.name) +
                         ":` block; the documented a-priori defaults apply)";
   scenario_.machine.efficiency =
       registry_.machine_block(lat.name, block ? block->params : std::vector<RawParam>{},

@@ -1,7 +1,10 @@
 #pragma once
 // The one table of plugin names the host writes: the default plugins a scenario gets when it
-// names none, and the few plugins whose values the reports and studies treat specially. Every
-// other place refers to these constants, never to a plugin's name.
+// names none, and the objectives whose values the reports and studies treat specially. Every
+// other place refers to these constants, never to a plugin's name; what a plugin does beside its
+// kind (its machine block's other key, its fallback, its error band, what calibrate fits) it
+// declares in its descriptor (host/plugin_roles.hpp). tests/architecture/house_rules.py checks
+// that no other file of framework/src names a plugin.
 #include <array>
 
 namespace tessera::plugin_defaults {
@@ -29,14 +32,6 @@ inline constexpr char kServingObjectivesText[] = "[tokens_per_s_per_pe, tokens_p
 // (docs/accuracy.md "Serving rows"): the serving study's default, aggregated; `--serving NAME`
 // picks another (`static` for the static-batch benchmarks, `none` for no serving rows).
 inline constexpr char kValidationServing[] = "aggregated";
-
-// The latency model that reads a machine file's older `efficiency:` block (its machine block
-// under another name, docs/scenario-format.md "Machine file").
-inline constexpr char kEfficiencyBlockPlugin[] = "calibrated";
-// A latency model that falls back on calibrated for what it does not model itself (latency/measured,
-// docs/accuracy.md "Measured kernel tables") reads calibrated's machine block when the machine file
-// gives it none of its own.
-inline constexpr char kFallsBackOnCalibrated[] = "measured";
 
 // Objectives with a special role.
 inline constexpr char kLatencyObjective[] = "latency";            // ranks when no objective is chosen

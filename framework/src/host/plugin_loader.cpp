@@ -20,6 +20,7 @@
 
 #include "host/load_probe.hpp"
 #include "host/param_validation.hpp"
+#include "host/plugin_roles.hpp"
 #include "tessera/plugin/descriptor.hpp"
 
 namespace tessera {
@@ -55,7 +56,8 @@ std::string sanity_problems(const PluginDescriptor& d) {
     problems.emplace_back("the name must be lower-case letters, digits and '_'");
   if (!d.version || !*d.version) problems.emplace_back("no version");
   if (!d.summary) problems.emplace_back("no summary");
-  if (!d.create) problems.emplace_back("no factory (create is null)");
+  if (!d.create && !d.create_with_fallback) problems.emplace_back("no factory (create is null)");
+  if (std::string roles = role_problems(d); !roles.empty()) problems.push_back(std::move(roles));
   for (auto& p : check_param_schema(d.params, d.param_count)) problems.push_back(std::move(p));
   if (d.machine_param_count > 0 && d.kind != PluginKind::latency)
     problems.emplace_back("only latency plugins may declare machine parameters");

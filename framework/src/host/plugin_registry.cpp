@@ -17,6 +17,7 @@
 #include "host/plugin_barrier.hpp"
 #include "host/plugin_discovery.hpp"
 #include "host/plugin_loader.hpp"
+#include "host/plugin_roles.hpp"
 
 namespace tessera {
 
@@ -121,9 +122,49 @@ struct PluginRegistry::Impl {
     failures.push_back({path, std::move(message)});
   }
 
+  // The fallback of latency plugin `p` (its descriptor's fallback), created from the choice's
+  // parameters that the fallback declares; chains are followed kMaxFallbackDepth deep.
+  std::shared_ptr<const LatencyModel> create_fallback(const PluginRegistry& self, const LoadedPlugin& p,
+                                                      const PluginChoice& choice,
+                                                      const std::vector<PluginParamValue>& set,
+                                                      int depth) const {
+    const std::string name = p.descriptor->fallback;
+    if (depth >= kMaxFallbackDepth)
+      throw PluginError(describe_plugin(p) + " failed to create: its fallbacks go more than " +
+                        std::to_string(kMaxFallbackDepth) + " deep (a cycle?) at latency/" + name);
+    const LoadedPlugin* f = self.find(PluginKind::latency, name);
+    if (!f || self.refusal(PluginKind::latency, name))
+      throw PluginError(describe_plugin(p) + " failed to create: it falls back on latency/" + name +
+                        ", which is not installed or was refused");
+    PluginChoice fc;
+    fc.name = name;
+    fc.where = choice.where;
+    for (const RawParam& r : choice.params)
+      for (std::uint32_t i = 0; i < f->descriptor->param_count; ++i)
+        if (r.key == f->descriptor->params[i].name) fc.params.push_back(r);
+    std::vector<PluginParamValue> fset;
+    for (const PluginParamValue& v : set)
+      if (v.kind == PluginKind::latency && v.plugin == choice.name) {
+        PluginParamValue w = v;
+        w.plugin = name;
+        for (std::uint32_t i = 0; i < f->descriptor->param_count; ++i)
+          if (w.param == f->descriptor->params[i].name) fset.push_back(w);
+      }
+    try {
+      return create<LatencyModel>(self, PluginKind::latency, fc, "LatencyModel", fset, depth + 1);
+    } catch (const InputErrors& e) {
+      // Its parameters were given to this plugin: say whose fallback refused them.
+      std::vector<Diagnostic> said;
+      for (const Diagnostic& d : e.diagnostics())
+        said.push_back({d.where, p.id() + " falls back on latency/" + name + ": " + d.message});
+      throw InputErrors(std::move(said));
+    }
+  }
+
   template <class T>
   std::shared_ptr<T> create(const PluginRegistry& self, PluginKind kind, const PluginChoice& choice,
-                            const char* interface_name, const std::vector<PluginParamValue>& set = {}) const {
+                            const char* interface_name, const std::vector<PluginParamValue>& set = {},
+                            int depth = 0) const {
     const LoadedPlugin& p = self.require(kind, choice.name, choice.where);
     std::vector<Diagnostic> diagnostics;
     ParamSet params = validate_params(p.descriptor->params, p.descriptor->param_count, choice.params,
@@ -139,9 +180,19 @@ struct PluginRegistry::Impl {
         params.set(v.param, v.value);
     }
 
-    const auto factory = p.descriptor->create;
-    PluginObject* object = call_plugin(
-        p, [&] { return factory(params); }, "failed to create");
+    PluginObject* object = nullptr;
+    if (p.descriptor->create_with_fallback) {
+      // A latency model that falls back on another: the host creates the fallback (from the
+      // parameters both declare) and hands it over (docs/plugin-guide.md "Roles").
+      std::shared_ptr<const LatencyModel> fallback = create_fallback(self, p, choice, set, depth);
+      const auto factory = p.descriptor->create_with_fallback;
+      object = call_plugin(
+          p, [&] { return factory(params, fallback); }, "failed to create");
+    } else {
+      const auto factory = p.descriptor->create;
+      object = call_plugin(
+          p, [&] { return factory(params); }, "failed to create");
+    }
     if (!object) throw PluginError(describe_plugin(p) + " failed to create: the factory returned no object");
     T* typed = dynamic_cast<T*>(object);
     if (!typed) {
@@ -374,7 +425,11 @@ ParamSet PluginRegistry::machine_params(const std::string& latency_name, const s
 ParamSet PluginRegistry::machine_block(const std::string& latency_name, const std::vector<RawParam>& raw,
                                        const std::string& label, const std::string& machine_file) const {
   const LoadedPlugin& p = require(PluginKind::latency, latency_name, SourceLocation{machine_file, 0, 0});
-  const PluginDescriptor& d = *p.descriptor;
+  // A model without machine parameters of its own that falls back on another reads with the
+  // fallback's schema (host/plugin_roles.hpp).
+  const PluginDescriptor& d = *require(PluginKind::latency, machine_schema_owner(*this, latency_name),
+                                       SourceLocation{machine_file, 0, 0})
+                                   .descriptor;
   if (d.machine_param_count == 0) {
     // The `efficiency:` block belongs to the latency models that read it; others ignore it.
     if (!raw.empty()) spdlog::debug("{} reads no machine parameters; ignoring {}", p.id(), label);

@@ -46,6 +46,7 @@ std::string describe_bad_stages(const StageList& out) {
                                  {"comm_s", s.comm_s},
                                  {"visible_s", s.visible_s},
                                  {"comm_extra_latency", s.comm_extra_latency},
+                                 {"call_overhead_s", s.call_overhead_s},
                                  {"memory_tier_bw", s.memory_tier_bw}});
     if (bad.first)
       return "stage " + std::to_string(i) + " ('" + s.name + "') with " + bad.first + " = " +

@@ -43,6 +43,7 @@ void time_stage(const EvalContext& ctx, const StageWork& w, const StageRates& ra
   out.comm_protocol = Protocol::none;
   out.comm_bw_efficiency = rates.comm_bw_efficiency;
   out.comm_extra_latency = rates.comm_extra_latency;
+  out.call_overhead_s = 0;
   const CommRates comm{rates.comm_bw_efficiency, rates.comm_extra_latency};
 
   if (w.has_cp) {

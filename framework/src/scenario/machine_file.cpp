@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "host/plugin_roles.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/error.hpp"
 
@@ -11,8 +12,8 @@ namespace tessera {
 MachineFile read_machine_file(const std::string& file) {
   MachineFile m;
   m.spec = load_machine_file(file);
-  // The raw blocks (`efficiency:` is calibrated's, `plugins:` one per plugin), validated later
-  // against the latency plugin that reads them.
+  // The raw blocks (`plugins:` one per plugin, and the top-level keys a plugin may declare as its
+  // block: `efficiency:`), validated later against the latency plugin that reads them.
   const auto read_block = [&](const YAML::Node& block, std::vector<RawParam>& out) {
     for (const auto& kv : block) {
       RawParam p;
@@ -32,23 +33,27 @@ MachineFile read_machine_file(const std::string& file) {
   };
   try {
     const YAML::Node root = YAML::LoadFile(file);
-    if (const YAML::Node ef = root["efficiency"]; ef && ef.IsMap()) read_block(ef, m.efficiency_raw);
+    for (const std::string_view key : kMachineBlockKeys)
+      if (const YAML::Node ef = root[std::string(key)]; ef && ef.IsMap()) {
+        MachineBlock b;
+        b.key = key;
+        b.label = "machine '" + b.key + "'";
+        read_block(ef, b.params);
+        m.blocks.push_back(std::move(b));
+      }
     if (const YAML::Node pl = root["plugins"]; pl && pl.IsMap())
       for (const auto& kv : pl)
-        if (kv.second.IsMap()) read_block(kv.second, m.plugin_blocks[kv.first.as<std::string>()]);
+        if (kv.second.IsMap()) {
+          MachineBlock b;
+          b.plugin = kv.first.as<std::string>();
+          b.label = "machine.plugins." + b.plugin;
+          read_block(kv.second, b.params);
+          m.blocks.push_back(std::move(b));
+        }
   } catch (const YAML::Exception& e) {
     throw InputError(file + ": error: " + e.msg);
   }
   return m;
-}
-
-const std::vector<RawParam>& machine_block_of(const MachineFile& m, const std::string& plugin) {
-  static const std::vector<RawParam> kNone;
-  if (plugin == kEfficiencyBlockPlugin && !m.efficiency_raw.empty()) return m.efficiency_raw;
-  const auto it = m.plugin_blocks.find(plugin);
-  if (it == m.plugin_blocks.end() && plugin == plugin_defaults::kFallsBackOnCalibrated)
-    return machine_block_of(m, std::string(kEfficiencyBlockPlugin));  // host/machine_blocks.hpp
-  return it == m.plugin_blocks.end() ? kNone : it->second;
 }
 
 }  // namespace tessera

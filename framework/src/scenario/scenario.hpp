@@ -40,6 +40,9 @@ struct HardwareAxis {
   // checked against the plugin's machine schema once plugins are loaded
   // (host/plugin_axes.hpp); until then `values` hold NaN and `texts` the values as written.
   std::string plugin, param;
+  // machine.<key>.<param> for a top-level block key (machine.efficiency.<param>): `plugin` stays
+  // empty until plugins are loaded, then names the latency plugin that declares the key.
+  std::string block_key;
   // A scenario plugin's parameter (plugins.latency.<name>.<param>, plugins.objectives.<name>.<param>,
   // plugins.memory.<param>, plugins.search.<param>): `plugin_kind` names the kind, `plugin` the
   // plugin (filled for memory and search once resolved); each point re-creates that plugin.

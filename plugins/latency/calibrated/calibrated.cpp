@@ -136,6 +136,7 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
     prev = r;
     // The framework's cost of calling a collective (one per collective of the stage).
     const int calls = w.has_cp ? (w.cp.steps > 0 ? 1 : 0) : w.comm_count;
+    if (calls > 0) s.call_overhead_s = profile_.collective_overhead;  // per call, for a model over ours
     if (calls > 0 && profile_.collective_overhead > 0) {
       const double extra = calls * profile_.collective_overhead;
       s.comm_s += extra;

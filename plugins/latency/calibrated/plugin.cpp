@@ -106,6 +106,26 @@ tessera::PluginObject* create(const tessera::ParamSet& params) {
       params.has("allreduce_norm_fusion") && params.boolean("allreduce_norm_fusion"));
 }
 
+// What `tessera calibrate` fits, with the documented physical ranges (docs/accuracy.md "The
+// calibrated model"). Machine block: a family's efficiencies and per-kernel cost. Profile: the
+// four values the 2023 rows constrain; the per-sequence and per-chunk costs stay a-priori (no
+// public row runs continuous batching or chunked prefill with a stated cost), so they are not here.
+constexpr double us = 1e-6;
+using tessera::FitOwner;
+using tessera::FitScale;
+const tessera::FitSpec kFit[] = {
+    {"gemm_efficiency", FitOwner::machine_block, FitScale::logit, 0.4, 0.95, 0, false},
+    {"gemm_m_half", FitOwner::machine_block, FitScale::log, 1, 512, 0, false},
+    {"gemm_8bit_efficiency", FitOwner::machine_block, FitScale::logit, 0.4, 1.0, 0, true},
+    {"hbm_efficiency", FitOwner::machine_block, FitScale::logit, 0.6, 0.95, 0, false},
+    {"attention_efficiency", FitOwner::machine_block, FitScale::logit, 0.2, 0.9, 0, false},
+    {"kernel_overhead", FitOwner::machine_block, FitScale::log_us, 1 * us, 10 * us, 0, false},
+    {"launch_overhead", FitOwner::scenario, FitScale::log_us, 0, 50 * us, 5 * us, false},
+    {"collective_overhead", FitOwner::scenario, FitScale::log_us, 0, 150 * us, 10 * us, false},
+    {"decode_step_overhead", FitOwner::scenario, FitScale::log_us, 0, 2000 * us, 200 * us, false},
+    {"prefill_overhead", FitOwner::scenario, FitScale::log_us, 0, 20000 * us, 200 * us, false},
+};
+
 const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
     .kind = tessera::PluginKind::latency,
     .name = "calibrated",
@@ -116,6 +136,11 @@ const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
     .params = kParams,
     .machine_params = tessera::plugins::calibrated_machine_params(),
     .create = &create,
+    // Its machine block may also be the machine file's older `efficiency:` block; its predictions
+    // carry an error band, scored held out by `tessera calibrate --bands`; kFit is what it fits.
+    .machine_block_key = "efficiency",
+    .roles = tessera::kRoleErrorBand | tessera::kRoleBandScored,
+    .fit = kFit,
 });
 
 }  // namespace

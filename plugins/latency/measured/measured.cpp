@@ -141,7 +141,10 @@ std::vector<KernelTable> load_tables_from(const std::string& dir) {
 
 void MeasuredLatency::time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const {
   fallback_->time_step(ctx, step, out);
-  const FamilyEfficiency fam = family_from_params(ctx.machine->efficiency);
+  // The per-kernel cost of the machine block this model reads (its fallback's schema: the
+  // machine's `kernel_overhead`, 0 when that schema has none).
+  const ParamSet& block = ctx.machine->efficiency;
+  const double kernel_overhead = block.has("kernel_overhead") ? block.real("kernel_overhead") : 0.0;
   const StepWork& work = step.work;
   std::array<double, kMaxTableAxes> axes{};
   for (int i = 0; i < out.size; ++i) {
@@ -168,15 +171,14 @@ void MeasuredLatency::time_step(const EvalContext& ctx, const StepCall& step, St
       s.source = t.hit_tag.c_str();
       if (q.op == std::string_view("all_reduce")) {
         // The measured call replaces the collective; the framework's cost per call stays.
-        s.comm_s = r.seconds + fallback_->profile().collective_overhead;
+        s.comm_s = r.seconds + s.call_overhead_s;
         s.visible_s = s.comm_s;
         s.bound = Bound::comm;
       } else {
         // The measured kernel replaces the stage's binding roof; its other kernels (norm, rope,
         // activation) keep calibrated's per-kernel cost.
         (s.compute_s >= s.memory_s ? s.compute_s : s.memory_s) = r.seconds;
-        s.visible_s =
-            r.seconds + ctx.machine->stage_overhead + std::max(0, w.kernels - 1) * fam.kernel_overhead;
+        s.visible_s = r.seconds + ctx.machine->stage_overhead + std::max(0, w.kernels - 1) * kernel_overhead;
       }
       break;
     }

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "calibrated.hpp"
 #include "kernel_table.hpp"
 #include "tessera/sdk.hpp"
 
@@ -32,7 +31,7 @@ std::vector<KernelTable> load_tables_from(const std::string& dir);
 class MeasuredLatency final : public LatencyModel {
  public:
   MeasuredLatency(std::vector<KernelTable> tables, std::string framework,
-                  std::shared_ptr<const CalibratedLatency> fallback)
+                  std::shared_ptr<const LatencyModel> fallback)
       : tables_(std::move(tables)), framework_(std::move(framework)), fallback_(std::move(fallback)) {}
   void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override;
 
@@ -40,8 +39,9 @@ class MeasuredLatency final : public LatencyModel {
 
  private:
   std::vector<KernelTable> tables_;
-  std::string framework_;  // the calibrated profile's name: a table applies to it or to "any"
-  std::shared_ptr<const CalibratedLatency> fallback_;
+  std::string framework_;  // the serving stack's name: a table applies to it or to "any"
+  // The model it falls back on (its descriptor's fallback, created by the host: latency/calibrated).
+  std::shared_ptr<const LatencyModel> fallback_;
 };
 
 // The reasons a stage falls back on calibrated without a table range (static strings).

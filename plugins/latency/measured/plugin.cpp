@@ -1,5 +1,5 @@
-// Entry of latency/measured: its two scenario parameters; its machine block is calibrated's
-// (the machine file's `efficiency:` block, read through the same schema: calibrated.hpp).
+// Entry of latency/measured: its two scenario parameters and its roles: it falls back on
+// latency/calibrated (created by the host, through the SDK) and reads calibrated's machine block.
 #include <memory>
 
 #include "measured.hpp"
@@ -19,31 +19,27 @@ const ParamSpec kParams[] = {
      "(scripts/measure/ writes them; format in plugins/latency/measured/README.md)"},
 };
 
-tessera::PluginObject* create(const tessera::ParamSet& params) {
+// The host creates latency/calibrated from the parameters both declare (`framework`: its overhead
+// profile; an unknown name is refused there) and hands it over (docs/plugin-guide.md "Roles").
+tessera::PluginObject* create(const tessera::ParamSet& params,
+                              std::shared_ptr<const tessera::LatencyModel> fallback) {
   using namespace tessera::plugins;
-  const std::string& name = params.text("framework");
-  const FrameworkProfile* p = find_framework_profile(name);
-  if (!p) {
-    std::string known;
-    for (const FrameworkProfile& f : framework_profiles())
-      known += (known.empty() ? "" : ", ") + std::string(f.name);
-    throw tessera::PluginError("latency/measured: no overhead profile for framework '" + name + "' (" +
-                               known + ")");
-  }
   const std::string dir = params.has("tables") ? params.text("tables") : std::string();
-  return new MeasuredLatency(dir.empty() ? load_builtin_tables() : load_tables_from(dir), name,
-                             std::make_shared<const CalibratedLatency>(*p));
+  return new MeasuredLatency(dir.empty() ? load_builtin_tables() : load_tables_from(dir),
+                             params.text("framework"), std::move(fallback));
 }
 
 const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
     .kind = tessera::PluginKind::latency,
     .name = "measured",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "measured operator tables (GEMM, attention, copy, all-reduce), interpolated in log space; "
                "latency/calibrated for every stage they do not cover, each stage marked in explain",
     .params = kParams,
-    .machine_params = tessera::plugins::calibrated_machine_params(),
-    .create = &create,
+    // No machine parameters of its own: it reads calibrated's block, with calibrated's schema.
+    .fallback = "calibrated",
+    .create_with_fallback = &create,
+    .roles = tessera::kRoleErrorBand | tessera::kRoleKernelTables,
 });
 
 }  // namespace

@@ -4,6 +4,7 @@
 // a plugin built against another ABI before reading anything else.
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -16,8 +17,9 @@ namespace tessera {
 
 // The ABI covers the entry and this descriptor: bump it when either changes. A change to one
 // kind's interface (or the types it passes), or a new kind, bumps that kind's interface version
-// instead (docs/plugin-guide.md §11). 2: SDK v2 (every kind's interface changed with it).
-inline constexpr std::uint32_t kAbiVersion = 2;
+// instead (docs/plugin-guide.md §11). 2: SDK v2 (every kind's interface changed with it); 3: the
+// descriptor's roles (machine_block_key, fallback, create_with_fallback, roles, fit).
+inline constexpr std::uint32_t kAbiVersion = 3;
 // The SDK release a plugin is built against: the project version (tessera/version.hpp).
 inline constexpr const char* kFrameworkVersion = kVersion;
 
@@ -35,8 +37,8 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 // 6: ModelSpec's layer kinds (layer_types, attention, moe.router_bias), EvalContext's local
 // layer counts, the attn.core.sliding/.chunked stages; 7: EvalContext without the workload
 // (immutable per model and machine), the step's workload in StepCall::workload;
-// 8: PESpec::hbm_reported.
-inline constexpr std::uint32_t kLatencyInterfaceVersion = 8;
+// 8: PESpec::hbm_reported; 9: Stage::call_overhead_s.
+inline constexpr std::uint32_t kLatencyInterfaceVersion = 9;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output;
 // 4: ModelSpec's layer kinds, EvalContext's local layer counts, ShardSizes' per-kind KV;
 // 5: evaluate() is handed the workload beside an EvalContext that no longer holds it;
@@ -80,6 +82,48 @@ TESSERA_API const char* plugin_kind_name(PluginKind k);  // "latency"
 TESSERA_API std::string plugin_kind_list();
 TESSERA_API std::uint32_t plugin_kind_interface_version(PluginKind k);
 
+class LatencyModel;
+
+// Roles a plugin takes beside its kind (docs/plugin-guide.md "Roles"): bits of
+// PluginDescriptor::roles. The host reads them from the descriptor and names no plugin.
+enum PluginRole : std::uint32_t {
+  // Latency: its predictions print an error band, read from data/error-bands.csv rows under its
+  // name (a family without rows borrows its fallback's band, if it declares a fallback).
+  kRoleErrorBand = 1u << 0,
+  // Latency: `tessera calibrate --bands` may score it held out (none of its values was built from
+  // the measured rows a held-out fold leaves out).
+  kRoleBandScored = 1u << 1,
+  // Latency: its values come from the measured operator tables (data/kernel-tables/*.csv):
+  // validate-data and calibrate leave out the rows those tables were built from.
+  kRoleKernelTables = 1u << 2,
+};
+inline constexpr std::uint32_t kKnownRoles = kRoleErrorBand | kRoleBandScored | kRoleKernelTables;
+
+// A value `tessera calibrate` may fit (docs/accuracy.md "The calibrated model"): a machine-block
+// parameter (a machine family's value) or a scenario parameter (a serving stack's profile value,
+// taken from parameters only when the plugin declares a `profile_overrides` parameter). The
+// range is the documented physical one, narrowed further by the parameter's ParamSpec.
+enum class FitScale : std::uint32_t {
+  logit = 0,   // an efficiency in (0, 1), searched on a logit scale
+  log_us = 1,  // a time (s), searched on a log scale in µs
+  log = 2,     // a positive count, on a log scale
+};
+enum class FitOwner : std::uint32_t { machine_block = 0, scenario = 1 };
+struct FitSpec {
+  const char* name = nullptr;  // the parameter (machine-block key or scenario parameter)
+  FitOwner owner = FitOwner::machine_block;
+  FitScale scale = FitScale::logit;
+  double lo = 0, hi = 1;    // the documented physical range (SI)
+  double start = 0;         // scenario values: where the fit starts (SI); machine-block values
+                            // start at their ParamSpec default
+  bool needs_8bit = false;  // fitted only for a family with rows whose GEMMs run in <= 8 bits
+};
+
+// A latency plugin that falls back on another (PluginDescriptor::fallback) is created with it:
+// the host creates the fallback from the parameters both declare and hands it over.
+using CreateWithFallback = PluginObject* (*)(const ParamSet& params,
+                                             std::shared_ptr<const LatencyModel> fallback);
+
 struct PluginDescriptor {
   std::uint32_t abi_version;      // kAbiVersion the plugin was built against
   std::uint32_t descriptor_size;  // sizeof(PluginDescriptor) the plugin was built with
@@ -95,6 +139,14 @@ struct PluginDescriptor {
   std::uint32_t machine_param_count;
   // Creates the plugin object from validated parameters; may throw tessera::Error.
   PluginObject* (*create)(const ParamSet& params);
+  // Roles (docs/plugin-guide.md "Roles"; latency plugins):
+  const char* machine_block_key;            // a top-level machine-file key read as this plugin's machine
+                                            // block, besides `plugins: {<name>: ...}`; nullptr: none
+  const char* fallback;                     // the latency plugin this one falls back on; nullptr: none
+  CreateWithFallback create_with_fallback;  // with a fallback: the factory (create unused)
+  std::uint32_t roles;                      // PluginRole bits
+  const FitSpec* fit;                       // the values `tessera calibrate` may fit
+  std::uint32_t fit_count;
 };
 
 // What a plugin says about itself, by name (designated initialisers); make_descriptor() fills
@@ -116,6 +168,12 @@ struct PluginInfo {
   std::span<const ParamSpec> machine_params =
       {};  // latency plugins: the machine's `plugins: {<name>: ...}` block
   PluginObject* (*create)(const ParamSet& params) = nullptr;
+  // Roles (docs/plugin-guide.md "Roles"); leave out what does not apply.
+  const char* machine_block_key = nullptr;
+  const char* fallback = nullptr;
+  CreateWithFallback create_with_fallback = nullptr;
+  std::uint32_t roles = 0;
+  std::span<const FitSpec> fit = {};
 };
 
 // The descriptor of `info`: the ABI version, descriptor size, kind interface version and
@@ -135,6 +193,12 @@ constexpr PluginDescriptor make_descriptor(const PluginInfo& info) {
       .machine_params = info.machine_params.data(),
       .machine_param_count = static_cast<std::uint32_t>(std::size(info.machine_params)),
       .create = info.create,
+      .machine_block_key = info.machine_block_key,
+      .fallback = info.fallback,
+      .create_with_fallback = info.create_with_fallback,
+      .roles = info.roles,
+      .fit = info.fit.data(),
+      .fit_count = static_cast<std::uint32_t>(std::size(info.fit)),
   };
 }
 

@@ -8,6 +8,7 @@
 #include "analysis/calibration/percentiles.hpp"
 #include "analysis/measurements/table_rows.hpp"
 #include "host/plugin_defaults.hpp"
+#include "host/plugin_roles.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 
@@ -65,14 +66,36 @@ std::vector<ScoredRow> ProtocolScore::pooled() const {
   return out;
 }
 
+namespace {
+
+// What `o.latency` fits (its descriptor's `fit` table, with the machine schema its block is read
+// with), after refusing --bands for a model that does not declare its bands scored held out
+// (kRoleBandScored: none of its values was built from the rows a fold leaves out).
+std::vector<FitParameter> fit_table(const PluginRegistry& registry, const CalibrateOptions& o) {
+  const SourceLocation at{"--latency", 0, 0};
+  const LoadedPlugin& plugin = registry.require(PluginKind::latency, o.latency, at);
+  if (o.bands && !has_role(registry, o.latency, kRoleBandScored)) {
+    std::string scored;
+    for (const std::string& n : registry.names(PluginKind::latency))
+      if (has_role(registry, n, kRoleBandScored)) scored += (scored.empty() ? "latency/" : ", latency/") + n;
+    throw InputError("calibrate: --bands scores " +
+                     (scored.empty() ? std::string("no installed model") : scored) + " only (latency/" +
+                     o.latency +
+                     " does not declare its bands scored held out: its values are built from measured "
+                     "rows, so a held-out source's rows would still be in them)");
+  }
+  const std::string schema = machine_schema_owner(registry, o.latency);
+  return fit_parameters(*plugin.descriptor, *registry.require(PluginKind::latency, schema, at).descriptor);
+}
+
+}  // namespace
+
 Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o) {
   Calibration c;
   c.latency = o.latency;
-  const LoadedPlugin& plugin =
-      registry.require(PluginKind::latency, o.latency, SourceLocation{"--latency", 0, 0});
-  c.table = fit_parameters(*plugin.descriptor);
+  c.table = fit_table(registry, o);
   FitRowOptions ro = o.rows;
-  if (o.latency == plugin_defaults::kFallsBackOnCalibrated)
+  if (has_role(registry, o.latency, kRoleKernelTables))
     ro.table_rows = validation::table_build_rows(validation::kernel_tables_dir(ro.data_root));
   c.data = load_fit_rows(ro);
   if (o.on_inputs) o.on_inputs(c.data.files);

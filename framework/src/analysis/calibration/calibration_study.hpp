@@ -12,6 +12,7 @@
 #include "analysis/calibration/fit_rows.hpp"
 #include "analysis/calibration/fitter.hpp"
 #include "analysis/calibration/folds.hpp"
+#include "host/plugin_defaults.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/export.hpp"
 
@@ -19,7 +20,7 @@ namespace tessera::calibration {
 
 struct CalibrateOptions {
   FitRowOptions rows;
-  std::string latency = "calibrated";
+  std::string latency = plugin_defaults::kLatency;
   FitOptions fit;
   std::vector<FoldKind> folds = {FoldKind::in_sample, FoldKind::leave_one_source_out};
   bool bands = false;  // compute the error bands (leave one source out is then run)

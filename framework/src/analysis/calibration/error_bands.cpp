@@ -13,6 +13,7 @@
 #include "core/text/input_file.hpp"
 #include "eval/session.hpp"
 #include "host/machine_blocks.hpp"
+#include "host/plugin_roles.hpp"
 #include "scenario/data_roots.hpp"
 #include "tessera/error.hpp"
 
@@ -23,13 +24,19 @@ namespace {
 constexpr std::array<const char*, 9> kColumns = {"latency_model", "family", "framework", "fold",  "rows",
                                                  "sources",       "p10_ln", "p50_ln",    "p90_ln"};
 
-// The realistic latency models: those the band table can hold rows for.
-constexpr std::array<const char*, 2> kRealistic = {"calibrated", "measured"};
-
 std::string joined_columns() {
   std::string s;
   for (const char* c : kColumns) s += (s.empty() ? "" : ",") + std::string(c);
   return s;
+}
+
+constexpr char kModelNameExpected[] =
+    "latency_model: expected a latency plugin's name (lower-case letters, digits and '_'), found '";
+
+bool plugin_name_shape(const std::string& s) {
+  for (const char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return !s.empty();
 }
 
 Diagnostic at(const std::string& file, const CsvCell& c, const std::string& msg) {
@@ -43,10 +50,12 @@ double Band::latency_high_rel() const { return std::exp(-p10_ln) - 1; }
 double Band::throughput_low_rel() const { return std::exp(p10_ln) - 1; }
 double Band::throughput_high_rel() const { return std::exp(p90_ln) - 1; }
 
-bool is_realistic_latency_model(const std::string& name) {
-  for (const char* r : kRealistic)
-    if (name == r) return true;
-  return false;
+BandModel band_model(const PluginRegistry& registry, const std::string& name) {
+  BandModel m;
+  m.name = name;
+  m.error_band = has_role(registry, name, kRoleErrorBand);
+  m.fallback = fallback_of(registry, name);
+  return m;
 }
 
 BandTable parse_band_table(const std::string& text, const std::string& file) {
@@ -106,10 +115,8 @@ BandTable parse_band_table(const std::string& text, const std::string& file) {
     text_cell(1, b.family);
     text_cell(2, b.framework);
     text_cell(3, b.fold);
-    if (!b.latency_model.empty() && !is_realistic_latency_model(b.latency_model))
-      problems.push_back(
-          at(file, r.cells[0],
-             "latency_model: expected calibrated or measured, found '" + b.latency_model + "'"));
+    if (!b.latency_model.empty() && !plugin_name_shape(b.latency_model))
+      problems.push_back(at(file, r.cells[0], kModelNameExpected + b.latency_model + "'"));
     const auto count_cell = [&](std::size_t i, long& out) {
       const std::string& s = r.cells[i].text;
       const auto res = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -200,12 +207,12 @@ bool model_has_family(const BandTable& t, const std::string& model, const std::s
 
 }  // namespace
 
-Band find_band(const BandTable& table, const std::string& latency_model, const std::string& family,
+Band find_band(const BandTable& table, const BandModel& latency, const std::string& family,
                const std::string& framework) {
   Band b;
-  if (!is_realistic_latency_model(latency_model)) {
+  if (!latency.error_band) {
     b.status = Band::Status::bound;
-    b.reason = latency_model + " is a physical bound, not fitted to measurements";
+    b.reason = latency.name + " is a physical bound, not fitted to measurements";
     return b;
   }
   if (family.empty()) {
@@ -213,11 +220,11 @@ Band find_band(const BandTable& table, const std::string& latency_model, const s
     b.reason = "no measurements for this family";
     return b;
   }
-  std::string model = latency_model;
+  std::string model = latency.name;
   std::string note;
-  if (model == "measured" && !model_has_family(table, model, family)) {
-    model = "calibrated";
-    note = "measured has no held-out rows for " + family + ": calibrated's band";
+  if (!latency.fallback.empty() && !model_has_family(table, model, family)) {
+    model = latency.fallback;
+    note = latency.name + " has no held-out rows for " + family + ": " + latency.fallback + "'s band";
   }
   const BandRow* row = find_row(table, model, family, framework);
   if (row && (row->rows < kMinBandRows || row->sources < kMinBandSources)) {
@@ -249,8 +256,9 @@ Band find_band(const BandTable& table, const std::string& latency_model, const s
 }
 
 namespace {
-std::string family_of(const std::vector<MachineBlock>& blocks, const std::string& latency_model) {
-  const MachineBlock* block = find_machine_block(blocks, latency_model);
+std::string family_of(const PluginRegistry& registry, const std::vector<MachineBlock>& blocks,
+                      const std::string& latency_model) {
+  const MachineBlock* block = machine_block_for(registry, blocks, latency_model);
   if (!block) return "";
   for (const RawParam& p : block->params)
     if (p.key == "family") return p.text;
@@ -259,7 +267,7 @@ std::string family_of(const std::vector<MachineBlock>& blocks, const std::string
 }  // namespace
 
 std::string session_family(const Session& session) {
-  return family_of(session.scenario().machine_blocks, session.latency_name());
+  return family_of(session.registry(), session.scenario().machine_blocks, session.latency_name());
 }
 
 std::string session_framework(const Session& session) {
@@ -293,8 +301,8 @@ std::optional<Band> replacement_band(const Session& session) {
 
 Band session_band(const Session& session) {
   if (std::optional<Band> replaced = replacement_band(session)) return *replaced;
-  if (!is_realistic_latency_model(session.latency_name()))
-    return find_band({}, session.latency_name(), "", "");
+  const BandModel model = band_model(session.registry(), session.latency_name());
+  if (!model.error_band) return find_band({}, model, "", "");
   const BandTable& table = shipped_band_table();
   if (table.rows.empty()) {
     Band b;
@@ -302,7 +310,7 @@ Band session_band(const Session& session) {
     b.reason = "no band rows: " + table.file + " is missing or empty";
     return b;
   }
-  return find_band(table, session.latency_name(), session_family(session), session_framework(session));
+  return find_band(table, model, session_family(session), session_framework(session));
 }
 
 Band disaggregated_band(const Session& session) {
@@ -310,13 +318,14 @@ Band disaggregated_band(const Session& session) {
   const Scenario& sc = session.scenario();
   const std::string own = session_family(session);
   const auto pool_family = [&](const PoolMachine& pm) {
-    return pm.given ? family_of(pm.blocks, session.latency_name()) : own;
+    return pm.given ? family_of(session.registry(), pm.blocks, session.latency_name()) : own;
   };
   const std::string prefill = pool_family(sc.serving.prefill_machine);
   const std::string decode = pool_family(sc.serving.decode_machine);
-  if (prefill == decode || !is_realistic_latency_model(session.latency_name())) {
-    if (!is_realistic_latency_model(session.latency_name())) return session_band(session);
-    return find_band(shipped_band_table(), session.latency_name(), prefill, session_framework(session));
+  const BandModel model = band_model(session.registry(), session.latency_name());
+  if (prefill == decode || !model.error_band) {
+    if (!model.error_band) return session_band(session);
+    return find_band(shipped_band_table(), model, prefill, session_framework(session));
   }
   Band b;
   b.status = Band::Status::uncalibrated;

@@ -18,6 +18,7 @@
 
 namespace tessera {
 
+class PluginRegistry;
 class Session;
 
 inline constexpr std::size_t kMaxBandRows = 4096;
@@ -65,7 +66,7 @@ struct Band {
   std::string family, framework, fold;
   long rows = 0, sources = 0;
   double p10_ln = 0, p90_ln = 0;
-  std::string note;  // "measured has no rows: calibrated's band", "framework vllm: 3 rows, the family's"
+  std::string note;  // "<model> has no rows: <its fallback>'s band", "framework vllm: 3 rows, the family's"
 
   bool has_band() const { return status == Status::band; }
   // Relative bounds (−0.09, +0.21) of a latency and of a throughput.
@@ -75,20 +76,27 @@ struct Band {
   TESSERA_API double throughput_high_rel() const;
 };
 
-// The latency models whose predictions carry a band: the realistic ones.
-TESSERA_API bool is_realistic_latency_model(const std::string& name);
+// A latency model as the band table sees it: its name, whether its predictions carry a band
+// (PluginRole kRoleErrorBand of its descriptor: a realistic model, fitted to measurements) and
+// the model it falls back on (its descriptor's fallback; "" when none).
+struct BandModel {
+  std::string name;
+  bool error_band = false;
+  std::string fallback;
+};
+// The band model of latency plugin `name` as its descriptor declares it (nothing when not loaded).
+TESSERA_API BandModel band_model(const PluginRegistry& registry, const std::string& name);
 
 // The band for (latency model, machine family, framework profile): the (model, family,
 // framework) row of fold kBandFold with rows >= kMinBandRows from >= kMinBandSources sources, else
-// (model, family, "*"), else
-// uncalibrated. `measured` takes its own rows when the table has any for the family, else
-// calibrated's (and says so). A model that is not realistic is a bound (no band); an empty
-// family is uncalibrated.
-TESSERA_API Band find_band(const BandTable& table, const std::string& latency_model,
-                           const std::string& family, const std::string& framework);
+// (model, family, "*"), else uncalibrated. A model with a fallback takes its own rows when the
+// table has any for the family, else its fallback's (and says so). A model without the error-band
+// role is a bound (no band); an empty family is uncalibrated.
+TESSERA_API Band find_band(const BandTable& table, const BandModel& model, const std::string& family,
+                           const std::string& framework);
 
 // The machine family a session's latency model reads (the `family` text parameter of its machine
-// block, or of calibrated's for measured; "" when absent) and its framework profile name (the
+// block, or of its fallback's when it reads that one; "" when absent) and its framework profile name (the
 // latency plugin's `framework` parameter as the scenario set it, else its default; "" for a
 // plugin without one).
 TESSERA_API std::string session_family(const Session& session);

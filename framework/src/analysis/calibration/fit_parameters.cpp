@@ -10,32 +10,19 @@ namespace tessera::calibration {
 
 namespace {
 
-struct Known {
-  const char* name;
-  ParamOwner owner;
-  Transform transform;
-  double lo, hi;
-  double start;  // profile values only (SI); family values start at the ParamSpec default
-  bool needs_8bit;
-};
+Transform transform_of(FitScale s) {
+  switch (s) {
+    case FitScale::logit:
+      return Transform::logit;
+    case FitScale::log_us:
+      return Transform::log_us;
+    case FitScale::log:
+      return Transform::log;
+  }
+  return Transform::logit;
+}
 
-// The documented physical ranges (docs/accuracy.md). Family: the efficiency block of
-// latency/calibrated (and latency/measured, which falls back on it). Profile: the four values
-// the 2023 rows constrain; the per-sequence and per-chunk costs stay a-priori (no public row
-// runs continuous batching or chunked prefill with a stated cost), so they are not in the table.
 constexpr double us = 1e-6;
-const Known kKnown[] = {
-    {"gemm_efficiency", ParamOwner::family, Transform::logit, 0.4, 0.95, 0, false},
-    {"gemm_m_half", ParamOwner::family, Transform::log, 1, 512, 0, false},
-    {"gemm_8bit_efficiency", ParamOwner::family, Transform::logit, 0.4, 1.0, 0, true},
-    {"hbm_efficiency", ParamOwner::family, Transform::logit, 0.6, 0.95, 0, false},
-    {"attention_efficiency", ParamOwner::family, Transform::logit, 0.2, 0.9, 0, false},
-    {"kernel_overhead", ParamOwner::family, Transform::log_us, 1 * us, 10 * us, 0, false},
-    {"launch_overhead", ParamOwner::profile, Transform::log_us, 0, 50 * us, 5 * us, false},
-    {"collective_overhead", ParamOwner::profile, Transform::log_us, 0, 150 * us, 10 * us, false},
-    {"decode_step_overhead", ParamOwner::profile, Transform::log_us, 0, 2000 * us, 200 * us, false},
-    {"prefill_overhead", ParamOwner::profile, Transform::log_us, 0, 20000 * us, 200 * us, false},
-};
 
 double spec_default(const ParamSpec& s) {
   if (!s.default_value) return 0;
@@ -89,34 +76,38 @@ std::pair<double, double> scan_range(Transform t) {
   return {-1, 1};
 }
 
-std::vector<FitParameter> fit_parameters(const PluginDescriptor& d) {
+std::vector<FitParameter> fit_parameters(const PluginDescriptor& d, const PluginDescriptor& schema) {
   std::vector<FitParameter> out;
   bool overridable = false;
   for (std::uint32_t i = 0; i < d.param_count; ++i)
     overridable = overridable || std::string(d.params[i].name) == "profile_overrides";
-  for (const Known& k : kKnown) {
+  const auto add = [&](const FitSpec& k, const ParamSpec* specs, std::uint32_t count) {
     const ParamSpec* spec = nullptr;
-    if (k.owner == ParamOwner::family) {
-      for (std::uint32_t i = 0; i < d.machine_param_count; ++i)
-        if (k.name == std::string(d.machine_params[i].name)) spec = &d.machine_params[i];
-    } else if (overridable) {
-      for (std::uint32_t i = 0; i < d.param_count; ++i)
-        if (k.name == std::string(d.params[i].name)) spec = &d.params[i];
-    }
-    if (!spec) continue;
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (std::string(k.name) == specs[i].name) spec = &specs[i];
+    if (!spec) return;
     FitParameter p;
     p.name = k.name;
-    p.owner = k.owner;
-    p.transform = k.transform;
+    p.owner = k.owner == FitOwner::machine_block ? ParamOwner::family : ParamOwner::profile;
+    p.transform = transform_of(k.scale);
     p.lo = std::max(k.lo, spec->min);
     p.hi = std::min(k.hi, spec->max);
-    p.start = k.owner == ParamOwner::family ? spec_default(*spec) : k.start;
+    p.start = p.owner == ParamOwner::family ? spec_default(*spec) : k.start;
     p.needs_8bit = k.needs_8bit;
     out.push_back(p);
-  }
+  };
+  // Machine-block values from the plugin whose machine schema the block is read with; values of
+  // the serving stack's profile from the plugin itself, when it takes them from parameters.
+  for (std::uint32_t i = 0; i < schema.fit_count; ++i)
+    if (schema.fit[i].owner == FitOwner::machine_block)
+      add(schema.fit[i], schema.machine_params, schema.machine_param_count);
+  if (overridable)
+    for (std::uint32_t i = 0; i < d.fit_count; ++i)
+      if (d.fit[i].owner == FitOwner::scenario) add(d.fit[i], d.params, d.param_count);
   if (out.empty())
-    throw InputError(std::string("calibrate: latency/") + d.name +
-                     " has no calibrated machine-block or profile value to fit (--latency calibrated)");
+    throw InputError(
+        std::string("calibrate: latency/") + d.name +
+        " declares no value to fit (its descriptor's `fit` table, docs/plugin-guide.md \"Roles\")");
   return out;
 }
 

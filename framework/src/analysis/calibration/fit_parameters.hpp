@@ -33,11 +33,13 @@ TESSERA_API double decode(Transform t, double x);
 // The coarse scan range of the coordinate search, in the transformed space.
 TESSERA_API std::pair<double, double> scan_range(Transform t);
 
-// The fitted parameters of latency plugin `descriptor`: its machine-block values named in the
-// family table and its profile values (a parameter `profile_overrides` lists which the plugin
-// takes from parameters). Starts are the ParamSpec defaults for a family and the 2023 starting
-// point for a profile; ranges are clipped to the ParamSpecs. Throws InputError when the plugin
-// has neither (it has nothing to calibrate).
-TESSERA_API std::vector<FitParameter> fit_parameters(const PluginDescriptor& descriptor);
+// The fitted parameters of latency plugin `d`, as its descriptor's `fit` table declares them
+// (docs/plugin-guide.md "Roles"): the machine-block values of `schema` (the plugin whose machine
+// schema reads the block: `d` itself, or the plugin it falls back on) and `d`'s profile values
+// when it takes them from parameters (a `profile_overrides` parameter). Starts are the ParamSpec
+// defaults for a machine-block value and the declared start for a profile value; ranges are
+// clipped to the ParamSpecs. Throws InputError when nothing is declared (nothing to calibrate).
+TESSERA_API std::vector<FitParameter> fit_parameters(const PluginDescriptor& d,
+                                                     const PluginDescriptor& schema);
 
 }  // namespace tessera::calibration

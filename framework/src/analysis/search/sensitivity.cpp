@@ -5,6 +5,7 @@
 #include <map>
 
 #include "host/machine_blocks.hpp"
+#include "host/plugin_roles.hpp"
 #include "scenario/fields/field_access.hpp"
 #include "scenario/sweeps/plugin_axes.hpp"
 #include "tessera/error.hpp"
@@ -98,9 +99,12 @@ std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& s
   }
   k.emplace_back("machine.stage_overhead", "stage overhead");
   // The running latency plugin's numeric machine-block parameters, when the machine file gives
-  // its block under `plugins:` (calibrated's `efficiency:` constants are fitted, not hardware).
-  const MachineBlock* b = find_machine_block(session.scenario().machine_blocks, session.latency_name());
-  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.latency_name());
+  // its block under `plugins:` (a block under a top-level key, `efficiency:`, holds fitted
+  // constants, not hardware).
+  const MachineBlock* b =
+      machine_block_for(session.registry(), session.scenario().machine_blocks, session.latency_name());
+  const LoadedPlugin* p = session.registry().find(
+      PluginKind::latency, machine_schema_owner(session.registry(), session.latency_name()));
   if (b && p && b->label.rfind("machine.plugins.", 0) == 0) {
     const PluginDescriptor& d = *p->descriptor;
     for (std::uint32_t i = 0; i < d.machine_param_count; ++i) {

@@ -86,7 +86,8 @@ PreparedRow prepare_row(const DataRow& row, const RowPlan& plan, PreparedFiles& 
   r.plan = plan;
   const MachineFile& machine = files.machine(plan.machine_file);
   r.machine = machine.spec;
-  r.efficiency_raw = machine.efficiency_raw;
+  if (const MachineBlock* eff = find_keyed_block(machine.blocks, "efficiency"))
+    r.efficiency_raw = eff->params;
   // A format the PE lacks runs at the next wider one; fp16 rows on a bf16-only PE use bf16.
   DTypes dt = plan.dtype;
   for (DType* t : {&dt.weights, &dt.kv, &dt.activations})

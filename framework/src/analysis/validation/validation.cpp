@@ -10,6 +10,7 @@
 #include "analysis/measurements/table_rows.hpp"
 #include "core/cancellation.hpp"
 #include "host/plugin_defaults.hpp"
+#include "host/plugin_roles.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 #include "tessera/plugin/param_spec.hpp"
@@ -19,6 +20,13 @@ namespace tessera::validation {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The raw block latency plugin `name` reads from a machine file (host/plugin_roles.hpp), or none.
+std::vector<RawParam> machine_block_params(const PluginRegistry& registry, const MachineFile& file,
+                                           const std::string& name) {
+  const MachineBlock* b = machine_block_for(registry, file.blocks, name);
+  return b ? b->params : std::vector<RawParam>{};
+}
 // Progress and cancellation every 64 rows.
 void row_progress(const ProgressCallback& cb, std::size_t done, std::size_t total, const char* phase) {
   if (done % 64 != 0) return;
@@ -107,8 +115,8 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
 
     ModelReport rep;
     rep.latency = name;
-    // latency/measured is never scored on a row one of its tables was built from.
-    const std::map<std::string, std::string> built = name == plugin_defaults::kFallsBackOnCalibrated
+    // A model built from the kernel tables is never scored on a row one of its tables was built from.
+    const std::map<std::string, std::string> built = has_role(registry, name, kRoleKernelTables)
                                                          ? table_build_rows(kernel_tables_dir(root))
                                                          : std::map<std::string, std::string>{};
     std::map<std::string, std::vector<double>> apes_by_source;
@@ -173,12 +181,12 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
       }
       auto eff = efficiency_by_machine.find(p.machine_file);
       if (eff == efficiency_by_machine.end())
-        eff =
-            efficiency_by_machine
-                .emplace(p.machine_file,
-                         registry.machine_params(
-                             name, machine_block_of(files.machines.at(p.machine_file), name), p.machine_file))
-                .first;
+        eff = efficiency_by_machine
+                  .emplace(p.machine_file,
+                           registry.machine_params(
+                               name, machine_block_params(registry, files.machines.at(p.machine_file), name),
+                               p.machine_file))
+                  .first;
       double predicted = 0;
       CollectiveDetail detail;
       FullLoadAnswer full;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "host/plugin_defaults.hpp"
 #include "studies/json/json_number.hpp"
 
 namespace tessera {
@@ -31,7 +32,9 @@ std::string band_provenance(const Band& b) {
                   (b.framework == "*" ? std::string("serving frameworks pooled") : b.framework) + ", " +
                   std::to_string(b.rows) + " rows held out";
   s += b.sources > 1 ? ", " + std::to_string(b.sources) + " sources" : ", 1 source";
-  if (b.latency_model != "calibrated" && b.latency_model != "") s += ", " + b.latency_model + "'s rows";
+  // Rows of another model than the default one are named (a fallback's band, a chosen model's).
+  if (b.latency_model != plugin_defaults::kLatency && b.latency_model != "")
+    s += ", " + b.latency_model + "'s rows";
   if (!b.note.empty()) s += "; " + b.note;
   return s + ")";
 }

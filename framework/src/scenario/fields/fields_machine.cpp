@@ -235,8 +235,8 @@ constexpr FieldRow kMachineRows[] = {
          "fraction of the lifetime spent serving at the evaluated rate (idle time still depreciates)",
          real_slot([](const FieldSite& s) { return &s.machine->price.utilization; })),
     free_keys("machine.efficiency", F,
-              "calibrated's machine parameters (the same as machine.plugins.calibrated; checked against its "
-              "schema: tessera plugins)"),
+              "the machine parameters of the latency plugin that declares `efficiency` as its block's key "
+              "(the same as machine.plugins.<that plugin>; checked against its schema: tessera plugins)"),
     free_keys("machine.plugins", F,
               "one block per plugin, keyed by plugin name: that plugin's machine parameters, checked against "
               "its machine schema when it runs (tessera plugins); sweepable as "

@@ -198,11 +198,12 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
       read_slot_fields(*pr, pp, "machine.price", site, d);
     }
   }
-  // Per-plugin blocks: `efficiency:` is calibrated's (kept for compatibility), `plugins:` holds
-  // one mapping per plugin, each checked against that plugin's machine schema when it runs.
+  // Per-plugin blocks: `plugins:` holds one mapping per plugin, each checked against that
+  // plugin's machine schema when it runs; `efficiency:` (kept for compatibility) is the block of
+  // the latency plugin whose descriptor declares that key (host/plugin_roles.hpp).
   if (const YNode* ef = n.find("efficiency")) {
     MachineBlock b;
-    b.plugin = std::string(kEfficiencyBlockPlugin);
+    b.key = "efficiency";
     b.label = "machine 'efficiency'";
     b.where = n.find_entry("efficiency")->key_where;
     parse_efficiency(*ef, join_path(path, "efficiency"), &b.params, d);
@@ -216,12 +217,6 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
         b.plugin = e.key;
         b.label = "machine.plugins." + e.key;
         b.where = e.key_where;
-        if (b.plugin == kEfficiencyBlockPlugin && n.find("efficiency")) {
-          d.error(e.key_where,
-                  join_path(pp, e.key) +
-                      ": calibrated's block is given twice (here and as `efficiency:`); keep one");
-          continue;
-        }
         parse_efficiency(e.value, join_path(pp, e.key), &b.params, d);
         if (blocks) blocks->push_back(std::move(b));
       }

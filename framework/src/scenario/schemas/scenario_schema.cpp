@@ -460,7 +460,12 @@ void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* 
           }
           HardwareAxis axis;
           axis.path = e.key;
-          axis.plugin = eff ? std::string(kEfficiencyBlockPlugin) : parts[2];
+          // machine.efficiency.<param>: the plugin that declares `efficiency` as its block's key,
+          // found once plugins are loaded (scenario/sweeps/plugin_axes.cpp).
+          if (eff)
+            axis.block_key = parts[1];
+          else
+            axis.plugin = parts[2];
           axis.param = parts.back();
           axis.where = e.key_where;
           if (read_axis_texts(e.value, kp, axis, d)) s.hardware.push_back(std::move(axis));

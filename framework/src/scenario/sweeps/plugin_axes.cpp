@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/text/nearest_name.hpp"
+#include "host/plugin_roles.hpp"
 #include "tessera/plugin/descriptor.hpp"
 
 namespace tessera {
@@ -95,6 +96,34 @@ void resolve_plugin_axis(HardwareAxis& a, const PluginChoices& plugins, const Pl
   type_values(a, *spec, kp, diags);
 }
 
+// The latency plugin that reads the block under `a.block_key`: the first of the scenario's latency
+// models (or their fallbacks) whose descriptor declares that key; else any installed one.
+bool resolve_block_key(HardwareAxis& a, const PluginChoices& plugins, const PluginRegistry& registry,
+                       std::vector<Diagnostic>& diags) {
+  const auto declares = [&](const std::string& name) {
+    const LoadedPlugin* p = registry.find(PluginKind::latency, name);
+    return p && p->descriptor->machine_block_key && a.block_key == p->descriptor->machine_block_key;
+  };
+  for (const PluginChoice& c : plugins.latency) {
+    std::string name = c.name;
+    for (int depth = 0; depth <= kMaxFallbackDepth && !name.empty(); ++depth) {
+      if (declares(name)) {
+        a.plugin = name;
+        return true;
+      }
+      name = fallback_of(registry, name);
+    }
+  }
+  for (const std::string& name : registry.names(PluginKind::latency))
+    if (declares(name)) {
+      a.plugin = name;
+      return true;
+    }
+  diags.push_back({a.where, "sweep.hardware." + a.path + ": no installed latency plugin reads a machine's `" +
+                                a.block_key + ":` block"});
+  return false;
+}
+
 void resolve_axis(HardwareAxis& a, const PluginRegistry& registry, std::vector<Diagnostic>& diags) {
   const std::string kp = "sweep.hardware." + a.path;
   const LoadedPlugin* p = registry.find(PluginKind::latency, a.plugin);
@@ -133,6 +162,9 @@ void resolve_plugin_axes(Sweep& sweep, const PluginChoices& plugins, const Plugi
   for (HardwareAxis& a : sweep.hardware) {
     if (a.scenario_plugin)
       resolve_plugin_axis(a, plugins, registry, diagnostics);
+    else if (!a.block_key.empty() &&
+             (!a.plugin.empty() || resolve_block_key(a, plugins, registry, diagnostics)))
+      resolve_axis(a, registry, diagnostics);
     else if (!a.plugin.empty())
       resolve_axis(a, registry, diagnostics);
   }
@@ -151,6 +183,9 @@ void check_machine_blocks(const std::vector<MachineBlock>& blocks, const std::st
                           const PluginRegistry& registry, std::vector<Diagnostic>& errors,
                           std::vector<Diagnostic>& warnings) {
   for (const MachineBlock& b : blocks) {
+    // A block under a top-level key (`efficiency:`) is read, and checked, by the scenario's latency
+    // model that declares the key (eval/plugin_check.cpp).
+    if (!b.key.empty()) continue;
     if (registry.find(PluginKind::latency, b.plugin)) {
       if (registry.refusal(PluginKind::latency, b.plugin)) continue;  // reported at the plugin's name
       try {

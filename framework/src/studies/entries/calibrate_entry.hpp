@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/calibration/calibration_study.hpp"
+#include "host/plugin_defaults.hpp"
 #include "host/plugin_registry.hpp"
 #include "studies/scenario_options.hpp"
 #include "tessera/export.hpp"
@@ -24,8 +25,8 @@ namespace tessera::studies {
 struct CalibrateOptions {
   std::vector<std::string> csv;         // the target CSVs (rows weigh 1)
   calibration::CalibrateOptions study;  // the row options as given (--extra, --aliases, --family, ...)
-  std::string latency = "calibrated";   // the model whose values are fitted
-  std::string framework;                // NAME[@VERSION]: the profile of every row ("" = the alias table's)
+  std::string latency = plugin_defaults::kLatency;  // the model whose values are fitted
+  std::string framework;  // NAME[@VERSION]: the profile of every row ("" = the alias table's)
   std::optional<std::vector<std::string>> folds;  // fold names ("all" = every fold); none = the default
   std::string profile_key = "version";            // version or framework
   int rounds = calibration::CalibrateOptions{}.fit.optimizer.rounds;

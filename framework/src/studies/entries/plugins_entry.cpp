@@ -32,8 +32,10 @@ std::string param_range(const ParamSpec& spec) { return param_range_text(spec); 
 
 const char* param_unit_text(const ParamSpec& spec) { return param_unit(spec); }
 
-bool takes_efficiency_block(const PluginDescriptor& d) {
-  return std::string_view(d.name) == kEfficiencyBlockPlugin;
+std::string machine_block_key(const PluginDescriptor& d) {
+  return d.machine_block_key ? d.machine_block_key : "";
 }
+
+std::string fallback_name(const PluginDescriptor& d) { return d.fallback ? d.fallback : ""; }
 
 }  // namespace tessera::studies

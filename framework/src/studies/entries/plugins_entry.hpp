@@ -30,8 +30,10 @@ TESSERA_API PluginKind plugin_kind(const std::string& text);
 TESSERA_API std::string param_range(const ParamSpec& spec);
 TESSERA_API const char* param_unit_text(const ParamSpec& spec);
 
-// Whether a plugin's machine parameters may be given as the machine file's `efficiency:` block
-// beside `plugins: {NAME: {...}}` (host/machine_blocks.hpp).
-TESSERA_API bool takes_efficiency_block(const PluginDescriptor& d);
+// The other machine-file key a plugin's machine parameters may be given under, beside
+// `plugins: {NAME: {...}}` (its descriptor's machine_block_key: `efficiency`), or "" when none.
+TESSERA_API std::string machine_block_key(const PluginDescriptor& d);
+// The plugin a latency plugin falls back on (its descriptor's fallback), or "" when none.
+TESSERA_API std::string fallback_name(const PluginDescriptor& d);
 
 }  // namespace tessera::studies

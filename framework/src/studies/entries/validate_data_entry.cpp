@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "host/plugin_defaults.hpp"
+#include "host/plugin_roles.hpp"
 #include "studies/documents/validation_document.hpp"
 #include "studies/json/provenance.hpp"
 #include "tessera/error.hpp"
@@ -26,8 +27,8 @@ validation::ValidateOptions ValidateDataEntry::plan(const ValidateDataOptions& o
   if (vo.latency.empty()) {
     vo.latency = registry_->names(PluginKind::latency);
     if (o.measured_last)
-      std::stable_partition(vo.latency.begin(), vo.latency.end(), [](const std::string& n) {
-        return n != plugin_defaults::kFallsBackOnCalibrated;
+      std::stable_partition(vo.latency.begin(), vo.latency.end(), [&](const std::string& n) {
+        return fallback_of(*registry_, n).empty();  // a model with a fallback after the rest
       });
   }
   if (vo.latency.empty()) throw Error(o.who + ": no latency plugin found");
