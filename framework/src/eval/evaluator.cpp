@@ -171,6 +171,43 @@ void stage_layers(const ModelSpec& m, int pp, double& layers, double& dense) {
   const double moe = m.has_moe ? std::min(layers, static_cast<double>(m.moe_layers())) : 0.0;
   dense = layers - moe;
 }
+
+// Per-chunk averages, step 1: chunk's stages (count x each quantity) added to `sums`. The stages
+// of every chunk share the same order.
+void add_chunk_stage_sums(const StageList& chunk, StageList& sums) {
+  for (int i = 0; i < chunk.size; ++i) {
+    const Stage& s = chunk.items[static_cast<std::size_t>(i)];
+    if (i >= sums.size) {
+      Stage& a = sums.push();
+      a = s;
+      a.count = 0;
+      a.flops = a.hbm_bytes = a.comm_bytes = a.compute_s = a.memory_s = a.comm_s = a.visible_s = 0;
+    }
+    Stage& a = sums.items[static_cast<std::size_t>(i)];
+    a.count += s.count;
+    a.flops += s.count * s.flops;
+    a.hbm_bytes += s.count * s.hbm_bytes;
+    a.comm_bytes += s.count * s.comm_bytes;
+    a.compute_s += s.count * s.compute_s;
+    a.memory_s += s.count * s.memory_s;
+    a.comm_s += s.count * s.comm_s;
+    a.visible_s += s.count * s.visible_s;
+  }
+}
+
+// Per-chunk averages, step 2: the sums of add_chunk_stage_sums -> per-occurrence averages.
+void stage_sums_to_averages(StageList& stages) {
+  for (Stage& a : stages) {
+    if (a.count <= 0) continue;
+    a.flops /= a.count;
+    a.hbm_bytes /= a.count;
+    a.comm_bytes /= a.count;
+    a.compute_s /= a.count;
+    a.memory_s /= a.count;
+    a.comm_s /= a.count;
+    a.visible_s /= a.count;
+  }
+}
 }  // namespace
 
 double Evaluator::stage_time(const Workload& w, const ParallelConfig& c, const Layout& layout, Mode mode,
@@ -269,25 +306,7 @@ void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& 
     }
     accumulate_totals(out.work, out.chunk_stages, c, t);
     if (last) last_chunk = sh.chunk;
-    // Per-chunk averages: the stages of every chunk share the same order.
-    for (int i = 0; i < out.chunk_stages.size; ++i) {
-      const Stage& s = out.chunk_stages.items[static_cast<std::size_t>(i)];
-      if (i >= out.stages.size) {
-        Stage& a = out.stages.push();
-        a = s;
-        a.count = 0;
-        a.flops = a.hbm_bytes = a.comm_bytes = a.compute_s = a.memory_s = a.comm_s = a.visible_s = 0;
-      }
-      Stage& a = out.stages.items[static_cast<std::size_t>(i)];
-      a.count += s.count;
-      a.flops += s.count * s.flops;
-      a.hbm_bytes += s.count * s.hbm_bytes;
-      a.comm_bytes += s.count * s.comm_bytes;
-      a.compute_s += s.count * s.compute_s;
-      a.memory_s += s.count * s.memory_s;
-      a.comm_s += s.count * s.comm_s;
-      a.visible_s += s.count * s.visible_s;
-    }
+    add_chunk_stage_sums(out.chunk_stages, out.stages);
     if (c.pp == 1) {
       ttft += tj;
     } else {
@@ -303,16 +322,7 @@ void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& 
       }
     }
   }
-  for (Stage& a : out.stages) {  // sums -> per-occurrence averages
-    if (a.count <= 0) continue;
-    a.flops /= a.count;
-    a.hbm_bytes /= a.count;
-    a.comm_bytes /= a.count;
-    a.compute_s /= a.count;
-    a.memory_s /= a.count;
-    a.comm_s /= a.count;
-    a.visible_s /= a.count;
-  }
+  stage_sums_to_averages(out.stages);
   if (c.pp > 1) {
     // Chunks pipeline across the pp stages: TTFT = sum_j t_stage(j) + (pp-1)(t_stage(last) + hop).
     t.prefill_pipelined = true;

@@ -288,6 +288,37 @@ class SliceSpace final : public SearchSpace {
   mutable std::vector<ParallelConfig> list_;
 };
 
+// The score a strategy receives for the evaluated configuration r: its feasibility, its primary
+// score and its objectives oriented (lower is better) into `values`, infinite where invalid.
+void score_proposal(const ConfigRecord& r, const std::vector<Direction>& dirs, std::span<double> values,
+                    SearchScore& score) {
+  score.feasible = r.feasible;
+  score.primary = r.valid ? r.score : std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < dirs.size(); ++k)
+    values[k] = r.valid && r.non_finite == NonFinite::none ? oriented(r.objectives[k], dirs[k])
+                                                           : std::numeric_limits<double>::infinity();
+  score.objectives = values;
+}
+
+// Termination (docs/plugin-guide.md §10): a search that proposes nothing new for more than
+// search.stale_rounds rounds in a row, or more distinct configurations than the grid has
+// points, is stopped with an error naming it.
+void check_search_termination(const SearchStrategy& strategy, std::uint64_t stale_rounds,
+                              std::uint64_t stale_limit, std::uint64_t evaluated, std::uint64_t bound,
+                              bool sliced) {
+  if (stale_rounds > stale_limit)
+    throw_plugin_error(strategy, "search",
+                       "proposed nothing new in " + std::to_string(stale_rounds) +
+                           " rounds in a row (only configurations it had proposed before), which " +
+                           limit_exceeded("search.stale_rounds") +
+                           "; propose returns 0 when the search is done");
+  if (evaluated > bound)
+    throw_plugin_error(strategy, "search",
+                       "proposed " + std::to_string(evaluated) + " distinct configurations, more than the " +
+                           (sliced ? "slice's " : "grid's ") + std::to_string(bound) +
+                           " points; propose returns 0 when the search is done");
+}
+
 // One work unit: the strategy run over `space` (the whole grid, or one slice of it for a
 // separable strategy), each distinct configuration offered to `summary`. Duplicates are dropped
 // (the first proposal kept): a bit per position of the unit, a set for the (rare) proposals
@@ -311,9 +342,7 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
   std::unordered_set<ParallelConfig> seen_outside;
   std::uint64_t outside = 0;
 
-  // Termination (docs/plugin-guide.md §10): a search that proposes nothing new for more than
-  // search.stale_rounds rounds in a row, or more distinct configurations than the grid has
-  // points, is stopped with an error naming it.
+  // Termination: check_search_termination.
   const std::uint64_t stale_limit = current_limits().search_stale_rounds;
   std::uint64_t stale_rounds = 0;
   std::uint64_t evaluated = 0;
@@ -332,13 +361,8 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
     throw_if_cancelled();  // the batch may be incomplete
     for (std::size_t i = 0; i < n; ++i) {
       ConfigRecord& r = slots[i];
-      scores[i].feasible = r.feasible;
-      scores[i].primary = r.valid ? r.score : std::numeric_limits<double>::infinity();
-      const std::span<double> values(score_objectives.data() + i * dirs.size(), dirs.size());
-      for (std::size_t k = 0; k < dirs.size(); ++k)
-        values[k] = r.valid && r.non_finite == NonFinite::none ? oriented(r.objectives[k], dirs[k])
-                                                               : std::numeric_limits<double>::infinity();
-      scores[i].objectives = values;
+      score_proposal(r, dirs, std::span<double>(score_objectives.data() + i * dirs.size(), dirs.size()),
+                     scores[i]);
       std::uint64_t key;
       if (slice && !slice->in_slice(r.grid_index))
         throw_plugin_error(strategy, "search",
@@ -359,17 +383,7 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
       summary.offer(key, r);
     }
     stale_rounds = evaluated == evaluated_before ? stale_rounds + 1 : 0;
-    if (stale_rounds > stale_limit)
-      throw_plugin_error(strategy, "search",
-                         "proposed nothing new in " + std::to_string(stale_rounds) +
-                             " rounds in a row (only configurations it had proposed before), which " +
-                             limit_exceeded("search.stale_rounds") +
-                             "; propose returns 0 when the search is done");
-    if (evaluated > bound)
-      throw_plugin_error(strategy, "search",
-                         "proposed " + std::to_string(evaluated) +
-                             " distinct configurations, more than the " + (slice ? "slice's " : "grid's ") +
-                             std::to_string(bound) + " points; propose returns 0 when the search is done");
+    check_search_termination(strategy, stale_rounds, stale_limit, evaluated, bound, slice != nullptr);
     run->receive(std::span<const ParallelConfig>(proposed.data(), n),
                  std::span<const SearchScore>(scores.data(), n));
     report_progress(progress, summary.counts().evaluated, valid, "configurations");

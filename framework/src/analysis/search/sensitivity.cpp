@@ -166,6 +166,65 @@ double elasticity(double lm, double lp, double step) {
   return (std::log(lp) - std::log(lm)) / (std::log1p(step) - std::log1p(-step));
 }
 
+// The knob's value and dimension into h, from the scenario's latency plugin choice or the machine.
+// Returns the plugin parameter's schema entry; nullptr for a machine knob.
+const ParamSpec* read_knob_value(const Session& session, HardwareElasticity& h) {
+  const std::string& path = h.path;
+  const std::string param = block_param(path);
+  const ParamSpec* spec = nullptr;
+  if (path.rfind(kLatencyParamPrefix, 0) == 0) {
+    // plugins.latency.<name>.<param>: the value the scenario gave, validated and SI.
+    const PluginChoice& model = running_latency(session);
+    const std::string pname = path.substr(path.rfind('.') + 1);
+    spec = plugin_param_spec(session.registry(), PluginKind::latency, model.name, pname);
+    h.value = session.registry().validate_choice(PluginKind::latency, model).real(pname);
+    h.dimension = spec ? spec->dimension : Dimension::none;
+  } else {
+    h.value =
+        param.empty() ? get_machine_field(session.machine(), path) : session.machine().efficiency.real(param);
+    h.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
+  }
+  return spec;
+}
+
+// The latencies with the knob scaled by 1 - step and 1 + step, of the fixed configuration `best`
+// and of a re-optimised search, their elasticities and a note where one is missing, into h.
+void measure_knob_elasticity(const Session& session, const SearchStrategy& strategy,
+                             const ParallelConfig& best, const SearchOptions& options, double step,
+                             const ParamSpec* spec, HardwareElasticity& h, Evaluation& scratch) {
+  const std::string& path = h.path;
+  const bool plugin_knob = path.rfind(kLatencyParamPrefix, 0) == 0;
+  const PluginChoice& model = running_latency(session);
+  double lat[2][2] = {{NAN, NAN}, {NAN, NAN}};  // [minus/plus][fixed/reopt]
+  for (int side = 0; side < 2; ++side) {
+    MachineSpec m = session.machine();
+    const double v = h.value * (side == 0 ? 1 - step : 1 + step);
+    std::vector<PluginParamValue> set;
+    if (plugin_knob)
+      set.push_back({.kind = PluginKind::latency,
+                     .plugin = model.name,
+                     .param = path.substr(path.rfind('.') + 1),
+                     .value = v,
+                     .integer = spec && spec->type == ParamType::integer});
+    else
+      set_knob(m, path, v);
+    const auto s = session.with_point(m, set);
+    s->evaluator().evaluate(best, scratch);
+    lat[side][0] = scratch.valid && scratch.non_finite == NonFinite::none ? scratch.totals.latency_s : NAN;
+    lat[side][1] = best_latency(*s, strategy, options);
+  }
+  h.latency_minus_fixed = lat[0][0];
+  h.latency_plus_fixed = lat[1][0];
+  h.latency_minus_reopt = lat[0][1];
+  h.latency_plus_reopt = lat[1][1];
+  h.elasticity_fixed = elasticity(lat[0][0], lat[1][0], step);
+  h.elasticity_reopt = elasticity(lat[0][1], lat[1][1], step);
+  if (std::isnan(h.elasticity_reopt))
+    h.note = "nothing feasible on a perturbed machine";
+  else if (std::isnan(h.elasticity_fixed))
+    h.note = "the fixed configuration is invalid or non-finite on a perturbed machine";
+}
+
 }  // namespace
 
 std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, const SearchStrategy& strategy,
@@ -180,21 +239,7 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
     HardwareElasticity h;
     h.path = path;
     h.label = label;
-    const std::string param = block_param(path);
-    const bool plugin_knob = path.rfind(kLatencyParamPrefix, 0) == 0;
-    const ParamSpec* spec = nullptr;
-    const PluginChoice& model = running_latency(session);
-    if (plugin_knob) {
-      // plugins.latency.<name>.<param>: the value the scenario gave, validated and SI.
-      const std::string pname = path.substr(path.rfind('.') + 1);
-      spec = plugin_param_spec(session.registry(), PluginKind::latency, model.name, pname);
-      h.value = session.registry().validate_choice(PluginKind::latency, model).real(pname);
-      h.dimension = spec ? spec->dimension : Dimension::none;
-    } else {
-      h.value = param.empty() ? get_machine_field(session.machine(), path)
-                              : session.machine().efficiency.real(param);
-      h.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
-    }
+    const ParamSpec* spec = read_knob_value(session, h);
     if (!(h.value > 0)) {
       h.elasticity_fixed = h.elasticity_reopt = NAN;
       h.note = "value is 0: no relative change";
@@ -210,34 +255,7 @@ std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, con
       report_progress(progress, out.size(), knobs.size(), "hardware knobs");
       continue;
     }
-    double lat[2][2] = {{NAN, NAN}, {NAN, NAN}};  // [minus/plus][fixed/reopt]
-    for (int side = 0; side < 2; ++side) {
-      MachineSpec m = session.machine();
-      const double v = h.value * (side == 0 ? 1 - step : 1 + step);
-      std::vector<PluginParamValue> set;
-      if (plugin_knob)
-        set.push_back({.kind = PluginKind::latency,
-                       .plugin = model.name,
-                       .param = path.substr(path.rfind('.') + 1),
-                       .value = v,
-                       .integer = spec && spec->type == ParamType::integer});
-      else
-        set_knob(m, path, v);
-      const auto s = session.with_point(m, set);
-      s->evaluator().evaluate(best, scratch);
-      lat[side][0] = scratch.valid && scratch.non_finite == NonFinite::none ? scratch.totals.latency_s : NAN;
-      lat[side][1] = best_latency(*s, strategy, options);
-    }
-    h.latency_minus_fixed = lat[0][0];
-    h.latency_plus_fixed = lat[1][0];
-    h.latency_minus_reopt = lat[0][1];
-    h.latency_plus_reopt = lat[1][1];
-    h.elasticity_fixed = elasticity(lat[0][0], lat[1][0], step);
-    h.elasticity_reopt = elasticity(lat[0][1], lat[1][1], step);
-    if (std::isnan(h.elasticity_reopt))
-      h.note = "nothing feasible on a perturbed machine";
-    else if (std::isnan(h.elasticity_fixed))
-      h.note = "the fixed configuration is invalid or non-finite on a perturbed machine";
+    measure_knob_elasticity(session, strategy, best, options, step, spec, h, scratch);
     out.push_back(std::move(h));
     report_progress(progress, out.size(), knobs.size(), "hardware knobs");
   }

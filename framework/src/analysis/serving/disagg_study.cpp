@@ -197,6 +197,63 @@ DisaggResult pair_pools(const PairingInputs& in, const std::vector<PoolCandidate
 
 namespace {
 
+// The prefill pool's candidates of configuration c (timer set on it), one per prefill batch:
+// each a whole batch of prompts, counted out where its KV does not fit or its time is not finite.
+void time_prefill_pool_points(HostStepTimer& timer, const ParallelConfig& c,
+                              const std::vector<std::int64_t>& prefill_batches, const Workload& w,
+                              DisaggPools& pools) {
+  const double dp = static_cast<double>(c.dp);
+  for (std::int64_t b : prefill_batches) {
+    const std::uint64_t key = pools.prefill_points++;
+    timer.set_max_sequences(b);  // the pool's batch is its engine's max sequences
+    if (!timer.kv_fits(b, w.input)) {
+      ++pools.prefill_kv_overflow;
+      continue;
+    }
+    const double t = timer.prefill(b, w.input, 0);
+    const double period = timer.prefill_period();
+    if (!(std::isfinite(t) && t > 0 && std::isfinite(period) && period > 0)) {
+      ++pools.non_finite;
+      continue;
+    }
+    pools.prefill.push_back(PoolCandidate{.key = key,
+                                          .config = c,
+                                          .batch = b,
+                                          .pes = c.pes(),
+                                          .time_s = t,
+                                          .requests_per_s = dp * static_cast<double>(b) / period});
+  }
+}
+
+// The decode pool's candidates of configuration c (timer set on it), one per decode batch:
+// each a decode iteration at the mean context, counted out as the prefill pool's.
+void time_decode_pool_points(HostStepTimer& timer, const ParallelConfig& c,
+                             const std::vector<std::int64_t>& decode_batches, const Workload& w,
+                             DisaggPools& pools) {
+  const double dp = static_cast<double>(c.dp);
+  const double isl = static_cast<double>(w.input), osl = static_cast<double>(w.output);
+  for (std::int64_t B : decode_batches) {
+    const std::uint64_t key = pools.decode_points++;
+    timer.set_max_sequences(B);
+    if (!timer.kv_fits(B, w.input + w.output)) {
+      ++pools.decode_kv_overflow;
+      continue;
+    }
+    // pp > 1 keeps its pipeline full (StepTimer::decode_iteration), as aggregated does.
+    const double t = timer.decode_iteration(B, isl + osl / 2);
+    if (!(std::isfinite(t) && t > 0)) {
+      ++pools.non_finite;
+      continue;
+    }
+    pools.decode.push_back(PoolCandidate{.key = key,
+                                         .config = c,
+                                         .batch = B,
+                                         .pes = c.pes(),
+                                         .time_s = t,
+                                         .requests_per_s = dp * static_cast<double>(B) / ((osl - 1) * t)});
+  }
+}
+
 // Step 1 on one session: the prefill role, the decode role, or both (one pass).
 void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role, bool decode_role,
                 DisaggPools& pools) {
@@ -219,7 +276,6 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
   Evaluation layout_holder, scratch;
   constexpr std::size_t kRange = 4096;
   std::vector<ParallelConfig> range(kRange);
-  const double isl = static_cast<double>(w.input), osl = static_cast<double>(w.output);
   for (std::uint64_t first = 0; first < space.valid_count(); first += kRange) {
     const std::size_t count = space.valid_range(first, std::span<ParallelConfig>(range.data(), kRange));
     for (std::size_t i = 0; i < count; ++i) {
@@ -237,48 +293,8 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
       ++pools.configurations;
       HostStepTimer timer(ev, c, layout_holder.layout, scratch);
       timer.set_token_budget(0);  // whole prompts and decode steps, as the pair's simulation
-      const double dp = static_cast<double>(c.dp);
-      for (std::int64_t b : prefill_batches) {
-        const std::uint64_t key = pools.prefill_points++;
-        timer.set_max_sequences(b);  // the pool's batch is its engine's max sequences
-        if (!timer.kv_fits(b, w.input)) {
-          ++pools.prefill_kv_overflow;
-          continue;
-        }
-        const double t = timer.prefill(b, w.input, 0);
-        const double period = timer.prefill_period();
-        if (!(std::isfinite(t) && t > 0 && std::isfinite(period) && period > 0)) {
-          ++pools.non_finite;
-          continue;
-        }
-        pools.prefill.push_back(PoolCandidate{.key = key,
-                                              .config = c,
-                                              .batch = b,
-                                              .pes = c.pes(),
-                                              .time_s = t,
-                                              .requests_per_s = dp * static_cast<double>(b) / period});
-      }
-      for (std::int64_t B : decode_batches) {
-        const std::uint64_t key = pools.decode_points++;
-        timer.set_max_sequences(B);
-        if (!timer.kv_fits(B, w.input + w.output)) {
-          ++pools.decode_kv_overflow;
-          continue;
-        }
-        // pp > 1 keeps its pipeline full (StepTimer::decode_iteration), as aggregated does.
-        const double t = timer.decode_iteration(B, isl + osl / 2);
-        if (!(std::isfinite(t) && t > 0)) {
-          ++pools.non_finite;
-          continue;
-        }
-        pools.decode.push_back(
-            PoolCandidate{.key = key,
-                          .config = c,
-                          .batch = B,
-                          .pes = c.pes(),
-                          .time_s = t,
-                          .requests_per_s = dp * static_cast<double>(B) / ((osl - 1) * t)});
-      }
+      time_prefill_pool_points(timer, c, prefill_batches, w, pools);
+      time_decode_pool_points(timer, c, decode_batches, w, pools);
     }
     if (count == 0) break;
   }

@@ -18,38 +18,44 @@ bool is_bom(const std::string& t) {
          static_cast<unsigned char>(t[1]) == 0xBB && static_cast<unsigned char>(t[2]) == 0xBF;
 }
 
-}  // namespace
+// The scan's position and the record being built, held to the limits on cell bytes and data
+// rows; each record is handed to on_record as it ends.
+struct CsvScanState {
+  // The scan begins at byte `first` (after a byte-order mark).
+  CsvScanState(const std::string& source, const std::function<void(const CsvRecord&)>& callback,
+               std::size_t first)
+      : lim(current_limits()), file(source), on_record(callback), line_start(first) {}
 
-void scan_csv(const std::string& text, const std::string& file,
-              const std::function<void(const CsvRecord&)>& on_record) {
-  const Limits& lim = current_limits();
-  std::size_t i = is_bom(text) ? 3 : 0;  // spreadsheets write a UTF-8 byte-order mark
-  std::size_t line_start = i;            // offset of the current line's first byte
+  const Limits& lim;
+  const std::string& file;
+  const std::function<void(const CsvRecord&)>& on_record;
+  std::size_t line_start = 0;  // offset of the current line's first byte
   int line = 1;
   CsvRecord rec;
   std::size_t used = 0;  // cells of `rec` in use (their buffers are reused across records)
   std::uint64_t data_rows = 0;
   bool open = false;  // a record has begun
   bool header = true;
-  bool quoted = false;
-  int quote_line = 0, quote_col = 0;
 
-  const auto begin_cell = [&](std::size_t at) {
+  // A cell of `rec` begins at byte `at` of the text.
+  void begin_cell(std::size_t at) {
     if (used == rec.cells.size()) rec.cells.emplace_back();
     CsvCell& c = rec.cells[used++];
     c.text.clear();
     c.line = line;
     c.column = static_cast<int>(at - line_start + 1);
-  };
-  const auto push = [&](char ch) {
+  }
+  // One more byte of the current cell.
+  void push(char ch) {
     CsvCell& c = rec.cells[used - 1];
     if (c.text.size() >= lim.csv_cell_bytes)
       refuse(file, c.line, c.column,
              "a cell longer than " + std::to_string(lim.csv_cell_bytes) + " bytes " +
                  limit_exceeded("csv.cell_bytes"));
     c.text += ch;
-  };
-  const auto end_record = [&]() {
+  }
+  // The record ends: the header, then at most csv.rows data rows, each handed to on_record.
+  void end_record() {
     if (!header && ++data_rows > lim.csv_rows)
       refuse(file, rec.line, 1,
              "more than " + std::to_string(lim.csv_rows) + " data rows " + limit_exceeded("csv.rows"));
@@ -60,54 +66,64 @@ void scan_csv(const std::string& text, const std::string& file,
     if (rec.cells.size() < keep) rec.cells.resize(keep);
     used = 0;
     open = false;
-  };
+  }
+};
+
+}  // namespace
+
+void scan_csv(const std::string& text, const std::string& file,
+              const std::function<void(const CsvRecord&)>& on_record) {
+  std::size_t i = is_bom(text) ? 3 : 0;  // spreadsheets write a UTF-8 byte-order mark
+  CsvScanState st(file, on_record, i);
+  bool quoted = false;
+  int quote_line = 0, quote_col = 0;
 
   for (; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted) {
       if (c == '"') {
         if (i + 1 < text.size() && text[i + 1] == '"') {
-          push('"');
+          st.push('"');
           ++i;
         } else {
           quoted = false;
         }
       } else {
-        push(c);
+        st.push(c);
         if (c == '\n') {
-          ++line;
-          line_start = i + 1;
+          ++st.line;
+          st.line_start = i + 1;
         }
       }
       continue;
     }
     if (c == '\n' || c == '\r') {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (open) end_record();
-      ++line;
-      line_start = i + 1;
+      if (st.open) st.end_record();
+      ++st.line;
+      st.line_start = i + 1;
       continue;
     }
-    if (!open) {
-      open = true;
-      rec.line = line;
-      begin_cell(i);
+    if (!st.open) {
+      st.open = true;
+      st.rec.line = st.line;
+      st.begin_cell(i);
     }
     if (c == ',') {
-      begin_cell(i + 1);
+      st.begin_cell(i + 1);
     } else if (c == '"') {
       quoted = true;
-      quote_line = line;
-      quote_col = static_cast<int>(i - line_start + 1);
+      quote_line = st.line;
+      quote_col = static_cast<int>(i - st.line_start + 1);
     } else {
-      push(c);
+      st.push(c);
     }
   }
   if (quoted)
     refuse(file, quote_line, quote_col,
            "unterminated quoted cell: the quote opened here is never closed (a quote inside a cell is "
            "written \"\")");
-  if (open) end_record();
+  if (st.open) st.end_record();
 }
 
 }  // namespace tessera

@@ -247,12 +247,14 @@ void write_serve_csv_row(std::ostream& os, const StudyDescription& study, const 
      << csv_escape(r.reason) << '\n';
 }
 
-void print_serve_text(std::ostream& os, const StudyDescription& study, const ServeResult& res,
-                      const ServePointNotes& notes, std::size_t frontier_rows, std::size_t width) {
+namespace {
+
+// The report's opening lines: the scenario, workload, SLO, PE budget, plugins, framework, the
+// ranking axes and the counts of the points evaluated and why the others are not runnable.
+void print_serve_heading(std::ostream& os, const StudyDescription& study, const ServeResult& res) {
   const Scenario& s = study.scenario;
   const MachineSpec& m = s.machine;
   const ServeCounts& c = res.counts;
-  const KnobsSeen k = varying_knobs(res);
   os << "scenario   " << s.name << ": " << s.model.name << " on " << m.name << " (" << m.total_pes() << ' '
      << m.pe.name << "s)\n";
   os << "workload   serve: ISL " << s.workload.input << " prompt tokens, OSL " << s.workload.output
@@ -275,6 +277,35 @@ void print_serve_text(std::ostream& os, const StudyDescription& study, const Ser
      << " missing it\n";
   os << "           not runnable: KV does not fit " << c.kv_overflow << ", unsupported " << c.unsupported
      << ", invalid " << c.invalid << ", non-finite " << c.non_finite << "\n\n";
+}
+
+// When no point runs: which reasons there were (the counts above), and where to look.
+void print_no_runnable_point(std::ostream& os, const StudyDescription& study, const ServeCounts& c) {
+  std::string why;
+  auto add = [&](std::uint64_t n, const char* what) {
+    if (n > 0) why += std::string(why.empty() ? "" : ", ") + what;
+  };
+  add(c.over_budget, "over the PE budget");
+  add(c.invalid, "invalid");
+  add(c.unsupported, "unsupported by the serving plugin");
+  add(c.kv_overflow, "KV does not fit");
+  add(c.non_finite, "non-finite");
+  os << "no runnable point (" << why << ").\n"
+     << "The reason and the serving plugin's largest sustainable batch of every point are in --csv\n"
+        "(columns reason, max_batch): a smaller batch, a larger token budget or more PEs may run.\n";
+  if (c.kv_overflow > 0 && study.scenario.engine_kv.active())
+    os << "Under " << study.scenario.engine_kv.label
+       << "'s KV rule each point's reason states the engine's pool\n(\"exceeds the ... KV capacity of N "
+          "tokens\"): a pool of 0 tokens means its memory fraction of the GPU\nis spent before the KV cache "
+          "(engine: knobs, docs/frameworks.md \"KV capacity\").\n";
+}
+
+}  // namespace
+
+void print_serve_text(std::ostream& os, const StudyDescription& study, const ServeResult& res,
+                      const ServePointNotes& notes, std::size_t frontier_rows, std::size_t width) {
+  const KnobsSeen k = varying_knobs(res);
+  print_serve_heading(os, study, res);
   if (const ServeRecord* b = res.best()) {
     print_point(os, study, *b, notes.best, "best       ", width);
     os << "\nPareto frontier over";
@@ -309,24 +340,7 @@ void print_serve_text(std::ostream& os, const StudyDescription& study, const Ser
     print_point(os, study, *res.closest_miss, notes.closest_miss, "miss       ", width);
     return;
   }
-  // Say which reasons there were (the counts above), and where to look.
-  std::string why;
-  auto add = [&](std::uint64_t n, const char* what) {
-    if (n > 0) why += std::string(why.empty() ? "" : ", ") + what;
-  };
-  add(c.over_budget, "over the PE budget");
-  add(c.invalid, "invalid");
-  add(c.unsupported, "unsupported by the serving plugin");
-  add(c.kv_overflow, "KV does not fit");
-  add(c.non_finite, "non-finite");
-  os << "no runnable point (" << why << ").\n"
-     << "The reason and the serving plugin's largest sustainable batch of every point are in --csv\n"
-        "(columns reason, max_batch): a smaller batch, a larger token budget or more PEs may run.\n";
-  if (c.kv_overflow > 0 && study.scenario.engine_kv.active())
-    os << "Under " << study.scenario.engine_kv.label
-       << "'s KV rule each point's reason states the engine's pool\n(\"exceeds the ... KV capacity of N "
-          "tokens\"): a pool of 0 tokens means its memory fraction of the GPU\nis spent before the KV cache "
-          "(engine: knobs, docs/frameworks.md \"KV capacity\").\n";
+  print_no_runnable_point(os, study, res.counts);
 }
 
 }  // namespace tessera

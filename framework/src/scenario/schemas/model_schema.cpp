@@ -121,6 +121,43 @@ void parse_layer_types(const YNode& n, const std::string& path, ModelSpec& m, Di
   size_check(AttentionKind::chunked, "chunked", "chunk", m.attention.chunk);
 }
 
+// What follows from the fields read: kv_heads (default heads, a divisor of heads) and head_dim
+// (default hidden / heads).
+void derive_model_heads(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
+  if (!n.find("kv_heads")) m.kv_heads = m.heads;
+  if (m.kv_heads > 0 && m.heads > 0 && m.heads % m.kv_heads != 0) {
+    d.error(n.find("kv_heads")->where, join_path(path, "kv_heads") + ": expected a divisor of heads (" +
+                                           std::to_string(m.heads) + ", grouped-query attention), found " +
+                                           std::to_string(m.kv_heads));
+  }
+  if (!n.find("head_dim") && m.hidden > 0 && m.heads > 0) {
+    if (m.hidden % m.heads != 0) {
+      d.error(n.where, join_path(path, "head_dim") + ": missing, and hidden (" + std::to_string(m.hidden) +
+                           ") is not a multiple of heads (" + std::to_string(m.heads) +
+                           "): write head_dim explicitly");
+    } else {
+      m.head_dim = m.hidden / m.heads;
+    }
+  }
+}
+
+// The `moe:` block: its fields, and top_k and dense_layers within experts and layers.
+void parse_moe_block(const YNode& moe, const std::string& mp, const schema::FieldSite& site, ModelSpec& m,
+                     Diags& d) {
+  if (!expect_mapping(moe, mp, d)) return;
+  check_keys(moe, mp, *schema_keys("model.moe"), d);
+  m.has_moe = true;
+  read_slot_fields(moe, mp, "model.moe", site, d);
+  if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
+    d.error(moe.find("top_k")->where,
+            join_path(mp, "top_k") + ": expected at most experts (" + std::to_string(m.moe.experts) +
+                ") distinct experts per token, found " + std::to_string(m.moe.top_k));
+  if (m.layers > 0 && moe.find("dense_layers") && m.moe.dense_layers >= m.layers)
+    d.error(moe.find("dense_layers")->where,
+            join_path(mp, "dense_layers") + ": expected fewer leading dense layers than layers (" +
+                std::to_string(m.layers) + "), found " + std::to_string(m.moe.dense_layers));
+}
+
 }  // namespace
 
 void parse_dtype_block(const YNode& n, const std::string& path, DTypes& out, Diags& d) {
@@ -148,22 +185,7 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   // from them (kv_heads, head_dim defaults) and the checks across fields.
   // A dimension read well is at least 1 (an absent or refused one stays 0).
   read_slot_fields(n, path, "model", site, d);
-  if (!n.find("kv_heads")) m.kv_heads = m.heads;
-
-  if (m.kv_heads > 0 && m.heads > 0 && m.heads % m.kv_heads != 0) {
-    d.error(n.find("kv_heads")->where, join_path(path, "kv_heads") + ": expected a divisor of heads (" +
-                                           std::to_string(m.heads) + ", grouped-query attention), found " +
-                                           std::to_string(m.kv_heads));
-  }
-  if (!n.find("head_dim") && m.hidden > 0 && m.heads > 0) {
-    if (m.hidden % m.heads != 0) {
-      d.error(n.where, join_path(path, "head_dim") + ": missing, and hidden (" + std::to_string(m.hidden) +
-                           ") is not a multiple of heads (" + std::to_string(m.heads) +
-                           "): write head_dim explicitly");
-    } else {
-      m.head_dim = m.hidden / m.heads;
-    }
-  }
+  derive_model_heads(n, path, m, d);
 
   if (const YNode* fk = n.find("ffn_kind"))
     if (auto v = read_field(*fk, join_path(path, "ffn_kind"), row_of("model.ffn_kind"), d))
@@ -177,22 +199,7 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   }
   if (const YNode* dt = n.find("dtype")) parse_dtypes(*dt, join_path(path, "dtype"), m.dtype, d);
 
-  if (const YNode* moe = n.find("moe")) {
-    const std::string mp = join_path(path, "moe");
-    if (expect_mapping(*moe, mp, d)) {
-      check_keys(*moe, mp, *schema_keys("model.moe"), d);
-      m.has_moe = true;
-      read_slot_fields(*moe, mp, "model.moe", site, d);
-      if (m.moe.experts > 0 && m.moe.top_k > m.moe.experts)
-        d.error(moe->find("top_k")->where,
-                join_path(mp, "top_k") + ": expected at most experts (" + std::to_string(m.moe.experts) +
-                    ") distinct experts per token, found " + std::to_string(m.moe.top_k));
-      if (m.layers > 0 && moe->find("dense_layers") && m.moe.dense_layers >= m.layers)
-        d.error(moe->find("dense_layers")->where,
-                join_path(mp, "dense_layers") + ": expected fewer leading dense layers than layers (" +
-                    std::to_string(m.layers) + "), found " + std::to_string(m.moe.dense_layers));
-    }
-  }
+  if (const YNode* moe = n.find("moe")) parse_moe_block(*moe, join_path(path, "moe"), site, m, d);
   if (const YNode* mla = n.find("mla")) {
     const std::string mp = join_path(path, "mla");
     if (expect_mapping(*mla, mp, d)) {

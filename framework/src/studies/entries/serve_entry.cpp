@@ -30,17 +30,57 @@ std::size_t simulated_finalists(const ServeOptions& options, const Scenario& sce
   return *options.simulate_top;
 }
 
-ServeStudyResult serve(const StudyContext& context, const ServeOptions& options) {
-  const Scenario& scenario = context.scenario();
+namespace {
+
+// The serving study's options: the report's `top` rows, or the simulated finalists when more.
+ServeStudyOptions serve_study_options(const ServeOptions& options, std::size_t top, std::size_t finalists) {
   ServeStudyOptions so;
   so.threads = options.threads;
-  const std::size_t top = options.top.value_or(scenario.report.top);
-  const std::size_t finalists = simulated_finalists(options, scenario);
   so.top = std::max(top, finalists);  // the finalists are the analytical top K
   so.max_pes = options.max_pes;
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
   so.on_point = options.on_point;
+  return so;
+}
+
+// r's document: the study's, its simulations and capacity, the other scopes' and provenance.
+// `so` the study's options, `top` the report's rows, `spec` the capacity probes' stream and
+// `pools` the disaggregated pools' sessions (set where r.simulated_disagg is).
+void write_serve_document(const StudyContext& context, const ServeOptions& options,
+                          const ServeStudyOptions& so, std::size_t top, const RequestsSpec& spec,
+                          const std::optional<PoolSessions>& pools, ServeStudyResult& r) {
+  const Scenario& scenario = context.scenario();
+  r.document = serve_document(context.session(), r.answer);
+  if (r.simulated)
+    r.document["simulation"] =
+        simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
+  if (r.capacity) r.document["capacity"] = capacity_study_json(context.session(), *r.capacity, spec);
+  if (r.simulated_disagg)
+    r.document["simulation_disaggregated"] = disagg_simulation_json(
+        *r.simulated_disagg, scenario.serving.requests, pools->prefill->machine(), pools->decode->machine());
+  // The other scopes: the same study, quietly (no progress, no rows).
+  add_scope_documents(r.document, scenario.workload.scope, options.scopes, [&](Scope scope) {
+    const Scenario scoped = with_scope(scenario, scope);
+    const Session other(scoped, context.registry());
+    ServeStudyOptions quiet = so;
+    quiet.top = top;
+    quiet.on_point = {};
+    quiet.on_progress = {};
+    return serve_document(other, run_serving_answer(other, quiet));
+  });
+  if (options.command) r.document["command"] = *options.command;  // the command that produced it
+  r.provenance = provenance_json(context.registry());             // what produced it (docs/report.md)
+  r.document["provenance"] = r.provenance;
+}
+
+}  // namespace
+
+ServeStudyResult serve(const StudyContext& context, const ServeOptions& options) {
+  const Scenario& scenario = context.scenario();
+  const std::size_t top = options.top.value_or(scenario.report.top);
+  const std::size_t finalists = simulated_finalists(options, scenario);
+  const ServeStudyOptions so = serve_study_options(options, top, finalists);
   ServeStudyResult r{run_serving_answer(context.session(), so),
                      {},
                      std::nullopt,
@@ -90,28 +130,7 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
                                   scenario.serving.slo, options.capacity);
     }
   }
-  if (!options.document) return r;
-  r.document = serve_document(context.session(), r.answer);
-  if (r.simulated)
-    r.document["simulation"] =
-        simulation_json(*r.simulated, scenario.serving.requests, context.session().machine());
-  if (r.capacity) r.document["capacity"] = capacity_study_json(context.session(), *r.capacity, spec);
-  if (r.simulated_disagg)
-    r.document["simulation_disaggregated"] = disagg_simulation_json(
-        *r.simulated_disagg, scenario.serving.requests, pools->prefill->machine(), pools->decode->machine());
-  // The other scopes: the same study, quietly (no progress, no rows).
-  add_scope_documents(r.document, scenario.workload.scope, options.scopes, [&](Scope scope) {
-    const Scenario scoped = with_scope(scenario, scope);
-    const Session other(scoped, context.registry());
-    ServeStudyOptions quiet = so;
-    quiet.top = top;
-    quiet.on_point = {};
-    quiet.on_progress = {};
-    return serve_document(other, run_serving_answer(other, quiet));
-  });
-  if (options.command) r.document["command"] = *options.command;  // the command that produced it
-  r.provenance = provenance_json(context.registry());             // what produced it (docs/report.md)
-  r.document["provenance"] = r.provenance;
+  if (options.document) write_serve_document(context, options, so, top, spec, pools, r);
   return r;
 }
 
