@@ -1,7 +1,7 @@
 #pragma once
-// Shared by the benchmark programs: the plugin registry of this build tree, scenarios from
-// the source tree, the process's peak resident set, and the heap-allocation counter
-// (alloc_counter.cpp replaces the global operator new in the programs that link it).
+// Shared by the benchmark programs: the tests' fixture (the plugin registry of this build tree,
+// scenarios from the source tree, the heap-allocation counter: tests/shared/) and the process's
+// peak resident set.
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -9,43 +9,17 @@
 #include <vector>
 #include "tessera_build_paths.hpp"
 
-#include "analysis/search/search_driver.hpp"
-#include "eval/grid_space.hpp"
-#include "eval/session.hpp"
-#include "host/plugin_registry.hpp"
-#include "scenario/scenario_loader.hpp"
+#include "alloc_counter.hpp"
+#include "search_fixture.hpp"
 
 namespace tessera::bench {
 
-// Loaded once per process, on the main thread, before any evaluation (DESIGN: load plugins
-// on the main thread, evaluate in parallel after). Never destroyed: plugin objects may
-// outlive main's locals in static fixtures.
-inline PluginRegistry& registry() {
-  static PluginRegistry* reg = [] {
-    auto* r = new PluginRegistry();
-    r->discover();
-    return r;
-  }();
-  return *reg;
-}
-
-inline Scenario load(const std::string& relative_path, std::vector<std::string> set = {}) {
-  LoadOptions o;
-  o.set = std::move(set);
-  return load_scenario(std::string(TESSERA_SOURCE_DIR) + "/" + relative_path, o);
-}
-
-// A scenario ready to evaluate: its session and its sweep grid.
-struct Prepared {
-  Scenario scenario;
-  std::unique_ptr<Session> session;
-  std::unique_ptr<GridSpace> space;
-  explicit Prepared(Scenario sc) : scenario(std::move(sc)) {
-    session = std::make_unique<Session>(scenario, registry());
-    space = std::make_unique<GridSpace>(session->scenario().sweep, session->model(), session->machine(),
-                                        session->workload());
-  }
-};
+// The plugin registry (loaded once per process, on the main thread, before any evaluation, and
+// never destroyed), scenarios and a scenario ready to evaluate: the tests' own fixture
+// (tests/shared/search_fixture.hpp).
+using test::load;
+using test::Prepared;
+using test::registry;
 
 // A field of /proc/self/status in bytes ("VmHWM", "VmRSS"); -1 when unreadable.
 inline double proc_status_bytes(const std::string& field) {
@@ -67,9 +41,9 @@ inline bool reset_peak_rss() {
   return static_cast<bool>(out);
 }
 
-// Heap allocations (operator new calls, every thread) since the program started. Defined in
-// alloc_counter.cpp: only the programs that link it may call it.
-std::uint64_t allocation_count();
+// Heap allocations (operator new calls, every thread) since the program started: the tests'
+// counter (tests/shared/alloc_counter.cpp), linked by the programs that call it.
+using test::allocation_count;
 
 }  // namespace tessera::bench
 

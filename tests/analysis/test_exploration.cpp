@@ -7,11 +7,11 @@
 #include <cmath>
 #include <string>
 
-#include "../search/search_fixture.hpp"
 #include "analysis/explore/exploration.hpp"
 #include "analysis/search/sensitivity.hpp"
 #include "core/statistics/pareto.hpp"
 #include "scenario/sweeps/hardware_points.hpp"
+#include "search_fixture.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;

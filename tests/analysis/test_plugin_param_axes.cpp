@@ -7,10 +7,10 @@
 #include <string>
 
 #include "../outputs/output_test_util.hpp"
-#include "../search/search_fixture.hpp"
 #include "analysis/explore/exploration.hpp"
 #include "analysis/search/sensitivity.hpp"
 #include "scenario/sweeps/hardware_points.hpp"
+#include "search_fixture.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;

@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "../search/search_fixture.hpp"
 #include "analysis/search/compare.hpp"
 #include "analysis/validation/validation.hpp"
 #include "core/cancellation.hpp"
 #include "output_files.hpp"
 #include "output_test_util.hpp"
 #include "report/study_text/search_report.hpp"
+#include "search_fixture.hpp"
 
 using tessera::cli::OutputFile;
 using tessera::cli::Outputs;

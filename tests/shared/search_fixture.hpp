@@ -1,5 +1,6 @@
 #pragma once
-// Shared helpers: the build tree's plugins, scenarios from the source tree, searches by name.
+// Shared by the tests and the benchmarks: the build tree's plugins, scenarios from the source
+// tree, a scenario ready to evaluate, searches by name.
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "tessera_build_paths.hpp"
 
 #include "analysis/search/search_driver.hpp"
+#include "eval/grid_space.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario_loader.hpp"
@@ -27,11 +29,26 @@ inline std::string scenario_path(const std::string& name) {
   return std::string(TESSERA_SOURCE_DIR) + "/scenarios/" + name;
 }
 
+// A scenario by its file name under scenarios/, or by a path relative to the source tree
+// ("scenarios/x.yaml", as the benchmarks name them).
 inline Scenario load(const std::string& name, std::vector<std::string> set = {}) {
   LoadOptions o;
   o.set = std::move(set);
-  return load_scenario(scenario_path(name), o);
+  const bool relative = name.find('/') != std::string::npos;
+  return load_scenario(relative ? std::string(TESSERA_SOURCE_DIR) + "/" + name : scenario_path(name), o);
 }
+
+// A scenario ready to evaluate: its session and its sweep grid.
+struct Prepared {
+  Scenario scenario;
+  std::unique_ptr<Session> session;
+  std::unique_ptr<GridSpace> space;
+  explicit Prepared(Scenario sc) : scenario(std::move(sc)) {
+    session = std::make_unique<Session>(scenario, registry());
+    space = std::make_unique<GridSpace>(session->scenario().sweep, session->model(), session->machine(),
+                                        session->workload());
+  }
+};
 
 inline PluginChoice choice(const std::string& name,
                            std::vector<std::pair<std::string, std::string>> params = {}) {
