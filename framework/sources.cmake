@@ -42,10 +42,10 @@ set(tessera_host_sources
   src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
   src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_study.cpp
   src/analysis/serving/serving_answer.cpp
-  src/analysis/validation/error_stats.cpp src/analysis/validation/load_rows.cpp
-  src/analysis/validation/row_plan.cpp src/analysis/validation/row_prediction.cpp
-  src/analysis/validation/serving_rows.cpp src/analysis/validation/simulated_rows.cpp
-  src/analysis/validation/validation.cpp
+  src/analysis/accuracy/error_stats.cpp src/analysis/accuracy/load_rows.cpp
+  src/analysis/accuracy/row_plan.cpp src/analysis/accuracy/row_prediction.cpp
+  src/analysis/accuracy/serving_rows.cpp src/analysis/accuracy/simulated_rows.cpp
+  src/analysis/accuracy/accuracy_study.cpp
   src/core/cancellation.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
   src/core/statistics/pareto.cpp src/core/statistics/quantile_sketch.cpp
   src/core/statistics/quantiles.cpp
@@ -55,13 +55,13 @@ set(tessera_host_sources
   src/eval/engine_kv.cpp src/eval/evaluator.cpp src/eval/grid_space.cpp
   src/eval/host_step_timer.cpp src/eval/plugin_check.cpp src/eval/serving_evaluator.cpp
   src/eval/session.cpp src/eval/spec_files.cpp src/eval/study_check.cpp src/eval/work_size.cpp
-  src/host/guarded_plugins.cpp src/host/param_validation.cpp src/host/plugin_barrier.cpp
+  src/host/guarded_plugins.cpp src/host/param_check.cpp src/host/plugin_barrier.cpp
   src/host/plugin_discovery.cpp src/host/plugin_kinds.cpp src/host/plugin_loader.cpp
   src/host/plugin_registry.cpp src/host/plugin_roles.cpp src/host/returned_values.cpp
   src/report/charts/capacity_charts.cpp src/report/charts/compare_charts.cpp
   src/report/charts/explain_charts.cpp src/report/charts/explore_charts.cpp
   src/report/charts/sensitivity_charts.cpp src/report/charts/simulation_charts.cpp
-  src/report/charts/validation_charts.cpp src/report/charts/vega_marks.cpp
+  src/report/charts/accuracy_charts.cpp src/report/charts/vega_marks.cpp
   src/report/charts/vega_specs.cpp
   src/report/deploy/deploy_writer.cpp
   src/report/html/answer_sentence.cpp src/report/html/html_report.cpp
@@ -74,7 +74,7 @@ set(tessera_host_sources
   src/report/study_text/framework_report.cpp src/report/study_text/search_report.cpp
   src/report/study_text/sensitivity_report.cpp src/report/study_text/serve_explore_report.cpp
   src/report/study_text/serve_report.cpp src/report/study_text/simulation_report.cpp
-  src/report/study_text/validation_report.cpp
+  src/report/study_text/accuracy_report.cpp
   src/report/text/band_text.cpp src/report/text/collective_explain.cpp
   src/report/text/parallelism_label.cpp src/report/text/pareto_plot.cpp
   src/report/text/request_timeline.cpp src/report/text/text_scatter.cpp
@@ -106,7 +106,7 @@ set(tessera_host_sources
   src/studies/documents/result_documents.cpp src/studies/documents/scope_documents.cpp
   src/studies/documents/search_document.cpp src/studies/documents/sensitivity_document.cpp
   src/studies/documents/serve_document.cpp src/studies/documents/simulation_document.cpp
-  src/studies/documents/validation_document.cpp
+  src/studies/documents/accuracy_document.cpp
   src/studies/entries/calibrate_entry.cpp src/studies/entries/compare_entry.cpp
   src/studies/entries/evaluate_entry.cpp src/studies/entries/explain_entry.cpp
   src/studies/entries/explore_entry.cpp src/studies/entries/plugins_entry.cpp

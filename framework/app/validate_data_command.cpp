@@ -9,7 +9,7 @@
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
-#include "report/study_text/validation_report.hpp"
+#include "report/study_text/accuracy_report.hpp"
 #include "studies/entries/validate_data_entry.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
@@ -114,7 +114,7 @@ int validate_data_command(const Args& args) {
     outputs.commit_all();
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      validation::print_reports(text, reports, !summary, term.width);
+      accuracy::print_reports(text, reports, !summary, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     return kExitOk;

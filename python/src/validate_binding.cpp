@@ -1,4 +1,4 @@
-// tessera.validate_data: the study `tessera validate-data` runs (analysis/validation/validation.hpp: each
+// tessera.validate_data: the study `tessera validate-data` runs (analysis/accuracy/accuracy_study.hpp: each
 // measured row mapped through the alias table and predicted by each latency model), returning
 // the document its --json writes, through its façade entry (studies/entries/validate_data_entry.hpp).
 #include <pybind11/stl.h>
@@ -8,7 +8,7 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "py_json.hpp"
-#include "studies/documents/validation_document.hpp"
+#include "studies/documents/accuracy_document.hpp"
 #include "studies/entries/validate_data_entry.hpp"
 #include "studies/study_context.hpp"
 
@@ -30,9 +30,9 @@ py::object validate_data(const std::string& csv, const std::vector<std::string>&
   vd.who = "validate_data";
   Interruptible guard(std::move(progress));
   vd.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
-  const validation::ValidateOptions plan = entry.plan(vd);
+  const accuracy::ValidateOptions plan = entry.plan(vd);
   std::string document;
-  guard.run([&] { document = validation::reports_json(entry.compute(csv, plan)); });
+  guard.run([&] { document = accuracy::reports_json(entry.compute(csv, plan)); });
   return to_python(with_provenance(nlohmann::json::parse(document), entry.registry()));
 }
 

@@ -31,14 +31,14 @@
 #include <vector>
 #include "tessera_build_paths.hpp"
 
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "analysis/calibration/optimizer.hpp"
-#include "analysis/validation/validation.hpp"
 #include "calibrated.hpp"
 #include "host/plugin_registry.hpp"
 
 namespace fs = std::filesystem;
 using namespace tessera;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 using tessera::plugins::CalibratedLatency;
 using tessera::plugins::FamilyEfficiency;
 using CalibratedProfile =

@@ -10,15 +10,15 @@
 
 namespace tessera::test {
 
-inline const validation::Aliases& shipped_aliases() {
-  static const validation::Aliases a =
-      validation::load_aliases(validation::default_aliases_path(TESSERA_SOURCE_DIR));
+inline const accuracy::Aliases& shipped_aliases() {
+  static const accuracy::Aliases a =
+      accuracy::load_aliases(accuracy::default_aliases_path(TESSERA_SOURCE_DIR));
   return a;
 }
 
-inline validation::DataRow synthetic_decode_row(const std::string& metric, const std::string& value,
-                                                const std::string& unit) {
-  validation::DataRow r;
+inline accuracy::DataRow synthetic_decode_row(const std::string& metric, const std::string& value,
+                                              const std::string& unit) {
+  accuracy::DataRow r;
   r.id = metric;
   r.source = "synthetic";
   r.software = "vLLM 0.6.3";

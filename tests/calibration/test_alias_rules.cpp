@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "analysis/accuracy/row_plan.hpp"
 #include "analysis/measurements/alias_table.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
 #include "analysis/measurements/row_precision.hpp"
-#include "analysis/validation/row_plan.hpp"
 #include "row_fixture.hpp"
 #include "tessera/error.hpp"
 
 using namespace tessera;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

@@ -210,7 +210,7 @@ TEST_CASE("calibrate: recovers the constants synthetic rows were generated from"
   csv << "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,"
          "output_len,metric,value,unit,notes\n";
   for (std::size_t i = 0; i < gemm.size(); ++i) {
-    const validation::DataRow& r = *gemm[i]->row;
+    const accuracy::DataRow& r = *gemm[i]->row;
     REQUIRE(std::isfinite(pred[i]));
     csv << r.id << "," << (i % 2 ? "synthetic A" : "synthetic B") << ",loc," << quoted(r.software) << ","
         << quoted(r.model) << "," << r.precision << "," << quoted(r.hardware) << "," << r.n_devices << ","
@@ -280,14 +280,14 @@ TEST_CASE("calibrate: single-stage rates of the 2024-2026 file are fitted and de
 TEST_CASE("calibrate: a band rests on whole steps and requests only", "[calibrate]") {
   Calibration c;
   c.latency = "calibrated";
-  const validation::Measure measures[] = {validation::Measure::decode_step, validation::Measure::collective,
-                                          validation::Measure::gemm, validation::Measure::prefill};
+  const accuracy::Measure measures[] = {accuracy::Measure::decode_step, accuracy::Measure::collective,
+                                        accuracy::Measure::gemm, accuracy::Measure::prefill};
   ProtocolScore loso;
   loso.kind = FoldKind::leave_one_source_out;
   FoldScore f;
   for (std::size_t i = 0; i < 4; ++i) {
     FitRow r = row(std::to_string(i).c_str(), i % 2 ? "S1" : "S2", "H100/H200", "vllm", "0.8");
-    auto prep = std::make_shared<validation::PreparedRow>();
+    auto prep = std::make_shared<accuracy::PreparedRow>();
     prep->plan.measure = measures[i];
     r.prep = prep;
     c.data.rows.push_back(r);

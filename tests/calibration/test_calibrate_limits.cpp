@@ -28,7 +28,7 @@ struct Rows {
   void add(const std::string& source, std::size_t distinct, std::size_t copies,
            const std::string& family = "TEST", const std::string& framework = "none") {
     for (std::size_t i = 0; i < distinct; ++i) {
-      auto prep = std::make_shared<const validation::PreparedRow>();
+      auto prep = std::make_shared<const accuracy::PreparedRow>();
       for (std::size_t k = 0; k < copies; ++k) {
         FitRow r;
         r.source = source;
@@ -47,8 +47,8 @@ struct Rows {
   }
 };
 
-std::map<std::string, std::set<const validation::PreparedRow*>> predictions_by_source(const FitSample& s) {
-  std::map<std::string, std::set<const validation::PreparedRow*>> by;
+std::map<std::string, std::set<const accuracy::PreparedRow*>> predictions_by_source(const FitSample& s) {
+  std::map<std::string, std::set<const accuracy::PreparedRow*>> by;
   for (const FitRow* r : s.rows) by[r->source].insert(r->prep.get());
   return by;
 }

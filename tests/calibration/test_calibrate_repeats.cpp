@@ -37,7 +37,7 @@ std::string repeated_gemm_csv(std::size_t n, std::size_t copies) {
       "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,"
       "output_len,metric,value,unit,notes\n";
   std::size_t id = 0, taken = 0;
-  for (const validation::DataRow& r : validation::read_measurements(root + "/data/measurements-h200.csv")) {
+  for (const accuracy::DataRow& r : accuracy::read_measurements(root + "/data/measurements-h200.csv")) {
     if (r.metric != "kernel_latency" || r.notes.rfind("M=", 0) != 0 || taken == n) continue;
     ++taken;
     for (std::size_t k = 0; k < copies; ++k) {

@@ -36,11 +36,11 @@ void write_big_csv(const std::string& path) {
   std::ofstream csv(path);
   csv << "id,source,source_locator,software,model,precision,hardware,n_devices,tp,pp,ep,batch,input_len,"
          "output_len,metric,value,unit,notes\n";
-  const std::vector<validation::DataRow> rows =
-      validation::read_measurements(std::string(TESSERA_SOURCE_DIR) + "/data/measurements.csv");
+  const std::vector<accuracy::DataRow> rows =
+      accuracy::read_measurements(std::string(TESSERA_SOURCE_DIR) + "/data/measurements.csv");
   std::size_t id = 0;
   for (int copy = 0; copy < 150; ++copy)
-    for (const validation::DataRow& r : rows)
+    for (const accuracy::DataRow& r : rows)
       csv << ++id << "," << quoted(r.source) << "," << quoted(r.source_locator) << "," << quoted(r.software)
           << "," << quoted(r.model) << "," << r.precision << "," << quoted(r.hardware) << "," << r.n_devices
           << "," << r.tp << "," << r.pp << "," << r.ep << "," << r.batch << "," << r.input_len << ","

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "analysis/measurements/collective_rows.hpp"
-#include "analysis/validation/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
-#include "report/study_text/validation_report.hpp"
+#include "report/study_text/accuracy_report.hpp"
 #include "scenario/scenario_loader.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
@@ -22,7 +22,7 @@ namespace test_collective_rows {
 
 using namespace tessera;
 using tessera::test::registry;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

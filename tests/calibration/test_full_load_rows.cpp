@@ -1,4 +1,4 @@
-// `validate-data`'s full-load rows (analysis/validation/serving_rows.hpp predict_full_load_row,
+// `validate-data`'s full-load rows (analysis/accuracy/serving_rows.hpp predict_full_load_row,
 // docs/accuracy.md "Full-load rows"): a throughput measured at full load with no batch stated is predicted as
 // `serve
 // --max-throughput` answers it: the best over the batches the row's engine admits.
@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include "tessera_build_paths.hpp"
 
-#include "analysis/validation/row_evaluation.hpp"
-#include "analysis/validation/serving_rows.hpp"
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
+#include "analysis/accuracy/row_evaluation.hpp"
+#include "analysis/accuracy/serving_rows.hpp"
 #include "eval/engine_kv.hpp"
 #include "eval/host_step_timer.hpp"
 #include "host/plugin_registry.hpp"
@@ -25,7 +25,7 @@ namespace test_full_load_rows {
 using namespace tessera;
 using tessera::test::registry;
 using tessera::test::shipped_aliases;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

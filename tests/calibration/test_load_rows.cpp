@@ -1,4 +1,4 @@
-// Rows under a load (analysis/validation/load_rows.hpp, docs/accuracy.md "Rows under a load"): what the notes
+// Rows under a load (analysis/accuracy/load_rows.hpp, docs/accuracy.md "Rows under a load"): what the notes
 // state (a request rate, MLPerf Server's limits, the engine's sequence cap), the statistic a
 // metric's suffix names, which rows the plan sends to the request simulator and why others stay
 // unmapped, and properties of the predictions on NVIDIA NIM's Llama-3.3-70B FP8 TP2 row
@@ -9,13 +9,13 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/accuracy/accuracy_study.hpp"
+#include "analysis/accuracy/load_rows.hpp"
 #include "analysis/measurements/row_units.hpp"
-#include "analysis/validation/load_rows.hpp"
-#include "analysis/validation/validation.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"
-#include "studies/documents/validation_document.hpp"
+#include "studies/documents/accuracy_document.hpp"
 #include "tessera/error.hpp"
 #include "tessera/limits.hpp"
 
@@ -24,7 +24,7 @@ namespace test_load_rows {
 
 using namespace tessera;
 using tessera::test::registry;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "core/text/csv.hpp"
 #include "tessera/limits.hpp"
 
@@ -18,7 +18,7 @@
 namespace test_measurement_csv {
 
 using namespace tessera;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <map>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"
@@ -21,7 +21,7 @@ namespace test_new_metrics {
 
 using namespace tessera;
 using tessera::test::registry;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

@@ -11,13 +11,13 @@
 #include <set>
 #include <string>
 
+#include "analysis/accuracy/load_rows.hpp"
+#include "analysis/accuracy/row_plan.hpp"
 #include "analysis/measurements/alias_table.hpp"
 #include "analysis/measurements/collective_rows.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
 #include "analysis/measurements/row_precision.hpp"
 #include "analysis/measurements/row_units.hpp"
-#include "analysis/validation/load_rows.hpp"
-#include "analysis/validation/row_plan.hpp"
 #include "core/text/input_text.hpp"
 #include "row_fixture.hpp"
 
@@ -25,7 +25,7 @@
 namespace test_row_normalisation {
 
 using namespace tessera;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 
@@ -358,7 +358,7 @@ TEST_CASE("measurements-serving.csv: every row maps or is listed with one reason
   // 63 MLPerf Offline ceilings, 24 NIM rows (Llama-3.3-70B through its alias), 20 TensorRT-LLM
   // full-load rows of Llama-3.3-70B NVFP4 (data/aliases.yaml `precisions:` states their KV dtype),
   // and 150 MLPerf Server rows under a load (TTFT, TPOT and the throughput within the P99 limits,
-  // Llama-2-70B through the `datasets:` rule's mean lengths; analysis/validation/load_rows.hpp)
+  // Llama-2-70B through the `datasets:` rule's mean lengths; analysis/accuracy/load_rows.hpp)
   CHECK(mapped == 257);
   CHECK(reasons["measured"] ==
         39);  // MLPerf v4.1 Mixtral Server rows: no public mean lengths of that round's set

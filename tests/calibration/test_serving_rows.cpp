@@ -1,11 +1,11 @@
-// `validate-data`'s serving rows (analysis/validation/serving_rows.hpp): which rows go through the serving
+// `validate-data`'s serving rows (analysis/accuracy/serving_rows.hpp): which rows go through the serving
 // model, and the mapping of each metric onto its metrics, checked through serving/static (the
 // fixed batch of `run`: TTFT = the prefill, E2E = TTFT + (OSL - 1) x TPOT).
 #include <catch2/catch.hpp>
 #include "tessera_build_paths.hpp"
 
-#include "analysis/validation/serving_rows.hpp"
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
+#include "analysis/accuracy/serving_rows.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
 
@@ -14,7 +14,7 @@ namespace test_serving_rows {
 
 using namespace tessera;
 using tessera::test::registry;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

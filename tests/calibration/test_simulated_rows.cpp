@@ -1,4 +1,4 @@
-// `validate-data --simulate` (analysis/validation/simulated_rows.hpp): which rows go through the request
+// `validate-data --simulate` (analysis/accuracy/simulated_rows.hpp): which rows go through the request
 // simulator, and the scoring of three of NVIDIA NIM's published Llama-3.3-70B FP8 TP2 rows
 // (data/measurements-serving.csv 900, 906, 910: 5000/500 tokens at concurrency 1, 25 and 50)
 // with their exact simulated values and the JSON fields the command writes.
@@ -7,18 +7,18 @@
 
 #include <algorithm>
 
-#include "analysis/validation/simulated_rows.hpp"
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
+#include "analysis/accuracy/simulated_rows.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
-#include "studies/documents/validation_document.hpp"
+#include "studies/documents/accuracy_document.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_simulated_rows {
 
 using namespace tessera;
 using tessera::test::registry;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

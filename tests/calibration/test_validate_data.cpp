@@ -8,14 +8,14 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "host/plugin_registry.hpp"
 #include "registry_fixture.hpp"
-#include "report/study_text/validation_report.hpp"
+#include "report/study_text/accuracy_report.hpp"
 
 using namespace tessera;
 using tessera::test::registry;
-using namespace tessera::validation;
+using namespace tessera::accuracy;
 
 namespace {
 

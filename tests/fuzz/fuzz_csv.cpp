@@ -7,15 +7,15 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "tessera/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    const auto rows = tessera::validation::parse_measurements(text, "fuzz.csv");
-    const tessera::validation::Aliases none;
-    for (const auto& row : rows) (void)tessera::validation::plan_row(row, none, "/nonexistent-tessera-root");
+    const auto rows = tessera::accuracy::parse_measurements(text, "fuzz.csv");
+    const tessera::accuracy::Aliases none;
+    for (const auto& row : rows) (void)tessera::accuracy::plan_row(row, none, "/nonexistent-tessera-root");
   } catch (const tessera::InputError&) {
   }
   return 0;

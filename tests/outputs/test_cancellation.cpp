@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "analysis/search/compare.hpp"
-#include "analysis/validation/validation.hpp"
 #include "core/cancellation.hpp"
 #include "output_files.hpp"
 #include "output_test_util.hpp"
@@ -135,9 +135,9 @@ TEST_CASE("compare reports progress to its total and stops when a callback cance
 
 TEST_CASE("validate-data reports progress per phase and stops when a callback cancels") {
   const std::string root = TESSERA_SOURCE_DIR;
-  const auto rows = validation::read_measurements(root + "/data/measurements-h200.csv");
+  const auto rows = accuracy::read_measurements(root + "/data/measurements-h200.csv");
   REQUIRE(rows.size() > 64);
-  validation::ValidateOptions vo;
+  accuracy::ValidateOptions vo;
   vo.latency = {"roofline"};
   vo.data_root = root;
   clear_cancellation();
@@ -146,7 +146,7 @@ TEST_CASE("validate-data reports progress per phase and stops when a callback ca
     vo.on_progress = [&](const ProgressEvent& e) {
       if (phases.empty() || phases.back() != e.phase) phases.push_back(e.phase);
     };
-    const auto reports = validation::validate_data(rows, registry(), vo);
+    const auto reports = accuracy::validate_data(rows, registry(), vo);
     CHECK(reports.size() == 1);
     CHECK(phases == std::vector<std::string>{"rows prepared", "rows predicted"});
   }
@@ -157,7 +157,7 @@ TEST_CASE("validate-data reports progress per phase and stops when a callback ca
       ++predicted_calls;
       request_cancellation();
     };
-    CHECK_THROWS_AS(validation::validate_data(rows, registry(), vo), Cancelled);
+    CHECK_THROWS_AS(accuracy::validate_data(rows, registry(), vo), Cancelled);
     CHECK(predicted_calls == 1);
   }
   clear_cancellation();

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "fixture_paths.hpp"
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "host/plugin_registry.hpp"
 
 using namespace tessera;

@@ -5,7 +5,7 @@
 #include <string>
 #include "tessera_build_paths.hpp"
 
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "host/plugin_defaults.hpp"
 #include "scenario/fields/field_access.hpp"
 #include "scenario/fields/field_table.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // A plugin choice as written: `overlap` or `{name: random, samples: 2000, seed: 7}`.
 // Raw values keep their text and location; the host validates them against the chosen
-// plugin's schema (host/param_validation.hpp) once the plugin is known. The scenario loader
+// plugin's schema (host/param_check.hpp) once the plugin is known. The scenario loader
 // fills these; the host never sees a scenario.
 #include <string>
 #include <vector>

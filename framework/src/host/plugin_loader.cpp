@@ -19,7 +19,7 @@
 #include <memory>
 
 #include "host/load_probe.hpp"
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "host/plugin_roles.hpp"
 #include "tessera/plugin/descriptor.hpp"
 

@@ -96,7 +96,7 @@ Calibration calibrate(const PluginRegistry& registry, const CalibrateOptions& o)
   c.table = fit_table(registry, o);
   FitRowOptions ro = o.rows;
   if (has_role(registry, o.latency, kRoleKernelTables))
-    ro.table_rows = validation::table_build_rows(validation::kernel_tables_dir(ro.data_root));
+    ro.table_rows = accuracy::table_build_rows(accuracy::kernel_tables_dir(ro.data_root));
   c.data = load_fit_rows(ro);
   if (o.on_inputs) o.on_inputs(c.data.files);
   if (c.data.rows.empty()) {
@@ -213,9 +213,9 @@ std::vector<Band> error_bands(const Calibration& c, const ProtocolScore& loso) {
     // A band is printed beside a prediction of a whole step or request: rows timing one kernel,
     // one copy, one collective or one layer's stage alone inform the fit, not the band.
     if (!r.prep) continue;
-    const validation::Measure m = r.prep->plan.measure;
-    if (m == validation::Measure::gemm || m == validation::Measure::copy ||
-        m == validation::Measure::op_stage || m == validation::Measure::collective)
+    const accuracy::Measure m = r.prep->plan.measure;
+    if (m == accuracy::Measure::gemm || m == accuracy::Measure::copy || m == accuracy::Measure::op_stage ||
+        m == accuracy::Measure::collective)
       continue;
     const std::string fw = r.framework.empty() ? std::string("default") : r.framework;
     // The family's pooled band stands beside a serving framework's prediction: rows of a

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "analysis/validation/row_plan.hpp"
+#include "analysis/accuracy/row_plan.hpp"
 #include "core/cancellation.hpp"
 #include "core/text/safe_text.hpp"
 #include "tessera/dtype.hpp"
@@ -89,7 +89,7 @@ std::map<std::string, std::string> parse_family_map(const std::vector<std::strin
 // alone (a GEMM's TFLOP/s, a collective's bus bandwidth or latency: measurements-2024-2026.csv);
 // the throughputs of whole deployments are validate-data's (--serving).
 bool is_fit_metric(const std::string& m) {
-  return validation::is_latency_metric(m) || m.rfind("kernel_latency:", 0) == 0 || m == "kernel_tflops" ||
+  return accuracy::is_latency_metric(m) || m.rfind("kernel_latency:", 0) == 0 || m == "kernel_tflops" ||
          m.rfind("collective_busbw:", 0) == 0 || m.rfind("collective_latency:", 0) == 0;
 }
 
@@ -103,13 +103,13 @@ const RawParam* block_family(const std::vector<RawParam>& raw) {
 // Every cell plan_row reads (all but id, source and value; the value too for the one measure
 // whose plan depends on it): rows with the same key have the same plan but for `measured`, so
 // they share one prepared row.
-std::string prediction_key(const validation::DataRow& r, const validation::RowPlan& plan) {
+std::string prediction_key(const accuracy::DataRow& r, const accuracy::RowPlan& plan) {
   std::string k;
   for (const std::string* cell :
        {&r.source_locator, &r.software, &r.model, &r.precision, &r.hardware, &r.n_devices, &r.tp, &r.pp,
         &r.ep, &r.batch, &r.input_len, &r.output_len, &r.metric, &r.unit, &r.notes})
     k.append(*cell).push_back('\x1f');
-  if (plan.measure == validation::Measure::offline_bound) k.append(r.value);
+  if (plan.measure == accuracy::Measure::offline_bound) k.append(r.value);
   return k;
 }
 
@@ -128,7 +128,7 @@ DistinctRows distinct_predictions(const std::vector<const FitRow*>& rows) {
   DistinctRows d;
   d.of_row.reserve(rows.size());
   // Candidates by prepared row; rows sharing one nearly always predict alike (one candidate).
-  std::unordered_map<const validation::PreparedRow*, std::vector<std::size_t>> by_prep;
+  std::unordered_map<const accuracy::PreparedRow*, std::vector<std::size_t>> by_prep;
   for (const FitRow* r : rows) {
     std::size_t at = d.rows.size();
     if (r->prep) {  // a row with nothing prepared is a prediction of its own
@@ -158,14 +158,14 @@ FitData load_fit_rows(const FitRowOptions& o) {
   if (!o.family.empty() && !family_name_ok(o.family))
     throw InputError("calibrate: --family " + not_a_family(o.family));
   const std::string aliases_path =
-      o.aliases.empty() ? validation::default_aliases_path(o.data_root) : o.aliases;
-  const validation::Aliases aliases = validation::load_aliases(aliases_path);
+      o.aliases.empty() ? accuracy::default_aliases_path(o.data_root) : o.aliases;
+  const accuracy::Aliases aliases = accuracy::load_aliases(aliases_path);
   const std::map<std::string, std::string> family_of = parse_family_map(o.family_map);
   FitData data;
   data.files.push_back(aliases_path);
-  validation::PreparedFiles files;
+  accuracy::PreparedFiles files;
   // One prepared row (or the reason it cannot be prepared) per prediction key.
-  std::unordered_map<std::string, std::shared_ptr<const validation::PreparedRow>> prepared;
+  std::unordered_map<std::string, std::shared_ptr<const accuracy::PreparedRow>> prepared;
   std::unordered_map<std::string, std::string> unpreparable;
   std::size_t polled = 0;
   std::vector<std::pair<std::string, bool>> csvs;
@@ -187,7 +187,7 @@ FitData load_fit_rows(const FitRowOptions& o) {
   }
   for (const auto& [path, extra] : csvs) {
     data.files.push_back(path);
-    for (validation::DataRow& r : validation::read_measurements(path)) {
+    for (accuracy::DataRow& r : accuracy::read_measurements(path)) {
       if (polled++ % 64 == 0) throw_if_cancelled();
       if (!is_fit_metric(r.metric)) {
         data.skipped.push_back(
@@ -209,9 +209,9 @@ FitData load_fit_rows(const FitRowOptions& o) {
         data.skipped.push_back({path, r.id, "used to build table " + t->second});
         continue;
       }
-      data.raw.push_back(std::make_unique<validation::DataRow>(std::move(r)));
-      const validation::DataRow& row = *data.raw.back();
-      validation::RowPlan plan = validation::plan_row(row, aliases, o.data_root);
+      data.raw.push_back(std::make_unique<accuracy::DataRow>(std::move(r)));
+      const accuracy::DataRow& row = *data.raw.back();
+      accuracy::RowPlan plan = accuracy::plan_row(row, aliases, o.data_root);
       if (!plan.mapped) {
         data.skipped.push_back({path, row.id, plan.reason});
         continue;
@@ -225,7 +225,7 @@ FitData load_fit_rows(const FitRowOptions& o) {
       }
       // A row under a load is a request simulation, thousands of steps per prediction: scored by
       // validate-data, not fitted.
-      if (plan.measure == validation::Measure::under_load) {
+      if (plan.measure == accuracy::Measure::under_load) {
         data.skipped.push_back(
             {path, row.id,
              "under a load (the request simulator's row): scored by validate-data, not fitted"});
@@ -245,7 +245,7 @@ FitData load_fit_rows(const FitRowOptions& o) {
       auto& shared = prepared[key];
       if (!shared) {
         try {
-          shared = std::make_shared<const validation::PreparedRow>(validation::prepare_row(row, plan, files));
+          shared = std::make_shared<const accuracy::PreparedRow>(accuracy::prepare_row(row, plan, files));
         } catch (const Error& e) {
           prepared.erase(key);
           unpreparable.emplace(key, e.what());

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/accuracy/row_prediction.hpp"
 #include "analysis/measurements/alias_table.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
-#include "analysis/validation/row_prediction.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::calibration {
@@ -22,12 +22,12 @@ struct FitRow {
   std::string version;         // the framework version the software column states ("" = none)
   bool extra = false;          // from an --extra CSV (weighs less in the loss)
   bool key_by_version = true;  // profiles keyed by framework@version (else by framework alone)
-  const validation::DataRow* row = nullptr;  // its CSV row
-  double measured = 0;                       // its value, in its unit
+  const accuracy::DataRow* row = nullptr;  // its CSV row
+  double measured = 0;                     // its value, in its unit
   // What it predicts from, prepared once for every row whose cells differ from its own only in
   // id, source and value (the rows of a CSV that repeats rows share one): its plan's `row` and
   // `measured` are the first such row's.
-  std::shared_ptr<const validation::PreparedRow> prep;
+  std::shared_ptr<const accuracy::PreparedRow> prep;
 
   // Whether `other` gets the same prediction as this row under every fitted state: the same
   // prepared inputs, family and framework profile.
@@ -63,7 +63,7 @@ struct FitRowOptions {
 };
 
 struct FitData {
-  std::vector<std::unique_ptr<validation::DataRow>> raw;  // owns what each FitRow::row points to
+  std::vector<std::unique_ptr<accuracy::DataRow>> raw;  // owns what each FitRow::row points to
   std::vector<FitRow> rows;
   std::vector<SkippedRow> skipped;  // not latency rows, not mappable, excluded: each with the reason
   std::size_t rows_read = 0;        // rows of a fitted metric read (mapped or not)

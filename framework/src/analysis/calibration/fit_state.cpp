@@ -96,7 +96,7 @@ std::vector<double> Predictor::predict_distinct(const std::vector<const FitRow*>
       last = &r;
     }
     try {
-      once[i] = validation::predict_row(*r.prep, lat, eff->second, impl_->memory);
+      once[i] = accuracy::predict_row(*r.prep, lat, eff->second, impl_->memory);
     } catch (const Error&) {
       once[i] = std::nan("");
     }

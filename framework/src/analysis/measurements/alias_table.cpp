@@ -10,7 +10,7 @@
 #include "core/text/input_text.hpp"
 #include "tessera/error.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace fs = std::filesystem;
 
@@ -293,4 +293,4 @@ const DatasetRule* select_dataset(const std::vector<DatasetRule>& rules, const s
   return most_specific(rules, notes, model, locator);
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -8,7 +8,7 @@
 #include "tessera/dtype.hpp"
 #include "tessera/export.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 struct AliasRule {
   std::string match;     // case-insensitive substring of the column (models, hardware, software)
@@ -97,4 +97,4 @@ TESSERA_API std::string framework_version(const std::string& software, const Ali
 // data_root/data/aliases.yaml
 TESSERA_API std::string default_aliases_path(const std::string& data_root);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -11,7 +11,7 @@
 #include <cctype>
 #include <cstring>
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -134,4 +134,4 @@ LinkCost first_level_group(const MachineSpec& machine, std::int64_t n) {
   return l;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -12,7 +12,7 @@
 #include "tessera/machine.hpp"
 #include "tessera/physics/layout.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // `collective_busbw:*` or `collective_latency:*`.
 TESSERA_API bool is_collective_metric(const std::string& metric);
@@ -66,4 +66,4 @@ TESSERA_API LinkCost first_level_group(const MachineSpec& machine, std::int64_t 
 // Error when n is not whole units or exceeds the second level.
 TESSERA_API LinkCost row_group(const MachineSpec& machine, std::int64_t n);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

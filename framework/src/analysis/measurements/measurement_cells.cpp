@@ -13,7 +13,7 @@
 #include "tessera/limits.hpp"
 #include "tessera/units.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -129,4 +129,4 @@ std::string value_cell_problem(const std::string& cell, const std::string& unit)
   return "";
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -7,7 +7,7 @@
 // one. Each check returns the problem, prefixed with the column's name, or "" for a good cell.
 #include <string>
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // `column` one of n_devices, tp, pp, ep, batch, input_len, output_len; a blank cell is fine
 // (not stated).
@@ -16,4 +16,4 @@ std::string count_cell_problem(const std::string& column, const std::string& cel
 // The value cell, `unit` the row's unit cell.
 std::string value_cell_problem(const std::string& cell, const std::string& unit);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

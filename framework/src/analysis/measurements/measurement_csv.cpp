@@ -10,7 +10,7 @@
 #include "core/text/safe_text.hpp"
 #include "tessera/error.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -166,4 +166,4 @@ std::vector<DataRow> read_measurements(const std::string& path) {
   return parse_measurements(read_input_file(path, "measurements CSV"), path);
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -12,7 +12,7 @@
 #include "core/text/input_text.hpp"  // trim() and lower(): cells are read trimmed, names compared in lower case
 #include "tessera/export.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // One row of a measurements CSV, cells as written.
 struct DataRow {
@@ -31,4 +31,4 @@ TESSERA_API std::vector<DataRow> read_measurements(const std::string& path);
 // The same from text (`file` names it in diagnostics).
 TESSERA_API std::vector<DataRow> parse_measurements(const std::string& text, const std::string& file);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -7,7 +7,7 @@
 
 #include "core/text/input_text.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -195,4 +195,4 @@ std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::s
   return d;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

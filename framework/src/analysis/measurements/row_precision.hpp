@@ -8,8 +8,8 @@
 
 #include "tessera/dtype.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 TESSERA_API std::optional<DTypes> dtypes_from_precision(const std::string& precision, std::string& why);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

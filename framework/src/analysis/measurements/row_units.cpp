@@ -6,7 +6,7 @@
 
 #include "core/text/input_text.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 std::optional<double> time_unit_scale(const std::string& unit) {
   const std::string u = lower(trim(unit));
@@ -96,4 +96,4 @@ MetricStatistic split_statistic(const std::string& metric) {
   return {metric, "mean"};
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -7,7 +7,7 @@
 
 #include "tessera/export.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // s, sec, seconds, ms, msec, milliseconds, us, µs, μs, usec, microseconds, ns, nanoseconds (any
 // case, blanks around): the factor from seconds.
@@ -36,4 +36,4 @@ struct MetricStatistic {
 };
 TESSERA_API MetricStatistic split_statistic(const std::string& metric);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

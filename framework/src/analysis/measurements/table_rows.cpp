@@ -6,7 +6,7 @@
 #include <fstream>
 #include <vector>
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace fs = std::filesystem;
 
@@ -36,4 +36,4 @@ std::map<std::string, std::string> table_build_rows(const std::string& dir) {
   return rows;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -7,7 +7,7 @@
 
 #include "tessera/export.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // The folder of latency/measured's tables under a data root ("<root>/data/kernel-tables").
 TESSERA_API std::string kernel_tables_dir(const std::string& data_root);
@@ -16,4 +16,4 @@ TESSERA_API std::string kernel_tables_dir(const std::string& data_root);
 // does not exist).
 TESSERA_API std::map<std::string, std::string> table_build_rows(const std::string& dir);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -4,7 +4,7 @@
 
 #include "core/text/input_text.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 bool contains_ci(const std::string& hay, const std::string& needle) {
   return needle.empty() || lower(hay).find(lower(needle)) != std::string::npos;
@@ -21,4 +21,4 @@ bool scan_digits(const std::string& s, std::size_t& at, double& v) {
   return at > start;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

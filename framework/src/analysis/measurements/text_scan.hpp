@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // True when `needle` is empty or occurs in `hay`, ASCII letters compared without case.
 bool contains_ci(const std::string& hay, const std::string& needle);
@@ -13,4 +13,4 @@ bool contains_ci(const std::string& hay, const std::string& needle);
 // digit at `at` or more than 15.
 bool scan_digits(const std::string& s, std::size_t& at, double& v);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -6,8 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "analysis/accuracy/row_plan.hpp"
 #include "analysis/calibration/percentiles.hpp"
-#include "analysis/validation/row_plan.hpp"
 #include "core/text/safe_text.hpp"
 #include "report/deploy/yaml_scalar.hpp"
 #include "report/text/csv_cells.hpp"
@@ -49,7 +49,7 @@ std::map<std::string, std::vector<double>> by_key(const Calibration& c, const Pr
   return out;
 }
 
-std::string source_key(const FitRow& r) { return validation::source_label(r.source); }
+std::string source_key(const FitRow& r) { return accuracy::source_label(r.source); }
 std::string family_key(const FitRow& r) { return r.family; }
 std::string file_key(const FitRow& r) { return r.file; }
 
@@ -179,7 +179,7 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
       std::string fb;
       for (const std::string& s : f.fallbacks) fb += (fb.empty() ? "" : "; ") + s;
       const std::string label = ps.kind == FoldKind::leave_one_source_out
-                                    ? validation::source_label(f.fold.held_out)
+                                    ? accuracy::source_label(f.fold.held_out)
                                     : f.fold.held_out;
       os << "| " << label << " | " << f.scored.size() << " | " << f.parameters << " | "
          << percent_or_dash(median(apes(c, f.scored, nullptr))) << " | " << (fb.empty() ? "-" : fb) << " |\n";
@@ -201,7 +201,7 @@ void print_calibration(std::ostream& os, const Calibration& c, bool show_rows) {
       for (const ScoredRow& s : c.protocol[k].pooled()) col[k][s.row] = s.ape;
     for (std::size_t i = 0; i < c.data.rows.size(); ++i) {
       const FitRow& r = c.data.rows[i];
-      os << "| " << r.id << " | " << validation::source_label(r.source) << " | " << r.family << " | "
+      os << "| " << r.id << " | " << accuracy::source_label(r.source) << " | " << r.family << " | "
          << r.framework_version() << " | " << fmt("%.4g", r.measured) << " |";
       for (auto& m : col) {
         const auto it = m.find(i);

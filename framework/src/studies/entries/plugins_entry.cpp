@@ -4,7 +4,7 @@
 
 #include "core/text/nearest_name.hpp"
 #include "host/machine_blocks.hpp"
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "studies/json/plugin_listing.hpp"
 #include "tessera/error.hpp"
 

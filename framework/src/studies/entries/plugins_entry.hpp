@@ -25,7 +25,7 @@ TESSERA_API PluginsResult plugins(const PluginRegistry& registry, std::optional<
 // The kind `--kind` names; InputError "unknown kind 'X'; did you mean ...; kinds: ..." otherwise.
 TESSERA_API PluginKind plugin_kind(const std::string& text);
 
-// A parameter's range as the listing shows it ("[0, 1]", "> 0"; host/param_validation.hpp) and
+// A parameter's range as the listing shows it ("[0, 1]", "> 0"; host/param_check.hpp) and
 // its unit ("" when it has none).
 TESSERA_API std::string param_range(const ParamSpec& spec);
 TESSERA_API const char* param_unit_text(const ParamSpec& spec);

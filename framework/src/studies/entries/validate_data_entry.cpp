@@ -5,7 +5,7 @@
 
 #include "host/plugin_defaults.hpp"
 #include "host/plugin_roles.hpp"
-#include "studies/documents/validation_document.hpp"
+#include "studies/documents/accuracy_document.hpp"
 #include "studies/json/provenance.hpp"
 #include "tessera/error.hpp"
 
@@ -20,8 +20,8 @@ ValidateDataEntry::ValidateDataEntry(const std::vector<std::string>& plugin_path
 ValidateDataEntry::ValidateDataEntry(std::shared_ptr<PluginRegistry> registry)
     : registry_(std::move(registry)) {}
 
-validation::ValidateOptions ValidateDataEntry::plan(const ValidateDataOptions& o) const {
-  validation::ValidateOptions vo;
+accuracy::ValidateOptions ValidateDataEntry::plan(const ValidateDataOptions& o) const {
+  accuracy::ValidateOptions vo;
   vo.on_progress = o.on_progress;
   vo.latency = o.latency;
   if (vo.latency.empty()) {
@@ -41,15 +41,15 @@ validation::ValidateOptions ValidateDataEntry::plan(const ValidateDataOptions& o
   return vo;
 }
 
-std::vector<validation::ModelReport> ValidateDataEntry::compute(
-    const std::string& csv, const validation::ValidateOptions& plan) const {
-  const auto rows = validation::read_measurements(csv);
-  return validation::validate_data(rows, *registry_, plan);
+std::vector<accuracy::ModelReport> ValidateDataEntry::compute(const std::string& csv,
+                                                              const accuracy::ValidateOptions& plan) const {
+  const auto rows = accuracy::read_measurements(csv);
+  return accuracy::validate_data(rows, *registry_, plan);
 }
 
-nlohmann::json ValidateDataEntry::document(const std::vector<validation::ModelReport>& reports,
+nlohmann::json ValidateDataEntry::document(const std::vector<accuracy::ModelReport>& reports,
                                            const std::optional<std::string>& command) const {
-  nlohmann::json j = validation::reports_document(reports);
+  nlohmann::json j = accuracy::reports_document(reports);
   if (command) j["command"] = *command;           // the command that produced it
   j["provenance"] = provenance_json(*registry_);  // what produced it (docs/report.md)
   return j;

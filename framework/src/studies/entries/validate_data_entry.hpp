@@ -1,7 +1,7 @@
 #pragma once
 // `validate-data`'s façade entry (docs/architecture.md "The study façade"): every measured row of
 // a CSV mapped through the alias table and predicted by each latency model
-// (analysis/validation/validation.hpp), planned (the latency models resolved, the data root found),
+// (analysis/accuracy/accuracy_study.hpp), planned (the latency models resolved, the data root found),
 // computed, and its `--json` document built. The CLI (`tessera validate-data`) and Python
 // (`tessera.validate_data`) both call it.
 #include <memory>
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "tessera/export.hpp"
@@ -44,12 +44,12 @@ class TESSERA_API ValidateDataEntry {
   explicit ValidateDataEntry(std::shared_ptr<PluginRegistry> registry);
   const PluginRegistry& registry() const { return *registry_; }
   // The plan: the latency models resolved (an Error when none is found), the data root found.
-  validation::ValidateOptions plan(const ValidateDataOptions& options) const;
+  accuracy::ValidateOptions plan(const ValidateDataOptions& options) const;
   // Reads the CSV and predicts every row with each model of `plan`.
-  std::vector<validation::ModelReport> compute(const std::string& csv,
-                                               const validation::ValidateOptions& plan) const;
+  std::vector<accuracy::ModelReport> compute(const std::string& csv,
+                                             const accuracy::ValidateOptions& plan) const;
   // The --json document of `reports`, with the command line when given and the provenance.
-  nlohmann::json document(const std::vector<validation::ModelReport>& reports,
+  nlohmann::json document(const std::vector<accuracy::ModelReport>& reports,
                           const std::optional<std::string>& command = {}) const;
 
  private:

@@ -1,7 +1,7 @@
 #include "studies/json/field_text.hpp"
 
 #include "core/text/dotted_path.hpp"
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "tessera/dtype.hpp"
 
 namespace tessera::schema {

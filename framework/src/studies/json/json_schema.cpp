@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/text/dotted_path.hpp"
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "studies/json/field_text.hpp"
 #include "tessera/dtype.hpp"
 

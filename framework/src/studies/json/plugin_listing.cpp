@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <variant>
 
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 #include "tessera/plugin/param_spec.hpp"
 #include "tessera/units.hpp"
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "calibrated.hpp"
 #include "eval/grid_space.hpp"
 #include "eval/session.hpp"
@@ -73,11 +73,11 @@ TEST_CASE("calibrated: shipped efficiency blocks validate - efficiencies above 0
   for (const char* stem :
        {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "dgx-h200", "hgx-h800", "cube-sip"}) {
     const std::string file = std::string(TESSERA_SOURCE_DIR) + "/machines/" + stem + ".yaml";
-    validation::RowPlan plan;
+    accuracy::RowPlan plan;
     plan.machine_file = file;
-    plan.measure = validation::Measure::gemm;
-    validation::DataRow row;
-    const validation::PreparedRow prep = validation::prepare_row(row, plan);
+    plan.measure = accuracy::Measure::gemm;
+    accuracy::DataRow row;
+    const accuracy::PreparedRow prep = accuracy::prepare_row(row, plan);
     if (std::string(stem) != "cube-sip") CHECK(prep.efficiency_raw.size() == 7);  // family + 6 values
     const ParamSet eff = registry().machine_params("calibrated", prep.efficiency_raw, file);
     const plugins::FamilyEfficiency f = plugins::family_from_params(eff);

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 #include "calibrated.hpp"
 #include "host/plugin_registry.hpp"
 #include "search_fixture.hpp"
@@ -18,11 +18,11 @@ namespace {
 
 std::string family_of(const char* stem) {
   const std::string file = std::string(TESSERA_SOURCE_DIR) + "/machines/" + stem + ".yaml";
-  validation::RowPlan plan;
+  accuracy::RowPlan plan;
   plan.machine_file = file;
-  plan.measure = validation::Measure::gemm;
-  validation::DataRow row;
-  const validation::PreparedRow prep = validation::prepare_row(row, plan);
+  plan.measure = accuracy::Measure::gemm;
+  accuracy::DataRow row;
+  const accuracy::PreparedRow prep = accuracy::prepare_row(row, plan);
   return plugins::family_name(registry().machine_params("calibrated", prep.efficiency_raw, file));
 }
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/validation/row_prediction.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
 #include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "report/study_text/explain_report.hpp"
@@ -48,11 +48,11 @@ struct Timed {
 
 Timed time_one(const char* latency, const StageWork& w, const StepShape& shape, std::int64_t heads = 1,
                std::int64_t kv_heads = 1) {
-  validation::RowPlan plan;
+  accuracy::RowPlan plan;
   plan.machine_file = kH200;
-  plan.measure = validation::Measure::gemm;
-  validation::DataRow row;
-  validation::PreparedRow prep = validation::prepare_row(row, plan);
+  plan.measure = accuracy::Measure::gemm;
+  accuracy::DataRow row;
+  accuracy::PreparedRow prep = accuracy::prepare_row(row, plan);
   prep.model.heads = heads;
   prep.model.kv_heads = kv_heads;
   prep.model.head_dim = 128;
@@ -166,11 +166,11 @@ TEST_CASE("measured: decode attention reads its table while prefill attention ha
 
 TEST_CASE("measured: reads calibrated's efficiency block and refuses an unknown framework", "[measured]") {
   // The machine file's `efficiency:` block validates against measured's machine schema (calibrated's).
-  validation::RowPlan plan;
+  accuracy::RowPlan plan;
   plan.machine_file = kH200;
-  plan.measure = validation::Measure::gemm;
-  validation::DataRow row;
-  const validation::PreparedRow prep = validation::prepare_row(row, plan);
+  plan.measure = accuracy::Measure::gemm;
+  accuracy::DataRow row;
+  const accuracy::PreparedRow prep = accuracy::prepare_row(row, plan);
   const ParamSet eff = registry().machine_params("measured", prep.efficiency_raw, kH200);
   CHECK(eff.real("gemm_efficiency") == Approx(0.7471));
   CHECK(eff.text("family") == "H100/H200");

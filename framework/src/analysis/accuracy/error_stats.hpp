@@ -6,7 +6,7 @@
 
 #include "tessera/export.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 struct ErrorStats {
   std::size_t n = 0;
@@ -14,4 +14,4 @@ struct ErrorStats {
 };
 TESSERA_API ErrorStats error_stats(const std::vector<double>& apes);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

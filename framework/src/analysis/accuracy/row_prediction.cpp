@@ -1,5 +1,5 @@
 // `tessera validate-data`: a mapped row's files loaded and its quantity predicted.
-#include "analysis/validation/row_prediction.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -14,7 +14,7 @@
 #include "tessera/physics/layout.hpp"
 #include "tessera/physics/step_work.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -400,4 +400,4 @@ double predict_row(const PreparedRow& row, const std::shared_ptr<const LatencyMo
   return si * p.to_unit;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

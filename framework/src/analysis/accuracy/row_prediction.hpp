@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/validation/row_plan.hpp"
+#include "analysis/accuracy/row_plan.hpp"
 #include "eval/spec_files.hpp"
 #include "host/plugin_choice.hpp"
 #include "tessera/export.hpp"
@@ -14,7 +14,7 @@
 #include "tessera/model.hpp"
 #include "tessera/plugin/param_set.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // A mapped row with its model and machine loaded (once), ready to predict many times.
 struct PreparedRow {
@@ -47,4 +47,4 @@ TESSERA_API double predict_row(const PreparedRow& row, const std::shared_ptr<con
                                const ParamSet& efficiency, const std::shared_ptr<const MemoryModel>& memory,
                                CollectiveDetail* detail = nullptr);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

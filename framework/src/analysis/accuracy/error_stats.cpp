@@ -1,8 +1,8 @@
-#include "analysis/validation/error_stats.hpp"
+#include "analysis/accuracy/error_stats.hpp"
 
 #include <algorithm>
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 ErrorStats error_stats(const std::vector<double>& apes) {
   ErrorStats s;
@@ -18,4 +18,4 @@ ErrorStats error_stats(const std::vector<double>& apes) {
   return s;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -1,6 +1,6 @@
 // `tessera validate-data`: every row mapped once, then predicted with each latency model, and
 // the errors gathered per source and per collective group.
-#include "analysis/validation/validation.hpp"
+#include "analysis/accuracy/accuracy_study.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -15,7 +15,7 @@
 #include "tessera/limits.hpp"
 #include "tessera/plugin/param_spec.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace fs = std::filesystem;
 
@@ -111,7 +111,7 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
     };
     std::map<std::string, std::shared_ptr<const LatencyModel>> by_framework;
     std::map<std::string, ParamSet> efficiency_by_machine;
-    LoadCache load_cache;  // rows of one stream simulated once (analysis/validation/load_rows.hpp)
+    LoadCache load_cache;  // rows of one stream simulated once (analysis/accuracy/load_rows.hpp)
 
     ModelReport rep;
     rep.latency = name;
@@ -327,4 +327,4 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   return reports;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -14,7 +14,7 @@
 #include "tessera/parallel_config.hpp"
 #include "tessera/physics/collectives.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // The latency metrics of measurements.csv's README (the acceptance set).
 TESSERA_API bool is_latency_metric(const std::string& metric);
@@ -34,7 +34,7 @@ enum class Measure : std::uint8_t {
   full_load,      // a throughput at full load, no batch stated: the best over the batches the engine
                   // admits (serve --max-throughput's question; docs/accuracy.md "Full-load rows")
   under_load,     // under a request rate, or a percentile: the request simulator's answer
-                  // (analysis/validation/load_rows.hpp; docs/accuracy.md "Rows under a load")
+                  // (analysis/accuracy/load_rows.hpp; docs/accuracy.md "Rows under a load")
 };
 enum class Derived : std::uint8_t {
   time,                 // the measured time itself
@@ -107,7 +107,7 @@ struct RowPlan {
   std::string engine_label;
   std::int64_t engine_max_batch = 0;  // the version's cap on sequences (0: none)
   std::string group;                  // non-collective rows reported in a group of their own ("" = none)
-  // under_load: the request stream (analysis/validation/load_rows.hpp).
+  // under_load: the request stream (analysis/accuracy/load_rows.hpp).
   double rate_per_s = 0;           // Poisson arrivals, all replicas (0: a closed loop of batch·dp clients)
   std::string statistic = "mean";  // of the simulated requests: "mean", "p50", "p90", "p99"
   // What is read from the simulation: "ttft", "tpot", "itl", "e2e", "tokens" (output tokens/s),
@@ -126,4 +126,4 @@ inline constexpr const char* kGroupUnderLoad = "under a load (request simulator)
 
 TESSERA_API RowPlan plan_row(const DataRow& row, const Aliases& aliases, const std::string& data_root);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -11,16 +11,16 @@
 #include <memory>
 #include <string>
 
+#include "analysis/accuracy/row_plan.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
 #include "analysis/requests/request_sim.hpp"
-#include "analysis/validation/row_plan.hpp"
-#include "analysis/validation/row_prediction.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/plugin/param_set.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // The simulated engine's iteration token budget, chunked prefill on: the rows state none;
 // TensorRT-LLM's engine build default `max_num_tokens` (BuildConfig) and vLLM V1's online
@@ -77,4 +77,4 @@ TESSERA_API SimulatedRow simulate_serving_row(const PreparedRow& row,
                                               const ParamSet& efficiency,
                                               const std::shared_ptr<const MemoryModel>& memory);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -1,18 +1,18 @@
-// validate-data's serving rows: analysis/validation/serving_rows.hpp.
-#include "analysis/validation/serving_rows.hpp"
+// validate-data's serving rows: analysis/accuracy/serving_rows.hpp.
+#include "analysis/accuracy/serving_rows.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "analysis/validation/row_evaluation.hpp"
+#include "analysis/accuracy/row_evaluation.hpp"
 #include "eval/engine_kv.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/eval_context.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 std::string serving_row_reason(const DataRow& row, const RowPlan& plan) {
   if (!plan.mapped) return "not mapped";
@@ -201,4 +201,4 @@ FullLoadAnswer predict_full_load_row(const PreparedRow& row,
   return a;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -1,11 +1,11 @@
-#include "report/study_text/validation_report.hpp"
+#include "report/study_text/accuracy_report.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "report/text/text_table.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 std::string pct(double f) { return fixed(100 * f, 1) + " %"; }
@@ -71,7 +71,7 @@ void print_collectives(std::ostream& os, const ModelReport& rep, bool show_rows)
   g.print(os);
   os << "\n";
 }
-// Serving rows (analysis/validation/serving_rows.hpp): the same quantity through the serving model, beside
+// Serving rows (analysis/accuracy/serving_rows.hpp): the same quantity through the serving model, beside
 // the step-level prediction above.
 void print_serving(std::ostream& os, const ModelReport& rep, bool show_rows) {
   if (rep.serving.empty()) return;
@@ -106,7 +106,7 @@ void print_serving(std::ostream& os, const ModelReport& rep, bool show_rows) {
     u.print(os, "    ");
   }
 }
-// --simulate (analysis/validation/simulated_rows.hpp): the rows at a stated concurrency through the
+// --simulate (analysis/accuracy/simulated_rows.hpp): the rows at a stated concurrency through the
 // request simulator, beside the serving model's mean.
 void print_simulated(std::ostream& os, const ModelReport& rep, bool show_rows) {
   if (!rep.simulate) return;
@@ -209,4 +209,4 @@ void print_reports(std::ostream& os, const std::vector<ModelReport>& reports, bo
   }
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -1,6 +1,6 @@
 // `tessera validate-data`: a measured row -> its RowPlan. The mapping rules are written down
 // in docs/accuracy.md ("How a row is mapped").
-#include "analysis/validation/row_plan.hpp"
+#include "analysis/accuracy/row_plan.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,14 +11,14 @@
 #include <optional>
 #include <system_error>
 
+#include "analysis/accuracy/load_rows.hpp"
+#include "analysis/accuracy/simulated_rows.hpp"
 #include "analysis/measurements/collective_rows.hpp"
 #include "analysis/measurements/row_precision.hpp"
 #include "analysis/measurements/row_units.hpp"
 #include "analysis/measurements/text_scan.hpp"
-#include "analysis/validation/load_rows.hpp"
-#include "analysis/validation/simulated_rows.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace fs = std::filesystem;
 
@@ -377,7 +377,7 @@ RowPlan& plan_full_load(const DataRow& row, const std::string& root, RowPlan& p)
   return p;
 }
 
-// A row the request simulator answers (Measure::under_load, analysis/validation/load_rows.hpp): measured
+// A row the request simulator answers (Measure::under_load, analysis/accuracy/load_rows.hpp): measured
 // under a stated request rate, a percentile at a rate or a concurrency, or MLPerf Server's
 // throughput. `batch` is the row's (0: not stated).
 RowPlan& plan_under_load(const DataRow& row, const Aliases& aliases, const std::string& root, long long batch,
@@ -791,4 +791,4 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
   return p;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

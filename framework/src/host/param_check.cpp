@@ -1,5 +1,5 @@
 // Values against a parameter schema: parsing, ranges, choices, defaults, unknown keys.
-#include "host/param_validation.hpp"
+#include "host/param_check.hpp"
 
 #include <algorithm>
 #include <cctype>

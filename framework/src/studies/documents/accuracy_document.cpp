@@ -1,8 +1,8 @@
-#include "studies/documents/validation_document.hpp"
+#include "studies/documents/accuracy_document.hpp"
 
 #include "tessera/version.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -171,4 +171,4 @@ std::string reports_json(const std::vector<ModelReport>& reports) {
   return reports_document(reports).dump(2) + "\n";
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -1,23 +1,23 @@
-// validate-data's rows under a load, through the request simulator (analysis/validation/load_rows.hpp).
-#include "analysis/validation/load_rows.hpp"
+// validate-data's rows under a load, through the request simulator (analysis/accuracy/load_rows.hpp).
+#include "analysis/accuracy/load_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <regex>
 #include <sstream>
 
+#include "analysis/accuracy/row_evaluation.hpp"
+#include "analysis/accuracy/simulated_rows.hpp"
 #include "analysis/capacity/capacity_search.hpp"
 #include "analysis/capacity/configuration_sim.hpp"
 #include "analysis/measurements/row_units.hpp"
 #include "analysis/requests/request_sim.hpp"
-#include "analysis/validation/row_evaluation.hpp"
-#include "analysis/validation/simulated_rows.hpp"
 #include "core/text/input_text.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 namespace {
 
@@ -258,4 +258,4 @@ LoadAnswer predict_load_row(const PreparedRow& row, const std::shared_ptr<const 
   return a;
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

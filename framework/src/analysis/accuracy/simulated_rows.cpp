@@ -1,22 +1,22 @@
-// validate-data's rows through the request simulator: analysis/validation/simulated_rows.hpp.
-#include "analysis/validation/simulated_rows.hpp"
+// validate-data's rows through the request simulator: analysis/accuracy/simulated_rows.hpp.
+#include "analysis/accuracy/simulated_rows.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <regex>
 
+#include "analysis/accuracy/row_evaluation.hpp"
+#include "analysis/accuracy/serving_rows.hpp"
 #include "analysis/capacity/configuration_sim.hpp"
 #include "analysis/measurements/row_units.hpp"
 #include "analysis/requests/request_sim.hpp"
-#include "analysis/validation/row_evaluation.hpp"
-#include "analysis/validation/serving_rows.hpp"
 #include "core/text/input_text.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/eval_context.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 int percentile_index(const std::string& statistic) {
   for (std::size_t i = 0; i < requests::kPercentiles.size(); ++i)
@@ -187,4 +187,4 @@ SimulatedRow simulate_serving_row(const PreparedRow& row, const std::shared_ptr<
   throw Error("not a request-level quantity");
 }
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

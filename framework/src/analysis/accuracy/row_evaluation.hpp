@@ -1,12 +1,12 @@
 #pragma once
-// A serving row's configuration evaluated as the row states it (analysis/validation/serving_rows.cpp,
-// analysis/validation/simulated_rows.cpp): one setup for the serving model's prediction and the request
+// A serving row's configuration evaluated as the row states it (analysis/accuracy/serving_rows.cpp,
+// analysis/accuracy/simulated_rows.cpp): one setup for the serving model's prediction and the request
 // simulation's.
 #include <cstdint>
 #include <memory>
 
-#include "analysis/validation/row_plan.hpp"
-#include "analysis/validation/row_prediction.hpp"
+#include "analysis/accuracy/row_plan.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/host_step_timer.hpp"
 #include "tessera/export.hpp"
@@ -15,7 +15,7 @@
 #include "tessera/physics/eval_context.hpp"
 #include "tessera/plugin/param_set.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // A serving row's configuration as the row states it: its workload (serve, ISL, OSL at least 1,
 // B = plan.batch), its machine with `efficiency`, the evaluator, the configuration's layout and
@@ -44,4 +44,4 @@ class TESSERA_API RowEvaluation {
   HostStepTimer timer_;
 };
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -3,36 +3,36 @@
 // data/measurements.csv) with one or more latency models and returns the errors.
 // By concern: measurement_csv (reading), alias_table and row_plan (mapping a row),
 // row_prediction (loading its files, predicting), error_stats (statistics); the text and JSON
-// renderings are report/study_text/validation_report.
+// renderings are report/study_text/accuracy_report.
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analysis/accuracy/error_stats.hpp"
+#include "analysis/accuracy/load_rows.hpp"
+#include "analysis/accuracy/row_plan.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
+#include "analysis/accuracy/serving_rows.hpp"
+#include "analysis/accuracy/simulated_rows.hpp"
 #include "analysis/measurements/alias_table.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
-#include "analysis/validation/error_stats.hpp"
-#include "analysis/validation/load_rows.hpp"
-#include "analysis/validation/row_plan.hpp"
-#include "analysis/validation/row_prediction.hpp"
-#include "analysis/validation/serving_rows.hpp"
-#include "analysis/validation/simulated_rows.hpp"
 #include "core/progress.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/export.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 struct RowResult {
   std::string id, source, metric, unit, framework;
   std::string framework_version;                // the version the software column states ("" = none)
   double measured = 0, predicted = 0, ape = 0;  // ape: |predicted - measured| / measured
   bool bound = false;  // a ceiling, not an estimate (RowPlan::bound): in no median but its group's
-  // A full-load row (analysis/validation/serving_rows.hpp predict_full_load_row): the batch per replica that
+  // A full-load row (analysis/accuracy/serving_rows.hpp predict_full_load_row): the batch per replica that
   // gave the best, the engine's KV capacity per replica (0: no rule) and its rule ("" none).
   bool full_load = false;
   std::int64_t full_load_batch = 0, full_load_kv_tokens = 0;
   std::string engine;
-  // A row under a load (analysis/validation/load_rows.hpp): the simulated stream and what it read.
+  // A row under a load (analysis/accuracy/load_rows.hpp): the simulated stream and what it read.
   bool under_load = false;
   LoadAnswer load;
   std::string load_statistic, lengths_from;
@@ -41,10 +41,10 @@ struct RowResult {
   CollectivePlan collective;
   std::string machine;
   CollectiveDetail detail;
-  // A serving row (analysis/validation/serving_rows.hpp): the same quantity through the serving model.
+  // A serving row (analysis/accuracy/serving_rows.hpp): the same quantity through the serving model.
   bool serving = false;
   double serving_predicted = 0, serving_ape = 0;
-  // --simulate (analysis/validation/simulated_rows.hpp): the row through the request simulator.
+  // --simulate (analysis/accuracy/simulated_rows.hpp): the row through the request simulator.
   bool simulated = false;
   SimulatedRow simulation;
   double simulated_ape = 0;
@@ -107,4 +107,4 @@ TESSERA_API std::vector<ModelReport> validate_data(const std::vector<DataRow>& r
                                                    const PluginRegistry& registry,
                                                    const ValidateOptions& options);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

@@ -15,16 +15,16 @@
 #include <optional>
 #include <string>
 
+#include "analysis/accuracy/row_plan.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
 #include "analysis/requests/request_sim.hpp"
-#include "analysis/validation/row_plan.hpp"
-#include "analysis/validation/row_prediction.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/plugin/param_set.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // The cap on running sequences of a row whose notes and engine state none (vLLM V1's default
 // `max_num_seqs`).
@@ -104,4 +104,4 @@ TESSERA_API LoadAnswer predict_load_row(const PreparedRow& row,
                                         const std::shared_ptr<const MemoryModel>& memory,
                                         LoadCache* cache = nullptr);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy

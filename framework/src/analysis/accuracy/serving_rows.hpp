@@ -3,20 +3,20 @@
 // states its concurrency (batch), ISL (input_len) and OSL (output_len) and measures a request-level
 // quantity (TTFT, prefill latency, TPOT, end-to-end latency, output or request throughput) is
 // also predicted through a serving model (a `serving` plugin: aggregated, static), beside its
-// step-level prediction (analysis/validation/row_prediction.hpp), which it does not change.
+// step-level prediction (analysis/accuracy/row_prediction.hpp), which it does not change.
 #include <memory>
 #include <string>
 
+#include "analysis/accuracy/row_plan.hpp"
+#include "analysis/accuracy/row_prediction.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
-#include "analysis/validation/row_plan.hpp"
-#include "analysis/validation/row_prediction.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/serving_model.hpp"
 #include "tessera/plugin/param_set.hpp"
 
-namespace tessera::validation {
+namespace tessera::accuracy {
 
 // "" when the row goes through the serving model, else why not ("batch not stated", ...).
 TESSERA_API std::string serving_row_reason(const DataRow& row, const RowPlan& plan);
@@ -51,4 +51,4 @@ TESSERA_API FullLoadAnswer predict_full_load_row(const PreparedRow& row,
                                                  const std::shared_ptr<const MemoryModel>& memory,
                                                  const ServingModel& serving);
 
-}  // namespace tessera::validation
+}  // namespace tessera::accuracy
