@@ -16,11 +16,12 @@
 #include "core/text/nearest_name.hpp"
 #include "core/text/safe_text.hpp"
 #include "scenario/data_roots.hpp"
+#include "scenario/framework_choice.hpp"
 #include "scenario/hf_config.hpp"
+#include "scenario/loader_errors.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
 #include "scenario/schemas/serving_schema.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
 #include "scenario/sweeps/overrides.hpp"
 
 namespace fs = std::filesystem;
@@ -29,12 +30,6 @@ namespace tessera {
 
 namespace loader {
 namespace {
-
-[[noreturn]] void throw_errors(Diags& d) { throw InputErrors(d.take()); }
-
-void throw_if_any(Diags& d) {
-  if (!d.empty()) throw_errors(d);
-}
 
 bool is_json(const std::string& p) { return iends_with(p, ".json"); }
 bool is_yaml(const std::string& p) { return iends_with(p, ".yaml") || iends_with(p, ".yml"); }
@@ -211,118 +206,105 @@ std::string default_scenario_path(const LoadOptions& options) {
 
 namespace {
 
-// `framework:` (docs/frameworks.md): the profile from the first data root holding
-// data/frameworks.yaml, the sweep restricted to it, and the aggregated serving plugin's
-// `mixing` set to the framework's (a different `mixing` written is refused).
-// The framework's KV rule (docs/frameworks.md "KV capacity"): the version's defaults, then the
-// scenario's `engine:` keys, each checked (a fraction in (0, 1], a block of at least 1 token, a
-// knob of another framework refused naming it).
-void resolve_engine_kv(const YNode* engine, Scenario& s) {
-  Diags d;
-  const FrameworkVersion& v = s.framework.version();
-  EngineKv& e = s.engine_kv;
-  e = engine_kv_defaults(s.framework.profile, v);
-  if (!engine) return;
-  if (!engine->is_mapping()) {
-    d.error(engine->where,
-            "engine: expected a mapping of KV-cache knobs, found " + loader::describe(*engine));
-    throw_errors(d);
-  }
-  if (!e.active()) {
-    d.error(engine->where, "engine: " + e.label + " (" + s.framework.label() +
-                               ") gives no KV-cache rule in " + s.framework.catalog_file +
-                               " (its `kv_cache:`)");
-    throw_errors(d);
-  }
-  const auto& mine = kv_rule_knobs(e.rule);
-  for (const auto& entry : engine->entries) {
-    const std::string path = "engine." + entry.key;
-    if (std::find(mine.begin(), mine.end(), entry.key) == mine.end()) {
-      std::string owner;
-      for (KvRule r : {KvRule::vllm, KvRule::sglang, KvRule::trtllm}) {
-        const auto& k = kv_rule_knobs(r);
-        if (r != e.rule && std::find(k.begin(), k.end(), entry.key) != k.end()) owner = kv_rule_name(r);
-      }
-      std::string list;
-      for (const auto& k : mine) list += (list.empty() ? "" : ", ") + k;
-      d.error(entry.key_where, path + ": " +
-                                   (owner.empty() ? std::string("unknown knob")
-                                                  : "a knob of the " + owner + " rule, not of " + e.label) +
-                                   " (framework: " + s.framework.label() + "); expected one of " + list +
-                                   did_you_mean(entry.key, mine));
-      continue;
-    }
-    const YNode& n = entry.value;
-    if (entry.key == "max_num_seqs") {
-      // In a study the engine's max sequences is each point's batch (--deploy writes it).
-      d.error(entry.key_where, path +
-                                   ": set by each serving point's batch (sweep.serving.batch), which the "
-                                   "launch script passes as --max-num-seqs; the knob is the default for "
-                                   "a measured row that states no batch");
-      continue;
-    }
-    std::optional<double> x;
-    if (kv_knob_is_bytes(entry.key)) {
-      // gpu_memory must be positive; a profile term may be 0 (not subtracted)
-      x = loader::read_quantity(n, path, Dimension::bytes, d, entry.key != "gpu_memory");
-    } else if (entry.key == "block_size" || entry.key == "page_size" || entry.key == "tokens_per_block" ||
-               entry.key == "max_tokens" || entry.key == "max_num_seqs") {
-      if (auto i = loader::read_int(n, path, d, entry.key == "max_tokens" ? 0 : 1))
-        x = static_cast<double>(*i);
+// The model and the machine, in this order.
+constexpr const char* kPartKinds[2] = {"model", "machine"};
+// The pools' own machines under `serving`, prefill first.
+constexpr const char* kPoolKeys[2] = {"prefill_machine", "decode_machine"};
+
+// Where the model and the machine come from: the file, an override of the whole part
+// (`--set model=llama3.1-8b`), or --model/--machine.
+struct PartSource {
+  const YNode* node = nullptr;
+  std::string base_dir;
+  std::string label;
+};
+
+// The model (parts[0]) and the machine (parts[1]) of the scenario `root`; a part that could not be
+// read is left empty and its key added to `skip` (the overrides below it are not applied).
+void resolve_parts(const YNode& root, const std::string& dir, const std::vector<Override>& overrides,
+                   const std::vector<std::string>& droots, const LoadOptions& options,
+                   std::optional<Part> (&parts)[2], std::vector<std::string>& skip, Diags& d) {
+  const std::string* cli[2] = {&options.model_override, &options.machine_override};
+  for (int i = 0; i < 2; ++i) {
+    const std::string kind = kPartKinds[i];
+    PartSource src{root.find(kind), dir, kind};
+    for (const auto& o : overrides)
+      if (o.path == kind) src = PartSource{&o.value, o.base_dir, o.label};
+    if (i == 0 && !options.model_hf_json.empty()) {
+      if (auto tree = hf_config_tree_from_text(options.model_hf_json, options.model_hf_label, d))
+        parts[i] = Part{std::move(*tree), options.model_hf_label, false};
+    } else if (!cli[i]->empty()) {
+      const SourceLocation where{kCommandLine, 0, 0};
+      parts[i] = resolve_path(*cli[i], "", kind, where, "--" + kind, d);
+    } else if (!src.node) {
+      report_missing(root, "", kind, "a " + kind + " file path, name, or inline mapping", d);
     } else {
-      x = loader::read_real(n, path, d);
+      parts[i] = resolve_part(*src.node, kind, src.base_dir, droots, src.label, d);
     }
-    if (!x) continue;
-    if (const std::string p = kv_knob_problem(entry.key, *x); !p.empty()) {
-      d.error(n.where, path + ": expected " + p + ", found " + loader::describe(n));
-      continue;
-    }
-    apply_kv_knob(e, entry.key, *x);
+    if (!parts[i]) skip.push_back(kind);
   }
-  throw_if_any(d);
 }
 
-void choose_framework(const YNode& n, const YNode* engine, const std::vector<std::string>& roots,
-                      const ModelSpec& model, Scenario& s) {
-  Diags d;
-  if (!n.is_scalar() || n.value.empty()) {
-    d.error(n.where,
-            "framework: expected NAME or NAME@VERSION (e.g. vllm, sglang@0.5.9), found " + describe(n));
-    throw_errors(d);
-  }
-  std::string file = default_frameworks_path(roots.back());
-  for (const auto& r : roots) {
-    std::error_code ec;
-    if (fs::is_regular_file(default_frameworks_path(r), ec)) {
-      file = default_frameworks_path(r);
-      break;
-    }
-  }
-  const FrameworkCatalog catalog = load_framework_catalog(file);
-  s.framework = resolve_framework(catalog, n.value, n.where);
-  s.framework_dropped = restrict_sweep(s.sweep, s.framework, model);
-  if (s.serving.disaggregated.enabled && !s.framework.version().disaggregated) {
-    d.error(n.where, "framework: " + s.framework.profile.title + " " + s.framework.version().version + " (" +
-                         s.framework.label() +
-                         ") has no disaggregated prefill/decode serving, which "
-                         "serving.disaggregated asks for (" +
-                         file + ")");
-    throw_errors(d);
-  }
-  resolve_engine_kv(engine, s);
-  if (s.workload.mode != Mode::serve || s.plugins.serving.name != "aggregated") return;
-  const std::string& mixing = s.framework.version().mixing;
-  for (const RawParam& p : s.plugins.serving.params)
-    if (p.key == "mixing") {
-      if (p.text != mixing) {
-        d.error(p.where, "plugins.serving.mixing: " + s.framework.profile.title + " " +
-                             s.framework.version().version + " runs `" + mixing +
-                             "` iterations (framework: " + s.framework.label() + "), found " + p.text);
-        throw_errors(d);
+// serving.prefill_machine and serving.decode_machine as resolved: each pool's machine, where it was
+// given, and whether either was.
+struct PoolParts {
+  std::optional<Part> parts[2];
+  SourceLocation where[2];
+  bool separate = false;  // either key given: `machine.<path>` no longer means both pools
+};
+
+// serving.prefill_machine / serving.decode_machine: read as `machine:` is (a path relative to
+// the scenario, a name, an inline mapping), or replaced whole by an override.
+// Each resolved machine is put into `tree` at its key.
+void resolve_pool_parts(const YNode& root, const std::string& dir, const std::vector<Override>& overrides,
+                        const std::vector<std::string>& droots, YNode& tree, PoolParts& pools,
+                        std::vector<std::string>& skip, Diags& d) {
+  const YNode* serving_node = root.find("serving");
+  for (int i = 0; i < 2; ++i) {
+    const std::string label = std::string("serving.") + kPoolKeys[i];
+    PartSource src;
+    if (serving_node && serving_node->is_mapping())
+      if (const YEntry* e = serving_node->find_entry(kPoolKeys[i])) {
+        src = PartSource{&e->value, dir, label};
+        pools.where[i] = e->key_where;
       }
-      return;
+    for (const auto& o : overrides)
+      if (o.path == label) {
+        src = PartSource{&o.value, o.base_dir, o.label};
+        pools.where[i] = o.where;
+      }
+    if (!src.node) continue;
+    pools.separate = true;
+    pools.parts[i] = resolve_part(*src.node, "machine", src.base_dir, droots, src.label, d);
+    if (!pools.parts[i]) {
+      skip.push_back(label);
+      continue;
     }
-  s.plugins.serving.params.push_back(RawParam{"mixing", mixing, {}, false, n.where});
+    YNode* sv = tree.find("serving");
+    if (!sv || !sv->is_mapping()) {
+      YNode m;
+      m.kind = YNode::Kind::mapping;
+      m.where = pools.where[i];
+      sv = &tree.set("serving", pools.where[i], std::move(m));
+    }
+    sv->set(kPoolKeys[i], pools.where[i], pools.parts[i]->tree);
+  }
+}
+
+// The pools' own machines of `tree` parsed into s.serving.
+void parse_pool_machines(const YNode& tree, const PoolParts& pools, Scenario& s, Diags& d) {
+  for (int i = 0; i < 2; ++i) {
+    if (!pools.parts[i]) continue;
+    const std::string label = std::string("serving.") + kPoolKeys[i];
+    PoolMachine& pm = i == 0 ? s.serving.prefill_machine : s.serving.decode_machine;
+    auto m = parse_machine(*tree.find("serving")->find(kPoolKeys[i]), label, pools.parts[i]->require_name,
+                           &pm.blocks, d);
+    if (!m) continue;
+    pm.given = true;
+    pm.file = pools.parts[i]->file;
+    pm.machine = std::move(*m);
+    pm.where = pools.where[i];
+  }
 }
 
 // A scenario from its parsed tree: `file` names it (s.file, the diagnostics), `dir` is the folder
@@ -341,84 +323,24 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   s.file = file;
   s.name = name;
 
-  // Where the model and the machine come from: the file, an override of the whole part
-  // (`--set model=llama3.1-8b`), or --model/--machine.
-  struct Source {
-    const YNode* node = nullptr;
-    std::string base_dir;
-    std::string label;
-  };
   std::optional<Part> parts[2];
-  const char* kinds[2] = {"model", "machine"};
-  const std::string* cli[2] = {&options.model_override, &options.machine_override};
   std::vector<std::string> skip;
-  for (int i = 0; i < 2; ++i) {
-    const std::string kind = kinds[i];
-    Source src{root->find(kind), dir, kind};
-    for (const auto& o : overrides)
-      if (o.path == kind) src = Source{&o.value, o.base_dir, o.label};
-    if (i == 0 && !options.model_hf_json.empty()) {
-      if (auto tree = hf_config_tree_from_text(options.model_hf_json, options.model_hf_label, d))
-        parts[i] = Part{std::move(*tree), options.model_hf_label, false};
-    } else if (!cli[i]->empty()) {
-      const SourceLocation where{kCommandLine, 0, 0};
-      parts[i] = resolve_path(*cli[i], "", kind, where, "--" + kind, d);
-    } else if (!src.node) {
-      report_missing(*root, "", kind, "a " + kind + " file path, name, or inline mapping", d);
-    } else {
-      parts[i] = resolve_part(*src.node, kind, src.base_dir, droots, src.label, d);
-    }
-    if (!parts[i]) skip.push_back(kind);
-  }
+  resolve_parts(*root, dir, overrides, droots, options, parts, skip, d);
 
   YNode tree = *root;
   for (int i = 0; i < 2; ++i) {
     if (!parts[i]) continue;
-    const YEntry* e = root->find_entry(kinds[i]);
-    tree.set(kinds[i], e ? e->key_where : root->where, parts[i]->tree);
+    const YEntry* e = root->find_entry(kPartKinds[i]);
+    tree.set(kPartKinds[i], e ? e->key_where : root->where, parts[i]->tree);
   }
-  // serving.prefill_machine / serving.decode_machine: read as `machine:` is (a path relative to
-  // the scenario, a name, an inline mapping), or replaced whole by an override.
-  const char* pool_keys[2] = {"prefill_machine", "decode_machine"};
-  std::optional<Part> pool_parts[2];
-  SourceLocation pool_where[2];
-  bool separate = false;  // either key given: `machine.<path>` no longer means both pools
-  const YNode* serving_node = root->find("serving");
-  for (int i = 0; i < 2; ++i) {
-    const std::string label = std::string("serving.") + pool_keys[i];
-    Source src;
-    if (serving_node && serving_node->is_mapping())
-      if (const YEntry* e = serving_node->find_entry(pool_keys[i])) {
-        src = Source{&e->value, dir, label};
-        pool_where[i] = e->key_where;
-      }
-    for (const auto& o : overrides)
-      if (o.path == label) {
-        src = Source{&o.value, o.base_dir, o.label};
-        pool_where[i] = o.where;
-      }
-    if (!src.node) continue;
-    separate = true;
-    pool_parts[i] = resolve_part(*src.node, "machine", src.base_dir, droots, src.label, d);
-    if (!pool_parts[i]) {
-      skip.push_back(label);
-      continue;
-    }
-    YNode* sv = tree.find("serving");
-    if (!sv || !sv->is_mapping()) {
-      YNode m;
-      m.kind = YNode::Kind::mapping;
-      m.where = pool_where[i];
-      sv = &tree.set("serving", pool_where[i], std::move(m));
-    }
-    sv->set(pool_keys[i], pool_where[i], pool_parts[i]->tree);
-  }
+  PoolParts pools;
+  resolve_pool_parts(*root, dir, overrides, droots, tree, pools, skip, d);
   for (const auto& o : overrides) {
     if (o.path == "model" || o.path == "machine" || o.path == "serving.prefill_machine" ||
         o.path == "serving.decode_machine")
       continue;
     if (apply_pool_override(tree, o, skip, d)) continue;
-    if (separate && o.path.rfind("machine.", 0) == 0) {
+    if (pools.separate && o.path.rfind("machine.", 0) == 0) {
       refuse_shared_machine_path(o.where, o.label, o.path, d);
       continue;
     }
@@ -440,18 +362,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
     parse_dtype_block(*dt, "dtype", dtypes, d);
     if (model) model->dtype = dtypes;
   }
-  for (int i = 0; i < 2; ++i) {
-    if (!pool_parts[i]) continue;
-    const std::string label = std::string("serving.") + pool_keys[i];
-    PoolMachine& pm = i == 0 ? s.serving.prefill_machine : s.serving.decode_machine;
-    auto m = parse_machine(*tree.find("serving")->find(pool_keys[i]), label, pool_parts[i]->require_name,
-                           &pm.blocks, d);
-    if (!m) continue;
-    pm.given = true;
-    pm.file = pool_parts[i]->file;
-    pm.machine = std::move(*m);
-    pm.where = pool_where[i];
-  }
+  parse_pool_machines(tree, pools, s, d);
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, machine ? &*machine : nullptr, d);
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
