@@ -2,7 +2,8 @@
 // The reference workload of one step (docs/physics.md §3-§8): for every stage, per PE and per
 // occurrence, the FLOPs, HBM bytes and collectives the reference model says it does.
 // Latency models turn this work into time; they differ only in how (overlap, roofline,
-// efficiencies). Every formula lives in step_work.cpp, written down in docs/physics.md.
+// efficiencies). Every formula lives in step_work.cpp and attention_work.cpp, written down in
+// docs/physics.md.
 #include <array>
 #include <cstdint>
 
