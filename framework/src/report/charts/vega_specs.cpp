@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "report/charts/capacity_charts.hpp"
+#include "report/charts/picked_breakdown.hpp"
 #include "report/charts/simulation_charts.hpp"
 #include "report/charts/vega_json.hpp"
 #include "report/charts/vega_marks.hpp"
@@ -21,6 +22,7 @@ const char* const kKnobs[] = {
 
 using vega::array_field;
 using vega::config_label;
+using vega::disagg_row;
 using vega::field;
 using vega::kSchema;
 using vega::text_of;
@@ -92,6 +94,34 @@ std::string best_id_text(const json& result) {
   return id.is_null() ? "" : id.is_string() ? id.get<std::string>() : id.dump();
 }
 
+// The evaluated configurations of a run as the Pareto scatter draws them: each point's knobs,
+// label, objectives, latency, PEs and whether it fits memory.
+json search_points(const json& result) {
+  json points = json::array();
+  for (const json& p : array_field(result, "points")) {
+    json row = scatter_row(p, p);
+    row["config"] = field(p, "config").is_string() ? field(p, "config") : json(config_label(p));
+    row["latency_s"] = field(p, "latency_s");
+    row["pes"] = field(p, "pes");
+    row["feasible"] = field(p, "feasible");
+    points.push_back(std::move(row));
+  }
+  return points;
+}
+
+// The Pareto frontier of a run as drawn over the scatter (every frontier point fits).
+json search_frontier(const json& result) {
+  json frontier = json::array();
+  for (const json& p : array_field(result, "pareto")) {
+    json row = scatter_row(p, p);
+    row["latency_s"] = field(p, "latency_s");
+    row["pes"] = field(p, "pes");
+    row["feasible"] = true;
+    frontier.push_back(std::move(row));
+  }
+  return frontier;
+}
+
 json search_pareto_spec(const json& result) {
   std::vector<std::string> keys, titles;
   for (const json& o : array_field(result, "objectives")) {
@@ -107,23 +137,8 @@ json search_pareto_spec(const json& result) {
   const std::string y0 = keys.size() > 1 ? keys[1] : keys[0];
   std::vector<std::string> knobs(std::begin(kKnobs), std::end(kKnobs));
 
-  json points = json::array();
-  for (const json& p : array_field(result, "points")) {
-    json row = scatter_row(p, p);
-    row["config"] = field(p, "config").is_string() ? field(p, "config") : json(config_label(p));
-    row["latency_s"] = field(p, "latency_s");
-    row["pes"] = field(p, "pes");
-    row["feasible"] = field(p, "feasible");
-    points.push_back(std::move(row));
-  }
-  json frontier = json::array();
-  for (const json& p : array_field(result, "pareto")) {
-    json row = scatter_row(p, p);
-    row["latency_s"] = field(p, "latency_s");
-    row["pes"] = field(p, "pes");
-    row["feasible"] = true;
-    frontier.push_back(std::move(row));
-  }
+  json points = search_points(result);
+  json frontier = search_frontier(result);
   const json axes = json::array({{{"calculate", "datum.objectives[x_objective]"}, {"as", "x"}},
                                  {{"calculate", "datum.objectives[y_objective]"}, {"as", "y"}},
                                  {{"calculate", "'' + datum[colour_knob]"}, {"as", "knob"}},
@@ -216,17 +231,32 @@ json serve_row(const json& r) {
   return row;
 }
 
-json disagg_row(const json& pair) {
-  const json& pre = field(pair, "prefill");
-  const json& dec = field(pair, "decode");
-  json row = json::object();
-  row["id"] = field(pair, "id");
-  row["config"] = "prefill " + text_of(field(pre, "instances")) + "x [" + config_label(field(pre, "config")) +
-                  " b=" + text_of(field(pre, "batch")) + "] + decode " + text_of(field(dec, "instances")) +
-                  "x [" + config_label(field(dec, "config")) + " b=" + text_of(field(dec, "batch")) + "]";
-  for (const char* k : {"tokens_per_s_per_user", "tokens_per_s_per_pe", "ttft_s", "tpot_s", "pes"})
-    row[k] = field(pair, k);
-  return row;
+// The SLO lines of a serve result: a TPOT limit is a floor on tokens/s/user (1/TPOT), as is
+// min_tokens_per_s_per_user. Each a dashed rule with its label (none without an SLO).
+void slo_layers(json& layers, const json& result) {
+  json slo_rows = json::array();
+  const json& slo = field(result, "slo");
+  if (field(slo, "tpot_s").is_number() && field(slo, "tpot_s").get<double>() > 0) {
+    const double tpot = field(slo, "tpot_s").get<double>();
+    char label[64];
+    std::snprintf(label, sizeof label, "TPOT SLO %.4g ms", tpot * 1e3);
+    slo_rows.push_back({{"x", 1.0 / tpot}, {"label", label}});
+  }
+  if (field(slo, "min_tokens_per_s_per_user").is_number()) {
+    const double v = field(slo, "min_tokens_per_s_per_user").get<double>();
+    char label[64];
+    std::snprintf(label, sizeof label, "SLO %.4g tokens/s/user", v);
+    slo_rows.push_back({{"x", v}, {"label", label}});
+  }
+  if (!slo_rows.empty()) {
+    layers.push_back({{"data", {{"values", slo_rows}}},
+                      {"mark", {{"type", "rule"}, {"color", okabe_ito()[5]}, {"strokeDash", {6, 4}}}},
+                      {"encoding", {{"x", {{"field", "x"}, {"type", "quantitative"}}}}}});
+    layers.push_back(
+        {{"data", {{"values", slo_rows}}},
+         {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 4}, {"baseline", "top"}, {"y", 4}}},
+         {"encoding", {{"x", {{"field", "x"}, {"type", "quantitative"}}}, {"text", {{"field", "label"}}}}}});
+  }
 }
 
 json serve_scatter_spec(const json& result) {
@@ -280,148 +310,13 @@ json serve_scatter_spec(const json& result) {
   }
   frontier_layers(layers, aggregated, "#000000", "diamond", tooltip);
   frontier_layers(layers, disaggregated, okabe_ito()[5], "square", tooltip);
-  // The SLO lines: a TPOT limit is a floor on tokens/s/user (1/TPOT), as is min_tokens_per_s_per_user.
-  json slo_rows = json::array();
-  const json& slo = field(result, "slo");
-  if (field(slo, "tpot_s").is_number() && field(slo, "tpot_s").get<double>() > 0) {
-    const double tpot = field(slo, "tpot_s").get<double>();
-    char label[64];
-    std::snprintf(label, sizeof label, "TPOT SLO %.4g ms", tpot * 1e3);
-    slo_rows.push_back({{"x", 1.0 / tpot}, {"label", label}});
-  }
-  if (field(slo, "min_tokens_per_s_per_user").is_number()) {
-    const double v = field(slo, "min_tokens_per_s_per_user").get<double>();
-    char label[64];
-    std::snprintf(label, sizeof label, "SLO %.4g tokens/s/user", v);
-    slo_rows.push_back({{"x", v}, {"label", label}});
-  }
-  if (!slo_rows.empty()) {
-    layers.push_back({{"data", {{"values", slo_rows}}},
-                      {"mark", {{"type", "rule"}, {"color", okabe_ito()[5]}, {"strokeDash", {6, 4}}}},
-                      {"encoding", {{"x", {{"field", "x"}, {"type", "quantitative"}}}}}});
-    layers.push_back(
-        {{"data", {{"values", slo_rows}}},
-         {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 4}, {"baseline", "top"}, {"y", 4}}},
-         {"encoding", {{"x", {{"field", "x"}, {"type", "quantitative"}}}, {"text", {{"field", "label"}}}}}});
-  }
+  slo_layers(layers, result);
   return {{"$schema", kSchema},
           {"width", 640},
           {"height", 400},
           {"params", json::array({knob_select("colour_knob", "colour by ", knobs, "tp"),
                                   vega::picked_param(best_id_text(result))})},
           {"layer", layers}};
-}
-
-// ---- the breakdown chosen in a scatter --------------------------------------------------
-
-// The label of each configuration that carries a breakdown, by id (as a string).
-void label_ids(json& labels, const json& entries, bool serve) {
-  for (const json& e : entries) {
-    const json& id = field(e, "id");
-    if (id.is_null()) continue;
-    std::string label = config_label(e);
-    if (serve) label += " b=" + text_of(field(e, "batch"));
-    labels[id.is_string() ? id.get<std::string>() : id.dump()] = label;
-  }
-}
-
-// What the page needs to link the breakdown to the scatter (html_report.cpp's script): the
-// default id, the ids with a breakdown, the totals to show for a point without one.
-json pick_meta(const std::string& best, const json& labels, const json& breakdowns, const json& extra_ids,
-               const std::string& carry, const std::vector<std::pair<std::string, std::string>>& totals) {
-  json ids = json::array();
-  for (const auto& [id, b] : breakdowns.items()) ids.push_back(id);
-  for (const json& id : extra_ids) ids.push_back(id);
-  json t = json::array();
-  for (const auto& [f, title] : totals) t.push_back({f, title});
-  return {{"best", best},
-          {"best_label", field(labels, best.c_str())},
-          {"with_breakdown", ids},
-          {"carry", carry},
-          {"totals", t}};
-}
-
-std::string carry_text(const json& result, const char* frontier) {
-  return "the best, the " + std::string(frontier) + " and the top " +
-         std::to_string(array_field(result, "top").size()) + " (at most 100 configurations)";
-}
-
-std::string id_text(const json& id) { return id.is_string() ? id.get<std::string>() : id.dump(); }
-
-// run: the breakdown of the configuration chosen in the Pareto scatter (default: the best).
-std::optional<ChartSpec> search_breakdown_chart(const json& result) {
-  const json& breakdowns = field(result, "breakdowns");
-  const json& best_id = field(field(result, "best"), "id");
-  if (!breakdowns.is_object() || breakdowns.empty() || best_id.is_null()) return std::nullopt;
-  json labels = json::object();
-  label_ids(labels, array_field(result, "pareto"), false);
-  label_ids(labels, array_field(result, "top"), false);
-  label_ids(labels, json::array({field(result, "best")}), false);
-  json rows = json::array();
-  for (const auto& [id, stages] : breakdowns.items())
-    vega::add_breakdown_rows(rows, id, text_of(field(labels, id.c_str())), "", stages);
-  json spec = vega::breakdown_spec(std::move(rows), id_text(best_id));
-  spec["usermeta"]["tessera_pick"] =
-      pick_meta(id_text(best_id), labels, breakdowns, json::array(), carry_text(result, "Pareto frontier"),
-                {{"latency_s", "latency (s)"}, {"pes", "PEs"}});
-  ChartSpec c{"stages", "Stage breakdown of the chosen configuration",
-              "Hover a point of the Pareto scatter to see its stage breakdown, click it to keep it "
-              "(at first: the best). Each bar: a stage's visible (critical-path) time per step, "
-              "stacked: compute or memory (the busy time max(compute, memory), coloured by the larger), "
-              "exposed communication and the remaining overhead. Only " +
-                  carry_text(result, "Pareto frontier") + " carry one; other points show their totals.",
-              std::move(spec)};
-  c.picks_from = "pareto";
-  return c;
-}
-
-// serve: the prefill and decode steps of the serving point chosen in the frontier chart.
-std::optional<ChartSpec> serve_breakdown_chart(const json& result) {
-  const json& breakdowns = field(result, "breakdowns");
-  const json& disagg = field(field(result, "disaggregated"), "breakdowns");
-  json best_id = field(field(result, "best"), "id");
-  if (best_id.is_null() && disagg.is_object() && !disagg.empty()) best_id = disagg.begin().key();
-  const bool any = (breakdowns.is_object() && !breakdowns.empty()) || (disagg.is_object() && !disagg.empty());
-  if (!any || best_id.is_null()) return std::nullopt;
-  json labels = json::object();
-  label_ids(labels, array_field(result, "frontier"), true);
-  label_ids(labels, array_field(result, "top"), true);
-  label_ids(labels, json::array({field(result, "best")}), true);
-  for (const json& pair : array_field(field(result, "disaggregated"), "frontier"))
-    if (!field(pair, "id").is_null()) labels[id_text(field(pair, "id"))] = disagg_row(pair)["config"];
-  json rows = json::array();
-  json disagg_ids = json::array();
-  const auto add = [&](const json& map) {
-    if (!map.is_object()) return;
-    for (const auto& [id, steps] : map.items()) {
-      const std::string label = text_of(field(labels, id.c_str()));
-      vega::add_breakdown_rows(rows, id, label, "prefill", field(steps, "prefill"));
-      vega::add_breakdown_rows(rows, id, label, "decode", field(steps, "decode"));
-    }
-  };
-  add(breakdowns);
-  add(disagg);
-  if (disagg.is_object())
-    for (const auto& [id, steps] : disagg.items()) disagg_ids.push_back(id);
-  json spec = vega::breakdown_spec(std::move(rows), id_text(best_id));
-  spec["usermeta"]["tessera_pick"] =
-      pick_meta(id_text(best_id), labels, breakdowns.is_object() ? breakdowns : json::object(), disagg_ids,
-                carry_text(result, "frontiers"),
-                {{"tokens_per_s_per_user", "tokens/s/user"},
-                 {"tokens_per_s_per_pe", "tokens/s/PE"},
-                 {"ttft_s", "TTFT (s)"},
-                 {"tpot_s", "TPOT (s)"},
-                 {"pes", "PEs"}});
-  ChartSpec c{"stages", "Prefill and decode steps of the chosen serving point",
-              "Hover a point of the chart above to see its steps' stage breakdown, click it to keep it "
-              "(at first: the best). prefill: one prompt's prefill (batch 1, the whole prompt); decode: "
-              "the decode step at the point's batch and the mean context (ISL + OSL/2); for a "
-              "disaggregated pair, the prefill pool's prefill at its batch and the decode pool's decode "
-              "step. Stacked as in explain: compute or memory, exposed communication, overhead. Only " +
-                  carry_text(result, "frontiers") + " carry one; other points show their totals.",
-              std::move(spec)};
-  c.picks_from = "frontier";
-  return c;
 }
 
 }  // namespace
