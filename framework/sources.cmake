@@ -9,16 +9,20 @@ set(tessera_sdk_sources
   src/core/sdk/names.cpp src/core/sdk/parallel_config.cpp src/core/sdk/param_set.cpp
   src/core/sdk/units.cpp
   src/core/text/input_text.cpp src/core/text/nearest_name.cpp src/core/text/safe_text.cpp
-  src/physics/collective_memo.cpp src/physics/collectives.cpp src/physics/eval_context.cpp
-  src/physics/invalid_reason.cpp src/physics/kv_transfer.cpp src/physics/layout.cpp
-  src/physics/level_topology.cpp src/physics/model_params.cpp src/physics/moe_load.cpp
-  src/physics/shards.cpp src/physics/stage_timing.cpp src/physics/step_work.cpp
-  src/physics/tp_overlap.cpp
+  src/physics/attention_work.cpp src/physics/collective_memo.cpp src/physics/collectives.cpp
+  src/physics/eval_context.cpp src/physics/invalid_reason.cpp src/physics/kv_transfer.cpp
+  src/physics/layout.cpp src/physics/level_topology.cpp src/physics/model_params.cpp
+  src/physics/moe_load.cpp src/physics/shards.cpp src/physics/stage_timing.cpp
+  src/physics/step_work.cpp src/physics/tp_overlap.cpp
 )
 
 # libtessera_host: everything else (scenario, evaluation, studies, reports), for the executable,
 # the Python module and the tests; plugins never link it.
 set(tessera_host_sources
+  src/analysis/accuracy/accuracy_study.cpp src/analysis/accuracy/error_stats.cpp
+  src/analysis/accuracy/load_rows.cpp src/analysis/accuracy/row_plan.cpp
+  src/analysis/accuracy/row_prediction.cpp src/analysis/accuracy/serving_rows.cpp
+  src/analysis/accuracy/simulated_rows.cpp
   src/analysis/calibration/calibration_study.cpp src/analysis/calibration/data_term.cpp
   src/analysis/calibration/error_bands.cpp src/analysis/calibration/fit_parameters.cpp
   src/analysis/calibration/fit_rows.cpp src/analysis/calibration/fit_sample.cpp
@@ -42,10 +46,6 @@ set(tessera_host_sources
   src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
   src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_study.cpp
   src/analysis/serving/serving_answer.cpp
-  src/analysis/accuracy/error_stats.cpp src/analysis/accuracy/load_rows.cpp
-  src/analysis/accuracy/row_plan.cpp src/analysis/accuracy/row_prediction.cpp
-  src/analysis/accuracy/serving_rows.cpp src/analysis/accuracy/simulated_rows.cpp
-  src/analysis/accuracy/accuracy_study.cpp
   src/core/cancellation.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
   src/core/statistics/pareto.cpp src/core/statistics/quantile_sketch.cpp
   src/core/statistics/quantiles.cpp
@@ -58,23 +58,23 @@ set(tessera_host_sources
   src/host/guarded_plugins.cpp src/host/param_check.cpp src/host/plugin_barrier.cpp
   src/host/plugin_discovery.cpp src/host/plugin_kinds.cpp src/host/plugin_loader.cpp
   src/host/plugin_registry.cpp src/host/plugin_roles.cpp src/host/returned_values.cpp
-  src/report/charts/capacity_charts.cpp src/report/charts/compare_charts.cpp
-  src/report/charts/explain_charts.cpp src/report/charts/explore_charts.cpp
+  src/report/charts/accuracy_charts.cpp src/report/charts/capacity_charts.cpp
+  src/report/charts/compare_charts.cpp src/report/charts/explain_charts.cpp
+  src/report/charts/explore_charts.cpp src/report/charts/picked_breakdown.cpp
   src/report/charts/sensitivity_charts.cpp src/report/charts/simulation_charts.cpp
-  src/report/charts/accuracy_charts.cpp src/report/charts/vega_marks.cpp
-  src/report/charts/vega_specs.cpp
+  src/report/charts/vega_marks.cpp src/report/charts/vega_specs.cpp
   src/report/deploy/deploy_writer.cpp
   src/report/html/answer_sentence.cpp src/report/html/html_report.cpp
   src/report/html/web_assets.cpp
-  src/report/schema_docs/result_schema.cpp src/report/schema_docs/schema_listing.cpp
-  src/report/schema_docs/schema_markdown.cpp
-  src/report/study_text/calibration_report.cpp src/report/study_text/capacity_report.cpp
-  src/report/study_text/compare_report.cpp src/report/study_text/disagg_report.cpp
-  src/report/study_text/explain_report.cpp src/report/study_text/explore_report.cpp
-  src/report/study_text/framework_report.cpp src/report/study_text/search_report.cpp
-  src/report/study_text/sensitivity_report.cpp src/report/study_text/serve_explore_report.cpp
-  src/report/study_text/serve_report.cpp src/report/study_text/simulation_report.cpp
-  src/report/study_text/accuracy_report.cpp
+  src/report/schema_docs/result_rows.cpp src/report/schema_docs/result_schema.cpp
+  src/report/schema_docs/schema_listing.cpp src/report/schema_docs/schema_markdown.cpp
+  src/report/study_text/accuracy_report.cpp src/report/study_text/calibration_report.cpp
+  src/report/study_text/capacity_report.cpp src/report/study_text/compare_report.cpp
+  src/report/study_text/disagg_report.cpp src/report/study_text/explain_report.cpp
+  src/report/study_text/explore_report.cpp src/report/study_text/framework_report.cpp
+  src/report/study_text/search_report.cpp src/report/study_text/sensitivity_report.cpp
+  src/report/study_text/serve_explore_report.cpp src/report/study_text/serve_report.cpp
+  src/report/study_text/simulation_report.cpp
   src/report/text/band_text.cpp src/report/text/collective_explain.cpp
   src/report/text/parallelism_label.cpp src/report/text/pareto_plot.cpp
   src/report/text/request_timeline.cpp src/report/text/text_scatter.cpp
@@ -83,7 +83,7 @@ set(tessera_host_sources
   src/scenario/fields/field_access.cpp src/scenario/fields/field_reader.cpp
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
-  src/scenario/hf_config.cpp src/scenario/machine_file.cpp
+  src/scenario/framework_choice.cpp src/scenario/hf_config.cpp src/scenario/machine_file.cpp
   src/scenario/readers/json_tree.cpp src/scenario/readers/schema_util.cpp
   src/scenario/readers/yaml_document.cpp src/scenario/readers/yaml_quoted_scalar.cpp
   src/scenario/readers/yaml_tree.cpp
@@ -92,6 +92,8 @@ set(tessera_host_sources
   src/scenario/schemas/model_schema.cpp src/scenario/schemas/requests_schema.cpp
   src/scenario/schemas/scenario_schema.cpp src/scenario/schemas/schema_keys.cpp
   src/scenario/schemas/serving_schema.cpp src/scenario/schemas/slo_spec.cpp
+  src/scenario/schemas/sweep_schema.cpp
+  src/scenario/serving_stacks/framework_kv_cache.cpp
   src/scenario/serving_stacks/framework_launch.cpp
   src/scenario/serving_stacks/framework_profile.cpp
   src/scenario/serving_stacks/framework_restriction.cpp
@@ -99,14 +101,14 @@ set(tessera_host_sources
   src/scenario/sweeps/overrides.cpp src/scenario/sweeps/plugin_axes.cpp
   src/scenario/sweeps/sweep_size.cpp
   src/scenario/trace_file.cpp
-  src/studies/documents/calibration_document.cpp src/studies/documents/capacity_document.cpp
-  src/studies/documents/collective_document.cpp src/studies/documents/compare_document.cpp
-  src/studies/documents/disagg_document.cpp src/studies/documents/explain_document.cpp
-  src/studies/documents/explain_parts.cpp src/studies/documents/explore_document.cpp
-  src/studies/documents/result_documents.cpp src/studies/documents/scope_documents.cpp
-  src/studies/documents/search_document.cpp src/studies/documents/sensitivity_document.cpp
-  src/studies/documents/serve_document.cpp src/studies/documents/simulation_document.cpp
-  src/studies/documents/accuracy_document.cpp
+  src/studies/documents/accuracy_document.cpp src/studies/documents/calibration_document.cpp
+  src/studies/documents/capacity_document.cpp src/studies/documents/collective_document.cpp
+  src/studies/documents/compare_document.cpp src/studies/documents/disagg_document.cpp
+  src/studies/documents/explain_document.cpp src/studies/documents/explain_parts.cpp
+  src/studies/documents/explore_document.cpp src/studies/documents/result_documents.cpp
+  src/studies/documents/scope_documents.cpp src/studies/documents/search_document.cpp
+  src/studies/documents/sensitivity_document.cpp src/studies/documents/serve_document.cpp
+  src/studies/documents/simulation_document.cpp
   src/studies/entries/calibrate_entry.cpp src/studies/entries/compare_entry.cpp
   src/studies/entries/evaluate_entry.cpp src/studies/entries/explain_entry.cpp
   src/studies/entries/explore_entry.cpp src/studies/entries/plugins_entry.cpp
