@@ -71,7 +71,7 @@ set(tessera_host_sources
   src/report/study_text/accuracy_report.cpp src/report/study_text/calibration_report.cpp
   src/report/study_text/capacity_report.cpp src/report/study_text/compare_report.cpp
   src/report/study_text/disagg_report.cpp src/report/study_text/explain_report.cpp
-  src/report/study_text/explore_report.cpp src/report/study_text/framework_report.cpp
+  src/report/study_text/explore_report.cpp src/report/study_text/serving_stack_report.cpp
   src/report/study_text/search_report.cpp src/report/study_text/sensitivity_report.cpp
   src/report/study_text/serve_explore_report.cpp src/report/study_text/serve_report.cpp
   src/report/study_text/simulation_report.cpp
@@ -83,7 +83,7 @@ set(tessera_host_sources
   src/scenario/fields/field_access.cpp src/scenario/fields/field_reader.cpp
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
-  src/scenario/framework_choice.cpp src/scenario/hf_config.cpp src/scenario/machine_file.cpp
+  src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/machine_file.cpp
   src/scenario/readers/json_tree.cpp src/scenario/readers/schema_util.cpp
   src/scenario/readers/yaml_document.cpp src/scenario/readers/yaml_quoted_scalar.cpp
   src/scenario/readers/yaml_tree.cpp
@@ -93,10 +93,10 @@ set(tessera_host_sources
   src/scenario/schemas/scenario_schema.cpp src/scenario/schemas/schema_keys.cpp
   src/scenario/schemas/serving_schema.cpp src/scenario/schemas/slo_spec.cpp
   src/scenario/schemas/sweep_schema.cpp
-  src/scenario/serving_stacks/framework_kv_cache.cpp
-  src/scenario/serving_stacks/framework_launch.cpp
-  src/scenario/serving_stacks/framework_profile.cpp
-  src/scenario/serving_stacks/framework_restriction.cpp
+  src/scenario/serving_stacks/stack_kv_cache.cpp
+  src/scenario/serving_stacks/stack_launch.cpp
+  src/scenario/serving_stacks/stack_profile.cpp
+  src/scenario/serving_stacks/stack_restriction.cpp
   src/scenario/sweeps/hardware_points.cpp src/scenario/sweeps/latency_choices.cpp
   src/scenario/sweeps/overrides.cpp src/scenario/sweeps/plugin_axes.cpp
   src/scenario/sweeps/sweep_size.cpp
@@ -118,7 +118,7 @@ set(tessera_host_sources
   src/studies/entries/validate_entry.cpp
   src/studies/installation.cpp
   src/studies/json/band_json.cpp src/studies/json/config_json.cpp src/studies/json/field_text.cpp
-  src/studies/json/framework_json.cpp src/studies/json/json_schema.cpp
+  src/studies/json/serving_stack_json.cpp src/studies/json/json_schema.cpp
   src/studies/json/plugin_listing.cpp src/studies/json/points_json.cpp
   src/studies/json/provenance.cpp src/studies/json/stage_breakdown.cpp
   src/studies/objective_info.cpp src/studies/study_context.cpp src/studies/study_description.cpp

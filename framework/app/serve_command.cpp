@@ -84,7 +84,8 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
   if (!scenario.framework.set) {
     std::string names;
     try {
-      names = framework_names(load_framework_catalog(default_frameworks_path(studies::shipped_data())));
+      names = serving_stack_names(
+          load_serving_stack_catalog(default_serving_stacks_path(studies::shipped_data())));
     } catch (const InputError&) {
       names = "see data/frameworks.yaml";
     }

@@ -42,7 +42,7 @@ using namespace tessera::accuracy;
 using tessera::plugins::CalibratedLatency;
 using tessera::plugins::FamilyEfficiency;
 using CalibratedProfile =
-    tessera::plugins::FrameworkProfile;  // not tessera::FrameworkProfile (data/frameworks.yaml)
+    tessera::plugins::ServingStackProfile;  // not tessera::ServingStackProfile (data/frameworks.yaml)
 
 namespace {
 
@@ -284,7 +284,7 @@ double fit_slots(const std::vector<const FitRow*>& rows, State& s, const std::ve
 State defaults(const std::set<std::string>& families) {
   State s;
   for (const auto& f : families) s.fam[f] = FamilyEfficiency{};
-  for (const CalibratedProfile& p : tessera::plugins::framework_profiles()) s.fw[p.label()] = p;
+  for (const CalibratedProfile& p : tessera::plugins::serving_stack_profiles()) s.fw[p.label()] = p;
   return s;
 }
 
@@ -585,7 +585,7 @@ int main(int argc, char** argv) {
         FitRow fr;
         fr.source = row.source;
         const tessera::plugins::ProfileChoice pc =
-            tessera::plugins::select_framework_profile(plan.framework, plan.framework_version);
+            tessera::plugins::select_serving_stack_profile(plan.framework, plan.framework_version);
         fr.framework_name = plan.framework;
         fr.framework = pc.profile ? pc.profile->label() : "modern-stack";
         fr.prep = prepare_row(row, plan);
@@ -619,7 +619,7 @@ int main(int argc, char** argv) {
             registry.machine_params("calibrated", r->prep.efficiency_raw, r->prep.plan.machine_file);
         fitted.fam[r->family] = tessera::plugins::family_from_params(eff);
       }
-      for (const CalibratedProfile& p : tessera::plugins::framework_profiles()) fitted.fw[p.label()] = p;
+      for (const CalibratedProfile& p : tessera::plugins::serving_stack_profiles()) fitted.fw[p.label()] = p;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       fitted = fit_all(all, families, pred, fo);

@@ -74,7 +74,7 @@ TEST_CASE("calibrate: family and framework-version folds and in sample", "[calib
   CHECK(fam[0].held_out == "A100");
   CHECK(fam[0].test == std::vector<std::size_t>{0, 1});
   CHECK(fam[1].test == std::vector<std::size_t>{2, 3});
-  const auto ver = make_folds(four_rows(), FoldKind::leave_one_framework_version_out);
+  const auto ver = make_folds(four_rows(), FoldKind::leave_one_stack_version_out);
   REQUIRE(ver.size() == 3);
   CHECK(ver[0].held_out == "vllm@0.6.3");
   CHECK(ver[0].test == std::vector<std::size_t>{0, 2});
@@ -87,7 +87,7 @@ TEST_CASE("calibrate: family and framework-version folds and in sample", "[calib
   CHECK(in[0].train == in[0].test);
   FoldKind k;
   CHECK(parse_fold("framework-version", k));
-  CHECK(k == FoldKind::leave_one_framework_version_out);
+  CHECK(k == FoldKind::leave_one_stack_version_out);
   CHECK_FALSE(parse_fold("sources", k));
 }
 

@@ -203,7 +203,7 @@ TEST_CASE("error bands: a machine without a family is uncalibrated and overlap i
   const Session sb(b200, registry());
   CHECK(sb.latency_name() == "calibrated");
   CHECK(session_family(sb).empty());
-  CHECK(session_framework(sb) == "modern-stack");
+  CHECK(session_serving_stack(sb) == "modern-stack");
   CHECK(session_band(sb).status == Band::Status::uncalibrated);
 
   const Scenario h100 =

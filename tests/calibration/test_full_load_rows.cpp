@@ -17,7 +17,7 @@
 #include "output_test_util.hpp"
 #include "registry_fixture.hpp"
 #include "row_fixture.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
 
 // This file's cases and helpers, apart from the files compiled with it (docs/testing.md "Build time").
 namespace test_full_load_rows {
@@ -79,10 +79,10 @@ TEST_CASE("full-load rows: which rows and the engine of their framework", "[vali
 }
 
 TEST_CASE("full-load rows: nearest listed framework version", "[validate-data][full-load]") {
-  const FrameworkCatalog cat = load_framework_catalog(default_frameworks_path(kRoot));
-  const FrameworkProfile* vllm = nullptr;
-  const FrameworkProfile* trt = nullptr;
-  for (const FrameworkProfile& f : cat.frameworks) {
+  const ServingStackCatalog cat = load_serving_stack_catalog(default_serving_stacks_path(kRoot));
+  const ServingStackProfile* vllm = nullptr;
+  const ServingStackProfile* trt = nullptr;
+  for (const ServingStackProfile& f : cat.frameworks) {
     if (f.name == "vllm") vllm = &f;
     if (f.name == "tensorrt-llm") trt = &f;
   }

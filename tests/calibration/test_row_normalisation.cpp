@@ -47,7 +47,7 @@ DataRow serving_row() {
   return r;
 }
 
-std::string framework_of(const std::string& software) {
+std::string serving_stack_of(const std::string& software) {
   const AliasRule* r = select_rule(shipped().frameworks, software);
   return r ? r->target : "(none)";
 }
@@ -282,14 +282,14 @@ TEST_CASE("row hardware: a GH200 is not an H200", "[validate-data][normalise]") 
 }
 
 TEST_CASE("alias precedence: the serving framework over the runtime under it", "[validate-data][normalise]") {
-  CHECK(framework_of("vLLM 0.5.0 (PyTorch 2.3)") == "vllm");
-  CHECK(framework_of("PyTorch 2.3 + vLLM 0.5.0") == "vllm");
-  CHECK(framework_of("SGLang 0.4.1 (PyTorch 2.5, CUDA graphs)") == "sglang");
-  CHECK(framework_of("vLLM 0.6.3 + transformers 4.45") == "vllm");
-  CHECK(framework_of("NVIDIA NIM 1.2 (TensorRT-LLM engine)") == "nim");
-  CHECK(framework_of("vLLM (minimum latency settings)") == "vllm");  // "NIM" only as a word
-  CHECK(framework_of("PyTorch 2.11 + CUDA graphs") == "pytorch-cudagraph");
-  CHECK(framework_of("PyTorch 2.11 eager") == "pytorch-eager");
+  CHECK(serving_stack_of("vLLM 0.5.0 (PyTorch 2.3)") == "vllm");
+  CHECK(serving_stack_of("PyTorch 2.3 + vLLM 0.5.0") == "vllm");
+  CHECK(serving_stack_of("SGLang 0.4.1 (PyTorch 2.5, CUDA graphs)") == "sglang");
+  CHECK(serving_stack_of("vLLM 0.6.3 + transformers 4.45") == "vllm");
+  CHECK(serving_stack_of("NVIDIA NIM 1.2 (TensorRT-LLM engine)") == "nim");
+  CHECK(serving_stack_of("vLLM (minimum latency settings)") == "vllm");  // "NIM" only as a word
+  CHECK(serving_stack_of("PyTorch 2.11 + CUDA graphs") == "pytorch-cudagraph");
+  CHECK(serving_stack_of("PyTorch 2.11 eager") == "pytorch-eager");
   DataRow r = serving_row();
   r.software = "vLLM 0.5.0 (PyTorch 2.3, CUDA 12.1)";
   const RowPlan p = plan_row(r, shipped(), kRoot);

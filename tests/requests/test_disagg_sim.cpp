@@ -16,7 +16,7 @@
 #include "fake_timer.hpp"
 #include "physics/kv_transfer.hpp"
 #include "report/study_text/simulation_report.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
 #include "search_fixture.hpp"
 #include "studies/entries/serve_entry.hpp"
 
@@ -359,9 +359,9 @@ TEST_CASE("a saturated disaggregated simulation carries the pair's steady-state 
 }
 
 TEST_CASE("each framework profile names its preemption and the scenario key overrides it") {
-  const FrameworkCatalog catalog =
-      load_framework_catalog(default_frameworks_path(std::string(TESSERA_SOURCE_DIR)));
-  auto mode = [&](const char* text) { return resolve_framework(catalog, text, {}).version().preemption; };
+  const ServingStackCatalog catalog =
+      load_serving_stack_catalog(default_serving_stacks_path(std::string(TESSERA_SOURCE_DIR)));
+  auto mode = [&](const char* text) { return resolve_serving_stack(catalog, text, {}).version().preemption; };
   CHECK(mode("vllm") == Preemption::recompute);
   CHECK(mode("vllm@0.11.2") == Preemption::recompute);
   CHECK(mode("sglang") == Preemption::recompute);

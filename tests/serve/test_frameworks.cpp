@@ -9,7 +9,7 @@
 
 #include "output_test_util.hpp"
 #include "report/deploy/deploy_writer.hpp"
-#include "scenario/serving_stacks/framework_launch.hpp"
+#include "scenario/serving_stacks/stack_launch.hpp"
 #include "search_fixture.hpp"
 
 #include <sys/wait.h>
@@ -20,15 +20,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const FrameworkCatalog& catalog() {
-  static const FrameworkCatalog c =
-      load_framework_catalog(default_frameworks_path(std::string(TESSERA_SOURCE_DIR)));
+const ServingStackCatalog& catalog() {
+  static const ServingStackCatalog c =
+      load_serving_stack_catalog(default_serving_stacks_path(std::string(TESSERA_SOURCE_DIR)));
   return c;
 }
 
 std::string resolve_error(const std::string& text) {
   try {
-    resolve_framework(catalog(), text, SourceLocation{"s.yaml", 3, 12});
+    resolve_serving_stack(catalog(), text, SourceLocation{"s.yaml", 3, 12});
   } catch (const InputError& e) {
     return e.what();
   }
@@ -61,19 +61,19 @@ int run(const std::string& args, const std::string& err_file = "/dev/null") {
 }  // namespace
 
 TEST_CASE("frameworks: the shipped catalog and NAME or NAME@VERSION") {
-  CHECK(framework_names(catalog()) == "vllm, sglang, tensorrt-llm");
-  const FrameworkChoice v = resolve_framework(catalog(), "vllm", {});
+  CHECK(serving_stack_names(catalog()) == "vllm, sglang, tensorrt-llm");
+  const ServingStackChoice v = resolve_serving_stack(catalog(), "vllm", {});
   CHECK(v.label() == "vllm@0.19.0");  // the newest listed
   CHECK_FALSE(v.version_given);
-  CHECK(resolve_framework(catalog(), "vllm@0.11.2", {}).label() == "vllm@0.11.2");
+  CHECK(resolve_serving_stack(catalog(), "vllm@0.11.2", {}).label() == "vllm@0.11.2");
   // TensorRT-LLM had disaggregated serving before 1.0 (its 0.19 docs).
-  CHECK(resolve_framework(catalog(), "tensorrt-llm@1.0", {}).version().disaggregated);
+  CHECK(resolve_serving_stack(catalog(), "tensorrt-llm@1.0", {}).version().disaggregated);
   // Every flag cites an https page, and every profile runs TP with a batch and a token budget flag.
-  for (const FrameworkProfile& f : catalog().frameworks)
-    for (const FrameworkVersion& ver : f.versions) {
+  for (const ServingStackProfile& f : catalog().frameworks)
+    for (const ServingStackVersion& ver : f.versions) {
       INFO(f.name + "@" + ver.version);
       int batch = 0, budget = 0;
-      for (const FrameworkFlag& flag : ver.flags) {
+      for (const ServingStackFlag& flag : ver.flags) {
         CHECK(flag.source.rfind("https://", 0) == 0);
         for (FlagTerm t : flag.value) {
           batch += t == FlagTerm::batch;
@@ -104,7 +104,7 @@ TEST_CASE("frameworks: restricting a hand-built sweep keeps what each version ru
   s.serving_batch = {1, 64};
   s.serving_token_budget = {0, 8192};
   const Sweep original = s;
-  const FrameworkChoice vllm = resolve_framework(catalog(), "vllm", {});
+  const ServingStackChoice vllm = resolve_serving_stack(catalog(), "vllm", {});
   const std::vector<DroppedValues> dropped = restrict_sweep(s, vllm, dense());
   // cp 2 (no prefill CP), TP+CP+DP (a dense model), tp_placement level 1, token budget 0.
   REQUIRE(dropped.size() == 4);
@@ -124,7 +124,7 @@ TEST_CASE("frameworks: restricting a hand-built sweep keeps what each version ru
   // An MoE model keeps TP+CP+DP (attention-DP) under SGLang; TP+CP stays listed (with cp = 1 it
   // is TP: nothing to drop).
   Sweep m = original;
-  CHECK(restrict_sweep(m, resolve_framework(catalog(), "sglang", {}), moe()).size() == 3);
+  CHECK(restrict_sweep(m, resolve_serving_stack(catalog(), "sglang", {}), moe()).size() == 3);
   CHECK(m.ffn_shard_scope == original.ffn_shard_scope);
   // A knob left with nothing is refused at the key, naming the framework.
   Sweep only_cp2 = original;
@@ -140,42 +140,42 @@ TEST_CASE("frameworks: restricting a hand-built sweep keeps what each version ru
 }
 
 TEST_CASE("frameworks: configurations a version cannot run") {
-  const FrameworkChoice vllm_choice = resolve_framework(catalog(), "vllm", {});
-  const FrameworkChoice sglang_choice = resolve_framework(catalog(), "sglang", {});
-  const FrameworkChoice trt_choice = resolve_framework(catalog(), "tensorrt-llm", {});
-  const FrameworkVersion& vllm = vllm_choice.version();
-  const FrameworkVersion& sglang = sglang_choice.version();
-  const FrameworkVersion& trt = trt_choice.version();
+  const ServingStackChoice vllm_choice = resolve_serving_stack(catalog(), "vllm", {});
+  const ServingStackChoice sglang_choice = resolve_serving_stack(catalog(), "sglang", {});
+  const ServingStackChoice trt_choice = resolve_serving_stack(catalog(), "tensorrt-llm", {});
+  const ServingStackVersion& vllm = vllm_choice.version();
+  const ServingStackVersion& sglang = sglang_choice.version();
+  const ServingStackVersion& trt = trt_choice.version();
   ParallelConfig c;
   c.tp = 2;
   c.dp = 2;
   c.ep = 4;
   c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
-  CHECK(framework_miss(vllm, c, moe()) == FrameworkMiss::none);  // ep = tp*dp
+  CHECK(stack_miss(vllm, c, moe()) == ServingStackMiss::none);  // ep = tp*dp
   c.ep = 2;
-  CHECK(framework_miss(vllm, c, moe()) == FrameworkMiss::ep_not_tp_dp);
-  CHECK(framework_miss(sglang, c, moe()) == FrameworkMiss::none);  // --ep-size 2
+  CHECK(stack_miss(vllm, c, moe()) == ServingStackMiss::ep_not_tp_dp);
+  CHECK(stack_miss(sglang, c, moe()) == ServingStackMiss::none);  // --ep-size 2
   // TensorRT-LLM's attention-DP has no attention TP.
-  CHECK(framework_miss(trt, c, moe()) == FrameworkMiss::attention_dp_needs_tp1);
+  CHECK(stack_miss(trt, c, moe()) == ServingStackMiss::attention_dp_needs_tp1);
   c.ep = 1;
   c.ffn_shard_scope = FfnShardScope::tp;
-  CHECK(framework_miss(vllm, c, moe()) == FrameworkMiss::moe_dp_needs_attention_dp);
-  CHECK(framework_miss(vllm, c, dense()) == FrameworkMiss::none);
+  CHECK(stack_miss(vllm, c, moe()) == ServingStackMiss::moe_dp_needs_attention_dp);
+  CHECK(stack_miss(vllm, c, dense()) == ServingStackMiss::none);
   // tp 16 over 8 KV heads, split: vLLM's decode context parallelism (2), not SGLang's.
   ParallelConfig k;
   k.tp = 16;
   k.kv_shard_mode = KvShardMode::split;
   CHECK(kv_split_degree(k, dense()) == 2);
-  CHECK(framework_miss(vllm, k, dense()) == FrameworkMiss::none);
-  CHECK(framework_miss(sglang, k, dense()) == FrameworkMiss::kv_split);
+  CHECK(stack_miss(vllm, k, dense()) == ServingStackMiss::none);
+  CHECK(stack_miss(sglang, k, dense()) == ServingStackMiss::kv_split);
   k.kv_shard_mode = KvShardMode::replicate;
-  CHECK(framework_miss(sglang, k, dense()) == FrameworkMiss::none);
+  CHECK(stack_miss(sglang, k, dense()) == ServingStackMiss::none);
 }
 
 TEST_CASE("frameworks: every launch line maps back to its configuration through the flag table") {
   Scenario s = load("llama3.1-70b-serve-4k1k-h100.yaml", {"framework=vllm"});
   for (const std::string fw : {"vllm", "vllm@0.11.2", "sglang", "tensorrt-llm", "tensorrt-llm@1.0"}) {
-    s.framework = resolve_framework(catalog(), fw, {});
+    s.framework = resolve_serving_stack(catalog(), fw, {});
     for (const ModelSpec& model : {dense(), moe()}) {
       s.model = model;
       std::vector<DeployPoint> points;
@@ -192,7 +192,7 @@ TEST_CASE("frameworks: every launch line maps back to its configuration through 
               p.config.kv_shard_mode = KvShardMode::replicate;
               p.batch = 32 * tp;
               p.token_budget = 4096 + pp;
-              if (framework_miss(s.framework.version(), p.config, model) != FrameworkMiss::none) continue;
+              if (stack_miss(s.framework.version(), p.config, model) != ServingStackMiss::none) continue;
               if (adp && !model.has_moe) continue;  // restrict_sweep drops TP+CP+DP for dense models
               points.push_back(p);
             }
@@ -201,7 +201,7 @@ TEST_CASE("frameworks: every launch line maps back to its configuration through 
       split.config.kv_shard_mode = KvShardMode::split;
       split.batch = 8;
       split.token_budget = 2048;
-      if (framework_miss(s.framework.version(), split.config, model) == FrameworkMiss::none)
+      if (stack_miss(s.framework.version(), split.config, model) == ServingStackMiss::none)
         points.push_back(split);
       REQUIRE(points.size() >= 8);
       for (const DeployPoint& p : points) {
@@ -267,15 +267,15 @@ TEST_CASE("frameworks: bad input exits 2 with a clear message") {
 
 TEST_CASE("frameworks: docs/frameworks.md lists every flag of the data file with its source") {
   const std::string doc = slurp(std::string(TESSERA_SOURCE_DIR) + "/docs/frameworks.md");
-  for (const FrameworkProfile& f : catalog().frameworks)
-    for (const FrameworkVersion& v : f.versions) {
+  for (const ServingStackProfile& f : catalog().frameworks)
+    for (const ServingStackVersion& v : f.versions) {
       const std::size_t section = doc.find("### " + f.title + " " + v.version + " ");
       INFO(f.name + "@" + v.version);
       REQUIRE(section != std::string::npos);
       const std::size_t end = doc.find("\n### ", section + 1);
       const std::string table =
           doc.substr(section, end == std::string::npos ? std::string::npos : end - section);
-      for (const FrameworkFlag& flag : v.flags) {
+      for (const ServingStackFlag& flag : v.flags) {
         INFO(flag.name());
         CHECK(table.find("| `" + flag.name() + "` |") != std::string::npos);
         CHECK(table.find(flag.source) != std::string::npos);
@@ -285,7 +285,7 @@ TEST_CASE("frameworks: docs/frameworks.md lists every flag of the data file with
 
 TEST_CASE("frameworks: words a data file writes unquoted into launch scripts must be plain for sh") {
   // A copy of the shipped catalog with one field made hostile: each must be refused at its key.
-  const std::string shipped = slurp(default_frameworks_path(std::string(TESSERA_SOURCE_DIR)));
+  const std::string shipped = slurp(default_serving_stacks_path(std::string(TESSERA_SOURCE_DIR)));
   const auto error_with = [&](const std::string& from, const std::string& to) {
     TempDir dir;
     std::string text = shipped;
@@ -294,7 +294,7 @@ TEST_CASE("frameworks: words a data file writes unquoted into launch scripts mus
     text.replace(at, from.size(), to);
     std::ofstream(dir / "frameworks.yaml") << text;
     try {
-      load_framework_catalog(dir / "frameworks.yaml");
+      load_serving_stack_catalog(dir / "frameworks.yaml");
     } catch (const InputErrors& e) {
       std::string all;
       for (const Diagnostic& d : e.diagnostics()) all += d.format() + "\n";
@@ -339,7 +339,7 @@ TEST_CASE("frameworks: a value with quotes is one word for sh and parses back") 
   s.model = dense();
   s.model.name = "it's";
   s.model_hf_id = "org/it's \"odd\" $(x)";
-  s.framework = resolve_framework(catalog(), "vllm", {});
+  s.framework = resolve_serving_stack(catalog(), "vllm", {});
   DeployEntry e;
   e.label = "best";
   e.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};

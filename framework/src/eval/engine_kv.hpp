@@ -13,7 +13,7 @@
 #include <string>
 
 #include "eval/evaluator.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {

@@ -11,7 +11,7 @@
 
 #include "eval/context_watch.hpp"
 #include "physics/collective_memo.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/latency_model.hpp"

@@ -11,18 +11,18 @@ namespace {
 // takes a `framework` parameter (latency/calibrated's overhead profiles) gets the name, and the
 // version through `framework_version` when it takes one. A plugin parameter `framework` that
 // names another framework is an error; one that agrees is redundant and kept.
-void apply_framework_key(const Scenario& sc, const PluginRegistry& registry, PluginChoice& lat) {
-  const FrameworkChoice& fw = sc.framework;
+void apply_serving_stack_key(const Scenario& sc, const PluginRegistry& registry, PluginChoice& lat) {
+  const ServingStackChoice& fw = sc.framework;
   if (!fw.set) return;
   const LoadedPlugin* plugin = registry.find(PluginKind::latency, lat.name);
   if (plugin == nullptr) return;
-  bool has_framework = false, has_version = false;
+  bool has_serving_stack = false, has_version = false;
   for (std::uint32_t i = 0; i < plugin->descriptor->param_count; ++i) {
     const std::string n = plugin->descriptor->params[i].name;
-    has_framework = has_framework || n == "framework";
+    has_serving_stack = has_serving_stack || n == "framework";
     has_version = has_version || n == "framework_version";
   }
-  if (!has_framework) return;
+  if (!has_serving_stack) return;
   bool named = false, versioned = false;
   for (const RawParam& r : lat.params) {
     if (r.key == "framework") {
@@ -62,7 +62,7 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   if (scenario_.plugins.latency.empty())
     throw InputError("scenario " + scenario_.name + " names no latency plugin");
   if (latency_index_ >= scenario_.plugins.latency.size()) latency_index_ = 0;
-  apply_framework_key(scenario_, registry_, scenario_.plugins.latency[latency_index_]);
+  apply_serving_stack_key(scenario_, registry_, scenario_.plugins.latency[latency_index_]);
   const PluginChoice& lat = scenario_.plugins.latency[latency_index_];
   latency_name_ = lat.name;
   // Validate everything before creating anything: plugin parameters and the machine's

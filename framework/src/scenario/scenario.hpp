@@ -10,7 +10,7 @@
 #include "physics/kv_transfer.hpp"
 #include "scenario/schemas/request_spec.hpp"
 #include "scenario/schemas/slo_spec.hpp"
-#include "scenario/serving_stacks/framework_restriction.hpp"
+#include "scenario/serving_stacks/stack_restriction.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
 #include "tessera/model.hpp"
@@ -137,8 +137,8 @@ struct Scenario {
   ServingSpec serving;
   // `framework: NAME[@VERSION]` (docs/frameworks.md): the profile, and what it dropped from the
   // sweep when the scenario loaded (configurations are dropped by the studies).
-  FrameworkChoice framework;
-  std::vector<DroppedValues> framework_dropped;
+  ServingStackChoice framework;
+  std::vector<DroppedValues> stack_dropped;
   // The KV capacity rule of the framework with the scenario's `engine:` knobs (rule none without
   // a framework, or for a version whose profile gives no `kv_cache:`).
   EngineKv engine_kv;

@@ -16,12 +16,12 @@
 #include "core/text/nearest_name.hpp"
 #include "core/text/safe_text.hpp"
 #include "scenario/data_roots.hpp"
-#include "scenario/framework_choice.hpp"
 #include "scenario/hf_config.hpp"
 #include "scenario/loader_errors.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
 #include "scenario/schemas/serving_schema.hpp"
+#include "scenario/serving_stack_choice.hpp"
 #include "scenario/sweeps/overrides.hpp"
 
 namespace fs = std::filesystem;
@@ -374,7 +374,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   if (engine && !fw)
     d.error(engine->where, "engine: the KV-cache knobs need `framework:` (vllm, sglang, tensorrt-llm)");
   throw_if_any(d);
-  if (fw) choose_framework(*fw, engine, droots, *model, s);
+  if (fw) choose_serving_stack(*fw, engine, droots, *model, s);
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;

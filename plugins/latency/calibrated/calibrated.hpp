@@ -93,7 +93,7 @@ DecodeAttentionEfficiency decode_attention_efficiency(double kv_token_heads, dou
                                                       double page_tokens);
 
 // One serving framework version range's overheads (seconds).
-struct FrameworkProfile {
+struct ServingStackProfile {
   const char* name = "generic";  // the framework (`framework:` name, plugin parameter choice)
   const char* versions = "";     // version range: "" every version, ">=1.0", "<1.0"
   const char* meaning = "";
@@ -112,7 +112,7 @@ struct FrameworkProfile {
 
 // A resolved profile and what the choice says ("unversioned: the newest profile ...").
 struct ProfileChoice {
-  const FrameworkProfile* profile = nullptr;
+  const ServingStackProfile* profile = nullptr;
   std::string note;
 };
 
@@ -128,15 +128,15 @@ std::string family_name(const ParamSet& p);
 std::span<const ParamSpec> calibrated_machine_params();
 
 // The shipped profiles (profiles.cpp); `modern-stack` first, `generic` second.
-const std::vector<FrameworkProfile>& framework_profiles();
+const std::vector<ServingStackProfile>& serving_stack_profiles();
 // The profile of framework `name` whose version range holds `version` ("0.6.3", "v0.7a");
 // an empty, "main" or unparsable version takes the framework's newest profile and says so in
 // the note. nullptr when `name` has no profile or no range holds the version.
-ProfileChoice select_framework_profile(std::string_view name, std::string_view version);
-// Back-compatible: select_framework_profile(name, "").profile.
-const FrameworkProfile* find_framework_profile(std::string_view name);
+ProfileChoice select_serving_stack_profile(std::string_view name, std::string_view version);
+// Back-compatible: select_serving_stack_profile(name, "").profile.
+const ServingStackProfile* find_serving_stack_profile(std::string_view name);
 // The framework names with a profile, once each, in table order.
-std::vector<std::string> profile_framework_names();
+std::vector<std::string> profile_serving_stack_names();
 
 // Which blocks' opening RMSNorm runs inside the fused all-reduce in front of them (plugin
 // parameter `allreduce_norm_fusion`): the attention block's (attn.qkv) when every FFN/MoE
@@ -152,11 +152,11 @@ bool fused_norm(const NormFusion& f, const StageWork& w);
 
 class CalibratedLatency final : public LatencyModel {
  public:
-  explicit CalibratedLatency(const FrameworkProfile& profile, const TpOverlapPolicy& tp_overlap = {},
+  explicit CalibratedLatency(const ServingStackProfile& profile, const TpOverlapPolicy& tp_overlap = {},
                              bool allreduce_norm_fusion = false)
       : profile_(profile), tp_overlap_(tp_overlap), allreduce_norm_fusion_(allreduce_norm_fusion) {}
   void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override;
-  const FrameworkProfile& profile() const { return profile_; }
+  const ServingStackProfile& profile() const { return profile_; }
 
   // The same with explicit family efficiencies instead of the machine's block (fitting, tests).
   // `sequences`: decode sequences in the step (per-sequence cost); `chunks`: the prompt's
@@ -170,7 +170,7 @@ class CalibratedLatency final : public LatencyModel {
   bool allreduce_norm_fusion() const { return allreduce_norm_fusion_; }
 
  private:
-  FrameworkProfile profile_;
+  ServingStackProfile profile_;
   TpOverlapPolicy tp_overlap_;
   bool allreduce_norm_fusion_ = false;
 };

@@ -10,7 +10,7 @@ using tessera::ParamSpec;
 using tessera::ParamType;
 
 // Keep in step with profiles.cpp (a test checks that every choice has a profile).
-const ParamChoice kFrameworks[] = {
+const ParamChoice kServingStacks[] = {
     {"modern-stack", "unstated framework: a 2024-2026 stack (CUDA-graph decode, graph-captured all-reduce)"},
     {"generic", "an unstated 2023 serving stack: one profile fitted to all measured 2023 stacks together"},
     {"none", "kernels timed on the GPU alone: no launch, collective-call or step cost"},
@@ -28,7 +28,7 @@ const ParamChoice kFrameworks[] = {
 
 const ParamSpec kParams[] = {
     {"framework", ParamType::enumeration, Dimension::none, "modern-stack", tessera::kNoMin, tessera::kNoMax,
-     kFrameworks, std::size(kFrameworks),
+     kServingStacks, std::size(kServingStacks),
      "serving framework whose overhead profile applies (kernel launch, collective calls, per-step costs); "
      "the scenario's `framework:` sets it, and a different value here is an error"},
     {"framework_version", ParamType::string, Dimension::none, "", tessera::kNoMin, tessera::kNoMax, nullptr,
@@ -64,8 +64,8 @@ const ParamSpec kParams[] = {
 };
 
 // The profile with the values profile_overrides names taken from the parameters.
-tessera::plugins::FrameworkProfile with_overrides(tessera::plugins::FrameworkProfile p,
-                                                  const tessera::ParamSet& params) {
+tessera::plugins::ServingStackProfile with_overrides(tessera::plugins::ServingStackProfile p,
+                                                     const tessera::ParamSet& params) {
   if (!params.has("profile_overrides")) return p;
   const std::string& list = params.text("profile_overrides");
   std::size_t at = 0;
@@ -97,7 +97,7 @@ tessera::plugins::FrameworkProfile with_overrides(tessera::plugins::FrameworkPro
 tessera::PluginObject* create(const tessera::ParamSet& params) {
   const std::string& name = params.text("framework");
   const std::string version = params.has("framework_version") ? params.text("framework_version") : "";
-  const tessera::plugins::ProfileChoice c = tessera::plugins::select_framework_profile(name, version);
+  const tessera::plugins::ProfileChoice c = tessera::plugins::select_serving_stack_profile(name, version);
   if (!c.profile)
     throw tessera::PluginError("latency/calibrated: no overhead profile for framework '" + name +
                                (version.empty() ? "" : "@" + version) + "'");

@@ -36,9 +36,9 @@ constexpr const char* kModernWhy =
 // The fit's starting point for the 2023 stacks (us): docs/accuracy.md.
 constexpr double kStart[6] = {5 * us, 10 * us, 200 * us, 200 * us, 0 * us, 0 * us};
 
-FrameworkProfile make(const char* name, const char* versions, const char* meaning, const double (&v)[6],
-                      const char* provenance, bool apriori) {
-  FrameworkProfile p;
+ServingStackProfile make(const char* name, const char* versions, const char* meaning, const double (&v)[6],
+                         const char* provenance, bool apriori) {
+  ServingStackProfile p;
   p.name = name;
   p.versions = versions;
   p.meaning = meaning;
@@ -67,15 +67,15 @@ const Fitted kFitted[] = {
 };
 // END FITTED VALUES
 
-double* field(FrameworkProfile& p, int k) {
+double* field(ServingStackProfile& p, int k) {
   double* f[6] = {&p.launch_overhead,  &p.collective_overhead, &p.decode_step_overhead,
                   &p.prefill_overhead, &p.decode_seq_overhead, &p.prefill_chunk_overhead};
   return f[k];
 }
 
 // The fitted value replaces the a-priori one only inside the documented range.
-void apply_fitted(std::vector<FrameworkProfile>& profiles, const char* copy_from, const char* into) {
-  for (FrameworkProfile& p : profiles) {
+void apply_fitted(std::vector<ServingStackProfile>& profiles, const char* copy_from, const char* into) {
+  for (ServingStackProfile& p : profiles) {
     const std::string label = p.label();
     for (const Fitted& f : kFitted) {
       if (label != f.label && !(label == into && std::string(f.label) == copy_from)) continue;
@@ -147,9 +147,9 @@ const std::vector<ProfileRange>& profile_ranges() {
   return kRanges;
 }
 
-const std::vector<FrameworkProfile>& framework_profiles() {
-  static const std::vector<FrameworkProfile> kProfiles = [] {
-    std::vector<FrameworkProfile> p = {
+const std::vector<ServingStackProfile>& serving_stack_profiles() {
+  static const std::vector<ServingStackProfile> kProfiles = [] {
+    std::vector<ServingStackProfile> p = {
         make("modern-stack", "",
              "an unstated 2024-2026 serving stack: CUDA-graph decode, graph-captured custom all-reduce",
              kModern, kModernWhy, true),
@@ -192,7 +192,7 @@ const std::vector<FrameworkProfile>& framework_profiles() {
     // (vllm/config CacheConfig); TensorRT-LLM's paged kernels pay no measured page penalty, so
     // 0; SGLang runs vLLM's model code with FlashInfer's page-size-1 kernels, for which no page
     // penalty is measured (0). modern-stack takes vLLM's recipe (the most common stack).
-    for (FrameworkProfile& q : p) {
+    for (ServingStackProfile& q : p) {
       const std::string_view n(q.name);
       if (n == "vllm" || n == "sglang" || n == "modern-stack") q.recipe = vllm_layer_recipe();
       if (n == "tensorrt-llm" || n == "nim") q.recipe = tensorrt_llm_layer_recipe();
@@ -208,11 +208,11 @@ const std::vector<FrameworkProfile>& framework_profiles() {
   return kProfiles;
 }
 
-ProfileChoice select_framework_profile(std::string_view name, std::string_view version) {
+ProfileChoice select_serving_stack_profile(std::string_view name, std::string_view version) {
   ProfileChoice c;
-  const FrameworkProfile* newest = nullptr;
+  const ServingStackProfile* newest = nullptr;
   int candidates = 0;
-  for (const FrameworkProfile& p : framework_profiles()) {
+  for (const ServingStackProfile& p : serving_stack_profiles()) {
     if (name != p.name) continue;
     ++candidates;
     if (!newest || range_floor(p.versions) > range_floor(newest->versions)) newest = &p;
@@ -227,7 +227,7 @@ ProfileChoice select_framework_profile(std::string_view name, std::string_view v
                ": the newest profile " + newest->label();
     return c;
   }
-  for (const FrameworkProfile& p : framework_profiles())
+  for (const ServingStackProfile& p : serving_stack_profiles())
     if (name == p.name && in_range(p.versions, v)) {
       c.profile = &p;
       return c;
@@ -235,13 +235,13 @@ ProfileChoice select_framework_profile(std::string_view name, std::string_view v
   return c;
 }
 
-const FrameworkProfile* find_framework_profile(std::string_view name) {
-  return select_framework_profile(name, "").profile;
+const ServingStackProfile* find_serving_stack_profile(std::string_view name) {
+  return select_serving_stack_profile(name, "").profile;
 }
 
-std::vector<std::string> profile_framework_names() {
+std::vector<std::string> profile_serving_stack_names() {
   std::vector<std::string> out;
-  for (const FrameworkProfile& p : framework_profiles())
+  for (const ServingStackProfile& p : serving_stack_profiles())
     if (std::find(out.begin(), out.end(), p.name) == out.end()) out.emplace_back(p.name);
   return out;
 }

@@ -32,7 +32,7 @@ tessera::PluginObject* create(const tessera::ParamSet& params,
 const tessera::PluginDescriptor kDescriptor = tessera::make_descriptor({
     .kind = tessera::PluginKind::latency,
     .name = "measured",
-    .version = "1.1.0",
+    .version = "1.0.0",
     .summary = "measured operator tables (GEMM, attention, copy, all-reduce), interpolated in log space; "
                "latency/calibrated for every stage they do not cover, each stage marked in explain",
     .params = kParams,

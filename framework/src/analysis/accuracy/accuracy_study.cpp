@@ -92,24 +92,24 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
   for (const std::string& name : options.latency) {
     const LoadedPlugin& plugin =
         registry.require(PluginKind::latency, name, SourceLocation{"--latency", 0, 0});
-    bool has_framework = false, has_version = false;
-    const ParamSpec* framework_param = nullptr;
+    bool has_serving_stack = false, has_version = false;
+    const ParamSpec* serving_stack_param = nullptr;
     for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
       if (std::string(plugin.descriptor->params[i].name) == "framework") {
-        has_framework = true;
-        framework_param = &plugin.descriptor->params[i];
+        has_serving_stack = true;
+        serving_stack_param = &plugin.descriptor->params[i];
       }
     for (std::uint32_t i = 0; i < plugin.descriptor->param_count; ++i)
       if (std::string(plugin.descriptor->params[i].name) == "framework_version") has_version = true;
     // A framework the alias table names but the plugin has no profile for (an enumeration
     // without it): the row is unmapped for this model, with that reason.
-    auto knows_framework = [&](const std::string& fw) {
-      if (!framework_param || framework_param->type != ParamType::enumeration) return true;
-      for (std::uint32_t c = 0; c < framework_param->choice_count; ++c)
-        if (fw == framework_param->choices[c].value) return true;
+    auto knows_serving_stack = [&](const std::string& fw) {
+      if (!serving_stack_param || serving_stack_param->type != ParamType::enumeration) return true;
+      for (std::uint32_t c = 0; c < serving_stack_param->choice_count; ++c)
+        if (fw == serving_stack_param->choices[c].value) return true;
       return false;
     };
-    std::map<std::string, std::shared_ptr<const LatencyModel>> by_framework;
+    std::map<std::string, std::shared_ptr<const LatencyModel>> by_serving_stack;
     std::map<std::string, ParamSet> efficiency_by_machine;
     LoadCache load_cache;  // rows of one stream simulated once (analysis/accuracy/load_rows.hpp)
 
@@ -152,18 +152,18 @@ std::vector<ModelReport> validate_data(const std::vector<DataRow>& rows, const P
         rep.unmapped.push_back({r.id, r.source, r.metric, "used to build table " + b->second});
         continue;
       }
-      const std::string fw = has_framework ? p.framework : "";
-      if (!knows_framework(fw)) {
+      const std::string fw = has_serving_stack ? p.framework : "";
+      if (!knows_serving_stack(fw)) {
         rep.unmapped.push_back(
             {r.id, r.source, r.metric, "latency/" + name + " has no profile for framework '" + fw + "'"});
         continue;
       }
       const std::string version = has_version ? p.framework_version : "";
-      auto& lat = by_framework[fw + "@" + version];
+      auto& lat = by_serving_stack[fw + "@" + version];
       if (!lat) {
         PluginChoice c;
         c.name = name;
-        if (has_framework) {
+        if (has_serving_stack) {
           RawParam fp;
           fp.key = "framework";
           fp.text = fw;

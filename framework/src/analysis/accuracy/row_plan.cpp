@@ -198,7 +198,7 @@ bool map_model(const DataRow& row, const Aliases& aliases, const std::string& ro
   return true;
 }
 
-void map_framework(const DataRow& row, const Aliases& aliases, RowPlan& p) {
+void map_serving_stack(const DataRow& row, const Aliases& aliases, RowPlan& p) {
   const AliasRule* r = select_rule(aliases.frameworks, row.software, row.source_locator);
   p.framework = r ? r->target : "generic";
   p.framework_version = r ? framework_version(row.software, *r) : "";
@@ -330,11 +330,11 @@ bool full_load_stated(const std::string& notes) {
 void resolve_engine(const std::string& root, const std::string& name, const std::string& version,
                     RowPlan& p) {
   std::error_code ec;
-  if (!fs::is_regular_file(default_frameworks_path(root), ec)) return;
-  const FrameworkCatalog catalog = load_framework_catalog(default_frameworks_path(root));
-  for (const FrameworkProfile& f : catalog.frameworks) {
+  if (!fs::is_regular_file(default_serving_stacks_path(root), ec)) return;
+  const ServingStackCatalog catalog = load_serving_stack_catalog(default_serving_stacks_path(root));
+  for (const ServingStackProfile& f : catalog.frameworks) {
     if (f.name != name || f.versions.empty()) continue;
-    const FrameworkVersion& v = nearest_version(f, version);
+    const ServingStackVersion& v = nearest_version(f, version);
     p.engine_kv = engine_kv_defaults(f, v);
     p.engine_label = f.name + "@" + v.version;
     // The smallest of the caps that apply (0: none).
@@ -344,7 +344,7 @@ void resolve_engine(const std::string& root, const std::string& name, const std:
     p.engine_max_batch = 0;
     cap(v.max_batch);
     cap(p.engine_kv.max_num_seqs);  // vLLM's default max_num_seqs (no row states one)
-    for (const FrameworkFlag& flag : v.flags) {
+    for (const ServingStackFlag& flag : v.flags) {
       const std::string& t = flag.default_text;
       const bool number = !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c)) != 0;
@@ -710,7 +710,7 @@ RowPlan plan_row(const DataRow& as_written, const Aliases& aliases, const std::s
     unmapped(p, why);
     return p;
   }
-  map_framework(row, aliases, p);
+  map_serving_stack(row, aliases, p);
   if (p.measure == Measure::gemm || p.measure == Measure::copy) {
     p.mapped = true;
     return p;

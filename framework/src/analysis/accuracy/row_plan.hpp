@@ -8,7 +8,7 @@
 #include "analysis/measurements/alias_table.hpp"
 #include "analysis/measurements/measurement_csv.hpp"
 #include "analysis/serving/max_throughput.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
 #include "tessera/dtype.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"

@@ -270,7 +270,7 @@ std::string session_family(const Session& session) {
   return family_of(session.registry(), session.scenario().machine_blocks, session.latency_name());
 }
 
-std::string session_framework(const Session& session) {
+std::string session_serving_stack(const Session& session) {
   for (const PluginChoice& c : session.scenario().plugins.latency)
     if (c.name == session.latency_name())
       for (const RawParam& p : c.params)
@@ -310,7 +310,7 @@ Band session_band(const Session& session) {
     b.reason = "no band rows: " + table.file + " is missing or empty";
     return b;
   }
-  return find_band(table, model, session_family(session), session_framework(session));
+  return find_band(table, model, session_family(session), session_serving_stack(session));
 }
 
 Band disaggregated_band(const Session& session) {
@@ -325,7 +325,7 @@ Band disaggregated_band(const Session& session) {
   const BandModel model = band_model(session.registry(), session.latency_name());
   if (prefill == decode || !model.error_band) {
     if (!model.error_band) return session_band(session);
-    return find_band(shipped_band_table(), model, prefill, session_framework(session));
+    return find_band(shipped_band_table(), model, prefill, session_serving_stack(session));
   }
   Band b;
   b.status = Band::Status::uncalibrated;

@@ -100,7 +100,7 @@ TESSERA_API Band find_band(const BandTable& table, const BandModel& model, const
 // latency plugin's `framework` parameter as the scenario set it, else its default; "" for a
 // plugin without one).
 TESSERA_API std::string session_family(const Session& session);
-TESSERA_API std::string session_framework(const Session& session);
+TESSERA_API std::string session_serving_stack(const Session& session);
 // find_band(shipped_band_table(), ...) for the session.
 TESSERA_API Band session_band(const Session& session);
 // A disaggregated pair's band (serve with serving.disaggregated): the session's when both pools run

@@ -12,7 +12,7 @@ const char* fold_name(FoldKind k) {
       return "leave-one-source-out";
     case FoldKind::leave_one_family_out:
       return "leave-one-family-out";
-    case FoldKind::leave_one_framework_version_out:
+    case FoldKind::leave_one_stack_version_out:
       return "leave-one-framework-version-out";
   }
   return "";
@@ -29,7 +29,7 @@ bool parse_fold(const std::string& t, FoldKind& out) {
   else if (t == "family")
     out = FoldKind::leave_one_family_out;
   else if (t == "framework-version" || t == "version")
-    out = FoldKind::leave_one_framework_version_out;
+    out = FoldKind::leave_one_stack_version_out;
   else
     return false;
   return true;
@@ -37,7 +37,7 @@ bool parse_fold(const std::string& t, FoldKind& out) {
 
 std::vector<FoldKind> all_folds() {
   return {FoldKind::in_sample, FoldKind::leave_one_source_out, FoldKind::leave_one_family_out,
-          FoldKind::leave_one_framework_version_out};
+          FoldKind::leave_one_stack_version_out};
 }
 
 std::string fold_group(const FitRow& row, FoldKind k) {
@@ -48,7 +48,7 @@ std::string fold_group(const FitRow& row, FoldKind k) {
       return row.source;
     case FoldKind::leave_one_family_out:
       return row.family;
-    case FoldKind::leave_one_framework_version_out:
+    case FoldKind::leave_one_stack_version_out:
       return row.framework_version();
   }
   return "";

@@ -10,12 +10,7 @@
 
 namespace tessera::calibration {
 
-enum class FoldKind {
-  in_sample,
-  leave_one_source_out,
-  leave_one_family_out,
-  leave_one_framework_version_out
-};
+enum class FoldKind { in_sample, leave_one_source_out, leave_one_family_out, leave_one_stack_version_out };
 
 TESSERA_API const char* fold_name(FoldKind k);  // "in-sample", "leave-one-source-out", ...
 // Parses "in-sample", "source", "family", "framework-version" (and the long names); false when

@@ -282,10 +282,10 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
       const ParallelConfig& c = range[i];
       if (max_pes > 0 && c.pes() > max_pes) continue;
       if (scenario.framework.set &&
-          framework_miss(scenario.framework.version(), c, space.model()) != FrameworkMiss::none)
+          stack_miss(scenario.framework.version(), c, space.model()) != ServingStackMiss::none)
         continue;
       if (scenario.framework.set && !scenario.framework.version().disaggregated_pp && c.pp > 1) {
-        ++pools.framework_dropped;
+        ++pools.stack_dropped;
         continue;
       }
       ev.layout_for(c, layout_holder);

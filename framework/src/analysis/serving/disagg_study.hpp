@@ -49,7 +49,7 @@ struct DisaggPools {
   std::uint64_t prefill_kv_overflow = 0, decode_kv_overflow = 0;
   std::uint64_t non_finite = 0;  // points whose step time was not a positive finite number
   // configurations the scenario's framework cannot run in a disaggregated pool (disaggregated_pp)
-  std::uint64_t framework_dropped = 0;
+  std::uint64_t stack_dropped = 0;
 };
 
 // What pairing needs (tests build it by hand).

@@ -59,15 +59,15 @@ std::vector<ParallelConfig> budgeted_configs(const GridSpace& space, std::int64_
   std::vector<ParallelConfig> out;
   std::uint64_t& over_budget = counts.over_budget;
   over_budget = 0;
-  const FrameworkVersion* fw = scenario.framework.set ? &scenario.framework.version() : nullptr;
+  const ServingStackVersion* fw = scenario.framework.set ? &scenario.framework.version() : nullptr;
   constexpr std::size_t kRange = 4096;
   std::vector<ParallelConfig> range(kRange);
   for (std::uint64_t first = 0; first < space.valid_count(); first += kRange) {
     const std::size_t n = space.valid_range(first, std::span<ParallelConfig>(range.data(), kRange));
     for (std::size_t i = 0; i < n; ++i) {
-      const FrameworkMiss miss = fw ? framework_miss(*fw, range[i], space.model()) : FrameworkMiss::none;
-      if (miss != FrameworkMiss::none)
-        ++counts.framework_dropped[static_cast<std::size_t>(miss)];
+      const ServingStackMiss miss = fw ? stack_miss(*fw, range[i], space.model()) : ServingStackMiss::none;
+      if (miss != ServingStackMiss::none)
+        ++counts.stack_dropped[static_cast<std::size_t>(miss)];
       else if (max_pes > 0 && range[i].pes() > max_pes)
         ++over_budget;
       else

@@ -74,11 +74,11 @@ struct ServeCounts {
   std::uint64_t enumerated = 0;      // grid points
   std::uint64_t configurations = 0;  // valid canonical configurations of the grid
   std::uint64_t over_budget = 0;     // of those, with more PEs than the budget (not evaluated)
-  // Of those, what `framework:` cannot run, per FrameworkMiss (not evaluated, before the budget).
-  std::array<std::uint64_t, kFrameworkMisses> framework_dropped{};
-  std::uint64_t framework_dropped_total() const {
+  // Of those, what `framework:` cannot run, per ServingStackMiss (not evaluated, before the budget).
+  std::array<std::uint64_t, kStackMisses> stack_dropped{};
+  std::uint64_t stack_dropped_total() const {
     std::uint64_t n = 0;
-    for (auto v : framework_dropped) n += v;
+    for (auto v : stack_dropped) n += v;
     return n;
   }
   std::uint64_t points = 0;      // serving points per configuration (batch × token budget)

@@ -27,7 +27,7 @@ std::string replace_model(std::string command, const std::string& model) {
 
 // Copies of the command to launch: the pool's instances, times dp when the framework starts
 // one instance per replica (and the configuration shares no experts across replicas).
-std::int64_t instances(const FrameworkProfile& f, const DeployEntry& e) {
+std::int64_t instances(const ServingStackProfile& f, const DeployEntry& e) {
   const bool per_replica = !f.replicas_by_flag && !attention_dp(e.point.config);
   return e.pool_instances * (per_replica ? e.point.config.dp : 1);
 }
@@ -98,7 +98,7 @@ const MachineSpec& pool_machine_of(const Scenario& s, DeployPoint::Role role) {
 // `#` comments and in the README through printable_text, so that a newline cannot end a comment
 // and start a command.
 std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry& e) {
-  const FrameworkProfile& f = s.framework.profile;
+  const ServingStackProfile& f = s.framework.profile;
   const std::vector<LaunchFlag> flags = launch_flags(f, s.model, e.point);
   std::ostringstream sh, yaml;
   const std::string yaml_name = e.label + ".yaml";
@@ -148,7 +148,7 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
 std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<DeployEntry>& entries) {
   std::vector<DeployFile> out;
   std::ostringstream readme;
-  const FrameworkChoice& fw = s.framework;
+  const ServingStackChoice& fw = s.framework;
   readme
       << "# Tessera --deploy: " << printable_text(fw.profile.title + ' ' + fw.version().version) << "\n\n"
       << "Launch scripts written by `tessera serve --deploy` for the scenario `" << printable_text(s.name)

@@ -10,7 +10,7 @@
 #include "analysis/serving/disagg_study.hpp"
 #include "analysis/serving/serve_study.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/serving_stacks/framework_launch.hpp"
+#include "scenario/serving_stacks/stack_launch.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {

@@ -81,8 +81,8 @@ void print_disagg_text(std::ostream& os, const StudyDescription& study, const Di
      << "^2): " << c.within_slo << " within the SLO\n";
   os << "           " << c.slo_miss << " missing it, " << c.over_budget << " over the PE budget, "
      << c.over_machine << " over the machine, " << c.no_link << " without a link\n";
-  if (d.pools.framework_dropped > 0)
-    os << "           " << d.pools.framework_dropped
+  if (d.pools.stack_dropped > 0)
+    os << "           " << d.pools.stack_dropped
        << " configurations dropped: the framework runs pp 1 only in a disaggregated pool\n";
   if (d.pools.non_finite > 0)
     os << "           " << d.pools.non_finite

@@ -6,8 +6,8 @@
 
 #include "host/plugin_defaults.hpp"
 #include "report/study_text/explain_report.hpp"  // config_json
-#include "report/study_text/framework_report.hpp"
-#include "report/study_text/search_report.hpp"  // objective_key, human_objective
+#include "report/study_text/search_report.hpp"   // objective_key, human_objective
+#include "report/study_text/serving_stack_report.hpp"
 #include "report/text/band_text.hpp"
 #include "report/text/csv_cells.hpp"
 #include "report/text/parallelism_label.hpp"
@@ -266,7 +266,7 @@ void print_serve_heading(std::ostream& os, const StudyDescription& study, const 
     os << "budget     no PE budget (serving.max_pes or --max-pes N sets one)\n";
   os << "plugins    serving " << s.plugins.serving.name << ", latency " << study.latency_name << ", memory "
      << s.plugins.memory.name << '\n';
-  print_framework_text(os, s, &c);
+  print_serving_stack_text(os, s, &c);
   os << "ranked by ";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
   os << '\n';

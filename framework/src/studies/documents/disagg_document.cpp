@@ -99,7 +99,7 @@ nlohmann::json disagg_json(const Session& session, const DisaggStudy& d, const S
                  {"decode_kept", c.decode_kept},
                  {"pairs", c.pairs},
                  {"non_finite", d.pools.non_finite},
-                 {"framework_dropped", d.pools.framework_dropped},
+                 {"framework_dropped", d.pools.stack_dropped},
                  {"over_budget", c.over_budget},
                  {"over_machine", c.over_machine},
                  {"no_link", c.no_link},

@@ -8,8 +8,8 @@
 #include "studies/json/band_json.hpp"
 #include "studies/json/config_json.hpp"
 #include "studies/json/dp_groups.hpp"
-#include "studies/json/framework_json.hpp"
 #include "studies/json/json_number.hpp"
+#include "studies/json/serving_stack_json.hpp"
 #include "studies/study_description.hpp"
 #include "tessera/version.hpp"
 
@@ -182,7 +182,7 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
                     {"unit", a.unit}});
   j["objectives"] = axes;
   if (s.framework.set) {
-    j["framework"] = framework_json(s, &c);
+    j["framework"] = serving_stack_json(s, &c);
     // The engine's KV pool of the best configuration (docs/physics.md §10.1), in SI.
     if (const EngineKvNote note = serve_point_notes(session, res).best; note.shown) {
       const EngineKvCapacity& cap = note.cap;

@@ -50,7 +50,7 @@ TEST_CASE("calibrated: every framework choice has a profile and every profile a 
   std::set<std::string> choices;
   for (std::uint32_t i = 0; i < d.params[0].choice_count; ++i) choices.insert(d.params[0].choices[i].value);
   std::set<std::string> profiles;
-  for (const auto& prof : plugins::framework_profiles()) {
+  for (const auto& prof : plugins::serving_stack_profiles()) {
     profiles.insert(prof.name);
     INFO(prof.label());
     // Every shipped value lies inside its documented physical range.
@@ -158,7 +158,7 @@ TEST_CASE("calibrated: small-M GEMMs stream weights - large-M GEMMs run at gemm_
   fam.gemm_m_half = 32;
   fam.hbm_efficiency = 0.9;
   fam.kernel_overhead = 5e-6;
-  plugins::FrameworkProfile none;
+  plugins::ServingStackProfile none;
   none.name = "none";
   const plugins::CalibratedLatency lat(none);
   auto gemm = [&](double M, double K, double N) {
@@ -187,7 +187,7 @@ TEST_CASE("calibrated: small-M GEMMs stream weights - large-M GEMMs run at gemm_
 TEST_CASE("calibrated: host launch cost is exposed only when the host is the bottleneck", "[calibrated]") {
   const Scenario sc = load_scenario(fixture("compare-small.yaml"), LoadOptions{});
   Session s(sc, registry(), 2);
-  plugins::FrameworkProfile fast, slow;
+  plugins::ServingStackProfile fast, slow;
   fast.name = "fast";
   fast.launch_overhead = 1e-6;
   slow.name = "slow";
@@ -281,7 +281,7 @@ void gemm_then_allreduce(StepWork& w, const char* gemm_name, const char* reduce_
 TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kernel per chunk",
           "[calibrated]") {
   const Toy t;
-  plugins::FrameworkProfile none;
+  plugins::ServingStackProfile none;
   none.name = "none";
   TpOverlapPolicy chunked;
   chunked.mode = TpOverlap::chunked;
@@ -318,7 +318,7 @@ TEST_CASE("calibrated: chunked tp_overlap - GEMM chunks at eff(M/n) and one kern
 TEST_CASE("calibrated: allreduce_norm_fusion removes one kernel per fused reduction and hides nothing",
           "[calibrated]") {
   const Toy t;
-  plugins::FrameworkProfile prof;
+  plugins::ServingStackProfile prof;
   prof.name = "p";
   prof.launch_overhead = 1e-6;
   const plugins::CalibratedLatency off(prof), on(prof, TpOverlapPolicy{}, true);
@@ -429,7 +429,7 @@ TEST_CASE("calibrated: the 8-bit efficiency follows each stage's number format",
   fam.gemm_8bit_efficiency = 0.5;
   fam.attention_efficiency = 0.6;
   fam.kernel_overhead = 0;
-  plugins::FrameworkProfile none;
+  plugins::ServingStackProfile none;
   none.name = "none";
   const plugins::CalibratedLatency lat(none);
   auto time = [&](const ModelSpec& model, bool attention) {
@@ -461,22 +461,22 @@ TEST_CASE("calibrated: the 8-bit efficiency follows each stage's number format",
 }
 
 TEST_CASE("calibrated: a framework version picks the profile whose range holds it", "[calibrated]") {
-  using plugins::select_framework_profile;
-  CHECK(select_framework_profile("vllm", "0.6.3").profile->label() == "vllm@>=0.6");
-  CHECK(select_framework_profile("vllm", "0.12.0").profile->label() == "vllm@>=0.6");
-  CHECK(select_framework_profile("vllm", "0.5.4").profile->label() == "vllm@<0.6");
-  CHECK(select_framework_profile("tensorrt-llm", "0.7a").profile->label() == "tensorrt-llm@<1.0");
-  CHECK(select_framework_profile("tensorrt-llm", "1.1").profile->label() == "tensorrt-llm@>=1.0");
+  using plugins::select_serving_stack_profile;
+  CHECK(select_serving_stack_profile("vllm", "0.6.3").profile->label() == "vllm@>=0.6");
+  CHECK(select_serving_stack_profile("vllm", "0.12.0").profile->label() == "vllm@>=0.6");
+  CHECK(select_serving_stack_profile("vllm", "0.5.4").profile->label() == "vllm@<0.6");
+  CHECK(select_serving_stack_profile("tensorrt-llm", "0.7a").profile->label() == "tensorrt-llm@<1.0");
+  CHECK(select_serving_stack_profile("tensorrt-llm", "1.1").profile->label() == "tensorrt-llm@>=1.0");
   // Unversioned or "main": the newest profile, and the note says so.
-  const plugins::ProfileChoice u = select_framework_profile("tensorrt-llm", "");
+  const plugins::ProfileChoice u = select_serving_stack_profile("tensorrt-llm", "");
   CHECK(u.profile->label() == "tensorrt-llm@>=1.0");
   CHECK(u.note == "unversioned: the newest profile tensorrt-llm@>=1.0");
-  CHECK(select_framework_profile("vllm", "main").note == "version 'main': the newest profile vllm@>=0.6");
-  CHECK(select_framework_profile("sglang", "").note.empty());  // one profile for every version
-  CHECK(select_framework_profile("no-such", "").profile == nullptr);
+  CHECK(select_serving_stack_profile("vllm", "main").note == "version 'main': the newest profile vllm@>=0.6");
+  CHECK(select_serving_stack_profile("sglang", "").note.empty());  // one profile for every version
+  CHECK(select_serving_stack_profile("no-such", "").profile == nullptr);
   // Graph-captured custom all-reduce: no per-call collective cost.
   for (const char* fw : {"vllm", "tensorrt-llm", "sglang", "nim", "modern-stack"})
-    CHECK(select_framework_profile(fw, "").profile->collective_overhead == 0);
+    CHECK(select_serving_stack_profile(fw, "").profile->collective_overhead == 0);
 }
 
 TEST_CASE("calibrated: per-sequence decode cost and per-chunk prefill cost - hand-computed", "[calibrated]") {
@@ -486,7 +486,7 @@ TEST_CASE("calibrated: per-sequence decode cost and per-chunk prefill cost - han
   MachineSpec mach;
   mach.pe.flops[static_cast<std::size_t>(DType::bf16)] = 1e15;
   mach.pe.hbm_bandwidth = 4e12;
-  plugins::FrameworkProfile prof;
+  plugins::ServingStackProfile prof;
   prof.name = "test";
   prof.decode_step_overhead = 50e-6;
   prof.decode_seq_overhead = 3e-6;

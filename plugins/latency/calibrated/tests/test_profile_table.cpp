@@ -18,7 +18,7 @@
 namespace test_profile_table {
 
 using tessera::trim;
-using tessera::plugins::FrameworkProfile;
+using tessera::plugins::ServingStackProfile;
 
 namespace {
 
@@ -42,7 +42,7 @@ std::vector<std::string> labels(const std::string& cell) {
   return out;
 }
 
-std::vector<double> values_us(const FrameworkProfile& p) {  // the table's column order
+std::vector<double> values_us(const ServingStackProfile& p) {  // the table's column order
   return {p.launch_overhead * 1e6,     p.collective_overhead * 1e6, p.decode_step_overhead * 1e6,
           p.decode_seq_overhead * 1e6, p.prefill_overhead * 1e6,    p.prefill_chunk_overhead * 1e6};
 }
@@ -62,8 +62,8 @@ std::vector<double> numbers(std::string cell) {
 
 TEST_CASE("calibrated: the provenance table of docs/accuracy.md states every shipped profile value",
           "[calibrated]") {
-  std::map<std::string, const FrameworkProfile*> by_label;
-  for (const FrameworkProfile& p : tessera::plugins::framework_profiles()) by_label[p.label()] = &p;
+  std::map<std::string, const ServingStackProfile*> by_label;
+  for (const ServingStackProfile& p : tessera::plugins::serving_stack_profiles()) by_label[p.label()] = &p;
   std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/docs/accuracy.md");
   REQUIRE(in);
   std::string line;

@@ -122,7 +122,7 @@ TEST_CASE("calibrated: a decode attention stage streams KV at the shape's achiev
   s.flops = 1;
   plugins::FamilyEfficiency fam;
   fam.hbm_efficiency = 0.8;
-  plugins::FrameworkProfile prof;
+  plugins::ServingStackProfile prof;
   prof.kv_block_tokens = 16;
   StageList out;
   plugins::CalibratedLatency(prof).time_step_with(ctx, fam, work, out);
@@ -158,12 +158,12 @@ TEST_CASE("calibrated: layer recipes - kernels per stage of dense MoE and MLA la
   CHECK(plugins::recipe_kernels(v, stage("attn.cp", 7), false) == 7);
   // The shipped profiles carry them: vLLM/SGLang/modern-stack vLLM's, TensorRT-LLM/NIM its own,
   // the 2023 stacks none.
-  CHECK(plugins::select_framework_profile("vllm", "0.8.5").profile->recipe == v);
-  CHECK(plugins::select_framework_profile("vllm", "0.8.5").profile->kv_block_tokens == 16);
-  CHECK(plugins::select_framework_profile("sglang", "").profile->recipe == v);
-  CHECK(plugins::select_framework_profile("modern-stack", "").profile->recipe == v);
-  CHECK(plugins::select_framework_profile("tensorrt-llm", "0.7").profile->recipe == t);
-  CHECK(plugins::select_framework_profile("nim", "").profile->recipe == t);
-  CHECK(plugins::select_framework_profile("fastertransformer", "").profile->recipe == nullptr);
-  CHECK(plugins::select_framework_profile("generic", "").profile->recipe == nullptr);
+  CHECK(plugins::select_serving_stack_profile("vllm", "0.8.5").profile->recipe == v);
+  CHECK(plugins::select_serving_stack_profile("vllm", "0.8.5").profile->kv_block_tokens == 16);
+  CHECK(plugins::select_serving_stack_profile("sglang", "").profile->recipe == v);
+  CHECK(plugins::select_serving_stack_profile("modern-stack", "").profile->recipe == v);
+  CHECK(plugins::select_serving_stack_profile("tensorrt-llm", "0.7").profile->recipe == t);
+  CHECK(plugins::select_serving_stack_profile("nim", "").profile->recipe == t);
+  CHECK(plugins::select_serving_stack_profile("fastertransformer", "").profile->recipe == nullptr);
+  CHECK(plugins::select_serving_stack_profile("generic", "").profile->recipe == nullptr);
 }

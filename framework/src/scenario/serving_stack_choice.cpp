@@ -1,5 +1,5 @@
-// A scenario's `framework:` and `engine:` (scenario/framework_choice.hpp).
-#include "scenario/framework_choice.hpp"
+// A scenario's `framework:` and `engine:` (scenario/serving_stack_choice.hpp).
+#include "scenario/serving_stack_choice.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include "core/text/nearest_name.hpp"
 #include "scenario/loader_errors.hpp"
 #include "scenario/readers/schema_util.hpp"
-#include "scenario/serving_stacks/framework_profile.hpp"
-#include "scenario/serving_stacks/framework_restriction.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
+#include "scenario/serving_stacks/stack_restriction.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,7 +22,7 @@ namespace {
 // knob of another framework refused naming it).
 void resolve_engine_kv(const YNode* engine, Scenario& s) {
   Diags d;
-  const FrameworkVersion& v = s.framework.version();
+  const ServingStackVersion& v = s.framework.version();
   EngineKv& e = s.engine_kv;
   e = engine_kv_defaults(s.framework.profile, v);
   if (!engine) return;
@@ -87,25 +87,25 @@ void resolve_engine_kv(const YNode* engine, Scenario& s) {
 
 }  // namespace
 
-void choose_framework(const YNode& n, const YNode* engine, const std::vector<std::string>& roots,
-                      const ModelSpec& model, Scenario& s) {
+void choose_serving_stack(const YNode& n, const YNode* engine, const std::vector<std::string>& roots,
+                          const ModelSpec& model, Scenario& s) {
   Diags d;
   if (!n.is_scalar() || n.value.empty()) {
     d.error(n.where,
             "framework: expected NAME or NAME@VERSION (e.g. vllm, sglang@0.5.9), found " + describe(n));
     throw_errors(d);
   }
-  std::string file = default_frameworks_path(roots.back());
+  std::string file = default_serving_stacks_path(roots.back());
   for (const auto& r : roots) {
     std::error_code ec;
-    if (fs::is_regular_file(default_frameworks_path(r), ec)) {
-      file = default_frameworks_path(r);
+    if (fs::is_regular_file(default_serving_stacks_path(r), ec)) {
+      file = default_serving_stacks_path(r);
       break;
     }
   }
-  const FrameworkCatalog catalog = load_framework_catalog(file);
-  s.framework = resolve_framework(catalog, n.value, n.where);
-  s.framework_dropped = restrict_sweep(s.sweep, s.framework, model);
+  const ServingStackCatalog catalog = load_serving_stack_catalog(file);
+  s.framework = resolve_serving_stack(catalog, n.value, n.where);
+  s.stack_dropped = restrict_sweep(s.sweep, s.framework, model);
   if (s.serving.disaggregated.enabled && !s.framework.version().disaggregated) {
     d.error(n.where, "framework: " + s.framework.profile.title + " " + s.framework.version().version + " (" +
                          s.framework.label() +

@@ -1,5 +1,5 @@
-// Launch flags of a configuration and back (scenario/serving_stacks/framework_launch.hpp).
-#include "scenario/serving_stacks/framework_launch.hpp"
+// Launch flags of a configuration and back (scenario/serving_stacks/stack_launch.hpp).
+#include "scenario/serving_stacks/stack_launch.hpp"
 
 #include <array>
 #include <sstream>
@@ -8,8 +8,8 @@ namespace tessera {
 
 namespace {
 
-bool holds_all(const FrameworkFlag& flag, const DeployPoint& p, const ModelSpec& model,
-               const FrameworkProfile& f) {
+bool holds_all(const ServingStackFlag& flag, const DeployPoint& p, const ModelSpec& model,
+               const ServingStackProfile& f) {
   for (FlagCondition c : flag.when)
     if (!flag_condition_holds(c, p, model, f)) return false;
   return true;
@@ -60,10 +60,10 @@ std::vector<std::string> shell_words(const std::string& text, std::int64_t& inst
 
 }  // namespace
 
-std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, const ModelSpec& model,
+std::vector<LaunchFlag> launch_flags(const ServingStackProfile& f, const ModelSpec& model,
                                      const DeployPoint& p) {
   std::vector<LaunchFlag> out;
-  for (const FrameworkFlag& flag : f.versions.front().flags) {
+  for (const ServingStackFlag& flag : f.versions.front().flags) {
     if (!holds_all(flag, p, model, f)) continue;
     LaunchFlag lf{&flag, flag.literal};
     if (!flag.value.empty()) {
@@ -76,7 +76,7 @@ std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, const ModelSpec&
   return out;
 }
 
-ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script, const std::string& yaml) {
+ParsedLaunch parse_launch(const ServingStackProfile& f, const std::string& script, const std::string& yaml) {
   ParsedLaunch r;
   std::int64_t dp_instances = 0;
   std::vector<std::string> words = shell_words(script, r.instances, dp_instances);
@@ -86,9 +86,9 @@ ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script, 
     std::string w;
     while (cmd >> w) ++skip;
   }
-  const FrameworkVersion& v = f.versions.front();
-  auto listed = [&](const std::string& name) -> const FrameworkFlag* {
-    for (const FrameworkFlag& flag : v.flags)
+  const ServingStackVersion& v = f.versions.front();
+  auto listed = [&](const std::string& name) -> const ServingStackFlag* {
+    for (const ServingStackFlag& flag : v.flags)
       if (flag.name() == name) return &flag;
     return nullptr;
   };
@@ -99,7 +99,7 @@ ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script, 
       ++i;
       continue;
     }
-    const FrameworkFlag* flag = listed(w);
+    const ServingStackFlag* flag = listed(w);
     if (!flag) {
       r.unknown.push_back(w);
       continue;
@@ -121,14 +121,14 @@ ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script, 
     if (!listed(key)) r.unknown.push_back(key);
     present.emplace_back(key, value == "true" ? "" : value);
   }
-  auto find = [&](const FrameworkFlag& flag) -> const std::string* {
+  auto find = [&](const ServingStackFlag& flag) -> const std::string* {
     for (const auto& [name, value] : present)
       if (name == flag.name() && (flag.literal.empty() || value == flag.literal)) return &value;
     return nullptr;
   };
   // Booleans first: attention-DP and the pool's role.
   using Role = DeployPoint::Role;
-  for (const FrameworkFlag& flag : v.flags) {
+  for (const ServingStackFlag& flag : v.flags) {
     if (!find(flag)) continue;
     for (FlagCondition c : flag.when) {
       if (c == FlagCondition::attention_dp && flag.value.empty()) r.attention_dp = true;
@@ -141,13 +141,13 @@ ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script, 
   probe.config.dp = r.attention_dp ? 2 : 1;
   probe.config.ffn_shard_scope = r.attention_dp ? FfnShardScope::tp_cp_dp : FfnShardScope::tp;
   struct Equation {
-    const FrameworkFlag* flag;
+    const ServingStackFlag* flag;
     std::int64_t value;
   };
   std::vector<Equation> eqs;
   bool expert_switch = false;
   ModelSpec none;
-  for (const FrameworkFlag& flag : v.flags) {
+  for (const ServingStackFlag& flag : v.flags) {
     const std::string* value = find(flag);
     if (!value) continue;
     bool ok = true;

@@ -10,5 +10,5 @@
 namespace tessera {
 
 // {"name", "version", "docs", "catalog", "dropped_values": [...], "dropped_configurations": {...}}
-TESSERA_API nlohmann::json framework_json(const Scenario& s, const ServeCounts* counts);
+TESSERA_API nlohmann::json serving_stack_json(const Scenario& s, const ServeCounts* counts);
 }  // namespace tessera

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/serving_stacks/framework_profile.hpp"
+#include "scenario/serving_stacks/stack_profile.hpp"
 #include "tessera/export.hpp"
 #include "tessera/model.hpp"
 #include "tessera/parallel_config.hpp"
@@ -27,11 +27,11 @@ struct DroppedValues {
 
 // Removes from `sweep` the values `v` cannot run on `model`; returns what was removed. A knob
 // left with no value throws InputError at `where` naming the framework and version.
-TESSERA_API std::vector<DroppedValues> restrict_sweep(Sweep& sweep, const FrameworkChoice& fw,
+TESSERA_API std::vector<DroppedValues> restrict_sweep(Sweep& sweep, const ServingStackChoice& fw,
                                                       const ModelSpec& model);
 
 // Why a configuration cannot run on the framework (none: it can).
-enum class FrameworkMiss : std::uint8_t {
+enum class ServingStackMiss : std::uint8_t {
   none,
   ep_not_tp_dp,
   moe_dp_needs_attention_dp,
@@ -39,12 +39,12 @@ enum class FrameworkMiss : std::uint8_t {
   kv_split,
   count
 };
-inline constexpr std::size_t kFrameworkMisses = static_cast<std::size_t>(FrameworkMiss::count);
-TESSERA_API const char* framework_miss_text(FrameworkMiss m);  // "ep must be 1 or tp*dp (...)"
+inline constexpr std::size_t kStackMisses = static_cast<std::size_t>(ServingStackMiss::count);
+TESSERA_API const char* stack_miss_text(ServingStackMiss m);  // "ep must be 1 or tp*dp (...)"
 
 // O(1), no allocation (the studies' enumeration loop).
-TESSERA_API FrameworkMiss framework_miss(const FrameworkVersion& v, const ParallelConfig& c,
-                                         const ModelSpec& model);
+TESSERA_API ServingStackMiss stack_miss(const ServingStackVersion& v, const ParallelConfig& c,
+                                        const ModelSpec& model);
 
 // The values a flag's conditions and terms see for one deployed configuration.
 struct DeployPoint {
@@ -57,6 +57,6 @@ TESSERA_API bool attention_dp(const ParallelConfig& c);
 TESSERA_API std::int64_t kv_split_degree(const ParallelConfig& c, const ModelSpec& model);
 TESSERA_API std::int64_t flag_term_value(FlagTerm t, const DeployPoint& p, const ModelSpec& model);
 TESSERA_API bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec& model,
-                                      const FrameworkProfile& f);
+                                      const ServingStackProfile& f);
 
 }  // namespace tessera

@@ -16,7 +16,7 @@ namespace tessera::loader {
 // `mixing` set to the framework's (a different `mixing` written is refused).
 // `n` is the scenario's `framework:` value, `engine` its `engine:` mapping (nullptr when absent),
 // `roots` the data roots (scenario/data_roots.hpp). Throws InputErrors on a problem.
-void choose_framework(const YNode& n, const YNode* engine, const std::vector<std::string>& roots,
-                      const ModelSpec& model, Scenario& s);
+void choose_serving_stack(const YNode& n, const YNode* engine, const std::vector<std::string>& roots,
+                          const ModelSpec& model, Scenario& s);
 
 }  // namespace tessera::loader

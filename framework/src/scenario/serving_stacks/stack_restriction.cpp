@@ -1,5 +1,5 @@
-// Restricting a scenario's space to a framework version (scenario/serving_stacks/framework_restriction.hpp).
-#include "scenario/serving_stacks/framework_restriction.hpp"
+// Restricting a scenario's space to a framework version (scenario/serving_stacks/stack_restriction.hpp).
+#include "scenario/serving_stacks/stack_restriction.hpp"
 
 #include <algorithm>
 
@@ -9,12 +9,12 @@ namespace tessera {
 
 namespace {
 
-std::string who(const FrameworkChoice& fw) { return fw.profile.title + " " + fw.version().version; }
+std::string who(const ServingStackChoice& fw) { return fw.profile.title + " " + fw.version().version; }
 
 // Keeps the values `keep` accepts; records the others under one reason.
 template <class T, class Keep, class Text>
 void drop_if(std::vector<T>& values, Keep keep, Text text, const std::string& knob, const std::string& reason,
-             const FrameworkChoice& fw, std::vector<DroppedValues>& out) {
+             const ServingStackChoice& fw, std::vector<DroppedValues>& out) {
   DroppedValues dv{knob, "", reason, 0};
   std::vector<T> kept;
   for (const T& v : values) {
@@ -47,8 +47,8 @@ std::int64_t kv_split_degree(const ParallelConfig& c, const ModelSpec& model) {
   return c.tp / hkv;
 }
 
-std::vector<DroppedValues> restrict_sweep(Sweep& s, const FrameworkChoice& fw, const ModelSpec& model) {
-  const FrameworkVersion& v = fw.version();
+std::vector<DroppedValues> restrict_sweep(Sweep& s, const ServingStackChoice& fw, const ModelSpec& model) {
+  const ServingStackVersion& v = fw.version();
   const std::string w = who(fw);
   std::vector<DroppedValues> out;
   auto gt1 = [](std::int32_t x) { return x == 1; };
@@ -112,33 +112,33 @@ std::vector<DroppedValues> restrict_sweep(Sweep& s, const FrameworkChoice& fw, c
   return out;
 }
 
-const char* framework_miss_text(FrameworkMiss m) {
+const char* stack_miss_text(ServingStackMiss m) {
   switch (m) {
-    case FrameworkMiss::none:
+    case ServingStackMiss::none:
       return "";
-    case FrameworkMiss::ep_not_tp_dp:
+    case ServingStackMiss::ep_not_tp_dp:
       return "ep must be 1 or tp*dp (--enable-expert-parallel spans the whole TP x DP group)";
-    case FrameworkMiss::moe_dp_needs_attention_dp:
+    case ServingStackMiss::moe_dp_needs_attention_dp:
       return "an MoE model with dp > 1 shares its experts over TP x DP (ffn_shard_scope TP+CP+DP)";
-    case FrameworkMiss::attention_dp_needs_tp1:
+    case ServingStackMiss::attention_dp_needs_tp1:
       return "attention data parallelism runs attention without TP (tp 1, every rank a replica)";
-    case FrameworkMiss::kv_split:
+    case ServingStackMiss::kv_split:
       return "kv_shard_mode split with tp > kv_heads (the KV split inside the TP group) is not available";
-    case FrameworkMiss::count:
+    case ServingStackMiss::count:
       break;
   }
   return "";
 }
 
-FrameworkMiss framework_miss(const FrameworkVersion& v, const ParallelConfig& c, const ModelSpec& model) {
+ServingStackMiss stack_miss(const ServingStackVersion& v, const ParallelConfig& c, const ModelSpec& model) {
   if (v.ep == EpRule::tp_dp && c.ep > 1 && c.ep != std::int64_t{c.tp} * c.dp * c.cp)
-    return FrameworkMiss::ep_not_tp_dp;
+    return ServingStackMiss::ep_not_tp_dp;
   if (v.attention_dp == AttentionDpRule::moe && model.has_moe && c.dp > 1 &&
       c.ffn_shard_scope != FfnShardScope::tp_cp_dp)
-    return FrameworkMiss::moe_dp_needs_attention_dp;
-  if (v.attention_dp_tp1 && attention_dp(c) && c.tp > 1) return FrameworkMiss::attention_dp_needs_tp1;
-  if (!v.kv_split && kv_split_degree(c, model) > 1) return FrameworkMiss::kv_split;
-  return FrameworkMiss::none;
+    return ServingStackMiss::moe_dp_needs_attention_dp;
+  if (v.attention_dp_tp1 && attention_dp(c) && c.tp > 1) return ServingStackMiss::attention_dp_needs_tp1;
+  if (!v.kv_split && kv_split_degree(c, model) > 1) return ServingStackMiss::kv_split;
+  return ServingStackMiss::none;
 }
 
 std::int64_t flag_term_value(FlagTerm t, const DeployPoint& p, const ModelSpec& model) {
@@ -164,7 +164,7 @@ std::int64_t flag_term_value(FlagTerm t, const DeployPoint& p, const ModelSpec& 
 }
 
 bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec& model,
-                          const FrameworkProfile& f) {
+                          const ServingStackProfile& f) {
   using R = DeployPoint::Role;
   switch (c) {
     case FlagCondition::pp_gt1:

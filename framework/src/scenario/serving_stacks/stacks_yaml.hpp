@@ -1,6 +1,6 @@
 #pragma once
 // Readers of the values of data/frameworks.yaml (docs/frameworks.md) shared by the profile's
-// reader (framework_profile.cpp) and the KV-cache block's (framework_kv_cache.cpp): a choice
+// reader (stack_profile.cpp) and the KV-cache block's (stack_kv_cache.cpp): a choice
 // read as its index in a list of names, a text value read at a key.
 #include <cstddef>
 #include <optional>
@@ -10,7 +10,7 @@
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/readers/yaml_tree.hpp"
 
-namespace tessera::frameworks_yaml {
+namespace tessera::stacks_yaml {
 
 using loader::Diags;
 using loader::YNode;
@@ -33,4 +33,4 @@ inline std::string text_of(const YNode& map, const std::string& path, const char
   return "";
 }
 
-}  // namespace tessera::frameworks_yaml
+}  // namespace tessera::stacks_yaml

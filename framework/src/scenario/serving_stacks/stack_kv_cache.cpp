@@ -1,6 +1,6 @@
-// A framework version's KV-cache rule (scenario/serving_stacks/framework_kv_cache.hpp): the
+// A framework version's KV-cache rule (scenario/serving_stacks/stack_kv_cache.hpp): the
 // `kv_cache:` reader, the rules' knobs and their checks.
-#include "scenario/serving_stacks/framework_kv_cache.hpp"
+#include "scenario/serving_stacks/stack_kv_cache.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,13 +11,13 @@
 
 #include "core/text/nearest_name.hpp"
 #include "scenario/readers/schema_util.hpp"
-#include "scenario/serving_stacks/frameworks_yaml.hpp"
+#include "scenario/serving_stacks/stacks_yaml.hpp"
 
 namespace tessera {
 
-namespace frameworks_yaml {
+namespace stacks_yaml {
 
-void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv, Diags& d) {
+void read_kv_cache(const YNode& n, const std::string& path, ServingStackKvCache& kv, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
   loader::check_keys(n, path, {"rule", "source", "defaults"}, d);
   kv.where = n.where;
@@ -62,7 +62,7 @@ void read_kv_cache(const YNode& n, const std::string& path, FrameworkKvCache& kv
   }
 }
 
-}  // namespace frameworks_yaml
+}  // namespace stacks_yaml
 
 const char* kv_rule_name(KvRule r) {
   constexpr const char* k[] = {"none", "vllm", "sglang", "trtllm"};
@@ -116,7 +116,7 @@ void apply_kv_knob(EngineKv& e, const std::string& knob, double value) {
   }
 }
 
-EngineKv engine_kv_defaults(const FrameworkProfile& profile, const FrameworkVersion& v) {
+EngineKv engine_kv_defaults(const ServingStackProfile& profile, const ServingStackVersion& v) {
   EngineKv e;
   e.rule = v.kv_cache.rule;
   e.label = profile.title + " " + v.version;

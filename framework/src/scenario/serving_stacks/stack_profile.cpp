@@ -1,6 +1,6 @@
-// Reading and resolving framework profiles (scenario/serving_stacks/framework_profile.hpp); a
-// version's KV-cache rule in framework_kv_cache.cpp.
-#include "scenario/serving_stacks/framework_profile.hpp"
+// Reading and resolving framework profiles (scenario/serving_stacks/stack_profile.hpp); a
+// version's KV-cache rule in stack_kv_cache.cpp.
+#include "scenario/serving_stacks/stack_profile.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,8 +17,8 @@
 #include "core/text/shell_word.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/readers/yaml_tree.hpp"
-#include "scenario/serving_stacks/framework_kv_cache.hpp"
-#include "scenario/serving_stacks/frameworks_yaml.hpp"
+#include "scenario/serving_stacks/stack_kv_cache.hpp"
+#include "scenario/serving_stacks/stacks_yaml.hpp"
 
 namespace tessera {
 
@@ -37,9 +37,9 @@ std::vector<std::string> names_of(const char* const (&names)[N]) {
   return std::vector<std::string>(std::begin(names), std::end(names));
 }
 
-using frameworks_yaml::pick;
-using frameworks_yaml::read_kv_cache;
-using frameworks_yaml::text_of;
+using stacks_yaml::pick;
+using stacks_yaml::read_kv_cache;
+using stacks_yaml::text_of;
 
 // Words frameworks.yaml puts into a launch script unquoted (docs/frameworks.md "--deploy"): the
 // command's words and the flag names, each plain for sh (core/text/shell_word.hpp), so no data file
@@ -62,7 +62,7 @@ bool bool_of(const YNode& map, const std::string& path, const char* key, Diags& 
   return loader::read_bool(*n, loader::join_path(path, key), d).value_or(false);
 }
 
-void read_flag(const YNode& n, const std::string& path, FrameworkFlag& f, Diags& d) {
+void read_flag(const YNode& n, const std::string& path, ServingStackFlag& f, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
   loader::check_keys(n, path, {"flag", "yaml", "value", "literal", "when", "default", "source"}, d);
   f.where = n.where;
@@ -129,7 +129,7 @@ std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, co
   return out;
 }
 
-void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, Diags& d) {
+void read_version(const YNode& n, const std::string& path, ServingStackVersion& v, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
   loader::check_keys(n, path,
                      {"version",
@@ -198,7 +198,7 @@ void read_version(const YNode& n, const std::string& path, FrameworkVersion& v, 
     d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));
   } else if (flags) {
     for (std::size_t i = 0; i < flags->items.size(); ++i) {
-      FrameworkFlag f;
+      ServingStackFlag f;
       read_flag(flags->items[i], path + ".flags[" + std::to_string(i) + "]", f, d);
       v.flags.push_back(std::move(f));
     }
@@ -225,23 +225,23 @@ std::vector<long> version_fields(const std::string& text) {
 
 }  // namespace
 
-const FrameworkVersion& nearest_version(const FrameworkProfile& profile, const std::string& version) {
+const ServingStackVersion& nearest_version(const ServingStackProfile& profile, const std::string& version) {
   if (profile.versions.empty())
     throw Error("nearest_version: framework '" + profile.name + "' lists no version");
   const std::vector<long> want = version_fields(version);
   if (want.empty()) return profile.versions.front();  // newest first: the default
   // The listed versions just below and just above `want` (as tuples of numbers); of the two the
   // one sharing more leading fields, then the nearer in the first differing field, then the newer.
-  const FrameworkVersion* below = nullptr;
-  const FrameworkVersion* above = nullptr;
-  for (const FrameworkVersion& v : profile.versions) {
+  const ServingStackVersion* below = nullptr;
+  const ServingStackVersion* above = nullptr;
+  for (const ServingStackVersion& v : profile.versions) {
     const std::vector<long> have = version_fields(v.version);
     if (have <= want && (!below || version_fields(below->version) < have)) below = &v;
     if (have >= want && (!above || have < version_fields(above->version))) above = &v;
   }
   if (!below) return above ? *above : profile.versions.front();
   if (!above) return *below;
-  auto closeness = [&](const FrameworkVersion& v) {
+  auto closeness = [&](const ServingStackVersion& v) {
     const std::vector<long> have = version_fields(v.version);
     std::size_t k = 0;
     while (k < want.size() && k < have.size() && want[k] == have[k]) ++k;
@@ -262,13 +262,13 @@ const char* attention_dp_rule_name(AttentionDpRule r) {
   return k[static_cast<std::size_t>(r)];
 }
 
-std::string default_frameworks_path(const std::string& data_root) {
+std::string default_serving_stacks_path(const std::string& data_root) {
   return (std::filesystem::path(data_root) / "data" / "frameworks.yaml").string();
 }
 
-FrameworkCatalog load_framework_catalog(const std::string& path) {
+ServingStackCatalog load_serving_stack_catalog(const std::string& path) {
   Diags d;
-  FrameworkCatalog c;
+  ServingStackCatalog c;
   c.file = path;
   auto root = loader::read_yaml_file(path, "", d);
   if (!root) throw InputErrors(d.take());
@@ -293,7 +293,7 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
       const std::string p = "frameworks[" + std::to_string(i) + "]";
       if (!loader::expect_mapping(n, p, d)) continue;
       loader::check_keys(n, p, {"name", "title", "command", "replicas", "config_flag", "versions"}, d);
-      FrameworkProfile f;
+      ServingStackProfile f;
       f.where = n.where;
       f.name = text_of(n, p, "name", true, d);
       f.title = text_of(n, p, "title", true, d);
@@ -324,7 +324,7 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
       const YNode* vs = loader::member(n, p, "versions", true, "a list of versions, newest first", d);
       if (vs && vs->is_sequence()) {
         for (std::size_t k = 0; k < vs->items.size(); ++k) {
-          FrameworkVersion v;
+          ServingStackVersion v;
           read_version(vs->items[k], p + ".versions[" + std::to_string(k) + "]", v, d);
           for (const auto& other : f.versions)
             if (other.version == v.version)
@@ -345,18 +345,18 @@ FrameworkCatalog load_framework_catalog(const std::string& path) {
   return c;
 }
 
-std::string framework_names(const FrameworkCatalog& catalog) {
+std::string serving_stack_names(const ServingStackCatalog& catalog) {
   std::string out;
   for (const auto& f : catalog.frameworks) out += (out.empty() ? "" : ", ") + f.name;
   return out;
 }
 
-FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::string& text,
-                                  const SourceLocation& where) {
+ServingStackChoice resolve_serving_stack(const ServingStackCatalog& catalog, const std::string& text,
+                                         const SourceLocation& where) {
   const std::size_t at = text.find('@');
   const std::string name = text.substr(0, at);
   const std::string version = at == std::string::npos ? "" : text.substr(at + 1);
-  const FrameworkProfile* found = nullptr;
+  const ServingStackProfile* found = nullptr;
   std::vector<std::string> names;
   for (const auto& f : catalog.frameworks) {
     names.push_back(f.name);
@@ -365,8 +365,8 @@ FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::st
   auto fail = [&](const std::string& message) { throw InputErrors({Diagnostic{where, message}}); };
   if (!found)
     fail("framework: unknown framework '" + name + "'" + did_you_mean(name, names) + "; the frameworks of " +
-         catalog.file + " are " + framework_names(catalog));
-  FrameworkChoice c;
+         catalog.file + " are " + serving_stack_names(catalog));
+  ServingStackChoice c;
   c.set = true;
   c.where = where;
   c.catalog_file = catalog.file;

@@ -7,18 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "scenario/serving_stacks/framework_restriction.hpp"
+#include "scenario/serving_stacks/stack_restriction.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera {
 
 struct LaunchFlag {
-  const FrameworkFlag* flag = nullptr;
+  const ServingStackFlag* flag = nullptr;
   std::string value;  // "" for a switch
 };
 
 // The flags of `p` in the profile's order (command-line flags and `yaml:` entries alike).
-TESSERA_API std::vector<LaunchFlag> launch_flags(const FrameworkProfile& f, const ModelSpec& model,
+TESSERA_API std::vector<LaunchFlag> launch_flags(const ServingStackProfile& f, const ModelSpec& model,
                                                  const DeployPoint& p);
 
 // What a launch script sets, read back. Knobs no flag names stay 1 (batch and token budget 0).
@@ -31,7 +31,7 @@ struct ParsedLaunch {
 };
 // `script`: the command (lines after `#` comments, `\` continuations, single-quoted values);
 // `yaml`: the config file's `key: value` lines ("" when none).
-TESSERA_API ParsedLaunch parse_launch(const FrameworkProfile& f, const std::string& script,
+TESSERA_API ParsedLaunch parse_launch(const ServingStackProfile& f, const std::string& script,
                                       const std::string& yaml);
 
 }  // namespace tessera

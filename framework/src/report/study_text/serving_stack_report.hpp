@@ -7,12 +7,12 @@
 
 #include "analysis/serving/serve_study.hpp"
 #include "scenario/scenario.hpp"
-#include "studies/json/framework_json.hpp"  // framework_json
+#include "studies/json/serving_stack_json.hpp"  // serving_stack_json
 #include "tessera/export.hpp"
 
 namespace tessera {
 
 // "framework  vLLM 0.12.0 (...)" and one line per drop; nothing when no framework is set.
-TESSERA_API void print_framework_text(std::ostream& os, const Scenario& s, const ServeCounts* counts);
+TESSERA_API void print_serving_stack_text(std::ostream& os, const Scenario& s, const ServeCounts* counts);
 
 }  // namespace tessera

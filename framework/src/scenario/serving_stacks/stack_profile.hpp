@@ -36,7 +36,7 @@ enum class FlagCondition : std::uint8_t {
 };
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 
-struct FrameworkFlag {
+struct ServingStackFlag {
   std::string flag;             // "--tensor-parallel-size", or "" for a YAML entry
   std::string yaml;             // the key in the config file (config_flag), or ""
   std::vector<FlagTerm> value;  // the value is the product of these; empty: literal or a switch
@@ -76,7 +76,7 @@ struct KvKnobValue {
   SourceLocation where;
 };
 
-struct FrameworkKvCache {
+struct ServingStackKvCache {
   KvRule rule = KvRule::none;
   std::vector<KvKnobValue> defaults;
   std::string source;
@@ -105,7 +105,7 @@ struct EngineKv {
   bool active() const { return rule != KvRule::none; }
 };
 
-struct FrameworkVersion {
+struct ServingStackVersion {
   std::string version, released, docs;
   bool pp = true, dp = true, cp = false;
   EpRule ep = EpRule::none;
@@ -122,56 +122,56 @@ struct FrameworkVersion {
   std::int64_t max_batch = 0;
   // what its scheduler does when KV runs out (the request simulator, docs/physics.md §12.5)
   requests::Preemption preemption = requests::Preemption::recompute;
-  std::vector<FrameworkFlag> flags;
-  FrameworkKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
+  std::vector<ServingStackFlag> flags;
+  ServingStackKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;
 };
 
-struct FrameworkProfile {
+struct ServingStackProfile {
   std::string name, title, command, config_flag;
-  bool replicas_by_flag = true;            // `replicas: flag`; false: `instances`
-  std::vector<FrameworkVersion> versions;  // newest first
+  bool replicas_by_flag = true;               // `replicas: flag`; false: `instances`
+  std::vector<ServingStackVersion> versions;  // newest first
   SourceLocation where;
 };
 
 // A version's KV rule with its defaults (the scenario's `engine:` keys then apply on top).
-TESSERA_API EngineKv engine_kv_defaults(const FrameworkProfile& profile, const FrameworkVersion& v);
+TESSERA_API EngineKv engine_kv_defaults(const ServingStackProfile& profile, const ServingStackVersion& v);
 // Sets one `engine:` knob (kv_rule_knobs) of `e` to `value` (bytes, a fraction or a token count).
 TESSERA_API void apply_kv_knob(EngineKv& e, const std::string& knob, double value);
 // The listed version nearest `version` ("0.4.3+rocm614", "10.2"), by its leading numbers: of the
 // listed versions just below and just above it, the one sharing more leading fields, then the
 // nearer in the first differing field, ties to the newer (only one side: that one); the newest
 // listed when `version` does not start with a number.
-TESSERA_API const FrameworkVersion& nearest_version(const FrameworkProfile& profile,
-                                                    const std::string& version);
+TESSERA_API const ServingStackVersion& nearest_version(const ServingStackProfile& profile,
+                                                       const std::string& version);
 
-struct FrameworkCatalog {
+struct ServingStackCatalog {
   std::string file;
-  std::vector<FrameworkProfile> frameworks;
+  std::vector<ServingStackProfile> frameworks;
 };
 
 // Reads and checks a frameworks file; throws InputError with FILE:LINE:COL diagnostics.
-TESSERA_API FrameworkCatalog load_framework_catalog(const std::string& path);
+TESSERA_API ServingStackCatalog load_serving_stack_catalog(const std::string& path);
 // data_root/data/frameworks.yaml
-TESSERA_API std::string default_frameworks_path(const std::string& data_root);
+TESSERA_API std::string default_serving_stacks_path(const std::string& data_root);
 
 // A resolved `framework: NAME[@VERSION]`.
-struct FrameworkChoice {
+struct ServingStackChoice {
   bool set = false;
-  FrameworkProfile profile;  // versions holds the chosen one only
+  ServingStackProfile profile;  // versions holds the chosen one only
   std::string catalog_file;
   bool version_given = false;  // `NAME@VERSION`, else the newest listed
   SourceLocation where;
-  const FrameworkVersion& version() const { return profile.versions.front(); }
+  const ServingStackVersion& version() const { return profile.versions.front(); }
   std::string label() const { return profile.name + "@" + version().version; }  // "vllm@0.12.0"
 };
 
 // Resolves `text` ("vllm", "vllm@0.11.2") against the catalog. Unknown framework: the nearest
 // name and the list; unknown version: the listed versions. Throws InputError at `where`.
-TESSERA_API FrameworkChoice resolve_framework(const FrameworkCatalog& catalog, const std::string& text,
-                                              const SourceLocation& where);
+TESSERA_API ServingStackChoice resolve_serving_stack(const ServingStackCatalog& catalog,
+                                                     const std::string& text, const SourceLocation& where);
 
 // The names every framework accepts, "vllm, sglang, tensorrt-llm".
-TESSERA_API std::string framework_names(const FrameworkCatalog& catalog);
+TESSERA_API std::string serving_stack_names(const ServingStackCatalog& catalog);
 
 }  // namespace tessera
