@@ -80,7 +80,7 @@ set(tessera_host_sources
   src/report/text/request_timeline.cpp src/report/text/text_scatter.cpp
   src/report/text/text_table.cpp
   src/scenario/collectives_warnings.cpp src/scenario/data_roots.cpp
-  src/scenario/fields/field_access.cpp src/scenario/fields/field_reader.cpp
+  src/scenario/fields/field_access.cpp src/scenario/fields/mapping_reader.cpp src/scenario/fields/field_reader.cpp
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
   src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/machine_file.cpp

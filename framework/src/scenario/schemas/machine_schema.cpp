@@ -1,6 +1,7 @@
 // The machine file schema (docs/specification.md §2.3 "Machine file — a hierarchy").
 #include "core/checked_math.hpp"
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/fields/mapping_reader.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/schemas/collectives_schema.hpp"
@@ -88,141 +89,139 @@ void parse_efficiency(const YNode& n, const std::string& path, std::vector<RawPa
 
 }  // namespace
 
+namespace {
+
+// `flops: {bf16: 989 TFLOP/s, ...}`: a mapping keyed by number format.
+void read_flops(const YNode* fl, const std::string& fp, schema::FieldSite& site, Diags& d) {
+  if (!expect_mapping(*fl, fp, d)) return;
+  check_keys(*fl, fp, *schema_keys("machine.pe.flops"), d);
+  const schema::FieldRow& peak = row_of("machine.pe.flops.<dtype>");
+  for (const auto& e : fl->entries) {
+    const auto t = dtype_from_name(e.key);
+    if (!t) continue;  // reported by check_keys
+    site.dtype = *t;
+    if (auto v = read_field(e.value, join_path(fp, e.key), peak, d)) *peak.slot.real(site) = v->number;
+  }
+  if (fl->entries.empty())
+    d.error(fl->where, fp + ": expected at least one number format with its peak, e.g. "
+                            "{bf16: 989 TFLOP/s}, found an empty mapping");
+}
+
+// One item of `levels:`: its name first (the path shows it), then the rows of machine.levels.*,
+// the topology, torus extents and collectives.
+void read_level(const YNode& item, const std::string& lp, std::size_t i, MachineSpec& m,
+                schema::FieldSite& site, Diags& d) {
+  std::string ip = lp + "[" + std::to_string(i) + "]";
+  if (!expect_mapping(item, ip, d)) return;
+  LevelSpec l;
+  if (const YNode* nm = field_member(item, ip, row_of("machine.levels.*.name"), d)) {
+    if (auto v = read_field(*nm, ip + ".name", row_of("machine.levels.*.name"), d)) {
+      const std::string& s = v->text;
+      l.name = s;
+      ip = join_path(lp, s);
+      if (s == "pe" || s == m.pe.name)
+        d.error(nm->where, ip + ": a level cannot be named like the PE ('" + s + "')");
+      for (const auto& prev : m.levels)
+        if (prev.name == s)
+          d.error(nm->where, ip + ": duplicate level name '" + s + "'; level names must be unique");
+    }
+  }
+  site.level = &l;
+  const ChildReader children[] = {
+      {"machine.levels.*.name", [](const YNode*, const std::string&) {}, true},  // read above
+      {"machine.levels.*.topology",
+       [&](const YNode* t, const std::string& p) {
+         if (t)
+           if (auto v = read_field(*t, p, row_of("machine.levels.*.topology"), d))
+             l.topology = topology_from(v->text);
+       }},
+      {"machine.levels.*.dims", [&](const YNode*, const std::string&) { parse_torus_dims(item, ip, l, d); },
+       true},
+      {"machine.levels.*.collectives",
+       [&](const YNode* c, const std::string&) { parse_level_collectives(c, ip, i, l, d); }, true},
+  };
+  read_mapping(item, ip, "machine.levels.*", site, d, children);
+  site.level = nullptr;
+  m.levels.push_back(std::move(l));
+}
+
+void read_levels(const YNode* levels, const std::string& lp, MachineSpec& m, schema::FieldSite& site,
+                 Diags& d) {
+  if (!levels->is_sequence()) {
+    d.error(levels->where, lp + ": expected a list of levels, innermost first, found " + describe(*levels));
+  } else if (levels->items.empty()) {
+    d.error(levels->where, lp + ": expected at least one level (e.g. {name: node, fanout: 8, link_bw: "
+                                "450 GB/s, latency: 3 us, topology: switch}), found an empty list");
+  } else {
+    for (std::size_t i = 0; i < levels->items.size(); ++i) read_level(levels->items[i], lp, i, m, site, d);
+  }
+}
+
+// Per-plugin blocks: `plugins:` holds one mapping per plugin, each checked against that plugin's
+// machine schema when it runs; `efficiency:` (kept for compatibility) is the block of the latency
+// plugin whose descriptor declares that key (host/plugin_roles.hpp).
+void read_keyed_block(const YNode& n, const YNode* ef, const std::string& path,
+                      std::vector<MachineBlock>* blocks, Diags& d) {
+  MachineBlock b;
+  b.key = "efficiency";
+  b.label = "machine 'efficiency'";
+  b.where = n.find_entry("efficiency")->key_where;
+  parse_efficiency(*ef, path, &b.params, d);
+  if (blocks) blocks->push_back(std::move(b));
+}
+
+void read_plugin_blocks(const YNode* pl, const std::string& pp, std::vector<MachineBlock>* blocks, Diags& d) {
+  if (!expect_mapping(*pl, pp, d)) return;
+  for (const auto& e : pl->entries) {
+    MachineBlock b;
+    b.plugin = e.key;
+    b.label = "machine.plugins." + e.key;
+    b.where = e.key_where;
+    parse_efficiency(e.value, join_path(pp, e.key), &b.params, d);
+    if (blocks) blocks->push_back(std::move(b));
+  }
+}
+
+}  // namespace
+
+// The machine mapping, walked by the field table (scenario/fields/mapping_reader.hpp); only the
+// irregular children are code: the name (required in a machine file only), the peaks keyed by
+// number format, the list of levels, the per-plugin blocks and energy's presence.
 std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path, bool require_name,
                                          std::vector<MachineBlock>* blocks, Diags& d) {
   const std::size_t before = d.size();
-  if (!expect_mapping(n, path, d)) return std::nullopt;
-  check_keys(n, path, *schema_keys("machine"), d);
   MachineSpec m;
+  m.name = "inline machine";
   schema::FieldSite site;
   site.machine = &m;
   const schema::FieldRow& name_row = row_of("machine.name");
-  if (const YNode* name = member(n, path, "name", require_name, name_row.spec.help, d)) {
-    if (auto v = read_field(*name, join_path(path, "name"), name_row, d)) m.name = v->text;
-  } else {
-    m.name = "inline machine";
-  }
-  if (const YNode* desc = n.find("description"))
-    read_field(*desc, join_path(path, "description"), row_of("machine.description"), d);
-
-  // pe
-  const std::string pp = join_path(path, "pe");
-  if (const YNode* pe = field_member(n, path, row_of("machine.pe"), d)) {
-    if (expect_mapping(*pe, pp, d)) {
-      check_keys(*pe, pp, *schema_keys("machine.pe"), d);
-      if (const YNode* nm = pe->find("name"))
-        if (auto v = read_field(*nm, join_path(pp, "name"), row_of("machine.pe.name"), d))
-          m.pe.name = v->text;
-      const std::string fp = join_path(pp, "flops");
-      if (const YNode* fl = field_member(*pe, pp, row_of("machine.pe.flops"), d)) {
-        if (expect_mapping(*fl, fp, d)) {
-          check_keys(*fl, fp, *schema_keys("machine.pe.flops"), d);
-          const schema::FieldRow& peak = row_of("machine.pe.flops.<dtype>");
-          for (const auto& e : fl->entries) {
-            const auto t = dtype_from_name(e.key);
-            if (!t) continue;  // reported by check_keys
-            site.dtype = *t;
-            if (auto v = read_field(e.value, join_path(fp, e.key), peak, d))
-              *peak.slot.real(site) = v->number;
-          }
-          if (fl->entries.empty())
-            d.error(fl->where, fp + ": expected at least one number format with its peak, e.g. "
-                                    "{bf16: 989 TFLOP/s}, found an empty mapping");
-        }
-      }
-      const std::string hp = join_path(pp, "hbm");
-      if (const YNode* hbm = field_member(*pe, pp, row_of("machine.pe.hbm"), d)) {
-        if (expect_mapping(*hbm, hp, d)) {
-          check_keys(*hbm, hp, *schema_keys("machine.pe.hbm"), d);
-          read_slot_fields(*hbm, hp, "machine.pe.hbm", site, d);
-        }
-      }
-    }
-  }
-
-  // levels
-  const std::string lp = join_path(path, "levels");
-  if (const YNode* levels = field_member(n, path, row_of("machine.levels"), d)) {
-    if (!levels->is_sequence()) {
-      d.error(levels->where, lp + ": expected a list of levels, innermost first, found " + describe(*levels));
-    } else if (levels->items.empty()) {
-      d.error(levels->where, lp + ": expected at least one level (e.g. {name: node, fanout: 8, link_bw: "
-                                  "450 GB/s, latency: 3 us, topology: switch}), found an empty list");
-    } else {
-      const auto& keys = *schema_keys("machine.levels.*");
-      for (std::size_t i = 0; i < levels->items.size(); ++i) {
-        const YNode& item = levels->items[i];
-        std::string ip = lp + "[" + std::to_string(i) + "]";
-        if (!expect_mapping(item, ip, d)) continue;
-        LevelSpec l;
-        if (const YNode* nm = field_member(item, ip, row_of("machine.levels.*.name"), d)) {
-          if (auto v = read_field(*nm, ip + ".name", row_of("machine.levels.*.name"), d)) {
-            const std::string& s = v->text;
-            l.name = s;
-            ip = join_path(lp, s);
-            if (s == "pe" || s == m.pe.name)
-              d.error(nm->where, ip + ": a level cannot be named like the PE ('" + s + "')");
-            for (const auto& prev : m.levels)
-              if (prev.name == s)
-                d.error(nm->where, ip + ": duplicate level name '" + s + "'; level names must be unique");
-          }
-        }
-        check_keys(item, ip, keys, d);
-        site.level = &l;
-        read_slot_fields(item, ip, "machine.levels.*", site, d);
-        site.level = nullptr;
-        if (const YNode* t = item.find("topology"))
-          if (auto v = read_field(*t, ip + ".topology", row_of("machine.levels.*.topology"), d))
-            l.topology = topology_from(v->text);
-        parse_torus_dims(item, ip, l, d);
-        parse_level_collectives(item.find("collectives"), ip, i, l, d);
-        m.levels.push_back(std::move(l));
-      }
-    }
-  }
-
-  read_slot_fields(n, path, "machine", site, d);  // stage_overhead
-
-  if (const YNode* en = n.find("energy")) {
-    const std::string ep = join_path(path, "energy");
-    if (expect_mapping(*en, ep, d)) {
-      check_keys(*en, ep, *schema_keys("machine.energy"), d);
-      m.energy.present = true;
-      read_slot_fields(*en, ep, "machine.energy", site, d);
-    }
-  }
-  if (const YNode* pr = n.find("price")) {
-    const std::string pp = join_path(path, "price");
-    if (expect_mapping(*pr, pp, d)) {
-      check_keys(*pr, pp, *schema_keys("machine.price"), d);
-      read_slot_fields(*pr, pp, "machine.price", site, d);
-    }
-  }
-  // Per-plugin blocks: `plugins:` holds one mapping per plugin, each checked against that
-  // plugin's machine schema when it runs; `efficiency:` (kept for compatibility) is the block of
-  // the latency plugin whose descriptor declares that key (host/plugin_roles.hpp).
-  if (const YNode* ef = n.find("efficiency")) {
-    MachineBlock b;
-    b.key = "efficiency";
-    b.label = "machine 'efficiency'";
-    b.where = n.find_entry("efficiency")->key_where;
-    parse_efficiency(*ef, join_path(path, "efficiency"), &b.params, d);
-    if (blocks) blocks->push_back(std::move(b));
-  }
-  if (const YNode* pl = n.find("plugins")) {
-    const std::string pp = join_path(path, "plugins");
-    if (expect_mapping(*pl, pp, d)) {
-      for (const auto& e : pl->entries) {
-        MachineBlock b;
-        b.plugin = e.key;
-        b.label = "machine.plugins." + e.key;
-        b.where = e.key_where;
-        parse_efficiency(e.value, join_path(pp, e.key), &b.params, d);
-        if (blocks) blocks->push_back(std::move(b));
-      }
-    }
-  }
-
+  const auto text_into = [&](std::string& out, const char* row) {
+    return [&out, row, &d](const YNode* v, const std::string& p) {
+      if (v)
+        if (auto t = read_field(*v, p, row_of(row), d)) out = t->text;
+    };
+  };
+  std::string description;
+  const ChildReader children[] = {
+      {"machine.name",
+       [&](const YNode*, const std::string&) {
+         if (const YNode* v = member(n, path, "name", require_name, name_row.spec.help, d))
+           if (auto t = read_field(*v, join_path(path, "name"), name_row, d)) m.name = t->text;
+       },
+       true},
+      {"machine.description", text_into(description, "machine.description")},
+      {"machine.pe.name", text_into(m.pe.name, "machine.pe.name")},
+      {"machine.pe.flops", [&](const YNode* fl, const std::string& p) { read_flops(fl, p, site, d); }},
+      {"machine.levels", [&](const YNode* v, const std::string& p) { read_levels(v, p, m, site, d); }},
+      {"machine.energy",
+       [&](const YNode* v, const std::string& p) {
+         if (read_mapping(*v, p, "machine.energy", site, d)) m.energy.present = true;
+       }},
+      {"machine.efficiency",
+       [&](const YNode* v, const std::string& p) { read_keyed_block(n, v, p, blocks, d); }},
+      {"machine.plugins", [&](const YNode* v, const std::string& p) { read_plugin_blocks(v, p, blocks, d); }},
+  };
+  if (!read_mapping(n, path, "machine", site, d, children)) return std::nullopt;
   if (d.size() == before) check_machine_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
   return m;
