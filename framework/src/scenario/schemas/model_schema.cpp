@@ -3,6 +3,7 @@
 
 #include "core/checked_math.hpp"
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/fields/mapping_reader.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
 #include "tessera/limits.hpp"
@@ -164,57 +165,44 @@ void parse_dtype_block(const YNode& n, const std::string& path, DTypes& out, Dia
   parse_dtypes(n, path, out, d);
 }
 
+// The model mapping, walked by the field table (scenario/fields/mapping_reader.hpp); code reads
+// only what the table cannot say: the name (required in a model file only), the enumerations,
+// the dtype block (its hints for part names), the moe block's checks, and afterwards what follows
+// from the fields (kv_heads, head_dim), the layer kinds and the checks across fields.
 std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bool require_name, Diags& d) {
   const std::size_t before = d.size();
-  if (!expect_mapping(n, path, d)) return std::nullopt;
-  check_keys(n, path, *schema_keys("model"), d);
   ModelSpec m;
+  m.name = "inline model";
   schema::FieldSite site;
   site.model = &m;
   const schema::FieldRow& name_row = row_of("model.name");
-  if (const YNode* name = member(n, path, "name", require_name, name_row.spec.help, d)) {
-    if (auto v = read_field(*name, join_path(path, "name"), name_row, d)) m.name = v->text;
-  } else {
-    m.name = "inline model";
-  }
-  if (const YNode* desc = n.find("description"))
-    read_field(*desc, join_path(path, "description"), row_of("model.description"), d);
-  if (const YNode* hf = n.find("hf_id")) read_field(*hf, join_path(path, "hf_id"), row_of("model.hf_id"), d);
-
-  // Every integer and boolean leaf of the model's own mapping, by its row; then what follows
-  // from them (kv_heads, head_dim defaults) and the checks across fields.
+  const auto check_text = [&d](const char* row) {
+    return [row, &d](const YNode* v, const std::string& p) { read_field(*v, p, row_of(row), d); };
+  };
+  const ChildReader children[] = {
+      {"model.name",
+       [&](const YNode*, const std::string&) {
+         if (const YNode* v = member(n, path, "name", require_name, name_row.spec.help, d))
+           if (auto t = read_field(*v, join_path(path, "name"), name_row, d)) m.name = t->text;
+       },
+       true},
+      {"model.description", check_text("model.description")},
+      {"model.hf_id", check_text("model.hf_id")},
+      {"model.ffn_kind",
+       [&](const YNode* v, const std::string& p) {
+         if (auto t = read_field(*v, p, row_of("model.ffn_kind"), d))
+           m.ffn_kind = t->text == "gated" ? FfnKind::gated : FfnKind::plain;
+       }},
+      {"model.dtype", [&](const YNode* v, const std::string& p) { parse_dtypes(*v, p, m.dtype, d); }},
+      {"model.moe", [&](const YNode* v, const std::string& p) { parse_moe_block(*v, p, site, m, d); }},
+      {"model.mla",
+       [&](const YNode* v, const std::string& p) {
+         if (read_mapping(*v, p, "model.mla", site, d)) m.has_mla = true;
+       }},
+  };
+  if (!read_mapping(n, path, "model", site, d, children)) return std::nullopt;
   // A dimension read well is at least 1 (an absent or refused one stays 0).
-  read_slot_fields(n, path, "model", site, d);
   derive_model_heads(n, path, m, d);
-
-  if (const YNode* fk = n.find("ffn_kind"))
-    if (auto v = read_field(*fk, join_path(path, "ffn_kind"), row_of("model.ffn_kind"), d))
-      m.ffn_kind = v->text == "gated" ? FfnKind::gated : FfnKind::plain;
-  if (const YNode* bias = n.find("bias")) {
-    const std::string bp = join_path(path, "bias");
-    if (expect_mapping(*bias, bp, d)) {
-      check_keys(*bias, bp, *schema_keys("model.bias"), d);
-      read_slot_fields(*bias, bp, "model.bias", site, d);
-    }
-  }
-  if (const YNode* dt = n.find("dtype")) parse_dtypes(*dt, join_path(path, "dtype"), m.dtype, d);
-
-  if (const YNode* moe = n.find("moe")) parse_moe_block(*moe, join_path(path, "moe"), site, m, d);
-  if (const YNode* mla = n.find("mla")) {
-    const std::string mp = join_path(path, "mla");
-    if (expect_mapping(*mla, mp, d)) {
-      check_keys(*mla, mp, *schema_keys("model.mla"), d);
-      m.has_mla = true;
-      read_slot_fields(*mla, mp, "model.mla", site, d);
-    }
-  }
-  if (const YNode* at = n.find("attention")) {
-    const std::string ap = join_path(path, "attention");
-    if (expect_mapping(*at, ap, d)) {
-      check_keys(*at, ap, *schema_keys("model.attention"), d);
-      read_slot_fields(*at, ap, "model.attention", site, d);
-    }
-  }
   if (d.size() == before) parse_layer_types(n, path, m, d);
   if (d.size() == before) check_model_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
