@@ -84,7 +84,7 @@ set(tessera_host_sources
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
   src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/machine_file.cpp
-  src/scenario/readers/json_tree.cpp src/scenario/readers/schema_util.cpp
+  src/scenario/readers/json_tree.cpp src/scenario/readers/raw_params.cpp src/scenario/readers/schema_util.cpp
   src/scenario/readers/yaml_document.cpp src/scenario/readers/yaml_quoted_scalar.cpp
   src/scenario/readers/yaml_tree.cpp
   src/scenario/scenario_loader.cpp

@@ -407,11 +407,11 @@ ModelSpec load_model_file(const std::string& path) {
   return std::move(*m);
 }
 
-MachineSpec load_machine_file(const std::string& path) {
+MachineSpec load_machine_file(const std::string& path, std::vector<MachineBlock>* blocks) {
   Diags d;
   auto part = read_part_file(path, "machine", d);
   if (!part) throw_errors(d);
-  auto m = parse_machine(part->tree, "machine", true, nullptr, d);
+  auto m = parse_machine(part->tree, "machine", true, blocks, d);
   throw_if_any(d);
   return std::move(*m);
 }

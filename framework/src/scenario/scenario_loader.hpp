@@ -32,7 +32,9 @@ TESSERA_API Scenario load_scenario(const std::string& path, const LoadOptions& o
 TESSERA_API Scenario load_scenario_text(const std::string& text, const std::string& label,
                                         const std::string& base_dir, const LoadOptions& options);
 TESSERA_API ModelSpec load_model_file(const std::string& path);
-TESSERA_API MachineSpec load_machine_file(const std::string& path);
+// `blocks`: where the file's per-plugin blocks go (`plugins:`, `efficiency:`), as written.
+TESSERA_API MachineSpec load_machine_file(const std::string& path,
+                                          std::vector<MachineBlock>* blocks = nullptr);
 
 // Validates any Tessera YAML file by its `kind:` (model, machine or scenario).
 TESSERA_API void validate_file(const std::string& path, const LoadOptions& options);

@@ -2,6 +2,7 @@
 #include "core/checked_math.hpp"
 #include "scenario/fields/field_reader.hpp"
 #include "scenario/fields/mapping_reader.hpp"
+#include "scenario/readers/raw_params.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/scenario_loader.hpp"
 #include "scenario/schemas/collectives_schema.hpp"
@@ -59,32 +60,9 @@ void parse_torus_dims(const YNode& item, const std::string& ip, LevelSpec& l, Di
 
 void parse_efficiency(const YNode& n, const std::string& path, std::vector<RawParam>* out, Diags& d) {
   if (!expect_mapping(n, path, d)) return;
-  for (const auto& e : n.entries) {
-    RawParam p;
-    p.key = e.key;
-    p.where = e.value.where;
-    const std::string kp = join_path(path, e.key);
-    if (e.value.is_scalar()) {
-      p.text = e.value.value;
-    } else if (e.value.is_sequence()) {
-      p.is_list = true;
-      bool ok = true;
-      for (const auto& item : e.value.items) {
-        if (!item.is_scalar()) {
-          d.error(item.where, kp + ": expected a list of values, found an item that is " + describe(item));
-          ok = false;
-          continue;
-        }
-        p.items.push_back(item.value);
-        p.text += (p.text.empty() ? "" : ",") + item.value;
-      }
-      if (!ok) continue;
-    } else {
-      d.error(e.value.where, kp + ": expected a value or a list of values, found " + describe(e.value));
-      continue;
-    }
-    if (out) out->push_back(std::move(p));
-  }
+  std::vector<RawParam> params;
+  read_raw_params(n, path, "", "a value", false, params, d);
+  if (out) out->insert(out->end(), params.begin(), params.end());
 }
 
 }  // namespace

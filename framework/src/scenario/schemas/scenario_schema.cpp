@@ -5,6 +5,7 @@
 
 #include "host/plugin_defaults.hpp"
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/readers/raw_params.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
 #include "scenario/schemas/serving_schema.hpp"
@@ -54,34 +55,8 @@ std::optional<PluginChoice> plugin_choice(const YNode& n, const std::string& pat
     if (!nm) return std::nullopt;
     c.name = *nm;
     c.where = name->value.where;
-    bool ok = true;
-    for (const auto& e : n.entries) {
-      if (e.key == "name") continue;
-      RawParam p;
-      p.key = e.key;
-      p.where = e.value.where;
-      const std::string kp = join_path(path, e.key);
-      if (e.value.is_scalar() || (e.value.is_null() && !e.value.value.empty())) {
-        p.text = e.value.value;  // an explicit `null` is text here: an enum may name a choice so
-      } else if (e.value.is_sequence()) {
-        p.is_list = true;
-        for (const auto& item : e.value.items) {
-          if (!item.is_scalar()) {
-            d.error(item.where, kp + ": expected a list of values, found an item that is " + describe(item));
-            ok = false;
-            continue;
-          }
-          p.items.push_back(item.value);
-          p.text += (p.text.empty() ? "" : ",") + item.value;
-        }
-      } else {
-        d.error(e.value.where,
-                kp + ": expected a parameter value or a list of values, found " + describe(e.value));
-        ok = false;
-        continue;
-      }
-      c.params.push_back(std::move(p));
-    }
+    // An explicit `null` is text here: an enum may name a choice so.
+    const bool ok = read_raw_params(n, path, "name", "a parameter value", true, c.params, d);
     if (!ok) return std::nullopt;
     return c;
   }
