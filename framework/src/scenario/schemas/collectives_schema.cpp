@@ -2,6 +2,7 @@
 #include "scenario/schemas/collectives_schema.hpp"
 
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/fields/mapping_reader.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
 
@@ -10,7 +11,6 @@ namespace tessera::loader {
 namespace {
 
 constexpr const char* kCollectives = "machine.levels.*.collectives";
-const std::vector<std::string> kProtocols = {"ll", "ll128", "simple"};
 
 std::vector<std::string> algorithm_choices() {
   std::vector<std::string> v{"auto"};
@@ -23,24 +23,6 @@ Fabric fabric_of(const std::string& s) {
   for (int f = 0; f < kFabricCount; ++f)
     if (s == fabric_name(static_cast<Fabric>(f))) return static_cast<Fabric>(f);
   return Fabric::nvlink;
-}
-
-// {base: 6.6 us, hop: 0.6 us, bw_factor: 0.25} at canonical path `canon`: each key optional,
-// the others keep the level's (its fabric's defaults).
-void read_cost(const YNode& n, const std::string& path, const std::string& canon,
-               const schema::FieldSite& site, Diags& d) {
-  if (!expect_mapping(n, path, d)) return;
-  check_keys(n, path, *schema_keys(canon), d);
-  read_slot_fields(n, path, canon, site, d);
-}
-
-// ring: {ll: {...}, ll128: {...}, simple: {...}}
-void read_protocols(const YNode& n, const std::string& path, const std::string& canon,
-                    const schema::FieldSite& site, Diags& d) {
-  if (!expect_mapping(n, path, d)) return;
-  check_keys(n, path, *schema_keys(canon), d);
-  for (const auto& p : kProtocols)
-    if (const YNode* e = n.find(p)) read_cost(*e, join_path(path, p), join_path(canon, p), site, d);
 }
 
 std::uint32_t read_algorithms(const YNode& n, const std::string& path, Diags& d) {
@@ -83,29 +65,30 @@ void parse_level_collectives(const YNode* block, const std::string& path, std::s
   c.described = true;
   schema::FieldSite site;
   site.level = &level;
-  check_keys(*block, kp, *schema_keys(canon), d);
-  if (const YNode* a = block->find("algorithm"))
-    if (const std::uint32_t mask = read_algorithms(*a, join_path(kp, "algorithm"), d)) c.algorithms = mask;
-  if (const YNode* in = block->find("in_network")) {
-    const std::string ip = join_path(kp, "in_network");
-    if (in->is_mapping()) {
-      c.in_network = true;
-      read_cost(*in, ip, join_path(canon, "in_network"), site, d);
-    } else if (!in->is_scalar()) {
-      d.error(in->where,
-              ip + ": expected true, false or a mapping of constants {base, hop, bw_factor}, found " +
-                  describe(*in));
-    } else if (auto b = read_bool(*in, ip, d)) {
-      c.in_network = *b;
-    }
-  }
-  read_slot_fields(*block, kp, canon, site, d);  // link_efficiency
-  for (const char* protocols : {"ring", "tree"})
-    if (const YNode* r = block->find(protocols))
-      read_protocols(*r, join_path(kp, protocols), join_path(canon, protocols), site, d);
-  for (const char* single : {"one_shot", "two_shot", "direct"})
-    if (const YNode* x = block->find(single))
-      read_cost(*x, join_path(kp, single), join_path(canon, single), site, d);
+  // Walked by the field table (scenario/fields/mapping_reader.hpp): link_efficiency and every cost
+  // mapping (ring and tree per protocol, one_shot, two_shot, direct) by their rows; the fabric
+  // (read above), the algorithm list and in_network (true, false or a mapping) are code.
+  const ChildReader children[] = {
+      {"machine.levels.*.collectives.fabric", [](const YNode*, const std::string&) {}},
+      {"machine.levels.*.collectives.algorithm",
+       [&](const YNode* a, const std::string& p) {
+         if (const std::uint32_t mask = read_algorithms(*a, p, d)) c.algorithms = mask;
+       }},
+      {"machine.levels.*.collectives.in_network",
+       [&](const YNode* in, const std::string& ip) {
+         if (in->is_mapping()) {
+           c.in_network = true;
+           read_mapping(*in, ip, join_path(canon, "in_network"), site, d);
+         } else if (!in->is_scalar()) {
+           d.error(in->where,
+                   ip + ": expected true, false or a mapping of constants {base, hop, bw_factor}, found " +
+                       describe(*in));
+         } else if (auto b = read_bool(*in, ip, d)) {
+           c.in_network = *b;
+         }
+       }},
+  };
+  read_mapping(*block, kp, canon, site, d, children);
 }
 
 }  // namespace tessera::loader
