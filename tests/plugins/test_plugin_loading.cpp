@@ -234,3 +234,18 @@ TEST_CASE("plugin kinds parse from their names") {
   CHECK(parse_plugin_kind("objective") == PluginKind::objective);
   CHECK_FALSE(parse_plugin_kind("latencies").has_value());
 }
+
+TEST_CASE("the framework's own libraries are never offered as plugins") {
+  // The build's lib/ holds libtessera_sdk.so and libtessera_host.so beside the plugin folder:
+  // named like plugins (libtessera_*.so), listed by no search of that folder.
+  const std::string lib = std::string(TESSERA_BINARY_DIR) + "/lib";
+  const std::vector<std::string> files = plugin_files_in(lib);
+  for (const std::string& f : files) {
+    CHECK_FALSE(f.ends_with("/libtessera_sdk.so"));
+    CHECK_FALSE(f.ends_with("/libtessera_host.so"));
+  }
+  CHECK(is_framework_library("libtessera_sdk.so"));
+  CHECK(is_framework_library("libtessera_host.so"));
+  CHECK_FALSE(is_framework_library("libtessera_latency_calibrated.so"));
+  CHECK(plugin_files_in(TESSERA_BUILD_PLUGIN_DIR).size() >= 20);
+}

@@ -103,6 +103,10 @@ bool library_may_provide(const std::string& path, PluginKind kind, const std::st
   return name.empty() || named->name == name;
 }
 
+bool is_framework_library(std::string_view file) {
+  return file == "libtessera_sdk.so" || file == "libtessera_host.so";
+}
+
 std::vector<std::string> plugin_files_in(const std::string& folder) {
   std::vector<std::string> files;
   std::error_code ec;
@@ -113,6 +117,7 @@ std::vector<std::string> plugin_files_in(const std::string& folder) {
     if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
+    if (is_framework_library(name)) continue;  // the SDK and host libraries, never a plugin
     std::error_code fec;
     if (!fs::is_regular_file(it->path(), fec)) continue;  // follows symlinks
     files.push_back(it->path().lexically_normal().string());

@@ -2,6 +2,7 @@
 // Where plugins are looked for, and which files in a folder are plugins.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tessera/export.hpp"
@@ -32,8 +33,13 @@ struct NamedPlugin {
 };
 TESSERA_API std::optional<NamedPlugin> plugin_named_by_file(const std::string& path);
 
-// The files of `folder` named libtessera_*.so, sorted by name; none when it does not exist.
-std::vector<std::string> plugin_files_in(const std::string& folder);
+// The framework's own libraries (libtessera_sdk.so, libtessera_host.so): their names start like a
+// plugin's, but a folder's listing never offers them as plugins.
+TESSERA_API bool is_framework_library(std::string_view file);
+
+// The files of `folder` named libtessera_*.so, sorted by name, the framework's own libraries left
+// out; none when it does not exist.
+TESSERA_API std::vector<std::string> plugin_files_in(const std::string& folder);
 
 // Whether the library at `path` may provide the plugin <kind>/<name> (any name of `kind` when
 // `name` is empty), judged by its file name alone: libtessera_<kind>_<name>.so (what
