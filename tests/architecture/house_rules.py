@@ -16,8 +16,9 @@
     library's explicit source lists), and every name there is a file;
   - no plugin special to the host: no string literal in the code of framework/src names a shipped
     plugin (`latency/calibrated`, or a name that is no ordinary word of the domain: calibrated,
-    roofline, sram_tier, exhaustive, two_stage) outside host/plugin_defaults.hpp's default
-    choices; what a plugin does beside its kind it declares in its descriptor (its roles);
+    roofline, sram_tier, exhaustive, two_stage), and no code compares with any shipped plugin's
+    name (`== "static"`), outside host/plugin_defaults.hpp; what a plugin does beside its kind it
+    declares in its descriptor (its roles);
   - no tracker references: comments and docs name no issue, deliverable or session-stop
     numbers (docs cite docs). Another project's issue is cited with its name before the word:
     `nccl-tests issue #309`, `sgl-project/sglang issue #10083`.
@@ -227,12 +228,24 @@ def check_plugin_names(root, errors):
                 if kind != "objective" and name not in COMMON_WORDS:
                     names.append(name)
     pattern = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(x) for x in ids + names) + r")(?![\w-])")
+    # A shipped plugin's name compared with (`name == "static"`): the host treating that plugin
+    # specially, ordinary word or not.
+    # Objectives are left out: their names are also the metrics' (ttft, tpot) and a kind's (latency).
+    every = sorted({i.split("/")[1] for i in ids if not i.startswith("objective/")}, key=len, reverse=True)
+    compared = re.compile(r'[=!]=\s*"(' + "|".join(re.escape(x) for x in every) + r')"|"(' +
+                          "|".join(re.escape(x) for x in every) + r')"\s*[=!]=')
     for path in walk(root, "framework/src", SOURCE_EXT):
         if path == DEFAULTS_FILE or not ids:
             continue
         with open(os.path.join(root, path), encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
-                if line.lstrip().startswith("//"):
+                if line.lstrip().startswith(("//", "*", "/*")):
+                    continue
+                code = line.split("//", 1)[0]
+                m = compared.search(code)
+                if m:
+                    errors.append(f"{path}:{n}: error: compares with \"{m.group(1) or m.group(2)}\", a "
+                                  f"plugin's name: the host names plugins only in {DEFAULTS_FILE}")
                     continue
                 for text in string_literals(line):
                     m = pattern.search(text)

@@ -51,7 +51,9 @@ def build_tree(root):
           '// "calibrated" in a comment line\n'
           'const char* b = "the measured value";\n'
           'const char* c = "see latency/measured";\n'
-          'const char* d = "latency";\n')
+          'const char* d = "latency";\n'
+          'bool e(std::string n) { return n != "measured"; }\n'
+          '/* "calibrated" in a block comment */\n')
     write(root, "framework/src/host/plugin_defaults.hpp", 'inline constexpr char kLatency[] = "calibrated";\n')
 
 
@@ -72,11 +74,12 @@ EXPECTED = [
     "docs/architecture.md:6: error: \"issue 12\"",
     "tests/test_x.cpp:1: error: \"Deliver 3\"",
     "tests/test_x.cpp:1: error: \"part 2\"",
-    "framework/src/room/names.cpp:1: error: \"calibrated\" names a plugin",
+    "framework/src/room/names.cpp:1: error: compares with \"calibrated\"",
     "framework/src/room/names.cpp:4: error: \"latency/measured\" names a plugin",
+    "framework/src/room/names.cpp:6: error: compares with \"measured\"",
 ]
 # Reported nowhere: comments, ordinary words, the defaults table.
-NOT_EXPECTED = ["names.cpp:2:", "names.cpp:3:", "names.cpp:5:", "plugin_defaults.hpp:1: error"]
+NOT_EXPECTED = ["names.cpp:2:", "names.cpp:3:", "names.cpp:5:", "names.cpp:7:", "plugin_defaults.hpp:1: error"]
 
 
 def main(argv):

@@ -7,8 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "eval/session.hpp"
 #include "host/plugin_registry.hpp"
 #include "host/plugin_roles.hpp"
+#include "scenario/scenario_loader.hpp"
+#include "tessera_build_paths.hpp"
 
 namespace test_plugin_roles {
 
@@ -92,6 +95,11 @@ TEST_CASE("roles: a block given under its name and its declared key is refused")
   d.clear();
   check_block_aliases(shipped(), {block("calibrated", "")}, d);
   CHECK(d.empty());
+  // Whoever reads it (calibrated, or measured through its fallback) is refused too: a pool machine
+  // or a validate-data machine file never silently drops one of the two.
+  CHECK_THROWS_AS(machine_block_for(shipped(), both, "calibrated"), InputErrors);
+  CHECK_THROWS_AS(machine_block_for(shipped(), both, "measured"), InputErrors);
+  CHECK(machine_block_for(shipped(), both, "roofline") == nullptr);
 }
 
 TEST_CASE("roles: descriptors whose roles are wrong are named") {
@@ -135,6 +143,44 @@ TEST_CASE("roles: descriptors whose roles are wrong are named") {
   CHECK(role_problems(make_descriptor(fit)) ==
         "fit[1] 'hbm': not one of its machine parameters; fit[2] 'gemm_efficiency': the range is empty (lo "
         ">= hi)");
+}
+
+}  // namespace test_plugin_roles
+
+namespace test_plugin_roles {
+
+using namespace tessera;
+
+namespace {
+
+// The latency of configuration `config` of the shipped measured scenario with the latency model
+// `latency` (its parameters as written).
+double measured_latency(const PluginChoice& latency, const char* config) {
+  LoadOptions o;
+  Scenario sc = load_scenario(
+      std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-8b-decode-2k-h200-measured.yaml", o);
+  sc.plugins.latency = {latency};
+  const Session s(sc, shipped());
+  Evaluation e;
+  s.evaluator().evaluate(parse_config(config, s.machine()), e);
+  REQUIRE(e.feasible);
+  return e.totals.latency_s;
+}
+
+}  // namespace
+
+TEST_CASE("roles: a fallback gets the parameters both declare at this plugin's values and defaults") {
+  // measured's `framework` defaults to generic (calibrated's to modern-stack): measured without a
+  // framework falls back on calibrated's generic profile, exactly as with `framework: generic`.
+  PluginChoice bare;
+  bare.name = "measured";
+  PluginChoice generic = bare;
+  generic.params.push_back(RawParam{"framework", "generic", {}, false, {}});
+  PluginChoice modern = bare;
+  modern.params.push_back(RawParam{"framework", "modern-stack", {}, false, {}});
+  const double b = measured_latency(bare, "tp=2");
+  CHECK(b == measured_latency(generic, "tp=2"));
+  CHECK(b != measured_latency(modern, "tp=2"));
 }
 
 }  // namespace test_plugin_roles

@@ -1,5 +1,7 @@
 #include "eval/plugin_check.hpp"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "host/machine_blocks.hpp"
@@ -25,20 +27,46 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   // The machine block each latency model found reads (`plugins.<name>`, the key its descriptor
   // declares, or its fallback's; an unknown or refused model was reported at its name above, not
   // at the machine file), and no block given twice under both names.
+  const auto add = [&diags](const Diagnostic& d) {
+    for (const Diagnostic& x : diags)
+      if (x.message == d.message && x.where.line == d.where.line && x.where.file == d.where.file) return;
+    diags.push_back(d);
+  };
+  const auto check_block = [&](const std::string& name, const MachineBlock* block) {
+    try {
+      registry.machine_block(name, block ? block->params : std::vector<RawParam>{},
+                             block ? block->label : "machine.plugins." + name, s.machine_file);
+    } catch (const InputErrors& e) {
+      for (const auto& d : e.diagnostics()) add(d);
+    } catch (const InputError& e) {
+      add(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
+    }
+  };
+  check_block_aliases(registry, s.machine_blocks, diags);
+  std::vector<const MachineBlock*> read;
   for (const auto& c : s.plugins.latency) {
     if (!registry.find(PluginKind::latency, c.name) || registry.refusal(PluginKind::latency, c.name))
       continue;
-    const MachineBlock* block = machine_block_for(registry, s.machine_blocks, c.name);
     try {
-      registry.machine_block(c.name, block ? block->params : std::vector<RawParam>{},
-                             block ? block->label : "machine.plugins." + c.name, s.machine_file);
+      const MachineBlock* block = machine_block_for(registry, s.machine_blocks, c.name);
+      read.push_back(block);
+      check_block(c.name, block);
     } catch (const InputErrors& e) {
-      for (const auto& d : e.diagnostics()) diags.push_back(d);
-    } catch (const InputError& e) {
-      diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
+      for (const auto& d : e.diagnostics()) add(d);  // a block given twice (reported above)
     }
   }
-  check_block_aliases(registry, s.machine_blocks, diags);
+  // A block under a top-level key that no latency model of the scenario reads (`efficiency:` on a
+  // roofline scenario) is still checked, against the installed plugin that declares the key.
+  for (const MachineBlock& b : s.machine_blocks) {
+    if (b.key.empty() || std::find(read.begin(), read.end(), &b) != read.end()) continue;
+    for (const std::string& name : registry.names(PluginKind::latency)) {
+      const LoadedPlugin* p = registry.find(PluginKind::latency, name);
+      if (p && p->descriptor->machine_block_key && b.key == p->descriptor->machine_block_key) {
+        check_block(name, &b);
+        break;
+      }
+    }
+  }
   // Plugin-typed axes of sweep.hardware (machine blocks, scenario plugins' parameters).
   Sweep sweep = s.sweep;
   resolve_plugin_axes(sweep, s.plugins, registry, diags);

@@ -5,6 +5,7 @@
 
 #include "eval/host_step_timer.hpp"
 #include "host/guarded_plugins.hpp"
+#include "host/plugin_defaults.hpp"
 
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
@@ -205,7 +206,8 @@ std::string serving_reason(const Session& session, const ServingEvaluation& e) {
       if (rule.active()) {
         const EngineKvCapacity cap = engine_kv_capacity(session.evaluator(), rule, e.config, e.step.layout,
                                                         e.point.token_budget, e.point.batch);
-        const bool staggered = session.scenario().plugins.serving.name != "static";
+        const bool staggered =
+            session.scenario().plugins.serving.name != plugin_defaults::kStaticBatchServing;
         return "KV of " + std::to_string(e.point.batch) + " x (" + std::to_string(w.input) + " + " +
                std::to_string(w.output) + ") tokens at " + (staggered ? "its worst moment (" : "once (") +
                std::to_string(engine_worst_tokens(e.point.batch, w.input, w.output, cap.block, staggered)) +

@@ -153,4 +153,6 @@ std::unique_ptr<Session> Session::on_machine(const PoolMachine& pool) const {
   return std::make_unique<Session>(s, registry_, latency_index_);
 }
 
+std::string Session::machine_block_owner() const { return machine_schema_owner(registry_, latency_name_); }
+
 }  // namespace tessera

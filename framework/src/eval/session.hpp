@@ -29,6 +29,9 @@ class TESSERA_API Session {
   const Workload& workload() const { return evaluator_->workload(); }
   const Evaluator& evaluator() const { return *evaluator_; }
   const std::string& latency_name() const { return latency_name_; }
+  // The plugin whose machine block this session's latency model reads (its own, or its fallback's:
+  // host/plugin_roles.hpp): a machine.plugins.<plugin>.<param> hardware axis sets that block.
+  std::string machine_block_owner() const;
   // "uncalibrated: no measurements for this family ..." when the latency plugin reads a machine
   // block (latency/calibrated's `efficiency:`) and the machine has none, so that its documented
   // a-priori defaults apply; "" otherwise. explain prints it and its JSON carries `calibration`.

@@ -33,10 +33,16 @@ inline constexpr char kServingObjectivesText[] = "[tokens_per_s_per_pe, tokens_p
 // picks another (`static` for the static-batch benchmarks, `none` for no serving rows).
 inline constexpr char kValidationServing[] = "aggregated";
 
+// The serving model whose batch starts together (a static batch, no staggered arrivals): the
+// serving reports and the evaluator say so instead of staggering its sequences.
+inline constexpr char kStaticBatchServing[] = "static";
+
 // Objectives with a special role.
 inline constexpr char kLatencyObjective[] = "latency";            // ranks when no objective is chosen
 inline constexpr char kCostObjective[] = "cost";                  // `explore`'s second axis
 inline constexpr char kCostPerMtokObjective[] = "cost_per_mtok";  // `serve`: cost per million tokens
+inline constexpr char kPesObjective[] = "pes";                    // a PE count: rows grouped by dp
+inline constexpr char kEfficiencyObjective[] = "efficiency";      // printed with its compute/bw parts
 // Objectives whose values are also fields of every configuration record (latency_s, pes,
 // efficiency): the text report prints them once, not again as an objective line.
 inline constexpr std::array<const char*, 3> kRecordObjectives = {"latency", "pes", "efficiency"};

@@ -136,12 +136,29 @@ struct PluginRegistry::Impl {
     if (!f || self.refusal(PluginKind::latency, name))
       throw PluginError(describe_plugin(p) + " failed to create: it falls back on latency/" + name +
                         ", which is not installed or was refused");
+    // Each parameter both declare, as this plugin has it: as written, else at this plugin's
+    // default (measured's `framework: generic` is not calibrated's default).
     PluginChoice fc;
     fc.name = name;
     fc.where = choice.where;
-    for (const RawParam& r : choice.params)
-      for (std::uint32_t i = 0; i < f->descriptor->param_count; ++i)
-        if (r.key == f->descriptor->params[i].name) fc.params.push_back(r);
+    const PluginDescriptor& own = *p.descriptor;
+    for (std::uint32_t i = 0; i < f->descriptor->param_count; ++i) {
+      const std::string key = f->descriptor->params[i].name;
+      const auto given = std::find_if(choice.params.begin(), choice.params.end(),
+                                      [&](const RawParam& r) { return r.key == key; });
+      if (given != choice.params.end()) {
+        fc.params.push_back(*given);
+        continue;
+      }
+      for (std::uint32_t j = 0; j < own.param_count; ++j)
+        if (key == own.params[j].name && own.params[j].default_value && *own.params[j].default_value) {
+          RawParam r;
+          r.key = key;
+          r.text = own.params[j].default_value;
+          r.where = choice.where;
+          fc.params.push_back(r);
+        }
+    }
     std::vector<PluginParamValue> fset;
     for (const PluginParamValue& v : set)
       if (v.kind == PluginKind::latency && v.plugin == choice.name) {

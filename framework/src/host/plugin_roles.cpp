@@ -76,11 +76,17 @@ const MachineBlock* machine_block_for(const PluginRegistry& registry, const std:
                                       const std::string& name) {
   std::string plugin = name;
   for (int depth = 0; depth <= kMaxFallbackDepth && !plugin.empty(); ++depth) {
-    if (const MachineBlock* own = find_machine_block(blocks, plugin)) return own;
+    const MachineBlock* own = find_machine_block(blocks, plugin);
     const PluginDescriptor* d = latency_descriptor(registry, plugin);
+    const MachineBlock* keyed =
+        d && d->machine_block_key ? find_keyed_block(blocks, d->machine_block_key) : nullptr;
+    if (own && keyed)
+      throw InputErrors({Diagnostic{own->where, own->label + ": latency/" + plugin +
+                                                    "'s block is given twice (here and as `" +
+                                                    d->machine_block_key + ":`); keep one"}});
+    if (own) return own;
+    if (keyed) return keyed;
     if (!d) return nullptr;
-    if (d->machine_block_key)
-      if (const MachineBlock* keyed = find_keyed_block(blocks, d->machine_block_key)) return keyed;
     plugin = d->fallback ? d->fallback : "";
   }
   return nullptr;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/text/nearest_name.hpp"
+#include "host/plugin_defaults.hpp"
 #include "scenario/loader_errors.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/serving_stacks/stack_profile.hpp"
@@ -115,7 +116,7 @@ void choose_serving_stack(const YNode& n, const YNode* engine, const std::vector
     throw_errors(d);
   }
   resolve_engine_kv(engine, s);
-  if (s.workload.mode != Mode::serve || s.plugins.serving.name != "aggregated") return;
+  if (s.workload.mode != Mode::serve || s.plugins.serving.name != plugin_defaults::kServing) return;
   const std::string& mixing = s.framework.version().mixing;
   for (const RawParam& p : s.plugins.serving.params)
     if (p.key == "mixing") {

@@ -2,6 +2,7 @@
 
 #include "eval/engine_kv.hpp"
 #include "eval/session.hpp"
+#include "host/plugin_defaults.hpp"
 
 namespace tessera {
 
@@ -28,7 +29,7 @@ EngineKvNote engine_kv_note(const Session& session, const ServeRecord& b) {
   if (!scratch.layout.valid) return note;
   note.cap = engine_kv_capacity(ev, rule, b.config, scratch.layout, b.point.token_budget, b.point.batch);
   const Workload& w = session.workload();
-  const bool staggered = session.scenario().plugins.serving.name != "static";
+  const bool staggered = session.scenario().plugins.serving.name != plugin_defaults::kStaticBatchServing;
   note.shown = true;
   note.capacity = describe_engine_kv(rule, note.cap);
   note.kv_max_batch = engine_admitted_batch(ev, rule, b.config, scratch.layout, b.point.token_budget, w.input,

@@ -17,11 +17,17 @@ struct Predictor::Impl {
   mutable std::map<std::string, std::shared_ptr<const LatencyModel>> shipped;
 
   PluginChoice choice(const std::string& latency, const FitRow& r) const {
+    bool takes_version = false;
+    if (const LoadedPlugin* p = registry->find(PluginKind::latency, latency))
+      for (std::uint32_t i = 0; i < p->descriptor->param_count; ++i)
+        takes_version = takes_version || std::string(p->descriptor->params[i].name) == "framework_version";
     PluginChoice c;
     c.name = latency;
     const SourceLocation at{r.file, 0, 0};
     if (!r.framework.empty()) c.params.push_back(RawParam{"framework", r.framework, {}, false, at});
-    if (!r.version.empty()) c.params.push_back(RawParam{"framework_version", r.version, {}, false, at});
+    // The version only to a model that takes one (latency/measured does not).
+    if (!r.version.empty() && takes_version)
+      c.params.push_back(RawParam{"framework_version", r.version, {}, false, at});
     return c;
   }
 };

@@ -27,7 +27,7 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
   executor.execute(
       outcomes.size(),
       [&](std::size_t i, const UnitSlot& slot) {
-        const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
+        const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.machine_block_owner());
         ExplorePoint p;
         p.values = hp.values;
         const auto s = session.with_point(hp.machine, hp.plugin_params);

@@ -43,7 +43,7 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
         ServeStudyOptions so;
         so.threads = slot.threads;
         so.top = 1;
-        const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.latency_name());
+        const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.machine_block_owner());
         const auto base = session.with_point(hp.machine, hp.plugin_params);
         std::unique_ptr<Session> own_prefill, own_decode;
         if (sv.prefill_machine.given)

@@ -137,7 +137,9 @@ std::string block_param(const std::string& path) {
 }
 
 Dimension block_dimension(const Session& session, const std::string& param) {
-  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.latency_name());
+  // The schema the block is read with: the model's own, or its fallback's (host/plugin_roles.hpp).
+  const LoadedPlugin* p = session.registry().find(
+      PluginKind::latency, machine_schema_owner(session.registry(), session.latency_name()));
   for (std::uint32_t i = 0; p && i < p->descriptor->machine_param_count; ++i)
     if (param == p->descriptor->machine_params[i].name) return p->descriptor->machine_params[i].dimension;
   return Dimension::none;

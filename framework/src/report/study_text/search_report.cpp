@@ -177,7 +177,7 @@ void print_search_text(std::ostream& os, const StudyDescription& study, const Se
     const int drop_rank[11] = {0, 0, 0, 0, 0, 0, 2, 2, 3, 3, 4};
     for (std::size_t i = 6; i <= 10; ++i) t.set_fit(i, {drop_rank[i], "", true, false});
     for (std::size_t i = 0; i < objs.size(); ++i)
-      if (objs[i].name == "efficiency")
+      if (objs[i].name == plugin_defaults::kEfficiencyObjective)
         t.set_fit(11 + i, {0, objs[i].direction == Direction::maximize ? "eff ↑" : "eff ↓", false, false});
     t.set_fit(head.size() - 1, {5, "", false, false});
     // Rows that differ only in dp are one row naming the ranges of dp and of the PE count.

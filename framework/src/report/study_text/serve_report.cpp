@@ -67,7 +67,7 @@ void print_engine_kv(std::ostream& os, const StudyDescription& study, const Engi
                      const ServeRecord& b, const char* pad) {
   if (!note.shown) return;
   os << pad << wrap_words(note.capacity, 100, std::string(pad) + "  ") << '\n';
-  const bool staggered = study.scenario.plugins.serving.name != "static";
+  const bool staggered = study.scenario.plugins.serving.name != plugin_defaults::kStaticBatchServing;
   const std::int64_t kv = note.kv_max_batch;
   const std::int64_t budget = b.metrics.max_batch;  // 0: the token budget sets none
   const char* binds = "max sequences";

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "eval/engine_kv.hpp"
+#include "host/plugin_defaults.hpp"
 #include "studies/documents/search_document.hpp"  // objective_key
 #include "studies/json/band_json.hpp"
 #include "studies/json/config_json.hpp"
@@ -28,7 +29,8 @@ std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
     k.add(r.point.token_budget);
     k.add(r.score);
     for (std::size_t i = 0; i < res.axes.size() && i < r.axis_values.size(); ++i)
-      if (!(res.axes[i].name == "pes" || res.axes[i].unit == "PE")) k.add(r.axis_values[i]);
+      if (!(res.axes[i].name == plugin_defaults::kPesObjective || res.axes[i].unit == "PE"))
+        k.add(r.axis_values[i]);
     for (std::size_t i = 0; i < res.objectives.size(); ++i)
       if (!is_pe_count_objective(infos[i])) k.add(r.objectives[i]);
     keys.push_back(std::move(k));

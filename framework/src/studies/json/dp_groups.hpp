@@ -12,13 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "host/plugin_defaults.hpp"
 #include "studies/objective_info.hpp"
 #include "tessera/parallel_config.hpp"
 
 namespace tessera {
 
 // Is objective `o` the PE count (it grows with dp: left out of the comparison)?
-inline bool is_pe_count_objective(const ObjectiveInfo& o) { return o.unit == "PE" || o.name == "pes"; }
+inline bool is_pe_count_objective(const ObjectiveInfo& o) {
+  return o.unit == "PE" || o.name == plugin_defaults::kPesObjective;
+}
 
 // What must agree within a group: the knobs but dp, then whatever the caller adds (the serving
 // point, the objective values but the PE count's), compared bit for bit.
