@@ -1,5 +1,6 @@
 #include "report/study_text/serve_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -127,7 +128,9 @@ void print_point(std::ostream& os, const StudyDescription& study, const ServeRec
   bool any_other = false;
   for (std::size_t i = 0; i < study.objectives.size(); ++i) {
     const std::string& n = study.objectives[i].name;
-    if (static_cast<int>(i) == cost || n == "tokens_per_s_per_pe" || n == "tokens_per_s_per_user") continue;
+    // The default serving objectives are printed in the lines above.
+    const auto& shown = plugin_defaults::kServingObjectives;
+    if (static_cast<int>(i) == cost || std::find(shown.begin(), shown.end(), n) != shown.end()) continue;
     os << (any_other ? ", " : pad) << n << ' ' << human_objective(study.objectives[i], b.objectives[i]);
     any_other = true;
   }
