@@ -170,21 +170,34 @@ def check_rooms(root, errors):
         errors.append(f"docs/architecture.md: error: the line for {rel}/ names no folder of sources")
 
 
+# (listing, its folder, the folders whose .cpp files it lists, the lists to add a file to)
+SOURCE_LISTS = (
+    ("framework/sources.cmake", "framework", ("src", "app"),
+     "its room's line of tessera_sdk_sources, tessera_host_sources or tessera_app_sources"),
+    ("python/CMakeLists.txt", "python", ("src",), "tessera_py_sources"),
+)
+
+
 def check_sources(root, errors):
-    listing = os.path.join(root, "framework/sources.cmake")
-    with open(listing, encoding="utf-8") as f:
-        named = re.findall(r"\bsrc/[\w/.-]+\.cpp\b", re.sub(r"#.*", "", f.read()))
-    files = {os.path.relpath(p, "framework") for p in walk(root, "framework/src", (".cpp",))}
-    seen = set()
-    for name in named:
-        if name in seen:
-            errors.append(f"framework/sources.cmake: error: {name} is listed twice")
-        seen.add(name)
-        if name not in files:
-            errors.append(f"framework/sources.cmake: error: {name}: no such file")
-    for name in sorted(files - seen):
-        errors.append(f"framework/sources.cmake: error: framework/{name} is not listed (add it to "
-                      "its room's line of tessera_sdk_sources or tessera_host_sources)")
+    for listing, base, folders, where in SOURCE_LISTS:
+        if not os.path.exists(os.path.join(root, listing)):
+            continue
+        with open(os.path.join(root, listing), encoding="utf-8") as f:
+            text = re.sub(r"#.*", "", f.read())
+        pattern = r"\b(?:" + "|".join(folders) + r")/[\w/.-]+\.cpp\b"
+        lists = re.findall(r"set\(\w+_sources\b(.*?)\)", text, re.S)  # the lists, not other mentions
+        named = [n for block in lists for n in re.findall(pattern, block)]
+        files = {os.path.relpath(p, base) for d in folders
+                 for p in walk(root, f"{base}/{d}", (".cpp",))}
+        seen = set()
+        for name in named:
+            if name in seen:
+                errors.append(f"{listing}: error: {name} is listed twice")
+            seen.add(name)
+            if name not in files:
+                errors.append(f"{listing}: error: {name}: no such file")
+        for name in sorted(files - seen):
+            errors.append(f"{listing}: error: {base}/{name} is not listed (add it to {where})")
 
 
 # Shipped plugin names that are also ordinary words of the domain (a metric, "measured" values,
