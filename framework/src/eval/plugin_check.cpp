@@ -27,19 +27,14 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   // The machine block each latency model found reads (`plugins.<name>`, the key its descriptor
   // declares, or its fallback's; an unknown or refused model was reported at its name above, not
   // at the machine file), and no block given twice under both names.
-  const auto add = [&diags](const Diagnostic& d) {
-    for (const Diagnostic& x : diags)
-      if (x.message == d.message && x.where.line == d.where.line && x.where.file == d.where.file) return;
-    diags.push_back(d);
-  };
   const auto check_block = [&](const std::string& name, const MachineBlock* block) {
     try {
       registry.machine_block(name, block ? block->params : std::vector<RawParam>{},
                              block ? block->label : "machine.plugins." + name, s.machine_file);
     } catch (const InputErrors& e) {
-      for (const auto& d : e.diagnostics()) add(d);
+      for (const auto& d : e.diagnostics()) diags.push_back(d);
     } catch (const InputError& e) {
-      add(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
+      diags.push_back(Diagnostic{SourceLocation{s.machine_file, 0, 0}, e.what()});
     }
   };
   check_block_aliases(registry, s.machine_blocks, diags);
@@ -51,8 +46,8 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
       const MachineBlock* block = machine_block_for(registry, s.machine_blocks, c.name);
       read.push_back(block);
       check_block(c.name, block);
-    } catch (const InputErrors& e) {
-      for (const auto& d : e.diagnostics()) add(d);  // a block given twice (reported above)
+    } catch (const InputErrors&) {
+      // A block given under its name and its key: check_block_aliases above reported it.
     }
   }
   // A block under a top-level key that no latency model of the scenario reads (`efficiency:` on a

@@ -71,7 +71,7 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   // or its fallback's: host/plugin_roles.hpp); the blocks of plugins that do not run here are not
   // read.
   const MachineBlock* block = machine_block_for(registry_, scenario_.machine_blocks, lat.name);
-  const LoadedPlugin* schema = registry_.find(PluginKind::latency, machine_schema_owner(registry_, lat.name));
+  const LoadedPlugin* schema = registry_.find(PluginKind::latency, machine_block_owner());
   if (!block && schema && schema->descriptor->machine_param_count > 0)
     calibration_note_ = "uncalibrated: no measurements for this family (" + scenario_.machine.name +
                         " has no `" + machine_block_spelling(registry_, lat.name) +

@@ -40,6 +40,12 @@ void fit_problems(const PluginDescriptor& d, std::vector<std::string>& problems)
   }
 }
 
+// `plugin`'s block given both as `plugins.<plugin>` (`own`) and under the key it declares.
+Diagnostic given_twice(const MachineBlock& own, const std::string& plugin, const char* key) {
+  return {own.where, own.label + ": latency/" + plugin + "'s block is given twice (here and as `" + key +
+                         ":`); keep one"};
+}
+
 const PluginDescriptor* latency_descriptor(const PluginRegistry& registry, const std::string& name) {
   const LoadedPlugin* p = registry.find(PluginKind::latency, name);
   return p ? p->descriptor : nullptr;
@@ -80,10 +86,7 @@ const MachineBlock* machine_block_for(const PluginRegistry& registry, const std:
     const PluginDescriptor* d = latency_descriptor(registry, plugin);
     const MachineBlock* keyed =
         d && d->machine_block_key ? find_keyed_block(blocks, d->machine_block_key) : nullptr;
-    if (own && keyed)
-      throw InputErrors({Diagnostic{own->where, own->label + ": latency/" + plugin +
-                                                    "'s block is given twice (here and as `" +
-                                                    d->machine_block_key + ":`); keep one"}});
+    if (own && keyed) throw InputErrors({given_twice(*own, plugin, d->machine_block_key)});
     if (own) return own;
     if (keyed) return keyed;
     if (!d) return nullptr;
@@ -121,9 +124,7 @@ void check_block_aliases(const PluginRegistry& registry, const std::vector<Machi
     if (!b.key.empty()) continue;
     const PluginDescriptor* d = latency_descriptor(registry, b.plugin);
     if (!d || !d->machine_block_key || !find_keyed_block(blocks, d->machine_block_key)) continue;
-    diagnostics.push_back({b.where, b.label + ": latency/" + b.plugin +
-                                        "'s block is given twice (here and as `" + d->machine_block_key +
-                                        ":`); keep one"});
+    diagnostics.push_back(given_twice(b, b.plugin, d->machine_block_key));
   }
 }
 

@@ -24,7 +24,8 @@ inline constexpr std::string_view kMachineBlockKeys[] = {"efficiency"};
 // machine file does not have, fit entries that name no declared parameter or an empty range.
 TESSERA_API std::string role_problems(const PluginDescriptor& d);
 
-// Fallbacks are followed at most this deep (a chain longer, or a cycle, is refused by name).
+// Fallbacks are followed at most this deep: creating a plugin whose chain is longer (or a cycle)
+// fails naming it; a plugin falling back on itself is refused at load.
 inline constexpr int kMaxFallbackDepth = 4;
 
 // The latency plugin `name` falls back on (its descriptor's fallback), or "" when none.

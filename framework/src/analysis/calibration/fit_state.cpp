@@ -5,6 +5,7 @@
 
 #include "core/cancellation.hpp"
 #include "host/plugin_defaults.hpp"
+#include "scenario/sweeps/plugin_axes.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::calibration {
@@ -17,10 +18,8 @@ struct Predictor::Impl {
   mutable std::map<std::string, std::shared_ptr<const LatencyModel>> shipped;
 
   PluginChoice choice(const std::string& latency, const FitRow& r) const {
-    bool takes_version = false;
-    if (const LoadedPlugin* p = registry->find(PluginKind::latency, latency))
-      for (std::uint32_t i = 0; i < p->descriptor->param_count; ++i)
-        takes_version = takes_version || std::string(p->descriptor->params[i].name) == "framework_version";
+    const bool takes_version =
+        plugin_param_spec(*registry, PluginKind::latency, latency, "framework_version");
     PluginChoice c;
     c.name = latency;
     const SourceLocation at{r.file, 0, 0};

@@ -103,8 +103,7 @@ std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& s
   // constants, not hardware).
   const MachineBlock* b =
       machine_block_for(session.registry(), session.scenario().machine_blocks, session.latency_name());
-  const LoadedPlugin* p = session.registry().find(
-      PluginKind::latency, machine_schema_owner(session.registry(), session.latency_name()));
+  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.machine_block_owner());
   if (b && p && b->label.rfind("machine.plugins.", 0) == 0) {
     const PluginDescriptor& d = *p->descriptor;
     for (std::uint32_t i = 0; i < d.machine_param_count; ++i) {
@@ -138,8 +137,7 @@ std::string block_param(const std::string& path) {
 
 Dimension block_dimension(const Session& session, const std::string& param) {
   // The schema the block is read with: the model's own, or its fallback's (host/plugin_roles.hpp).
-  const LoadedPlugin* p = session.registry().find(
-      PluginKind::latency, machine_schema_owner(session.registry(), session.latency_name()));
+  const LoadedPlugin* p = session.registry().find(PluginKind::latency, session.machine_block_owner());
   for (std::uint32_t i = 0; p && i < p->descriptor->machine_param_count; ++i)
     if (param == p->descriptor->machine_params[i].name) return p->descriptor->machine_params[i].dimension;
   return Dimension::none;

@@ -171,20 +171,25 @@ const YNode* field_member(const YNode& map, const std::string& path, const schem
                 field_expectation(row), d);
 }
 
+bool has_slot(const schema::FieldRow& row) { return row.slot.real || row.slot.integer || row.slot.boolean; }
+
+void read_slot(const YNode& n, const std::string& path, const schema::FieldRow& row,
+               const schema::FieldSite& site, Diags& d) {
+  const auto v = read_field(n, path, row, d);
+  if (!v) return;
+  if (row.slot.real) *row.slot.real(site) = v->number;
+  if (row.slot.integer) *row.slot.integer(site) = v->integer;
+  if (row.slot.boolean) *row.slot.boolean(site) = v->boolean;
+}
+
 bool read_slot_fields(const YNode& map, const std::string& path, std::string_view canonical,
                       const schema::FieldSite& site, Diags& d) {
   const std::size_t before = d.size();
   for (const schema::FieldRow* r : schema::child_rows(canonical)) {
-    const schema::FieldSlot& slot = r->slot;
-    if (!slot.real && !slot.integer && !slot.boolean) continue;
+    if (!has_slot(*r)) continue;
     if (schema::field_key(*r) == "<dtype>") continue;  // a mapping of formats: read by its schema
-    const YNode* n = field_member(map, path, *r, d);
-    if (!n) continue;
-    const auto v = read_field(*n, join_path(path, std::string(schema::field_key(*r))), *r, d);
-    if (!v) continue;
-    if (slot.real) *slot.real(site) = v->number;
-    if (slot.integer) *slot.integer(site) = v->integer;
-    if (slot.boolean) *slot.boolean(site) = v->boolean;
+    if (const YNode* n = field_member(map, path, *r, d))
+      read_slot(*n, join_path(path, std::string(schema::field_key(*r))), *r, site, d);
   }
   return d.size() == before;
 }

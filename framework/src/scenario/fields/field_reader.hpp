@@ -34,6 +34,12 @@ const YNode* field_member(const YNode& map, const std::string& path, const schem
 // "HBM capacity per PE: a byte size ...".
 std::string field_expectation(const schema::FieldRow& row);
 
+// Whether `row` lands in a typed struct (a real, integer or boolean slot).
+bool has_slot(const schema::FieldRow& row);
+// Reads scalar `n` (shown at `path`) by `row` into its slot in `site`; a diagnostic on a problem.
+void read_slot(const YNode& n, const std::string& path, const schema::FieldRow& row,
+               const schema::FieldSite& site, Diags& d);
+
 // Reads every row with a slot directly under the mapping `canonical` from `map` (shown at
 // `path`) into `site`, in table order: required ones reported when missing, each value typed
 // and ranged by its row. Returns false when a diagnostic was added.

@@ -15,17 +15,6 @@ const ChildReader* reader_of(std::span<const ChildReader> children, std::string_
   return nullptr;
 }
 
-bool has_slot(const schema::FieldRow& r) { return r.slot.real || r.slot.integer || r.slot.boolean; }
-
-void read_slot(const YNode& v, const std::string& path, const schema::FieldRow& r,
-               const schema::FieldSite& site, Diags& d) {
-  const auto value = read_field(v, path, r, d);
-  if (!value) return;
-  if (r.slot.real) *r.slot.real(site) = value->number;
-  if (r.slot.integer) *r.slot.integer(site) = value->integer;
-  if (r.slot.boolean) *r.slot.boolean(site) = value->boolean;
-}
-
 }  // namespace
 
 bool read_mapping(const YNode& n, const std::string& path, std::string_view canonical,
