@@ -144,11 +144,30 @@ TEST_CASE("error bands: bound models print bound (no band)", "[bands]") {
     CHECK(j["status"] == "bound");
     CHECK(j.size() == 2);
   }
-  // A row under a bound model's name is never its band: the descriptor's role decides, not the table.
+  // A row under a bound model's name is never its band: the descriptor's role decides, and the
+  // table is refused at the row against the installed plugins.
   const BandTable with_row = parse_band_table(
       std::string("# c\n") + kHeader + "overlap,H100/H200,*,leave-one-source-out,5,2,-0.1,0,0.1\n", "x.csv");
   REQUIRE(with_row.rows.size() == 1);
   CHECK(find_band(with_row, model("overlap"), "H100/H200", "*").status == Band::Status::bound);
+  model("calibrated");  // loaded, as a run loads the plugins it names
+  model("measured");
+  try {
+    check_band_models(with_row, registry());
+    FAIL("a row of a bound model was accepted");
+  } catch (const InputErrors& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].format() ==
+          "x.csv:3:1: error: latency_model: expected calibrated or measured, found 'overlap' (overlap is a "
+          "bound: its predictions carry no band)");
+  }
+  // A model no loaded plugin has (an out-of-tree one) keeps its rows; the shipped table passes.
+  CHECK_NOTHROW(check_band_models(
+      parse_band_table(
+          std::string("# c\n") + kHeader + "my_model,H100/H200,*,leave-one-source-out,5,2,-0.1,0,0.1\n",
+          "x.csv"),
+      registry()));
+  CHECK_NOTHROW(check_band_models(shipped_band_table(), registry()));
   const nlohmann::json u =
       band_json(find_band(table(), model("calibrated"), "", ""), BandQuantity::throughput, 5);
   CHECK(u["status"] == "uncalibrated");

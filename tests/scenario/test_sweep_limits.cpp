@@ -77,7 +77,7 @@ TEST_CASE("list.values - grid.points - hardware.points - report.top", "[scenario
   e = errors_of({"report.top=100001"});
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
-        "report.top: 100001 rows (given with --set) exceeds the limit report.top (100000); raise it with "
+        "report.top: 100001 (given with --set) exceeds the limit report.top (100000); raise it with "
         "--limit report.top=N");
   CHECK(errors_of({"report.top=100000"}).empty());
 }

@@ -1,6 +1,7 @@
 // Reading the band table and choosing a prediction's band (analysis/calibration/error_bands.hpp).
 #include "analysis/calibration/error_bands.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <system_error>
+#include <utility>
 
 #include "core/text/csv.hpp"
 #include "core/text/input_file.hpp"
@@ -56,6 +58,34 @@ BandModel band_model(const PluginRegistry& registry, const std::string& name) {
   m.error_band = has_role(registry, name, kRoleErrorBand);
   m.fallback = fallback_of(registry, name);
   return m;
+}
+
+void check_band_models(const BandTable& table, const PluginRegistry& registry) {
+  // The latency plugins loaded so far, by name: checking loads nothing (a run loads the plugins
+  // it names, and a broken library elsewhere on the path must not stop it).
+  std::vector<std::pair<std::string, bool>> loaded;  // name, takes a band
+  for (const LoadedPlugin& p : registry.loaded())
+    if (p.descriptor && p.descriptor->kind == PluginKind::latency)
+      loaded.emplace_back(p.descriptor->name, has_role(registry, p.descriptor->name, kRoleErrorBand));
+  std::sort(loaded.begin(), loaded.end());
+  std::vector<std::string> banded;
+  for (const auto& [name, band] : loaded)
+    if (band) banded.push_back(name);
+  std::vector<Diagnostic> problems;
+  for (const BandRow& r : table.rows) {
+    const auto it =
+        std::find_if(loaded.begin(), loaded.end(), [&](const auto& l) { return l.first == r.latency_model; });
+    if (it == loaded.end() || it->second) continue;
+    std::string names;
+    for (std::size_t i = 0; i < banded.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == banded.size() ? " or " : ", ") + banded[i];
+    problems.push_back(Diagnostic{SourceLocation{table.file, r.line, 1},
+                                  "latency_model: expected " +
+                                      (names.empty() ? "a latency plugin with an error band" : names) +
+                                      ", found '" + r.latency_model + "' (" + r.latency_model +
+                                      " is a bound: its predictions carry no band)"});
+  }
+  if (!problems.empty()) throw InputErrors(std::move(problems));
 }
 
 BandTable parse_band_table(const std::string& text, const std::string& file) {
@@ -304,6 +334,7 @@ Band session_band(const Session& session) {
   const BandModel model = band_model(session.registry(), session.latency_name());
   if (!model.error_band) return find_band({}, model, "", "");
   const BandTable& table = shipped_band_table();
+  check_band_models(table, session.registry());
   if (table.rows.empty()) {
     Band b;
     b.status = Band::Status::uncalibrated;
@@ -325,6 +356,7 @@ Band disaggregated_band(const Session& session) {
   const BandModel model = band_model(session.registry(), session.latency_name());
   if (prefill == decode || !model.error_band) {
     if (!model.error_band) return session_band(session);
+    check_band_models(shipped_band_table(), session.registry());
     return find_band(shipped_band_table(), model, prefill, session_serving_stack(session));
   }
   Band b;

@@ -87,6 +87,13 @@ struct BandModel {
 // The band model of latency plugin `name` as its descriptor declares it (nothing when not loaded).
 TESSERA_API BandModel band_model(const PluginRegistry& registry, const std::string& name);
 
+// The table's rows against the latency plugins loaded so far (nothing is loaded to check): a row
+// under the name of a plugin without the error-band role (a bound: overlap, roofline) can never
+// be its band and is refused at FILE:LINE:1, naming the loaded plugins that take bands. Rows of
+// other names (an out-of-tree model's) are kept. Every band lookup of a session checks the
+// shipped table so. Throws InputErrors.
+TESSERA_API void check_band_models(const BandTable& table, const PluginRegistry& registry);
+
 // The band for (latency model, machine family, framework profile): the (model, family,
 // framework) row of fold kBandFold with rows >= kMinBandRows from >= kMinBandSources sources, else
 // (model, family, "*"), else uncalibrated. A model with a fallback takes its own rows when the

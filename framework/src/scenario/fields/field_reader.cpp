@@ -1,9 +1,11 @@
 // Typed reading by field-table row (field_reader.hpp), on the scalar readers of schema_util.
 #include "scenario/fields/field_reader.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -48,9 +50,88 @@ std::string range_text(const schema::FieldRow& row) {
   return "";
 }
 
+// An enumeration matched case-insensitively: the choice as the row spells it.
+std::optional<std::string> read_choice_any_case(const YNode& n, const std::string& path, const ParamSpec& s,
+                                                Diags& d) {
+  const auto upper = [](std::string t) {
+    for (auto& ch : t) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return t;
+  };
+  const std::vector<std::string> choices = choices_of(s);
+  if (n.is_scalar())
+    for (const auto& c : choices)
+      if (upper(c) == upper(n.value)) return c;
+  return read_choice(n, path, choices, d);  // the message: expected ..., found ..., did you mean
+}
+
+// The index of choice `text` in the row's choices (read_field returned it, so it is one).
+std::uint32_t choice_index(const ParamSpec& s, const std::string& text) {
+  for (std::uint32_t i = 0; i < s.choice_count; ++i)
+    if (text == s.choices[i].value) return i;
+  throw std::logic_error("'" + text + "' is not a choice of " + s.name);
+}
+
+// What an empty list of `row` should have held.
+std::string list_expectation(const schema::FieldRow& row) {
+  if (row.spec.type == ParamType::enumeration) return "a list of " + join_names(choices_of(row.spec));
+  if (row.format == schema::FieldFormat::tokens) return "a list of token counts (e.g. [1, 2, 4, 8])";
+  return "a list of positive integers (e.g. [1, 2, 4, 8])";
+}
+
+// A list row (or a single value standing for a list of one): every item read by the row; integers
+// may not repeat, a choice written twice counts once; stored whole, or not at all on a problem.
+void read_list_slot(const YNode& n, const std::string& path, const schema::FieldRow& row,
+                    const schema::FieldSite& site, Diags& d) {
+  const std::vector<const YNode*> items = items_of(n);
+  if (list_too_long(n, items.size(), path, d)) return;
+  if (items.empty()) {
+    d.error(n.where, path + ": expected " + list_expectation(row) + ", found an empty list");
+    return;
+  }
+  std::vector<std::int64_t> integers;
+  std::vector<std::uint32_t> choices;
+  bool ok = true;
+  for (const YNode* i : items) {
+    const auto v = read_field(*i, path, row, d);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (row.spec.type != ParamType::enumeration) {
+      integers.push_back(v->integer);
+      continue;
+    }
+    const std::uint32_t c = choice_index(row.spec, v->text);
+    if (std::find(choices.begin(), choices.end(), c) == choices.end()) choices.push_back(c);
+  }
+  if (!ok || !report_repeats(integers, items, path, d)) return;
+  row.slot.store(site, schema::FieldItems{integers, choices});
+}
+
 bool in_range(const schema::FieldRow& row, double v) {
   const ParamSpec& s = row.spec;
   return (row.min_exclusive ? v > s.min : v >= s.min) && v <= s.max;
+}
+
+// An integer row: a token count (K and M suffixes) or a plain integer, ranged and limited.
+std::optional<std::int64_t> read_integer_field(const YNode& n, const std::string& path,
+                                               const schema::FieldRow& row, Diags& d) {
+  const ParamSpec& s = row.spec;
+  if (row.format == schema::FieldFormat::tokens) {
+    // A count whose row starts at 0 (a token budget's "no limit", no prefix) takes 0 too.
+    if (s.min == 0 && n.is_scalar() && n.value == "0") return 0;
+    return read_tokens(n, path, d);
+  }
+  const auto min =
+      std::isfinite(s.min) ? static_cast<std::int64_t>(s.min) : std::numeric_limits<std::int64_t>::min();
+  auto i = read_int(n, path, d, min, row.limit);
+  if (i && std::isfinite(s.max) && static_cast<double>(*i) > s.max) {
+    d.error(n.where, path + ": expected " + (min >= 1 ? "a positive" : "a non-negative") +
+                         " integer of at most " + std::to_string(static_cast<std::int64_t>(s.max)) +
+                         ", found " + excerpt(n.value));
+    i.reset();
+  }
+  return i;
 }
 
 }  // namespace
@@ -91,20 +172,7 @@ std::optional<FieldValue> read_field(const YNode& n, const std::string& path, co
   FieldValue v;
   switch (s.type) {
     case ParamType::integer: {
-      std::optional<std::int64_t> i;
-      if (row.format == schema::FieldFormat::tokens) {
-        i = read_tokens(n, path, d);
-      } else {
-        const auto min = std::isfinite(s.min) ? static_cast<std::int64_t>(s.min)
-                                              : std::numeric_limits<std::int64_t>::min();
-        i = read_int(n, path, d, min, row.limit);
-        if (i && std::isfinite(s.max) && static_cast<double>(*i) > s.max) {
-          d.error(n.where, path + ": expected " + (min >= 1 ? "a positive" : "a non-negative") +
-                               " integer of at most " + std::to_string(static_cast<std::int64_t>(s.max)) +
-                               ", found " + excerpt(n.value));
-          i.reset();
-        }
-      }
+      const auto i = read_integer_field(n, path, row, d);
       if (!i) return std::nullopt;
       v.integer = *i;
       v.number = static_cast<double>(*i);
@@ -143,7 +211,8 @@ std::optional<FieldValue> read_field(const YNode& n, const std::string& path, co
         v.text = n.value;
         return v;
       }
-      const auto c = read_choice(n, path, choices_of(s), d);
+      const auto c = row.format == schema::FieldFormat::any_case ? read_choice_any_case(n, path, s, d)
+                                                                 : read_choice(n, path, choices_of(s), d);
       if (!c) return std::nullopt;
       v.text = *c;
       return v;
@@ -171,15 +240,33 @@ const YNode* field_member(const YNode& map, const std::string& path, const schem
                 field_expectation(row), d);
 }
 
-bool has_slot(const schema::FieldRow& row) { return row.slot.real || row.slot.integer || row.slot.boolean; }
+bool has_slot(const schema::FieldRow& row) {
+  const schema::FieldSlot& s = row.slot;
+  return s.real || s.integer || s.boolean || s.text || s.store;
+}
 
 void read_slot(const YNode& n, const std::string& path, const schema::FieldRow& row,
                const schema::FieldSite& site, Diags& d) {
+  if (row.list) {
+    read_list_slot(n, path, row, site, d);
+    return;
+  }
   const auto v = read_field(n, path, row, d);
   if (!v) return;
-  if (row.slot.real) *row.slot.real(site) = v->number;
-  if (row.slot.integer) *row.slot.integer(site) = v->integer;
-  if (row.slot.boolean) *row.slot.boolean(site) = v->boolean;
+  const schema::FieldSlot& s = row.slot;
+  if (s.real) *s.real(site) = v->number;
+  if (s.integer) *s.integer(site) = v->integer;
+  if (s.boolean) *s.boolean(site) = v->boolean;
+  if (s.text) *s.text(site) = v->text;
+  if (s.store) {
+    const std::uint32_t choice =
+        row.spec.type == ParamType::enumeration ? choice_index(row.spec, v->text) : 0;
+    const bool is_choice = row.spec.type == ParamType::enumeration;
+    s.store(site,
+            schema::FieldItems{
+                is_choice ? std::span<const std::int64_t>{} : std::span<const std::int64_t>(&v->integer, 1),
+                is_choice ? std::span<const std::uint32_t>(&choice, 1) : std::span<const std::uint32_t>{}});
+  }
 }
 
 bool read_slot_fields(const YNode& map, const std::string& path, std::string_view canonical,

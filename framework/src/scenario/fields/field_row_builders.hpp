@@ -85,6 +85,18 @@ constexpr FieldRow free_keys(std::string_view path, FieldFile f, const char* hel
   return make(path, f, FieldUse::free_keys, ParamType::string, Dimension::none, "", kNoMin, kNoMax, help);
 }
 
+// The row with its slot (a choice, a text or a list built above).
+constexpr FieldRow slotted(FieldRow r, FieldSlot slot) {
+  r.slot = slot;
+  return r;
+}
+
+// An enumeration whose choices match whatever their case.
+constexpr FieldRow any_case(FieldRow r) {
+  r.format = FieldFormat::any_case;
+  return r;
+}
+
 // The value is a YAML list of the row's items (a single item stands for a list of one).
 constexpr FieldRow list(FieldRow r) {
   r.list = true;

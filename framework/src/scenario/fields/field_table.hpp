@@ -25,6 +25,10 @@
 #include "tessera/plugin/param_spec.hpp"
 #include "tessera/workload.hpp"
 
+namespace tessera {
+struct Scenario;  // scenario/scenario.hpp: a scenario's own sections, the slots of its rows
+}
+
 namespace tessera::schema {
 
 // Which file kinds a row may appear in.
@@ -50,31 +54,51 @@ enum class FieldFormat : std::uint8_t {
   tokens,      // an integer token count with an optional K or M suffix (128K, 1M)
   dtype,       // an enumeration whose choices are the number formats (tessera/dtype.hpp)
   name,        // a string of letters, digits, '_' or '-' (PE and level names)
+  any_case,    // an enumeration whose choices are matched case-insensitively (TP+CP, tp+cp)
   statistics,  // a value, or a mapping of statistics to values: {mean: 500 ms, p99: 2 s} (serving.slo)
 };
 
 // The typed structs a leaf lands in; a slot picks its member. `level` is the level a
-// `machine.levels.*` path names; `dtype` the `<dtype>` segment of machine.pe.flops.<dtype>.
+// `machine.levels.*` path names; `dtype` the `<dtype>` segment of machine.pe.flops.<dtype>;
+// `scenario` a scenario's own sections (workload aside: `workload`).
 struct FieldSite {
   ModelSpec* model = nullptr;
   MachineSpec* machine = nullptr;
   LevelSpec* level = nullptr;
   Workload* workload = nullptr;
+  Scenario* scenario = nullptr;
   DType dtype = DType::bf16;
 };
 
-// Where a leaf's value lands (at most one member set): numeric and boolean leaves of models,
-// machines and workloads. Leaves without a slot (enumerations, names, lists) are read by code.
-struct FieldSlot {
-  double* (*real)(const FieldSite&) = nullptr;           // real and quantity rows
-  std::int64_t* (*integer)(const FieldSite&) = nullptr;  // integer rows
-  bool* (*boolean)(const FieldSite&) = nullptr;          // boolean rows
+// What a value read by row hands a `store` slot: an enumeration's choice as its index in the
+// row's choices (declared in the enum's order), an integer (one that is not an int64 member),
+// or a list's items, in the order written.
+struct FieldItems {
+  std::span<const std::int64_t> integers;  // integer rows and lists of integers
+  std::span<const std::uint32_t> choices;  // enumeration rows and lists of choices
 };
 
-// The slot of a real, an integer or a boolean leaf (the tables of fields_*.cpp).
-constexpr FieldSlot real_slot(double* (*f)(const FieldSite&)) { return FieldSlot{f, nullptr, nullptr}; }
-constexpr FieldSlot int_slot(std::int64_t* (*f)(const FieldSite&)) { return FieldSlot{nullptr, f, nullptr}; }
-constexpr FieldSlot bool_slot(bool* (*f)(const FieldSite&)) { return FieldSlot{nullptr, nullptr, f}; }
+// Where a leaf's value lands (at most one member set). The numeric members (real, integer) are
+// also the typed getter and setter of the leaf (field_access.hpp: overrides, --set, sweeps).
+// Leaves without a slot (dtypes, names checked against a machine, plugin choices) are read by
+// code.
+struct FieldSlot {
+  double* (*real)(const FieldSite&) = nullptr;                   // real and quantity rows
+  std::int64_t* (*integer)(const FieldSite&) = nullptr;          // integer rows
+  bool* (*boolean)(const FieldSite&) = nullptr;                  // boolean rows
+  std::string* (*text)(const FieldSite&) = nullptr;              // string rows
+  void (*store)(const FieldSite&, const FieldItems&) = nullptr;  // enumerations, lists, other integers
+};
+
+// The slot of a real, an integer, a boolean or a string leaf, or one stored by a function (the
+// tables of fields_*.cpp).
+constexpr FieldSlot real_slot(double* (*f)(const FieldSite&)) { return FieldSlot{.real = f}; }
+constexpr FieldSlot int_slot(std::int64_t* (*f)(const FieldSite&)) { return FieldSlot{.integer = f}; }
+constexpr FieldSlot bool_slot(bool* (*f)(const FieldSite&)) { return FieldSlot{.boolean = f}; }
+constexpr FieldSlot text_slot(std::string* (*f)(const FieldSite&)) { return FieldSlot{.text = f}; }
+constexpr FieldSlot store_slot(void (*f)(const FieldSite&, const FieldItems&)) {
+  return FieldSlot{.store = f};
+}
 
 struct FieldRow {
   std::string_view path;  // canonical dotted path (syntax above)

@@ -61,9 +61,32 @@ constexpr ParamChoice kPreemptions[] = {
     {"swap", "a preempted request's KV is copied to host memory and back (vLLM V0's swap)"},
     {"no_evict", "admit a request only when its prompt and whole output fit: no preemption (TensorRT-LLM)"}};
 
-// A token count of the request stream (K and M suffixes), read by code.
-constexpr FieldRow stream_tokens(std::string_view path, const char* def, double min, const char* help) {
-  FieldRow r = integer(path, S, def, min, kNoMax, help, {}, "workload.tokens");
+// The value a store slot gets (field_table.hpp's FieldItems): a choice as its enum, a list of
+// choices, a list of degrees.
+template <typename E>
+E choice_as(const FieldItems& v) {
+  return static_cast<E>(v.choices[0]);
+}
+template <typename E>
+std::vector<E> choices_as(const FieldItems& v) {
+  std::vector<E> out;
+  for (std::uint32_t c : v.choices) out.push_back(static_cast<E>(c));
+  return out;
+}
+std::vector<std::int32_t> degrees(const FieldItems& v) {
+  std::vector<std::int32_t> out;
+  for (std::int64_t i : v.integers) out.push_back(static_cast<std::int32_t>(i));
+  return out;
+}
+RequestsSpec& requests_of(const FieldSite& s) { return s.scenario->serving.requests; }
+requests::LengthSpec& input_of(const FieldSite& s) { return requests_of(s).stream.input; }
+requests::LengthSpec& output_of(const FieldSite& s) { return requests_of(s).stream.output; }
+DisaggregationSpec& disaggregated_of(const FieldSite& s) { return s.scenario->serving.disaggregated; }
+
+// A token count of the request stream (K and M suffixes).
+constexpr FieldRow stream_tokens(std::string_view path, const char* def, double min, const char* help,
+                                 FieldSlot slot) {
+  FieldRow r = integer(path, S, def, min, kNoMax, help, slot, "workload.tokens");
   r.format = FieldFormat::tokens;
   return r;
 }
@@ -77,9 +100,10 @@ constexpr FieldRow tokens(std::string_view path, const char* def, const char* he
 
 constexpr double kDegreeMax = 1'000'000;
 
-// A list of token counts (sweep.serving): no slot, read by the scenario schema.
-constexpr FieldRow token_list(std::string_view path, const char* def, double min, const char* help) {
-  FieldRow r = list(integer(path, S, def, min, kNoMax, help, {}, "workload.tokens"));
+// A list of token counts (sweep.serving, serving.disaggregated.prefill_batch).
+constexpr FieldRow token_list(std::string_view path, const char* def, double min, const char* help,
+                              void (*store)(const FieldSite&, const FieldItems&)) {
+  FieldRow r = list(integer(path, S, def, min, kNoMax, help, store_slot(store), "workload.tokens"));
   r.format = FieldFormat::tokens;
   return r;
 }
@@ -118,7 +142,9 @@ constexpr FieldRow kScenarioRows[] = {
     dtype("dtype.activations", S, "", "activations between layers and GEMM inputs"),
     dtype("dtype.dispatch", S, "", "MoE dispatch payload and expert GEMM input"),
     mapping("workload", S, nullptr, "what one request does, e.g. {mode: decode, context: 128K, batch: 1}"),
-    choice("workload.mode", S, nullptr, kModes, "the phase simulated"),
+    slotted(
+        choice("workload.mode", S, nullptr, kModes, "the phase simulated"),
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.workload->mode = choice_as<Mode>(v); })),
     tokens("workload.context", "",
            "tokens cached (decode) or in the prompt (prefill); required in decode and prefill, refused in "
            "serve (use input)",
@@ -137,7 +163,9 @@ constexpr FieldRow kScenarioRows[] = {
         "workload.output", "",
         "serve: generated tokens per request (OSL, the first included); required in serve, refused otherwise",
         [](const FieldSite& s) { return &s.workload->output; }),
-    choice("scope", S, "full", kScopes, "which stages are simulated"),
+    slotted(
+        choice("scope", S, "full", kScopes, "which stages are simulated"),
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.workload->scope = choice_as<Scope>(v); })),
     text("framework", S, "",
          "NAME[@VERSION] of data/frameworks.yaml (vllm, sglang, tensorrt-llm; NAME alone: its newest listed "
          "version): restricts the space to what that version runs and names what --deploy writes "
@@ -173,21 +201,40 @@ constexpr FieldRow kScenarioRows[] = {
      false},
     mapping("sweep", S, "", "what is searched: {parallelism, hardware, serving}"),
     mapping("sweep.parallelism", S, "", "the values of each parallelism knob (a value or a list)"),
-    list(integer("sweep.parallelism.cp", S, "[1]", 1, kDegreeMax, "context-parallel degrees")),
-    list(integer("sweep.parallelism.tp", S, "[1]", 1, kDegreeMax, "tensor-parallel degrees")),
-    list(integer("sweep.parallelism.pp", S, "[1]", 1, kDegreeMax, "pipeline-parallel degrees")),
-    list(integer("sweep.parallelism.dp", S, "[1]", 1, kDegreeMax, "data-parallel degrees")),
-    list(integer("sweep.parallelism.ep", S, "[1]", 1, kDegreeMax, "expert-parallel degrees")),
-    list(choice("sweep.parallelism.kv_shard_mode", S, "[split, replicate]", kKvShardModes,
-                "how KV heads are placed across TP ranks")),
-    list(choice("sweep.parallelism.ffn_shard_scope", S, "[TP, TP+CP, TP+CP+DP]", kFfnScopes,
-                "which ranks share the FFN (case-insensitive)")),
+    list(integer(
+        "sweep.parallelism.cp", S, "[1]", 1, kDegreeMax, "context-parallel degrees",
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.scenario->sweep.cp = degrees(v); }))),
+    list(integer(
+        "sweep.parallelism.tp", S, "[1]", 1, kDegreeMax, "tensor-parallel degrees",
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.scenario->sweep.tp = degrees(v); }))),
+    list(integer(
+        "sweep.parallelism.pp", S, "[1]", 1, kDegreeMax, "pipeline-parallel degrees",
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.scenario->sweep.pp = degrees(v); }))),
+    list(integer(
+        "sweep.parallelism.dp", S, "[1]", 1, kDegreeMax, "data-parallel degrees",
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.scenario->sweep.dp = degrees(v); }))),
+    list(integer(
+        "sweep.parallelism.ep", S, "[1]", 1, kDegreeMax, "expert-parallel degrees",
+        store_slot([](const FieldSite& s, const FieldItems& v) { s.scenario->sweep.ep = degrees(v); }))),
+    slotted(list(choice("sweep.parallelism.kv_shard_mode", S, "[split, replicate]", kKvShardModes,
+                        "how KV heads are placed across TP ranks")),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              s.scenario->sweep.kv_shard_mode = choices_as<KvShardMode>(v);
+            })),
+    any_case(slotted(list(choice("sweep.parallelism.ffn_shard_scope", S, "[TP, TP+CP, TP+CP+DP]", kFfnScopes,
+                                 "which ranks share the FFN (case-insensitive)")),
+                     store_slot([](const FieldSite& s, const FieldItems& v) {
+                       s.scenario->sweep.ffn_shard_scope = choices_as<FfnShardScope>(v);
+                     }))),
     list(text("sweep.parallelism.tp_placement", S, "[pe, <first level>]",
               "where TP groups sit: pe (or the PE's name) or a level's name")),
     list(text("sweep.parallelism.cp_placement", S, "[<first level>, pe]",
               "where CP groups sit: pe (or the PE's name) or a level's name")),
-    list(choice("sweep.parallelism.cp_ring_variant", S, "[kv, qoml]", kCpRingVariants,
-                "how context-parallel attention exchanges")),
+    slotted(list(choice("sweep.parallelism.cp_ring_variant", S, "[kv, qoml]", kCpRingVariants,
+                        "how context-parallel attention exchanges")),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              s.scenario->sweep.cp_ring_variant = choices_as<CpRingVariant>(v);
+            })),
     free_keys(
         "sweep.hardware", S,
         "numeric machine fields, machine-block parameters (machine.plugins.<plugin>.<param>) and scenario "
@@ -198,10 +245,16 @@ constexpr FieldRow kScenarioRows[] = {
     mapping("sweep.serving", S, "",
             "serve only: the serving points searched per configuration: {batch, token_budget}"),
     token_list("sweep.serving.batch", kDefaultServingBatchText, 1,
-               "sequences in flight per replica (a replica is a configuration's dp group)"),
+               "sequences in flight per replica (a replica is a configuration's dp group)",
+               [](const FieldSite& s, const FieldItems& v) {
+                 s.scenario->sweep.serving_batch.assign(v.integers.begin(), v.integers.end());
+               }),
     token_list("sweep.serving.token_budget", kDefaultServingTokenBudgetText, 0,
                "tokens per iteration, decode and prefill together (vLLM's --max-num-batched-tokens, "
-               "TensorRT-LLM's max_num_tokens); 0: no limit"),
+               "TensorRT-LLM's max_num_tokens); 0: no limit",
+               [](const FieldSite& s, const FieldItems& v) {
+                 s.scenario->sweep.serving_token_budget.assign(v.integers.begin(), v.integers.end());
+               }),
     mapping("serving", S, "",
             "serve only: the service level and the PE budget: {slo, max_pes, disaggregated, prefill_machine, "
             "decode_machine, requests}"),
@@ -219,10 +272,11 @@ constexpr FieldRow kScenarioRows[] = {
         "serving.slo.e2e",
         "end-to-end request latency at most: a time (the mean) or {mean: T, p99: T, ...}; absent: no target"),
     real("serving.slo.tokens_per_s_per_user", S, "", 0, kNoMax, true,
-         "mean generated tokens per second per request at least (1/TPOT); absent: no target"),
+         "mean generated tokens per second per request at least (1/TPOT); absent: no target",
+         real_slot([](const FieldSite& s) { return &s.scenario->serving.slo.min_tokens_per_s_per_user; })),
     integer("serving.max_pes", S, "", 1, kNoMax,
-            "PEs one configuration may use at most, all replicas together; absent: no budget", {},
-            "machine.pes"),
+            "PEs one configuration may use at most, all replicas together; absent: no budget",
+            int_slot([](const FieldSite& s) { return &s.scenario->serving.max_pes; }), "machine.pes"),
     {"serving.prefill_machine", S, FieldUse::reference,
      ParamSpec{"prefill_machine", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
                "serve with serving.disaggregated only: the prefill pool's machine, as `machine:` takes it "
@@ -237,82 +291,145 @@ constexpr FieldRow kScenarioRows[] = {
     mapping("serving.disaggregated", S, "",
             "present: `tessera serve` also pairs a prefill pool with a decode pool (docs/physics.md §12.4) "
             "beside the aggregated study: {transfer_overlap, max_replicas, prefill_batch, transfer}"),
-    choice("serving.disaggregated.transfer_overlap", S, "layerwise", kTransferOverlaps,
-           "how the prompt's KV travels to the decode pool"),
+    slotted(choice("serving.disaggregated.transfer_overlap", S, "layerwise", kTransferOverlaps,
+                   "how the prompt's KV travels to the decode pool"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              disaggregated_of(s).overlap = choice_as<TransferOverlap>(v);
+            })),
     integer("serving.disaggregated.max_replicas", S, "8", 1, 64,
-            "instances of each pool's configuration at most (x and y)"),
-    token_list("serving.disaggregated.prefill_batch", "[1]", 1, "prompts per prefill iteration"),
+            "instances of each pool's configuration at most (x and y)",
+            int_slot([](const FieldSite& s) { return &disaggregated_of(s).max_replicas; })),
+    token_list("serving.disaggregated.prefill_batch", "[1]", 1, "prompts per prefill iteration",
+               [](const FieldSite& s, const FieldItems& v) {
+                 disaggregated_of(s).prefill_batch.assign(v.integers.begin(), v.integers.end());
+               }),
     mapping("serving.disaggregated.transfer", S, "",
             "the link between the pools, each PE's: {bandwidth, latency}; absent: the innermost machine "
             "level holding both pools' PEs (required when no level does)"),
-    quantity("serving.disaggregated.transfer.bandwidth", S, Dimension::bandwidth, "", true,
-             "each PE's achievable injection bandwidth to the other pool"),
-    quantity("serving.disaggregated.transfer.latency", S, Dimension::time, "0 s", false, "per message"),
+    quantity("serving.disaggregated.transfer.bandwidth", S, Dimension::bandwidth, nullptr, true,
+             "each PE's achievable injection bandwidth to the other pool, e.g. 50 GB/s",
+             real_slot([](const FieldSite& s) { return &disaggregated_of(s).transfer.bandwidth; })),
+    quantity("serving.disaggregated.transfer.latency", S, Dimension::time, "0 s", false, "per message",
+             real_slot([](const FieldSite& s) { return &disaggregated_of(s).transfer.latency; })),
     mapping(
         "serving.requests", S, "",
         "present: `tessera serve` also simulates a stream of requests (docs/physics.md §12.5): {arrival, "
         "rate, cv, concurrency, trace, trace_format, input, output, prefix, count, warmup, seed, router}"),
-    choice("serving.requests.arrival", S, "poisson", kArrivals, "how requests arrive"),
+    slotted(choice("serving.requests.arrival", S, "poisson", kArrivals, "how requests arrive"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).stream.arrival.kind = choice_as<requests::ArrivalKind>(v);
+            })),
     real("serving.requests.rate", S, "", 0, 1e9, true,
-         "poisson, gamma, constant: requests per second (required with them)"),
+         "poisson, gamma, constant: requests per second (required with them)",
+         real_slot([](const FieldSite& s) { return &requests_of(s).stream.arrival.rate_per_s; })),
     real("serving.requests.cv", S, "1", 0, 100, true,
-         "gamma: the coefficient of variation of the gaps between arrivals (1: as Poisson; above 1: bursty)"),
+         "gamma: the coefficient of variation of the gaps between arrivals (1: as Poisson; above 1: bursty)",
+         real_slot([](const FieldSite& s) { return &requests_of(s).stream.arrival.cv; })),
     integer(
         "serving.requests.concurrency", S, "", 1, 1e6,
-        "concurrency: clients, each sending its next request when its last one finishes (required with it)"),
-    text(
-        "serving.requests.trace", S, "",
-        "trace: the trace file, relative to the scenario's folder (required with it; docs/scenario-format.md "
-        "\"Traces\")"),
-    choice("serving.requests.trace_format", S, "tessera", kTraceFormats, "trace: the file's columns"),
+        "concurrency: clients, each sending its next request when its last one finishes (required with it)",
+        int_slot([](const FieldSite& s) { return &requests_of(s).stream.arrival.concurrency; })),
+    slotted(text("serving.requests.trace", S, "",
+                 "trace: the trace file, relative to the scenario's folder (required with it; "
+                 "docs/scenario-format.md \"Traces\")"),
+            text_slot([](const FieldSite& s) { return &requests_of(s).trace_file; })),
+    slotted(choice("serving.requests.trace_format", S, "tessera", kTraceFormats, "trace: the file's columns"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).trace_format = choice_as<requests::TraceFormat>(v);
+            })),
     mapping("serving.requests.input", S, "",
             "prompt tokens per request: {distribution, tokens, min, max, median, sigma, table}; absent: "
             "workload.input"),
-    choice("serving.requests.input.distribution", S, "fixed", kLengthKinds, "how prompt lengths are drawn"),
-    stream_tokens("serving.requests.input.tokens", "", 1, "fixed: the length (required with it)"),
-    stream_tokens("serving.requests.input.min", "1", 1,
-                  "uniform: the least (required); lognormal: the clamp"),
-    stream_tokens("serving.requests.input.max", "", 1, "uniform: the most (required); lognormal: the clamp"),
-    real("serving.requests.input.median", S, "", 0, 1e9, true, "lognormal: the median length (required)"),
+    slotted(choice("serving.requests.input.distribution", S, "fixed", kLengthKinds,
+                   "how prompt lengths are drawn"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              input_of(s).kind = choice_as<requests::LengthKind>(v);
+            })),
+    stream_tokens("serving.requests.input.tokens", "", 1, "fixed: the length (required with it)",
+                  int_slot([](const FieldSite& s) { return &input_of(s).value; })),
+    stream_tokens("serving.requests.input.min", "1", 1, "uniform: the least (required); lognormal: the clamp",
+                  int_slot([](const FieldSite& s) { return &input_of(s).min; })),
+    stream_tokens("serving.requests.input.max", "", 1, "uniform: the most (required); lognormal: the clamp",
+                  int_slot([](const FieldSite& s) { return &input_of(s).max; })),
+    real("serving.requests.input.median", S, "", 0, 1e9, true, "lognormal: the median length (required)",
+         real_slot([](const FieldSite& s) { return &input_of(s).median; })),
     real("serving.requests.input.sigma", S, "", 0, 10, false,
-         "lognormal: the standard deviation of ln(length) (required)"),
+         "lognormal: the standard deviation of ln(length) (required)",
+         real_slot([](const FieldSite& s) { return &input_of(s).sigma; })),
     free_keys("serving.requests.input.table", S,
               "table: token counts with their weights, e.g. {128: 1, 1K: 3} (required with it)"),
     mapping("serving.requests.output", S, "",
             "generated tokens per request, the first included: as `input`; absent: workload.output"),
-    choice("serving.requests.output.distribution", S, "fixed", kLengthKinds, "how output lengths are drawn"),
-    stream_tokens("serving.requests.output.tokens", "", 1, "fixed: the length (required with it)"),
+    slotted(choice("serving.requests.output.distribution", S, "fixed", kLengthKinds,
+                   "how output lengths are drawn"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              output_of(s).kind = choice_as<requests::LengthKind>(v);
+            })),
+    stream_tokens("serving.requests.output.tokens", "", 1, "fixed: the length (required with it)",
+                  int_slot([](const FieldSite& s) { return &output_of(s).value; })),
     stream_tokens("serving.requests.output.min", "1", 1,
-                  "uniform: the least (required); lognormal: the clamp"),
-    stream_tokens("serving.requests.output.max", "", 1, "uniform: the most (required); lognormal: the clamp"),
-    real("serving.requests.output.median", S, "", 0, 1e9, true, "lognormal: the median length (required)"),
+                  "uniform: the least (required); lognormal: the clamp",
+                  int_slot([](const FieldSite& s) { return &output_of(s).min; })),
+    stream_tokens("serving.requests.output.max", "", 1, "uniform: the most (required); lognormal: the clamp",
+                  int_slot([](const FieldSite& s) { return &output_of(s).max; })),
+    real("serving.requests.output.median", S, "", 0, 1e9, true, "lognormal: the median length (required)",
+         real_slot([](const FieldSite& s) { return &output_of(s).median; })),
     real("serving.requests.output.sigma", S, "", 0, 10, false,
-         "lognormal: the standard deviation of ln(length) (required)"),
+         "lognormal: the standard deviation of ln(length) (required)",
+         real_slot([](const FieldSite& s) { return &output_of(s).sigma; })),
     free_keys("serving.requests.output.table", S,
               "table: token counts with their weights, e.g. {128: 1, 1K: 3} (required with it)"),
     mapping("serving.requests.prefix", S, "",
             "shared prompt prefixes: {groups, tokens}; each request starts with one group's prefix"),
-    integer("serving.requests.prefix.groups", S, "0", 0, 1e9, "distinct prefixes, drawn uniformly; 0: none"),
-    stream_tokens("serving.requests.prefix.tokens", "0", 0, "the prefix's length, counted in the prompt"),
-    integer("serving.requests.count", S, "1000", 1, 1e8, "requests sent (a trace: at most its rows)"),
+    integer("serving.requests.prefix.groups", S, "0", 0, 1e9, "distinct prefixes, drawn uniformly; 0: none",
+            int_slot([](const FieldSite& s) { return &requests_of(s).stream.prefix.groups; })),
+    stream_tokens("serving.requests.prefix.tokens", "0", 0, "the prefix's length, counted in the prompt",
+                  int_slot([](const FieldSite& s) { return &requests_of(s).stream.prefix.tokens; })),
+    integer("serving.requests.count", S, "1000", 1, 1e8, "requests sent (a trace: at most its rows)",
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).stream.requests = static_cast<std::uint64_t>(v.integers[0]);
+            })),
     integer("serving.requests.warmup", S, "", 0, 1e8,
-            "the first requests, simulated but not measured; absent: a tenth of those sent"),
-    integer("serving.requests.seed", S, "1", 0, 9.007199254740992e15, "the random streams' seed"),
-    choice("serving.requests.router", S, "round_robin", kRouters, "how requests are spread over dp replicas"),
-    choice("serving.requests.preemption", S, "", kPreemptions,
-           "what an engine does when its KV runs out; absent: the framework's, else recompute"),
+            "the first requests, simulated but not measured; absent: a tenth of those sent",
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).warmup_given = true;
+              requests_of(s).stream.warmup = static_cast<std::uint64_t>(v.integers[0]);
+            })),
+    integer("serving.requests.seed", S, "1", 0, 9.007199254740992e15, "the random streams' seed",
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).stream.seed = static_cast<std::uint64_t>(v.integers[0]);
+            })),
+    slotted(choice("serving.requests.router", S, "round_robin", kRouters,
+                   "how requests are spread over dp replicas"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).router = choice_as<requests::Router>(v);
+            })),
+    slotted(choice("serving.requests.preemption", S, "", kPreemptions,
+                   "what an engine does when its KV runs out; absent: the framework's, else recompute"),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              requests_of(s).preemption_given = true;
+              requests_of(s).preemption = choice_as<requests::Preemption>(v);
+            })),
     quantity("serving.requests.swap_bandwidth", S, Dimension::bandwidth, "", true,
-             "swap: each PE's bandwidth to host memory (required with swap)"),
+             "swap: each PE's bandwidth to host memory (required with swap)",
+             real_slot([](const FieldSite& s) { return &requests_of(s).swap_bandwidth; })),
     quantity("serving.requests.swap_latency", S, Dimension::time, "0 s", false,
-             "swap: per iteration that copies blocks"),
+             "swap: per iteration that copies blocks",
+             real_slot([](const FieldSite& s) { return &requests_of(s).swap_latency_s; })),
     mapping("report", S, "", "what is written: {top, csv, json, scopes}"),
-    integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table", {}, "report.top"),
-    text("report.csv", S, "", "a CSV file of every configuration; absent: none"),
-    text("report.json", S, "", "a JSON summary file; absent: none"),
-    list(choice("report.scopes", S, "", kScopes,
-                "run, serve, explore, explain, sensitivity, compare: also study these scopes (e.g. [full, "
-                "attention]) for --html, --json's by_scope; the report flips between them (docs/report.md); "
-                "absent: the scenario's scope alone")),
+    integer("report.top", S, "20", 1, kNoMax, "rows of the ranked table",
+            int_slot([](const FieldSite& s) { return &s.scenario->report.top; }), "report.top"),
+    slotted(text("report.csv", S, "", "a CSV file of every configuration; absent: none"),
+            text_slot([](const FieldSite& s) { return &s.scenario->report.csv; })),
+    slotted(text("report.json", S, "", "a JSON summary file; absent: none"),
+            text_slot([](const FieldSite& s) { return &s.scenario->report.json; })),
+    slotted(list(choice("report.scopes", S, "", kScopes,
+                        "run, serve, explore, explain, sensitivity, compare: also study these scopes (e.g. "
+                        "[full, attention]) for --html, --json's by_scope; the report flips between them "
+                        "(docs/report.md); absent: the scenario's scope alone")),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              s.scenario->report.scopes = choices_as<Scope>(v);
+            })),
 };
 
 }  // namespace

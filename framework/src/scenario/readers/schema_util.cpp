@@ -219,6 +219,21 @@ std::optional<std::string> read_choice(const YNode& n, const std::string& path,
   return std::nullopt;
 }
 
+std::vector<const YNode*> items_of(const YNode& n) {
+  std::vector<const YNode*> v;
+  if (n.is_sequence())
+    for (const auto& i : n.items) v.push_back(&i);
+  else
+    v.push_back(&n);
+  return v;
+}
+
+bool list_too_long(const YNode& n, std::size_t size, const std::string& path, Diags& d) {
+  if (size <= current_limits().list_values) return false;
+  d.error(n.where, path + ": a list of " + std::to_string(size) + " values " + limit_exceeded("list.values"));
+  return true;
+}
+
 bool looks_non_string(const YNode& n) {
   if (!n.is_scalar() || !n.plain) return false;
   const std::string& s = n.value;

@@ -57,6 +57,12 @@ std::string did_you_mean_path(const std::string& name, const std::vector<std::st
 // at its own item (`items[k]` wrote values[k]), in list order, in O(n log n) (docs/limits.md
 // "Work"): sort (value, position) pairs; every entry after the first of its value is a repeat.
 // Returns whether there was none.
+// The items of a list, or a single value as a list of one.
+std::vector<const YNode*> items_of(const YNode& n);
+
+// A list longer than the limit list.values: refused at the list, before any item is read.
+bool list_too_long(const YNode& n, std::size_t size, const std::string& path, Diags& d);
+
 template <class T>
 bool report_repeats(const std::vector<T>& values, const std::vector<const YNode*>& items,
                     const std::string& path, Diags& d) {

@@ -8,8 +8,9 @@
 
 namespace tessera::loader {
 
-// The `requests:` mapping of `serving` (its key at `key_where`).
-void parse_requests(const YNode& n, const SourceLocation& key_where, RequestsSpec& out, Diags& d);
+// The `requests:` mapping of `serving` (its key at `key_where`) into s.serving.requests: its keys
+// by the field table, then what the arrival and length kinds require and refuse.
+void parse_requests(const YNode& n, const SourceLocation& key_where, Scenario& s, Diags& d);
 
 // After the whole scenario is read: lengths left out take workload.input / workload.output,
 // the trace file (`trace_path`, resolved against the scenario's folder) is read;

@@ -1,10 +1,12 @@
-// The scenario's own sections (docs/specification.md §2.9 "Scenario"): dtype, workload, scope, plugins,
-// report; its sweep by sweep_schema.cpp. Model and machine are parsed before, by their own schemas.
+// The scenario's own sections (docs/specification.md §2.9 "Scenario"): workload, scope, plugins and
+// report, read by the field table (mapping_reader.hpp); its sweep by sweep_schema.cpp, serving by
+// serving_schema.cpp. Model and machine are parsed before, by their own schemas.
 #include <cctype>
 #include <utility>
 
 #include "host/plugin_defaults.hpp"
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/fields/mapping_reader.hpp"
 #include "scenario/readers/raw_params.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
@@ -100,85 +102,82 @@ void parse_plugins(const YNode* n, Mode mode, PluginChoices& p, Diags& d) {
     for (const char* name : plugin_defaults::kServingObjectives) p.objectives.push_back(default_choice(name));
   else
     for (const char* name : plugin_defaults::kObjectives) p.objectives.push_back(default_choice(name));
-  if (!n || !expect_mapping(*n, "plugins", d)) return;
-  if (serve) {
-    if (const YNode* sv = n->find("serving"))
-      if (auto c = plugin_choice(*sv, "plugins.serving", plugin_defaults::kServing, d))
-        p.serving = std::move(*c);
-  } else {
-    refuse_outside_serve(*n, "plugins", "serving", "decode and prefill time one step", d);
-  }
-  check_keys(*n, "plugins", *schema_keys("plugins"), d);
-  if (const YNode* l = n->find("latency")) {
-    auto v = plugin_list(*l, "plugins.latency", plugin_defaults::kLatency, d);
-    if (!v.empty()) p.latency = std::move(v);
-  }
-  if (const YNode* m = n->find("memory"))
-    if (auto c = plugin_choice(*m, "plugins.memory", plugin_defaults::kMemory, d)) p.memory = std::move(*c);
-  if (const YNode* s = n->find("search"))
-    if (auto c = plugin_choice(*s, "plugins.search", plugin_defaults::kSearch, d)) p.search = std::move(*c);
-  if (const YNode* o = n->find("objectives")) {
-    auto v = plugin_list(*o, "plugins.objectives", plugin_defaults::kObjectives[0], d);
-    if (!v.empty()) p.objectives = std::move(v);
-  }
+  if (!n) return;
+  // One choice (memory, search, serving) or a list of them (latency, objectives), by row.
+  const auto one = [&](PluginChoice& dst, const char* example) {
+    return [&dst, example, &d](const YNode* v, const std::string& path) {
+      if (auto c = plugin_choice(*v, path, example, d)) dst = std::move(*c);
+    };
+  };
+  const auto many = [&](std::vector<PluginChoice>& dst, const char* example) {
+    return [&dst, example, &d](const YNode* v, const std::string& path) {
+      auto l = plugin_list(*v, path, example, d);
+      if (!l.empty()) dst = std::move(l);
+    };
+  };
+  const ChildReader readers[] = {
+      {"plugins.latency", many(p.latency, plugin_defaults::kLatency)},
+      {"plugins.memory", one(p.memory, plugin_defaults::kMemory)},
+      {"plugins.search", one(p.search, plugin_defaults::kSearch)},
+      {"plugins.objectives", many(p.objectives, plugin_defaults::kObjectives[0])},
+      {"plugins.serving",
+       [&, serve](const YNode* v, const std::string& path) {
+         if (serve)
+           one(p.serving, plugin_defaults::kServing)(v, path);
+         else
+           refuse_outside_serve(*n, "plugins", "serving", "decode and prefill time one step", d);
+       }},
+  };
+  read_mapping(*n, "plugins", "plugins", schema::FieldSite{}, d, readers);
 }
 
-// The sizes of the workload's mode: decode and prefill read context (required), batch and
-// chunk and refuse input and output; serve reads input and output (required) and refuses
-// context, batch and chunk, naming what replaces each. Serve's step fields: context = input,
-// batch 1, chunk 0 (the serving study sweeps batch and budget, sweep.serving).
-void parse_workload_sizes(const YNode& w, Workload& out, Diags& d) {
-  const bool serve = out.mode == Mode::serve;
+// The workload by the field table: the mode first, then the sizes that mode reads. Decode and
+// prefill read context (required), batch and chunk and refuse input and output; serve reads
+// input and output (required) and refuses context, batch and chunk, naming what replaces each.
+// Serve's step fields: context = input, batch 1, chunk 0 (the serving study sweeps batch and
+// budget, sweep.serving).
+void parse_workload(const YNode& w, Scenario& s, Diags& d) {
+  if (!expect_mapping(w, "workload", d)) return;
+  const schema::FieldSite site{.workload = &s.workload, .scenario = &s};
+  if (const YNode* m = w.find("mode")) {
+    s.mode_where = m->where;
+    read_slot(*m, "workload.mode", row_of("workload.mode"), site, d);
+  }
+  const bool serve = s.workload.mode == Mode::serve;
   const char* const refused[][2] = {
       {"batch", "the sequences in flight are swept: use sweep.serving.batch"},
       {"chunk", "prefill chunks follow the token budget: use sweep.serving.token_budget"},
-      {"context", "a request's prompt length is workload.input"}};
+      {"context", "a request's prompt length is workload.input"},
+      {"input", "decode and prefill take workload.context"},
+      {"output", "decode and prefill take workload.context"}};
+  std::vector<ChildReader> skip{{"workload.mode", [](const YNode*, const std::string&) {}}};
+  for (const auto& [key, instead] : refused) {
+    const bool serve_key = key[0] == 'i' || key[0] == 'o';
+    if (serve_key == serve) continue;
+    skip.push_back(
+        {schema::find_field(std::string("workload.") + key)->path, [](const YNode*, const std::string&) {}});
+    if (serve_key)
+      refuse_outside_serve(w, "workload", key, instead, d);
+    else if (const YEntry* e = w.find_entry(key))
+      d.error(e->key_where, std::string("workload.") + key + ": not in workload.mode: serve; " + instead);
+  }
+  read_mapping(w, "workload", "workload", site, d, skip);
+  const std::vector<std::string> required =
+      serve ? std::vector<std::string>{"input", "output"} : std::vector<std::string>{"context"};
+  for (const std::string& key : required)
+    if (!w.find(key)) report_missing(w, "workload", key, field_expectation(row_of("workload." + key)), d);
   if (serve) {
-    for (const auto& [key, instead] : refused)
-      if (const YEntry* e = w.find_entry(key))
-        d.error(e->key_where, std::string("workload.") + key + ": not in workload.mode: serve; " + instead);
-  } else {
-    for (const char* key : {"input", "output"})
-      refuse_outside_serve(w, "workload", key, "decode and prefill take workload.context", d);
+    s.workload.context = s.workload.input;
+    s.workload.batch = 1;
+    s.workload.chunk = 0;
+    return;
   }
-  for (const schema::FieldRow* r : schema::child_rows("workload")) {
-    if (!r->slot.integer) continue;
-    const std::string key(schema::field_key(*r));
-    const bool serve_key = key == "input" || key == "output";
-    if (serve_key != serve) continue;
-    const YNode* n = w.find(key);
-    if (!n) {
-      if (serve_key || key == "context") report_missing(w, "workload", key, field_expectation(*r), d);
-      continue;
-    }
-    schema::FieldSite site;
-    site.workload = &out;
-    if (const auto v = read_field(*n, "workload." + key, *r, d)) *r->slot.integer(site) = v->integer;
+  const YNode* c = w.find("chunk");
+  if (c && s.workload.context > 0 && s.workload.chunk > s.workload.context) {
+    d.error(c->where, "workload.chunk: expected at most the context (" + std::to_string(s.workload.context) +
+                          " tokens), found " + c->value);
+    s.workload.chunk = 0;
   }
-  if (serve) {
-    out.context = out.input;
-    out.batch = 1;
-    out.chunk = 0;
-  }
-}
-
-void parse_report(const YNode* n, ReportSpec& r, Diags& d) {
-  if (!n || !expect_mapping(*n, "report", d)) return;
-  check_keys(*n, "report", *schema_keys("report"), d);
-  if (const YNode* t = n->find("top"))
-    if (auto v = read_int(*t, "report.top", d)) {
-      if (static_cast<std::uint64_t>(*v) > current_limits().report_top)
-        d.error(t->where, "report.top: " + t->value + " rows " + limit_exceeded("report.top"));
-      else
-        r.top = *v;
-    }
-  if (const YNode* c = n->find("csv"))
-    if (auto v = read_string(*c, "report.csv", d)) r.csv = *v;
-  if (const YNode* j = n->find("json"))
-    if (auto v = read_string(*j, "report.json", d)) r.json = *v;
-  if (const YNode* sc = n->find("scopes"))
-    if (auto l = choice_list<Scope>(*sc, "report.scopes", row_choices<Scope>("report.scopes"), false, d))
-      r.scopes = std::move(*l);
 }
 
 }  // namespace
@@ -187,37 +186,14 @@ void parse_scenario_sections(const YNode& root, const MachineSpec* machine, Scen
   if (const YNode* name = root.find("name"))
     if (auto v = read_string(*name, "name", d)) s.name = *v;
   if (const YNode* desc = root.find("description")) read_string(*desc, "description", d);
-
-  // workload
-  if (const YNode* w =
-          member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d)) {
-    if (expect_mapping(*w, "workload", d)) {
-      check_keys(*w, "workload", *schema_keys("workload"), d);
-      if (const YNode* m = field_member(*w, "workload", row_of("workload.mode"), d)) {
-        s.mode_where = m->where;
-        // The row's choices are in Mode's order (tests/scenario/test_serving_fields.cpp).
-        if (auto v = read_field(*m, "workload.mode", row_of("workload.mode"), d))
-          for (const auto& [name, mode] : row_choices<Mode>("workload.mode"))
-            if (name == v->text) s.workload.mode = mode;
-      }
-      parse_workload_sizes(*w, s.workload, d);
-      const YNode* c = w->find("chunk");
-      if (c && s.workload.context > 0 && s.workload.chunk > s.workload.context) {
-        d.error(c->where, "workload.chunk: expected at most the context (" +
-                              std::to_string(s.workload.context) + " tokens), found " + c->value);
-        s.workload.chunk = 0;
-      }
-    }
-  }
-  if (const YNode* sc = root.find("scope"))
-    if (auto v = read_field(*sc, "scope", row_of("scope"), d))
-      s.workload.scope = v->text == "full" ? Scope::full : Scope::attention;
-
+  if (const YNode* w = member(root, "", "workload", true, "e.g. {mode: decode, context: 128K, batch: 1}", d))
+    parse_workload(*w, s, d);
+  const schema::FieldSite site{.workload = &s.workload, .scenario = &s};
+  if (const YNode* sc = root.find("scope")) read_slot(*sc, "scope", row_of("scope"), site, d);
   parse_plugins(root.find("plugins"), s.workload.mode, s.plugins, d);
-  parse_sweep(root.find("sweep"), machine, &s.serving, s.sweep, d);
-  parse_sweep_serving(root.find("sweep"), s.workload.mode, s.sweep, d);
-  parse_serving(root, s.workload.mode, s.serving, d);
-  parse_report(root.find("report"), s.report, d);
+  parse_sweep(root.find("sweep"), machine, s, d);
+  parse_serving(root, s, d);
+  if (const YNode* r = root.find("report")) read_mapping(*r, "report", "report", site, d);
 }
 
 }  // namespace tessera::loader

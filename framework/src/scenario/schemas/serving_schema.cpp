@@ -14,6 +14,7 @@
 #include "core/text/dotted_path.hpp"
 #include "core/text/nearest_name.hpp"
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/fields/mapping_reader.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/requests_schema.hpp"
 #include "scenario/schemas/schemas.hpp"
@@ -23,81 +24,19 @@ namespace tessera::loader {
 
 namespace {
 
-// A list (or one value) of token counts without repeats, each read by `row`; with `zero_ok`,
-// 0 is a value too (no limit).
-std::optional<std::vector<std::int64_t>> token_list(const YNode& n, const std::string& path, bool zero_ok,
-                                                    Diags& d) {
-  const schema::FieldRow& row = row_of(path);
-  std::vector<const YNode*> items;
-  if (n.is_sequence())
-    for (const auto& i : n.items) items.push_back(&i);
-  else
-    items.push_back(&n);
-  if (items.size() > current_limits().list_values) {
-    d.error(n.where, path + ": a list of " + std::to_string(items.size()) + " values " +
-                         limit_exceeded("list.values"));
-    return std::nullopt;
-  }
-  if (items.empty()) {
-    d.error(n.where, path + ": expected a list of token counts (e.g. [1, 2, 4, 8]), found an empty list");
-    return std::nullopt;
-  }
-  std::vector<std::int64_t> out;
-  bool ok = true;
-  for (const YNode* i : items) {
-    if (!i->is_scalar()) {
-      d.error(i->where, path + ": expected a token count, found " + describe(*i));
-      ok = false;
-      continue;
-    }
-    if (zero_ok && i->value == "0") {
-      out.push_back(0);
-      continue;
-    }
-    const auto v = read_field(*i, path, row, d);
-    if (!v) {
-      ok = false;
-      continue;
-    }
-    out.push_back(v->integer);
-  }
-  if (!ok) return std::nullopt;
-  if (!report_repeats(out, items, path, d)) return std::nullopt;
-  return out;
-}
-
-void parse_disaggregated(const YNode& n, DisaggregationSpec& out, Diags& d) {
-  const std::string path = "serving.disaggregated";
+// serving.disaggregated: present (even empty), the disaggregated study runs; its keys by the
+// field table, the transfer link given when its bandwidth is.
+void parse_disaggregated(const YNode& n, const std::string& path, Scenario& s, Diags& d) {
+  DisaggregationSpec& out = s.serving.disaggregated;
   out.enabled = true;
   // `disaggregated:` alone is refused by the mapping check (`{}` takes the defaults): no second message.
   if (n.is_scalar() && n.value.empty()) return;
-  if (!expect_mapping(n, path, d)) return;
-  check_keys(n, path, *schema_keys(path), d);
-  if (const YNode* o = n.find("transfer_overlap"))
-    if (auto v = read_field(*o, path + ".transfer_overlap", row_of(path + ".transfer_overlap"), d))
-      out.overlap = v->text == "none" ? TransferOverlap::none : TransferOverlap::layerwise;
-  if (const YNode* r = n.find("max_replicas"))
-    if (auto v = read_field(*r, path + ".max_replicas", row_of(path + ".max_replicas"), d))
-      out.max_replicas = v->integer;
-  if (const YNode* b = n.find("prefill_batch"))
-    if (auto v = token_list(*b, path + ".prefill_batch", false, d)) out.prefill_batch = std::move(*v);
-  if (const YNode* t = n.find("transfer")) {
-    const std::string tp = path + ".transfer";
-    if (!expect_mapping(*t, tp, d)) return;
-    check_keys(*t, tp, *schema_keys(tp), d);
-    const YNode* bw = t->find("bandwidth");
-    if (!bw) {
-      d.error(t->where, tp + ".bandwidth: required (each PE's bandwidth to the other pool, e.g. 50 GB/s)");
-      return;
-    }
-    if (auto v = read_field(*bw, tp + ".bandwidth", row_of(tp + ".bandwidth"), d)) {
-      out.has_transfer = true;
-      out.transfer.bandwidth = v->number;
-    }
-    if (const YNode* l = t->find("latency"))
-      if (auto v = read_field(*l, tp + ".latency", row_of(tp + ".latency"), d))
-        out.transfer.latency = v->number;
-  }
+  const ChildReader transfer[] = {
+      {"serving.disaggregated.transfer", [&](const YNode* t, const std::string& tp) {
+         if (read_mapping(*t, tp, "serving.disaggregated.transfer", schema::FieldSite{.scenario = &s}, d))
+           out.has_transfer = t->find("bandwidth") != nullptr;
+       }}};
+  read_mapping(n, path, "serving.disaggregated", schema::FieldSite{.scenario = &s}, d, transfer);
 }
 
 }  // namespace
@@ -108,25 +47,6 @@ void refuse_outside_serve(const YNode& map, const std::string& path, const std::
   if (const YEntry* e = map.find_entry(key))
     d.error(e->key_where, join_path(path, key) + ": only in workload.mode: serve (`tessera serve`)" +
                               (instead.empty() ? std::string() : "; " + instead));
-}
-
-void parse_sweep_serving(const YNode* sweep, Mode mode, Sweep& s, Diags& d) {
-  const std::string path = "sweep.serving";
-  if (mode != Mode::serve) {
-    if (sweep)
-      refuse_outside_serve(*sweep, "sweep", "serving",
-                           "decode and prefill time one step of workload.batch sequences", d);
-    return;
-  }
-  s.serving_batch.assign(std::begin(kDefaultServingBatch), std::end(kDefaultServingBatch));
-  s.serving_token_budget.assign(std::begin(kDefaultServingTokenBudget), std::end(kDefaultServingTokenBudget));
-  const YNode* n = sweep && sweep->is_mapping() ? sweep->find("serving") : nullptr;
-  if (!n || !expect_mapping(*n, path, d)) return;
-  check_keys(*n, path, *schema_keys(path), d);
-  if (const YNode* b = n->find("batch"))
-    if (auto v = token_list(*b, path + ".batch", false, d)) s.serving_batch = std::move(*v);
-  if (const YNode* t = n->find("token_budget"))
-    if (auto v = token_list(*t, path + ".token_budget", true, d)) s.serving_token_budget = std::move(*v);
 }
 
 namespace {
@@ -184,32 +104,33 @@ void parse_slo_target(const YNode& n, SloLatency metric, ServingSlo& slo, Diags&
 
 }  // namespace
 
-void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d) {
+void parse_serving(const YNode& root, Scenario& s, Diags& d) {
   const YEntry* e = root.is_mapping() ? root.find_entry("serving") : nullptr;
   if (!e) return;
-  if (mode != Mode::serve) {
+  if (s.workload.mode != Mode::serve) {
     refuse_outside_serve(root, "", "serving", "decode and prefill have no SLO", d);
     return;
   }
   const YNode& n = e->value;
+  ServingSpec& out = s.serving;
   out.where = e->key_where;
-  if (!expect_mapping(n, "serving", d)) return;
-  check_keys(n, "serving", *schema_keys("serving"), d);
-  if (const YNode* slo = n.find("slo")) {
-    if (expect_mapping(*slo, "serving.slo", d)) {
-      check_keys(*slo, "serving.slo", *schema_keys("serving.slo"), d);
-      for (SloLatency m : {SloLatency::ttft, SloLatency::tpot, SloLatency::e2e})
-        if (const YNode* t = slo->find(slo_latency_key(m))) parse_slo_target(*t, m, out.slo, d);
-      if (const YNode* r = slo->find("tokens_per_s_per_user")) {
-        const std::string p = "serving.slo.tokens_per_s_per_user";
-        if (auto v = read_field(*r, p, row_of(p), d)) out.slo.min_tokens_per_s_per_user = v->number;
-      }
-    }
-  }
-  if (const YNode* m = n.find("max_pes"))
-    if (auto v = read_field(*m, "serving.max_pes", row_of("serving.max_pes"), d)) out.max_pes = v->integer;
-  if (const YNode* g = n.find("disaggregated")) parse_disaggregated(*g, out.disaggregated, d);
-  if (const YEntry* r = n.find_entry("requests")) parse_requests(r->value, r->key_where, out.requests, d);
+  // The SLO's latencies take a time or a mapping of statistics; disaggregated and requests have
+  // rules across their keys; the pool machines were read with the machine.
+  const auto slo = [&](SloLatency metric) {
+    return [&, metric](const YNode* v, const std::string&) { parse_slo_target(*v, metric, out.slo, d); };
+  };
+  const ChildReader readers[] = {
+      {"serving.slo.ttft", slo(SloLatency::ttft)},
+      {"serving.slo.tpot", slo(SloLatency::tpot)},
+      {"serving.slo.e2e", slo(SloLatency::e2e)},
+      {"serving.disaggregated",
+       [&](const YNode* v, const std::string& path) { parse_disaggregated(*v, path, s, d); }},
+      {"serving.requests",
+       [&](const YNode* v, const std::string&) {
+         parse_requests(*v, n.find_entry("requests")->key_where, s, d);
+       }},
+  };
+  read_mapping(n, "serving", "serving", schema::FieldSite{.scenario = &s}, d, readers);
 }
 
 void check_pool_machines(const Scenario& s, const MachineSpec* machine, Diags& d) {

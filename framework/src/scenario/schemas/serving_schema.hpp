@@ -1,18 +1,15 @@
 #pragma once
-// The sections of a `workload.mode: serve` scenario beyond its workload (docs/scenario-format.md
-// "Serving"): `sweep.serving` (batches and token budgets) and `serving` (SLOs, the PE budget).
-// Outside serve mode both are refused, at their keys.
+// The `serving` section of a `workload.mode: serve` scenario (docs/scenario-format.md "Serving"):
+// SLOs, the PE budget, disaggregation, requests, pool machines' checks. Outside serve mode it is
+// refused at its key, as sweep.serving is (sweep_schema.hpp).
 #include "scenario/readers/yaml_tree.hpp"
 #include "scenario/scenario.hpp"
 
 namespace tessera::loader {
 
-// `sweep` is the scenario's sweep mapping (nullptr when absent): its `serving` key is read here,
-// the documented defaults filled in when it is left out (serve mode only).
-void parse_sweep_serving(const YNode* sweep, Mode mode, Sweep& s, Diags& d);
-
-// `root` is the scenario's root mapping; its `serving` key is read into `out`.
-void parse_serving(const YNode& root, Mode mode, ServingSpec& out, Diags& d);
+// `root` is the scenario's root mapping; its `serving` key is read into s.serving by the field
+// table (mapping_reader.hpp), s's workload read before (outside serve the key is refused).
+void parse_serving(const YNode& root, Scenario& s, Diags& d);
 
 // serving.prefill_machine / serving.decode_machine (already read into s.serving): only with
 // serving.disaggregated, and then serving.disaggregated.transfer is required (the pools share no

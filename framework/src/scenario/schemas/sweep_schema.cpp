@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -11,8 +12,10 @@
 #include "core/text/nearest_name.hpp"
 #include "scenario/fields/field_access.hpp"
 #include "scenario/fields/field_reader.hpp"
+#include "scenario/fields/mapping_reader.hpp"
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/schemas/schemas.hpp"
+#include "scenario/schemas/serving_schema.hpp"
 #include "scenario/sweeps/overrides.hpp"
 #include "scenario/sweeps/sweep_size.hpp"
 #include "tessera/limits.hpp"
@@ -66,36 +69,6 @@ void read_field_axis(const YEntry& e, const std::string& kp, const FieldPath& fi
   if (ok) s.hardware.push_back(std::move(axis));
 }
 
-// A list (or a single value) of positive integers without repeats, each read by `row`.
-std::optional<std::vector<std::int32_t>> int_list(const YNode& n, const std::string& path,
-                                                  const schema::FieldRow& row, Diags& d) {
-  const std::vector<const YNode*> items = items_of(n);
-  if (list_too_long(n, items.size(), path, d)) return std::nullopt;
-  if (items.empty()) {
-    d.error(n.where,
-            path + ": expected a list of positive integers (e.g. [1, 2, 4, 8]), found an empty list");
-    return std::nullopt;
-  }
-  std::vector<std::int32_t> out;
-  bool ok = true;
-  for (const YNode* i : items) {
-    if (!i->is_scalar()) {
-      d.error(i->where, path + ": expected a positive integer, found " + describe(*i));
-      ok = false;
-      continue;
-    }
-    const auto v = read_field(*i, path, row, d);
-    if (!v) {
-      ok = false;
-      continue;
-    }
-    out.push_back(static_cast<std::int32_t>(v->integer));
-  }
-  if (!ok) return std::nullopt;
-  if (!report_repeats(out, items, path, d)) return std::nullopt;
-  return out;
-}
-
 std::optional<std::vector<std::int8_t>> placement_list(const YNode& n, const std::string& path,
                                                        const MachineSpec& m, Diags& d) {
   std::vector<std::string> names{"pe"};
@@ -131,43 +104,6 @@ std::optional<std::vector<std::int8_t>> placement_list(const YNode& n, const std
 std::string points_text(std::uint64_t n) {
   if (n == std::numeric_limits<std::uint64_t>::max()) return "more than 2^64";
   return std::to_string(n);
-}
-
-// sweep.parallelism: the degrees, the shard modes and the ring variants, and with a machine the
-// placements (named by its levels).
-void parse_parallelism(const YNode& par, const MachineSpec* machine, Sweep& s, Diags& d) {
-  const std::string pp = "sweep.parallelism";
-  if (!expect_mapping(par, pp, d)) return;
-  check_keys(par, pp, *schema_keys(pp), d);
-  const std::pair<const char*, std::vector<std::int32_t>*> numeric[] = {
-      {"cp", &s.cp}, {"tp", &s.tp}, {"pp", &s.pp}, {"dp", &s.dp}, {"ep", &s.ep}};
-  for (const auto& [key, dst] : numeric)
-    if (const YNode* v = par.find(key))
-      if (auto l = int_list(*v, join_path(pp, key), row_of(join_path(pp, key)), d)) *dst = std::move(*l);
-  if (const YNode* v = par.find("kv_shard_mode"))
-    if (auto l = choice_list<KvShardMode>(*v, pp + ".kv_shard_mode",
-                                          row_choices<KvShardMode>(pp + ".kv_shard_mode"), false, d))
-      s.kv_shard_mode = std::move(*l);
-  if (const YNode* v = par.find("ffn_shard_scope"))
-    if (auto l = choice_list<FfnShardScope>(*v, pp + ".ffn_shard_scope",
-                                            row_choices<FfnShardScope>(pp + ".ffn_shard_scope"), true, d))
-      s.ffn_shard_scope = std::move(*l);
-  if (const YNode* v = par.find("cp_ring_variant"))
-    if (auto l = choice_list<CpRingVariant>(*v, pp + ".cp_ring_variant",
-                                            row_choices<CpRingVariant>(pp + ".cp_ring_variant"), false, d))
-      s.cp_ring_variant = std::move(*l);
-  if (machine) {
-    if (const YNode* v = par.find("tp_placement"))
-      if (auto l = placement_list(*v, pp + ".tp_placement", *machine, d)) {
-        s.tp_placement = std::move(*l);
-        s.tp_placement_where = v->where;
-      }
-    if (const YNode* v = par.find("cp_placement"))
-      if (auto l = placement_list(*v, pp + ".cp_placement", *machine, d)) {
-        s.cp_placement = std::move(*l);
-        s.cp_placement_where = v->where;
-      }
-  }
 }
 
 // A scenario plugin's parameter axis: plugins.latency.<name>.<param>,
@@ -306,16 +242,47 @@ void parse_hardware(const YNode& hw, const MachineSpec* machine, const ServingSp
 
 }  // namespace
 
-void parse_sweep(const YNode* n, const MachineSpec* machine, const ServingSpec* serving, Sweep& s, Diags& d) {
-  if (!n || !expect_mapping(*n, "sweep", d)) return;
-  check_keys(*n, "sweep", *schema_keys("sweep"), d);
-  if (const YNode* par = n->find("parallelism")) parse_parallelism(*par, machine, s, d);
+void parse_sweep(const YNode* n, const MachineSpec* machine, Scenario& sc, Diags& d) {
+  Sweep& s = sc.sweep;
+  const bool serve = sc.workload.mode == Mode::serve;
+  if (serve) {
+    s.serving_batch.assign(std::begin(kDefaultServingBatch), std::end(kDefaultServingBatch));
+    s.serving_token_budget.assign(std::begin(kDefaultServingTokenBudget),
+                                  std::end(kDefaultServingTokenBudget));
+  }
+  if (!n) return;
+  const schema::FieldSite site{.workload = &sc.workload, .scenario = &sc};
+  // Placements name the machine's levels (unread without a machine); the hardware axes are typed
+  // by the machine's rows and the plugins' schemas; sweep.serving is serve's alone.
+  const auto placement = [&](std::vector<std::int8_t>& dst, SourceLocation& where) {
+    return [&, machine](const YNode* v, const std::string& path) {
+      if (!machine) return;
+      if (auto l = placement_list(*v, path, *machine, d)) {
+        dst = std::move(*l);
+        where = v->where;
+      }
+    };
+  };
+  const ChildReader readers[] = {
+      {"sweep.parallelism.tp_placement", placement(s.tp_placement, s.tp_placement_where)},
+      {"sweep.parallelism.cp_placement", placement(s.cp_placement, s.cp_placement_where)},
+      {"sweep.hardware",
+       [&](const YNode* v, const std::string&) { parse_hardware(*v, machine, &sc.serving, s, d); }},
+      {"sweep.serving",
+       [&](const YNode* v, const std::string& path) {
+         if (serve)
+           read_mapping(*v, path, "sweep.serving", site, d);
+         else
+           refuse_outside_serve(*n, "sweep", "serving",
+                                "decode and prefill time one step of workload.batch sequences", d);
+       }},
+  };
+  if (!read_mapping(*n, "sweep", "sweep", site, d, readers)) return;
   // Placement defaults: the PE and the first level (only the PE on a machine without levels).
   if (machine && machine->levels.empty()) {
     s.tp_placement.erase(std::remove(s.tp_placement.begin(), s.tp_placement.end(), 1), s.tp_placement.end());
     s.cp_placement.erase(std::remove(s.cp_placement.begin(), s.cp_placement.end(), 1), s.cp_placement.end());
   }
-  if (const YNode* hw = n->find("hardware")) parse_hardware(*hw, machine, serving, s, d);
   const std::uint64_t grid = sweep_grid_points(s);
   if (grid > current_limits().grid_points) {
     const YNode* par = n->find("parallelism");
