@@ -67,6 +67,263 @@ YNode empty_mapping(const SourceLocation& where) {
   return n;
 }
 
+// A bare plugin name made the mapping {name: <it>}, at the name's place.
+void name_mapping(YNode& n) {
+  YNode m = empty_mapping(n.where);
+  m.set("name", n.where, n);
+  n = std::move(m);
+}
+
+// The segments after the i-th, each with its leading dot (".pe.hbm"); empty after the last.
+std::string path_after(const std::vector<std::string>& parts, std::size_t i) {
+  std::string rest;
+  for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "." + parts[j];
+  return rest;
+}
+
+// The element of a list named `name` (the last such; nullptr if none); `names` receives every
+// element's name in list order. A mapping is named by its `name` key, a bare scalar by itself
+// where `bare_names` (a list of plugin choices).
+YNode* named_item(YNode& list, const std::string& name, bool bare_names, std::vector<std::string>& names) {
+  YNode* found = nullptr;
+  for (auto& item : list.items) {
+    const YNode* nm = bare_names && item.is_scalar() ? &item
+                      : item.is_mapping()            ? item.find("name")
+                                                     : nullptr;
+    if (!nm || !nm->is_scalar()) continue;
+    names.push_back(nm->value);
+    if (nm->value == name) found = &item;
+  }
+  return found;
+}
+
+// One override's walk down the tree, a path segment at a time.
+struct Walk {
+  const Override& o;
+  const std::vector<std::string>& parts;
+  YNode* node;        // the node the segments so far lead to
+  std::string canon;  // the schema path ("machine.levels.*" for any level)
+  std::string shown;  // the real path
+};
+
+// sweep.hardware.<axis>: the rest of the path is one key, the axis's own dotted name.
+void set_hardware_axis(Walk& w, std::size_t i) {
+  if (w.node->is_null()) *w.node = empty_mapping(w.o.where);
+  w.node->set(w.parts[i] + path_after(w.parts, i), w.o.where, w.o.value);
+}
+
+// machine.levels.<level>: the level of that name. False when the walk ends here (the whole
+// level replaced, or an error).
+bool step_into_level(Walk& w, std::size_t i, Diags& d) {
+  const Override& o = w.o;
+  const std::string& c = w.parts[i];
+  if (!w.node->is_sequence()) {
+    d.error(o.where,
+            o.label + ": machine.levels is not a list of levels here; cannot address level '" + c + "'");
+    return false;
+  }
+  std::vector<std::string> names;
+  YNode* level = named_item(*w.node, c, false, names);
+  if (!level) {
+    d.error(o.where, o.label + ": no level named '" + c + "' in machine.levels" +
+                         did_you_mean_path(c, names, "machine.levels", path_after(w.parts, i)) +
+                         "; levels are addressed by name: " + join_names(names, " and "));
+    return false;
+  }
+  if (i + 1 == w.parts.size()) {
+    *level = o.value;
+    return false;
+  }
+  w.node = level;
+  w.canon = "machine.levels.*";
+  w.shown = join_path(w.shown, c);
+  return true;
+}
+
+// machine.plugins.<plugin>.<param>: one parameter of one plugin's machine block.
+void set_machine_block_parameter(Walk& w, std::size_t i, Diags& d) {
+  const Override& o = w.o;
+  const std::string& c = w.parts[i];
+  YNode* node = w.node;
+  if (w.parts.size() != i + 2) {
+    d.error(o.where, o.label + ": a machine-block parameter is machine.plugins.<plugin>.<param>, found '" +
+                         o.path + "'");
+    return;
+  }
+  if (node->is_null()) *node = empty_mapping(o.where);
+  if (!node->is_mapping()) {
+    d.error(o.where,
+            o.label + ": " + w.shown + " is " + describe(*node) + ", not a mapping of plugin blocks");
+    return;
+  }
+  YNode* block = node->find(c);
+  if (!block || block->is_null()) block = &node->set(c, o.where, empty_mapping(o.where));
+  if (!block->is_mapping()) {
+    d.error(o.where, o.label + ": " + join_path(w.shown, c) + " is " + describe(*block) +
+                         ", not a mapping of parameters");
+    return;
+  }
+  block->set(w.parts[i + 1], o.where, o.value);
+}
+
+// plugins.latency.<name>.<param> on a list: the parameter of the element named <name>.
+void set_listed_plugin_parameter(Walk& w, std::size_t i, Diags& d) {
+  const Override& o = w.o;
+  const std::string& c = w.parts[i];
+  std::vector<std::string> names;
+  YNode* item = named_item(*w.node, c, true, names);
+  if (!item) {
+    d.error(o.where, o.label + ": no plugin named '" + c + "' in " + w.shown +
+                         did_you_mean_path(c, names, w.shown, "." + w.parts[i + 1]) + "; the list holds " +
+                         join_names(names, " and "));
+    return;
+  }
+  if (item->is_scalar()) name_mapping(*item);
+  item->set(w.parts[i + 1], o.where, o.value);
+}
+
+// A node of free keys made a mapping of parameters where it can be: a bare plugin choice becomes
+// {name: ...}, nothing becomes {}. A list of plugin choices is handled here. False when the walk
+// ends here (the parameter set in the list, or an error).
+bool shape_parameter_mapping(Walk& w, std::size_t i, Diags& d) {
+  YNode* node = w.node;
+  const bool plugin = w.canon.rfind("plugins.", 0) == 0;
+  if (plugin && node->is_scalar()) {
+    // `plugins.search.seed=7` on `search: random` -> {name: random, seed: 7}.
+    name_mapping(*node);
+  } else if (plugin && node->is_sequence()) {
+    if (w.parts.size() == i + 2) {
+      set_listed_plugin_parameter(w, i, d);
+    } else {
+      d.error(w.o.where, w.o.label + ": " + w.shown +
+                             " is a list of plugins; set the whole list instead, e.g. " + w.shown +
+                             "=[{name: overlap, " + w.parts[i] + ": ...}]");
+    }
+    return false;
+  } else if (node->is_null()) {
+    *node = empty_mapping(w.o.where);
+  }
+  return true;
+}
+
+// A key of a mapping whose keys the schema leaves free (a plugin's parameters): the last
+// segment, or a plugin's parameter addressed by the plugin's name.
+void set_free_key(Walk& w, std::size_t i, Diags& d) {
+  const Override& o = w.o;
+  const std::string& c = w.parts[i];
+  const bool last = i + 1 == w.parts.size();
+  if (!shape_parameter_mapping(w, i, d)) return;
+  YNode* node = w.node;
+  if (!node->is_mapping()) {
+    d.error(o.where, o.label + ": " + w.shown + " is " + describe(*node) + ", not a mapping of parameters");
+    return;
+  }
+  const YNode* own = node->find("name");
+  if (!last && w.parts.size() == i + 2 && (w.canon == "plugins.latency" || w.canon == "plugins.objectives") &&
+      own && own->is_scalar()) {
+    // plugins.latency.<name>.<param> on a single plugin: its parameter when <name> is it.
+    if (own->value != c) {
+      d.error(o.where, o.label + ": no plugin named '" + c + "' in " + w.shown +
+                           did_you_mean_path(c, {own->value}, w.shown, "." + w.parts[i + 1]) + "; it holds " +
+                           own->value);
+      return;
+    }
+    node->set(w.parts[i + 1], o.where, o.value);
+    return;
+  }
+  if (!last) {
+    d.error(o.where, o.label + ": parameters of " + w.shown + " are single keys (e.g. " +
+                         join_path(w.shown, c) + "), found the longer path '" + o.path + "'");
+    return;
+  }
+  node->set(c, o.where, o.value);
+}
+
+// The error for a segment the field table does not know, with the keys the mapping takes.
+void refuse_unknown_key(const Walk& w, const std::string& c, const std::vector<std::string>& keys, Diags& d) {
+  if (d.full()) {  // only counted: no suggestion computed, no message worded
+    d.error(w.o.where, {});
+    return;
+  }
+  const std::string& top = w.parts[0];
+  const std::string full = join_path(w.shown, c);
+  d.error(w.o.where, w.o.label + ": no key '" + full + "' in the " +
+                         (top == "model"     ? "model"
+                          : top == "machine" ? "machine"
+                                             : "scenario") +
+                         " schema" + did_you_mean_path(c, keys, w.shown) + "; " +
+                         (w.shown.empty() ? std::string("the top level") : w.shown) + " takes " +
+                         join_names(keys, " and "));
+}
+
+// A plugin left at its default, as its bare name: `plugins.search.seed=7` with no `search:`
+// sets a parameter of the default search.
+YNode default_plugin_choice(const std::string& role, const SourceLocation& where) {
+  YNode name;
+  name.kind = YNode::Kind::scalar;
+  name.value = role == "latency"  ? plugin_defaults::kLatency
+               : role == "memory" ? plugin_defaults::kMemory
+                                  : plugin_defaults::kSearch;
+  name.where = where;
+  return name;
+}
+
+// One segment along the field table, as every other dotted path steps
+// (scenario/fields/field_table.hpp); a missing mapping on the way is created. False when the
+// walk ends here (the value set, or an error).
+bool step_along_table(Walk& w, std::size_t i, Diags& d) {
+  const Override& o = w.o;
+  const std::string& c = w.parts[i];
+  const schema::FieldStep step = schema::step_field(w.canon, c);
+  if (step.is_value) {
+    d.error(o.where, o.label + ": " + w.shown + " holds a value, not keys; '" + o.path + "' names nothing");
+    return false;
+  }
+  if (!step.row) {
+    refuse_unknown_key(w, c, step.keys, d);
+    return false;
+  }
+  YNode* node = w.node;
+  if (node->is_null()) *node = empty_mapping(o.where);
+  // `in_network: true` -> {base: ...}: a constant of an enabled in-network reduction.
+  if (w.canon == "machine.levels.*.collectives.in_network" && node->is_scalar() && node->value == "true")
+    *node = empty_mapping(o.where);
+  if (!node->is_mapping()) {
+    d.error(o.where, o.label + ": " + w.shown + " is " + describe(*node) + ", not a mapping");
+    return false;
+  }
+  if (i + 1 == w.parts.size()) {
+    node->set(c, o.where, o.value);
+    return false;
+  }
+  YNode* child = node->find(c);
+  if (!child && w.canon == "plugins" && (c == "latency" || c == "memory" || c == "search"))
+    child = &node->set(c, o.where, default_plugin_choice(c, o.where));
+  if (!child) child = &node->set(c, o.where, empty_mapping(o.where));
+  w.node = child;
+  w.canon = step.canonical;
+  w.shown = join_path(w.shown, c);
+  return true;
+}
+
+// The i-th segment of the walk, by what the path so far names. False when the walk ends here.
+bool step_override(Walk& w, std::size_t i, Diags& d) {
+  if (w.canon == "sweep.hardware") {
+    set_hardware_axis(w, i);
+    return false;
+  }
+  if (w.canon == "machine.levels") return step_into_level(w, i, d);
+  if (w.canon == "machine.plugins") {
+    set_machine_block_parameter(w, i, d);
+    return false;
+  }
+  if (schema_free_keys(w.canon)) {
+    set_free_key(w, i, d);
+    return false;
+  }
+  return step_along_table(w, i, d);
+}
+
 }  // namespace
 
 void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d) {
@@ -82,189 +339,9 @@ void apply_override(YNode& root, const Override& o, const std::vector<std::strin
     d.error(o.where, o.label + ": '" + parts[0] + "' cannot be overridden");
     return;
   }
-  YNode* node = &root;
-  std::string canon;  // the schema path ("machine.levels.*" for any level)
-  std::string shown;  // the real path
+  Walk w{o, parts, &root, {}, {}};
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string& c = parts[i];
-    const bool last = i + 1 == parts.size();
-    if (canon == "sweep.hardware") {
-      std::string key = c;
-      for (std::size_t j = i + 1; j < parts.size(); ++j) key += "." + parts[j];
-      if (node->is_null()) *node = empty_mapping(o.where);
-      node->set(key, o.where, o.value);
-      return;
-    }
-    if (canon == "machine.levels") {
-      if (!node->is_sequence()) {
-        d.error(o.where,
-                o.label + ": machine.levels is not a list of levels here; cannot address level '" + c + "'");
-        return;
-      }
-      YNode* level = nullptr;
-      std::vector<std::string> names;
-      for (auto& item : node->items) {
-        const YNode* nm = item.is_mapping() ? item.find("name") : nullptr;
-        if (!nm || !nm->is_scalar()) continue;
-        names.push_back(nm->value);
-        if (nm->value == c) level = &item;
-      }
-      if (!level) {
-        std::string rest;
-        for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "." + parts[j];
-        d.error(o.where, o.label + ": no level named '" + c + "' in machine.levels" +
-                             did_you_mean_path(c, names, "machine.levels", rest) +
-                             "; levels are addressed by name: " + join_names(names, " and "));
-        return;
-      }
-      if (last) {
-        *level = o.value;
-        return;
-      }
-      node = level;
-      canon = "machine.levels.*";
-      shown = join_path(shown, c);
-      continue;
-    }
-    if (canon == "machine.plugins") {
-      // machine.plugins.<plugin>.<param>: one parameter of one plugin's machine block.
-      if (parts.size() != i + 2) {
-        d.error(o.where, o.label +
-                             ": a machine-block parameter is machine.plugins.<plugin>.<param>, found '" +
-                             o.path + "'");
-        return;
-      }
-      if (node->is_null()) *node = empty_mapping(o.where);
-      if (!node->is_mapping()) {
-        d.error(o.where,
-                o.label + ": " + shown + " is " + describe(*node) + ", not a mapping of plugin blocks");
-        return;
-      }
-      YNode* block = node->find(c);
-      if (!block || block->is_null()) block = &node->set(c, o.where, empty_mapping(o.where));
-      if (!block->is_mapping()) {
-        d.error(o.where, o.label + ": " + join_path(shown, c) + " is " + describe(*block) +
-                             ", not a mapping of parameters");
-        return;
-      }
-      block->set(parts[i + 1], o.where, o.value);
-      return;
-    }
-    if (schema_free_keys(canon)) {
-      if (canon.rfind("plugins.", 0) == 0) {
-        if (node->is_scalar()) {
-          // `plugins.search.seed=7` on `search: random` -> {name: random, seed: 7}.
-          YNode m = empty_mapping(node->where);
-          m.set("name", node->where, *node);
-          *node = std::move(m);
-        } else if (node->is_sequence() && parts.size() == i + 2) {
-          // plugins.latency.<name>.<param> on a list: the parameter of the element named <name>.
-          YNode* item = nullptr;
-          std::vector<std::string> names;
-          for (auto& it : node->items) {
-            const YNode* nm = it.is_scalar() ? &it : it.is_mapping() ? it.find("name") : nullptr;
-            if (!nm || !nm->is_scalar()) continue;
-            names.push_back(nm->value);
-            if (nm->value == c) item = &it;
-          }
-          if (!item) {
-            d.error(o.where, o.label + ": no plugin named '" + c + "' in " + shown +
-                                 did_you_mean_path(c, names, shown, "." + parts[i + 1]) +
-                                 "; the list holds " + join_names(names, " and "));
-            return;
-          }
-          if (item->is_scalar()) {
-            YNode m = empty_mapping(item->where);
-            m.set("name", item->where, *item);
-            *item = std::move(m);
-          }
-          item->set(parts[i + 1], o.where, o.value);
-          return;
-        } else if (node->is_sequence()) {
-          d.error(o.where, o.label + ": " + shown +
-                               " is a list of plugins; set the whole list instead, e.g. " + shown +
-                               "=[{name: overlap, " + c + ": ...}]");
-          return;
-        } else if (node->is_null()) {
-          *node = empty_mapping(o.where);
-        }
-      } else if (node->is_null()) {
-        *node = empty_mapping(o.where);
-      }
-      if (!node->is_mapping()) {
-        d.error(o.where, o.label + ": " + shown + " is " + describe(*node) + ", not a mapping of parameters");
-        return;
-      }
-      const YNode* own = node->find("name");
-      if (!last && parts.size() == i + 2 && (canon == "plugins.latency" || canon == "plugins.objectives") &&
-          own && own->is_scalar()) {
-        // plugins.latency.<name>.<param> on a single plugin: its parameter when <name> is it.
-        if (own->value != c) {
-          d.error(o.where, o.label + ": no plugin named '" + c + "' in " + shown +
-                               did_you_mean_path(c, {own->value}, shown, "." + parts[i + 1]) + "; it holds " +
-                               own->value);
-          return;
-        }
-        node->set(parts[i + 1], o.where, o.value);
-        return;
-      }
-      if (!last) {
-        d.error(o.where, o.label + ": parameters of " + shown + " are single keys (e.g. " +
-                             join_path(shown, c) + "), found the longer path '" + o.path + "'");
-        return;
-      }
-      node->set(c, o.where, o.value);
-      return;
-    }
-    // The same step along the table as every other dotted path (scenario/fields/field_table.hpp).
-    const schema::FieldStep step = schema::step_field(canon, c);
-    if (step.is_value) {
-      d.error(o.where, o.label + ": " + shown + " holds a value, not keys; '" + o.path + "' names nothing");
-      return;
-    }
-    if (!step.row) {
-      if (d.full()) {  // only counted: no suggestion computed, no message worded
-        d.error(o.where, {});
-        return;
-      }
-      const std::string full = join_path(shown, c);
-      d.error(o.where, o.label + ": no key '" + full + "' in the " +
-                           (parts[0] == "model"     ? "model"
-                            : parts[0] == "machine" ? "machine"
-                                                    : "scenario") +
-                           " schema" + did_you_mean_path(c, step.keys, shown) + "; " +
-                           (shown.empty() ? std::string("the top level") : shown) + " takes " +
-                           join_names(step.keys, " and "));
-      return;
-    }
-    if (node->is_null()) *node = empty_mapping(o.where);
-    // `in_network: true` -> {base: ...}: a constant of an enabled in-network reduction.
-    if (canon == "machine.levels.*.collectives.in_network" && node->is_scalar() && node->value == "true")
-      *node = empty_mapping(o.where);
-    if (!node->is_mapping()) {
-      d.error(o.where, o.label + ": " + shown + " is " + describe(*node) + ", not a mapping");
-      return;
-    }
-    if (last) {
-      node->set(c, o.where, o.value);
-      return;
-    }
-    YNode* child = node->find(c);
-    if (!child && canon == "plugins" && (c == "latency" || c == "memory" || c == "search")) {
-      // A parameter of a plugin left at its default: `plugins.search.seed=7` with no
-      // `search:` sets a parameter of the default search.
-      YNode name;
-      name.kind = YNode::Kind::scalar;
-      name.value = c == "latency"  ? plugin_defaults::kLatency
-                   : c == "memory" ? plugin_defaults::kMemory
-                                   : plugin_defaults::kSearch;
-      name.where = o.where;
-      child = &node->set(c, o.where, std::move(name));
-    }
-    if (!child) child = &node->set(c, o.where, empty_mapping(o.where));
-    node = child;
-    canon = step.canonical;
-    shown = join_path(shown, c);
+    if (!step_override(w, i, d)) return;
   }
 }
 
