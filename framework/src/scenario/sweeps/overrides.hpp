@@ -23,7 +23,8 @@ std::vector<Override> cli_overrides(const std::vector<std::string>& set, Diags& 
 
 // Applies one override to the scenario tree (whose `model` and `machine` are already the
 // resolved mappings). Paths into a part listed in `skip` (e.g. "model" when the model could
-// not be read) are ignored. Records an error and leaves the tree unchanged on a bad path.
+// not be read) are ignored. A bad path records an error (and the load then fails): mappings the
+// walk created on the way to it (an empty `hbm:`, a default plugin choice) may remain.
 void apply_override(YNode& root, const Override& o, const std::vector<std::string>& skip, Diags& d);
 
 // `serving.prefill_machine.<path>` / `serving.decode_machine.<path>`: `machine.<path>` applied
