@@ -83,7 +83,8 @@ set(tessera_host_sources
   src/scenario/fields/field_access.cpp src/scenario/fields/mapping_reader.cpp src/scenario/fields/field_reader.cpp
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
-  src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/machine_file.cpp
+  src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/hf_families.cpp
+  src/scenario/machine_file.cpp
   src/scenario/readers/json_tree.cpp src/scenario/readers/raw_params.cpp src/scenario/readers/schema_util.cpp
   src/scenario/readers/yaml_document.cpp src/scenario/readers/yaml_quoted_scalar.cpp
   src/scenario/readers/yaml_tree.cpp

@@ -1,0 +1,268 @@
+// The fields of a Hugging Face `config.json` by family (hf_config.cpp reads their values and
+// builds the model mapping from what is read here).
+//
+// Falcon, GPT-J and GPT-NeoX (docs/scenario-format.md, "Hugging Face configs") have a plain
+// GELU MLP and may compute attention and the MLP from the same input (`parallel_block`), each
+// as its transformers modelling file does:
+//   falcon   (modeling_falcon.py) parallel when `new_decoder_architecture` or `parallel_attn`
+//            (default true); KV heads: `num_kv_heads` (default num_attention_heads) with the new
+//            decoder architecture (Falcon-40B/180B), else 1 when `multi_query` (default true;
+//            Falcon-7B), else num_attention_heads; `bias` (default false) on every linear layer;
+//            `ffn_hidden_size` (default 4 x hidden_size); `tie_word_embeddings` absent means tied
+//            (PretrainedConfig's default, which FalconForCausalLM follows); `alibi` changes the
+//            position encoding only (not modelled).
+//   gptj     (modeling_gptj.py) always parallel; n_layer, n_embd, n_head; `n_inner` (null: 4 x
+//            n_embd); q/k/v/out without bias, fc_in/fc_out with; `rotary_dim` at most the head
+//            dimension (partial rotary: no cost modelled).
+//   gpt_neox (modeling_gpt_neox.py) parallel when `use_parallel_residual` (default true);
+//            `attention_bias` (default true), MLP biases always.
+//
+// gpt-oss (modeling_gpt_oss.py): every layer MoE (`num_local_experts` experts of
+// `intermediate_size`, `num_experts_per_tok` active), the experts' gate_up/down projections and
+// the router with a bias; one learned sink logit per head (`sinks`); `layer_types` lists each
+// layer's attention (`sliding_attention` over `sliding_window` tokens, `full_attention`).
+// Any family whose config lists `layer_types` is read the same way (docs/scenario-format.md).
+//
+// What a family has without a field (Falcon's tied embeddings, gpt-oss's sinks and router bias,
+// Qwen2's q/k/v bias, the GELU MLP of Falcon, GPT-J and GPT-NeoX) is written where the model
+// mapping is built (hf_config.cpp).
+#include "scenario/hf_families.hpp"
+
+#include <algorithm>
+
+namespace tessera::loader {
+
+namespace {
+
+// The FFN width at `key` (Falcon's ffn_hidden_size, GPT-J's n_inner), where null or absence
+// means 4 x the hidden size; absent, it stands at the hidden size's key. Without a hidden size
+// (reported missing) the key is not read.
+void read_ffn_or_4x_hidden(HfReader& r, HfModel& m, const std::string& key) {
+  m.ffn_key = key;
+  if (m.hidden) m.ffn = r.integer(key, false, 1, 4 * *m.hidden);
+  if (!m.ffn && !r.present(key) && m.hidden) {
+    m.ffn = 4 * *m.hidden;
+    m.ffn_key = m.hidden_key;
+  }
+}
+
+// modeling_falcon.py: the new decoder architecture (Falcon-40B/180B) has num_kv_heads grouped
+// KV heads; the old one has one (multi_query, Falcon-7B) or one per query head.
+void read_falcon(HfReader& r, HfModel& m) {
+  const auto nda = r.boolean("new_decoder_architecture");
+  const auto multi_query = r.boolean("multi_query");
+  const auto parallel_attn = r.boolean("parallel_attn");
+  r.boolean("alibi");  // a position encoding: checked, not modelled
+  if (nda.value_or(false)) {
+    m.kv_heads = r.integer("num_kv_heads", false);
+    if (m.kv_heads) m.kv_key = "num_kv_heads";
+  } else if (multi_query.value_or(true)) {
+    m.kv_heads = 1;
+    m.kv_key = r.present("multi_query") ? "multi_query" : "";
+  }
+  m.parallel = nda.value_or(false) || parallel_attn.value_or(true);
+  m.parallel_key = nda.value_or(false) ? "new_decoder_architecture" : "parallel_attn";
+  read_ffn_or_4x_hidden(r, m, "ffn_hidden_size");
+  m.attention_bias = m.mlp_bias = r.boolean("bias").value_or(false);
+}
+
+// modeling_gptj.py: attention and MLP both read ln_1's output; q/k/v/out_proj have no bias,
+// fc_in/fc_out do; n_inner null means 4 * n_embd.
+void read_gptj(HfReader& r, HfModel& m) {
+  read_ffn_or_4x_hidden(r, m, "n_inner");
+  if (const auto rotary = r.integer("rotary_dim", false, 0, 0);
+      rotary && m.hidden && m.heads && *m.heads > 0 && *rotary > *m.hidden / *m.heads)
+    r.d.error(r.locate("rotary_dim"),
+              "hf_config.rotary_dim: expected at most the head dimension n_embd / n_head (" +
+                  std::to_string(*m.hidden / *m.heads) + "), found " + std::to_string(*rotary));
+  m.parallel = true;
+  m.attention_bias = false;
+  m.mlp_bias = true;
+}
+
+// modeling_gpt_neox.py: use_parallel_residual (default true) feeds attention and MLP the same
+// residual input; query_key_value/dense carry attention_bias (default true), the MLP's
+// dense_h_to_4h/dense_4h_to_h always a bias.
+void read_gpt_neox(HfReader& r, HfModel& m) {
+  m.ffn = r.integer(m.ffn_key, true);
+  m.parallel = r.boolean("use_parallel_residual").value_or(true);
+  m.parallel_key = "use_parallel_residual";
+  m.attention_bias = r.boolean("attention_bias").value_or(true);
+  m.mlp_bias = true;
+}
+
+// Llama, Mistral, Qwen, DeepSeek and gpt-oss: num_key_value_heads grouped KV heads (default one
+// per query head), an optional head_dim, and the biases attention_bias and mlp_bias name.
+void read_llama_style(HfReader& r, HfModel& m) {
+  m.kv_heads = r.integer("num_key_value_heads", false);
+  if (m.kv_heads) m.kv_key = "num_key_value_heads";
+  m.head_dim = r.integer("head_dim", false);
+  m.ffn = r.integer(m.ffn_key, true);
+  m.attention_bias = r.boolean("attention_bias");
+  m.mlp_bias = r.boolean("mlp_bias");
+}
+
+// The dimensions every family has (GPT-J names them n_layer, n_embd, n_head), the family's
+// attention heads, FFN and biases, then the vocabulary and whether the embeddings are tied.
+void read_dimensions(HfReader& r, HfModel& m) {
+  const bool gptj = r.family == "gptj";
+  m.layers_key = gptj ? "n_layer" : "num_hidden_layers";
+  m.hidden_key = gptj ? "n_embd" : "hidden_size";
+  m.heads_key = gptj ? "n_head" : "num_attention_heads";
+  m.layers = r.integer(m.layers_key, true);
+  m.hidden = r.integer(m.hidden_key, true);
+  m.heads = r.integer(m.heads_key, true);
+  m.kv_key = m.heads_key;
+  if (r.family == "falcon")
+    read_falcon(r, m);
+  else if (gptj)
+    read_gptj(r, m);
+  else if (r.family == "gpt_neox")
+    read_gpt_neox(r, m);
+  else
+    read_llama_style(r, m);
+  m.vocab = r.integer("vocab_size", true);
+  m.tied = r.boolean("tie_word_embeddings");
+}
+
+// Mixtral and gpt-oss: num_local_experts experts, intermediate_size wide. gpt-oss has MoE in
+// every layer (no dense FFN) and a bias on the experts' projections.
+void read_local_experts(HfReader& r, HfModel& m) {
+  m.experts_key = "num_local_experts";
+  m.experts = r.integer(m.experts_key, true);
+  m.top_k = r.integer("num_experts_per_tok", true);
+  m.expert_ffn = m.ffn;
+  m.expert_ffn_key = "intermediate_size";
+  if (r.family == "gpt_oss") {
+    m.shared = 0;
+    m.dense = 0;
+    m.mlp_bias = true;
+  }
+}
+
+// Qwen-MoE's `mlp_only_layers` (the dense layers): only leading ones [0, 1, ..., k-1] are
+// modelled, as k dense layers.
+void read_mlp_only_layers(HfReader& r, HfModel& m, const JMember& mm) {
+  m.dense_key = "mlp_only_layers";
+  const JNode& layers = mm.value;
+  bool leading = layers.is_array();
+  for (std::size_t i = 0; leading && i < layers.items.size(); ++i)
+    leading = layers.items[i].kind == JNode::Kind::integer &&
+              layers.items[i].integer == static_cast<std::int64_t>(i);
+  if (!leading)
+    r.d.error(mm.key_where,
+              "hf_config.mlp_only_layers: expected the leading layers [0, 1, ..., k-1] (only "
+              "leading dense layers are modelled), found " +
+                  (layers.is_array() ? std::string("other layers") : describe(layers)));
+  else
+    m.dense = static_cast<std::int64_t>(layers.items.size());
+}
+
+// Qwen2-MoE's shared expert: shared_expert_intermediate_size wide, which must be a whole number
+// of routed experts (Tessera's shared experts have the routed experts' size).
+void read_qwen2_shared_experts(HfReader& r, HfModel& m) {
+  const auto shared_size = r.integer("shared_expert_intermediate_size", false, 0);
+  if (!shared_size || *shared_size <= 0 || !m.expert_ffn || *m.expert_ffn <= 0) return;
+  m.shared_key = "shared_expert_intermediate_size";
+  if (*shared_size % *m.expert_ffn != 0)
+    r.d.error(r.locate("shared_expert_intermediate_size"),
+              "hf_config.shared_expert_intermediate_size: " + std::to_string(*shared_size) +
+                  " is not a multiple of moe_intermediate_size " + std::to_string(*m.expert_ffn) +
+                  ": Tessera's shared experts have the routed experts' size");
+  else
+    m.shared = *shared_size / *m.expert_ffn;
+}
+
+// Qwen2-MoE and Qwen3-MoE: num_experts experts of moe_intermediate_size, MoE in every layer
+// (decoder_sparse_step 1) but the leading mlp_only_layers.
+void read_qwen_moe(HfReader& r, HfModel& m) {
+  m.experts_key = "num_experts";
+  m.experts = r.integer(m.experts_key, true);
+  m.top_k = r.integer("num_experts_per_tok", true);
+  m.expert_ffn = r.integer("moe_intermediate_size", true);
+  if (const auto step = r.integer("decoder_sparse_step", false); step && *step != 1)
+    r.d.error(r.locate("decoder_sparse_step"),
+              "hf_config.decoder_sparse_step: " + std::to_string(*step) +
+                  " (MoE in every n-th layer) is not supported: Tessera models leading dense layers "
+                  "then MoE layers; describe the model in a YAML file");
+  m.dense = 0;
+  if (const JMember* mm = r.cfg.find("mlp_only_layers")) read_mlp_only_layers(r, m, *mm);
+  m.shared = 0;
+  if (r.family == "qwen2_moe") read_qwen2_shared_experts(r, m);
+}
+
+// DeepSeek-V2/V3 MoE: n_routed_experts experts of moe_intermediate_size, n_shared_experts
+// shared ones, and first_k_dense_replace leading dense layers, then MoE in every layer.
+void read_deepseek_moe(HfReader& r, HfModel& m) {
+  m.experts_key = "n_routed_experts";
+  m.experts = r.integer(m.experts_key, true);
+  m.top_k = r.integer("num_experts_per_tok", true);
+  m.expert_ffn = r.integer("moe_intermediate_size", true);
+  m.shared_key = "n_shared_experts";
+  m.shared = r.integer(m.shared_key, false, 0).value_or(0);
+  m.dense_key = "first_k_dense_replace";
+  m.dense = r.integer(m.dense_key, false, 0).value_or(0);
+  if (const auto freq = r.integer("moe_layer_freq", false); freq && *freq != 1)
+    r.d.error(r.locate("moe_layer_freq"), "hf_config.moe_layer_freq: " + std::to_string(*freq) +
+                                              " is not supported: Tessera models leading dense layers "
+                                              "then MoE layers");
+}
+
+// The MoE fields by family; the other families, and DeepSeek without n_routed_experts, are dense.
+void read_moe(HfReader& r, HfModel& m) {
+  if (r.family == "gpt_oss" || r.family == "mixtral")
+    read_local_experts(r, m);
+  else if (r.family == "qwen3_moe" || r.family == "qwen2_moe")
+    read_qwen_moe(r, m);
+  else if (r.deepseek() && r.present("n_routed_experts"))
+    read_deepseek_moe(r, m);
+}
+
+// DeepSeek's multi-head latent attention.
+void read_mla(HfReader& r, HfModel& m) {
+  if (!r.deepseek()) return;
+  m.kv_lora = r.integer("kv_lora_rank", true);
+  m.q_lora = r.integer("q_lora_rank", false, 0, 0).value_or(0);  // null: no query compression
+  m.rope = r.integer("qk_rope_head_dim", true);
+  m.nope = r.integer("qk_nope_head_dim", true);
+  m.v_head = r.integer("v_head_dim", true);
+}
+
+// Per-layer attention kinds: `layer_types` (required for gpt-oss), and the sliding window
+// when a layer slides. Kinds Tessera does not model are refused at their entry.
+void read_layer_types(HfReader& r, HfModel& m) {
+  const JMember* lt = r.cfg.find("layer_types");
+  if (!lt && r.family == "gpt_oss") r.missing.push_back("layer_types");
+  if (!lt) return;
+  if (!lt->value.is_array()) {
+    r.d.error(lt->key_where,
+              "hf_config.layer_types: expected a list of layer kinds, found " + describe(lt->value));
+    return;
+  }
+  for (std::size_t i = 0; i < lt->value.items.size(); ++i) {
+    const JNode& item = lt->value.items[i];
+    const std::string text = item.is_string() ? item.text : std::string();
+    const std::string kind = text == "full_attention" ? "full" : text == "sliding_attention" ? "sliding" : "";
+    if (kind.empty()) {
+      r.d.error(item.where, "hf_config.layer_types[" + std::to_string(i) +
+                                "]: expected full_attention or "
+                                "sliding_attention (the kinds Tessera models), found " +
+                                describe(item));
+      continue;
+    }
+    m.kinds.emplace_back(kind, item.where);
+  }
+  if (std::any_of(m.kinds.begin(), m.kinds.end(), [](const auto& k) { return k.first == "sliding"; }))
+    m.window = r.integer("sliding_window", true);
+}
+
+}  // namespace
+
+void read_hf_fields(HfReader& r, HfModel& m) {
+  read_dimensions(r, m);
+  read_moe(r, m);
+  read_mla(r, m);
+  read_layer_types(r, m);
+}
+
+}  // namespace tessera::loader

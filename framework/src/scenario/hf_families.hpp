@@ -1,0 +1,67 @@
+#pragma once
+// A Hugging Face config.json's fields read by family: the reader of its values (hf_config.cpp)
+// and what the fields say of the model (read by hf_families.cpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scenario/readers/json_tree.hpp"
+
+namespace tessera::loader {
+
+// The config being read as `family`, with the keys Tessera needs that it lacks.
+struct HfReader {
+  const JNode& cfg;
+  const std::string& family;
+  Diags& d;
+  std::vector<std::string> missing;
+
+  const JMember* member(const std::string& key) const { return cfg.find(key); }
+
+  SourceLocation locate(const std::string& key) const {
+    const JMember* m = member(key);
+    return m ? m->key_where : cfg.where;
+  }
+
+  // Where a value read from `key` stands in the model tree: at the key; at the file when "".
+  SourceLocation at(const std::string& key) const { return key.empty() ? cfg.where : locate(key); }
+
+  bool present(const std::string& key) const { return member(key) != nullptr; }
+
+  // DeepSeek-V2/V3: multi-head latent attention, MoE when n_routed_experts is given.
+  bool deepseek() const { return family == "deepseek_v2" || family == "deepseek_v3"; }
+
+  // An integer field in [min, 2^53); nullopt (recorded as missing when required) when absent,
+  // and (recorded as an error) when null or out of range. `null_means` : the value a JSON null
+  // stands for, when Hugging Face uses null for it (q_lora_rank).
+  std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min = 1,
+                                      std::optional<std::int64_t> null_means = std::nullopt);
+
+  // A boolean field; nullopt when absent, and (recorded as an error) when not true or false.
+  std::optional<bool> boolean(const std::string& key);
+};
+
+// What the config says of the model, each value with the key it was read from (where it stands
+// in the model tree; "" stands for the file). A value left nullopt was absent or refused.
+struct HfModel {
+  std::string layers_key, hidden_key, heads_key;
+  std::optional<std::int64_t> layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
+  std::string kv_key, ffn_key = "intermediate_size", parallel_key;
+  std::optional<bool> attention_bias, mlp_bias, parallel, tied;
+  // MoE, when `experts` was read.
+  std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
+  std::string experts_key, expert_ffn_key = "moe_intermediate_size", shared_key, dense_key;
+  // Multi-head latent attention (DeepSeek).
+  std::optional<std::int64_t> kv_lora, q_lora, rope, nope, v_head;
+  // Each layer's attention kind ("full", "sliding") at its `layer_types` entry; the window.
+  std::vector<std::pair<std::string, SourceLocation>> kinds;
+  std::optional<std::int64_t> window;
+};
+
+// Reads every field r.family has into `m`: the dimensions, attention and FFN, MoE, MLA and the
+// layer kinds, in that order (the order of their diagnostics).
+void read_hf_fields(HfReader& r, HfModel& m);
+
+}  // namespace tessera::loader
