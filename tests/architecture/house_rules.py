@@ -37,7 +37,7 @@ FUNCTION_LIMIT = 80
 FILE_LIMIT = 500
 FOLDER_LIMIT = 30
 # Ceilings of the allow-list: lowered as entries leave, never raised.
-MAX_FUNCTIONS = 30
+MAX_FUNCTIONS = 29
 MAX_FILES = 2
 SOURCE_EXT = (".cpp", ".hpp", ".h", ".cc", ".ipp")
 # Where comments and docs are read for tracker references.
