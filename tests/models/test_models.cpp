@@ -20,6 +20,7 @@ namespace {
 struct Published {
   std::string file;
   double total = 0, active = 0;
+  double tolerance = 0.01;  // relative; wider only where the source rounds (its source column says how)
 };
 
 std::vector<Published> published() {
@@ -30,12 +31,14 @@ std::vector<Published> published() {
   while (std::getline(in, line)) {
     std::stringstream ss(line);
     Published p;
-    std::string total, active;
+    std::string total, active, tolerance;
     std::getline(ss, p.file, ',');
     std::getline(ss, total, ',');
     std::getline(ss, active, ',');
+    std::getline(ss, tolerance, ',');
     p.total = std::stod(total);
     p.active = active.empty() ? 0 : std::stod(active);
+    if (!tolerance.empty()) p.tolerance = std::stod(tolerance);
     rows.push_back(p);
   }
   return rows;
@@ -57,14 +60,15 @@ TEST_CASE("every shipped model has a published parameter count", "[models]") {
   CHECK(rows.size() >= 15);
 }
 
-TEST_CASE("parameter counts match the published totals within 1 %", "[models]") {
+TEST_CASE("parameter counts match the published totals within 1 % (or the source's rounding)", "[models]") {
   for (const auto& r : published()) {
     const ModelSpec m = load_model_file(models_dir() + r.file);
     INFO(r.file << ": computed total " << params_total(m) << ", published " << r.total);
-    CHECK(params_total(m) == Approx(r.total).epsilon(0.01));
+    CHECK(r.tolerance <= 0.05);  // a source rounded further says nothing a test can hold
+    CHECK(params_total(m) == Approx(r.total).epsilon(r.tolerance));
     if (r.active > 0) {
       INFO(r.file << ": computed active " << params_active(m) << ", published " << r.active);
-      CHECK(params_active(m) == Approx(r.active).epsilon(0.01));
+      CHECK(params_active(m) == Approx(r.active).epsilon(r.tolerance));
     }
   }
 }

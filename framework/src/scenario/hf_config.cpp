@@ -273,8 +273,8 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
 
 const std::vector<std::string>& hf_families() {
   static const std::vector<std::string> kFamilies = {
-      "llama",       "mistral",     "mixtral", "qwen2", "qwen2_moe", "qwen3",  "qwen3_moe",
-      "deepseek_v2", "deepseek_v3", "falcon",  "gptj",  "gpt_neox",  "gpt_oss"};
+      "llama",       "mistral", "mixtral",  "qwen2",  "qwen2_moe", "qwen3",    "qwen3_moe", "deepseek_v2",
+      "deepseek_v3", "kimi_k2", "glm4_moe", "falcon", "gptj",      "gpt_neox", "gpt_oss"};
   return kFamilies;
 }
 

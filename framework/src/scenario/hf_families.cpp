@@ -191,8 +191,9 @@ void read_qwen_moe(HfReader& r, HfModel& m) {
   if (r.family == "qwen2_moe") read_qwen2_shared_experts(r, m);
 }
 
-// DeepSeek-V2/V3 MoE: n_routed_experts experts of moe_intermediate_size, n_shared_experts
-// shared ones, and first_k_dense_replace leading dense layers, then MoE in every layer.
+// DeepSeek-V2/V3, Kimi-K2 and GLM-4.5 MoE: n_routed_experts experts of moe_intermediate_size,
+// n_shared_experts shared ones, and first_k_dense_replace leading dense layers, then MoE in every
+// layer.
 void read_deepseek_moe(HfReader& r, HfModel& m) {
   m.experts_key = "n_routed_experts";
   m.experts = r.integer(m.experts_key, true);
@@ -209,12 +210,13 @@ void read_deepseek_moe(HfReader& r, HfModel& m) {
 }
 
 // The MoE fields by family; the other families, and DeepSeek without n_routed_experts, are dense.
+// GLM-4.5 (modeling_glm4_moe.py) names its experts as DeepSeek-V3 does, with GQA attention.
 void read_moe(HfReader& r, HfModel& m) {
   if (r.family == "gpt_oss" || r.family == "mixtral")
     read_local_experts(r, m);
   else if (r.family == "qwen3_moe" || r.family == "qwen2_moe")
     read_qwen_moe(r, m);
-  else if (r.deepseek() && r.present("n_routed_experts"))
+  else if ((r.deepseek() && r.present("n_routed_experts")) || r.family == "glm4_moe")
     read_deepseek_moe(r, m);
 }
 

@@ -30,8 +30,9 @@ struct HfReader {
 
   bool present(const std::string& key) const { return member(key) != nullptr; }
 
-  // DeepSeek-V2/V3: multi-head latent attention, MoE when n_routed_experts is given.
-  bool deepseek() const { return family == "deepseek_v2" || family == "deepseek_v3"; }
+  // DeepSeek-V2/V3 and Kimi-K2 (DeepSeek-V3's architecture, model_type kimi_k2): multi-head
+  // latent attention, MoE when n_routed_experts is given.
+  bool deepseek() const { return family == "deepseek_v2" || family == "deepseek_v3" || family == "kimi_k2"; }
 
   // An integer field in [min, 2^53); nullopt (recorded as missing when required) when absent,
   // and (recorded as an error) when null or out of range. `null_means` : the value a JSON null
