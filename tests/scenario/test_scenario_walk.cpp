@@ -111,11 +111,26 @@ TEST_CASE("scenario walk - a row's rules hold wherever it is written", "[scenari
   REQUIRE(e.size() == 1);
   CHECK(starts_with(e[0], "serving.disaggregated.transfer: missing required key 'bandwidth'"));
 
-  // A value is typed by its row even where its arrival refuses it: both are said.
+  // A key the chosen kind does not read is refused at the key, once, and not read.
   e = errors_of("serve.yaml", {"serving.requests={arrival: concurrency, concurrency: 4, cv: high}"});
-  REQUIRE(e.size() == 2);
-  CHECK(starts_with(e[0], "serving.requests.cv: "));
-  CHECK(e[1] == "serving.requests.cv: only with arrival: gamma (arrival is concurrency) (given with --set)");
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "serving.requests.cv: only with arrival: gamma (arrival is concurrency) (given with --set)");
+  e = errors_of("serve.yaml", {"serving.requests={rate: 1, input: {tokens: 5, max: 0}}"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] ==
+        "serving.requests.input.max: only with distribution: uniform or lognormal (distribution is fixed) "
+        "(given with --set)");
+  e = errors_of("serve.yaml", {"serving.requests={arrival: trace, trace: t.csv, input: {tokens: 5}}"});
+  REQUIRE(e.size() == 1);
+  CHECK(starts_with(e[0], "serving.requests.input: a trace gives each request's lengths"));
+  // A bad bound is said once: min and max are compared only when both were read.
+  e = errors_of("serve.yaml",
+                {"serving.requests={rate: 1, input: {distribution: uniform, min: 5, max: abc}}"});
+  REQUIRE(e.size() == 1);
+  CHECK(starts_with(e[0], "serving.requests.input.max: expected a token count"));
+  e = errors_of("serve.yaml", {"serving.requests={rate: 1, input: {distribution: uniform, min: 5, max: 4}}"});
+  REQUIRE(e.size() == 1);
+  CHECK(starts_with(e[0], "serving.requests.input.max: expected at least min (5), found 4"));
 }
 
 }  // namespace test_scenario_walk

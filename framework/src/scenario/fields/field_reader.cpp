@@ -105,6 +105,7 @@ void read_list_slot(const YNode& n, const std::string& path, const schema::Field
     if (std::find(choices.begin(), choices.end(), c) == choices.end()) choices.push_back(c);
   }
   if (!ok || !report_repeats(integers, items, path, d)) return;
+  if (!row.slot.store) throw std::logic_error("list row '" + std::string(row.path) + "' has no store slot");
   row.slot.store(site, schema::FieldItems{integers, choices});
 }
 

@@ -2,9 +2,10 @@
 #include "scenario/schemas/requests_schema.hpp"
 
 #include <algorithm>
-#include <initializer_list>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "scenario/fields/field_reader.hpp"
 #include "scenario/fields/mapping_reader.hpp"
@@ -48,25 +49,74 @@ void parse_length_table(const YNode& t, const std::string& path, LengthSpec& out
   }
 }
 
-// input: / output: — a length distribution (its keys by the field table) and the parameters its
-// kind requires.
+// A key of a mapping whose kind (`kind_key`: distribution, arrival) decides whether it is read:
+// `kinds` names the kinds that read it.
+struct KindKey {
+  const char* key;
+  const char* kinds;
+  bool read;
+};
+
+// The kind's name as its row spells it (the row's choices are in the enum's order).
+std::string kind_name(const std::string& row, int kind) {
+  return row_of(row).spec.choices[static_cast<std::uint32_t>(kind)].value;
+}
+
+// The keys of `map` (at `path`) the chosen kind does not read: each present one refused at its
+// key, naming the kinds that read it, and none of them read (a reader that does nothing, added to
+// `skip`).
+void refuse_unread(const YNode& map, const std::string& path, const std::string& kind_key,
+                   const std::string& kind, std::span<const KindKey> keys, std::vector<ChildReader>& skip,
+                   Diags& d) {
+  for (const KindKey& k : keys) {
+    if (k.read) continue;
+    skip.push_back({schema::find_field(path + "." + k.key)->path, [](const YNode*, const std::string&) {}});
+    if (const YEntry* e = map.find_entry(k.key))
+      d.error(e->key_where, path + "." + k.key + ": only with " + kind_key + ": " + k.kinds + " (" +
+                                kind_key + " is " + kind + ")");
+  }
+}
+
+// The kind key (distribution, arrival) read first, by its row: what it chooses decides which
+// other keys are read. Its own reader then does nothing.
+void read_kind(const YNode& map, const std::string& path, const char* key, const schema::FieldSite& site,
+               std::vector<ChildReader>& skip, Diags& d) {
+  const schema::FieldRow& row = row_of(path + "." + key);
+  if (const YNode* v = map.find(key)) read_slot(*v, path + "." + key, row, site, d);
+  skip.push_back({row.path, [](const YNode*, const std::string&) {}});
+}
+
+// input: / output: — a length distribution: its kind first, then the keys that kind reads (by
+// the field table; the others refused), the ones it requires, and its table.
 void parse_length(const YNode& n, const std::string& path, LengthSpec& out, const schema::FieldSite& site,
                   Diags& d) {
-  if (!read_mapping(n, path, path, site, d)) return;
-  const std::string kind(row_of(path + ".distribution").spec.choices[static_cast<int>(out.kind)].value);
+  if (!expect_mapping(n, path, d)) return;
+  std::vector<ChildReader> skip;
+  read_kind(n, path, "distribution", site, skip, d);
+  const LengthKind k = out.kind;
+  const std::string kind = kind_name(path + ".distribution", static_cast<int>(k));
+  const bool bounded = k == LengthKind::uniform || k == LengthKind::lognormal;
+  const KindKey keys[] = {
+      {"tokens", "fixed", k == LengthKind::fixed},        {"min", "uniform or lognormal", bounded},
+      {"max", "uniform or lognormal", bounded},           {"median", "lognormal", k == LengthKind::lognormal},
+      {"sigma", "lognormal", k == LengthKind::lognormal}, {"table", "table", k == LengthKind::table}};
+  refuse_unread(n, path, "distribution", kind, keys, skip, d);
+  const std::size_t before = d.size();
+  read_mapping(n, path, path, site, d, skip);
+  const bool values_read = d.size() == before;
   auto need = [&](const char* key) -> const YNode* {
     const YNode* v = n.find(key);
     if (!v) d.error(n.where, path + "." + key + ": required with distribution: " + kind);
     return v;
   };
-  switch (out.kind) {
+  switch (k) {
     case LengthKind::fixed:
       need("tokens");
       break;
     case LengthKind::uniform: {
       const YNode* lo = need("min");
       const YNode* hi = need("max");
-      if (lo && hi && out.max < out.min)
+      if (lo && hi && values_read && out.max < out.min)
         d.error(hi->where,
                 path + ".max: expected at least min (" + std::to_string(out.min) + "), found " + hi->value);
       break;
@@ -82,41 +132,6 @@ void parse_length(const YNode& n, const std::string& path, LengthSpec& out, cons
   }
 }
 
-// The arrival kind's requirements: its own keys required, the other kinds' refused.
-void check_arrival(const YNode& n, const RequestsSpec& out, Diags& d) {
-  const std::string path = kPath;
-  const ArrivalKind kind = out.stream.arrival.kind;
-  const std::string arrival(row_of(path + ".arrival").spec.choices[static_cast<int>(kind)].value);
-  const auto need = [&](const char* key) {
-    if (!n.find(key)) d.error(n.where, path + "." + key + ": required with arrival: " + arrival);
-  };
-  const auto refuse = [&](const char* key, const char* only) {
-    if (const YEntry* e = n.find_entry(key))
-      d.error(e->key_where,
-              path + "." + key + ": only with arrival: " + only + " (arrival is " + arrival + ")");
-  };
-  const bool rated =
-      kind == ArrivalKind::poisson || kind == ArrivalKind::gamma || kind == ArrivalKind::constant;
-  if (rated)
-    need("rate");
-  else
-    refuse("rate", "poisson, gamma or constant");
-  if (kind != ArrivalKind::gamma) refuse("cv", "gamma");
-  if (kind == ArrivalKind::concurrency)
-    need("concurrency");
-  else
-    refuse("concurrency", "concurrency");
-  if (kind == ArrivalKind::trace) {
-    need("trace");
-    for (const char* key : {"input", "output"})
-      if (const YEntry* e = n.find_entry(key))
-        d.error(e->key_where, path + "." + key + ": a trace gives each request's lengths");
-  } else {
-    refuse("trace", "trace");
-    refuse("trace_format", "trace");
-  }
-}
-
 }  // namespace
 
 void parse_requests(const YNode& n, const SourceLocation& key_where, Scenario& s, Diags& d) {
@@ -124,19 +139,43 @@ void parse_requests(const YNode& n, const SourceLocation& key_where, Scenario& s
   RequestsSpec& out = s.serving.requests;
   out.given = true;
   out.where = key_where;
+  if (!expect_mapping(n, path, d)) return;
   const schema::FieldSite site{.workload = &s.workload, .scenario = &s};
+  // The arrival first: it decides which keys are read, which are required and which refused.
+  std::vector<ChildReader> readers;
+  read_kind(n, path, "arrival", site, readers, d);
+  const ArrivalKind kind = out.stream.arrival.kind;
+  const std::string arrival = kind_name(path + ".arrival", static_cast<int>(kind));
+  const bool rated =
+      kind == ArrivalKind::poisson || kind == ArrivalKind::gamma || kind == ArrivalKind::constant;
+  const bool trace = kind == ArrivalKind::trace;
+  const KindKey keys[] = {{"rate", "poisson, gamma or constant", rated},
+                          {"cv", "gamma", kind == ArrivalKind::gamma},
+                          {"concurrency", "concurrency", kind == ArrivalKind::concurrency},
+                          {"trace", "trace", trace},
+                          {"trace_format", "trace", trace}};
+  refuse_unread(n, path, "arrival", arrival, keys, readers, d);
+  // The lengths: a trace gives each request's own, refused here.
   const auto length = [&](LengthSpec& spec, bool& given) {
-    return [&](const YNode* v, const std::string& p) {
+    return [&, trace](const YNode* v, const std::string& p) {
+      if (trace) {
+        d.error(n.find_entry(p.substr(p.rfind('.') + 1))->key_where,
+                p + ": a trace gives each request's lengths");
+        return;
+      }
       given = true;
       parse_length(*v, p, spec, site, d);
     };
   };
-  const ChildReader readers[] = {
-      {"serving.requests.input", length(out.stream.input, out.input_given)},
-      {"serving.requests.output", length(out.stream.output, out.output_given)},
+  readers.push_back({"serving.requests.input", length(out.stream.input, out.input_given)});
+  readers.push_back({"serving.requests.output", length(out.stream.output, out.output_given)});
+  read_mapping(n, path, path, site, d, readers);
+  const auto need = [&](const char* key) {
+    if (!n.find(key)) d.error(n.where, path + "." + key + ": required with arrival: " + arrival);
   };
-  if (!read_mapping(n, path, path, site, d, readers)) return;
-  check_arrival(n, out, d);
+  if (rated) need("rate");
+  if (kind == ArrivalKind::concurrency) need("concurrency");
+  if (trace) need("trace");
   if (const YNode* t = n.find("trace")) out.trace_where = t->where;
   if (const YNode* w = n.find("warmup")) out.warmup_where = w->where;
   if (out.preemption_given && out.preemption == requests::Preemption::swap && !(out.swap_bandwidth > 0))
