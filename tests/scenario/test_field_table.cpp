@@ -100,6 +100,8 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
                                                                   "mla",
                                                                   "layer_types",
                                                                   "layer_pattern",
+                                                                  "ffn_types",
+                                                                  "ffn_pattern",
                                                                   "attention",
                                                                   "parallel_block"});
   CHECK(*loader::schema_keys("model.attention") ==

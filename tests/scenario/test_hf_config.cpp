@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "../outputs/output_test_util.hpp"
 #include "scenario/readers/json_tree.hpp"
@@ -417,4 +418,51 @@ TEST_CASE("hf_config gpt_oss: layer_types read and refused at the entry", "[hf][
                 "F:2:2: error: model.layer_types: expected one attention kind per layer (layers: 2), found 1",
                 0) == 0);
   CHECK(first_error(head + " \"x\": 1}").find("lacks layer_types") != std::string::npos);
+}
+
+// Which layers run the experts, as the transformers modelling files decide it: Qwen-MoE
+// (modeling_qwen3_moe.py) layer i unless in mlp_only_layers and only when (i + 1) is a multiple of
+// decoder_sparse_step; DeepSeek (modeling_deepseek.py) i >= first_k_dense_replace and i a multiple
+// of moe_layer_freq. Leading dense layers stay moe.dense_layers; any other order is ffn_types.
+TEST_CASE("hf_config: the MoE layers of decoder_sparse_step mlp_only_layers and moe_layer_freq",
+          "[hf][ffn]") {
+  const std::string qwen =
+      "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 1024, \"num_hidden_layers\": 6, "
+      "\"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"head_dim\": 128, \"intermediate_size\": "
+      "4096, \"vocab_size\": 32000, \"num_experts\": 16, \"num_experts_per_tok\": 2, "
+      "\"moe_intermediate_size\": 512";
+  const auto kinds = [](const ModelSpec& m) {
+    std::string s;
+    for (const LayerFfn f : m.ffn_types) s += f == LayerFfn::moe ? 'm' : 'd';
+    return s;
+  };
+  ModelSpec m = hf_text(qwen + ", \"decoder_sparse_step\": 2}");
+  CHECK(kinds(m) == "dmdmdm");
+  CHECK(m.moe_layers() == 3);
+  m = hf_text(qwen + ", \"mlp_only_layers\": [0, 4]}");
+  CHECK(kinds(m) == "dmmmdm");
+  m = hf_text(qwen + ", \"mlp_only_layers\": [0, 1], \"decoder_sparse_step\": 1}");
+  CHECK(m.ffn_types.empty());  // leading dense layers: moe.dense_layers, as before
+  CHECK(m.moe.dense_layers == 2);
+  CHECK(first_error(qwen + ", \"mlp_only_layers\": [0, 6]}")
+            .find("error: hf_config.mlp_only_layers[1]: expected a layer index in [0, num_hidden_layers), "
+                  "found 6") != std::string::npos);
+  CHECK(first_error(qwen + ", \"decoder_sparse_step\": 7}").find("model.ffn_types: no layer is moe") !=
+        std::string::npos);
+
+  ModelSpec v3 = hf_fixture("deepseek-v3");
+  CHECK(v3.ffn_types.empty());
+  CHECK(v3.moe.dense_layers == 3);
+  const std::string text = [] {
+    std::ifstream in(kSrc + "/tests/fixtures/hf/deepseek-v3/config.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }();
+  std::string every_second = text;
+  every_second.replace(every_second.find("\"moe_layer_freq\": 1"), 19, "\"moe_layer_freq\": 2");
+  const ModelSpec half = hf_text(every_second);
+  REQUIRE(half.ffn_types.size() == 61);
+  CHECK(kinds(half).substr(0, 8) == "ddddmdmd");  // layers 0-2 dense, then every even layer
+  CHECK(half.moe_layers() == 29);                 // 4, 6, ..., 60
 }

@@ -16,7 +16,11 @@ enum class FfnKind : std::uint8_t {
   plain,  // 2 matrices: up, down (GELU MLP)
 };
 
-// Mixture of experts: replaces the dense FFN in all but the first `dense_layers` layers.
+// The FFN a layer runs: the dense FFN of size `ffn`, or the mixture of experts (`moe`).
+enum class LayerFfn : std::uint8_t { dense, moe };
+
+// Mixture of experts: replaces the dense FFN in all but the first `dense_layers` layers, or in
+// the layers ModelSpec::ffn_types names.
 struct MoESpec {
   std::int64_t experts = 0;         // E
   std::int64_t top_k = 0;           // K, distinct experts per token
@@ -77,9 +81,37 @@ struct ModelSpec {
   // counts (layers_of), which make_eval_context takes once per model.
   std::vector<AttentionKind> layer_types;
   LocalAttentionSpec attention;
+  // Each layer's FFN, in order (Llama-4 Maverick's alternating dense and MoE layers, Qwen's
+  // decoder_sparse_step); empty: moe.dense_layers leading dense layers, then MoE (every layer
+  // dense without `moe`).
+  std::vector<LayerFfn> ffn_types;
 
-  std::int64_t moe_layers() const { return has_moe ? layers - moe.dense_layers : 0; }
+  std::int64_t moe_layers() const {
+    if (!has_moe) return 0;
+    if (ffn_types.empty()) return layers - moe.dense_layers;
+    std::int64_t n = 0;
+    for (const LayerFfn f : ffn_types) n += f == LayerFfn::moe ? 1 : 0;
+    return n;
+  }
   std::int64_t dense_ffn_layers() const { return layers - moe_layers(); }
+  // The most layers of FFN kind `k` one pipeline stage holds, a stage being ceil(L / pp) layers
+  // (docs/physics.md §8): stage s holds layers [s·⌈L/pp⌉, (s+1)·⌈L/pp⌉), a short last stage
+  // counted as full of kind `k`, and no stage more than the model has of `k`. With leading dense
+  // layers (no ffn_types) that is min(⌈L/pp⌉, layers of k), the closed form used then.
+  std::int64_t stage_ffn_layers(LayerFfn k, std::int64_t pp) const {
+    const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
+    const std::int64_t of_kind = k == LayerFfn::moe ? moe_layers() : dense_ffn_layers();
+    const std::int64_t cap = per < of_kind ? per : of_kind;
+    if (ffn_types.empty() || !has_moe || per < 1) return cap;
+    std::int64_t most = 0;
+    for (std::int64_t lo = 0; lo < layers; lo += per) {
+      const std::int64_t hi = lo + per < layers ? lo + per : layers;
+      std::int64_t n = per - (hi - lo);
+      for (std::int64_t i = lo; i < hi; ++i) n += ffn_types[static_cast<std::size_t>(i)] == k ? 1 : 0;
+      most = n > most ? n : most;
+    }
+    return most < cap ? most : cap;
+  }
   // Layers of attention kind `k` (full: every layer when layer_types is empty).
   std::int64_t layers_of(AttentionKind k) const {
     if (layer_types.empty()) return k == AttentionKind::full ? layers : 0;

@@ -168,7 +168,9 @@ namespace {
 // The heaviest pipeline stage: ceil(L/pp) layers, as many of them MoE layers as possible.
 void stage_layers(const ModelSpec& m, int pp, double& layers, double& dense) {
   layers = std::ceil(static_cast<double>(m.layers) / pp);
-  const double moe = m.has_moe ? std::min(layers, static_cast<double>(m.moe_layers())) : 0.0;
+  // The stage with the most MoE layers sets the pipeline's pace.
+  const double moe =
+      m.has_moe ? std::min(layers, static_cast<double>(m.stage_ffn_layers(LayerFfn::moe, pp))) : 0.0;
   dense = layers - moe;
 }
 

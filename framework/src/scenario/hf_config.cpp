@@ -219,9 +219,17 @@ void put_moe(const HfReader& r, const HfModel& m, YNode& out) {
   put(r, moe, "top_k", *m.top_k, "num_experts_per_tok");
   put(r, moe, "expert_ffn", *m.expert_ffn, m.expert_ffn_key);
   put(r, moe, "shared_experts", m.shared.value_or(0), m.shared_key);
-  put(r, moe, "dense_layers", m.dense.value_or(0), m.dense_key);
+  if (m.moe_layer.empty()) put(r, moe, "dense_layers", m.dense.value_or(0), m.dense_key);
   if (r.family == "gpt_oss") moe.set("router_bias", file_loc, scalar("true", file_loc));
   out.set("moe", file_loc, std::move(moe));
+  if (m.moe_layer.empty()) return;
+  // The layers' FFNs one by one, located at the key that decided them.
+  const SourceLocation at = r.at(m.ffn_types_key);
+  YNode list;
+  list.kind = YNode::Kind::sequence;
+  list.where = at;
+  for (const bool b : m.moe_layer) list.items.push_back(scalar(b ? "moe" : "dense", at));
+  out.set("ffn_types", at, std::move(list));
 }
 
 // The model's `mla` mapping.

@@ -29,6 +29,8 @@
 #include "scenario/hf_families.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 
 namespace tessera::loader {
 
@@ -140,22 +142,45 @@ void read_local_experts(HfReader& r, HfModel& m) {
   }
 }
 
-// Qwen-MoE's `mlp_only_layers` (the dense layers): only leading ones [0, 1, ..., k-1] are
-// modelled, as k dense layers.
-void read_mlp_only_layers(HfReader& r, HfModel& m, const JMember& mm) {
-  m.dense_key = "mlp_only_layers";
+// Qwen-MoE's `mlp_only_layers` (the dense layers): a list of layer indexes in [0, layers); their
+// indexes, or nullopt after a diagnostic.
+std::optional<std::vector<std::int64_t>> read_mlp_only_layers(HfReader& r, const HfModel& m,
+                                                              const JMember& mm) {
   const JNode& layers = mm.value;
-  bool leading = layers.is_array();
-  for (std::size_t i = 0; leading && i < layers.items.size(); ++i)
-    leading = layers.items[i].kind == JNode::Kind::integer &&
-              layers.items[i].integer == static_cast<std::int64_t>(i);
-  if (!leading)
+  if (!layers.is_array()) {
     r.d.error(mm.key_where,
-              "hf_config.mlp_only_layers: expected the leading layers [0, 1, ..., k-1] (only "
-              "leading dense layers are modelled), found " +
-                  (layers.is_array() ? std::string("other layers") : describe(layers)));
-  else
-    m.dense = static_cast<std::int64_t>(layers.items.size());
+              "hf_config.mlp_only_layers: expected a list of layer indexes, found " + describe(layers));
+    return std::nullopt;
+  }
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < layers.items.size(); ++i) {
+    const JNode& item = layers.items[i];
+    if (item.kind != JNode::Kind::integer || item.integer < 0 || (m.layers && item.integer >= *m.layers)) {
+      r.d.error(item.where, "hf_config.mlp_only_layers[" + std::to_string(i) +
+                                "]: expected a layer index in [0, num_hidden_layers), found " +
+                                describe(item));
+      return std::nullopt;
+    }
+    out.push_back(item.integer);
+  }
+  return out;
+}
+
+// Each layer's FFN from a rule (true: MoE), kept only when the MoE layers are not exactly the
+// trailing ones (then `dense` leading dense layers say it).
+void set_layer_ffns(HfModel& m, const std::string& key, const std::function<bool(std::int64_t)>& moe_at) {
+  if (!m.layers) return;
+  std::vector<bool> moe(static_cast<std::size_t>(*m.layers));
+  std::int64_t leading = 0;
+  for (std::int64_t i = 0; i < *m.layers; ++i) moe[static_cast<std::size_t>(i)] = moe_at(i);
+  while (leading < *m.layers && !moe[static_cast<std::size_t>(leading)]) ++leading;
+  const bool trailing = std::all_of(moe.begin() + leading, moe.end(), [](bool b) { return b; });
+  if (trailing && leading < *m.layers) {
+    m.dense = leading;
+    return;
+  }
+  m.moe_layer = std::move(moe);
+  m.ffn_types_key = key;
 }
 
 // Qwen2-MoE's shared expert: shared_expert_intermediate_size wide, which must be a whole number
@@ -173,20 +198,26 @@ void read_qwen2_shared_experts(HfReader& r, HfModel& m) {
     m.shared = *shared_size / *m.expert_ffn;
 }
 
-// Qwen2-MoE and Qwen3-MoE: num_experts experts of moe_intermediate_size, MoE in every layer
-// (decoder_sparse_step 1) but the leading mlp_only_layers.
+// Qwen2-MoE and Qwen3-MoE (modeling_qwen3_moe.py): num_experts experts of
+// moe_intermediate_size; layer i runs them unless it is in mlp_only_layers, and only when
+// (i + 1) is a multiple of decoder_sparse_step (default 1: every layer).
 void read_qwen_moe(HfReader& r, HfModel& m) {
   m.experts_key = "num_experts";
   m.experts = r.integer(m.experts_key, true);
   m.top_k = r.integer("num_experts_per_tok", true);
   m.expert_ffn = r.integer("moe_intermediate_size", true);
-  if (const auto step = r.integer("decoder_sparse_step", false); step && *step != 1)
-    r.d.error(r.locate("decoder_sparse_step"),
-              "hf_config.decoder_sparse_step: " + std::to_string(*step) +
-                  " (MoE in every n-th layer) is not supported: Tessera models leading dense layers "
-                  "then MoE layers; describe the model in a YAML file");
+  const std::int64_t step = r.integer("decoder_sparse_step", false).value_or(1);
   m.dense = 0;
-  if (const JMember* mm = r.cfg.find("mlp_only_layers")) read_mlp_only_layers(r, m, *mm);
+  std::vector<std::int64_t> dense_only;
+  if (const JMember* mm = r.cfg.find("mlp_only_layers")) {
+    const auto v = read_mlp_only_layers(r, m, *mm);
+    if (!v) return;
+    dense_only = *v;
+    m.dense_key = "mlp_only_layers";
+  }
+  set_layer_ffns(m, step != 1 ? "decoder_sparse_step" : "mlp_only_layers", [&](std::int64_t i) {
+    return std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0;
+  });
   m.shared = 0;
   if (r.family == "qwen2_moe") read_qwen2_shared_experts(r, m);
 }
@@ -203,10 +234,12 @@ void read_deepseek_moe(HfReader& r, HfModel& m) {
   m.shared = r.integer(m.shared_key, false, 0).value_or(0);
   m.dense_key = "first_k_dense_replace";
   m.dense = r.integer(m.dense_key, false, 0).value_or(0);
-  if (const auto freq = r.integer("moe_layer_freq", false); freq && *freq != 1)
-    r.d.error(r.locate("moe_layer_freq"), "hf_config.moe_layer_freq: " + std::to_string(*freq) +
-                                              " is not supported: Tessera models leading dense layers "
-                                              "then MoE layers");
+  // modeling_deepseek.py: layer i runs the experts when i >= first_k_dense_replace and i is a
+  // multiple of moe_layer_freq (default 1).
+  const std::int64_t freq = r.integer("moe_layer_freq", false).value_or(1);
+  const std::int64_t first = *m.dense;
+  if (freq != 1)
+    set_layer_ffns(m, "moe_layer_freq", [&](std::int64_t i) { return i >= first && i % freq == 0; });
 }
 
 // The MoE fields by family; the other families, and DeepSeek without n_routed_experts, are dense.

@@ -54,6 +54,11 @@ struct HfModel {
   // MoE, when `experts` was read.
   std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
   std::string experts_key, expert_ffn_key = "moe_intermediate_size", shared_key, dense_key;
+  // Each layer's FFN (true: MoE) when the MoE layers are not the trailing ones (Qwen's
+  // decoder_sparse_step and mlp_only_layers, DeepSeek's moe_layer_freq), read from `ffn_key_from`;
+  // empty: `dense` leading dense layers.
+  std::vector<bool> moe_layer;
+  std::string ffn_types_key;
   // Multi-head latent attention (DeepSeek).
   std::optional<std::int64_t> kv_lora, q_lora, rope, nope, v_head;
   // Each layer's attention kind ("full", "sliding") at its `layer_types` entry; the window.

@@ -12,17 +12,16 @@ void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, 
   ShardSizes sh;
   compute_shards(ctx, workload, c, layout, sh);
 
-  // The most loaded stage: ceil(L/pp) layers of the heavier kind, plus the embedding and the
-  // lm_head it holds (both when pp = 1, the larger otherwise).
+  // The most loaded stage: ceil(L/pp) layers, as many of the heavier FFN kind as one stage holds
+  // (ModelSpec::stage_ffn_layers), plus the embedding and the lm_head it holds (both when pp = 1,
+  // the larger otherwise).
   const double layers = std::ceil(static_cast<double>(m.layers) / c.pp);
-  const double moe_layers = static_cast<double>(m.moe_layers());
-  const double dense_layers = static_cast<double>(m.dense_ffn_layers());
   double ffn_part;
   if (sh.moe_weight_bytes >= sh.dense_ffn_weight_bytes) {
-    const double n_moe = std::min(layers, moe_layers);
+    const double n_moe = std::min(layers, static_cast<double>(m.stage_ffn_layers(LayerFfn::moe, c.pp)));
     ffn_part = n_moe * sh.moe_weight_bytes + (layers - n_moe) * sh.dense_ffn_weight_bytes;
   } else {
-    const double n_dense = std::min(layers, dense_layers);
+    const double n_dense = std::min(layers, static_cast<double>(m.stage_ffn_layers(LayerFfn::dense, c.pp)));
     ffn_part = n_dense * sh.dense_ffn_weight_bytes + (layers - n_dense) * sh.moe_weight_bytes;
   }
   const double ends =

@@ -21,6 +21,9 @@ constexpr ParamChoice kLayerKinds[] = {
     {"sliding", "attention over the last attention.sliding_window tokens"},
     {"chunked", "attention over the tokens of its own chunk of attention.chunk tokens"}};
 
+constexpr ParamChoice kLayerFfns[] = {{"dense", "the dense FFN of size ffn"},
+                                      {"moe", "the mixture of experts of the moe block"}};
+
 constexpr FieldRow kModelRows[] = {
     integer("model.schema_version", M, nullptr, 1, 1, "file format version: 1 (required in a model file)"),
     choice("model.kind", M, nullptr, kModelKind, "model (required in a model file)"),
@@ -93,6 +96,13 @@ constexpr FieldRow kModelRows[] = {
     list(choice("model.layer_pattern", M, "", kLayerKinds,
                 "the attention kinds of a group of layers, repeated to cover the layers and cut at "
                 "layers ([sliding, sliding, sliding, full]: 3 sliding to 1 full); not with layer_types")),
+    list(choice(
+        "model.ffn_types", M, "", kLayerFfns,
+        "each layer's FFN, one per layer in order (Llama-4 Maverick's alternating dense and moe "
+        "layers); not with moe.dense_layers; absent: moe.dense_layers leading dense layers, then moe")),
+    list(choice("model.ffn_pattern", M, "", kLayerFfns,
+                "the FFN kinds of a group of layers, repeated to cover the layers and cut at layers "
+                "([dense, moe]: every second layer moe); not with ffn_types")),
     mapping("model.attention", M, "", "local attention sizes and attention sinks"),
     integer("model.attention.sliding_window", M, "", 1, kDim,
             "W: tokens a sliding layer's query reads, its own included (required with a sliding layer)",

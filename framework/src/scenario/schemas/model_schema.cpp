@@ -57,55 +57,103 @@ void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d
   set_opt("dispatch", out.dispatch);
 }
 
+// A per-layer list, `<types_key>: [...]` (one kind per layer), or `<pattern_key>: [...]` (a group
+// repeated to cover the layers and cut at them), read item by item by `row`: each layer's choice
+// index, in order. Empty when neither key is given; nullopt after a diagnostic. `*list` is the
+// list given (nullptr when none).
+// `what` names one item ("attention kind").
+std::optional<std::vector<std::uint32_t>> read_layer_list(const YNode& n, const std::string& path,
+                                                          const char* types_key, const char* pattern_key,
+                                                          const std::string& what, const ModelSpec& m,
+                                                          const YNode** list, Diags& d) {
+  const YNode* types = n.find(types_key);
+  const YNode* pattern = n.find(pattern_key);
+  *list = types ? types : pattern;
+  if (types && pattern) {
+    d.error(pattern->where, join_path(path, pattern_key) + ": give " + types_key +
+                                " (one kind per layer) or " + pattern_key + " (a repeated group), not both");
+    return std::nullopt;
+  }
+  if (!*list) return std::vector<std::uint32_t>{};
+  const char* key = types ? types_key : pattern_key;
+  const std::string lp = join_path(path, key);
+  const schema::FieldRow& row = row_of(std::string("model.") + types_key);
+  if (!(*list)->is_sequence() || (*list)->items.empty()) {
+    std::string names;
+    for (std::uint32_t c = 0; c < row.spec.choice_count; ++c)
+      names += std::string(c ? ", " : "") + row.spec.choices[c].value;
+    d.error((*list)->where,
+            lp + ": expected a list of " + what + "s (" + names + "), found " + describe(**list));
+    return std::nullopt;
+  }
+  std::vector<std::uint32_t> kinds;
+  bool ok = true;
+  for (std::size_t i = 0; i < (*list)->items.size(); ++i) {
+    const auto v = read_field((*list)->items[i], lp + "[" + std::to_string(i) + "]", row, d);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    for (std::uint32_t c = 0; c < row.spec.choice_count; ++c)
+      if (v->text == row.spec.choices[c].value) kinds.push_back(c);
+  }
+  if (!ok || m.layers < 1) return std::nullopt;
+  const auto count = static_cast<std::int64_t>(kinds.size());
+  if (types && count != m.layers) {
+    d.error((*list)->where, lp + ": expected one " + what + " per layer (layers: " +
+                                std::to_string(m.layers) + "), found " + std::to_string(count));
+    return std::nullopt;
+  }
+  if (pattern && count > m.layers) {
+    d.error((*list)->where, lp + ": expected a group of at most layers (" + std::to_string(m.layers) +
+                                ") kinds, found " + std::to_string(count));
+    return std::nullopt;
+  }
+  std::vector<std::uint32_t> out(static_cast<std::size_t>(m.layers));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kinds[i % kinds.size()];
+  return out;
+}
+
+// `ffn_types` / `ffn_pattern`: each layer's FFN, dense or moe. A moe layer needs the moe block,
+// the list replaces moe.dense_layers, and a list without a moe layer leaves the block unused.
+void parse_ffn_types(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
+  const YNode* list = nullptr;
+  const auto kinds = read_layer_list(n, path, "ffn_types", "ffn_pattern", "FFN kind", m, &list, d);
+  if (!kinds || kinds->empty()) return;
+  const std::string lp = join_path(path, n.find("ffn_types") ? "ffn_types" : "ffn_pattern");
+  const YNode* moe = n.find("moe");
+  const bool any_moe = std::find(kinds->begin(), kinds->end(), 1u) != kinds->end();
+  if (!m.has_moe) {
+    d.error(list->where, any_moe
+                             ? lp + ": a moe layer needs the model's moe block (experts, top_k, expert_ffn)"
+                             : lp + ": without a moe block every layer is dense (remove it)");
+    return;
+  }
+  if (moe && moe->is_mapping() && moe->find("dense_layers")) {
+    d.error(moe->find("dense_layers")->where,
+            join_path(path, "moe.dense_layers") + ": give moe.dense_layers " + "(leading dense layers) or " +
+                lp.substr(lp.rfind('.') + 1) + " (each layer's FFN), not both");
+    return;
+  }
+  if (!any_moe) {
+    d.error(list->where, lp + ": no layer is moe, so the moe block is never used (remove it, or name "
+                              "the moe layers)");
+    return;
+  }
+  m.ffn_types.clear();
+  for (const std::uint32_t k : *kinds) m.ffn_types.push_back(k == 1 ? LayerFfn::moe : LayerFfn::dense);
+}
+
 // `layer_types: [sliding, full, ...]` (one kind per layer) or `layer_pattern: [...]` (a group
 // repeated to cover the layers), and the sizes the kinds named need.
 void parse_layer_types(const YNode& n, const std::string& path, ModelSpec& m, Diags& d) {
-  const YNode* types = n.find("layer_types");
-  const YNode* pattern = n.find("layer_pattern");
-  if (types && pattern) {
-    d.error(pattern->where,
-            join_path(path, "layer_pattern") +
-                ": give layer_types (one kind per layer) or layer_pattern (a repeated group), "
-                "not both");
-    return;
-  }
-  const YNode* list = types ? types : pattern;
-  const char* key = types ? "layer_types" : "layer_pattern";
-  std::vector<AttentionKind> kinds;
-  if (list) {
-    const std::string lp = join_path(path, key);
-    if (!list->is_sequence() || list->items.empty()) {
-      d.error(list->where,
-              lp + ": expected a list of attention kinds (full, sliding, chunked), found " + describe(*list));
-      return;
-    }
-    bool ok = true;
-    for (std::size_t i = 0; i < list->items.size(); ++i) {
-      const auto v =
-          read_field(list->items[i], lp + "[" + std::to_string(i) + "]", row_of("model.layer_types"), d);
-      if (!v) {
-        ok = false;
-        continue;
-      }
-      kinds.push_back(v->text == "sliding"   ? AttentionKind::sliding
-                      : v->text == "chunked" ? AttentionKind::chunked
-                                             : AttentionKind::full);
-    }
-    if (!ok || m.layers < 1) return;
-    const auto count = static_cast<std::int64_t>(kinds.size());
-    if (types && count != m.layers) {
-      d.error(list->where, lp + ": expected one attention kind per layer (layers: " +
-                               std::to_string(m.layers) + "), found " + std::to_string(count));
-      return;
-    }
-    if (pattern && count > m.layers) {
-      d.error(list->where, lp + ": expected a group of at most layers (" + std::to_string(m.layers) +
-                               ") kinds, found " + std::to_string(count));
-      return;
-    }
-    m.layer_types.resize(static_cast<std::size_t>(m.layers));
-    for (std::size_t i = 0; i < m.layer_types.size(); ++i) m.layer_types[i] = kinds[i % kinds.size()];
-  }
+  const YNode* list = nullptr;
+  const auto kinds = read_layer_list(n, path, "layer_types", "layer_pattern", "attention kind", m, &list, d);
+  if (!kinds) return;
+  const char* key = n.find("layer_types") ? "layer_types" : "layer_pattern";
+  // The row's choices in AttentionKind's order (full, sliding, chunked).
+  m.layer_types.clear();
+  for (const std::uint32_t k : *kinds) m.layer_types.push_back(static_cast<AttentionKind>(k));
   // A size for every local kind used, and no size for a kind no layer has.
   const YNode* attn = n.find("attention");
   const auto size_check = [&](AttentionKind k, const char* kind, const char* size_key, std::int64_t size) {
@@ -204,6 +252,7 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   // A dimension read well is at least 1 (an absent or refused one stays 0).
   derive_model_heads(n, path, m, d);
   if (d.size() == before) parse_layer_types(n, path, m, d);
+  if (d.size() == before) parse_ffn_types(n, path, m, d);
   if (d.size() == before) check_model_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
   return m;
