@@ -118,6 +118,9 @@ TEST_CASE("layer FFN - bad lists are refused at their key", "[models][ffn]") {
       "{name: m, layers: 4, hidden: 1024, heads: 8, ffn: 4096, vocab: 32000, ffn_pattern: [dense, moe]}");
   REQUIRE(e.size() == 1);
   CHECK(e[0].find("model.ffn_pattern: a moe layer needs the model's moe block") == 0);
+  e = errors_of(model_yaml(4, "ffn_types: []"));
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "model.ffn_types: expected a list of FFN kinds (dense, moe), found an empty list");
   e = errors_of(model_yaml(4, "ffn_types: dense"));
   REQUIRE(e.size() == 1);
   CHECK(e[0].find("model.ffn_types: expected a list of FFN kinds (dense, moe)") == 0);

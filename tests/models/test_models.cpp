@@ -129,6 +129,7 @@ TEST_CASE("each hf_config fixture yields exactly the model of its YAML file", "[
     CHECK(hf.mla.nope_dim == yaml.mla.nope_dim);
     CHECK(hf.mla.v_head_dim == yaml.mla.v_head_dim);
     CHECK(hf.layer_types == yaml.layer_types);
+    CHECK(hf.ffn_types == yaml.ffn_types);
     CHECK(hf.attention.sliding_window == yaml.attention.sliding_window);
     CHECK(hf.attention.chunk == yaml.attention.chunk);
     CHECK(hf.attention.sinks == yaml.attention.sinks);
@@ -136,5 +137,5 @@ TEST_CASE("each hf_config fixture yields exactly the model of its YAML file", "[
     CHECK(params_total(hf) == Approx(params_total(yaml)).epsilon(1e-12));
     ++checked;
   }
-  CHECK(checked >= 7);
+  CHECK(checked >= 14);
 }

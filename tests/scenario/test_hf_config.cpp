@@ -209,7 +209,7 @@ TEST_CASE("hf_config in a scenario: family: reads an unknown model_type by a sup
   CHECK_THROWS_WITH(
       load_scenario(scenario("{hf_config: config.json, family: lama}"), LoadOptions{}),
       Catch::Contains("s.yaml:3:41: error: model.family: 'lama' is not a supported family (did you mean "
-                      "'llama'?)"));
+                      "'llama' or 'llama4'?)"));
   {
     std::ofstream(dir / "config.json")
         << R"({"model_type": "qwen2", "num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8,
@@ -447,8 +447,17 @@ TEST_CASE("hf_config: the MoE layers of decoder_sparse_step mlp_only_layers and 
   CHECK(first_error(qwen + ", \"mlp_only_layers\": [0, 6]}")
             .find("error: hf_config.mlp_only_layers[1]: expected a layer index in [0, num_hidden_layers), "
                   "found 6") != std::string::npos);
-  CHECK(first_error(qwen + ", \"decoder_sparse_step\": 7}").find("model.ffn_types: no layer is moe") !=
-        std::string::npos);
+  // No layer runs the experts: a dense model, as transformers builds it.
+  m = hf_text(qwen + ", \"decoder_sparse_step\": 7}");
+  CHECK_FALSE(m.has_moe);
+  CHECK(m.ffn_types.empty());
+  // A layer count past model.dimension is refused by the limit, before any per-layer rule walks it.
+  CHECK(first_error(
+            "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 1024, \"num_hidden_layers\": "
+            "9007199254740991, \"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"head_dim\": 128, "
+            "\"intermediate_size\": 4096, \"vocab_size\": 32000, \"num_experts\": 16, "
+            "\"num_experts_per_tok\": 2, \"moe_intermediate_size\": 512, \"decoder_sparse_step\": 2}")
+            .find("exceeds the limit model.dimension") != std::string::npos);
 
   ModelSpec v3 = hf_fixture("deepseek-v3");
   CHECK(v3.ffn_types.empty());
@@ -465,4 +474,46 @@ TEST_CASE("hf_config: the MoE layers of decoder_sparse_step mlp_only_layers and 
   REQUIRE(half.ffn_types.size() == 61);
   CHECK(kinds(half).substr(0, 8) == "ddddmdmd");  // layers 0-2 dense, then every even layer
   CHECK(half.moe_layers() == 29);                 // 4, 6, ..., 60
+}
+
+// Llama 4 and Gemma 3 (their text_config), as modeling_llama4.py and modeling_gemma3.py decide
+// each layer's attention when the config does not list layer_types.
+TEST_CASE("hf_config llama4 and gemma3: text_config and the layer rules", "[hf][layers]") {
+  const std::string text =
+      "\"hidden_size\": 1024, \"num_hidden_layers\": 8, \"num_attention_heads\": 8, \"num_key_value_heads\": "
+      "2, \"head_dim\": 128, \"vocab_size\": 32000";
+  const std::string llama4 = "{\"model_type\": \"llama4\", \"text_config\": {" + text +
+                             ", \"intermediate_size\": 512, \"intermediate_size_mlp\": 4096, "
+                             "\"num_local_experts\": 4, \"num_experts_per_tok\": 1";
+  const auto kinds = [](const ModelSpec& m) {
+    std::string s;
+    for (const AttentionKind k : m.layer_types)
+      s += k == AttentionKind::full ? 'f' : k == AttentionKind::chunked ? 'c' : 's';
+    return s;
+  };
+  ModelSpec m = hf_text(llama4 + ", \"attention_chunk_size\": 256, \"interleave_moe_layer_step\": 2}}");
+  CHECK(kinds(m) == "cccfcccf");
+  CHECK(m.attention.chunk == 256);
+  CHECK(m.ffn == 4096);
+  CHECK(m.moe.expert_ffn == 512);
+  CHECK(m.moe.shared_experts == 1);
+  CHECK(m.moe_layers() == 4);  // layers 1, 3, 5, 7
+  REQUIRE(m.ffn_types.size() == 8);
+  CHECK(m.ffn_types[0] == LayerFfn::dense);
+  CHECK(m.ffn_types[1] == LayerFfn::moe);
+  m = hf_text(llama4 + ", \"attention_chunk_size\": 256, \"no_rope_layers\": [1, 0, 1, 1, 1, 1, 1, 0]}}");
+  CHECK(kinds(m) == "cfcccccf");
+  m = hf_text(llama4 + "}}");  // no attention_chunk_size: every layer full
+  CHECK(m.layer_types.empty());
+  CHECK(first_error("{\"model_type\": \"llama4\", \"text_config\": 3}")
+            .find("error: hf_config.text_config: expected the language model's fields (a JSON object) in a "
+                  "llama4 config, found") != std::string::npos);
+
+  const std::string gemma =
+      "{\"model_type\": \"gemma3\", \"text_config\": {" + text +
+      ", \"intermediate_size\": 4096, \"sliding_window\": 512, \"sliding_window_pattern\": 4}}";
+  m = hf_text(gemma);
+  CHECK(kinds(m) == "sssfsssf");
+  CHECK(m.attention.sliding_window == 512);
+  CHECK(m.tied_embeddings);  // Gemma ties the LM head to the embedding
 }

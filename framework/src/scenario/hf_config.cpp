@@ -169,24 +169,27 @@ void put_dimensions(const HfReader& r, const HfModel& m, YNode& out) {
   out.set("ffn_kind", file_loc, scalar(plain_mlp ? "plain" : "gated", file_loc));
   put(r, out, "vocab", *m.vocab, "vocab_size");
   const SourceLocation tied_at = r.locate("tie_word_embeddings");
-  out.set("tied_embeddings", tied_at,
-          scalar(m.tied.value_or(r.family == "falcon") ? "true" : "false", tied_at));
+  out.set(
+      "tied_embeddings", tied_at,
+      scalar(m.tied.value_or(r.family == "falcon" || r.family == "gemma3_text") ? "true" : "false", tied_at));
 }
 
 // Each layer's attention kind, the sliding window, and gpt-oss's attention sinks.
 void put_attention(const HfReader& r, const HfModel& m, YNode& out) {
   const SourceLocation file_loc = r.cfg.where;
   if (!m.kinds.empty()) {
+    const SourceLocation at = m.kinds_key.empty() ? r.locate("layer_types") : r.at(m.kinds_key);
     YNode list;
     list.kind = YNode::Kind::sequence;
-    list.where = r.locate("layer_types");
+    list.where = at;
     for (const auto& [kind, where] : m.kinds) list.items.push_back(scalar(kind, where));
-    out.set("layer_types", r.locate("layer_types"), std::move(list));
+    out.set("layer_types", at, std::move(list));
   }
   const bool sinks = r.family == "gpt_oss";
-  if (m.window || sinks) {
+  if (m.window || m.chunk || sinks) {
     YNode attention = mapping(file_loc);
     if (m.window) put(r, attention, "sliding_window", *m.window, "sliding_window");
+    if (m.chunk) put(r, attention, "chunk", *m.chunk, "attention_chunk_size");
     if (sinks) attention.set("sinks", file_loc, scalar("true", file_loc));
     out.set("attention", file_loc, std::move(attention));
   }
@@ -270,7 +273,23 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
   }
   const std::string family = choose_family(cfg, chosen, d);
   if (family.empty()) return std::nullopt;
-  HfReader r{cfg, family, d, {}};
+  // Gemma 3 and Llama 4's multimodal configs hold the language model in text_config, read as the
+  // text-only family.
+  const JNode* fields = &cfg;
+  std::string reading = family;
+  if (family == "gemma3" || family == "llama4") {
+    const JMember* t = cfg.find("text_config");
+    if (!t || !t->value.is_object()) {
+      d.error(t ? t->key_where : cfg.where,
+              "hf_config.text_config: expected the language model's fields (a " +
+                  std::string("JSON object) in a ") + family + " config, found " +
+                  (t ? describe(t->value) : std::string("nothing")));
+      return std::nullopt;
+    }
+    fields = &t->value;
+    reading = family + "_text";
+  }
+  HfReader r{*fields, reading, d, {}};
   HfModel m;
   read_hf_fields(r, m);
   if (report_missing_keys(r) || d.size() != before) return std::nullopt;
@@ -281,8 +300,9 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
 
 const std::vector<std::string>& hf_families() {
   static const std::vector<std::string> kFamilies = {
-      "llama",       "mistral", "mixtral",  "qwen2",  "qwen2_moe", "qwen3",    "qwen3_moe", "deepseek_v2",
-      "deepseek_v3", "kimi_k2", "glm4_moe", "falcon", "gptj",      "gpt_neox", "gpt_oss"};
+      "llama",       "llama4",    "llama4_text", "mistral",     "mixtral", "qwen2",    "qwen2_moe",
+      "qwen3",       "qwen3_moe", "deepseek_v2", "deepseek_v3", "kimi_k2", "glm4_moe", "gemma3",
+      "gemma3_text", "falcon",    "gptj",        "gpt_neox",    "gpt_oss"};
   return kFamilies;
 }
 

@@ -32,6 +32,8 @@
 #include <functional>
 #include <optional>
 
+#include "tessera/limits.hpp"
+
 namespace tessera::loader {
 
 namespace {
@@ -96,6 +98,8 @@ void read_gpt_neox(HfReader& r, HfModel& m) {
 // Llama, Mistral, Qwen, DeepSeek and gpt-oss: num_key_value_heads grouped KV heads (default one
 // per query head), an optional head_dim, and the biases attention_bias and mlp_bias name.
 void read_llama_style(HfReader& r, HfModel& m) {
+  // Llama 4's dense layers run a MLP of intermediate_size_mlp (intermediate_size is an expert's).
+  if (r.family == "llama4_text") m.ffn_key = "intermediate_size_mlp";
   m.kv_heads = r.integer("num_key_value_heads", false);
   if (m.kv_heads) m.kv_key = "num_key_value_heads";
   m.head_dim = r.integer("head_dim", false);
@@ -142,21 +146,21 @@ void read_local_experts(HfReader& r, HfModel& m) {
   }
 }
 
-// Qwen-MoE's `mlp_only_layers` (the dense layers): a list of layer indexes in [0, layers); their
-// indexes, or nullopt after a diagnostic.
-std::optional<std::vector<std::int64_t>> read_mlp_only_layers(HfReader& r, const HfModel& m,
-                                                              const JMember& mm) {
+// A list of layer indexes in [0, layers) at `mm` (Qwen-MoE's mlp_only_layers, Llama 4's
+// moe_layers); the indexes, or nullopt after a diagnostic.
+std::optional<std::vector<std::int64_t>> read_layer_indexes(HfReader& r, const HfModel& m,
+                                                            const JMember& mm) {
   const JNode& layers = mm.value;
   if (!layers.is_array()) {
     r.d.error(mm.key_where,
-              "hf_config.mlp_only_layers: expected a list of layer indexes, found " + describe(layers));
+              "hf_config." + mm.key + ": expected a list of layer indexes, found " + describe(layers));
     return std::nullopt;
   }
   std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < layers.items.size(); ++i) {
     const JNode& item = layers.items[i];
     if (item.kind != JNode::Kind::integer || item.integer < 0 || (m.layers && item.integer >= *m.layers)) {
-      r.d.error(item.where, "hf_config.mlp_only_layers[" + std::to_string(i) +
+      r.d.error(item.where, "hf_config." + mm.key + "[" + std::to_string(i) +
                                 "]: expected a layer index in [0, num_hidden_layers), found " +
                                 describe(item));
       return std::nullopt;
@@ -166,10 +170,16 @@ std::optional<std::vector<std::int64_t>> read_mlp_only_layers(HfReader& r, const
   return out;
 }
 
+// Whether the layer count is read and within the model.dimension limit, so that a per-layer rule
+// may walk the layers (a count past the limit is refused when the model is read).
+bool layer_count_ok(const HfModel& m) {
+  return m.layers && static_cast<std::uint64_t>(*m.layers) <= limit_value("model.dimension");
+}
+
 // Each layer's FFN from a rule (true: MoE), kept only when the MoE layers are not exactly the
 // trailing ones (then `dense` leading dense layers say it).
 void set_layer_ffns(HfModel& m, const std::string& key, const std::function<bool(std::int64_t)>& moe_at) {
-  if (!m.layers) return;
+  if (!layer_count_ok(m)) return;
   std::vector<bool> moe(static_cast<std::size_t>(*m.layers));
   std::int64_t leading = 0;
   for (std::int64_t i = 0; i < *m.layers; ++i) moe[static_cast<std::size_t>(i)] = moe_at(i);
@@ -177,6 +187,10 @@ void set_layer_ffns(HfModel& m, const std::string& key, const std::function<bool
   const bool trailing = std::all_of(moe.begin() + leading, moe.end(), [](bool b) { return b; });
   if (trailing && leading < *m.layers) {
     m.dense = leading;
+    return;
+  }
+  if (leading == *m.layers) {  // no layer runs the experts: a dense model, as transformers builds it
+    m.experts.reset();
     return;
   }
   m.moe_layer = std::move(moe);
@@ -210,13 +224,14 @@ void read_qwen_moe(HfReader& r, HfModel& m) {
   m.dense = 0;
   std::vector<std::int64_t> dense_only;
   if (const JMember* mm = r.cfg.find("mlp_only_layers")) {
-    const auto v = read_mlp_only_layers(r, m, *mm);
+    const auto v = read_layer_indexes(r, m, *mm);
     if (!v) return;
     dense_only = *v;
+    std::sort(dense_only.begin(), dense_only.end());
     m.dense_key = "mlp_only_layers";
   }
   set_layer_ffns(m, step != 1 ? "decoder_sparse_step" : "mlp_only_layers", [&](std::int64_t i) {
-    return std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0;
+    return !std::binary_search(dense_only.begin(), dense_only.end(), i) && (i + 1) % step == 0;
   });
   m.shared = 0;
   if (r.family == "qwen2_moe") read_qwen2_shared_experts(r, m);
@@ -236,10 +251,35 @@ void read_deepseek_moe(HfReader& r, HfModel& m) {
   m.dense = r.integer(m.dense_key, false, 0).value_or(0);
   // modeling_deepseek.py: layer i runs the experts when i >= first_k_dense_replace and i is a
   // multiple of moe_layer_freq (default 1).
-  const std::int64_t freq = r.integer("moe_layer_freq", false).value_or(1);
+  // GLM-4.5's modelling file (modeling_glm4_moe.py) has no moe_layer_freq: not read for it.
+  const std::int64_t freq = r.deepseek() ? r.integer("moe_layer_freq", false).value_or(1) : 1;
   const std::int64_t first = *m.dense;
   if (freq != 1)
     set_layer_ffns(m, "moe_layer_freq", [&](std::int64_t i) { return i >= first && i % freq == 0; });
+}
+
+// Llama 4 (configuration_llama4.py, modeling_llama4.py): num_local_experts experts of
+// intermediate_size, top num_experts_per_tok, and one shared expert of the same size in every
+// MoE layer; the MoE layers are `moe_layers` when given, else every interleave_moe_layer_step-th
+// layer from layer step - 1 (range(step - 1, layers, step)).
+void read_llama4_moe(HfReader& r, HfModel& m) {
+  m.experts_key = "num_local_experts";
+  m.experts = r.integer(m.experts_key, true);
+  m.top_k = r.integer("num_experts_per_tok", true);
+  m.expert_ffn_key = "intermediate_size";
+  m.expert_ffn = r.integer(m.expert_ffn_key, true);
+  m.shared = 1;
+  m.dense = 0;
+  const std::int64_t step = r.integer("interleave_moe_layer_step", false).value_or(1);
+  std::optional<std::vector<std::int64_t>> listed;
+  if (const JMember* ml = r.cfg.find("moe_layers"); ml && !ml->value.is_null()) {
+    listed = read_layer_indexes(r, m, *ml);
+    if (!listed) return;
+    std::sort(listed->begin(), listed->end());
+  }
+  set_layer_ffns(m, listed ? "moe_layers" : "interleave_moe_layer_step", [&](std::int64_t i) {
+    return listed ? std::binary_search(listed->begin(), listed->end(), i) : i % step == step - 1;
+  });
 }
 
 // The MoE fields by family; the other families, and DeepSeek without n_routed_experts, are dense.
@@ -251,6 +291,8 @@ void read_moe(HfReader& r, HfModel& m) {
     read_qwen_moe(r, m);
   else if ((r.deepseek() && r.present("n_routed_experts")) || r.family == "glm4_moe")
     read_deepseek_moe(r, m);
+  else if (r.family == "llama4_text")
+    read_llama4_moe(r, m);
 }
 
 // DeepSeek's multi-head latent attention.
@@ -263,11 +305,65 @@ void read_mla(HfReader& r, HfModel& m) {
   m.v_head = r.integer("v_head_dim", true);
 }
 
+// Each layer's kind by an `interval` rule: layer i is `other` when (i + 1) is a multiple of the
+// interval, else `every`; decided at `key` (the file when absent).
+void kinds_by_interval(HfReader& r, HfModel& m, const std::string& key, std::int64_t interval,
+                       const char* every, const char* other) {
+  if (!layer_count_ok(m)) return;
+  m.kinds_key = key;
+  const SourceLocation at = r.at(r.present(key) ? key : "");
+  for (std::int64_t i = 0; i < *m.layers; ++i)
+    m.kinds.emplace_back((i + 1) % interval == 0 ? other : every, at);
+}
+
+// Llama 4 and Gemma 3 without `layer_types`, as their modelling files decide. Llama 4
+// (modeling_llama4.py): layer i uses RoPE and attends within attention_chunk_size tokens unless
+// (i + 1) is a multiple of 4 (no_rope_layer_interval), a global NoPE layer; `no_rope_layers`
+// (1: RoPE) overrides the rule; without attention_chunk_size every layer is full. Gemma 3
+// (modeling_gemma3.py): every sliding_window_pattern-th layer global, the others sliding over
+// sliding_window tokens.
+void read_layer_rule(HfReader& r, HfModel& m) {
+  if (r.family == "gemma3_text") {
+    const std::int64_t pattern = r.integer("sliding_window_pattern", false).value_or(6);
+    kinds_by_interval(r, m, "sliding_window_pattern", pattern, "sliding", "full");
+    m.window = r.integer("sliding_window", true);
+    return;
+  }
+  const JMember* chunk = r.cfg.find("attention_chunk_size");
+  if (!chunk || chunk->value.is_null()) return;
+  m.chunk = r.integer("attention_chunk_size", true);
+  const JMember* nope = r.cfg.find("no_rope_layers");
+  if (!nope || nope->value.is_null() || (nope->value.is_array() && nope->value.items.empty())) {
+    kinds_by_interval(r, m, "no_rope_layer_interval", r.integer("no_rope_layer_interval", false).value_or(4),
+                      "chunked", "full");
+    return;
+  }
+  m.kinds_key = "no_rope_layers";
+  const JNode& list = nope->value;
+  if (!list.is_array() || (m.layers && static_cast<std::int64_t>(list.items.size()) != *m.layers)) {
+    r.d.error(nope->key_where,
+              "hf_config.no_rope_layers: expected one 0 or 1 per layer (1: RoPE and chunked "
+              "attention), found " +
+                  describe(list));
+    return;
+  }
+  for (std::size_t i = 0; i < list.items.size(); ++i) {
+    const JNode& item = list.items[i];
+    if (item.kind != JNode::Kind::integer || (item.integer != 0 && item.integer != 1)) {
+      r.d.error(item.where, "hf_config.no_rope_layers[" + std::to_string(i) + "]: expected 0 or 1, found " +
+                                describe(item));
+      return;
+    }
+    m.kinds.emplace_back(item.integer == 1 ? "chunked" : "full", item.where);
+  }
+}
+
 // Per-layer attention kinds: `layer_types` (required for gpt-oss), and the sliding window
 // when a layer slides. Kinds Tessera does not model are refused at their entry.
 void read_layer_types(HfReader& r, HfModel& m) {
   const JMember* lt = r.cfg.find("layer_types");
   if (!lt && r.family == "gpt_oss") r.missing.push_back("layer_types");
+  if (!lt && (r.family == "llama4_text" || r.family == "gemma3_text")) read_layer_rule(r, m);
   if (!lt) return;
   if (!lt->value.is_array()) {
     r.d.error(lt->key_where,

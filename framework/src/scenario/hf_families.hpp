@@ -61,9 +61,12 @@ struct HfModel {
   std::string ffn_types_key;
   // Multi-head latent attention (DeepSeek).
   std::optional<std::int64_t> kv_lora, q_lora, rope, nope, v_head;
-  // Each layer's attention kind ("full", "sliding") at its `layer_types` entry; the window.
+  // Each layer's attention kind ("full", "sliding", "chunked") where it was decided (a
+  // `layer_types` entry, or the key of the rule); the window and the chunk, and the keys of the
+  // rule that gave the kinds ("" when `layer_types` lists them).
   std::vector<std::pair<std::string, SourceLocation>> kinds;
-  std::optional<std::int64_t> window;
+  std::optional<std::int64_t> window, chunk;
+  std::string kinds_key;
 };
 
 // Reads every field r.family has into `m`: the dimensions, attention and FFN, MoE, MLA and the

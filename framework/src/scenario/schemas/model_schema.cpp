@@ -82,8 +82,8 @@ std::optional<std::vector<std::uint32_t>> read_layer_list(const YNode& n, const 
     std::string names;
     for (std::uint32_t c = 0; c < row.spec.choice_count; ++c)
       names += std::string(c ? ", " : "") + row.spec.choices[c].value;
-    d.error((*list)->where,
-            lp + ": expected a list of " + what + "s (" + names + "), found " + describe(**list));
+    d.error((*list)->where, lp + ": expected a list of " + what + "s (" + names + "), found " +
+                                ((*list)->is_sequence() ? std::string("an empty list") : describe(**list)));
     return std::nullopt;
   }
   std::vector<std::uint32_t> kinds;
