@@ -229,8 +229,13 @@ TEST_CASE("layer kinds: KV memory holds W tokens per sliding layer", "[physics][
   full.layer_types.clear();
   const Evaluation f = evaluate(full, dgx_h100(), decode(65536, 2), c);
   CHECK(f.memory.kv_bytes == Approx(2 * 2048.0 * 36 * 65536));
-  // pp 2: the heaviest stage holds the 18 full layers.
+  // pp 2: each stage of 18 layers holds its own 9 full and 9 sliding ones (the layers alternate).
   c.pp = 2;
   const Evaluation p = evaluate(m, dgx_h100(), decode(65536, 2), c);
-  CHECK(p.memory.kv_bytes == Approx(2 * 2048.0 * 18 * 65536));
+  CHECK(p.memory.kv_bytes == Approx(2 * 2048.0 * (9 * 65536 + 9 * 128)));
+  // Were the full layers all in one half, that stage would hold 18 of them.
+  ModelSpec halves = m;
+  for (int i = 0; i < 36; ++i)
+    halves.layer_types[static_cast<std::size_t>(i)] = i < 18 ? AttentionKind::full : AttentionKind::sliding;
+  CHECK(evaluate(halves, dgx_h100(), decode(65536, 2), c).memory.kv_bytes == Approx(2 * 2048.0 * 18 * 65536));
 }

@@ -2,6 +2,7 @@
 // A transformer model's dimensions (docs/specification.md §2.2 "Model file"). Plain data: the formulas that
 // use
 // it live in tessera/physics/.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,6 +56,27 @@ struct LocalAttentionSpec {
   bool sinks = false;               // one learned sink logit per query head and layer (gpt-oss)
 };
 
+namespace detail {
+// The most layers of kind `k` in one pipeline stage of ⌈L/pp⌉ layers by the per-layer list
+// `kinds` (`count` of them) of a model of `layers` layers (a short last stage counted full of
+// `k`), at most min(⌈L/pp⌉, of_kind); without a list (or one of another length), that bound.
+template <typename Kind>
+std::int64_t most_in_a_stage(const Kind* kinds, std::size_t count, Kind k, std::int64_t layers,
+                             std::int64_t pp, std::int64_t of_kind) {
+  const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
+  const std::int64_t cap = per < of_kind ? per : of_kind;
+  if (count == 0 || per < 1 || static_cast<std::int64_t>(count) != layers) return cap;
+  std::int64_t most = 0;
+  for (std::int64_t lo = 0; lo < layers; lo += per) {
+    const std::int64_t hi = lo + per < layers ? lo + per : layers;
+    std::int64_t n = per - (hi - lo);
+    for (std::int64_t i = lo; i < hi; ++i) n += kinds[static_cast<std::size_t>(i)] == k ? 1 : 0;
+    most = n > most ? n : most;
+  }
+  return most < cap ? most : cap;
+}
+}  // namespace detail
+
 struct ModelSpec {
   std::string name;
   std::int64_t layers = 0;    // L
@@ -99,18 +121,12 @@ struct ModelSpec {
   // counted as full of kind `k`, and no stage more than the model has of `k`. With leading dense
   // layers (no ffn_types) that is min(⌈L/pp⌉, layers of k), the closed form used then.
   std::int64_t stage_ffn_layers(LayerFfn k, std::int64_t pp) const {
-    const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
     const std::int64_t of_kind = k == LayerFfn::moe ? moe_layers() : dense_ffn_layers();
-    const std::int64_t cap = per < of_kind ? per : of_kind;
-    if (ffn_types.empty() || !has_moe || per < 1) return cap;
-    std::int64_t most = 0;
-    for (std::int64_t lo = 0; lo < layers; lo += per) {
-      const std::int64_t hi = lo + per < layers ? lo + per : layers;
-      std::int64_t n = per - (hi - lo);
-      for (std::int64_t i = lo; i < hi; ++i) n += ffn_types[static_cast<std::size_t>(i)] == k ? 1 : 0;
-      most = n > most ? n : most;
-    }
-    return most < cap ? most : cap;
+    return detail::most_in_a_stage(ffn_types.data(), has_moe ? ffn_types.size() : 0, k, layers, pp, of_kind);
+  }
+  // The same for attention kind `k` (layer_types; empty: every layer full).
+  std::int64_t stage_attention_layers(AttentionKind k, std::int64_t pp) const {
+    return detail::most_in_a_stage(layer_types.data(), layer_types.size(), k, layers, pp, layers_of(k));
   }
   // Layers of attention kind `k` (full: every layer when layer_types is empty).
   std::int64_t layers_of(AttentionKind k) const {

@@ -160,6 +160,26 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
   if (c.cp > 1) attention_cp_stage(m, c, lay, x, kind, L, ranks, block_flops, block_bytes, kv_elems, out);
 }
 
+// The layers of each attention kind on a path of L layers: every layer of the model on a whole
+// step; on a pipeline stage (fewer layers) the full layers first, as many as one stage holds,
+// then the sliding ones likewise (ModelSpec::stage_attention_layers), the rest chunked.
+struct KindLayers {
+  double full = 0, sliding = 0, chunked = 0;
+};
+KindLayers kind_layers(const EvalContext& ctx, const ParallelConfig& c, double L) {
+  const ModelSpec& m = *ctx.model;
+  const bool stage = L < static_cast<double>(m.layers);
+  KindLayers k;
+  const double model_full = static_cast<double>(m.layers) - ctx.sliding_layers - ctx.chunked_layers;
+  k.full = std::min(
+      L, stage ? static_cast<double>(m.stage_attention_layers(AttentionKind::full, c.pp)) : model_full);
+  k.sliding =
+      std::min(L - k.full, stage ? static_cast<double>(m.stage_attention_layers(AttentionKind::sliding, c.pp))
+                                 : ctx.sliding_layers);
+  k.chunked = L - k.full - k.sliding;
+  return k;
+}
+
 }  // namespace
 
 // `reduce_layers`: the layers whose attention output is all-reduced on its own — L, less the
@@ -214,10 +234,9 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
                                 lay.kv_group));
   }
 
-  // attn.core and attn.cp, for each attention kind the layers on the path have: the full
-  // layers first (a pipeline stage holds as many of them as it can), then the local ones.
-  const double full = std::min(L, static_cast<double>(m.layers) - ctx.sliding_layers - ctx.chunked_layers);
-  const double sliding = std::min(L - full, ctx.sliding_layers);
+  // attn.core and attn.cp, for each attention kind the layers on the path have.
+  const KindLayers kinds = kind_layers(ctx, c, L);
+  const double full = kinds.full, sliding = kinds.sliding;
   attention_core(ctx, c, lay, sh, x, AttentionKind::full, full, out);
   attention_core(ctx, c, lay, sh, x, AttentionKind::sliding, sliding, out);
   attention_core(ctx, c, lay, sh, x, AttentionKind::chunked, L - full - sliding, out);

@@ -27,11 +27,12 @@ void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, 
   const double ends =
       c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);
   out.weights_bytes = layers * sh.attn_weight_bytes + ffn_part + ends;
-  // KV: the stage's full-attention layers first (as many as it can hold), then the local ones,
-  // each kind at its own bounded context.
+  // KV: the stage's full-attention layers first (as many as one stage holds), then the sliding
+  // ones likewise (ModelSpec::stage_attention_layers), each kind at its own bounded context.
   const double full =
-      std::min(layers, static_cast<double>(m.layers) - ctx.sliding_layers - ctx.chunked_layers);
-  const double sliding = std::min(layers - full, ctx.sliding_layers);
+      std::min(layers, static_cast<double>(m.stage_attention_layers(AttentionKind::full, c.pp)));
+  const double sliding =
+      std::min(layers - full, static_cast<double>(m.stage_attention_layers(AttentionKind::sliding, c.pp)));
   out.kv_bytes = full * sh.kv_bytes_per_layer + sliding * sh.kv_bytes_sliding_layer +
                  (layers - full - sliding) * sh.kv_bytes_chunked_layer;
 
