@@ -17,6 +17,17 @@ const ChildReader* reader_of(std::span<const ChildReader> children, std::string_
 
 }  // namespace
 
+ChildReader name_reader(const YNode& n, const std::string& path, std::string_view canonical, bool require,
+                        std::string& out, Diags& d) {
+  const schema::FieldRow& row = row_of(canonical);
+  return {canonical,
+          [&n, &path, &row, require, &out, &d](const YNode*, const std::string&) {
+            if (const YNode* v = member(n, path, "name", require, row.spec.help, d))
+              if (auto t = read_field(*v, join_path(path, "name"), row, d)) out = t->text;
+          },
+          true};
+}
+
 bool read_mapping(const YNode& n, const std::string& path, std::string_view canonical,
                   const schema::FieldSite& site, Diags& d, std::span<const ChildReader> children) {
   if (!expect_mapping(n, path, d)) return false;

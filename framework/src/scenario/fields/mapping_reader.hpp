@@ -25,6 +25,12 @@ struct ChildReader {
   bool absent_too = false;
 };
 
+// The reader of a file's `name` (the row `canonical`, "model.name"): required when `require` (a
+// model or machine file of its own), optional inline; its text into `out`. `n` is the mapping
+// read at `path`; every reference must outlive the walk.
+ChildReader name_reader(const YNode& n, const std::string& path, std::string_view canonical, bool require,
+                        std::string& out, Diags& d);
+
 // Reads mapping `n` (shown at `path`) by the rows under `canonical` into `site`: false (with a
 // diagnostic) when `n` is not a mapping. Children in table order (a required one missing is
 // reported): a reader of `children` when one names the row, else a slot row read into `site`,

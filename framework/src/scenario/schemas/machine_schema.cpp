@@ -172,7 +172,6 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
   m.name = "inline machine";
   schema::FieldSite site;
   site.machine = &m;
-  const schema::FieldRow& name_row = row_of("machine.name");
   const auto text_into = [&](std::string& out, const char* row) {
     return [&out, row, &d](const YNode* v, const std::string& p) {
       if (v)
@@ -181,12 +180,7 @@ std::optional<MachineSpec> parse_machine(const YNode& n, const std::string& path
   };
   std::string description;
   const ChildReader children[] = {
-      {"machine.name",
-       [&](const YNode*, const std::string&) {
-         if (const YNode* v = member(n, path, "name", require_name, name_row.spec.help, d))
-           if (auto t = read_field(*v, join_path(path, "name"), name_row, d)) m.name = t->text;
-       },
-       true},
+      name_reader(n, path, "machine.name", require_name, m.name, d),
       {"machine.description", text_into(description, "machine.description")},
       {"machine.pe.name", text_into(m.pe.name, "machine.pe.name")},
       {"machine.pe.flops", [&](const YNode* fl, const std::string& p) { read_flops(fl, p, site, d); }},

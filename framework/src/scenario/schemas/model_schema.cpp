@@ -223,17 +223,11 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   m.name = "inline model";
   schema::FieldSite site;
   site.model = &m;
-  const schema::FieldRow& name_row = row_of("model.name");
   const auto check_text = [&d](const char* row) {
     return [row, &d](const YNode* v, const std::string& p) { read_field(*v, p, row_of(row), d); };
   };
   const ChildReader children[] = {
-      {"model.name",
-       [&](const YNode*, const std::string&) {
-         if (const YNode* v = member(n, path, "name", require_name, name_row.spec.help, d))
-           if (auto t = read_field(*v, join_path(path, "name"), name_row, d)) m.name = t->text;
-       },
-       true},
+      name_reader(n, path, "model.name", require_name, m.name, d),
       {"model.description", check_text("model.description")},
       {"model.hf_id", check_text("model.hf_id")},
       {"model.ffn_kind",
