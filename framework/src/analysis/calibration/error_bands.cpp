@@ -17,6 +17,7 @@
 #include "host/machine_blocks.hpp"
 #include "host/plugin_roles.hpp"
 #include "scenario/data_roots.hpp"
+#include "scenario/readers/schema_util.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -76,9 +77,7 @@ void check_band_models(const BandTable& table, const PluginRegistry& registry) {
     const auto it =
         std::find_if(loaded.begin(), loaded.end(), [&](const auto& l) { return l.first == r.latency_model; });
     if (it == loaded.end() || it->second) continue;
-    std::string names;
-    for (std::size_t i = 0; i < banded.size(); ++i)
-      names += (i == 0 ? "" : i + 1 == banded.size() ? " or " : ", ") + banded[i];
+    const std::string names = loader::join_names(banded);
     problems.push_back(Diagnostic{SourceLocation{table.file, r.line, 1},
                                   "latency_model: expected " +
                                       (names.empty() ? "a latency plugin with an error band" : names) +

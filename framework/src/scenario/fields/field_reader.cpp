@@ -260,9 +260,8 @@ void read_slot(const YNode& n, const std::string& path, const schema::FieldRow& 
   if (s.boolean) *s.boolean(site) = v->boolean;
   if (s.text) *s.text(site) = v->text;
   if (s.store) {
-    const std::uint32_t choice =
-        row.spec.type == ParamType::enumeration ? choice_index(row.spec, v->text) : 0;
     const bool is_choice = row.spec.type == ParamType::enumeration;
+    const std::uint32_t choice = is_choice ? choice_index(row.spec, v->text) : 0;
     s.store(site,
             schema::FieldItems{
                 is_choice ? std::span<const std::int64_t>{} : std::span<const std::int64_t>(&v->integer, 1),

@@ -79,9 +79,9 @@ std::optional<std::vector<std::uint32_t>> read_layer_list(const YNode& n, const 
   const std::string lp = join_path(path, key);
   const schema::FieldRow& row = row_of(std::string("model.") + types_key);
   if (!(*list)->is_sequence() || (*list)->items.empty()) {
-    std::string names;
-    for (std::uint32_t c = 0; c < row.spec.choice_count; ++c)
-      names += std::string(c ? ", " : "") + row.spec.choices[c].value;
+    std::vector<std::string> choices;
+    for (std::uint32_t c = 0; c < row.spec.choice_count; ++c) choices.emplace_back(row.spec.choices[c].value);
+    const std::string names = join_names(choices, ", ");
     d.error((*list)->where, lp + ": expected a list of " + what + "s (" + names + "), found " +
                                 ((*list)->is_sequence() ? std::string("an empty list") : describe(**list)));
     return std::nullopt;
