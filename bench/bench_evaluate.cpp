@@ -94,11 +94,14 @@ constexpr const char* kLlama = "scenarios/llama3.1-70b-decode-128k.yaml";  // th
 constexpr const char* kDeepSeek = "scenarios/deepseek-v3-decode-32k-h200.yaml";
 // Layer kinds (physics.md §3): sliding and full layers, 128 experts, one H100 (one configuration).
 constexpr const char* kGptOss = "scenarios/gpt-oss-120b-decode-32k-h100.yaml";
+// Recurrent layers (physics.md §3): 36 Gated DeltaNet and 12 gated-attention layers, 512 experts.
+constexpr const char* kQwen3Next = "scenarios/qwen3-next-decode-256k-h200.yaml";
 
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_Evaluate, llama3_70b, kLlama)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_Evaluate, deepseek_v3, kDeepSeek)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_Evaluate, gpt_oss_120b, kGptOss)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_Evaluate, qwen3_next, kQwen3Next)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_EvaluateMedian, llama3_70b, kLlama)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_EvaluateMedian, deepseek_v3, kDeepSeek)->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -105,7 +105,7 @@ TEST_CASE("layer FFN - bad lists are refused at their key", "[models][ffn]") {
   CHECK(e[0] == "model.ffn_types: expected one FFN kind per layer (layers: 4), found 3");
   e = errors_of(model_yaml(4, "ffn_types: [dense, moe, mo, moe]"));
   REQUIRE(e.size() == 1);
-  CHECK(e[0].find("model.ffn_types[2]: expected dense or moe") == 0);
+  CHECK(e[0].find("model.ffn_types[2]: expected one of dense, moe or none") == 0);
   e = errors_of(model_yaml(4, "ffn_pattern: [dense, moe]", ", dense_layers: 1"));
   REQUIRE(e.size() == 1);
   CHECK(e[0] ==
@@ -120,10 +120,10 @@ TEST_CASE("layer FFN - bad lists are refused at their key", "[models][ffn]") {
   CHECK(e[0].find("model.ffn_pattern: a moe layer needs the model's moe block") == 0);
   e = errors_of(model_yaml(4, "ffn_types: []"));
   REQUIRE(e.size() == 1);
-  CHECK(e[0] == "model.ffn_types: expected a list of FFN kinds (dense, moe), found an empty list");
+  CHECK(e[0] == "model.ffn_types: expected a list of FFN kinds (dense, moe, none), found an empty list");
   e = errors_of(model_yaml(4, "ffn_types: dense"));
   REQUIRE(e.size() == 1);
-  CHECK(e[0].find("model.ffn_types: expected a list of FFN kinds (dense, moe)") == 0);
+  CHECK(e[0].find("model.ffn_types: expected a list of FFN kinds (dense, moe, none)") == 0);
 }
 
 }  // namespace test_layer_ffn

@@ -134,8 +134,26 @@ TEST_CASE("each hf_config fixture yields exactly the model of its YAML file", "[
     CHECK(hf.attention.chunk == yaml.attention.chunk);
     CHECK(hf.attention.sinks == yaml.attention.sinks);
     CHECK(hf.moe.router_bias == yaml.moe.router_bias);
+    CHECK(hf.attention.output_gate == yaml.attention.output_gate);
+    CHECK(hf.sparse.index_heads == yaml.sparse.index_heads);
+    CHECK(hf.sparse.index_head_dim == yaml.sparse.index_head_dim);
+    CHECK(hf.sparse.top_k == yaml.sparse.top_k);
+    CHECK(hf.linear.key_heads == yaml.linear.key_heads);
+    CHECK(hf.linear.value_heads == yaml.linear.value_heads);
+    CHECK(hf.linear.key_head_dim == yaml.linear.key_head_dim);
+    CHECK(hf.linear.value_head_dim == yaml.linear.value_head_dim);
+    CHECK(hf.linear.conv_kernel == yaml.linear.conv_kernel);
+    CHECK(hf.linear.chunk == yaml.linear.chunk);
+    CHECK(hf.mamba.heads == yaml.mamba.heads);
+    CHECK(hf.mamba.head_dim == yaml.mamba.head_dim);
+    CHECK(hf.mamba.state_size == yaml.mamba.state_size);
+    CHECK(hf.mamba.groups == yaml.mamba.groups);
+    CHECK(hf.mamba.conv_kernel == yaml.mamba.conv_kernel);
+    CHECK(hf.mamba.chunk == yaml.mamba.chunk);
+    CHECK(hf.dtype.state == yaml.dtype.state);
     CHECK(params_total(hf) == Approx(params_total(yaml)).epsilon(1e-12));
+    CHECK(params_active(hf) == Approx(params_active(yaml)).epsilon(1e-12));
     ++checked;
   }
-  CHECK(checked >= 14);
+  CHECK(checked >= 17);
 }

@@ -103,9 +103,14 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
                                                                   "ffn_types",
                                                                   "ffn_pattern",
                                                                   "attention",
+                                                                  "sparse_attention",
+                                                                  "linear_attention",
+                                                                  "mamba",
                                                                   "parallel_block"});
   CHECK(*loader::schema_keys("model.attention") ==
-        std::vector<std::string>{"sliding_window", "chunk", "sinks"});
+        std::vector<std::string>{"sliding_window", "chunk", "sinks", "output_gate"});
+  CHECK(*loader::schema_keys("model.mamba") ==
+        std::vector<std::string>{"heads", "head_dim", "state_size", "groups", "conv_kernel", "chunk"});
   CHECK(loader::schema_keys("workload.context") == nullptr);  // a value, not a mapping
   CHECK(loader::schema_free_keys("sweep.hardware"));
   CHECK(loader::schema_free_keys("plugins.search"));

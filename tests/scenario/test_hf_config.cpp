@@ -412,7 +412,7 @@ TEST_CASE("hf_config gpt_oss: layer_types read and refused at the entry", "[hf][
   // A kind Tessera does not model, at its entry; a list of the wrong length, at the list.
   CHECK(first_error(head + " \"layer_types\": [\"linear_attention\", \"full_attention\"]}") ==
         "F:2:18: error: hf_config.layer_types[0]: expected full_attention or sliding_attention (the kinds "
-        "Tessera models), found \"linear_attention\"");
+        "Tessera models for gpt_oss), found \"linear_attention\"");
   CHECK(first_error(head + " \"layer_types\": [\"sliding_attention\"]}")
             .rfind(
                 "F:2:2: error: model.layer_types: expected one attention kind per layer (layers: 2), found 1",

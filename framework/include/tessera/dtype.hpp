@@ -58,6 +58,9 @@ struct DTypes {
   std::optional<DType> attention_weights, ffn_weights, expert_weights, lm_head_weights;  // default: weights
   std::optional<DType> attention;  // attention math (QK^T, PV); default: the wider of activations and bf16
   std::optional<DType> dispatch;   // MoE dispatch payload and expert GEMM input; default: activations
+  // Recurrent state of linear and mamba layers; default: activations (vLLM's mamba_ssm_cache_dtype
+  // "auto": the model's format).
+  std::optional<DType> state;
 
   TESSERA_API DType weights_of(WeightPart p) const;
   TESSERA_API DType attention_math() const;  // the resolved `attention`

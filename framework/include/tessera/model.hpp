@@ -2,6 +2,7 @@
 // A transformer model's dimensions (docs/specification.md §2.2 "Model file"). Plain data: the formulas that
 // use
 // it live in tessera/physics/.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,8 +18,9 @@ enum class FfnKind : std::uint8_t {
   plain,  // 2 matrices: up, down (GELU MLP)
 };
 
-// The FFN a layer runs: the dense FFN of size `ffn`, or the mixture of experts (`moe`).
-enum class LayerFfn : std::uint8_t { dense, moe };
+// The FFN a layer runs: the dense FFN of size `ffn`, the mixture of experts (`moe`), or none
+// (Nemotron-H's mixer-only layers: a Mamba-2 or attention layer without an MLP).
+enum class LayerFfn : std::uint8_t { dense, moe, none };
 
 // Mixture of experts: replaces the dense FFN in all but the first `dense_layers` layers, or in
 // the layers ModelSpec::ffn_types names.
@@ -40,20 +42,65 @@ struct MLASpec {
   std::int64_t v_head_dim = 0;    // per-head value width
 };
 
-// The attention one layer computes (docs/physics.md §3 "Layer kinds"): which earlier tokens a
-// query reads, and so which keys and values the layer keeps.
+// The token mixer one layer runs (docs/physics.md §3 "Layer kinds"): which earlier tokens a
+// query reads, and so which keys and values — or which recurrent state — the layer keeps.
 enum class AttentionKind : std::uint8_t {
   full,     // every earlier token of the sequence
   sliding,  // the last `sliding_window` tokens (gpt-oss, Gemma 3, Mistral 7B v0.1)
   chunked,  // the tokens of its own chunk of `chunk` tokens (Llama 4's local layers)
+  sparse,   // top_k earlier tokens an indexer picks over all of them (DeepSeek-V3.2's DSA)
+  linear,   // Gated DeltaNet linear attention (Qwen3-Next): a recurrent state, no KV
+  mamba,    // Mamba-2 state-space mixer (Nemotron-H): a recurrent state, no KV
+  none,     // no token mixer (Nemotron-H's MLP-only layers)
 };
-inline constexpr int kAttentionKindCount = 3;
+inline constexpr int kAttentionKindCount = 7;
 
-// The local attention kinds' sizes, and attention sinks.
+// Softmax attention over cached keys and values (full, sliding, chunked, sparse): the kinds with
+// Q/K/V projections and a KV cache; linear and mamba keep a state, none keeps nothing.
+constexpr bool has_kv_cache(AttentionKind k) {
+  return k == AttentionKind::full || k == AttentionKind::sliding || k == AttentionKind::chunked ||
+         k == AttentionKind::sparse;
+}
+
+// The local attention kinds' sizes, attention sinks and the output gate.
 struct LocalAttentionSpec {
   std::int64_t sliding_window = 0;  // W: keys a sliding layer's query reads (its own included)
   std::int64_t chunk = 0;           // C: chunk size of a chunked layer
   bool sinks = false;               // one learned sink logit per query head and layer (gpt-oss)
+  // A sigmoid gate on the attention output, computed by the query projection (Qwen3-Next's
+  // gated attention): q_proj is twice as wide (query and gate per head).
+  bool output_gate = false;
+};
+
+// DeepSeek Sparse Attention (DeepSeek-V3.2): a lightning indexer of `index_heads` heads of
+// `index_head_dim` scores every earlier token from its cached index key (FP8, one fp32 scale);
+// the attention then reads the top_k best (docs/physics.md §3 "Sparse attention").
+struct SparseAttentionSpec {
+  std::int64_t index_heads = 0;     // h_I
+  std::int64_t index_head_dim = 0;  // d_I, also the cached index key's width
+  std::int64_t top_k = 0;           // k: keys each query reads
+};
+
+// Gated DeltaNet (Yang et al., ICLR 2025; Qwen3-Next's linear_attention layers): per value head
+// a key_head_dim x value_head_dim state updated by the gated delta rule.
+struct LinearAttentionSpec {
+  std::int64_t key_heads = 0;       // n_k (query and key heads)
+  std::int64_t value_heads = 0;     // n_v (value heads; one state each)
+  std::int64_t key_head_dim = 0;    // d_k
+  std::int64_t value_head_dim = 0;  // d_v
+  std::int64_t conv_kernel = 0;     // K_c: the short causal convolution over q, k, v
+  std::int64_t chunk = 0;           // C: the prefill scan's chunk (flash-linear-attention: 64)
+};
+
+// Mamba-2 (Dao & Gu, ICML 2024; Nemotron-H's M layers): `heads` heads of head_dim channels, each
+// with a head_dim x state_size state; B and C shared by the heads of each of `groups` groups.
+struct MambaSpec {
+  std::int64_t heads = 0;        // n_h
+  std::int64_t head_dim = 0;     // P
+  std::int64_t state_size = 0;   // N
+  std::int64_t groups = 0;       // n_g
+  std::int64_t conv_kernel = 0;  // K_c
+  std::int64_t chunk = 0;        // Q: the SSD algorithm's chunk in prefill
 };
 
 namespace detail {
@@ -103,6 +150,9 @@ struct ModelSpec {
   // counts (layers_of), which make_eval_context takes once per model.
   std::vector<AttentionKind> layer_types;
   LocalAttentionSpec attention;
+  SparseAttentionSpec sparse;  // with a sparse layer
+  LinearAttentionSpec linear;  // with a linear layer
+  MambaSpec mamba;             // with a mamba layer
   // Each layer's FFN, in order (Llama-4 Maverick's alternating dense and MoE layers, Qwen's
   // decoder_sparse_step); empty: moe.dense_layers leading dense layers, then MoE (every layer
   // dense without `moe`).
@@ -111,18 +161,25 @@ struct ModelSpec {
   std::int64_t moe_layers() const {
     if (!has_moe) return 0;
     if (ffn_types.empty()) return layers - moe.dense_layers;
+    return ffn_layers_of(LayerFfn::moe);
+  }
+  // Layers without an FFN (ffn_types' none).
+  std::int64_t ffn_free_layers() const { return ffn_layers_of(LayerFfn::none); }
+  std::int64_t dense_ffn_layers() const { return layers - moe_layers() - ffn_free_layers(); }
+  std::int64_t ffn_layers_of(LayerFfn k) const {
     std::int64_t n = 0;
-    for (const LayerFfn f : ffn_types) n += f == LayerFfn::moe ? 1 : 0;
+    for (const LayerFfn f : ffn_types) n += f == k ? 1 : 0;
     return n;
   }
-  std::int64_t dense_ffn_layers() const { return layers - moe_layers(); }
   // The most layers of FFN kind `k` one pipeline stage holds, a stage being ceil(L / pp) layers
   // (docs/physics.md §8): stage s holds layers [s·⌈L/pp⌉, (s+1)·⌈L/pp⌉), a short last stage
   // counted as full of kind `k`, and no stage more than the model has of `k`. With leading dense
   // layers (no ffn_types) that is min(⌈L/pp⌉, layers of k), the closed form used then.
   std::int64_t stage_ffn_layers(LayerFfn k, std::int64_t pp) const {
-    const std::int64_t of_kind = k == LayerFfn::moe ? moe_layers() : dense_ffn_layers();
-    return detail::most_in_a_stage(ffn_types.data(), has_moe ? ffn_types.size() : 0, k, layers, pp, of_kind);
+    const std::int64_t of_kind = k == LayerFfn::moe    ? moe_layers()
+                                 : k == LayerFfn::none ? ffn_free_layers()
+                                                       : dense_ffn_layers();
+    return detail::most_in_a_stage(ffn_types.data(), ffn_types.size(), k, layers, pp, of_kind);
   }
   // The same for attention kind `k` (layer_types; empty: every layer full).
   std::int64_t stage_attention_layers(AttentionKind k, std::int64_t pp) const {
@@ -133,6 +190,30 @@ struct ModelSpec {
     if (layer_types.empty()) return k == AttentionKind::full ? layers : 0;
     std::int64_t n = 0;
     for (const AttentionKind t : layer_types) n += t == k ? 1 : 0;
+    return n;
+  }
+  // The layers of each mixer kind on a path of `path` layers (docs/physics.md §8): the whole
+  // model when path >= layers; one pipeline stage of ceil(L/pp) otherwise, each kind in
+  // AttentionKind's order taking as many layers as one stage holds of it
+  // (stage_attention_layers) within what the earlier kinds left, the rest going to the last
+  // kind the model has.
+  std::array<double, kAttentionKindCount> path_mixers(double path, std::int64_t pp) const {
+    std::array<double, kAttentionKindCount> n{};
+    if (layer_types.empty()) {
+      n[0] = path;
+      return n;
+    }
+    const bool stage = path < static_cast<double>(layers);
+    double left = path;
+    int last = 0;
+    for (int i = 0; i < kAttentionKindCount; ++i) {
+      const auto k = static_cast<AttentionKind>(i);
+      const double of = static_cast<double>(stage ? stage_attention_layers(k, pp) : layers_of(k));
+      n[static_cast<std::size_t>(i)] = of < left ? of : left;
+      left -= n[static_cast<std::size_t>(i)];
+      if (layers_of(k) > 0) last = i;
+    }
+    n[static_cast<std::size_t>(last)] += left;
     return n;
   }
 };

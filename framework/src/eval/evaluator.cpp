@@ -1,5 +1,6 @@
 // Step composition and accounting: docs/physics.md §8 "Whole step", §9 "Accounting".
 #include "eval/evaluator.hpp"
+#include "eval/stage_layers.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -165,15 +166,6 @@ void Evaluator::accumulate_totals(const StepWork& work, const StageList& stages,
 }
 
 namespace {
-// The heaviest pipeline stage: ceil(L/pp) layers, as many of them MoE layers as possible.
-void stage_layers(const ModelSpec& m, int pp, double& layers, double& dense) {
-  layers = std::ceil(static_cast<double>(m.layers) / pp);
-  // The stage with the most MoE layers sets the pipeline's pace.
-  const double moe =
-      m.has_moe ? std::min(layers, static_cast<double>(m.stage_ffn_layers(LayerFfn::moe, pp))) : 0.0;
-  dense = layers - moe;
-}
-
 // Per-chunk averages, step 1: chunk's stages (count x each quantity) added to `sums`. The stages
 // of every chunk share the same order.
 void add_chunk_stage_sums(const StageList& chunk, StageList& sums) {
@@ -221,7 +213,7 @@ double Evaluator::stage_time(const Workload& w, const ParallelConfig& c, const L
   sh.tokens = tokens;
   sh.kv_cached = kv_cached;
   sh.chunk = chunk;
-  stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+  stage_layers(*ctx_.model, c.pp, sh);
   sh.lm_head = lm_head;
   sh.hops = c.pp > 1 ? 1 : 0;
   return time_into(w, sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
@@ -234,8 +226,7 @@ StepShape Evaluator::decode_shape(const Workload& w, const ParallelConfig& c) co
   sh.batch = w.batch;
   sh.tokens = w.batch;
   sh.kv_cached = static_cast<double>(w.context);
-  sh.layers = static_cast<double>(ctx_.model->layers);
-  sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+  model_layers(*ctx_.model, sh);
   sh.lm_head = true;
   sh.hops = c.pp - 1;
   return sh;
@@ -251,10 +242,9 @@ StepShape Evaluator::prefill_chunk_shape(const Workload& w, const ParallelConfig
   sh.kv_cached = static_cast<double>(P);
   sh.chunk = cj;
   if (c.pp == 1) {
-    sh.layers = static_cast<double>(ctx_.model->layers);
-    sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+    model_layers(*ctx_.model, sh);
   } else {
-    stage_layers(*ctx_.model, c.pp, sh.layers, sh.dense_layers);
+    stage_layers(*ctx_.model, c.pp, sh);
   }
   sh.lm_head = j + 1 == w.chunk_count();
   sh.hops = 0;
@@ -302,8 +292,7 @@ void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& 
     // stage, so the full step's work is built again for the totals.
     if (c.pp > 1) {
       StepShape full = sh;
-      full.layers = static_cast<double>(ctx_.model->layers);
-      full.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+      model_layers(*ctx_.model, full);
       build_step_work(ctx_, w, c, out.layout, full, out.work);
     }
     accumulate_totals(out.work, out.chunk_stages, c, t);
@@ -417,8 +406,7 @@ double Evaluator::chunk_time(const Workload& w, const ParallelConfig& c, const L
   sh.tokens = prompts * tokens + decode_batch;
   sh.kv_cached = static_cast<double>(prefix);
   sh.chunk = tokens;
-  sh.layers = static_cast<double>(ctx_.model->layers);
-  sh.dense_layers = static_cast<double>(ctx_.model->dense_ffn_layers());
+  model_layers(*ctx_.model, sh);
   sh.lm_head = last;
   sh.hops = c.pp - 1;
   sh.mixed_batch = decode_batch;

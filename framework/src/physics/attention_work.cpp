@@ -4,8 +4,12 @@
 #include "physics/attention_work.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
+#include "physics/mixer_shares.hpp"
+#include "physics/model_weights.hpp"
+#include "physics/recurrent_work.hpp"
 #include "physics/stage_builders.hpp"
 
 namespace tessera::step_internal {
@@ -46,6 +50,7 @@ void attention_cp_stage(const ModelSpec& m, const ParallelConfig& c, const Layou
                         double kv_elems, StepWork& out) {
   const char* name = kind == AttentionKind::full      ? "attn.cp"
                      : kind == AttentionKind::sliding ? "attn.cp.sliding"
+                     : kind == AttentionKind::sparse  ? "attn.cp.sparse"
                                                       : "attn.cp.chunked";
   StageWork& s = comm_stage(out, name, StageBlock::attention, L, ranks);
   s.has_cp = true;
@@ -98,10 +103,14 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
   const double L = count;
   const double ranks = x.cp * x.tp;
   const bool local = kind != AttentionKind::full;
-  const double W =
-      static_cast<double>(kind == AttentionKind::sliding ? m.attention.sliding_window : m.attention.chunk);
-  // Cached tokens a decode query at context S reads: S, min(S, W) or min(S, C) (a chunked
-  // layer's bound: the query at a chunk's last position).
+  // A sparse layer's query reads its top_k keys: FLOPs as a window of k (min(q, k) keys at
+  // position q), the keys gathered from the whole cache.
+  const bool sparse = kind == AttentionKind::sparse;
+  const double W = static_cast<double>(kind == AttentionKind::sliding  ? m.attention.sliding_window
+                                       : kind == AttentionKind::sparse ? m.sparse.top_k
+                                                                       : m.attention.chunk);
+  // Cached tokens a decode query at context S reads: S, min(S, W), min(S, C) (a chunked
+  // layer's bound: the query at a chunk's last position) or min(S, k).
   const auto bounded = [&](double S) { return local ? std::min(S, W) : S; };
   // attn.core: the local KV block -----------------------------------------------------------
   const double kv_elems = ctx.kv_elems_per_token_head;  // 2d, or kv_lora + rope (MLA)
@@ -120,10 +129,10 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
     // earlier, or the attention chunk's P mod C, and the chunk's own), and the (query, key)
     // pairs, the integral of min(q, W) (sliding) or q mod C (chunked) over [P, P + c].
     const double c_tok = static_cast<double>(sh.chunk), P = sh.kv_cached;
-    const double held = kind == AttentionKind::sliding ? std::min(P, W) : std::fmod(P, W);
+    const double held = kind == AttentionKind::sliding ? std::min(P, W) : sparse ? P : std::fmod(P, W);
     kv_tokens_pe = (held + c_tok) / x.cp / r_split;
     const auto area = [&](double q) {
-      if (kind == AttentionKind::sliding) return q <= W ? q * q / 2 : W * W / 2 + (q - W) * W;
+      if (kind != AttentionKind::chunked) return q <= W ? q * q / 2 : W * W / 2 + (q - W) * W;
       const double whole = std::floor(q / W), rest = q - whole * W;
       return whole * W * W / 2 + rest * rest / 2;
     };
@@ -149,6 +158,7 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
   {
     const char* name = kind == AttentionKind::full      ? "attn.core"
                        : kind == AttentionKind::sliding ? "attn.core.sliding"
+                       : kind == AttentionKind::sparse  ? "attn.core.sparse"
                                                         : "attn.core.chunked";
     StageWork& s = compute_stage(out, name, StageBlock::attention, WeightPart::other, L, ranks, block_flops,
                                  block_bytes + qo_bytes, block_flops, 2);
@@ -160,39 +170,57 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
   if (c.cp > 1) attention_cp_stage(m, c, lay, x, kind, L, ranks, block_flops, block_bytes, kv_elems, out);
 }
 
-// The layers of each attention kind on a path of L layers: every layer of the model on a whole
-// step; on a pipeline stage (fewer layers) the full layers first, as many as one stage holds,
-// then the sliding ones likewise (ModelSpec::stage_attention_layers), the rest chunked.
-struct KindLayers {
-  double full = 0, sliding = 0, chunked = 0;
-};
-KindLayers kind_layers(const EvalContext& ctx, const ParallelConfig& c, double L) {
+// DeepSeek sparse attention's lightning indexer on the `count` sparse layers (docs/physics.md §3
+// "Sparse attention"): its projections, replicated on the TP ranks as DeepSeek's inference code
+// runs them, and the scores of every cached token — h_I heads of d_I, a ReLU and a weighted sum
+// per (query, key) pair — from FP8 index keys with one fp32 scale, split over the CP ranks with
+// the cache. Picking the top k of the scores is not counted.
+void indexer_stages(const EvalContext& ctx, const StepShape& sh, const Dims& x, double count, StepWork& out) {
+  if (count <= 0) return;
   const ModelSpec& m = *ctx.model;
-  const bool stage = L < static_cast<double>(m.layers);
-  KindLayers k;
-  const double model_full = static_cast<double>(m.layers) - ctx.sliding_layers - ctx.chunked_layers;
-  k.full = std::min(
-      L, stage ? static_cast<double>(m.stage_attention_layers(AttentionKind::full, c.pp)) : model_full);
-  k.sliding =
-      std::min(L - k.full, stage ? static_cast<double>(m.stage_attention_layers(AttentionKind::sliding, c.pp))
-                                 : ctx.sliding_layers);
-  k.chunked = L - k.full - k.sliding;
-  return k;
+  const double ih = static_cast<double>(m.sparse.index_heads),
+               id = static_cast<double>(m.sparse.index_head_dim);
+  const double q_in = x.mla && m.mla.q_lora_rank > 0 ? static_cast<double>(m.mla.q_lora_rank) : x.H;
+  const double ranks = x.cp * x.tp;
+  const double repeat = x.tp * (x.decode ? x.cp : 1.0);  // replicated on TP; decode repeats on CP
+  {
+    const double n_out = ih * id + id + ih;
+    const double flops = 2 * x.T_rank * (q_in * ih * id + x.H * (id + ih));
+    const double bytes = indexer_params(m) * x.w_attn + x.T_rank * (x.H + q_in + n_out) * x.a;
+    StageWork& s = compute_stage(out, "attn.index_proj", StageBlock::attention, WeightPart::attention, count,
+                                 ranks, flops, bytes, flops / repeat, 2);
+    s.gemm = {x.T_rank, n_out, x.H};
+  }
+  const double key_bytes = index_key_bytes(m);
+  double pairs, keys;  // (query, key) pairs this PE scores; index keys it reads
+  if (x.decode) {
+    keys = x.B * sh.kv_cached / x.cp;
+    pairs = keys;
+  } else {
+    const double c_tok = static_cast<double>(sh.chunk);
+    keys = x.B * (sh.kv_cached + c_tok) / x.cp;
+    pairs = x.B * (c_tok / x.cp) * (sh.kv_cached + c_tok / 2);
+  }
+  if (sh.mixed_batch > 0) {
+    const double mixed = static_cast<double>(sh.mixed_batch) * sh.mixed_context / x.cp;
+    keys += mixed;
+    pairs += mixed;
+  }
+  const double flops = (2 * ih * id + 2 * ih) * pairs;
+  const double bytes = keys * key_bytes + x.T_rank * ih * id * x.a;
+  StageWork& s = compute_stage(out, "attn.indexer", StageBlock::attention, WeightPart::other, count, ranks,
+                               flops, bytes, flops / x.tp, 2);
+  s.attention_kernel = true;
+  s.attn_queries = x.decode ? 1.0f : static_cast<float>(sh.chunk);
 }
 
-}  // namespace
-
-// `reduce_layers`: the layers whose attention output is all-reduced on its own — L, less the
-// layers of a parallel block whose FFN reduction carries the attention's partial sums.
-void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, const StepShape& sh,
-                     const Dims& x, double reduce_layers, StepWork& out) {
-  const ModelSpec& m = *ctx.model;
-  const double L = sh.layers;
+// attn.qkv of the `A` softmax-attention layers on the path: MLA's down- and up-projections
+// (decode absorbs W_UK into the query), or the Q/K/V projection (gated attention: the query
+// projection also yields each head's output gate).
+void qkv_stage(const ModelSpec& m, const Dims& x, double A, StepWork& out) {
   const double ranks = x.cp * x.tp;
   // In decode every CP rank repeats the projections of the same T tokens.
   const double proj_share = x.decode ? x.cp : 1.0;
-
-  // attn.qkv ------------------------------------------------------------------------------
   if (x.mla) {
     const auto& a = m.mla;
     const double lora_q = static_cast<double>(a.q_lora_rank), lora_kv = static_cast<double>(a.kv_lora_rank);
@@ -209,23 +237,47 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
     const double useful = 2 * x.T_rank * (replicated / x.tp + q_up + kv_up) / proj_share;
     const double bytes = (elems + x.q_pe * lora_kv * (x.decode ? nope : nope + vdim)) * x.w_attn +
                          x.T_rank * (x.H + x.q_pe * (nope + rope) + lora_kv + rope) * x.a;
-    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, WeightPart::attention, L, ranks,
+    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, WeightPart::attention, A, ranks,
                                  flops, bytes, useful, 3);
     s.gemm = {x.T_rank, elems / x.H, x.H};
   } else {
-    const double n_out = x.d * (x.q_pe + 2 * x.n_kv);
+    // Gated attention: the query projection also yields each head's output gate.
+    const double q_width = x.q_pe * (m.attention.output_gate ? 2.0 : 1.0);
+    const double n_out = x.d * (q_width + 2 * x.n_kv);
     const double flops = 2 * x.T_rank * x.H * n_out;
     // Unique work: the PE's query heads, and its KV heads once among the r sharing them.
-    const double useful = 2 * x.T_rank * x.H * x.d * (x.q_pe + 2 * x.n_kv / x.r) / proj_share;
+    const double useful = 2 * x.T_rank * x.H * x.d * (q_width + 2 * x.n_kv / x.r) / proj_share;
     const double bytes = x.H * n_out * x.w_attn + x.T_rank * (x.H + n_out) * x.a;
-    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, WeightPart::attention, L, ranks,
+    StageWork& s = compute_stage(out, "attn.qkv", StageBlock::attention, WeightPart::attention, A, ranks,
                                  flops, bytes, useful, 3);
     s.gemm = {x.T_rank, n_out, x.H};
   }
+}
+
+}  // namespace
+
+// `reduce_layers`: the layers whose attention output is all-reduced on its own — L, less the
+// layers of a parallel block whose FFN reduction carries the attention's partial sums.
+void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, const StepShape& sh,
+                     const Dims& x, double reduce_layers, StepWork& out) {
+  const ModelSpec& m = *ctx.model;
+  const double L = sh.layers;
+  // The layers of each mixer kind on the path (ModelSpec::path_mixers): the softmax-attention
+  // kinds share the Q/K/V and output projections.
+  const std::array<double, kAttentionKindCount> mix =
+      L >= static_cast<double>(m.layers) ? ctx.mixer_layers : m.path_mixers(L, c.pp);
+  const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
+  const double A = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
+                   of(AttentionKind::sparse);
+  const double ranks = x.cp * x.tp;
+  // In decode every CP rank repeats the projections of the same T tokens.
+  const double proj_share = x.decode ? x.cp : 1.0;
+
+  if (A > 0) qkv_stage(m, x, A, out);
 
   // split (r > 1): all-gather Q inside the r-group, merge partial O (log-sum-exp) after.
-  if (x.split) {
-    StageWork& s = comm_stage(out, "attn.kv_split", StageBlock::attention, L, ranks);
+  if (x.split && A > 0) {
+    StageWork& s = comm_stage(out, "attn.kv_split", StageBlock::attention, A, ranks);
     const double head_width = x.mla ? static_cast<double>(m.mla.kv_lora_rank + m.mla.rope_dim) : x.d;
     add_comm(s,
              make_collective(CommKind::all_gather, x.r, x.T_rank * x.q_loc * head_width * x.a, lay.kv_group));
@@ -234,15 +286,18 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
                                 lay.kv_group));
   }
 
-  // attn.core and attn.cp, for each attention kind the layers on the path have.
-  const KindLayers kinds = kind_layers(ctx, c, L);
-  const double full = kinds.full, sliding = kinds.sliding;
-  attention_core(ctx, c, lay, sh, x, AttentionKind::full, full, out);
-  attention_core(ctx, c, lay, sh, x, AttentionKind::sliding, sliding, out);
-  attention_core(ctx, c, lay, sh, x, AttentionKind::chunked, L - full - sliding, out);
+  // attn.core and attn.cp, for each attention kind the layers on the path have; the sparse
+  // layers' indexer; the recurrent layers.
+  attention_core(ctx, c, lay, sh, x, AttentionKind::full, of(AttentionKind::full), out);
+  attention_core(ctx, c, lay, sh, x, AttentionKind::sliding, of(AttentionKind::sliding), out);
+  attention_core(ctx, c, lay, sh, x, AttentionKind::chunked, of(AttentionKind::chunked), out);
+  indexer_stages(ctx, sh, x, of(AttentionKind::sparse), out);
+  attention_core(ctx, c, lay, sh, x, AttentionKind::sparse, of(AttentionKind::sparse), out);
+  recurrent_block(ctx, lay, sh, x, AttentionKind::linear, of(AttentionKind::linear), out);
+  recurrent_block(ctx, lay, sh, x, AttentionKind::mamba, of(AttentionKind::mamba), out);
 
   // attn.out ------------------------------------------------------------------------------
-  {
+  if (A > 0) {
     const double in_width = x.q_pe * (x.mla ? static_cast<double>(m.mla.v_head_dim) : x.d);
     double flops = 2 * x.T_rank * in_width * x.H;
     double bytes = in_width * x.H * x.w_attn + x.T_rank * (in_width + x.H) * x.a;
@@ -252,12 +307,14 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
       flops += 2 * x.T_rank * uv;
       bytes += uv * x.w_attn;
     }
-    StageWork& s = compute_stage(out, "attn.out", StageBlock::attention, WeightPart::attention, L, ranks,
+    StageWork& s = compute_stage(out, "attn.out", StageBlock::attention, WeightPart::attention, A, ranks,
                                  flops, bytes, flops / proj_share, 1);
     s.gemm = {x.T_rank, x.H, in_width};
   }
-  if (c.tp > 1 && reduce_layers > 0) {
-    StageWork& s = comm_stage(out, "attn.tp_reduce", StageBlock::attention, reduce_layers, ranks);
+  // Every layer with a mixer reduces its output projection's partial sums.
+  const double reduced = reduce_layers - of(AttentionKind::none);
+  if (c.tp > 1 && reduced > 0) {
+    StageWork& s = comm_stage(out, "attn.tp_reduce", StageBlock::attention, reduced, ranks);
     add_comm(s, make_collective(CommKind::all_reduce, x.tp, x.T_rank * x.H * x.a, lay.tp));
   }
 }

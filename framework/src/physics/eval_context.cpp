@@ -13,6 +13,7 @@ EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine
   ctx.weight_bytes = dtype_bytes(dt.weights);
   ctx.kv_bytes = dtype_bytes(dt.kv);
   ctx.dispatch_bytes = dtype_bytes(dt.dispatch_payload());
+  ctx.state_bytes = dtype_bytes(dt.state.value_or(dt.activations));
   // Weight-only quantisation saves bytes, not FLOP time: the wider format sets the peak.
   for (int i = 0; i < kWeightPartCount; ++i) {
     const auto p = static_cast<WeightPart>(i);
@@ -43,6 +44,7 @@ EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine
   }
   ctx.sliding_layers = static_cast<double>(model.layers_of(AttentionKind::sliding));
   ctx.chunked_layers = static_cast<double>(model.layers_of(AttentionKind::chunked));
+  ctx.mixer_layers = model.path_mixers(static_cast<double>(model.layers), 1);
   return ctx;
 }
 

@@ -21,10 +21,57 @@ double attention_params_per_layer(const ModelSpec& m) {
   }
   const double d = static_cast<double>(m.head_dim);
   const double hkv = static_cast<double>(m.kv_heads);
-  double p = H * d * (hq + 2 * hkv) + hq * d * H;
-  if (m.attention_bias) p += d * (hq + 2 * hkv) + H;
+  const double q_width = hq * (m.attention.output_gate ? 2.0 : 1.0);  // gated attention: query and gate
+  double p = H * d * (q_width + 2 * hkv) + hq * d * H;
+  if (m.attention_bias) p += d * (q_width + 2 * hkv) + H;
   if (m.attention.sinks) p += hq;  // one sink logit per query head
   return p;
+}
+
+double indexer_params(const ModelSpec& m) {
+  const auto& s = m.sparse;
+  const double H = static_cast<double>(m.hidden);
+  const double q_in = m.has_mla && m.mla.q_lora_rank > 0 ? static_cast<double>(m.mla.q_lora_rank) : H;
+  const double ih = static_cast<double>(s.index_heads), id = static_cast<double>(s.index_head_dim);
+  // wq_b (query latent -> h_I d_I), wk (H -> d_I), weights_proj (H -> h_I), the key's LayerNorm.
+  return q_in * ih * id + H * id + H * ih + 2 * id;
+}
+
+double linear_attention_params(const ModelSpec& m) {
+  const auto& a = m.linear;
+  const double H = static_cast<double>(m.hidden);
+  const double Dk = static_cast<double>(a.key_heads * a.key_head_dim);
+  const double Dv = static_cast<double>(a.value_heads * a.value_head_dim);
+  const double nv = static_cast<double>(a.value_heads);
+  // in_proj_qkvz, in_proj_ba, the convolution (no bias), dt_bias and A_log, the gated norm, out_proj.
+  return H * (2 * Dk + 2 * Dv) + H * 2 * nv + (2 * Dk + Dv) * static_cast<double>(a.conv_kernel) + 2 * nv +
+         static_cast<double>(a.value_head_dim) + Dv * H;
+}
+
+double mamba_params(const ModelSpec& m) {
+  const auto& a = m.mamba;
+  const double H = static_cast<double>(m.hidden);
+  const double Di = static_cast<double>(a.heads * a.head_dim);
+  const double BC = 2.0 * static_cast<double>(a.groups * a.state_size);
+  const double nh = static_cast<double>(a.heads);
+  // in_proj (z, x, B, C, dt), the convolution with its bias, dt_bias, A_log and D, the gated
+  // norm, out_proj.
+  return H * (2 * Di + BC + nh) + (Di + BC) * (static_cast<double>(a.conv_kernel) + 1) + 3 * nh + Di + Di * H;
+}
+
+double mixer_params(const ModelSpec& m, AttentionKind k) {
+  switch (k) {
+    case AttentionKind::linear:
+      return linear_attention_params(m);
+    case AttentionKind::mamba:
+      return mamba_params(m);
+    case AttentionKind::none:
+      return 0;
+    case AttentionKind::sparse:
+      return attention_params_per_layer(m) + indexer_params(m);
+    default:
+      return attention_params_per_layer(m);
+  }
 }
 
 double ffn_params(const ModelSpec& m, double intermediate) {
@@ -45,8 +92,12 @@ double expert_matrix_params(const ModelSpec& m) {
 double embedding_params(const ModelSpec& m) { return static_cast<double>(m.vocab) * m.hidden; }
 
 namespace {
-// Norm weights: two per layer and a final one (small; counted so totals match checkpoints).
-double norm_params(const ModelSpec& m) { return static_cast<double>(2 * m.layers + 1) * m.hidden; }
+// Norm weights: one before each layer's mixer and one before its FFN, and a final one (small;
+// counted so totals match checkpoints).
+double norm_params(const ModelSpec& m) {
+  const std::int64_t blocks = 2 * m.layers - m.layers_of(AttentionKind::none) - m.ffn_free_layers();
+  return static_cast<double>(blocks + 1) * m.hidden;
+}
 
 double head_params(const ModelSpec& m) { return embedding_params(m) * (m.tied_embeddings ? 1.0 : 2.0); }
 }  // namespace
@@ -55,8 +106,12 @@ namespace {
 // The parameters a token meets when `experts` routed experts of each MoE layer count (all of
 // them: the model's size; top_k: what one token touches). The router is always whole.
 double params_with_experts(const ModelSpec& m, std::int64_t experts) {
-  const double L = static_cast<double>(m.layers);
-  double p = L * attention_params_per_layer(m) + norm_params(m) + head_params(m);
+  double p = norm_params(m) + head_params(m);
+  for (int i = 0; i < kAttentionKindCount; ++i) {
+    const auto k = static_cast<AttentionKind>(i);
+    const auto n = m.layers_of(k);
+    if (n > 0) p += static_cast<double>(n) * mixer_params(m, k);
+  }
   p += static_cast<double>(m.dense_ffn_layers()) * ffn_params(m, static_cast<double>(m.ffn));
   if (m.has_moe) {
     const double per_layer = static_cast<double>(experts + m.moe.shared_experts) * expert_params(m) +

@@ -213,8 +213,8 @@ void build_step_work(const EvalContext& ctx, const Workload& workload, const Par
   x.k = ctx.kv_bytes;
   out.tokens = x.T;
 
-  const double moe_layers = m.has_moe ? std::max(0.0, sh.layers - sh.dense_layers) : 0.0;
-  const double dense_layers = m.has_moe ? sh.dense_layers : sh.layers;
+  const double moe_layers = m.has_moe ? std::max(0.0, sh.layers - sh.dense_layers - sh.ffn_free_layers) : 0.0;
+  const double dense_layers = m.has_moe ? sh.dense_layers : sh.layers - sh.ffn_free_layers;
   // Parallel block: the layers whose FFN reduction also carries the attention's partial sums
   // have no attention all-reduce of their own (ffn.reduce / moe.combine is the merged one).
   const ReduceMerge merge = parallel_block_merge(m, c, sh.mode, workload.scope);

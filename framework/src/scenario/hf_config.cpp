@@ -1,5 +1,6 @@
-// Hugging Face `config.json` import (docs/specification.md §2.2 "Model file"): Llama, Mistral/Mixtral,
-// Qwen2/Qwen2-MoE/Qwen3/Qwen3-MoE, DeepSeek-V2/V3, Falcon, GPT-J, GPT-NeoX and gpt-oss families.
+// Hugging Face `config.json` import (docs/specification.md §2.2 "Model file"): the families of
+// hf_families() (Llama, Llama 4, Mistral/Mixtral, Qwen2/Qwen3 and their MoE, Qwen3-Next,
+// DeepSeek-V2/V3/V3.2, Kimi-K2, GLM-4.5, Gemma 3, Nemotron-H, Falcon, GPT-J, GPT-NeoX, gpt-oss).
 // The config becomes a model mapping in the loader's tree (each value located at its key in the
 // JSON text), so that overrides and the model schema's checks apply to it exactly as to a YAML
 // model file. Dtypes are bf16. This file reads the values (HfReader), chooses the family and
@@ -15,7 +16,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
 
+#include "core/text/input_file.hpp"
 #include "core/text/nearest_name.hpp"
 #include "core/text/safe_text.hpp"
 #include "scenario/hf_families.hpp"
@@ -165,13 +168,50 @@ void put_dimensions(const HfReader& r, const HfModel& m, YNode& out) {
   }
   put(r, out, "ffn", *m.ffn, m.ffn_key);
   // Llama, Mistral, Qwen and DeepSeek use SwiGLU; Falcon, GPT-J and GPT-NeoX a GELU MLP.
-  const bool plain_mlp = r.family == "falcon" || r.family == "gptj" || r.family == "gpt_neox";
+  // Nemotron-H's MLP is relu2 over up and down projections.
+  const bool plain_mlp =
+      r.family == "falcon" || r.family == "gptj" || r.family == "gpt_neox" || r.family == "nemotron_h";
   out.set("ffn_kind", file_loc, scalar(plain_mlp ? "plain" : "gated", file_loc));
   put(r, out, "vocab", *m.vocab, "vocab_size");
   const SourceLocation tied_at = r.locate("tie_word_embeddings");
   out.set(
       "tied_embeddings", tied_at,
       scalar(m.tied.value_or(r.family == "falcon" || r.family == "gemma3_text") ? "true" : "false", tied_at));
+}
+
+// The sizes of the sparse, linear and mamba layers the config has (optional keys only when given:
+// the model file's defaults are the modelling files' own).
+void put_mixer_sizes(const HfReader& r, const HfModel& m, YNode& out) {
+  const SourceLocation file_loc = r.cfg.where;
+  const auto opt = [&](YNode& into, const char* key, const std::optional<std::int64_t>& v, const char* from) {
+    if (v) put(r, into, key, *v, from);
+  };
+  if (m.index_heads && m.index_head_dim && m.index_top_k) {
+    YNode sparse = mapping(file_loc);
+    put(r, sparse, "index_heads", *m.index_heads, "index_n_heads");
+    put(r, sparse, "index_head_dim", *m.index_head_dim, "index_head_dim");
+    put(r, sparse, "top_k", *m.index_top_k, "index_topk");
+    out.set("sparse_attention", file_loc, std::move(sparse));
+  }
+  if (m.lin_key_heads && m.lin_value_heads && m.lin_key_dim && m.lin_value_dim) {
+    YNode lin = mapping(file_loc);
+    put(r, lin, "key_heads", *m.lin_key_heads, "linear_num_key_heads");
+    put(r, lin, "value_heads", *m.lin_value_heads, "linear_num_value_heads");
+    put(r, lin, "key_head_dim", *m.lin_key_dim, "linear_key_head_dim");
+    put(r, lin, "value_head_dim", *m.lin_value_dim, "linear_value_head_dim");
+    opt(lin, "conv_kernel", m.lin_conv, "linear_conv_kernel_dim");
+    out.set("linear_attention", file_loc, std::move(lin));
+  }
+  if (m.ssm_heads && m.ssm_head_dim && m.ssm_state) {
+    YNode ssm = mapping(file_loc);
+    put(r, ssm, "heads", *m.ssm_heads, "mamba_num_heads");
+    put(r, ssm, "head_dim", *m.ssm_head_dim, "mamba_head_dim");
+    put(r, ssm, "state_size", *m.ssm_state, "ssm_state_size");
+    opt(ssm, "groups", m.ssm_groups, "n_groups");
+    opt(ssm, "conv_kernel", m.ssm_conv, "conv_kernel");
+    opt(ssm, "chunk", m.ssm_chunk, "chunk_size");
+    out.set("mamba", file_loc, std::move(ssm));
+  }
 }
 
 // Each layer's attention kind, the sliding window, and gpt-oss's attention sinks.
@@ -186,13 +226,15 @@ void put_attention(const HfReader& r, const HfModel& m, YNode& out) {
     out.set("layer_types", at, std::move(list));
   }
   const bool sinks = r.family == "gpt_oss";
-  if (m.window || m.chunk || sinks) {
+  if (m.window || m.chunk || sinks || m.output_gate) {
     YNode attention = mapping(file_loc);
     if (m.window) put(r, attention, "sliding_window", *m.window, "sliding_window");
     if (m.chunk) put(r, attention, "chunk", *m.chunk, "attention_chunk_size");
     if (sinks) attention.set("sinks", file_loc, scalar("true", file_loc));
+    if (m.output_gate) attention.set("output_gate", file_loc, scalar("true", file_loc));
     out.set("attention", file_loc, std::move(attention));
   }
+  put_mixer_sizes(r, m, out);
 }
 
 // Whether attention and MLP run in parallel, which of them have biases, and the dtypes (bf16).
@@ -211,7 +253,19 @@ void put_block(const HfReader& r, const HfModel& m, YNode& out) {
   out.set("bias", file_loc, std::move(bias));
   YNode dtype = mapping(file_loc);
   for (const char* k : {"weights", "kv", "activations"}) dtype.set(k, file_loc, scalar("bf16", file_loc));
+  if (m.state_fp32) dtype.set("state", file_loc, scalar("fp32", file_loc));
   out.set("dtype", file_loc, std::move(dtype));
+}
+
+// A dense model's layers without an FFN (Nemotron-H), located at the key that decided them.
+void put_layer_ffns(const HfReader& r, const HfModel& m, YNode& out) {
+  if (m.layer_ffns.empty()) return;
+  const SourceLocation at = r.at(m.ffn_types_key);
+  YNode list;
+  list.kind = YNode::Kind::sequence;
+  list.where = at;
+  for (const std::string& f : m.layer_ffns) list.items.push_back(scalar(f, at));
+  out.set("ffn_types", at, std::move(list));
 }
 
 // The model's `moe` mapping (gpt-oss's router has a bias).
@@ -255,6 +309,7 @@ YNode model_tree(const HfReader& r, const HfModel& m, const std::string& path) {
   put_attention(r, m, out);
   put_block(r, m, out);
   if (m.experts) put_moe(r, m, out);
+  put_layer_ffns(r, m, out);
   if (r.deepseek()) put_mla(r, m, out);
   return out;
 }
@@ -300,20 +355,67 @@ std::optional<YNode> hf_model(const std::optional<JNode>& doc, const std::string
 
 const std::vector<std::string>& hf_families() {
   static const std::vector<std::string> kFamilies = {
-      "llama",       "llama4",    "llama4_text", "mistral",     "mixtral", "qwen2",    "qwen2_moe",
-      "qwen3",       "qwen3_moe", "deepseek_v2", "deepseek_v3", "kimi_k2", "glm4_moe", "gemma3",
-      "gemma3_text", "falcon",    "gptj",        "gpt_neox",    "gpt_oss"};
+      "llama",        "llama4",  "llama4_text", "mistral",    "mixtral",     "qwen2",
+      "qwen2_moe",    "qwen3",   "qwen3_moe",   "qwen3_next", "deepseek_v2", "deepseek_v3",
+      "deepseek_v32", "kimi_k2", "glm4_moe",    "gemma3",     "gemma3_text", "nemotron_h",
+      "falcon",       "gptj",    "gpt_neox",    "gpt_oss"};
   return kFamilies;
 }
 
+namespace {
+// Python's json module writes Infinity, -Infinity and NaN (allow_nan, the default of
+// save_pretrained), which JSON does not have: Nemotron-H's config.json holds
+// "time_step_limit": [0.0, Infinity]. Outside strings they are read as null, padded to their
+// length so every location after them stays (NaN, shorter than null, moves the rest of its line
+// by one column); a key Tessera reads refuses a null at its place.
+std::string python_constants_as_null(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool replaced = false;
+    for (const std::string_view token :
+         {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
+      if (text.compare(i, token.size(), token) != 0) continue;
+      out += "null";
+      if (token.size() > 4) out.append(token.size() - 4, ' ');
+      i += token.size() - 1;
+      replaced = true;
+      break;
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+}  // namespace
+
 std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
                                     const std::optional<HfFamily>& chosen) {
-  return hf_model(read_json_file(path, "Hugging Face config file", d), path, d, chosen);
+  std::string text;
+  try {
+    text = read_input_file(path, "Hugging Face config file");
+  } catch (const InputError& e) {
+    std::string m = e.what();
+    if (m.rfind(path + ": ", 0) == 0) m = m.substr(path.size() + 2);
+    d.error(SourceLocation{path, 0, 0}, m);
+    return std::nullopt;
+  }
+  return hf_config_tree_from_text(text, path, d, chosen);
 }
 
 std::optional<YNode> hf_config_tree_from_text(const std::string& text, const std::string& path, Diags& d,
                                               const std::optional<HfFamily>& chosen) {
-  return hf_model(parse_json_text(text, path, d), path, d, chosen);
+  return hf_model(parse_json_text(python_constants_as_null(text), path, d), path, d, chosen);
 }
 
 }  // namespace tessera::loader

@@ -102,7 +102,8 @@ void read_llama_style(HfReader& r, HfModel& m) {
   if (r.family == "llama4_text") m.ffn_key = "intermediate_size_mlp";
   m.kv_heads = r.integer("num_key_value_heads", false);
   if (m.kv_heads) m.kv_key = "num_key_value_heads";
-  m.head_dim = r.integer("head_dim", false);
+  // Nemotron-H names its attention heads' width attention_head_dim.
+  m.head_dim = r.integer(r.family == "nemotron_h" ? "attention_head_dim" : "head_dim", false);
   m.ffn = r.integer(m.ffn_key, true);
   m.attention_bias = r.boolean("attention_bias");
   m.mlp_bias = r.boolean("mlp_bias");
@@ -234,7 +235,7 @@ void read_qwen_moe(HfReader& r, HfModel& m) {
     return !std::binary_search(dense_only.begin(), dense_only.end(), i) && (i + 1) % step == 0;
   });
   m.shared = 0;
-  if (r.family == "qwen2_moe") read_qwen2_shared_experts(r, m);
+  if (r.family == "qwen2_moe" || r.family == "qwen3_next") read_qwen2_shared_experts(r, m);
 }
 
 // DeepSeek-V2/V3, Kimi-K2 and GLM-4.5 MoE: n_routed_experts experts of moe_intermediate_size,
@@ -287,7 +288,7 @@ void read_llama4_moe(HfReader& r, HfModel& m) {
 void read_moe(HfReader& r, HfModel& m) {
   if (r.family == "gpt_oss" || r.family == "mixtral")
     read_local_experts(r, m);
-  else if (r.family == "qwen3_moe" || r.family == "qwen2_moe")
+  else if (r.family == "qwen3_moe" || r.family == "qwen2_moe" || r.family == "qwen3_next")
     read_qwen_moe(r, m);
   else if ((r.deepseek() && r.present("n_routed_experts")) || r.family == "glm4_moe")
     read_deepseek_moe(r, m);
@@ -358,9 +359,77 @@ void read_layer_rule(HfReader& r, HfModel& m) {
   }
 }
 
+// Nemotron-H (configuration_nemotron_h.py): hybrid_override_pattern, one character per layer —
+// M a Mamba-2 mixer, * self-attention, - an MLP (relu2) — each layer running one of them.
+void read_hybrid_pattern(HfReader& r, HfModel& m) {
+  const JMember* p = r.cfg.find("hybrid_override_pattern");
+  if (!p) {
+    r.missing.push_back("hybrid_override_pattern");
+    return;
+  }
+  if (!p->value.is_string() || (m.layers && static_cast<std::int64_t>(p->value.text.size()) != *m.layers)) {
+    r.d.error(p->key_where,
+              "hf_config.hybrid_override_pattern: expected one of M, * and - per layer "
+              "(num_hidden_layers of them), found " +
+                  describe(p->value));
+    return;
+  }
+  m.kinds_key = "hybrid_override_pattern";
+  m.ffn_types_key = "hybrid_override_pattern";
+  for (std::size_t i = 0; i < p->value.text.size(); ++i) {
+    const char c = p->value.text[i];
+    if (c != 'M' && c != '*' && c != '-') {
+      r.d.error(p->value.where, "hf_config.hybrid_override_pattern[" + std::to_string(i) +
+                                    "]: expected M (Mamba-2), * (attention) or - (MLP), the layers Tessera "
+                                    "models, found '" +
+                                    std::string(1, c) + "'");
+      m.kinds.clear();
+      m.layer_ffns.clear();
+      return;
+    }
+    m.kinds.emplace_back(c == 'M' ? "mamba" : c == '*' ? "full" : "none", p->value.where);
+    m.layer_ffns.emplace_back(c == '-' ? "dense" : "none");
+  }
+  m.ssm_heads = r.integer("mamba_num_heads", true);
+  m.ssm_head_dim = r.integer("mamba_head_dim", true);
+  m.ssm_state = r.integer("ssm_state_size", true);
+  m.ssm_groups = r.integer("n_groups", false);
+  m.ssm_conv = r.integer("conv_kernel", false);
+  m.ssm_chunk = r.integer("chunk_size", false);
+  m.state_fp32 = true;
+}
+
+// Qwen3-Next (configuration_qwen3_next.py): without layer_types, layer i is full attention when
+// (i + 1) is a multiple of full_attention_interval (default 4), else Gated DeltaNet; gated
+// attention; the linear layers' sizes.
+void read_qwen3_next(HfReader& r, HfModel& m) {
+  m.output_gate = true;
+  m.lin_key_heads = r.integer("linear_num_key_heads", true);
+  m.lin_value_heads = r.integer("linear_num_value_heads", true);
+  m.lin_key_dim = r.integer("linear_key_head_dim", true);
+  m.lin_value_dim = r.integer("linear_value_head_dim", true);
+  m.lin_conv = r.integer("linear_conv_kernel_dim", false);
+  if (!r.cfg.find("layer_types"))
+    kinds_by_interval(r, m, "full_attention_interval",
+                      r.integer("full_attention_interval", false).value_or(4), "linear", "full");
+}
+
+// DeepSeek-V3.2 (model_type deepseek_v32): every layer's MLA runs DeepSeek sparse attention.
+void read_sparse_attention(HfReader& r, HfModel& m) {
+  m.index_heads = r.integer("index_n_heads", true);
+  m.index_head_dim = r.integer("index_head_dim", true);
+  m.index_top_k = r.integer("index_topk", true);
+  if (!layer_count_ok(m)) return;
+  m.kinds_key = "index_topk";
+  for (std::int64_t i = 0; i < *m.layers; ++i) m.kinds.emplace_back("sparse", r.at("index_topk"));
+}
+
 // Per-layer attention kinds: `layer_types` (required for gpt-oss), and the sliding window
 // when a layer slides. Kinds Tessera does not model are refused at their entry.
 void read_layer_types(HfReader& r, HfModel& m) {
+  if (r.family == "nemotron_h") return read_hybrid_pattern(r, m);
+  if (r.family == "qwen3_next") read_qwen3_next(r, m);
+  if (r.family == "deepseek_v32") return read_sparse_attention(r, m);
   const JMember* lt = r.cfg.find("layer_types");
   if (!lt && r.family == "gpt_oss") r.missing.push_back("layer_types");
   if (!lt && (r.family == "llama4_text" || r.family == "gemma3_text")) read_layer_rule(r, m);
@@ -373,12 +442,18 @@ void read_layer_types(HfReader& r, HfModel& m) {
   for (std::size_t i = 0; i < lt->value.items.size(); ++i) {
     const JNode& item = lt->value.items[i];
     const std::string text = item.is_string() ? item.text : std::string();
-    const std::string kind = text == "full_attention" ? "full" : text == "sliding_attention" ? "sliding" : "";
+    // Gated DeltaNet layers (linear_attention) exist in Qwen3-Next only: its sizes are its keys.
+    const bool linear_family = r.family == "qwen3_next";
+    const std::string kind = text == "full_attention"                      ? "full"
+                             : text == "sliding_attention"                 ? "sliding"
+                             : text == "linear_attention" && linear_family ? "linear"
+                                                                           : "";
     if (kind.empty()) {
-      r.d.error(item.where, "hf_config.layer_types[" + std::to_string(i) +
-                                "]: expected full_attention or "
-                                "sliding_attention (the kinds Tessera models), found " +
-                                describe(item));
+      r.d.error(item.where,
+                "hf_config.layer_types[" + std::to_string(i) + "]: expected full_attention" +
+                    (linear_family ? ", sliding_attention or linear_attention" : " or sliding_attention") +
+                    " (the kinds Tessera models" + (linear_family ? "" : " for " + r.family) + "), found " +
+                    describe(item));
       continue;
     }
     m.kinds.emplace_back(kind, item.where);

@@ -32,7 +32,10 @@ struct HfReader {
 
   // DeepSeek-V2/V3 and Kimi-K2 (DeepSeek-V3's architecture, model_type kimi_k2): multi-head
   // latent attention, MoE when n_routed_experts is given.
-  bool deepseek() const { return family == "deepseek_v2" || family == "deepseek_v3" || family == "kimi_k2"; }
+  bool deepseek() const {
+    return family == "deepseek_v2" || family == "deepseek_v3" || family == "deepseek_v32" ||
+           family == "kimi_k2";
+  }
 
   // An integer field in [min, 2^53); nullopt (recorded as missing when required) when absent,
   // and (recorded as an error) when null or out of range. `null_means` : the value a JSON null
@@ -67,6 +70,17 @@ struct HfModel {
   std::vector<std::pair<std::string, SourceLocation>> kinds;
   std::optional<std::int64_t> window, chunk;
   std::string kinds_key;
+  // Each layer's FFN by name ("dense", "none") where a dense model's layers differ (Nemotron-H's
+  // hybrid_override_pattern), decided at `ffn_types_key`; empty: every layer has its FFN.
+  std::vector<std::string> layer_ffns;
+  // Qwen3-Next: gated attention and Gated DeltaNet's sizes.
+  bool output_gate = false;
+  std::optional<std::int64_t> lin_key_heads, lin_value_heads, lin_key_dim, lin_value_dim, lin_conv;
+  // Nemotron-H: Mamba-2's sizes; its recurrent state kept in fp32 (vLLM's NemotronH default).
+  std::optional<std::int64_t> ssm_heads, ssm_head_dim, ssm_state, ssm_groups, ssm_conv, ssm_chunk;
+  bool state_fp32 = false;
+  // DeepSeek-V3.2: the sparse attention's indexer and top-k.
+  std::optional<std::int64_t> index_heads, index_head_dim, index_top_k;
 };
 
 // Reads every field r.family has into `m`: the dimensions, attention and FFN, MoE, MLA and the

@@ -2,6 +2,7 @@
 #include "standard.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace tessera::plugins {
@@ -13,28 +14,35 @@ void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, 
   compute_shards(ctx, workload, c, layout, sh);
 
   // The most loaded stage: ceil(L/pp) layers, as many of the heavier FFN kind as one stage holds
-  // (ModelSpec::stage_ffn_layers), plus the embedding and the lm_head it holds (both when pp = 1,
-  // the larger otherwise).
+  // (ModelSpec::stage_ffn_layers), then the other, the rest without an FFN; its mixers by kind
+  // (ModelSpec::path_mixers); plus the embedding and the lm_head it holds (both when pp = 1, the
+  // larger otherwise).
   const double layers = std::ceil(static_cast<double>(m.layers) / c.pp);
-  double ffn_part;
-  if (sh.moe_weight_bytes >= sh.dense_ffn_weight_bytes) {
-    const double n_moe = std::min(layers, static_cast<double>(m.stage_ffn_layers(LayerFfn::moe, c.pp)));
-    ffn_part = n_moe * sh.moe_weight_bytes + (layers - n_moe) * sh.dense_ffn_weight_bytes;
-  } else {
-    const double n_dense = std::min(layers, static_cast<double>(m.stage_ffn_layers(LayerFfn::dense, c.pp)));
-    ffn_part = n_dense * sh.dense_ffn_weight_bytes + (layers - n_dense) * sh.moe_weight_bytes;
-  }
+  const bool moe_heavier = sh.moe_weight_bytes >= sh.dense_ffn_weight_bytes;
+  const LayerFfn first = moe_heavier ? LayerFfn::moe : LayerFfn::dense;
+  const LayerFfn second = moe_heavier ? LayerFfn::dense : LayerFfn::moe;
+  const double n_first = std::min(layers, static_cast<double>(m.stage_ffn_layers(first, c.pp)));
+  const double n_second = std::min(layers - n_first, static_cast<double>(m.stage_ffn_layers(second, c.pp)));
+  const double n_moe = moe_heavier ? n_first : n_second, n_dense = moe_heavier ? n_second : n_first;
+  const double ffn_part = n_moe * sh.moe_weight_bytes + n_dense * sh.dense_ffn_weight_bytes;
+  const std::array<double, kAttentionKindCount> mix = m.path_mixers(layers, c.pp);
+  const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
+  const double softmax = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
+                         of(AttentionKind::sparse);
+  const double mixer_part =
+      softmax * sh.attn_weight_bytes + of(AttentionKind::sparse) * sh.indexer_weight_bytes +
+      of(AttentionKind::linear) * sh.linear_weight_bytes + of(AttentionKind::mamba) * sh.mamba_weight_bytes;
   const double ends =
       c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);
-  out.weights_bytes = layers * sh.attn_weight_bytes + ffn_part + ends;
-  // KV: the stage's full-attention layers first (as many as one stage holds), then the sliding
-  // ones likewise (ModelSpec::stage_attention_layers), each kind at its own bounded context.
-  const double full =
-      std::min(layers, static_cast<double>(m.stage_attention_layers(AttentionKind::full, c.pp)));
-  const double sliding =
-      std::min(layers - full, static_cast<double>(m.stage_attention_layers(AttentionKind::sliding, c.pp)));
-  out.kv_bytes = full * sh.kv_bytes_per_layer + sliding * sh.kv_bytes_sliding_layer +
-                 (layers - full - sliding) * sh.kv_bytes_chunked_layer;
+  out.weights_bytes = mixer_part + ffn_part + ends;
+  // KV and state: each mixer kind of the stage at its own bounded context (a recurrent layer's
+  // state does not grow with it).
+  out.kv_bytes = of(AttentionKind::full) * sh.kv_bytes_per_layer +
+                 of(AttentionKind::sliding) * sh.kv_bytes_sliding_layer +
+                 of(AttentionKind::chunked) * sh.kv_bytes_chunked_layer +
+                 of(AttentionKind::sparse) * sh.kv_bytes_sparse_layer +
+                 of(AttentionKind::linear) * sh.state_bytes_linear_layer +
+                 of(AttentionKind::mamba) * sh.state_bytes_mamba_layer;
 
   // Transient: the largest live activation set of one stage, the fp32 logits, and a send and
   // a receive buffer for the largest collective.

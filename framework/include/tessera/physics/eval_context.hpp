@@ -22,6 +22,7 @@ struct EvalContext {
   double weight_bytes = 2;    // w: the `weights` format (router; parts not named)
   double kv_bytes = 2;        // k
   double dispatch_bytes = 2;  // p: the MoE dispatch payload per element
+  double state_bytes = 2;     // s: a linear or mamba layer's recurrent state per element
   // By WeightPart: bytes per weight element (w_attn, w_ffn, ...), the format each part's GEMMs
   // run at (DTypes::gemm) and its peak (FLOP/s).
   std::array<double, kWeightPartCount> part_weight_bytes{2, 2, 2, 2, 2, 2};
@@ -41,6 +42,8 @@ struct EvalContext {
   // rest are full-attention layers.
   double sliding_layers = 0;
   double chunked_layers = 0;
+  // Layers of every mixer kind (AttentionKind's order) of the whole model, counted once.
+  std::array<double, kAttentionKindCount> mixer_layers{};
 
   // Bytes per weight element and GEMM peak of a part; `other` reads weight_bytes and gemm_peak.
   double w_of(WeightPart p) const {

@@ -17,9 +17,20 @@ struct ShardSizes {
   double kv_bytes_per_layer = 0;      // KV cache per full-attention layer per PE for the workload's context
   double kv_bytes_sliding_layer = 0;  // per sliding-window layer: min(context, W) tokens
   double kv_bytes_chunked_layer = 0;  // per chunked layer: min(context, C) tokens
-  double n_kv = 1;                    // KV heads held per PE
-  double r = 1;                       // PEs sharing one KV head
-  double s_loc_fraction = 1;          // S_loc / S
+  // Per layer of the other mixer kinds, per PE: a sparse layer's indexer (replicated on the TP
+  // ranks, beside attn_weight_bytes), a Gated DeltaNet layer, a Mamba-2 layer.
+  double indexer_weight_bytes = 0;
+  double linear_weight_bytes = 0;
+  double mamba_weight_bytes = 0;
+  // A sparse layer keeps every token: its KV (as a full layer's) and its index keys.
+  double kv_bytes_sparse_layer = 0;
+  // A linear or mamba layer's recurrent state (and its convolution's last K_c - 1 inputs) for
+  // the workload's batch: constant in the context.
+  double state_bytes_linear_layer = 0;
+  double state_bytes_mamba_layer = 0;
+  double n_kv = 1;            // KV heads held per PE
+  double r = 1;               // PEs sharing one KV head
+  double s_loc_fraction = 1;  // S_loc / S
 };
 
 // The KV sizes are those of `workload`'s batch and context.

@@ -87,6 +87,7 @@ struct StepShape {
   // samples the decode sequences (and the prompt when lm_head is set). 0: a plain step.
   std::int64_t mixed_batch = 0;
   double mixed_context = 0;
+  double ffn_free_layers = 0;  // of `layers`, those without an FFN (ModelSpec::ffn_types' none)
 };
 
 // Tokens one PE's attention handles, T_rank, of T new tokens per DP replica: decode, every CP

@@ -37,13 +37,17 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 // 6: ModelSpec's layer kinds (layer_types, attention, moe.router_bias), EvalContext's local
 // layer counts, the attn.core.sliding/.chunked stages; 7: EvalContext without the workload
 // (immutable per model and machine), the step's workload in StepCall::workload;
-// 8: PESpec::hbm_reported; 9: Stage::call_overhead_s; 10: ModelSpec::ffn_types (each layer's FFN).
-inline constexpr std::uint32_t kLatencyInterfaceVersion = 10;
+// 8: PESpec::hbm_reported; 9: Stage::call_overhead_s; 10: ModelSpec::ffn_types (each layer's FFN);
+// 11: the sparse, linear, mamba and none mixers (ModelSpec::sparse, linear, mamba;
+// attention.output_gate; DTypes::state; EvalContext::state_bytes, mixer_layers;
+// StepShape::ffn_free_layers; LayerFfn::none).
+inline constexpr std::uint32_t kLatencyInterfaceVersion = 11;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output;
 // 4: ModelSpec's layer kinds, EvalContext's local layer counts, ShardSizes' per-kind KV;
 // 5: evaluate() is handed the workload beside an EvalContext that no longer holds it;
-// 6: PESpec::hbm_reported; 7: ModelSpec::ffn_types.
-inline constexpr std::uint32_t kMemoryInterfaceVersion = 7;
+// 6: PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none
+// mixers (ModelSpec, EvalContext, ShardSizes' per-kind weights, index keys and state).
+inline constexpr std::uint32_t kMemoryInterfaceVersion = 8;
 // search 2: SearchScore carries every objective's value; 3: SearchStrategy::separable (a
 // strategy whose runs over slices of the space add up to its run over the whole); 4:
 // PESpec::hbm_reported.
@@ -52,14 +56,14 @@ inline constexpr std::uint32_t kSearchInterfaceVersion = 4;
 // 3: and the serving metrics in a serving study (EvaluatedStep::serving, ::prefill), the
 // machine's price (MachineSpec::price); 4: ModelSpec's layer kinds; 5: evaluate() is handed the
 // scenario's workload beside an EvalContext that no longer holds it; 6:
-// PESpec::hbm_reported; 7: ModelSpec::ffn_types.
-inline constexpr std::uint32_t kObjectiveInterfaceVersion = 7;
+// PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none mixers.
+inline constexpr std::uint32_t kObjectiveInterfaceVersion = 8;
 // serving 1: the kind (kinds/serving_model.hpp); before its first release, StepTimer gained
 // decode_iteration and mixed_step's `prompts` (still 1: no serving plugin was released on 1's first form).
 // 2: ModelSpec's layer kinds and EvalContext's local layer counts; 3: EvalContext
 // without the workload (ServingRequest carries ISL and OSL); 4: PESpec::hbm_reported; 5:
-// ModelSpec::ffn_types.
-inline constexpr std::uint32_t kServingInterfaceVersion = 5;
+// ModelSpec::ffn_types; 6: the sparse, linear, mamba and none mixers.
+inline constexpr std::uint32_t kServingInterfaceVersion = 6;
 
 // The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
 constexpr std::uint32_t kind_interface_version(PluginKind k) {

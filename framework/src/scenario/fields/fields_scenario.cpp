@@ -141,6 +141,7 @@ constexpr FieldRow kScenarioRows[] = {
     dtype("dtype.attention", S, "", "the format attention computes in (QK^T, PV)"),
     dtype("dtype.activations", S, "", "activations between layers and GEMM inputs"),
     dtype("dtype.dispatch", S, "", "MoE dispatch payload and expert GEMM input"),
+    dtype("dtype.state", S, "", "recurrent state of linear and mamba layers"),
     mapping("workload", S, nullptr, "what one request does, e.g. {mode: decode, context: 128K, batch: 1}"),
     slotted(
         choice("workload.mode", S, nullptr, kModes, "the phase simulated"),

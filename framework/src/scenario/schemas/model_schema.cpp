@@ -55,6 +55,7 @@ void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d
   set_opt("lm_head_weights", out.lm_head_weights);
   set_opt("attention", out.attention);
   set_opt("dispatch", out.dispatch);
+  set_opt("state", out.state);
 }
 
 // A per-layer list, `<types_key>: [...]` (one kind per layer), or `<pattern_key>: [...]` (a group
@@ -123,10 +124,17 @@ void parse_ffn_types(const YNode& n, const std::string& path, ModelSpec& m, Diag
   const std::string lp = join_path(path, n.find("ffn_types") ? "ffn_types" : "ffn_pattern");
   const YNode* moe = n.find("moe");
   const bool any_moe = std::find(kinds->begin(), kinds->end(), 1u) != kinds->end();
-  if (!m.has_moe) {
+  const bool any_none = std::find(kinds->begin(), kinds->end(), 2u) != kinds->end();
+  if (!m.has_moe && (any_moe || !any_none)) {
     d.error(list->where, any_moe
                              ? lp + ": a moe layer needs the model's moe block (experts, top_k, expert_ffn)"
-                             : lp + ": without a moe block every layer is dense (remove it)");
+                             : lp + ": without a moe block or a layer without FFN (none) every layer is "
+                                    "dense (remove it)");
+    return;
+  }
+  if (!m.has_moe) {
+    m.ffn_types.clear();
+    for (const std::uint32_t k : *kinds) m.ffn_types.push_back(k == 2 ? LayerFfn::none : LayerFfn::dense);
     return;
   }
   if (moe && moe->is_mapping() && moe->find("dense_layers")) {
@@ -141,7 +149,20 @@ void parse_ffn_types(const YNode& n, const std::string& path, ModelSpec& m, Diag
     return;
   }
   m.ffn_types.clear();
-  for (const std::uint32_t k : *kinds) m.ffn_types.push_back(k == 1 ? LayerFfn::moe : LayerFfn::dense);
+  for (const std::uint32_t k : *kinds) m.ffn_types.push_back(static_cast<LayerFfn>(k));
+}
+
+// A layer runs a mixer, an FFN or both: a layer with neither is refused.
+void check_empty_layers(const YNode& n, const std::string& path, const ModelSpec& m, Diags& d) {
+  if (m.layer_types.empty() || m.ffn_types.empty()) return;
+  for (std::size_t i = 0; i < m.layer_types.size() && i < m.ffn_types.size(); ++i)
+    if (m.layer_types[i] == AttentionKind::none && m.ffn_types[i] == LayerFfn::none) {
+      const YNode* at = n.find("ffn_types") ? n.find("ffn_types") : n.find("ffn_pattern");
+      d.error(at ? at->where : n.where, join_path(path, "ffn_types") + ": layer " + std::to_string(i) +
+                                            " has no mixer (layer_types: none) and no FFN (none): a layer "
+                                            "runs one or both");
+      return;
+    }
 }
 
 // `layer_types: [sliding, full, ...]` (one kind per layer) or `layer_pattern: [...]` (a group
@@ -168,6 +189,35 @@ void parse_layer_types(const YNode& n, const std::string& path, ModelSpec& m, Di
   };
   size_check(AttentionKind::sliding, "sliding", "sliding_window", m.attention.sliding_window);
   size_check(AttentionKind::chunked, "chunked", "chunk", m.attention.chunk);
+  // The recurrent and sparse kinds' blocks: given exactly when a layer of the kind is.
+  const auto block_check = [&](AttentionKind k, const char* kind, const char* block) {
+    const bool used = m.layers_of(k) > 0;
+    const YNode* given = n.find(block);
+    if (used && !given)
+      d.error(list ? list->where : n.where, join_path(path, key) + ": a " + kind +
+                                                " layer needs its sizes: give " + block +
+                                                " (docs/scenario-format.md)");
+    else if (!used && given)
+      d.error(given->where, join_path(path, block) + ": no layer is " + kind + " (name the " + kind +
+                                " layers in layer_types or layer_pattern)");
+  };
+  block_check(AttentionKind::sparse, "sparse", "sparse_attention");
+  block_check(AttentionKind::linear, "linear", "linear_attention");
+  block_check(AttentionKind::mamba, "mamba", "mamba");
+  // Where a block's key stands (the block when it is not a mapping with it).
+  const auto key_at = [&](const char* block, const char* k) {
+    const YNode* b = n.find(block);
+    return b->is_mapping() && b->find(k) ? b->find(k)->where : b->where;
+  };
+  if (m.layers_of(AttentionKind::linear) > 0 && m.linear.key_heads > 0 &&
+      m.linear.value_heads % m.linear.key_heads != 0)
+    d.error(key_at("linear_attention", "value_heads"),
+            join_path(path, "linear_attention.value_heads") + ": expected a multiple of key_heads (" +
+                std::to_string(m.linear.key_heads) + "), found " + std::to_string(m.linear.value_heads));
+  if (m.layers_of(AttentionKind::mamba) > 0 && m.mamba.groups > 0 && m.mamba.heads % m.mamba.groups != 0)
+    d.error(key_at("mamba", "groups"), join_path(path, "mamba.groups") + ": expected a divisor of heads (" +
+                                           std::to_string(m.mamba.heads) + "), found " +
+                                           std::to_string(m.mamba.groups));
 }
 
 // What follows from the fields read: kv_heads (default heads, a divisor of heads) and head_dim
@@ -247,6 +297,7 @@ std::optional<ModelSpec> parse_model(const YNode& n, const std::string& path, bo
   derive_model_heads(n, path, m, d);
   if (d.size() == before) parse_layer_types(n, path, m, d);
   if (d.size() == before) parse_ffn_types(n, path, m, d);
+  if (d.size() == before) check_empty_layers(n, path, m, d);
   if (d.size() == before) check_model_consistency(n, path, m, d);
   if (d.size() != before) return std::nullopt;
   return m;

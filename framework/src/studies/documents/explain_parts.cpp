@@ -59,6 +59,8 @@ std::string formats_line(const ModelSpec& m) {
   line += std::string(", kv ") + dtype_name(d.kv) + ", attention " + dtype_name(d.attention_kernel()) +
           ", activations " + dtype_name(d.activations);
   if (m.has_moe) line += std::string(", dispatch ") + dtype_name(d.dispatch_payload());
+  if (m.layers_of(AttentionKind::linear) + m.layers_of(AttentionKind::mamba) > 0)
+    line += std::string(", state ") + dtype_name(d.state.value_or(d.activations));
   return line;
 }
 
