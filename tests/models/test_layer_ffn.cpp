@@ -121,9 +121,14 @@ TEST_CASE("layer FFN - bad lists are refused at their key", "[models][ffn]") {
   e = errors_of(model_yaml(4, "ffn_types: []"));
   REQUIRE(e.size() == 1);
   CHECK(e[0] == "model.ffn_types: expected a list of FFN kinds (dense, moe, none), found an empty list");
+  // A single kind is a list of one (the field table's list rows), so it must cover the layers.
   e = errors_of(model_yaml(4, "ffn_types: dense"));
   REQUIRE(e.size() == 1);
+  CHECK(e[0] == "model.ffn_types: expected one FFN kind per layer (layers: 4), found 1");
+  e = errors_of(model_yaml(4, "ffn_types: {dense: 1}"));
+  REQUIRE(e.size() == 1);
   CHECK(e[0].find("model.ffn_types: expected a list of FFN kinds (dense, moe, none)") == 0);
+  CHECK(errors_of(model_yaml(4, "ffn_pattern: moe")).empty());  // every layer MoE
 }
 
 }  // namespace test_layer_ffn

@@ -8,6 +8,7 @@
 
 #include "fixtures.hpp"
 #include "layer_steps.hpp"
+#include "physics/kv_transfer.hpp"
 #include "scenario/scenario_loader.hpp"
 
 using namespace tessera;
@@ -200,4 +201,20 @@ TEST_CASE("recurrent layers: a pipeline stage holds its own mixers and FFNs", "[
   REQUIRE(recurrent_layers::stage(w, "linear.cp"));
   CHECK(recurrent_layers::stage(w, "linear.cp")->count == 36);
   CHECK(recurrent_layers::stage(w, "linear.cp")->comms[0].bytes == (32.0 * 128 * 128 + 3.0 * 8192) * 2);
+}
+
+TEST_CASE("recurrent layers: a disaggregated hand-over sends what each layer keeps", "[physics][layers]") {
+  // Qwen3-Next, a 4096-token prompt: the 12 full layers' KV (2048 B a token) and, once, the 36
+  // linear layers' state of the sequence (1,097,728 B each in bf16).
+  const ModelSpec q = shipped("qwen3-next-80b-a3b.yaml");
+  CHECK(kv_transfer_bytes(q, 4096) == 12 * 4096 * 2048.0);
+  CHECK(state_transfer_bytes(q) == 36 * 1097728.0);
+  // DeepSeek-V3.2: every layer's latent (576 x 2 B) and index key (132 B) of each token.
+  const ModelSpec v32 = shipped("deepseek-v3.2.yaml");
+  CHECK(kv_transfer_bytes(v32, 4096) == 61 * 4096 * (1152.0 + 132));
+  CHECK(state_transfer_bytes(v32) == 0);
+  // A sliding layer sends its window only (gpt-oss-120b: 18 full layers of 4096 tokens and 18
+  // sliding ones of 128, 2048 B a token).
+  const ModelSpec g = shipped("gpt-oss-120b.yaml");
+  CHECK(kv_transfer_bytes(g, 4096) == (18 * 4096 + 18 * 128) * 2048.0);
 }

@@ -21,6 +21,7 @@ enum class FfnKind : std::uint8_t {
 // The FFN a layer runs: the dense FFN of size `ffn`, the mixture of experts (`moe`), or none
 // (Nemotron-H's mixer-only layers: a Mamba-2 or attention layer without an MLP).
 enum class LayerFfn : std::uint8_t { dense, moe, none };
+inline constexpr int kLayerFfnCount = 3;
 
 // Mixture of experts: replaces the dense FFN in all but the first `dense_layers` layers, or in
 // the layers ModelSpec::ffn_types names.

@@ -213,7 +213,7 @@ double Evaluator::stage_time(const Workload& w, const ParallelConfig& c, const L
   sh.tokens = tokens;
   sh.kv_cached = kv_cached;
   sh.chunk = chunk;
-  stage_layers(*ctx_.model, c.pp, sh);
+  stage_layers(ctx_, c.pp, sh);
   sh.lm_head = lm_head;
   sh.hops = c.pp > 1 ? 1 : 0;
   return time_into(w, sh, StepKind::pipeline_stage, 0, c, layout, scratch, scratch.chunk_stages);
@@ -244,7 +244,7 @@ StepShape Evaluator::prefill_chunk_shape(const Workload& w, const ParallelConfig
   if (c.pp == 1) {
     model_layers(*ctx_.model, sh);
   } else {
-    stage_layers(*ctx_.model, c.pp, sh);
+    stage_layers(ctx_, c.pp, sh);
   }
   sh.lm_head = j + 1 == w.chunk_count();
   sh.hops = 0;

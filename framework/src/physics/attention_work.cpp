@@ -262,10 +262,10 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
                      const Dims& x, double reduce_layers, StepWork& out) {
   const ModelSpec& m = *ctx.model;
   const double L = sh.layers;
-  // The layers of each mixer kind on the path (ModelSpec::path_mixers): the softmax-attention
+  // The layers of each mixer kind on the path (EvalContext::stage_mixers): the softmax-attention
   // kinds share the Q/K/V and output projections.
   const std::array<double, kAttentionKindCount> mix =
-      L >= static_cast<double>(m.layers) ? ctx.mixer_layers : m.path_mixers(L, c.pp);
+      L >= static_cast<double>(m.layers) ? ctx.mixer_layers : ctx.stage_mixers(c.pp);
   const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
   const double A = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
                    of(AttentionKind::sparse);

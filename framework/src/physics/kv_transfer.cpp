@@ -2,14 +2,43 @@
 #include "physics/kv_transfer.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "physics/mixer_shares.hpp"
 
 namespace tessera {
 
 double kv_transfer_bytes(const ModelSpec& m, std::int64_t tokens) {
   const double k = dtype_bytes(m.dtype.kv);
-  const double L = static_cast<double>(m.layers), n = static_cast<double>(tokens);
-  if (m.has_mla) return L * static_cast<double>(m.mla.kv_lora_rank + m.mla.rope_dim) * k * n;
-  return 2 * L * static_cast<double>(m.kv_heads) * static_cast<double>(m.head_dim) * k * n;
+  const double n = static_cast<double>(tokens);
+  const double per_token = m.has_mla
+                               ? static_cast<double>(m.mla.kv_lora_rank + m.mla.rope_dim) * k
+                               : 2 * static_cast<double>(m.kv_heads) * static_cast<double>(m.head_dim) * k;
+  // What each attention kind keeps of n tokens (docs/physics.md §3, §10): every token (full,
+  // sparse with its index keys), the window's or the last chunk's tokens.
+  const auto layers = [&m](AttentionKind a) { return static_cast<double>(m.layers_of(a)); };
+  const double W = static_cast<double>(m.attention.sliding_window),
+               C = static_cast<double>(m.attention.chunk);
+  double bytes = layers(AttentionKind::full) * n * per_token;
+  if (layers(AttentionKind::sliding) > 0)
+    bytes += layers(AttentionKind::sliding) * std::min(n, W) * per_token;
+  if (layers(AttentionKind::chunked) > 0)
+    bytes += layers(AttentionKind::chunked) * (n - C * std::floor((n - 1) / C)) * per_token;
+  if (layers(AttentionKind::sparse) > 0)
+    bytes += layers(AttentionKind::sparse) * n * (per_token + index_key_bytes(m));
+  return bytes;
+}
+
+double state_transfer_bytes(const ModelSpec& m) {
+  const auto layers = [&m](AttentionKind a) { return static_cast<double>(m.layers_of(a)); };
+  const MixerShare whole = mixer_share(m, 1);
+  const double s = dtype_bytes(m.dtype.state.value_or(m.dtype.activations));
+  double bytes = 0;
+  if (layers(AttentionKind::linear) > 0)
+    bytes += layers(AttentionKind::linear) * linear_state_elems(m, whole) * s;
+  if (layers(AttentionKind::mamba) > 0)
+    bytes += layers(AttentionKind::mamba) * mamba_state_elems(m, whole) * s;
+  return bytes;
 }
 
 std::int64_t kv_shards(const ModelSpec& m, const PoolShape& s) {
@@ -22,7 +51,7 @@ std::int64_t kv_shards(const ModelSpec& m, const PoolShape& s) {
 KvTransfer kv_transfer(const ModelSpec& m, std::int64_t tokens, const PoolShape& prefill,
                        const PoolShape& decode, const TransferLink& link, std::int64_t requests) {
   KvTransfer t;
-  t.bytes = kv_transfer_bytes(m, tokens);
+  t.bytes = kv_transfer_bytes(m, tokens) + state_transfer_bytes(m);
   t.requests = std::max<std::int64_t>(1, requests);
   const std::int64_t sp = kv_shards(m, prefill), sd = kv_shards(m, decode);
   const double shards_d = static_cast<double>(sd);

@@ -22,10 +22,14 @@ struct TransferLink {
   double latency = 0;
 };
 
-// The KV bytes of `tokens` prompt tokens, every layer: 2 L h_kv d k tokens (GQA/MHA: K and V of
-// every KV head), L (kv_lora_rank + rope_dim) k tokens (MLA: the compressed latent and the
-// decoupled RoPE key), k = bytes per element of the KV format.
+// The KV bytes of `tokens` prompt tokens, every attention layer: 2 h_kv d k per token kept
+// (GQA/MHA: K and V of every KV head), (kv_lora_rank + rope_dim) k (MLA: the compressed latent
+// and the decoupled RoPE key), k = bytes per element of the KV format; a layer keeps what its
+// kind does (docs/physics.md §3: the window, the last chunk; a sparse layer's index keys too).
 TESSERA_API double kv_transfer_bytes(const ModelSpec& m, std::int64_t tokens);
+// One sequence's recurrent state over the linear and mamba layers (docs/physics.md §3
+// "Recurrent layers"), whole (not split by TP), in the state format.
+TESSERA_API double state_transfer_bytes(const ModelSpec& m);
 
 // The ranks of one dp replica of a pool instance as the transfer sees them: tp x pp x cp (a dp
 // replica serves its own requests, so dp does not split a request's KV).

@@ -49,7 +49,8 @@ int recipe_kernels(const LayerRecipe* r, const StageWork& w, bool mla) {
   int k = 0;
   if (n == "attn.qkv")
     k = mla ? r->mla_qkv : r->qkv;
-  else if (n == "attn.core" || n == "attn.core.sliding" || n == "attn.core.chunked")
+  else if (n == "attn.core" || n == "attn.core.sliding" || n == "attn.core.chunked" ||
+           n == "attn.core.sparse")
     k = mla ? r->mla_core : r->core;
   else if (n == "attn.out")
     k = mla ? r->mla_out : r->out;

@@ -14,18 +14,18 @@ void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, 
   compute_shards(ctx, workload, c, layout, sh);
 
   // The most loaded stage: ceil(L/pp) layers, as many of the heavier FFN kind as one stage holds
-  // (ModelSpec::stage_ffn_layers), then the other, the rest without an FFN; its mixers by kind
-  // (ModelSpec::path_mixers); plus the embedding and the lm_head it holds (both when pp = 1, the
+  // (EvalContext::stage_ffns), then the other, the rest without an FFN; its mixers by kind
+  // (EvalContext::stage_mixers); plus the embedding and the lm_head it holds (both when pp = 1, the
   // larger otherwise).
   const double layers = std::ceil(static_cast<double>(m.layers) / c.pp);
   const bool moe_heavier = sh.moe_weight_bytes >= sh.dense_ffn_weight_bytes;
   const LayerFfn first = moe_heavier ? LayerFfn::moe : LayerFfn::dense;
   const LayerFfn second = moe_heavier ? LayerFfn::dense : LayerFfn::moe;
-  const double n_first = std::min(layers, static_cast<double>(m.stage_ffn_layers(first, c.pp)));
-  const double n_second = std::min(layers - n_first, static_cast<double>(m.stage_ffn_layers(second, c.pp)));
+  const double n_first = std::min(layers, ctx.stage_ffns(first, c.pp));
+  const double n_second = std::min(layers - n_first, ctx.stage_ffns(second, c.pp));
   const double n_moe = moe_heavier ? n_first : n_second, n_dense = moe_heavier ? n_second : n_first;
   const double ffn_part = n_moe * sh.moe_weight_bytes + n_dense * sh.dense_ffn_weight_bytes;
-  const std::array<double, kAttentionKindCount> mix = m.path_mixers(layers, c.pp);
+  const std::array<double, kAttentionKindCount> mix = ctx.stage_mixers(c.pp);
   const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
   const double softmax = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
                          of(AttentionKind::sparse);

@@ -44,6 +44,23 @@ struct EvalContext {
   double chunked_layers = 0;
   // Layers of every mixer kind (AttentionKind's order) of the whole model, counted once.
   std::array<double, kAttentionKindCount> mixer_layers{};
+  // The layers of each mixer kind and of each FFN kind the heaviest pipeline stage holds
+  // (ModelSpec::path_mixers over ⌈L/pp⌉ layers, ModelSpec::stage_ffn_layers), counted once per
+  // model for pp = 1..kStagePpTable (index pp - 1): each is a walk over the layer lists.
+  static constexpr int kStagePpTable = 64;
+  std::array<std::array<double, kAttentionKindCount>, kStagePpTable> stage_mixer_table{};
+  std::array<std::array<double, kLayerFfnCount>, kStagePpTable> stage_ffn_table{};
+
+  std::array<double, kAttentionKindCount> stage_mixers(std::int64_t pp) const {
+    if (pp >= 1 && pp <= kStagePpTable) return stage_mixer_table[static_cast<std::size_t>(pp - 1)];
+    const double per = static_cast<double>((model->layers + pp - 1) / pp);
+    return model->path_mixers(per, pp);
+  }
+  double stage_ffns(LayerFfn k, std::int64_t pp) const {
+    if (pp >= 1 && pp <= kStagePpTable)
+      return stage_ffn_table[static_cast<std::size_t>(pp - 1)][static_cast<std::size_t>(k)];
+    return static_cast<double>(model->stage_ffn_layers(k, pp));
+  }
 
   // Bytes per weight element and GEMM peak of a part; `other` reads weight_bytes and gemm_peak.
   double w_of(WeightPart p) const {

@@ -59,7 +59,8 @@ void parse_dtypes(const YNode& n, const std::string& path, DTypes& out, Diags& d
 }
 
 // A per-layer list, `<types_key>: [...]` (one kind per layer), or `<pattern_key>: [...]` (a group
-// repeated to cover the layers and cut at them), read item by item by `row`: each layer's choice
+// repeated to cover the layers and cut at them; a single kind is a list of one), read item by
+// item by `row`: each layer's choice
 // index, in order. Empty when neither key is given; nullopt after a diagnostic. `*list` is the
 // list given (nullptr when none).
 // `what` names one item ("attention kind").
@@ -79,7 +80,11 @@ std::optional<std::vector<std::uint32_t>> read_layer_list(const YNode& n, const 
   const char* key = types ? types_key : pattern_key;
   const std::string lp = join_path(path, key);
   const schema::FieldRow& row = row_of(std::string("model.") + types_key);
-  if (!(*list)->is_sequence() || (*list)->items.empty()) {
+  // A single kind stands for a list of one (the field table's list rows: `layer_pattern: linear`
+  // makes every layer linear).
+  const std::vector<YNode> one = (*list)->is_scalar() ? std::vector<YNode>{**list} : std::vector<YNode>{};
+  const std::vector<YNode>& items = (*list)->is_scalar() ? one : (*list)->items;
+  if (!((*list)->is_sequence() || (*list)->is_scalar()) || items.empty()) {
     std::vector<std::string> choices;
     for (std::uint32_t c = 0; c < row.spec.choice_count; ++c) choices.emplace_back(row.spec.choices[c].value);
     const std::string names = join_names(choices, ", ");
@@ -89,8 +94,9 @@ std::optional<std::vector<std::uint32_t>> read_layer_list(const YNode& n, const 
   }
   std::vector<std::uint32_t> kinds;
   bool ok = true;
-  for (std::size_t i = 0; i < (*list)->items.size(); ++i) {
-    const auto v = read_field((*list)->items[i], lp + "[" + std::to_string(i) + "]", row, d);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto v =
+        read_field(items[i], (*list)->is_scalar() ? lp : lp + "[" + std::to_string(i) + "]", row, d);
     if (!v) {
       ok = false;
       continue;
