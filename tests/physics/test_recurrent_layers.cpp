@@ -218,3 +218,80 @@ TEST_CASE("recurrent layers: a disaggregated hand-over sends what each layer kee
   const ModelSpec g = shipped("gpt-oss-120b.yaml");
   CHECK(kv_transfer_bytes(g, 4096) == (18 * 4096 + 18 * 128) * 2048.0);
 }
+
+TEST_CASE("recurrent layers: the field table's defaults and the prefill scan in chunks of 64",
+          "[physics][layers]") {
+  // models/qwen3-next-80b-a3b.yaml leaves linear_attention.chunk out: 64, as the table says.
+  const ModelSpec q = shipped("qwen3-next-80b-a3b.yaml");
+  CHECK(q.linear.chunk == 64);
+  CHECK(MambaSpec{}.groups == 1);
+  CHECK(MambaSpec{}.conv_kernel == 4);
+  CHECK(MambaSpec{}.chunk == 256);
+  // Per token and value head: 2 C (3 d_k + 2 d_v) + 6 d_k d_v = 81,920 + 98,304; the
+  // convolution 2 K_c per channel, 8192 channels.
+  const StepWork w =
+      recurrent_layers::build(q, prefill(4096, 1, 4096), recurrent_layers::chunk_shape(q, 4096, 0));
+  CHECK(recurrent_layers::stage(w, "linear.scan")->flops == 4096 * (32 * (81920.0 + 98304) + 8.0 * 8192));
+}
+
+TEST_CASE("recurrent layers: a mixed iteration's decode sequences read and write their state",
+          "[physics][layers]") {
+  const ModelSpec q = shipped("qwen3-next-80b-a3b.yaml");
+  StepShape sh = recurrent_layers::chunk_shape(q, 512, 0);
+  sh.mixed_batch = 3;
+  sh.mixed_context = 1000;
+  sh.tokens += 3;
+  const StepWork w = recurrent_layers::build(q, prefill(4096, 1, 512), sh);
+  const StageWork* s = recurrent_layers::stage(w, "linear.scan");
+  // One prompt and 3 decode sequences: 4 states of 548,864 bf16 elements, read and written; 515
+  // tokens' inputs and outputs. The 3 decode tokens scan in decode form (7 d_k d_v a head).
+  CHECK(s->hbm_bytes == 2 * 4 * 548864.0 * 2 + 515 * (8192.0 + 2 * 4096) * 2);
+  CHECK(s->flops == 512 * (32 * (81920.0 + 98304) + 8.0 * 8192) + 3 * (32 * 7.0 * 128 * 128 + 8.0 * 8192));
+}
+
+TEST_CASE("recurrent layers: Nemotron-H's heaviest stage is one real stage", "[physics][layers]") {
+  // Each Nemotron-H layer runs one block (a mixer or an MLP): a stage of 30 layers holds 30.
+  const ModelSpec n = shipped("nemotron-h-56b.yaml");
+  for (const std::int64_t pp : {2, 4, 8, 40}) {
+    INFO("pp " << pp);
+    const std::int64_t per = (118 + pp - 1) / pp;
+    const auto mix = n.path_mixers(static_cast<double>(per), pp);
+    const auto ffn = n.stage_ffns(pp);
+    double mixers = 0, all = 0, ffns_all = 0;
+    for (std::size_t k = 0; k < mix.size(); ++k) {
+      all += mix[k];
+      if (k != static_cast<std::size_t>(AttentionKind::none)) mixers += mix[k];
+    }
+    for (const double f : ffn) ffns_all += f;
+    CHECK(all == static_cast<double>(per));
+    CHECK(ffns_all == static_cast<double>(per));
+    CHECK(mixers + ffn[static_cast<std::size_t>(LayerFfn::dense)] <= static_cast<double>(per));
+  }
+  // pp 4 (30, 30, 30, 28 layers): the first stage, 14 mamba, 3 attention, 13 MLP... as counted.
+  const auto mix = n.path_mixers(30, 4);
+  CHECK(mix[static_cast<std::size_t>(AttentionKind::mamba)] +
+            mix[static_cast<std::size_t>(AttentionKind::full)] +
+            n.stage_ffns(4)[static_cast<std::size_t>(LayerFfn::dense)] ==
+        30);
+}
+
+TEST_CASE("recurrent layers: replicated heads are redundant work", "[physics][layers]") {
+  // Two B/C groups (Nemotron-H has 8) replicate past tp 2: the useful FLOPs of all PEs stay
+  // the model's.
+  ModelSpec n = shipped("nemotron-h-56b.yaml");
+  n.mamba.groups = 2;
+  double useful_tp1 = 0;
+  for (const int tp : {1, 4}) {
+    ParallelConfig c;
+    c.tp = tp;
+    const StepWork w =
+        recurrent_layers::build(n, prefill(2048, 1, 2048), recurrent_layers::chunk_shape(n, 2048, 0), c);
+    double useful = 0;
+    for (const char* name : {"mamba.in_proj", "mamba.scan", "mamba.out_proj"}) {
+      const StageWork* s = recurrent_layers::stage(w, name);
+      useful += (s->flops - s->redundant_flops) * tp;
+    }
+    if (tp == 1) useful_tp1 = useful;
+    CHECK(useful == Approx(useful_tp1).epsilon(1e-12));
+  }
+}

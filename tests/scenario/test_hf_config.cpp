@@ -517,3 +517,45 @@ TEST_CASE("hf_config llama4 and gemma3: text_config and the layer rules", "[hf][
   CHECK(m.attention.sliding_window == 512);
   CHECK(m.tied_embeddings);  // Gemma ties the LM head to the embedding
 }
+
+TEST_CASE("hf_config: the edges of the Qwen3-Next and Nemotron-H families", "[hf]") {
+  const std::string qwen =
+      R"({"model_type": "qwen3_next", "num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 4,
+ "num_key_value_heads": 2, "head_dim": 64, "intermediate_size": 512, "vocab_size": 1000,
+ "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64,
+ "linear_num_key_heads": 2, "linear_num_value_heads": 4, "linear_key_head_dim": 32,
+ "linear_value_head_dim": 32)";
+  // Every layer full attention: no linear layer, so no linear_attention block to refuse.
+  const ModelSpec all_full = hf_text(qwen + R"(, "layer_types": ["full_attention", "full_attention",
+ "full_attention", "full_attention"]})");
+  CHECK(all_full.layers_of(AttentionKind::full) == 4);
+  CHECK(all_full.attention.output_gate);
+  // The default interval: every fourth layer full, the others Gated DeltaNet.
+  const ModelSpec mixed = hf_text(qwen + "}");
+  CHECK(mixed.layers_of(AttentionKind::linear) == 3);
+  CHECK(mixed.linear.chunk == 64);  // the field table's default
+  // Python's NaN or infinity at a key Tessera reads is refused there, not read as null.
+  CHECK(first_error(qwen + R"(, "linear_conv_kernel_dim": NaN})") ==
+        "F:5:31: error: hf_config.linear_conv_kernel_dim: expected a positive integer (at most 2^53-1), "
+        "found NaN");
+  // Nemotron-H's pattern: a character Tessera does not model, then a wrong length.
+  const std::string nem =
+      R"({"model_type": "nemotron_h", "num_hidden_layers": 3, "hidden_size": 256, "num_attention_heads": 4,
+ "num_key_value_heads": 2, "attention_head_dim": 64, "intermediate_size": 512, "vocab_size": 1000,
+ "mamba_num_heads": 8, "mamba_head_dim": 32, "ssm_state_size": 16, "n_groups": 2,
+ "time_step_limit": [0.0, Infinity], )";
+  CHECK(first_error(nem + R"("hybrid_override_pattern": "M\u00e9-"})")
+            .find("hf_config.hybrid_override_pattern[1]: expected M (Mamba-2), * (attention) or - (MLP), the "
+                  "layers Tessera models, found a non-ASCII byte") != std::string::npos);
+  CHECK(first_error(nem + R"("hybrid_override_pattern": "M-"})")
+            .find("hf_config.hybrid_override_pattern: expected one of M, * and - per layer (3, "
+                  "num_hidden_layers), found 2") != std::string::npos);
+  // An attention-and-MLP pattern without M has no mamba block to refuse.
+  const ModelSpec no_mamba = hf_text(nem + R"("hybrid_override_pattern": "*--"})");
+  CHECK(no_mamba.layers_of(AttentionKind::mamba) == 0);
+  CHECK(no_mamba.ffn_free_layers() == 1);
+  const ModelSpec m3 = hf_text(nem + R"("hybrid_override_pattern": "M*-"})");
+  CHECK(m3.mamba.groups == 2);
+  CHECK(m3.mamba.chunk == 256);  // no chunk_size: the field table's default
+  CHECK(m3.dtype.state == DType::fp32);
+}

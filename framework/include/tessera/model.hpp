@@ -83,14 +83,15 @@ struct SparseAttentionSpec {
 };
 
 // Gated DeltaNet (Yang et al., ICLR 2025; Qwen3-Next's linear_attention layers): per value head
-// a key_head_dim x value_head_dim state updated by the gated delta rule.
+// a key_head_dim x value_head_dim state updated by the gated delta rule. The defaults are the
+// field table's (scenario/fields/fields_model.cpp): a key left out keeps them.
 struct LinearAttentionSpec {
   std::int64_t key_heads = 0;       // n_k (query and key heads)
   std::int64_t value_heads = 0;     // n_v (value heads; one state each)
   std::int64_t key_head_dim = 0;    // d_k
   std::int64_t value_head_dim = 0;  // d_v
-  std::int64_t conv_kernel = 0;     // K_c: the short causal convolution over q, k, v
-  std::int64_t chunk = 0;           // C: the prefill scan's chunk (flash-linear-attention: 64)
+  std::int64_t conv_kernel = 4;     // K_c: the short causal convolution over q, k, v
+  std::int64_t chunk = 64;          // C: the prefill scan's chunk (flash-linear-attention: 64)
 };
 
 // Mamba-2 (Dao & Gu, ICML 2024; Nemotron-H's M layers): `heads` heads of head_dim channels, each
@@ -99,9 +100,9 @@ struct MambaSpec {
   std::int64_t heads = 0;        // n_h
   std::int64_t head_dim = 0;     // P
   std::int64_t state_size = 0;   // N
-  std::int64_t groups = 0;       // n_g
-  std::int64_t conv_kernel = 0;  // K_c
-  std::int64_t chunk = 0;        // Q: the SSD algorithm's chunk in prefill
+  std::int64_t groups = 1;       // n_g
+  std::int64_t conv_kernel = 4;  // K_c
+  std::int64_t chunk = 256;      // Q: the SSD algorithm's chunk in prefill (mamba_ssm's default)
 };
 
 namespace detail {
@@ -122,6 +123,32 @@ std::int64_t most_in_a_stage(const Kind* kinds, std::size_t count, Kind k, std::
     most = n > most ? n : most;
   }
   return most < cap ? most : cap;
+}
+
+// One walk over the per-layer list `kinds` (`layers` of them, kinds numbered 0..N-1): each kind's
+// layers in the model (`total`) and the most of them one pipeline stage of ⌈L/pp⌉ layers holds
+// (`most`, the rule of most_in_a_stage for every kind at once).
+template <typename Kind, std::size_t N>
+void kind_counts(const Kind* kinds, std::int64_t layers, std::int64_t pp, std::array<std::int64_t, N>& total,
+                 std::array<std::int64_t, N>& most) {
+  total.fill(0);
+  most.fill(0);
+  const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
+  if (per < 1) return;
+  for (std::int64_t lo = 0; lo < layers; lo += per) {
+    const std::int64_t hi = lo + per < layers ? lo + per : layers;
+    std::array<std::int64_t, N> n{};
+    for (std::int64_t i = lo; i < hi; ++i) ++n[static_cast<std::size_t>(kinds[static_cast<std::size_t>(i)])];
+    for (std::size_t k = 0; k < N; ++k) {
+      total[k] += n[k];
+      const std::int64_t in_stage = n[k] + per - (hi - lo);
+      most[k] = in_stage > most[k] ? in_stage : most[k];
+    }
+  }
+  for (std::size_t k = 0; k < N; ++k) {
+    const std::int64_t cap = per < total[k] ? per : total[k];
+    most[k] = most[k] < cap ? most[k] : cap;
+  }
 }
 }  // namespace detail
 
@@ -193,28 +220,96 @@ struct ModelSpec {
     for (const AttentionKind t : layer_types) n += t == k ? 1 : 0;
     return n;
   }
+  // Whether some layer runs no mixer or no FFN (Nemotron-H's one block a layer), both lists
+  // given in full.
+  bool has_partial_layers() const {
+    if (static_cast<std::int64_t>(layer_types.size()) != layers ||
+        static_cast<std::int64_t>(ffn_types.size()) != layers)
+      return false;
+    for (std::size_t i = 0; i < layer_types.size(); ++i)
+      if (layer_types[i] == AttentionKind::none || ffn_types[i] == LayerFfn::none) return true;
+    return false;
+  }
+  // A model with such layers is priced by one real pipeline stage of ceil(L/pp) layers (each
+  // kind's most in a stage would count a mixer and an FFN for layers that run one of them): the
+  // stage with the most blocks (mixers and FFNs that are not none), ties to the most full
+  // attention layers, then the first; a short last stage counted with none for its missing
+  // layers. Its mixers and FFNs by kind.
+  void heaviest_stage(std::int64_t pp, std::array<double, kAttentionKindCount>& mix,
+                      std::array<double, kLayerFfnCount>& ffn) const {
+    const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
+    std::int64_t best_blocks = -1, best_full = -1;
+    for (std::int64_t lo = 0; per > 0 && lo < layers; lo += per) {
+      const std::int64_t hi = lo + per < layers ? lo + per : layers;
+      std::array<double, kAttentionKindCount> m{};
+      std::array<double, kLayerFfnCount> f{};
+      std::int64_t blocks = 0;
+      for (std::int64_t i = lo; i < hi; ++i) {
+        const auto a = layer_types[static_cast<std::size_t>(i)];
+        const auto b = ffn_types[static_cast<std::size_t>(i)];
+        m[static_cast<std::size_t>(a)] += 1;
+        f[static_cast<std::size_t>(b)] += 1;
+        blocks += (a != AttentionKind::none ? 1 : 0) + (b != LayerFfn::none ? 1 : 0);
+      }
+      m[static_cast<std::size_t>(AttentionKind::none)] += static_cast<double>(per - (hi - lo));
+      f[static_cast<std::size_t>(LayerFfn::none)] += static_cast<double>(per - (hi - lo));
+      const auto full = static_cast<std::int64_t>(m[0]);
+      if (blocks > best_blocks || (blocks == best_blocks && full > best_full)) {
+        best_blocks = blocks;
+        best_full = full;
+        mix = m;
+        ffn = f;
+      }
+    }
+  }
   // The layers of each mixer kind on a path of `path` layers (docs/physics.md §8): the whole
   // model when path >= layers; one pipeline stage of ceil(L/pp) otherwise, each kind in
-  // AttentionKind's order taking as many layers as one stage holds of it
-  // (stage_attention_layers) within what the earlier kinds left, the rest going to the last
-  // kind the model has.
+  // AttentionKind's order taking as many layers as one stage holds of it (the rule of
+  // stage_attention_layers) within what the earlier kinds left, the rest going to the last
+  // kind the model has. One walk over layer_types.
   std::array<double, kAttentionKindCount> path_mixers(double path, std::int64_t pp) const {
     std::array<double, kAttentionKindCount> n{};
-    if (layer_types.empty()) {
+    if (layer_types.empty() || static_cast<std::int64_t>(layer_types.size()) != layers) {
       n[0] = path;
       return n;
     }
+    if (path < static_cast<double>(layers) && has_partial_layers()) {
+      std::array<double, kLayerFfnCount> ffn{};
+      heaviest_stage(pp, n, ffn);
+      return n;
+    }
+    std::array<std::int64_t, kAttentionKindCount> total{}, most{};
+    detail::kind_counts(layer_types.data(), layers, pp, total, most);
     const bool stage = path < static_cast<double>(layers);
     double left = path;
     int last = 0;
     for (int i = 0; i < kAttentionKindCount; ++i) {
-      const auto k = static_cast<AttentionKind>(i);
-      const double of = static_cast<double>(stage ? stage_attention_layers(k, pp) : layers_of(k));
-      n[static_cast<std::size_t>(i)] = of < left ? of : left;
-      left -= n[static_cast<std::size_t>(i)];
-      if (layers_of(k) > 0) last = i;
+      const auto k = static_cast<std::size_t>(i);
+      const double of = static_cast<double>(stage ? most[k] : total[k]);
+      n[k] = of < left ? of : left;
+      left -= n[k];
+      if (total[k] > 0) last = i;
     }
     n[static_cast<std::size_t>(last)] += left;
+    return n;
+  }
+  // The layers of each FFN kind (LayerFfn's order) the heaviest pipeline stage of ceil(L/pp)
+  // layers holds (stage_ffn_layers of every kind, one walk over ffn_types); pp = 1: the model's.
+  std::array<double, kLayerFfnCount> stage_ffns(std::int64_t pp) const {
+    std::array<double, kLayerFfnCount> n{};
+    if (pp > 1 && has_partial_layers()) {
+      std::array<double, kAttentionKindCount> mix{};
+      heaviest_stage(pp, mix, n);
+      return n;
+    }
+    if (!ffn_types.empty() && static_cast<std::int64_t>(ffn_types.size()) == layers) {
+      std::array<std::int64_t, kLayerFfnCount> total{}, most{};
+      detail::kind_counts(ffn_types.data(), layers, pp, total, most);
+      for (std::size_t k = 0; k < n.size(); ++k) n[k] = static_cast<double>(has_moe || k != 1 ? most[k] : 0);
+      return n;
+    }
+    for (int k = 0; k < kLayerFfnCount; ++k)
+      n[static_cast<std::size_t>(k)] = static_cast<double>(stage_ffn_layers(static_cast<LayerFfn>(k), pp));
     return n;
   }
 };

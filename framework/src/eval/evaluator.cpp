@@ -226,7 +226,7 @@ StepShape Evaluator::decode_shape(const Workload& w, const ParallelConfig& c) co
   sh.batch = w.batch;
   sh.tokens = w.batch;
   sh.kv_cached = static_cast<double>(w.context);
-  model_layers(*ctx_.model, sh);
+  model_layers(ctx_, sh);
   sh.lm_head = true;
   sh.hops = c.pp - 1;
   return sh;
@@ -242,7 +242,7 @@ StepShape Evaluator::prefill_chunk_shape(const Workload& w, const ParallelConfig
   sh.kv_cached = static_cast<double>(P);
   sh.chunk = cj;
   if (c.pp == 1) {
-    model_layers(*ctx_.model, sh);
+    model_layers(ctx_, sh);
   } else {
     stage_layers(ctx_, c.pp, sh);
   }
@@ -292,7 +292,7 @@ void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& 
     // stage, so the full step's work is built again for the totals.
     if (c.pp > 1) {
       StepShape full = sh;
-      model_layers(*ctx_.model, full);
+      model_layers(ctx_, full);
       build_step_work(ctx_, w, c, out.layout, full, out.work);
     }
     accumulate_totals(out.work, out.chunk_stages, c, t);
@@ -406,7 +406,7 @@ double Evaluator::chunk_time(const Workload& w, const ParallelConfig& c, const L
   sh.tokens = prompts * tokens + decode_batch;
   sh.kv_cached = static_cast<double>(prefix);
   sh.chunk = tokens;
-  model_layers(*ctx_.model, sh);
+  model_layers(ctx_, sh);
   sh.lm_head = last;
   sh.hops = c.pp - 1;
   sh.mixed_batch = decode_batch;

@@ -2,6 +2,7 @@
 // The layers a step's path holds (docs/physics.md §8): the whole model's, or those of the
 // heaviest pipeline stage. Internal to the evaluator.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "tessera/model.hpp"
@@ -16,18 +17,19 @@ inline void stage_layers(const EvalContext& ctx, int pp, StepShape& sh) {
   const ModelSpec& m = *ctx.model;
   const double layers = std::ceil(static_cast<double>(m.layers) / pp);
   // The stage with the most MoE layers sets the pipeline's pace.
-  const double moe = m.has_moe ? std::min(layers, ctx.stage_ffns(LayerFfn::moe, pp)) : 0.0;
-  const double dense = std::min(layers - moe, ctx.stage_ffns(LayerFfn::dense, pp));
+  const std::array<double, kLayerFfnCount> ffns = ctx.stage_ffns(pp);
+  const double moe = m.has_moe ? std::min(layers, ffns[static_cast<std::size_t>(LayerFfn::moe)]) : 0.0;
+  const double dense = std::min(layers - moe, ffns[static_cast<std::size_t>(LayerFfn::dense)]);
   sh.layers = layers;
   sh.dense_layers = dense;
   sh.ffn_free_layers = layers - moe - dense;
 }
 
-// The whole model's layers.
-inline void model_layers(const ModelSpec& m, StepShape& sh) {
-  sh.layers = static_cast<double>(m.layers);
-  sh.dense_layers = static_cast<double>(m.dense_ffn_layers());
-  sh.ffn_free_layers = static_cast<double>(m.ffn_free_layers());
+// The whole model's layers (EvalContext::ffn_layers, counted once).
+inline void model_layers(const EvalContext& ctx, StepShape& sh) {
+  sh.layers = static_cast<double>(ctx.model->layers);
+  sh.dense_layers = ctx.ffn_layers[static_cast<std::size_t>(LayerFfn::dense)];
+  sh.ffn_free_layers = ctx.ffn_layers[static_cast<std::size_t>(LayerFfn::none)];
 }
 
 }  // namespace tessera

@@ -264,11 +264,16 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   const double L = sh.layers;
   // The layers of each mixer kind on the path (EvalContext::stage_mixers): the softmax-attention
   // kinds share the Q/K/V and output projections.
-  const std::array<double, kAttentionKindCount> mix =
-      L >= static_cast<double>(m.layers) ? ctx.mixer_layers : ctx.stage_mixers(c.pp);
+  // A whole step reads the model's counts in place; a pipeline stage counts its own.
+  std::array<double, kAttentionKindCount> stage_mix;
+  const bool whole = L >= static_cast<double>(m.layers);
+  if (!whole) stage_mix = ctx.stage_mixers(c.pp);
+  const std::array<double, kAttentionKindCount>& mix = whole ? ctx.mixer_layers : stage_mix;
   const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
   const double A = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
                    of(AttentionKind::sparse);
+  // Kinds other than full attention, only in models that name them (m.layer_types).
+  const bool kinds = !m.layer_types.empty();
   const double ranks = x.cp * x.tp;
   // In decode every CP rank repeats the projections of the same T tokens.
   const double proj_share = x.decode ? x.cp : 1.0;
@@ -289,12 +294,14 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   // attn.core and attn.cp, for each attention kind the layers on the path have; the sparse
   // layers' indexer; the recurrent layers.
   attention_core(ctx, c, lay, sh, x, AttentionKind::full, of(AttentionKind::full), out);
-  attention_core(ctx, c, lay, sh, x, AttentionKind::sliding, of(AttentionKind::sliding), out);
-  attention_core(ctx, c, lay, sh, x, AttentionKind::chunked, of(AttentionKind::chunked), out);
-  indexer_stages(ctx, sh, x, of(AttentionKind::sparse), out);
-  attention_core(ctx, c, lay, sh, x, AttentionKind::sparse, of(AttentionKind::sparse), out);
-  recurrent_block(ctx, lay, sh, x, AttentionKind::linear, of(AttentionKind::linear), out);
-  recurrent_block(ctx, lay, sh, x, AttentionKind::mamba, of(AttentionKind::mamba), out);
+  if (kinds) {
+    attention_core(ctx, c, lay, sh, x, AttentionKind::sliding, of(AttentionKind::sliding), out);
+    attention_core(ctx, c, lay, sh, x, AttentionKind::chunked, of(AttentionKind::chunked), out);
+    indexer_stages(ctx, sh, x, of(AttentionKind::sparse), out);
+    attention_core(ctx, c, lay, sh, x, AttentionKind::sparse, of(AttentionKind::sparse), out);
+    recurrent_block(ctx, lay, sh, x, AttentionKind::linear, of(AttentionKind::linear), out);
+    recurrent_block(ctx, lay, sh, x, AttentionKind::mamba, of(AttentionKind::mamba), out);
+  }
 
   // attn.out ------------------------------------------------------------------------------
   if (A > 0) {

@@ -45,14 +45,7 @@ EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine
   ctx.sliding_layers = static_cast<double>(model.layers_of(AttentionKind::sliding));
   ctx.chunked_layers = static_cast<double>(model.layers_of(AttentionKind::chunked));
   ctx.mixer_layers = model.path_mixers(static_cast<double>(model.layers), 1);
-  for (std::int64_t pp = 1; pp <= EvalContext::kStagePpTable; ++pp) {
-    const auto i = static_cast<std::size_t>(pp - 1);
-    const double per = static_cast<double>((model.layers + pp - 1) / pp);
-    ctx.stage_mixer_table[i] = model.path_mixers(per, pp);
-    for (int k = 0; k < kLayerFfnCount; ++k)
-      ctx.stage_ffn_table[i][static_cast<std::size_t>(k)] =
-          static_cast<double>(model.stage_ffn_layers(static_cast<LayerFfn>(k), pp));
-  }
+  ctx.ffn_layers = model.stage_ffns(1);
   return ctx;
 }
 

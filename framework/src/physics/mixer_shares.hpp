@@ -33,12 +33,12 @@ inline double mamba_conv_channels(const ModelSpec& m, const MixerShare& s) {
 // P x N (Mamba-2) matrix of each head, and the convolution's last K_c - 1 inputs.
 inline double linear_state_elems(const ModelSpec& m, const MixerShare& s) {
   const auto& a = m.linear;
-  return s.nv * static_cast<double>(a.key_head_dim * a.value_head_dim) +
+  return s.nv * static_cast<double>(a.key_head_dim) * static_cast<double>(a.value_head_dim) +
          static_cast<double>(a.conv_kernel - 1) * linear_conv_channels(m, s);
 }
 inline double mamba_state_elems(const ModelSpec& m, const MixerShare& s) {
   const auto& a = m.mamba;
-  return s.nh * static_cast<double>(a.head_dim * a.state_size) +
+  return s.nh * static_cast<double>(a.head_dim) * static_cast<double>(a.state_size) +
          static_cast<double>(a.conv_kernel - 1) * mamba_conv_channels(m, s);
 }
 

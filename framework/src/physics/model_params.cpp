@@ -40,8 +40,8 @@ double indexer_params(const ModelSpec& m) {
 double linear_attention_params(const ModelSpec& m) {
   const auto& a = m.linear;
   const double H = static_cast<double>(m.hidden);
-  const double Dk = static_cast<double>(a.key_heads * a.key_head_dim);
-  const double Dv = static_cast<double>(a.value_heads * a.value_head_dim);
+  const double Dk = static_cast<double>(a.key_heads) * static_cast<double>(a.key_head_dim);
+  const double Dv = static_cast<double>(a.value_heads) * static_cast<double>(a.value_head_dim);
   const double nv = static_cast<double>(a.value_heads);
   // in_proj_qkvz, in_proj_ba, the convolution (no bias), dt_bias and A_log, the gated norm, out_proj.
   return H * (2 * Dk + 2 * Dv) + H * 2 * nv + (2 * Dk + Dv) * static_cast<double>(a.conv_kernel) + 2 * nv +
@@ -51,8 +51,8 @@ double linear_attention_params(const ModelSpec& m) {
 double mamba_params(const ModelSpec& m) {
   const auto& a = m.mamba;
   const double H = static_cast<double>(m.hidden);
-  const double Di = static_cast<double>(a.heads * a.head_dim);
-  const double BC = 2.0 * static_cast<double>(a.groups * a.state_size);
+  const double Di = static_cast<double>(a.heads) * static_cast<double>(a.head_dim);
+  const double BC = 2.0 * static_cast<double>(a.groups) * static_cast<double>(a.state_size);
   const double nh = static_cast<double>(a.heads);
   // in_proj (z, x, B, C, dt), the convolution with its bias, dt_bias, A_log and D, the gated
   // norm, out_proj.

@@ -67,42 +67,53 @@ void recurrent_block(const EvalContext& ctx, const Layout& lay, const StepShape&
                      AttentionKind kind, double count, StepWork& out) {
   if (count <= 0) return;
   const ModelSpec& m = *ctx.model;
-  const MixerShare share = mixer_share(m, x.tp);
-  const RecurrentShape r =
-      kind == AttentionKind::linear ? linear_shape(m, share, x.decode) : mamba_shape(m, share, x.decode);
+  const auto shape = [&](const MixerShare& s, bool decode) {
+    return kind == AttentionKind::linear ? linear_shape(m, s, decode) : mamba_shape(m, s, decode);
+  };
+  // What this PE runs (heads split by TP, replicated past them), and the unique work: the whole
+  // layer's heads split evenly over the tp ranks, once over the CP ranks in decode (every CP
+  // rank repeats a decode step's tokens; the state is not split by context).
+  const MixerShare share = mixer_share(m, x.tp), whole = mixer_share(m, 1);
+  const RecurrentShape r = shape(share, x.decode), dec = shape(share, true);
+  const RecurrentShape r1 = shape(whole, x.decode), dec1 = shape(whole, true);
+  const double unique = x.tp * (x.decode ? x.cp : 1.0);
   const double ranks = x.cp * x.tp;
-  // In decode every CP rank repeats the same tokens (the state is not split by context).
-  const double repeat = x.decode ? x.cp : 1.0;
+  // Tokens scanned in decode form (a decode step's, a mixed iteration's decode sequences) and in
+  // chunked form (a prompt chunk's); the sequences whose state the step reads and writes.
+  const double mixed = static_cast<double>(sh.mixed_batch);
+  const double t_dec = x.decode ? x.T_rank : mixed, t_pre = x.T_rank - t_dec;
+  const double seqs = static_cast<double>(sh.batch) + (x.decode ? 0.0 : mixed);
   {
     const double flops = 2 * x.T_rank * x.H * r.proj_out;
     const double bytes = x.H * r.proj_out * x.w_attn + x.T_rank * (x.H + r.proj_out) * x.a;
     StageWork& s = compute_stage(out, r.proj, StageBlock::attention, WeightPart::attention, count, ranks,
-                                 flops, bytes, flops / repeat, 1);
+                                 flops, bytes, 2 * x.T_rank * x.H * r1.proj_out / unique, 1);
     s.gemm = {x.T_rank, r.proj_out, x.H};
   }
   {
-    // The convolution (2 K_c per channel and token) and the scan; the state of each of the B
-    // sequences read and written once per step, the inputs read and the output written.
-    const double B = static_cast<double>(sh.batch);
-    const double flops = x.T_rank * (r.scan_flops + 2 * static_cast<double>(r.conv_kernel) * r.conv);
-    const double bytes = 2 * B * r.state * ctx.state_bytes + x.T_rank * (r.conv + 2 * r.inner) * x.a;
+    // The convolution (2 K_c per channel and token) and the scan; the state of each sequence
+    // read and written once per step, the inputs read and the output written.
+    const double conv = 2 * static_cast<double>(r.conv_kernel);
+    const double flops = t_dec * (dec.scan_flops + conv * r.conv) + t_pre * (r.scan_flops + conv * r.conv);
+    const double useful =
+        (t_dec * (dec1.scan_flops + conv * r1.conv) + t_pre * (r1.scan_flops + conv * r1.conv)) / unique;
+    const double bytes = 2 * seqs * r.state * ctx.state_bytes + x.T_rank * (r.conv + 2 * r.inner) * x.a;
     StageWork& s = compute_stage(out, r.core, StageBlock::attention, WeightPart::other, count, ranks, flops,
-                                 bytes, flops / repeat, 2);
+                                 bytes, useful, 2);
     s.attention_kernel = true;
     s.attn_queries = x.decode ? 1.0f : static_cast<float>(sh.chunk);
   }
   if (!x.decode && x.cp > 1) {
     // Prefill over CP ranks (LASP, Sun et al. 2024): each rank scans its T/cp tokens, then the
     // state is handed rank to rank, cp - 1 messages one after another.
-    const double B = static_cast<double>(sh.batch);
     StageWork& s = comm_stage(out, r.cp, StageBlock::attention, count * (x.cp - 1), ranks);
-    add_comm(s, make_collective(CommKind::p2p, 2, B * r.state * ctx.state_bytes, lay.cp));
+    add_comm(s, make_collective(CommKind::p2p, 2, seqs * r.state * ctx.state_bytes, lay.cp));
   }
   {
     const double flops = 2 * x.T_rank * r.inner * x.H;
     const double bytes = r.inner * x.H * x.w_attn + x.T_rank * (r.inner + x.H) * x.a;
     StageWork& s = compute_stage(out, r.out, StageBlock::attention, WeightPart::attention, count, ranks,
-                                 flops, bytes, flops / repeat, 1);
+                                 flops, bytes, 2 * x.T_rank * r1.inner * x.H / unique, 1);
     s.gemm = {x.T_rank, x.H, r.inner};
   }
 }

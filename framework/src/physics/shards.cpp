@@ -11,10 +11,12 @@ namespace tessera {
 namespace {
 // The sparse layers' indexer (replicated on the TP ranks) and the weights of a linear or mamba
 // layer held per PE (heads split by TP, replicated past them).
-void mixer_weights(const ModelSpec& m, const MixerShare& mix, double w_attn, ShardSizes& out) {
+void mixer_weights(const EvalContext& ctx, const MixerShare& mix, double w_attn, ShardSizes& out) {
+  const ModelSpec& m = *ctx.model;
+  const auto has = [&ctx](AttentionKind k) { return ctx.mixer_layers[static_cast<std::size_t>(k)] > 0; };
   const double H = static_cast<double>(m.hidden);
-  if (m.layers_of(AttentionKind::sparse) > 0) out.indexer_weight_bytes = indexer_params(m) * w_attn;
-  if (m.layers_of(AttentionKind::linear) > 0) {
+  if (has(AttentionKind::sparse)) out.indexer_weight_bytes = indexer_params(m) * w_attn;
+  if (has(AttentionKind::linear)) {
     const auto& a = m.linear;
     const double dk = static_cast<double>(a.key_head_dim), dv = static_cast<double>(a.value_head_dim);
     const double conv = 2 * mix.nk * dk + mix.nv * dv;
@@ -23,7 +25,7 @@ void mixer_weights(const ModelSpec& m, const MixerShare& mix, double w_attn, Sha
          2 * mix.nv + dv + mix.nv * dv * H) *
         w_attn;
   }
-  if (m.layers_of(AttentionKind::mamba) > 0) {
+  if (has(AttentionKind::mamba)) {
     const auto& a = m.mamba;
     const double Di = mix.nh * static_cast<double>(a.head_dim);
     const double BC = 2 * mix.ng * static_cast<double>(a.state_size);
@@ -67,8 +69,10 @@ void compute_shards(const EvalContext& ctx, const Workload& workload, const Para
     const double q_width = hq_pe * (m.attention.output_gate ? 2.0 : 1.0);
     out.attn_weight_bytes = (H * d * (q_width + 2 * out.n_kv) + hq_pe * d * H) * w_attn;
   }
-  const MixerShare mix = mixer_share(m, c.tp);
-  mixer_weights(m, mix, w_attn, out);
+  // The other mixer kinds, only in models that name them.
+  const bool kinds = !m.layer_types.empty();
+  const MixerShare mix = kinds ? mixer_share(m, c.tp) : MixerShare{};
+  if (kinds) mixer_weights(ctx, mix, w_attn, out);
   const double f = layout.ffn_group;
   out.dense_ffn_weight_bytes = ffn_params(m, static_cast<double>(m.ffn)) * w_ffn / f;
   if (m.has_moe) {
@@ -93,13 +97,15 @@ void compute_shards(const EvalContext& ctx, const Workload& workload, const Para
   out.kv_bytes_chunked_layer =
       ctx.chunked_layers > 0 ? per_token * std::min(S, static_cast<double>(m.attention.chunk)) : 0.0;
   const double B = static_cast<double>(workload.batch);
-  if (m.layers_of(AttentionKind::sparse) > 0)  // index keys: every TP rank holds them whole
-    out.kv_bytes_sparse_layer = out.kv_bytes_per_layer + B * S / cp * index_key_bytes(m);
-  // Every CP rank keeps the whole state (decode repeats the same tokens on each).
-  const double s = ctx.state_bytes;
-  if (m.layers_of(AttentionKind::linear) > 0)
-    out.state_bytes_linear_layer = B * linear_state_elems(m, mix) * s;
-  if (m.layers_of(AttentionKind::mamba) > 0) out.state_bytes_mamba_layer = B * mamba_state_elems(m, mix) * s;
+  if (kinds) {
+    const auto has = [&ctx](AttentionKind k) { return ctx.mixer_layers[static_cast<std::size_t>(k)] > 0; };
+    if (has(AttentionKind::sparse))  // index keys: every TP rank holds them whole
+      out.kv_bytes_sparse_layer = out.kv_bytes_per_layer + B * S / cp * index_key_bytes(m);
+    // Every CP rank keeps the whole state (decode repeats the same tokens on each).
+    const double s = ctx.state_bytes;
+    if (has(AttentionKind::linear)) out.state_bytes_linear_layer = B * linear_state_elems(m, mix) * s;
+    if (has(AttentionKind::mamba)) out.state_bytes_mamba_layer = B * mamba_state_elems(m, mix) * s;
+  }
 }
 
 }  // namespace tessera

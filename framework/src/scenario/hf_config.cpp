@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <string_view>
 
 #include "core/text/input_file.hpp"
@@ -186,14 +187,19 @@ void put_mixer_sizes(const HfReader& r, const HfModel& m, YNode& out) {
   const auto opt = [&](YNode& into, const char* key, const std::optional<std::int64_t>& v, const char* from) {
     if (v) put(r, into, key, *v, from);
   };
-  if (m.index_heads && m.index_head_dim && m.index_top_k) {
+  // A block only for a kind some layer has (a Qwen3-Next config whose layer_types are all
+  // full_attention has no linear layer, so no linear_attention block).
+  const auto has = [&m](const char* kind) {
+    return std::any_of(m.kinds.begin(), m.kinds.end(), [kind](const auto& k) { return k.first == kind; });
+  };
+  if (m.index_heads && m.index_head_dim && m.index_top_k && has("sparse")) {
     YNode sparse = mapping(file_loc);
     put(r, sparse, "index_heads", *m.index_heads, "index_n_heads");
     put(r, sparse, "index_head_dim", *m.index_head_dim, "index_head_dim");
     put(r, sparse, "top_k", *m.index_top_k, "index_topk");
     out.set("sparse_attention", file_loc, std::move(sparse));
   }
-  if (m.lin_key_heads && m.lin_value_heads && m.lin_key_dim && m.lin_value_dim) {
+  if (m.lin_key_heads && m.lin_value_heads && m.lin_key_dim && m.lin_value_dim && has("linear")) {
     YNode lin = mapping(file_loc);
     put(r, lin, "key_heads", *m.lin_key_heads, "linear_num_key_heads");
     put(r, lin, "value_heads", *m.lin_value_heads, "linear_num_value_heads");
@@ -202,7 +208,7 @@ void put_mixer_sizes(const HfReader& r, const HfModel& m, YNode& out) {
     opt(lin, "conv_kernel", m.lin_conv, "linear_conv_kernel_dim");
     out.set("linear_attention", file_loc, std::move(lin));
   }
-  if (m.ssm_heads && m.ssm_head_dim && m.ssm_state) {
+  if (m.ssm_heads && m.ssm_head_dim && m.ssm_state && has("mamba")) {
     YNode ssm = mapping(file_loc);
     put(r, ssm, "heads", *m.ssm_heads, "mamba_num_heads");
     put(r, ssm, "head_dim", *m.ssm_head_dim, "mamba_head_dim");
@@ -367,7 +373,8 @@ namespace {
 // save_pretrained), which JSON does not have: Nemotron-H's config.json holds
 // "time_step_limit": [0.0, Infinity]. Outside strings they are read as null, padded to their
 // length so every location after them stays (NaN, shorter than null, moves the rest of its line
-// by one column); a key Tessera reads refuses a null at its place.
+// by one column), then given back their value (restore_python_constants): a key Tessera reads
+// refuses NaN or an infinity at its place.
 std::string python_constants_as_null(const std::string& text) {
   std::string out;
   out.reserve(text.size());
@@ -413,9 +420,45 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
   return hf_config_tree_from_text(text, path, d, chosen);
 }
 
+namespace {
+// The nulls that stand for Python's constants become what they were: a real of that value (NaN,
+// +-inf) written as in the file, which every integer or boolean key refuses at its place (a
+// null would read as "absent" where Hugging Face gives null a meaning). A null is matched by the
+// original text at its location (line and 1-based byte column).
+void restore_python_constants(const std::string& original, std::optional<JNode>& doc) {
+  if (!doc) return;
+  std::vector<std::size_t> line_start{0};
+  for (std::size_t i = 0; i < original.size(); ++i)
+    if (original[i] == '\n') line_start.push_back(i + 1);
+  std::vector<JNode*> stack{&*doc};
+  while (!stack.empty()) {
+    JNode* n = stack.back();
+    stack.pop_back();
+    for (JNode& c : n->items) stack.push_back(&c);
+    for (JMember& c : n->members) stack.push_back(&c.value);
+    if (!n->is_null() || n->where.line < 1 || static_cast<std::size_t>(n->where.line) > line_start.size() ||
+        n->where.column < 1)
+      continue;
+    const std::size_t at = line_start[static_cast<std::size_t>(n->where.line - 1)] +
+                           static_cast<std::size_t>(n->where.column - 1);
+    for (const std::string_view token :
+         {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
+      if (original.compare(at, token.size(), token) != 0) continue;
+      n->kind = JNode::Kind::real;
+      n->real = token == "NaN" ? std::numeric_limits<double>::quiet_NaN()
+                               : (token[0] == '-' ? -1.0 : 1.0) * std::numeric_limits<double>::infinity();
+      n->text = std::string(token);
+      break;
+    }
+  }
+}
+}  // namespace
+
 std::optional<YNode> hf_config_tree_from_text(const std::string& text, const std::string& path, Diags& d,
                                               const std::optional<HfFamily>& chosen) {
-  return hf_model(parse_json_text(python_constants_as_null(text), path, d), path, d, chosen);
+  std::optional<JNode> doc = parse_json_text(python_constants_as_null(text), path, d);
+  restore_python_constants(text, doc);
+  return hf_model(doc, path, d, chosen);
 }
 
 }  // namespace tessera::loader

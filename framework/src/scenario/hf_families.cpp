@@ -367,26 +367,35 @@ void read_hybrid_pattern(HfReader& r, HfModel& m) {
     r.missing.push_back("hybrid_override_pattern");
     return;
   }
-  if (!p->value.is_string() || (m.layers && static_cast<std::int64_t>(p->value.text.size()) != *m.layers)) {
+  if (!p->value.is_string()) {
     r.d.error(p->key_where,
-              "hf_config.hybrid_override_pattern: expected one of M, * and - per layer "
-              "(num_hidden_layers of them), found " +
+              "hf_config.hybrid_override_pattern: expected a string of M, * and -, one per "
+              "layer, found " +
                   describe(p->value));
+    return;
+  }
+  const std::string& text = p->value.text;
+  // Each character first (a character of several bytes is no layer), then the count.
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == 'M' || c == '*' || c == '-') continue;
+    const bool printable = static_cast<unsigned char>(c) < 0x80 && c >= 0x20;
+    r.d.error(p->value.where,
+              "hf_config.hybrid_override_pattern[" + std::to_string(i) +
+                  "]: expected M (Mamba-2), * (attention) or - (MLP), the layers Tessera "
+                  "models, found " +
+                  (printable ? "'" + std::string(1, c) + "'" : std::string("a non-ASCII byte")));
+    return;
+  }
+  if (m.layers && static_cast<std::int64_t>(text.size()) != *m.layers) {
+    r.d.error(p->key_where, "hf_config.hybrid_override_pattern: expected one of M, * and - per layer (" +
+                                std::to_string(*m.layers) + ", num_hidden_layers), found " +
+                                std::to_string(text.size()));
     return;
   }
   m.kinds_key = "hybrid_override_pattern";
   m.ffn_types_key = "hybrid_override_pattern";
-  for (std::size_t i = 0; i < p->value.text.size(); ++i) {
-    const char c = p->value.text[i];
-    if (c != 'M' && c != '*' && c != '-') {
-      r.d.error(p->value.where, "hf_config.hybrid_override_pattern[" + std::to_string(i) +
-                                    "]: expected M (Mamba-2), * (attention) or - (MLP), the layers Tessera "
-                                    "models, found '" +
-                                    std::string(1, c) + "'");
-      m.kinds.clear();
-      m.layer_ffns.clear();
-      return;
-    }
+  for (const char c : text) {
     m.kinds.emplace_back(c == 'M' ? "mamba" : c == '*' ? "full" : "none", p->value.where);
     m.layer_ffns.emplace_back(c == '-' ? "dense" : "none");
   }

@@ -3,6 +3,8 @@
 // `overlap`. See calibrated.hpp for the parameters and README.md for the formulas.
 #include "calibrated.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 
 namespace tessera::plugins {
@@ -116,9 +118,11 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
       r.flop_rate = stage_peak(ctx, w) * (fam.gemm_efficiency * low) * shape;
     }
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
-    if (w.attention_kernel && w.attn_queries == 1.0f && !w.has_cp) {
-      // Decode attention (docs/physics.md §7.5): the KV token-heads the PE reads, the GQA ratio,
-      // the framework's KV page.
+    if (w.attention_kernel && w.attn_queries == 1.0f && !w.has_cp &&
+        std::strncmp(w.name, "attn.core", 9) == 0) {
+      // Decode attention over the KV cache (docs/physics.md §7.5): the KV token-heads the PE
+      // reads, the GQA ratio, the framework's KV page. Not the recurrent layers' state or the
+      // indexer's keys, which are no KV pages (their bytes at the HBM efficiency).
       const double per_token_head = ctx.kv_elems_per_token_head * ctx.kv_bytes;
       const double token_heads = per_token_head > 0 ? w.hbm_bytes / per_token_head : 0;
       const DecodeAttentionEfficiency d =

@@ -21,8 +21,9 @@ void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, 
   const bool moe_heavier = sh.moe_weight_bytes >= sh.dense_ffn_weight_bytes;
   const LayerFfn first = moe_heavier ? LayerFfn::moe : LayerFfn::dense;
   const LayerFfn second = moe_heavier ? LayerFfn::dense : LayerFfn::moe;
-  const double n_first = std::min(layers, ctx.stage_ffns(first, c.pp));
-  const double n_second = std::min(layers - n_first, ctx.stage_ffns(second, c.pp));
+  const std::array<double, kLayerFfnCount> ffns = ctx.stage_ffns(c.pp);
+  const double n_first = std::min(layers, ffns[static_cast<std::size_t>(first)]);
+  const double n_second = std::min(layers - n_first, ffns[static_cast<std::size_t>(second)]);
   const double n_moe = moe_heavier ? n_first : n_second, n_dense = moe_heavier ? n_second : n_first;
   const double ffn_part = n_moe * sh.moe_weight_bytes + n_dense * sh.dense_ffn_weight_bytes;
   const std::array<double, kAttentionKindCount> mix = ctx.stage_mixers(c.pp);

@@ -44,22 +44,28 @@ struct EvalContext {
   double chunked_layers = 0;
   // Layers of every mixer kind (AttentionKind's order) of the whole model, counted once.
   std::array<double, kAttentionKindCount> mixer_layers{};
-  // The layers of each mixer kind and of each FFN kind the heaviest pipeline stage holds
-  // (ModelSpec::path_mixers over ⌈L/pp⌉ layers, ModelSpec::stage_ffn_layers), counted once per
-  // model for pp = 1..kStagePpTable (index pp - 1): each is a walk over the layer lists.
-  static constexpr int kStagePpTable = 64;
-  std::array<std::array<double, kAttentionKindCount>, kStagePpTable> stage_mixer_table{};
-  std::array<std::array<double, kLayerFfnCount>, kStagePpTable> stage_ffn_table{};
+  // The layers of each FFN kind (LayerFfn's order) of the whole model, counted once.
+  std::array<double, kLayerFfnCount> ffn_layers{};
 
+  // The layers of each mixer kind and of each FFN kind the heaviest pipeline stage of ⌈L/pp⌉
+  // layers holds (ModelSpec::path_mixers, stage_ffns): pp = 1 the counts above, else one walk
+  // over the layer lists (none without them).
+  // Without a list the closed forms: every layer full; min(⌈L/pp⌉, the model's) of each FFN kind.
   std::array<double, kAttentionKindCount> stage_mixers(std::int64_t pp) const {
-    if (pp >= 1 && pp <= kStagePpTable) return stage_mixer_table[static_cast<std::size_t>(pp - 1)];
+    if (pp <= 1) return mixer_layers;
     const double per = static_cast<double>((model->layers + pp - 1) / pp);
+    if (model->layer_types.empty()) return {per};
     return model->path_mixers(per, pp);
   }
-  double stage_ffns(LayerFfn k, std::int64_t pp) const {
-    if (pp >= 1 && pp <= kStagePpTable)
-      return stage_ffn_table[static_cast<std::size_t>(pp - 1)][static_cast<std::size_t>(k)];
-    return static_cast<double>(model->stage_ffn_layers(k, pp));
+  std::array<double, kLayerFfnCount> stage_ffns(std::int64_t pp) const {
+    if (pp <= 1) return ffn_layers;
+    if (model->ffn_types.empty()) {
+      const double per = static_cast<double>((model->layers + pp - 1) / pp);
+      std::array<double, kLayerFfnCount> n{};
+      for (std::size_t k = 0; k < n.size(); ++k) n[k] = per < ffn_layers[k] ? per : ffn_layers[k];
+      return n;
+    }
+    return model->stage_ffns(pp);
   }
 
   // Bytes per weight element and GEMM peak of a part; `other` reads weight_bytes and gemm_peak.

@@ -327,6 +327,18 @@ void check_model_consistency(const YNode& n, const std::string& path, ModelSpec&
                                      std::to_string(m.head_dim));
     }
   }
+  if (m.attention.output_gate && m.has_mla) {
+    const YNode* a = n.find("attention");
+    d.error(a && a->is_mapping() && a->find("output_gate") ? a->find("output_gate")->where : n.where,
+            join_path(path, "attention.output_gate") +
+                ": gated attention is modelled on standard attention only, not with mla");
+  }
+  if (m.parallel_block && (m.layers_of(AttentionKind::none) > 0 || m.ffn_free_layers() > 0)) {
+    d.error(n.find("parallel_block") ? n.find("parallel_block")->where : n.where,
+            join_path(path, "parallel_block") +
+                ": a parallel block runs attention and the FFN side by side; a layer without a mixer or "
+                "without an FFN (none) has no such pair");
+  }
   if (m.has_moe && (m.moe.expert_ffn < 1 || m.moe.experts < 1 || m.moe.top_k < 1)) {
     const YNode* moe = n.find("moe");
     d.error(moe ? moe->where : n.where,

@@ -515,3 +515,32 @@ TEST_CASE("calibrated: per-sequence decode cost and per-chunk prefill cost - han
   REQUIRE(out.size == 2);
   CHECK(out.items[1].visible_s == Approx(1000e-6 + 4 * 100e-6));  // 1400 us
 }
+
+TEST_CASE("calibrated: a recurrent layer's state read is no KV page - the KV format does not time it",
+          "[calibrated][layers]") {
+  // The decode-attention curve (docs/physics.md §7.5) prices KV pages of attn.core*; a linear
+  // layer's scan reads its state at the HBM efficiency whatever dtype.kv says.
+  const Toy toy;
+  plugins::ServingStackProfile none;
+  none.name = "none";
+  const plugins::CalibratedLatency lat(none);
+  const auto memory_s = [&](DType kv, const char* name) {
+    ModelSpec m = toy.model;
+    m.dtype.kv = kv;
+    const EvalContext ctx = make_eval_context(m, toy.machine);
+    StepWork w;
+    StageWork& s = w.push();
+    s.name = name;
+    s.count = 1;
+    s.kernels = 1;
+    s.hbm_bytes = 8e6;
+    s.attention_kernel = true;
+    s.attn_queries = 1.0f;
+    StageList out;
+    lat.time_step_with(ctx, toy.fam, w, out, 1, 1, Mode::decode);
+    return out.items[0].memory_s;
+  };
+  CHECK(memory_s(DType::bf16, "linear.scan") == Approx(8e6 / (4e12 * 0.9)));
+  CHECK(memory_s(DType::fp8, "linear.scan") == memory_s(DType::bf16, "linear.scan"));
+  CHECK(memory_s(DType::fp8, "attn.indexer") == memory_s(DType::bf16, "attn.indexer"));
+}
