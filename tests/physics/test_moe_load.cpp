@@ -181,6 +181,30 @@ TEST_CASE("MoE most-loaded rank at large ep (hundreds of ranks) matches Monte Ca
   CHECK(cells == 4 * (3 + 2));
 }
 
+TEST_CASE("MoE most-loaded rank at the shipped wide MoEs matches Monte Carlo within 5 %", "[physics][moe]") {
+  // The widths of the 2025-2026 models: Kimi-K2 384 experts top 8, Qwen3-Next 512 top 10,
+  // gpt-oss-120b 128 top 4, gpt-oss-20b 32 top 4; EP 8 and 32 (decode batches to long prefill
+  // chunks).
+  std::uint32_t seed = 20261206;
+  int cells = 0;
+  const std::pair<int, int> widths[] = {{384, 8}, {512, 10}, {128, 4}, {32, 4}};
+  for (const auto& [E, K] : widths) {
+    const std::vector<int> eps = E >= 128 ? std::vector<int>{8, 32} : std::vector<int>{8};
+    for (int T : {1, 16, 256, 2048}) {
+      const std::vector<McResult> mc = monte_carlo(E, K, T, eps, trials_for(T), seed++);
+      for (std::size_t k = 0; k < eps.size(); ++k) {
+        const tessera::MoELoad f = tessera::moe_most_loaded_rank(T, E, K, eps[k], false);
+        INFO("E=" << E << " K=" << K << " ep=" << eps[k] << " T=" << T << ": distinct " << f.distinct_experts
+                  << " vs MC " << mc[k].distinct << ", slots " << f.token_slots << " vs MC " << mc[k].slots);
+        CHECK(std::abs(f.distinct_experts - mc[k].distinct) / mc[k].distinct <= 0.05);
+        CHECK(std::abs(f.token_slots - mc[k].slots) / mc[k].slots <= 0.05);
+        ++cells;
+      }
+    }
+  }
+  CHECK(cells == 4 * (2 + 2 + 2 + 1));
+}
+
 TEST_CASE("MoE load beyond moe.table_entries: the approximation stays within 2 % of the exact sum",
           "[physics][moe]") {
   // Where both are cheap: force the approximation by lowering the limit (T differs from the
