@@ -535,6 +535,10 @@ TEST_CASE("hf_config: the edges of the Qwen3-Next and Nemotron-H families", "[hf
   CHECK(mixed.layers_of(AttentionKind::linear) == 3);
   CHECK(mixed.linear.chunk == 64);  // the field table's default
   // Python's NaN or infinity at a key Tessera reads is refused there, not read as null.
+  // After a NaN earlier on the same line too (the NaN's null moves the line's rest by a column).
+  CHECK(first_error(qwen + R"(, "x": NaN, "linear_conv_kernel_dim": Infinity})")
+            .find("hf_config.linear_conv_kernel_dim: expected a positive integer (at most 2^53-1), found "
+                  "Infinity") != std::string::npos);
   CHECK(first_error(qwen + R"(, "linear_conv_kernel_dim": NaN})") ==
         "F:5:31: error: hf_config.linear_conv_kernel_dim: expected a positive integer (at most 2^53-1), "
         "found NaN");

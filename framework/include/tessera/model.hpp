@@ -232,31 +232,33 @@ struct ModelSpec {
   }
   // A model with such layers is priced by one real pipeline stage of ceil(L/pp) layers (each
   // kind's most in a stage would count a mixer and an FFN for layers that run one of them): the
-  // stage with the most blocks (mixers and FFNs that are not none), ties to the most full
-  // attention layers, then the first; a short last stage counted with none for its missing
-  // layers. Its mixers and FFNs by kind.
-  void heaviest_stage(std::int64_t pp, std::array<double, kAttentionKindCount>& mix,
+  // stage whose layers weigh the most by `mixer_weight` and `ffn_weight` (a layer's parameters of
+  // each kind: EvalContext's), ties to the most full-attention layers, then the first; a short
+  // last stage counted with none for its missing layers. Its mixers and FFNs by kind.
+  void heaviest_stage(std::int64_t pp, const std::array<double, kAttentionKindCount>& mixer_weight,
+                      const std::array<double, kLayerFfnCount>& ffn_weight,
+                      std::array<double, kAttentionKindCount>& mix,
                       std::array<double, kLayerFfnCount>& ffn) const {
     const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
-    std::int64_t best_blocks = -1, best_full = -1;
+    double best_weight = -1;
+    double best_full = -1;
     for (std::int64_t lo = 0; per > 0 && lo < layers; lo += per) {
       const std::int64_t hi = lo + per < layers ? lo + per : layers;
       std::array<double, kAttentionKindCount> m{};
       std::array<double, kLayerFfnCount> f{};
-      std::int64_t blocks = 0;
+      double weight = 0;
       for (std::int64_t i = lo; i < hi; ++i) {
-        const auto a = layer_types[static_cast<std::size_t>(i)];
-        const auto b = ffn_types[static_cast<std::size_t>(i)];
-        m[static_cast<std::size_t>(a)] += 1;
-        f[static_cast<std::size_t>(b)] += 1;
-        blocks += (a != AttentionKind::none ? 1 : 0) + (b != LayerFfn::none ? 1 : 0);
+        const auto a = static_cast<std::size_t>(layer_types[static_cast<std::size_t>(i)]);
+        const auto b = static_cast<std::size_t>(ffn_types[static_cast<std::size_t>(i)]);
+        m[a] += 1;
+        f[b] += 1;
+        weight += mixer_weight[a] + ffn_weight[b];
       }
       m[static_cast<std::size_t>(AttentionKind::none)] += static_cast<double>(per - (hi - lo));
       f[static_cast<std::size_t>(LayerFfn::none)] += static_cast<double>(per - (hi - lo));
-      const auto full = static_cast<std::int64_t>(m[0]);
-      if (blocks > best_blocks || (blocks == best_blocks && full > best_full)) {
-        best_blocks = blocks;
-        best_full = full;
+      if (weight > best_weight || (weight == best_weight && m[0] > best_full)) {
+        best_weight = weight;
+        best_full = m[0];
         mix = m;
         ffn = f;
       }
@@ -271,11 +273,6 @@ struct ModelSpec {
     std::array<double, kAttentionKindCount> n{};
     if (layer_types.empty() || static_cast<std::int64_t>(layer_types.size()) != layers) {
       n[0] = path;
-      return n;
-    }
-    if (path < static_cast<double>(layers) && has_partial_layers()) {
-      std::array<double, kLayerFfnCount> ffn{};
-      heaviest_stage(pp, n, ffn);
       return n;
     }
     std::array<std::int64_t, kAttentionKindCount> total{}, most{};
@@ -297,11 +294,6 @@ struct ModelSpec {
   // layers holds (stage_ffn_layers of every kind, one walk over ffn_types); pp = 1: the model's.
   std::array<double, kLayerFfnCount> stage_ffns(std::int64_t pp) const {
     std::array<double, kLayerFfnCount> n{};
-    if (pp > 1 && has_partial_layers()) {
-      std::array<double, kAttentionKindCount> mix{};
-      heaviest_stage(pp, mix, n);
-      return n;
-    }
     if (!ffn_types.empty() && static_cast<std::int64_t>(ffn_types.size()) == layers) {
       std::array<std::int64_t, kLayerFfnCount> total{}, most{};
       detail::kind_counts(ffn_types.data(), layers, pp, total, most);

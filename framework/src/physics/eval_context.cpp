@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "physics/model_weights.hpp"
+
 namespace tessera {
 
 EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine) {
@@ -46,6 +48,17 @@ EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine
   ctx.chunked_layers = static_cast<double>(model.layers_of(AttentionKind::chunked));
   ctx.mixer_layers = model.path_mixers(static_cast<double>(model.layers), 1);
   ctx.ffn_layers = model.stage_ffns(1);
+  ctx.partial_layers = model.has_partial_layers();
+  if (ctx.partial_layers) {
+    for (int k = 0; k < kAttentionKindCount; ++k)
+      ctx.mixer_weight[static_cast<std::size_t>(k)] = mixer_params(model, static_cast<AttentionKind>(k));
+    ctx.ffn_weight[static_cast<std::size_t>(LayerFfn::dense)] =
+        ffn_params(model, static_cast<double>(model.ffn));
+    if (model.has_moe)
+      ctx.ffn_weight[static_cast<std::size_t>(LayerFfn::moe)] =
+          static_cast<double>(model.moe.experts + model.moe.shared_experts) * expert_params(model) +
+          static_cast<double>(model.hidden) * static_cast<double>(model.moe.experts);
+  }
   return ctx;
 }
 

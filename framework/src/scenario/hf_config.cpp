@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <string_view>
 
 #include "core/text/input_file.hpp"
@@ -375,7 +376,9 @@ namespace {
 // length so every location after them stays (NaN, shorter than null, moves the rest of its line
 // by one column), then given back their value (restore_python_constants): a key Tessera reads
 // refuses NaN or an infinity at its place.
-std::string python_constants_as_null(const std::string& text) {
+// `replaced`: where each null stands in the text returned (its byte offset), and what it was.
+std::string python_constants_as_null(const std::string& text,
+                                     std::map<std::size_t, std::string_view>& replaced) {
   std::string out;
   out.reserve(text.size());
   bool in_string = false;
@@ -390,17 +393,18 @@ std::string python_constants_as_null(const std::string& text) {
       continue;
     }
     if (c == '"') in_string = true;
-    bool replaced = false;
+    bool matched = false;
     for (const std::string_view token :
          {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
       if (text.compare(i, token.size(), token) != 0) continue;
+      replaced.emplace(out.size(), token);
       out += "null";
       if (token.size() > 4) out.append(token.size() - 4, ' ');
       i += token.size() - 1;
-      replaced = true;
+      matched = true;
       break;
     }
-    if (!replaced) out += c;
+    if (!matched) out += c;
   }
   return out;
 }
@@ -423,13 +427,15 @@ std::optional<YNode> hf_config_tree(const std::string& path, Diags& d,
 namespace {
 // The nulls that stand for Python's constants become what they were: a real of that value (NaN,
 // +-inf) written as in the file, which every integer or boolean key refuses at its place (a
-// null would read as "absent" where Hugging Face gives null a meaning). A null is matched by the
-// original text at its location (line and 1-based byte column).
-void restore_python_constants(const std::string& original, std::optional<JNode>& doc) {
-  if (!doc) return;
+// null would read as "absent" where Hugging Face gives null a meaning). A null is matched by its
+// place in the converted text (line and 1-based byte column, as the parser locates it).
+void restore_python_constants(const std::string& converted,
+                              const std::map<std::size_t, std::string_view>& replaced,
+                              std::optional<JNode>& doc) {
+  if (!doc || replaced.empty()) return;
   std::vector<std::size_t> line_start{0};
-  for (std::size_t i = 0; i < original.size(); ++i)
-    if (original[i] == '\n') line_start.push_back(i + 1);
+  for (std::size_t i = 0; i < converted.size(); ++i)
+    if (converted[i] == '\n') line_start.push_back(i + 1);
   std::vector<JNode*> stack{&*doc};
   while (!stack.empty()) {
     JNode* n = stack.back();
@@ -439,25 +445,24 @@ void restore_python_constants(const std::string& original, std::optional<JNode>&
     if (!n->is_null() || n->where.line < 1 || static_cast<std::size_t>(n->where.line) > line_start.size() ||
         n->where.column < 1)
       continue;
-    const std::size_t at = line_start[static_cast<std::size_t>(n->where.line - 1)] +
-                           static_cast<std::size_t>(n->where.column - 1);
-    for (const std::string_view token :
-         {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
-      if (original.compare(at, token.size(), token) != 0) continue;
-      n->kind = JNode::Kind::real;
-      n->real = token == "NaN" ? std::numeric_limits<double>::quiet_NaN()
-                               : (token[0] == '-' ? -1.0 : 1.0) * std::numeric_limits<double>::infinity();
-      n->text = std::string(token);
-      break;
-    }
+    const auto it = replaced.find(line_start[static_cast<std::size_t>(n->where.line - 1)] +
+                                  static_cast<std::size_t>(n->where.column - 1));
+    if (it == replaced.end()) continue;
+    const std::string_view token = it->second;
+    n->kind = JNode::Kind::real;
+    n->real = token == "NaN" ? std::numeric_limits<double>::quiet_NaN()
+                             : (token[0] == '-' ? -1.0 : 1.0) * std::numeric_limits<double>::infinity();
+    n->text = std::string(token);
   }
 }
 }  // namespace
 
 std::optional<YNode> hf_config_tree_from_text(const std::string& text, const std::string& path, Diags& d,
                                               const std::optional<HfFamily>& chosen) {
-  std::optional<JNode> doc = parse_json_text(python_constants_as_null(text), path, d);
-  restore_python_constants(text, doc);
+  std::map<std::size_t, std::string_view> replaced;
+  const std::string converted = python_constants_as_null(text, replaced);
+  std::optional<JNode> doc = parse_json_text(converted, path, d);
+  restore_python_constants(converted, replaced, doc);
   return hf_model(doc, path, d, chosen);
 }
 

@@ -46,19 +46,39 @@ struct EvalContext {
   std::array<double, kAttentionKindCount> mixer_layers{};
   // The layers of each FFN kind (LayerFfn's order) of the whole model, counted once.
   std::array<double, kLayerFfnCount> ffn_layers{};
+  // Whether a layer runs no mixer or no FFN (ModelSpec::has_partial_layers), and the parameters
+  // of one layer's mixer and FFN of each kind (a MoE layer's every expert and router), which
+  // rank its pipeline stages.
+  bool partial_layers = false;
+  std::array<double, kAttentionKindCount> mixer_weight{};
+  std::array<double, kLayerFfnCount> ffn_weight{};
 
   // The layers of each mixer kind and of each FFN kind the heaviest pipeline stage of ⌈L/pp⌉
   // layers holds (ModelSpec::path_mixers, stage_ffns): pp = 1 the counts above, else one walk
   // over the layer lists (none without them).
   // Without a list the closed forms: every layer full; min(⌈L/pp⌉, the model's) of each FFN kind.
+  // A model whose layers run one block each (ModelSpec::has_partial_layers): its heaviest real
+  // stage by the parameters of its layers (ModelSpec::heaviest_stage over the weights below).
   std::array<double, kAttentionKindCount> stage_mixers(std::int64_t pp) const {
     if (pp <= 1) return mixer_layers;
     const double per = static_cast<double>((model->layers + pp - 1) / pp);
     if (model->layer_types.empty()) return {per};
+    if (partial_layers) {
+      std::array<double, kAttentionKindCount> mix{};
+      std::array<double, kLayerFfnCount> ffn{};
+      model->heaviest_stage(pp, mixer_weight, ffn_weight, mix, ffn);
+      return mix;
+    }
     return model->path_mixers(per, pp);
   }
   std::array<double, kLayerFfnCount> stage_ffns(std::int64_t pp) const {
     if (pp <= 1) return ffn_layers;
+    if (partial_layers) {
+      std::array<double, kAttentionKindCount> mix{};
+      std::array<double, kLayerFfnCount> ffn{};
+      model->heaviest_stage(pp, mixer_weight, ffn_weight, mix, ffn);
+      return ffn;
+    }
     if (model->ffn_types.empty()) {
       const double per = static_cast<double>((model->layers + pp - 1) / pp);
       std::array<double, kLayerFfnCount> n{};
