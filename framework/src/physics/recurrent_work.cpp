@@ -74,8 +74,9 @@ void recurrent_block(const EvalContext& ctx, const Layout& lay, const StepShape&
   // layer's heads split evenly over the tp ranks, once over the CP ranks in decode (every CP
   // rank repeats a decode step's tokens; the state is not split by context).
   const MixerShare share = mixer_share(m, x.tp), whole = mixer_share(m, 1);
-  const RecurrentShape r = shape(share, x.decode), dec = shape(share, true);
-  const RecurrentShape r1 = shape(whole, x.decode), dec1 = shape(whole, true);
+  const RecurrentShape r = shape(share, x.decode), r1 = shape(whole, x.decode);
+  // The decode form, for a decode step (r itself) or a mixed iteration's decode sequences.
+  const RecurrentShape dec = x.decode ? r : shape(share, true), dec1 = x.decode ? r1 : shape(whole, true);
   const double unique = x.tp * (x.decode ? x.cp : 1.0);
   const double ranks = x.cp * x.tp;
   // Tokens scanned in decode form (a decode step's, a mixed iteration's decode sequences) and in
