@@ -62,6 +62,13 @@ constexpr bool has_kv_cache(AttentionKind k) {
   return k == AttentionKind::full || k == AttentionKind::sliding || k == AttentionKind::chunked ||
          k == AttentionKind::sparse;
 }
+// The layers of those kinds among `mix` (layers of each kind, AttentionKind's order).
+inline double kv_cache_layers(const std::array<double, kAttentionKindCount>& mix) {
+  double n = 0;
+  for (int k = 0; k < kAttentionKindCount; ++k)
+    if (has_kv_cache(static_cast<AttentionKind>(k))) n += mix[static_cast<std::size_t>(k)];
+  return n;
+}
 
 // The local attention kinds' sizes, attention sinks and the output gate.
 struct LocalAttentionSpec {
@@ -106,28 +113,10 @@ struct MambaSpec {
 };
 
 namespace detail {
-// The most layers of kind `k` in one pipeline stage of ⌈L/pp⌉ layers by the per-layer list
-// `kinds` (`count` of them) of a model of `layers` layers (a short last stage counted full of
-// `k`), at most min(⌈L/pp⌉, of_kind); without a list (or one of another length), that bound.
-template <typename Kind>
-std::int64_t most_in_a_stage(const Kind* kinds, std::size_t count, Kind k, std::int64_t layers,
-                             std::int64_t pp, std::int64_t of_kind) {
-  const std::int64_t per = pp > 0 ? (layers + pp - 1) / pp : layers;
-  const std::int64_t cap = per < of_kind ? per : of_kind;
-  if (count == 0 || per < 1 || static_cast<std::int64_t>(count) != layers) return cap;
-  std::int64_t most = 0;
-  for (std::int64_t lo = 0; lo < layers; lo += per) {
-    const std::int64_t hi = lo + per < layers ? lo + per : layers;
-    std::int64_t n = per - (hi - lo);
-    for (std::int64_t i = lo; i < hi; ++i) n += kinds[static_cast<std::size_t>(i)] == k ? 1 : 0;
-    most = n > most ? n : most;
-  }
-  return most < cap ? most : cap;
-}
-
 // One walk over the per-layer list `kinds` (`layers` of them, kinds numbered 0..N-1): each kind's
 // layers in the model (`total`) and the most of them one pipeline stage of ⌈L/pp⌉ layers holds
-// (`most`, the rule of most_in_a_stage for every kind at once).
+// (`most`): stage s holds layers [s·⌈L/pp⌉, (s+1)·⌈L/pp⌉), a short last stage counted as full of
+// each kind, and no stage more than the model has of a kind (min(⌈L/pp⌉, total)).
 template <typename Kind, std::size_t N>
 void kind_counts(const Kind* kinds, std::int64_t layers, std::int64_t pp, std::array<std::int64_t, N>& total,
                  std::array<std::int64_t, N>& most) {
@@ -199,19 +188,10 @@ struct ModelSpec {
     for (const LayerFfn f : ffn_types) n += f == k ? 1 : 0;
     return n;
   }
-  // The most layers of FFN kind `k` one pipeline stage holds, a stage being ceil(L / pp) layers
-  // (docs/physics.md §8): stage s holds layers [s·⌈L/pp⌉, (s+1)·⌈L/pp⌉), a short last stage
-  // counted as full of kind `k`, and no stage more than the model has of `k`. With leading dense
-  // layers (no ffn_types) that is min(⌈L/pp⌉, layers of k), the closed form used then.
+  // The most layers of FFN kind `k` one pipeline stage of ceil(L / pp) layers holds (docs/physics.md
+  // §8; stage_ffns' entry k).
   std::int64_t stage_ffn_layers(LayerFfn k, std::int64_t pp) const {
-    const std::int64_t of_kind = k == LayerFfn::moe    ? moe_layers()
-                                 : k == LayerFfn::none ? ffn_free_layers()
-                                                       : dense_ffn_layers();
-    return detail::most_in_a_stage(ffn_types.data(), ffn_types.size(), k, layers, pp, of_kind);
-  }
-  // The same for attention kind `k` (layer_types; empty: every layer full).
-  std::int64_t stage_attention_layers(AttentionKind k, std::int64_t pp) const {
-    return detail::most_in_a_stage(layer_types.data(), layer_types.size(), k, layers, pp, layers_of(k));
+    return static_cast<std::int64_t>(stage_ffns(pp)[static_cast<std::size_t>(k)]);
   }
   // Layers of attention kind `k` (full: every layer when layer_types is empty).
   std::int64_t layers_of(AttentionKind k) const {
@@ -266,8 +246,8 @@ struct ModelSpec {
   }
   // The layers of each mixer kind on a path of `path` layers (docs/physics.md §8): the whole
   // model when path >= layers; one pipeline stage of ceil(L/pp) otherwise, each kind in
-  // AttentionKind's order taking as many layers as one stage holds of it (the rule of
-  // stage_attention_layers) within what the earlier kinds left, the rest going to the last
+  // AttentionKind's order taking as many layers as one stage holds of it (detail::kind_counts)
+  // within what the earlier kinds left, the rest going to the last
   // kind the model has. One walk over layer_types.
   std::array<double, kAttentionKindCount> path_mixers(double path, std::int64_t pp) const {
     std::array<double, kAttentionKindCount> n{};
@@ -291,17 +271,20 @@ struct ModelSpec {
     return n;
   }
   // The layers of each FFN kind (LayerFfn's order) the heaviest pipeline stage of ceil(L/pp)
-  // layers holds (stage_ffn_layers of every kind, one walk over ffn_types); pp = 1: the model's.
+  // layers holds, each kind's most in a stage (detail::kind_counts, one walk over ffn_types);
+  // without the list (leading dense layers) min(⌈L/pp⌉, the model's); pp = 1: the model's.
   std::array<double, kLayerFfnCount> stage_ffns(std::int64_t pp) const {
     std::array<double, kLayerFfnCount> n{};
     if (!ffn_types.empty() && static_cast<std::int64_t>(ffn_types.size()) == layers) {
       std::array<std::int64_t, kLayerFfnCount> total{}, most{};
       detail::kind_counts(ffn_types.data(), layers, pp, total, most);
-      for (std::size_t k = 0; k < n.size(); ++k) n[k] = static_cast<double>(has_moe || k != 1 ? most[k] : 0);
+      for (std::size_t k = 0; k < n.size(); ++k) n[k] = static_cast<double>(most[k]);
       return n;
     }
-    for (int k = 0; k < kLayerFfnCount; ++k)
-      n[static_cast<std::size_t>(k)] = static_cast<double>(stage_ffn_layers(static_cast<LayerFfn>(k), pp));
+    const double per = static_cast<double>(pp > 0 ? (layers + pp - 1) / pp : layers);
+    const double moe_n = static_cast<double>(moe_layers()), dense_n = static_cast<double>(layers) - moe_n;
+    n[static_cast<std::size_t>(LayerFfn::dense)] = per < dense_n ? per : dense_n;
+    n[static_cast<std::size_t>(LayerFfn::moe)] = per < moe_n ? per : moe_n;
     return n;
   }
 };

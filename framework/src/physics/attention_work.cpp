@@ -270,8 +270,7 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   if (!whole) stage_mix = ctx.stage_mixers(c.pp);
   const std::array<double, kAttentionKindCount>& mix = whole ? ctx.mixer_layers : stage_mix;
   const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
-  const double A = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
-                   of(AttentionKind::sparse);
+  const double A = kv_cache_layers(mix);
   // Kinds other than full attention, only in models that name them (m.layer_types).
   const bool kinds = !m.layer_types.empty();
   const double ranks = x.cp * x.tp;

@@ -44,8 +44,6 @@ EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine
     ctx.kv_elems_per_token_head = 2.0 * static_cast<double>(model.head_dim);
     ctx.kv_heads_eff = model.kv_heads;
   }
-  ctx.sliding_layers = static_cast<double>(model.layers_of(AttentionKind::sliding));
-  ctx.chunked_layers = static_cast<double>(model.layers_of(AttentionKind::chunked));
   ctx.mixer_layers = model.path_mixers(static_cast<double>(model.layers), 1);
   ctx.ffn_layers = model.stage_ffns(1);
   ctx.partial_layers = model.has_partial_layers();

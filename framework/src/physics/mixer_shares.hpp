@@ -42,6 +42,26 @@ inline double mamba_state_elems(const ModelSpec& m, const MixerShare& s) {
          static_cast<double>(a.conv_kernel - 1) * mamba_conv_channels(m, s);
 }
 
+// The parameters of one Gated DeltaNet layer a PE holds (the whole layer: mixer_share(m, 1)):
+// in_proj_qkvz, in_proj_ba, the convolution (no bias), dt_bias and A_log, the gated norm, out_proj
+// (modeling_qwen3_next.py; docs/physics.md §2).
+inline double linear_layer_params(const ModelSpec& m, const MixerShare& s) {
+  const auto& a = m.linear;
+  const double H = static_cast<double>(m.hidden);
+  const double dk = static_cast<double>(a.key_head_dim), dv = static_cast<double>(a.value_head_dim);
+  return H * (2 * s.nk * dk + 2 * s.nv * dv + 2 * s.nv) +
+         linear_conv_channels(m, s) * static_cast<double>(a.conv_kernel) + 2 * s.nv + dv + s.nv * dv * H;
+}
+// The same of one Mamba-2 layer: in_proj (z, x, B, C, dt), the convolution with its bias,
+// dt_bias, A_log and D, the gated norm, out_proj (modeling_nemotron_h.py).
+inline double mamba_layer_params(const ModelSpec& m, const MixerShare& s) {
+  const double H = static_cast<double>(m.hidden);
+  const double Di = s.nh * static_cast<double>(m.mamba.head_dim);
+  const double BC = 2 * s.ng * static_cast<double>(m.mamba.state_size);
+  return H * (2 * Di + BC + s.nh) +
+         mamba_conv_channels(m, s) * (static_cast<double>(m.mamba.conv_kernel) + 1) + 3 * s.nh + Di + Di * H;
+}
+
 // Bytes of one token's index key (DeepSeek-V3.2's indexer cache): d_I FP8 values and one fp32
 // scale (DeepSeek's inference code quantises each 128-wide key block with its own scale).
 inline double index_key_bytes(const ModelSpec& m) {

@@ -1,4 +1,5 @@
 // Parameter counts from a model's dimensions (docs/specification.md §2.2): docs/physics.md §2 "Parameters".
+#include "physics/mixer_shares.hpp"
 #include "physics/model_weights.hpp"
 #include "tessera/model.hpp"
 
@@ -37,27 +38,9 @@ double indexer_params(const ModelSpec& m) {
   return q_in * ih * id + H * id + H * ih + 2 * id;
 }
 
-double linear_attention_params(const ModelSpec& m) {
-  const auto& a = m.linear;
-  const double H = static_cast<double>(m.hidden);
-  const double Dk = static_cast<double>(a.key_heads) * static_cast<double>(a.key_head_dim);
-  const double Dv = static_cast<double>(a.value_heads) * static_cast<double>(a.value_head_dim);
-  const double nv = static_cast<double>(a.value_heads);
-  // in_proj_qkvz, in_proj_ba, the convolution (no bias), dt_bias and A_log, the gated norm, out_proj.
-  return H * (2 * Dk + 2 * Dv) + H * 2 * nv + (2 * Dk + Dv) * static_cast<double>(a.conv_kernel) + 2 * nv +
-         static_cast<double>(a.value_head_dim) + Dv * H;
-}
+double linear_attention_params(const ModelSpec& m) { return linear_layer_params(m, mixer_share(m, 1)); }
 
-double mamba_params(const ModelSpec& m) {
-  const auto& a = m.mamba;
-  const double H = static_cast<double>(m.hidden);
-  const double Di = static_cast<double>(a.heads) * static_cast<double>(a.head_dim);
-  const double BC = 2.0 * static_cast<double>(a.groups) * static_cast<double>(a.state_size);
-  const double nh = static_cast<double>(a.heads);
-  // in_proj (z, x, B, C, dt), the convolution with its bias, dt_bias, A_log and D, the gated
-  // norm, out_proj.
-  return H * (2 * Di + BC + nh) + (Di + BC) * (static_cast<double>(a.conv_kernel) + 1) + 3 * nh + Di + Di * H;
-}
+double mamba_params(const ModelSpec& m) { return mamba_layer_params(m, mixer_share(m, 1)); }
 
 double mixer_params(const ModelSpec& m, AttentionKind k) {
   switch (k) {

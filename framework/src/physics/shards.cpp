@@ -14,26 +14,9 @@ namespace {
 void mixer_weights(const EvalContext& ctx, const MixerShare& mix, double w_attn, ShardSizes& out) {
   const ModelSpec& m = *ctx.model;
   const auto has = [&ctx](AttentionKind k) { return ctx.mixer_layers[static_cast<std::size_t>(k)] > 0; };
-  const double H = static_cast<double>(m.hidden);
   if (has(AttentionKind::sparse)) out.indexer_weight_bytes = indexer_params(m) * w_attn;
-  if (has(AttentionKind::linear)) {
-    const auto& a = m.linear;
-    const double dk = static_cast<double>(a.key_head_dim), dv = static_cast<double>(a.value_head_dim);
-    const double conv = 2 * mix.nk * dk + mix.nv * dv;
-    out.linear_weight_bytes =
-        (H * (2 * mix.nk * dk + 2 * mix.nv * dv + 2 * mix.nv) + conv * static_cast<double>(a.conv_kernel) +
-         2 * mix.nv + dv + mix.nv * dv * H) *
-        w_attn;
-  }
-  if (has(AttentionKind::mamba)) {
-    const auto& a = m.mamba;
-    const double Di = mix.nh * static_cast<double>(a.head_dim);
-    const double BC = 2 * mix.ng * static_cast<double>(a.state_size);
-    out.mamba_weight_bytes =
-        (H * (2 * Di + BC + mix.nh) + (Di + BC) * (static_cast<double>(a.conv_kernel) + 1) + 3 * mix.nh + Di +
-         Di * H) *
-        w_attn;
-  }
+  if (has(AttentionKind::linear)) out.linear_weight_bytes = linear_layer_params(m, mix) * w_attn;
+  if (has(AttentionKind::mamba)) out.mamba_weight_bytes = mamba_layer_params(m, mix) * w_attn;
 }
 }  // namespace
 
@@ -92,10 +75,12 @@ void compute_shards(const EvalContext& ctx, const Workload& workload, const Para
   out.kv_bytes_per_layer = static_cast<double>(workload.batch) * S * out.s_loc_fraction *
                            ctx.kv_elems_per_token_head * ctx.kv_bytes * out.n_kv;
   // Local layers keep only the tokens their queries can still read (docs/physics.md §10).
-  out.kv_bytes_sliding_layer =
-      ctx.sliding_layers > 0 ? per_token * std::min(S, static_cast<double>(m.attention.sliding_window)) : 0.0;
-  out.kv_bytes_chunked_layer =
-      ctx.chunked_layers > 0 ? per_token * std::min(S, static_cast<double>(m.attention.chunk)) : 0.0;
+  out.kv_bytes_sliding_layer = ctx.mixer_layers[static_cast<std::size_t>(AttentionKind::sliding)] > 0
+                                   ? per_token * std::min(S, static_cast<double>(m.attention.sliding_window))
+                                   : 0.0;
+  out.kv_bytes_chunked_layer = ctx.mixer_layers[static_cast<std::size_t>(AttentionKind::chunked)] > 0
+                                   ? per_token * std::min(S, static_cast<double>(m.attention.chunk))
+                                   : 0.0;
   const double B = static_cast<double>(workload.batch);
   if (kinds) {
     const auto has = [&ctx](AttentionKind k) { return ctx.mixer_layers[static_cast<std::size_t>(k)] > 0; };

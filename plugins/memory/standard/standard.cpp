@@ -28,10 +28,8 @@ void StandardMemory::evaluate(const EvalContext& ctx, const Workload& workload, 
   const double ffn_part = n_moe * sh.moe_weight_bytes + n_dense * sh.dense_ffn_weight_bytes;
   const std::array<double, kAttentionKindCount> mix = ctx.stage_mixers(c.pp);
   const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
-  const double softmax = of(AttentionKind::full) + of(AttentionKind::sliding) + of(AttentionKind::chunked) +
-                         of(AttentionKind::sparse);
   const double mixer_part =
-      softmax * sh.attn_weight_bytes + of(AttentionKind::sparse) * sh.indexer_weight_bytes +
+      kv_cache_layers(mix) * sh.attn_weight_bytes + of(AttentionKind::sparse) * sh.indexer_weight_bytes +
       of(AttentionKind::linear) * sh.linear_weight_bytes + of(AttentionKind::mamba) * sh.mamba_weight_bytes;
   const double ends =
       c.pp == 1 ? sh.embedding_bytes + sh.lm_head_bytes : std::max(sh.embedding_bytes, sh.lm_head_bytes);

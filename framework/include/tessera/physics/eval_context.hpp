@@ -38,10 +38,6 @@ struct EvalContext {
   // elements per token for the single shared latent "head".
   double kv_elems_per_token_head = 0;
   std::int64_t kv_heads_eff = 0;  // h_kv, or 1 for MLA's shared latent cache
-  // Layers of the local attention kinds (ModelSpec::layers_of), counted once per model; the
-  // rest are full-attention layers.
-  double sliding_layers = 0;
-  double chunked_layers = 0;
   // Layers of every mixer kind (AttentionKind's order) of the whole model, counted once.
   std::array<double, kAttentionKindCount> mixer_layers{};
   // The layers of each FFN kind (LayerFfn's order) of the whole model, counted once.
@@ -54,11 +50,10 @@ struct EvalContext {
   std::array<double, kLayerFfnCount> ffn_weight{};
 
   // The layers of each mixer kind and of each FFN kind the heaviest pipeline stage of ⌈L/pp⌉
-  // layers holds (ModelSpec::path_mixers, stage_ffns): pp = 1 the counts above, else one walk
-  // over the layer lists (none without them).
-  // Without a list the closed forms: every layer full; min(⌈L/pp⌉, the model's) of each FFN kind.
-  // A model whose layers run one block each (ModelSpec::has_partial_layers): its heaviest real
-  // stage by the parameters of its layers (ModelSpec::heaviest_stage over the weights below).
+  // layers holds: pp = 1 the counts above; a model whose layers run one block each
+  // (ModelSpec::has_partial_layers) its heaviest real stage by the parameters of its layers
+  // (ModelSpec::heaviest_stage over the weights above); else ModelSpec::path_mixers and
+  // stage_ffns (one walk over a list; closed forms without it).
   std::array<double, kAttentionKindCount> stage_mixers(std::int64_t pp) const {
     if (pp <= 1) return mixer_layers;
     const double per = static_cast<double>((model->layers + pp - 1) / pp);
@@ -78,12 +73,6 @@ struct EvalContext {
       std::array<double, kLayerFfnCount> ffn{};
       model->heaviest_stage(pp, mixer_weight, ffn_weight, mix, ffn);
       return ffn;
-    }
-    if (model->ffn_types.empty()) {
-      const double per = static_cast<double>((model->layers + pp - 1) / pp);
-      std::array<double, kLayerFfnCount> n{};
-      for (std::size_t k = 0; k < n.size(); ++k) n[k] = per < ffn_layers[k] ? per : ffn_layers[k];
-      return n;
     }
     return model->stage_ffns(pp);
   }
