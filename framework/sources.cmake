@@ -52,7 +52,7 @@ set(tessera_host_sources
   src/core/text/csv.cpp src/core/text/diagnostic_limit.cpp src/core/text/input_file.cpp
   src/core/text/inputs_read.cpp src/core/text/text_file.cpp src/core/text/yaml_bool.cpp
   src/eval/batch_evaluator.cpp src/eval/context_watch.cpp src/eval/cost_objective.cpp
-  src/eval/engine_kv.cpp src/eval/evaluator.cpp src/eval/grid_space.cpp
+  src/eval/engine_kv.cpp src/eval/evaluator.cpp src/eval/grid_pages.cpp src/eval/grid_space.cpp
   src/eval/host_step_timer.cpp src/eval/plugin_check.cpp src/eval/serving_evaluator.cpp
   src/eval/session.cpp src/eval/spec_files.cpp src/eval/study_check.cpp src/eval/work_size.cpp
   src/host/guarded_plugins.cpp src/host/param_check.cpp src/host/plugin_barrier.cpp

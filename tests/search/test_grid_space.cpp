@@ -1,7 +1,9 @@
 // GridSpace: counts, canonical forms, defaults, stable order.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <set>
+#include <thread>
 
 #include "eval/grid_space.hpp"
 #include "search_fixture.hpp"
@@ -84,4 +86,49 @@ TEST_CASE("canonical classes are the facts canonicalize reads", "[grid]") {
   CHECK(k2.ffn_shard_scope == FfnShardScope::tp_cp);
   CHECK(k2.cp_placement == 2);
   CHECK(k2.cp_ring_variant == CpRingVariant::qoml);
+}
+
+// The paged index (eval/grid_pages.hpp) answers as the resident one: every position, every
+// configuration's index, ranges that cross pages, from several threads at once.
+TEST_CASE("a paged grid index answers as the resident one", "[grid]") {
+  Scenario sc = load("llama3.1-70b-decode-128k.yaml");
+  sc.sweep.kv_shard_mode = {KvShardMode::split, KvShardMode::replicate};
+  sc.sweep.cp_ring_variant = {CpRingVariant::kv, CpRingVariant::qoml, CpRingVariant::tree};
+  sc.sweep.ffn_shard_scope = {FfnShardScope::tp, FfnShardScope::tp_cp, FfnShardScope::tp_cp_dp};
+  sc.sweep.tp_placement = {0, 1};
+  sc.sweep.cp_placement = {1, 0};
+  sc.sweep.cp.clear();
+  for (int cp = 1; cp <= 96; ++cp) sc.sweep.cp.push_back(cp);  // 8640 tuples: pages of 910
+  const GridSpace resident(sc.sweep, sc.model, sc.machine, sc.workload);
+  const GridSpace paged(sc.sweep, sc.model, sc.machine, sc.workload, 0);
+  REQUIRE_FALSE(resident.paged());
+  REQUIRE(paged.paged());
+  REQUIRE(paged.valid_count() == resident.valid_count());
+  REQUIRE(paged.enumerated() / kPageGridPoints >= 8);  // several pages
+  const std::vector<ParallelConfig>& all = resident.valid_configs();
+  CHECK(paged.valid_configs() == all);
+  // Ranges of every length from every 37th position (across page boundaries).
+  std::vector<ParallelConfig> out(97);
+  for (std::uint64_t first = 0; first < all.size(); first += 37) {
+    const std::size_t n = paged.valid_range(first, out);
+    REQUIRE(n == std::min<std::size_t>(out.size(), all.size() - first));
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == all[first + i]);
+  }
+  CHECK(paged.valid_range(all.size(), out) == 0);
+  // index_of from four threads, each in its own order (the thread caches and the shared one).
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int k = 0; k < 4; ++k)
+    threads.emplace_back([&, k] {
+      for (std::size_t j = 0; j < all.size(); ++j) {
+        const std::size_t i = (j * (2 * k + 1) + static_cast<std::size_t>(k) * 131) % all.size();
+        if (paged.index_of(all[i]) != static_cast<std::int64_t>(i)) ++wrong;
+        ParallelConfig off = all[i];
+        off.kv_shard_mode =
+            off.kv_shard_mode == KvShardMode::split ? KvShardMode::replicate : KvShardMode::split;
+        if (paged.index_of(off) != resident.index_of(off)) ++wrong;
+      }
+    });
+  for (auto& t : threads) t.join();
+  CHECK(wrong.load() == 0);
 }

@@ -57,14 +57,14 @@ bool numeric_only(InvalidReason r) {
 }  // namespace
 
 GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine,
-                     const Workload& workload)
-    : GridSpace(sweep, model, machine, workload, nullptr) {}
+                     const Workload& workload, std::size_t resident_index_bytes)
+    : GridSpace(sweep, model, machine, workload, nullptr, resident_index_bytes) {}
 
 GridSpace::ValidCount GridSpace::count_valid(const Sweep& sweep, const ModelSpec& model,
                                              const MachineSpec& machine, const Workload& workload,
                                              std::uint64_t stop_above) {
   const CountOnly only{stop_above};
-  const GridSpace walk(sweep, model, machine, workload, &only);
+  const GridSpace walk(sweep, model, machine, workload, &only, 0);
   ValidCount n;
   n.tuples = walk.tuples_;
   n.more = walk.stopped_;
@@ -73,7 +73,7 @@ GridSpace::ValidCount GridSpace::count_valid(const Sweep& sweep, const ModelSpec
 }
 
 GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine,
-                     const Workload& workload, const CountOnly* count_only)
+                     const Workload& workload, const CountOnly* count_only, std::size_t resident_index_bytes)
     : model_(model),
       machine_(machine),
       workload_(workload),
@@ -120,69 +120,117 @@ GridSpace::GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSp
   // numeric knobs, so duplicates lie inside one tuple's block, and which offsets of a block
   // occur first depends only on the tuple's canonical class: found once per class.
   wide_ = block_ > 65536;
-  if (!count_only) tuple_first_.reserve(tuples_ + 1);
-  // Validity once per placement of a tuple (ClassTable::same_layout_as): the kv_shard_mode
-  // and, in decode, cp_ring_variant variants share one layout.
+  page_tuples_ = std::max<std::uint64_t>(1, kPageGridPoints / block_);
+  id_ = new_grid_id();
   Layout layout;
   std::vector<InvalidReason> reasons;
-  for (auto cp : cp_)
-    for (auto tp : tp_)
-      for (auto pp : pp_)
-        for (auto dp : dp_)
-          for (auto ep : ep_) {
-            if (count_only) {
-              if (count_ > count_only->stop_above) {
-                stopped_ = true;  // tuples remain unwalked: at least count_
-                return;
-              }
-            } else {
-              tuple_first_.push_back(static_cast<std::uint32_t>(count_));
-            }
-            ParallelConfig n;
-            n.cp = cp;
-            n.tp = tp;
-            n.pp = pp;
-            n.dp = dp;
-            n.ep = ep;
-            const unsigned cls = canonical_class(model_, n);
-            if (!classes_[cls].built) build_class(cls, n);
-            const ClassTable& ct = classes_[cls];
-            reasons.resize(ct.first_offsets.size());
-            for (std::size_t i = 0; i < ct.first_offsets.size(); ++i) {
-              const std::uint32_t d = ct.first_offsets[i];
-              const std::uint32_t same = ct.same_layout_as[i];
-              if (same == i) {
-                compute_layout(model_, machine_, workload_, config_at(n, d), layout);
-                reasons[i] = layout.valid ? InvalidReason::none : layout.reason;
-              } else {
-                reasons[i] = reasons[same];
-              }
-              if (reasons[i] == InvalidReason::none) {
-                if (count_only)
-                  ++count_;
-                else
-                  add_slot(d);
-              } else if (i == 0 && numeric_only(reasons[i])) {
-                break;
-              }
-            }
-          }
+  std::shared_ptr<GridPage> open;  // the page being filled while the index stays resident
+  bool paged = count_only != nullptr;
+  for (std::uint64_t t = 0; t < tuples_; ++t) {
+    if (count_only && count_ > count_only->stop_above) {
+      stopped_ = true;  // tuples remain unwalked: at least count_
+      return;
+    }
+    if (!count_only && t % page_tuples_ == 0) {
+      close_page(open);
+      page_first_.push_back(count_);
+      if (!paged) {
+        open = std::make_shared<GridPage>();
+        open->first_tuple = t;
+        open->first = count_;
+      }
+    }
+    const ParallelConfig n = tuple_config(t);
+    const unsigned cls = canonical_class(model_, n);
+    if (!classes_[cls].built) build_class(cls, n);
+    if (open) open->tuple_first.push_back(static_cast<std::uint32_t>(count_ - open->first));
+    count_ += walk_tuple(n, open.get(), layout, reasons);
+    // Too large to hold (slots and tuple starts so far): from now on only where pages start.
+    if (!paged && count_ * (wide_ ? 4 : 2) + (t + 1) * 4 > resident_index_bytes) {
+      paged = true;
+      open.reset();
+      resident_.clear();
+      resident_.shrink_to_fit();
+    }
+  }
   if (count_only) return;
-  tuple_first_.push_back(static_cast<std::uint32_t>(count_));
-  slot16_.shrink_to_fit();
-  slot32_.shrink_to_fit();
+  close_page(open);
+  page_first_.push_back(count_);
 }
 
 GridSpace::~GridSpace() = default;
 
-void GridSpace::add_slot(std::uint32_t d) {
-  if (count_ == std::numeric_limits<std::uint32_t>::max())
-    throw InputError("the sweep grid has more than 2^32 - 1 valid configurations: narrow its value lists");
-  if (wide_)
-    slot32_.push_back(d);
-  else
-    slot16_.push_back(static_cast<std::uint16_t>(d));
-  ++count_;
+void GridSpace::close_page(std::shared_ptr<GridPage>& open) {
+  if (!open) return;
+  open->tuple_first.push_back(static_cast<std::uint32_t>(count_ - open->first));
+  open->tuple_first.shrink_to_fit();
+  open->slot16.shrink_to_fit();
+  open->slot32.shrink_to_fit();
+  resident_.push_back(std::move(open));
+}
+
+std::uint64_t GridSpace::walk_tuple(const ParallelConfig& n, GridPage* out, Layout& layout,
+                                    std::vector<InvalidReason>& reasons) const {
+  // Validity once per placement of a tuple (ClassTable::same_layout_as): the kv_shard_mode
+  // and, in decode, cp_ring_variant variants share one layout.
+  const ClassTable& ct = classes_[canonical_class(model_, n)];
+  reasons.resize(ct.first_offsets.size());
+  std::uint64_t valid = 0;
+  for (std::size_t i = 0; i < ct.first_offsets.size(); ++i) {
+    const std::uint32_t d = ct.first_offsets[i];
+    const std::uint32_t same = ct.same_layout_as[i];
+    if (same == i) {
+      compute_layout(model_, machine_, workload_, config_at(n, d), layout);
+      reasons[i] = layout.valid ? InvalidReason::none : layout.reason;
+    } else {
+      reasons[i] = reasons[same];
+    }
+    if (reasons[i] == InvalidReason::none) {
+      ++valid;
+      if (out && wide_)
+        out->slot32.push_back(d);
+      else if (out)
+        out->slot16.push_back(static_cast<std::uint16_t>(d));
+    } else if (i == 0 && numeric_only(reasons[i])) {
+      break;
+    }
+  }
+  return valid;
+}
+
+std::shared_ptr<const GridPage> GridSpace::build_page(std::uint64_t p) const {
+  auto page = std::make_shared<GridPage>();
+  page->first_tuple = p * page_tuples_;
+  page->first = page_first_[p];
+  const std::uint64_t end = std::min(tuples_, page->first_tuple + page_tuples_);
+  page->tuple_first.reserve(end - page->first_tuple + 1);
+  Layout layout;
+  std::vector<InvalidReason> reasons;
+  std::uint64_t n = 0;
+  for (std::uint64_t t = page->first_tuple; t < end; ++t) {
+    page->tuple_first.push_back(static_cast<std::uint32_t>(n));
+    n += walk_tuple(tuple_config(t), page.get(), layout, reasons);
+  }
+  page->tuple_first.push_back(static_cast<std::uint32_t>(n));
+  return page;
+}
+
+const GridPage& GridSpace::page(std::uint64_t p) const {
+  if (!resident_.empty()) return *resident_[p];
+  if (const GridPage* mine = thread_page(id_, p)) return *mine;
+  std::shared_ptr<const GridPage> found = shared_pages_.find(p);
+  if (!found) {
+    found = build_page(p);
+    shared_pages_.keep(p, found);
+  }
+  return *keep_thread_page(id_, p, std::move(found));
+}
+
+std::uint64_t GridSpace::page_of_position(std::uint64_t i) const {
+  // The last page whose first position is <= i (pages without valid configurations skipped).
+  return static_cast<std::uint64_t>(std::upper_bound(page_first_.begin(), page_first_.end(), i) -
+                                    page_first_.begin()) -
+         1;
 }
 
 void GridSpace::build_class(unsigned cls, const ParallelConfig& numeric) {
@@ -257,19 +305,23 @@ const std::vector<ParallelConfig>& GridSpace::valid_configs() const {
 std::size_t GridSpace::valid_range(std::uint64_t first, std::span<ParallelConfig> out) const {
   if (first >= count_) return 0;
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), count_ - first));
-  // The tuple holding `first`: the last whose first position is <= first.
-  std::uint64_t t =
-      static_cast<std::uint64_t>(std::upper_bound(tuple_first_.begin(), tuple_first_.end(), first) -
-                                 tuple_first_.begin()) -
-      1;
-  ParallelConfig numeric = tuple_config(t);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t pos = first + i;
-    if (tuple_first_[t + 1] <= pos) {
-      while (tuple_first_[t + 1] <= pos) ++t;
-      numeric = tuple_config(t);
+  std::size_t i = 0;
+  while (i < n) {
+    const GridPage& pg = page(page_of_position(first + i));
+    // The page's tuple holding the position: the last whose first position is <= it.
+    std::uint64_t r = first + i - pg.first;
+    std::uint64_t t =
+        static_cast<std::uint64_t>(std::upper_bound(pg.tuple_first.begin(), pg.tuple_first.end(), r) -
+                                   pg.tuple_first.begin()) -
+        1;
+    ParallelConfig numeric = tuple_config(pg.first_tuple + t);
+    for (; i < n && r < pg.tuple_first.back(); ++r, ++i) {
+      if (pg.tuple_first[t + 1] <= r) {
+        while (pg.tuple_first[t + 1] <= r) ++t;
+        numeric = tuple_config(pg.first_tuple + t);
+      }
+      out[i] = config_at(numeric, pg.slot(r));
     }
-    out[i] = config_at(numeric, slot(pos));
   }
   return n;
 }
@@ -326,18 +378,21 @@ std::int64_t GridSpace::index_of(const ParallelConfig& c) const {
   if (d < 0) return -1;
   // The code of c is the canonical form of offset d: c is canonical exactly when it equals it.
   const auto tu = static_cast<std::uint64_t>(t);
+  const GridPage& pg = page(page_of_tuple(tu));
+  const std::uint64_t local = tu - pg.first_tuple;
   // Offsets of a tuple's valid configs ascend: binary search.
-  std::uint64_t lo = tuple_first_[tu], hi = tuple_first_[tu + 1];
+  std::uint64_t lo = pg.tuple_first[local], hi = pg.tuple_first[local + 1];
+  const std::uint64_t end = hi;
   const auto want = static_cast<std::uint32_t>(d);
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    if (slot(mid) < want)
+    if (pg.slot(mid) < want)
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo == tuple_first_[tu + 1] || slot(lo) != want) return -1;
-  return static_cast<std::int64_t>(lo);
+  if (lo == end || pg.slot(lo) != want) return -1;
+  return static_cast<std::int64_t>(pg.first + lo);
 }
 
 bool GridSpace::is_valid_canonical(const ParallelConfig& c) const { return index_of(c) >= 0; }

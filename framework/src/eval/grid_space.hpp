@@ -5,19 +5,22 @@
 // canonical configuration.
 //
 // Compact: the grid is the product of the numeric knobs (cp, tp, pp, dp, ep: "tuples") and a
-// block of discrete-knob combinations. Per tuple the space keeps where its valid configurations
-// start (4 bytes per tuple), and per valid configuration only its offset in the block (2 bytes),
-// so that a grid of 10^7 valid configurations costs tens of MB, not the GB a list plus a hash
-// map would. The
-// list of ParallelConfigs is built only if valid_configs() is called; valid_range() and
-// index_of() answer from the compact form.
+// block of discrete-knob combinations. Per tuple the index says where its valid configurations
+// start (4 bytes per tuple), and per valid configuration only its offset in the block (2 bytes).
+// The index is held in pages of consecutive tuples (eval/grid_pages.hpp): all of them while it
+// is under kResidentIndexBytes, else only where each page starts, each page rebuilt from the
+// validity rules when read, so that memory stays flat however large the grid. The list of
+// ParallelConfigs is built only if valid_configs() is called; valid_range() and index_of()
+// answer from the pages.
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <vector>
 
+#include "eval/grid_pages.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
 #include "tessera/kinds/search_strategy.hpp"
@@ -30,8 +33,10 @@ namespace tessera {
 
 class TESSERA_API GridSpace final : public SearchSpace {
  public:
-  // Keeps references to model, machine and workload: they must outlive the space.
-  GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine, const Workload& workload);
+  // Keeps references to model, machine and workload: they must outlive the space. An index
+  // larger than `resident_index_bytes` is paged (eval/grid_pages.hpp); the answers are the same.
+  GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
+            std::size_t resident_index_bytes = kResidentIndexBytes);
   ~GridSpace() override;
 
   // The valid canonical configurations of the grid counted without keeping them (the walk the
@@ -74,6 +79,9 @@ class TESSERA_API GridSpace final : public SearchSpace {
   // O(log) in the knob lists and the tuple's configurations; thread-safe, no allocation.
   std::int64_t index_of(const ParallelConfig& c) const;
 
+  // Whether the index is paged (its pages rebuilt when read, eval/grid_pages.hpp).
+  bool paged() const { return resident_.empty(); }
+
   const ModelSpec& model() const { return model_; }
   const MachineSpec& machine() const { return machine_; }
   const Workload& workload() const { return workload_; }
@@ -95,13 +103,26 @@ class TESSERA_API GridSpace final : public SearchSpace {
   };
   // count_only: count_ only (no index), stopping once it exceeds stop_above.
   GridSpace(const Sweep& sweep, const ModelSpec& model, const MachineSpec& machine, const Workload& workload,
-            const CountOnly* count_only);
+            const CountOnly* count_only, std::size_t resident_index_bytes);
   void build_class(unsigned cls, const ParallelConfig& numeric);
   ParallelConfig tuple_config(std::uint64_t t) const;  // numeric knobs of tuple t, discrete at defaults
   // Canonical form of grid point (tuple, offset d) given the tuple's numeric knobs.
   ParallelConfig config_at(const ParallelConfig& numeric, std::uint32_t d) const;
   std::int64_t tuple_of(const ParallelConfig& c) const;  // -1 when a numeric knob is off the grid
   int discrete_code(const ParallelConfig& c) const;
+  // The valid canonical configurations of tuple `numeric` (its class built), their block offsets
+  // appended to `out` when given; returns how many.
+  std::uint64_t walk_tuple(const ParallelConfig& numeric, GridPage* out, Layout& layout,
+                           std::vector<InvalidReason>& reasons) const;
+  // Keeps the page being filled (its end appended) as resident.
+  void close_page(std::shared_ptr<GridPage>& open);
+  // Page p built from the validity rules (eval/grid_pages.hpp), its classes built already.
+  std::shared_ptr<const GridPage> build_page(std::uint64_t p) const;
+  // Page p: resident, or this thread's, the shared cache's, or rebuilt.
+  const GridPage& page(std::uint64_t p) const;
+  std::uint64_t page_of_tuple(std::uint64_t t) const { return t / page_tuples_; }
+  // The page holding valid position i.
+  std::uint64_t page_of_position(std::uint64_t i) const;
 
   const ModelSpec& model_;
   const MachineSpec& machine_;
@@ -122,16 +143,16 @@ class TESSERA_API GridSpace final : public SearchSpace {
   // One table per canonical_class() (physics/layout.hpp): grid points with the same class and
   // discrete knobs canonicalise alike.
   std::array<ClassTable, kCanonicalClasses> classes_;
-  std::uint32_t slot(std::uint64_t i) const { return wide_ ? slot32_[i] : slot16_[i]; }
-  void add_slot(std::uint32_t d);
-  std::uint64_t count_ = 0;                 // valid canonical configurations
-  bool stopped_ = false;                    // count_valid: the walk stopped before the last tuple
-  std::vector<std::uint32_t> tuple_first_;  // tuples_ + 1 entries: position of the tuple's first valid config
-  // Per valid config, its offset d in the discrete block: 2 bytes each unless the block is
-  // wider than 65536 combinations (wide_).
-  bool wide_ = false;
-  std::vector<std::uint16_t> slot16_;
-  std::vector<std::uint32_t> slot32_;
+  std::uint64_t count_ = 0;  // valid canonical configurations
+  bool stopped_ = false;     // count_valid: the walk stopped before the last tuple
+  bool wide_ = false;        // the block is wider than 65536: 4-byte slots
+  // The index in pages of page_tuples_ tuples (eval/grid_pages.hpp): where each page's valid
+  // configurations start (pages + 1 entries), and every page while the index is small.
+  std::uint64_t page_tuples_ = 1;
+  std::vector<std::uint64_t> page_first_;
+  std::vector<std::shared_ptr<const GridPage>> resident_;
+  std::uint64_t id_ = 0;
+  GridPageCache shared_pages_;
   mutable std::once_flag list_once_;
   mutable std::vector<ParallelConfig> list_;
 };
