@@ -43,10 +43,10 @@ set(tessera_host_sources
   src/analysis/requests/slo_check.cpp src/analysis/requests/step_memo.cpp
   src/analysis/requests/time_series.cpp
   src/analysis/search/compare.cpp src/analysis/search/kendall.cpp
-  src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
+  src/analysis/search/record_bytes.cpp src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
   src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_study.cpp
   src/analysis/serving/serving_answer.cpp
-  src/core/cancellation.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
+  src/core/cancellation.cpp src/core/checkpoint/checkpointed_plan.cpp src/core/checkpoint/study_checkpoint.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
   src/core/statistics/pareto.cpp src/core/statistics/quantile_sketch.cpp
   src/core/statistics/quantiles.cpp
   src/core/text/csv.cpp src/core/text/diagnostic_limit.cpp src/core/text/input_file.cpp
@@ -128,7 +128,7 @@ set(tessera_host_sources
 
 # The `tessera` executable: one file per command and its front-end helpers (framework/app/).
 set(tessera_app_sources
-  app/calibrate_command.cpp app/common_options.cpp app/compare_command.cpp app/explain_command.cpp
+  app/calibrate_command.cpp app/checkpoint_option.cpp app/common_options.cpp app/compare_command.cpp app/explain_command.cpp
   app/explore_command.cpp app/html_output.cpp app/main.cpp app/name_list.cpp app/output_files.cpp
   app/plugins_command.cpp app/progress_bar.cpp app/report_command.cpp app/run_command.cpp
   app/schema_command.cpp app/scope_option.cpp app/sensitivity_command.cpp app/serve_command.cpp

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <vector>
 
+#include "checkpoint_option.hpp"
 #include "report/charts/vega_specs.hpp"
 #include "report/html/html_report.hpp"
 #include "tessera/error.hpp"
@@ -147,7 +148,8 @@ void add_chart_options(boost::program_options::options_description& desc, ChartP
 
 std::string command_line(const std::string& name, const Args& args) {
   std::string s = "tessera " + name;
-  for (const std::string& a : args) {
+  // The checkpoint options are left out: a resumed study records the command it continues.
+  for (const std::string& a : without_checkpoint_options(args)) {
     const bool plain = !a.empty() && a.find_first_of(" \t\n'\"$`\\*?;&|<>()") == std::string::npos;
     if (plain) {
       s += " " + a;

@@ -179,6 +179,18 @@ void Outputs::refuse_within(const std::string& option, const std::string& folder
   }
 }
 
+std::string Outputs::written_as(const std::string& path) const {
+  std::error_code ec;
+  const fs::path want = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) return {};
+  for (const auto& f : files_) {
+    if (f->kind_ == OutputFile::Kind::standard_output) continue;
+    const fs::path p = fs::weakly_canonical(fs::absolute(f->final_.empty() ? f->path_ : f->final_, ec), ec);
+    if (!ec && p == want) return f->option_ + " " + f->path_;
+  }
+  return {};
+}
+
 OutputFile* Outputs::add_output(const std::string& option, const std::string& path, const std::string& where,
                                 bool follow_links) {
   if (path.empty()) return nullptr;

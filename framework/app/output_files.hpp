@@ -78,6 +78,9 @@ class Outputs {
   // Refuses (InputError) any output added so far that is `folder` or lies in it: `folder` is
   // written by `option` alone (--deploy DIR with --json DIR/best.sh).
   void refuse_within(const std::string& option, const std::string& folder) const;
+  // The option of an output added so far that writes `path` (whatever its spelling: compared
+  // as canonical paths), or "" when none does.
+  std::string written_as(const std::string& path) const;
   // Whether an output goes to stdout (the command then prints no text tables).
   bool stdout_taken() const;
   // Flushes every output and renames every temporary file over its path. Throws Cancelled

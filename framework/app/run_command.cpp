@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "checkpoint_option.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "output_files.hpp"
@@ -36,6 +37,8 @@ constexpr const char* kRunExamples =
     "  tessera run scenarios/llama3.1-70b-decode-128k.yaml --set plugins.search=two_stage --json - | jq "
     ".best\n"
     "  tessera run my.yaml --csv out/all.csv --json out/summary.json --threads 4\n"
+    "  tessera run big.yaml --json out.json --checkpoint big.ckpt     # killed? then:\n"
+    "  tessera run big.yaml --json out.json --resume big.ckpt\n"
     "\nOutputs (--json, --csv, the scenario's report.json/csv) are checked before the search: their\n"
     "folder must exist (it is not created), two outputs cannot name the same file, at most one goes\n"
     "to stdout. Regular files are replaced atomically; stdout, FIFOs and devices are written\n"
@@ -48,11 +51,13 @@ int run_command(const Args& args) {
   return run_guarded([&]() -> int {
     StudyCommandOptions o;
     std::string threads_text, top_text;
+    CheckpointOptions checkpoint;
     declare_study_options(o, {.charts = "the Pareto scatter and the stage breakdown", .plot = true},
                           [&](po::options_description_easy_init add) {
                             add("threads,j", po::value<std::string>(&threads_text)->value_name("N"),
                                 kThreadsHelp)("top", po::value<std::string>(&top_text)->value_name("N"),
                                               kTopHelp);
+                            add_checkpoint_options(add, checkpoint);
                           });
     if (!parse_study_options(args, o, kRunUsage, kRunExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
@@ -66,6 +71,8 @@ int run_command(const Args& args) {
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("run", args));
+    const std::unique_ptr<StudyCheckpoint> ck =
+        open_checkpoint(checkpoint, "run", args, o.scenario_path, study.registry(), outputs);
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, study.scenario(), study.registry(), "run", StudyShape{}, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
@@ -74,6 +81,7 @@ int run_command(const Args& args) {
     ro.document = report.json || html.any();
     ro.points = ro.document || term.plot;
     ro.command = html.command;
+    ro.checkpoint = ck.get();
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.
     if (report.csv) {
       write_search_csv_header(report.csv->stream(), study.description(), study.description().objectives);
@@ -82,6 +90,7 @@ int run_command(const Args& args) {
       };
     }
     const studies::RunResult result = plan.compute(ro);
+    if (ck && !o.common.quiet && !ck->resume_note().empty()) std::cerr << ck->resume_note() << "\n";
     if (report.json) report.json->stream() << result.document.dump(2) << "\n";
     if (ro.document) write_html(html, result.document);
     outputs.commit_all();

@@ -1,5 +1,7 @@
 #include "analysis/search/search_driver.hpp"
 
+#include "analysis/search/search_summary.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/cancellation.hpp"
+#include "core/checkpoint/checkpointed_plan.hpp"
 #include "core/executor.hpp"
 #include "core/statistics/reservoir.hpp"
 #include "core/statistics/streaming_front.hpp"
@@ -78,6 +81,8 @@ ConfigRecord evaluate_record(const Session& session, const ParallelConfig& c, Ev
 
 namespace {
 
+using namespace search_summary;
+
 // Evaluates configs[i] into out[i] (numbers and grid position, no reason text) with the
 // batch evaluator. Nothing is allocated per configuration. Stops early (the slots then
 // incomplete) when cancellation is requested.
@@ -101,143 +106,12 @@ void evaluate_batch(const Session& session, const GridSpace& space,
   });
 }
 
-// A feasible configuration as the ranking and the frontier need it: its totals (the one
-// evaluated-configuration type; `key` its position in the space's order: its grid index, or
-// (outside the grid) after every grid position, in proposal order) and the ranking's score and
-// ties. The full records of the few that are kept are rebuilt at the end by evaluating them
-// again (evaluation is deterministic), so that the driver copies ~220 bytes per feasible
-// configuration, not a record (~350 and its reason text).
-struct Candidate : EvaluatedConfig {
-  double score = 0;
-  // objectives[1..ties) oriented (lower is better): the ranking's ties.
-  std::array<double, kMaxObjectives> tie_values{};
-  std::size_t ties = 0;
-};
-
-Candidate candidate(std::uint64_t key, const ConfigRecord& r, const std::vector<Direction>& dirs) {
-  Candidate c;
-  static_cast<EvaluatedConfig&>(c) = r;
-  c.key = key;
-  c.score = r.score;
-  c.ties = std::min(dirs.size(), c.tie_values.size());
-  for (std::size_t i = 1; i < c.ties; ++i) c.tie_values[i] = oriented(r.objectives[i], dirs[i]);
-  return c;
-}
-
-// Ranking of feasible configurations: score (the first objective), then each next objective in
-// turn (so the best is never dominated by a frontier point), then fewer PEs, then the space's
-// order.
-bool rank_less(const Candidate& x, const Candidate& y) {
-  if (x.score != y.score) return x.score < y.score;
-  for (std::size_t i = 1; i < std::min(x.ties, y.ties); ++i)
-    if (x.tie_values[i] != y.tie_values[i]) return x.tie_values[i] < y.tie_values[i];
-  if (x.pes != y.pes) return x.pes < y.pes;
-  return x.key < y.key;
-}
-
-SearchPoint point_of(std::uint64_t key, const ConfigRecord& r) {
-  SearchPoint p = r;
-  p.key = key;
-  return p;
-}
-
-// The space's order.
-bool key_less(const Candidate& a, const Candidate& b) { return a.key < b.key; }
-
 // The session's objective directions, in order (the ranking's ties, the frontier's axes).
 std::vector<Direction> directions(const Session& session) {
   std::vector<Direction> dirs;
   for (const auto& o : session.evaluator().objectives()) dirs.push_back(o.direction);
   return dirs;
 }
-
-// A candidate's objective values, for the frontier.
-struct CandidateObjectives {
-  const std::array<double, kMaxObjectives>& operator()(const Candidate& c) const { return c.objectives; }
-};
-
-// The configurations a search proposes and how they are summarised, for one work unit or for
-// the whole study: counts, the top N, the frontier, and (buffered: a unit's, handed to the
-// study's merge in plan order; streaming: the study's own) the sampled points and the records.
-class Summary {
- public:
-  // buffered: a unit's of at most `unit_configs` configurations (its point buffer reserved once).
-  Summary(const SearchOptions& options, const std::vector<Direction>& dirs, bool buffered,
-          std::uint64_t unit_configs = 0)
-      : options_(options),
-        dirs_(dirs),
-        buffered_(buffered),
-        want_records_(options.keep_records || static_cast<bool>(options.on_record)),
-        top_(options.top, rank_less),
-        front_(dirs, {}),
-        sample_(buffered ? 0 : options.points) {
-    if (buffered && options.points > 0) points_.reserve(static_cast<std::size_t>(unit_configs));
-  }
-
-  // One distinct evaluated configuration at position `key` of the space's order.
-  void offer(std::uint64_t key, const ConfigRecord& r) {
-    ++counts_.evaluated;
-    if (r.feasible) ++counts_.feasible;
-    if (r.valid && r.non_finite != NonFinite::none) ++counts_.non_finite;
-    if (r.feasible) offer_candidate(candidate(key, r, dirs_));
-    if (want_records_) {
-      if (buffered_ || options_.keep_records) records_.emplace_back(key, r);
-      if (!buffered_ && options_.on_record) options_.on_record(r);
-    }
-    if (options_.points > 0 && r.valid && r.non_finite == NonFinite::none) offer_point(point_of(key, r));
-  }
-  // The exact merge of a unit's summary, the units taken in plan order: counts add, the top N
-  // of a union is the top N of the parts' top N (the ranking is a strict order: ties end on
-  // the key), its frontier the frontier of the parts' frontiers (core/statistics/streaming_front.hpp),
-  // and the sample and the records are fed in the space's order as if streamed.
-  void absorb(Summary& unit) {
-    counts_.evaluated += unit.counts_.evaluated;
-    counts_.feasible += unit.counts_.feasible;
-    counts_.non_finite += unit.counts_.non_finite;
-    for (const Candidate& c : unit.top_.take()) top_.offer(c);
-    for (const Candidate& c : unit.front_.take(key_less)) offer_front(c);
-    for (const SearchPoint& p : unit.points_) offer_point(p);
-    for (auto& [key, r] : unit.records_) {
-      if (options_.on_record) options_.on_record(r);
-      if (options_.keep_records) records_.emplace_back(key, std::move(r));
-    }
-    unit.points_.clear();
-    unit.records_.clear();
-  }
-
-  const SearchCounts& counts() const { return counts_; }
-  bool wants_reason() const { return want_records_; }
-  std::vector<Candidate> take_top() { return top_.take(); }
-  std::vector<Candidate> take_front() { return front_.take(key_less); }
-  std::vector<std::pair<std::uint64_t, ConfigRecord>> take_records() { return std::move(records_); }
-  Reservoir<SearchPoint>& sample() { return sample_; }
-
- private:
-  void offer_candidate(const Candidate& c) {
-    top_.offer(c);
-    offer_front(c);
-  }
-  void offer_front(const Candidate& c) {
-    if (!dirs_.empty()) front_.offer(c);
-  }
-  void offer_point(const SearchPoint& p) {
-    if (buffered_)
-      points_.push_back(p);
-    else
-      sample_.offer(p);
-  }
-
-  const SearchOptions& options_;
-  const std::vector<Direction>& dirs_;
-  bool buffered_;
-  bool want_records_;
-  SearchCounts counts_;
-  TopN<Candidate, decltype(&rank_less)> top_;
-  StreamingFront<Candidate, CandidateObjectives> front_;
-  Reservoir<SearchPoint> sample_;
-  std::vector<SearchPoint> points_;                              // buffered: valid finite, in order
-  std::vector<std::pair<std::uint64_t, ConfigRecord>> records_;  // buffered, or keep_records
-};
 
 // A contiguous slice [first, first + count) of a grid's valid configurations, as a separable
 // strategy sees its work unit: the same knobs and rules, only the slice's configurations.
@@ -407,18 +281,32 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
   // unit; any other strategy (adaptive, or a sample of the whole space) one unit.
   const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : kDefaultSearchUnit;
   const bool sliced = strategy.separable() && valid > unit_size;
+  // A checkpoint (SearchOptions::checkpoint) records the study's summary between units and the
+  // rows it streamed.
+  ByteWriter rows;
+  if (options.checkpoint && options.on_record) summary.stream_rows_to(&rows);
+  const CheckpointHooks hooks{.save = [&](ByteWriter& w) { summary.save(w); },
+                              .load = [&](ByteReader& r) { summary.load(r); },
+                              .replay = [&](ByteReader& r) { summary.replay(r); },
+                              .rows = options.on_record ? &rows : nullptr};
   if (!sliced) {
-    BatchEvaluator evaluator(options.threads);
-    search_unit(session, space, space, nullptr, 0, strategy, options, dirs, evaluator, summary,
-                options.on_progress);
+    ThreadExecutor calling(1);  // one unit, on the calling thread
+    execute_checkpointed(
+        calling, options.checkpoint, 1,
+        [&](std::size_t, const UnitSlot&) {
+          BatchEvaluator evaluator(options.threads);
+          search_unit(session, space, space, nullptr, 0, strategy, options, dirs, evaluator, summary,
+                      options.on_progress);
+        },
+        [](std::size_t) {}, hooks);
   } else {
     const std::size_t units = static_cast<std::size_t>((valid + unit_size - 1) / unit_size);
     ThreadExecutor own(options.threads);
     Executor& executor = options.executor ? *options.executor : own;
     std::vector<std::unique_ptr<BatchEvaluator>> evaluators(executor.workers());
     std::vector<std::unique_ptr<Summary>> outcomes(units);
-    executor.execute(
-        units,
+    execute_checkpointed(
+        executor, options.checkpoint, units,
         [&](std::size_t u, const UnitSlot& slot) {
           std::unique_ptr<BatchEvaluator>& evaluator = evaluators.at(slot.worker);
           if (!evaluator) evaluator = std::make_unique<BatchEvaluator>(slot.threads);
@@ -433,7 +321,8 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
           summary.absorb(*outcomes[u]);
           outcomes[u].reset();
           report_progress(options.on_progress, summary.counts().evaluated, valid, "configurations");
-        });
+        },
+        hooks);
   }
   throw_if_cancelled();
   result.counts.evaluated = summary.counts().evaluated;

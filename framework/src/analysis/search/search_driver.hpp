@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checkpoint/study_checkpoint.hpp"
 #include "core/executor.hpp"
 #include "core/progress.hpp"
 #include "core/statistics/pareto.hpp"  // oriented()
@@ -98,6 +99,10 @@ struct SearchOptions {
   // result is the same for every unit size, executor and thread count.
   std::uint64_t unit_size = 0;
   Executor* executor = nullptr;
+  // Resumes from and records to this checkpoint (core/checkpoint/study_checkpoint.hpp): the
+  // units it records as merged are not computed again, the rows they streamed to on_record are
+  // streamed again, and the result is the one an uninterrupted search gives. Null: none.
+  StudyCheckpoint* checkpoint = nullptr;
 };
 
 // Configurations per work unit of a separable search (SearchOptions::unit_size's default): a

@@ -37,6 +37,16 @@ class Reservoir {
   std::size_t capacity() const { return capacity_; }
   const std::vector<T>& items() const { return items_; }
   std::vector<T> take() { return std::exchange(items_, {}); }
+  // The draws' state, and the sample restored to a state read back (a checkpoint,
+  // core/checkpoint/study_checkpoint.hpp): offering the rest of the stream then gives the
+  // sample an uninterrupted stream gives.
+  std::uint64_t draw_state() const { return state_; }
+  void restore(std::vector<T> items, std::uint64_t seen, std::uint64_t draw_state) {
+    items_ = std::move(items);
+    items_.reserve(capacity_);
+    seen_ = seen;
+    state_ = draw_state;
+  }
 
  private:
   // SplitMix64 (Steele, Lea, Flood 2014).

@@ -36,6 +36,13 @@ class StreamingFront {
     pending_.push_back(item);
     if (pending_.size() >= std::max(kMinMerge, front_.size())) merge();
   }
+  // The items held (the frontier so far and those not yet merged into it), in no particular
+  // order: offered again to an empty collection, they give the same frontier.
+  std::vector<T> items() const {
+    std::vector<T> all = front_;
+    all.insert(all.end(), pending_.begin(), pending_.end());
+    return all;
+  }
   // The frontier, sorted by `order`; the collection is left empty.
   template <class Order>
   std::vector<T> take(Order order) {

@@ -25,6 +25,8 @@ class TopN {
     }
     std::push_heap(heap_.begin(), heap_.end(), less_);
   }
+  // The items held, in no particular order (offered again, they give the same collection).
+  const std::vector<T>& items() const { return heap_; }
   // Best first; the collection is left empty.
   std::vector<T> take() {
     std::sort(heap_.begin(), heap_.end(), less_);

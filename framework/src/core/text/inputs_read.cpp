@@ -30,6 +30,13 @@ void note_input_file(const std::string& path, const std::string& what) {
   if (!path.empty() && ::stat(path.c_str(), &st) == 0) note_input_read(st.st_dev, st.st_ino, path, what);
 }
 
+std::vector<InputRead> inputs_read_list() {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  std::vector<InputRead> out;
+  for (const auto& [id, in] : inputs()) out.push_back(in);
+  return out;
+}
+
 std::optional<InputRead> input_read_as(unsigned long long device, unsigned long long inode) {
   const std::lock_guard<std::mutex> lock(g_mutex);
   const auto& m = inputs();

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tessera/export.hpp"
 
@@ -24,6 +25,8 @@ TESSERA_API void note_input_read(unsigned long long device, unsigned long long i
 // A file a command names as input before it reads it (calibrate's CSVs): noted as read, so that
 // no output may be added over it. Nothing when `path` does not exist (it is refused when read).
 TESSERA_API void note_input_file(const std::string& path, const std::string& what);
+// Every input read so far (at most kMaxInputsRemembered), in no particular order.
+TESSERA_API std::vector<InputRead> inputs_read_list();
 // The input read with this identity, if any.
 TESSERA_API std::optional<InputRead> input_read_as(unsigned long long device, unsigned long long inode);
 

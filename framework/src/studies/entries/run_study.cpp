@@ -17,6 +17,7 @@ RunResult RunStudy::compute(const RunOptions& options) const {
   so.top = options.top.value_or(scenario.report.top);
   if (options.points) so.points = kMaxReportPoints;
   so.on_record = options.on_record;
+  so.checkpoint = options.checkpoint;
   RunResult r;
   r.search = run_search(context_.session(), *strategy_, so);
   if (!options.document) return r;
@@ -28,6 +29,7 @@ RunResult RunStudy::compute(const RunOptions& options) const {
     SearchOptions quiet = so;
     quiet.on_record = {};
     quiet.on_progress = {};
+    quiet.checkpoint = nullptr;
     return run_document(other, run_search(other, *context_.create_search(), quiet));
   });
   if (options.command) r.document["command"] = *options.command;  // the command that produced it

@@ -29,6 +29,7 @@ struct RunOptions {
   std::optional<std::string> command;  // the command line the document records as `command`
   ProgressCallback on_progress;
   std::function<void(const ConfigRecord&)> on_record;  // every evaluated configuration, as it comes
+  StudyCheckpoint* checkpoint = nullptr;  // resumes from and records to it (SearchOptions::checkpoint)
 };
 
 struct RunResult {

@@ -1,0 +1,134 @@
+#include "checkpoint_option.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "core/sha256.hpp"
+#include "core/text/inputs_read.hpp"
+#include "studies/json/provenance.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::cli {
+namespace {
+
+// Options left out of the identity with their value: they change how a study runs or where
+// it writes, not what it computes.
+const std::set<std::string> kDropWithValue = {"--checkpoint", "--resume", "--checkpoint-every",
+                                              "--threads",    "-j",       "--width"};
+const std::set<std::string> kDropAlone = {"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "--no-plot"};
+// Outputs: whether one is asked for is part of the identity (a checkpoint holds the rows of
+// --csv only when it was asked for), not where it goes.
+const std::set<std::string> kOutputs = {"--json", "--csv", "--html", "--vega", "--png", "--deploy"};
+const std::set<std::string> kCheckpointOptions = {"--checkpoint", "--resume", "--checkpoint-every"};
+
+std::string option_name(const std::string& a) { return a.substr(0, a.find('=')); }
+
+[[noreturn]] void refuse(const std::string& option, const std::string& path, const std::string& what) {
+  throw InputErrors({Diagnostic{SourceLocation{"<command line>", 0, 0}, option + " " + path + ": " + what}});
+}
+
+std::string identity(const std::string& study, const Args& args, const std::string& scenario_path,
+                     const PluginRegistry& registry) {
+  std::ostringstream id;
+  // Tessera's build and every plugin library: "# tessera ..." and "# plugin ..." lines.
+  std::istringstream prov(provenance_comment(registry));
+  for (std::string line; std::getline(prov, line);) id << line.substr(2) << "\n";
+  id << "study " << study << "\n";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const std::string name = option_name(a);
+    const bool joined = name.size() != a.size();
+    if (kDropWithValue.count(name)) {
+      if (!joined) ++i;
+      continue;
+    }
+    if (kDropAlone.count(a) || a == scenario_path) continue;
+    if (kOutputs.count(name)) {
+      id << "argument " << name << " (an output)\n";
+      if (!joined) ++i;
+      continue;
+    }
+    id << "argument " << a << "\n";
+  }
+  // Every file read as input, by what it is, its name and its contents.
+  std::vector<std::string> inputs;
+  for (const InputRead& in : inputs_read_list()) {
+    const auto digest = file_sha256_cached(in.path);
+    inputs.push_back("input " + in.what + " " + std::filesystem::path(in.path).filename().string() +
+                     " sha256 " + (digest ? *digest : std::string("unreadable")));
+  }
+  std::sort(inputs.begin(), inputs.end());
+  for (const std::string& line : inputs) id << line << "\n";
+  std::string text = id.str();
+  text.pop_back();  // no empty line
+  return text;
+}
+
+double parse_every(const std::string& text) {
+  if (text.empty()) return kDefaultCheckpointSeconds;
+  double v = NAN;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0 || v > 86400)
+    refuse("--checkpoint-every", text,
+           "expected seconds between records, from 0 (after every work unit) to 86400");
+  return v;
+}
+
+}  // namespace
+
+void add_checkpoint_options(po::options_description_easy_init add, CheckpointOptions& o) {
+  add("checkpoint", po::value<std::string>(&o.checkpoint)->value_name("FILE"),
+      "record the study's progress in FILE (a new file), so that a killed study can be resumed with "
+      "--resume FILE")("resume", po::value<std::string>(&o.resume)->value_name("FILE"),
+                       "resume the study FILE records (written by --checkpoint of the same scenario, "
+                       "arguments and build) and go on recording in it")(
+      "checkpoint-every", po::value<std::string>(&o.every)->value_name("SECONDS"),
+      "seconds between checkpoint records (default 10; 0: after every work unit)");
+}
+
+std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, const std::string& study,
+                                                 const Args& args, const std::string& scenario_path,
+                                                 const PluginRegistry& registry, const Outputs& outputs) {
+  if (!o.checkpoint.empty() && !o.resume.empty())
+    refuse("--resume", o.resume,
+           "give --checkpoint FILE (a new study) or --resume FILE (a study to resume), not both");
+  const double every = parse_every(o.every);
+  const bool resuming = !o.resume.empty();
+  const std::string& path = resuming ? o.resume : o.checkpoint;
+  const std::string option = resuming ? "--resume" : "--checkpoint";
+  if (path.empty()) {
+    if (!o.every.empty()) refuse("--checkpoint-every", o.every, "needs --checkpoint FILE or --resume FILE");
+    return nullptr;
+  }
+  if (const std::string other = outputs.written_as(path); !other.empty())
+    refuse(option, path,
+           "is also the command's output " + other + ": the checkpoint needs a file of its own");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0)
+    if (const auto in = input_read_as(st.st_dev, st.st_ino))
+      refuse(option, path, "is the command's input " + in->path + " (" + in->what + ")");
+  const std::string id = identity(study, args, scenario_path, registry);
+  return resuming ? StudyCheckpoint::resume(path, id, every) : StudyCheckpoint::create(path, id, every);
+}
+
+Args without_checkpoint_options(const Args& args) {
+  Args out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string name = option_name(args[i]);
+    if (kCheckpointOptions.count(name)) {
+      if (name.size() == args[i].size()) ++i;
+      continue;
+    }
+    out.push_back(args[i]);
+  }
+  return out;
+}
+
+}  // namespace tessera::cli

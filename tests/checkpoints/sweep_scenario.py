@@ -1,0 +1,30 @@
+"""A scenario with a large parallelism sweep, for the checkpoint and memory tests: the default
+scenario's model (Llama-3.1-70B decode at 128K) on the cube-sip machine enlarged to 2048
+systems, every discrete knob at every value, cp over 1..n_cp (bench/bench_common.hpp's
+synthetic grid: n_cp 22 gives about 10^6 valid configurations, 770 about 10^7)."""
+import os
+
+
+def write(path, source_dir, n_cp, n_pp=80, n_dp=4):
+    rng = lambda n: "[" + ", ".join(str(i) for i in range(1, n + 1)) + "]"
+    with open(path, "w") as f:
+        f.write(f"""schema_version: 1
+kind: scenario
+name: sweep-{n_cp}
+model: {os.path.join(source_dir, 'models/llama3.1-70b.yaml')}
+machine: {os.path.join(source_dir, 'machines/cube-sip.yaml')}
+workload: {{mode: decode, context: 128K, batch: 1}}
+plugins: {{latency: overlap, memory: standard, search: exhaustive, objectives: [latency, pes, efficiency]}}
+sweep:
+  parallelism:
+    cp: {rng(n_cp)}
+    tp: [1, 2, 4, 8, 16, 32, 64]
+    pp: {rng(n_pp)}
+    dp: {rng(n_dp)}
+    kv_shard_mode: [split, replicate]
+    ffn_shard_scope: [TP, TP+CP, TP+CP+DP]
+    tp_placement: [cube, system]
+    cp_placement: [sip, cube]
+    cp_ring_variant: [kv, qoml, tree]
+""")
+    return ["--set", "machine.levels.system.fanout=2048", "--max-configs", "100000000"]
