@@ -95,7 +95,8 @@ void add_checkpoint_options(po::options_description_easy_init add, CheckpointOpt
 
 std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, const std::string& study,
                                                  const Args& args, const std::string& scenario_path,
-                                                 const PluginRegistry& registry, const Outputs& outputs) {
+                                                 const studies::StudyContext& context,
+                                                 const Outputs& outputs) {
   if (!o.checkpoint.empty() && !o.resume.empty())
     refuse("--resume", o.resume,
            "give --checkpoint FILE (a new study) or --resume FILE (a study to resume), not both");
@@ -114,7 +115,7 @@ std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, con
   if (::stat(path.c_str(), &st) == 0)
     if (const auto in = input_read_as(st.st_dev, st.st_ino))
       refuse(option, path, "is the command's input " + in->path + " (" + in->what + ")");
-  const std::string id = identity(study, args, scenario_path, registry);
+  const std::string id = identity(study, args, scenario_path, context.registry());
   return resuming ? StudyCheckpoint::resume(path, id, every) : StudyCheckpoint::create(path, id, every);
 }
 

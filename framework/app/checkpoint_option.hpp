@@ -10,8 +10,8 @@
 
 #include "commands.hpp"
 #include "core/checkpoint/study_checkpoint.hpp"
-#include "host/plugin_registry.hpp"
 #include "output_files.hpp"
+#include "studies/study_context.hpp"
 
 namespace tessera::cli {
 
@@ -32,7 +32,8 @@ void add_checkpoint_options(po::options_description_easy_init add, CheckpointOpt
 // already added and the inputs read (an InputError, exit 2), then created or resumed.
 std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, const std::string& study,
                                                  const Args& args, const std::string& scenario_path,
-                                                 const PluginRegistry& registry, const Outputs& outputs);
+                                                 const studies::StudyContext& context,
+                                                 const Outputs& outputs);
 
 // `args` without the checkpoint options: what a result records as its command (the same for
 // the run that wrote a checkpoint and the run that resumed it).

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "checkpoint_option.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "exit_codes.hpp"
@@ -25,6 +26,9 @@ namespace tessera::cli {
 
 namespace {
 
+// Hardware grids up to this many points list every point (text, --json) unless --top says.
+constexpr std::uint64_t kExploreListAll = 1000;
+
 constexpr const char* kExploreUsage =
     "Usage: tessera explore [SCENARIO] [options]\n"
     "\n"
@@ -41,22 +45,29 @@ constexpr const char* kExploreUsage =
 constexpr const char* kExploreExamples =
     "\nExamples:\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml\n"
-    "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --json out/explore.json\n";
+    "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --json out/explore.json\n"
+    "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --top 5 --csv out/points.csv "
+    "--checkpoint out/explore.ckpt\n";
 
 }  // namespace
 
 int explore_command(const Args& args) {
   return run_guarded([&]() -> int {
     StudyCommandOptions o;
-    std::string threads_text;
+    std::string threads_text, top_text;
     bool no_sensitivity = false;
+    CheckpointOptions checkpoint;
     declare_study_options(
         o,
-        {.common_flags = kOptScenarioStudy,
+        {.common_flags = kOptScenarioStudy | kOptCsv,
          .charts = "the grid as heat maps, the latency/cost frontier, the hardware tornado"},
         [&](po::options_description_easy_init add) {
           add("threads,j", po::value<std::string>(&threads_text)->value_name("N"), kThreadsHelp)(
-              "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking");
+              "no-sensitivity", po::bool_switch(&no_sensitivity), "skip the hardware sensitivity ranking")(
+              "top", po::value<std::string>(&top_text)->value_name("N"),
+              "list the N fastest points and the latency/cost frontier, not every point (default: every "
+              "point up to 1000, else the scenario's report.top); --csv lists every point");
+          add_checkpoint_options(add, checkpoint);
         });
     if (!parse_study_options(args, o, kExploreUsage, kExploreExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
@@ -67,7 +78,20 @@ int explore_command(const Args& args) {
     const studies::ExploreEntry entry(study);  // a step scenario's search plugin and cost objective
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
+    OutputFile* csv = outputs.add("--csv", o.common.csv);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("explore", args));
+    if (entry.serving() &&
+        (csv || !top_text.empty() || !checkpoint.checkpoint.empty() || !checkpoint.resume.empty()))
+      throw InputErrors(
+          {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
+                      "--csv, --top, --checkpoint and --resume take a step scenario's exploration; "
+                      "a serve scenario's (workload.mode: serve) lists every point in its text and --json"}});
+    const std::unique_ptr<StudyCheckpoint> ck =
+        open_checkpoint(checkpoint, "explore", args, o.scenario_path, study, outputs);
+    // Every point listed up to kExploreListAll points; beyond, the fastest and the frontier.
+    const std::uint64_t points = entry.machines(false);  // the grid's points
+    std::size_t keep = points <= kExploreListAll ? 0 : scenario.report.top;
+    if (!top_text.empty()) keep = parse_top(top_text, scenario.report.top);
     // Every hardware point, then (a step scenario, unless --no-sensitivity) the scenario's
     // machine and two perturbations of each hardware knob.
     StudyShape shape;
@@ -76,8 +100,20 @@ int explore_command(const Args& args) {
     // A serve scenario: the serving study (aggregated, and disaggregated with
     // serving.disaggregated) at every hardware point, the points ranked by the best tokens/s/PE.
     ProgressBar bar(!o.common.quiet, entry.serving() ? 0 : term.width_given);
-    const studies::ExploreStudyOptions eo{!no_sensitivity, threads, bar.callback()};
+    studies::ExploreStudyOptions eo;
+    eo.sensitivity = !no_sensitivity;
+    eo.threads = threads;
+    eo.on_progress = bar.callback();
+    eo.keep = keep;
+    eo.checkpoint = ck.get();
+    if (csv) {
+      write_explore_csv_header(csv->stream(), study.description());
+      eo.on_point = [&](const ExplorePoint& p) {
+        write_explore_csv_row(csv->stream(), study.description(), p);
+      };
+    }
     const studies::ExploreStudyResult result = entry.compute(eo);
+    if (ck && !o.common.quiet && !ck->resume_note().empty()) std::cerr << ck->resume_note() << "\n";
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       if (result.serve) {

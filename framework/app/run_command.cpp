@@ -72,7 +72,7 @@ int run_command(const Args& args) {
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("run", args));
     const std::unique_ptr<StudyCheckpoint> ck =
-        open_checkpoint(checkpoint, "run", args, o.scenario_path, study.registry(), outputs);
+        open_checkpoint(checkpoint, "run", args, o.scenario_path, study, outputs);
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, study.scenario(), study.registry(), "run", StudyShape{}, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);

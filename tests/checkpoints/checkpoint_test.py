@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checkpoints (docs/studies.md "Checkpoints"): a study killed at a random point — kill -9,
+"""Checkpoints (docs/architecture.md "Checkpoints"): a study killed at a random point — kill -9,
 SIGTERM, SIGINT — and resumed gives the uninterrupted run's outputs byte for byte (--json,
 --csv, the text), and a bad checkpoint is refused with exit 2 and a message naming it.
 Usage: checkpoint_test.py BUILD_DIR SOURCE_DIR. The kill points are drawn from a seed printed
@@ -106,8 +106,29 @@ def main():
               "--csv, kill -9: the resumed CSV, JSON and text are the uninterrupted run's, byte for byte")
         ck = os.path.join(d, "study.ckpt")
         bad_inputs(exe, base, d, ck, reference)
+        explore(exe, source, d, rng)
     if failures:
         sys.exit(f"{len(failures)} checks failed")
+
+
+def explore(exe, source, d, rng):
+    """`tessera explore`: one work unit per hardware point; --csv streams every point."""
+    scenario = os.path.join(source, "scenarios", "llama3.1-70b-hbm-vs-links-explore.yaml")
+    base = ["explore", scenario, "--threads", "1", "--no-sensitivity", "--json", "out.json", "--csv", "out.csv",
+            "--top", "3"]
+    start = time.monotonic()
+    ref = run(exe, base, d)
+    elapsed = time.monotonic() - start
+    reference = outputs(d, ["out.json", "out.csv"])
+    check(ref.returncode == 0 and reference["out.csv"].count(b"\n") == 37, "explore: the uninterrupted run, 36 rows")
+    for attempt in range(4):
+        r, (done, units), first, left = killed_then_resumed(exe, base, d, ["out.json", "out.csv"], signal.SIGKILL,
+                                                            elapsed * rng.uniform(0.25, 0.75))
+        if 0 < done < units:
+            break
+    check(0 < done < units, f"explore, kill -9: resumed after {done} of {units} hardware points")
+    check(r.returncode == 0 and outputs(d, ["out.json", "out.csv"]) == reference and r.stdout == ref.stdout,
+          "explore, kill -9: the resumed CSV, JSON and text are the uninterrupted run's, byte for byte")
 
 
 def refused(exe, args, cwd, pattern, what):

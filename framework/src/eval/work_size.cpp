@@ -1,5 +1,7 @@
 #include "eval/work_size.hpp"
 
+#include "eval/grid_pages.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -60,6 +62,10 @@ std::uint64_t estimated_bytes(const WorkSize& w) {
     const double per_config = 2.0 + 1.0 / 8.0 + 4.0;  // slot, seen bit, tuple start (at most one per config)
     b = static_cast<double>(w.grid_points) * per_config;
   }
+  // Past kResidentIndexBytes the index is paged (eval/grid_pages.hpp): where each page starts,
+  // and the pages the threads read (four a thread, sixteen shared: about 8 MB together).
+  if (b > static_cast<double>(kResidentIndexBytes))
+    b = static_cast<double>(kResidentIndexBytes) + 8.0 * (1 << 20);
   return b >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(b);
 }
 

@@ -56,7 +56,8 @@ inline constexpr double kSecondsPerEvaluation = 1e-6;
 TESSERA_API double estimated_seconds(const WorkSize& w, unsigned threads);
 // Memory the study's bookkeeping needs at most: the compact grid index (2 bytes per valid
 // configuration and 4 per numeric tuple; bounded by 6.125 bytes per grid point when not
-// counted) and the driver's duplicate bitmap (1 bit per configuration).
+// counted) and the driver's duplicate bitmap (1 bit per configuration), up to the paged
+// index's bound (eval/grid_pages.hpp: 4 MB resident, then about 8 MB of pages read).
 TESSERA_API std::uint64_t estimated_bytes(const WorkSize& w);
 
 // Throws InputError when w.evaluations exceeds the limit max_configs, naming the study's

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analysis/search/search_driver.hpp"
@@ -20,6 +21,7 @@
 namespace tessera {
 
 struct ExplorePoint {
+  std::uint64_t index = 0;     // the point's position in the hardware grid's order
   std::vector<double> values;  // one per sweep.hardware axis, SI
   SearchCounts counts;         // what the search evaluated at this point
   bool feasible = false;
@@ -28,7 +30,9 @@ struct ExplorePoint {
 };
 
 struct ExploreResult {
-  std::vector<ExplorePoint> points;          // in the grid's order
+  // In the grid's order: every point, or (ExploreOptions::keep) the kept ones.
+  std::vector<ExplorePoint> points;
+  std::uint64_t total_points = 0;            // the grid's points (points.size() when every one is kept)
   std::vector<std::size_t> pareto;           // indices into points: latency/cost frontier
   std::vector<HardwareElasticity> hardware;  // empty without sensitivity
   // Whether points[point] is on the frontier.
@@ -47,6 +51,14 @@ struct ExploreOptions {
   // search.threads); the nested searches run on the threads each unit is given and call no
   // search.on_record. The result is the same for every executor and thread count.
   Executor* executor = nullptr;
+  // 0: every point kept in ExploreResult::points. N > 0: only the N best by latency and those
+  // on the latency/cost frontier (memory flat in the grid's size); every point is handed to
+  // on_point in the grid's order as it is merged.
+  std::size_t keep = 0;
+  std::function<void(const ExplorePoint&)> on_point;
+  // Resumes from and records to this checkpoint (core/checkpoint/study_checkpoint.hpp): the
+  // points it records are not computed again, those it streamed to on_point are streamed again.
+  StudyCheckpoint* checkpoint = nullptr;
 };
 
 // `cost` prices each point's best configuration (its evaluate() at the point's machine). A point

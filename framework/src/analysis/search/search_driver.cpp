@@ -265,20 +265,12 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
   throw_if_cancelled();
 }
 
-}  // namespace
-
-SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
-                        const SearchOptions& options) {
-  SearchResult result;
-  result.objectives = session.evaluator().objectives();
-  result.counts.enumerated = space.enumerated();
-  result.counts.valid = space.valid_count();
+// The study's plan, computed into `summary`: a separable strategy's space in slices of
+// unit_size configurations, each a work unit; any other strategy (adaptive, or a sample of the
+// whole space) one unit. Through the checkpoint when there is one.
+void search_plan(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
+                 const SearchOptions& options, const std::vector<Direction>& dirs, Summary& summary) {
   const std::uint64_t valid = space.valid_count();
-  const std::vector<Direction> dirs = directions(session);
-  Summary summary(options, dirs, false);
-
-  // The plan: a separable strategy's space in slices of unit_size configurations, each a work
-  // unit; any other strategy (adaptive, or a sample of the whole space) one unit.
   const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : kDefaultSearchUnit;
   const bool sliced = strategy.separable() && valid > unit_size;
   // A checkpoint (SearchOptions::checkpoint) records the study's summary between units and the
@@ -324,6 +316,21 @@ SearchResult run_search(const Session& session, const GridSpace& space, const Se
         },
         hooks);
   }
+}
+
+}  // namespace
+
+SearchResult run_search(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
+                        const SearchOptions& options) {
+  SearchResult result;
+  result.objectives = session.evaluator().objectives();
+  result.counts.enumerated = space.enumerated();
+  result.counts.valid = space.valid_count();
+  const std::uint64_t valid = space.valid_count();
+  const std::vector<Direction> dirs = directions(session);
+  Summary summary(options, dirs, false);
+
+  search_plan(session, space, strategy, options, dirs, summary);
   throw_if_cancelled();
   result.counts.evaluated = summary.counts().evaluated;
   result.counts.feasible = summary.counts().feasible;

@@ -1,5 +1,5 @@
 #pragma once
-// A study's checkpoint (docs/studies.md "Checkpoints"): an append-only file of the study's
+// A study's checkpoint (docs/architecture.md "Checkpoints"): an append-only file of the study's
 // progress through its plan of work units (core/executor.hpp), so that a study killed at any
 // point resumes where its last record left it and ends with the same result, byte for byte.
 //

@@ -43,6 +43,7 @@ nlohmann::json explore_json(const Session& session, const ExploreResult& result)
   nlohmann::json j = explore_header(session);
   j["search"] = scenario.plugins.search.name;
   nlohmann::json pts = nlohmann::json::array();
+  const bool listed_some = result.points.size() < result.total_points;
   for (std::size_t i = 0; i < result.points.size(); ++i) {
     const auto& p = result.points[i];
     nlohmann::json hwv = nlohmann::json::object();
@@ -54,9 +55,15 @@ nlohmann::json explore_json(const Session& session, const ExploreResult& result)
                      {"pareto", result.on_pareto(i)}};
     if (p.feasible)
       e["best"] = record_json(session, objective_infos(session.evaluator().objectives()), p.best);
+    if (listed_some) e["index"] = p.index;  // its position in the grid's order
     pts.push_back(e);
   }
   j["points"] = pts;
+  if (listed_some) {
+    j["hardware_points"] = result.total_points;
+    j["points_listed"] =
+        "the fastest and the latency/cost frontier (tessera explore --top N; --csv lists every point)";
+  }
   j["pareto"] = result.pareto;
   j["hardware_sensitivity"] = hardware_json(result.hardware);
   return j;

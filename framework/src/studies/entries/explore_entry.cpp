@@ -16,6 +16,9 @@ ExploreOptions step_options(const ExploreStudyOptions& o) {
   eo.search.top = 1;
   eo.sensitivity = o.sensitivity;
   eo.on_progress = o.on_progress;
+  eo.keep = o.keep;
+  eo.on_point = o.on_point;
+  eo.checkpoint = o.checkpoint;
   return eo;
 }
 
@@ -60,6 +63,8 @@ nlohmann::json ExploreEntry::document(const ExploreStudyResult& result, const Ex
   // The other scopes: the same study, quietly (no progress).
   ExploreStudyOptions quiet = options;
   quiet.on_progress = {};
+  quiet.on_point = {};
+  quiet.checkpoint = nullptr;
   add_scope_documents(j, scenario.workload.scope, extras.scopes, [&](Scope scope) {
     const Scenario scoped = with_scope(scenario, scope);
     const Session other(scoped, registry);

@@ -6,6 +6,7 @@
 // its outputs), computed, and its `--json` document built on request (after the front end has
 // printed its text). The CLI (`tessera explore`) and Python (`Scenario.explore()`) both call it.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -23,6 +24,11 @@ struct ExploreStudyOptions {
   bool sensitivity = true;  // a step scenario's hardware sensitivity ranking (no-op on serve)
   unsigned threads = 0;     // 0 = every hardware thread; the results are the same for any
   ProgressCallback on_progress;
+  // A step scenario's (ExploreOptions): the points kept (0 = all), every point as it is merged,
+  // the checkpoint.
+  std::size_t keep = 0;
+  std::function<void(const ExplorePoint&)> on_point;
+  StudyCheckpoint* checkpoint = nullptr;
 };
 
 // One of the two, as the scenario's mode says.
