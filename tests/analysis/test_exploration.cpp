@@ -141,3 +141,47 @@ TEST_CASE("the sensitivity study refuses a scenario where nothing is feasible", 
   CHECK_THROWS_WITH(sensitivity_study(s, *st, true, true, SearchOptions{}),
                     "no feasible configuration in scenario llama3.1-8b-decode-4k-h100: nothing to perturb");
 }
+
+// ExploreOptions::keep: the kept points are the N fastest and the latency/cost frontier of every
+// point, in the grid's order, and every point still reaches on_point in the grid's order.
+TEST_CASE("explore keeping the fastest N lists them and the frontier - every point streamed", "[explore]") {
+  const Scenario sc = load("deepseek-v3-decode-32k-hypothetical-explore.yaml");
+  Session s(sc, registry());
+  const auto st = registry().create_search(sc.plugins.search);
+  const auto cost = registry().create_objective(choice("cost"));
+  const ExploreResult all = explore(s, *st, *cost, 2, false);
+  REQUIRE(all.points.size() == 12);
+  ExploreOptions o;
+  o.search.threads = 2;
+  o.search.top = 1;
+  o.sensitivity = false;
+  o.keep = 2;
+  std::vector<std::uint64_t> streamed;
+  o.on_point = [&](const ExplorePoint& p) { streamed.push_back(p.index); };
+  const ExploreResult kept = explore_hardware(s, *st, *cost, o);
+  CHECK(kept.total_points == 12);
+  CHECK(streamed == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  // Expected: the two fastest (latency, then cost, then the grid's order) and the frontier.
+  std::vector<std::uint64_t> by_speed;
+  for (const ExplorePoint& p : all.points)
+    if (p.feasible) by_speed.push_back(p.index);
+  std::sort(by_speed.begin(), by_speed.end(), [&](std::uint64_t a, std::uint64_t b) {
+    const ExplorePoint &x = all.points[a], &y = all.points[b];
+    if (x.best.latency_s != y.best.latency_s) return x.best.latency_s < y.best.latency_s;
+    if (x.cost != y.cost) return x.cost < y.cost;
+    return a < b;
+  });
+  std::vector<std::uint64_t> want(by_speed.begin(), by_speed.begin() + 2);
+  for (std::size_t i : all.pareto) want.push_back(all.points[i].index);
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  std::vector<std::uint64_t> got, front;
+  for (const ExplorePoint& p : kept.points) got.push_back(p.index);
+  CHECK(got == want);
+  CHECK(got.size() < 12);
+  for (std::size_t i : kept.pareto) front.push_back(kept.points[i].index);
+  std::vector<std::uint64_t> all_front;
+  for (std::size_t i : all.pareto) all_front.push_back(all.points[i].index);
+  CHECK(front == all_front);
+  for (const ExplorePoint& p : kept.points) CHECK(p.best.latency_s == all.points[p.index].best.latency_s);
+}
