@@ -163,6 +163,13 @@ def bad_inputs(exe, base, d, ck, reference):
         f.seek(header + 100)
         f.write(b"XXXX")
     refused(exe, base + ["--resume", ck], d, r"record 1 \(byte \d+\) is damaged", "a damaged record before the last")
+    # Records of another study under this one's header: each record names its study.
+    other = os.path.join(d, "other.ckpt")
+    run(exe, base + ["--set", "workload.batch=2", "--checkpoint", other, "--checkpoint-every", "0"], d)
+    data = open(other, "rb").read()
+    with open(ck, "wb") as f:
+        f.write(open(full, "rb").read()[:header] + data[data.index(b"TSCKREC1"):])
+    refused(exe, base + ["--resume", ck], d, r"record 1 \(byte \d+\) belongs to another study", "another study's records")
     # A last record cut short or damaged (a kill during its write) is dropped and redone.
     for how in ("cut", "damaged"):
         shutil.copy(full, ck)

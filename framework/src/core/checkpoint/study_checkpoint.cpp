@@ -102,6 +102,7 @@ std::unique_ptr<StudyCheckpoint> StudyCheckpoint::create(const std::string& path
     refuse(path, 0, "the file exists: resume its study with --resume " + path + ", or remove it");
   if (fd < 0) refuse(path, 0, std::string("cannot be created: ") + std::strerror(errno));
   std::unique_ptr<StudyCheckpoint> ck(new StudyCheckpoint(path, fd, interval_s));
+  ck->identity_digest_ = sha256_hex(identity);
   const std::string header = header_text(identity);
   write_all(fd, path, header);
   ck->header_end_ = header.size();
@@ -152,6 +153,7 @@ std::unique_ptr<StudyCheckpoint> StudyCheckpoint::resume(const std::string& path
     refuse(path, 0, "it was written for another study: the same lines in another order (its arguments?)");
   ck->header_end_ = end + 1;
   ck->resuming_ = true;
+  ck->identity_digest_ = sha256_hex(identity);
   return ck;
 }
 
@@ -185,6 +187,8 @@ std::uint64_t StudyCheckpoint::restore(std::uint64_t unit_count,
       refuse(path_, 0, what + " is damaged (its digest does not match its contents)");
     }
     ByteReader r(payload, "checkpoint " + path_ + ", " + what);
+    if (r.get_text() != identity_digest_)
+      refuse(path_, 0, what + " belongs to another study (its digest of the study's identity differs)");
     const auto done = r.get<std::uint64_t>(), count = r.get<std::uint64_t>();
     if (count != unit_count || done > count)
       refuse(path_, 0,
@@ -225,6 +229,7 @@ bool StudyCheckpoint::due() const {
 void StudyCheckpoint::record(std::uint64_t units_done, std::uint64_t unit_count, std::string_view rows,
                              std::string_view state) {
   ByteWriter w;
+  w.put_text(identity_digest_);
   w.put(units_done);
   w.put(unit_count);
   w.put_text(rows);

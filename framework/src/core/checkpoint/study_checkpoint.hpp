@@ -7,8 +7,9 @@
 // commit, the study, its arguments, every input file's and plugin library's SHA-256 — then a
 // line with the SHA-256 of those lines), then binary records, each fsynced when written:
 // "TSCKREC1", the payload's length (8 bytes), its SHA-256 (32 bytes), the payload. A payload
-// holds how many units were merged and how many the plan has, the rows the study streamed since
-// the record before (replayed on resume), and the study's merged state.
+// holds the SHA-256 of the study's identity (each record names its study), how many units were
+// merged and how many the plan has, the rows the study streamed since the record before
+// (replayed on resume), and the study's merged state.
 //
 // Resuming checks the identity line by line (another scenario, version, argument or plugin is
 // refused naming the first line that differs), reads every record, and cuts the file after the
@@ -70,6 +71,7 @@ class TESSERA_API StudyCheckpoint {
   std::uint64_t header_end_ = 0;
   std::uint64_t records_ = 0, records_read_ = 0;
   std::string state_;
+  std::string identity_digest_;  // SHA-256 of the identity lines, in every record
   int dropped_ = 0;
   bool resuming_ = false;
   std::uint64_t resumed_units_ = 0, unit_count_ = 0;
