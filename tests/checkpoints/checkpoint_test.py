@@ -2,7 +2,8 @@
 """Checkpoints (docs/architecture.md "Checkpoints"): a study killed at a random point — kill -9,
 SIGTERM, SIGINT — and resumed gives the uninterrupted run's outputs byte for byte (--json,
 --csv, the text), and a bad checkpoint is refused with exit 2 and a message naming it.
-Usage: checkpoint_test.py BUILD_DIR SOURCE_DIR. The kill points are drawn from a seed printed
+Usage: checkpoint_test.py BUILD_DIR SOURCE_DIR [sanitized] (a sanitizer build: sweeps a quarter
+the size, the same cases). The kill points are drawn from a seed printed
 first (CHECKPOINT_TEST_SEED sets it)."""
 import os
 import random
@@ -56,14 +57,16 @@ def killed_then_resumed(exe, base, cwd, names, sig, delay):
 
 def main():
     build, source = sys.argv[1], sys.argv[2]
+    sanitized = len(sys.argv) > 3 and sys.argv[3] == "sanitized"
     exe = os.path.join(build, "bin", "tessera")
     seed = int(os.environ.get("CHECKPOINT_TEST_SEED", random.SystemRandom().randrange(1 << 30)))
     print(f"seed {seed} (CHECKPOINT_TEST_SEED={seed} repeats these kill points)")
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as d:
         scenario = os.path.join(d, "s.yaml")
-        extra = sweep_scenario.write(scenario, source, 22)
-        # Without --csv: about 10^6 configurations on one thread (a second or so in Release).
+        extra = sweep_scenario.write(scenario, source, 6 if sanitized else 22)
+        # Without --csv: about 10^6 configurations on one thread (a second or so in Release; a
+        # quarter of that in a sanitizer build, some seconds there).
         base = ["run", scenario, "--threads", "1", "--json", "out.json"] + extra
         start = time.monotonic()
         ref = run(exe, base, d)
@@ -90,7 +93,7 @@ def main():
             check(same, f"{name}: the resumed --json and text are the uninterrupted run's, byte for byte")
         # With --csv: the rows streamed before the kill are streamed again from the checkpoint.
         small = os.path.join(d, "s.yaml")
-        sweep_scenario.write(small, source, 4, n_pp=40)
+        sweep_scenario.write(small, source, 2 if sanitized else 4, n_pp=40)
         base = ["run", small, "--threads", "1", "--json", "out.json", "--csv", "out.csv"] + extra
         start = time.monotonic()
         ref = run(exe, base, d)
