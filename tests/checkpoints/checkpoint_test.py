@@ -95,18 +95,7 @@ def main():
         small = os.path.join(d, "s.yaml")
         sweep_scenario.write(small, source, 2 if sanitized else 4, n_pp=40)
         base = ["run", small, "--threads", "1", "--json", "out.json", "--csv", "out.csv"] + extra
-        start = time.monotonic()
-        ref = run(exe, base, d)
-        elapsed = time.monotonic() - start
-        reference = outputs(d, ["out.json", "out.csv"])
-        for attempt in range(4):
-            r, (done, units), first, left = killed_then_resumed(exe, base, d, ["out.json", "out.csv"], signal.SIGKILL,
-                                                                elapsed * rng.uniform(0.25, 0.75))
-            if 0 < done < units:
-                break
-        check(0 < done < units, f"--csv, kill -9: resumed after {done} of {units} work units")
-        check(r.returncode == 0 and outputs(d, ["out.json", "out.csv"]) == reference and r.stdout == ref.stdout,
-              "--csv, kill -9: the resumed CSV, JSON and text are the uninterrupted run's, byte for byte")
+        reference = kill_resume_compare(exe, base, d, rng, "--csv", "work units")
         ck = os.path.join(d, "study.ckpt")
         bad_inputs(exe, base, d, ck, reference)
         explore(exe, source, d, rng)
@@ -119,19 +108,27 @@ def explore(exe, source, d, rng):
     scenario = os.path.join(source, "scenarios", "llama3.1-70b-hbm-vs-links-explore.yaml")
     base = ["explore", scenario, "--threads", "1", "--no-sensitivity", "--json", "out.json", "--csv", "out.csv",
             "--top", "3"]
+    reference = kill_resume_compare(exe, base, d, rng, "explore", "hardware points")
+    check(reference["out.csv"].count(b"\n") == 37, "explore: --csv has a row per hardware point (36)")
+
+
+def kill_resume_compare(exe, base, d, rng, name, units_name):
+    """The uninterrupted run of `base` (writing out.json and out.csv), then kill -9 at a random
+    point with records written, resume, and compare every output; returns the reference."""
     start = time.monotonic()
     ref = run(exe, base, d)
     elapsed = time.monotonic() - start
+    check(ref.returncode == 0, f"{name}: the uninterrupted run ({elapsed:.2f} s)")
     reference = outputs(d, ["out.json", "out.csv"])
-    check(ref.returncode == 0 and reference["out.csv"].count(b"\n") == 37, "explore: the uninterrupted run, 36 rows")
     for attempt in range(4):
         r, (done, units), first, left = killed_then_resumed(exe, base, d, ["out.json", "out.csv"], signal.SIGKILL,
                                                             elapsed * rng.uniform(0.25, 0.75))
         if 0 < done < units:
             break
-    check(0 < done < units, f"explore, kill -9: resumed after {done} of {units} hardware points")
+    check(0 < done < units, f"{name}, kill -9: resumed after {done} of {units} {units_name}")
     check(r.returncode == 0 and outputs(d, ["out.json", "out.csv"]) == reference and r.stdout == ref.stdout,
-          "explore, kill -9: the resumed CSV, JSON and text are the uninterrupted run's, byte for byte")
+          f"{name}, kill -9: the resumed CSV, JSON and text are the uninterrupted run's, byte for byte")
+    return reference
 
 
 def refused(exe, args, cwd, pattern, what):
