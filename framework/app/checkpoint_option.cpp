@@ -1,5 +1,6 @@
 #include "checkpoint_option.hpp"
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -28,7 +29,34 @@ const std::set<std::string> kDropAlone = {"-q", "--quiet", "-v", "-vv", "-vvv", 
 const std::set<std::string> kOutputs = {"--json", "--csv", "--html", "--vega", "--png", "--deploy"};
 const std::set<std::string> kCheckpointOptions = {"--checkpoint", "--resume", "--checkpoint-every"};
 
-std::string option_name(const std::string& a) { return a.substr(0, a.find('=')); }
+// An option as written (before any '='), with an abbreviation Boost would accept (a unique
+// prefix of one of the names below) taken as the name it stands for.
+std::string option_name(const std::string& a) {
+  const std::string name = a.substr(0, a.find('='));
+  if (name.size() < 3 || name.rfind("--", 0) != 0) return name;
+  std::string found;
+  for (const auto* names : {&kDropWithValue, &kDropAlone, &kOutputs, &kCheckpointOptions})
+    for (const std::string& n : *names) {
+      if (n == name) return name;
+      if (n.rfind(name, 0) == 0 && n != found) found = found.empty() ? n : "?";
+    }
+  return found.empty() || found == "?" ? name : found;
+}
+
+// The SHA-256 of the running executable and of the library holding Tessera's engine: two
+// builds of one commit (an uncommitted change) are two studies.
+std::vector<std::string> build_lines() {
+  std::vector<std::string> lines;
+  const auto exe = file_sha256_cached("/proc/self/exe");
+  lines.push_back("executable sha256 " + (exe ? *exe : std::string("unreadable")));
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&sha256_hex), &info) != 0 && info.dli_fname) {
+    const auto lib = file_sha256_cached(info.dli_fname);
+    lines.push_back("library " + std::filesystem::path(info.dli_fname).filename().string() + " sha256 " +
+                    (lib ? *lib : std::string("unreadable")));
+  }
+  return lines;
+}
 
 [[noreturn]] void refuse(const std::string& option, const std::string& path, const std::string& what) {
   throw InputErrors({Diagnostic{SourceLocation{"<command line>", 0, 0}, option + " " + path + ": " + what}});
@@ -40,22 +68,23 @@ std::string identity(const std::string& study, const Args& args, const std::stri
   // Tessera's build and every plugin library: "# tessera ..." and "# plugin ..." lines.
   std::istringstream prov(provenance_comment(registry));
   for (std::string line; std::getline(prov, line);) id << line.substr(2) << "\n";
+  for (const std::string& line : build_lines()) id << line << "\n";
   id << "study " << study << "\n";
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const std::string name = option_name(a);
-    const bool joined = name.size() != a.size();
+    const bool joined = a.find('=') != std::string::npos;
     if (kDropWithValue.count(name)) {
       if (!joined) ++i;
       continue;
     }
-    if (kDropAlone.count(a) || a == scenario_path) continue;
+    if (kDropAlone.count(name) || a == scenario_path || (a.rfind("-j", 0) == 0 && a.size() > 2)) continue;
     if (kOutputs.count(name)) {
       id << "argument " << name << " (an output)\n";
       if (!joined) ++i;
       continue;
     }
-    id << "argument " << a << "\n";
+    id << "argument " << (joined ? name + a.substr(a.find('=')) : a) << "\n";
   }
   // Every file read as input, by what it is, its name and its contents.
   std::vector<std::string> inputs;
@@ -95,8 +124,8 @@ void add_checkpoint_options(po::options_description_easy_init add, CheckpointOpt
 
 std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, const std::string& study,
                                                  const Args& args, const std::string& scenario_path,
-                                                 const studies::StudyContext& context,
-                                                 const Outputs& outputs) {
+                                                 const studies::StudyContext& context, const Outputs& outputs,
+                                                 const std::vector<std::string>& folders) {
   if (!o.checkpoint.empty() && !o.resume.empty())
     refuse("--resume", o.resume,
            "give --checkpoint FILE (a new study) or --resume FILE (a study to resume), not both");
@@ -111,6 +140,18 @@ std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, con
   if (const std::string other = outputs.written_as(path); !other.empty())
     refuse(option, path,
            "is also the command's output " + other + ": the checkpoint needs a file of its own");
+  std::error_code ec;
+  const std::filesystem::path at = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  for (std::size_t i = 0; i < folders.size() && !ec; ++i) {
+    if (folders[i].empty()) continue;
+    const std::filesystem::path dir =
+        std::filesystem::weakly_canonical(std::filesystem::absolute(folders[i], ec), ec);
+    const auto rel = at.lexically_relative(dir);
+    if (!ec && !rel.empty() && *rel.begin() != "..")
+      refuse(option, path,
+             "lies in the folder " + folders[i] + " that the command writes (" +
+                 (i == 0 ? "--vega" : "--png") + "): the checkpoint needs a file of its own");
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0)
     if (const auto in = input_read_as(st.st_dev, st.st_ino))
@@ -124,7 +165,7 @@ Args without_checkpoint_options(const Args& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string name = option_name(args[i]);
     if (kCheckpointOptions.count(name)) {
-      if (name.size() == args[i].size()) ++i;
+      if (args[i].find('=') == std::string::npos) ++i;
       continue;
     }
     out.push_back(args[i]);

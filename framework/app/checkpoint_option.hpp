@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "core/checkpoint/study_checkpoint.hpp"
@@ -29,11 +30,12 @@ inline constexpr double kDefaultCheckpointSeconds = 10;
 void add_checkpoint_options(po::options_description_easy_init add, CheckpointOptions& o);
 
 // The checkpoint the options name (null when none): its path checked against the outputs
-// already added and the inputs read (an InputError, exit 2), then created or resumed.
+// already added, the folders the command writes (`folders`: --vega DIR, --png DIR; "" none)
+// and the inputs read (an InputError, exit 2), then created or resumed.
 std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, const std::string& study,
                                                  const Args& args, const std::string& scenario_path,
-                                                 const studies::StudyContext& context,
-                                                 const Outputs& outputs);
+                                                 const studies::StudyContext& context, const Outputs& outputs,
+                                                 const std::vector<std::string>& folders);
 
 // `args` without the checkpoint options: what a result records as its command (the same for
 // the run that wrote a checkpoint and the run that resumed it).

@@ -86,8 +86,6 @@ int explore_command(const Args& args) {
           {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                       "--csv, --top, --checkpoint and --resume take a step scenario's exploration; "
                       "a serve scenario's (workload.mode: serve) lists every point in its text and --json"}});
-    const std::unique_ptr<StudyCheckpoint> ck =
-        open_checkpoint(checkpoint, "explore", args, o.scenario_path, study, outputs);
     // Every point listed up to kExploreListAll points; beyond, the fastest and the frontier.
     const std::uint64_t points = entry.machines(false);  // the grid's points
     std::size_t keep = points <= kExploreListAll ? 0 : scenario.report.top;
@@ -99,6 +97,9 @@ int explore_command(const Args& args) {
     plan_study(std::cerr, scenario, study.registry(), "explore", shape, threads, o.common.quiet);
     // A serve scenario: the serving study (aggregated, and disaggregated with
     // serving.disaggregated) at every hardware point, the points ranked by the best tokens/s/PE.
+    // The checkpoint once every other check has passed (a refused study leaves no file).
+    const std::unique_ptr<StudyCheckpoint> ck = open_checkpoint(
+        checkpoint, "explore", args, o.scenario_path, study, outputs, {o.charts.vega, o.charts.png});
     ProgressBar bar(!o.common.quiet, entry.serving() ? 0 : term.width_given);
     studies::ExploreStudyOptions eo;
     eo.sensitivity = !no_sensitivity;

@@ -71,15 +71,25 @@ int run_command(const Args& args) {
     Outputs outputs;
     const ReportOutputs report = add_report_outputs(outputs, o.common, study);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("run", args));
-    const std::unique_ptr<StudyCheckpoint> ck =
-        open_checkpoint(checkpoint, "run", args, o.scenario_path, study, outputs);
     // Sized last among the checks, so that its log line follows only a study that can start.
     plan_study(std::cerr, study.scenario(), study.registry(), "run", StudyShape{}, threads, o.common.quiet);
+    // The checkpoint once every other check has passed (a refused study leaves no file). A
+    // search that is not separable is one work unit, which a checkpoint cannot split.
+    if ((!checkpoint.checkpoint.empty() || !checkpoint.resume.empty()) && !plan.separable())
+      throw InputErrors(
+          {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
+                      "--checkpoint/--resume: the search plugin '" + study.scenario().plugins.search.name +
+                          "' searches the space as one work unit (it is not separable), which a "
+                          "checkpoint cannot split; exhaustive is separable"}});
+    const std::unique_ptr<StudyCheckpoint> ck = open_checkpoint(
+        checkpoint, "run", args, o.scenario_path, study, outputs, {o.charts.vega, o.charts.png});
     ProgressBar bar(!o.common.quiet, term.width_given);
     ro.threads = threads;
     ro.on_progress = bar.callback();
     ro.document = report.json || html.any();
-    ro.points = ro.document || term.plot;
+    // With a checkpoint the sample is always kept: it is part of the state a resumed run reads,
+    // whether that run draws the plot or not.
+    ro.points = ro.document || term.plot || ck;
     ro.command = html.command;
     ro.checkpoint = ck.get();
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.

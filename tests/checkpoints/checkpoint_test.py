@@ -98,18 +98,20 @@ def main():
         reference = kill_resume_compare(exe, base, d, rng, "--csv", "work units")
         ck = os.path.join(d, "study.ckpt")
         bad_inputs(exe, base, d, ck, reference)
-        explore(exe, source, d, rng)
+        explore(exe, source, d, rng, sanitized)
     if failures:
         sys.exit(f"{len(failures)} checks failed")
 
 
-def explore(exe, source, d, rng):
-    """`tessera explore`: one work unit per hardware point; --csv streams every point."""
-    scenario = os.path.join(source, "scenarios", "llama3.1-70b-hbm-vs-links-explore.yaml")
-    base = ["explore", scenario, "--threads", "1", "--no-sensitivity", "--json", "out.json", "--csv", "out.csv",
-            "--top", "3"]
+def explore(exe, source, d, rng, sanitized):
+    """`tessera explore`: one work unit per hardware point; past 1000 points the fastest and the
+    frontier listed, --csv every point."""
+    scenario = os.path.join(d, "explore.yaml")
+    sweep_scenario.write_explore(scenario, source, 20 if sanitized else 40)
+    base = ["explore", scenario, "--threads", "1", "--no-sensitivity", "--json", "out.json", "--csv", "out.csv"]
     reference = kill_resume_compare(exe, base, d, rng, "explore", "hardware points")
-    check(reference["out.csv"].count(b"\n") == 37, "explore: --csv has a row per hardware point (36)")
+    points = (20 if sanitized else 40) ** 2
+    check(reference["out.csv"].count(b"\n") == points + 1, f"explore: --csv has a row per hardware point ({points})")
 
 
 def kill_resume_compare(exe, base, d, rng, name, units_name):
@@ -163,6 +165,32 @@ def bad_inputs(exe, base, d, ck, reference):
         f.seek(header + 100)
         f.write(b"XXXX")
     refused(exe, base + ["--resume", ck], d, r"record 1 \(byte \d+\) is damaged", "a damaged record before the last")
+    # A length that runs past the end of the file with a record after it: damaged, not cut short.
+    shutil.copy(full, ck)
+    with open(ck, "r+b") as f:
+        f.seek(header + 8)
+        f.write((1 << 62).to_bytes(8, "little"))
+    refused(exe, base + ["--resume", ck], d, r"record 1 \(byte \d+\) is damaged \(its length runs past", "a damaged length")
+    os.mkfifo(os.path.join(d, "fifo"))
+    refused(exe, base + ["--resume", "fifo"], d, r"not a regular file", "a FIFO to resume")
+    refused(exe, base + ["--checkpoint", d], d, r"not a regular file", "a folder as --checkpoint")
+    os.mkdir(os.path.join(d, "charts"))
+    refused(exe, base + ["--vega", "charts", "--checkpoint", os.path.join(d, "charts", "x.json")], d,
+            r"lies in the folder charts that the command writes", "a checkpoint in the --vega folder")
+    refused(exe, base + ["--set", "plugins.search=random", "--checkpoint", "r.ckpt"], d,
+            r"not separable", "a search that is one work unit")
+    refused(exe, [a for a in base if a not in ("--max-configs", "100000000")] + ["--max-configs", "10", "--checkpoint",
+            "refused.ckpt"], d, r"max_configs", "a refused study")
+    check(not os.path.exists(os.path.join(d, "refused.ckpt")), "a refused study leaves no checkpoint file")
+    # One process at a time: a second resume of a checkpoint in use is refused.
+    shutil.copy(full, ck)
+    holder = subprocess.Popen(["python3", "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'rb'); "
+                               "fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)", ck],
+                              stdout=subprocess.PIPE)
+    holder.stdout.readline()
+    refused(exe, base + ["--resume", ck], d, r"in use by another tessera process", "a checkpoint in use")
+    holder.kill()
+    holder.wait()
     # Records of another study under this one's header: each record names its study.
     other = os.path.join(d, "other.ckpt")
     run(exe, base + ["--set", "workload.batch=2", "--checkpoint", other, "--checkpoint-every", "0"], d)

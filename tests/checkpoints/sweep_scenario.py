@@ -28,3 +28,29 @@ sweep:
     cp_ring_variant: [kv, qoml, tree]
 """)
     return ["--set", "machine.levels.system.fanout=2048", "--max-configs", "100000000"]
+
+
+def write_explore(path, source, n=50):
+    """An explore grid of n x n hardware points (HBM bandwidth 1-8 TB/s x cube link bandwidth
+    100-1000 GB/s) over a small parallelism sweep: more than 1000 points for n > 31, so that only
+    the fastest and the frontier are listed (every point in --csv)."""
+    vals = lambda a, b, unit: "[" + ", ".join(f"{a + (b - a) * i / (n - 1):.4g} {unit}" for i in range(n)) + "]"
+    with open(path, "w") as f:
+        f.write(f"""schema_version: 1
+kind: scenario
+name: explore-{n}x{n}
+model: {os.path.join(source, 'models/llama3.1-70b.yaml')}
+machine: {os.path.join(source, 'machines/cube-sip.yaml')}
+workload: {{mode: decode, context: 128K, batch: 1}}
+plugins: {{latency: overlap, memory: standard, search: exhaustive, objectives: [latency, cost, pes]}}
+sweep:
+  parallelism:
+    cp: [1, 2, 4, 8, 16]
+    tp: [1, 2, 4, 8, 16]
+    pp: [1, 2, 4, 8]
+    dp: [1]
+  hardware:
+    machine.pe.hbm.bandwidth: {vals(1, 8, 'TB/s')}
+    machine.levels.cube.link_bw: {vals(100, 1000, 'GB/s')}
+report: {{top: 10}}
+""")

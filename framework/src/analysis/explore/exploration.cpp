@@ -27,10 +27,12 @@ void write_point(ByteWriter& w, const ExplorePoint& p) {
   w.put(p.cost);
 }
 
-ExplorePoint read_point(ByteReader& r) {
+// A point read back, checked against the study's grid (`axes` values, index below `total`).
+ExplorePoint read_point(ByteReader& r, std::size_t axes, std::uint64_t total) {
   ExplorePoint p;
   p.index = r.get<std::uint64_t>();
   p.values = r.get_list<double>();
+  if (p.values.size() != axes || p.index >= total) r.fail();
   p.counts = r.get<SearchCounts>();
   p.feasible = r.get<bool>();
   p.best = read_record(r);
@@ -54,8 +56,12 @@ bool grid_order(const ExplorePoint& a, const ExplorePoint& b) { return a.index <
 
 class KeptPoints {
  public:
-  explicit KeptPoints(std::size_t keep)
-      : keep_(keep), top_(keep, faster), front_({Direction::minimize, Direction::minimize}, {}) {}
+  KeptPoints(std::size_t keep, std::size_t axes, std::uint64_t total)
+      : keep_(keep),
+        axes_(axes),
+        total_(total),
+        top_(keep, faster),
+        front_({Direction::minimize, Direction::minimize}, {}) {}
   void offer(ExplorePoint p) {
     ++merged_;
     if (keep_ == 0) {
@@ -78,9 +84,10 @@ class KeptPoints {
   }
   void load(ByteReader& r) {
     merged_ = r.get<std::uint64_t>();
-    for (auto n = r.get<std::uint64_t>(); n > 0; --n) all_.push_back(read_point(r));
-    for (auto n = r.get<std::uint64_t>(); n > 0; --n) top_.offer(read_point(r));
-    for (auto n = r.get<std::uint64_t>(); n > 0; --n) front_.offer(read_point(r));
+    if (merged_ > total_) r.fail();
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) all_.push_back(read_point(r, axes_, total_));
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) top_.offer(read_point(r, axes_, total_));
+    for (auto n = r.get<std::uint64_t>(); n > 0; --n) front_.offer(read_point(r, axes_, total_));
   }
   // The kept points in the grid's order, and the frontier's positions among them.
   void finish(ExploreResult& result) {
@@ -106,6 +113,8 @@ class KeptPoints {
 
  private:
   std::size_t keep_;
+  std::size_t axes_;
+  std::uint64_t total_;
   std::uint64_t merged_ = 0;
   std::vector<ExplorePoint> all_;
   TopN<ExplorePoint, decltype(&faster)> top_;
@@ -177,14 +186,15 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
   std::vector<std::optional<ExplorePoint>> outcomes(static_cast<std::size_t>(total_points));
   ThreadExecutor own(so.threads);
   Executor& executor = options.executor ? *options.executor : own;
-  KeptPoints kept(options.keep);
+  KeptPoints kept(options.keep, sweep.hardware.size(), total_points);
   result.total_points = total_points;
   ByteWriter rows;  // a checkpoint's: the points streamed to on_point since its last record
   const CheckpointHooks hooks{.save = [&](ByteWriter& w) { kept.save(w); },
                               .load = [&](ByteReader& r) { kept.load(r); },
                               .replay =
                                   [&](ByteReader& r) {
-                                    while (!r.done()) options.on_point(read_point(r));
+                                    while (!r.done())
+                                      options.on_point(read_point(r, sweep.hardware.size(), total_points));
                                   },
                               .rows = options.on_point ? &rows : nullptr};
   execute_checkpointed(

@@ -17,9 +17,19 @@ void write_record(ByteWriter& w, const ConfigRecord& r) {
   w.put_text(r.reason);
 }
 
+void check_evaluated(ByteReader& in, const EvaluatedConfig& e) {
+  in.check_bool(e.fits_memory);
+  in.check_bool(e.feasible);
+  const ParallelConfig& c = e.config;
+  if (c.cp < 1 || c.tp < 1 || c.pp < 1 || c.dp < 1 || c.ep < 1 || static_cast<int>(c.kv_shard_mode) > 1 ||
+      static_cast<int>(c.ffn_shard_scope) > 2 || static_cast<int>(c.cp_ring_variant) > 2)
+    in.fail();
+}
+
 ConfigRecord read_record(ByteReader& in) {
   ConfigRecord r;
   static_cast<EvaluatedConfig&>(r) = in.get<EvaluatedConfig>();
+  check_evaluated(in, r);
   r.grid_index = in.get<std::int64_t>();
   for (double* v :
        {&r.score, &r.pipeline_throughput_tok_s, &r.efficiency, &r.compute_util, &r.bw_util, &r.weights_bytes,
@@ -30,6 +40,7 @@ ConfigRecord read_record(ByteReader& in) {
   r.placement_valid = in.get<bool>();
   r.invalid_reason = in.get<InvalidReason>();
   r.non_finite = in.get<NonFinite>();
+  if (r.invalid_reason > InvalidReason::bad_knob || r.non_finite > NonFinite::objective) in.fail();
   r.reason = in.get_text();
   return r;
 }

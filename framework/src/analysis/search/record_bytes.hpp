@@ -9,5 +9,8 @@ namespace tessera {
 
 TESSERA_API void write_record(ByteWriter& w, const ConfigRecord& r);
 TESSERA_API ConfigRecord read_record(ByteReader& r);
+// Refuses (ByteReader::fail) an evaluated configuration read back whose values no evaluation
+// gives: a flag that is neither 0 nor 1, a knob below 1, a discrete knob out of its range.
+TESSERA_API void check_evaluated(ByteReader& r, const EvaluatedConfig& e);
 
 }  // namespace tessera

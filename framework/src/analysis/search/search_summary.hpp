@@ -143,9 +143,17 @@ class Summary {
   }
   void load(ByteReader& in) {
     counts_ = in.get<SearchCounts>();
-    for (const Candidate& c : in.get_list<Candidate>()) top_.offer(c);
-    for (const Candidate& c : in.get_list<Candidate>()) offer_front(c);
+    for (const Candidate& c : in.get_list<Candidate>()) {
+      check_evaluated(in, c);
+      top_.offer(c);
+    }
+    for (const Candidate& c : in.get_list<Candidate>()) {
+      check_evaluated(in, c);
+      offer_front(c);
+    }
     std::vector<SearchPoint> items = in.get_list<SearchPoint>();
+    for (const SearchPoint& p : items) check_evaluated(in, p);
+    if (items.size() > sample_.capacity()) in.fail();
     const auto seen = in.get<std::uint64_t>();
     const auto draws = in.get<std::uint64_t>();
     sample_.restore(std::move(items), seen, draws);

@@ -48,6 +48,11 @@ class ByteReader {
   template <class T>
   T get() {
     static_assert(std::is_trivially_copyable_v<T>, "only plain values are read as bytes");
+    if constexpr (std::is_same_v<T, bool>) {
+      const auto b = get<std::uint8_t>();
+      if (b > 1) fail();
+      return b == 1;
+    }
     need(sizeof(T));
     T v;
     std::memcpy(&v, bytes_.data() + at_, sizeof(T));
@@ -71,13 +76,22 @@ class ByteReader {
     return v;
   }
   bool done() const { return at_ == bytes_.size(); }
+  // A value read back that no writer writes (a forged or foreign record): InputError.
+  [[noreturn]] void fail() const {
+    throw InputError(what_ + ": its contents are not what a record holds (written by another build?)");
+  }
+  // Checks that the byte holding `b` in a value read back is 0 or 1 (read as a byte, never as
+  // a bool that could hold anything else).
+  void check_bool(const bool& b) const {
+    unsigned char byte = 0;
+    std::memcpy(&byte, &b, 1);
+    if (byte > 1) fail();
+  }
 
  private:
   void need(std::uint64_t n) const {
-    if (n > bytes_.size() - at_) fail();
-  }
-  [[noreturn]] void fail() const {
-    throw InputError(what_ + ": its contents end before what it records (written by another build?)");
+    if (n > bytes_.size() - at_)
+      throw InputError(what_ + ": its contents end before what it records (written by another build?)");
   }
   std::string_view bytes_;
   std::string what_;

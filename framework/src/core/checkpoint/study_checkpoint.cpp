@@ -1,6 +1,7 @@
 #include "core/checkpoint/study_checkpoint.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,22 +87,57 @@ void fsync_folder(const std::string& path) {
   ::close(dir);
 }
 
+// A checkpoint is a regular file, held by one process at a time (an advisory lock for the
+// process's lifetime: two runs resuming one file would interleave their records).
+void check_and_lock(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) failed(path, "stat failed");
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    refuse(path, 0, "not a regular file (a checkpoint is a file of its own that --checkpoint writes)");
+  }
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    refuse(path, 0, "in use by another tessera process (it holds the file's lock): one study at a time");
+  }
+}
+
+// Whether the magic of a record occurs in [from, size): a record past a length that runs off
+// the end of the file (the length is damaged, not the write cut short).
+bool record_follows(int fd, const std::string& path, std::uint64_t from, std::uint64_t size) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  for (std::uint64_t at = from; at < size; at += kChunk - kRecordMagic.size()) {
+    const std::string part = read_at(fd, path, at, kChunk);
+    if (part.find(kRecordMagic) != std::string::npos) return true;
+    if (part.size() < kChunk) break;
+  }
+  return false;
+}
+
 }  // namespace
 
 StudyCheckpoint::StudyCheckpoint(std::string path, int fd, double interval_s)
     : path_(std::move(path)), fd_(fd), interval_s_(interval_s), last_(std::chrono::steady_clock::now()) {}
 
 StudyCheckpoint::~StudyCheckpoint() {
+  // A checkpoint this run created and never recorded in (the study failed or was stopped
+  // before its first record) is removed: it holds nothing to resume.
+  if (created_ && records_ == 0) ::unlink(path_.c_str());
   if (fd_ >= 0) ::close(fd_);
 }
 
 std::unique_ptr<StudyCheckpoint> StudyCheckpoint::create(const std::string& path, const std::string& identity,
                                                          double interval_s) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    refuse(path, 0, "not a regular file (a checkpoint is a file of its own that --checkpoint creates)");
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0 && errno == EEXIST)
     refuse(path, 0, "the file exists: resume its study with --resume " + path + ", or remove it");
   if (fd < 0) refuse(path, 0, std::string("cannot be created: ") + std::strerror(errno));
+  check_and_lock(fd, path);
   std::unique_ptr<StudyCheckpoint> ck(new StudyCheckpoint(path, fd, interval_s));
+  ck->created_ = true;
   ck->identity_digest_ = sha256_hex(identity);
   const std::string header = header_text(identity);
   write_all(fd, path, header);
@@ -115,6 +151,7 @@ std::unique_ptr<StudyCheckpoint> StudyCheckpoint::resume(const std::string& path
                                                          double interval_s) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) refuse(path, 0, std::string("cannot be opened to resume: ") + std::strerror(errno));
+  check_and_lock(fd, path);
   std::unique_ptr<StudyCheckpoint> ck(new StudyCheckpoint(path, fd, interval_s));
   const std::string head = read_at(fd, path, 0, kMaxHeaderBytes);
   // The header: up to and including its digest line.
@@ -175,6 +212,11 @@ std::uint64_t StudyCheckpoint::restore(std::uint64_t unit_count,
     std::uint64_t length = 0;
     std::memcpy(&length, head.data() + 8, 8);
     if (length > size - at - kHeadBytes) {
+      // The file ends inside the record: a write cut short, unless a record follows (then the
+      // length itself is damaged).
+      if (record_follows(fd_, path_, at + kHeadBytes, size))
+        refuse(path_, 0,
+               what + " is damaged (its length runs past the end of the file, and a record follows)");
       dropped_ = 1;
       break;
     }

@@ -14,7 +14,9 @@
 // Resuming checks the identity line by line (another scenario, version, argument or plugin is
 // refused naming the first line that differs), reads every record, and cuts the file after the
 // last whole one: a record cut short or damaged at the end of the file (a kill during its
-// write) is dropped and its units computed again; damage before the end is refused.
+// write) is dropped and its units computed again; damage before the end is refused. A
+// checkpoint is a regular file locked (flock) by the process using it; one this process created
+// and never recorded in is removed when it is closed.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -74,6 +76,7 @@ class TESSERA_API StudyCheckpoint {
   std::string identity_digest_;  // SHA-256 of the identity lines, in every record
   int dropped_ = 0;
   bool resuming_ = false;
+  bool created_ = false;  // by this run: removed when it ends without a record
   std::uint64_t resumed_units_ = 0, unit_count_ = 0;
 };
 

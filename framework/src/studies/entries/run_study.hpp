@@ -42,6 +42,8 @@ class TESSERA_API RunStudy {
  public:
   explicit RunStudy(const StudyContext& context);  // the plan: the scenario's search strategy
   RunResult compute(const RunOptions& options) const;
+  // Whether the search is planned as work units (SearchStrategy::separable): a checkpoint needs it.
+  bool separable() const { return strategy_->separable(); }
 
  private:
   const StudyContext& context_;
