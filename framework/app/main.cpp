@@ -60,6 +60,7 @@ void print_usage(std::ostream& os) {
 
 int main(int argc, char** argv) {
   tessera::cli::install_signal_handlers();
+  tessera::studies::probe_added_plugin_loads();
   if (argc < 2) {
     // `tessera` alone runs the default scenario, like `tessera run`.
     return tessera::cli::run_command({});

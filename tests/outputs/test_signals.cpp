@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <thread>
 
 #include "child_process.hpp"
@@ -128,4 +129,44 @@ TEST_CASE("a file-size limit makes the write fail: exit 1 and no file left") {
   ::unlink(err.c_str());
   CHECK(text.find("write failed") != std::string::npos);
   CHECK(d.names().empty());
+}
+
+// A plugin call that never returns (the broken latency fixture's `time_step_hang`) never reaches
+// the study's cancellation poll: the watchdog (framework/app/signals.cpp) ends the process 1 s
+// after SIGINT with exit 130, its temporary outputs removed, saying why.
+TEST_CASE("SIGINT ends tessera run within a second even while a plugin call blocks") {
+  TempDir d;
+  const std::string scenario = d / "hang.yaml";
+  {
+    std::ofstream f(scenario);
+    f << "schema_version: 1\nkind: scenario\nname: hang\nmodel: " << TESSERA_SOURCE_DIR
+      << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
+      << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
+         "plugins: {latency: {name: broken_latency, fault: time_step_hang}, memory: standard, search: "
+         "exhaustive}\n";
+  }
+  const std::string err_path =
+      (fs::temp_directory_path() / ("tessera-watchdog-" + std::to_string(::getpid()))).string();
+  const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
+  const pid_t pid = spawn_quiet({exe, "run", scenario, "--threads", "1", "--json", d / "out.json",
+                                 "--plugin-path", std::string(TESSERA_TEST_PLUGIN_DIR) + "/broken"},
+                                err_path);
+  REQUIRE(pid >= 0);
+  // Until the temporary output exists (the study has started), then a little longer: the one
+  // evaluation thread is inside time_step.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (d.names().empty() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);
+  const int status = wait_for(pid, 10);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  const std::string err = slurp(err_path);
+  ::unlink(err_path.c_str());
+  INFO("stderr: " << err);
+  CHECK(status == 130);
+  CHECK(took < 3.0);  // the watchdog's 1 s, and the process's end on a loaded machine
+  CHECK(err.find("tessera: interrupted by SIGINT; the study did not stop within 1 s") != std::string::npos);
+  CHECK(d.names() == std::vector<std::string>{"hang.yaml"});  // the temporary --json output removed
 }

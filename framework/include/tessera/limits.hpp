@@ -42,6 +42,8 @@ struct Limits {
                                   << 24;   // any integer dimension of a model (layers, hidden, vocab, ...)
   std::uint64_t machine_pes = 1ull << 24;  // PEs of a machine: the product of its fanouts
   std::uint64_t workload_tokens = 1ull << 30;  // a token count (context, batch, chunk)
+  // Plugins (after the magnitudes: a field added at the end keeps every earlier offset).
+  std::uint64_t plugin_probe_seconds = 10;  // seconds a probed library's initialisers may take
 };
 
 struct LimitInfo {

@@ -23,7 +23,10 @@ TESSERA_API void request_cancellation() noexcept;
 TESSERA_API bool cancellation_requested() noexcept;
 // Clears the flag (before a new study in the same process).
 TESSERA_API void clear_cancellation() noexcept;
-// Throws Cancelled when the flag is set.
+// Throws Cancelled when the flag is set, after calling the acknowledgement hook.
 TESSERA_API void throw_if_cancelled();
+// Called when a study acknowledges a cancellation (just before throw_if_cancelled throws): the
+// executable's watchdog is disarmed there (framework/app/signals.cpp). Null: none.
+TESSERA_API void set_cancellation_acknowledged(void (*hook)() noexcept);
 
 }  // namespace tessera

@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <boost/dll/shared_library.hpp>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstddef>
 #include <cstdlib>
@@ -21,6 +24,7 @@
 #include "host/load_probe.hpp"
 #include "host/param_check.hpp"
 #include "host/plugin_roles.hpp"
+#include "tessera/limits.hpp"
 #include "tessera/plugin/descriptor.hpp"
 
 namespace tessera {
@@ -85,7 +89,7 @@ const char* g_loading_path = nullptr;  // main thread only (plugins load on the 
 // it is reported the same way, with the same exit.
 // In the probe's child (load_probe.hpp): only the reason goes to the parent, through fd 2.
 bool g_probe_child = false;
-constexpr int kProbeThrew = 3;  // the child's exit status when an initialiser threw
+constexpr int kProbeThrew = 213;  // the child's exit status when an initialiser threw (unlikely from exit())
 
 [[noreturn]] void initialiser_threw(const std::exception_ptr& e) {
   std::string why = "an exception of unknown type";
@@ -172,10 +176,13 @@ Entry* checked_entry(void* handle, const std::string& path, std::string& error) 
 
 namespace {
 std::atomic<bool> g_probe{false};
+std::atomic<bool> g_probe_outside{false};
 }  // namespace
 
 void set_plugin_load_probe(bool on) { g_probe = on; }
 bool plugin_load_probe() { return g_probe; }
+void set_plugin_load_probe_outside_shipped(bool on) { g_probe_outside = on; }
+bool plugin_load_probe_outside_shipped() { return g_probe_outside; }
 
 std::optional<std::string> probe_plugin_library(const std::string& path) {
   int fds[2];
@@ -208,7 +215,21 @@ std::optional<std::string> probe_plugin_library(const std::string& path) {
   ::close(fds[1]);
   std::string why;
   char buf[512];
+  // The child's stderr until it ends (the pipe's end), for at most plugin.probe_seconds.
+  const std::uint64_t limit_s = current_limits().plugin_probe_seconds;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
+  bool timed_out = false;
   for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      timed_out = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
     const ssize_t n = ::read(fds[0], buf, sizeof buf);
     if (n > 0 && why.size() < 4096) why.append(buf, static_cast<std::size_t>(n));
     if (n == 0 || (n < 0 && errno != EINTR)) break;
@@ -218,6 +239,10 @@ std::optional<std::string> probe_plugin_library(const std::string& path) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   const std::string skipped = " (seen when a child process opened it first); the library was not loaded";
+  if (timed_out)
+    return "cannot load " + path + ": a " + std::string(kInitialiserFailure) +
+           " of the library did not return within " + std::to_string(limit_s) +
+           " s (the limit plugin.probe_seconds)" + skipped;
   if (WIFEXITED(status) && WEXITSTATUS(status) == kProbeThrew)
     return "cannot load " + path + ": a " + std::string(kInitialiserFailure) + " of the library threw " +
            (why.empty() ? std::string("an exception") : why) + skipped;
@@ -232,9 +257,9 @@ std::optional<std::string> probe_plugin_library(const std::string& path) {
   return std::nullopt;
 }
 
-PluginLoadResult load_plugin_library(const std::string& path) {
+PluginLoadResult load_plugin_library(const std::string& path, bool outside_shipped) {
   PluginLoadResult r;
-  if (plugin_load_probe())
+  if (plugin_load_probe() || (outside_shipped && plugin_load_probe_outside_shipped()))
     if (auto failure = probe_plugin_library(path)) {
       r.error = std::move(*failure);
       return r;

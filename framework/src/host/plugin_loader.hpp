@@ -27,6 +27,8 @@ struct PluginLoadResult {
   std::string error;                   // the message on failure
 };
 
-PluginLoadResult load_plugin_library(const std::string& path);
+// `outside_shipped`: the library is not in the shipped plugin folder (probed first when
+// plugin_load_probe_outside_shipped() is on, host/load_probe.hpp).
+PluginLoadResult load_plugin_library(const std::string& path, bool outside_shipped = true);
 
 }  // namespace tessera

@@ -273,7 +273,7 @@ bool PluginRegistry::load_file(const std::string& path) {
     return std::any_of(impl_->plugins.begin(), impl_->plugins.end(),
                        [&](const LoadedPlugin& p) { return canonical_key(p.path) == key; });
   }
-  PluginLoadResult r = load_plugin_library(path);
+  PluginLoadResult r = load_plugin_library(path, !impl_->from_shipped_dir(path));
   if (!r.plugin) {
     impl_->fail(path, std::move(r.error));
     return false;

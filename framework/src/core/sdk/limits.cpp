@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 22> kTable{{
+const std::array<LimitInfo, 23> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -53,6 +53,10 @@ const std::array<LimitInfo, 22> kTable{{
     {"machine.pes", &Limits::machine_pes, "PEs of one machine: the product of its level fanouts", nullptr},
     {"workload.tokens", &Limits::workload_tokens,
      "a token count (workload.context, .batch, .chunk, .input, .output; sweep.serving)", nullptr},
+    {"plugin.probe_seconds", &Limits::plugin_probe_seconds,
+     "seconds a plugin library's static initialisers may take in the probe process before the library is a "
+     "load failure",
+     nullptr},
 }};
 
 Limits& mutable_limits() {
