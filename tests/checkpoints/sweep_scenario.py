@@ -5,17 +5,22 @@ synthetic grid: n_cp 22 gives about 10^6 valid configurations, 770 about 10^7)."
 import os
 
 
+def _head(name, source, objectives):
+    """The lines both scenarios open with: the default scenario's model, machine and workload."""
+    return f"""schema_version: 1
+kind: scenario
+name: {name}
+model: {os.path.join(source, 'models/llama3.1-70b.yaml')}
+machine: {os.path.join(source, 'machines/cube-sip.yaml')}
+workload: {{mode: decode, context: 128K, batch: 1}}
+plugins: {{latency: overlap, memory: standard, search: exhaustive, objectives: [{objectives}]}}
+"""
+
+
 def write(path, source_dir, n_cp, n_pp=80, n_dp=4):
     rng = lambda n: "[" + ", ".join(str(i) for i in range(1, n + 1)) + "]"
     with open(path, "w") as f:
-        f.write(f"""schema_version: 1
-kind: scenario
-name: sweep-{n_cp}
-model: {os.path.join(source_dir, 'models/llama3.1-70b.yaml')}
-machine: {os.path.join(source_dir, 'machines/cube-sip.yaml')}
-workload: {{mode: decode, context: 128K, batch: 1}}
-plugins: {{latency: overlap, memory: standard, search: exhaustive, objectives: [latency, pes, efficiency]}}
-sweep:
+        f.write(_head(f"sweep-{n_cp}", source_dir, "latency, pes, efficiency") + f"""sweep:
   parallelism:
     cp: {rng(n_cp)}
     tp: [1, 2, 4, 8, 16, 32, 64]
@@ -36,14 +41,7 @@ def write_explore(path, source, n=50):
     the fastest and the frontier are listed (every point in --csv)."""
     vals = lambda a, b, unit: "[" + ", ".join(f"{a + (b - a) * i / (n - 1):.4g} {unit}" for i in range(n)) + "]"
     with open(path, "w") as f:
-        f.write(f"""schema_version: 1
-kind: scenario
-name: explore-{n}x{n}
-model: {os.path.join(source, 'models/llama3.1-70b.yaml')}
-machine: {os.path.join(source, 'machines/cube-sip.yaml')}
-workload: {{mode: decode, context: 128K, batch: 1}}
-plugins: {{latency: overlap, memory: standard, search: exhaustive, objectives: [latency, cost, pes]}}
-sweep:
+        f.write(_head(f"explore-{n}x{n}", source, "latency, cost, pes") + f"""sweep:
   parallelism:
     cp: [1, 2, 4, 8, 16]
     tp: [1, 2, 4, 8, 16]
