@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
+#include "result_stream.hpp"
 #include "signals.hpp"
 #include "studies/installation.hpp"
 #include "tessera/version.hpp"
@@ -58,9 +59,9 @@ void print_usage(std::ostream& os) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  tessera::cli::install_signal_handlers();
-  tessera::studies::probe_added_plugin_loads();
+namespace {
+
+int dispatch(int argc, char** argv) {
   if (argc < 2) {
     // `tessera` alone runs the default scenario, like `tessera run`.
     return tessera::cli::run_command({});
@@ -85,4 +86,15 @@ int main(int argc, char** argv) {
   std::cerr << "tessera: unknown command '" << tessera::printable_text(tessera::excerpt(cmd)) << "'\n\n";
   print_usage(std::cerr);
   return tessera::cli::kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tessera::cli::separate_result_stream();  // before any output: plugins' stdout apart from results
+  tessera::cli::install_signal_handlers();
+  tessera::studies::probe_added_plugin_loads();
+  const int status = dispatch(argc, argv);
+  tessera::cli::finish_result_stream();
+  return status;
 }

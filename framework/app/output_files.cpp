@@ -14,6 +14,7 @@
 
 #include "core/cancellation.hpp"
 #include "core/text/inputs_read.hpp"
+#include "result_stream.hpp"
 #include "tessera/error.hpp"
 
 namespace fs = std::filesystem;
@@ -202,7 +203,7 @@ OutputFile* Outputs::add_output(const std::string& option, const std::string& pa
   unsigned long long ino = 0;
   std::string name;
   struct stat out_st {};
-  const bool stdout_known = ::fstat(1, &out_st) == 0;
+  const bool stdout_known = ::fstat(result_fd(), &out_st) == 0;
   struct stat path_st {};
   if (names_stdout(path) || (stdout_known && ::stat(path.c_str(), &path_st) == 0 &&
                              path_st.st_dev == out_st.st_dev && path_st.st_ino == out_st.st_ino)) {

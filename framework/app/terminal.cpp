@@ -9,6 +9,7 @@
 
 #include "core/text/safe_text.hpp"
 #include "report/text/text_table.hpp"
+#include "result_stream.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -49,7 +50,7 @@ void add_terminal_options(po::options_description& desc, TerminalOptions& out, b
 
 TerminalText terminal_text(const TerminalOptions& o) {
   TerminalText t;
-  const bool tty = ::isatty(STDOUT_FILENO) == 1;
+  const bool tty = ::isatty(result_fd()) == 1;
   t.plot = tty && !o.no_plot;
   t.unicode = utf8_locale();
   if (!o.width_text.empty()) {
@@ -69,7 +70,7 @@ TerminalText terminal_text(const TerminalOptions& o) {
     }
   }
   winsize ws{};
-  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+  if (::ioctl(result_fd(), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
     t.width = ws.ws_col;
     return t;
   }

@@ -170,3 +170,32 @@ TEST_CASE("SIGINT ends tessera run within a second even while a plugin call bloc
   CHECK(err.find("tessera: interrupted by SIGINT; the study did not stop within 1 s") != std::string::npos);
   CHECK(d.names() == std::vector<std::string>{"hang.yaml"});  // the temporary --json output removed
 }
+
+// A plugin's printf never reaches the results: `--json -` stays JSON, and its lines come out on
+// stderr marked (framework/app/result_stream.hpp).
+TEST_CASE("a plugin's stdout goes to stderr marked - never into --json -") {
+  TempDir d;
+  const std::string scenario = d / "print.yaml";
+  {
+    std::ofstream f(scenario);
+    f << "schema_version: 1\nkind: scenario\nname: print\nmodel: " << TESSERA_SOURCE_DIR
+      << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
+      << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
+         "plugins: {latency: {name: broken_latency, fault: time_step_print}, memory: standard, search: "
+         "exhaustive}\n"
+         "sweep: {parallelism: {tp: [1, 2], cp: [1], pp: [1], dp: [1]}}\n";
+  }
+  const std::string out = d / "stdout.txt", err = d / "stderr.txt";
+  const std::string cmd = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera run " +
+                          scenario + " -q --json - --plugin-path " + std::string(TESSERA_TEST_PLUGIN_DIR) +
+                          "/broken >" + out + " 2>" + err;
+  const int rc = std::system(("sh -c '" + cmd + "'").c_str());
+  REQUIRE(WIFEXITED(rc));
+  CHECK(WEXITSTATUS(rc) == 0);
+  const std::string json = slurp(out), text = slurp(err);
+  INFO("stdout: " << json.substr(0, 300) << "\nstderr: " << text.substr(0, 600));
+  CHECK(json.find("hello from a plugin") == std::string::npos);
+  CHECK(json.rfind("{", 0) == 0);  // the document alone
+  CHECK(json.find("\"provenance\"") != std::string::npos);
+  CHECK(text.find("tessera: plugin stdout: hello from a plugin's printf\n") != std::string::npos);
+}
