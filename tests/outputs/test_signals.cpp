@@ -88,6 +88,21 @@ Ended interrupt_run(int sig) {
   return e;
 }
 
+// A scenario in `d` running Llama-3.1-8B decode on DGX H100 with the broken latency fixture
+// failing with `fault` (tests/plugins/fixtures/broken_latency.cpp), and `more` YAML lines.
+std::string fault_scenario(const TempDir& d, const std::string& name, const std::string& fault,
+                           const std::string& more) {
+  const std::string path = d / (name + ".yaml");
+  std::ofstream f(path);
+  f << "schema_version: 1\nkind: scenario\nname: " << name << "\nmodel: " << TESSERA_SOURCE_DIR
+    << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
+    << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
+       "plugins: {latency: {name: broken_latency, fault: "
+    << fault << "}, memory: standard, search: exhaustive}\n"
+    << more;
+  return path;
+}
+
 }  // namespace
 
 TEST_CASE("SIGINT stops tessera run: exit 130 and no file left") {
@@ -136,15 +151,7 @@ TEST_CASE("a file-size limit makes the write fail: exit 1 and no file left") {
 // after SIGINT with exit 130, its temporary outputs removed, saying why.
 TEST_CASE("SIGINT ends tessera run within a second even while a plugin call blocks") {
   TempDir d;
-  const std::string scenario = d / "hang.yaml";
-  {
-    std::ofstream f(scenario);
-    f << "schema_version: 1\nkind: scenario\nname: hang\nmodel: " << TESSERA_SOURCE_DIR
-      << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
-      << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
-         "plugins: {latency: {name: broken_latency, fault: time_step_hang}, memory: standard, search: "
-         "exhaustive}\n";
-  }
+  const std::string scenario = fault_scenario(d, "hang", "time_step_hang", "");
   const std::string err_path =
       (fs::temp_directory_path() / ("tessera-watchdog-" + std::to_string(::getpid()))).string();
   const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
@@ -175,16 +182,8 @@ TEST_CASE("SIGINT ends tessera run within a second even while a plugin call bloc
 // stderr marked (framework/app/result_stream.hpp).
 TEST_CASE("a plugin's stdout goes to stderr marked - never into --json -") {
   TempDir d;
-  const std::string scenario = d / "print.yaml";
-  {
-    std::ofstream f(scenario);
-    f << "schema_version: 1\nkind: scenario\nname: print\nmodel: " << TESSERA_SOURCE_DIR
-      << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
-      << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
-         "plugins: {latency: {name: broken_latency, fault: time_step_print}, memory: standard, search: "
-         "exhaustive}\n"
-         "sweep: {parallelism: {tp: [1, 2], cp: [1], pp: [1], dp: [1]}}\n";
-  }
+  const std::string scenario = fault_scenario(
+      d, "print", "time_step_print", "sweep: {parallelism: {tp: [1, 2], cp: [1], pp: [1], dp: [1]}}\n");
   const std::string out = d / "stdout.txt", err = d / "stderr.txt";
   const std::string cmd = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera run " +
                           scenario + " -q --json - --plugin-path " + std::string(TESSERA_TEST_PLUGIN_DIR) +
