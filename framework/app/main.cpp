@@ -1,4 +1,6 @@
 // The `tessera` executable: a thin dispatcher to the subcommands.
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -59,6 +61,17 @@ void print_usage(std::ostream& os) {
 
 }  // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TESSERA_LEAK_CHECK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TESSERA_LEAK_CHECK 1
+#endif
+#endif
+#ifdef TESSERA_LEAK_CHECK
+#include <sanitizer/lsan_interface.h>
+#endif
+
 namespace {
 
 int dispatch(int argc, char** argv) {
@@ -96,5 +109,14 @@ int main(int argc, char** argv) {
   tessera::studies::probe_added_plugin_loads();
   const int status = dispatch(argc, argv);
   tessera::cli::finish_result_stream();
-  return status;
+  // The results are written and committed. The process ends here, without static destructors:
+  // a thread a plugin left running may still be using what they would free (a crash after the
+  // results, exit status lost). A sanitizer build runs its leak check first, as exit() would.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+#ifdef TESSERA_LEAK_CHECK
+  __lsan_do_leak_check();
+#endif
+  std::_Exit(status);
 }

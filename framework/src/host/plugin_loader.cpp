@@ -257,13 +257,8 @@ std::optional<std::string> probe_plugin_library(const std::string& path) {
   return std::nullopt;
 }
 
-PluginLoadResult load_plugin_library(const std::string& path, bool outside_shipped) {
-  PluginLoadResult r;
-  if (plugin_load_probe() || (outside_shipped && plugin_load_probe_outside_shipped()))
-    if (auto failure = probe_plugin_library(path)) {
-      r.error = std::move(*failure);
-      return r;
-    }
+// The library at `path` opened in this process (null and `error` set when dlopen fails).
+static std::shared_ptr<boost::dll::shared_library> open_library(const std::string& path, std::string& error) {
   auto lib = std::make_shared<boost::dll::shared_library>();
   {
     boost::dll::fs::error_code ec;
@@ -276,10 +271,26 @@ PluginLoadResult load_plugin_library(const std::string& path, bool outside_shipp
     }
     if (ec || !lib->is_loaded()) {
       const char* why = dlerror();
-      r.error = "cannot load " + path + ": " + (why ? std::string(why) : ec.message());
-      return r;
+      error = "cannot load " + path + ": " + (why ? std::string(why) : ec.message());
+      return nullptr;
     }
   }
+  // Never unloaded (RTLD_NODELETE, set on the loaded library through a second handle): a thread
+  // the library left running keeps its code and its static objects, which dlclose would unmap
+  // and destroy under it; the executable ends without static destructors (app/main.cpp).
+  if (void* pin = ::dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE)) ::dlclose(pin);
+  return lib;
+}
+
+PluginLoadResult load_plugin_library(const std::string& path, bool outside_shipped) {
+  PluginLoadResult r;
+  if (plugin_load_probe() || (outside_shipped && plugin_load_probe_outside_shipped()))
+    if (auto failure = probe_plugin_library(path)) {
+      r.error = std::move(*failure);
+      return r;
+    }
+  const std::shared_ptr<boost::dll::shared_library> lib = open_library(path, r.error);
+  if (!lib) return r;
   Entry* entry = checked_entry(lib->native(), path, r.error);
   if (!entry) return r;
 
