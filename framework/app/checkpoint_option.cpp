@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -158,6 +159,11 @@ std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, con
       refuse(option, path, "is the command's input " + in->path + " (" + in->what + ")");
   const std::string id = identity(study, args, scenario_path, context.registry());
   return resuming ? StudyCheckpoint::resume(path, id, every) : StudyCheckpoint::create(path, id, every);
+}
+
+void print_resume_note(const StudyCheckpoint* checkpoint, bool quiet) {
+  if (checkpoint && !quiet && !checkpoint->resume_note().empty())
+    std::cerr << checkpoint->resume_note() << "\n";
 }
 
 Args without_checkpoint_options(const Args& args) {

@@ -22,6 +22,7 @@ struct CheckpointOptions {
   std::string checkpoint;  // a new checkpoint
   std::string resume;      // an existing one, resumed
   std::string every;       // seconds between records ("" = kDefaultCheckpointSeconds)
+  bool any() const { return !checkpoint.empty() || !resume.empty(); }
 };
 
 // Records at most this often by default (a record is an fsync).
@@ -36,6 +37,10 @@ std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, con
                                                  const Args& args, const std::string& scenario_path,
                                                  const studies::StudyContext& context, const Outputs& outputs,
                                                  const std::vector<std::string>& folders);
+
+// What resuming found ("resumed after 120 of 255 work units"), on stderr unless `quiet`;
+// nothing for a new checkpoint or none.
+void print_resume_note(const StudyCheckpoint* checkpoint, bool quiet);
 
 // `args` without the checkpoint options: what a result records as its command (the same for
 // the run that wrote a checkpoint and the run that resumed it).

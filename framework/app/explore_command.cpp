@@ -80,8 +80,7 @@ int explore_command(const Args& args) {
     OutputFile* json = outputs.add("--json", o.common.json);
     OutputFile* csv = outputs.add("--csv", o.common.csv);
     const HtmlOutput html = add_html_output(outputs, o.charts, command_line("explore", args));
-    if (entry.serving() &&
-        (csv || !top_text.empty() || !checkpoint.checkpoint.empty() || !checkpoint.resume.empty()))
+    if (entry.serving() && (csv || !top_text.empty() || checkpoint.any()))
       throw InputErrors(
           {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                       "--csv, --top, --checkpoint and --resume take a step scenario's exploration; "
@@ -114,7 +113,7 @@ int explore_command(const Args& args) {
       };
     }
     const studies::ExploreStudyResult result = entry.compute(eo);
-    if (ck && !o.common.quiet && !ck->resume_note().empty()) std::cerr << ck->resume_note() << "\n";
+    print_resume_note(ck.get(), o.common.quiet);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
       if (result.serve) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "core/fd_write.hpp"
+
 namespace tessera::cli {
 namespace {
 
@@ -39,18 +41,9 @@ class FdBuffer final : public std::streambuf {
 
  private:
   bool flush() {
-    const char* p = pbase();
-    while (p < pptr()) {
-      const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        setp(buf_, buf_ + sizeof buf_);
-        return false;
-      }
-      p += n;
-    }
+    const bool ok = write_fully(fd_, std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
     setp(buf_, buf_ + sizeof buf_);
-    return true;
+    return ok;
   }
   int fd_;
   char buf_[1 << 14];
@@ -58,16 +51,6 @@ class FdBuffer final : public std::streambuf {
 
 FdBuffer* g_buffer = nullptr;
 std::streambuf* g_original = nullptr;  // std::cout's own buffer, put back at the end
-
-void write_all(int fd, const std::string& s) {
-  std::size_t at = 0;
-  while (at < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + at, s.size() - at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    at += static_cast<std::size_t>(n);
-  }
-}
 
 // Lines from the pipe to stderr, each marked; a last line without its newline ends one.
 void forward(int from) {
@@ -80,12 +63,12 @@ void forward(int from) {
     for (ssize_t i = 0; i < n; ++i) {
       line += buf[i];
       if (buf[i] == '\n') {
-        write_all(2, "tessera: plugin stdout: " + line);
+        write_fully(2, "tessera: plugin stdout: " + line);
         line.clear();
       }
     }
   }
-  if (!line.empty()) write_all(2, "tessera: plugin stdout: " + line + "\n");
+  if (!line.empty()) write_fully(2, "tessera: plugin stdout: " + line + "\n");
   ::close(from);
 }
 

@@ -75,7 +75,7 @@ int run_command(const Args& args) {
     plan_study(std::cerr, study.scenario(), study.registry(), "run", StudyShape{}, threads, o.common.quiet);
     // The checkpoint once every other check has passed (a refused study leaves no file). A
     // search that is not separable is one work unit, which a checkpoint cannot split.
-    if ((!checkpoint.checkpoint.empty() || !checkpoint.resume.empty()) && !plan.separable())
+    if (checkpoint.any() && !plan.separable())
       throw InputErrors(
           {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                       "--checkpoint/--resume: the search plugin '" + study.scenario().plugins.search.name +
@@ -100,7 +100,7 @@ int run_command(const Args& args) {
       };
     }
     const studies::RunResult result = plan.compute(ro);
-    if (ck && !o.common.quiet && !ck->resume_note().empty()) std::cerr << ck->resume_note() << "\n";
+    print_resume_note(ck.get(), o.common.quiet);
     if (report.json) report.json->stream() << result.document.dump(2) << "\n";
     if (ro.document) write_html(html, result.document);
     outputs.commit_all();

@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "core/cancellation.hpp"
+#include "core/fd_write.hpp"
 #include "output_files.hpp"
 
 namespace tessera::cli {
@@ -21,11 +22,7 @@ static_assert(std::atomic<int>::is_always_lock_free, "read from a signal handler
 // it, saying why.
 constexpr unsigned kWatchdogSeconds = 1;
 
-void write_text(const char* s) {
-  std::size_t n = 0;
-  while (s[n] != '\0') ++n;
-  [[maybe_unused]] const ssize_t w = ::write(2, s, n);
-}
+void write_text(const char* s) { write_fully(2, s); }
 
 const char* signal_name(int sig) {
   switch (sig) {

@@ -26,10 +26,6 @@ struct GridPage {
   std::vector<std::uint16_t> slot16;       // per valid configuration: its offset in the block
   std::vector<std::uint32_t> slot32;       // the same when the block is wider than 65536
   std::uint32_t slot(std::uint64_t i) const { return slot32.empty() ? slot16[i] : slot32[i]; }
-  std::uint64_t tuples() const { return tuple_first.size() - 1; }
-  std::size_t bytes() const {
-    return tuple_first.capacity() * 4 + slot16.capacity() * 2 + slot32.capacity() * 4 + sizeof(GridPage);
-  }
 };
 
 // The pages a paged grid read lately, shared by the threads: a thread that misses its own

@@ -1,10 +1,7 @@
 #include "eval/grid_space.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <unordered_map>
-
-#include "tessera/error.hpp"
 
 namespace tessera {
 

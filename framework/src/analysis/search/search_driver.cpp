@@ -12,8 +12,6 @@
 #include "core/checkpoint/checkpointed_plan.hpp"
 #include "core/executor.hpp"
 #include "core/statistics/reservoir.hpp"
-#include "core/statistics/streaming_front.hpp"
-#include "core/statistics/top_n.hpp"
 #include "eval/batch_evaluator.hpp"
 #include "host/guarded_plugins.hpp"
 #include "tessera/error.hpp"

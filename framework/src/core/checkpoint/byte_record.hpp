@@ -59,10 +59,12 @@ class ByteReader {
     at_ += sizeof(T);
     return v;
   }
-  std::string get_text() {
+  std::string get_text() { return std::string(get_view()); }
+  // The same, as a view into the bytes read (valid while they are).
+  std::string_view get_view() {
     const std::uint64_t n = get<std::uint64_t>();
     need(n);
-    std::string s(bytes_.substr(at_, static_cast<std::size_t>(n)));
+    const std::string_view s = bytes_.substr(at_, static_cast<std::size_t>(n));
     at_ += static_cast<std::size_t>(n);
     return s;
   }

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/fd_write.hpp"
 #include "core/sha256.hpp"
 #include "tessera/error.hpp"
 
@@ -20,7 +21,7 @@ namespace tessera {
 namespace {
 
 constexpr std::string_view kRecordMagic = "TSCKREC1";
-constexpr std::size_t kHeadBytes = 8 + 8 + 32;
+constexpr std::size_t kHeadBytes = 8 + 8 + 64;  // magic, length, the payload's SHA-256 in hex
 constexpr std::string_view kHeaderDigest = "header sha256 ";
 // A header longer than this is not one Tessera wrote.
 constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
@@ -34,12 +35,7 @@ constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
 }
 
 void write_all(int fd, const std::string& path, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) failed(path, "write failed");
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
+  if (!write_fully(fd, bytes)) failed(path, "write failed");
 }
 
 // Up to n bytes at `offset` (fewer at the end of the file).
@@ -62,15 +58,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
-}
-
-// The raw 32-byte SHA-256 of `bytes`, from its hex form.
-std::string raw_sha256(std::string_view bytes) {
-  const std::string hex = sha256_hex(bytes);
-  std::string raw(32, '\0');
-  for (std::size_t i = 0; i < 32; ++i)
-    raw[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-  return raw;
 }
 
 // The header as written: the format line, the identity, the digest of both.
@@ -221,7 +208,7 @@ std::uint64_t StudyCheckpoint::restore(std::uint64_t unit_count,
       break;
     }
     const std::string payload = read_at(fd_, path_, at + kHeadBytes, static_cast<std::size_t>(length));
-    if (raw_sha256(payload) != head.substr(16, 32)) {
+    if (sha256_hex(payload) != head.substr(16, 64)) {
       if (at + kHeadBytes + length == size) {  // the last record, damaged in its write
         dropped_ = 1;
         break;
@@ -236,8 +223,7 @@ std::uint64_t StudyCheckpoint::restore(std::uint64_t unit_count,
       refuse(path_, 0,
              what + " is of a plan of " + std::to_string(count) + " work units, this study's has " +
                  std::to_string(unit_count));
-    const std::string rows = r.get_text();
-    ByteReader rows_reader(rows, "checkpoint " + path_ + ", " + what + ", rows");
+    ByteReader rows_reader(r.get_view(), "checkpoint " + path_ + ", " + what + ", rows");
     if (replay) replay(rows_reader);
     state_ = r.get_text();
     units = done;
@@ -280,7 +266,7 @@ void StudyCheckpoint::record(std::uint64_t units_done, std::uint64_t unit_count,
   std::string head(kRecordMagic);
   const std::uint64_t length = payload.size();
   head.append(reinterpret_cast<const char*>(&length), 8);
-  head += raw_sha256(payload);
+  head += sha256_hex(payload);
   write_all(fd_, path_, head + payload);
   if (::fsync(fd_) != 0) failed(path_, "fsync failed");
   last_ = std::chrono::steady_clock::now();

@@ -6,7 +6,7 @@
 // The file: a text header (the format line, then the study's identity — Tessera's version and
 // commit, the study, its arguments, every input file's and plugin library's SHA-256 — then a
 // line with the SHA-256 of those lines), then binary records, each fsynced when written:
-// "TSCKREC1", the payload's length (8 bytes), its SHA-256 (32 bytes), the payload. A payload
+// "TSCKREC1", the payload's length (8 bytes), its SHA-256 (64 hex digits), the payload. A payload
 // holds the SHA-256 of the study's identity (each record names its study), how many units were
 // merged and how many the plan has, the rows the study streamed since the record before
 // (replayed on resume), and the study's merged state.
