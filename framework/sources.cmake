@@ -47,6 +47,7 @@ set(tessera_host_sources
   src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_study.cpp
   src/analysis/serving/serving_answer.cpp
   src/core/cancellation.cpp src/core/checkpoint/checkpointed_plan.cpp src/core/checkpoint/study_checkpoint.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
+  src/core/workers/process_executor.cpp src/core/workers/unit_protocol.cpp src/core/workers/unit_server.cpp
   src/core/statistics/pareto.cpp src/core/statistics/quantile_sketch.cpp
   src/core/statistics/quantiles.cpp
   src/core/text/csv.cpp src/core/text/diagnostic_limit.cpp src/core/text/input_file.cpp
@@ -55,7 +56,7 @@ set(tessera_host_sources
   src/eval/engine_kv.cpp src/eval/evaluator.cpp src/eval/grid_pages.cpp src/eval/grid_space.cpp
   src/eval/host_step_timer.cpp src/eval/plugin_check.cpp src/eval/serving_evaluator.cpp
   src/eval/session.cpp src/eval/spec_files.cpp src/eval/study_check.cpp src/eval/work_size.cpp
-  src/host/guarded_plugins.cpp src/host/param_check.cpp src/host/plugin_barrier.cpp
+  src/host/call_trace.cpp src/host/guarded_plugins.cpp src/host/param_check.cpp src/host/plugin_barrier.cpp
   src/host/plugin_discovery.cpp src/host/plugin_kinds.cpp src/host/plugin_loader.cpp
   src/host/plugin_registry.cpp src/host/plugin_roles.cpp src/host/returned_values.cpp
   src/report/charts/accuracy_charts.cpp src/report/charts/capacity_charts.cpp
@@ -117,7 +118,7 @@ set(tessera_host_sources
   src/studies/entries/schema_entry.cpp src/studies/entries/sensitivity_entry.cpp
   src/studies/entries/serve_entry.cpp src/studies/entries/validate_data_entry.cpp
   src/studies/entries/validate_entry.cpp
-  src/studies/installation.cpp
+  src/studies/installation.cpp src/studies/plugin_isolation.cpp
   src/studies/json/band_json.cpp src/studies/json/config_json.cpp src/studies/json/field_text.cpp
   src/studies/json/serving_stack_json.cpp src/studies/json/json_schema.cpp
   src/studies/json/plugin_listing.cpp src/studies/json/points_json.cpp
@@ -128,7 +129,7 @@ set(tessera_host_sources
 
 # The `tessera` executable: one file per command and its front-end helpers (framework/app/).
 set(tessera_app_sources
-  app/calibrate_command.cpp app/checkpoint_option.cpp app/common_options.cpp app/compare_command.cpp app/explain_command.cpp
+  app/calibrate_command.cpp app/checkpoint_option.cpp app/isolation_option.cpp app/common_options.cpp app/compare_command.cpp app/explain_command.cpp
   app/explore_command.cpp app/html_output.cpp app/main.cpp app/name_list.cpp app/output_files.cpp
   app/plugins_command.cpp app/progress_bar.cpp app/report_command.cpp app/result_stream.cpp app/run_command.cpp
   app/schema_command.cpp app/scope_option.cpp app/sensitivity_command.cpp app/serve_command.cpp

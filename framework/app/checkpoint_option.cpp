@@ -15,6 +15,7 @@
 #include "core/sha256.hpp"
 #include "core/text/inputs_read.hpp"
 #include "studies/json/provenance.hpp"
+#include "studies/plugin_isolation.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -24,7 +25,9 @@ namespace {
 // it writes, not what it computes.
 const std::set<std::string> kDropWithValue = {"--checkpoint", "--resume", "--checkpoint-every",
                                               "--threads",    "-j",       "--width"};
-const std::set<std::string> kDropAlone = {"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "--no-plot"};
+const std::set<std::string> kDropAlone = {"-q",        "--quiet",   "-v",
+                                          "-vv",       "-vvv",      "--verbose",
+                                          "--no-plot", "--isolate-plugins", "--no-isolate"};
 // Outputs: whether one is asked for is part of the identity (a checkpoint holds the rows of
 // --csv only when it was asked for), not where it goes.
 const std::set<std::string> kOutputs = {"--json", "--csv", "--html", "--vega", "--png", "--deploy"};
@@ -127,6 +130,7 @@ std::unique_ptr<StudyCheckpoint> open_checkpoint(const CheckpointOptions& o, con
                                                  const Args& args, const std::string& scenario_path,
                                                  const studies::StudyContext& context, const Outputs& outputs,
                                                  const std::vector<std::string>& folders) {
+  if (studies::is_unit_worker()) return nullptr;  // the parent records; a worker only computes units
   if (!o.checkpoint.empty() && !o.resume.empty())
     refuse("--resume", o.resume,
            "give --checkpoint FILE (a new study) or --resume FILE (a study to resume), not both");

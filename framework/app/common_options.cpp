@@ -1,5 +1,7 @@
 #include "common_options.hpp"
 
+#include "studies/plugin_isolation.hpp"
+
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -231,22 +233,26 @@ int run_guarded(const std::function<int()>& body) {
     if (received_signal() != 0) return interrupted();
     failure = std::current_exception();
   }
+  // A worker process's errors are its parent's to report (it fails the same way, or names the
+  // unit that failed): the status alone.
+  const bool worker = studies::is_unit_worker();
   try {
     std::rethrow_exception(failure);
   } catch (const InputErrors& e) {
-    for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
+    if (!worker)
+      for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
     return kExitBadInput;
   } catch (const InputError& e) {
-    std::cerr << located_input_error(printable_message(e.what())) << '\n';
+    if (!worker) std::cerr << located_input_error(printable_message(e.what())) << '\n';
     return kExitBadInput;
   } catch (const PluginError& e) {
-    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
+    if (!worker) std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
   } catch (const Error& e) {
-    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
+    if (!worker) std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
   } catch (const std::exception& e) {
-    std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
+    if (!worker) std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
     return kExitFailed;
   }
 }

@@ -11,6 +11,7 @@
 #include "result_stream.hpp"
 #include "signals.hpp"
 #include "studies/installation.hpp"
+#include "studies/plugin_isolation.hpp"
 #include "tessera/version.hpp"
 #include "web_dir.hpp"
 
@@ -106,6 +107,8 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
   tessera::cli::separate_result_stream();  // before any output: plugins' stdout apart from results
   tessera::cli::install_signal_handlers();
+  // A worker process of an isolated study (studies/plugin_isolation.hpp): told by its parent.
+  tessera::studies::become_unit_worker();
   tessera::studies::probe_added_plugin_loads();
   const int status = dispatch(argc, argv);
   tessera::cli::finish_result_stream();

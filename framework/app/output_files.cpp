@@ -1,5 +1,7 @@
 #include "output_files.hpp"
 
+#include "studies/plugin_isolation.hpp"
+
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -197,6 +199,14 @@ OutputFile* Outputs::add_output(const std::string& option, const std::string& pa
   if (path.empty()) return nullptr;
   auto file = std::unique_ptr<OutputFile>(new OutputFile(option, path));
   OutputFile& f = *file;
+  if (studies::is_unit_worker()) {
+    // A worker process's outputs are its parent's to write (studies/plugin_isolation.hpp): its
+    // own go nowhere and leave no file.
+    f.kind_ = OutputFile::Kind::through;
+    f.final_ = "/dev/null";
+    files_.push_back(std::move(file));
+    return &f;
+  }
   // Identity for the "same file" check: (device, inode) of the file, or of its folder plus
   // its name when it does not exist yet.
   unsigned long long dev = 0;

@@ -8,6 +8,7 @@
 #include "checkpoint_option.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "isolation_option.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/study_text/search_report.hpp"
@@ -52,17 +53,26 @@ int run_command(const Args& args) {
     StudyCommandOptions o;
     std::string threads_text, top_text;
     CheckpointOptions checkpoint;
+    IsolationFlags isolation;
     declare_study_options(o, {.charts = "the Pareto scatter and the stage breakdown", .plot = true},
                           [&](po::options_description_easy_init add) {
                             add("threads,j", po::value<std::string>(&threads_text)->value_name("N"),
                                 kThreadsHelp)("top", po::value<std::string>(&top_text)->value_name("N"),
                                               kTopHelp);
                             add_checkpoint_options(add, checkpoint);
+                            add_isolation_options(add, isolation);
                           });
     if (!parse_study_options(args, o, kRunUsage, kRunExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
-    const Study study = open_study(o.common, o.scenario_path);
+    // The sample is kept for the plot and for a checkpoint's state: a worker, whose stdout is
+    // no terminal and which reads no checkpoint, is told.
+    const bool keep_points = studies::is_unit_worker() ? studies::worker_setting("points") == "1"
+                                                       : term.plot || checkpoint.any();
+    studies::WorkerCommand command = worker_command(isolation, "run", args, threads);
+    command.settings.push_back(std::string("points=") + (keep_points ? "1" : "0"));
+    studies::StudyWorkers workers(std::move(command));
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::step, &workers);
     studies::RunOptions ro;
     ro.scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::RunStudy plan(study);  // the scenario's search plugin
@@ -89,7 +99,8 @@ int run_command(const Args& args) {
     ro.document = report.json || html.any();
     // With a checkpoint the sample is always kept: it is part of the state a resumed run reads,
     // whether that run draws the plot or not.
-    ro.points = ro.document || term.plot || ck;
+    ro.points = ro.document || keep_points;
+    ro.executor = workers.executor();
     ro.command = html.command;
     ro.checkpoint = ck.get();
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.

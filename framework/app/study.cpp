@@ -12,8 +12,13 @@ studies::ScenarioOptions scenario_options(const CommonOptions& common, const std
 }
 
 Study open_study(const CommonOptions& common, const std::string& scenario_path, const Study::Edit& edit,
-                 StudyKind kind) {
-  return Study(scenario_options(common, scenario_path), edit, kind);
+                 StudyKind kind, studies::StudyWorkers* workers) {
+  studies::ScenarioOptions options = scenario_options(common, scenario_path);
+  if (workers)
+    options.before_session = [workers](const Scenario& scenario, bool added) {
+      workers->before_session(scenario, added);
+    };
+  return Study(options, edit, kind);
 }
 
 ReportOutputs add_report_outputs(Outputs& outputs, const CommonOptions& common, const Study& study) {

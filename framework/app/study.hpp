@@ -6,6 +6,7 @@
 
 #include "common_options.hpp"
 #include "output_files.hpp"
+#include "studies/plugin_isolation.hpp"
 #include "studies/study_context.hpp"
 
 namespace tessera::cli {
@@ -19,8 +20,9 @@ studies::ScenarioOptions scenario_options(const CommonOptions& common, const std
 
 // The study of the command line, its mode checked against `kind` (studies::StudyContext):
 // errors propagate to run_guarded (exit codes).
+// `workers`: where the study's isolated workers are started (null: none).
 Study open_study(const CommonOptions& common, const std::string& scenario_path, const Study::Edit& edit = {},
-                 StudyKind kind = StudyKind::step);
+                 StudyKind kind = StudyKind::step, studies::StudyWorkers* workers = nullptr);
 
 // The study's two report files, added to `outputs` (checked, their temporary files created):
 // --csv / --json when given, else the scenario's report.csv / report.json (relative to the

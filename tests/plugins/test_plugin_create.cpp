@@ -144,9 +144,9 @@ TEST_CASE("calls into plugin code go through the barrier") {
                        Catch::Message(throws_prefix() + ": time_step exploded"));
   REQUIRE(plugin_behind(*model) != nullptr);
   CHECK(plugin_behind(*model)->path == p.path);
-  CHECK(call_plugin(p, [] { return 41 + 1; }) == 42);
+  CHECK(call_plugin(p, "test", [] { return 41 + 1; }) == 42);
   int x = 0;
-  int& ref = call_plugin(p, [&]() -> int& { return x; });
+  int& ref = call_plugin(p, "test", [&]() -> int& { return x; });
   CHECK(&ref == &x);
 }
 

@@ -44,6 +44,7 @@ struct Limits {
   std::uint64_t workload_tokens = 1ull << 30;  // a token count (context, batch, chunk)
   // Plugins (after the magnitudes: a field added at the end keeps every earlier offset).
   std::uint64_t plugin_probe_seconds = 10;  // seconds a probed library's initialisers may take
+  std::uint64_t plugin_unit_seconds = 600;  // seconds an isolated worker may hold one work unit
 };
 
 struct LimitInfo {

@@ -91,7 +91,8 @@ void merge_units_in_order(UnitBoard& b, std::size_t count, const Executor::Merge
 ThreadExecutor::ThreadExecutor(unsigned threads)
     : threads_(threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
 
-void ThreadExecutor::execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge) {
+void ThreadExecutor::execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
+                             const UnitCodec&) {
   if (count == 0) return;
   const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(threads_, count));
   const UnitSlot inline_slot{0, threads_};

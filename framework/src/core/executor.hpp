@@ -8,11 +8,15 @@
 // frontiers of unions are those of the parts' top-N and frontiers, a sample or a stream is fed
 // in plan order).
 //
-// ThreadExecutor runs the units on threads of this process. Worker processes and MPI ranks
-// plug in behind the same interface: they compute a unit where the study's plan says and hand
-// its outcome back for the same ordered merge.
+// ThreadExecutor runs the units on threads of this process. Worker processes
+// (core/workers/process_executor.hpp) and MPI ranks plug in behind the same interface: they
+// compute a unit elsewhere, in a process running the same study, and hand its outcome back as
+// bytes (the study's UnitCodec) for the same ordered merge.
 #include <cstddef>
 #include <functional>
+#include <string>
+
+#include "core/checkpoint/byte_record.hpp"
 
 #include "tessera/export.hpp"
 
@@ -24,6 +28,17 @@ namespace tessera {
 struct UnitSlot {
   unsigned worker = 0;
   unsigned threads = 1;
+};
+
+// How a computed unit's outcome travels between processes: `save` writes unit `u`'s outcome
+// where compute left it (in the process that computed it), `load` puts it back where merge(u)
+// reads it (in the process that merges). `describe` names a unit in errors ("configurations
+// 16,384-32,767 of the space"; may be null). A study without a codec runs only in-process.
+struct UnitCodec {
+  std::function<void(std::size_t unit, ByteWriter& out)> save;
+  std::function<void(std::size_t unit, ByteReader& in)> load;
+  std::function<std::string(std::size_t unit)> describe;
+  explicit operator bool() const { return save && load; }
 };
 
 class TESSERA_API Executor {
@@ -40,7 +55,16 @@ class TESSERA_API Executor {
   // (the memory of outcomes waiting to be merged stays bounded). When a compute or a merge
   // throws, no further unit is started; once every running one has stopped, the exception of
   // the lowest-numbered unit that failed is rethrown (a merge's first).
-  virtual void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge) = 0;
+  // `codec`: how a unit's outcome is carried to the merge when the executor computes it in
+  // another process (required there: such an executor refuses a plan without one).
+  virtual void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
+                       const UnitCodec& codec) = 0;
+  void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge) {
+    execute(count, compute, merge, UnitCodec{});
+  }
+  // Whether units are computed in other processes (each unit's outcome then comes through the
+  // codec; a study that keeps its outcome in memory otherwise buffers it for the codec).
+  virtual bool remote() const { return false; }
 };
 
 // Units on threads of this process. `threads` 0: std::thread::hardware_concurrency() (at
@@ -49,8 +73,9 @@ class TESSERA_API Executor {
 class TESSERA_API ThreadExecutor final : public Executor {
  public:
   explicit ThreadExecutor(unsigned threads);
+  using Executor::execute;
   unsigned workers() const override { return threads_; }
-  void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge) override;
+  void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge, const UnitCodec&) override;
 
  private:
   unsigned threads_;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "host/call_trace.hpp"
 #include "host/guarded_plugins.hpp"
 #include "tessera/error.hpp"
 
@@ -340,6 +341,7 @@ void Evaluator::prefill(const Workload& w, const ParallelConfig& c, Evaluation& 
 
 void Evaluator::evaluate_config(const ParallelConfig& c, Evaluation& out) const {
   out.config = c;
+  mark_config(out.config);  // a worker's crash report names it (host/call_trace.hpp)
   out.totals = StepTotals{};
   out.totals.tier_count = 1;  // tiers[0]: HBM
   out.stages.clear();

@@ -30,7 +30,7 @@ class GuardedLatency final : public LatencyModel, public Guarded {
   GuardedLatency(std::shared_ptr<LatencyModel> inner, const LoadedPlugin& p)
       : Guarded(p), inner_(std::move(inner)) {}
   void time_step(const EvalContext& ctx, const StepCall& step, StageList& out) const override {
-    call_plugin(plugin_, [&] { inner_->time_step(ctx, step, out); });
+    call_plugin(plugin_, "time_step", [&] { inner_->time_step(ctx, step, out); });
     if (!stages_plausible(out)) check(out);
     if (out.size < step.work.size) too_few(out.size, step);
   }
@@ -57,7 +57,7 @@ class GuardedMemory final : public MemoryModel, public Guarded {
       : Guarded(p), inner_(std::move(inner)) {}
   void evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
                 const Layout& layout, MemoryUsage& out) const override {
-    call_plugin(plugin_, [&] { inner_->evaluate(ctx, workload, c, layout, out); });
+    call_plugin(plugin_, "evaluate", [&] { inner_->evaluate(ctx, workload, c, layout, out); });
     if (!memory_plausible(out)) check(out);
   }
 
@@ -74,20 +74,20 @@ class GuardedObjective final : public Objective, public Guarded {
   GuardedObjective(std::shared_ptr<Objective> inner, const LoadedPlugin& p)
       : Guarded(p), inner_(std::move(inner)) {}
   Direction direction() const override {
-    const Direction d = call_plugin(plugin_, [&] { return inner_->direction(); });
+    const Direction d = call_plugin(plugin_, "direction", [&] { return inner_->direction(); });
     if (d != Direction::minimize && d != Direction::maximize)
       fail("direction() returned " + std::to_string(static_cast<int>(d)) +
            " (neither minimize nor maximize)");
     return d;
   }
   const char* unit() const override {
-    const char* u = call_plugin(plugin_, [&] { return inner_->unit(); });
+    const char* u = call_plugin(plugin_, "unit", [&] { return inner_->unit(); });
     if (u == nullptr) null_unit();
     return u;
   }
   double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
                   const EvaluatedStep& step) const override {
-    const double v = call_plugin(plugin_, [&] { return inner_->evaluate(ctx, workload, c, step); });
+    const double v = call_plugin(plugin_, "evaluate", [&] { return inner_->evaluate(ctx, workload, c, step); });
     if (!std::isfinite(v)) check(v, step.totals, step.memory);
     return v;
   }
@@ -115,7 +115,7 @@ class GuardedServing final : public ServingModel, public Guarded {
       : Guarded(p), inner_(std::move(inner)) {}
   void evaluate(const EvalContext& ctx, const ParallelConfig& c, const ServingRequest& request,
                 const ServingPoint& point, StepTimer& timer, ServingMetrics& out) const override {
-    call_plugin(plugin_, [&] { inner_->evaluate(ctx, c, request, point, timer, out); });
+    call_plugin(plugin_, "evaluate", [&] { inner_->evaluate(ctx, c, request, point, timer, out); });
     if (!serving_plausible(out)) check(out);
   }
 
@@ -133,12 +133,12 @@ class GuardedRun final : public SearchRun {
              const LoadedPlugin& p)
       : plugin_(p), strategy_(std::move(strategy)), inner_(std::move(inner)) {}
   std::size_t propose(std::span<ParallelConfig> out) override {
-    const std::size_t n = call_plugin(plugin_, [&] { return inner_->propose(out); });
+    const std::size_t n = call_plugin(plugin_, "propose", [&] { return inner_->propose(out); });
     if (n > out.size()) too_many(n, out.size());
     return n;
   }
   void receive(std::span<const ParallelConfig> configs, std::span<const SearchScore> scores) override {
-    call_plugin(plugin_, [&] { inner_->receive(configs, scores); });
+    call_plugin(plugin_, "receive", [&] { inner_->receive(configs, scores); });
   }
 
  private:
@@ -158,13 +158,14 @@ class GuardedSearch final : public SearchStrategy, public Guarded {
   GuardedSearch(std::shared_ptr<SearchStrategy> inner, const LoadedPlugin& p)
       : Guarded(p), inner_(std::move(inner)) {}
   std::unique_ptr<SearchRun> start(const SearchSpace& space) const override {
-    std::unique_ptr<SearchRun> run = call_plugin(plugin_, [&] { return inner_->start(space); });
+    std::unique_ptr<SearchRun> run = call_plugin(plugin_, "start", [&] { return inner_->start(space); });
     if (!run) fail("start returned no SearchRun (a null pointer)");
     return std::make_unique<GuardedRun>(std::move(run), inner_, plugin_);
   }
   bool separable() const override {
     return call_plugin(
-        plugin_, [&] { return inner_->separable(); }, "separable");
+        plugin_, "separable",
+        [&] { return inner_->separable(); }, "separable");
   }
 
  private:

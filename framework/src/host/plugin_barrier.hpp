@@ -14,6 +14,7 @@
 #include <string_view>
 #include <utility>
 
+#include "host/call_trace.hpp"
 #include "host/plugin_registry.hpp"
 #include "tessera/error.hpp"
 
@@ -32,10 +33,12 @@ TESSERA_API std::string describe_plugin(const LoadedPlugin& plugin);
 // call_plugin's normal path holds nothing but the call.
 [[noreturn]] TESSERA_API void rethrow_plugin_failure(const LoadedPlugin& plugin, std::string_view action);
 
-// Calls `f()` (plugin code) behind the barrier and returns its result. `action` is inserted
-// before the message ("failed to create"); leave it empty for a plain call.
+// Calls `f()` (plugin code) behind the barrier and returns its result. `call` names the call
+// ("time_step") for a worker's crash report (host/call_trace.hpp); `action` is inserted before
+// the message ("failed to create"); leave it empty for a plain call.
 template <class F>
-decltype(auto) call_plugin(const LoadedPlugin& plugin, F&& f, std::string_view action = {}) {
+decltype(auto) call_plugin(const LoadedPlugin& plugin, const char* call, F&& f, std::string_view action = {}) {
+  const CallMark mark(plugin, call);
   try {
     return std::forward<F>(f)();
   } catch (...) {

@@ -204,17 +204,17 @@ struct PluginRegistry::Impl {
       std::shared_ptr<const LatencyModel> fallback = create_fallback(self, p, choice, set, depth);
       const auto factory = p.descriptor->create_with_fallback;
       object = call_plugin(
-          p, [&] { return factory(params, fallback); }, "failed to create");
+          p, "create", [&] { return factory(params, fallback); }, "failed to create");
     } else {
       const auto factory = p.descriptor->create;
       object = call_plugin(
-          p, [&] { return factory(params); }, "failed to create");
+          p, "create", [&] { return factory(params); }, "failed to create");
     }
     if (!object) throw PluginError(describe_plugin(p) + " failed to create: the factory returned no object");
     T* typed = dynamic_cast<T*>(object);
     if (!typed) {
       call_plugin(
-          p, [&] { delete object; }, "failed to destroy");
+          p, "destroy", [&] { delete object; }, "failed to destroy");
       throw PluginError(describe_plugin(p) +
                         " failed to create: the factory returned an object that is not a " + interface_name);
     }

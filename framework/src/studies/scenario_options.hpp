@@ -4,6 +4,7 @@
 // loader's options they carry (--set, --model, --machine; LoadOptions), and the name
 // command-line values have in diagnostics (loader::kCommandLine). A front end includes this
 // instead of the scenario loader.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ struct ScenarioOptions {
   // that path; a scenario plugin whose library failed the load probe is then a PluginError (the
   // library is broken) rather than an InputError (the name is right).
   bool shared_registry = false;
+  // Called once the scenario and its plugins are checked and before any plugin is created, with
+  // whether a plugin the scenario uses comes from outside the shipped plugin folder: where a
+  // front end starts its isolated workers (studies/plugin_isolation.hpp).
+  std::function<void(const Scenario& scenario, bool added_plugins)> before_session;
 };
 
 }  // namespace tessera::studies

@@ -3,8 +3,12 @@
 #include <map>
 #include <mutex>
 
+#include <filesystem>
+#include <system_error>
+
 #include "eval/plugin_check.hpp"
 #include "host/load_probe.hpp"
+#include "host/plugin_discovery.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::studies {
@@ -14,6 +18,26 @@ namespace {
 std::string cli_refusal(const Scenario& s) {
   return s.workload.mode == Mode::serve ? "workload.mode is serve: use `tessera serve`"
                                         : "tessera serve needs workload.mode: serve";
+}
+
+// Whether a plugin the scenario uses was loaded from outside the shipped plugin folder.
+bool uses_added_plugins(const Scenario& s, const PluginRegistry& registry) {
+  const std::string shipped = shipped_plugin_dir();
+  std::error_code ec;
+  const std::filesystem::path home =
+      shipped.empty() ? std::filesystem::path() : std::filesystem::weakly_canonical(shipped, ec);
+  const auto added = [&](PluginKind kind, const PluginChoice& c) {
+    if (c.name.empty()) return false;
+    const LoadedPlugin* p = registry.find(kind, c.name);
+    if (!p) return false;
+    std::error_code e;
+    return home.empty() || std::filesystem::weakly_canonical(p->absolute_path, e).parent_path() != home;
+  };
+  bool any = added(PluginKind::memory, s.plugins.memory) || added(PluginKind::search, s.plugins.search) ||
+             (s.workload.mode == Mode::serve && added(PluginKind::serving, s.plugins.serving));
+  for (const PluginChoice& c : s.plugins.latency) any = any || added(PluginKind::latency, c);
+  for (const PluginChoice& c : s.plugins.objectives) any = any || added(PluginKind::objective, c);
+  return any;
 }
 
 Scenario load(const ScenarioOptions& o, const std::string& path) {
@@ -91,6 +115,7 @@ void StudyContext::open_session() {
     // session creates any plugin.
     require_scenario_plugins(scenario_, *registry_);
   }
+  if (options_.before_session) options_.before_session(scenario_, uses_added_plugins(scenario_, *registry_));
   session_ = std::make_unique<Session>(scenario_, *registry_);
 }
 

@@ -263,13 +263,21 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
   throw_if_cancelled();
 }
 
+// A work unit in errors: "configurations 16,385-32,768 of 78,848" (the space's valid ones, from 1).
+std::string describe_slice(std::size_t unit, std::uint64_t unit_size, std::uint64_t valid, bool sliced) {
+  if (!sliced) return "the whole search, of " + std::to_string(valid) + " valid configuration" + (valid == 1 ? "" : "s");
+  const std::uint64_t first = unit * unit_size;
+  return "configurations " + std::to_string(first + 1) + "-" + std::to_string(std::min(valid, first + unit_size)) +
+         " of the space's " + std::to_string(valid) + " valid ones";
+}
+
 // The study's plan, computed into `summary`: a separable strategy's space in slices of
 // unit_size configurations, each a work unit; any other strategy (adaptive, or a sample of the
 // whole space) one unit. Through the checkpoint when there is one.
 void search_plan(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
                  const SearchOptions& options, const std::vector<Direction>& dirs, Summary& summary) {
   const std::uint64_t valid = space.valid_count();
-  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : kDefaultSearchUnit;
+  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : default_search_unit(valid);
   const bool sliced = strategy.separable() && valid > unit_size;
   // A checkpoint (SearchOptions::checkpoint) records the study's summary between units and the
   // rows it streamed.
@@ -279,7 +287,36 @@ void search_plan(const Session& session, const GridSpace& space, const SearchStr
                               .load = [&](ByteReader& r) { summary.load(r); },
                               .replay = [&](ByteReader& r) { summary.replay(r); },
                               .rows = options.on_record ? &rows : nullptr};
-  if (!sliced) {
+  // A unit's outcome carried from a worker process to the merge (Executor::remote()).
+  std::vector<std::unique_ptr<Summary>> outcomes;
+  const UnitCodec codec{.save =
+                            [&](std::size_t u, ByteWriter& w) {
+                              outcomes.at(u)->save_unit(w);
+                              outcomes[u].reset();
+                            },
+                        .load =
+                            [&](std::size_t u, ByteReader& r) {
+                              auto outcome = std::make_unique<Summary>(options, dirs, true);
+                              outcome->load_unit(r);
+                              outcomes.at(u) = std::move(outcome);
+                            },
+                        .describe = [&](std::size_t u) { return describe_slice(u, unit_size, valid, sliced); }};
+  if (!sliced && options.executor && options.executor->remote()) {
+    // One unit in a worker process: its outcome buffered there, merged here.
+    outcomes.resize(1);
+    execute_checkpointed(
+        *options.executor, options.checkpoint, 1,
+        [&](std::size_t, const UnitSlot& slot) {
+          BatchEvaluator evaluator(slot.threads);
+          outcomes[0] = std::make_unique<Summary>(options, dirs, true);
+          search_unit(session, space, space, nullptr, 0, strategy, options, dirs, evaluator, *outcomes[0], {});
+        },
+        [&](std::size_t) {
+          summary.absorb(*outcomes[0]);
+          outcomes[0].reset();
+        },
+        hooks, codec);
+  } else if (!sliced) {
     ThreadExecutor calling(1);  // one unit, on the calling thread
     execute_checkpointed(
         calling, options.checkpoint, 1,
@@ -294,7 +331,7 @@ void search_plan(const Session& session, const GridSpace& space, const SearchStr
     ThreadExecutor own(options.threads);
     Executor& executor = options.executor ? *options.executor : own;
     std::vector<std::unique_ptr<BatchEvaluator>> evaluators(executor.workers());
-    std::vector<std::unique_ptr<Summary>> outcomes(units);
+    outcomes.resize(units);
     execute_checkpointed(
         executor, options.checkpoint, units,
         [&](std::size_t u, const UnitSlot& slot) {
@@ -312,7 +349,7 @@ void search_plan(const Session& session, const GridSpace& space, const SearchStr
           outcomes[u].reset();
           report_progress(options.on_progress, summary.counts().evaluated, valid, "configurations");
         },
-        hooks);
+        hooks, codec);
   }
 }
 

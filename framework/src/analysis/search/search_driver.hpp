@@ -94,7 +94,7 @@ struct SearchOptions {
   std::size_t points = 0;
   // The study's plan (docs/architecture.md "Studies: plan, work units, merge"): a separable
   // strategy (SearchStrategy::separable) searches the space in work units of this many
-  // configurations (0 = kDefaultSearchUnit), computed by `executor` (nullptr: a ThreadExecutor
+  // configurations (0 = default_search_unit), computed by `executor` (nullptr: a ThreadExecutor
   // of `threads`) and merged exactly in the space's order; any other strategy is one unit. The
   // result is the same for every unit size, executor and thread count.
   std::uint64_t unit_size = 0;
@@ -105,9 +105,17 @@ struct SearchOptions {
   StudyCheckpoint* checkpoint = nullptr;
 };
 
-// Configurations per work unit of a separable search (SearchOptions::unit_size's default): a
-// unit's buffered outcome (its sampled points, ~140 bytes each) stays under a few MB.
+// Configurations per work unit of a separable search (SearchOptions::unit_size's default): about
+// a 64th of the space, so that up to tens of workers share even a small one, between
+// kMinSearchUnit (below, one unit's overhead would show) and kDefaultSearchUnit (a unit's
+// buffered outcome, its sampled points ~140 bytes each, stays under a few MB). A function of the
+// space alone: every executor, thread count and worker process plans the same units.
 inline constexpr std::uint64_t kDefaultSearchUnit = 16384;
+inline constexpr std::uint64_t kMinSearchUnit = 256;
+inline constexpr std::uint64_t default_search_unit(std::uint64_t valid) {
+  const std::uint64_t share = (valid + 63) / 64;
+  return share < kMinSearchUnit ? kMinSearchUnit : share > kDefaultSearchUnit ? kDefaultSearchUnit : share;
+}
 
 struct SearchResult {
   SearchCounts counts;

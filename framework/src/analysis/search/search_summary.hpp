@@ -163,6 +163,39 @@ class Summary {
       records_.emplace_back(key, read_record(in));
     }
   }
+  // A unit's outcome (buffered) as a worker process hands it to the study's merge
+  // (core/executor.hpp UnitCodec): counts, the top N's and the frontier's candidates, the points
+  // and the records in the space's order. Loaded, absorb() merges it as the one saved.
+  void save_unit(ByteWriter& w) const {
+    w.put(counts_);
+    w.put_list(top_.items());
+    w.put_list(front_.items());
+    w.put_list(points_);
+    w.put<std::uint64_t>(records_.size());
+    for (const auto& [key, r] : records_) {
+      w.put(key);
+      write_record(w, r);
+    }
+  }
+  void load_unit(ByteReader& in) {
+    counts_ = in.get<SearchCounts>();
+    for (const Candidate& c : in.get_list<Candidate>()) {
+      check_evaluated(in, c);
+      top_.offer(c);
+    }
+    for (const Candidate& c : in.get_list<Candidate>()) {
+      check_evaluated(in, c);
+      offer_front(c);
+    }
+    points_ = in.get_list<SearchPoint>();
+    for (const SearchPoint& p : points_) check_evaluated(in, p);
+    const auto n = in.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const auto key = in.get<std::uint64_t>();
+      records_.emplace_back(key, read_record(in));
+    }
+    if (!in.done()) in.fail();
+  }
   // A record's rows streamed again to on_record (not to `rows`: they are recorded already).
   void replay(ByteReader& in) const {
     while (!in.done()) {

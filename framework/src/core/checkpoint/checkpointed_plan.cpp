@@ -6,9 +6,9 @@ namespace tessera {
 
 void execute_checkpointed(Executor& executor, StudyCheckpoint* checkpoint, std::size_t count,
                           const Executor::ComputeFn& compute, const Executor::MergeFn& merge,
-                          const CheckpointHooks& hooks) {
+                          const CheckpointHooks& hooks, const UnitCodec& codec) {
   if (!checkpoint) {
-    executor.execute(count, compute, merge);
+    executor.execute(count, compute, merge, codec);
     return;
   }
   const std::size_t first = static_cast<std::size_t>(checkpoint->restore(count, hooks.replay));
@@ -25,6 +25,13 @@ void execute_checkpointed(Executor& executor, StudyCheckpoint* checkpoint, std::
     if (hooks.rows) hooks.rows->clear();
     recorded = merged;
   };
+  UnitCodec shifted;  // the executor's unit u is the plan's first + u
+  if (codec)
+    shifted = {.save = [&](std::size_t u, ByteWriter& w) { codec.save(first + u, w); },
+               .load = [&](std::size_t u, ByteReader& r) { codec.load(first + u, r); },
+               .describe = codec.describe ? std::function<std::string(std::size_t)>(
+                                                [&](std::size_t u) { return codec.describe(first + u); })
+                                          : nullptr};
   bool in_merge = false;
   try {
     executor.execute(
@@ -37,7 +44,8 @@ void execute_checkpointed(Executor& executor, StudyCheckpoint* checkpoint, std::
           if (merged == count || checkpoint->due() ||
               (hooks.rows && hooks.rows->bytes().size() > kCheckpointRowBytes))
             write();
-        });
+        },
+        shifted);
   } catch (const Cancelled&) {
     // Stopped between two merges: what is merged is recorded, so that resuming loses nothing.
     if (!in_merge && merged > recorded) write();

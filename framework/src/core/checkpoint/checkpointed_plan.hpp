@@ -26,9 +26,10 @@ struct CheckpointHooks {
 };
 
 // executor.execute over [0, count) when `checkpoint` is null; otherwise the units after those
-// it records, with the records written as above.
+// it records, with the records written as above. `codec` goes to the executor (its units'
+// numbers those of the whole plan).
 TESSERA_API void execute_checkpointed(Executor& executor, StudyCheckpoint* checkpoint, std::size_t count,
                                       const Executor::ComputeFn& compute, const Executor::MergeFn& merge,
-                                      const CheckpointHooks& hooks);
+                                      const CheckpointHooks& hooks, const UnitCodec& codec = {});
 
 }  // namespace tessera

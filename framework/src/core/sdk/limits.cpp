@@ -12,7 +12,7 @@
 namespace tessera {
 namespace {
 
-const std::array<LimitInfo, 23> kTable{{
+const std::array<LimitInfo, 24> kTable{{
     {"file.bytes", &Limits::file_bytes, "size of one input file (YAML, JSON, CSV), bytes", nullptr},
     {"yaml.nodes", &Limits::yaml_nodes, "nodes of one YAML document, every alias expanded", nullptr},
     {"yaml.depth", &Limits::yaml_depth, "nesting depth of a YAML or JSON document", nullptr},
@@ -56,6 +56,10 @@ const std::array<LimitInfo, 23> kTable{{
     {"plugin.probe_seconds", &Limits::plugin_probe_seconds,
      "seconds a plugin library's static initialisers may take in the probe process before the library is a "
      "load failure",
+     nullptr},
+    {"plugin.unit_seconds", &Limits::plugin_unit_seconds,
+     "seconds an isolated worker process may take over one work unit (or over its study's setup) before it is "
+     "stopped and the study fails naming the plugin call it was in",
      nullptr},
 }};
 

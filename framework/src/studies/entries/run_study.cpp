@@ -18,6 +18,7 @@ RunResult RunStudy::compute(const RunOptions& options) const {
   if (options.points) so.points = kMaxReportPoints;
   so.on_record = options.on_record;
   so.checkpoint = options.checkpoint;
+  so.executor = options.executor;
   RunResult r;
   r.search = run_search(context_.session(), *strategy_, so);
   if (!options.document) return r;

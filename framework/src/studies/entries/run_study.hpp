@@ -30,6 +30,7 @@ struct RunOptions {
   ProgressCallback on_progress;
   std::function<void(const ConfigRecord&)> on_record;  // every evaluated configuration, as it comes
   StudyCheckpoint* checkpoint = nullptr;  // resumes from and records to it (SearchOptions::checkpoint)
+  Executor* executor = nullptr;           // computes the work units (SearchOptions::executor; null: threads)
 };
 
 struct RunResult {

@@ -1,0 +1,37 @@
+#include "isolation_option.hpp"
+
+#include <algorithm>
+
+#include "studies/scenario_options.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::cli {
+
+void add_isolation_options(po::options_description_easy_init add, IsolationFlags& flags) {
+  add("isolate-plugins", po::bool_switch(&flags.on),
+      "compute the work units in isolated worker processes: a plugin that crashes, calls exit() or "
+      "hangs ends the study with a named error, never tessera (the default when a plugin comes from "
+      "outside the shipped plugin folder)")("no-isolate", po::bool_switch(&flags.off),
+                                             "compute the work units in this process, even with added plugins");
+}
+
+studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::string& command, const Args& args,
+                                      unsigned threads) {
+  if (flags.on && flags.off)
+    throw InputErrors({Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
+                                  "--isolate-plugins and --no-isolate: give one of them, not both"}});
+  studies::WorkerCommand w;
+  w.isolation = flags.on    ? studies::Isolation::on
+                : flags.off ? studies::Isolation::off
+                            : studies::Isolation::automatic;
+  w.arguments.push_back(command);
+  w.arguments.insert(w.arguments.end(), args.begin(), args.end());
+  const bool quiet = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "-q" || a.rfind("--q", 0) == 0;  // --quiet, or Boost's abbreviation of it
+  });
+  if (!quiet) w.arguments.push_back("-q");  // given twice, -q is refused
+  w.workers = threads;
+  return w;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,335 @@
+#include "core/workers/process_executor.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+
+#include "core/cancellation.hpp"
+#include "core/workers/unit_protocol.hpp"
+
+extern char** environ;
+
+namespace tessera::workers {
+
+WorkerFailure::WorkerFailure(const std::string& message) : PluginError(message) {}
+WorkerFailure::~WorkerFailure() = default;
+
+namespace {
+
+constexpr int kPollMs = 100;       // how often cancellation and the deadlines are looked at
+constexpr double kLastWordsS = 1;  // how long a worker stopped at its time limit may take to say where it was
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string ended_how(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return "died by signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")";
+  }
+  if (WIFEXITED(status)) return "ended with exit status " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+// The worker's socket end, not descriptor 3 itself (dup2 onto itself would keep close-on-exec).
+int child_end(int fd) {
+  if (fd != 3) return fd;
+  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  return moved;
+}
+
+void reap(ProcessExecutor::Worker& w) {
+  if (w.ended || w.pid < 0) return;
+  int status = 0;
+  while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  w.ended = true;
+  w.status = status;
+  if (w.fd >= 0) ::close(w.fd);
+  w.fd = -1;
+}
+
+// The worker's messages until it ends or `until` passes (its last words, after a kill).
+void drain(ProcessExecutor::Worker& w, double until) {
+  while (w.fd >= 0) {
+    const double left = until - now_s();
+    if (left <= 0) return;
+    pollfd p{w.fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return;
+    std::optional<Message> m;
+    try {
+      m = receive_message(w.fd);
+    } catch (const std::exception&) {
+      return;
+    }
+    if (!m) return;
+    if (m->type == MessageType::call) w.last_call = std::move(m->payload);
+  }
+}
+
+}  // namespace
+
+ProcessExecutor::ProcessExecutor(WorkerLaunch launch) : launch_(std::move(launch)) {
+  workers_.resize(std::max(1u, launch_.workers));
+  try {
+    for (std::size_t w = 0; w < workers_.size(); ++w) start(w);
+    wait_ready("while preparing the study (before its first work unit)");
+  } catch (...) {
+    stop_all();
+    throw;
+  }
+}
+
+ProcessExecutor::~ProcessExecutor() { stop_all(); }
+
+void ProcessExecutor::start(std::size_t index) {
+  Worker& w = workers_[index];
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw Error(std::string("cannot start a worker process: socketpair: ") + std::strerror(errno));
+  const int theirs = child_end(fds[1]);
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, kWorkerVariable, std::strlen(kWorkerVariable)) != 0) env.emplace_back(*e);
+  env.push_back(std::string(kWorkerVariable) + "=3:" + std::to_string(::getpid()));
+  for (const std::string& e : launch_.environment) env.push_back(e);
+  std::vector<char*> argv, envp;
+  for (std::string& a : launch_.arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, theirs, 3);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, launch_.executable.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(theirs);
+  if (rc != 0) {
+    ::close(fds[0]);
+    throw Error("cannot start a worker process (" + launch_.executable + "): " + std::strerror(rc));
+  }
+  w.pid = pid;
+  w.fd = fds[0];
+}
+
+void ProcessExecutor::wait_ready(const std::string& stage) {
+  const double deadline = now_s() + static_cast<double>(launch_.unit_seconds);
+  for (;;) {
+    std::vector<pollfd> polled;
+    std::vector<Worker*> who;
+    for (Worker& w : workers_)
+      if (!w.ready && !w.ended) {
+        polled.push_back(pollfd{w.fd, POLLIN, 0});
+        who.push_back(&w);
+      }
+    if (polled.empty()) return;
+    throw_if_cancelled();
+    if (now_s() > deadline) {
+      Worker& w = *who.front();
+      ::kill(w.pid, SIGABRT);
+      drain(w, now_s() + kLastWordsS);
+      ::kill(w.pid, SIGKILL);
+      reap(w);
+      fail_worker(w, stage,
+                  "passed the time limit of " + std::to_string(launch_.unit_seconds) + " s (the limit " +
+                      launch_.limit_name + "; raise it with --limit " + launch_.limit_name +
+                      "=SECONDS) and was stopped");
+    }
+    const int n = ::poll(polled.data(), polled.size(), kPollMs);
+    if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
+    for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
+      if (polled[i].revents == 0) continue;
+      Worker& w = *who[i];
+      const std::optional<Message> m = receive_message(w.fd);
+      if (m && m->type == MessageType::ready) {
+        w.ready = true;
+        w.planned = m->unit;
+      } else if (m && m->type == MessageType::call) {
+        w.last_call = m->payload;
+      } else if (m) {
+        throw Error("the unit protocol: a worker said something unexpected before its plan");
+      } else {
+        reap(w);
+        // A worker that failed as this process will (a bad scenario: exit 2, a plugin's error:
+        // 1) leaves the report to it; one that died in plugin code is reported now.
+        const bool plain = WIFEXITED(w.status) && WEXITSTATUS(w.status) <= 2;
+        if (!plain || !w.last_call.empty()) fail_worker(w, stage, ended_how(w.status));
+      }
+    }
+  }
+}
+
+void ProcessExecutor::fail_worker(Worker& w, const std::string& during, const std::string& how) {
+  bool exit_called = false;
+  std::string where;
+  if (!w.last_call.empty() && launch_.read_call) where = launch_.read_call(w.last_call, exit_called);
+  std::string text = "a worker process (pid " + std::to_string(w.pid) + ") ";
+  text += exit_called && WIFEXITED(w.status)
+              ? "ended by exit() from plugin code (exit status " + std::to_string(WEXITSTATUS(w.status)) + ")"
+              : how;
+  text += " " + during;
+  text += where.empty() ? ", outside any plugin call it could name (a process ended by _exit() or SIGKILL "
+                          "leaves no trace)"
+                        : ", " + where;
+  text += "; the study was stopped and no result was written";
+  stop_all();
+  throw WorkerFailure(text);
+}
+
+void ProcessExecutor::stop_all() noexcept {
+  for (Worker& w : workers_) {
+    if (w.ended || w.pid < 0) continue;
+    if (w.fd >= 0) ::close(w.fd);
+    w.fd = -1;
+    ::kill(w.pid, SIGKILL);
+    reap(w);
+  }
+}
+
+namespace {
+
+// What a plan's loop keeps: which units are done, the merge cursor, the first failure.
+struct PlanState {
+  explicit PlanState(std::size_t count) : done(count, 0), error_unit(count + 1) {}
+  std::size_t next = 0, merged = 0;
+  std::vector<std::uint8_t> done;
+  std::exception_ptr error;
+  std::size_t error_unit;  // a merge's failure is count (before any unit's, which are below)
+  void fail(std::size_t unit, std::exception_ptr e) {
+    if (!error || unit < error_unit) {
+      error = std::move(e);
+      error_unit = unit;
+    }
+  }
+};
+
+// A unit's error as the worker described it, thrown as the same kind of error.
+std::exception_ptr unit_error(const std::string& payload) {
+  const std::string text = payload.size() > 1 ? payload.substr(1) : std::string("a unit failed");
+  if (!payload.empty() && payload[0] == '\2') return std::make_exception_ptr(InputError(text));
+  return std::make_exception_ptr(PluginError(text));
+}
+
+}  // namespace
+
+void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn& merge, const UnitCodec& codec) {
+  if (!codec) throw std::logic_error("a study without a unit codec cannot run in worker processes");
+  wait_ready("before its study's next plan");
+  for (Worker& w : workers_)
+    if (w.ended)
+      throw WorkerFailure("a worker process " + ended_how(w.status) +
+                          " before its study's plan, which this process reached: the study is not the same "
+                          "in both (a plugin that behaves differently from run to run?)");
+  const std::uint64_t planned = workers_.front().planned;
+  for (const Worker& w : workers_)
+    if (w.planned != planned || planned < count)
+      throw std::logic_error("the worker processes planned another study (" + std::to_string(w.planned) +
+                             " work units, this process " + std::to_string(count) + ")");
+  const std::uint64_t offset = planned - count;
+  const std::size_t window = 2 * workers_.size();
+  const auto unit_words = [&](std::size_t u) {
+    std::string s = "in work unit " + std::to_string(offset + u + 1) + " of " + std::to_string(planned);
+    if (codec.describe) s += " (" + codec.describe(u) + ")";
+    return s;
+  };
+  PlanState plan(count);
+  for (;;) {
+    // Hand out units, merge what is in order, stop when all are merged or a failure waits for
+    // no running unit.
+    for (Worker& w : workers_) {
+      if (plan.error || w.busy || plan.next >= count || plan.next >= plan.merged + window) continue;
+      if (!send_message(w.fd, MessageType::unit, offset + plan.next)) {
+        reap(w);
+        fail_worker(w, unit_words(plan.next), ended_how(w.status));
+      }
+      w.busy = true;
+      w.unit = plan.next++;
+      w.deadline = now_s() + static_cast<double>(launch_.unit_seconds);
+    }
+    while (!plan.error && plan.merged < count && plan.done[plan.merged]) {
+      try {
+        merge(plan.merged);
+      } catch (...) {
+        plan.fail(count, std::current_exception());
+        break;
+      }
+      ++plan.merged;
+    }
+    const bool busy = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
+    if (plan.merged == count || (plan.error && !busy)) break;
+    throw_if_cancelled();
+    for (Worker& w : workers_)
+      if (w.busy && now_s() > w.deadline) {
+        ::kill(w.pid, SIGABRT);
+        drain(w, now_s() + kLastWordsS);
+        ::kill(w.pid, SIGKILL);
+        reap(w);
+        fail_worker(w, unit_words(w.unit),
+                    "passed the per-unit time limit of " + std::to_string(launch_.unit_seconds) +
+                        " s (the limit " + launch_.limit_name + "; raise it with --limit " +
+                        launch_.limit_name + "=SECONDS) and was stopped");
+      }
+    std::vector<pollfd> polled;
+    for (const Worker& w : workers_) polled.push_back(pollfd{w.fd, POLLIN, 0});
+    const int n = ::poll(polled.data(), polled.size(), kPollMs);
+    if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
+    for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
+      if (polled[i].revents == 0) continue;
+      Worker& w = workers_[i];
+      std::optional<Message> m = receive_message(w.fd);
+      if (!m) {
+        // Its last words may still be on the way after a `call` message: read to the end.
+        reap(w);
+        fail_worker(w, w.busy ? unit_words(w.unit) : "between two work units", ended_how(w.status));
+      }
+      if (m->type == MessageType::call) {
+        w.last_call = std::move(m->payload);
+        continue;
+      }
+      if (!w.busy || m->unit != offset + w.unit || (m->type != MessageType::done && m->type != MessageType::failed))
+        throw Error("the unit protocol: a worker answered a unit it was not given");
+      w.busy = false;
+      if (m->type == MessageType::failed) {
+        plan.fail(w.unit, unit_error(m->payload));
+        continue;
+      }
+      try {
+        ByteReader in(m->payload, "the outcome of work unit " + std::to_string(offset + w.unit + 1));
+        codec.load(w.unit, in);
+        plan.done[w.unit] = 1;
+      } catch (...) {
+        plan.fail(w.unit, std::current_exception());
+      }
+    }
+  }
+  for (Worker& w : workers_) {
+    w.ready = false;
+    if (!send_message(w.fd, MessageType::end, 0)) {
+      reap(w);
+      if (!plan.error) fail_worker(w, "at the end of its study's plan", ended_how(w.status));
+    }
+  }
+  if (plan.error) std::rethrow_exception(plan.error);
+}
+
+}  // namespace tessera::workers

@@ -1,0 +1,92 @@
+#pragma once
+// Work units in isolated worker processes (docs/architecture.md "Isolated workers"). Each worker
+// is a new program started with exec (never fork: a forked copy of a threaded process, of a
+// Python interpreter or of an MPI rank is unsafe) that runs the same study with the worker's
+// executor (unit_server.hpp); the parent plans, hands out units, carries each unit's outcome
+// back through the study's UnitCodec and merges in plan order, as ThreadExecutor does: the result
+// is the same, byte for byte.
+//
+// The workers are started by the constructor, which returns once each has reached its study's
+// first plan (or ended): the parent makes a plugin call only after a worker has made the same
+// call and lived (the plugins' setup: loading, create, the search's separable()). A worker that
+// dies - by a signal, an exit() from plugin code, any exit while it holds a unit - or holds one
+// unit past `unit_seconds` (killed then) ends the study with a WorkerFailure (a PluginError:
+// exit status 1) that names how it died, the unit and, from the worker's trace
+// (host/call_trace.hpp), the plugin, its version and path, the call and the configuration; the
+// other workers are stopped. An exception a unit throws in a worker is thrown here as the same
+// kind of error (InputError or PluginError) with the same message. Cancellation (Ctrl-C) stops
+// every worker. The destructor ends every worker still running.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/executor.hpp"
+#include "tessera/error.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera::workers {
+
+// Environment variable that makes a process a worker: "FD:PARENT_PID" (its socket, its parent).
+inline constexpr const char* kWorkerVariable = "TESSERA_UNIT_WORKER";
+
+struct WorkerLaunch {
+  std::string executable;                // the program each worker runs
+  std::vector<std::string> arguments;    // its argv, argv[0] included: the same study
+  std::vector<std::string> environment;  // "NAME=value" added to this process's
+  unsigned workers = 1;
+  std::uint64_t unit_seconds = 300;  // a unit's time limit in a worker
+  std::string limit_name;            // the limit's name in messages ("plugin.unit_seconds")
+  // A worker's `call` message read for the report: where it was ("in plugin ... call ...,
+  // configuration ..."), and whether it ended by exit() from plugin code.
+  std::function<std::string(std::string_view payload, bool& exit_called)> read_call;
+};
+
+class TESSERA_API WorkerFailure : public PluginError {
+ public:
+  explicit WorkerFailure(const std::string& message);
+  ~WorkerFailure() override;
+};
+
+class TESSERA_API ProcessExecutor final : public Executor {
+ public:
+  explicit ProcessExecutor(WorkerLaunch launch);
+  ~ProcessExecutor() override;
+  ProcessExecutor(const ProcessExecutor&) = delete;
+  ProcessExecutor& operator=(const ProcessExecutor&) = delete;
+
+  using Executor::execute;
+  unsigned workers() const override { return static_cast<unsigned>(workers_.size()); }
+  bool remote() const override { return true; }
+  // A plan of fewer units than the workers planned is the end of theirs (a resumed checkpoint
+  // skips a prefix): unit u here is the workers' unit (theirs - count + u).
+  void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
+               const UnitCodec& codec) override;
+
+  struct Worker {
+    pid_t pid = -1;
+    int fd = -1;
+    bool ready = false;         // said `ready` for the current plan
+    std::uint64_t planned = 0;  // its plan's unit count
+    bool busy = false;
+    std::size_t unit = 0;  // the local unit it holds
+    double deadline = 0;   // steady seconds
+    std::string last_call;  // its `call` message's payload, if one came
+    bool ended = false;
+    int status = 0;  // waitpid's, once ended
+  };
+
+ private:
+  void start(std::size_t w);
+  void wait_ready(const std::string& stage);
+  [[noreturn]] void fail_worker(Worker& w, const std::string& during, const std::string& how);
+  void stop_all() noexcept;
+
+  WorkerLaunch launch_;
+  std::vector<Worker> workers_;
+};
+
+}  // namespace tessera::workers

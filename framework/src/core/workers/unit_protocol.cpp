@@ -1,0 +1,45 @@
+#include "core/workers/unit_protocol.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <stdexcept>
+
+#include "core/fd_write.hpp"
+
+namespace tessera::workers {
+
+namespace {
+
+// Exactly `n` bytes into `out`; false at the stream's end or on an error.
+bool read_exactly(int fd, char* out, std::size_t n) {
+  while (n > 0) {
+    const ssize_t got = ::read(fd, out, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    out += got;
+    n -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view payload) {
+  const MessageHead head{kUnitMagic, type, unit, payload.size()};
+  return write_fully(fd, std::string_view(reinterpret_cast<const char*>(&head), sizeof head)) &&
+         write_fully(fd, payload);
+}
+
+std::optional<Message> receive_message(int fd) {
+  MessageHead head;
+  if (!read_exactly(fd, reinterpret_cast<char*>(&head), sizeof head)) return std::nullopt;
+  if (head.magic != kUnitMagic || head.length > kMaxPayloadBytes || head.type < MessageType::ready ||
+      head.type > MessageType::call)
+    throw std::runtime_error("the unit protocol: a message head that is not one (a worker of another build?)");
+  Message m{head.type, head.unit, std::string(static_cast<std::size_t>(head.length), '\0')};
+  if (!read_exactly(fd, m.payload.data(), m.payload.size())) return std::nullopt;
+  return m;
+}
+
+}  // namespace tessera::workers

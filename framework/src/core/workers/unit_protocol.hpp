@@ -1,0 +1,53 @@
+#pragma once
+// The unit protocol (docs/architecture.md "Isolated workers"): what a study's parent and a worker
+// process running the same study say to each other over one stream socket. Every message is a
+// head - kUnitMagic, its type, a unit number, the payload's length - and the payload. The worker
+// says kReady (unit = the plan's unit count) when its study reaches its plan, then answers each
+// kUnit with kDone (the unit's outcome, as the study's UnitCodec wrote it) or kFailed (an error,
+// as text); kEnd ends a plan; kCall (sent from a worker's fatal-signal or exit handler) names
+// the plugin call the worker was in when it died. The MPI executor speaks the same messages.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tessera/export.hpp"
+
+namespace tessera::workers {
+
+inline constexpr std::uint32_t kUnitMagic = 0x57555354;  // "TSUW"
+
+enum class MessageType : std::uint32_t {
+  ready = 1,   // worker: my plan has `unit` units
+  unit = 2,    // parent: compute unit `unit`
+  done = 3,    // worker: unit `unit` computed; payload: its outcome
+  failed = 4,  // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error), text
+  end = 5,     // parent: the plan is over (the worker's study goes on to its next plan)
+  call = 6,    // worker, from its crash handler: payload: the plugin call it was in
+};
+
+struct MessageHead {
+  std::uint32_t magic = kUnitMagic;
+  MessageType type = MessageType::unit;
+  std::uint64_t unit = 0;
+  std::uint64_t length = 0;
+};
+
+struct Message {
+  MessageType type = MessageType::unit;
+  std::uint64_t unit = 0;
+  std::string payload;
+};
+
+// The largest payload a message may carry (a unit's outcome): 4 GiB.
+inline constexpr std::uint64_t kMaxPayloadBytes = std::uint64_t{1} << 32;
+
+// Writes one message; false when the socket is closed or the write fails. Without allocation
+// (a head and the payload written in turn): usable from a signal handler.
+TESSERA_API bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view payload = {});
+
+// Reads one message: nullopt at the stream's end (the other side closed or died, also in the
+// middle of a message). A head that is not a message's is a ProtocolError.
+TESSERA_API std::optional<Message> receive_message(int fd);
+
+}  // namespace tessera::workers

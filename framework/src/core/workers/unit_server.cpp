@@ -1,0 +1,68 @@
+#include "core/workers/unit_server.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "core/workers/unit_protocol.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::workers {
+
+namespace {
+
+// The parent is gone (its socket closed): nothing is left to do.
+[[noreturn]] void parent_gone() {
+  std::fflush(nullptr);
+  std::_Exit(0);
+}
+
+void send_or_leave(int fd, MessageType type, std::uint64_t unit, std::string_view payload = {}) {
+  if (!send_message(fd, type, unit, payload)) parent_gone();
+}
+
+// The `failed` payload: the status byte (2: the input is wrong, 1: anything else), the message.
+std::string failure(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const InputError& x) {
+    return std::string("\2") + x.what();
+  } catch (const std::exception& x) {
+    return std::string("\1") + x.what();
+  } catch (...) {
+    return std::string("\1") + "an exception that is not a std::exception";
+  }
+}
+
+}  // namespace
+
+void UnitServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&, const UnitCodec& codec) {
+  if (!codec) throw std::logic_error("a study without a unit codec cannot run in a worker process");
+  send_or_leave(fd_, MessageType::ready, count);
+  for (;;) {
+    const std::optional<Message> m = receive_message(fd_);
+    if (!m) parent_gone();
+    if (m->type == MessageType::end) return;
+    if (m->type != MessageType::unit || m->unit >= count)
+      throw std::runtime_error("the unit protocol: an unexpected message from the parent");
+    const std::size_t u = static_cast<std::size_t>(m->unit);
+    std::string outcome;
+    std::exception_ptr failed;
+    try {
+      compute(u, UnitSlot{0, 1});
+      ByteWriter w;
+      codec.save(u, w);
+      outcome = w.take();
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    if (failed)
+      send_or_leave(fd_, MessageType::failed, u, failure(failed));
+    else
+      send_or_leave(fd_, MessageType::done, u, outcome);
+  }
+}
+
+}  // namespace tessera::workers

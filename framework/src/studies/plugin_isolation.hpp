@@ -1,0 +1,61 @@
+#pragma once
+// Plugins in isolated worker processes, as the front ends use them (docs/architecture.md
+// "Isolated workers"; docs/plugin-guide.md "What the host guarantees"). A study whose scenario
+// uses a plugin from outside the shipped plugin folder runs its work units in worker processes
+// (core/workers/process_executor.hpp) unless told otherwise; each worker is the `tessera`
+// executable running the same command, told by its environment that it is a worker.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/executor.hpp"
+#include "scenario/scenario.hpp"
+#include "tessera/export.hpp"
+
+namespace tessera::studies {
+
+// --isolate-plugins / --no-isolate, or neither: isolated when a plugin the scenario uses comes
+// from outside the shipped plugin folder.
+enum class Isolation : std::uint8_t { automatic, on, off };
+
+// How this study's workers are started.
+struct WorkerCommand {
+  Isolation isolation = Isolation::automatic;
+  std::vector<std::string> arguments;  // the worker's argv after the executable: the same study
+  unsigned workers = 0;                // 0: one per hardware thread
+  // Settings the worker cannot derive the way this process does (whether stdout is a
+  // terminal, a checkpoint it does not read): NAME=VALUE, read back with worker_setting().
+  std::vector<std::string> settings;
+};
+
+// The workers of one command: started (or not) when the study's scenario and plugins are known,
+// before this process creates any plugin (ScenarioOptions::before_session).
+class TESSERA_API StudyWorkers {
+ public:
+  explicit StudyWorkers(WorkerCommand command);
+  ~StudyWorkers();
+  StudyWorkers(const StudyWorkers&) = delete;
+  StudyWorkers& operator=(const StudyWorkers&) = delete;
+
+  // Starts the workers when the command and the scenario's plugins say so; waits until each has
+  // reached its first plan (a worker that died in a plugin's setup is a WorkerFailure).
+  void before_session(const Scenario& scenario, bool added_plugins);
+  // The executor of the study's work units: this worker's (a worker process), the workers'
+  // (isolated), or null (threads of this process).
+  Executor* executor() const;
+  bool isolated() const { return static_cast<bool>(pool_); }
+
+ private:
+  WorkerCommand command_;
+  std::unique_ptr<Executor> pool_;
+};
+
+// Makes this process a worker when its parent said so (the environment): its plugin calls
+// traced, its SIGINT and SIGTERM left to the parent, ended with its parent. Call first thing.
+// Returns whether this process is a worker.
+TESSERA_API bool become_unit_worker();
+TESSERA_API bool is_unit_worker();
+// A setting the parent passed (WorkerCommand::settings); "" when none.
+TESSERA_API std::string worker_setting(const std::string& name);
+
+}  // namespace tessera::studies
