@@ -25,9 +25,7 @@ namespace {
 // it writes, not what it computes.
 const std::set<std::string> kDropWithValue = {"--checkpoint", "--resume", "--checkpoint-every",
                                               "--threads",    "-j",       "--width"};
-const std::set<std::string> kDropAlone = {"-q",        "--quiet",   "-v",
-                                          "-vv",       "-vvv",      "--verbose",
-                                          "--no-plot", "--isolate-plugins", "--no-isolate"};
+const std::set<std::string> kDropAlone = {"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "--no-plot"};
 // Outputs: whether one is asked for is part of the identity (a checkpoint holds the rows of
 // --csv only when it was asked for), not where it goes.
 const std::set<std::string> kOutputs = {"--json", "--csv", "--html", "--vega", "--png", "--deploy"};

@@ -11,12 +11,13 @@ void add_isolation_options(po::options_description_easy_init add, IsolationFlags
   add("isolate-plugins", po::bool_switch(&flags.on),
       "compute the work units in isolated worker processes: a plugin that crashes, calls exit() or "
       "hangs ends the study with a named error, never tessera (the default when a plugin comes from "
-      "outside the shipped plugin folder)")("no-isolate", po::bool_switch(&flags.off),
-                                             "compute the work units in this process, even with added plugins");
+      "outside the shipped plugin folder)")(
+      "no-isolate", po::bool_switch(&flags.off),
+      "compute the work units in this process, even with added plugins");
 }
 
-studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::string& command, const Args& args,
-                                      unsigned threads) {
+studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::string& command,
+                                      const Args& args, unsigned threads) {
   if (flags.on && flags.off)
     throw InputErrors({Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                                   "--isolate-plugins and --no-isolate: give one of them, not both"}});

@@ -67,8 +67,8 @@ int run_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     // The sample is kept for the plot and for a checkpoint's state: a worker, whose stdout is
     // no terminal and which reads no checkpoint, is told.
-    const bool keep_points = studies::is_unit_worker() ? studies::worker_setting("points") == "1"
-                                                       : term.plot || checkpoint.any();
+    const bool keep_points =
+        studies::is_unit_worker() ? studies::worker_setting("points") == "1" : term.plot || checkpoint.any();
     studies::WorkerCommand command = worker_command(isolation, "run", args, threads);
     command.settings.push_back(std::string("points=") + (keep_points ? "1" : "0"));
     studies::StudyWorkers workers(std::move(command));

@@ -8,6 +8,7 @@ studies::ScenarioOptions scenario_options(const CommonOptions& common, const std
   o.load = common.load_options();
   o.plugin_paths = common.plugin_paths;
   o.plugin_overrides = common.plugin_overrides;
+  studies::apply_worker_scenario(o);  // a worker of Python's Scenario.run: the scenario its parent passed
   return o;
 }
 

@@ -9,6 +9,7 @@
 #include "py_json.hpp"
 #include "studies/entries/explain_entry.hpp"
 #include "studies/entries/run_study.hpp"
+#include "studies/plugin_isolation.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
 
@@ -17,8 +18,15 @@ namespace py = pybind11;
 namespace tessera::python {
 namespace {
 
+// "auto", "on", "off": Scenario.run(isolate=None, True, False).
+studies::Isolation isolation_of(const std::string& mode) {
+  if (mode == "on") return studies::Isolation::on;
+  if (mode == "off") return studies::Isolation::off;
+  return studies::Isolation::automatic;
+}
+
 py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
-               py::object progress) {
+               py::object progress, const std::string& isolate) {
   require_mode(h, false, "Scenario.serve()");
   const studies::RunStudy plan(h);
   studies::RunOptions ro;
@@ -29,7 +37,15 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   ro.points = true;  // the CLI's --json has them too
   ro.document = true;
   studies::RunResult result;
-  guard.run([&] { result = plan.compute(ro); });
+  guard.run([&] {
+    // The work units in `tessera run` worker processes (studies/plugin_isolation.hpp): a plugin
+    // that dies there is a PluginError here, and the interpreter goes on.
+    studies::StudyWorkers workers(
+        studies::run_worker_command(h.options(), isolation_of(isolate), ro.threads, top));
+    workers.before_session(h.scenario(), h.added_plugins());
+    ro.executor = workers.executor();
+    result = plan.compute(ro);
+  });
   return to_python(result.document);
 }
 
@@ -45,7 +61,7 @@ py::object explain(const ScenarioHandle& h, const std::string& config_text) {
 
 void bind_run(ScenarioClass& c) {
   c.def("_run", &run, py::arg("threads") = py::none(), py::arg("top") = py::none(),
-        py::arg("progress") = py::none())
+        py::arg("progress") = py::none(), py::arg("isolate") = "auto")
       .def("_explain", &explain, py::arg("config"));
 }
 

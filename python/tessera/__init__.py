@@ -252,13 +252,21 @@ class Scenario:
         return doc
 
     def run(self, threads: Optional[int] = None, *, top: Optional[int] = None,
-            progress: Optional[ProgressCallback] = None) -> RunResult:
+            progress: Optional[ProgressCallback] = None, isolate: Optional[bool] = None) -> RunResult:
         """Searches the parallelism sweep (`tessera run`): counts, best, Pareto frontier, top N.
         `threads` None = every hardware thread (the result is the same for any count). The GIL
         is released; Ctrl-C raises KeyboardInterrupt; `progress(done, total, unit)` is called
-        between batches."""
+        between batches. `isolate` True computes the work units in worker processes (`tessera
+        run --isolate-plugins`): a plugin that crashes, aborts, calls exit() or hangs there raises
+        PluginError naming the call and this interpreter goes on; False keeps them in this
+        process; None (the default) isolates when a plugin comes from outside the shipped
+        plugin folder."""
+        if isolate is not None and not isinstance(isolate, bool):
+            raise TypeError("isolate must be True, False or None")
+        mode = "auto" if isolate is None else ("on" if isolate else "off")
         return RunResult.from_json(self._stamped(self._h._run(_count("threads", threads, 1), _count("top", top, 0),
-                                                              _callback(progress)), "run", threads=threads, top=top))
+                                                              _callback(progress), mode),
+                                                 "run", threads=threads, top=top, isolate=isolate))
 
     def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
               progress: Optional[ProgressCallback] = None, requests: bool = False,

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "child_process.hpp"
+#include "fault_scenario.hpp"
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
 
@@ -88,21 +89,6 @@ Ended interrupt_run(int sig) {
   return e;
 }
 
-// A scenario in `d` running Llama-3.1-8B decode on DGX H100 with the broken latency fixture
-// failing with `fault` (tests/plugins/fixtures/broken_latency.cpp), and `more` YAML lines.
-std::string fault_scenario(const TempDir& d, const std::string& name, const std::string& fault,
-                           const std::string& more) {
-  const std::string path = d / (name + ".yaml");
-  std::ofstream f(path);
-  f << "schema_version: 1\nkind: scenario\nname: " << name << "\nmodel: " << TESSERA_SOURCE_DIR
-    << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
-    << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
-       "plugins: {latency: {name: broken_latency, fault: "
-    << fault << "}, memory: standard, search: exhaustive}\n"
-    << more;
-  return path;
-}
-
 }  // namespace
 
 TEST_CASE("SIGINT stops tessera run: exit 130 and no file left") {
@@ -149,15 +135,18 @@ TEST_CASE("a file-size limit makes the write fail: exit 1 and no file left") {
 // A plugin call that never returns (the broken latency fixture's `time_step_hang`) never reaches
 // the study's cancellation poll: the watchdog (framework/app/signals.cpp) ends the process 1 s
 // after SIGINT with exit 130, its temporary outputs removed, saying why.
-TEST_CASE("SIGINT ends tessera run within a second even while a plugin call blocks") {
+TEST_CASE("in-process: SIGINT ends tessera run within a second even while a plugin call blocks") {
   TempDir d;
   const std::string scenario = fault_scenario(d, "hang", "time_step_hang", "");
   const std::string err_path =
       (fs::temp_directory_path() / ("tessera-watchdog-" + std::to_string(::getpid()))).string();
   const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
-  const pid_t pid = spawn_quiet({exe, "run", scenario, "--threads", "1", "--json", d / "out.json",
-                                 "--plugin-path", std::string(TESSERA_TEST_PLUGIN_DIR) + "/broken"},
-                                err_path);
+  // In this process (--no-isolate): with isolation the parent stops its workers itself
+  // (test_isolation.cpp).
+  const pid_t pid =
+      spawn_quiet({exe, "run", scenario, "--threads", "1", "--json", d / "out.json", "--no-isolate",
+                   "--plugin-path", std::string(TESSERA_TEST_PLUGIN_DIR) + "/broken"},
+                  err_path);
   REQUIRE(pid >= 0);
   // Until the temporary output exists (the study has started), then a little longer: the one
   // evaluation thread is inside time_step.
@@ -180,14 +169,14 @@ TEST_CASE("SIGINT ends tessera run within a second even while a plugin call bloc
 
 // A plugin's printf never reaches the results: `--json -` stays JSON, and its lines come out on
 // stderr marked (framework/app/result_stream.hpp).
-TEST_CASE("a plugin's stdout goes to stderr marked - never into --json -") {
+TEST_CASE("in-process: a plugin's stdout goes to stderr marked - never into --json -") {
   TempDir d;
   const std::string scenario = fault_scenario(
       d, "print", "time_step_print", "sweep: {parallelism: {tp: [1, 2], cp: [1], pp: [1], dp: [1]}}\n");
   const std::string out = d / "stdout.txt", err = d / "stderr.txt";
   const std::string cmd = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera run " +
-                          scenario + " -q --json - --plugin-path " + std::string(TESSERA_TEST_PLUGIN_DIR) +
-                          "/broken >" + out + " 2>" + err;
+                          scenario + " -q --no-isolate --json - --plugin-path " +
+                          std::string(TESSERA_TEST_PLUGIN_DIR) + "/broken >" + out + " 2>" + err;
   const int rc = std::system(("sh -c '" + cmd + "'").c_str());
   REQUIRE(WIFEXITED(rc));
   CHECK(WEXITSTATUS(rc) == 0);
@@ -203,14 +192,14 @@ TEST_CASE("a plugin's stdout goes to stderr marked - never into --json -") {
 // the library's static object) cannot crash the process after the results are written: the
 // library is never unloaded and the executable ends without static destructors (app/main.cpp).
 // Before, every run ended in SIGSEGV after writing its results.
-TEST_CASE("a thread a plugin leaves running does not crash tessera after its results") {
+TEST_CASE("in-process: a thread a plugin leaves running does not crash tessera after its results") {
   TempDir d;
   const std::string scenario = fault_scenario(
       d, "leak", "create_leak", "sweep: {parallelism: {tp: [1, 2], cp: [1], pp: [1], dp: [1]}}\n");
   for (int run = 0; run < 5; ++run) {
     const std::string json = d / "out.json", err = d / "stderr.txt";
     const std::string cmd = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera run " +
-                            scenario + " -q --json " + json + " --plugin-path " +
+                            scenario + " -q --no-isolate --json " + json + " --plugin-path " +
                             std::string(TESSERA_TEST_PLUGIN_DIR) + "/broken >/dev/null 2>" + err;
     const int rc = std::system(("sh -c '" + cmd + "'").c_str());
     INFO("run " << run << ", stderr: " << slurp(err));

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "analysis/explore/exploration.hpp"
@@ -26,8 +27,8 @@ struct Run {
 };
 
 Run searched(const Session& s, std::uint64_t unit_size, unsigned threads, Executor* executor = nullptr,
-             bool keep_records = false) {
-  const auto strategy = registry().create_search(choice("exhaustive"));
+             bool keep_records = false, const std::string& search = "exhaustive") {
+  const auto strategy = registry().create_search(choice(search));
   Run run;
   SearchOptions o;
   o.threads = threads;
@@ -155,8 +156,23 @@ TEST_CASE("a separable search gives the same result for every unit size thread c
   }
   ReverseExecutor reverse;
   require_same(whole, searched(s, 64, 1, &reverse));
+  // Each unit's outcome carried as bytes, as from a worker process (its codec: Summary::save_unit).
+  ReverseExecutor remote(true);
+  require_same(whole, searched(s, 64, 1, &remote));
+  require_same(searched(s, 100, 2, nullptr, true), searched(s, 100, 1, &remote, true));
   // Every record kept: the same records in the same order.
   require_same(searched(s, 1u << 30, 2, nullptr, true), searched(s, 100, 2, nullptr, true));
+}
+
+TEST_CASE("a search that is not separable runs as one unit - in a worker process its outcome comes as bytes",
+          "[units][search]") {
+  const Scenario sc = load("llama3.1-70b-decode-128k.yaml");
+  Session s(sc, registry());
+  ReverseExecutor remote(true);
+  const Run here = searched(s, 0, 2, nullptr, false, "random");
+  CHECK(here.result.counts.evaluated > 0u);
+  require_same(here, searched(s, 0, 1, &remote, false, "random"));
+  require_same(searched(s, 0, 2, nullptr, true, "random"), searched(s, 0, 1, &remote, true, "random"));
 }
 
 TEST_CASE("explore computes its hardware points as work units - the same for every executor",

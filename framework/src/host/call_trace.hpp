@@ -15,8 +15,8 @@
 namespace tessera {
 
 struct CallTrace {
-  const LoadedPlugin* plugin = nullptr;  // the plugin being called (null: none)
-  const char* call = nullptr;            // "time_step"
+  const LoadedPlugin* plugin = nullptr;    // the plugin being called (null: none)
+  const char* call = nullptr;              // "time_step"
   const ParallelConfig* config = nullptr;  // the configuration being evaluated (null: none yet)
 };
 

@@ -87,7 +87,8 @@ class GuardedObjective final : public Objective, public Guarded {
   }
   double evaluate(const EvalContext& ctx, const Workload& workload, const ParallelConfig& c,
                   const EvaluatedStep& step) const override {
-    const double v = call_plugin(plugin_, "evaluate", [&] { return inner_->evaluate(ctx, workload, c, step); });
+    const double v =
+        call_plugin(plugin_, "evaluate", [&] { return inner_->evaluate(ctx, workload, c, step); });
     if (!std::isfinite(v)) check(v, step.totals, step.memory);
     return v;
   }
@@ -164,8 +165,7 @@ class GuardedSearch final : public SearchStrategy, public Guarded {
   }
   bool separable() const override {
     return call_plugin(
-        plugin_, "separable",
-        [&] { return inner_->separable(); }, "separable");
+        plugin_, "separable", [&] { return inner_->separable(); }, "separable");
   }
 
  private:

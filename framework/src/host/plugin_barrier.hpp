@@ -37,7 +37,8 @@ TESSERA_API std::string describe_plugin(const LoadedPlugin& plugin);
 // ("time_step") for a worker's crash report (host/call_trace.hpp); `action` is inserted before
 // the message ("failed to create"); leave it empty for a plain call.
 template <class F>
-decltype(auto) call_plugin(const LoadedPlugin& plugin, const char* call, F&& f, std::string_view action = {}) {
+decltype(auto) call_plugin(const LoadedPlugin& plugin, const char* call, F&& f,
+                           std::string_view action = {}) {
   const CallMark mark(plugin, call);
   try {
     return std::forward<F>(f)();

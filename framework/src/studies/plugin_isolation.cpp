@@ -30,7 +30,8 @@ bool become_unit_worker() {
   const std::string_view text(v);
   const std::size_t colon = text.find(':');
   const int fd = std::atoi(std::string(text.substr(0, colon)).c_str());
-  const long parent = colon == std::string_view::npos ? 0 : std::atol(std::string(text.substr(colon + 1)).c_str());
+  const long parent =
+      colon == std::string_view::npos ? 0 : std::atol(std::string(text.substr(colon + 1)).c_str());
   // Ended with the parent, even while a plugin call blocks; gone already: nothing to do.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (parent > 0 && ::getppid() != static_cast<pid_t>(parent)) std::_Exit(0);
@@ -50,6 +51,45 @@ std::string worker_setting(const std::string& name) {
   return v ? std::string(v) : std::string();
 }
 
+WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
+                                 std::optional<std::size_t> top) {
+  WorkerCommand w;
+  w.isolation = isolation;
+  w.workers = threads;
+  std::vector<std::string>& a = w.arguments;
+  a.push_back("run");
+  if (options.text) {
+    w.settings.push_back("scenario_text=" + options.text->text);
+    w.settings.push_back("scenario_label=" + options.text->label);
+    w.settings.push_back("scenario_base_dir=" + options.text->base_dir);
+  } else if (!options.path.empty()) {
+    a.push_back(options.path);
+  }
+  for (const std::string& s : options.load.set) a.insert(a.end(), {"--set", s});
+  if (!options.load.model_override.empty()) a.insert(a.end(), {"--model", options.load.model_override});
+  if (!options.load.machine_override.empty()) a.insert(a.end(), {"--machine", options.load.machine_override});
+  if (!options.load.model_hf_json.empty()) {
+    w.settings.push_back("model_hf_json=" + options.load.model_hf_json);
+    w.settings.push_back("model_hf_label=" + options.load.model_hf_label);
+  }
+  for (const std::string& p : options.plugin_paths) a.insert(a.end(), {"--plugin-path", p});
+  for (const std::string& p : options.plugin_overrides) a.insert(a.end(), {"--plugin-override", p});
+  if (top) a.insert(a.end(), {"--top", std::to_string(*top)});
+  a.insert(a.end(), {"--json", "-", "-q"});
+  w.settings.push_back("points=1");
+  return w;
+}
+
+void apply_worker_scenario(ScenarioOptions& options) {
+  if (!is_unit_worker()) return;
+  if (const std::string text = worker_setting("scenario_text"); !text.empty())
+    options.text = ScenarioText{text, worker_setting("scenario_label"), worker_setting("scenario_base_dir")};
+  if (const std::string hf = worker_setting("model_hf_json"); !hf.empty()) {
+    options.load.model_hf_json = hf;
+    options.load.model_hf_label = worker_setting("model_hf_label");
+  }
+}
+
 StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command)) {}
 StudyWorkers::~StudyWorkers() = default;
 
@@ -62,7 +102,8 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   launch.arguments.push_back(launch.executable);
   for (const std::string& a : command_.arguments) launch.arguments.push_back(a);
   for (const std::string& s : command_.settings) launch.environment.push_back(kSettingPrefix + s);
-  launch.workers = command_.workers > 0 ? command_.workers : std::max(1u, std::thread::hardware_concurrency());
+  launch.workers =
+      command_.workers > 0 ? command_.workers : std::max(1u, std::thread::hardware_concurrency());
   launch.unit_seconds = current_limits().plugin_unit_seconds;
   launch.limit_name = "plugin.unit_seconds";
   launch.read_call = [machine = scenario.machine](std::string_view payload, bool& exit_called) {

@@ -4,12 +4,15 @@
 // uses a plugin from outside the shipped plugin folder runs its work units in worker processes
 // (core/workers/process_executor.hpp) unless told otherwise; each worker is the `tessera`
 // executable running the same command, told by its environment that it is a worker.
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/executor.hpp"
 #include "scenario/scenario.hpp"
+#include "studies/scenario_options.hpp"
 #include "tessera/export.hpp"
 
 namespace tessera::studies {
@@ -49,6 +52,15 @@ class TESSERA_API StudyWorkers {
   WorkerCommand command_;
   std::unique_ptr<Executor> pool_;
 };
+
+// The workers of `run` for a study already open (Python's Scenario.run): `tessera run` with the
+// study's scenario (its file, or its text and a model's HF config passed as settings), --set,
+// --model, --machine, --plugin-path, --plugin-override, --top when given, and --json - (so that
+// it plans the document's searches too), on `threads` workers (0: one per hardware thread).
+TESSERA_API WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation,
+                                             unsigned threads, std::optional<std::size_t> top);
+// In a worker: the scenario text and HF config its parent passed as settings, put into `options`.
+TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 
 // Makes this process a worker when its parent said so (the environment): its plugin calls
 // traced, its SIGINT and SIGTERM left to the parent, ended with its parent. Call first thing.

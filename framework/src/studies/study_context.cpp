@@ -115,7 +115,8 @@ void StudyContext::open_session() {
     // session creates any plugin.
     require_scenario_plugins(scenario_, *registry_);
   }
-  if (options_.before_session) options_.before_session(scenario_, uses_added_plugins(scenario_, *registry_));
+  added_plugins_ = uses_added_plugins(scenario_, *registry_);
+  if (options_.before_session) options_.before_session(scenario_, added_plugins_);
   session_ = std::make_unique<Session>(scenario_, *registry_);
 }
 

@@ -63,6 +63,9 @@ class TESSERA_API StudyContext {
   const Session& session() const { return *session_; }
   const std::vector<std::string>& plugin_paths() const { return plugin_paths_; }
   const ScenarioOptions& options() const { return options_; }
+  // Whether a plugin the scenario uses comes from outside the shipped plugin folder (a study then
+  // runs its work units in isolated workers unless told otherwise: studies/plugin_isolation.hpp).
+  bool added_plugins() const { return added_plugins_; }
   // The scenario's search plugin (plugins.search).
   std::shared_ptr<SearchStrategy> create_search() const;
   // What the renderers read of the study (studies/study_description.hpp), built once on first use.
@@ -77,6 +80,7 @@ class TESSERA_API StudyContext {
   Scenario scenario_;
   std::shared_ptr<PluginRegistry> registry_;  // before the session: outlives its plugins
   std::unique_ptr<Session> session_;
+  bool added_plugins_ = false;
   mutable std::once_flag described_;
   mutable std::unique_ptr<StudyDescription> description_;
 };

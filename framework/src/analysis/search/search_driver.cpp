@@ -265,10 +265,31 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
 
 // A work unit in errors: "configurations 16,385-32,768 of 78,848" (the space's valid ones, from 1).
 std::string describe_slice(std::size_t unit, std::uint64_t unit_size, std::uint64_t valid, bool sliced) {
-  if (!sliced) return "the whole search, of " + std::to_string(valid) + " valid configuration" + (valid == 1 ? "" : "s");
+  if (!sliced)
+    return "the whole search, of " + std::to_string(valid) + " valid configuration" + (valid == 1 ? "" : "s");
   const std::uint64_t first = unit * unit_size;
-  return "configurations " + std::to_string(first + 1) + "-" + std::to_string(std::min(valid, first + unit_size)) +
-         " of the space's " + std::to_string(valid) + " valid ones";
+  return "configurations " + std::to_string(first + 1) + "-" +
+         std::to_string(std::min(valid, first + unit_size)) + " of the space's " + std::to_string(valid) +
+         " valid ones";
+}
+
+// A unit's outcome (`outcomes[u]`) carried from a worker process to the merge (Executor::remote()):
+// saved and released where it was computed, loaded where it is merged.
+UnitCodec outcome_codec(std::vector<std::unique_ptr<Summary>>& outcomes, const SearchOptions& options,
+                        const std::vector<Direction>& dirs,
+                        std::function<std::string(std::size_t)> describe) {
+  return {.save =
+              [&outcomes](std::size_t u, ByteWriter& w) {
+                outcomes.at(u)->save_unit(w);
+                outcomes[u].reset();
+              },
+          .load =
+              [&outcomes, &options, &dirs](std::size_t u, ByteReader& r) {
+                auto outcome = std::make_unique<Summary>(options, dirs, true);
+                outcome->load_unit(r);
+                outcomes.at(u) = std::move(outcome);
+              },
+          .describe = std::move(describe)};
 }
 
 // The study's plan, computed into `summary`: a separable strategy's space in slices of
@@ -277,7 +298,9 @@ std::string describe_slice(std::size_t unit, std::uint64_t unit_size, std::uint6
 void search_plan(const Session& session, const GridSpace& space, const SearchStrategy& strategy,
                  const SearchOptions& options, const std::vector<Direction>& dirs, Summary& summary) {
   const std::uint64_t valid = space.valid_count();
-  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : default_search_unit(valid);
+  const bool remote = options.executor && options.executor->remote();
+  const std::uint64_t unit_size =
+      options.unit_size > 0 ? options.unit_size : default_search_unit(valid, remote);
   const bool sliced = strategy.separable() && valid > unit_size;
   // A checkpoint (SearchOptions::checkpoint) records the study's summary between units and the
   // rows it streamed.
@@ -287,21 +310,10 @@ void search_plan(const Session& session, const GridSpace& space, const SearchStr
                               .load = [&](ByteReader& r) { summary.load(r); },
                               .replay = [&](ByteReader& r) { summary.replay(r); },
                               .rows = options.on_record ? &rows : nullptr};
-  // A unit's outcome carried from a worker process to the merge (Executor::remote()).
   std::vector<std::unique_ptr<Summary>> outcomes;
-  const UnitCodec codec{.save =
-                            [&](std::size_t u, ByteWriter& w) {
-                              outcomes.at(u)->save_unit(w);
-                              outcomes[u].reset();
-                            },
-                        .load =
-                            [&](std::size_t u, ByteReader& r) {
-                              auto outcome = std::make_unique<Summary>(options, dirs, true);
-                              outcome->load_unit(r);
-                              outcomes.at(u) = std::move(outcome);
-                            },
-                        .describe = [&](std::size_t u) { return describe_slice(u, unit_size, valid, sliced); }};
-  if (!sliced && options.executor && options.executor->remote()) {
+  const UnitCodec codec = outcome_codec(
+      outcomes, options, dirs, [=](std::size_t u) { return describe_slice(u, unit_size, valid, sliced); });
+  if (!sliced && remote) {
     // One unit in a worker process: its outcome buffered there, merged here.
     outcomes.resize(1);
     execute_checkpointed(
@@ -309,7 +321,8 @@ void search_plan(const Session& session, const GridSpace& space, const SearchStr
         [&](std::size_t, const UnitSlot& slot) {
           BatchEvaluator evaluator(slot.threads);
           outcomes[0] = std::make_unique<Summary>(options, dirs, true);
-          search_unit(session, space, space, nullptr, 0, strategy, options, dirs, evaluator, *outcomes[0], {});
+          search_unit(session, space, space, nullptr, 0, strategy, options, dirs, evaluator, *outcomes[0],
+                      {});
         },
         [&](std::size_t) {
           summary.absorb(*outcomes[0]);

@@ -105,16 +105,19 @@ struct SearchOptions {
   StudyCheckpoint* checkpoint = nullptr;
 };
 
-// Configurations per work unit of a separable search (SearchOptions::unit_size's default): about
-// a 64th of the space, so that up to tens of workers share even a small one, between
-// kMinSearchUnit (below, one unit's overhead would show) and kDefaultSearchUnit (a unit's
-// buffered outcome, its sampled points ~140 bytes each, stays under a few MB). A function of the
-// space alone: every executor, thread count and worker process plans the same units.
+// Configurations per work unit of a separable search (SearchOptions::unit_size's default): a
+// unit's buffered outcome (its sampled points, ~140 bytes each) stays under a few MB. Units in
+// worker processes (Executor::remote()) are smaller - about a 64th of the space, at least
+// kMinRemoteSearchUnit - so that the workers share even a small space (each evaluates on one
+// thread). Both sides of a remote plan are remote executors: they plan the same units.
 inline constexpr std::uint64_t kDefaultSearchUnit = 16384;
-inline constexpr std::uint64_t kMinSearchUnit = 256;
-inline constexpr std::uint64_t default_search_unit(std::uint64_t valid) {
+inline constexpr std::uint64_t kMinRemoteSearchUnit = 256;
+inline constexpr std::uint64_t default_search_unit(std::uint64_t valid, bool remote) {
+  if (!remote) return kDefaultSearchUnit;
   const std::uint64_t share = (valid + 63) / 64;
-  return share < kMinSearchUnit ? kMinSearchUnit : share > kDefaultSearchUnit ? kDefaultSearchUnit : share;
+  return share < kMinRemoteSearchUnit ? kMinRemoteSearchUnit
+         : share > kDefaultSearchUnit ? kDefaultSearchUnit
+                                      : share;
 }
 
 struct SearchResult {

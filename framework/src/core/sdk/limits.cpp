@@ -58,7 +58,8 @@ const std::array<LimitInfo, 24> kTable{{
      "load failure",
      nullptr},
     {"plugin.unit_seconds", &Limits::plugin_unit_seconds,
-     "seconds an isolated worker process may take over one work unit (or over its study's setup) before it is "
+     "seconds an isolated worker process may take over one work unit (or over its study's setup) before it "
+     "is "
      "stopped and the study fails naming the plugin call it was in",
      nullptr},
 }};

@@ -206,11 +206,14 @@ void ProcessExecutor::stop_all() noexcept {
   }
 }
 
-namespace {
-
 // What a plan's loop keeps: which units are done, the merge cursor, the first failure.
-struct PlanState {
-  explicit PlanState(std::size_t count) : done(count, 0), error_unit(count + 1) {}
+struct ProcessExecutor::PlanState {
+  PlanState(std::size_t n, std::uint64_t first, const UnitCodec& c, std::uint64_t planned_units)
+      : count(n), offset(first), planned(planned_units), codec(c), done(n, 0), error_unit(n + 1) {}
+  std::size_t count;
+  std::uint64_t offset;   // the workers' unit of local unit 0
+  std::uint64_t planned;  // the workers' plan's units
+  const UnitCodec& codec;
   std::size_t next = 0, merged = 0;
   std::vector<std::uint8_t> done;
   std::exception_ptr error;
@@ -221,7 +224,15 @@ struct PlanState {
       error_unit = unit;
     }
   }
+  // "in work unit 3 of 23 (configurations 513-768 of ...)"
+  std::string unit_words(std::size_t u) const {
+    std::string s = "in work unit " + std::to_string(offset + u + 1) + " of " + std::to_string(planned);
+    if (codec.describe) s += " (" + codec.describe(u) + ")";
+    return s;
+  }
 };
+
+namespace {
 
 // A unit's error as the worker described it, thrown as the same kind of error.
 std::exception_ptr unit_error(const std::string& payload) {
@@ -232,7 +243,8 @@ std::exception_ptr unit_error(const std::string& payload) {
 
 }  // namespace
 
-void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn& merge, const UnitCodec& codec) {
+void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn& merge,
+                              const UnitCodec& codec) {
   if (!codec) throw std::logic_error("a study without a unit codec cannot run in worker processes");
   wait_ready("before its study's next plan");
   for (Worker& w : workers_)
@@ -245,27 +257,9 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
     if (w.planned != planned || planned < count)
       throw std::logic_error("the worker processes planned another study (" + std::to_string(w.planned) +
                              " work units, this process " + std::to_string(count) + ")");
-  const std::uint64_t offset = planned - count;
-  const std::size_t window = 2 * workers_.size();
-  const auto unit_words = [&](std::size_t u) {
-    std::string s = "in work unit " + std::to_string(offset + u + 1) + " of " + std::to_string(planned);
-    if (codec.describe) s += " (" + codec.describe(u) + ")";
-    return s;
-  };
-  PlanState plan(count);
+  PlanState plan(count, planned - count, codec, planned);
   for (;;) {
-    // Hand out units, merge what is in order, stop when all are merged or a failure waits for
-    // no running unit.
-    for (Worker& w : workers_) {
-      if (plan.error || w.busy || plan.next >= count || plan.next >= plan.merged + window) continue;
-      if (!send_message(w.fd, MessageType::unit, offset + plan.next)) {
-        reap(w);
-        fail_worker(w, unit_words(plan.next), ended_how(w.status));
-      }
-      w.busy = true;
-      w.unit = plan.next++;
-      w.deadline = now_s() + static_cast<double>(launch_.unit_seconds);
-    }
+    hand_out(plan);
     while (!plan.error && plan.merged < count && plan.done[plan.merged]) {
       try {
         merge(plan.merged);
@@ -278,49 +272,8 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
     const bool busy = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     if (plan.merged == count || (plan.error && !busy)) break;
     throw_if_cancelled();
-    for (Worker& w : workers_)
-      if (w.busy && now_s() > w.deadline) {
-        ::kill(w.pid, SIGABRT);
-        drain(w, now_s() + kLastWordsS);
-        ::kill(w.pid, SIGKILL);
-        reap(w);
-        fail_worker(w, unit_words(w.unit),
-                    "passed the per-unit time limit of " + std::to_string(launch_.unit_seconds) +
-                        " s (the limit " + launch_.limit_name + "; raise it with --limit " +
-                        launch_.limit_name + "=SECONDS) and was stopped");
-      }
-    std::vector<pollfd> polled;
-    for (const Worker& w : workers_) polled.push_back(pollfd{w.fd, POLLIN, 0});
-    const int n = ::poll(polled.data(), polled.size(), kPollMs);
-    if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
-    for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
-      if (polled[i].revents == 0) continue;
-      Worker& w = workers_[i];
-      std::optional<Message> m = receive_message(w.fd);
-      if (!m) {
-        // Its last words may still be on the way after a `call` message: read to the end.
-        reap(w);
-        fail_worker(w, w.busy ? unit_words(w.unit) : "between two work units", ended_how(w.status));
-      }
-      if (m->type == MessageType::call) {
-        w.last_call = std::move(m->payload);
-        continue;
-      }
-      if (!w.busy || m->unit != offset + w.unit || (m->type != MessageType::done && m->type != MessageType::failed))
-        throw Error("the unit protocol: a worker answered a unit it was not given");
-      w.busy = false;
-      if (m->type == MessageType::failed) {
-        plan.fail(w.unit, unit_error(m->payload));
-        continue;
-      }
-      try {
-        ByteReader in(m->payload, "the outcome of work unit " + std::to_string(offset + w.unit + 1));
-        codec.load(w.unit, in);
-        plan.done[w.unit] = 1;
-      } catch (...) {
-        plan.fail(w.unit, std::current_exception());
-      }
-    }
+    stop_past_deadline(plan);
+    receive(plan);
   }
   for (Worker& w : workers_) {
     w.ready = false;
@@ -330,6 +283,74 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
     }
   }
   if (plan.error) std::rethrow_exception(plan.error);
+}
+
+// Each idle worker gets the next unit while it is fewer than 2 x workers ahead of the merge.
+void ProcessExecutor::hand_out(PlanState& plan) {
+  const std::size_t window = 2 * workers_.size();
+  for (Worker& w : workers_) {
+    if (plan.error || w.busy || plan.next >= plan.count || plan.next >= plan.merged + window) continue;
+    if (!send_message(w.fd, MessageType::unit, plan.offset + plan.next)) {
+      reap(w);
+      fail_worker(w, plan.unit_words(plan.next), ended_how(w.status));
+    }
+    w.busy = true;
+    w.unit = plan.next++;
+    w.deadline = now_s() + static_cast<double>(launch_.unit_seconds);
+  }
+}
+
+// A worker past its unit's time limit: asked where it is (SIGABRT: its handler names the call),
+// then killed.
+void ProcessExecutor::stop_past_deadline(const PlanState& plan) {
+  for (Worker& w : workers_)
+    if (w.busy && now_s() > w.deadline) {
+      ::kill(w.pid, SIGABRT);
+      drain(w, now_s() + kLastWordsS);
+      ::kill(w.pid, SIGKILL);
+      reap(w);
+      fail_worker(w, plan.unit_words(w.unit),
+                  "passed the per-unit time limit of " + std::to_string(launch_.unit_seconds) +
+                      " s (the limit " + launch_.limit_name + "; raise it with --limit " +
+                      launch_.limit_name + "=SECONDS) and was stopped");
+    }
+}
+
+// What the workers say within one poll interval: outcomes loaded through the codec, errors
+// kept, a worker's end reported.
+void ProcessExecutor::receive(PlanState& plan) {
+  std::vector<pollfd> polled;
+  for (const Worker& w : workers_) polled.push_back(pollfd{w.fd, POLLIN, 0});
+  const int n = ::poll(polled.data(), polled.size(), kPollMs);
+  if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
+  for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
+    if (polled[i].revents == 0) continue;
+    Worker& w = workers_[i];
+    std::optional<Message> m = receive_message(w.fd);
+    if (!m) {
+      reap(w);
+      fail_worker(w, w.busy ? plan.unit_words(w.unit) : "between two work units", ended_how(w.status));
+    }
+    if (m->type == MessageType::call) {
+      w.last_call = std::move(m->payload);
+      continue;
+    }
+    if (!w.busy || m->unit != plan.offset + w.unit ||
+        (m->type != MessageType::done && m->type != MessageType::failed))
+      throw Error("the unit protocol: a worker answered a unit it was not given");
+    w.busy = false;
+    if (m->type == MessageType::failed) {
+      plan.fail(w.unit, unit_error(m->payload));
+      continue;
+    }
+    try {
+      ByteReader in(m->payload, "the outcome of work unit " + std::to_string(plan.offset + w.unit + 1));
+      plan.codec.load(w.unit, in);
+      plan.done[w.unit] = 1;
+    } catch (...) {
+      plan.fail(w.unit, std::current_exception());
+    }
+  }
 }
 
 }  // namespace tessera::workers

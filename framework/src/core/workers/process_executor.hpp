@@ -72,15 +72,19 @@ class TESSERA_API ProcessExecutor final : public Executor {
     bool ready = false;         // said `ready` for the current plan
     std::uint64_t planned = 0;  // its plan's unit count
     bool busy = false;
-    std::size_t unit = 0;  // the local unit it holds
-    double deadline = 0;   // steady seconds
+    std::size_t unit = 0;   // the local unit it holds
+    double deadline = 0;    // steady seconds
     std::string last_call;  // its `call` message's payload, if one came
     bool ended = false;
     int status = 0;  // waitpid's, once ended
   };
 
  private:
+  struct PlanState;
   void start(std::size_t w);
+  void hand_out(PlanState& plan);
+  void stop_past_deadline(const PlanState& plan);
+  void receive(PlanState& plan);
   void wait_ready(const std::string& stage);
   [[noreturn]] void fail_worker(Worker& w, const std::string& during, const std::string& how);
   void stop_all() noexcept;

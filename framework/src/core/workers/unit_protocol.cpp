@@ -36,7 +36,8 @@ std::optional<Message> receive_message(int fd) {
   if (!read_exactly(fd, reinterpret_cast<char*>(&head), sizeof head)) return std::nullopt;
   if (head.magic != kUnitMagic || head.length > kMaxPayloadBytes || head.type < MessageType::ready ||
       head.type > MessageType::call)
-    throw std::runtime_error("the unit protocol: a message head that is not one (a worker of another build?)");
+    throw std::runtime_error(
+        "the unit protocol: a message head that is not one (a worker of another build?)");
   Message m{head.type, head.unit, std::string(static_cast<std::size_t>(head.length), '\0')};
   if (!read_exactly(fd, m.payload.data(), m.payload.size())) return std::nullopt;
   return m;

@@ -38,7 +38,8 @@ std::string failure(const std::exception_ptr& e) {
 
 }  // namespace
 
-void UnitServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&, const UnitCodec& codec) {
+void UnitServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&,
+                         const UnitCodec& codec) {
   if (!codec) throw std::logic_error("a study without a unit codec cannot run in a worker process");
   send_or_leave(fd_, MessageType::ready, count);
   for (;;) {

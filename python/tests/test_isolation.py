@@ -1,0 +1,52 @@
+"""Scenario.run with its work units in isolated worker processes (studies/plugin_isolation.hpp,
+docs/plugin-guide.md "What the host guarantees"): a plugin from outside the shipped folder that
+segfaults, aborts or calls exit() raises tessera.PluginError naming the plugin, the call and the
+configuration, and the interpreter goes on; the results are those of one process."""
+import pytest
+import yaml
+
+import tessera
+from conftest import BUILD
+
+BROKEN = BUILD / "test-plugins" / "broken"
+SWEEP = {"tp": [1, 2, 4, 8], "cp": [1, 2, 4], "pp": [1, 2], "dp": [1, 2, 4]}
+
+
+def broken(small, fault):
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    return tessera.Scenario.load(small, set={"plugins.latency": {"name": "broken_latency", "fault": fault},
+                                             "sweep.parallelism": SWEEP},
+                                 plugin_path=[BROKEN])
+
+
+@pytest.mark.parametrize("fault, how", [
+    ("time_step_segv", "died by signal 11 (Segmentation fault) in work unit "),
+    ("time_step_abort", "died by signal 6 (Aborted) in work unit "),
+    ("time_step_exit", "ended by exit() from plugin code (exit status 3) in work unit "),
+])
+def test_a_plugin_that_kills_its_process_is_a_plugin_error(small, fault, how):
+    s = broken(small, fault)
+    with pytest.raises(tessera.PluginError) as e:
+        s.run(threads=2)
+    text = str(e.value)
+    assert text.startswith("a worker process (pid ")
+    assert how in text
+    assert f"in plugin latency/broken_latency 0.0.1 ({BROKEN}/libtessera_latency_broken_latency.so), " \
+           "call time_step, configuration cp=" in text
+    assert tessera.Scenario.load(small).run(threads=1).best is not None  # the interpreter goes on
+
+
+def test_isolated_runs_give_the_in_process_result(small):
+    s = broken(small, "none")
+    isolated, here = s.run(threads=2), s.run(threads=2, isolate=False)
+    assert isolated.raw["best"] == here.raw["best"]
+    assert isolated.raw["counts"] == here.raw["counts"]
+    assert isolated.raw["pareto"] == here.raw["pareto"]
+    assert isolated.raw["points"] == here.raw["points"]
+    # A scenario from a dict travels to the workers as text, a shipped one when asked.
+    tree = yaml.safe_load(small.read_text())
+    d = tessera.Scenario.from_dict(tree, base_dir=small.parent)
+    assert d.run(threads=2, isolate=True).raw["best"] == d.run(threads=2).raw["best"]
+    with pytest.raises(TypeError, match="isolate"):
+        s.run(isolate="yes")

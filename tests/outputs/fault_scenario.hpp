@@ -1,0 +1,30 @@
+#pragma once
+// A scenario that runs the broken latency fixture (tests/plugins/fixtures/broken_latency.cpp),
+// for the tests of what a plugin cannot do to the host (test_signals.cpp, test_isolation.cpp).
+#include <fstream>
+#include <string>
+
+#include "output_test_util.hpp"
+#include "tessera_build_paths.hpp"
+
+namespace tessera::test {
+
+// A scenario in `d` running Llama-3.1-8B decode on DGX H100 with the broken latency fixture
+// failing with `fault`, and `more` YAML lines.
+inline std::string fault_scenario(const TempDir& d, const std::string& name, const std::string& fault,
+                                  const std::string& more) {
+  const std::string path = d / (name + ".yaml");
+  std::ofstream f(path);
+  f << "schema_version: 1\nkind: scenario\nname: " << name << "\nmodel: " << TESSERA_SOURCE_DIR
+    << "/models/llama3.1-8b.yaml\nmachine: " << TESSERA_SOURCE_DIR
+    << "/machines/dgx-h100.yaml\nworkload: {mode: decode, context: 4K, batch: 1}\n"
+       "plugins: {latency: {name: broken_latency, fault: "
+    << fault << "}, memory: standard, search: exhaustive}\n"
+    << more;
+  return path;
+}
+
+// The fixture's folder, for --plugin-path.
+inline std::string broken_plugin_dir() { return std::string(TESSERA_TEST_PLUGIN_DIR) + "/broken"; }
+
+}  // namespace tessera::test
