@@ -76,6 +76,8 @@ int run_command(const Args& args) {
     studies::RunOptions ro;
     ro.scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::RunStudy plan(study);  // the scenario's search plugin
+    const bool separable = plan.separable();
+    workers.prepared();  // a worker: its plugins are created and asked; its parent does the same now
     ro.top = parse_top(top_text, study.scenario().report.top);
     // Every output checked (and its temporary file created) before any work.
     Outputs outputs;
@@ -85,7 +87,7 @@ int run_command(const Args& args) {
     plan_study(std::cerr, study.scenario(), study.registry(), "run", StudyShape{}, threads, o.common.quiet);
     // The checkpoint once every other check has passed (a refused study leaves no file). A
     // search that is not separable is one work unit, which a checkpoint cannot split.
-    if (checkpoint.any() && !plan.separable())
+    if (checkpoint.any() && !separable)
       throw InputErrors(
           {Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                       "--checkpoint/--resume: the search plugin '" + study.scenario().plugins.search.name +

@@ -114,6 +114,10 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   pool_ = std::make_unique<workers::ProcessExecutor>(std::move(launch));
 }
 
+void StudyWorkers::prepared() {
+  if (g_server) g_server->prepared();
+}
+
 Executor* StudyWorkers::executor() const { return g_server ? g_server.get() : pool_.get(); }
 
 }  // namespace tessera::studies

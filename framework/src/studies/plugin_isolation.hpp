@@ -43,6 +43,10 @@ class TESSERA_API StudyWorkers {
   // Starts the workers when the command and the scenario's plugins say so; waits until each has
   // reached its first plan (a worker that died in a plugin's setup is a WorkerFailure).
   void before_session(const Scenario& scenario, bool added_plugins);
+  // A worker: tells its parent that the study's setup has made its plugin calls (creating them,
+  // the search's separable()), so that the parent makes them too and goes on at the same time.
+  // Nothing in the parent.
+  void prepared();
   // The executor of the study's work units: this worker's (a worker process), the workers'
   // (isolated), or null (threads of this process).
   Executor* executor() const;

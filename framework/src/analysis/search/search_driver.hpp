@@ -114,7 +114,7 @@ inline constexpr std::uint64_t kDefaultSearchUnit = 16384;
 inline constexpr std::uint64_t kMinRemoteSearchUnit = 256;
 inline constexpr std::uint64_t default_search_unit(std::uint64_t valid, bool remote) {
   if (!remote) return kDefaultSearchUnit;
-  const std::uint64_t share = (valid + 63) / 64;
+  const std::uint64_t share = (valid + 15) / 16;
   return share < kMinRemoteSearchUnit ? kMinRemoteSearchUnit
          : share > kDefaultSearchUnit ? kDefaultSearchUnit
                                       : share;

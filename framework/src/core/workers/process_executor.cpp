@@ -89,7 +89,7 @@ ProcessExecutor::ProcessExecutor(WorkerLaunch launch) : launch_(std::move(launch
   workers_.resize(std::max(1u, launch_.workers));
   try {
     for (std::size_t w = 0; w < workers_.size(); ++w) start(w);
-    wait_ready("while preparing the study (before its first work unit)");
+    wait_ready("while preparing the study (before its first work unit)", true);
   } catch (...) {
     stop_all();
     throw;
@@ -132,13 +132,13 @@ void ProcessExecutor::start(std::size_t index) {
   w.fd = fds[0];
 }
 
-void ProcessExecutor::wait_ready(const std::string& stage) {
+void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
   const double deadline = now_s() + static_cast<double>(launch_.unit_seconds);
   for (;;) {
     std::vector<pollfd> polled;
     std::vector<Worker*> who;
     for (Worker& w : workers_)
-      if (!w.ready && !w.ended) {
+      if (!(prepared ? w.prepared : w.ready) && !w.ended) {
         polled.push_back(pollfd{w.fd, POLLIN, 0});
         who.push_back(&w);
       }
@@ -162,8 +162,10 @@ void ProcessExecutor::wait_ready(const std::string& stage) {
       Worker& w = *who[i];
       const std::optional<Message> m = receive_message(w.fd);
       if (m && m->type == MessageType::ready) {
-        w.ready = true;
+        w.ready = w.prepared = true;
         w.planned = m->unit;
+      } else if (m && m->type == MessageType::prepared) {
+        w.prepared = true;
       } else if (m && m->type == MessageType::call) {
         w.last_call = m->payload;
       } else if (m) {
@@ -259,7 +261,7 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
                              " work units, this process " + std::to_string(count) + ")");
   PlanState plan(count, planned - count, codec, planned);
   for (;;) {
-    hand_out(plan);
+    // Merge what is in order first: the window of units handed out moves with the merge.
     while (!plan.error && plan.merged < count && plan.done[plan.merged]) {
       try {
         merge(plan.merged);
@@ -269,6 +271,7 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
       }
       ++plan.merged;
     }
+    hand_out(plan);
     const bool busy = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     if (plan.merged == count || (plan.error && !busy)) break;
     throw_if_cancelled();
@@ -326,25 +329,25 @@ void ProcessExecutor::receive(PlanState& plan) {
   for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
     if (polled[i].revents == 0) continue;
     Worker& w = workers_[i];
-    std::optional<Message> m = receive_message(w.fd);
-    if (!m) {
+    Message& m = received_;  // its payload's buffer reused from message to message
+    if (!receive_message(w.fd, m)) {
       reap(w);
       fail_worker(w, w.busy ? plan.unit_words(w.unit) : "between two work units", ended_how(w.status));
     }
-    if (m->type == MessageType::call) {
-      w.last_call = std::move(m->payload);
+    if (m.type == MessageType::call) {
+      w.last_call = m.payload;
       continue;
     }
-    if (!w.busy || m->unit != plan.offset + w.unit ||
-        (m->type != MessageType::done && m->type != MessageType::failed))
+    if (!w.busy || m.unit != plan.offset + w.unit ||
+        (m.type != MessageType::done && m.type != MessageType::failed))
       throw Error("the unit protocol: a worker answered a unit it was not given");
     w.busy = false;
-    if (m->type == MessageType::failed) {
-      plan.fail(w.unit, unit_error(m->payload));
+    if (m.type == MessageType::failed) {
+      plan.fail(w.unit, unit_error(m.payload));
       continue;
     }
     try {
-      ByteReader in(m->payload, "the outcome of work unit " + std::to_string(plan.offset + w.unit + 1));
+      ByteReader in(m.payload, "the outcome of work unit " + std::to_string(plan.offset + w.unit + 1));
       plan.codec.load(w.unit, in);
       plan.done[w.unit] = 1;
     } catch (...) {

@@ -6,9 +6,11 @@
 // back through the study's UnitCodec and merges in plan order, as ThreadExecutor does: the result
 // is the same, byte for byte.
 //
-// The workers are started by the constructor, which returns once each has reached its study's
-// first plan (or ended): the parent makes a plugin call only after a worker has made the same
-// call and lived (the plugins' setup: loading, create, the search's separable()). A worker that
+// The workers are started by the constructor, which returns once each has said its study's
+// setup made its plugin calls (`prepared`, or its first plan's `ready`) or ended: the parent
+// makes a plugin call only after a worker has made the same call and lived (the plugins' setup:
+// loading, create, the search's separable()); what comes after (the space's index) the parent
+// and the workers build at the same time. A worker that
 // dies - by a signal, an exit() from plugin code, any exit while it holds a unit - or holds one
 // unit past `unit_seconds` (killed then) ends the study with a WorkerFailure (a PluginError:
 // exit status 1) that names how it died, the unit and, from the worker's trace
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "core/executor.hpp"
+#include "core/workers/unit_protocol.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 
@@ -69,6 +72,7 @@ class TESSERA_API ProcessExecutor final : public Executor {
   struct Worker {
     pid_t pid = -1;
     int fd = -1;
+    bool prepared = false;      // said `prepared` (or `ready`)
     bool ready = false;         // said `ready` for the current plan
     std::uint64_t planned = 0;  // its plan's unit count
     bool busy = false;
@@ -85,12 +89,14 @@ class TESSERA_API ProcessExecutor final : public Executor {
   void hand_out(PlanState& plan);
   void stop_past_deadline(const PlanState& plan);
   void receive(PlanState& plan);
-  void wait_ready(const std::string& stage);
+  // Until every worker has said `ready` (`prepared`: or `prepared`) or ended.
+  void wait_ready(const std::string& stage, bool prepared = false);
   [[noreturn]] void fail_worker(Worker& w, const std::string& during, const std::string& how);
   void stop_all() noexcept;
 
   WorkerLaunch launch_;
   std::vector<Worker> workers_;
+  Message received_;  // the last message read (its buffer reused)
 };
 
 }  // namespace tessera::workers

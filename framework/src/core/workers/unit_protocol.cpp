@@ -31,15 +31,22 @@ bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view
          write_fully(fd, payload);
 }
 
-std::optional<Message> receive_message(int fd) {
+bool receive_message(int fd, Message& into) {
   MessageHead head;
-  if (!read_exactly(fd, reinterpret_cast<char*>(&head), sizeof head)) return std::nullopt;
+  if (!read_exactly(fd, reinterpret_cast<char*>(&head), sizeof head)) return false;
   if (head.magic != kUnitMagic || head.length > kMaxPayloadBytes || head.type < MessageType::ready ||
-      head.type > MessageType::call)
+      head.type > MessageType::prepared)
     throw std::runtime_error(
         "the unit protocol: a message head that is not one (a worker of another build?)");
-  Message m{head.type, head.unit, std::string(static_cast<std::size_t>(head.length), '\0')};
-  if (!read_exactly(fd, m.payload.data(), m.payload.size())) return std::nullopt;
+  into.type = head.type;
+  into.unit = head.unit;
+  into.payload.resize(static_cast<std::size_t>(head.length));
+  return read_exactly(fd, into.payload.data(), into.payload.size());
+}
+
+std::optional<Message> receive_message(int fd) {
+  Message m;
+  if (!receive_message(fd, m)) return std::nullopt;
   return m;
 }
 

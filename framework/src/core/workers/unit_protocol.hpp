@@ -2,7 +2,9 @@
 // The unit protocol (docs/architecture.md "Isolated workers"): what a study's parent and a worker
 // process running the same study say to each other over one stream socket. Every message is a
 // head - kUnitMagic, its type, a unit number, the payload's length - and the payload. The worker
-// says kReady (unit = the plan's unit count) when its study reaches its plan, then answers each
+// says `prepared` once its study has made the plugin calls of its setup (creating them; the
+// parent makes them only then), `ready` (unit = the plan's unit count) when its study reaches
+// its plan, then answers each
 // kUnit with kDone (the unit's outcome, as the study's UnitCodec wrote it) or kFailed (an error,
 // as text); kEnd ends a plan; kCall (sent from a worker's fatal-signal or exit handler) names
 // the plugin call the worker was in when it died. The MPI executor speaks the same messages.
@@ -18,12 +20,13 @@ namespace tessera::workers {
 inline constexpr std::uint32_t kUnitMagic = 0x57555354;  // "TSUW"
 
 enum class MessageType : std::uint32_t {
-  ready = 1,   // worker: my plan has `unit` units
-  unit = 2,    // parent: compute unit `unit`
-  done = 3,    // worker: unit `unit` computed; payload: its outcome
-  failed = 4,  // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error), text
-  end = 5,     // parent: the plan is over (the worker's study goes on to its next plan)
-  call = 6,    // worker, from its crash handler: payload: the plugin call it was in
+  ready = 1,     // worker: my plan has `unit` units
+  unit = 2,      // parent: compute unit `unit`
+  done = 3,      // worker: unit `unit` computed; payload: its outcome
+  failed = 4,    // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error), text
+  end = 5,       // parent: the plan is over (the worker's study goes on to its next plan)
+  call = 6,      // worker, from its crash handler: payload: the plugin call it was in
+  prepared = 7,  // worker: the plugin calls of the study's setup are made (`ready` implies it)
 };
 
 struct MessageHead {
@@ -49,5 +52,7 @@ TESSERA_API bool send_message(int fd, MessageType type, std::uint64_t unit, std:
 // Reads one message: nullopt at the stream's end (the other side closed or died, also in the
 // middle of a message). A head that is not a message's is a ProtocolError.
 TESSERA_API std::optional<Message> receive_message(int fd);
+// The same into `into` (its payload's buffer reused): false at the stream's end.
+TESSERA_API bool receive_message(int fd, Message& into);
 
 }  // namespace tessera::workers

@@ -38,9 +38,16 @@ std::string failure(const std::exception_ptr& e) {
 
 }  // namespace
 
+void UnitServer::prepared() {
+  if (prepared_) return;
+  prepared_ = true;
+  send_or_leave(fd_, MessageType::prepared, 0);
+}
+
 void UnitServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&,
                          const UnitCodec& codec) {
   if (!codec) throw std::logic_error("a study without a unit codec cannot run in a worker process");
+  prepared_ = true;
   send_or_leave(fd_, MessageType::ready, count);
   for (;;) {
     const std::optional<Message> m = receive_message(fd_);
@@ -49,20 +56,18 @@ void UnitServer::execute(std::size_t count, const ComputeFn& compute, const Merg
     if (m->type != MessageType::unit || m->unit >= count)
       throw std::runtime_error("the unit protocol: an unexpected message from the parent");
     const std::size_t u = static_cast<std::size_t>(m->unit);
-    std::string outcome;
     std::exception_ptr failed;
+    outcome_.clear();
     try {
       compute(u, UnitSlot{0, 1});
-      ByteWriter w;
-      codec.save(u, w);
-      outcome = w.take();
+      codec.save(u, outcome_);
     } catch (...) {
       failed = std::current_exception();
     }
     if (failed)
       send_or_leave(fd_, MessageType::failed, u, failure(failed));
     else
-      send_or_leave(fd_, MessageType::done, u, outcome);
+      send_or_leave(fd_, MessageType::done, u, outcome_.bytes());
   }
 }
 

@@ -13,6 +13,9 @@ namespace tessera::workers {
 class TESSERA_API UnitServer final : public Executor {
  public:
   explicit UnitServer(int fd) : fd_(fd) {}
+  // Tells the parent that the study's setup has made its plugin calls (once; the first plan's
+  // `ready` says it otherwise).
+  void prepared();
   using Executor::execute;
   unsigned workers() const override { return 1; }
   bool remote() const override { return true; }
@@ -21,6 +24,8 @@ class TESSERA_API UnitServer final : public Executor {
 
  private:
   int fd_;
+  bool prepared_ = false;
+  ByteWriter outcome_;  // a unit's outcome, its buffer reused from unit to unit
 };
 
 }  // namespace tessera::workers
