@@ -43,6 +43,15 @@ void Interruptible::poll(std::uint64_t done, std::uint64_t total, const char* un
   }
 }
 
+void Interruptible::check_signals() {
+  if (pending_) return;
+  py::gil_scoped_acquire acquire;
+  if (PyErr_CheckSignals() != 0) {
+    pending_.emplace(py::error_already_set());
+    request_cancellation();
+  }
+}
+
 void Interruptible::poll_every(std::uint64_t done, std::uint64_t total, const char* unit,
                                std::uint64_t every) {
   if (done - last_ >= every || done == total) poll(done, total, unit);

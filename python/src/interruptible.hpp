@@ -27,6 +27,8 @@ class Interruptible {
   void run(const std::function<void()>& body);
   // From inside body, on the calling thread (GIL released): signals and progress.
   void poll(std::uint64_t done, std::uint64_t total, const char* unit);
+  // Signals only (no progress): while the engine waits for its worker processes.
+  void check_signals();
   // The same, at most every `every` units of work (cheap when not due).
   void poll_every(std::uint64_t done, std::uint64_t total, const char* unit, std::uint64_t every);
 

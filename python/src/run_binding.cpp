@@ -40,8 +40,10 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   guard.run([&] {
     // The work units in `tessera run` worker processes (studies/plugin_isolation.hpp): a plugin
     // that dies there is a PluginError here, and the interpreter goes on.
-    studies::StudyWorkers workers(
-        studies::run_worker_command(h.options(), isolation_of(isolate), ro.threads, top));
+    studies::WorkerCommand command =
+        studies::run_worker_command(h.options(), isolation_of(isolate), ro.threads, top);
+    command.on_wait = [&guard] { guard.check_signals(); };  // Ctrl-C while the workers compute
+    studies::StudyWorkers workers(std::move(command));
     workers.before_session(h.scenario(), h.added_plugins());
     ro.executor = workers.executor();
     result = plan.compute(ro);

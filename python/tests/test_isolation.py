@@ -50,3 +50,42 @@ def test_isolated_runs_give_the_in_process_result(small):
     assert d.run(threads=2, isolate=True).raw["best"] == d.run(threads=2).raw["best"]
     with pytest.raises(TypeError, match="isolate"):
         s.run(isolate="yes")
+
+
+def test_ctrl_c_stops_workers_stuck_in_a_plugin_call(small):
+    """A plugin call that never returns in a worker: Ctrl-C raises KeyboardInterrupt within a
+    second, the workers are gone, and the interpreter goes on."""
+    import os
+    import signal
+    import threading
+    import time
+
+    s = broken(small, "time_step_hang")
+    stamp = {}
+
+    def fire():
+        time.sleep(1.0)  # the workers are ready and inside time_step
+        stamp["t"] = time.monotonic()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=fire)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        s.run(threads=2)
+    elapsed = time.monotonic() - stamp["t"]
+    timer.join()
+    assert elapsed < 1.0
+    scenario_workers = [p for p in os.listdir("/proc") if p.isdigit() and _names_fault(p, "time_step_hang")]
+    assert scenario_workers == []
+    assert tessera.Scenario.load(small).run(threads=1).best is not None
+
+
+def _names_fault(pid, fault):
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            env = f.read()
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read()
+    except OSError:
+        return False
+    return b"TESSERA_UNIT_WORKER_" in env and fault.encode() in cmd

@@ -106,6 +106,7 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
       command_.workers > 0 ? command_.workers : std::max(1u, std::thread::hardware_concurrency());
   launch.unit_seconds = current_limits().plugin_unit_seconds;
   launch.limit_name = "plugin.unit_seconds";
+  launch.on_wait = command_.on_wait;
   launch.read_call = [machine = scenario.machine](std::string_view payload, bool& exit_called) {
     const TracedCall call = read_traced_call(payload, machine);
     exit_called = call.exit_called;

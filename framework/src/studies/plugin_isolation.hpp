@@ -5,6 +5,7 @@
 // (core/workers/process_executor.hpp) unless told otherwise; each worker is the `tessera`
 // executable running the same command, told by its environment that it is a worker.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,9 @@ struct WorkerCommand {
   // Settings the worker cannot derive the way this process does (whether stdout is a
   // terminal, a checkpoint it does not read): NAME=VALUE, read back with worker_setting().
   std::vector<std::string> settings;
+  // Called at least every 100 ms while the parent waits for its workers (Python checks Ctrl-C
+  // there: core/workers/process_executor.hpp WorkerLaunch::on_wait).
+  std::function<void()> on_wait;
 };
 
 // The workers of one command: started (or not) when the study's scenario and plugins are known,

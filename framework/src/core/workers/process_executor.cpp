@@ -143,6 +143,7 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
         who.push_back(&w);
       }
     if (polled.empty()) return;
+    if (launch_.on_wait) launch_.on_wait();
     throw_if_cancelled();
     if (now_s() > deadline) {
       Worker& w = *who.front();
@@ -274,6 +275,7 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
     hand_out(plan);
     const bool busy = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     if (plan.merged == count || (plan.error && !busy)) break;
+    if (launch_.on_wait) launch_.on_wait();
     throw_if_cancelled();
     stop_past_deadline(plan);
     receive(plan);

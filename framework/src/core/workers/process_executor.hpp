@@ -46,6 +46,9 @@ struct WorkerLaunch {
   // A worker's `call` message read for the report: where it was ("in plugin ... call ...,
   // configuration ..."), and whether it ended by exit() from plugin code.
   std::function<std::string(std::string_view payload, bool& exit_called)> read_call;
+  // Called on the parent's thread at least every 100 ms while it waits for its workers (an
+  // embedding host checks its own interrupts there and requests cancellation); may be null.
+  std::function<void()> on_wait;
 };
 
 class TESSERA_API WorkerFailure : public PluginError {
