@@ -109,6 +109,8 @@ bench: deps-test
 	if [ $$found = 0 ]; then echo "make bench: no bench programs (bin/bench_*) were built" >&2; exit 1; fi
 	@echo "== bench/report_size_speed.sh (the HTML report of a 10^6-configuration sweep; docs/performance.md)"
 	bench/report_size_speed.sh $(BUILD)
+	@echo "== bench/isolation_cost.sh (tessera run in isolated worker processes; docs/performance.md)"
+	bench/isolation_cost.sh $(BUILD) 2 7
 
 # The generated parts of the docs, from the field table; test_schema checks they are current.
 schema-docs: configure
