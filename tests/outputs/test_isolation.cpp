@@ -229,3 +229,22 @@ TEST_CASE("isolation flags: --isolate-plugins and --no-isolate together are refu
   CHECK(o.status == 2);
   CHECK(o.err.find("--isolate-plugins and --no-isolate: give one of them, not both") != std::string::npos);
 }
+
+TEST_CASE("isolation flags: TESSERA_UNIT_WORKER left in the environment is ignored and said") {
+  TempDir d;
+  const std::string scenario = fault_scenario(d, "stray", "none", "");
+  const IsolatedRun o = run_tessera_cli("run " + scenario + " --plugin-path " + broken_plugin_dir() +
+                                        " -q --no-isolate --json " + d / "out.json");
+  const TempDir logs;
+  const std::string cmd = "TESSERA_PLUGIN_PATH= TESSERA_UNIT_WORKER=3:1 " + std::string(TESSERA_BINARY_DIR) +
+                          "/bin/tessera run " + scenario + " --plugin-path " + broken_plugin_dir() +
+                          " -q --json " + d / "env.json" + " 3>/dev/null 2>" + logs / "err";
+  const int rc = std::system(("sh -c '" + cmd + "'").c_str());
+  REQUIRE(WIFEXITED(rc));
+  CHECK(WEXITSTATUS(rc) == 0);
+  CHECK(slurp(logs / "err")
+            .find("tessera: warning: ignoring TESSERA_UNIT_WORKER (set only by tessera for its "
+                  "worker processes)") != std::string::npos);
+  REQUIRE(o.status == 0);
+  CHECK(document_without_command(d / "env.json") == document_without_command(d / "out.json"));
+}

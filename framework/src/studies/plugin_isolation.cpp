@@ -2,8 +2,10 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <thread>
@@ -32,13 +34,21 @@ bool become_unit_worker() {
   const int fd = std::atoi(std::string(text.substr(0, colon)).c_str());
   const long parent =
       colon == std::string_view::npos ? 0 : std::atol(std::string(text.substr(colon + 1)).c_str());
+  ::unsetenv(workers::kWorkerVariable);  // a program a plugin starts is no worker
+  // Only a process a tessera parent started is a worker: its descriptor is a socket and its
+  // parent is named. Anything else (a variable left in a shell) is ignored, and said.
+  struct stat st {};
+  if (parent <= 0 || fd < 3 || ::fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+    std::fprintf(stderr, "tessera: warning: ignoring %s (set only by tessera for its worker processes)\n",
+                 workers::kWorkerVariable);
+    return false;
+  }
   // Ended with the parent, even while a plugin call blocks; gone already: nothing to do.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (parent > 0 && ::getppid() != static_cast<pid_t>(parent)) std::_Exit(0);
+  if (::getppid() != static_cast<pid_t>(parent)) std::_Exit(0);
   // Ctrl-C reaches the whole process group: the parent stops its workers itself.
   ::signal(SIGINT, SIG_IGN);
   ::signal(SIGTERM, SIG_IGN);
-  ::unsetenv(workers::kWorkerVariable);  // a program a plugin starts is no worker
   g_server = std::make_unique<workers::UnitServer>(fd);
   trace_plugin_calls(fd);
   return true;

@@ -120,6 +120,9 @@ void ProcessExecutor::start(std::size_t index) {
   posix_spawn_file_actions_adddup2(&actions, theirs, 3);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  // Nothing of this process but its socket and stderr: no output file, pipe or other worker's
+  // socket leaks into a worker (descriptors opened without close-on-exec included).
+  posix_spawn_file_actions_addclosefrom_np(&actions, 4);
   pid_t pid = -1;
   const int rc = ::posix_spawn(&pid, launch_.executable.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);

@@ -1,11 +1,10 @@
 #include "core/workers/unit_protocol.hpp"
 
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <stdexcept>
-
-#include "core/fd_write.hpp"
 
 namespace tessera::workers {
 
@@ -25,10 +24,22 @@ bool read_exactly(int fd, char* out, std::size_t n) {
 
 }  // namespace
 
+// Every byte sent, retried across EINTR and short sends; MSG_NOSIGNAL: a closed other side is a
+// false return, never a SIGPIPE that would end this process.
+bool send_fully(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
 bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view payload) {
   const MessageHead head{kUnitMagic, type, unit, payload.size()};
-  return write_fully(fd, std::string_view(reinterpret_cast<const char*>(&head), sizeof head)) &&
-         write_fully(fd, payload);
+  return send_fully(fd, std::string_view(reinterpret_cast<const char*>(&head), sizeof head)) &&
+         send_fully(fd, payload);
 }
 
 bool receive_message(int fd, Message& into) {
