@@ -30,7 +30,7 @@ class ByteWriter {
   void put_list(const std::vector<T>& v) {
     static_assert(std::is_trivially_copyable_v<T>, "only plain values are written as bytes");
     put<std::uint64_t>(v.size());
-    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    if (!v.empty()) bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
   const std::string& bytes() const { return bytes_; }
   std::string take() { return std::move(bytes_); }
@@ -73,6 +73,7 @@ class ByteReader {
     const std::uint64_t n = get<std::uint64_t>();
     if (n > (bytes_.size() - at_) / sizeof(T)) fail();
     std::vector<T> v(static_cast<std::size_t>(n));
+    if (n == 0) return v;  // no memcpy from or to a null pointer
     std::memcpy(v.data(), bytes_.data() + at_, v.size() * sizeof(T));
     at_ += v.size() * sizeof(T);
     return v;
