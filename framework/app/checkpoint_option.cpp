@@ -25,7 +25,10 @@ namespace {
 // it writes, not what it computes.
 const std::set<std::string> kDropWithValue = {"--checkpoint", "--resume", "--checkpoint-every",
                                               "--threads",    "-j",       "--width"};
-const std::set<std::string> kDropAlone = {"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "--no-plot"};
+const std::set<std::string> kDropAlone = {
+    "-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "--isolate-plugins", "--no-isolate", "--no-plot"};
+// Limits on how long plugin code may take (--limit NAME=N): they stop a study, never change it.
+const std::set<std::string> kTimeLimits = {"plugin.unit_seconds", "plugin.probe_seconds"};
 // Outputs: whether one is asked for is part of the identity (a checkpoint holds the rows of
 // --csv only when it was asked for), not where it goes.
 const std::set<std::string> kOutputs = {"--json", "--csv", "--html", "--vega", "--png", "--deploy"};
@@ -43,6 +46,18 @@ std::string option_name(const std::string& a) {
       if (n.rfind(name, 0) == 0 && n != found) found = found.empty() ? n : "?";
     }
   return found.empty() || found == "?" ? name : found;
+}
+
+// Grouped short switches that are all left out of the identity: -q and -v, and -j with its
+// value attached or next ("-qj2", "-qj").
+bool grouped_quiet_threads(const std::string& a) {
+  if (a.size() < 3 || a[0] != '-' || a[1] == '-') return false;
+  for (std::size_t k = 1; k < a.size(); ++k) {
+    if (a[k] == 'q' || a[k] == 'v') continue;
+    if (a[k] == 'j') return a.find_first_not_of("0123456789", k + 1) == std::string::npos;
+    return false;
+  }
+  return true;
 }
 
 // The SHA-256 of the running executable and of the library holding Tessera's engine: two
@@ -80,7 +95,18 @@ std::string identity(const std::string& study, const Args& args, const std::stri
       if (!joined) ++i;
       continue;
     }
+    if (name == "--limit") {
+      const std::string value = joined ? a.substr(a.find('=') + 1) : (i + 1 < args.size() ? args[i + 1] : "");
+      if (kTimeLimits.count(value.substr(0, value.find('=')))) {
+        if (!joined) ++i;
+        continue;
+      }
+    }
     if (kDropAlone.count(name) || a == scenario_path || (a.rfind("-j", 0) == 0 && a.size() > 2)) continue;
+    if (grouped_quiet_threads(a)) {  // -qj2, -qj 2, -vq: how it runs, not what it computes
+      if (a.back() == 'j') ++i;
+      continue;
+    }
     if (kOutputs.count(name)) {
       id << "argument " << name << " (an output)\n";
       if (!joined) ++i;

@@ -114,6 +114,7 @@ po::variables_map parse_command_line(const Args& args, const po::options_descrip
   } catch (const po::error& e) {
     throw InputError(std::string(e.what()) + "; see --help");
   }
+  if (studies::is_unit_worker()) out.quiet = true;  // a worker's progress and notes are its parent's
   apply_logging(out);
   apply_limits(out);
   return vm;
@@ -233,28 +234,26 @@ int run_guarded(const std::function<int()>& body) {
     if (received_signal() != 0) return interrupted();
     failure = std::current_exception();
   }
-  // A worker process's errors are its parent's to report (it fails the same way, or names the
-  // unit that failed): the status alone.
-  const bool worker = studies::is_unit_worker();
+  // The message, printed; a worker process's sent to its parent instead, which says it when it
+  // does not fail the same way itself (never printed twice).
+  std::string text;
+  int status = kExitFailed;
   try {
     std::rethrow_exception(failure);
   } catch (const InputErrors& e) {
-    if (!worker)
-      for (const auto& d : e.diagnostics()) std::cerr << d.format() << '\n';
-    return kExitBadInput;
+    for (const auto& d : e.diagnostics()) text += d.format() + '\n';
+    status = kExitBadInput;
   } catch (const InputError& e) {
-    if (!worker) std::cerr << located_input_error(printable_message(e.what())) << '\n';
-    return kExitBadInput;
-  } catch (const PluginError& e) {
-    if (!worker) std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
-    return kExitFailed;
-  } catch (const Error& e) {
-    if (!worker) std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
-    return kExitFailed;
+    text = located_input_error(printable_message(e.what())) + '\n';
+    status = kExitBadInput;
   } catch (const std::exception& e) {
-    if (!worker) std::cerr << "tessera: error: " << printable_message(e.what()) << '\n';
-    return kExitFailed;
+    text = "tessera: error: " + printable_message(e.what()) + '\n';
   }
+  if (studies::is_unit_worker())
+    studies::report_worker_failure(status, text);
+  else
+    std::cerr << text;
+  return status;
 }
 
 void print_help(std::ostream& os, const std::string& usage, const po::options_description& desc,

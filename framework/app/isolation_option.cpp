@@ -1,6 +1,7 @@
 #include "isolation_option.hpp"
 
-#include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "studies/scenario_options.hpp"
 #include "tessera/error.hpp"
@@ -25,12 +26,11 @@ studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::st
   w.isolation = flags.on    ? studies::Isolation::on
                 : flags.off ? studies::Isolation::off
                             : studies::Isolation::automatic;
+  // This very program: a `tessera` renamed or beside another build serves its own workers.
+  std::error_code ec;
+  w.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   w.arguments.push_back(command);
   w.arguments.insert(w.arguments.end(), args.begin(), args.end());
-  const bool quiet = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    return a == "-q" || a.rfind("--q", 0) == 0;  // --quiet, or Boost's abbreviation of it
-  });
-  if (!quiet) w.arguments.push_back("-q");  // given twice, -q is refused
   w.workers = threads;
   return w;
 }

@@ -69,8 +69,12 @@ int run_command(const Args& args) {
     // no terminal and which reads no checkpoint, is told.
     const bool keep_points =
         studies::is_unit_worker() ? studies::worker_setting("points") == "1" : term.plot || checkpoint.any();
+    // A checkpoint's plan is the same with and without workers (resumable either way).
+    const bool fixed_units =
+        studies::is_unit_worker() ? studies::worker_setting("fixed_units") == "1" : checkpoint.any();
     studies::WorkerCommand command = worker_command(isolation, "run", args, threads);
     command.settings.push_back(std::string("points=") + (keep_points ? "1" : "0"));
+    command.settings.push_back(std::string("fixed_units=") + (fixed_units ? "1" : "0"));
     studies::StudyWorkers workers(std::move(command));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::step, &workers);
     studies::RunOptions ro;
@@ -103,6 +107,7 @@ int run_command(const Args& args) {
     // whether that run draws the plot or not.
     ro.points = ro.document || keep_points;
     ro.executor = workers.executor();
+    ro.fixed_units = fixed_units;
     ro.command = html.command;
     ro.checkpoint = ck.get();
     // Every row, in evaluation order (the space's order for exhaustive and random), as it comes.

@@ -164,8 +164,9 @@ TEST_CASE("isolated: SIGINT stops the workers and the study at once even while a
 TEST_CASE("isolated and in-process runs give the same results byte for byte") {
   TempDir d;
   const std::string scenario = fault_scenario(d, "same", "none", kIsolationSweep);
-  const IsolatedRun isolated = run_tessera_cli(
-      broken_run_args(scenario, "-q --threads 3 --json " + d / "a.json" + " --csv " + d / "a.csv"));
+  // -qj3: grouped short options reach the workers as given.
+  const IsolatedRun isolated =
+      run_tessera_cli(broken_run_args(scenario, "-qj3 --json " + d / "a.json" + " --csv " + d / "a.csv"));
   const IsolatedRun here = run_tessera_cli(broken_run_args(
       scenario, "-q --no-isolate --threads 2 --json " + d / "b.json" + " --csv " + d / "b.csv"));
   INFO("stderr: " << isolated.err << here.err);
@@ -184,12 +185,20 @@ TEST_CASE("isolated and in-process runs give the same results byte for byte") {
   CHECK(document_without_command(d / "c.json") == document_without_command(d / "e.json"));
 }
 
-TEST_CASE("isolated: a run resumed from a checkpoint gives the same result") {
+TEST_CASE("isolated: a checkpoint resumes with isolation on or off and a raised unit time limit") {
+  // The default scenario widened to 72,105 configurations: 5 units of a checkpoint's fixed size.
   TempDir d;
-  const std::string scenario = fault_scenario(d, "resumed", "none", kIsolationSweep);
+  const std::string scenario = std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-decode-128k.yaml";
+  const std::string wide =
+      " --set sweep.parallelism.dp=[1,2,3,4,5,6,7,8,12,16,24,32] --set "
+      "sweep.parallelism.pp=[1,2,3,4,5,6,7,8,10,12,16]"
+      " --set sweep.parallelism.cp=[1,2,3,4,6,8,12,16,24,32,48,64,96] --set "
+      "sweep.parallelism.tp=[1,2,4,8,16,32,64]";
   const std::string ck = d / "run.ckpt";
-  const IsolatedRun whole = run_tessera_cli(
-      broken_run_args(scenario, "-q --checkpoint " + ck + " --checkpoint-every 0 --csv " + d / "a.csv"));
+  const IsolatedRun whole =
+      run_tessera_cli("run " + scenario + wide + " -qj2 --isolate-plugins --checkpoint " + ck +
+                      " --checkpoint-every 0 --csv " + d / "a.csv");
+  INFO("stderr: " << whole.err);
   REQUIRE(whole.status == 0);
   // Cut after the third record, as a kill there would leave it.
   std::string bytes = slurp(ck);
@@ -197,11 +206,12 @@ TEST_CASE("isolated: a run resumed from a checkpoint gives the same result") {
   for (int i = 0; i < 4 && at != std::string::npos; ++i) at = bytes.find("TSCKREC1", at + 1);
   REQUIRE(at != std::string::npos);
   std::ofstream(ck, std::ios::binary | std::ios::trunc) << bytes.substr(0, at);
-  const IsolatedRun resumed =
-      run_tessera_cli(broken_run_args(scenario, "--resume " + ck + " --csv " + d / "b.csv"));
+  const IsolatedRun resumed = run_tessera_cli(
+      "run " + scenario + wide + " -j 2 --no-isolate --limit plugin.unit_seconds=1200 --resume " + ck +
+      " --csv " + d / "b.csv");
   INFO("stderr: " << resumed.err);
   REQUIRE(resumed.status == 0);
-  CHECK(resumed.err.find("resumed after 3 of ") != std::string::npos);
+  CHECK(resumed.err.find("resumed after 3 of 5 work units") != std::string::npos);
   CHECK(slurp(d / "a.csv") == slurp(d / "b.csv"));
 }
 

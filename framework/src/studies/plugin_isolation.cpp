@@ -1,5 +1,6 @@
 #include "studies/plugin_isolation.hpp"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -24,6 +25,21 @@ std::unique_ptr<workers::UnitServer> g_server;  // set in a worker process
 
 constexpr const char* kSettingPrefix = "TESSERA_UNIT_WORKER_";
 
+// The file holding this code (libtessera_host): a worker must run the same one.
+std::string host_library_path() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&host_library_path), &info) == 0 || !info.dli_fname) return {};
+  return info.dli_fname;
+}
+
+// Whether `a` and `b` name the same file.
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat x {
+  }, y{};
+  return !a.empty() && !b.empty() && ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 &&
+         x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 }  // namespace
 
 bool become_unit_worker() {
@@ -46,15 +62,29 @@ bool become_unit_worker() {
   // Ended with the parent, even while a plugin call blocks; gone already: nothing to do.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != static_cast<pid_t>(parent)) std::_Exit(0);
-  // Ctrl-C reaches the whole process group: the parent stops its workers itself.
+  // Ctrl-C reaches the whole process group: the parent stops its workers itself. SIGTERM and
+  // SIGHUP end a worker as they would any program (its parent, signalled too, says the study
+  // was interrupted).
   ::signal(SIGINT, SIG_IGN);
-  ::signal(SIGTERM, SIG_IGN);
+  ::signal(SIGTERM, SIG_DFL);
+  ::signal(SIGHUP, SIG_DFL);
   g_server = std::make_unique<workers::UnitServer>(fd);
+  if (const std::string parents = worker_setting("host_library"); !same_file(parents, host_library_path())) {
+    g_server->report_failure(1, "this worker (" + program_bin_dir() + "/tessera) runs " +
+                                    host_library_path() + ", its parent " + parents +
+                                    ": another build of Tessera; run in one process with --no-isolate, or "
+                                    "install the tessera executable of this build");
+    std::_Exit(1);
+  }
   trace_plugin_calls(fd);
   return true;
 }
 
 bool is_unit_worker() { return static_cast<bool>(g_server); }
+
+void report_worker_failure(int status, const std::string& text) {
+  if (g_server) g_server->report_failure(status, text);
+}
 
 std::string worker_setting(const std::string& name) {
   const char* v = std::getenv((kSettingPrefix + name).c_str());
@@ -85,7 +115,7 @@ WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isola
   for (const std::string& p : options.plugin_paths) a.insert(a.end(), {"--plugin-path", p});
   for (const std::string& p : options.plugin_overrides) a.insert(a.end(), {"--plugin-override", p});
   if (top) a.insert(a.end(), {"--top", std::to_string(*top)});
-  a.insert(a.end(), {"--json", "-", "-q"});
+  a.insert(a.end(), {"--json", "-"});
   w.settings.push_back("points=1");
   return w;
 }
@@ -108,7 +138,9 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
     return;
   workers::WorkerLaunch launch;
-  launch.executable = program_bin_dir() + "/tessera";
+  launch.executable = command_.executable.empty() ? program_bin_dir() + "/tessera" : command_.executable;
+  // A worker of another build (an older `tessera` beside a newer library) refuses to serve.
+  launch.environment.push_back(std::string(kSettingPrefix) + "host_library=" + host_library_path());
   launch.arguments.push_back(launch.executable);
   for (const std::string& a : command_.arguments) launch.arguments.push_back(a);
   for (const std::string& s : command_.settings) launch.environment.push_back(kSettingPrefix + s);

@@ -25,6 +25,9 @@ enum class Isolation : std::uint8_t { automatic, on, off };
 // How this study's workers are started.
 struct WorkerCommand {
   Isolation isolation = Isolation::automatic;
+  // The program each worker runs: "" = the `tessera` executable beside this program
+  // (<program bin dir>/tessera: the Python module's); the CLI names itself (/proc/self/exe).
+  std::string executable;
   std::vector<std::string> arguments;  // the worker's argv after the executable: the same study
   unsigned workers = 0;                // 0: one per hardware thread
   // Settings the worker cannot derive the way this process does (whether stdout is a
@@ -75,6 +78,9 @@ TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 // Returns whether this process is a worker.
 TESSERA_API bool become_unit_worker();
 TESSERA_API bool is_unit_worker();
+// A worker whose command failed (`status` its exit status, `text` what it would print): told to
+// the parent, which says it when its own study did not fail the same way.
+TESSERA_API void report_worker_failure(int status, const std::string& text);
 // A setting the parent passed (WorkerCommand::settings); "" when none.
 TESSERA_API std::string worker_setting(const std::string& name);
 

@@ -15,6 +15,7 @@
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "core/cancellation.hpp"
 #include "core/workers/unit_protocol.hpp"
@@ -129,7 +130,8 @@ void ProcessExecutor::start(std::size_t index) {
   ::close(theirs);
   if (rc != 0) {
     ::close(fds[0]);
-    throw Error("cannot start a worker process (" + launch_.executable + "): " + std::strerror(rc));
+    throw Error("cannot start a worker process (" + launch_.executable + "): " + std::strerror(rc) +
+                "; run the study in this process instead with --no-isolate (Python: isolate=False)");
   }
   w.pid = pid;
   w.fd = fds[0];
@@ -172,6 +174,9 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
         w.prepared = true;
       } else if (m && m->type == MessageType::call) {
         w.last_call = m->payload;
+      } else if (m && m->type == MessageType::failed && m->unit == kNoUnit) {
+        w.error = m->payload.size() > 1 ? m->payload.substr(1) : std::string();
+        while (!w.error.empty() && w.error.back() == '\n') w.error.pop_back();
       } else if (m) {
         throw Error("the unit protocol: a worker said something unexpected before its plan");
       } else {
@@ -186,19 +191,29 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
 }
 
 void ProcessExecutor::fail_worker(Worker& w, const std::string& during, const std::string& how) {
+  stop_all();
+  // A worker that ended because this study is being stopped (SIGTERM or SIGHUP to the process
+  // group, whose handler here may run a moment after the worker died): interrupted, not failed.
+  if (WIFSIGNALED(w.status) && (WTERMSIG(w.status) == SIGTERM || WTERMSIG(w.status) == SIGHUP))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  throw_if_cancelled();
   bool exit_called = false;
   std::string where;
   if (!w.last_call.empty() && launch_.read_call) where = launch_.read_call(w.last_call, exit_called);
   std::string text = "a worker process (pid " + std::to_string(w.pid) + ") ";
-  text += exit_called && WIFEXITED(w.status)
-              ? "ended by exit() from plugin code (exit status " + std::to_string(WEXITSTATUS(w.status)) + ")"
-              : how;
+  if (exit_called && WIFEXITED(w.status))
+    text += "ended by exit() from plugin code (exit status " + std::to_string(WEXITSTATUS(w.status)) + ")";
+  else if (WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0)
+    text += "ended (exit status 0) without finishing its work";
+  else
+    text += how;
   text += " " + during;
-  text += where.empty() ? ", outside any plugin call it could name (a process ended by _exit() or SIGKILL "
-                          "leaves no trace)"
-                        : ", " + where;
+  text += where.empty()
+              ? "; the plugin call it was in is unknown (a process ended by _exit() or SIGKILL leaves "
+                "no trace)"
+              : ", " + where;
+  if (!w.error.empty()) text += "; it said: " + w.error;
   text += "; the study was stopped and no result was written";
-  stop_all();
   throw WorkerFailure(text);
 }
 
@@ -256,8 +271,10 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
   for (Worker& w : workers_)
     if (w.ended)
       throw WorkerFailure("a worker process " + ended_how(w.status) +
-                          " before its study's plan, which this process reached: the study is not the same "
-                          "in both (a plugin that behaves differently from run to run?)");
+                          " before its study's plan, which this process reached" +
+                          (w.error.empty() ? std::string(": the study is not the same in both (a plugin that "
+                                                         "behaves differently from run to run?)")
+                                           : "; it said: " + w.error));
   const std::uint64_t planned = workers_.front().planned;
   for (const Worker& w : workers_)
     if (w.planned != planned || planned < count)
@@ -341,6 +358,11 @@ void ProcessExecutor::receive(PlanState& plan) {
     }
     if (m.type == MessageType::call) {
       w.last_call = m.payload;
+      continue;
+    }
+    if (m.type == MessageType::failed && m.unit == kNoUnit) {  // its command failed (its end follows)
+      w.error = m.payload.size() > 1 ? m.payload.substr(1) : std::string();
+      while (!w.error.empty() && w.error.back() == '\n') w.error.pop_back();
       continue;
     }
     if (!w.busy || m.unit != plan.offset + w.unit ||

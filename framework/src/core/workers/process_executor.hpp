@@ -82,6 +82,7 @@ class TESSERA_API ProcessExecutor final : public Executor {
     std::size_t unit = 0;   // the local unit it holds
     double deadline = 0;    // steady seconds
     std::string last_call;  // its `call` message's payload, if one came
+    std::string error;      // what it said when its command failed outside a unit (its message)
     bool ended = false;
     int status = 0;  // waitpid's, once ended
   };

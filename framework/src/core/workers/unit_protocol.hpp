@@ -42,6 +42,9 @@ struct Message {
   std::string payload;
 };
 
+// The unit of a `failed` message that is about no unit (the command failed before or after its plans).
+inline constexpr std::uint64_t kNoUnit = ~std::uint64_t{0};
+
 // The largest payload a message may carry (a unit's outcome): 4 GiB.
 inline constexpr std::uint64_t kMaxPayloadBytes = std::uint64_t{1} << 32;
 

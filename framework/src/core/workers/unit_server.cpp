@@ -44,6 +44,10 @@ void UnitServer::prepared() {
   send_or_leave(fd_, MessageType::prepared, 0);
 }
 
+void UnitServer::report_failure(int status, const std::string& text) {
+  send_message(fd_, MessageType::failed, kNoUnit, std::string(1, static_cast<char>(status)) + text);
+}
+
 void UnitServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&,
                          const UnitCodec& codec) {
   if (!codec) throw std::logic_error("a study without a unit codec cannot run in a worker process");

@@ -5,6 +5,8 @@
 // this thread, and answers each with its outcome (the study's UnitCodec) or its error, until the
 // parent ends the plan; then the study goes on (to its next plan, or to its end, whose output a
 // worker discards). A parent that goes away ends the worker (exit status 0, nothing written).
+#include <string>
+
 #include "core/executor.hpp"
 #include "tessera/export.hpp"
 
@@ -16,6 +18,9 @@ class TESSERA_API UnitServer final : public Executor {
   // Tells the parent that the study's setup has made its plugin calls (once; the first plan's
   // `ready` says it otherwise).
   void prepared();
+  // The command failed outside a unit (`status` its exit status, `text` its message): a
+  // `failed` message for no unit (kNoUnit).
+  void report_failure(int status, const std::string& text);
   using Executor::execute;
   unsigned workers() const override { return 1; }
   bool remote() const override { return true; }

@@ -19,6 +19,7 @@ RunResult RunStudy::compute(const RunOptions& options) const {
   so.on_record = options.on_record;
   so.checkpoint = options.checkpoint;
   so.executor = options.executor;
+  if (options.fixed_units) so.unit_size = kDefaultSearchUnit;
   RunResult r;
   r.search = run_search(context_.session(), *strategy_, so);
   if (!options.document) return r;

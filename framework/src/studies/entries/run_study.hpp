@@ -31,6 +31,9 @@ struct RunOptions {
   std::function<void(const ConfigRecord&)> on_record;  // every evaluated configuration, as it comes
   StudyCheckpoint* checkpoint = nullptr;  // resumes from and records to it (SearchOptions::checkpoint)
   Executor* executor = nullptr;           // computes the work units (SearchOptions::executor; null: threads)
+  // Units of kDefaultSearchUnit whatever the executor (a checkpoint's plan: the same in this process
+  // and in worker processes, so that a study may be resumed with isolation on or off).
+  bool fixed_units = false;
 };
 
 struct RunResult {
