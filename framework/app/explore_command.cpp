@@ -11,6 +11,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
+#include "isolation_option.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/study_text/explore_report.hpp"
@@ -57,6 +58,7 @@ int explore_command(const Args& args) {
     std::string threads_text, top_text;
     bool no_sensitivity = false;
     CheckpointOptions checkpoint;
+    IsolationFlags isolation;
     declare_study_options(
         o,
         {.common_flags = kOptScenarioStudy | kOptCsv,
@@ -68,14 +70,20 @@ int explore_command(const Args& args) {
               "list the N fastest points and the latency/cost frontier, not every point (default: every "
               "point up to 1000, else the scenario's report.top); --csv lists every point");
           add_checkpoint_options(add, checkpoint);
+          add_isolation_options(add, isolation);
         });
     if (!parse_study_options(args, o, kExploreUsage, kExploreExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
-    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::either);
+    // A step scenario's hardware points in isolated workers (studies/plugin_isolation.hpp).
+    studies::WorkerCommand command = worker_command(isolation, "explore", args, threads);
+    command.step_only = true;
+    studies::StudyWorkers workers(std::move(command));
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::either, &workers);
     const Scenario& scenario = study.scenario();
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, scenario);
     const studies::ExploreEntry entry(study);  // a step scenario's search plugin and cost objective
+    workers.prepared();  // a worker: its plugins are created; its parent creates them now
     Outputs outputs;
     OutputFile* json = outputs.add("--json", o.common.json);
     OutputFile* csv = outputs.add("--csv", o.common.csv);
@@ -101,7 +109,9 @@ int explore_command(const Args& args) {
         checkpoint, "explore", args, o.scenario_path, study, outputs, {o.charts.vega, o.charts.png});
     ProgressBar bar(!o.common.quiet, entry.serving() ? 0 : term.width_given);
     studies::ExploreStudyOptions eo;
-    eo.sensitivity = !no_sensitivity;
+    // A worker computes hardware points only: the sensitivity ranking is its parent's.
+    eo.sensitivity = !no_sensitivity && !studies::is_unit_worker();
+    eo.executor = workers.executor();
     eo.threads = threads;
     eo.on_progress = bar.callback();
     eo.keep = keep;

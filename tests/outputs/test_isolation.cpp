@@ -258,3 +258,35 @@ TEST_CASE("isolation flags: TESSERA_UNIT_WORKER left in the environment is ignor
   REQUIRE(o.status == 0);
   CHECK(document_without_command(d / "env.json") == document_without_command(d / "out.json"));
 }
+
+// explore: a step scenario's hardware points are the work units (core/workers/process_executor.hpp).
+const std::string kIsolationHardware =
+    "sweep: {parallelism: {tp: [1, 2, 4, 8], cp: [1, 2], pp: [1, 2], dp: [1]},\n"
+    "        hardware: {machine.pe.hbm.bandwidth: [1 TB/s, 2 TB/s, 4 TB/s], machine.pe.flops.bf16: [500 "
+    "TFLOP/s, "
+    "1000 TFLOP/s]}}\n";
+
+TEST_CASE("isolated explore: a crash in a hardware point is named and the results match one process") {
+  TempDir d;
+  const std::string crash = fault_scenario(d, "crash", "time_step_abort", kIsolationHardware);
+  const IsolatedRun o = run_tessera_cli("explore " + crash + " --plugin-path " + broken_plugin_dir() +
+                                        " -q --json " + d / "x.json");
+  INFO("stderr: " << o.err);
+  CHECK(o.status == 1);
+  CHECK(o.err.find("died by signal 6 (Aborted) in work unit ") != std::string::npos);
+  CHECK(o.err.find(" of 6 (hardware point ") != std::string::npos);
+  CHECK(o.err.find("call time_step, configuration cp=") != std::string::npos);
+  CHECK(d.names() == std::vector<std::string>{"crash.yaml"});
+  const std::string fine = fault_scenario(d, "fine", "none", kIsolationHardware);
+  const std::string common = " --plugin-path " + broken_plugin_dir() + " -qj2";
+  const IsolatedRun isolated =
+      run_tessera_cli("explore " + fine + common + " --json " + d / "a.json" + " --csv " + d / "a.csv");
+  const IsolatedRun here = run_tessera_cli("explore " + fine + common + " --no-isolate --json " +
+                                           d / "b.json" + " --csv " + d / "b.csv");
+  INFO("stderr: " << isolated.err << here.err);
+  REQUIRE(isolated.status == 0);
+  REQUIRE(here.status == 0);
+  CHECK(isolated.out == here.out);
+  CHECK(slurp(d / "a.csv") == slurp(d / "b.csv"));
+  CHECK(document_without_command(d / "a.json") == document_without_command(d / "b.json"));
+}

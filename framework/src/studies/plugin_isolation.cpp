@@ -137,6 +137,7 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   if (is_unit_worker() || pool_) return;
   if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
     return;
+  if (command_.step_only && scenario.workload.mode == Mode::serve) return;
   workers::WorkerLaunch launch;
   launch.executable = command_.executable.empty() ? program_bin_dir() + "/tessera" : command_.executable;
   // A worker of another build (an older `tessera` beside a newer library) refuses to serve.

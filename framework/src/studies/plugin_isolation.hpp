@@ -33,6 +33,8 @@ struct WorkerCommand {
   // Settings the worker cannot derive the way this process does (whether stdout is a
   // terminal, a checkpoint it does not read): NAME=VALUE, read back with worker_setting().
   std::vector<std::string> settings;
+  // The study isolates only a step scenario (explore: a serve scenario's points run on threads).
+  bool step_only = false;
   // Called at least every 100 ms while the parent waits for its workers (Python checks Ctrl-C
   // there: core/workers/process_executor.hpp WorkerLaunch::on_wait).
   std::function<void()> on_wait;

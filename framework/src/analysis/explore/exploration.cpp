@@ -170,6 +170,23 @@ ExplorePoint explore_point(const Session& session, const SearchStrategy& strateg
   return p;
 }
 
+// A hardware point's outcome carried from a worker process to the merge (Executor::remote()):
+// the bytes a checkpoint's rows hold.
+UnitCodec point_codec(std::vector<std::optional<ExplorePoint>>& outcomes, std::size_t axes,
+                      std::uint64_t total) {
+  return {.save =
+              [&outcomes](std::size_t i, ByteWriter& w) {
+                write_point(w, *outcomes.at(i));
+                outcomes[i].reset();
+              },
+          .load = [&outcomes, axes, total](std::size_t i,
+                                           ByteReader& r) { outcomes.at(i) = read_point(r, axes, total); },
+          .describe =
+              [total](std::size_t i) {
+                return "hardware point " + std::to_string(i + 1) + " of " + std::to_string(total);
+              }};
+}
+
 }  // namespace
 
 ExploreResult explore_hardware(const Session& session, const SearchStrategy& strategy, const Objective& cost,
@@ -211,7 +228,7 @@ ExploreResult explore_hardware(const Session& session, const SearchStrategy& str
         outcomes[i].reset();
         report_progress(options.on_progress, kept.merged(), total_points, "hardware points");
       },
-      hooks);
+      hooks, point_codec(outcomes, sweep.hardware.size(), total_points));
   kept.finish(result);
 
   if (options.sensitivity) {

@@ -19,6 +19,7 @@ ExploreOptions step_options(const ExploreStudyOptions& o) {
   eo.keep = o.keep;
   eo.on_point = o.on_point;
   eo.checkpoint = o.checkpoint;
+  eo.executor = o.executor;
   return eo;
 }
 

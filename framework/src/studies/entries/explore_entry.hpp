@@ -29,6 +29,9 @@ struct ExploreStudyOptions {
   std::size_t keep = 0;
   std::function<void(const ExplorePoint&)> on_point;
   StudyCheckpoint* checkpoint = nullptr;
+  // A step scenario's hardware points, one work unit each, computed by it (ExploreOptions::executor;
+  // null: threads of this process). A serve scenario's run on threads.
+  Executor* executor = nullptr;
 };
 
 // One of the two, as the scenario's mode says.
