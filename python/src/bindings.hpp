@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "studies/plugin_isolation.hpp"
 #include "studies/study_context.hpp"
 
 namespace tessera::python {
@@ -28,6 +29,16 @@ inline studies::ScenarioOptions python_options(const std::vector<std::string>& p
   o.load = std::move(load);
   o.plugin_paths = plugin_path;
   o.shared_registry = true;
+  return o;
+}
+
+// `o` whose plugins a worker process creates first when one comes from outside the shipped
+// folder (studies::probe_plugin_setup): a plugin that crashes in its factory is a PluginError,
+// not the end of the interpreter.
+inline studies::ScenarioOptions with_setup_probe(studies::ScenarioOptions o) {
+  o.before_session = [probe = o](const Scenario& scenario, bool added) {
+    studies::probe_plugin_setup(probe, scenario, added);
+  };
   return o;
 }
 

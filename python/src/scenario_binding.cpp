@@ -31,7 +31,7 @@ void bind_scenario(ScenarioClass& c) {
          studies::ScenarioOptions o =
              python_options(plugin_path, options_of(set, model, machine, model_hf_json));
          o.path = path;
-         return std::make_unique<ScenarioHandle>(o);
+         return std::make_unique<ScenarioHandle>(with_setup_probe(o));
        },
        py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"),
        py::arg("model_hf_json"))
@@ -43,7 +43,7 @@ void bind_scenario(ScenarioClass& c) {
             studies::ScenarioOptions o =
                 python_options(plugin_path, options_of(set, model, machine, model_hf_json));
             o.text = studies::ScenarioText{text, label, base_dir};
-            return std::make_unique<ScenarioHandle>(o);
+            return std::make_unique<ScenarioHandle>(with_setup_probe(o));
           },
           py::arg("text"), py::arg("label"), py::arg("base_dir"), py::arg("set"), py::arg("plugin_path"),
           py::arg("model"), py::arg("machine"), py::arg("model_hf_json"))

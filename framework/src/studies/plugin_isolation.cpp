@@ -120,6 +120,12 @@ WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isola
   return w;
 }
 
+void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario, bool added_plugins) {
+  if (!added_plugins || scenario.workload.mode == Mode::serve || is_unit_worker()) return;
+  StudyWorkers probe(run_worker_command(options, Isolation::on, 1, std::nullopt));
+  probe.before_session(scenario, true);  // returns once the worker has created them (or ended plainly)
+}
+
 void apply_worker_scenario(ScenarioOptions& options) {
   if (!is_unit_worker()) return;
   if (const std::string text = worker_setting("scenario_text"); !text.empty())

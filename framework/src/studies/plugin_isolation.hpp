@@ -72,6 +72,12 @@ class TESSERA_API StudyWorkers {
 // it plans the document's searches too), on `threads` workers (0: one per hardware thread).
 TESSERA_API WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation,
                                              unsigned threads, std::optional<std::size_t> top);
+// Before an embedding process creates a step scenario's plugins (Python's Scenario.load): when
+// one comes from outside the shipped folder, a `tessera run` worker creates them first and is
+// then stopped; one that dies doing so is a WorkerFailure naming the plugin and the call, and
+// this process never makes the call. Nothing for shipped plugins, a serve scenario, or a worker.
+TESSERA_API void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario,
+                                    bool added_plugins);
 // In a worker: the scenario text and HF config its parent passed as settings, put into `options`.
 TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 
