@@ -93,11 +93,8 @@ def _names_fault(pid, fault):
 
 def test_a_plugin_that_crashes_in_its_factory_is_a_plugin_error_at_load(small):
     """Scenario.load has a worker create a step scenario's added plugins first."""
-    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
-        pytest.skip("the plugin fixtures are not built (tests/plugins)")
     with pytest.raises(tessera.PluginError) as e:
-        tessera.Scenario.load(small, set={"plugins.latency": {"name": "broken_latency", "fault": "create_abort"}},
-                              plugin_path=[BROKEN])
+        broken(small, "create_abort")
     assert "died by signal 6 (Aborted) while preparing the study" in str(e.value)
     assert "in plugin latency/broken_latency 0.0.1 (" in str(e.value) and "call create" in str(e.value)
     assert tessera.Scenario.load(small).run(threads=1).best is not None  # the interpreter goes on

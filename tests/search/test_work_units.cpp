@@ -156,7 +156,8 @@ TEST_CASE("a separable search gives the same result for every unit size thread c
   }
   ReverseExecutor reverse;
   require_same(whole, searched(s, 64, 1, &reverse));
-  // Each unit's outcome carried as bytes, as from a worker process (its codec: Summary::save_unit).
+  // Each unit's outcome carried as bytes, as from a worker process (its codec: a unit summary's
+  // Summary::save/load).
   ReverseExecutor remote(true);
   require_same(whole, searched(s, 64, 1, &remote));
   require_same(searched(s, 100, 2, nullptr, true), searched(s, 100, 1, &remote, true));

@@ -280,13 +280,14 @@ UnitCodec outcome_codec(std::vector<std::unique_ptr<Summary>>& outcomes, const S
                         std::function<std::string(std::size_t)> describe) {
   return {.save =
               [&outcomes](std::size_t u, ByteWriter& w) {
-                outcomes.at(u)->save_unit(w);
+                outcomes.at(u)->save(w);
                 outcomes[u].reset();
               },
           .load =
               [&outcomes, &options, &dirs](std::size_t u, ByteReader& r) {
                 auto outcome = std::make_unique<Summary>(options, dirs, true);
-                outcome->load_unit(r);
+                outcome->load(r);
+                if (!r.done()) r.fail();
                 outcomes.at(u) = std::move(outcome);
               },
           .describe = std::move(describe)};

@@ -127,14 +127,20 @@ class Summary {
   // every row streamed to on_record is also appended to `rows`.
   void stream_rows_to(ByteWriter* rows) { rows_ = rows; }
   // The merged state: counts, the top N's and the frontier's candidates, the sample and its
-  // draws, the kept records. Restored, the summary goes on as the one saved would.
+  // draws (a unit's: its points, in the space's order), the kept records. Restored, the summary
+  // goes on as the one saved would: a study's resumes its checkpoint, a unit's (the outcome a
+  // worker process hands to the merge: core/executor.hpp UnitCodec) is absorbed as the one saved.
   void save(ByteWriter& w) const {
     w.put(counts_);
     w.put_list(top_.items());
     w.put_list(front_.items());
-    w.put_list(sample_.items());
-    w.put(sample_.seen());
-    w.put(sample_.draw_state());
+    if (buffered_) {
+      w.put_list(points_);
+    } else {
+      w.put_list(sample_.items());
+      w.put(sample_.seen());
+      w.put(sample_.draw_state());
+    }
     w.put<std::uint64_t>(records_.size());
     for (const auto& [key, r] : records_) {
       w.put(key);
@@ -153,48 +159,19 @@ class Summary {
     }
     std::vector<SearchPoint> items = in.get_list<SearchPoint>();
     for (const SearchPoint& p : items) check_evaluated(in, p);
-    if (items.size() > sample_.capacity()) in.fail();
-    const auto seen = in.get<std::uint64_t>();
-    const auto draws = in.get<std::uint64_t>();
-    sample_.restore(std::move(items), seen, draws);
+    if (buffered_) {
+      points_ = std::move(items);
+    } else {
+      if (items.size() > sample_.capacity()) in.fail();
+      const auto seen = in.get<std::uint64_t>();
+      const auto draws = in.get<std::uint64_t>();
+      sample_.restore(std::move(items), seen, draws);
+    }
     const auto n = in.get<std::uint64_t>();
     for (std::uint64_t i = 0; i < n; ++i) {
       const auto key = in.get<std::uint64_t>();
       records_.emplace_back(key, read_record(in));
     }
-  }
-  // A unit's outcome (buffered) as a worker process hands it to the study's merge
-  // (core/executor.hpp UnitCodec): counts, the top N's and the frontier's candidates, the points
-  // and the records in the space's order. Loaded, absorb() merges it as the one saved.
-  void save_unit(ByteWriter& w) const {
-    w.put(counts_);
-    w.put_list(top_.items());
-    w.put_list(front_.items());
-    w.put_list(points_);
-    w.put<std::uint64_t>(records_.size());
-    for (const auto& [key, r] : records_) {
-      w.put(key);
-      write_record(w, r);
-    }
-  }
-  void load_unit(ByteReader& in) {
-    counts_ = in.get<SearchCounts>();
-    for (const Candidate& c : in.get_list<Candidate>()) {
-      check_evaluated(in, c);
-      top_.offer(c);
-    }
-    for (const Candidate& c : in.get_list<Candidate>()) {
-      check_evaluated(in, c);
-      offer_front(c);
-    }
-    points_ = in.get_list<SearchPoint>();
-    for (const SearchPoint& p : points_) check_evaluated(in, p);
-    const auto n = in.get<std::uint64_t>();
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const auto key = in.get<std::uint64_t>();
-      records_.emplace_back(key, read_record(in));
-    }
-    if (!in.done()) in.fail();
   }
   // A record's rows streamed again to on_record (not to `rows`: they are recorded already).
   void replay(ByteReader& in) const {
