@@ -37,7 +37,10 @@ inline studies::ScenarioOptions python_options(const std::vector<std::string>& p
 // not the end of the interpreter.
 inline studies::ScenarioOptions with_setup_probe(studies::ScenarioOptions o) {
   o.before_session = [probe = o](const Scenario& scenario, bool added) {
-    studies::probe_plugin_setup(probe, scenario, added);
+    // Ctrl-C while the worker creates them (the GIL is held while a scenario loads).
+    studies::probe_plugin_setup(probe, scenario, added, [] {
+      if (PyErr_CheckSignals() != 0) throw pybind11::error_already_set();
+    });
   };
   return o;
 }

@@ -88,7 +88,7 @@ def _names_fault(pid, fault):
             cmd = f.read()
     except OSError:
         return False
-    return b"TESSERA_UNIT_WORKER_" in env and fault.encode() in cmd
+    return b"TESSERA_UNIT_WORKER=" in env and fault.encode() in cmd
 
 
 def test_a_plugin_that_crashes_in_its_factory_is_a_plugin_error_at_load(small):
@@ -98,3 +98,15 @@ def test_a_plugin_that_crashes_in_its_factory_is_a_plugin_error_at_load(small):
     assert "died by signal 6 (Aborted) while preparing the study" in str(e.value)
     assert "in plugin latency/broken_latency 0.0.1 (" in str(e.value) and "call create" in str(e.value)
     assert tessera.Scenario.load(small).run(threads=1).best is not None  # the interpreter goes on
+
+
+def test_a_scenario_text_larger_than_the_environment_reaches_its_workers(small):
+    """A dict's text goes to the workers in a memory file, not the environment (128 KiB a value)."""
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    tree = yaml.safe_load(small.read_text())
+    tree["description"] = "x" * 65_500  # each within scalar.bytes (64 KiB), together over 128 KiB
+    tree["name"] = "y" * 65_500
+    tree["plugins"]["latency"] = {"name": "broken_latency", "fault": "none"}
+    s = tessera.Scenario.from_dict(tree, base_dir=small.parent, plugin_path=[BROKEN])
+    assert s.run(threads=2).raw["best"] == s.run(threads=2, isolate=False).raw["best"]

@@ -6,10 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string_view>
 #include <thread>
+
+#include <spdlog/spdlog.h>
 
 #include "core/program_location.hpp"
 #include "core/workers/process_executor.hpp"
@@ -23,7 +27,27 @@ namespace {
 
 std::unique_ptr<workers::UnitServer> g_server;  // set in a worker process
 
-constexpr const char* kSettingPrefix = "TESSERA_UNIT_WORKER_";
+std::map<std::string, std::string> g_settings;  // a worker's, from its parent (descriptor 4)
+
+// The settings its parent wrote for a worker: NAME=VALUE records, each ended by a NUL.
+void read_settings(int fd) {
+  std::string bytes;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    bytes.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::size_t end = std::min(bytes.find('\0', at), bytes.size());
+    const std::string record = bytes.substr(at, end - at);
+    const std::size_t eq = record.find('=');
+    if (eq != std::string::npos) g_settings[record.substr(0, eq)] = record.substr(eq + 1);
+    at = end + 1;
+  }
+}
 
 // The file holding this code (libtessera_host): a worker must run the same one.
 std::string host_library_path() {
@@ -69,6 +93,7 @@ bool become_unit_worker() {
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGHUP, SIG_DFL);
   g_server = std::make_unique<workers::UnitServer>(fd);
+  read_settings(4);
   if (const std::string parents = worker_setting("host_library"); !same_file(parents, host_library_path())) {
     g_server->report_failure(1, "this worker (" + program_bin_dir() + "/tessera) runs " +
                                     host_library_path() + ", its parent " + parents +
@@ -87,8 +112,8 @@ void report_worker_failure(int status, const std::string& text) {
 }
 
 std::string worker_setting(const std::string& name) {
-  const char* v = std::getenv((kSettingPrefix + name).c_str());
-  return v ? std::string(v) : std::string();
+  const auto it = g_settings.find(name);
+  return it == g_settings.end() ? std::string() : it->second;
 }
 
 WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
@@ -120,10 +145,21 @@ WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isola
   return w;
 }
 
-void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario, bool added_plugins) {
+void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario, bool added_plugins,
+                        const std::function<void()>& on_wait) {
   if (!added_plugins || scenario.workload.mode == Mode::serve || is_unit_worker()) return;
-  StudyWorkers probe(run_worker_command(options, Isolation::on, 1, std::nullopt));
-  probe.before_session(scenario, true);  // returns once the worker has created them (or ended plainly)
+  WorkerCommand command = run_worker_command(options, Isolation::on, 1, std::nullopt);
+  command.require_prepared = true;
+  command.on_wait = on_wait;
+  StudyWorkers probe(std::move(command));
+  try {
+    probe.before_session(scenario, true);  // returns once the worker has created them
+  } catch (const workers::WorkerFailure&) {
+    throw;
+  } catch (const Error& e) {
+    spdlog::warn("the plugins of {} are created in this process without a worker creating them first: {}",
+                 scenario.name, e.what());
+  }
 }
 
 void apply_worker_scenario(ScenarioOptions& options) {
@@ -147,10 +183,11 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   workers::WorkerLaunch launch;
   launch.executable = command_.executable.empty() ? program_bin_dir() + "/tessera" : command_.executable;
   // A worker of another build (an older `tessera` beside a newer library) refuses to serve.
-  launch.environment.push_back(std::string(kSettingPrefix) + "host_library=" + host_library_path());
+  launch.settings = "host_library=" + host_library_path() + '\0';
   launch.arguments.push_back(launch.executable);
   for (const std::string& a : command_.arguments) launch.arguments.push_back(a);
-  for (const std::string& s : command_.settings) launch.environment.push_back(kSettingPrefix + s);
+  for (const std::string& s : command_.settings) launch.settings += s + '\0';
+  launch.require_prepared = command_.require_prepared;
   launch.workers =
       command_.workers > 0 ? command_.workers : std::max(1u, std::thread::hardware_concurrency());
   launch.unit_seconds = current_limits().plugin_unit_seconds;

@@ -31,8 +31,12 @@ struct WorkerCommand {
   std::vector<std::string> arguments;  // the worker's argv after the executable: the same study
   unsigned workers = 0;                // 0: one per hardware thread
   // Settings the worker cannot derive the way this process does (whether stdout is a
-  // terminal, a checkpoint it does not read): NAME=VALUE, read back with worker_setting().
+  // terminal, a checkpoint it does not read, Python's scenario text): NAME=VALUE, of any size
+  // (a memory file on the worker's descriptor 4), read back with worker_setting().
   std::vector<std::string> settings;
+  // Every worker must reach its study's setup (ProcessExecutor's require_prepared): the probe of
+  // Python's Scenario.load.
+  bool require_prepared = false;
   // The study isolates only a step scenario (explore: a serve scenario's points run on threads).
   bool step_only = false;
   // Called at least every 100 ms while the parent waits for its workers (Python checks Ctrl-C
@@ -76,8 +80,10 @@ TESSERA_API WorkerCommand run_worker_command(const ScenarioOptions& options, Iso
 // one comes from outside the shipped folder, a `tessera run` worker creates them first and is
 // then stopped; one that dies doing so is a WorkerFailure naming the plugin and the call, and
 // this process never makes the call. Nothing for shipped plugins, a serve scenario, or a worker.
+// `on_wait`: as WorkerCommand's (Python checks Ctrl-C there). A worker that cannot be started
+// (no `tessera` executable beside the module) leaves the check out, with a warning.
 TESSERA_API void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario,
-                                    bool added_plugins);
+                                    bool added_plugins, const std::function<void()>& on_wait = {});
 // In a worker: the scenario text and HF config its parent passed as settings, put into `options`.
 TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <thread>
 
 #include "core/cancellation.hpp"
+#include "core/fd_write.hpp"
 #include "core/workers/unit_protocol.hpp"
 
 extern char** environ;
@@ -45,9 +47,10 @@ std::string ended_how(int status) {
   return "ended";
 }
 
-// The worker's socket end, not descriptor 3 itself (dup2 onto itself would keep close-on-exec).
+// A descriptor a worker gets at 3 or 4, moved above them (dup2 onto itself would keep
+// close-on-exec; onto the other, would replace it).
 int child_end(int fd) {
-  if (fd != 3) return fd;
+  if (fd < 0 || fd > 4) return fd;
   const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
   ::close(fd);
   return moved;
@@ -109,25 +112,36 @@ void ProcessExecutor::start(std::size_t index) {
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, kWorkerVariable, std::strlen(kWorkerVariable)) != 0) env.emplace_back(*e);
   env.push_back(std::string(kWorkerVariable) + "=3:" + std::to_string(::getpid()));
-  for (const std::string& e : launch_.environment) env.push_back(e);
+
   std::vector<char*> argv, envp;
   for (std::string& a : launch_.arguments) argv.push_back(a.data());
   argv.push_back(nullptr);
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  // The settings in a memory file on descriptor 4.
+  const int settings = child_end(::memfd_create("tessera-worker-settings", MFD_CLOEXEC));
+  if (settings < 0 || !write_fully(settings, launch_.settings) || ::lseek(settings, 0, SEEK_SET) != 0) {
+    const int err = errno;
+    if (settings >= 0) ::close(settings);
+    ::close(theirs);
+    ::close(fds[0]);
+    throw Error(std::string("cannot start a worker process: its settings: ") + std::strerror(err));
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, theirs, 3);
+  posix_spawn_file_actions_adddup2(&actions, settings, 4);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  // Nothing of this process but its socket and stderr: no output file, pipe or other worker's
-  // socket leaks into a worker (descriptors opened without close-on-exec included).
-  posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+  // Nothing of this process but its socket, its settings and stderr: no output file, pipe or
+  // other worker's socket leaks into a worker (descriptors opened without close-on-exec included).
+  posix_spawn_file_actions_addclosefrom_np(&actions, 5);
   pid_t pid = -1;
   const int rc = ::posix_spawn(&pid, launch_.executable.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(theirs);
+  ::close(settings);
   if (rc != 0) {
     ::close(fds[0]);
     throw Error("cannot start a worker process (" + launch_.executable + "): " + std::strerror(rc) +
@@ -184,7 +198,9 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
         // A worker that failed as this process will (a bad scenario: exit 2, a plugin's error:
         // 1) leaves the report to it; one that died in plugin code is reported now.
         const bool plain = WIFEXITED(w.status) && WEXITSTATUS(w.status) <= 2;
-        if (!plain || !w.last_call.empty()) fail_worker(w, stage, ended_how(w.status));
+        const bool bad_input = WIFEXITED(w.status) && WEXITSTATUS(w.status) == 2;
+        if (!plain || !w.last_call.empty() || (prepared && launch_.require_prepared && !bad_input))
+          fail_worker(w, stage, ended_how(w.status));
       }
     }
   }
@@ -208,10 +224,12 @@ void ProcessExecutor::fail_worker(Worker& w, const std::string& during, const st
   else
     text += how;
   text += " " + during;
-  text += where.empty()
-              ? "; the plugin call it was in is unknown (a process ended by _exit() or SIGKILL leaves "
-                "no trace)"
-              : ", " + where;
+  if (!where.empty())
+    text += ", " + where;
+  else if (w.error.empty())
+    text +=
+        "; the plugin call it was in is unknown (a process ended by _exit() or a signal it cannot catch "
+        "leaves no trace)";
   if (!w.error.empty()) text += "; it said: " + w.error;
   text += "; the study was stopped and no result was written";
   throw WorkerFailure(text);

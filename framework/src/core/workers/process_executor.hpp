@@ -37,9 +37,14 @@ namespace tessera::workers {
 inline constexpr const char* kWorkerVariable = "TESSERA_UNIT_WORKER";
 
 struct WorkerLaunch {
-  std::string executable;                // the program each worker runs
-  std::vector<std::string> arguments;    // its argv, argv[0] included: the same study
-  std::vector<std::string> environment;  // "NAME=value" added to this process's
+  std::string executable;              // the program each worker runs
+  std::vector<std::string> arguments;  // its argv, argv[0] included: the same study
+  // What the worker reads on descriptor 4 when it starts (its settings: a memory file, so that
+  // its size is not bounded by the environment's); "" = nothing.
+  std::string settings;
+  // Every worker must reach `prepared` (a worker that ends before it, but for a bad input, which
+  // this process reports itself, is a WorkerFailure with what it said).
+  bool require_prepared = false;
   unsigned workers = 1;
   std::uint64_t unit_seconds = 300;  // a unit's time limit in a worker
   std::string limit_name;            // the limit's name in messages ("plugin.unit_seconds")
