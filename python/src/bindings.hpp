@@ -45,6 +45,13 @@ inline studies::ScenarioOptions with_setup_probe(studies::ScenarioOptions o) {
   return o;
 }
 
+// "auto", "on", "off": Scenario.run / .explore(isolate=None, True, False).
+inline studies::Isolation isolation_of(const std::string& mode) {
+  if (mode == "on") return studies::Isolation::on;
+  if (mode == "off") return studies::Isolation::off;
+  return studies::Isolation::automatic;
+}
+
 void bind_scenario(ScenarioClass& c);      // scenario_binding.cpp: load, from_text, properties
 void bind_run(ScenarioClass& c);           // run_binding.cpp: run, explain
 void bind_evaluate(ScenarioClass& c);      // evaluate_binding.cpp: the columnar batch

@@ -9,6 +9,7 @@
 #include "interruptible.hpp"
 #include "py_json.hpp"
 #include "studies/entries/explore_entry.hpp"
+#include "studies/plugin_isolation.hpp"
 #include "thread_count.hpp"
 
 namespace py = pybind11;
@@ -17,7 +18,7 @@ namespace tessera::python {
 namespace {
 
 py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsigned> threads,
-                   py::object progress) {
+                   py::object progress, const std::string& isolate) {
   const studies::ExploreEntry entry(h);  // a step scenario's search plugin and cost objective
   studies::ExploreStudyOptions eo;
   eo.sensitivity = sensitivity;
@@ -25,7 +26,18 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
   Interruptible guard(std::move(progress));
   eo.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   studies::ExploreStudyResult result;
-  guard.run([&] { result = entry.compute(eo); });
+  guard.run([&] {
+    // A step scenario's hardware points in `tessera explore` worker processes
+    // (studies/plugin_isolation.hpp): a plugin that dies there is a PluginError here.
+    studies::WorkerCommand command =
+        studies::explore_worker_command(h.options(), isolation_of(isolate), eo.threads);
+    command.on_wait = [&guard] { guard.check_signals(); };
+    studies::StudyWorkers workers(std::move(command));
+    workers.before_session(h.scenario(), h.added_plugins());
+    eo.executor = workers.executor();
+    result = entry.compute(eo);
+  });
+  eo.executor = nullptr;  // the workers are gone
   return to_python(entry.document(result, eo));
 }
 
@@ -33,7 +45,7 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
 
 void bind_explore(ScenarioClass& c) {
   c.def("_explore", &explore, py::arg("sensitivity") = true, py::arg("threads") = py::none(),
-        py::arg("progress") = py::none());
+        py::arg("progress") = py::none(), py::arg("isolate") = "auto");
 }
 
 }  // namespace tessera::python

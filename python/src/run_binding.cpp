@@ -18,13 +18,6 @@ namespace py = pybind11;
 namespace tessera::python {
 namespace {
 
-// "auto", "on", "off": Scenario.run(isolate=None, True, False).
-studies::Isolation isolation_of(const std::string& mode) {
-  if (mode == "on") return studies::Isolation::on;
-  if (mode == "off") return studies::Isolation::off;
-  return studies::Isolation::automatic;
-}
-
 py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                py::object progress, const std::string& isolate) {
   require_mode(h, false, "Scenario.serve()");

@@ -64,6 +64,13 @@ def _set_list(set: Optional[Mapping[str, Any]]) -> List[str]:
     return [f"{k}={_yaml_value(v, k)}" for k, v in set.items()]
 
 
+def _isolation(isolate: Optional[bool]) -> str:
+    """Scenario.run / .explore's `isolate`: None (automatic), True or False."""
+    if isolate is not None and not isinstance(isolate, bool):
+        raise TypeError("isolate must be True, False or None")
+    return "auto" if isolate is None else ("on" if isolate else "off")
+
+
 def _count(name: str, v: Any, minimum: int) -> Optional[int]:
     """threads=, top=, max_pes=: None or a whole number >= minimum (InputError otherwise)."""
     if v is None:
@@ -261,11 +268,8 @@ class Scenario:
         PluginError naming the call and this interpreter goes on; False keeps them in this
         process; None (the default) isolates when a plugin comes from outside the shipped
         plugin folder."""
-        if isolate is not None and not isinstance(isolate, bool):
-            raise TypeError("isolate must be True, False or None")
-        mode = "auto" if isolate is None else ("on" if isolate else "off")
         return RunResult.from_json(self._stamped(self._h._run(_count("threads", threads, 1), _count("top", top, 0),
-                                                              _callback(progress), mode),
+                                                              _callback(progress), _isolation(isolate)),
                                                  "run", threads=threads, top=top, isolate=isolate))
 
     def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
@@ -295,13 +299,15 @@ class Scenario:
             "sensitivity", parallelism=parallelism or None, hardware=hardware or None, threads=threads))
 
     def explore(self, *, sensitivity: bool = True, threads: Optional[int] = None,
-                progress: Optional[ProgressCallback] = None) -> ExploreResult:
+                progress: Optional[ProgressCallback] = None, isolate: Optional[bool] = None) -> ExploreResult:
         """The joint hardware x parallelism exploration of the scenario's sweep.hardware
         (`tessera explore --json`; sensitivity=False = --no-sensitivity); on a serve scenario the
-        serving study at every hardware point. Typed, `.raw` the CLI's document."""
+        serving study at every hardware point. Typed, `.raw` the CLI's document. `isolate` as
+        run(): a step scenario's hardware points in worker processes."""
         return ExploreResult(self._stamped(self._h._explore(bool(sensitivity), _count("threads", threads, 1),
-                                                            _callback(progress)),
-                                           "explore", sensitivity=None if sensitivity else False, threads=threads))
+                                                            _callback(progress), _isolation(isolate)),
+                                           "explore", sensitivity=None if sensitivity else False, threads=threads,
+                                           isolate=isolate))
 
     def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a

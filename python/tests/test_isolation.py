@@ -110,3 +110,23 @@ def test_a_scenario_text_larger_than_the_environment_reaches_its_workers(small):
     tree["plugins"]["latency"] = {"name": "broken_latency", "fault": "none"}
     s = tessera.Scenario.from_dict(tree, base_dir=small.parent, plugin_path=[BROKEN])
     assert s.run(threads=2).raw["best"] == s.run(threads=2, isolate=False).raw["best"]
+
+
+def test_explore_isolates_a_step_scenarios_hardware_points(small):
+    hardware = {"machine.pe.hbm.bandwidth": ["1 TB/s", "2 TB/s"], "machine.pe.flops.bf16": ["500 TFLOP/s", "1000 TFLOP/s"]}
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+
+    def load(fault):
+        return tessera.Scenario.load(small, set={"plugins.latency": {"name": "broken_latency", "fault": fault},
+                                                 "sweep.parallelism": SWEEP, "sweep.hardware": hardware},
+                                     plugin_path=[BROKEN])
+
+    with pytest.raises(tessera.PluginError) as e:
+        load("time_step_segv").explore(threads=2, sensitivity=False)
+    assert "died by signal 11 (Segmentation fault) in work unit " in str(e.value)
+    assert "(hardware point " in str(e.value) and "call time_step, configuration cp=" in str(e.value)
+    s = load("none")
+    isolated, here = s.explore(threads=2), s.explore(threads=2, isolate=False)
+    assert isolated.raw["points"] == here.raw["points"]
+    assert isolated.raw["pareto"] == here.raw["pareto"]

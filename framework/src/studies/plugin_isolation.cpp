@@ -116,13 +116,18 @@ std::string worker_setting(const std::string& name) {
   return it == g_settings.end() ? std::string() : it->second;
 }
 
-WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
-                                 std::optional<std::size_t> top) {
+namespace {
+
+// `tessera STUDY` with the study's scenario (its file, or its text and a model's HF config as
+// settings), --set, --model, --machine, --plugin-path, --plugin-override, then `extra`.
+WorkerCommand study_worker_command(const std::string& study, const ScenarioOptions& options,
+                                   Isolation isolation, unsigned threads,
+                                   const std::vector<std::string>& extra) {
   WorkerCommand w;
   w.isolation = isolation;
   w.workers = threads;
   std::vector<std::string>& a = w.arguments;
-  a.push_back("run");
+  a.push_back(study);
   if (options.text) {
     w.settings.push_back("scenario_text=" + options.text->text);
     w.settings.push_back("scenario_label=" + options.text->label);
@@ -139,9 +144,25 @@ WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isola
   }
   for (const std::string& p : options.plugin_paths) a.insert(a.end(), {"--plugin-path", p});
   for (const std::string& p : options.plugin_overrides) a.insert(a.end(), {"--plugin-override", p});
-  if (top) a.insert(a.end(), {"--top", std::to_string(*top)});
-  a.insert(a.end(), {"--json", "-"});
+  a.insert(a.end(), extra.begin(), extra.end());
+  return w;
+}
+
+}  // namespace
+
+WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
+                                 std::optional<std::size_t> top) {
+  std::vector<std::string> extra;
+  if (top) extra.insert(extra.end(), {"--top", std::to_string(*top)});
+  extra.insert(extra.end(), {"--json", "-"});  // so that it plans the document's searches too
+  WorkerCommand w = study_worker_command("run", options, isolation, threads, extra);
   w.settings.push_back("points=1");
+  return w;
+}
+
+WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads) {
+  WorkerCommand w = study_worker_command("explore", options, isolation, threads, {"--json", "-"});
+  w.step_only = true;
   return w;
 }
 

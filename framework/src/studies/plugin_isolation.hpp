@@ -76,6 +76,10 @@ class TESSERA_API StudyWorkers {
 // it plans the document's searches too), on `threads` workers (0: one per hardware thread).
 TESSERA_API WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation,
                                              unsigned threads, std::optional<std::size_t> top);
+// The same for `explore` (Python's Scenario.explore): a step scenario's hardware points in
+// `tessera explore` workers (WorkerCommand::step_only).
+TESSERA_API WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation,
+                                                 unsigned threads);
 // Before an embedding process creates a step scenario's plugins (Python's Scenario.load): when
 // one comes from outside the shipped folder, a `tessera run` worker creates them first and is
 // then stopped; one that dies doing so is a WorkerFailure naming the plugin and the call, and
