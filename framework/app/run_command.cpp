@@ -65,16 +65,12 @@ int run_command(const Args& args) {
     if (!parse_study_options(args, o, kRunUsage, kRunExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
-    // The sample is kept for the plot and for a checkpoint's state: a worker, whose stdout is
-    // no terminal and which reads no checkpoint, is told.
-    const bool keep_points =
-        studies::is_unit_worker() ? studies::worker_setting("points") == "1" : term.plot || checkpoint.any();
-    // A checkpoint's plan is the same with and without workers (resumable either way).
-    const bool fixed_units =
-        studies::is_unit_worker() ? studies::worker_setting("fixed_units") == "1" : checkpoint.any();
+    // The sample is kept for the plot and for a checkpoint's state, and a checkpoint's plan is
+    // the same with and without workers (resumable either way): a worker, whose stdout is no
+    // terminal and which reads no checkpoint, is told both.
     studies::WorkerCommand command = worker_command(isolation, "run", args, threads);
-    command.settings.push_back(std::string("points=") + (keep_points ? "1" : "0"));
-    command.settings.push_back(std::string("fixed_units=") + (fixed_units ? "1" : "0"));
+    const bool keep_points = studies::shared_setting(command, "points", term.plot || checkpoint.any());
+    const bool fixed_units = studies::shared_setting(command, "fixed_units", checkpoint.any());
     studies::StudyWorkers workers(std::move(command));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::step, &workers);
     studies::RunOptions ro;

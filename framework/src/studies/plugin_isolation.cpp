@@ -116,6 +116,12 @@ std::string worker_setting(const std::string& name) {
   return it == g_settings.end() ? std::string() : it->second;
 }
 
+bool shared_setting(WorkerCommand& command, const std::string& name, bool mine) {
+  if (is_unit_worker()) return worker_setting(name) == "1";
+  command.settings.push_back(name + (mine ? "=1" : "=0"));
+  return mine;
+}
+
 namespace {
 
 // `tessera STUDY` with the study's scenario (its file, or its text and a model's HF config as

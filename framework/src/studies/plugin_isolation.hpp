@@ -91,6 +91,10 @@ TESSERA_API void probe_plugin_setup(const ScenarioOptions& options, const Scenar
 // In a worker: the scenario text and HF config its parent passed as settings, put into `options`.
 TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 
+// A yes/no the parent decides and its workers are told (a WorkerCommand setting): in a worker,
+// what its parent said; otherwise `mine`, recorded in `command` for its workers.
+TESSERA_API bool shared_setting(WorkerCommand& command, const std::string& name, bool mine);
+
 // Makes this process a worker when its parent said so (the environment): its plugin calls
 // traced, its SIGINT and SIGTERM left to the parent, ended with its parent. Call first thing.
 // Returns whether this process is a worker.

@@ -263,7 +263,7 @@ void search_unit(const Session& session, const GridSpace& grid, const SearchSpac
   throw_if_cancelled();
 }
 
-// A work unit in errors: "configurations 16,385-32,768 of 78,848" (the space's valid ones, from 1).
+// A work unit in errors: "configurations 16385-32768 of the space's 78848 valid ones" (from 1).
 std::string describe_slice(std::size_t unit, std::uint64_t unit_size, std::uint64_t valid, bool sliced) {
   if (!sliced)
     return "the whole search, of " + std::to_string(valid) + " valid configuration" + (valid == 1 ? "" : "s");

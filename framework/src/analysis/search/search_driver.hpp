@@ -8,6 +8,7 @@
 // record per evaluated configuration, so memory stays flat however many configurations are
 // evaluated. A caller that needs every record asks for them (SearchOptions::keep_records) or
 // receives them one by one as they come (SearchOptions::on_record: `tessera run --csv`).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -107,17 +108,14 @@ struct SearchOptions {
 
 // Configurations per work unit of a separable search (SearchOptions::unit_size's default): a
 // unit's buffered outcome (its sampled points, ~140 bytes each) stays under a few MB. Units in
-// worker processes (Executor::remote()) are smaller - about a 64th of the space, at least
+// worker processes (Executor::remote()) are smaller - about a 16th of the space, at least
 // kMinRemoteSearchUnit - so that the workers share even a small space (each evaluates on one
 // thread). Both sides of a remote plan are remote executors: they plan the same units.
 inline constexpr std::uint64_t kDefaultSearchUnit = 16384;
 inline constexpr std::uint64_t kMinRemoteSearchUnit = 256;
 inline constexpr std::uint64_t default_search_unit(std::uint64_t valid, bool remote) {
   if (!remote) return kDefaultSearchUnit;
-  const std::uint64_t share = (valid + 15) / 16;
-  return share < kMinRemoteSearchUnit ? kMinRemoteSearchUnit
-         : share > kDefaultSearchUnit ? kDefaultSearchUnit
-                                      : share;
+  return std::clamp((valid + 15) / 16, kMinRemoteSearchUnit, kDefaultSearchUnit);
 }
 
 struct SearchResult {

@@ -87,6 +87,13 @@ void drain(ProcessExecutor::Worker& w, double until) {
   }
 }
 
+// A `failed` payload's text (after its status byte), without trailing newlines.
+std::string failure_text(const std::string& payload) {
+  std::string text = payload.size() > 1 ? payload.substr(1) : std::string();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 }  // namespace
 
 ProcessExecutor::ProcessExecutor(WorkerLaunch launch) : launch_(std::move(launch)) {
@@ -164,17 +171,7 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
     if (polled.empty()) return;
     if (launch_.on_wait) launch_.on_wait();
     throw_if_cancelled();
-    if (now_s() > deadline) {
-      Worker& w = *who.front();
-      ::kill(w.pid, SIGABRT);
-      drain(w, now_s() + kLastWordsS);
-      ::kill(w.pid, SIGKILL);
-      reap(w);
-      fail_worker(w, stage,
-                  "passed the time limit of " + std::to_string(launch_.unit_seconds) + " s (the limit " +
-                      launch_.limit_name + "; raise it with --limit " + launch_.limit_name +
-                      "=SECONDS) and was stopped");
-    }
+    if (now_s() > deadline) stop_overdue(*who.front(), stage, "");
     const int n = ::poll(polled.data(), polled.size(), kPollMs);
     if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
     for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
@@ -189,8 +186,7 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
       } else if (m && m->type == MessageType::call) {
         w.last_call = m->payload;
       } else if (m && m->type == MessageType::failed && m->unit == kNoUnit) {
-        w.error = m->payload.size() > 1 ? m->payload.substr(1) : std::string();
-        while (!w.error.empty() && w.error.back() == '\n') w.error.pop_back();
+        w.error = failure_text(m->payload);
       } else if (m) {
         throw Error("the unit protocol: a worker said something unexpected before its plan");
       } else {
@@ -275,7 +271,8 @@ namespace {
 
 // A unit's error as the worker described it, thrown as the same kind of error.
 std::exception_ptr unit_error(const std::string& payload) {
-  const std::string text = payload.size() > 1 ? payload.substr(1) : std::string("a unit failed");
+  std::string text = failure_text(payload);
+  if (text.empty()) text = "a unit failed";
   if (!payload.empty() && payload[0] == '\2') return std::make_exception_ptr(InputError(text));
   return std::make_exception_ptr(PluginError(text));
 }
@@ -343,20 +340,23 @@ void ProcessExecutor::hand_out(PlanState& plan) {
   }
 }
 
-// A worker past its unit's time limit: asked where it is (SIGABRT: its handler names the call),
-// then killed.
+// A worker past its unit's time limit.
 void ProcessExecutor::stop_past_deadline(const PlanState& plan) {
   for (Worker& w : workers_)
-    if (w.busy && now_s() > w.deadline) {
-      ::kill(w.pid, SIGABRT);
-      drain(w, now_s() + kLastWordsS);
-      ::kill(w.pid, SIGKILL);
-      reap(w);
-      fail_worker(w, plan.unit_words(w.unit),
-                  "passed the per-unit time limit of " + std::to_string(launch_.unit_seconds) +
-                      " s (the limit " + launch_.limit_name + "; raise it with --limit " +
-                      launch_.limit_name + "=SECONDS) and was stopped");
-    }
+    if (w.busy && now_s() > w.deadline) stop_overdue(w, plan.unit_words(w.unit), "per-unit ");
+}
+
+// A worker past a time limit: asked where it is (SIGABRT: its handler names the call), killed
+// 1 s later, and reported.
+void ProcessExecutor::stop_overdue(Worker& w, const std::string& during, const std::string& which) {
+  ::kill(w.pid, SIGABRT);
+  drain(w, now_s() + kLastWordsS);
+  ::kill(w.pid, SIGKILL);
+  reap(w);
+  fail_worker(w, during,
+              "passed the " + which + "time limit of " + std::to_string(launch_.unit_seconds) +
+                  " s (the limit " + launch_.limit_name + "; raise it with --limit " + launch_.limit_name +
+                  "=SECONDS) and was stopped");
 }
 
 // What the workers say within one poll interval: outcomes loaded through the codec, errors
@@ -379,8 +379,7 @@ void ProcessExecutor::receive(PlanState& plan) {
       continue;
     }
     if (m.type == MessageType::failed && m.unit == kNoUnit) {  // its command failed (its end follows)
-      w.error = m.payload.size() > 1 ? m.payload.substr(1) : std::string();
-      while (!w.error.empty() && w.error.back() == '\n') w.error.pop_back();
+      w.error = failure_text(m.payload);
       continue;
     }
     if (!w.busy || m.unit != plan.offset + w.unit ||

@@ -46,7 +46,7 @@ struct WorkerLaunch {
   // this process reports itself, is a WorkerFailure with what it said).
   bool require_prepared = false;
   unsigned workers = 1;
-  std::uint64_t unit_seconds = 300;  // a unit's time limit in a worker
+  std::uint64_t unit_seconds = 600;  // a unit's time limit in a worker (plugin.unit_seconds's default)
   std::string limit_name;            // the limit's name in messages ("plugin.unit_seconds")
   // A worker's `call` message read for the report: where it was ("in plugin ... call ...,
   // configuration ..."), and whether it ended by exit() from plugin code.
@@ -97,6 +97,8 @@ class TESSERA_API ProcessExecutor final : public Executor {
   void start(std::size_t w);
   void hand_out(PlanState& plan);
   void stop_past_deadline(const PlanState& plan);
+  // `which`: "per-unit " or "" (the setup's limit), in the message.
+  [[noreturn]] void stop_overdue(Worker& w, const std::string& during, const std::string& which);
   void receive(PlanState& plan);
   // Until every worker has said `ready` (`prepared`: or `prepared`) or ended.
   void wait_ready(const std::string& stage, bool prepared = false);

@@ -22,8 +22,6 @@ bool read_exactly(int fd, char* out, std::size_t n) {
   return true;
 }
 
-}  // namespace
-
 // Every byte sent, retried across EINTR and short sends; MSG_NOSIGNAL: a closed other side is a
 // false return, never a SIGPIPE that would end this process.
 bool send_fully(int fd, std::string_view bytes) {
@@ -35,6 +33,8 @@ bool send_fully(int fd, std::string_view bytes) {
   }
   return true;
 }
+
+}  // namespace
 
 bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view payload) {
   const MessageHead head{kUnitMagic, type, unit, payload.size()};

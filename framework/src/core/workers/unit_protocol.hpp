@@ -4,10 +4,10 @@
 // head - kUnitMagic, its type, a unit number, the payload's length - and the payload. The worker
 // says `prepared` once its study has made the plugin calls of its setup (creating them; the
 // parent makes them only then), `ready` (unit = the plan's unit count) when its study reaches
-// its plan, then answers each
-// kUnit with kDone (the unit's outcome, as the study's UnitCodec wrote it) or kFailed (an error,
-// as text); kEnd ends a plan; kCall (sent from a worker's fatal-signal or exit handler) names
-// the plugin call the worker was in when it died. The MPI executor speaks the same messages.
+// its plan, then answers each `unit` with `done` (the unit's outcome, as the study's UnitCodec
+// wrote it) or `failed` (an error, as text); `end` ends a plan; `call` (sent from a worker's
+// fatal-signal or exit handler) names the plugin call the worker was in when it died. The MPI
+// executor will speak the same messages.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,7 +53,7 @@ inline constexpr std::uint64_t kMaxPayloadBytes = std::uint64_t{1} << 32;
 TESSERA_API bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view payload = {});
 
 // Reads one message: nullopt at the stream's end (the other side closed or died, also in the
-// middle of a message). A head that is not a message's is a ProtocolError.
+// middle of a message). A head that is not a message's throws std::runtime_error.
 TESSERA_API std::optional<Message> receive_message(int fd);
 // The same into `into` (its payload's buffer reused): false at the stream's end.
 TESSERA_API bool receive_message(int fd, Message& into);
