@@ -229,6 +229,10 @@ int run_guarded(const std::function<int()>& body) {
     return rc;
   } catch (const Cancelled&) {
     return interrupted();
+  } catch (const studies::StudyRanInWorker& ran) {
+    // A worker ran the whole study (studies/plugin_isolation.hpp) and wrote its results.
+    if (!ran.message().empty()) std::cerr << ran.message() << (ran.message().ends_with('\n') ? "" : "\n");
+    return ran.status();
   } catch (...) {
     // An error caused by the interruption (a blocking open() returning EINTR, ...).
     if (received_signal() != 0) return interrupted();
@@ -238,6 +242,7 @@ int run_guarded(const std::function<int()>& body) {
   // does not fail the same way itself (never printed twice).
   std::string text;
   int status = kExitFailed;
+  bool plugin_error = false;
   try {
     std::rethrow_exception(failure);
   } catch (const InputErrors& e) {
@@ -246,11 +251,14 @@ int run_guarded(const std::function<int()>& body) {
   } catch (const InputError& e) {
     text = located_input_error(printable_message(e.what())) + '\n';
     status = kExitBadInput;
+  } catch (const PluginError& e) {
+    text = "tessera: error: " + printable_message(e.what()) + '\n';
+    plugin_error = true;
   } catch (const std::exception& e) {
     text = "tessera: error: " + printable_message(e.what()) + '\n';
   }
-  if (studies::is_unit_worker())
-    studies::report_worker_failure(status, text);
+  if (studies::is_unit_worker() || studies::is_whole_worker())
+    studies::report_worker_failure(status, text, plugin_error);
   else
     std::cerr << text;
   return status;

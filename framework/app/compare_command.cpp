@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "exit_codes.hpp"
+#include "isolation_option.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
@@ -37,6 +38,7 @@ int compare_command(const Args& args) {
     StudyCommandOptions o;
     std::vector<std::string> latency_raw;
     std::string threads_text;
+    IsolationFlags isolation;
     declare_study_options(
         o,
         {.common_flags = kOptAll & ~kOptCsv,
@@ -48,14 +50,19 @@ int compare_command(const Args& args) {
               "latency models: comma-separated or repeated (default: the scenario's plugins.latency)")(
               "threads", po::value<std::string>(&threads_text)->value_name("N"),
               "evaluation threads (default: all cores)");
+          add_isolation_options(add, isolation);
         });
     if (!parse_study_options(args, o, kCompareUsage, kCompareExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
-    const Study study = open_study(o.common, o.scenario_path, [&](Scenario& scenario) {
-      studies::choose_latency_models(scenario, names);
-    });
+    // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(
+        worker_command(isolation, "compare", args, threads, studies::WorkerShare::whole));
+    const Study study = open_study(
+        o.common, o.scenario_path,
+        [&](Scenario& scenario) { studies::choose_latency_models(scenario, names); }, StudyKind::step,
+        &workers);
     const Scenario& scenario = study.scenario();
     studies::CompareEntryOptions co;
     co.scopes = listed_scopes(o.scopes_raw, scenario);

@@ -5,6 +5,7 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
+#include "isolation_option.hpp"
 #include "output_files.hpp"
 #include "report/study_text/explain_report.hpp"
 #include "report/text/text_table.hpp"
@@ -36,6 +37,7 @@ int explain_command(const Args& args) {
   return run_guarded([&]() -> int {
     StudyCommandOptions o;
     std::string config_text, latency;
+    IsolationFlags isolation;
     declare_study_options(o,
                           {.common_flags = kOptAll & ~kOptCsv,
                            .scenario_listed = false,
@@ -46,16 +48,22 @@ int explain_command(const Args& args) {
                                 "the configuration to explain")(
                                 "latency", po::value<std::string>(&latency),
                                 "latency model to use (default: the scenario's first)");
+                            add_isolation_options(add, isolation);
                           });
     if (!parse_study_options(args, o, kExplainUsage, kExplainExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
-    const Study study = open_study(o.common, o.scenario_path, [&](Scenario& scenario) {
-      if (latency.empty()) return;
-      PluginChoice choice;
-      choice.name = latency;
-      choice.where = {"<command line>", 0, 0};
-      scenario.plugins.latency = {choice};
-    });
+    // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(worker_command(isolation, "explain", args, 1, studies::WorkerShare::whole));
+    const Study study = open_study(
+        o.common, o.scenario_path,
+        [&](Scenario& scenario) {
+          if (latency.empty()) return;
+          PluginChoice choice;
+          choice.name = latency;
+          choice.where = {"<command line>", 0, 0};
+          scenario.plugins.latency = {choice};
+        },
+        StudyKind::step, &workers);
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::ExplainEntry entry(study);
     Outputs outputs;

@@ -75,10 +75,10 @@ int explore_command(const Args& args) {
     if (!parse_study_options(args, o, kExploreUsage, kExploreExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     const unsigned threads = parse_threads(threads_text);
-    // A step scenario's hardware points in isolated workers (studies/plugin_isolation.hpp).
-    studies::WorkerCommand command = worker_command(isolation, "explore", args, threads);
-    command.step_only = true;
-    studies::StudyWorkers workers(std::move(command));
+    // A step scenario's hardware points in isolated workers, a serve scenario whole in one
+    // (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(
+        worker_command(isolation, "explore", args, threads, studies::WorkerShare::units_for_step));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::either, &workers);
     const Scenario& scenario = study.scenario();
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, scenario);

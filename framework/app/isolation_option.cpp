@@ -1,5 +1,7 @@
 #include "isolation_option.hpp"
 
+#include "result_stream.hpp"
+
 #include <filesystem>
 #include <system_error>
 
@@ -18,7 +20,7 @@ void add_isolation_options(po::options_description_easy_init add, IsolationFlags
 }
 
 studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::string& command,
-                                      const Args& args, unsigned threads) {
+                                      const Args& args, unsigned threads, studies::WorkerShare share) {
   if (flags.on && flags.off)
     throw InputErrors({Diagnostic{SourceLocation{loader::kCommandLine, 0, 0},
                                   "--isolate-plugins and --no-isolate: give one of them, not both"}});
@@ -32,6 +34,8 @@ studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::st
   w.arguments.push_back(command);
   w.arguments.insert(w.arguments.end(), args.begin(), args.end());
   w.workers = threads;
+  w.share = share;
+  w.results_fd = result_fd();
   return w;
 }
 

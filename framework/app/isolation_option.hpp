@@ -19,9 +19,11 @@ struct IsolationFlags {
 
 void add_isolation_options(po::options_description_easy_init add, IsolationFlags& flags);
 
-// The workers of `command` (its arguments `args`): each runs `tessera COMMAND ARGS` (quiet), on
-// `threads` workers (0: one per hardware thread). Both flags given: an InputError.
+// The workers of `command` (its arguments `args`): each runs `tessera COMMAND ARGS`, on `threads`
+// workers (0: one per hardware thread), computing `share` (a whole study's worker writes to this
+// process's results descriptor). Both flags given: an InputError.
 studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::string& command,
-                                      const Args& args, unsigned threads);
+                                      const Args& args, unsigned threads,
+                                      studies::WorkerShare share = studies::WorkerShare::units);
 
 }  // namespace tessera::cli

@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
   tessera::studies::probe_added_plugin_loads();
   const int status = dispatch(argc, argv);
   tessera::cli::finish_result_stream();
+  tessera::studies::worker_finished(status);  // a worker running a whole study: its results are written
   // The results are written and committed. The process ends here, without static destructors:
   // a thread a plugin left running may still be using what they would free (a crash after the
   // results, exit status lost). A sanitizer build runs its leak check first, as exit() would.

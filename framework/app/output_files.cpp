@@ -41,13 +41,17 @@ int register_tmp(const std::string& path) {
     if (s.used.load()) continue;
     std::memcpy(s.path, path.c_str(), path.size() + 1);
     s.used.store(true);
+    studies::worker_temp_output(s.path, true);  // a worker's parent removes it if the worker dies
     return static_cast<int>(i);
   }
   return -1;
 }
 
 void unregister_tmp(int slot) {
-  if (slot >= 0) g_tmp_slots[static_cast<std::size_t>(slot)].used.store(false);
+  if (slot < 0) return;
+  TmpSlot& s = g_tmp_slots[static_cast<std::size_t>(slot)];
+  studies::worker_temp_output(s.path, false);
+  s.used.store(false);
 }
 
 [[noreturn]] void refuse(const std::string& where, const std::string& option, const std::string& path,

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "isolation_option.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/study_text/sensitivity_report.hpp"
@@ -43,6 +44,7 @@ int sensitivity_command(const Args& args) {
     StudyCommandOptions o;
     bool par = false, hw = false;
     std::string threads_text;
+    IsolationFlags isolation;
     declare_study_options(
         o,
         {.common_flags = kOptScenarioStudy, .charts = "one chart per parallelism knob, the hardware tornado"},
@@ -51,12 +53,16 @@ int sensitivity_command(const Args& args) {
               "hardware", po::bool_switch(&hw), "hardware elasticities")(
               "threads,j", po::value<std::string>(&threads_text)->value_name("N"),
               "evaluation threads (default: all hardware threads)");
+          add_isolation_options(add, isolation);
         });
     if (!parse_study_options(args, o, kSensitivityUsage, kSensitivityExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
-    const Study study = open_study(o.common, o.scenario_path);
+    // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(
+        worker_command(isolation, "sensitivity", args, threads, studies::WorkerShare::whole));
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::step, &workers);
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::SensitivityEntry entry(study);  // the scenario's search plugin
     Outputs outputs;

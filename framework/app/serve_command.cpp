@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "isolation_option.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/deploy/deploy_writer.hpp"
@@ -150,7 +151,9 @@ struct ServeFlags {
   std::string threads_text, top_text, max_pes_text, deploy_dir, requests_path, simulate_top_text;
   bool deploy_given = false;  // --deploy "" is refused, not ignored
   bool max_throughput = false;
+  IsolationFlags isolation;
   void declare(po::options_description_easy_init add) {
+    add_isolation_options(add, isolation);
     add("threads,j", po::value<std::string>(&threads_text)->value_name("N"), kThreadsHelp)(
         "top", po::value<std::string>(&top_text)->value_name("N"), kTopHelp)(
         "max-pes", po::value<std::string>(&max_pes_text)->value_name("N"),
@@ -216,7 +219,10 @@ int serve_command(const Args& args) {
     studies::ServeOptions so;
     so.max_pes = parse_max_pes(f.max_pes_text);
     if (f.max_throughput) add_max_throughput(o.common);
-    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve);
+    // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(
+        worker_command(f.isolation, "serve", args, threads, studies::WorkerShare::whole));
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve, &workers);
     const Scenario& scenario = study.scenario();
     so.scopes = listed_scopes(o.scopes_raw, scenario);
     refuse_hardware_sweep(scenario);

@@ -10,6 +10,7 @@
 #include "py_json.hpp"
 #include "studies/entries/compare_entry.hpp"
 #include "thread_count.hpp"
+#include "whole_worker.hpp"
 
 namespace py = pybind11;
 
@@ -17,19 +18,37 @@ namespace tessera::python {
 namespace {
 
 py::object compare(const ScenarioHandle& h, const std::vector<std::string>& latency,
-                   std::optional<unsigned> threads, py::object progress) {
+                   std::optional<unsigned> threads, py::object progress, const std::string& isolate) {
   require_mode(h, false, "Scenario.serve()");
   Scenario edited = h.scenario();
   studies::choose_latency_models(edited, latency);
-  const ScenarioHandle study(std::move(edited), python_options(h.plugin_paths()));
-  const studies::CompareEntry entry(study);  // one session per latency model
   studies::CompareEntryOptions co;
   co.threads = thread_count(threads);
   Interruptible guard(std::move(progress));
   co.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   co.document = true;
+  // With an added plugin among the models, the whole study in a `tessera compare` worker
+  // (whole_worker.hpp), before this process creates any of them.
+  std::vector<std::string> arguments;
+  if (!latency.empty()) {
+    std::string names;
+    for (const std::string& n : latency) names += (names.empty() ? "" : ",") + n;
+    arguments.insert(arguments.end(), {"--latency", names});
+  }
+  if (threads) arguments.insert(arguments.end(), {"--threads", std::to_string(*threads)});
+  const ResultsFile results;
+  studies::StudyWorkers workers = whole_study_workers("compare", h, isolate, arguments, results, guard);
   std::optional<studies::CompareStudyResult> result;
-  guard.run([&] { result.emplace(entry.compute(co)); });
+  if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
+        studies::ScenarioOptions options = python_options(h.plugin_paths());
+        options.before_session = [&w](const Scenario& scenario, bool added) {
+          w.before_session(scenario, added);
+        };
+        const ScenarioHandle study(std::move(edited), options);
+        const studies::CompareEntry entry(study);  // one session per latency model
+        result.emplace(entry.compute(co));
+      }))
+    return to_python(*document);
   return to_python(result->document);
 }
 
@@ -37,7 +56,7 @@ py::object compare(const ScenarioHandle& h, const std::vector<std::string>& late
 
 void bind_compare(ScenarioClass& c) {
   c.def("_compare", &compare, py::arg("latency"), py::arg("threads") = py::none(),
-        py::arg("progress") = py::none());
+        py::arg("progress") = py::none(), py::arg("isolate") = "auto");
 }
 
 }  // namespace tessera::python

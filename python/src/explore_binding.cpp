@@ -11,6 +11,7 @@
 #include "studies/entries/explore_entry.hpp"
 #include "studies/plugin_isolation.hpp"
 #include "thread_count.hpp"
+#include "whole_worker.hpp"
 
 namespace py = pybind11;
 
@@ -26,17 +27,22 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
   Interruptible guard(std::move(progress));
   eo.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   studies::ExploreStudyResult result;
-  guard.run([&] {
-    // A step scenario's hardware points in `tessera explore` worker processes
-    // (studies/plugin_isolation.hpp): a plugin that dies there is a PluginError here.
-    studies::WorkerCommand command =
-        studies::explore_worker_command(h.options(), isolation_of(isolate), eo.threads);
-    command.on_wait = [&guard] { guard.check_signals(); };
-    studies::StudyWorkers workers(std::move(command));
-    workers.before_session(h.scenario(), h.added_plugins());
-    eo.executor = workers.executor();
-    result = entry.compute(eo);
-  });
+  // A step scenario's hardware points in `tessera explore` worker processes, a serve scenario's
+  // whole study in one (studies/plugin_isolation.hpp): a plugin that dies there is a PluginError here.
+  const ResultsFile results;
+  studies::WorkerCommand command =
+      studies::explore_worker_command(h.options(), isolation_of(isolate), eo.threads, results.fd());
+  if (!sensitivity) command.arguments.push_back("--no-sensitivity");
+  if (threads) command.arguments.insert(command.arguments.end(), {"--threads", std::to_string(*threads)});
+  command.arguments.push_back("-q");
+  command.on_wait = [&guard] { guard.check_signals(); };
+  studies::StudyWorkers workers(std::move(command));
+  if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
+        w.before_session(h.scenario(), h.added_plugins());
+        eo.executor = w.executor();
+        result = entry.compute(eo);
+      }))
+    return to_python(*document);
   eo.executor = nullptr;  // the workers are gone
   return to_python(entry.document(result, eo));
 }

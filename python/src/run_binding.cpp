@@ -12,6 +12,7 @@
 #include "studies/plugin_isolation.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
+#include "whole_worker.hpp"
 
 namespace py = pybind11;
 
@@ -44,12 +45,23 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   return to_python(result.document);
 }
 
-py::object explain(const ScenarioHandle& h, const std::string& config_text) {
+py::object explain(const ScenarioHandle& h, const std::string& config_text, const std::string& isolate) {
   require_mode(h, false, "Scenario.serve()");
-  const studies::ExplainEntry entry(h);
-  const studies::ExplainResult result = entry.compute(config_text);
-  if (const std::string invalid = entry.invalid_reason(result); !invalid.empty()) throw InputError(invalid);
-  return to_python(entry.document(result));
+  // With an added plugin, in a `tessera explain` worker (whole_worker.hpp).
+  Interruptible guard{py::none()};
+  const ResultsFile results;
+  studies::StudyWorkers workers =
+      whole_study_workers("explain", h, isolate, {"--config", config_text}, results, guard);
+  std::optional<studies::ExplainEntry> entry;
+  std::optional<studies::ExplainResult> result;
+  if (auto document = study_here_or_in_worker(workers, results, guard, [&](auto& w) {
+        w.before_session(h.scenario(), h.added_plugins());
+        entry.emplace(h);
+        result.emplace(entry->compute(config_text));
+      }))
+    return to_python(*document);
+  if (const std::string invalid = entry->invalid_reason(*result); !invalid.empty()) throw InputError(invalid);
+  return to_python(entry->document(*result));
 }
 
 }  // namespace
@@ -57,7 +69,7 @@ py::object explain(const ScenarioHandle& h, const std::string& config_text) {
 void bind_run(ScenarioClass& c) {
   c.def("_run", &run, py::arg("threads") = py::none(), py::arg("top") = py::none(),
         py::arg("progress") = py::none(), py::arg("isolate") = "auto")
-      .def("_explain", &explain, py::arg("config"));
+      .def("_explain", &explain, py::arg("config"), py::arg("isolate") = "auto");
 }
 
 }  // namespace tessera::python

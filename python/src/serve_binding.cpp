@@ -3,6 +3,7 @@
 // is on), returning the document its --json writes (studies/documents/result_documents.hpp).
 #include <pybind11/stl.h>
 
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -13,15 +14,41 @@
 #include "studies/entries/serve_entry.hpp"
 #include "tessera/error.hpp"
 #include "thread_count.hpp"
+#include "whole_worker.hpp"
 
 namespace py = pybind11;
 
 namespace tessera::python {
 namespace {
 
+// serve's options as `tessera serve` arguments (a whole study's worker), `requests_path` the
+// timeline's file (requests=True).
+std::vector<std::string> serve_arguments(std::optional<unsigned> threads, std::optional<std::size_t> top,
+                                         std::optional<std::int64_t> max_pes,
+                                         std::optional<std::size_t> simulate_top,
+                                         const std::string& requests_path) {
+  std::vector<std::string> a;
+  if (threads) a.insert(a.end(), {"--threads", std::to_string(*threads)});
+  if (top) a.insert(a.end(), {"--top", std::to_string(*top)});
+  if (max_pes) a.insert(a.end(), {"--max-pes", std::to_string(*max_pes)});
+  if (simulate_top) a.insert(a.end(), {"--simulate-top", std::to_string(*simulate_top)});
+  if (!requests_path.empty()) a.insert(a.end(), {"--requests", requests_path});
+  return a;
+}
+
+// The request lines of a JSON Lines timeline (its first line is the header).
+std::vector<nlohmann::json> timeline_requests(const std::string& path) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(path);
+  std::string line;
+  for (bool header = true; std::getline(in, line); header = false)
+    if (!header && !line.empty()) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
 py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                  std::optional<std::int64_t> max_pes, py::object progress, bool requests,
-                 std::optional<std::size_t> simulate_top) {
+                 std::optional<std::size_t> simulate_top, const std::string& isolate) {
   require_mode(h, true, "Scenario.run() (serve needs workload.mode: serve)");
   if (max_pes && *max_pes < 0)
     throw InputError("serve: max_pes must be >= 0 (0 = no budget), found " + std::to_string(*max_pes));
@@ -48,8 +75,24 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
       timeline.push_back(studies::request_json(o, warmup));
     };
   }
+  // With an added plugin, the whole study in a `tessera serve` worker (python/src/whole_worker.hpp).
+  const ResultsFile results;
+  std::optional<TemporaryFolder> folder;  // requests=True: where a worker writes the timeline
+  if (requests) folder.emplace();
+  const std::string requests_path = folder ? folder->path() + "/requests.jsonl" : std::string();
+  studies::StudyWorkers workers = whole_study_workers(
+      "serve", h, isolate, serve_arguments(threads, top, max_pes, simulate_top, requests_path), results,
+      guard);
   std::optional<studies::ServeStudyResult> served;
-  guard.run([&] { served.emplace(studies::serve(h, so)); });
+  std::optional<nlohmann::json> document = study_here_or_in_worker(workers, results, guard, [&](auto& w) {
+    w.before_session(h.scenario(), h.added_plugins());
+    served.emplace(studies::serve(h, so));
+  });
+  if (document) {
+    if (requests && document->contains("simulation"))
+      (*document)["requests_timeline"] = timeline_requests(requests_path);
+    return to_python(*document);
+  }
   if (requests && served->simulated) served->document["requests_timeline"] = std::move(timeline);
   return to_python(served->document);
 }
@@ -59,7 +102,7 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
 void bind_serve(ScenarioClass& c) {
   c.def("_serve", &serve, py::arg("threads") = py::none(), py::arg("top") = py::none(),
         py::arg("max_pes") = py::none(), py::arg("progress") = py::none(), py::arg("requests") = false,
-        py::arg("simulate_top") = py::none());
+        py::arg("simulate_top") = py::none(), py::arg("isolate") = "auto");
   // serve --max-throughput's overrides ("key=value"), for Scenario.for_max_throughput().
   c.def_static("_max_throughput_overrides", &studies::max_throughput_overrides);
 }

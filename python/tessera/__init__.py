@@ -274,7 +274,7 @@ class Scenario:
 
     def serve(self, threads: Optional[int] = None, *, top: Optional[int] = None, max_pes: Optional[int] = None,
               progress: Optional[ProgressCallback] = None, requests: bool = False,
-              simulate_top: Optional[int] = None) -> ServeResult:
+              simulate_top: Optional[int] = None, isolate: Optional[bool] = None) -> ServeResult:
         """The serving study of a `workload.mode: serve` scenario (`tessera serve`): every
         configuration x serving point against the SLO; best, closest miss, frontier, top N, and
         the disaggregated pairing when serving.disaggregated is on; with serving.requests, the best
@@ -283,36 +283,45 @@ class Scenario:
         serve --requests FILE`). `max_pes` None = the scenario's serving.max_pes, 0 = no budget.
         `simulate_top` K: the capacity of the analytical top K searched by simulation and
         re-ranked (`.capacity`, `tessera serve --simulate-top K`); None = 20 with
-        serving.requests, else 0. GIL, Ctrl-C and progress as run()."""
+        serving.requests, else 0. GIL, Ctrl-C and progress as run(). `isolate` as run(), the
+        whole study in one `tessera serve` worker process (progress is not reported then)."""
         return ServeResult.from_json(self._stamped(
             self._h._serve(_count("threads", threads, 1), _count("top", top, 0), _count("max_pes", max_pes, 0),
-                           _callback(progress), bool(requests), _count("simulate_top", simulate_top, 0)),
+                           _callback(progress), bool(requests), _count("simulate_top", simulate_top, 0),
+                           _isolation(isolate)),
             "serve", threads=threads, top=top, max_pes=max_pes, requests=True if requests else None,
-            simulate_top=simulate_top))
+            simulate_top=simulate_top, isolate=isolate))
 
     def sensitivity(self, *, parallelism: bool = False, hardware: bool = False, threads: Optional[int] = None,
-                    progress: Optional[ProgressCallback] = None) -> SensitivityResult:
+                    progress: Optional[ProgressCallback] = None, isolate: Optional[bool] = None) -> SensitivityResult:
         """One-knob parallelism sweeps and hardware elasticities (`tessera sensitivity
-        [--parallelism] [--hardware] --json`; neither = both): typed, `.raw` the CLI's document."""
+        [--parallelism] [--hardware] --json`; neither = both): typed, `.raw` the CLI's document.
+        `isolate` as serve()."""
         return SensitivityResult(self._stamped(
-            self._h._sensitivity(bool(parallelism), bool(hardware), _count("threads", threads, 1), _callback(progress)),
-            "sensitivity", parallelism=parallelism or None, hardware=hardware or None, threads=threads))
+            self._h._sensitivity(bool(parallelism), bool(hardware), _count("threads", threads, 1), _callback(progress),
+                                 _isolation(isolate)),
+            "sensitivity", parallelism=parallelism or None, hardware=hardware or None, threads=threads,
+            isolate=isolate))
 
     def explore(self, *, sensitivity: bool = True, threads: Optional[int] = None,
                 progress: Optional[ProgressCallback] = None, isolate: Optional[bool] = None) -> ExploreResult:
         """The joint hardware x parallelism exploration of the scenario's sweep.hardware
         (`tessera explore --json`; sensitivity=False = --no-sensitivity); on a serve scenario the
         serving study at every hardware point. Typed, `.raw` the CLI's document. `isolate` as
-        run(): a step scenario's hardware points in worker processes."""
+        run(): a step scenario's hardware points in worker processes, a serve scenario's whole
+        study in one."""
         return ExploreResult(self._stamped(self._h._explore(bool(sensitivity), _count("threads", threads, 1),
                                                             _callback(progress), _isolation(isolate)),
                                            "explore", sensitivity=None if sensitivity else False, threads=threads,
                                            isolate=isolate))
 
-    def explain(self, config: Union[str, Mapping[str, Any], Configuration]) -> Explanation:
+    def explain(self, config: Union[str, Mapping[str, Any], Configuration], *,
+                isolate: Optional[bool] = None) -> Explanation:
         """The stages and totals of one configuration (`tessera explain --config`): a
-        Configuration, a dict of knobs, or "cp=8,tp=4,..." (canonicalised first)."""
-        j = self._stamped(self._h._explain(_config_text(config)), "explain", config=_config_text(config))
+        Configuration, a dict of knobs, or "cp=8,tp=4,..." (canonicalised first). `isolate` as
+        serve()."""
+        j = self._stamped(self._h._explain(_config_text(config), _isolation(isolate)), "explain",
+                          config=_config_text(config), isolate=isolate)
         return Explanation(config=j["config"], stages=list(j.get("stages", [])), raw=j)
 
     def configurations(self) -> _np.ndarray:
@@ -371,13 +380,17 @@ def _int32_column(knob: str, values: Any) -> "_np.ndarray":
 
 
 def compare(scenario: Scenario, latency: Optional[Sequence[str]] = None, *, threads: Optional[int] = None,
-            progress: Optional[ProgressCallback] = None) -> CompareResult:
+            progress: Optional[ProgressCallback] = None, isolate: Optional[bool] = None) -> CompareResult:
     """Compares latency models on the scenario's grid (`tessera compare --latency A,B --json`):
     `latency` the models' names (None: the scenario's plugins.latency; a model the scenario
     configures keeps its parameters). Typed (`.optima`: each model's optimum and its rank under
-    the others; `.kendall`; `.winner_changes`), `.raw` the CLI's document."""
-    doc = scenario._h._compare(_names("latency", latency), _count("threads", threads, 1), _callback(progress))
-    doc["command"] = "python: tessera." + _call_text("compare", dict(latency=latency, threads=threads),
+    the others; `.kendall`; `.winner_changes`), `.raw` the CLI's document. `isolate` as
+    Scenario.serve(): with a model from outside the shipped plugin folder, the whole comparison in
+    one `tessera compare` worker process."""
+    doc = scenario._h._compare(_names("latency", latency), _count("threads", threads, 1), _callback(progress),
+                               _isolation(isolate))
+    doc["command"] = "python: tessera." + _call_text("compare", dict(latency=latency, threads=threads,
+                                                                     isolate=isolate),
                                                      first_text=scenario._loaded_by())
     return CompareResult(doc)
 

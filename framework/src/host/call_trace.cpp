@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,7 +13,7 @@
 namespace tessera {
 
 bool g_trace_calls = false;
-CallTrace g_call_trace;
+thread_local CallTrace g_call_trace;
 
 namespace {
 
@@ -60,7 +61,14 @@ void send_trace(char how) {
   workers::send_message(g_report_fd, workers::MessageType::call, 0, std::string_view(line.text, line.size));
 }
 
+// The first thread with a fatal signal reports and ends the process; another one that gets
+// one meanwhile (threads of a whole study failing at once) waits for that end, so that the
+// report is not cut short by its default action.
+std::atomic<bool> g_dying{false};
+
 void on_fatal_signal(int sig) {
+  if (g_dying.exchange(true))
+    for (;;) ::pause();
   send_trace('S');
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -76,7 +84,7 @@ void trace_plugin_calls(int report_fd) {
   struct sigaction sa {};
   sa.sa_handler = &on_fatal_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sa.sa_flags = SA_NODEFER;
   for (const int sig : kFatalSignals) ::sigaction(sig, &sa, nullptr);
   std::atexit(&on_exit_called);
 }

@@ -4,7 +4,8 @@
 // worker dies in it: by a signal (a segfault, abort()), by exit() from plugin code, or killed
 // past its per-unit time limit. Off by default: the barrier (plugin_barrier.hpp) and the
 // evaluator then pay one predictable branch per call. A worker turns it on before any plugin
-// call; it evaluates on one thread, so the trace is one plain global.
+// call. The trace is per thread (a worker running a whole study evaluates on several): a fatal
+// signal a plugin raises, and its exit(), are handled on the thread that made the call.
 #include <string>
 #include <string_view>
 
@@ -21,7 +22,7 @@ struct CallTrace {
 };
 
 TESSERA_API extern bool g_trace_calls;
-TESSERA_API extern CallTrace g_call_trace;
+TESSERA_API extern thread_local CallTrace g_call_trace;
 
 // The call in progress for the length of a scope (the one before restored after it).
 class CallMark {

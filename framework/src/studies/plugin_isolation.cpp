@@ -6,10 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <mutex>
 #include <string_view>
 #include <thread>
 
@@ -25,7 +29,9 @@ namespace tessera::studies {
 
 namespace {
 
-std::unique_ptr<workers::UnitServer> g_server;  // set in a worker process
+std::unique_ptr<workers::UnitServer> g_server;  // set in a worker process computing units
+int g_whole_fd = -1;                            // a worker running a whole study: its socket
+std::mutex g_whole_send;                        // its threads' messages, one at a time
 
 std::map<std::string, std::string> g_settings;  // a worker's, from its parent (descriptor 4)
 
@@ -64,16 +70,35 @@ bool same_file(const std::string& a, const std::string& b) {
          x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
+void send_to_parent(workers::MessageType type, std::uint64_t unit, std::string_view payload) {
+  std::lock_guard lock(g_whole_send);
+  workers::send_message(g_whole_fd, type, unit, payload);
+}
+
+// A whole study's unit merged (core/executor.hpp): at most about twice a second, a `progress`.
+void send_progress() {
+  static std::atomic<std::int64_t> last_ms{0};
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  std::int64_t last = last_ms.load(std::memory_order_relaxed);
+  if (now - last < 500 || !last_ms.compare_exchange_strong(last, now)) return;
+  send_to_parent(workers::MessageType::progress, 0, {});
+}
+
 }  // namespace
+
+StudyRanInWorker::~StudyRanInWorker() = default;
 
 bool become_unit_worker() {
   const char* v = std::getenv(workers::kWorkerVariable);
-  if (v == nullptr || g_server) return static_cast<bool>(g_server);
+  if (v == nullptr || g_server || g_whole_fd >= 0) return is_unit_worker() || is_whole_worker();
   const std::string_view text(v);
   const std::size_t colon = text.find(':');
   const int fd = std::atoi(std::string(text.substr(0, colon)).c_str());
   const long parent =
       colon == std::string_view::npos ? 0 : std::atol(std::string(text.substr(colon + 1)).c_str());
+  const bool whole = text.ends_with(":whole");
   ::unsetenv(workers::kWorkerVariable);  // a program a plugin starts is no worker
   // Only a process a tessera parent started is a worker: its descriptor is a socket and its
   // parent is named. Anything else (a variable left in a shell) is ignored, and said.
@@ -92,23 +117,44 @@ bool become_unit_worker() {
   ::signal(SIGINT, SIG_IGN);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGHUP, SIG_DFL);
-  g_server = std::make_unique<workers::UnitServer>(fd);
+  if (whole)
+    g_whole_fd = fd;
+  else
+    g_server = std::make_unique<workers::UnitServer>(fd);
   read_settings(4);
   if (const std::string parents = worker_setting("host_library"); !same_file(parents, host_library_path())) {
-    g_server->report_failure(1, "this worker (" + program_bin_dir() + "/tessera) runs " +
-                                    host_library_path() + ", its parent " + parents +
-                                    ": another build of Tessera; run in one process with --no-isolate, or "
-                                    "install the tessera executable of this build");
+    report_worker_failure(1, "this worker (" + program_bin_dir() + "/tessera) runs " + host_library_path() +
+                                 ", its parent " + parents +
+                                 ": another build of Tessera; run in one process with --no-isolate, or "
+                                 "install the tessera executable of this build");
+    worker_finished(1);
     std::_Exit(1);
   }
   trace_plugin_calls(fd);
+  if (whole) set_unit_merged_hook(&send_progress);
   return true;
 }
 
 bool is_unit_worker() { return static_cast<bool>(g_server); }
+bool is_whole_worker() { return g_whole_fd >= 0; }
 
-void report_worker_failure(int status, const std::string& text) {
+void report_worker_failure(int status, const std::string& text, bool plugin_error) {
   if (g_server) g_server->report_failure(status, text);
+  if (g_whole_fd >= 0)  // the kind byte: the exit status, 3 for a PluginError
+    send_to_parent(workers::MessageType::failed, workers::kNoUnit,
+                   std::string(1, static_cast<char>(plugin_error ? 3 : status)) + text);
+}
+
+void worker_temp_output(const char* path, bool created) {
+  if (g_whole_fd < 0 || path == nullptr) return;
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  send_to_parent(workers::MessageType::temp, 0,
+                 (created ? "+" : "-") + (ec ? std::string(path) : absolute.string()));
+}
+
+void worker_finished(int status) {
+  if (g_whole_fd >= 0) send_to_parent(workers::MessageType::finished, static_cast<std::uint64_t>(status), {});
 }
 
 std::string worker_setting(const std::string& name) {
@@ -166,9 +212,20 @@ WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isola
   return w;
 }
 
-WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads) {
+WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
+                                     int results_fd) {
   WorkerCommand w = study_worker_command("explore", options, isolation, threads, {"--json", "-"});
-  w.step_only = true;
+  w.share = WorkerShare::units_for_step;
+  w.results_fd = results_fd;
+  return w;
+}
+
+WorkerCommand whole_worker_command(const std::string& study, const ScenarioOptions& options,
+                                   Isolation isolation, const std::vector<std::string>& extra,
+                                   int results_fd) {
+  WorkerCommand w = study_worker_command(study, options, isolation, 0, extra);
+  w.share = WorkerShare::whole;
+  w.results_fd = results_fd;
   return w;
 }
 
@@ -203,11 +260,14 @@ StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command))
 StudyWorkers::~StudyWorkers() = default;
 
 void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) {
-  if (is_unit_worker() || pool_) return;
+  if (is_unit_worker() || is_whole_worker() || pool_) return;
   if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
     return;
-  if (command_.step_only && scenario.workload.mode == Mode::serve) return;
+  const bool whole = command_.share == WorkerShare::whole ||
+                     (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve);
   workers::WorkerLaunch launch;
+  launch.whole = whole;
+  launch.results_fd = whole ? command_.results_fd : -1;
   launch.executable = command_.executable.empty() ? program_bin_dir() + "/tessera" : command_.executable;
   // A worker of another build (an older `tessera` beside a newer library) refuses to serve.
   launch.settings = "host_library=" + host_library_path() + '\0';
@@ -225,6 +285,11 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
     exit_called = call.exit_called;
     return call.where;
   };
+  if (whole) {
+    workers::ProcessExecutor worker(std::move(launch));
+    const workers::ProcessExecutor::WholeExit exit = worker.run_whole();
+    throw StudyRanInWorker(exit.status, exit.message, exit.plugin_error);
+  }
   pool_ = std::make_unique<workers::ProcessExecutor>(std::move(launch));
 }
 

@@ -22,6 +22,34 @@ namespace tessera::studies {
 // from outside the shipped plugin folder.
 enum class Isolation : std::uint8_t { automatic, on, off };
 
+// What a study's workers compute.
+enum class WorkerShare : std::uint8_t {
+  units,  // its planned work units (run: slices of the space; explore: hardware points)
+  // The whole study, in one worker that writes the results itself (the studies without unit
+  // codecs: serve, compare, sensitivity, explain); this process makes no plugin call.
+  whole,
+  units_for_step,  // explore: a step scenario's hardware points as units, a serve scenario whole
+};
+
+// Thrown by StudyWorkers::before_session once a worker has run the whole study: its command's
+// exit status is this command's, `message` its error (empty when it succeeded); the worker
+// wrote the results and this process writes nothing more.
+class TESSERA_API StudyRanInWorker : public std::exception {
+ public:
+  StudyRanInWorker(int status, std::string message, bool plugin_error)
+      : status_(status), message_(std::move(message)), plugin_error_(plugin_error) {}
+  ~StudyRanInWorker() override;
+  const char* what() const noexcept override { return message_.c_str(); }
+  int status() const { return status_; }
+  const std::string& message() const { return message_; }
+  bool plugin_error() const { return plugin_error_; }  // the worker's error was a PluginError
+
+ private:
+  int status_;
+  std::string message_;
+  bool plugin_error_;
+};
+
 // How this study's workers are started.
 struct WorkerCommand {
   Isolation isolation = Isolation::automatic;
@@ -37,8 +65,10 @@ struct WorkerCommand {
   // Every worker must reach its study's setup (ProcessExecutor's require_prepared): the probe of
   // Python's Scenario.load.
   bool require_prepared = false;
-  // The study isolates only a step scenario (explore: a serve scenario's points run on threads).
-  bool step_only = false;
+  WorkerShare share = WorkerShare::units;
+  // Where a whole study's worker writes its results (its descriptor 1; -1: nowhere): the CLI's
+  // results descriptor, or a memory file the embedding process reads.
+  int results_fd = -1;
   // Called at least every 100 ms while the parent waits for its workers (Python checks Ctrl-C
   // there: core/workers/process_executor.hpp WorkerLaunch::on_wait).
   std::function<void()> on_wait;
@@ -54,7 +84,8 @@ class TESSERA_API StudyWorkers {
   StudyWorkers& operator=(const StudyWorkers&) = delete;
 
   // Starts the workers when the command and the scenario's plugins say so; waits until each has
-  // reached its first plan (a worker that died in a plugin's setup is a WorkerFailure).
+  // reached its first plan (a worker that died in a plugin's setup is a WorkerFailure). A whole
+  // study: runs it in a worker, then throws StudyRanInWorker (or a WorkerFailure).
   void before_session(const Scenario& scenario, bool added_plugins);
   // A worker: tells its parent that the study's setup has made its plugin calls (creating them,
   // the search's separable()), so that the parent makes them too and goes on at the same time.
@@ -77,9 +108,16 @@ class TESSERA_API StudyWorkers {
 TESSERA_API WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation,
                                              unsigned threads, std::optional<std::size_t> top);
 // The same for `explore` (Python's Scenario.explore): a step scenario's hardware points in
-// `tessera explore` workers (WorkerCommand::step_only).
+// `tessera explore` workers (WorkerShare::units_for_step; a serve scenario's whole, its document
+// written to `results_fd`).
 TESSERA_API WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation,
-                                                 unsigned threads);
+                                                 unsigned threads, int results_fd);
+// A whole study for an embedding process (Python's Scenario.serve, .sensitivity, .explain,
+// compare): `tessera STUDY` with the scenario's options, then `extra` (which must ask for
+// `--json -`), its document written to `results_fd`.
+TESSERA_API WorkerCommand whole_worker_command(const std::string& study, const ScenarioOptions& options,
+                                               Isolation isolation, const std::vector<std::string>& extra,
+                                               int results_fd);
 // Before an embedding process creates a step scenario's plugins (Python's Scenario.load): when
 // one comes from outside the shipped folder, a `tessera run` worker creates them first and is
 // then stopped; one that dies doing so is a WorkerFailure naming the plugin and the call, and
@@ -96,13 +134,22 @@ TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 TESSERA_API bool shared_setting(WorkerCommand& command, const std::string& name, bool mine);
 
 // Makes this process a worker when its parent said so (the environment): its plugin calls
-// traced, its SIGINT and SIGTERM left to the parent, ended with its parent. Call first thing.
+// traced, its SIGINT left to the parent, ended with its parent. Call first thing.
 // Returns whether this process is a worker.
 TESSERA_API bool become_unit_worker();
+// A worker computing work units (its outputs are its parent's to write).
 TESSERA_API bool is_unit_worker();
-// A worker whose command failed (`status` its exit status, `text` what it would print): told to
-// the parent, which says it when its own study did not fail the same way.
-TESSERA_API void report_worker_failure(int status, const std::string& text);
+// A worker running a whole study (it writes the outputs; WorkerShare::whole).
+TESSERA_API bool is_whole_worker();
+// A worker whose command failed (`status` its exit status, `text` what it would print; a
+// PluginError's: `plugin_error`): told to the parent, which says it (a unit worker's: when its own
+// study did not fail the same way).
+TESSERA_API void report_worker_failure(int status, const std::string& text, bool plugin_error = false);
+// A whole study's worker: a temporary output `path` created (`created`) or committed/removed,
+// told to the parent (which removes what is left when the worker dies). Nothing otherwise.
+TESSERA_API void worker_temp_output(const char* path, bool created);
+// A whole study's worker, at its end: its command finished with `status`, its results written.
+TESSERA_API void worker_finished(int status);
 // A setting the parent passed (WorkerCommand::settings); "" when none.
 TESSERA_API std::string worker_setting(const std::string& name);
 

@@ -13,6 +13,7 @@
 #include "core/statistics/top_n.hpp"
 #include "eval/batch_evaluator.hpp"
 #include "eval/grid_space.hpp"
+#include "host/call_trace.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera {
@@ -351,6 +352,8 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
         ServingEvaluation& e = *w.buffers[thread];
         for (std::size_t i = begin; i < end; ++i) {
           const std::uint64_t key = from + i;
+          mark_config(
+              configs[key / points.size()]);  // a worker's crash report names it (host/call_trace.hpp)
           evaluator.evaluate(configs[key / points.size()], points[key % points.size()], e);
           fill_serve_record(e, result.axes, key, w.slots[i]);
         }

@@ -97,10 +97,10 @@ std::string failure_text(const std::string& payload) {
 }  // namespace
 
 ProcessExecutor::ProcessExecutor(WorkerLaunch launch) : launch_(std::move(launch)) {
-  workers_.resize(std::max(1u, launch_.workers));
+  workers_.resize(launch_.whole ? 1 : std::max(1u, launch_.workers));
   try {
     for (std::size_t w = 0; w < workers_.size(); ++w) start(w);
-    wait_ready("while preparing the study (before its first work unit)", true);
+    if (!launch_.whole) wait_ready("while preparing the study (before its first work unit)", true);
   } catch (...) {
     stop_all();
     throw;
@@ -118,7 +118,8 @@ void ProcessExecutor::start(std::size_t index) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, kWorkerVariable, std::strlen(kWorkerVariable)) != 0) env.emplace_back(*e);
-  env.push_back(std::string(kWorkerVariable) + "=3:" + std::to_string(::getpid()));
+  env.push_back(std::string(kWorkerVariable) + "=3:" + std::to_string(::getpid()) +
+                (launch_.whole ? ":whole" : ""));
 
   std::vector<char*> argv, envp;
   for (std::string& a : launch_.arguments) argv.push_back(a.data());
@@ -137,10 +138,14 @@ void ProcessExecutor::start(std::size_t index) {
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  // The results' descriptor first: it may be 3 or 4 in this process.
+  if (launch_.results_fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, launch_.results_fd, 1);
+  else
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, theirs, 3);
   posix_spawn_file_actions_adddup2(&actions, settings, 4);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   // Nothing of this process but its socket, its settings and stderr: no output file, pipe or
   // other worker's socket leaks into a worker (descriptors opened without close-on-exec included).
   posix_spawn_file_actions_addclosefrom_np(&actions, 5);
@@ -171,7 +176,9 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
     if (polled.empty()) return;
     if (launch_.on_wait) launch_.on_wait();
     throw_if_cancelled();
-    if (now_s() > deadline) stop_overdue(*who.front(), stage, "");
+    if (now_s() > deadline)
+      stop_overdue(*who.front(), stage,
+                   "passed the time limit of " + std::to_string(launch_.unit_seconds) + " s");
     const int n = ::poll(polled.data(), polled.size(), kPollMs);
     if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
     for (std::size_t i = 0; n > 0 && i < polled.size(); ++i) {
@@ -239,6 +246,9 @@ void ProcessExecutor::stop_all() noexcept {
     ::kill(w.pid, SIGKILL);
     reap(w);
   }
+  // What a whole study's worker left half-written.
+  for (const std::string& path : temps_) ::unlink(path.c_str());
+  temps_.clear();
 }
 
 // What a plan's loop keeps: which units are done, the merge cursor, the first failure.
@@ -343,20 +353,64 @@ void ProcessExecutor::hand_out(PlanState& plan) {
 // A worker past its unit's time limit.
 void ProcessExecutor::stop_past_deadline(const PlanState& plan) {
   for (Worker& w : workers_)
-    if (w.busy && now_s() > w.deadline) stop_overdue(w, plan.unit_words(w.unit), "per-unit ");
+    if (w.busy && now_s() > w.deadline)
+      stop_overdue(w, plan.unit_words(w.unit),
+                   "passed the per-unit time limit of " + std::to_string(launch_.unit_seconds) + " s");
 }
 
 // A worker past a time limit: asked where it is (SIGABRT: its handler names the call), killed
 // 1 s later, and reported.
-void ProcessExecutor::stop_overdue(Worker& w, const std::string& during, const std::string& which) {
+void ProcessExecutor::stop_overdue(Worker& w, const std::string& during, const std::string& what) {
   ::kill(w.pid, SIGABRT);
   drain(w, now_s() + kLastWordsS);
   ::kill(w.pid, SIGKILL);
   reap(w);
   fail_worker(w, during,
-              "passed the " + which + "time limit of " + std::to_string(launch_.unit_seconds) +
-                  " s (the limit " + launch_.limit_name + "; raise it with --limit " + launch_.limit_name +
+              what + " (the limit " + launch_.limit_name + "; raise it with --limit " + launch_.limit_name +
                   "=SECONDS) and was stopped");
+}
+
+ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
+  Worker& w = workers_.front();
+  const std::string during = "while running the whole study (in this one worker)";
+  double deadline = now_s() + static_cast<double>(launch_.unit_seconds);
+  bool plugin_error = false;
+  for (;;) {
+    if (launch_.on_wait) launch_.on_wait();
+    throw_if_cancelled();
+    if (now_s() > deadline)
+      stop_overdue(w, during,
+                   "went " + std::to_string(launch_.unit_seconds) + " s without finishing a work unit");
+    pollfd p{w.fd, POLLIN, 0};
+    const int n = ::poll(&p, 1, kPollMs);
+    if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
+    if (n <= 0) continue;
+    Message& m = received_;
+    if (!receive_message(w.fd, m)) {
+      reap(w);
+      // Finished: its results are written (a thread a plugin left may still have crashed it since).
+      if (w.finished) return WholeExit{w.finished_status, w.error, plugin_error};
+      fail_worker(w, during, ended_how(w.status));
+    }
+    if (m.type == MessageType::call) {
+      w.last_call = m.payload;
+    } else if (m.type == MessageType::progress) {
+      deadline = now_s() + static_cast<double>(launch_.unit_seconds);
+    } else if (m.type == MessageType::temp && !m.payload.empty()) {
+      const std::string path = m.payload.substr(1);
+      const auto at = std::find(temps_.begin(), temps_.end(), path);
+      if (m.payload[0] == '+' && at == temps_.end()) temps_.push_back(path);
+      if (m.payload[0] == '-' && at != temps_.end()) temps_.erase(at);
+    } else if (m.type == MessageType::failed && m.unit == kNoUnit) {
+      w.error = failure_text(m.payload);
+      plugin_error = !m.payload.empty() && m.payload[0] == '\3';
+    } else if (m.type == MessageType::finished) {
+      w.finished = true;
+      w.finished_status = static_cast<int>(m.unit);
+    } else {
+      throw Error("the unit protocol: a worker running a whole study said something unexpected");
+    }
+  }
 }
 
 // What the workers say within one poll interval: outcomes loaded through the codec, errors

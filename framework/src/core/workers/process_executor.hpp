@@ -33,7 +33,8 @@
 
 namespace tessera::workers {
 
-// Environment variable that makes a process a worker: "FD:PARENT_PID" (its socket, its parent).
+// Environment variable that makes a process a worker: "FD:PARENT_PID" (its socket, its parent),
+// "FD:PARENT_PID:whole" for a worker that runs the whole study.
 inline constexpr const char* kWorkerVariable = "TESSERA_UNIT_WORKER";
 
 struct WorkerLaunch {
@@ -54,6 +55,10 @@ struct WorkerLaunch {
   // Called on the parent's thread at least every 100 ms while it waits for its workers (an
   // embedding host checks its own interrupts there and requests cancellation); may be null.
   std::function<void()> on_wait;
+  // One worker runs the whole study (run_whole()): the constructor does not wait for it, and its
+  // descriptor 1 is `results_fd` (-1: /dev/null), where it writes the study's results itself.
+  bool whole = false;
+  int results_fd = -1;
 };
 
 class TESSERA_API WorkerFailure : public PluginError {
@@ -76,6 +81,17 @@ class TESSERA_API ProcessExecutor final : public Executor {
   // skips a prefix): unit u here is the workers' unit (theirs - count + u).
   void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
                const UnitCodec& codec) override;
+  // WorkerLaunch::whole: waits until the worker has run its whole study, and returns the exit
+  // status its command finished with and its error message (`failed`; empty when none). Its
+  // time limit counts from its last finished work unit (`progress`). A worker that dies before it
+  // says `finished` is a WorkerFailure as in execute(); the temporary outputs it said it created
+  // are removed.
+  struct WholeExit {
+    int status = 0;
+    std::string message;
+    bool plugin_error = false;  // the message is a PluginError's (its `failed` kind byte 3)
+  };
+  WholeExit run_whole();
 
   struct Worker {
     pid_t pid = -1;
@@ -88,6 +104,8 @@ class TESSERA_API ProcessExecutor final : public Executor {
     double deadline = 0;    // steady seconds
     std::string last_call;  // its `call` message's payload, if one came
     std::string error;      // what it said when its command failed outside a unit (its message)
+    bool finished = false;  // said `finished` (a whole study's worker)
+    int finished_status = 0;
     bool ended = false;
     int status = 0;  // waitpid's, once ended
   };
@@ -97,8 +115,8 @@ class TESSERA_API ProcessExecutor final : public Executor {
   void start(std::size_t w);
   void hand_out(PlanState& plan);
   void stop_past_deadline(const PlanState& plan);
-  // `which`: "per-unit " or "" (the setup's limit), in the message.
-  [[noreturn]] void stop_overdue(Worker& w, const std::string& during, const std::string& which);
+  // `what`: what took too long, in the message ("passed the per-unit time limit of 600 s").
+  [[noreturn]] void stop_overdue(Worker& w, const std::string& during, const std::string& what);
   void receive(PlanState& plan);
   // Until every worker has said `ready` (`prepared`: or `prepared`) or ended.
   void wait_ready(const std::string& stage, bool prepared = false);
@@ -107,7 +125,8 @@ class TESSERA_API ProcessExecutor final : public Executor {
 
   WorkerLaunch launch_;
   std::vector<Worker> workers_;
-  Message received_;  // the last message read (its buffer reused)
+  Message received_;                // the last message read (its buffer reused)
+  std::vector<std::string> temps_;  // a whole study's temporary outputs not yet committed
 };
 
 }  // namespace tessera::workers

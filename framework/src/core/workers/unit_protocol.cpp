@@ -46,7 +46,7 @@ bool receive_message(int fd, Message& into) {
   MessageHead head;
   if (!read_exactly(fd, reinterpret_cast<char*>(&head), sizeof head)) return false;
   if (head.magic != kUnitMagic || head.length > kMaxPayloadBytes || head.type < MessageType::ready ||
-      head.type > MessageType::prepared)
+      head.type > MessageType::finished)
     throw std::runtime_error(
         "the unit protocol: a message head that is not one (a worker of another build?)");
   into.type = head.type;

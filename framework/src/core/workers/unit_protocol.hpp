@@ -6,8 +6,10 @@
 // parent makes them only then), `ready` (unit = the plan's unit count) when its study reaches
 // its plan, then answers each `unit` with `done` (the unit's outcome, as the study's UnitCodec
 // wrote it) or `failed` (an error, as text); `end` ends a plan; `call` (sent from a worker's
-// fatal-signal or exit handler) names the plugin call the worker was in when it died. The MPI
-// executor will speak the same messages.
+// fatal-signal or exit handler) names the plugin call the worker was in when it died. A worker
+// that runs a whole study (a study without unit codecs) says `progress` as its work units finish,
+// `temp` for each temporary output it creates or commits, and `finished` with its exit status.
+// The MPI executor will speak the same messages.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,10 +25,15 @@ enum class MessageType : std::uint32_t {
   ready = 1,     // worker: my plan has `unit` units
   unit = 2,      // parent: compute unit `unit`
   done = 3,      // worker: unit `unit` computed; payload: its outcome
-  failed = 4,    // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error), text
+  failed = 4,    // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error, 3 a
+                 // plugin's), text
   end = 5,       // parent: the plan is over (the worker's study goes on to its next plan)
   call = 6,      // worker, from its crash handler: payload: the plugin call it was in
   prepared = 7,  // worker: the plugin calls of the study's setup are made (`ready` implies it)
+  // A worker running a whole study (ProcessExecutor::run_whole):
+  progress = 8,   // worker: a work unit of its study was finished (at most about twice a second)
+  temp = 9,       // worker: payload '+' or '-' then a path: a temporary output created, or gone
+  finished = 10,  // worker: its command finished; unit = its exit status (its results are written)
 };
 
 struct MessageHead {

@@ -1,0 +1,62 @@
+#pragma once
+// A study run whole in an isolated `tessera` worker for the Python module
+// (studies/plugin_isolation.hpp WorkerShare::whole): Scenario.serve, .sensitivity, .explain,
+// compare and a serve scenario's .explore. The worker writes its --json document to a memory file
+// this process reads back; a plugin that dies there is a PluginError here, and the interpreter
+// goes on.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bindings.hpp"
+#include "interruptible.hpp"
+
+namespace tessera::python {
+
+// A memory file a worker writes its results to (its descriptor 1), read back here.
+class ResultsFile {
+ public:
+  ResultsFile();
+  ~ResultsFile();
+  ResultsFile(const ResultsFile&) = delete;
+  ResultsFile& operator=(const ResultsFile&) = delete;
+  int fd() const { return fd_; }
+  std::string read() const;
+
+ private:
+  int fd_;
+};
+
+// A new folder under $TMPDIR (or /tmp), removed with what is in it: where a worker writes a file
+// this process reads back (serve's request timeline).
+class TemporaryFolder {
+ public:
+  TemporaryFolder();
+  ~TemporaryFolder();
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs `here(workers)` without the GIL (guard.run): `here` starts `workers` for its study
+// (StudyWorkers::before_session, directly or through a study's ScenarioOptions) and computes the
+// study in this process when they do not run it. When a worker ran it whole (StudyRanInWorker),
+// returns the document it wrote, or throws its error as the error the study would have thrown here
+// (InputError, PluginError, Error); nullopt when the study ran here.
+std::optional<nlohmann::json> study_here_or_in_worker(
+    studies::StudyWorkers& workers, const ResultsFile& results, Interruptible& guard,
+    const std::function<void(studies::StudyWorkers&)>& here);
+
+// The whole-study workers of `tessera STUDY` for the scenario of `h` (isolate: "auto", "on",
+// "off"): its options, then `extra`; `--json - -q` added, written to `results`; Ctrl-C checked.
+studies::StudyWorkers whole_study_workers(const std::string& study, const ScenarioHandle& h,
+                                          const std::string& isolate, std::vector<std::string> extra,
+                                          const ResultsFile& results, Interruptible& guard);
+
+}  // namespace tessera::python

@@ -1,0 +1,106 @@
+"""Scenario.serve, .sensitivity, .explain, tessera.compare and a serve scenario's .explore run
+whole in one isolated `tessera` worker when a plugin comes from outside the shipped folder
+(studies/plugin_isolation.hpp WorkerShare::whole, docs/plugin-guide.md "What the host
+guarantees"): a plugin that segfaults, aborts or calls exit() there raises tessera.PluginError
+naming the plugin and the call, the interpreter goes on, and the results are those of one
+process."""
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import tessera
+from conftest import BUILD, ROOT
+from test_isolation import _names_fault
+
+BROKEN = BUILD / "test-plugins" / "broken"
+SERVE = ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100-poisson.yaml"
+SMALL_SERVE = {"sweep.parallelism": {"tp": [2, 4, 8], "pp": [1, 2], "tp_placement": ["gpu"]},
+               "sweep.serving": {"batch": [8, 32], "token_budget": ["2K"]},
+               "serving.requests.count": 200}
+
+
+def load(path, fault, more=None):
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    return tessera.Scenario.load(path, set={"plugins.latency": {"name": "broken_latency", "fault": fault},
+                                            **(more or {})}, plugin_path=[BROKEN])
+
+
+def without_command(result):
+    """A result's document without its command and provenance (the plugins a process has loaded
+    so far, which in this interpreter include other tests')."""
+    d = dict(result.raw)
+    d.pop("command", None)
+    d.pop("provenance", None)
+    return d
+
+
+@pytest.mark.parametrize("fault, how", [
+    ("time_step_segv", "died by signal 11 (Segmentation fault) while running the whole study"),
+    ("time_step_abort", "died by signal 6 (Aborted) while running the whole study"),
+    ("time_step_exit", "ended by exit() from plugin code (exit status 3) while running the whole study"),
+])
+def test_a_serve_plugin_that_kills_its_process_is_a_plugin_error(fault, how):
+    s = load(SERVE, fault, SMALL_SERVE)
+    with pytest.raises(tessera.PluginError) as e:
+        s.serve(threads=2)
+    text = str(e.value)
+    assert text.startswith("a worker process (pid ") and how in text
+    assert f"in plugin latency/broken_latency 0.0.1 ({BROKEN}/libtessera_latency_broken_latency.so), " \
+           "call time_step, configuration cp=" in text
+    assert tessera.Scenario.load(SERVE, set=SMALL_SERVE).serve(threads=1, simulate_top=0).best is not None
+
+
+def test_isolated_serve_gives_the_in_process_result_requests_included():
+    s = load(SERVE, "none", SMALL_SERVE)
+    isolated = s.serve(threads=2, requests=True, simulate_top=2)
+    here = s.serve(threads=2, requests=True, simulate_top=2, isolate=False)
+    assert without_command(isolated) == without_command(here)
+    assert len(isolated.simulation.requests) == 200
+    with pytest.raises(TypeError, match="isolate"):
+        s.serve(isolate=1)
+
+
+def test_sensitivity_explain_compare_and_a_serve_explore_in_a_worker(small):
+    bad, good = load(small, "time_step_segv"), load(small, "none")
+    for call in (lambda: bad.sensitivity(threads=2), lambda: bad.explain("tp=2"),
+                 lambda: tessera.compare(bad, ["broken_latency", "roofline"], threads=2)):
+        with pytest.raises(tessera.PluginError, match="died by signal 11 .* while running the whole study"):
+            call()
+    assert without_command(good.sensitivity(threads=2)) == without_command(good.sensitivity(threads=2, isolate=False))
+    assert without_command(good.explain("tp=2")) == without_command(good.explain("tp=2", isolate=False))
+    assert without_command(tessera.compare(good, ["broken_latency", "roofline"])) == \
+        without_command(tessera.compare(good, ["broken_latency", "roofline"], isolate=False))
+    # The worker's refusal is this call's InputError, said as in one process.
+    with pytest.raises(tessera.InputError) as e:
+        good.explain("tp=3")
+    with pytest.raises(tessera.InputError) as here:
+        good.explain("tp=3", isolate=False)
+    assert str(e.value).endswith(str(here.value))
+    grid = {**SMALL_SERVE, "sweep.hardware": {"machine.pe.hbm.bandwidth": ["2 TB/s", "3.35 TB/s"]}}
+    with pytest.raises(tessera.PluginError, match="while running the whole study"):
+        load(SERVE, "time_step_abort", grid).explore(threads=2)
+    fine = load(SERVE, "none", grid)
+    assert without_command(fine.explore(threads=2)) == without_command(fine.explore(threads=2, isolate=False))
+
+
+def test_ctrl_c_stops_a_serve_worker_stuck_in_a_plugin_call():
+    s = load(SERVE, "time_step_hang", SMALL_SERVE)
+    stamp = {}
+
+    def fire():
+        time.sleep(1.0)  # the worker is inside time_step
+        stamp["t"] = time.monotonic()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=fire)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        s.serve(threads=2)
+    elapsed = time.monotonic() - stamp["t"]
+    timer.join()
+    assert elapsed < 1.0
+    assert [p for p in os.listdir("/proc") if p.isdigit() and _names_fault(p, "time_step_hang")] == []
