@@ -131,7 +131,7 @@ set(tessera_host_sources
 set(tessera_app_sources
   app/calibrate_command.cpp app/checkpoint_option.cpp app/isolation_option.cpp app/common_options.cpp app/compare_command.cpp app/explain_command.cpp
   app/explore_command.cpp app/html_output.cpp app/main.cpp app/name_list.cpp app/output_files.cpp
-  app/plugins_command.cpp app/progress_bar.cpp app/report_command.cpp app/result_stream.cpp app/run_command.cpp
+  app/plugin_exit.cpp app/plugins_command.cpp app/progress_bar.cpp app/report_command.cpp app/result_stream.cpp app/run_command.cpp
   app/schema_command.cpp app/scope_option.cpp app/sensitivity_command.cpp app/serve_command.cpp
   app/signals.cpp app/study.cpp app/study_options.cpp app/terminal.cpp app/validate_command.cpp
   app/validate_data_command.cpp app/web_dir.cpp app/work_report.cpp

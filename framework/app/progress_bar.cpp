@@ -1,5 +1,7 @@
 #include "progress_bar.hpp"
 
+#include "studies/plugin_isolation.hpp"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -77,6 +79,7 @@ ProgressCallback ProgressBar::callback() {
 }
 
 void ProgressBar::update(const ProgressEvent& e) {
+  studies::worker_progress(e.done, e.total, e.phase);  // a whole study's worker: to its parent
   g_any = true;
   g_last = e;
   if (g_last_phase != e.phase) g_last_phase = e.phase;

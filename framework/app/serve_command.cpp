@@ -223,6 +223,7 @@ int serve_command(const Args& args) {
     studies::StudyWorkers workers(
         worker_command(f.isolation, "serve", args, threads, studies::WorkerShare::whole));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve, &workers);
+    workers.prepared();  // a probe's worker (Python): its plugins are created
     const Scenario& scenario = study.scenario();
     so.scopes = listed_scopes(o.scopes_raw, scenario);
     refuse_hardware_sweep(scenario);

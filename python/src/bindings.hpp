@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "interruptible.hpp"
 #include "studies/plugin_isolation.hpp"
 #include "studies/study_context.hpp"
 
@@ -29,18 +30,18 @@ inline studies::ScenarioOptions python_options(const std::vector<std::string>& p
   o.load = std::move(load);
   o.plugin_paths = plugin_path;
   o.shared_registry = true;
+  o.lazy_session = true;  // an isolated study never creates its plugins here
   return o;
 }
 
 // `o` whose plugins a worker process creates first when one comes from outside the shipped
-// folder (studies::probe_plugin_setup): a plugin that crashes in its factory is a PluginError,
+// folder (studies::probe_plugin_setup), when this process creates them (its session's first
+// use: an in-process study, evaluate()): a plugin that crashes in its factory is a PluginError,
 // not the end of the interpreter.
 inline studies::ScenarioOptions with_setup_probe(studies::ScenarioOptions o) {
   o.before_session = [probe = o](const Scenario& scenario, bool added) {
-    // Ctrl-C while the worker creates them (the GIL is held while a scenario loads).
-    studies::probe_plugin_setup(probe, scenario, added, [] {
-      if (PyErr_CheckSignals() != 0) throw pybind11::error_already_set();
-    });
+    // Ctrl-C while the worker creates them (in a study's run(), or with the GIL held).
+    studies::probe_plugin_setup(probe, scenario, added, [] { Interruptible::check_signals_here(); });
   };
   return o;
 }

@@ -20,31 +20,27 @@ namespace {
 
 py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsigned> threads,
                    py::object progress, const std::string& isolate) {
-  const studies::ExploreEntry entry(h);  // a step scenario's search plugin and cost objective
   studies::ExploreStudyOptions eo;
   eo.sensitivity = sensitivity;
   eo.threads = thread_count(threads);
   Interruptible guard(std::move(progress));
   eo.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
-  studies::ExploreStudyResult result;
-  // A step scenario's hardware points in `tessera explore` worker processes, a serve scenario's
-  // whole study in one (studies/plugin_isolation.hpp): a plugin that dies there is a PluginError here.
+  // Isolated: the whole study in a `tessera explore` worker (whole_worker.hpp), so that this
+  // process never creates the plugins: one that dies there is a PluginError here.
+  std::vector<std::string> arguments;
+  if (!sensitivity) arguments.push_back("--no-sensitivity");
+  if (threads) arguments.insert(arguments.end(), {"--threads", std::to_string(*threads)});
   const ResultsFile results;
-  studies::WorkerCommand command =
-      studies::explore_worker_command(h.options(), isolation_of(isolate), eo.threads, results.fd());
-  if (!sensitivity) command.arguments.push_back("--no-sensitivity");
-  if (threads) command.arguments.insert(command.arguments.end(), {"--threads", std::to_string(*threads)});
-  command.arguments.push_back("-q");
-  command.on_wait = [&guard] { guard.check_signals(); };
-  studies::StudyWorkers workers(std::move(command));
+  studies::StudyWorkers workers = whole_study_workers("explore", h, isolate, arguments, results, guard);
+  std::optional<studies::ExploreEntry> entry;
+  studies::ExploreStudyResult result;
   if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
         w.before_session(h.scenario(), h.added_plugins());
-        eo.executor = w.executor();
-        result = entry.compute(eo);
+        entry.emplace(h);  // a step scenario's search plugin and cost objective
+        result = entry->compute(eo);
       }))
     return to_python(*document);
-  eo.executor = nullptr;  // the workers are gone
-  return to_python(entry.document(result, eo));
+  return to_python(entry->document(result, eo));
 }
 
 }  // namespace

@@ -6,6 +6,10 @@ namespace py = pybind11;
 
 namespace tessera::python {
 
+namespace {
+thread_local Interruptible* g_running = nullptr;  // the run() in progress on this thread
+}  // namespace
+
 Interruptible::Interruptible(py::object progress) : progress_(std::move(progress)) {}
 
 Interruptible::~Interruptible() = default;
@@ -15,11 +19,17 @@ void Interruptible::run(const std::function<void()>& body) {
   bool cancelled = false;
   {
     py::gil_scoped_release release;
+    Interruptible* const outer = g_running;
+    g_running = this;
     try {
       body();
     } catch (const Cancelled&) {
       cancelled = true;
+    } catch (...) {
+      g_running = outer;
+      throw;
     }
+    g_running = outer;
   }
   clear_cancellation();
   if (pending_) {
@@ -50,6 +60,14 @@ void Interruptible::check_signals() {
     pending_.emplace(py::error_already_set());
     request_cancellation();
   }
+}
+
+void Interruptible::check_signals_here() {
+  if (g_running) {
+    g_running->check_signals();
+    return;
+  }
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
 }
 
 void Interruptible::poll_every(std::uint64_t done, std::uint64_t total, const char* unit,

@@ -29,6 +29,9 @@ class Interruptible {
   void poll(std::uint64_t done, std::uint64_t total, const char* unit);
   // Signals only (no progress): while the engine waits for its worker processes.
   void check_signals();
+  // Signals, from code that may run inside a run() on this thread (the GIL released: that run's
+  // check_signals) or not (the GIL held: a pending KeyboardInterrupt is thrown at once).
+  static void check_signals_here();
   // The same, at most every `every` units of work (cheap when not due).
   void poll_every(std::uint64_t done, std::uint64_t total, const char* unit, std::uint64_t every);
 

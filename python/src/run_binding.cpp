@@ -22,7 +22,6 @@ namespace {
 py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::optional<std::size_t> top,
                py::object progress, const std::string& isolate) {
   require_mode(h, false, "Scenario.serve()");
-  const studies::RunStudy plan(h);
   studies::RunOptions ro;
   ro.threads = thread_count(threads);
   ro.top = top;
@@ -30,18 +29,20 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   ro.on_progress = [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); };
   ro.points = true;  // the CLI's --json has them too
   ro.document = true;
+  // Isolated: the whole study in a `tessera run` worker (whole_worker.hpp), so that this process
+  // never creates the plugins: one that dies there is a PluginError here, and the interpreter goes on.
+  std::vector<std::string> arguments;
+  if (threads) arguments.insert(arguments.end(), {"--threads", std::to_string(*threads)});
+  if (top) arguments.insert(arguments.end(), {"--top", std::to_string(*top)});
+  const ResultsFile results;
+  studies::StudyWorkers workers = whole_study_workers("run", h, isolate, arguments, results, guard);
   studies::RunResult result;
-  guard.run([&] {
-    // The work units in `tessera run` worker processes (studies/plugin_isolation.hpp): a plugin
-    // that dies there is a PluginError here, and the interpreter goes on.
-    studies::WorkerCommand command =
-        studies::run_worker_command(h.options(), isolation_of(isolate), ro.threads, top);
-    command.on_wait = [&guard] { guard.check_signals(); };  // Ctrl-C while the workers compute
-    studies::StudyWorkers workers(std::move(command));
-    workers.before_session(h.scenario(), h.added_plugins());
-    ro.executor = workers.executor();
-    result = plan.compute(ro);
-  });
+  if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
+        w.before_session(h.scenario(), h.added_plugins());
+        const studies::RunStudy plan(h);
+        result = plan.compute(ro);
+      }))
+    return to_python(*document);
   return to_python(result.document);
 }
 

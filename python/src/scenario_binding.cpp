@@ -60,12 +60,13 @@ void bind_scenario(ScenarioClass& c) {
           })
       .def_property_readonly("model", [](const ScenarioHandle& h) { return h.scenario().model.name; })
       .def_property_readonly("machine", [](const ScenarioHandle& h) { return h.scenario().machine.name; })
-      .def_property_readonly("latency_model",
-                             [](const ScenarioHandle& h) { return h.session().latency_name(); })
+      // From the scenario, not the session: reading them creates no plugin (a lazy session).
+      .def_property_readonly(
+          "latency_model", [](const ScenarioHandle& h) { return h.scenario().plugins.latency.front().name; })
       .def_property_readonly("plugin_path", [](const ScenarioHandle& h) { return h.plugin_paths(); })
       .def_property_readonly("objectives", [](const ScenarioHandle& h) {
         std::vector<std::string> names;
-        for (const auto& o : h.session().evaluator().objectives()) names.push_back(o.name);
+        for (const PluginChoice& o : h.scenario().plugins.objectives) names.push_back(o.name);
         return names;
       });
 }

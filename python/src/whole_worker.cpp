@@ -86,6 +86,9 @@ studies::StudyWorkers whole_study_workers(const std::string& study, const Scenar
   studies::WorkerCommand command =
       studies::whole_worker_command(study, h.options(), isolation_of(isolate), extra, results.fd());
   command.on_wait = [&guard] { guard.check_signals(); };
+  command.on_progress = [&guard](std::uint64_t done, std::uint64_t total, const std::string& phase) {
+    guard.poll(done, total, phase.c_str());
+  };
   return studies::StudyWorkers(std::move(command));
 }
 

@@ -58,7 +58,9 @@ void send_trace(char how) {
   const char nul = '\0';
   line.add_raw(&nul, 1);
   if (t.config) line.add_raw(t.config, sizeof *t.config);
-  workers::send_message(g_report_fd, workers::MessageType::call, 0, std::string_view(line.text, line.size));
+  // Waits briefly for another thread's message to end (a whole study's progress), never longer.
+  workers::send_message_exclusive(g_report_fd, workers::MessageType::call, 0,
+                                  std::string_view(line.text, line.size), 0.2);
 }
 
 // The first thread with a fatal signal reports and ends the process; another one that gets
@@ -77,6 +79,12 @@ void on_fatal_signal(int sig) {
 void on_exit_called() { send_trace('X'); }
 
 }  // namespace
+
+bool exit_called_in_plugin_call() noexcept {
+  if (g_report_fd < 0 || !g_trace_calls || !g_call_trace.plugin) return false;
+  send_trace('X');
+  return true;
+}
 
 void trace_plugin_calls(int report_fd) {
   g_report_fd = report_fd;

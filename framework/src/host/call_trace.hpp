@@ -61,6 +61,11 @@ inline void mark_config(const ParallelConfig& c) {
 // the process dies as it would have. Allocation-free in the handlers.
 TESSERA_API void trace_plugin_calls(int report_fd);
 
+// In a worker, inside a plugin call: sends the parent the `call` message of an exit() (as the
+// exit hook would) and returns true - the caller then ends the process with _exit. False
+// anywhere else. Allocation-free (app/plugin_exit.cpp calls it from exit()).
+TESSERA_API bool exit_called_in_plugin_call() noexcept;
+
 // The parent's reading of a `call` message: "in plugin latency/x 1.0.0 (/path/x.so), call
 // time_step, configuration cp=1,tp=8,..." (the configuration formatted for `machine`), and how
 // the worker left: "exit() called from plugin code", or "" for a signal.

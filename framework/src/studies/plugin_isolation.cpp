@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <string_view>
 #include <thread>
 
@@ -31,7 +30,6 @@ namespace {
 
 std::unique_ptr<workers::UnitServer> g_server;  // set in a worker process computing units
 int g_whole_fd = -1;                            // a worker running a whole study: its socket
-std::mutex g_whole_send;                        // its threads' messages, one at a time
 
 std::map<std::string, std::string> g_settings;  // a worker's, from its parent (descriptor 4)
 
@@ -71,8 +69,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 void send_to_parent(workers::MessageType type, std::uint64_t unit, std::string_view payload) {
-  std::lock_guard lock(g_whole_send);
-  workers::send_message(g_whole_fd, type, unit, payload);
+  workers::send_message_exclusive(g_whole_fd, type, unit, payload);  // its threads' messages, one at a time
 }
 
 // A whole study's unit merged (core/executor.hpp): at most about twice a second, a `progress`.
@@ -136,6 +133,7 @@ bool become_unit_worker() {
 }
 
 bool is_unit_worker() { return static_cast<bool>(g_server); }
+bool plugin_exit_in_worker() noexcept { return exit_called_in_plugin_call(); }
 bool is_whole_worker() { return g_whole_fd >= 0; }
 
 void report_worker_failure(int status, const std::string& text, bool plugin_error) {
@@ -151,6 +149,18 @@ void worker_temp_output(const char* path, bool created) {
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   send_to_parent(workers::MessageType::temp, 0,
                  (created ? "+" : "-") + (ec ? std::string(path) : absolute.string()));
+}
+
+void worker_progress(std::uint64_t done, std::uint64_t total, const char* phase) {
+  if (g_whole_fd < 0) return;
+  static std::atomic<std::int64_t> last_ms{0};
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  std::int64_t last = last_ms.load(std::memory_order_relaxed);
+  if (done < total && (now - last < 100 || !last_ms.compare_exchange_strong(last, now))) return;
+  send_to_parent(workers::MessageType::progress, 0,
+                 std::to_string(done) + ' ' + std::to_string(total) + ' ' + (phase ? phase : ""));
 }
 
 void worker_finished(int status) {
@@ -202,24 +212,6 @@ WorkerCommand study_worker_command(const std::string& study, const ScenarioOptio
 
 }  // namespace
 
-WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
-                                 std::optional<std::size_t> top) {
-  std::vector<std::string> extra;
-  if (top) extra.insert(extra.end(), {"--top", std::to_string(*top)});
-  extra.insert(extra.end(), {"--json", "-"});  // so that it plans the document's searches too
-  WorkerCommand w = study_worker_command("run", options, isolation, threads, extra);
-  w.settings.push_back("points=1");
-  return w;
-}
-
-WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation, unsigned threads,
-                                     int results_fd) {
-  WorkerCommand w = study_worker_command("explore", options, isolation, threads, {"--json", "-"});
-  w.share = WorkerShare::units_for_step;
-  w.results_fd = results_fd;
-  return w;
-}
-
 WorkerCommand whole_worker_command(const std::string& study, const ScenarioOptions& options,
                                    Isolation isolation, const std::vector<std::string>& extra,
                                    int results_fd) {
@@ -231,8 +223,9 @@ WorkerCommand whole_worker_command(const std::string& study, const ScenarioOptio
 
 void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario, bool added_plugins,
                         const std::function<void()>& on_wait) {
-  if (!added_plugins || scenario.workload.mode == Mode::serve || is_unit_worker()) return;
-  WorkerCommand command = run_worker_command(options, Isolation::on, 1, std::nullopt);
+  if (!added_plugins || is_unit_worker() || is_whole_worker()) return;
+  WorkerCommand command = study_worker_command(scenario.workload.mode == Mode::serve ? "serve" : "run",
+                                               options, Isolation::on, 1, {"-q"});
   command.require_prepared = true;
   command.on_wait = on_wait;
   StudyWorkers probe(std::move(command));
@@ -247,7 +240,7 @@ void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario
 }
 
 void apply_worker_scenario(ScenarioOptions& options) {
-  if (!is_unit_worker()) return;
+  if (!is_unit_worker() && !is_whole_worker()) return;
   if (const std::string text = worker_setting("scenario_text"); !text.empty())
     options.text = ScenarioText{text, worker_setting("scenario_label"), worker_setting("scenario_base_dir")};
   if (const std::string hf = worker_setting("model_hf_json"); !hf.empty()) {
@@ -280,6 +273,7 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   launch.unit_seconds = current_limits().plugin_unit_seconds;
   launch.limit_name = "plugin.unit_seconds";
   launch.on_wait = command_.on_wait;
+  launch.on_progress = command_.on_progress;
   launch.read_call = [machine = scenario.machine](std::string_view payload, bool& exit_called) {
     const TracedCall call = read_traced_call(payload, machine);
     exit_called = call.exit_called;

@@ -72,6 +72,8 @@ struct WorkerCommand {
   // Called at least every 100 ms while the parent waits for its workers (Python checks Ctrl-C
   // there: core/workers/process_executor.hpp WorkerLaunch::on_wait).
   std::function<void()> on_wait;
+  // A whole study's progress as its worker reports it (WorkerLaunch::on_progress); may be null.
+  std::function<void(std::uint64_t done, std::uint64_t total, const std::string& phase)> on_progress;
 };
 
 // The workers of one command: started (or not) when the study's scenario and plugins are known,
@@ -101,27 +103,17 @@ class TESSERA_API StudyWorkers {
   std::unique_ptr<Executor> pool_;
 };
 
-// The workers of `run` for a study already open (Python's Scenario.run): `tessera run` with the
-// study's scenario (its file, or its text and a model's HF config passed as settings), --set,
-// --model, --machine, --plugin-path, --plugin-override, --top when given, and --json - (so that
-// it plans the document's searches too), on `threads` workers (0: one per hardware thread).
-TESSERA_API WorkerCommand run_worker_command(const ScenarioOptions& options, Isolation isolation,
-                                             unsigned threads, std::optional<std::size_t> top);
-// The same for `explore` (Python's Scenario.explore): a step scenario's hardware points in
-// `tessera explore` workers (WorkerShare::units_for_step; a serve scenario's whole, its document
-// written to `results_fd`).
-TESSERA_API WorkerCommand explore_worker_command(const ScenarioOptions& options, Isolation isolation,
-                                                 unsigned threads, int results_fd);
 // A whole study for an embedding process (Python's Scenario.serve, .sensitivity, .explain,
 // compare): `tessera STUDY` with the scenario's options, then `extra` (which must ask for
 // `--json -`), its document written to `results_fd`.
 TESSERA_API WorkerCommand whole_worker_command(const std::string& study, const ScenarioOptions& options,
                                                Isolation isolation, const std::vector<std::string>& extra,
                                                int results_fd);
-// Before an embedding process creates a step scenario's plugins (Python's Scenario.load): when
-// one comes from outside the shipped folder, a `tessera run` worker creates them first and is
-// then stopped; one that dies doing so is a WorkerFailure naming the plugin and the call, and
-// this process never makes the call. Nothing for shipped plugins, a serve scenario, or a worker.
+// Before an embedding process creates a scenario's plugins (the first in-process study of a
+// Python Scenario): when one comes from outside the shipped folder, a `tessera run` (or `serve`)
+// worker creates them first and is then stopped; one that dies doing so is a WorkerFailure
+// naming the plugin and the call, and this process never makes the call. Nothing for shipped
+// plugins or in a worker.
 // `on_wait`: as WorkerCommand's (Python checks Ctrl-C there). A worker that cannot be started
 // (no `tessera` executable beside the module) leaves the check out, with a warning.
 TESSERA_API void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario,
@@ -148,8 +140,14 @@ TESSERA_API void report_worker_failure(int status, const std::string& text, bool
 // A whole study's worker: a temporary output `path` created (`created`) or committed/removed,
 // told to the parent (which removes what is left when the worker dies). Nothing otherwise.
 TESSERA_API void worker_temp_output(const char* path, bool created);
+// A whole study's worker: its study's progress, told to the parent (which reports it: Python's
+// progress callback). Nothing otherwise.
+TESSERA_API void worker_progress(std::uint64_t done, std::uint64_t total, const char* phase);
 // A whole study's worker, at its end: its command finished with `status`, its results written.
 TESSERA_API void worker_finished(int status);
+// exit() called inside a plugin call in a worker: the parent told where (host/call_trace.hpp),
+// true - the caller (app/plugin_exit.cpp) then ends the process with _exit. False elsewhere.
+TESSERA_API bool plugin_exit_in_worker() noexcept;
 // A setting the parent passed (WorkerCommand::settings); "" when none.
 TESSERA_API std::string worker_setting(const std::string& name);
 

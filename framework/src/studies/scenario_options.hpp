@@ -38,6 +38,11 @@ struct ScenarioOptions {
   // whether a plugin the scenario uses comes from outside the shipped plugin folder: where a
   // front end starts its isolated workers (studies/plugin_isolation.hpp).
   std::function<void(const Scenario& scenario, bool added_plugins)> before_session;
+  // Python: with a plugin from outside the shipped folder, the session - the plugins' creation,
+  // and before_session - on its first use (StudyContext::session()), so that a study its isolated
+  // workers run whole never creates them in this process (where a thread one leaves could outlive
+  // the interpreter's exit). Shipped plugins are created at once (their errors at load).
+  bool lazy_session = false;
 };
 
 }  // namespace tessera::studies

@@ -92,7 +92,7 @@ StudyContext::StudyContext(Scenario scenario, const ScenarioOptions& options)
 
 const StudyDescription& StudyContext::description() const {
   std::call_once(described_,
-                 [&] { description_ = std::make_unique<StudyDescription>(describe_study(*session_)); });
+                 [&] { description_ = std::make_unique<StudyDescription>(describe_study(session())); });
   return *description_;
 }
 
@@ -116,6 +116,15 @@ void StudyContext::open_session() {
     require_scenario_plugins(scenario_, *registry_);
   }
   added_plugins_ = uses_added_plugins(scenario_, *registry_);
+  if (!options_.lazy_session || !added_plugins_) (void)session();
+}
+
+const Session& StudyContext::session() const {
+  std::call_once(session_once_, [this] { create_session(); });  // a failure leaves it to the next call
+  return *session_;
+}
+
+void StudyContext::create_session() const {
   if (options_.before_session) options_.before_session(scenario_, added_plugins_);
   session_ = std::make_unique<Session>(scenario_, *registry_);
 }

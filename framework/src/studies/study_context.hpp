@@ -60,7 +60,8 @@ class TESSERA_API StudyContext {
   const Scenario& scenario() const { return scenario_; }
   const PluginRegistry& registry() const { return *registry_; }
   const std::shared_ptr<PluginRegistry>& registry_handle() const { return registry_; }
-  const Session& session() const { return *session_; }
+  // The session: its plugins created (on first use with ScenarioOptions::lazy_session).
+  const Session& session() const;
   const std::vector<std::string>& plugin_paths() const { return plugin_paths_; }
   const ScenarioOptions& options() const { return options_; }
   // Whether a plugin the scenario uses comes from outside the shipped plugin folder (a study then
@@ -73,13 +74,15 @@ class TESSERA_API StudyContext {
 
  private:
   void open_session();
+  void create_session() const;
 
   ScenarioOptions options_;
   std::string path_;
   std::vector<std::string> plugin_paths_;
   Scenario scenario_;
   std::shared_ptr<PluginRegistry> registry_;  // before the session: outlives its plugins
-  std::unique_ptr<Session> session_;
+  mutable std::once_flag session_once_;
+  mutable std::unique_ptr<Session> session_;
   bool added_plugins_ = false;
   mutable std::once_flag described_;
   mutable std::unique_ptr<StudyDescription> description_;

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -85,6 +87,17 @@ void drain(ProcessExecutor::Worker& w, double until) {
     if (!m) return;
     if (m->type == MessageType::call) w.last_call = std::move(m->payload);
   }
+}
+
+// A `progress` payload ("DONE TOTAL PHASE") to `to`; nothing when it is not one.
+void report_progress(const std::string& payload,
+                     const std::function<void(std::uint64_t, std::uint64_t, const std::string&)>& to) {
+  std::uint64_t done = 0, total = 0;
+  int phase_at = 0;
+  if (std::sscanf(payload.c_str(), "%" SCNu64 " %" SCNu64 " %n", &done, &total, &phase_at) < 2 ||
+      phase_at <= 0)
+    return;
+  to(done, total, payload.substr(static_cast<std::size_t>(phase_at)));
 }
 
 // A `failed` payload's text (after its status byte), without trailing newlines.
@@ -396,6 +409,7 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
       w.last_call = m.payload;
     } else if (m.type == MessageType::progress) {
       deadline = now_s() + static_cast<double>(launch_.unit_seconds);
+      if (!m.payload.empty() && launch_.on_progress) report_progress(m.payload, launch_.on_progress);
     } else if (m.type == MessageType::temp && !m.payload.empty()) {
       const std::string path = m.payload.substr(1);
       const auto at = std::find(temps_.begin(), temps_.end(), path);

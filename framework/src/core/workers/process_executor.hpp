@@ -59,6 +59,8 @@ struct WorkerLaunch {
   // descriptor 1 is `results_fd` (-1: /dev/null), where it writes the study's results itself.
   bool whole = false;
   int results_fd = -1;
+  // The whole study's progress as its worker reports it (done, total, phase); may be null.
+  std::function<void(std::uint64_t done, std::uint64_t total, const std::string& phase)> on_progress;
 };
 
 class TESSERA_API WorkerFailure : public PluginError {

@@ -1,8 +1,10 @@
 #include "core/workers/unit_protocol.hpp"
 
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <stdexcept>
 
@@ -40,6 +42,22 @@ bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view
   const MessageHead head{kUnitMagic, type, unit, payload.size()};
   return send_fully(fd, std::string_view(reinterpret_cast<const char*>(&head), sizeof head)) &&
          send_fully(fd, payload);
+}
+
+namespace {
+std::atomic_flag g_sending = ATOMIC_FLAG_INIT;
+}  // namespace
+
+bool send_message_exclusive(int fd, MessageType type, std::uint64_t unit, std::string_view payload,
+                            double wait_s) {
+  const timespec pause{0, 1'000'000};  // 1 ms
+  for (double waited = 0; g_sending.test_and_set(std::memory_order_acquire); waited += 1e-3) {
+    if (wait_s >= 0 && waited >= wait_s) return false;
+    ::nanosleep(&pause, nullptr);
+  }
+  const bool sent = send_message(fd, type, unit, payload);
+  g_sending.clear(std::memory_order_release);
+  return sent;
 }
 
 bool receive_message(int fd, Message& into) {

@@ -31,7 +31,9 @@ enum class MessageType : std::uint32_t {
   call = 6,      // worker, from its crash handler: payload: the plugin call it was in
   prepared = 7,  // worker: the plugin calls of the study's setup are made (`ready` implies it)
   // A worker running a whole study (ProcessExecutor::run_whole):
-  progress = 8,   // worker: a work unit of its study was finished (at most about twice a second)
+  // worker: a work unit of its study was finished (at most about twice a second; no payload), or
+  // its study's progress ("DONE TOTAL PHASE", at most ten times a second and at each phase's end)
+  progress = 8,
   temp = 9,       // worker: payload '+' or '-' then a path: a temporary output created, or gone
   finished = 10,  // worker: its command finished; unit = its exit status (its results are written)
 };
@@ -58,6 +60,13 @@ inline constexpr std::uint64_t kMaxPayloadBytes = std::uint64_t{1} << 32;
 // Writes one message; false when the socket is closed or the write fails. Without allocation
 // (a head and the payload written in turn): usable from a signal handler.
 TESSERA_API bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view payload = {});
+
+// The same under a process-wide lock, for a socket several threads write (a whole study's
+// worker: its progress and temporary outputs, its crash handler's `call`). `wait_s` < 0 waits
+// for the lock; a signal handler waits that long at most, then gives up (false) rather than
+// interleave its message with another thread's. Usable from a signal handler.
+TESSERA_API bool send_message_exclusive(int fd, MessageType type, std::uint64_t unit,
+                                        std::string_view payload = {}, double wait_s = -1);
 
 // Reads one message: nullopt at the stream's end (the other side closed or died, also in the
 // middle of a message). A head that is not a message's throws std::runtime_error.
