@@ -10,10 +10,12 @@
 #include "core/text/safe_text.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
+#include "isolation_option.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "report/study_text/calibration_report.hpp"
 #include "studies/entries/calibrate_entry.hpp"
+#include "studies/study_context.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::cli {
@@ -57,6 +59,7 @@ int calibrate_command(const Args& args) {
     std::string out_path, bands_path;
     std::vector<std::string> folds_raw;
     bool summary = false;
+    IsolationFlags isolation;
     po::options_description desc("Options");
     desc.add_options()(
         "extra", po::value<std::vector<std::string>>(&rows.extra)->composing()->value_name("CSV"),
@@ -93,6 +96,7 @@ int calibrate_command(const Args& args) {
         "write the band file (leave-one-source-out percentiles of ln(predicted/measured); "
         "data/error-bands.csv)")("summary", po::bool_switch(&summary), "leave out the per-row table");
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
+    add_isolation_options(desc.add_options(), isolation);
     po::options_description hidden;
     hidden.add_options()("csv", po::value<std::vector<std::string>>(&req.csv), "measurements CSV(s)");
     if (!parse_or_help(args, desc, hidden, "csv", -1, common, kCalibrateUsage, kCalibrateExamples))
@@ -111,12 +115,17 @@ int calibrate_command(const Args& args) {
     for (const std::string& p : co.rows.extra) note_input_file(p, "--extra");
     note_input_file(co.rows.aliases, "--aliases");
     note_input_file(co.rows.machine, "--machine");
+    const studies::CalibrateEntry entry(common.plugin_paths, common.plugin_overrides);
+    // With a latency plugin from outside the shipped folder, the whole command in an isolated
+    // worker (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(
+        worker_command(isolation, "calibrate", args, 0, studies::WorkerShare::whole));
+    workers.before_command(studies::added_plugin(entry.registry(), PluginKind::latency, req.latency));
     Outputs outputs;
     OutputFile* json = outputs.add("--json", common.json);
     OutputFile* out = outputs.add("--out", out_path);
     OutputFile* bands = outputs.add("--bands", bands_path);
     co.on_inputs = [&outputs](const std::vector<std::string>&) { outputs.refuse_inputs_read(); };
-    const studies::CalibrateEntry entry(common.plugin_paths, common.plugin_overrides);
     const studies::CalibrateResult result =
         entry.compute(co, json ? std::optional<std::string>(command) : std::nullopt);
     const calibration::Calibration& c = result.calibration;

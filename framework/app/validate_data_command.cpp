@@ -6,11 +6,13 @@
 #include "common_options.hpp"
 #include "exit_codes.hpp"
 #include "html_output.hpp"
+#include "isolation_option.hpp"
 #include "name_list.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/study_text/accuracy_report.hpp"
 #include "studies/entries/validate_data_entry.hpp"
+#include "studies/study_context.hpp"
 #include "terminal.hpp"
 #include "tessera/error.hpp"
 
@@ -50,6 +52,7 @@ int validate_data_command(const Args& args) {
     std::vector<std::string> latency_raw;
     std::vector<std::string> scopes_raw;
     bool latency_only = false, summary = false, simulate = false;
+    IsolationFlags isolation;
     po::options_description desc("Options");
     desc.add_options()("latency",
                        po::value<std::vector<std::string>>(&latency_raw)->composing()->value_name("NAME"),
@@ -72,6 +75,7 @@ int validate_data_command(const Args& args) {
         "does not apply: a measurement is of the full model, every row is predicted with scope "
         "full (a note on stderr says so)");
     add_common_options(desc, common, kOptPluginPath | kOptVerbosity | kOptJson | kOptHelp | kOptLimits);
+    add_isolation_options(desc.add_options(), isolation);
     ChartPaths charts;
     add_chart_options(desc, charts, "predicted vs measured, the error per source and metric family");
     TerminalOptions term_opts;
@@ -90,13 +94,8 @@ int validate_data_command(const Args& args) {
           << "tessera validate-data: note: --scopes does not apply: measurements are of the full model, "
              "so every row is predicted with scope full\n";
 
-    Outputs outputs;
-    OutputFile* json = outputs.add("--json", common.json);
-    const HtmlOutput html = add_html_output(outputs, charts, command_line("validate-data", args));
     const studies::ValidateDataEntry entry(common.plugin_paths, common.plugin_overrides);
-    ProgressBar bar(!common.quiet, term.width_given);
     studies::ValidateDataOptions vd;
-    vd.on_progress = bar.callback();
     vd.latency = split_names(latency_raw);
     vd.measured_last = true;
     vd.latency_only = latency_only;
@@ -105,7 +104,21 @@ int validate_data_command(const Args& args) {
     vd.simulate = simulate;
     vd.load = common.load_options();
     vd.who = "validate-data";
-    const auto reports = entry.compute(csv_path, entry.plan(vd));
+    accuracy::ValidateOptions plan = entry.plan(vd);
+    // With a latency plugin from outside the shipped folder, the whole command in an isolated
+    // worker (studies/plugin_isolation.hpp).
+    studies::StudyWorkers workers(
+        worker_command(isolation, "validate-data", args, 0, studies::WorkerShare::whole));
+    bool added = false;
+    for (const std::string& name : plan.latency)
+      added = added || studies::added_plugin(entry.registry(), PluginKind::latency, name);
+    workers.before_command(added);
+    Outputs outputs;
+    OutputFile* json = outputs.add("--json", common.json);
+    const HtmlOutput html = add_html_output(outputs, charts, command_line("validate-data", args));
+    ProgressBar bar(!common.quiet, term.width_given);
+    plan.on_progress = bar.callback();
+    const auto reports = entry.compute(csv_path, plan);
     if (json || html.any()) {
       const nlohmann::json j = entry.document(reports, html.command);
       if (json) json->stream() << j.dump(2) << "\n";

@@ -79,17 +79,36 @@ std::optional<nlohmann::json> study_here_or_in_worker(
   return j;
 }
 
-studies::StudyWorkers whole_study_workers(const std::string& study, const ScenarioHandle& h,
-                                          const std::string& isolate, std::vector<std::string> extra,
-                                          const ResultsFile& results, Interruptible& guard) {
-  extra.insert(extra.end(), {"--json", "-", "-q"});
-  studies::WorkerCommand command =
-      studies::whole_worker_command(study, h.options(), isolation_of(isolate), extra, results.fd());
+namespace {
+
+// `command`'s Ctrl-C checks and progress through `guard`.
+studies::StudyWorkers guarded(studies::WorkerCommand command, Interruptible& guard) {
   command.on_wait = [&guard] { guard.check_signals(); };
   command.on_progress = [&guard](std::uint64_t done, std::uint64_t total, const std::string& phase) {
     guard.poll(done, total, phase.c_str());
   };
   return studies::StudyWorkers(std::move(command));
+}
+
+}  // namespace
+
+studies::StudyWorkers whole_workers(std::vector<std::string> arguments, const std::string& isolate,
+                                    const ResultsFile& results, Interruptible& guard) {
+  studies::WorkerCommand command;
+  command.isolation = isolation_of(isolate);
+  command.share = studies::WorkerShare::whole;
+  command.results_fd = results.fd();
+  command.arguments = std::move(arguments);
+  command.arguments.insert(command.arguments.end(), {"--json", "-", "-q"});
+  return guarded(std::move(command), guard);
+}
+
+studies::StudyWorkers whole_study_workers(const std::string& study, const ScenarioHandle& h,
+                                          const std::string& isolate, std::vector<std::string> extra,
+                                          const ResultsFile& results, Interruptible& guard) {
+  extra.insert(extra.end(), {"--json", "-", "-q"});
+  return guarded(
+      studies::whole_worker_command(study, h.options(), isolation_of(isolate), extra, results.fd()), guard);
 }
 
 }  // namespace tessera::python

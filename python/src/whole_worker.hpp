@@ -53,8 +53,12 @@ std::optional<nlohmann::json> study_here_or_in_worker(
     studies::StudyWorkers& workers, const ResultsFile& results, Interruptible& guard,
     const std::function<void(studies::StudyWorkers&)>& here);
 
-// The whole-study workers of `tessera STUDY` for the scenario of `h` (isolate: "auto", "on",
-// "off"): its options, then `extra`; `--json - -q` added, written to `results`; Ctrl-C checked.
+// The whole-study workers of `tessera ARGUMENTS` (isolate: "auto", "on", "off"), `--json - -q`
+// added, written to `results`; Ctrl-C checked and progress reported through `guard`.
+studies::StudyWorkers whole_workers(std::vector<std::string> arguments, const std::string& isolate,
+                                    const ResultsFile& results, Interruptible& guard);
+
+// The same for `tessera STUDY` on the scenario of `h`: its options, then `extra`.
 studies::StudyWorkers whole_study_workers(const std::string& study, const ScenarioHandle& h,
                                           const std::string& isolate, std::vector<std::string> extra,
                                           const ResultsFile& results, Interruptible& guard);

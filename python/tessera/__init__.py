@@ -408,7 +408,8 @@ def _names(what: str, names: Union[None, str, Sequence[str]]) -> List[str]:
 def validate_data(csv: Union[str, os.PathLike], latency: Union[None, str, Sequence[str]] = None, *,
                   aliases: Union[None, str, os.PathLike] = None, latency_only: bool = False,
                   serving: Optional[str] = None, plugin_path: Union[None, str, Sequence[str]] = None,
-                  progress: Optional[ProgressCallback] = None, simulate: bool = False) -> ValidationResult:
+                  progress: Optional[ProgressCallback] = None, simulate: bool = False,
+                  isolate: Optional[bool] = None) -> ValidationResult:
     """Predicts published measurements (`tessera validate-data CSV --latency A,B --json`): every
     row of `csv` mapped through the alias table (`aliases`, default data/aliases.yaml) and
     predicted by each latency model (None: every latency plugin found). `latency_only` keeps the
@@ -416,14 +417,15 @@ def validate_data(csv: Union[str, os.PathLike], latency: Union[None, str, Sequen
     CLI's default). `simulate` also predicts the rows measured at a stated concurrency through
     the request simulator (`--simulate`: `.raw["simulated"]`, each row's `simulated`). Typed:
     `.models` (each model's rows, unmapped rows, summary); tables rows,
-    unmapped, summary; `.raw` the CLI's document."""
+    unmapped, summary; `.raw` the CLI's document. `isolate` as Scenario.run(): with a latency
+    model from outside the shipped folder, the whole study in one `tessera validate-data` worker."""
     try:
         path = os.fspath(csv)
     except TypeError:
         raise InputError(f"csv: expected a measurements CSV path, found {csv!r:.60}") from None
     doc = _tessera._validate_data(path, _names("latency", latency), os.fspath(aliases) if aliases else "",
                                   bool(latency_only), serving, _paths(plugin_path), _callback(progress),
-                                  bool(simulate))
+                                  bool(simulate), _isolation(isolate))
     doc["command"] = "python: tessera." + _call_text("validate_data", dict(
         latency=latency, aliases=os.fspath(aliases) if aliases else None, latency_only=latency_only or None,
         serving=serving, simulate=simulate or None), first=path)

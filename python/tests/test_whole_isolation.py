@@ -104,3 +104,17 @@ def test_ctrl_c_stops_a_serve_worker_stuck_in_a_plugin_call():
     timer.join()
     assert elapsed < 1.0
     assert [p for p in os.listdir("/proc") if p.isdigit() and _names_fault(p, "time_step_hang")] == []
+
+
+def test_validate_data_with_an_added_latency_model_runs_in_a_worker(monkeypatch):
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    csv = ROOT / "data" / "measurements.csv"
+    # The fixture's fault when named without parameters (tests/plugins/fixtures/broken_fault.hpp).
+    monkeypatch.setenv("TESSERA_BROKEN_FAULT", "time_step_abort")
+    with pytest.raises(tessera.PluginError, match="died by signal 6 .* while running the whole study"):
+        tessera.validate_data(csv, "broken_latency", plugin_path=[BROKEN])
+    monkeypatch.delenv("TESSERA_BROKEN_FAULT")
+    isolated = tessera.validate_data(csv, "broken_latency", plugin_path=[BROKEN])
+    here = tessera.validate_data(csv, "broken_latency", plugin_path=[BROKEN], isolate=False)
+    assert without_command(isolated) == without_command(here)

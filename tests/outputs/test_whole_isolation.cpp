@@ -6,6 +6,7 @@
 // file; Ctrl-C stops the worker at once; a plugin's printf and a thread it leaves running change
 // nothing; and the results are the same, byte for byte, as in one process.
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -168,4 +169,26 @@ TEST_CASE("whole-study isolation: the worker's own refusal is said once with its
   const std::string said = "--deploy: the scenario names no framework";
   REQUIRE(o.err.find(said) != std::string::npos);
   CHECK(o.err.find(said) == o.err.rfind(said));
+}
+
+TEST_CASE("whole-study isolation: validate-data with an added latency plugin runs in a worker") {
+  TempDir d;
+  const std::string csv = std::string(TESSERA_SOURCE_DIR) + "/data/measurements.csv";
+  const std::string args = "validate-data " + csv + " --plugin-path " + broken_plugin_dir() +
+                           " --latency broken_latency --summary -q --json ";
+  // The fixture's fault when a command names it without parameters (tests/plugins/fixtures/broken_fault.hpp).
+  ::setenv("TESSERA_BROKEN_FAULT", "time_step_segv", 1);
+  const IsolatedRun crash = run_tessera_cli(args + d / "crash.json");
+  ::unsetenv("TESSERA_BROKEN_FAULT");
+  INFO("stderr: " << crash.err);
+  CHECK(crash.status == 1);
+  CHECK(crash.err.find(std::string("died by signal 11 (Segmentation fault) ") + kWhole) != std::string::npos);
+  CHECK(crash.err.find("call time_step") != std::string::npos);
+  CHECK(d.names().empty());
+  const IsolatedRun isolated = run_tessera_cli(args + d / "a.json");
+  const IsolatedRun here = run_tessera_cli(args + d / "b.json" + " --no-isolate");
+  REQUIRE(isolated.status == 0);
+  REQUIRE(here.status == 0);
+  CHECK(isolated.out == here.out);
+  CHECK(document_without_command(d / "a.json") == document_without_command(d / "b.json"));
 }

@@ -256,8 +256,19 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   if (is_unit_worker() || is_whole_worker() || pool_) return;
   if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
     return;
-  const bool whole = command_.share == WorkerShare::whole ||
-                     (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve);
+  start(command_.share == WorkerShare::whole ||
+            (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve),
+        scenario.machine);
+}
+
+void StudyWorkers::before_command(bool added_plugins) {
+  if (is_unit_worker() || is_whole_worker() || pool_) return;
+  if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
+    return;
+  start(true, MachineSpec{});
+}
+
+void StudyWorkers::start(bool whole, const MachineSpec& machine) {
   workers::WorkerLaunch launch;
   launch.whole = whole;
   launch.results_fd = whole ? command_.results_fd : -1;
@@ -274,7 +285,7 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   launch.limit_name = "plugin.unit_seconds";
   launch.on_wait = command_.on_wait;
   launch.on_progress = command_.on_progress;
-  launch.read_call = [machine = scenario.machine](std::string_view payload, bool& exit_called) {
+  launch.read_call = [machine](std::string_view payload, bool& exit_called) {
     const TracedCall call = read_traced_call(payload, machine);
     exit_called = call.exit_called;
     return call.where;

@@ -89,6 +89,9 @@ class TESSERA_API StudyWorkers {
   // reached its first plan (a worker that died in a plugin's setup is a WorkerFailure). A whole
   // study: runs it in a worker, then throws StudyRanInWorker (or a WorkerFailure).
   void before_session(const Scenario& scenario, bool added_plugins);
+  // The same for a command without a scenario (validate-data, calibrate: WorkerShare::whole),
+  // `added_plugins` whether a plugin it uses comes from outside the shipped folder.
+  void before_command(bool added_plugins);
   // A worker: tells its parent that the study's setup has made its plugin calls (creating them,
   // the search's separable()), so that the parent makes them too and goes on at the same time.
   // Nothing in the parent.
@@ -99,6 +102,10 @@ class TESSERA_API StudyWorkers {
   bool isolated() const { return static_cast<bool>(pool_); }
 
  private:
+  // Starts the workers (`whole`: runs the study in one and throws StudyRanInWorker); `machine`
+  // formats a traced configuration.
+  void start(bool whole, const MachineSpec& machine);
+
   WorkerCommand command_;
   std::unique_ptr<Executor> pool_;
 };

@@ -22,16 +22,8 @@ std::string cli_refusal(const Scenario& s) {
 
 // Whether a plugin the scenario uses was loaded from outside the shipped plugin folder.
 bool uses_added_plugins(const Scenario& s, const PluginRegistry& registry) {
-  const std::string shipped = shipped_plugin_dir();
-  std::error_code ec;
-  const std::filesystem::path home =
-      shipped.empty() ? std::filesystem::path() : std::filesystem::weakly_canonical(shipped, ec);
   const auto added = [&](PluginKind kind, const PluginChoice& c) {
-    if (c.name.empty()) return false;
-    const LoadedPlugin* p = registry.find(kind, c.name);
-    if (!p) return false;
-    std::error_code e;
-    return home.empty() || std::filesystem::weakly_canonical(p->absolute_path, e).parent_path() != home;
+    return added_plugin(registry, kind, c.name);
   };
   bool any = added(PluginKind::memory, s.plugins.memory) || added(PluginKind::search, s.plugins.search) ||
              (s.workload.mode == Mode::serve && added(PluginKind::serving, s.plugins.serving));
@@ -39,6 +31,21 @@ bool uses_added_plugins(const Scenario& s, const PluginRegistry& registry) {
   for (const PluginChoice& c : s.plugins.objectives) any = any || added(PluginKind::objective, c);
   return any;
 }
+
+}  // namespace
+
+bool added_plugin(const PluginRegistry& registry, PluginKind kind, const std::string& name) {
+  if (name.empty()) return false;
+  const LoadedPlugin* p = registry.find(kind, name);
+  if (!p) return false;
+  const std::string shipped = shipped_plugin_dir();
+  std::error_code ec;
+  const std::filesystem::path home =
+      shipped.empty() ? std::filesystem::path() : std::filesystem::weakly_canonical(shipped, ec);
+  return home.empty() || std::filesystem::weakly_canonical(p->absolute_path, ec).parent_path() != home;
+}
+
+namespace {
 
 Scenario load(const ScenarioOptions& o, const std::string& path) {
   if (o.text) return load_scenario_text(o.text->text, o.text->label, o.text->base_dir, o.load);

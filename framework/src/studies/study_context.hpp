@@ -44,6 +44,10 @@ TESSERA_API void require_kind(const Scenario& scenario, StudyKind kind, const st
 // (studies/documents/scope_documents.hpp).
 TESSERA_API Scenario with_scope(const Scenario& scenario, Scope scope);
 
+// Whether the plugin `name` of `kind` in `registry` was loaded from outside the shipped plugin
+// folder (false when not registered).
+TESSERA_API bool added_plugin(const PluginRegistry& registry, PluginKind kind, const std::string& name);
+
 class TESSERA_API StudyContext {
  public:
   using Edit = std::function<void(Scenario&)>;

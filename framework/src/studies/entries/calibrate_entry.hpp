@@ -54,6 +54,7 @@ class TESSERA_API CalibrateEntry {
   // The provenance of the plugins it loaded: the --json member, and as the band file's comments.
   nlohmann::json provenance() const;
   std::string provenance_comment() const;
+  const PluginRegistry& registry() const { return registry_; }
 
  private:
   PluginRegistry registry_;
