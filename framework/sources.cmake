@@ -112,7 +112,7 @@ set(tessera_host_sources
   src/studies/documents/sensitivity_document.cpp src/studies/documents/serve_document.cpp
   src/studies/documents/simulation_document.cpp
   src/studies/entries/calibrate_entry.cpp src/studies/entries/compare_entry.cpp
-  src/studies/entries/evaluate_entry.cpp src/studies/entries/explain_entry.cpp
+  src/studies/entries/evaluate_entry.cpp src/studies/entries/evaluated_batch.cpp src/studies/entries/explain_entry.cpp
   src/studies/entries/explore_entry.cpp src/studies/entries/plugins_entry.cpp
   src/studies/entries/report_entry.cpp src/studies/entries/run_study.cpp
   src/studies/entries/schema_entry.cpp src/studies/entries/sensitivity_entry.cpp
@@ -130,7 +130,7 @@ set(tessera_host_sources
 # The `tessera` executable: one file per command and its front-end helpers (framework/app/).
 set(tessera_app_sources
   app/calibrate_command.cpp app/checkpoint_option.cpp app/isolation_option.cpp app/common_options.cpp app/compare_command.cpp app/explain_command.cpp
-  app/explore_command.cpp app/html_output.cpp app/main.cpp app/name_list.cpp app/output_files.cpp
+  app/evaluate_batch_command.cpp app/explore_command.cpp app/html_output.cpp app/main.cpp app/name_list.cpp app/output_files.cpp
   app/plugin_exit.cpp app/plugins_command.cpp app/progress_bar.cpp app/report_command.cpp app/result_stream.cpp app/run_command.cpp
   app/schema_command.cpp app/scope_option.cpp app/sensitivity_command.cpp app/serve_command.cpp
   app/signals.cpp app/study.cpp app/study_options.cpp app/terminal.cpp app/validate_command.cpp

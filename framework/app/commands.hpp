@@ -20,5 +20,7 @@ int validate_data_command(const Args& args);
 int calibrate_command(const Args& args);
 int schema_command(const Args& args);
 int report_command(const Args& args);
+// Not listed: the worker process of Python's isolated evaluate() (evaluate_batch_command.cpp).
+int evaluate_batch_command(const Args& args);
 
 }  // namespace tessera::cli

@@ -95,6 +95,7 @@ int dispatch(int argc, char** argv) {
     return tessera::cli::kExitOk;
   }
   tessera::cli::Args args(argv + 2, argv + argc);
+  if (cmd == "evaluate-batch") return tessera::cli::evaluate_batch_command(args);  // a worker's, not listed
   for (const auto& s : kSubcommands)
     if (cmd == s.name) return s.fn(args);
   std::cerr << "tessera: unknown command '" << tessera::printable_text(tessera::excerpt(cmd)) << "'\n\n";

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 #include "bindings.hpp"
 #include "interruptible.hpp"
 #include "studies/entries/evaluate_entry.hpp"
+#include "studies/entries/evaluated_batch.hpp"
 #include "tessera/error.hpp"
 #include "tessera/physics/layout.hpp"
 #include "thread_count.hpp"
+#include "whole_worker.hpp"
 
 namespace py = pybind11;
 
@@ -79,11 +82,11 @@ std::int32_t knob_limit(std::size_t knob, const MachineSpec& m) {
   }
 }
 
-py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n, bool canonical,
-                  std::optional<unsigned> threads, py::object progress) {
-  require_mode(h, false, "Scenario.serve()");
-  const Session& session = h.session();
-  const MachineSpec& machine = session.machine();
+// The batch's configurations from the knob columns (validated, canonicalised when asked), read
+// against the scenario's machine and model (no plugin needed).
+std::vector<ParallelConfig> batch_configs(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
+                                          bool canonical) {
+  const MachineSpec& machine = h.scenario().machine;
   std::vector<ParallelConfig> configs(n);
   for (std::size_t k = 0; k < kKnobs.size(); ++k) {
     if (!knobs.contains(kKnobs[k])) continue;
@@ -101,16 +104,21 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
     }
   }
   if (canonical)
-    for (auto& c : configs) c = canonicalize(session.model(), c);
+    for (auto& c : configs) c = canonicalize(h.scenario().model, c);
+  return configs;
+}
 
-  py::dict out;
+// The result columns of `n` rows, `objectives` their objective columns' names, in `out`; where
+// each row goes in `cols`.
+studies::EvaluateColumns result_columns(std::size_t n, const std::vector<std::string>& objectives,
+                                        py::dict& out) {
   studies::EvaluateColumns cols;
   for (std::size_t d = 0; d < cols.numbers.size(); ++d) {
     py::array_t<double> a(static_cast<py::ssize_t>(n));
     cols.numbers[d] = a.mutable_data();
     out[studies::evaluate_number_columns()[d]] = a;
   }
-  for (const std::string& name : studies::objective_columns(session)) {
+  for (const std::string& name : objectives) {
     py::array_t<double> a(static_cast<py::ssize_t>(n));
     cols.objectives.push_back(a.mutable_data());
     out[py::str(name)] = a;
@@ -126,8 +134,47 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
   out["valid"] = valid;
   out["fits_memory"] = fits;
   out["feasible"] = feasible;
+  return cols;
+}
 
+// `tessera evaluate-batch` in an isolated worker (app/evaluate_batch_command.cpp) with `arguments`
+// (`--batch FILE`, `--configurations`): the bytes it wrote.
+std::string in_worker(const ScenarioHandle& h, std::vector<std::string> arguments,
+                      std::optional<unsigned> threads, Interruptible& guard) {
+  if (threads) arguments.insert(arguments.end(), {"--threads", std::to_string(*threads)});
+  arguments.push_back("-q");
+  const ResultsFile results;
+  studies::StudyWorkers workers =
+      guarded_workers(studies::whole_worker_command("evaluate-batch", h.options(), studies::Isolation::on,
+                                                    arguments, results.fd()),
+                      guard);
+  std::optional<std::string> bytes = ran_here_or_in_worker(
+      workers, results, guard,
+      [&](studies::StudyWorkers& w) { w.before_session(h.scenario(), h.added_plugins()); });
+  if (!bytes) throw Error("evaluate: the worker process did not run");
+  return std::move(*bytes);
+}
+
+py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n, bool canonical,
+                  std::optional<unsigned> threads, py::object progress, const std::string& isolate) {
+  require_mode(h, false, "Scenario.serve()");
+  const std::vector<ParallelConfig> configs = batch_configs(h, knobs, n, canonical);
   Interruptible guard(std::move(progress));
+  py::dict out;
+  // With a plugin from outside the shipped folder, in a `tessera evaluate-batch` worker: this
+  // interpreter never creates the plugin (whole_worker.hpp).
+  if (studies::runs_isolated(isolation_of(isolate), h.added_plugins())) {
+    const TemporaryFolder folder;
+    const std::string path = folder.path() + "/batch.bin";
+    std::ofstream(path, std::ios::binary) << studies::save_configs(configs);
+    const studies::EvaluatedBatch batch =
+        studies::EvaluatedBatch::load(in_worker(h, {"--batch", path}, threads, guard));
+    if (batch.rows() != n) throw Error("evaluate: the worker process evaluated another batch");
+    batch.copy_to(result_columns(n, batch.objective_names(), out));
+    return out;
+  }
+  const Session& session = h.session();
+  const studies::EvaluateColumns cols = result_columns(n, studies::objective_columns(session), out);
   guard.run([&] {
     studies::evaluate_batch(session, configs, thread_count(threads), cols,
                             [&](std::size_t done) { guard.poll_every(done, n, "configurations", 8192); });
@@ -135,10 +182,16 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
   return out;
 }
 
-// The scenario sweep's valid canonical configurations, in the space's order, as int32 columns.
-py::dict configurations(const ScenarioHandle& h) {
-  const Session& session = h.session();
-  const std::vector<ParallelConfig> configs = studies::sweep_configurations(session);
+// The scenario sweep's valid canonical configurations, in the space's order, as int32 columns
+// (listed by an isolated worker as evaluate() is).
+py::dict configurations(const ScenarioHandle& h, const std::string& isolate) {
+  std::vector<ParallelConfig> configs;
+  if (studies::runs_isolated(isolation_of(isolate), h.added_plugins())) {
+    Interruptible guard{py::none()};
+    configs = studies::load_configs(in_worker(h, {"--configurations"}, std::nullopt, guard));
+  } else {
+    configs = studies::sweep_configurations(h.session());
+  }
   const std::size_t n = configs.size();
   py::dict out;
   std::array<std::int32_t*, kKnobs.size()> cols{};
@@ -168,8 +221,8 @@ py::dict configurations(const ScenarioHandle& h) {
 
 void bind_evaluate(ScenarioClass& c) {
   c.def("_evaluate", &evaluate, py::arg("knobs"), py::arg("n"), py::arg("canonical") = true,
-        py::arg("threads") = py::none(), py::arg("progress") = py::none())
-      .def("_configurations", &configurations);
+        py::arg("threads") = py::none(), py::arg("progress") = py::none(), py::arg("isolate") = "auto")
+      .def("_configurations", &configurations, py::arg("isolate") = "auto");
 }
 
 }  // namespace tessera::python

@@ -58,9 +58,9 @@ std::string error_text(std::string m) {
 
 }  // namespace
 
-std::optional<nlohmann::json> study_here_or_in_worker(
-    studies::StudyWorkers& workers, const ResultsFile& results, Interruptible& guard,
-    const std::function<void(studies::StudyWorkers&)>& here) {
+std::optional<std::string> ran_here_or_in_worker(studies::StudyWorkers& workers, const ResultsFile& results,
+                                                 Interruptible& guard,
+                                                 const std::function<void(studies::StudyWorkers&)>& here) {
   std::optional<studies::StudyRanInWorker> ran;
   guard.run([&] {
     try {
@@ -73,24 +73,26 @@ std::optional<nlohmann::json> study_here_or_in_worker(
   if (ran->status() == 2) throw InputError(error_text(ran->message()));
   if (ran->plugin_error()) throw PluginError(error_text(ran->message()));
   if (ran->status() != 0) throw Error(error_text(ran->message()));
-  const std::string document = results.read();
-  nlohmann::json j = nlohmann::json::parse(document, nullptr, false);
+  return results.read();
+}
+
+std::optional<nlohmann::json> study_here_or_in_worker(
+    studies::StudyWorkers& workers, const ResultsFile& results, Interruptible& guard,
+    const std::function<void(studies::StudyWorkers&)>& here) {
+  const std::optional<std::string> document = ran_here_or_in_worker(workers, results, guard, here);
+  if (!document) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(*document, nullptr, false);
   if (j.is_discarded()) throw Error("the study's worker process wrote a document that is not JSON");
   return j;
 }
 
-namespace {
-
-// `command`'s Ctrl-C checks and progress through `guard`.
-studies::StudyWorkers guarded(studies::WorkerCommand command, Interruptible& guard) {
+studies::StudyWorkers guarded_workers(studies::WorkerCommand command, Interruptible& guard) {
   command.on_wait = [&guard] { guard.check_signals(); };
   command.on_progress = [&guard](std::uint64_t done, std::uint64_t total, const std::string& phase) {
     guard.poll(done, total, phase.c_str());
   };
   return studies::StudyWorkers(std::move(command));
 }
-
-}  // namespace
 
 studies::StudyWorkers whole_workers(std::vector<std::string> arguments, const std::string& isolate,
                                     const ResultsFile& results, Interruptible& guard) {
@@ -100,14 +102,14 @@ studies::StudyWorkers whole_workers(std::vector<std::string> arguments, const st
   command.results_fd = results.fd();
   command.arguments = std::move(arguments);
   command.arguments.insert(command.arguments.end(), {"--json", "-", "-q"});
-  return guarded(std::move(command), guard);
+  return guarded_workers(std::move(command), guard);
 }
 
 studies::StudyWorkers whole_study_workers(const std::string& study, const ScenarioHandle& h,
                                           const std::string& isolate, std::vector<std::string> extra,
                                           const ResultsFile& results, Interruptible& guard) {
   extra.insert(extra.end(), {"--json", "-", "-q"});
-  return guarded(
+  return guarded_workers(
       studies::whole_worker_command(study, h.options(), isolation_of(isolate), extra, results.fd()), guard);
 }
 

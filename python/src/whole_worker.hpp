@@ -49,9 +49,16 @@ class TemporaryFolder {
 // study in this process when they do not run it. When a worker ran it whole (StudyRanInWorker),
 // returns the document it wrote, or throws its error as the error the study would have thrown here
 // (InputError, PluginError, Error); nullopt when the study ran here.
+// The same returning the bytes the worker wrote (evaluate's columns: not JSON).
+std::optional<std::string> ran_here_or_in_worker(studies::StudyWorkers& workers, const ResultsFile& results,
+                                                 Interruptible& guard,
+                                                 const std::function<void(studies::StudyWorkers&)>& here);
 std::optional<nlohmann::json> study_here_or_in_worker(
     studies::StudyWorkers& workers, const ResultsFile& results, Interruptible& guard,
     const std::function<void(studies::StudyWorkers&)>& here);
+
+// `command` with Ctrl-C checked and progress reported through `guard`.
+studies::StudyWorkers guarded_workers(studies::WorkerCommand command, Interruptible& guard);
 
 // The whole-study workers of `tessera ARGUMENTS` (isolate: "auto", "on", "off"), `--json - -q`
 // added, written to `results`; Ctrl-C checked and progress reported through `guard`.

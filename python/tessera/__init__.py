@@ -324,22 +324,26 @@ class Scenario:
                           config=_config_text(config), isolate=isolate)
         return Explanation(config=j["config"], stages=list(j.get("stages", [])), raw=j)
 
-    def configurations(self) -> _np.ndarray:
+    def configurations(self, *, isolate: Optional[bool] = None) -> _np.ndarray:
         """The sweep's valid canonical configurations, in the space's order, as a structured
-        array of dtype CONFIG_DTYPE (the batch an exhaustive run evaluates)."""
-        cols = self._h._configurations()
+        array of dtype CONFIG_DTYPE (the batch an exhaustive run evaluates). `isolate` as
+        evaluate()."""
+        cols = self._h._configurations(_isolation(isolate))
         out = _np.empty(len(cols["cp"]), dtype=CONFIG_DTYPE)
         for k in KNOBS:
             out[k] = cols[k]
         return out
 
     def evaluate(self, batch: Union[_np.ndarray, Mapping[str, Iterable[int]]], *, threads: Optional[int] = None,
-                 canonical: bool = True, progress: Optional[ProgressCallback] = None) -> Columns:
+                 canonical: bool = True, progress: Optional[ProgressCallback] = None,
+                 isolate: Optional[bool] = None) -> Columns:
         """Evaluates many configurations at once: `batch` a NumPy structured array (fields from
         KNOBS, e.g. dtype CONFIG_DTYPE; a missing knob keeps its default) or a dict of integer
         columns. Returns NumPy columns: the knobs given, then latency_s, throughput_tok_s, ...,
         objective_<key>, pes, valid, fits_memory, feasible (NaN for an invalid row). Each row as
-        run() reports that configuration; `canonical` canonicalises each row first."""
+        run() reports that configuration; `canonical` canonicalises each row first. `isolate` as
+        run(): with a plugin from outside the shipped folder the batch is evaluated in a `tessera`
+        worker process (its columns copied back), so a plugin that crashes raises PluginError."""
         if not isinstance(batch, (_np.ndarray, Mapping)) or (isinstance(batch, _np.ndarray) and not batch.dtype.names):
             raise InputError(f"evaluate: expected a structured array (CONFIG_DTYPE) or a dict of columns, found "
                              f"{type(batch).__name__}")
@@ -354,7 +358,8 @@ class Scenario:
             raise InputError(f"evaluate: unknown column {unknown[0]!r}; columns: {', '.join(KNOBS)}")
         n = len(next(iter(cols.values()))) if cols else 0
         out = Columns(cols)
-        out.update(self._h._evaluate(cols, n, bool(canonical), _count("threads", threads, 1), _callback(progress)))
+        out.update(self._h._evaluate(cols, n, bool(canonical), _count("threads", threads, 1), _callback(progress),
+                                     _isolation(isolate)))
         return out
 
 

@@ -101,7 +101,7 @@ def test_a_plugin_that_crashes_in_its_factory_never_runs_in_this_interpreter(sma
         s.run(threads=1)
     assert "died by signal 6 (Aborted) while running the whole study" in str(e.value)
     assert "in plugin latency/broken_latency 0.0.1 (" in str(e.value) and "call create" in str(e.value)
-    for here in (lambda: s.evaluate({"tp": [1]}), lambda: s.run(isolate=False)):
+    for here in (lambda: s.evaluate({"tp": [1]}, isolate=False), lambda: s.run(isolate=False)):
         with pytest.raises(tessera.PluginError) as e:
             here()
         assert "died by signal 6 (Aborted) while preparing the study" in str(e.value)
@@ -119,7 +119,7 @@ def test_a_thread_a_plugin_leaves_running_cannot_crash_the_interpreter_at_exit(s
         pytest.skip("the plugin fixtures are not built (tests/plugins)")
     code = ("import tessera, sys; s = tessera.Scenario.load(sys.argv[1], set={'plugins.latency': "
             "{'name': 'broken_latency', 'fault': 'create_leak'}}, plugin_path=[sys.argv[2]]); "
-            "print(s.run(threads=2).best is not None, s.serve is not None)")
+            "print(s.run(threads=2).best is not None, len(s.evaluate(s.configurations())['valid']) > 0)")
     for _ in range(3):
         env = dict(os.environ, PYTHONPATH=str(BUILD / "python"))
         p = subprocess.run([sys.executable, "-c", code, str(small), str(BROKEN)], capture_output=True, text=True,

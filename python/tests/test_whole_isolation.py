@@ -118,3 +118,20 @@ def test_validate_data_with_an_added_latency_model_runs_in_a_worker(monkeypatch)
     isolated = tessera.validate_data(csv, "broken_latency", plugin_path=[BROKEN])
     here = tessera.validate_data(csv, "broken_latency", plugin_path=[BROKEN], isolate=False)
     assert without_command(isolated) == without_command(here)
+
+
+def test_evaluate_and_configurations_with_an_added_plugin_run_in_a_worker(small):
+    import numpy as np
+    good = load(small, "none")
+    configs = good.configurations()
+    assert np.array_equal(configs, good.configurations(isolate=False))
+    seen = []
+    isolated = good.evaluate(configs, threads=2, progress=lambda done, total, unit: seen.append((done, total, unit)))
+    here = good.evaluate(configs, threads=2, isolate=False)
+    assert list(isolated) == list(here)
+    assert all(np.array_equal(isolated[k], here[k], equal_nan=True) for k in here)
+    assert seen and seen[-1] == (len(configs), len(configs), "configurations")
+    with pytest.raises(tessera.PluginError, match="died by signal 11 .* call time_step, configuration cp="):
+        load(small, "time_step_segv").evaluate({"tp": [1, 2]})
+    with pytest.raises(tessera.InputError, match="out of range"):
+        good.evaluate({"tp": [0]})  # checked here, before any worker

@@ -252,19 +252,20 @@ void apply_worker_scenario(ScenarioOptions& options) {
 StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command)) {}
 StudyWorkers::~StudyWorkers() = default;
 
+bool runs_isolated(Isolation isolation, bool added_plugins) {
+  if (is_unit_worker() || is_whole_worker()) return false;
+  return isolation == Isolation::on || (isolation == Isolation::automatic && added_plugins);
+}
+
 void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) {
-  if (is_unit_worker() || is_whole_worker() || pool_) return;
-  if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
-    return;
+  if (pool_ || !runs_isolated(command_.isolation, added_plugins)) return;
   start(command_.share == WorkerShare::whole ||
             (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve),
         scenario.machine);
 }
 
 void StudyWorkers::before_command(bool added_plugins) {
-  if (is_unit_worker() || is_whole_worker() || pool_) return;
-  if (command_.isolation == Isolation::off || (command_.isolation == Isolation::automatic && !added_plugins))
-    return;
+  if (pool_ || !runs_isolated(command_.isolation, added_plugins)) return;
   start(true, MachineSpec{});
 }
 

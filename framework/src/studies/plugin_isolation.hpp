@@ -128,6 +128,10 @@ TESSERA_API void probe_plugin_setup(const ScenarioOptions& options, const Scenar
 // In a worker: the scenario text and HF config its parent passed as settings, put into `options`.
 TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 
+// Whether a study with `isolation` runs in workers: on, or automatic with `added_plugins` (never
+// in a worker itself).
+TESSERA_API bool runs_isolated(Isolation isolation, bool added_plugins);
+
 // A yes/no the parent decides and its workers are told (a WorkerCommand setting): in a worker,
 // what its parent said; otherwise `mine`, recorded in `command` for its workers.
 TESSERA_API bool shared_setting(WorkerCommand& command, const std::string& name, bool mine);
