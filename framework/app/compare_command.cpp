@@ -63,6 +63,7 @@ int compare_command(const Args& args) {
         o.common, o.scenario_path,
         [&](Scenario& scenario) { studies::choose_latency_models(scenario, names); }, StudyKind::step,
         &workers);
+    workers.prepared();  // a probe's worker (Python): its plugins are created
     const Scenario& scenario = study.scenario();
     studies::CompareEntryOptions co;
     co.scopes = listed_scopes(o.scopes_raw, scenario);

@@ -1,5 +1,6 @@
 #include "isolation_option.hpp"
 
+#include "progress_bar.hpp"
 #include "result_stream.hpp"
 
 #include <filesystem>
@@ -36,6 +37,7 @@ studies::WorkerCommand worker_command(const IsolationFlags& flags, const std::st
   w.workers = threads;
   w.share = share;
   w.results_fd = result_fd();
+  w.on_progress = note_progress;  // a whole study's, for the line an interruption prints
   return w;
 }
 

@@ -101,6 +101,14 @@ void ProgressBar::update(const ProgressEvent& e) {
   std::fflush(stderr);
 }
 
+void note_progress(std::uint64_t done, std::uint64_t total, const std::string& phase) {
+  g_any = true;
+  g_last.done = done;
+  g_last.total = total;
+  g_last_phase = phase;
+  g_last.phase = g_last_phase.c_str();
+}
+
 std::string progress_summary() {
   if (!g_any) return "";
   std::string s = std::to_string(g_last.done);

@@ -6,6 +6,7 @@
 // Remembers the last event of the process for the "interrupted: ..." line.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "core/progress.hpp"
@@ -41,5 +42,7 @@ std::string progress_line(const ProgressEvent& e, double rate, double eta_s, std
 
 // "123456 of 7331000 configurations" from the last progress event ("" when none).
 std::string progress_summary();
+// Progress reported elsewhere (a worker that runs the whole study), for progress_summary().
+void note_progress(std::uint64_t done, std::uint64_t total, const std::string& phase);
 
 }  // namespace tessera::cli

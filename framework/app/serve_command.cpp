@@ -211,7 +211,8 @@ int serve_command(const Args& args) {
                           [&](po::options_description_easy_init add) { f.declare(add); });
     if (!parse_study_options(args, o, kServeUsage, kServeExamples)) return kExitOk;
     const TerminalText term = terminal_text(o.term);
-    if (o.scenario_path.empty())
+    // (A worker of Python's from_dict scenario has it as text: studies::apply_worker_scenario.)
+    if (o.scenario_path.empty() && studies::worker_setting("scenario_text").empty())
       throw InputError(
           "tessera serve needs a SCENARIO: a scenario file with workload.mode: serve (see "
           "'tessera serve --help')");

@@ -24,11 +24,16 @@ Study open_study(const CommonOptions& common, const std::string& scenario_path, 
 
 ReportOutputs add_report_outputs(Outputs& outputs, const CommonOptions& common, const Study& study) {
   const ReportSpec& report = study.scenario().report;
+  // A worker of the Python module writes only the document it is asked for (--json -), never the
+  // scenario's report files, as the module's studies in one process do not.
+  const bool scenario_files = studies::worker_setting("report_files") != "0";
   ReportOutputs r;
-  r.csv = !common.csv.empty() ? outputs.add("--csv", common.csv)
-                              : outputs.add("report.csv", report.csv, study.scenario_path());
-  r.json = !common.json.empty() ? outputs.add("--json", common.json)
-                                : outputs.add("report.json", report.json, study.scenario_path());
+  r.csv = !common.csv.empty()
+              ? outputs.add("--csv", common.csv)
+              : (scenario_files ? outputs.add("report.csv", report.csv, study.scenario_path()) : nullptr);
+  r.json = !common.json.empty()
+               ? outputs.add("--json", common.json)
+               : (scenario_files ? outputs.add("report.json", report.json, study.scenario_path()) : nullptr);
   return r;
 }
 

@@ -29,20 +29,25 @@ py::object compare(const ScenarioHandle& h, const std::vector<std::string>& late
   co.document = true;
   // With an added plugin among the models, the whole study in a `tessera compare` worker
   // (whole_worker.hpp), before this process creates any of them.
-  std::vector<std::string> arguments;
+  std::vector<std::string> latency_arguments;
   if (!latency.empty()) {
     std::string names;
     for (const std::string& n : latency) names += (names.empty() ? "" : ",") + n;
-    arguments.insert(arguments.end(), {"--latency", names});
+    latency_arguments = {"--latency", names};
   }
+  std::vector<std::string> arguments = latency_arguments;
   if (threads) arguments.insert(arguments.end(), {"--threads", std::to_string(*threads)});
   const ResultsFile results;
   studies::StudyWorkers workers = whole_study_workers("compare", h, isolate, arguments, results, guard);
   std::optional<studies::CompareStudyResult> result;
   if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
         studies::ScenarioOptions options = python_options(h.plugin_paths());
-        options.before_session = [&w](const Scenario& scenario, bool added) {
+        // Isolated: run whole in a worker; in this process: a `compare` worker creates the models first.
+        options.before_session = [&](const Scenario& scenario, bool added) {
           w.before_session(scenario, added);
+          studies::probe_plugin_setup(
+              h.options(), scenario, added, [] { Interruptible::check_signals_here(); }, "compare",
+              latency_arguments);
         };
         const ScenarioHandle study(std::move(edited), options);
         const studies::CompareEntry entry(study);  // one session per latency model

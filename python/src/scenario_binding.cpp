@@ -3,6 +3,7 @@
 
 #include <memory>
 #include "bindings.hpp"
+#include "core/text/input_file.hpp"
 #include "studies/scenario_options.hpp"
 
 namespace py = pybind11;
@@ -31,6 +32,10 @@ void bind_scenario(ScenarioClass& c) {
          studies::ScenarioOptions o =
              python_options(plugin_path, options_of(set, model, machine, model_hf_json));
          o.path = path;
+         // Its text read once: every study of it, here or in a worker process, runs this scenario
+         // (not the file as it is then, or another one where the current folder has changed).
+         if (!path.empty() && input_file_problem(path).empty())
+           o.text = studies::ScenarioText{read_input_file(path, "file"), path, "", true};
          return std::make_unique<ScenarioHandle>(with_setup_probe(o));
        },
        py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"),

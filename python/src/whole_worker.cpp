@@ -87,6 +87,7 @@ std::optional<nlohmann::json> study_here_or_in_worker(
 }
 
 studies::StudyWorkers guarded_workers(studies::WorkerCommand command, Interruptible& guard) {
+  command.settings.push_back("report_files=0");  // the scenario's report.csv / report.json are the CLI's
   command.on_wait = [&guard] { guard.check_signals(); };
   command.on_progress = [&guard](std::uint64_t done, std::uint64_t total, const std::string& phase) {
     guard.poll(done, total, phase.c_str());

@@ -135,3 +135,38 @@ def test_evaluate_and_configurations_with_an_added_plugin_run_in_a_worker(small)
         load(small, "time_step_segv").evaluate({"tp": [1, 2]})
     with pytest.raises(tessera.InputError, match="out of range"):
         good.evaluate({"tp": [0]})  # checked here, before any worker
+
+
+def test_a_worker_runs_the_scenario_this_interpreter_loaded(tmp_path, monkeypatch):
+    """A dict's scenario, a file changed or out of reach after its load, and overrides too large for
+    a command line all reach the worker as loaded."""
+    import yaml
+    tree = yaml.safe_load(SERVE.read_text())
+    tree["plugins"] = {"latency": {"name": "broken_latency", "fault": "none"}}
+    tree["model"] = str(ROOT / "models" / "llama3.1-70b.yaml")
+    tree["machine"] = str(ROOT / "machines" / "dgx-h100.yaml")
+    tree.pop("serving")
+    tree["serving"] = {"slo": {"ttft": "1 s", "tpot": "50 ms"}, "max_pes": 8}
+    tree["sweep"]["serving"] = {"batch": [8, 32], "token_budget": ["2K"]}
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    d = tessera.Scenario.from_dict(tree, base_dir=ROOT, plugin_path=[BROKEN])
+    assert without_command(d.serve(threads=2)) == without_command(d.serve(threads=2, isolate=False))
+    path = tmp_path / "mine.yaml"
+    path.write_text(yaml.safe_dump(tree))
+    monkeypatch.chdir(tmp_path)
+    s = tessera.Scenario.load("mine.yaml", plugin_path=[BROKEN])
+    here = without_command(s.serve(threads=2, isolate=False))
+    path.write_text(yaml.safe_dump({**tree, "workload": {"mode": "serve", "input": "8K", "output": "1K"}}))
+    assert without_command(s.serve(threads=2)) == here  # the text as loaded, not the file as it is now
+    monkeypatch.chdir(ROOT)
+    assert without_command(s.serve(threads=2)) == here  # nor another folder's
+    big = tessera.Scenario.load(SERVE, {**SMALL_SERVE, "sweep.serving.token_budget": list(range(2048, 32048))},
+                                plugin_path=[BROKEN])
+    assert big.serve(threads=2, max_pes=1, simulate_top=0).counts is not None
+
+
+def test_compare_in_this_process_has_a_worker_create_the_models_first(small):
+    s = load(small, "create_abort")
+    with pytest.raises(tessera.PluginError, match="died by signal 6 .* call create"):
+        tessera.compare(s, ["broken_latency", "roofline"], isolate=False)

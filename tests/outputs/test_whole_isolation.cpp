@@ -79,15 +79,16 @@ TEST_CASE("whole-study isolation: compare sensitivity explain and a serve explor
   }
 }
 
-TEST_CASE("whole-study isolation: a serve study with no finished unit past plugin.unit_seconds is stopped") {
+TEST_CASE("whole-study isolation: a serve plugin call past plugin.unit_seconds is stopped") {
   TempDir d;
   const std::string scenario = serve_fault_scenario(d, "hang", "time_step_hang", "");
   const IsolatedRun o = run_tessera_cli(
       broken_args("serve", scenario, "-q --limit plugin.unit_seconds=1 --json " + d / "o.json"));
   INFO("stderr: " << o.err);
   CHECK(o.status == 1);
-  CHECK(o.err.find("went 1 s without finishing a work unit (the limit plugin.unit_seconds; raise it with "
-                   "--limit plugin.unit_seconds=SECONDS) and was stopped") != std::string::npos);
+  CHECK(o.err.find(
+            "stayed 1 s in a plugin call that did not return (the limit plugin.unit_seconds; raise it with "
+            "--limit plugin.unit_seconds=SECONDS) and was stopped") != std::string::npos);
   CHECK(o.err.find("call time_step") != std::string::npos);
   CHECK(o.seconds < 10);  // the limit, the worker's last words (1 s) and the start
   CHECK(d.names() == std::vector<std::string>{"hang.yaml"});
@@ -199,4 +200,31 @@ TEST_CASE("whole-study isolation: validate-data with an added latency plugin run
   REQUIRE(here.status == 0);
   CHECK(isolated.out == here.out);
   CHECK(document_without_command(d / "a.json") == document_without_command(d / "b.json"));
+}
+
+TEST_CASE("whole-study isolation: a closed stdout fails as in one process and a slow reader is no timeout") {
+  TempDir d;
+  const std::string scenario = serve_fault_scenario(d, "out", "none", "");
+  const std::string exe = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera ";
+  for (const char* mode : {"", " --no-isolate"}) {
+    const int rc = std::system(
+        ("sh -c '" + exe + broken_args("serve", scenario, "-q") + mode + " >&- 2>" + d / "err" + "'")
+            .c_str());
+    INFO("stderr: " << slurp(d / "err"));
+    CHECK((WIFEXITED(rc) && WEXITSTATUS(rc) == 1));
+    CHECK(slurp(d / "err").find("cannot write the results to stdout") != std::string::npos);
+  }
+  // 0.5 MB of --json - into a pipe nobody reads for 3 s, past a 1 s limit on plugin calls.
+  const std::string big = serve_fault_scenario(d, "big", "none", "");
+  const std::string cmd =
+      exe + "serve " + big + " --plugin-path " + broken_plugin_dir() +
+      " --set sweep.parallelism.pp=[1,2,4,8] --set sweep.serving.batch=[1,2,4,8,16,32,64,128]"
+      " --set sweep.serving.token_budget=[1K,2K,4K,8K,16K] -q --json - --limit "
+      "plugin.unit_seconds=1 2>" +
+      d / "err" + "; echo $? >" + d / "rc";
+  const int rc = std::system(("sh -c '(" + cmd + ") | (sleep 3; wc -c >" + d / "bytes" + ")'").c_str());
+  INFO("stderr: " << slurp(d / "err"));
+  CHECK(rc == 0);
+  CHECK(slurp(d / "rc") == "0\n");
+  CHECK(std::stoul(slurp(d / "bytes")) > 100000);
 }

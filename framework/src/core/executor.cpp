@@ -12,13 +12,6 @@ namespace tessera {
 
 namespace {
 
-void (*g_unit_merged)() = nullptr;
-
-void unit_merged() {
-  if (g_unit_merged) [[unlikely]]
-    g_unit_merged();
-}
-
 // What the workers and the ordered merge share, under `mutex`.
 struct UnitBoard {
   explicit UnitBoard(std::size_t count) : done(count, 0), error_unit(count) {}
@@ -78,7 +71,6 @@ void merge_units_in_order(UnitBoard& b, std::size_t count, const Executor::Merge
     }
     try {
       merge(b.merged);
-      unit_merged();
     } catch (...) {
       std::lock_guard lock(b.mutex);
       b.stop = true;
@@ -96,8 +88,6 @@ void merge_units_in_order(UnitBoard& b, std::size_t count, const Executor::Merge
 
 }  // namespace
 
-void set_unit_merged_hook(void (*hook)()) { g_unit_merged = hook; }
-
 ThreadExecutor::ThreadExecutor(unsigned threads)
     : threads_(threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
 
@@ -110,7 +100,6 @@ void ThreadExecutor::execute(std::size_t count, const ComputeFn& compute, const 
     for (std::size_t u = 0; u < count; ++u) {
       compute(u, inline_slot);
       merge(u);
-      unit_merged();
     }
     return;
   }

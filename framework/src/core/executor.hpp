@@ -67,11 +67,6 @@ class TESSERA_API Executor {
   virtual bool remote() const { return false; }
 };
 
-// Called after each unit a ThreadExecutor merges, on the merging thread (null: nothing). A
-// worker process that runs a whole study for its parent sets it once, before its study, to tell
-// the parent that the study moves on (studies/plugin_isolation.hpp).
-TESSERA_API void set_unit_merged_hook(void (*hook)());
-
 // Units on threads of this process. `threads` 0: std::thread::hardware_concurrency() (at
 // least 1). One unit, or one thread: the units run on the calling thread, in order, each
 // merged at once.

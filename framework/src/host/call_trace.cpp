@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +81,34 @@ void on_fatal_signal(int sig) {
 void on_exit_called() { send_trace('X'); }
 
 }  // namespace
+
+namespace {
+std::array<CallCount, 512> g_call_counts;
+std::atomic<std::size_t> g_call_counts_used{0};
+}  // namespace
+
+CallCount& this_thread_calls() noexcept {
+  thread_local CallCount* mine = nullptr;
+  if (!mine) {
+    const std::size_t i = g_call_counts_used.fetch_add(1, std::memory_order_relaxed);
+    mine = &g_call_counts[std::min(i, g_call_counts.size() - 1)];
+  }
+  return *mine;
+}
+
+bool plugin_calls_moved() noexcept {
+  static std::uint64_t seen = 0;
+  std::uint64_t entered = 0;
+  bool in_call = false;
+  const std::size_t used = std::min(g_call_counts_used.load(std::memory_order_relaxed), g_call_counts.size());
+  for (std::size_t i = 0; i < used; ++i) {
+    entered += g_call_counts[i].entered.load(std::memory_order_relaxed);
+    in_call = in_call || g_call_counts[i].depth.load(std::memory_order_relaxed) > 0;
+  }
+  const bool moved = !in_call || entered != seen;
+  seen = entered;
+  return moved;
+}
 
 bool exit_called_in_plugin_call() noexcept {
   if (g_report_fd < 0 || !g_trace_calls || !g_call_trace.plugin) return false;

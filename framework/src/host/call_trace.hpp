@@ -6,6 +6,8 @@
 // evaluator then pay one predictable branch per call. A worker turns it on before any plugin
 // call. The trace is per thread (a worker running a whole study evaluates on several): a fatal
 // signal a plugin raises, and its exit(), are handled on the thread that made the call.
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -24,6 +26,14 @@ struct CallTrace {
 TESSERA_API extern bool g_trace_calls;
 TESSERA_API extern thread_local CallTrace g_call_trace;
 
+// A thread's plugin calls, counted for a worker's watchdog (plugin_calls_moved).
+struct CallCount {
+  std::atomic<std::uint64_t> entered{0};  // calls entered so far
+  std::atomic<std::uint32_t> depth{0};    // calls in progress (nested)
+};
+// This thread's counter (one of a fixed set; threads past it share the last).
+TESSERA_API CallCount& this_thread_calls() noexcept;
+
 // The call in progress for the length of a scope (the one before restored after it).
 class CallMark {
  public:
@@ -32,13 +42,16 @@ class CallMark {
       before_ = g_call_trace;
       g_call_trace.plugin = &plugin;
       g_call_trace.call = call;
-      marked_ = true;
+      count_ = &this_thread_calls();
+      count_->entered.fetch_add(1, std::memory_order_relaxed);
+      count_->depth.fetch_add(1, std::memory_order_relaxed);
     }
   }
   ~CallMark() {
-    if (marked_) [[unlikely]] {
+    if (count_) [[unlikely]] {
       g_call_trace.plugin = before_.plugin;
       g_call_trace.call = before_.call;
+      count_->depth.fetch_sub(1, std::memory_order_relaxed);
     }
   }
   CallMark(const CallMark&) = delete;
@@ -46,7 +59,7 @@ class CallMark {
 
  private:
   CallTrace before_;
-  bool marked_ = false;
+  CallCount* count_ = nullptr;  // set when marked
 };
 
 // The configuration the evaluator is on (kept until the next).
@@ -65,6 +78,11 @@ TESSERA_API void trace_plugin_calls(int report_fd);
 // exit hook would) and returns true - the caller then ends the process with _exit. False
 // anywhere else. Allocation-free (app/plugin_exit.cpp calls it from exit()).
 TESSERA_API bool exit_called_in_plugin_call() noexcept;
+
+// A worker's watchdog, every fraction of a second: whether its plugin calls have moved since the
+// last look - none in progress, or one entered since. False: every call in progress has stayed
+// in it (a call that does not return, when it stays so). One watchdog per process.
+TESSERA_API bool plugin_calls_moved() noexcept;
 
 // The parent's reading of a `call` message: "in plugin latency/x 1.0.0 (/path/x.so), call
 // time_step, configuration cp=1,tp=8,..." (the configuration formatted for `machine`), and how

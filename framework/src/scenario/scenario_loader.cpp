@@ -391,6 +391,14 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
                             printable_text(fs::path(path).stem().string()), options, d);
 }
 
+Scenario load_scenario_file_text(const std::string& text, const std::string& path,
+                                 const LoadOptions& options) {
+  Diags d;
+  auto root = parse_yaml_file_text(text, path, "", d);
+  return scenario_from_tree(std::move(root), path, parent_dir(path),
+                            printable_text(fs::path(path).stem().string()), options, d);
+}
+
 Scenario load_scenario_text(const std::string& text, const std::string& label, const std::string& base_dir,
                             const LoadOptions& options) {
   Diags d;

@@ -1,6 +1,7 @@
 #include "studies/plugin_isolation.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -72,15 +73,13 @@ void send_to_parent(workers::MessageType type, std::uint64_t unit, std::string_v
   workers::send_message_exclusive(g_whole_fd, type, unit, payload);  // its threads' messages, one at a time
 }
 
-// A whole study's unit merged (core/executor.hpp): at most about twice a second, a `progress`.
-void send_progress() {
-  static std::atomic<std::int64_t> last_ms{0};
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now().time_since_epoch())
-                               .count();
-  std::int64_t last = last_ms.load(std::memory_order_relaxed);
-  if (now - last < 500 || !last_ms.compare_exchange_strong(last, now)) return;
-  send_to_parent(workers::MessageType::progress, 0, {});
+// A whole study's worker: four times a second, a `progress` heartbeat while its plugin calls
+// move (host/call_trace.hpp), so that the parent's time limit counts only a call that stays.
+[[noreturn]] void heartbeat() {
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (plugin_calls_moved()) send_to_parent(workers::MessageType::progress, 0, {});
+  }
 }
 
 }  // namespace
@@ -105,6 +104,8 @@ bool become_unit_worker() {
                  workers::kWorkerVariable);
     return false;
   }
+  // A program a plugin starts does not inherit the socket (it would hold it open past this end).
+  ::fcntl(fd, F_SETFD, FD_CLOEXEC);
   // Ended with the parent, even while a plugin call blocks; gone already: nothing to do.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != static_cast<pid_t>(parent)) std::_Exit(0);
@@ -128,7 +129,7 @@ bool become_unit_worker() {
     std::_Exit(1);
   }
   trace_plugin_calls(fd);
-  if (whole) set_unit_merged_hook(&send_progress);
+  if (whole) std::thread(&heartbeat).detach();
   return true;
 }
 
@@ -181,7 +182,7 @@ bool shared_setting(WorkerCommand& command, const std::string& name, bool mine) 
 namespace {
 
 // `tessera STUDY` with the study's scenario (its file, or its text and a model's HF config as
-// settings), --set, --model, --machine, --plugin-path, --plugin-override, then `extra`.
+// settings), --set (as settings), --model, --machine, --plugin-path, --plugin-override, then `extra`.
 WorkerCommand study_worker_command(const std::string& study, const ScenarioOptions& options,
                                    Isolation isolation, unsigned threads,
                                    const std::vector<std::string>& extra) {
@@ -194,10 +195,14 @@ WorkerCommand study_worker_command(const std::string& study, const ScenarioOptio
     w.settings.push_back("scenario_text=" + options.text->text);
     w.settings.push_back("scenario_label=" + options.text->label);
     w.settings.push_back("scenario_base_dir=" + options.text->base_dir);
+    w.settings.push_back(std::string("scenario_from_file=") + (options.text->from_file ? "1" : "0"));
   } else if (!options.path.empty()) {
     a.push_back(options.path);
   }
-  for (const std::string& s : options.load.set) a.insert(a.end(), {"--set", s});
+  // The overrides as settings (any size; the command line's is bounded), read back in order.
+  w.settings.push_back("set.count=" + std::to_string(options.load.set.size()));
+  for (std::size_t i = 0; i < options.load.set.size(); ++i)
+    w.settings.push_back("set." + std::to_string(i) + "=" + options.load.set[i]);
   if (!options.load.model_override.empty()) a.insert(a.end(), {"--model", options.load.model_override});
   if (!options.load.machine_override.empty()) a.insert(a.end(), {"--machine", options.load.machine_override});
   if (!options.load.model_hf_json.empty()) {
@@ -222,10 +227,15 @@ WorkerCommand whole_worker_command(const std::string& study, const ScenarioOptio
 }
 
 void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario, bool added_plugins,
-                        const std::function<void()>& on_wait) {
+                        const std::function<void()>& on_wait, const std::string& study,
+                        const std::vector<std::string>& extra) {
   if (!added_plugins || is_unit_worker() || is_whole_worker()) return;
-  WorkerCommand command = study_worker_command(scenario.workload.mode == Mode::serve ? "serve" : "run",
-                                               options, Isolation::on, 1, {"-q"});
+  std::vector<std::string> arguments = extra;
+  arguments.push_back("-q");
+  WorkerCommand command = study_worker_command(!study.empty()                          ? study
+                                               : scenario.workload.mode == Mode::serve ? "serve"
+                                                                                       : "run",
+                                               options, Isolation::on, 1, arguments);
   command.require_prepared = true;
   command.on_wait = on_wait;
   StudyWorkers probe(std::move(command));
@@ -242,7 +252,13 @@ void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario
 void apply_worker_scenario(ScenarioOptions& options) {
   if (!is_unit_worker() && !is_whole_worker()) return;
   if (const std::string text = worker_setting("scenario_text"); !text.empty())
-    options.text = ScenarioText{text, worker_setting("scenario_label"), worker_setting("scenario_base_dir")};
+    options.text = ScenarioText{text, worker_setting("scenario_label"), worker_setting("scenario_base_dir"),
+                                worker_setting("scenario_from_file") == "1"};
+  if (const std::string count = worker_setting("set.count"); !count.empty()) {
+    options.load.set.clear();
+    for (std::size_t i = 0, n = std::stoul(count); i < n; ++i)
+      options.load.set.push_back(worker_setting("set." + std::to_string(i)));
+  }
   if (const std::string hf = worker_setting("model_hf_json"); !hf.empty()) {
     options.load.model_hf_json = hf;
     options.load.model_hf_label = worker_setting("model_hf_label");

@@ -123,8 +123,12 @@ TESSERA_API WorkerCommand whole_worker_command(const std::string& study, const S
 // plugins or in a worker.
 // `on_wait`: as WorkerCommand's (Python checks Ctrl-C there). A worker that cannot be started
 // (no `tessera` executable beside the module) leaves the check out, with a warning.
+// `study` and `extra`: the worker's command (`tessera STUDY ... EXTRA`) when not run or serve
+// (Python's compare: `compare --latency A,B`, whose models are not the scenario's).
 TESSERA_API void probe_plugin_setup(const ScenarioOptions& options, const Scenario& scenario,
-                                    bool added_plugins, const std::function<void()>& on_wait = {});
+                                    bool added_plugins, const std::function<void()>& on_wait = {},
+                                    const std::string& study = {},
+                                    const std::vector<std::string>& extra = {});
 // In a worker: the scenario text and HF config its parent passed as settings, put into `options`.
 TESSERA_API void apply_worker_scenario(ScenarioOptions& options);
 

@@ -20,6 +20,9 @@ struct ScenarioText {
   std::string text;
   std::string label;
   std::string base_dir;
+  // The text of the scenario file `label`, read once (Python's Scenario.load): loaded as that file
+  // (scenario::load_scenario_file_text; base_dir unused).
+  bool from_file = false;
 };
 
 // Where the scenario and the plugins come from: built by the CLI from its parsed options, by

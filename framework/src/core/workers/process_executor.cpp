@@ -128,6 +128,8 @@ void ProcessExecutor::start(std::size_t index) {
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     throw Error(std::string("cannot start a worker process: socketpair: ") + std::strerror(errno));
   const int theirs = child_end(fds[1]);
+  // This process's end never on 0-2 (when they are closed here), which a worker would inherit.
+  if (fds[0] <= 2) fds[0] = child_end(fds[0]);
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, kWorkerVariable, std::strlen(kWorkerVariable)) != 0) env.emplace_back(*e);
@@ -151,11 +153,13 @@ void ProcessExecutor::start(std::size_t index) {
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  // The results' descriptor first: it may be 3 or 4 in this process.
-  if (launch_.results_fd >= 0)
+  // The results' descriptor first: it may be 3 or 4 in this process. Closed here (stdout closed):
+  // one the worker cannot write to either, so that it fails as this process would.
+  if (launch_.results_fd >= 0 && ::fcntl(launch_.results_fd, F_GETFD) >= 0)
     posix_spawn_file_actions_adddup2(&actions, launch_.results_fd, 1);
   else
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", launch_.results_fd >= 0 ? O_RDONLY : O_WRONLY,
+                                     0);
   posix_spawn_file_actions_adddup2(&actions, theirs, 3);
   posix_spawn_file_actions_adddup2(&actions, settings, 4);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -246,7 +250,10 @@ void ProcessExecutor::fail_worker(Worker& w, const std::string& during, const st
     text +=
         "; the plugin call it was in is unknown (a process ended by _exit() or a signal it cannot catch "
         "leaves no trace)";
-  if (!w.error.empty()) text += "; it said: " + w.error;
+  if (!w.error.empty()) {
+    constexpr std::string_view kPrefix = "tessera: error: ";
+    text += "; it said: " + (w.error.starts_with(kPrefix) ? w.error.substr(kPrefix.size()) : w.error);
+  }
   text += "; the study was stopped and no result was written";
   throw WorkerFailure(text);
 }
@@ -392,8 +399,9 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
     if (launch_.on_wait) launch_.on_wait();
     throw_if_cancelled();
     if (now_s() > deadline)
-      stop_overdue(w, during,
-                   "went " + std::to_string(launch_.unit_seconds) + " s without finishing a work unit");
+      stop_overdue(
+          w, during,
+          "stayed " + std::to_string(launch_.unit_seconds) + " s in a plugin call that did not return");
     pollfd p{w.fd, POLLIN, 0};
     const int n = ::poll(&p, 1, kPollMs);
     if (n < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
@@ -401,8 +409,6 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
     Message& m = received_;
     if (!receive_message(w.fd, m)) {
       reap(w);
-      // Finished: its results are written (a thread a plugin left may still have crashed it since).
-      if (w.finished) return WholeExit{w.finished_status, w.error, plugin_error};
       fail_worker(w, during, ended_how(w.status));
     }
     if (m.type == MessageType::call) {
@@ -419,8 +425,10 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
       w.error = failure_text(m.payload);
       plugin_error = !m.payload.empty() && m.payload[0] == '\3';
     } else if (m.type == MessageType::finished) {
-      w.finished = true;
-      w.finished_status = static_cast<int>(m.unit);
+      // Its results are written: it ends now (a thread a plugin left may still crash it, and a
+      // process a plugin started may hold its socket open: neither matters any more).
+      reap(w);
+      return WholeExit{static_cast<int>(m.unit), w.error, plugin_error};
     } else {
       throw Error("the unit protocol: a worker running a whole study said something unexpected");
     }

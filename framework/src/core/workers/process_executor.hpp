@@ -85,9 +85,9 @@ class TESSERA_API ProcessExecutor final : public Executor {
                const UnitCodec& codec) override;
   // WorkerLaunch::whole: waits until the worker has run its whole study, and returns the exit
   // status its command finished with and its error message (`failed`; empty when none). Its
-  // time limit counts from its last finished work unit (`progress`). A worker that dies before it
-  // says `finished` is a WorkerFailure as in execute(); the temporary outputs it said it created
-  // are removed.
+  // time limit counts from its last `progress`: a plugin call that stays in progress that long. A worker that
+  // dies before it says `finished` is a WorkerFailure as in execute(); the temporary outputs it said it
+  // created are removed.
   struct WholeExit {
     int status = 0;
     std::string message;
@@ -106,8 +106,6 @@ class TESSERA_API ProcessExecutor final : public Executor {
     double deadline = 0;    // steady seconds
     std::string last_call;  // its `call` message's payload, if one came
     std::string error;      // what it said when its command failed outside a unit (its message)
-    bool finished = false;  // said `finished` (a whole study's worker)
-    int finished_status = 0;
     bool ended = false;
     int status = 0;  // waitpid's, once ended
   };

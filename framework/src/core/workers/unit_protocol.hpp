@@ -31,8 +31,9 @@ enum class MessageType : std::uint32_t {
   call = 6,      // worker, from its crash handler: payload: the plugin call it was in
   prepared = 7,  // worker: the plugin calls of the study's setup are made (`ready` implies it)
   // A worker running a whole study (ProcessExecutor::run_whole):
-  // worker: a work unit of its study was finished (at most about twice a second; no payload), or
-  // its study's progress ("DONE TOTAL PHASE", at most ten times a second and at each phase's end)
+  // worker: its plugin calls move - none in progress, or one entered since the last (a heartbeat,
+  // four times a second; no payload) - or its study's progress ("DONE TOTAL PHASE", at most ten
+  // times a second and at each phase's end)
   progress = 8,
   temp = 9,       // worker: payload '+' or '-' then a path: a temporary output created, or gone
   finished = 10,  // worker: its command finished; unit = its exit status (its results are written)

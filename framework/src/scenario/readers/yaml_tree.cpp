@@ -232,6 +232,11 @@ std::optional<YNode> read_yaml_file(const std::string& path, const std::string& 
     d.error(file_loc, m);
     return std::nullopt;
   }
+  return parse_yaml_file_text(text, path, path_prefix, d);
+}
+
+std::optional<YNode> parse_yaml_file_text(const std::string& text, const std::string& path,
+                                          const std::string& path_prefix, Diags& d) {
   RawDocument doc;
   try {
     doc = parse_yaml_document(text);

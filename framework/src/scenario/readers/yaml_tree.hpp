@@ -72,6 +72,9 @@ TESSERA_API std::string join_path(std::string_view prefix, std::string_view key)
 // Duplicate keys are reported (path names start at `path_prefix`) and the later one dropped.
 TESSERA_API std::optional<YNode> read_yaml_file(const std::string& path, const std::string& path_prefix,
                                                 Diags& d);
+// The same for the text of the file `path` read earlier (its errors located in that file).
+TESSERA_API std::optional<YNode> parse_yaml_file_text(const std::string& text, const std::string& path,
+                                                      const std::string& path_prefix, Diags& d);
 
 // Parses a YAML value given as text (`--set key=VALUE`); every node is located at `where`.
 // Returns nullopt and records an error when the text is not valid YAML.
