@@ -15,6 +15,7 @@
 namespace tessera {
 
 bool g_trace_calls = false;
+bool g_count_calls = false;
 thread_local CallTrace g_call_trace;
 
 namespace {
@@ -95,6 +96,8 @@ CallCount& this_thread_calls() noexcept {
   }
   return *mine;
 }
+
+void count_plugin_calls() noexcept { g_count_calls = true; }
 
 bool plugin_calls_moved() noexcept {
   static std::uint64_t seen = 0;

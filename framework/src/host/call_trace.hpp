@@ -24,6 +24,7 @@ struct CallTrace {
 };
 
 TESSERA_API extern bool g_trace_calls;
+TESSERA_API extern bool g_count_calls;  // a whole study's worker: its watchdog counts the calls
 TESSERA_API extern thread_local CallTrace g_call_trace;
 
 // A thread's plugin calls, counted for a worker's watchdog (plugin_calls_moved).
@@ -42,16 +43,19 @@ class CallMark {
       before_ = g_call_trace;
       g_call_trace.plugin = &plugin;
       g_call_trace.call = call;
-      count_ = &this_thread_calls();
-      count_->entered.fetch_add(1, std::memory_order_relaxed);
-      count_->depth.fetch_add(1, std::memory_order_relaxed);
+      marked_ = true;
+      if (g_count_calls) {
+        count_ = &this_thread_calls();
+        count_->entered.fetch_add(1, std::memory_order_relaxed);
+        count_->depth.fetch_add(1, std::memory_order_relaxed);
+      }
     }
   }
   ~CallMark() {
-    if (count_) [[unlikely]] {
+    if (marked_) [[unlikely]] {
       g_call_trace.plugin = before_.plugin;
       g_call_trace.call = before_.call;
-      count_->depth.fetch_sub(1, std::memory_order_relaxed);
+      if (count_) count_->depth.fetch_sub(1, std::memory_order_relaxed);
     }
   }
   CallMark(const CallMark&) = delete;
@@ -59,7 +63,8 @@ class CallMark {
 
  private:
   CallTrace before_;
-  CallCount* count_ = nullptr;  // set when marked
+  bool marked_ = false;
+  CallCount* count_ = nullptr;  // set when counted
 };
 
 // The configuration the evaluator is on (kept until the next).
@@ -83,6 +88,8 @@ TESSERA_API bool exit_called_in_plugin_call() noexcept;
 // last look - none in progress, or one entered since. False: every call in progress has stayed
 // in it (a call that does not return, when it stays so). One watchdog per process.
 TESSERA_API bool plugin_calls_moved() noexcept;
+// Turns the counting on (before any plugin call: a whole study's worker).
+TESSERA_API void count_plugin_calls() noexcept;
 
 // The parent's reading of a `call` message: "in plugin latency/x 1.0.0 (/path/x.so), call
 // time_step, configuration cp=1,tp=8,..." (the configuration formatted for `machine`), and how

@@ -129,7 +129,10 @@ bool become_unit_worker() {
     std::_Exit(1);
   }
   trace_plugin_calls(fd);
-  if (whole) std::thread(&heartbeat).detach();
+  if (whole) {
+    count_plugin_calls();
+    std::thread(&heartbeat).detach();
+  }
   return true;
 }
 
