@@ -4,16 +4,11 @@ whole in one isolated `tessera` worker when a plugin comes from outside the ship
 guarantees"): a plugin that segfaults, aborts or calls exit() there raises tessera.PluginError
 naming the plugin and the call, the interpreter goes on, and the results are those of one
 process."""
-import os
-import signal
-import threading
-import time
-
 import pytest
 
 import tessera
 from conftest import BUILD, ROOT
-from test_isolation import _names_fault
+from test_isolation import interrupted_after, workers_left
 
 BROKEN = BUILD / "test-plugins" / "broken"
 SERVE = ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100-poisson.yaml"
@@ -89,21 +84,8 @@ def test_sensitivity_explain_compare_and_a_serve_explore_in_a_worker(small):
 
 def test_ctrl_c_stops_a_serve_worker_stuck_in_a_plugin_call():
     s = load(SERVE, "time_step_hang", SMALL_SERVE)
-    stamp = {}
-
-    def fire():
-        time.sleep(1.0)  # the worker is inside time_step
-        stamp["t"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Thread(target=fire)
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        s.serve(threads=2)
-    elapsed = time.monotonic() - stamp["t"]
-    timer.join()
-    assert elapsed < 1.0
-    assert [p for p in os.listdir("/proc") if p.isdigit() and _names_fault(p, "time_step_hang")] == []
+    assert interrupted_after(lambda: s.serve(threads=2)) < 1.0
+    assert workers_left("time_step_hang") == []
 
 
 def test_validate_data_with_an_added_latency_model_runs_in_a_worker(monkeypatch):

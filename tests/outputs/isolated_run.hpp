@@ -2,6 +2,7 @@
 // `tessera` run as a child for the isolation tests (test_isolation.cpp, test_whole_isolation.cpp):
 // its status, output and time; result documents compared without what names the command; the
 // processes a test left behind.
+#include <signal.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -9,7 +10,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "child_process.hpp"
 #include "fault_scenario.hpp"
 #include "output_test_util.hpp"
 #include "tessera_build_paths.hpp"
@@ -61,6 +65,37 @@ inline int processes_naming(const std::string& needle) {
     if (cmdline.find(needle) != std::string::npos) ++n;
   }
   return n;
+}
+
+// `tessera ARGS` (argv after the executable) started in the background, sent `signal` once the
+// temporary output it writes into `outputs` exists and `processes` processes name `scenario`
+// (this command and its workers, inside the fixture's hanging call): its exit status, how long it
+// took to end after the signal, and its stderr.
+struct InterruptedRun {
+  int status = -1;
+  double seconds = 0;
+  std::string err;
+  int processes_before = 0;
+};
+inline InterruptedRun interrupt_when_stuck(const std::vector<std::string>& args, const TempDir& outputs,
+                                           const std::string& scenario, int signal) {
+  const TempDir logs;
+  std::vector<std::string> argv = {std::string(TESSERA_BINARY_DIR) + "/bin/tessera"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const pid_t pid = spawn_quiet(argv, logs / "err");
+  InterruptedRun r;
+  if (pid < 0) return r;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (outputs.names().size() < 2 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  r.processes_before = processes_naming(scenario);
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, signal);
+  r.status = wait_for(pid, 10);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  r.err = slurp(logs / "err");
+  return r;
 }
 
 }  // namespace tessera::test

@@ -90,27 +90,15 @@ TEST_CASE("isolated: a plugin call past plugin.unit_seconds is stopped and named
 TEST_CASE("isolated: SIGINT stops the workers and the study at once even while a plugin call blocks") {
   TempDir d;
   const std::string scenario = fault_scenario(d, "hang", "time_step_hang", "");
-  const TempDir logs;
-  const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
-  const pid_t pid = spawn_quiet({exe, "run", scenario, "--json", d / "out.json", "--plugin-path",
-                                 broken_plugin_dir(), "--threads", "2"},
-                                logs / "err");
-  REQUIRE(pid >= 0);
   // The temporary output exists once the workers are ready; then they are in time_step.
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (d.names().size() < 2 && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  CHECK(processes_naming(scenario) == 3);  // this run and its two workers
-  const auto sent = std::chrono::steady_clock::now();
-  ::kill(pid, SIGINT);
-  const int status = wait_for(pid, 10);
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
-  const std::string err = slurp(logs / "err");
-  INFO("stderr: " << err);
-  CHECK(status == 130);
-  CHECK(took < 3.0);
-  CHECK(err.find("tessera: interrupted by SIGINT") != std::string::npos);
+  const InterruptedRun r = interrupt_when_stuck(
+      {"run", scenario, "--json", d / "out.json", "--plugin-path", broken_plugin_dir(), "--threads", "2"}, d,
+      scenario, SIGINT);
+  INFO("stderr: " << r.err);
+  CHECK(r.processes_before == 3);  // this run and its two workers
+  CHECK(r.status == 130);
+  CHECK(r.seconds < 3.0);
+  CHECK(r.err.find("tessera: interrupted by SIGINT") != std::string::npos);
   CHECK(d.names() == std::vector<std::string>{"hang.yaml"});
   CHECK(processes_naming(scenario) == 0);  // no worker left behind
 }

@@ -105,27 +105,15 @@ TEST_CASE("whole-study isolation: SIGINT and SIGTERM stop a serve worker stuck i
                        Case{SIGTERM, 143, "tessera: interrupted by SIGTERM"}}) {
     TempDir d;
     const std::string scenario = serve_fault_scenario(d, "hang", "time_step_hang", "");
-    const TempDir logs;
-    const std::string exe = std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
-    const pid_t pid = spawn_quiet({exe, "serve", scenario, "--csv", d / "p.csv", "--plugin-path",
-                                   broken_plugin_dir(), "--threads", "2"},
-                                  logs / "err");
-    REQUIRE(pid >= 0);
     // The worker's temporary output exists once it reaches its study; then it is in time_step.
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (d.names().size() < 2 && std::chrono::steady_clock::now() < until)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    CHECK(processes_naming(scenario) == 2);  // this command and its worker
-    const auto sent = std::chrono::steady_clock::now();
-    ::kill(pid, c.signal);
-    const int status = wait_for(pid, 10);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
-    const std::string err = slurp(logs / "err");
-    INFO("signal " << c.signal << "\nstderr: " << err);
-    CHECK(status == c.status);
-    CHECK(took < 3.0);
-    CHECK(err.find(c.said) != std::string::npos);
+    const InterruptedRun r = interrupt_when_stuck(
+        {"serve", scenario, "--csv", d / "p.csv", "--plugin-path", broken_plugin_dir(), "--threads", "2"}, d,
+        scenario, c.signal);
+    INFO("signal " << c.signal << "\nstderr: " << r.err);
+    CHECK(r.processes_before == 2);  // this command and its worker
+    CHECK(r.status == c.status);
+    CHECK(r.seconds < 3.0);
+    CHECK(r.err.find(c.said) != std::string::npos);
     CHECK(d.names() == std::vector<std::string>{"hang.yaml"});  // the worker's temporary file removed
     CHECK(processes_naming(scenario) == 0);
   }
