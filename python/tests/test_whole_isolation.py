@@ -152,3 +152,12 @@ def test_compare_in_this_process_has_a_worker_create_the_models_first(small):
     s = load(small, "create_abort")
     with pytest.raises(tessera.PluginError, match="died by signal 6 .* call create"):
         tessera.compare(s, ["broken_latency", "roofline"], isolate=False)
+
+
+def test_a_plugins_printf_never_reaches_the_result(capfd):
+    """In the worker a plugin's stdout goes to stderr, marked; the document comes apart from it."""
+    s = load(SERVE, "time_step_print", SMALL_SERVE)
+    printed = s.serve(threads=2, simulate_top=0).raw
+    assert "tessera: plugin stdout: hello from a plugin's printf" in capfd.readouterr().err
+    plain = load(SERVE, "none", SMALL_SERVE).serve(threads=2, simulate_top=0).raw
+    assert printed["best"] == plain["best"] and printed["points"] == plain["points"]
