@@ -118,7 +118,7 @@ set(tessera_host_sources
   src/studies/entries/schema_entry.cpp src/studies/entries/sensitivity_entry.cpp
   src/studies/entries/serve_entry.cpp src/studies/entries/validate_data_entry.cpp
   src/studies/entries/validate_entry.cpp
-  src/studies/installation.cpp src/studies/plugin_isolation.cpp
+  src/studies/installation.cpp src/studies/plugin_isolation.cpp src/studies/worker_error.cpp
   src/studies/json/band_json.cpp src/studies/json/config_json.cpp src/studies/json/field_text.cpp
   src/studies/json/serving_stack_json.cpp src/studies/json/json_schema.cpp
   src/studies/json/plugin_listing.cpp src/studies/json/points_json.cpp

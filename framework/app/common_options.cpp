@@ -1,6 +1,7 @@
 #include "common_options.hpp"
 
 #include "studies/plugin_isolation.hpp"
+#include "studies/worker_error.hpp"
 
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
@@ -258,7 +259,7 @@ int run_guarded(const std::function<int()>& body) {
     text = "tessera: error: " + printable_message(e.what()) + '\n';
   }
   if (studies::is_unit_worker() || studies::is_whole_worker())
-    studies::report_worker_failure(status, text, plugin_error);
+    studies::report_worker_failure(status, text, plugin_error, studies::save_error(failure));
   else
     std::cerr << text;
   return status;

@@ -166,7 +166,14 @@ py::dict evaluate(const ScenarioHandle& h, const py::dict& knobs, std::size_t n,
   if (studies::runs_isolated(isolation_of(isolate), h.added_plugins())) {
     const TemporaryFolder folder;
     const std::string path = folder.path() + "/batch.bin";
-    std::ofstream(path, std::ios::binary) << studies::save_configs(configs);
+    {
+      std::ofstream file(path, std::ios::binary);
+      file << studies::save_configs(configs);
+      file.close();
+      if (!file)
+        throw Error("evaluate: cannot write the batch for its worker process (" + path +
+                    "): is its folder full?");
+    }
     const studies::EvaluatedBatch batch =
         studies::EvaluatedBatch::load(in_worker(h, {"--batch", path}, threads, guard));
     if (batch.rows() != n) throw Error("evaluate: the worker process evaluated another batch");

@@ -1,7 +1,9 @@
 // _Scenario: loading (a file, or text from a dict) and what a scenario is.
 #include <pybind11/stl.h>
 
+#include <filesystem>
 #include <memory>
+#include <system_error>
 #include "bindings.hpp"
 #include "core/text/input_file.hpp"
 #include "studies/scenario_options.hpp"
@@ -34,8 +36,12 @@ void bind_scenario(ScenarioClass& c) {
          o.path = path;
          // Its text read once: every study of it, here or in a worker process, runs this scenario
          // (not the file as it is then, or another one where the current folder has changed).
-         if (!path.empty() && input_file_problem(path).empty())
-           o.text = studies::ScenarioText{read_input_file(path, "file"), path, "", true};
+         if (!path.empty() && input_file_problem(path).empty()) {
+           std::error_code ec;
+           const std::filesystem::path folder = std::filesystem::absolute(path, ec).parent_path();
+           o.text =
+               studies::ScenarioText{read_input_file(path, "file"), path, ec ? "" : folder.string(), true};
+         }
          return std::make_unique<ScenarioHandle>(with_setup_probe(o));
        },
        py::arg("path"), py::arg("set"), py::arg("plugin_path"), py::arg("model"), py::arg("machine"),
@@ -47,7 +53,11 @@ void bind_scenario(ScenarioClass& c) {
              const std::string& model, const std::string& machine, const std::string& model_hf_json) {
             studies::ScenarioOptions o =
                 python_options(plugin_path, options_of(set, model, machine, model_hf_json));
-            o.text = studies::ScenarioText{text, label, base_dir};
+            // Its folder as it is now: a worker started after a change of folder reads the same files.
+            std::error_code ec;
+            const std::filesystem::path folder =
+                std::filesystem::absolute(base_dir.empty() ? "." : base_dir, ec);
+            o.text = studies::ScenarioText{text, label, ec ? base_dir : folder.string()};
             return std::make_unique<ScenarioHandle>(with_setup_probe(o));
           },
           py::arg("text"), py::arg("label"), py::arg("base_dir"), py::arg("set"), py::arg("plugin_path"),

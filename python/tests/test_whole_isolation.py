@@ -161,3 +161,31 @@ def test_a_plugins_printf_never_reaches_the_result(capfd):
     assert "tessera: plugin stdout: hello from a plugin's printf" in capfd.readouterr().err
     plain = load(SERVE, "none", SMALL_SERVE).serve(threads=2, simulate_top=0).raw
     assert printed["best"] == plain["best"] and printed["points"] == plain["points"]
+
+
+def test_a_worker_resolves_paths_reads_bytes_and_raises_errors_as_this_interpreter(tmp_path, monkeypatch):
+    """Relative model and machine paths against the scenario's folder at load, a NUL byte in the
+    file, and an input error's locations: the same isolated as in this process."""
+    if not (BROKEN / "libtessera_latency_broken_latency.so").exists():
+        pytest.skip("the plugin fixtures are not built (tests/plugins)")
+    import shutil
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    shutil.copy(ROOT / "models" / "llama3.1-8b.yaml", sub / "m.yaml")
+    shutil.copy(ROOT / "machines" / "dgx-h100.yaml", sub / "mc.yaml")
+    text = ("schema_version: 1\nkind: scenario\nname: rel\n# a comment \0 with a NUL\nmodel: m.yaml\nmachine: mc.yaml\n"
+            "workload: {mode: decode, context: 4K, batch: 1}\n"
+            "plugins: {latency: {name: broken_latency, fault: none}}\n")
+    (sub / "rel.yaml").write_bytes(text.encode())
+    monkeypatch.chdir(tmp_path)
+    s = tessera.Scenario.load("sub/rel.yaml", plugin_path=[BROKEN])
+    monkeypatch.chdir(ROOT)
+    assert without_command(s.run(threads=2)) == without_command(s.run(threads=2, isolate=False))
+    bad = tmp_path / "bad.csv"
+    bad.write_text((ROOT / "data" / "measurements.csv").read_text().splitlines()[0] + "\n1,2,3\n")
+    errors = []
+    for isolate in (None, False):
+        with pytest.raises(tessera.InputError) as e:
+            tessera.validate_data(bad, "broken_latency", plugin_path=[BROKEN], isolate=isolate)
+        errors.append((str(e.value), e.value.file, e.value.line, e.value.column, len(e.value.diagnostics)))
+    assert errors[0] == errors[1] and errors[0][2] == 2

@@ -190,7 +190,9 @@ TEST_CASE("whole-study isolation: validate-data with an added latency plugin run
   CHECK(document_without_command(d / "a.json") == document_without_command(d / "b.json"));
 }
 
-TEST_CASE("whole-study isolation: a closed stdout fails as in one process and a slow reader is no timeout") {
+TEST_CASE(
+    "whole-study isolation: a closed stdout, a slow reader and one that leaves early behave as in one "
+    "process") {
   TempDir d;
   const std::string scenario = serve_fault_scenario(d, "out", "none", "");
   const std::string exe = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera ";
@@ -215,4 +217,9 @@ TEST_CASE("whole-study isolation: a closed stdout fails as in one process and a 
   CHECK(rc == 0);
   CHECK(slurp(d / "rc") == "0\n");
   CHECK(std::stoul(slurp(d / "bytes")) > 100000);
+  // A reader that leaves early (`| head`): the end a command in one process has, no error.
+  const int head = std::system(("sh -c '(" + cmd + ") | head -c 10 >/dev/null'").c_str());
+  CHECK(head == 0);
+  CHECK(slurp(d / "rc") == "141\n");
+  CHECK(slurp(d / "err").empty());
 }

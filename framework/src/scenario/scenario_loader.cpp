@@ -392,10 +392,10 @@ Scenario load_scenario(const std::string& path, const LoadOptions& options) {
 }
 
 Scenario load_scenario_file_text(const std::string& text, const std::string& path,
-                                 const LoadOptions& options) {
+                                 const std::string& base_dir, const LoadOptions& options) {
   Diags d;
   auto root = parse_yaml_file_text(text, path, "", d);
-  return scenario_from_tree(std::move(root), path, parent_dir(path),
+  return scenario_from_tree(std::move(root), path, base_dir.empty() ? parent_dir(path) : base_dir,
                             printable_text(fs::path(path).stem().string()), options, d);
 }
 

@@ -29,10 +29,11 @@ TESSERA_API Scenario load_scenario(const std::string& path, const LoadOptions& o
 // A scenario given as YAML (or JSON) text instead of a file (the Python module's
 // Scenario.from_dict): every diagnostic is located at `label` ("<dict>") with its key path;
 // relative file paths inside resolve against `base_dir`.
-// The scenario of the file `path` from its text read earlier: as load_scenario(path) gives it
-// (Python keeps a loaded scenario's text, so that its worker processes run the same one).
+// The scenario of the file `path` from its text read earlier: as load_scenario(path) gives it,
+// its relative paths resolved against `base_dir` ("": the file's folder as `path` names it)
+// (Python keeps a loaded scenario's text and folder, so that its worker processes run the same one).
 TESSERA_API Scenario load_scenario_file_text(const std::string& text, const std::string& path,
-                                             const LoadOptions& options);
+                                             const std::string& base_dir, const LoadOptions& options);
 TESSERA_API Scenario load_scenario_text(const std::string& text, const std::string& label,
                                         const std::string& base_dir, const LoadOptions& options);
 TESSERA_API ModelSpec load_model_file(const std::string& path);

@@ -19,6 +19,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/checkpoint/byte_record.hpp"
 #include "core/program_location.hpp"
 #include "core/workers/process_executor.hpp"
 #include "core/workers/unit_server.hpp"
@@ -34,7 +35,8 @@ int g_whole_fd = -1;                            // a worker running a whole stud
 
 std::map<std::string, std::string> g_settings;  // a worker's, from its parent (descriptor 4)
 
-// The settings its parent wrote for a worker: NAME=VALUE records, each ended by a NUL.
+// The settings its parent wrote for a worker: NAME=VALUE records, each its length (8 bytes) then
+// its bytes (a value holds anything: a scenario file's NUL too).
 void read_settings(int fd) {
   std::string bytes;
   char buf[65536];
@@ -45,12 +47,16 @@ void read_settings(int fd) {
     bytes.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fd);
-  for (std::size_t at = 0; at < bytes.size();) {
-    const std::size_t end = std::min(bytes.find('\0', at), bytes.size());
-    const std::string record = bytes.substr(at, end - at);
-    const std::size_t eq = record.find('=');
-    if (eq != std::string::npos) g_settings[record.substr(0, eq)] = record.substr(eq + 1);
-    at = end + 1;
+  ByteReader in(bytes, "this worker's settings");
+  try {
+    while (!in.done()) {
+      const std::string_view record = in.get_view();
+      const std::size_t eq = record.find('=');
+      if (eq != std::string_view::npos)
+        g_settings[std::string(record.substr(0, eq))] = std::string(record.substr(eq + 1));
+    }
+  } catch (const std::exception&) {
+    g_settings.clear();  // not its parent's: the build check below refuses to serve
   }
 }
 
@@ -145,11 +151,11 @@ bool is_unit_worker() { return static_cast<bool>(g_server); }
 bool plugin_exit_in_worker() noexcept { return exit_called_in_plugin_call(); }
 bool is_whole_worker() { return g_whole_fd >= 0; }
 
-void report_worker_failure(int status, const std::string& text, bool plugin_error) {
+void report_worker_failure(int status, const std::string& text, bool plugin_error, const std::string& error) {
   if (g_server) g_server->report_failure(status, text);
-  if (g_whole_fd >= 0)  // the kind byte: the exit status, 3 for a PluginError
+  if (g_whole_fd >= 0)  // the kind byte (the exit status, 3 for a PluginError), the text, NUL, the error
     send_to_parent(workers::MessageType::failed, workers::kNoUnit,
-                   std::string(1, static_cast<char>(plugin_error ? 3 : status)) + text);
+                   std::string(1, static_cast<char>(plugin_error ? 3 : status)) + text + '\0' + error);
 }
 
 void worker_temp_output(const char* path, bool created) {
@@ -299,10 +305,12 @@ void StudyWorkers::start(bool whole, const MachineSpec& machine) {
   launch.results_fd = whole ? command_.results_fd : -1;
   launch.executable = command_.executable.empty() ? program_bin_dir() + "/tessera" : command_.executable;
   // A worker of another build (an older `tessera` beside a newer library) refuses to serve.
-  launch.settings = "host_library=" + host_library_path() + '\0';
+  ByteWriter settings;  // read_settings' records
+  settings.put_text("host_library=" + host_library_path());
+  for (const std::string& s : command_.settings) settings.put_text(s);
+  launch.settings = settings.take();
   launch.arguments.push_back(launch.executable);
   for (const std::string& a : command_.arguments) launch.arguments.push_back(a);
-  for (const std::string& s : command_.settings) launch.settings += s + '\0';
   launch.require_prepared = command_.require_prepared;
   launch.workers =
       command_.workers > 0 ? command_.workers : std::max(1u, std::thread::hardware_concurrency());
@@ -318,7 +326,7 @@ void StudyWorkers::start(bool whole, const MachineSpec& machine) {
   if (whole) {
     workers::ProcessExecutor worker(std::move(launch));
     const workers::ProcessExecutor::WholeExit exit = worker.run_whole();
-    throw StudyRanInWorker(exit.status, exit.message, exit.plugin_error);
+    throw StudyRanInWorker(exit.status, exit.message, exit.plugin_error, exit.error);
   }
   pool_ = std::make_unique<workers::ProcessExecutor>(std::move(launch));
 }

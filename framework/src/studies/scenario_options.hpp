@@ -20,8 +20,8 @@ struct ScenarioText {
   std::string text;
   std::string label;
   std::string base_dir;
-  // The text of the scenario file `label`, read once (Python's Scenario.load): loaded as that file
-  // (scenario::load_scenario_file_text; base_dir unused).
+  // The text of the scenario file `label`, read once (Python's Scenario.load): loaded as that file,
+  // its relative paths against base_dir (the file's folder then, absolute).
   bool from_file = false;
 };
 

@@ -48,7 +48,8 @@ bool added_plugin(const PluginRegistry& registry, PluginKind kind, const std::st
 namespace {
 
 Scenario load(const ScenarioOptions& o, const std::string& path) {
-  if (o.text && o.text->from_file) return load_scenario_file_text(o.text->text, o.text->label, o.load);
+  if (o.text && o.text->from_file)
+    return load_scenario_file_text(o.text->text, o.text->label, o.text->base_dir, o.load);
   if (o.text) return load_scenario_text(o.text->text, o.text->label, o.text->base_dir, o.load);
   return load_scenario(path, o.load);
 }

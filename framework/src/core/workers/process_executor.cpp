@@ -100,9 +100,9 @@ void report_progress(const std::string& payload,
   to(done, total, payload.substr(static_cast<std::size_t>(phase_at)));
 }
 
-// A `failed` payload's text (after its status byte), without trailing newlines.
+// A `failed` payload's text (after its status byte, up to a NUL), without trailing newlines.
 std::string failure_text(const std::string& payload) {
-  std::string text = payload.size() > 1 ? payload.substr(1) : std::string();
+  std::string text = payload.size() > 1 ? payload.substr(1, payload.find('\0') - 1) : std::string();
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
 }
@@ -395,6 +395,7 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
   const std::string during = "while running the whole study (in this one worker)";
   double deadline = now_s() + static_cast<double>(launch_.unit_seconds);
   bool plugin_error = false;
+  std::string error;
   for (;;) {
     if (launch_.on_wait) launch_.on_wait();
     throw_if_cancelled();
@@ -409,6 +410,9 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
     Message& m = received_;
     if (!receive_message(w.fd, m)) {
       reap(w);
+      // Its results' reader went away (`| head`): the end a command in one process has too.
+      if (WIFSIGNALED(w.status) && WTERMSIG(w.status) == SIGPIPE && w.last_call.empty())
+        return WholeExit{128 + SIGPIPE, w.error, plugin_error, error};
       fail_worker(w, during, ended_how(w.status));
     }
     if (m.type == MessageType::call) {
@@ -424,11 +428,13 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
     } else if (m.type == MessageType::failed && m.unit == kNoUnit) {
       w.error = failure_text(m.payload);
       plugin_error = !m.payload.empty() && m.payload[0] == '\3';
+      if (const std::size_t nul = m.payload.find('\0'); nul != std::string::npos)
+        error = m.payload.substr(nul + 1);
     } else if (m.type == MessageType::finished) {
       // Its results are written: it ends now (a thread a plugin left may still crash it, and a
       // process a plugin started may hold its socket open: neither matters any more).
       reap(w);
-      return WholeExit{static_cast<int>(m.unit), w.error, plugin_error};
+      return WholeExit{static_cast<int>(m.unit), w.error, plugin_error, error};
     } else {
       throw Error("the unit protocol: a worker running a whole study said something unexpected");
     }
