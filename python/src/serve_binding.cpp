@@ -77,8 +77,8 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
   }
   // With an added plugin, the whole study in a `tessera serve` worker (python/src/whole_worker.hpp).
   const ResultsFile results;
-  std::optional<TemporaryFolder> folder;  // requests=True: where a worker writes the timeline
-  if (requests) folder.emplace();
+  std::optional<TemporaryFolder> folder;  // requests=True in a worker: where it writes the timeline
+  if (requests && studies::runs_isolated(isolation_of(isolate), h.added_plugins())) folder.emplace();
   const std::string requests_path = folder ? folder->path() + "/requests.jsonl" : std::string();
   studies::StudyWorkers workers = whole_study_workers(
       "serve", h, isolate, serve_arguments(threads, top, max_pes, simulate_top, requests_path), results,

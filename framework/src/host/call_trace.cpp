@@ -81,11 +81,9 @@ void on_fatal_signal(int sig) {
 
 void on_exit_called() { send_trace('X'); }
 
-}  // namespace
-
-namespace {
-std::array<CallCount, 512> g_call_counts;
+std::array<CallCount, 512> g_call_counts;  // this_thread_calls' slots
 std::atomic<std::size_t> g_call_counts_used{0};
+
 }  // namespace
 
 CallCount& this_thread_calls() noexcept {

@@ -105,7 +105,6 @@ class TESSERA_API StudyWorkers {
   // The executor of the study's work units: this worker's (a worker process), the workers'
   // (isolated), or null (threads of this process).
   Executor* executor() const;
-  bool isolated() const { return static_cast<bool>(pool_); }
 
  private:
   // Starts the workers (`whole`: runs the study in one and throws StudyRanInWorker); `machine`

@@ -12,6 +12,8 @@ namespace tessera::workers {
 
 namespace {
 
+std::atomic_flag g_sending = ATOMIC_FLAG_INIT;  // send_message_exclusive's lock
+
 // Exactly `n` bytes into `out`; false at the stream's end or on an error.
 bool read_exactly(int fd, char* out, std::size_t n) {
   while (n > 0) {
@@ -43,10 +45,6 @@ bool send_message(int fd, MessageType type, std::uint64_t unit, std::string_view
   return send_fully(fd, std::string_view(reinterpret_cast<const char*>(&head), sizeof head)) &&
          send_fully(fd, payload);
 }
-
-namespace {
-std::atomic_flag g_sending = ATOMIC_FLAG_INIT;
-}  // namespace
 
 bool send_message_exclusive(int fd, MessageType type, std::uint64_t unit, std::string_view payload,
                             double wait_s) {
