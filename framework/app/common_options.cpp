@@ -243,7 +243,6 @@ int run_guarded(const std::function<int()>& body) {
   // does not fail the same way itself (never printed twice).
   std::string text;
   int status = kExitFailed;
-  bool plugin_error = false;
   try {
     std::rethrow_exception(failure);
   } catch (const InputErrors& e) {
@@ -252,14 +251,11 @@ int run_guarded(const std::function<int()>& body) {
   } catch (const InputError& e) {
     text = located_input_error(printable_message(e.what())) + '\n';
     status = kExitBadInput;
-  } catch (const PluginError& e) {
-    text = "tessera: error: " + printable_message(e.what()) + '\n';
-    plugin_error = true;
   } catch (const std::exception& e) {
     text = "tessera: error: " + printable_message(e.what()) + '\n';
   }
   if (studies::is_unit_worker() || studies::is_whole_worker())
-    studies::report_worker_failure(status, text, plugin_error, studies::save_error(failure));
+    studies::report_worker_failure(status, text, studies::save_error(failure));
   else
     std::cerr << text;
   return status;

@@ -73,7 +73,6 @@ std::optional<std::string> ran_here_or_in_worker(studies::StudyWorkers& workers,
   if (!ran) return std::nullopt;
   if (ran->status() != 0 && !ran->error().empty()) studies::throw_saved_error(ran->error());
   if (ran->status() == 2) throw InputError(error_text(ran->message()));
-  if (ran->plugin_error()) throw PluginError(error_text(ran->message()));
   if (ran->status() != 0) throw Error(error_text(ran->message()));
   return results.read();
 }

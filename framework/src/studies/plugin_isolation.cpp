@@ -151,11 +151,11 @@ bool is_unit_worker() { return static_cast<bool>(g_server); }
 bool plugin_exit_in_worker() noexcept { return exit_called_in_plugin_call(); }
 bool is_whole_worker() { return g_whole_fd >= 0; }
 
-void report_worker_failure(int status, const std::string& text, bool plugin_error, const std::string& error) {
+void report_worker_failure(int status, const std::string& text, const std::string& error) {
   if (g_server) g_server->report_failure(status, text);
-  if (g_whole_fd >= 0)  // the kind byte (the exit status, 3 for a PluginError), the text, NUL, the error
+  if (g_whole_fd >= 0)  // the status byte, the text, NUL, the exception
     send_to_parent(workers::MessageType::failed, workers::kNoUnit,
-                   std::string(1, static_cast<char>(plugin_error ? 3 : status)) + text + '\0' + error);
+                   std::string(1, static_cast<char>(status)) + text + '\0' + error);
 }
 
 void worker_temp_output(const char* path, bool created) {
@@ -326,7 +326,7 @@ void StudyWorkers::start(bool whole, const MachineSpec& machine) {
   if (whole) {
     workers::ProcessExecutor worker(std::move(launch));
     const workers::ProcessExecutor::WholeExit exit = worker.run_whole();
-    throw StudyRanInWorker(exit.status, exit.message, exit.plugin_error, exit.error);
+    throw StudyRanInWorker(exit.status, exit.message, exit.error);
   }
   pool_ = std::make_unique<workers::ProcessExecutor>(std::move(launch));
 }

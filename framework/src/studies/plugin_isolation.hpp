@@ -36,23 +36,18 @@ enum class WorkerShare : std::uint8_t {
 // wrote the results and this process writes nothing more.
 class TESSERA_API StudyRanInWorker : public std::exception {
  public:
-  StudyRanInWorker(int status, std::string message, bool plugin_error, std::string error = {})
-      : status_(status),
-        message_(std::move(message)),
-        plugin_error_(plugin_error),
-        error_(std::move(error)) {}
+  StudyRanInWorker(int status, std::string message, std::string error = {})
+      : status_(status), message_(std::move(message)), error_(std::move(error)) {}
   ~StudyRanInWorker() override;
   const char* what() const noexcept override { return message_.c_str(); }
   int status() const { return status_; }
   const std::string& message() const { return message_; }
-  bool plugin_error() const { return plugin_error_; }  // the worker's error was a PluginError
   // The worker's exception as bytes (studies/worker_error.hpp; empty when none was sent).
   const std::string& error() const { return error_; }
 
  private:
   int status_;
   std::string message_;
-  bool plugin_error_;
   std::string error_;
 };
 
@@ -153,12 +148,10 @@ TESSERA_API bool become_unit_worker();
 TESSERA_API bool is_unit_worker();
 // A worker running a whole study (it writes the outputs; WorkerShare::whole).
 TESSERA_API bool is_whole_worker();
-// A worker whose command failed (`status` its exit status, `text` what it would print; a
-// PluginError's: `plugin_error`): told to the parent, which says it (a unit worker's: when its own
-// study did not fail the same way).
+// A worker whose command failed (`status` its exit status, `text` what it would print): told to
+// the parent, which says it (a unit worker's: when its own study did not fail the same way).
 // `error`: the exception itself (studies/worker_error.hpp), which an embedding parent rethrows.
-TESSERA_API void report_worker_failure(int status, const std::string& text, bool plugin_error = false,
-                                       const std::string& error = {});
+TESSERA_API void report_worker_failure(int status, const std::string& text, const std::string& error = {});
 // A whole study's worker: a temporary output `path` created (`created`) or committed/removed,
 // told to the parent (which removes what is left when the worker dies). Nothing otherwise.
 TESSERA_API void worker_temp_output(const char* path, bool created);

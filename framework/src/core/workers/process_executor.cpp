@@ -394,7 +394,6 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
   Worker& w = workers_.front();
   const std::string during = "while running the whole study (in this one worker)";
   double deadline = now_s() + static_cast<double>(launch_.unit_seconds);
-  bool plugin_error = false;
   std::string error;
   for (;;) {
     if (launch_.on_wait) launch_.on_wait();
@@ -412,7 +411,7 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
       reap(w);
       // Its results' reader went away (`| head`): the end a command in one process has too.
       if (WIFSIGNALED(w.status) && WTERMSIG(w.status) == SIGPIPE && w.last_call.empty())
-        return WholeExit{128 + SIGPIPE, w.error, plugin_error, error};
+        return WholeExit{128 + SIGPIPE, w.error, error};
       fail_worker(w, during, ended_how(w.status));
     }
     if (m.type == MessageType::call) {
@@ -427,14 +426,13 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
       if (m.payload[0] == '-' && at != temps_.end()) temps_.erase(at);
     } else if (m.type == MessageType::failed && m.unit == kNoUnit) {
       w.error = failure_text(m.payload);
-      plugin_error = !m.payload.empty() && m.payload[0] == '\3';
       if (const std::size_t nul = m.payload.find('\0'); nul != std::string::npos)
         error = m.payload.substr(nul + 1);
     } else if (m.type == MessageType::finished) {
       // Its results are written: it ends now (a thread a plugin left may still crash it, and a
       // process a plugin started may hold its socket open: neither matters any more).
       reap(w);
-      return WholeExit{static_cast<int>(m.unit), w.error, plugin_error, error};
+      return WholeExit{static_cast<int>(m.unit), w.error, error};
     } else {
       throw Error("the unit protocol: a worker running a whole study said something unexpected");
     }

@@ -91,8 +91,7 @@ class TESSERA_API ProcessExecutor final : public Executor {
   struct WholeExit {
     int status = 0;
     std::string message;
-    bool plugin_error = false;  // the message is a PluginError's (its `failed` kind byte 3)
-    std::string error;          // the exception as the worker saved it (after the text's NUL), if any
+    std::string error;  // the exception as the worker saved it (after the text's NUL), if any
   };
   WholeExit run_whole();
 

@@ -25,8 +25,8 @@ enum class MessageType : std::uint32_t {
   ready = 1,     // worker: my plan has `unit` units
   unit = 2,      // parent: compute unit `unit`
   done = 3,      // worker: unit `unit` computed; payload: its outcome
-  failed = 4,    // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error, 3 a
-                 // plugin's), text
+  failed = 4,    // worker: unit `unit` failed; payload: the status byte (1 run error, 2 input error), text
+                 // (a whole study's: then NUL and its exception as bytes, studies/worker_error.hpp)
   end = 5,       // parent: the plan is over (the worker's study goes on to its next plan)
   call = 6,      // worker, from its crash handler: payload: the plugin call it was in
   prepared = 7,  // worker: the plugin calls of the study's setup are made (`ready` implies it)
