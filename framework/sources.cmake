@@ -136,3 +136,12 @@ set(tessera_app_sources
   app/signals.cpp app/study.cpp app/study_options.cpp app/terminal.cpp app/validate_command.cpp
   app/validate_data_command.cpp app/web_dir.cpp app/work_report.cpp
 )
+
+# The executors of a study across MPI ranks (core/workers/mpi_job.hpp) in a build with MPI
+# (TESSERA_MPI), and their absence in one without: added to tessera_host_sources by
+# framework/CMakeLists.txt.
+set(tessera_host_mpi_sources
+  src/core/workers/mpi_executor.cpp src/core/workers/mpi_job.cpp src/core/workers/mpi_server.cpp
+  src/core/workers/mpi_unit_pool.cpp
+)
+set(tessera_host_no_mpi_sources src/core/workers/mpi_job_absent.cpp)

@@ -9,7 +9,7 @@
 #            plugins link, ccache (the compiler cache, docs/testing.md), Node.js with npm and the
 #            report's chart libraries (`npm ci --omit=dev`: vega, vega-lite, vega-embed)
 #   --build  --demo and what `make build` adds: the test programs (Catch2) and the Python module
-#            (python3-dev, pybind11, numpy)
+#            (python3-dev, pybind11, numpy) and Open MPI (the MPI executor, its tests' mpirun)
 #   --test   --build and what only the tests (and --png) need: clang with its sanitizer runtime
 #            and clang-format, pytest and the Python packages the test scripts import, Google
 #            Benchmark (`make bench`), Debian's chromium and the browser test's driver
@@ -34,7 +34,7 @@ PACKAGES=(
   nodejs
 )
 if [ "$profile" != demo ]; then
-  PACKAGES+=(git catch2 python3-dev pybind11-dev python3-numpy)
+  PACKAGES+=(git catch2 python3-dev pybind11-dev python3-numpy libopenmpi-dev openmpi-bin)
 fi
 if [ "$profile" = test ]; then
   PACKAGES+=(

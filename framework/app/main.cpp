@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "core/text/safe_text.hpp"
+#include "core/workers/mpi_job.hpp"
 #include "exit_codes.hpp"
 #include "result_stream.hpp"
 #include "signals.hpp"
@@ -91,7 +92,10 @@ int dispatch(int argc, char** argv) {
     for (const std::string& d : tessera::studies::default_plugin_search_path())
       plugin_path += (plugin_path.empty() ? "" : ":") + d;
     std::cout << "tessera " << tessera::kVersion << "\nplugin path: " << plugin_path
-              << "\nchart libraries: " << tessera::cli::web_dir_description() << "\n";
+              << "\nchart libraries: " << tessera::cli::web_dir_description() << "\nMPI: "
+              << (tessera::workers::mpi_built() ? "built in (" + tessera::workers::mpi_library() + ")"
+                                                : std::string("not built in (TESSERA_MPI)"))
+              << "\n";
     return tessera::cli::kExitOk;
   }
   tessera::cli::Args args(argv + 2, argv + argc);
@@ -109,11 +113,20 @@ int main(int argc, char** argv) {
   tessera::cli::separate_result_stream();  // before any output: plugins' stdout apart from results
   tessera::cli::install_signal_handlers();
   // A worker process of an isolated study (studies/plugin_isolation.hpp): told by its parent.
-  tessera::studies::become_unit_worker();
+  const bool worker = tessera::studies::become_unit_worker();
+  // One rank of an MPI job (core/workers/mpi_job.hpp): the ranks but rank 0 print nothing.
+  try {
+    if (!worker && tessera::workers::join_mpi_job() > 1 && tessera::workers::mpi_rank() > 0)
+      tessera::cli::discard_results();
+  } catch (const std::exception& e) {
+    std::cerr << "tessera: error: " << tessera::printable_text(e.what()) << '\n';
+    std::_Exit(tessera::cli::kExitBadInput);
+  }
   tessera::studies::probe_added_plugin_loads();
-  const int status = dispatch(argc, argv);
+  int status = dispatch(argc, argv);
   tessera::cli::finish_result_stream();
   tessera::studies::worker_finished(status);  // a worker running a whole study: its results are written
+  status = tessera::workers::leave_mpi_job(status);  // every rank exits as rank 0 does
   // The results are written and committed. The process ends here, without static destructors:
   // a thread a plugin left running may still be using what they would free (a crash after the
   // results, exit status lost). A sanitizer build runs its leak check first, as exit() would.

@@ -1,5 +1,6 @@
 #include "progress_bar.hpp"
 
+#include "core/workers/mpi_job.hpp"
 #include "studies/plugin_isolation.hpp"
 
 #include <sys/ioctl.h>
@@ -37,7 +38,8 @@ std::string format(const char* fmt, auto... args) {
 
 }  // namespace
 
-ProgressBar::ProgressBar(bool enabled, std::size_t width) : enabled_(enabled && ::isatty(2)), width_(width) {}
+ProgressBar::ProgressBar(bool enabled, std::size_t width)
+    : enabled_(enabled && ::isatty(2) && !workers::in_mpi_job()), width_(width) {}
 
 std::string progress_line(const ProgressEvent& e, double rate, double eta_s, std::size_t width) {
   const auto done = static_cast<unsigned long long>(e.done), total = static_cast<unsigned long long>(e.total);

@@ -98,6 +98,13 @@ void separate_result_stream() {
 
 int result_fd() { return g_result_fd; }
 
+void discard_results() {
+  const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null < 0) return;
+  ::dup2(null, g_result_fd);
+  ::close(null);
+}
+
 void finish_result_stream() {
   std::cout.flush();
   if (g_forwarder == nullptr) return;

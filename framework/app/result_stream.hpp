@@ -10,6 +10,8 @@ namespace tessera::cli {
 void separate_result_stream();
 // The descriptor the results go to (1 when not separated).
 int result_fd();
+// The results go nowhere (an MPI rank but rank 0: rank 0 writes them).
+void discard_results();
 // Before main returns: flushes std::cout and the C library's stdout, ends the pipe and waits for
 // the forwarder to pass on what plugins wrote.
 void finish_result_stream();

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/text/safe_text.hpp"
+#include "core/workers/mpi_job.hpp"
 #include "report/text/text_table.hpp"
 #include "result_stream.hpp"
 #include "tessera/error.hpp"
@@ -50,7 +51,8 @@ void add_terminal_options(po::options_description& desc, TerminalOptions& out, b
 
 TerminalText terminal_text(const TerminalOptions& o) {
   TerminalText t;
-  const bool tty = ::isatty(result_fd()) == 1;
+  // Under an MPI launcher the output is forwarded (core/workers/mpi_job.hpp): not a terminal.
+  const bool tty = ::isatty(result_fd()) == 1 && !workers::in_mpi_job();
   t.plot = tty && !o.no_plot;
   t.unicode = utf8_locale();
   if (!o.width_text.empty()) {

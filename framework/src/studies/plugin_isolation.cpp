@@ -21,6 +21,7 @@
 
 #include "core/checkpoint/byte_record.hpp"
 #include "core/program_location.hpp"
+#include "core/workers/mpi_job.hpp"
 #include "core/workers/process_executor.hpp"
 #include "core/workers/unit_server.hpp"
 #include "host/call_trace.hpp"
@@ -147,12 +148,14 @@ bool become_unit_worker() {
   return true;
 }
 
-bool is_unit_worker() { return static_cast<bool>(g_server); }
+// A worker process, or an MPI rank that computes the units rank 0 hands out (core/workers/mpi_job.hpp).
+bool is_unit_worker() { return g_server || (workers::mpi_ranks() > 1 && workers::mpi_rank() > 0); }
 bool plugin_exit_in_worker() noexcept { return exit_called_in_plugin_call(); }
 bool is_whole_worker() { return g_whole_fd >= 0; }
 
 void report_worker_failure(int status, const std::string& text, const std::string& error) {
   if (g_server) g_server->report_failure(status, text);
+  workers::mpi_rank_failed(status, text);
   if (g_whole_fd >= 0)  // the status byte, the text, NUL, the exception
     send_to_parent(workers::MessageType::failed, workers::kNoUnit,
                    std::string(1, static_cast<char>(status)) + text + '\0' + error);
@@ -188,7 +191,7 @@ std::string worker_setting(const std::string& name) {
 }
 
 bool shared_setting(WorkerCommand& command, const std::string& name, bool mine) {
-  if (is_unit_worker()) return worker_setting(name) == "1";
+  if (g_server) return worker_setting(name) == "1";  // an MPI rank decides as rank 0 does
   command.settings.push_back(name + (mine ? "=1" : "=0"));
   return mine;
 }
@@ -279,22 +282,29 @@ void apply_worker_scenario(ScenarioOptions& options) {
   }
 }
 
-StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command)) {}
+StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command)) {
+  if (!g_server && command_.share != WorkerShare::whole) pool_ = workers::make_mpi_executor(command_.workers);
+}
 StudyWorkers::~StudyWorkers() = default;
 
 bool runs_isolated(Isolation isolation, bool added_plugins) {
-  if (is_unit_worker() || is_whole_worker()) return false;
+  // Across MPI ranks the ranks are the boundary: a rank a plugin kills ends the job, named.
+  if (is_unit_worker() || is_whole_worker() || workers::mpi_ranks() > 1) return false;
   return isolation == Isolation::on || (isolation == Isolation::automatic && added_plugins);
 }
 
 void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) {
+  // A study without work units for the other MPI ranks (WorkerShare::whole, a serve scenario's
+  // explore) is rank 0's alone: the others end here, quiet, and exit as rank 0 does.
+  const bool whole = command_.share == WorkerShare::whole ||
+                     (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve);
+  if (whole && workers::mpi_ranks() > 1 && workers::mpi_rank() > 0) throw StudyRanInWorker(0, {});
   if (pool_ || !runs_isolated(command_.isolation, added_plugins)) return;
-  start(command_.share == WorkerShare::whole ||
-            (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve),
-        scenario.machine);
+  start(whole, scenario.machine);
 }
 
 void StudyWorkers::before_command(bool added_plugins) {
+  if (workers::mpi_ranks() > 1 && workers::mpi_rank() > 0) throw StudyRanInWorker(0, {});
   if (pool_ || !runs_isolated(command_.isolation, added_plugins)) return;
   start(true, MachineSpec{});
 }

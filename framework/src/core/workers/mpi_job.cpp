@@ -1,0 +1,143 @@
+#include "core/workers/mpi_job.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <thread>
+
+#include "core/workers/mpi_messages.hpp"
+#include "core/workers/mpi_units.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::workers {
+
+namespace {
+
+int g_rank = 0;
+int g_ranks = 1;
+bool g_joined = false;
+std::string g_failure;  // a computing rank's command failed: its status byte and message
+
+// Whether an MPI launcher started this process (its environment names the job).
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
+    if (std::getenv(v) != nullptr) return true;
+  return false;
+}
+
+}  // namespace
+
+bool mpi_built() { return true; }
+
+std::string mpi_library() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string s(text, static_cast<std::size_t>(std::max(0, length)));
+  if (const std::size_t comma = s.find(','); comma != std::string::npos) s.resize(comma);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\0')) s.pop_back();
+  return s;
+}
+
+int join_mpi_job() {
+  if (g_joined || !launched_by_mpi()) return g_ranks;
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    throw Error(
+        "MPI_Init_thread failed: this process was started by an MPI launcher but cannot join its job");
+  g_joined = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
+  // A failed call ends the job with MPI's message (the default); a rank's death, mpirun reports.
+  return g_ranks;
+}
+
+bool in_mpi_job() { return g_joined; }
+int mpi_rank() { return g_rank; }
+int mpi_ranks() { return g_ranks; }
+
+std::unique_ptr<Executor> make_mpi_executor(unsigned threads) {
+  if (!g_joined || g_ranks < 2) return nullptr;
+  const unsigned t = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  if (g_rank == 0) return std::make_unique<MpiExecutor>(t);
+  return std::make_unique<MpiServer>(t);
+}
+
+void mpi_rank_failed(int status, const std::string& text) {
+  if (!g_joined || g_rank == 0) return;
+  g_failure = std::string(1, static_cast<char>(status)) + text.substr(0, kGoneTextBytes);
+}
+
+int leave_mpi_job(int status) {
+  if (!g_joined) return status;
+  if (g_ranks > 1 && g_rank == 0) {
+    for (int r = 1; r < g_ranks; ++r) rank_send(r, kJobStop, static_cast<std::uint64_t>(status));
+  } else if (g_ranks > 1) {
+    // Rank 0 may still be in a plan this rank's command never reached: it reads this and fails.
+    rank_send(0, kRankGone, 0, g_failure.empty() ? std::string(1, static_cast<char>(status)) : g_failure);
+    RankMessage m;
+    do rank_wait(m, 0);
+    while (m.type != kJobStop);
+    status = static_cast<int>(m.unit);
+  }
+  MPI_Finalize();
+  g_joined = false;
+  return status;
+}
+
+void stop_rank(int status) {
+  std::fflush(nullptr);
+  MPI_Finalize();
+  std::_Exit(status);
+}
+
+RankSlots rank_slots(std::size_t count, int ranks, unsigned threads) {
+  const std::size_t share = (count + static_cast<std::size_t>(ranks) - 1) / static_cast<std::size_t>(ranks);
+  RankSlots s;
+  s.units = static_cast<unsigned>(std::clamp<std::size_t>(share, 1, threads));
+  s.threads_per_unit = std::max(1u, threads / s.units);
+  return s;
+}
+
+void rank_send(int to, MessageType type, std::uint64_t unit, std::string_view payload) {
+  if (payload.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) - sizeof unit)
+    throw Error("a work unit's outcome of " + std::to_string(payload.size()) +
+                " bytes is more than one MPI message carries (2 GiB): make the units smaller");
+  std::string body(sizeof unit + payload.size(), '\0');
+  std::memcpy(body.data(), &unit, sizeof unit);
+  if (!payload.empty()) std::memcpy(body.data() + sizeof unit, payload.data(), payload.size());
+  MPI_Send(body.data(), static_cast<int>(body.size()), MPI_BYTE, to, static_cast<int>(type), MPI_COMM_WORLD);
+}
+
+bool rank_poll(RankMessage& into, int from) {
+  int arrived = 0;
+  MPI_Status status;
+  MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status);
+  if (!arrived) return false;
+  int bytes = 0;
+  MPI_Get_count(&status, MPI_BYTE, &bytes);
+  std::string body(static_cast<std::size_t>(std::max(0, bytes)), '\0');
+  MPI_Recv(body.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  if (body.size() < sizeof into.unit) throw Error("the unit protocol: a short message between MPI ranks");
+  into.source = status.MPI_SOURCE;
+  into.type = static_cast<MessageType>(status.MPI_TAG);
+  std::memcpy(&into.unit, body.data(), sizeof into.unit);
+  into.payload.assign(body, sizeof into.unit);
+  return true;
+}
+
+void rank_wait(RankMessage& into, int from) {
+  auto pause = std::chrono::microseconds(20);
+  while (!rank_poll(into, from)) {
+    std::this_thread::sleep_for(pause);
+    pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace tessera::workers

@@ -1,0 +1,38 @@
+#pragma once
+// The unit protocol's messages between MPI ranks (core/workers/mpi_job.hpp): the message type is
+// the MPI tag, the body the unit number (8 bytes) and the payload. Only the thread that joined
+// the job calls these (MPI_THREAD_FUNNELED). Internal to the MPI sources.
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/workers/unit_protocol.hpp"
+
+namespace tessera::workers {
+
+// Besides the unit protocol's types: a computing rank's command ended (payload: its exit status
+// byte, then its message, at most kGoneTextBytes), and rank 0's end (unit: its exit status).
+inline constexpr MessageType kRankGone = static_cast<MessageType>(11);
+inline constexpr MessageType kJobStop = static_cast<MessageType>(12);
+inline constexpr std::size_t kGoneTextBytes = 1024;
+
+struct RankMessage {
+  int source = -1;
+  MessageType type = MessageType::unit;
+  std::uint64_t unit = 0;
+  std::string payload;
+};
+
+// Sends one message (blocking until MPI may reuse the buffer). Throws Error on a payload MPI
+// cannot carry in one message (2 GiB).
+void rank_send(int to, MessageType type, std::uint64_t unit, std::string_view payload = {});
+// Receives the next message from `from` (MPI_ANY_SOURCE: any rank) when one has arrived; false
+// when none has (never blocks).
+bool rank_poll(RankMessage& into, int from = MPI_ANY_SOURCE);
+// Waits for the next message from `from`, sleeping between polls (an idle rank leaves its core
+// to the ranks computing beside it).
+void rank_wait(RankMessage& into, int from = MPI_ANY_SOURCE);
+
+}  // namespace tessera::workers

@@ -1,0 +1,53 @@
+// A computing rank's side of a study across MPI ranks (core/workers/mpi_job.hpp).
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/checkpoint/byte_record.hpp"
+#include "core/workers/mpi_messages.hpp"
+#include "core/workers/mpi_units.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::workers {
+
+void MpiServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&, const UnitCodec& codec) {
+  if (!codec) return;  // rank 0 computes a plan without a codec alone
+  const RankSlots slots = rank_slots(count, mpi_ranks(), threads_);
+  rank_send(0, MessageType::ready, count, std::to_string(slots.units));
+  UnitPool pool(slots, compute, [&codec](std::size_t u, std::string& outcome) {
+    ByteWriter w;
+    codec.save(u, w);
+    outcome = w.take();
+  });
+  bool ended = false;
+  auto pause = 20e-6;
+  for (;;) {
+    bool moved = false;
+    for (FinishedUnit f; pool.take(f); moved = true) {
+      if (f.error)
+        rank_send(0, MessageType::failed, f.unit, failed_payload(f.error));
+      else
+        rank_send(0, MessageType::done, f.unit, f.outcome);
+    }
+    if (ended && pool.held() == 0) return;
+    RankMessage m;
+    if (rank_poll(m, 0)) {
+      moved = true;
+      if (m.type == kJobStop) stop_rank(static_cast<int>(m.unit));
+      if (m.type == MessageType::end) {
+        ended = true;
+      } else if (m.type == MessageType::unit && m.unit < count) {
+        pool.push(static_cast<std::size_t>(m.unit));
+      } else {
+        throw std::runtime_error("the unit protocol: an unexpected message from MPI rank 0");
+      }
+    }
+    if (moved) {
+      pause = 20e-6;
+    } else {
+      pool.wait(pause);
+      pause = std::min(pause * 2, 2e-3);
+    }
+  }
+}
+
+}  // namespace tessera::workers

@@ -1,0 +1,97 @@
+#include <chrono>
+
+#include "core/workers/mpi_units.hpp"
+#include "tessera/error.hpp"
+
+namespace tessera::workers {
+
+UnitPool::UnitPool(RankSlots slots, const Executor::ComputeFn& compute,
+                   std::function<void(std::size_t, std::string&)> save)
+    : slots_(slots), compute_(compute), save_(std::move(save)) {
+  threads_.reserve(slots_.units);
+  for (unsigned w = 0; w < slots_.units; ++w) threads_.emplace_back([this, w] { work(w); });
+}
+
+UnitPool::~UnitPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    queue_.clear();
+  }
+  queued_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void UnitPool::push(std::size_t unit) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(unit);
+    ++held_;
+  }
+  queued_.notify_one();
+}
+
+bool UnitPool::take(FinishedUnit& into) {
+  std::lock_guard lock(mutex_);
+  if (done_.empty()) return false;
+  into = std::move(done_.front());
+  done_.pop_front();
+  --held_;
+  return true;
+}
+
+void UnitPool::wait(double seconds) {
+  std::unique_lock lock(mutex_);
+  finished_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return !done_.empty(); });
+}
+
+std::size_t UnitPool::held() const {
+  std::lock_guard lock(mutex_);
+  return held_;
+}
+
+void UnitPool::work(unsigned worker) {
+  const UnitSlot slot{worker, slots_.threads_per_unit};
+  for (;;) {
+    FinishedUnit f;
+    {
+      std::unique_lock lock(mutex_);
+      queued_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) return;
+      f.unit = queue_.front();
+      queue_.pop_front();
+    }
+    try {
+      compute_(f.unit, slot);
+      if (save_) save_(f.unit, f.outcome);
+    } catch (...) {
+      f.error = std::current_exception();
+    }
+    {
+      std::lock_guard lock(mutex_);
+      done_.push_back(std::move(f));
+    }
+    finished_.notify_all();
+  }
+}
+
+std::string failed_payload(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const InputError& x) {
+    return std::string("\2") + x.what();
+  } catch (const std::exception& x) {
+    return std::string("\1") + x.what();
+  } catch (...) {
+    return std::string("\1") + "an exception that is not a std::exception";
+  }
+}
+
+std::exception_ptr failed_error(const std::string& payload, const std::string& where) {
+  std::string text = payload.size() > 1 ? payload.substr(1) : "a work unit failed " + where;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  if (!payload.empty() && payload[0] == '\2') return std::make_exception_ptr(InputError(text));
+  return std::make_exception_ptr(PluginError(text));
+}
+
+}  // namespace tessera::workers
