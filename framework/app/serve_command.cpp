@@ -221,8 +221,10 @@ int serve_command(const Args& args) {
     so.max_pes = parse_max_pes(f.max_pes_text);
     if (f.max_throughput) add_max_throughput(o.common);
     // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
-    studies::StudyWorkers workers(
-        worker_command(f.isolation, "serve", args, threads, studies::WorkerShare::whole));
+    // Across MPI ranks, its serving points' units on every rank (core/workers/mpi_job.hpp).
+    studies::WorkerCommand worker = worker_command(f.isolation, "serve", args, threads, studies::WorkerShare::whole);
+    worker.mpi_units = true;
+    studies::StudyWorkers workers(std::move(worker));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve, &workers);
     workers.prepared();  // a probe's worker (Python): its plugins are created
     const Scenario& scenario = study.scenario();
@@ -245,6 +247,7 @@ int serve_command(const Args& args) {
     plan_study(std::cerr, scenario, study.registry(), "serve", StudyShape{}, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
     so.threads = threads;
+    so.executor = workers.executor();  // across MPI ranks: theirs; else null (threads)
     so.on_progress = bar.callback();
     so.on_capacity_progress = bar.callback();
     so.document = report.json || html.any();

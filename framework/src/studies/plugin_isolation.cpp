@@ -283,7 +283,8 @@ void apply_worker_scenario(ScenarioOptions& options) {
 }
 
 StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command)) {
-  if (!g_server && command_.share != WorkerShare::whole) pool_ = workers::make_mpi_executor(command_.workers);
+  if (!g_server && (command_.share != WorkerShare::whole || command_.mpi_units))
+    pool_ = workers::make_mpi_executor(command_.workers);
 }
 StudyWorkers::~StudyWorkers() = default;
 
@@ -298,7 +299,8 @@ void StudyWorkers::before_session(const Scenario& scenario, bool added_plugins) 
   // explore) is rank 0's alone: the others end here, quiet, and exit as rank 0 does.
   const bool whole = command_.share == WorkerShare::whole ||
                      (command_.share == WorkerShare::units_for_step && scenario.workload.mode == Mode::serve);
-  if (whole && workers::mpi_ranks() > 1 && workers::mpi_rank() > 0) throw StudyRanInWorker(0, {});
+  if (whole && !command_.mpi_units && workers::mpi_ranks() > 1 && workers::mpi_rank() > 0)
+    throw StudyRanInWorker(0, {});
   if (pool_ || !runs_isolated(command_.isolation, added_plugins)) return;
   start(whole, scenario.machine);
 }

@@ -67,6 +67,9 @@ struct WorkerCommand {
   // Python's Scenario.load.
   bool require_prepared = false;
   WorkerShare share = WorkerShare::units;
+  // A WorkerShare::whole study that hands work units with codecs to executor() (serve): across MPI
+  // ranks those go to every rank; a whole study without (compare, explain, ...) is rank 0's alone.
+  bool mpi_units = false;
   // Where a whole study's worker writes its results (its descriptor 1; -1: nowhere): the CLI's
   // results descriptor, or a memory file the embedding process reads.
   int results_fd = -1;

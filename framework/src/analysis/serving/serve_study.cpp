@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 
+#include "analysis/serving/serve_record_bytes.hpp"
 #include "core/cancellation.hpp"
 #include "core/executor.hpp"
 #include "core/statistics/pareto.hpp"
@@ -277,6 +278,29 @@ class ServeSummary {
 
   std::uint64_t evaluated() const { return counts_.evaluated; }
 
+  // A buffered unit's summary as bytes, and back (its UnitCodec: a unit computed in another
+  // process, docs/architecture.md "Studies: plan, work units, merge").
+  void save(ByteWriter& w) const {
+    w.put(counts_);
+    w.put(best_tokens_per_s_per_pe_);
+    write_serve_records(w, top_.items());
+    write_serve_records(w, front_.items());
+    w.put<std::uint8_t>(closest_ ? 1 : 0);
+    if (closest_) write_serve_record(w, *closest_);
+    w.put_list(points_);
+    write_serve_records(w, rows_);
+  }
+  void load(ByteReader& in) {
+    counts_ = in.get<ServeCounts>();
+    best_tokens_per_s_per_pe_ = in.get<double>();
+    for (const ServeRecord& r : read_serve_records(in)) top_.offer(r);
+    for (const ServeRecord& r : read_serve_records(in)) front_.offer(r);
+    if (in.get<std::uint8_t>() != 0) closest_ = read_serve_record(in);
+    points_ = in.get_list<ServePoint>();
+    rows_ = read_serve_records(in);
+    if (!in.done()) in.fail();
+  }
+
  private:
   void offer_miss(const ServeRecord& r) {
     if (!closest_ || closer_miss(r, *closest_)) closest_ = r;
@@ -365,7 +389,13 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   };
 
   // The plan: the study's points in work units of unit_size, merged in the study's order.
-  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size : kDefaultServeUnit;
+  // Units in other processes (Executor::remote(): MPI ranks) are about a 16th of the study, at
+  // least 256 points, so that the ranks share even a small one; both sides plan the same.
+  const bool remote = options.executor && options.executor->remote();
+  const std::uint64_t unit_size =
+      options.unit_size > 0 ? options.unit_size
+      : remote              ? std::clamp<std::uint64_t>((total + 15) / 16, 256, kDefaultServeUnit)
+                            : kDefaultServeUnit;
   if (total <= unit_size) {
     ServeWorker w(options.threads, batch);
     evaluate_range(0, total, w, summary, options.on_progress);
@@ -375,6 +405,25 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
     Executor& executor = options.executor ? *options.executor : own;
     std::vector<std::unique_ptr<ServeWorker>> workers(executor.workers());
     std::vector<std::unique_ptr<ServeSummary>> outcomes(units);
+    auto unit_points = [&](std::size_t u) { return std::min(total, (u + 1) * unit_size) - u * unit_size; };
+    const UnitCodec codec{.save =
+                              [&](std::size_t u, ByteWriter& w) {
+                                outcomes.at(u)->save(w);
+                                outcomes[u].reset();
+                              },
+                          .load =
+                              [&](std::size_t u, ByteReader& r) {
+                                auto o = std::make_unique<ServeSummary>(session, options, dirs, true,
+                                                                        unit_points(u));
+                                o->load(r);
+                                outcomes.at(u) = std::move(o);
+                              },
+                          .describe =
+                              [&](std::size_t u) {
+                                return "serving points " + std::to_string(u * unit_size + 1) + "-" +
+                                       std::to_string(u * unit_size + unit_points(u)) + " of " +
+                                       std::to_string(total);
+                              }};
     executor.execute(
         units,
         [&](std::size_t u, const UnitSlot& slot) {
@@ -390,7 +439,8 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
           summary.absorb(*outcomes[u]);
           outcomes[u].reset();
           report_progress(options.on_progress, summary.evaluated(), total, "serving points");
-        });
+        },
+        codec);
   }
   throw_if_cancelled();
   summary.finish(result);

@@ -36,6 +36,7 @@ namespace {
 ServeStudyOptions serve_study_options(const ServeOptions& options, std::size_t top, std::size_t finalists) {
   ServeStudyOptions so;
   so.threads = options.threads;
+  so.executor = options.executor;
   so.top = std::max(top, finalists);  // the finalists are the analytical top K
   so.max_pes = options.max_pes;
   so.on_progress = options.on_progress;

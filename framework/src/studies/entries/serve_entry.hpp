@@ -26,6 +26,8 @@ namespace tessera::studies {
 
 struct ServeOptions {
   unsigned threads = 0;                // 0 = every hardware thread; the results are the same for any
+  // The serving study's work units' executor (MPI ranks: StudyWorkers::executor()); null: threads.
+  Executor* executor = nullptr;
   std::optional<std::size_t> top;      // rows of the top N (default: the scenario's report.top)
   std::int64_t max_pes = -1;           // PEs of one configuration at most (-1: serving.max_pes; 0: none)
   bool points = false;                 // keep the report's points (studies/json/points_json.hpp)
