@@ -57,8 +57,11 @@ int compare_command(const Args& args) {
     const unsigned threads = parse_threads(threads_text);
     const std::vector<std::string> names = split_names(latency_raw);
     // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
-    studies::StudyWorkers workers(
-        worker_command(isolation, "compare", args, threads, studies::WorkerShare::whole));
+    // Across MPI ranks, its evaluations' units on every rank (core/workers/mpi_job.hpp).
+    studies::WorkerCommand worker =
+        worker_command(isolation, "compare", args, threads, studies::WorkerShare::whole);
+    worker.mpi_units = true;
+    studies::StudyWorkers workers(std::move(worker));
     const Study study = open_study(
         o.common, o.scenario_path,
         [&](Scenario& scenario) { studies::choose_latency_models(scenario, names); }, StudyKind::step,
@@ -76,6 +79,7 @@ int compare_command(const Args& args) {
     plan_study(std::cerr, scenario, study.registry(), "compare", shape, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
     co.threads = threads;
+    co.executor = workers.executor();
     co.on_progress = bar.callback();
     co.document = json || html.any();
     co.command = html.command;

@@ -60,8 +60,11 @@ int sensitivity_command(const Args& args) {
     if (!par && !hw) par = hw = true;
     const unsigned threads = parse_threads(threads_text);
     // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
-    studies::StudyWorkers workers(
-        worker_command(isolation, "sensitivity", args, threads, studies::WorkerShare::whole));
+    // Across MPI ranks, its searches' units on every rank (core/workers/mpi_job.hpp).
+    studies::WorkerCommand worker =
+        worker_command(isolation, "sensitivity", args, threads, studies::WorkerShare::whole);
+    worker.mpi_units = true;
+    studies::StudyWorkers workers(std::move(worker));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::step, &workers);
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::SensitivityEntry entry(study);  // the scenario's search plugin
@@ -73,7 +76,7 @@ int sensitivity_command(const Args& args) {
     if (hw) shape.machines = 1 + 2 * entry.hardware_knob_count();
     plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
-    const studies::SensitivityOptions so{par, hw, threads, bar.callback()};
+    const studies::SensitivityOptions so{par, hw, threads, bar.callback(), workers.executor()};
     const SensitivityStudy result = entry.compute(so);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;

@@ -222,7 +222,8 @@ int serve_command(const Args& args) {
     if (f.max_throughput) add_max_throughput(o.common);
     // With an added plugin, the whole study in an isolated worker (studies/plugin_isolation.hpp).
     // Across MPI ranks, its serving points' units on every rank (core/workers/mpi_job.hpp).
-    studies::WorkerCommand worker = worker_command(f.isolation, "serve", args, threads, studies::WorkerShare::whole);
+    studies::WorkerCommand worker =
+        worker_command(f.isolation, "serve", args, threads, studies::WorkerShare::whole);
     worker.mpi_units = true;
     studies::StudyWorkers workers(std::move(worker));
     const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::serve, &workers);

@@ -52,9 +52,20 @@ TEST_CASE("mpi: more ranks than work units leaves ranks idle and gives the same 
   check_same_as_one_process("explore", scenario + " --threads 1", false);
 }
 
-TEST_CASE("mpi: serve - a study without units for the other ranks - gives the one-process outputs") {
+TEST_CASE("mpi: serve gives the one-process outputs on 1 2 and 4 ranks") {
   check_same_as_one_process(
       "serve", std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-serve-4k1k-h100.yaml", false);
+}
+
+TEST_CASE("mpi: sensitivity - searches merged on every rank - gives the one-process outputs") {
+  check_same_as_one_process(
+      "sensitivity", std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-8b-decode-4k-h100.yaml", false);
+}
+
+TEST_CASE("mpi: compare gives the one-process outputs on 1 2 and 4 ranks") {
+  check_same_as_one_process(
+      "compare", std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-compare-latency-models.yaml",
+      false);
 }
 
 TEST_CASE("mpi: a bad input fails on every rank with exit status 2 and one message") {

@@ -38,6 +38,12 @@ struct UnitCodec {
   std::function<void(std::size_t unit, ByteWriter& out)> save;
   std::function<void(std::size_t unit, ByteReader& in)> load;
   std::function<std::string(std::size_t unit)> describe;
+  // Every process running the study merges every unit, not only the one that writes the results:
+  // what the study does after the plan depends on the merged result (sensitivity's searches
+  // around the best configuration), so that every MPI rank goes on to the same next plan. An
+  // executor across processes then sends each outcome to each (core/workers/mpi_job.hpp); the
+  // others ignore it. Not with a resumed checkpoint's plan (its prefix is merged in one process only).
+  bool everywhere = false;
   explicit operator bool() const { return save && load; }
 };
 

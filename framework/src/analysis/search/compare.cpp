@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "core/cancellation.hpp"
+#include "core/checkpoint/byte_record.hpp"
+#include "core/executor.hpp"
 #include "eval/batch_evaluator.hpp"
 #include "eval/grid_space.hpp"
 #include "host/plugin_defaults.hpp"
@@ -34,6 +36,91 @@ std::vector<ConfigRecord> evaluate_all(const Session& s, const std::vector<Paral
       [&](std::size_t done) { report_progress(progress, base + done, total, "configurations"); });
   throw_if_cancelled();
   report_progress(progress, base + n, total, "configurations");
+  return out;
+}
+
+// What compare reads of one model's evaluation of every configuration: whether it counts
+// (feasible, finite score), its score and its latency.
+struct ModelScores {
+  std::vector<std::uint8_t> usable;
+  std::vector<double> score, latency_s;
+};
+
+ModelScores scores_of(const std::vector<ConfigRecord>& records) {
+  ModelScores m;
+  for (const ConfigRecord& r : records) {
+    m.usable.push_back(r.feasible && std::isfinite(r.score) ? 1 : 0);
+    m.score.push_back(r.score);
+    m.latency_s.push_back(r.latency_s);
+  }
+  return m;
+}
+
+// The same as work units on `executor`: each (model, slice of kSlice configurations) evaluated on
+// one thread into its slot of `out`, carried as bytes to the processes that merge it (all).
+std::vector<ModelScores> planned_scores(const std::vector<const Session*>& sessions,
+                                        const std::vector<ParallelConfig>& configs, Executor& executor,
+                                        const ProgressCallback& progress) {
+  const std::size_t n = configs.size();
+  const std::size_t slice = std::max<std::size_t>(256, (n + 15) / 16);
+  const std::size_t slices = (n + slice - 1) / slice;
+  std::vector<ModelScores> out(sessions.size());
+  for (ModelScores& m : out) {
+    m.usable.resize(n);
+    m.score.resize(n);
+    m.latency_s.resize(n);
+  }
+  auto range = [&](std::size_t u) {
+    const std::size_t first = (u % slices) * slice;
+    return std::pair{first, std::min(n, first + slice)};
+  };
+  std::vector<Evaluation> scratch(executor.workers());
+  const UnitCodec codec{
+      .save =
+          [&](std::size_t u, ByteWriter& w) {
+            const ModelScores& m = out[u / slices];
+            const auto [first, last] = range(u);
+            for (std::size_t i = first; i < last; ++i) {
+              w.put(m.usable[i]);
+              w.put(m.score[i]);
+              w.put(m.latency_s[i]);
+            }
+          },
+      .load =
+          [&](std::size_t u, ByteReader& r) {
+            ModelScores& m = out[u / slices];
+            const auto [first, last] = range(u);
+            for (std::size_t i = first; i < last; ++i) {
+              m.usable[i] = r.get<std::uint8_t>();
+              m.score[i] = r.get<double>();
+              m.latency_s[i] = r.get<double>();
+            }
+            if (!r.done()) r.fail();
+          },
+      .describe = [&](std::size_t u) { return sessions[u / slices]->latency_name() + " configurations"; },
+      .everywhere = true};
+  executor.execute(
+      sessions.size() * slices,
+      [&](std::size_t u, const UnitSlot& slot) {
+        const Session& s = *sessions[u / slices];
+        ModelScores& m = out[u / slices];
+        Evaluation& e = scratch.at(slot.worker);
+        ConfigRecord rec;
+        const auto [first, last] = range(u);
+        for (std::size_t i = first; i < last; ++i) {
+          s.evaluator().evaluate(configs[i], e);
+          e.config = configs[i];
+          fill_record_numbers(s, e, rec);
+          m.usable[i] = rec.feasible && std::isfinite(rec.score) ? 1 : 0;
+          m.score[i] = rec.score;
+          m.latency_s[i] = rec.latency_s;
+        }
+      },
+      [&](std::size_t u) {
+        report_progress(progress, (u + 1) * slice, sessions.size() * n, "configurations");
+        throw_if_cancelled();
+      },
+      codec);
   return out;
 }
 
@@ -87,14 +174,17 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   const GridSpace space(first.scenario().sweep, first.model(), first.machine(), first.workload());
   r.enumerated = space.enumerated();
   r.valid = space.valid_count();
-  BatchEvaluator evaluator(options.threads);
-
-  std::vector<std::vector<ConfigRecord>> records;
-  const std::uint64_t per_model = space.valid_configs().size();
-  const std::uint64_t total = per_model * sessions.size();
-  for (const Session* s : sessions)
-    records.push_back(evaluate_all(*s, space.valid_configs(), evaluator, options.on_progress,
-                                   per_model * records.size(), total));
+  std::vector<ModelScores> records;
+  if (options.executor) {
+    records = planned_scores(sessions, space.valid_configs(), *options.executor, options.on_progress);
+  } else {
+    BatchEvaluator evaluator(options.threads);
+    const std::uint64_t per_model = space.valid_configs().size();
+    const std::uint64_t total = per_model * sessions.size();
+    for (const Session* s : sessions)
+      records.push_back(scores_of(evaluate_all(*s, space.valid_configs(), evaluator, options.on_progress,
+                                               per_model * records.size(), total)));
+  }
 
   // Feasibility is the memory model's and the layout's verdict: the same for every latency
   // model. A config counts when every model finds it feasible.
@@ -102,7 +192,7 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   std::vector<std::size_t> keep;
   for (std::size_t i = 0; i < n; ++i) {
     bool ok = true;
-    for (const auto& rec : records) ok = ok && rec[i].feasible && std::isfinite(rec[i].score);
+    for (const ModelScores& rec : records) ok = ok && rec.usable[i] != 0;
     if (ok) keep.push_back(i);
   }
   r.feasible = keep.size();
@@ -114,8 +204,8 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   r.best.assign(m, 0);
   for (std::size_t k = 0; k < m; ++k) {
     for (std::size_t i : keep) {
-      r.scores[k].push_back(records[k][i].score);
-      r.latency_s[k].push_back(records[k][i].latency_s);
+      r.scores[k].push_back(records[k].score[i]);
+      r.latency_s[k].push_back(records[k].latency_s[i]);
     }
     // The first of the best (grid order) wins ties, as in `run`.
     std::size_t b = 0;

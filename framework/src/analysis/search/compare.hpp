@@ -63,6 +63,10 @@ struct CompareOptions {
   // (configurations evaluated over every model, their total, "configurations"); the
   // cancellation token is polled as often (core/cancellation.hpp).
   ProgressCallback on_progress;
+  // Computes the evaluations as work units - (model, slice of the configurations), merged on
+  // every process (UnitCodec::everywhere) - on this executor (MPI ranks); null: this process's
+  // threads. The result is the same.
+  Executor* executor = nullptr;
 };
 
 // `sessions` share the scenario (model, machine, workload, sweep) and differ in the latency

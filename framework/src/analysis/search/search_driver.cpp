@@ -312,8 +312,9 @@ void search_plan(const Session& session, const GridSpace& space, const SearchStr
                               .replay = [&](ByteReader& r) { summary.replay(r); },
                               .rows = options.on_record ? &rows : nullptr};
   std::vector<std::unique_ptr<Summary>> outcomes;
-  const UnitCodec codec = outcome_codec(
-      outcomes, options, dirs, [=](std::size_t u) { return describe_slice(u, unit_size, valid, sliced); });
+  UnitCodec codec = outcome_codec(outcomes, options, dirs,
+                                  [=](std::size_t u) { return describe_slice(u, unit_size, valid, sliced); });
+  codec.everywhere = options.merged_everywhere;
   if (!sliced && remote) {
     // One unit in a worker process: its outcome buffered there, merged here.
     outcomes.resize(1);

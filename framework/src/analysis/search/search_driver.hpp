@@ -100,6 +100,9 @@ struct SearchOptions {
   // result is the same for every unit size, executor and thread count.
   std::uint64_t unit_size = 0;
   Executor* executor = nullptr;
+  // Every process of the executor merges the plan (UnitCodec::everywhere): a study that goes on
+  // from the search's result (sensitivity) on every MPI rank.
+  bool merged_everywhere = false;
   // Resumes from and records to this checkpoint (core/checkpoint/study_checkpoint.hpp): the
   // units it records as merged are not computed again, the rows they streamed to on_record are
   // streamed again, and the result is the one an uninterrupted search gives. Null: none.

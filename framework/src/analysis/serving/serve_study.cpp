@@ -392,10 +392,10 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   // Units in other processes (Executor::remote(): MPI ranks) are about a 16th of the study, at
   // least 256 points, so that the ranks share even a small one; both sides plan the same.
   const bool remote = options.executor && options.executor->remote();
-  const std::uint64_t unit_size =
-      options.unit_size > 0 ? options.unit_size
-      : remote              ? std::clamp<std::uint64_t>((total + 15) / 16, 256, kDefaultServeUnit)
-                            : kDefaultServeUnit;
+  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size
+                                  : remote
+                                      ? std::clamp<std::uint64_t>((total + 15) / 16, 256, kDefaultServeUnit)
+                                      : kDefaultServeUnit;
   if (total <= unit_size) {
     ServeWorker w(options.threads, batch);
     evaluate_range(0, total, w, summary, options.on_progress);
@@ -406,24 +406,23 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
     std::vector<std::unique_ptr<ServeWorker>> workers(executor.workers());
     std::vector<std::unique_ptr<ServeSummary>> outcomes(units);
     auto unit_points = [&](std::size_t u) { return std::min(total, (u + 1) * unit_size) - u * unit_size; };
-    const UnitCodec codec{.save =
-                              [&](std::size_t u, ByteWriter& w) {
-                                outcomes.at(u)->save(w);
-                                outcomes[u].reset();
-                              },
-                          .load =
-                              [&](std::size_t u, ByteReader& r) {
-                                auto o = std::make_unique<ServeSummary>(session, options, dirs, true,
-                                                                        unit_points(u));
-                                o->load(r);
-                                outcomes.at(u) = std::move(o);
-                              },
-                          .describe =
-                              [&](std::size_t u) {
-                                return "serving points " + std::to_string(u * unit_size + 1) + "-" +
-                                       std::to_string(u * unit_size + unit_points(u)) + " of " +
-                                       std::to_string(total);
-                              }};
+    const UnitCodec codec{
+        .save =
+            [&](std::size_t u, ByteWriter& w) {
+              outcomes.at(u)->save(w);
+              outcomes[u].reset();
+            },
+        .load =
+            [&](std::size_t u, ByteReader& r) {
+              auto o = std::make_unique<ServeSummary>(session, options, dirs, true, unit_points(u));
+              o->load(r);
+              outcomes.at(u) = std::move(o);
+            },
+        .describe =
+            [&](std::size_t u) {
+              return "serving points " + std::to_string(u * unit_size + 1) + "-" +
+                     std::to_string(u * unit_size + unit_points(u)) + " of " + std::to_string(total);
+            }};
     executor.execute(
         units,
         [&](std::size_t u, const UnitSlot& slot) {

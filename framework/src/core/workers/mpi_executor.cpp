@@ -28,6 +28,7 @@ struct Plan {
   const UnitCodec& codec;
   std::size_t next = 0, merged = 0;
   std::vector<std::uint8_t> done;
+  std::vector<std::string> outcome;  // codec.everywhere: each unit's bytes until merged (sent on)
   std::exception_ptr error;
   std::size_t error_unit;
   void fail(std::size_t unit, std::exception_ptr e) {
@@ -104,6 +105,7 @@ bool receive_answers(Plan& plan, std::vector<RankState>& states, std::vector<std
       ByteReader in(m.payload, "the outcome of work unit " + std::to_string(m.unit + 1));
       plan.codec.load(u, in);
       plan.done[u] = 1;
+      if (plan.codec.everywhere) plan.outcome[u] = std::move(m.payload);
     } catch (...) {
       plan.fail(u, std::current_exception());
     }
@@ -129,14 +131,32 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
     throw std::logic_error("the MPI ranks planned another study (" + std::to_string(planned) +
                            " work units, rank 0 " + std::to_string(count) + ")");
   Plan plan(count, planned - count, planned, codec);
+  if (codec.everywhere) {
+    if (plan.offset != 0)
+      throw std::logic_error("a plan merged on every rank cannot resume from a checkpoint's prefix");
+    plan.outcome.resize(count);
+  }
   std::size_t slots = 0;
   for (const RankState& s : states) slots += s.slots;
-  UnitPool own(rank_slots(count, ranks, threads_), compute);
+  // A plan merged everywhere: this rank's units saved too, their bytes sent on as they merge.
+  std::function<void(std::size_t, std::string&)> save;
+  if (codec.everywhere)
+    save = [&codec](std::size_t u, std::string& outcome) {
+      ByteWriter w;
+      codec.save(u, w);
+      outcome = w.take();
+    };
+  UnitPool own(rank_slots(count, ranks, threads_), compute, std::move(save));
   const std::size_t window = 2 * (slots + own.slots());
   auto pause = 20e-6;
   for (;;) {
     while (!plan.error && plan.merged < count && plan.done[plan.merged]) {
       try {
+        if (codec.everywhere) {
+          for (int r = 1; r < ranks; ++r)
+            if (!gone_[r]) rank_send(r, kMergeUnit, plan.merged, plan.outcome[plan.merged]);
+          std::string().swap(plan.outcome[plan.merged]);
+        }
         merge(plan.merged);
       } catch (...) {
         plan.fail(count, std::current_exception());
@@ -165,10 +185,21 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
     }
     bool moved = false;
     for (FinishedUnit f; own.take(f); moved = true) {
-      if (f.error)
+      if (f.error) {
         plan.fail(f.unit, f.error);
-      else
-        plan.done[f.unit] = 1;
+        continue;
+      }
+      if (codec.everywhere) {
+        try {
+          ByteReader in(f.outcome, "the outcome of work unit " + std::to_string(f.unit + 1));
+          codec.load(f.unit, in);
+        } catch (...) {
+          plan.fail(f.unit, std::current_exception());
+          continue;
+        }
+        plan.outcome[f.unit] = std::move(f.outcome);
+      }
+      plan.done[f.unit] = 1;
     }
     if (receive_answers(plan, states, gone_)) moved = true;
     if (moved) {

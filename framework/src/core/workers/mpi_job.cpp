@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <list>
 #include <thread>
 
 #include "core/workers/mpi_messages.hpp"
@@ -22,6 +24,31 @@ int g_rank = 0;
 int g_ranks = 1;
 bool g_joined = false;
 std::string g_failure;  // a computing rank's command failed: its status byte and message
+
+// Messages sent and not yet delivered: sends never block (two ranks sending each other a large
+// outcome at once would each wait for the other to receive), their bytes kept until MPI is done.
+struct Outgoing {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::string body;
+};
+std::list<Outgoing> g_outbox;
+
+void progress_sends() {
+  for (auto it = g_outbox.begin(); it != g_outbox.end();) {
+    int done = 0;
+    MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+    it = done ? g_outbox.erase(it) : std::next(it);
+  }
+}
+
+// Until every message sent is delivered (the receivers are polling), or, `cancel`, dropped.
+void settle_sends(bool cancel) {
+  for (Outgoing& o : g_outbox) {
+    if (cancel) MPI_Cancel(&o.request);
+    MPI_Wait(&o.request, MPI_STATUS_IGNORE);
+  }
+  g_outbox.clear();
+}
 
 // Whether an MPI launcher started this process (its environment names the job).
 bool launched_by_mpi() {
@@ -85,6 +112,7 @@ int leave_mpi_job(int status) {
     while (m.type != kJobStop);
     status = static_cast<int>(m.unit);
   }
+  settle_sends(false);
   MPI_Finalize();
   g_joined = false;
   return status;
@@ -92,6 +120,7 @@ int leave_mpi_job(int status) {
 
 void stop_rank(int status) {
   std::fflush(nullptr);
+  settle_sends(true);  // rank 0 has ended: nothing it was sent is read any more
   MPI_Finalize();
   std::_Exit(status);
 }
@@ -108,13 +137,17 @@ void rank_send(int to, MessageType type, std::uint64_t unit, std::string_view pa
   if (payload.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) - sizeof unit)
     throw Error("a work unit's outcome of " + std::to_string(payload.size()) +
                 " bytes is more than one MPI message carries (2 GiB): make the units smaller");
-  std::string body(sizeof unit + payload.size(), '\0');
-  std::memcpy(body.data(), &unit, sizeof unit);
-  if (!payload.empty()) std::memcpy(body.data() + sizeof unit, payload.data(), payload.size());
-  MPI_Send(body.data(), static_cast<int>(body.size()), MPI_BYTE, to, static_cast<int>(type), MPI_COMM_WORLD);
+  Outgoing& o = g_outbox.emplace_back();
+  o.body.resize(sizeof unit + payload.size());
+  std::memcpy(o.body.data(), &unit, sizeof unit);
+  if (!payload.empty()) std::memcpy(o.body.data() + sizeof unit, payload.data(), payload.size());
+  MPI_Isend(o.body.data(), static_cast<int>(o.body.size()), MPI_BYTE, to, static_cast<int>(type),
+            MPI_COMM_WORLD, &o.request);
+  progress_sends();
 }
 
 bool rank_poll(RankMessage& into, int from) {
+  progress_sends();
   int arrived = 0;
   MPI_Status status;
   MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status);

@@ -16,6 +16,9 @@ namespace tessera::workers {
 // byte, then its message, at most kGoneTextBytes), and rank 0's end (unit: its exit status).
 inline constexpr MessageType kRankGone = static_cast<MessageType>(11);
 inline constexpr MessageType kJobStop = static_cast<MessageType>(12);
+// rank 0, in a plan whose codec says `everywhere`: unit `unit`'s outcome, to be merged there too
+// (sent in plan order, as rank 0 merges it).
+inline constexpr MessageType kMergeUnit = static_cast<MessageType>(13);
 inline constexpr std::size_t kGoneTextBytes = 1024;
 
 struct RankMessage {
@@ -25,8 +28,8 @@ struct RankMessage {
   std::string payload;
 };
 
-// Sends one message (blocking until MPI may reuse the buffer). Throws Error on a payload MPI
-// cannot carry in one message (2 GiB).
+// Sends one message without waiting for it to be received (its bytes kept until delivered;
+// rank_poll moves them on). Throws Error on a payload MPI cannot carry in one message (2 GiB).
 void rank_send(int to, MessageType type, std::uint64_t unit, std::string_view payload = {});
 // Receives the next message from `from` (MPI_ANY_SOURCE: any rank) when one has arrived; false
 // when none has (never blocks).

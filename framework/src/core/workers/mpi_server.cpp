@@ -9,7 +9,8 @@
 
 namespace tessera::workers {
 
-void MpiServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn&, const UnitCodec& codec) {
+void MpiServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
+                        const UnitCodec& codec) {
   if (!codec) return;  // rank 0 computes a plan without a codec alone
   const RankSlots slots = rank_slots(count, mpi_ranks(), threads_);
   rank_send(0, MessageType::ready, count, std::to_string(slots.units));
@@ -19,6 +20,7 @@ void MpiServer::execute(std::size_t count, const ComputeFn& compute, const Merge
     outcome = w.take();
   });
   bool ended = false;
+  std::size_t merged = 0;  // codec.everywhere: the units rank 0 sent on, merged here in order
   auto pause = 20e-6;
   for (;;) {
     bool moved = false;
@@ -35,6 +37,10 @@ void MpiServer::execute(std::size_t count, const ComputeFn& compute, const Merge
       if (m.type == kJobStop) stop_rank(static_cast<int>(m.unit));
       if (m.type == MessageType::end) {
         ended = true;
+      } else if (m.type == kMergeUnit && codec.everywhere && m.unit == merged && m.unit < count) {
+        ByteReader in(m.payload, "the outcome of work unit " + std::to_string(m.unit + 1));
+        codec.load(merged, in);
+        merge(merged++);
       } else if (m.type == MessageType::unit && m.unit < count) {
         pool.push(static_cast<std::size_t>(m.unit));
       } else {

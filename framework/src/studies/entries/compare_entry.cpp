@@ -23,6 +23,7 @@ CompareStudyResult CompareEntry::compute(const CompareEntryOptions& options) con
   CompareOptions co;
   co.threads = options.threads;
   co.on_progress = options.on_progress;
+  co.executor = options.executor;
   CompareStudyResult r{compare_models(sessions_, co), nullptr, nullptr};
   if (!options.document) return r;
   const Scenario& scenario = context_.scenario();

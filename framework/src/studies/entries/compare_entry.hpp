@@ -24,7 +24,8 @@ namespace tessera::studies {
 TESSERA_API void choose_latency_models(Scenario& scenario, const std::vector<std::string>& names);
 
 struct CompareEntryOptions {
-  unsigned threads = 0;  // 0 = every hardware thread
+  unsigned threads = 0;          // 0 = every hardware thread
+  Executor* executor = nullptr;  // the evaluations' work units (MPI ranks); null: threads
   ProgressCallback on_progress;
   bool document = false;               // build the --json document
   std::vector<Scope> scopes;           // the document's other scopes (`by_scope`), every model again, quietly

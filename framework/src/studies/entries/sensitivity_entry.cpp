@@ -12,6 +12,8 @@ SearchOptions search_options(const SensitivityOptions& o) {
   so.threads = o.threads;
   so.on_progress = o.on_progress;
   so.top = 1;
+  so.executor = o.executor;
+  so.merged_everywhere = o.executor != nullptr;
   return so;
 }
 

@@ -24,6 +24,9 @@ struct SensitivityOptions {
   bool hardware = true;     // the hardware elasticities
   unsigned threads = 0;     // 0 = every hardware thread; the results are the same for any
   ProgressCallback on_progress;
+  // The searches' executor (MPI ranks: StudyWorkers::executor(), each search merged on every
+  // rank, which go on from its best configuration); null: threads.
+  Executor* executor = nullptr;
 };
 
 class TESSERA_API SensitivityEntry {

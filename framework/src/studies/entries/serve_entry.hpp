@@ -25,7 +25,7 @@
 namespace tessera::studies {
 
 struct ServeOptions {
-  unsigned threads = 0;                // 0 = every hardware thread; the results are the same for any
+  unsigned threads = 0;  // 0 = every hardware thread; the results are the same for any
   // The serving study's work units' executor (MPI ranks: StudyWorkers::executor()); null: threads.
   Executor* executor = nullptr;
   std::optional<std::size_t> top;      // rows of the top N (default: the scenario's report.top)
