@@ -124,6 +124,21 @@ std::vector<ModelScores> planned_scores(const std::vector<const Session*>& sessi
   return out;
 }
 
+// Every model's evaluation of every configuration: on the options' executor, or on threads.
+std::vector<ModelScores> model_scores(const std::vector<const Session*>& sessions,
+                                      const std::vector<ParallelConfig>& configs,
+                                      const CompareOptions& options) {
+  if (options.executor) return planned_scores(sessions, configs, *options.executor, options.on_progress);
+  std::vector<ModelScores> records;
+  BatchEvaluator evaluator(options.threads);
+  const std::uint64_t per_model = configs.size();
+  const std::uint64_t total = per_model * sessions.size();
+  for (const Session* s : sessions)
+    records.push_back(scores_of(
+        evaluate_all(*s, configs, evaluator, options.on_progress, per_model * records.size(), total)));
+  return records;
+}
+
 void add_knob(std::vector<std::string>& out, const char* name, const std::string& a, const std::string& b) {
   if (a != b) out.push_back(std::string(name) + ": " + a + " vs " + b);
 }
@@ -174,17 +189,7 @@ CompareResult compare_models(const std::vector<const Session*>& sessions, const 
   const GridSpace space(first.scenario().sweep, first.model(), first.machine(), first.workload());
   r.enumerated = space.enumerated();
   r.valid = space.valid_count();
-  std::vector<ModelScores> records;
-  if (options.executor) {
-    records = planned_scores(sessions, space.valid_configs(), *options.executor, options.on_progress);
-  } else {
-    BatchEvaluator evaluator(options.threads);
-    const std::uint64_t per_model = space.valid_configs().size();
-    const std::uint64_t total = per_model * sessions.size();
-    for (const Session* s : sessions)
-      records.push_back(scores_of(evaluate_all(*s, space.valid_configs(), evaluator, options.on_progress,
-                                               per_model * records.size(), total)));
-  }
+  const std::vector<ModelScores> records = model_scores(sessions, space.valid_configs(), options);
 
   // Feasibility is the memory model's and the layout's verdict: the same for every latency
   // model. A config counts when every model finds it feasible.

@@ -341,6 +341,40 @@ struct ServeWorker {
   std::vector<ServeRecord> slots;
 };
 
+// Serving points per work unit: ServeStudyOptions::unit_size, else kDefaultServeUnit; units in
+// other processes (Executor::remote(): MPI ranks) about a 16th of the study, at least 256
+// points, so that the ranks share even a small one (both sides plan the same).
+std::uint64_t serve_unit_size(const ServeStudyOptions& options, std::uint64_t total) {
+  if (options.unit_size > 0) return options.unit_size;
+  if (options.executor && options.executor->remote())
+    return std::clamp<std::uint64_t>((total + 15) / 16, 256, kDefaultServeUnit);
+  return kDefaultServeUnit;
+}
+
+// A serving unit's summary carried from the process that computed it to the merge
+// (Executor::remote()): saved and released there, loaded here.
+UnitCodec serve_codec(std::vector<std::unique_ptr<ServeSummary>>& outcomes, const Session& session,
+                      const ServeStudyOptions& options, const std::vector<Direction>& dirs,
+                      std::uint64_t total, std::uint64_t unit_size) {
+  auto unit_points = [=](std::size_t u) { return std::min(total, (u + 1) * unit_size) - u * unit_size; };
+  return {.save =
+              [&outcomes](std::size_t u, ByteWriter& w) {
+                outcomes.at(u)->save(w);
+                outcomes[u].reset();
+              },
+          .load =
+              [&outcomes, &session, &options, &dirs, unit_points](std::size_t u, ByteReader& r) {
+                auto o = std::make_unique<ServeSummary>(session, options, dirs, true, unit_points(u));
+                o->load(r);
+                outcomes.at(u) = std::move(o);
+              },
+          .describe =
+              [=](std::size_t u) {
+                return "serving points " + std::to_string(u * unit_size + 1) + "-" +
+                       std::to_string(u * unit_size + unit_points(u)) + " of " + std::to_string(total);
+              }};
+}
+
 }  // namespace
 
 ServeResult run_serve_study(const Session& session, const ServeStudyOptions& options) {
@@ -389,13 +423,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   };
 
   // The plan: the study's points in work units of unit_size, merged in the study's order.
-  // Units in other processes (Executor::remote(): MPI ranks) are about a 16th of the study, at
-  // least 256 points, so that the ranks share even a small one; both sides plan the same.
-  const bool remote = options.executor && options.executor->remote();
-  const std::uint64_t unit_size = options.unit_size > 0 ? options.unit_size
-                                  : remote
-                                      ? std::clamp<std::uint64_t>((total + 15) / 16, 256, kDefaultServeUnit)
-                                      : kDefaultServeUnit;
+  const std::uint64_t unit_size = serve_unit_size(options, total);
   if (total <= unit_size) {
     ServeWorker w(options.threads, batch);
     evaluate_range(0, total, w, summary, options.on_progress);
@@ -405,24 +433,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
     Executor& executor = options.executor ? *options.executor : own;
     std::vector<std::unique_ptr<ServeWorker>> workers(executor.workers());
     std::vector<std::unique_ptr<ServeSummary>> outcomes(units);
-    auto unit_points = [&](std::size_t u) { return std::min(total, (u + 1) * unit_size) - u * unit_size; };
-    const UnitCodec codec{
-        .save =
-            [&](std::size_t u, ByteWriter& w) {
-              outcomes.at(u)->save(w);
-              outcomes[u].reset();
-            },
-        .load =
-            [&](std::size_t u, ByteReader& r) {
-              auto o = std::make_unique<ServeSummary>(session, options, dirs, true, unit_points(u));
-              o->load(r);
-              outcomes.at(u) = std::move(o);
-            },
-        .describe =
-            [&](std::size_t u) {
-              return "serving points " + std::to_string(u * unit_size + 1) + "-" +
-                     std::to_string(u * unit_size + unit_points(u)) + " of " + std::to_string(total);
-            }};
+    const UnitCodec codec = serve_codec(outcomes, session, options, dirs, total, unit_size);
     executor.execute(
         units,
         [&](std::size_t u, const UnitSlot& slot) {

@@ -113,6 +113,49 @@ bool receive_answers(Plan& plan, std::vector<RankState>& states, std::vector<std
   return moved;
 }
 
+// Merges what is computed, in order (a plan merged everywhere: each unit's bytes sent on to every
+// rank first).
+void merge_in_order(Plan& plan, const Executor::MergeFn& merge, const std::vector<std::uint8_t>& gone) {
+  while (!plan.error && plan.merged < plan.count && plan.done[plan.merged]) {
+    try {
+      if (plan.codec.everywhere) {
+        for (int r = 1; r < static_cast<int>(gone.size()); ++r)
+          if (!gone[r]) rank_send(r, kMergeUnit, plan.merged, plan.outcome[plan.merged]);
+        std::string().swap(plan.outcome[plan.merged]);
+      }
+      merge(plan.merged);
+    } catch (...) {
+      plan.fail(plan.count, std::current_exception());
+      return;
+    }
+    ++plan.merged;
+  }
+}
+
+// The units this rank's threads finished (a plan merged everywhere: loaded from their bytes,
+// which are kept to send on). Returns whether any did.
+bool take_own(Plan& plan, UnitPool& own) {
+  bool moved = false;
+  for (FinishedUnit f; own.take(f); moved = true) {
+    if (f.error) {
+      plan.fail(f.unit, f.error);
+      continue;
+    }
+    if (plan.codec.everywhere) {
+      try {
+        ByteReader in(f.outcome, "the outcome of work unit " + std::to_string(f.unit + 1));
+        plan.codec.load(f.unit, in);
+      } catch (...) {
+        plan.fail(f.unit, std::current_exception());
+        continue;
+      }
+      plan.outcome[f.unit] = std::move(f.outcome);
+    }
+    plan.done[f.unit] = 1;
+  }
+  return moved;
+}
+
 }  // namespace
 
 void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
@@ -150,20 +193,7 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
   const std::size_t window = 2 * (slots + own.slots());
   auto pause = 20e-6;
   for (;;) {
-    while (!plan.error && plan.merged < count && plan.done[plan.merged]) {
-      try {
-        if (codec.everywhere) {
-          for (int r = 1; r < ranks; ++r)
-            if (!gone_[r]) rank_send(r, kMergeUnit, plan.merged, plan.outcome[plan.merged]);
-          std::string().swap(plan.outcome[plan.merged]);
-        }
-        merge(plan.merged);
-      } catch (...) {
-        plan.fail(count, std::current_exception());
-        break;
-      }
-      ++plan.merged;
-    }
+    merge_in_order(plan, merge, gone_);
     // Units to the computing ranks first (their answers take longer), then to this rank's threads.
     for (int r = 1; r < ranks; ++r)
       while (!plan.error && states[r].units.size() < states[r].slots && plan.next < count &&
@@ -184,23 +214,7 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
       }
     }
     bool moved = false;
-    for (FinishedUnit f; own.take(f); moved = true) {
-      if (f.error) {
-        plan.fail(f.unit, f.error);
-        continue;
-      }
-      if (codec.everywhere) {
-        try {
-          ByteReader in(f.outcome, "the outcome of work unit " + std::to_string(f.unit + 1));
-          codec.load(f.unit, in);
-        } catch (...) {
-          plan.fail(f.unit, std::current_exception());
-          continue;
-        }
-        plan.outcome[f.unit] = std::move(f.outcome);
-      }
-      plan.done[f.unit] = 1;
-    }
+    if (take_own(plan, own)) moved = true;
     if (receive_answers(plan, states, gone_)) moved = true;
     if (moved) {
       pause = 20e-6;
