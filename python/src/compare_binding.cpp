@@ -51,6 +51,7 @@ py::object compare(const ScenarioHandle& h, const std::vector<std::string>& late
         };
         const ScenarioHandle study(std::move(edited), options);
         const studies::CompareEntry entry(study);  // one session per latency model
+        co.executor = w.executor();                // MPI ranks when launched by mpirun; else null (threads)
         result.emplace(entry.compute(co));
       }))
     return to_python(*document);

@@ -36,7 +36,8 @@ py::object explore(const ScenarioHandle& h, bool sensitivity, std::optional<unsi
   studies::ExploreStudyResult result;
   if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
         w.before_session(h.scenario(), h.added_plugins());
-        entry.emplace(h);  // a step scenario's search plugin and cost objective
+        entry.emplace(h);            // a step scenario's search plugin and cost objective
+        eo.executor = w.executor();  // MPI ranks when launched by mpirun; else null (threads)
         result = entry->compute(eo);
       }))
     return to_python(*document);

@@ -3,6 +3,7 @@
 
 #include "bindings.hpp"
 #include "core/program_location.hpp"
+#include "core/workers/mpi_job.hpp"
 #include "errors.hpp"
 #include "module_location.hpp"
 #include "studies/installation.hpp"
@@ -36,4 +37,11 @@ PYBIND11_MODULE(_tessera, m) {
   tessera::python::bind_explore(scenario);
   tessera::python::bind_plugins(m);
   tessera::python::bind_validate(m);
+  // Under an MPI launcher the module joins the job at its first study, never here (at import);
+  // the job is left at the interpreter's exit (core/workers/mpi_job.hpp).
+  m.def("_mpi_rank", &tessera::workers::mpi_rank,
+        "this process's MPI rank (0 outside a job, or before its first study)");
+  m.def("_mpi_ranks", &tessera::workers::mpi_ranks, "the MPI job's rank count (1 outside a job)");
+  py::module_::import("atexit").attr("register")(
+      py::cpp_function([] { tessera::workers::leave_mpi_job(0); }));
 }

@@ -40,6 +40,7 @@ py::object run(const ScenarioHandle& h, std::optional<unsigned> threads, std::op
   if (auto document = study_here_or_in_worker(workers, results, guard, [&](studies::StudyWorkers& w) {
         w.before_session(h.scenario(), h.added_plugins());
         const studies::RunStudy plan(h);
+        ro.executor = w.executor();  // MPI ranks when launched by mpirun; else null (threads)
         result = plan.compute(ro);
       }))
     return to_python(*document);

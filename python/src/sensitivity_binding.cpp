@@ -22,9 +22,8 @@ py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
   require_mode(h, false, "Scenario.serve()");
   if (!parallelism && !hardware) parallelism = hardware = true;
   Interruptible guard(std::move(progress));
-  const studies::SensitivityOptions so{
-      parallelism, hardware, thread_count(threads),
-      [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); }};
+  studies::SensitivityOptions so{parallelism, hardware, thread_count(threads),
+                                 [&guard](const ProgressEvent& p) { guard.poll(p.done, p.total, p.phase); }};
   // With an added plugin, the whole study in a `tessera sensitivity` worker (whole_worker.hpp).
   std::vector<std::string> arguments;
   if (parallelism) arguments.push_back("--parallelism");
@@ -36,7 +35,8 @@ py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
   std::optional<SensitivityStudy> result;
   if (auto document = study_here_or_in_worker(workers, results, guard, [&](auto& w) {
         w.before_session(h.scenario(), h.added_plugins());
-        entry.emplace(h);  // the scenario's search plugin
+        entry.emplace(h);            // the scenario's search plugin
+        so.executor = w.executor();  // MPI ranks when launched by mpirun; else null (threads)
         result.emplace(entry->compute(so));
       }))
     return to_python(*document);

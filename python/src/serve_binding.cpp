@@ -86,6 +86,7 @@ py::object serve(const ScenarioHandle& h, std::optional<unsigned> threads, std::
   std::optional<studies::ServeStudyResult> served;
   std::optional<nlohmann::json> document = study_here_or_in_worker(workers, results, guard, [&](auto& w) {
     w.before_session(h.scenario(), h.added_plugins());
+    so.executor = w.executor();  // MPI ranks when launched by mpirun; else null (threads)
     served.emplace(studies::serve(h, so));
   });
   if (document) {

@@ -89,6 +89,13 @@ std::optional<nlohmann::json> study_here_or_in_worker(
 
 studies::StudyWorkers guarded_workers(studies::WorkerCommand command, Interruptible& guard) {
   command.settings.push_back("report_files=0");  // the scenario's report.csv / report.json are the CLI's
+  // Under an MPI launcher: the study's units on every rank, each ending with the results
+  // (core/workers/mpi_job.hpp); its threads per rank those the study was given.
+  command.mpi_units = true;
+  command.results_everywhere = true;
+  for (std::size_t i = 0; i + 1 < command.arguments.size(); ++i)
+    if (command.arguments[i] == "--threads")
+      command.workers = static_cast<unsigned>(std::stoul(command.arguments[i + 1]));
   command.on_wait = [&guard] { guard.check_signals(); };
   command.on_progress = [&guard](std::uint64_t done, std::uint64_t total, const std::string& phase) {
     guard.poll(done, total, phase.c_str());

@@ -27,7 +27,7 @@ from .results import (KNOBS, Columns, CompareResult, Configuration, Counts, Disa
                       Capacity, Finalist)
 
 __version__: str = _tessera.__version__
-__all__ = ["Scenario", "compare", "validate_data", "plugins", "plugin_search_path", "InputError", "PluginError",
+__all__ = ["Scenario", "compare", "validate_data", "plugins", "plugin_search_path", "mpi_rank", "InputError", "PluginError",
            "Error", "Diagnostic", "RunResult", "Configuration", "Counts", "Explanation", "Columns", "ServeResult",
            "ServingPoint", "DisaggregatedResult", "DisaggPair", "DisaggPool", "CompareResult", "SensitivityResult",
            "ExploreResult", "ValidationResult",
@@ -444,6 +444,17 @@ def plugins(plugin_path: Union[None, str, Sequence[str]] = None) -> List[Dict[st
     if failures:
         raise PluginError("; ".join(f"{path}: {message}" for path, message in failures))
     return listed
+
+
+def mpi_rank() -> int:
+    """This process's rank in the MPI job it joined (0 when it joined none).
+
+    Started by an MPI launcher (``mpirun -np N python3 script.py``, ``srun``), the module joins
+    the job at its first study, never at import; every rank computes its share of each study's
+    work units and ends with the same results (docs/mpi.md). A script prints on rank 0 only with
+    ``if tessera.mpi_rank() == 0: ...``.
+    """
+    return int(_tessera._mpi_rank())
 
 
 def plugin_search_path(plugin_path: Union[None, str, Sequence[str]] = None) -> List[str]:

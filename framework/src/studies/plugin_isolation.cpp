@@ -283,8 +283,9 @@ void apply_worker_scenario(ScenarioOptions& options) {
 }
 
 StudyWorkers::StudyWorkers(WorkerCommand command) : command_(std::move(command)) {
+  if (command_.results_everywhere && !g_server && !is_whole_worker()) workers::join_mpi_job();
   if (!g_server && (command_.share != WorkerShare::whole || command_.mpi_units))
-    pool_ = workers::make_mpi_executor(command_.workers);
+    pool_ = workers::make_mpi_executor(command_.workers, command_.results_everywhere);
 }
 StudyWorkers::~StudyWorkers() = default;
 

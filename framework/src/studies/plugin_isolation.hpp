@@ -70,6 +70,9 @@ struct WorkerCommand {
   // A WorkerShare::whole study that hands work units with codecs to executor() (serve): across MPI
   // ranks those go to every rank; a whole study without (compare, explain, ...) is rank 0's alone.
   bool mpi_units = false;
+  // Python: started by an MPI launcher, this process joins the job at its first study (never at
+  // import), and every rank ends with the study's results (make_mpi_executor's `everywhere`).
+  bool results_everywhere = false;
   // Where a whole study's worker writes its results (its descriptor 1; -1: nowhere): the CLI's
   // results descriptor, or a memory file the embedding process reads.
   int results_fd = -1;

@@ -159,7 +159,9 @@ bool take_own(Plan& plan, UnitPool& own) {
 }  // namespace
 
 void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
-                          const UnitCodec& codec) {
+                          const UnitCodec& study_codec) {
+  UnitCodec codec = study_codec;
+  codec.everywhere = codec.everywhere || everywhere_;
   if (!codec) {  // a plan the other ranks do not take part in: computed here alone
     ThreadExecutor(threads_).execute(count, compute, merge);
     return;

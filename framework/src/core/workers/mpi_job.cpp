@@ -23,6 +23,7 @@ namespace {
 int g_rank = 0;
 int g_ranks = 1;
 bool g_joined = false;
+bool g_owned = false;   // this code initialised MPI (and finalises it)
 std::string g_failure;  // a computing rank's command failed: its status byte and message
 
 // Messages sent and not yet delivered: sends never block (two ranks sending each other a large
@@ -73,10 +74,13 @@ std::string mpi_library() {
 
 int join_mpi_job() {
   if (g_joined || !launched_by_mpi()) return g_ranks;
+  int initialised = 0;
+  MPI_Initialized(&initialised);
   int provided = 0;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+  if (!initialised && MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
     throw Error(
         "MPI_Init_thread failed: this process was started by an MPI launcher but cannot join its job");
+  g_owned = !initialised;
   g_joined = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
@@ -88,11 +92,11 @@ bool in_mpi_job() { return g_joined; }
 int mpi_rank() { return g_rank; }
 int mpi_ranks() { return g_ranks; }
 
-std::unique_ptr<Executor> make_mpi_executor(unsigned threads) {
+std::unique_ptr<Executor> make_mpi_executor(unsigned threads, bool everywhere) {
   if (!g_joined || g_ranks < 2) return nullptr;
   const unsigned t = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  if (g_rank == 0) return std::make_unique<MpiExecutor>(t);
-  return std::make_unique<MpiServer>(t);
+  if (g_rank == 0) return std::make_unique<MpiExecutor>(t, everywhere);
+  return std::make_unique<MpiServer>(t, everywhere);
 }
 
 void mpi_rank_failed(int status, const std::string& text) {
@@ -113,7 +117,7 @@ int leave_mpi_job(int status) {
     status = static_cast<int>(m.unit);
   }
   settle_sends(false);
-  MPI_Finalize();
+  if (g_owned) MPI_Finalize();
   g_joined = false;
   return status;
 }
@@ -121,7 +125,7 @@ int leave_mpi_job(int status) {
 void stop_rank(int status) {
   std::fflush(nullptr);
   settle_sends(true);  // rank 0 has ended: nothing it was sent is read any more
-  MPI_Finalize();
+  if (g_owned) MPI_Finalize();
   std::_Exit(status);
 }
 

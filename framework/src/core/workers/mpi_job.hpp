@@ -26,7 +26,8 @@ TESSERA_API bool mpi_built();
 TESSERA_API std::string mpi_library();
 
 // Joins the MPI job when an MPI launcher started this process (MPI_Init_thread, funneled: only
-// the calling thread makes MPI calls). Returns the job's rank count (1: not in a job, or a job
+// the calling thread makes MPI calls; MPI already initialised by someone else, mpi4py say, is
+// used as it is and left to them to finalise). Returns the job's rank count (1: not in a job, or a job
 // of one rank, where the study runs as without MPI). A launcher's job of several ranks in a build
 // without MPI is an Error.
 TESSERA_API int join_mpi_job();
@@ -39,8 +40,10 @@ TESSERA_API int mpi_ranks();
 
 // The executor of this rank in a job of several ranks: rank 0's coordinator (MpiExecutor) or a
 // computing rank's server (MpiServer); each computes on `threads` threads of its own (0: one
-// per hardware thread). Null outside such a job.
-TESSERA_API std::unique_ptr<Executor> make_mpi_executor(unsigned threads);
+// per hardware thread). Null outside such a job. `everywhere`: every rank ends with the study's
+// results (Python, where each rank's script reads them): every plan with a codec is merged on
+// every rank (UnitCodec::everywhere), and one without is computed on every rank.
+TESSERA_API std::unique_ptr<Executor> make_mpi_executor(unsigned threads, bool everywhere = false);
 
 // A computing rank: its command failed outside a unit with `status` and `text` (told to rank 0,
 // which reports it if its own study goes on into a plan that rank never reaches).

@@ -10,8 +10,14 @@
 namespace tessera::workers {
 
 void MpiServer::execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
-                        const UnitCodec& codec) {
-  if (!codec) return;  // rank 0 computes a plan without a codec alone
+                        const UnitCodec& study_codec) {
+  // A plan without a codec rank 0 computes alone; where every rank ends with the results, each.
+  if (!study_codec) {
+    if (everywhere_) ThreadExecutor(threads_).execute(count, compute, merge);
+    return;
+  }
+  UnitCodec codec = study_codec;
+  codec.everywhere = codec.everywhere || everywhere_;
   const RankSlots slots = rank_slots(count, mpi_ranks(), threads_);
   rank_send(0, MessageType::ready, count, std::to_string(slots.units));
   UnitPool pool(slots, compute, [&codec](std::size_t u, std::string& outcome) {

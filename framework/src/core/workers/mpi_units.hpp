@@ -75,7 +75,7 @@ std::exception_ptr failed_error(const std::string& payload, const std::string& w
 // rank 0's coordinator.
 class MpiExecutor final : public Executor {
  public:
-  explicit MpiExecutor(unsigned threads) : threads_(threads) {}
+  MpiExecutor(unsigned threads, bool everywhere) : threads_(threads), everywhere_(everywhere) {}
   using Executor::execute;
   unsigned workers() const override { return threads_; }
   bool remote() const override { return true; }
@@ -84,13 +84,14 @@ class MpiExecutor final : public Executor {
 
  private:
   unsigned threads_;
+  bool everywhere_;                 // make_mpi_executor's
   std::vector<std::uint8_t> gone_;  // ranks whose command has ended (they answer no plan)
 };
 
 // A computing rank's server.
 class MpiServer final : public Executor {
  public:
-  explicit MpiServer(unsigned threads) : threads_(threads) {}
+  MpiServer(unsigned threads, bool everywhere) : threads_(threads), everywhere_(everywhere) {}
   using Executor::execute;
   unsigned workers() const override { return threads_; }
   bool remote() const override { return true; }
@@ -99,6 +100,7 @@ class MpiServer final : public Executor {
 
  private:
   unsigned threads_;
+  bool everywhere_;  // make_mpi_executor's
 };
 
 // A computing rank told by rank 0 that the job ends (its status): MPI_Finalize, then exit.

@@ -1,0 +1,54 @@
+"""`mpirun -np N python3 script.py` (docs/mpi.md "Python"): importing the module never
+initialises MPI; the first study joins the job; every rank ends with the results one process
+gives, for 1, 2 and 4 ranks. Skipped where the build has no MPI or mpirun is missing."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUILD, CLI, ROOT
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def mpi_built() -> bool:
+    out = subprocess.run([str(CLI), "--version"], capture_output=True, text=True).stdout
+    return "MPI: built in" in out
+
+
+pytestmark = pytest.mark.skipif(shutil.which("mpirun") is None or not mpi_built(),
+                                reason="no mpirun, or this build has no MPI (TESSERA_MPI)")
+
+
+def mpirun(ranks: int, args):
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    cmd = (["mpirun", *root, "--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader",
+            "--mca", "btl_vader_single_copy_mechanism", "none", "-np", str(ranks)] if ranks else [])
+    env = dict(os.environ, PYTHONPATH=str(BUILD / "python"))
+    return subprocess.run(cmd + [sys.executable, *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_every_rank_ends_with_the_one_process_results():
+    script = [os.path.join(HERE, "mpi_script.py"), str(ROOT / "scenarios")]
+    one = mpirun(0, script)
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.split() == ["rank", "0", one.stdout.split()[2]]
+    digest = one.stdout.split()[2]
+    for ranks in (1, 2, 4):
+        r = mpirun(ranks, script)
+        assert r.returncode == 0, r.stderr
+        lines = sorted(r.stdout.splitlines())
+        assert lines == sorted(f"rank {k} {digest}" for k in range(ranks)), r.stdout
+
+
+def test_import_never_initialises_mpi():
+    probe = ("import ctypes, ctypes.util, tessera\n"
+             "lib = ctypes.CDLL(ctypes.util.find_library('mpi') or 'libmpi.so.40')\n"
+             "flag = ctypes.c_int(-1)\n"
+             "lib.MPI_Initialized(ctypes.byref(flag))\n"
+             "print('initialised' if flag.value else 'not initialised', tessera.mpi_rank())\n")
+    r = mpirun(2, ["-c", probe])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["not initialised 0"] * 2, r.stdout
