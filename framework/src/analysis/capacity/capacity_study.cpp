@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 
 #include "analysis/capacity/configuration_sim.hpp"
 #include "analysis/capacity/disagg_point_sim.hpp"
+#include "analysis/serving/serve_record_bytes.hpp"
 #include "core/cancellation.hpp"
+#include "core/checkpoint/byte_record.hpp"
 
 namespace tessera::requests {
 
@@ -48,6 +51,45 @@ Finalist search_finalist(const Session& session, const ServeRecord& r, std::size
   return f;
 }
 
+// A finalist searched in another process (an MPI rank), as bytes: every field read back equal.
+void write_finalist(ByteWriter& w, const Finalist& f) {
+  static_assert(std::is_trivially_copyable_v<ReplicaKv> && std::is_trivially_copyable_v<CapacityProbe>,
+                "a finalist's parts travel as bytes");
+  write_serve_record(w, f.analytical);
+  w.put<std::uint64_t>(f.study_rank);
+  w.put(f.kv);
+  const Capacity& c = f.capacity;
+  w.put(c.kind);
+  w.put(c.found);
+  w.put(c.load);
+  w.put(c.upper);
+  w.put<std::uint64_t>(c.stopped_by);
+  w.put(c.at);
+  w.put_list(c.probes);
+  w.put(c.stop);
+  w.put(f.tokens_per_s_per_pe);
+  w.put(f.difference);
+}
+
+Finalist read_finalist(ByteReader& r) {
+  Finalist f;
+  f.analytical = read_serve_record(r);
+  f.study_rank = static_cast<std::size_t>(r.get<std::uint64_t>());
+  f.kv = r.get<ReplicaKv>();
+  Capacity& c = f.capacity;
+  c.kind = r.get<LoadKind>();
+  c.found = r.get<bool>();
+  c.load = r.get<double>();
+  c.upper = r.get<double>();
+  c.stopped_by = static_cast<std::size_t>(r.get<std::uint64_t>());
+  c.at = r.get<CapacityProbe>();
+  c.probes = r.get_list<CapacityProbe>();
+  c.stop = r.get<CapacityStop>();
+  f.tokens_per_s_per_pe = r.get<double>();
+  f.difference = r.get<double>();
+  return f;
+}
+
 }  // namespace
 
 std::vector<SloTarget> capacity_targets(const ServingSlo& slo) {
@@ -83,6 +125,18 @@ CapacityStudy confirm_finalists(const Session& session, const std::vector<ServeR
   const std::size_t units = (k + unit - 1) / unit;
   ThreadExecutor own(options.threads);
   Executor& executor = options.executor ? *options.executor : own;
+  const UnitCodec codec{
+      .save =
+          [&](std::size_t u, ByteWriter& w) {
+            for (std::size_t i = u * unit; i < std::min(k, (u + 1) * unit); ++i) write_finalist(w, found[i]);
+          },
+      .load =
+          [&](std::size_t u, ByteReader& r) {
+            for (std::size_t i = u * unit; i < std::min(k, (u + 1) * unit); ++i) found[i] = read_finalist(r);
+            if (!r.done()) r.fail();
+          },
+      .describe = [](std::size_t u) { return "finalists of unit " + std::to_string(u + 1); },
+      .everywhere = true};
   executor.execute(
       units,
       [&](std::size_t u, const UnitSlot&) {
@@ -94,7 +148,8 @@ CapacityStudy confirm_finalists(const Session& session, const std::vector<ServeR
       [&](std::size_t u) {
         report_progress(options.on_progress, std::min(k, (u + 1) * unit), k, "finalists");
         throw_if_cancelled();
-      });
+      },
+      codec);
   // The analytical ranking compared: by analytical tokens/s/PE (ties: the study's order).
   std::vector<std::size_t> order(found.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

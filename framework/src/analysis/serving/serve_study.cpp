@@ -372,7 +372,8 @@ UnitCodec serve_codec(std::vector<std::unique_ptr<ServeSummary>>& outcomes, cons
               [=](std::size_t u) {
                 return "serving points " + std::to_string(u * unit_size + 1) + "-" +
                        std::to_string(u * unit_size + unit_points(u)) + " of " + std::to_string(total);
-              }};
+              },
+          .everywhere = options.merged_everywhere};
 }
 
 }  // namespace

@@ -111,6 +111,9 @@ struct ServeStudyOptions {
   // rows are the same for every unit size, executor and thread count.
   std::uint64_t unit_size = 0;
   Executor* executor = nullptr;
+  // Every process of the executor merges the study (UnitCodec::everywhere): a capacity search
+  // goes on from its ranking on every MPI rank.
+  bool merged_everywhere = false;
 };
 
 // Serving points per work unit (ServeStudyOptions::unit_size's default): a unit's buffered

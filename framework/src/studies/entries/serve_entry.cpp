@@ -37,7 +37,8 @@ ServeStudyOptions serve_study_options(const ServeOptions& options, std::size_t t
   ServeStudyOptions so;
   so.threads = options.threads;
   so.executor = options.executor;
-  so.top = std::max(top, finalists);  // the finalists are the analytical top K
+  so.merged_everywhere = finalists > 0;  // every MPI rank ranks the finalists it searches
+  so.top = std::max(top, finalists);     // the finalists are the analytical top K
   so.max_pes = options.max_pes;
   so.on_progress = options.on_progress;
   if (options.points) so.points = kMaxReportPoints;
@@ -121,6 +122,7 @@ ServeStudyResult serve(const StudyContext& context, const ServeOptions& options)
     co.top = finalists;
     co.settings = options.capacity;
     co.threads = options.threads;
+    co.executor = options.executor;
     co.unit_size = options.capacity_unit;
     co.on_progress = options.on_capacity_progress;
     r.capacity = requests::confirm_finalists(context.session(), ranked, spec, scenario.serving.slo, co);
