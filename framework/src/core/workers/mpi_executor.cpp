@@ -192,13 +192,15 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
       outcome = w.take();
     };
   UnitPool own(rank_slots(count, ranks, threads_), compute, std::move(save));
-  const std::size_t window = 2 * (slots + own.slots());
+  // A computing rank holds twice the units it computes at once (the next one queued behind each:
+  // it never waits a round trip for work); the units ahead of the merge cover that twice over.
+  const std::size_t window = 4 * (slots + own.slots());
   auto pause = 20e-6;
   for (;;) {
     merge_in_order(plan, merge, gone_);
     // Units to the computing ranks first (their answers take longer), then to this rank's threads.
     for (int r = 1; r < ranks; ++r)
-      while (!plan.error && states[r].units.size() < states[r].slots && plan.next < count &&
+      while (!plan.error && states[r].units.size() < 2 * states[r].slots && plan.next < count &&
              plan.next < plan.merged + window) {
         rank_send(r, MessageType::unit, plan.offset + plan.next);
         states[r].units.push_back(plan.next++);
@@ -222,7 +224,7 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
       pause = 20e-6;
     } else {
       own.wait(pause);
-      pause = std::min(pause * 2, 2e-3);
+      pause = std::min(pause * 2, kLongestPause);
     }
   }
   for (int r = 1; r < ranks; ++r)

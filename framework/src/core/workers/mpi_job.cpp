@@ -173,7 +173,8 @@ void rank_wait(RankMessage& into, int from) {
   auto pause = std::chrono::microseconds(20);
   while (!rank_poll(into, from)) {
     std::this_thread::sleep_for(pause);
-    pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(5));
+    pause =
+        std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(5));  // a rank at its end
   }
 }
 

@@ -57,7 +57,7 @@ void MpiServer::execute(std::size_t count, const ComputeFn& compute, const Merge
       pause = 20e-6;
     } else {
       pool.wait(pause);
-      pause = std::min(pause * 2, 2e-3);
+      pause = std::min(pause * 2, kLongestPause);
     }
   }
 }

@@ -9,7 +9,7 @@
 // fatal-signal or exit handler) names the plugin call the worker was in when it died. A worker
 // that runs a whole study (a study without unit codecs) says `progress` as its work units finish,
 // `temp` for each temporary output it creates or commits, and `finished` with its exit status.
-// The MPI executor will speak the same messages.
+// The MPI executor speaks the same messages, as MPI tags (mpi_messages.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
