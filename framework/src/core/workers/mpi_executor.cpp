@@ -199,8 +199,11 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
   for (;;) {
     merge_in_order(plan, merge, gone_);
     // Units to the computing ranks first (their answers take longer), then to this rank's threads.
+    // A unit queued behind each a rank computes while more than twice the job's slots are left;
+    // at the plan's end none (a queued unit there would wait while another rank idles).
+    const std::size_t depth = count - plan.next > 2 * (slots + own.slots()) ? 2 : 1;
     for (int r = 1; r < ranks; ++r)
-      while (!plan.error && states[r].units.size() < 2 * states[r].slots && plan.next < count &&
+      while (!plan.error && states[r].units.size() < depth * states[r].slots && plan.next < count &&
              plan.next < plan.merged + window) {
         rank_send(r, MessageType::unit, plan.offset + plan.next);
         states[r].units.push_back(plan.next++);
