@@ -16,17 +16,7 @@ inline IsolatedRun run_ranks(int ranks, const std::string& args, const std::stri
                              " --oversubscribe --bind-to none --mca btl self,vader" +
                              " --mca btl_vader_single_copy_mechanism none " + options + " -np " +
                              std::to_string(ranks) + " " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera";
-  const TempDir logs;
-  const std::string cmd =
-      "TESSERA_PLUGIN_PATH= " + mpirun + " " + args + " >" + logs / "out" + " 2>" + logs / "err";
-  const auto start = std::chrono::steady_clock::now();
-  const int rc = std::system(("sh -c '" + cmd + "'").c_str());
-  IsolatedRun o;
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  o.out = slurp(logs / "out");
-  o.err = slurp(logs / "err");
-  return o;
+  return run_in_shell(mpirun, args);
 }
 
 // The outputs of one run: its stdout and the files it wrote, byte for byte.

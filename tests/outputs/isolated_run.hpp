@@ -26,11 +26,12 @@ struct IsolatedRun {
   double seconds = 0;
 };
 
-// `tessera ARGS`, stdout and stderr kept (in a folder of their own).
-inline IsolatedRun run_tessera_cli(const std::string& args) {
+// `PROGRAM ARGS` in sh with TESSERA_PLUGIN_PATH empty, stdout and stderr kept (in a folder of
+// their own).
+inline IsolatedRun run_in_shell(const std::string& program, const std::string& args) {
   const TempDir logs;
-  const std::string cmd = "TESSERA_PLUGIN_PATH= " + std::string(TESSERA_BINARY_DIR) + "/bin/tessera " + args +
-                          " >" + logs / "out" + " 2>" + logs / "err";
+  const std::string cmd =
+      "TESSERA_PLUGIN_PATH= " + program + " " + args + " >" + logs / "out" + " 2>" + logs / "err";
   const auto start = std::chrono::steady_clock::now();
   const int rc = std::system(("sh -c '" + cmd + "'").c_str());
   IsolatedRun o;
@@ -39,6 +40,11 @@ inline IsolatedRun run_tessera_cli(const std::string& args) {
   o.out = slurp(logs / "out");
   o.err = slurp(logs / "err");
   return o;
+}
+
+// `tessera ARGS`.
+inline IsolatedRun run_tessera_cli(const std::string& args) {
+  return run_in_shell(std::string(TESSERA_BINARY_DIR) + "/bin/tessera", args);
 }
 
 inline std::string broken_run_args(const std::string& scenario, const std::string& more) {

@@ -6,6 +6,7 @@
 #include "core/checkpoint/byte_record.hpp"
 #include "core/workers/mpi_messages.hpp"
 #include "core/workers/mpi_units.hpp"
+#include "core/workers/remote_plan.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::workers {
@@ -18,30 +19,10 @@ struct RankState {
   std::vector<std::size_t> units;  // the plan's units it holds
 };
 
-// A plan in progress: what is computed, merged and failed.
-struct Plan {
-  Plan(std::size_t n, std::uint64_t first, std::uint64_t planned_units, const UnitCodec& c)
-      : count(n), offset(first), planned(planned_units), codec(c), done(n, 0), error_unit(n + 1) {}
-  std::size_t count;
-  std::uint64_t offset;   // the computing ranks' unit of this rank's unit 0 (a resumed checkpoint)
-  std::uint64_t planned;  // their plan's units
-  const UnitCodec& codec;
-  std::size_t next = 0, merged = 0;
-  std::vector<std::uint8_t> done;
-  std::vector<std::string> outcome;  // codec.everywhere: each unit's bytes until merged (sent on)
-  std::exception_ptr error;
-  std::size_t error_unit;
-  void fail(std::size_t unit, std::exception_ptr e) {
-    if (!error || unit < error_unit) {
-      error = std::move(e);
-      error_unit = unit;
-    }
-  }
-  std::string unit_words(std::size_t u) const {
-    std::string s = "in work unit " + std::to_string(offset + u + 1) + " of " + std::to_string(planned);
-    if (codec.describe) s += " (" + codec.describe(u) + ")";
-    return s;
-  }
+// A plan in progress, and each unit's bytes until merged when they are sent on (codec.everywhere).
+struct Plan : RemotePlan {
+  using RemotePlan::RemotePlan;
+  std::vector<std::string> outcome;
 };
 
 std::string gone_words(int rank, const std::string& payload) {
@@ -98,7 +79,7 @@ bool receive_answers(Plan& plan, std::vector<RankState>& states, std::vector<std
       throw Error("the unit protocol: MPI rank " + std::to_string(r) + " answered a unit it was not given");
     held.erase(it);
     if (m.type == MessageType::failed) {
-      plan.fail(u, failed_error(m.payload, plan.unit_words(u)));
+      plan.fail(u, failed_error(m.payload));
       continue;
     }
     try {

@@ -75,23 +75,4 @@ void UnitPool::work(unsigned worker) {
   }
 }
 
-std::string failed_payload(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const InputError& x) {
-    return std::string("\2") + x.what();
-  } catch (const std::exception& x) {
-    return std::string("\1") + x.what();
-  } catch (...) {
-    return std::string("\1") + "an exception that is not a std::exception";
-  }
-}
-
-std::exception_ptr failed_error(const std::string& payload, const std::string& where) {
-  std::string text = payload.size() > 1 ? payload.substr(1) : "a work unit failed " + where;
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  if (!payload.empty() && payload[0] == '\2') return std::make_exception_ptr(InputError(text));
-  return std::make_exception_ptr(PluginError(text));
-}
-
 }  // namespace tessera::workers

@@ -67,11 +67,6 @@ class UnitPool {
   std::vector<std::thread> threads_;
 };
 
-// A unit's `failed` payload: its status byte (2: an InputError, 1: anything else), its message.
-std::string failed_payload(const std::exception_ptr& e);
-// The error a `failed` payload describes, as the same kind (InputError or PluginError).
-std::exception_ptr failed_error(const std::string& payload, const std::string& where);
-
 // rank 0's coordinator.
 class MpiExecutor final : public Executor {
  public:

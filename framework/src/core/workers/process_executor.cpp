@@ -22,6 +22,7 @@
 
 #include "core/cancellation.hpp"
 #include "core/fd_write.hpp"
+#include "core/workers/remote_plan.hpp"
 #include "core/workers/unit_protocol.hpp"
 
 extern char** environ;
@@ -98,13 +99,6 @@ void report_progress(const std::string& payload,
       phase_at <= 0)
     return;
   to(done, total, payload.substr(static_cast<std::size_t>(phase_at)));
-}
-
-// A `failed` payload's text (after its status byte, up to a NUL), without trailing newlines.
-std::string failure_text(const std::string& payload) {
-  std::string text = payload.size() > 1 ? payload.substr(1, payload.find('\0') - 1) : std::string();
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
 }
 
 }  // namespace
@@ -210,7 +204,7 @@ void ProcessExecutor::wait_ready(const std::string& stage, bool prepared) {
       } else if (m && m->type == MessageType::call) {
         w.last_call = m->payload;
       } else if (m && m->type == MessageType::failed && m->unit == kNoUnit) {
-        w.error = failure_text(m->payload);
+        w.error = failed_text(m->payload);
       } else if (m) {
         throw Error("the unit protocol: a worker said something unexpected before its plan");
       } else {
@@ -272,42 +266,9 @@ void ProcessExecutor::stop_all() noexcept {
 }
 
 // What a plan's loop keeps: which units are done, the merge cursor, the first failure.
-struct ProcessExecutor::PlanState {
-  PlanState(std::size_t n, std::uint64_t first, const UnitCodec& c, std::uint64_t planned_units)
-      : count(n), offset(first), planned(planned_units), codec(c), done(n, 0), error_unit(n + 1) {}
-  std::size_t count;
-  std::uint64_t offset;   // the workers' unit of local unit 0
-  std::uint64_t planned;  // the workers' plan's units
-  const UnitCodec& codec;
-  std::size_t next = 0, merged = 0;
-  std::vector<std::uint8_t> done;
-  std::exception_ptr error;
-  std::size_t error_unit;  // a merge's failure is count (before any unit's, which are below)
-  void fail(std::size_t unit, std::exception_ptr e) {
-    if (!error || unit < error_unit) {
-      error = std::move(e);
-      error_unit = unit;
-    }
-  }
-  // "in work unit 3 of 23 (configurations 513-768 of ...)"
-  std::string unit_words(std::size_t u) const {
-    std::string s = "in work unit " + std::to_string(offset + u + 1) + " of " + std::to_string(planned);
-    if (codec.describe) s += " (" + codec.describe(u) + ")";
-    return s;
-  }
+struct ProcessExecutor::PlanState : RemotePlan {
+  using RemotePlan::RemotePlan;
 };
-
-namespace {
-
-// A unit's error as the worker described it, thrown as the same kind of error.
-std::exception_ptr unit_error(const std::string& payload) {
-  std::string text = failure_text(payload);
-  if (text.empty()) text = "a unit failed";
-  if (!payload.empty() && payload[0] == '\2') return std::make_exception_ptr(InputError(text));
-  return std::make_exception_ptr(PluginError(text));
-}
-
-}  // namespace
 
 void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn& merge,
                               const UnitCodec& codec) {
@@ -325,7 +286,7 @@ void ProcessExecutor::execute(std::size_t count, const ComputeFn&, const MergeFn
     if (w.planned != planned || planned < count)
       throw std::logic_error("the worker processes planned another study (" + std::to_string(w.planned) +
                              " work units, this process " + std::to_string(count) + ")");
-  PlanState plan(count, planned - count, codec, planned);
+  PlanState plan(count, planned - count, planned, codec);
   for (;;) {
     // Merge what is in order first: the window of units handed out moves with the merge.
     while (!plan.error && plan.merged < count && plan.done[plan.merged]) {
@@ -425,7 +386,7 @@ ProcessExecutor::WholeExit ProcessExecutor::run_whole() {
       if (m.payload[0] == '+' && at == temps_.end()) temps_.push_back(path);
       if (m.payload[0] == '-' && at != temps_.end()) temps_.erase(at);
     } else if (m.type == MessageType::failed && m.unit == kNoUnit) {
-      w.error = failure_text(m.payload);
+      w.error = failed_text(m.payload);
       if (const std::size_t nul = m.payload.find('\0'); nul != std::string::npos)
         error = m.payload.substr(nul + 1);
     } else if (m.type == MessageType::finished) {
@@ -459,7 +420,7 @@ void ProcessExecutor::receive(PlanState& plan) {
       continue;
     }
     if (m.type == MessageType::failed && m.unit == kNoUnit) {  // its command failed (its end follows)
-      w.error = failure_text(m.payload);
+      w.error = failed_text(m.payload);
       continue;
     }
     if (!w.busy || m.unit != plan.offset + w.unit ||
@@ -467,7 +428,7 @@ void ProcessExecutor::receive(PlanState& plan) {
       throw Error("the unit protocol: a worker answered a unit it was not given");
     w.busy = false;
     if (m.type == MessageType::failed) {
-      plan.fail(w.unit, unit_error(m.payload));
+      plan.fail(w.unit, failed_error(m.payload));
       continue;
     }
     try {

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "tessera/error.hpp"
+
 namespace tessera::workers {
 
 namespace {
@@ -75,6 +77,31 @@ std::optional<Message> receive_message(int fd) {
   Message m;
   if (!receive_message(fd, m)) return std::nullopt;
   return m;
+}
+
+std::string failed_payload(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const InputError& x) {
+    return std::string("\2") + x.what();
+  } catch (const std::exception& x) {
+    return std::string("\1") + x.what();
+  } catch (...) {
+    return std::string("\1") + "an exception that is not a std::exception";
+  }
+}
+
+std::string failed_text(const std::string& payload) {
+  std::string text = payload.size() > 1 ? payload.substr(1, payload.find('\0') - 1) : std::string();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::exception_ptr failed_error(const std::string& payload) {
+  std::string text = failed_text(payload);
+  if (text.empty()) text = "a unit failed";
+  if (!payload.empty() && payload[0] == '\2') return std::make_exception_ptr(InputError(text));
+  return std::make_exception_ptr(PluginError(text));
 }
 
 }  // namespace tessera::workers

@@ -11,6 +11,7 @@
 // `temp` for each temporary output it creates or commits, and `finished` with its exit status.
 // The MPI executor speaks the same messages, as MPI tags (mpi_messages.hpp).
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +69,13 @@ TESSERA_API bool send_message(int fd, MessageType type, std::uint64_t unit, std:
 // interleave its message with another thread's. Usable from a signal handler.
 TESSERA_API bool send_message_exclusive(int fd, MessageType type, std::uint64_t unit,
                                         std::string_view payload = {}, double wait_s = -1);
+
+// A unit's `failed` payload: its status byte (2: an InputError, 1: anything else), its message.
+TESSERA_API std::string failed_payload(const std::exception_ptr& e);
+// A `failed` payload's text (after its status byte, up to a NUL), without trailing newlines.
+TESSERA_API std::string failed_text(const std::string& payload);
+// The error a unit's `failed` payload describes, as the same kind (InputError or PluginError).
+TESSERA_API std::exception_ptr failed_error(const std::string& payload);
 
 // Reads one message: nullopt at the stream's end (the other side closed or died, also in the
 // middle of a message). A head that is not a message's throws std::runtime_error.

@@ -23,19 +23,6 @@ void send_or_leave(int fd, MessageType type, std::uint64_t unit, std::string_vie
   if (!send_message(fd, type, unit, payload)) parent_gone();
 }
 
-// The `failed` payload: the status byte (2: the input is wrong, 1: anything else), the message.
-std::string failure(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const InputError& x) {
-    return std::string("\2") + x.what();
-  } catch (const std::exception& x) {
-    return std::string("\1") + x.what();
-  } catch (...) {
-    return std::string("\1") + "an exception that is not a std::exception";
-  }
-}
-
 }  // namespace
 
 void UnitServer::prepared() {
@@ -69,7 +56,7 @@ void UnitServer::execute(std::size_t count, const ComputeFn& compute, const Merg
       failed = std::current_exception();
     }
     if (failed)
-      send_or_leave(fd_, MessageType::failed, u, failure(failed));
+      send_or_leave(fd_, MessageType::failed, u, failed_payload(failed));
     else
       send_or_leave(fd_, MessageType::done, u, outcome_.bytes());
   }
