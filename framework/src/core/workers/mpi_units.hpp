@@ -67,35 +67,37 @@ class UnitPool {
   std::vector<std::thread> threads_;
 };
 
-// rank 0's coordinator.
-class MpiExecutor final : public Executor {
+// What both ranks' executors are: `threads` threads of this rank, units for other processes
+// (Executor::remote()), and make_mpi_executor's `everywhere`.
+class MpiRankExecutor : public Executor {
  public:
-  MpiExecutor(unsigned threads, bool everywhere) : threads_(threads), everywhere_(everywhere) {}
+  MpiRankExecutor(unsigned threads, bool everywhere) : threads_(threads), everywhere_(everywhere) {}
   using Executor::execute;
   unsigned workers() const override { return threads_; }
   bool remote() const override { return true; }
+
+ protected:
+  unsigned threads_;
+  bool everywhere_;
+};
+
+// rank 0's coordinator.
+class MpiExecutor final : public MpiRankExecutor {
+ public:
+  using MpiRankExecutor::MpiRankExecutor;
   void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
                const UnitCodec& codec) override;
 
  private:
-  unsigned threads_;
-  bool everywhere_;                 // make_mpi_executor's
   std::vector<std::uint8_t> gone_;  // ranks whose command has ended (they answer no plan)
 };
 
 // A computing rank's server.
-class MpiServer final : public Executor {
+class MpiServer final : public MpiRankExecutor {
  public:
-  MpiServer(unsigned threads, bool everywhere) : threads_(threads), everywhere_(everywhere) {}
-  using Executor::execute;
-  unsigned workers() const override { return threads_; }
-  bool remote() const override { return true; }
+  using MpiRankExecutor::MpiRankExecutor;
   void execute(std::size_t count, const ComputeFn& compute, const MergeFn& merge,
                const UnitCodec& codec) override;
-
- private:
-  unsigned threads_;
-  bool everywhere_;  // make_mpi_executor's
 };
 
 // A computing rank told by rank 0 that the job ends (its status): MPI_Finalize, then exit.
