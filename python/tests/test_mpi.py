@@ -2,6 +2,7 @@
 initialises MPI; the first study joins the job; every rank ends with the results one process
 gives, for 1, 2 and 4 ranks. Skipped where the build has no MPI or mpirun is missing."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,8 +40,9 @@ def test_every_rank_ends_with_the_one_process_results():
     for ranks in (1, 2, 4):
         r = mpirun(ranks, script)
         assert r.returncode == 0, r.stderr
-        lines = sorted(r.stdout.splitlines())
-        assert lines == sorted(f"rank {k} {digest}" for k in range(ranks)), r.stdout
+        # mpirun forwards the ranks' lines as they come: one may cut into another's.
+        said = sorted(re.findall(r"rank (\d+) ([0-9a-f]{16})", r.stdout))
+        assert said == sorted((str(k), digest) for k in range(ranks)), r.stdout
 
 
 def test_import_never_initialises_mpi():
@@ -51,4 +53,4 @@ def test_import_never_initialises_mpi():
              "print('initialised' if flag.value else 'not initialised', tessera.mpi_rank())\n")
     r = mpirun(2, ["-c", probe])
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split("\n")[:2] == ["not initialised 0"] * 2, r.stdout
+    assert r.stdout.count("not initialised 0") == 2 and r.stdout.count("initialised") == 2, r.stdout
