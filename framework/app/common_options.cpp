@@ -188,7 +188,8 @@ int interrupted() {
   line += done.empty() ? " before any progress was reported" : " after " + done;
   line += partial_output_possible() ? "; output written through to stdout, a FIFO or a device may be partial"
                                     : "; no output written";
-  std::cerr << line << '\n';
+  // A unit worker's or an MPI rank's interruption is its parent's, or rank 0's, to say.
+  if (!studies::is_unit_worker()) std::cerr << line << '\n';
   if (sig == SIGHUP) return kExitHangup;
   return sig == SIGTERM ? kExitTerminated : kExitInterrupted;
 }

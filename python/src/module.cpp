@@ -40,7 +40,7 @@ PYBIND11_MODULE(_tessera, m) {
   // Under an MPI launcher the module joins the job at its first study, never here (at import);
   // the job is left at the interpreter's exit (core/workers/mpi_job.hpp).
   m.def("_mpi_rank", &tessera::workers::mpi_rank,
-        "this process's MPI rank (0 outside a job, or before its first study)");
+        "this process's MPI rank (its launcher's before the first study; 0 outside a job)");
   m.def("_mpi_ranks", &tessera::workers::mpi_ranks, "the MPI job's rank count (1 outside a job)");
   py::module_::import("atexit").attr("register")(
       py::cpp_function([] { tessera::workers::leave_mpi_job(0); }));

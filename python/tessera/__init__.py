@@ -447,7 +447,7 @@ def plugins(plugin_path: Union[None, str, Sequence[str]] = None) -> List[Dict[st
 
 
 def mpi_rank() -> int:
-    """This process's rank in the MPI job it joined (0 when it joined none).
+    """This process's rank in the MPI job that started it (0 outside one), also before its first study.
 
     Started by an MPI launcher (``mpirun -np N python3 script.py``, ``srun``), the module joins
     the job at its first study, never at import; every rank computes its share of each study's

@@ -40,7 +40,8 @@ def test_every_rank_ends_with_the_one_process_results():
     for ranks in (1, 2, 4):
         r = mpirun(ranks, script)
         assert r.returncode == 0, r.stderr
-        # mpirun forwards the ranks' lines as they come: one may cut into another's.
+        # mpirun forwards the ranks' output as it comes (unbuffered: a line's pieces apart), so one
+    # rank's line may cut into another's: each says one f-string, read by pattern.
         said = sorted(re.findall(r"rank (\d+) ([0-9a-f]{16})", r.stdout))
         assert said == sorted((str(k), digest) for k in range(ranks)), r.stdout
 
@@ -50,7 +51,31 @@ def test_import_never_initialises_mpi():
              "lib = ctypes.CDLL(ctypes.util.find_library('mpi') or 'libmpi.so.40')\n"
              "flag = ctypes.c_int(-1)\n"
              "lib.MPI_Initialized(ctypes.byref(flag))\n"
-             "print('initialised' if flag.value else 'not initialised', tessera.mpi_rank())\n")
+             "print(f\"{'initialised' if flag.value else 'not initialised'} {tessera.mpi_rank()}\")\n")
     r = mpirun(2, ["-c", probe])
     assert r.returncode == 0, r.stderr
-    assert r.stdout.count("not initialised 0") == 2 and r.stdout.count("initialised") == 2, r.stdout
+    # Not initialised on either rank, and each knows its rank from its launcher already.
+    said = sorted(re.findall(r"(not initialised|initialised) (\d)", r.stdout))
+    assert said == [("not initialised", "0"), ("not initialised", "1")], r.stdout
+
+
+def test_a_failed_study_raises_on_every_rank(tmp_path):
+    # A plan that fails on rank 0 is not a partial result on the others (docs/mpi.md "Python").
+    scenario = tmp_path / "broken.yaml"
+    scenario.write_text(
+        "schema_version: 1\nkind: scenario\nname: broken\n"
+        f"model: {ROOT}/models/llama3.1-8b.yaml\nmachine: {ROOT}/machines/dgx-h100.yaml\n"
+        "workload: {mode: decode, context: 4K, batch: 1}\n"
+        "sweep:\n  parallelism: {tp: [1, 2, 4, 8], pp: [1, 2, 4, 8], dp: [1, 2, 4]}\n"
+        "plugins: {latency: {name: broken_latency, fault: time_step_std}, memory: standard, search: exhaustive}\n")
+    probe = ("import sys, tessera\n"
+             "s = tessera.Scenario.load(sys.argv[1], plugin_path=[sys.argv[2]])\n"
+             "try:\n"
+             "    s.run(threads=1)\n"
+             "    print(f'rank {tessera.mpi_rank()} result')\n"
+             "except tessera.PluginError as e:\n"
+             "    print(f\"rank {tessera.mpi_rank()} raised {'exploded' in str(e)}\")\n")
+    r = mpirun(2, ["-c", probe, str(scenario), str(BUILD / "test-plugins" / "broken")])
+    assert r.returncode == 0, r.stderr
+    said = sorted(re.findall(r"rank (\d) (result|raised \w+)", r.stdout))
+    assert said == [("0", "raised True"), ("1", "raised True")], r.stdout

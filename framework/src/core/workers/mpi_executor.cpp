@@ -211,8 +211,11 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
       pause = std::min(pause * 2, kLongestPause);
     }
   }
+  // `end` says whether the plan failed, and how: a rank that merges it too (codec.everywhere)
+  // fails as this one does, rather than go on from a partial merge.
+  const std::string failure = plan.error ? failed_payload(plan.error) : std::string();
   for (int r = 1; r < ranks; ++r)
-    if (!gone_[r]) rank_send(r, MessageType::end, 0);
+    if (!gone_[r]) rank_send(r, MessageType::end, plan.error ? 1 : 0, failure);
   if (plan.error) std::rethrow_exception(plan.error);
 }
 

@@ -89,7 +89,12 @@ int join_mpi_job() {
 }
 
 bool in_mpi_job() { return g_joined; }
-int mpi_rank() { return g_rank; }
+int mpi_rank() {
+  if (g_joined) return g_rank;
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* r = std::getenv(v)) return std::max(0, std::atoi(r));
+  return 0;
+}
 int mpi_ranks() { return g_ranks; }
 
 std::unique_ptr<Executor> make_mpi_executor(unsigned threads, bool everywhere) {
@@ -173,8 +178,8 @@ void rank_wait(RankMessage& into, int from) {
   auto pause = std::chrono::microseconds(20);
   while (!rank_poll(into, from)) {
     std::this_thread::sleep_for(pause);
-    pause =
-        std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(5));  // a rank at its end
+    pause = std::min<std::chrono::microseconds>(
+        pause * 2, std::chrono::microseconds(static_cast<std::int64_t>(kLongestPause * 1e6)));
   }
 }
 

@@ -34,7 +34,9 @@ TESSERA_API int join_mpi_job();
 // Whether this process joined an MPI job (of any rank count). Its standard output and error are
 // then the launcher's forwarding (Open MPI's a pseudo-terminal): no rank treats them as a terminal.
 TESSERA_API bool in_mpi_job();
-// This process's rank (0 outside a job) and the job's rank count (1 outside a job).
+// This process's rank: the job's once joined; before, the one its launcher's environment names
+// (so that a Python script knows it before its first study); 0 outside a job. And the job's rank
+// count (1 until joined, and outside a job).
 TESSERA_API int mpi_rank();
 TESSERA_API int mpi_ranks();
 

@@ -26,6 +26,7 @@ void MpiServer::execute(std::size_t count, const ComputeFn& compute, const Merge
     outcome = w.take();
   });
   bool ended = false;
+  std::string failure;     // rank 0's `end` of a failed plan: its error
   std::size_t merged = 0;  // codec.everywhere: the units rank 0 sent on, merged here in order
   auto pause = 20e-6;
   for (;;) {
@@ -36,13 +37,18 @@ void MpiServer::execute(std::size_t count, const ComputeFn& compute, const Merge
       else
         rank_send(0, MessageType::done, f.unit, f.outcome);
     }
-    if (ended && pool.held() == 0) return;
+    if (ended && pool.held() == 0) {
+      if (!failure.empty()) std::rethrow_exception(failed_error(failure));
+      return;
+    }
     RankMessage m;
     if (rank_poll(m, 0)) {
       moved = true;
       if (m.type == kJobStop) stop_rank(static_cast<int>(m.unit));
       if (m.type == MessageType::end) {
         ended = true;
+        if (m.unit != 0)
+          failure = m.payload.empty() ? std::string("\1the plan failed on MPI rank 0") : m.payload;
       } else if (m.type == kMergeUnit && codec.everywhere && m.unit == merged && m.unit < count) {
         ByteReader in(m.payload, "the outcome of work unit " + std::to_string(m.unit + 1));
         codec.load(merged, in);
