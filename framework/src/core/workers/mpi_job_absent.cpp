@@ -22,7 +22,7 @@ int join_mpi_job() {
 bool in_mpi_job() { return false; }
 int mpi_rank() { return 0; }
 int mpi_ranks() { return 1; }
-std::unique_ptr<Executor> make_mpi_executor(unsigned) { return nullptr; }
+std::unique_ptr<Executor> make_mpi_executor(unsigned, bool) { return nullptr; }
 void mpi_rank_failed(int, const std::string&) {}
 int leave_mpi_job(int status) { return status; }
 
