@@ -8,13 +8,14 @@ using namespace tessera::test;
 
 TEST_CASE("mpi: a rank that dies ends the job within seconds naming it and the study resumes") {
   const TempDir d;
-  // Llama-3.1-8B decode on DGX H100 at six HBM bandwidths with the broken fixture behaving
+  // Llama-3.1-8B decode on DGX H100 at twelve HBM bandwidths with the broken fixture behaving
   // (fault: none) unless TESSERA_BROKEN_FAULT says otherwise: time_step_rankkill kills rank 1
-  // as it starts its second hardware point. --threads 1: one point at a time on each rank.
-  const std::string scenario =
-      fault_scenario(d, "mpi_death", "none",
-                     "sweep:\n  parallelism: {tp: [1, 2, 4, 8], pp: [1, 2], dp: [1, 2]}\n  hardware:\n"
-                     "    machine.pe.hbm.bandwidth: [1 TB/s, 2 TB/s, 3 TB/s, 4 TB/s, 5 TB/s, 6 TB/s]\n");
+  // as it starts its third hardware point. --threads 1: one point at a time on each rank.
+  const std::string scenario = fault_scenario(
+      d, "mpi_death", "none",
+      "sweep:\n  parallelism: {tp: [1, 2, 4, 8], pp: [1, 2], dp: [1, 2]}\n  hardware:\n"
+      "    machine.pe.hbm.bandwidth: [1 TB/s, 2 TB/s, 3 TB/s, 4 TB/s, 5 TB/s, 6 TB/s, 7 TB/s, 8 TB/s, 9 TB/s,"
+      " 10 TB/s, 11 TB/s, 12 TB/s]\n");
   const std::string plugins = " --plugin-path " + broken_plugin_dir() + " --threads 1";
   const TempDir ref_out;
   const IsolatedRun reference =
