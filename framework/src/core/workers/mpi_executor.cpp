@@ -165,14 +165,7 @@ void MpiExecutor::execute(std::size_t count, const ComputeFn& compute, const Mer
   std::size_t slots = 0;
   for (const RankState& s : states) slots += s.slots;
   // A plan merged everywhere: this rank's units saved too, their bytes sent on as they merge.
-  std::function<void(std::size_t, std::string&)> save;
-  if (codec.everywhere)
-    save = [&codec](std::size_t u, std::string& outcome) {
-      ByteWriter w;
-      codec.save(u, w);
-      outcome = w.take();
-    };
-  UnitPool own(rank_slots(count, ranks, threads_), compute, std::move(save));
+  UnitPool own(rank_slots(count, ranks, threads_), compute, codec.everywhere ? &codec : nullptr);
   // A computing rank holds twice the units it computes at once (the next one queued behind each:
   // it never waits a round trip for work); the units ahead of the merge cover that twice over.
   const std::size_t window = 4 * (slots + own.slots());

@@ -20,11 +20,7 @@ void MpiServer::execute(std::size_t count, const ComputeFn& compute, const Merge
   codec.everywhere = codec.everywhere || everywhere_;
   const RankSlots slots = rank_slots(count, mpi_ranks(), threads_);
   rank_send(0, MessageType::ready, count, std::to_string(slots.units));
-  UnitPool pool(slots, compute, [&codec](std::size_t u, std::string& outcome) {
-    ByteWriter w;
-    codec.save(u, w);
-    outcome = w.take();
-  });
+  UnitPool pool(slots, compute, &codec);
   bool ended = false;
   std::string failure;     // rank 0's `end` of a failed plan: its error
   std::size_t merged = 0;  // codec.everywhere: the units rank 0 sent on, merged here in order

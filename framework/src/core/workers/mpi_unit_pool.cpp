@@ -1,13 +1,13 @@
 #include <chrono>
 
+#include "core/checkpoint/byte_record.hpp"
 #include "core/workers/mpi_units.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::workers {
 
-UnitPool::UnitPool(RankSlots slots, const Executor::ComputeFn& compute,
-                   std::function<void(std::size_t, std::string&)> save)
-    : slots_(slots), compute_(compute), save_(std::move(save)) {
+UnitPool::UnitPool(RankSlots slots, const Executor::ComputeFn& compute, const UnitCodec* save_through)
+    : slots_(slots), compute_(compute), codec_(save_through) {
   threads_.reserve(slots_.units);
   for (unsigned w = 0; w < slots_.units; ++w) threads_.emplace_back([this, w] { work(w); });
 }
@@ -63,7 +63,11 @@ void UnitPool::work(unsigned worker) {
     }
     try {
       compute_(f.unit, slot);
-      if (save_) save_(f.unit, f.outcome);
+      if (codec_) {
+        ByteWriter w;
+        codec_->save(f.unit, w);
+        f.outcome = w.take();
+      }
     } catch (...) {
       f.error = std::current_exception();
     }

@@ -28,17 +28,17 @@ RankSlots rank_slots(std::size_t count, int ranks, unsigned threads);
 struct FinishedUnit {
   std::size_t unit = 0;
   std::exception_ptr error;
-  std::string outcome;  // the codec's bytes (a pool with `save`)
+  std::string outcome;  // the codec's bytes (a pool that saves through one)
 };
 
 // Units computed by `slots.units` threads of this process: pushed and collected by the thread
 // that joined the job (the only one that speaks MPI), computed by the pool's threads, each
-// saved through `save` on its thread when one is given. The destructor lets the units in
+// saved through the codec `save_through` on its thread when one is given. The destructor lets
+// the units in
 // progress finish, drops the queued ones and joins the threads.
 class UnitPool {
  public:
-  UnitPool(RankSlots slots, const Executor::ComputeFn& compute,
-           std::function<void(std::size_t unit, std::string& outcome)> save = {});
+  UnitPool(RankSlots slots, const Executor::ComputeFn& compute, const UnitCodec* save_through = nullptr);
   ~UnitPool();
   UnitPool(const UnitPool&) = delete;
   UnitPool& operator=(const UnitPool&) = delete;
@@ -57,7 +57,7 @@ class UnitPool {
 
   RankSlots slots_;
   const Executor::ComputeFn& compute_;
-  std::function<void(std::size_t, std::string&)> save_;
+  const UnitCodec* codec_;
   mutable std::mutex mutex_;
   std::condition_variable queued_, finished_;
   std::deque<std::size_t> queue_;
