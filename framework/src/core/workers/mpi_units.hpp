@@ -34,8 +34,7 @@ struct FinishedUnit {
 // Units computed by `slots.units` threads of this process: pushed and collected by the thread
 // that joined the job (the only one that speaks MPI), computed by the pool's threads, each
 // saved through the codec `save_through` on its thread when one is given. The destructor lets
-// the units in
-// progress finish, drops the queued ones and joins the threads.
+// the units in progress finish, drops the queued ones and joins the threads.
 class UnitPool {
  public:
   UnitPool(RankSlots slots, const Executor::ComputeFn& compute, const UnitCodec* save_through = nullptr);
