@@ -8,10 +8,20 @@
 // And the capacity search's (docs/performance.md "Capacity search"): `tessera serve
 // scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml` with the analytical top 20 searched for
 // their capacity (docs/physics.md §12.6), through the façade:
+// And a scheduler plugin's cost (docs/performance.md "Scheduler plugins"):
+//  BM_SchedulerPolicy/policy:P  the same stream through one replica whose iterations all take
+//                          20 ms (a constant timer: the host's scheduling work alone shows),
+//                          P 0 = the built-in vLLM rules, 1 = the same rules written as a
+//                          SchedulerPolicy (the decision through the interface, checked and
+//                          applied by the host); counter ns_per_iteration. The acceptance: P 1
+//                          at most 2x P 0.
 //  BM_CapacitySearch/threads:T   the whole serve (study, best point simulated, 20 capacity
 //                          searches of 5,000+ measured requests a probe); counters probes,
 //                          requests (measured, all probes) and probes_per_finalist.
 #include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <limits>
 
 #include "analysis/capacity/configuration_sim.hpp"
 #include "bench_common.hpp"
@@ -45,6 +55,77 @@ void BM_RequestSim(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// vLLM V1's rules without preemption, written through the interface.
+class FcfsPolicy final : public SchedulerPolicy {
+ public:
+  void schedule(const EngineState& e, const SchedulerQueues& q, SchedulerDecision& out) const override {
+    std::int64_t budget = e.token_budget > 0 ? e.token_budget : std::numeric_limits<std::int64_t>::max();
+    std::int64_t free = e.free_blocks;
+    const auto blocks = [&](std::int64_t t) { return (t + e.block_tokens - 1) / e.block_tokens; };
+    for (std::size_t i = 0; i < q.running_count() && budget > 0; ++i) {
+      const SchedSequence& s = q.running(i);
+      const std::int64_t n = std::min(s.need(), budget);
+      const std::int64_t more = blocks(s.computed + n) - s.blocks;
+      if (more > free) return;
+      out.run(i, n);
+      free -= more;
+      budget -= n;
+    }
+    auto running = static_cast<std::int64_t>(q.running_count());
+    for (std::size_t j = 0; j < q.waiting_count() && budget > 0 && running < e.max_sequences; ++j) {
+      const SchedSequence& s = q.waiting(j);
+      const std::int64_t n = std::min(s.need(), budget);
+      const std::int64_t more = blocks(s.computed + n) - s.blocks;
+      if (more > free) return;
+      out.admit(j, n);
+      free -= more;
+      budget -= n;
+      ++running;
+    }
+  }
+};
+
+class ConstantSteps final : public StepTimer {
+ public:
+  double decode_step(std::int64_t, double) override { return 0.020; }
+  double decode_iteration(std::int64_t, double) override { return 0.020; }
+  double prefill(std::int64_t, std::int64_t, std::int64_t) override { return 0.020; }
+  double prefill_chunk(std::int64_t, std::int64_t, bool) override { return 0.020; }
+  double mixed_step(std::int64_t, double, std::int64_t, std::int64_t, std::int64_t, bool) override {
+    return 0.020;
+  }
+  bool kv_fits(std::int64_t, std::int64_t) override { return true; }
+};
+
+void BM_SchedulerPolicy(benchmark::State& state) {
+  requests::StreamSpec s;
+  s.arrival.rate_per_s = 50;  // ~64 running at 20 ms an iteration and ~64 tokens out each
+  s.input.kind = requests::LengthKind::uniform;
+  s.input.min = 256;
+  s.input.max = 4096;
+  s.output.kind = requests::LengthKind::uniform;
+  s.output.min = 16;
+  s.output.max = 112;
+  s.requests = 20000;
+  s.warmup = 2000;
+  requests::SimOptions o;
+  o.limits.max_sequences = 256;
+  o.limits.token_budget = 8192;
+  o.limits.kv_blocks = 1 << 20;
+  const FcfsPolicy fcfs;
+  if (state.range(0) == 1) o.limits.policy = &fcfs;
+  ConstantSteps timer;
+  requests::SimResult r;
+  for (auto _ : state) {
+    r = requests::simulate(s, timer, o);
+    benchmark::DoNotOptimize(r.ttft.percentile);
+  }
+  state.counters["iterations"] = static_cast<double>(r.iterations);
+  state.counters["ns_per_iteration"] =
+      benchmark::Counter(static_cast<double>(r.iterations) * 1e-9 * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 void BM_CapacitySearch(benchmark::State& state) {
   studies::ScenarioOptions so;
   so.path = std::string(TESSERA_SOURCE_DIR) + "/scenarios/llama3.1-70b-serve-4k1k-h100-poisson.yaml";
@@ -73,4 +154,5 @@ void BM_CapacitySearch(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_CapacitySearch)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_SchedulerPolicy)->ArgName("policy")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RequestSim)->ArgName("rate")->Arg(5)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond);

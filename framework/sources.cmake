@@ -38,7 +38,10 @@ set(tessera_host_sources
   src/analysis/measurements/table_rows.cpp src/analysis/measurements/text_scan.cpp
   src/analysis/requests/disagg_sim.cpp src/analysis/requests/metric_stats.cpp
   src/analysis/requests/preemption_rule.cpp src/analysis/requests/random_stream.cpp
-  src/analysis/requests/replica.cpp src/analysis/requests/request_sim.cpp
+  src/analysis/requests/replica.cpp
+  src/analysis/requests/replica_policy.cpp
+  src/analysis/requests/replica_prefill_first.cpp
+  src/analysis/requests/request_sim.cpp
   src/analysis/requests/request_stream.cpp src/analysis/requests/sim_recorder.cpp
   src/analysis/requests/slo_check.cpp src/analysis/requests/step_memo.cpp
   src/analysis/requests/time_series.cpp
@@ -96,6 +99,7 @@ set(tessera_host_sources
   src/scenario/schemas/serving_schema.cpp src/scenario/schemas/slo_spec.cpp
   src/scenario/schemas/sweep_schema.cpp
   src/scenario/serving_stacks/stack_kv_cache.cpp
+  src/scenario/serving_stacks/stack_scheduler.cpp
   src/scenario/serving_stacks/stack_launch.cpp
   src/scenario/serving_stacks/stack_profile.cpp
   src/scenario/serving_stacks/stack_restriction.cpp

@@ -104,7 +104,7 @@ TEST_CASE("serve with requests but no point within the SLO writes the headers an
         "p99_half_width_s,max_s\n");
   const std::string req = slurp(d / "r.csv");
   CHECK(req.find("\n# simulation null\nid,arrival_s,") != std::string::npos);
-  CHECK(req.size() == req.find("measured\n") + 9);  // the header is the last line
+  CHECK(req.size() == req.find("priority,measured\n") + 18);  // the header is the last line
 }
 
 }  // namespace test_simulation_outputs

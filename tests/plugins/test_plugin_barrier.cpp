@@ -335,6 +335,49 @@ TEST_CASE("host checks: a serving plugin's kv_fits is checked with the memory mo
   CHECK(liar.out.find("best") == std::string::npos);
 }
 
+// A scheduler plugin whose decision the engine cannot run — an unknown request, admissions beyond
+// the KV capacity, a router's unknown replica — fails the serve naming it (exit 1), with no
+// simulated result; with no fault it runs.
+TEST_CASE("host checks: a scheduler plugin's decisions are checked against the engine") {
+  const TempDir dir;
+  const std::string src = TESSERA_SOURCE_DIR;
+  const std::string body =
+      "schema_version: 1\nkind: scenario\nname: sched\nmodel: " + src +
+      "/models/llama3.1-8b.yaml\nmachine: " + src +
+      "/machines/dgx-h100.yaml\nworkload: {mode: serve, input: 2K, output: 128}\n"
+      "plugins: {scheduler: {name: hostile_scheduler, fault: FAULT}}\n"
+      "sweep:\n  parallelism: {tp: [1], dp: [2]}\n  serving: {batch: [8], token_budget: [0]}\n"
+      "serving:\n  requests: {arrival: poisson, rate: 40, count: 300, input: {distribution: fixed, tokens: "
+      "INPUT}}\n";
+  const std::string prefix = "plugin scheduler/hostile_scheduler 0.0.1 (" +
+                             fixture_lib("hostile_scheduler", "scheduler_hostile_scheduler") + "): ";
+  const std::pair<const char*, const char*> cases[] = {
+      {"unknown", "schedule decided what the engine cannot run (replica "},
+      {"beyond_kv", "admits beyond the KV capacity: "},
+      {"route", "route returned replica 5 for request 0; expected 0 to 1"},
+  };
+  for (const auto& [fault, what] : cases) {
+    // beyond_kv: prompts of 100K tokens, five of which outgrow a replica's ~430K-token KV (Llama-3.1-8B
+    // on one H100) within the sequence limit of 8 and no token limit
+    const std::string input = std::string(fault) == "beyond_kv" ? "100K" : "2K";
+    spit(dir / (std::string(fault) + ".yaml"),
+         replace_all(replace_all(body, "FAULT", fault), "INPUT", input));
+    const Ran r = run_split("serve", dir / (std::string(fault) + ".yaml"), "-q --set report.top=1",
+                            fixture_dir("hostile_scheduler"));
+    INFO(fault << "\nstderr: " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find(prefix) != std::string::npos);
+    CHECK(r.err.find(what) != std::string::npos);
+    CHECK(r.out.find("requests simulated") == std::string::npos);
+  }
+  spit(dir / "none.yaml", replace_all(replace_all(body, "FAULT", "none"), "INPUT", "2K"));
+  const Ran ok =
+      run_split("serve", dir / "none.yaml", "-q --set report.top=1", fixture_dir("hostile_scheduler"));
+  INFO(ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("scheduler plugin hostile_scheduler") != std::string::npos);
+}
+
 // A misspelled per-plugin machine block is an error in `run` as in `validate`: exit 2 at the
 // block's line:col with the nearest name.
 TEST_CASE("host checks: a machine block for no installed plugin is an error with the nearest name") {

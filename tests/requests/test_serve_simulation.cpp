@@ -3,8 +3,10 @@
 // the text (report/study_text/simulation_report.cpp), and they are those of simulate_configuration on the
 // same point.
 #include <catch2/catch.hpp>
+#include <map>
 #include <optional>
 #include <sstream>
+#include <string>
 
 #include "analysis/serving/serve_study.hpp"
 #include "report/study_text/simulation_report.hpp"
@@ -146,4 +148,36 @@ TEST_CASE("the simulated best point is the same for every unit size and thread c
     }
   REQUIRE(first);
   CHECK(first->at("requests_measured") == 1800);
+}
+
+// The acceptance of the scheduling rules (docs/physics.md §12.5 "Scheduling rules"): the shipped
+// Poisson scenario at 2 requests/s under vLLM, SGLang and TensorRT-LLM runs each framework's rules
+// and prints different TTFT percentiles, naming the rules and counting what they did.
+TEST_CASE("serve under three frameworks runs their scheduling rules and says which") {
+  std::map<std::string, requests::SimulatedPoint> sim;
+  for (const char* f : {"vllm", "sglang", "tensorrt-llm"}) {
+    studies::ScenarioOptions o = shipped("llama3.1-70b-serve-4k1k-h100-poisson.yaml");
+    o.load.set = {std::string("framework=") + f, "serving.requests.rate=2"};
+    const studies::StudyContext study(o, {}, studies::StudyKind::serve);
+    const studies::ServeStudyResult r = served(study);
+    REQUIRE(r.simulated);
+    sim[f] = *r.simulated;
+    std::ostringstream text;
+    print_simulation(text, *r.simulated, study.scenario().serving.requests, 120);
+    INFO(text.str());
+    CHECK(text.str().find(std::string("scheduler ") +
+                          (f == std::string("vllm")     ? "vLLM 0.19.0 rules: running first"
+                           : f == std::string("sglang") ? "SGLang 0.5.9 rules: prefill first"
+                                                        : "TensorRT-LLM 1.1 rules: running first")) !=
+          std::string::npos);
+    if (f == std::string("sglang")) CHECK(text.str().find("rules at work: ") != std::string::npos);
+  }
+  const auto p99 = [&](const char* f) { return sim.at(f).result.ttft.percentile[2]; };
+  CHECK(p99("vllm") != p99("sglang"));
+  CHECK(p99("vllm") != p99("tensorrt-llm"));
+  CHECK(p99("sglang") != p99("tensorrt-llm"));
+  CHECK(sim.at("sglang").rules.order == requests::StepOrder::prefill_first);
+  CHECK(sim.at("sglang").result.rule_events.decodes_held > 0);
+  CHECK(sim.at("vllm").result.rule_events.decodes_held == 0);
+  CHECK(sim.at("tensorrt-llm").preemption == requests::Preemption::no_evict);
 }

@@ -189,11 +189,11 @@ TEST_CASE("the per-request timeline as CSV of three requests by hand") {
         "# plugin serving/aggregated 1.0.0 sha256 ff\n"
         "# simulation {\"batch\":8}\n"
         "id,arrival_s,replica,input_tokens,output_tokens,prefix_id,first_scheduled_s,first_token_s,finish_s,"
-        "ttft_s,tpot_s,e2e_s,queue_s,max_gap_s,preemptions,measured\n"
+        "ttft_s,tpot_s,e2e_s,queue_s,max_gap_s,preemptions,priority,measured\n"
         // TTFT 20 ms, TPOT (63 - 20) / 2 = 21.5 ms; r1 queued 15 ms, TPOT 12 ms; r2 one token.
-        "0,0,0,100,3,,0,0.02,0.063,0.02,0.0215,0.063,0,0.031,0,false\n"
-        "1,0.005,0,200,2,,0.02,0.051,0.063,0.046,0.012,0.058,0.015,0.012,0,true\n"
-        "2,1,0,50,1,,1,1.015,1.015,0.015,,0.015,0,0,0,true\n");
+        "0,0,0,100,3,,0,0.02,0.063,0.02,0.0215,0.063,0,0.031,0,0,false\n"
+        "1,0.005,0,200,2,,0.02,0.051,0.063,0.046,0.012,0.058,0.015,0.012,0,0,true\n"
+        "2,1,0,50,1,,1,1.015,1.015,0.015,,0.015,0,0,0,0,true\n");
 }
 
 TEST_CASE("the per-request timeline as JSON Lines names what was simulated first") {

@@ -317,6 +317,21 @@ TEST_CASE("frameworks: words a data file writes unquoted into launch scripts mus
   CHECK_THAT(error_with("literal: \"{backend: DEFAULT}\"", "literal: \"{backend: DEFAULT}\\nx: 1\""),
              Catch::Contains(".literal: expected one line of printable text"));
   CHECK(error_with("command: vllm serve {model}", "command: vllm serve {model}").empty());
+  // The scheduling rules (docs/physics.md §12.5 "Scheduling rules"): a value outside the list, a
+  // rule without its source, a combination no engine runs.
+  CHECK_THAT(error_with("order: {value: prefill_first,", "order: {value: decode_first,"),
+             Catch::Contains(
+                 ".scheduler.order.value: expected running_first or prefill_first, found \"decode_first\""));
+  CHECK_THAT(error_with("victim: {value: newest, source: \"vllm/", "victim: {value: newest, sauce: \"vllm/"),
+             Catch::Contains(
+                 "unknown key 'frameworks[0].versions[0].scheduler.victim.sauce' (did you mean 'source'?)"));
+  CHECK_THAT(error_with("        mixing: alternating", "        mixing: mixed"),
+             Catch::Contains(".scheduler.order: prefill_first runs prefill batches alone"));
+  CHECK_THAT(
+      error_with("budget_counts: {value: prefill,", "budget_counts: {value: all,"),
+      Catch::Contains(".scheduler.budget_counts: a prefill_first engine's decode batch has no token limit"));
+  CHECK_THAT(error_with("new_token_ratio: {value: 0.7,", "new_token_ratio: {value: 1.7,"),
+             Catch::Contains(".scheduler.new_token_ratio.value: expected a number in [0, 1], found 1.7"));
   // The KV knobs' defaults are checked as a scenario's engine: block is (docs/physics.md §10.1).
   CHECK_THAT(error_with("gpu_memory_utilization: {value: 0.9,", "gpu_memory_utilization: {value: 7,"),
              Catch::Contains("gpu_memory_utilization.value: expected a memory fraction in (0, 1]"));

@@ -4,6 +4,7 @@
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
+#include "tessera/kinds/scheduler_policy.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 #include "tessera/kinds/serving_model.hpp"
 #include "tessera/physics/collectives.hpp"

@@ -24,6 +24,8 @@ void check_scenario_plugins(const Scenario& s, const PluginRegistry& registry, M
   check(PluginKind::search, s.plugins.search);
   for (const auto& c : s.plugins.objectives) check(PluginKind::objective, c);
   if (s.workload.mode == Mode::serve) check(PluginKind::serving, s.plugins.serving);
+  if (s.workload.mode == Mode::serve && !s.plugins.scheduler.name.empty())
+    check(PluginKind::scheduler, s.plugins.scheduler);
   // The machine block each latency model found reads (`plugins.<name>`, the key its descriptor
   // declares, or its fallback's; an unknown or refused model was reported at its name above, not
   // at the machine file), and no block given twice under both names.

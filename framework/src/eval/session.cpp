@@ -85,6 +85,8 @@ Session::Session(const Scenario& scenario, const PluginRegistry& registry, std::
   latency_ = registry_.create_latency(lat);
   memory_ = registry_.create_memory(scenario_.plugins.memory);
   if (scenario_.workload.mode == Mode::serve) serving_ = registry_.create_serving(scenario_.plugins.serving);
+  if (scenario_.workload.mode == Mode::serve && !scenario_.plugins.scheduler.name.empty())
+    scheduler_ = registry_.create_scheduler(scenario_.plugins.scheduler);
   for (const PluginChoice& o : scenario_.plugins.objectives) {
     ObjectiveSlot slot;
     slot.name = o.name;
@@ -116,7 +118,8 @@ Session::Session(const Session& base, const MachineSpec& machine, const std::vec
       latency_(base.latency_),
       memory_(base.memory_),
       objectives_(base.objectives_),
-      serving_(base.serving_) {
+      serving_(base.serving_),
+      scheduler_(base.scheduler_) {
   // `machine` derives from this session's machine: its efficiency set is the validated block,
   // with any machine-block parameter a hardware point or knob changed.
   scenario_.machine = machine;

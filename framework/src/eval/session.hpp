@@ -10,6 +10,7 @@
 #include "host/plugin_registry.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
+#include "tessera/kinds/scheduler_policy.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
 namespace tessera {
@@ -39,6 +40,9 @@ class TESSERA_API Session {
   const PluginRegistry& registry() const { return registry_; }
   // mode: serve: the scenario's serving plugin (plugins.serving); nullptr otherwise.
   const std::shared_ptr<const ServingModel>& serving() const { return serving_; }
+  // mode: serve with plugins.scheduler: the request simulator's policy; nullptr otherwise (the
+  // engine's built-in rules).
+  const std::shared_ptr<const SchedulerPolicy>& scheduler() const { return scheduler_; }
 
   // A new session on the same plugins with a changed machine (hardware sweeps).
   std::unique_ptr<Session> with_machine(const MachineSpec& machine) const;
@@ -66,6 +70,7 @@ class TESSERA_API Session {
   std::shared_ptr<MemoryModel> memory_;
   std::vector<ObjectiveSlot> objectives_;
   std::shared_ptr<const ServingModel> serving_;
+  std::shared_ptr<const SchedulerPolicy> scheduler_;
   std::unique_ptr<Evaluator> evaluator_;
 };
 

@@ -128,6 +128,22 @@ class GuardedServing final : public ServingModel, public Guarded {
   std::shared_ptr<ServingModel> inner_;
 };
 
+class GuardedScheduler final : public SchedulerPolicy, public Guarded {
+ public:
+  GuardedScheduler(std::shared_ptr<SchedulerPolicy> inner, const LoadedPlugin& p)
+      : Guarded(p), inner_(std::move(inner)) {}
+  void schedule(const EngineState& engine, const SchedulerQueues& queues,
+                SchedulerDecision& out) const override {
+    call_plugin(plugin_, "schedule", [&] { inner_->schedule(engine, queues, out); });
+  }
+  std::int64_t route(const SchedSequence& request, const ReplicaLoads& loads) const override {
+    return call_plugin(plugin_, "route", [&] { return inner_->route(request, loads); });
+  }
+
+ private:
+  std::shared_ptr<SchedulerPolicy> inner_;
+};
+
 class GuardedRun final : public SearchRun {
  public:
   GuardedRun(std::unique_ptr<SearchRun> inner, std::shared_ptr<const SearchStrategy> strategy,
@@ -196,6 +212,10 @@ std::shared_ptr<Objective> guard_plugin(std::shared_ptr<Objective> object, const
 
 std::shared_ptr<ServingModel> guard_plugin(std::shared_ptr<ServingModel> object, const LoadedPlugin& plugin) {
   return make_guarded<GuardedServing>(std::move(object), plugin);
+}
+std::shared_ptr<SchedulerPolicy> guard_plugin(std::shared_ptr<SchedulerPolicy> object,
+                                              const LoadedPlugin& plugin) {
+  return make_guarded<GuardedScheduler>(std::move(object), plugin);
 }
 
 const LoadedPlugin* plugin_behind(const PluginObject& object) {

@@ -12,6 +12,8 @@
 //   search    start: a SearchRun, not null; propose: at most the buffer's size; receive;
 //             separable.
 //   serving   evaluate: every time and rate finite and >= 0, counts >= 0, tail >= mean.
+//   scheduler schedule: guarded (its decision is checked against the engine by the request
+//             simulator, analysis/requests/replica_policy.cpp); route: guarded.
 // A failure is `plugin KIND/NAME VERSION (PATH): <call> returned/threw ...` (PluginError,
 // exit 1; an InputError from the plugin stays one, exit 2). The evaluator adds the
 // configuration (eval/evaluator.hpp). The proxy costs one more virtual call per call.
@@ -23,6 +25,7 @@
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
+#include "tessera/kinds/scheduler_policy.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
@@ -36,6 +39,8 @@ std::shared_ptr<SearchStrategy> guard_plugin(std::shared_ptr<SearchStrategy> obj
                                              const LoadedPlugin& plugin);
 std::shared_ptr<Objective> guard_plugin(std::shared_ptr<Objective> object, const LoadedPlugin& plugin);
 std::shared_ptr<ServingModel> guard_plugin(std::shared_ptr<ServingModel> object, const LoadedPlugin& plugin);
+std::shared_ptr<SchedulerPolicy> guard_plugin(std::shared_ptr<SchedulerPolicy> object,
+                                              const LoadedPlugin& plugin);
 
 // The plugin a guarded object comes from; nullptr for an object the registry did not create
 // (a model linked into a test or a benchmark).

@@ -433,6 +433,9 @@ std::shared_ptr<Objective> PluginRegistry::create_objective(const PluginChoice& 
 std::shared_ptr<ServingModel> PluginRegistry::create_serving(const PluginChoice& choice) const {
   return impl_->create<ServingModel>(*this, PluginKind::serving, choice, "ServingModel");
 }
+std::shared_ptr<SchedulerPolicy> PluginRegistry::create_scheduler(const PluginChoice& choice) const {
+  return impl_->create<SchedulerPolicy>(*this, PluginKind::scheduler, choice, "SchedulerPolicy");
+}
 
 ParamSet PluginRegistry::machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,
                                         const std::string& machine_file) const {

@@ -19,6 +19,7 @@
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
+#include "tessera/kinds/scheduler_policy.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 #include "tessera/kinds/serving_model.hpp"
 #include "tessera/plugin/descriptor.hpp"
@@ -111,6 +112,7 @@ class TESSERA_API PluginRegistry {
   std::shared_ptr<Objective> create_objective(const PluginChoice& choice,
                                               const std::vector<PluginParamValue>& set = {}) const;
   std::shared_ptr<ServingModel> create_serving(const PluginChoice& choice) const;
+  std::shared_ptr<SchedulerPolicy> create_scheduler(const PluginChoice& choice) const;
 
   // Validates a machine's `efficiency:` block against a latency plugin's machine schema.
   ParamSet machine_params(const std::string& latency_name, const std::vector<RawParam>& raw,

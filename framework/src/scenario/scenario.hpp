@@ -28,6 +28,9 @@ struct PluginChoices {
   PluginChoice search;
   std::vector<PluginChoice> objectives;  // the first ranks (serve: kServingObjectives when none)
   PluginChoice serving;                  // mode: serve only (default kServing)
+  // mode: serve only: the request simulator's scheduling policy; name "" (the default): the
+  // engine's built-in rules, its framework's (docs/physics.md §12.5 "Scheduling rules")
+  PluginChoice scheduler;
 };
 
 // One hardware axis of `sweep.hardware`: a dotted path into the machine and its values (SI).

@@ -366,6 +366,10 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, machine ? &*machine : nullptr, d);
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
+  if (!s.plugins.scheduler.name.empty() && !s.serving.requests.given)
+    d.error(s.plugins.scheduler.where,
+            "plugins.scheduler: a scheduler decides the iterations of a request "
+            "simulation; give serving.requests (docs/physics.md §12.5)");
   if (s.workload.mode != Mode::serve && s.workload.chunk == 0) s.workload.chunk = s.workload.context;
   if (const YNode* m = tree.find("model"))
     if (const YNode* hf = m->is_mapping() ? m->find("hf_id") : nullptr) s.model_hf_id = hf->value;

@@ -26,7 +26,8 @@ bool uses_added_plugins(const Scenario& s, const PluginRegistry& registry) {
     return added_plugin(registry, kind, c.name);
   };
   bool any = added(PluginKind::memory, s.plugins.memory) || added(PluginKind::search, s.plugins.search) ||
-             (s.workload.mode == Mode::serve && added(PluginKind::serving, s.plugins.serving));
+             (s.workload.mode == Mode::serve && added(PluginKind::serving, s.plugins.serving)) ||
+             (s.workload.mode == Mode::serve && added(PluginKind::scheduler, s.plugins.scheduler));
   for (const PluginChoice& c : s.plugins.latency) any = any || added(PluginKind::latency, c);
   for (const PluginChoice& c : s.plugins.objectives) any = any || added(PluginKind::objective, c);
   return any;

@@ -23,11 +23,19 @@ inline constexpr std::uint32_t kAbiVersion = 3;
 // The SDK release a plugin is built against: the project version (tessera/version.hpp).
 inline constexpr const char* kFrameworkVersion = kVersion;
 
-enum class PluginKind : std::uint32_t { latency = 1, memory = 2, search = 3, objective = 4, serving = 5 };
+enum class PluginKind : std::uint32_t {
+  latency = 1,
+  memory = 2,
+  search = 3,
+  objective = 4,
+  serving = 5,
+  scheduler = 6
+};
 
 // Every kind, in the order listings show them.
-inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind::memory, PluginKind::search,
-                                                 PluginKind::objective, PluginKind::serving};
+inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind::memory,
+                                                 PluginKind::search,  PluginKind::objective,
+                                                 PluginKind::serving, PluginKind::scheduler};
 
 // Interface version of each kind (checked after the ABI version).
 // latency 2: Stage names its collective algorithm, LinkCost its group shape; 3: time_step is
@@ -64,6 +72,8 @@ inline constexpr std::uint32_t kObjectiveInterfaceVersion = 8;
 // without the workload (ServingRequest carries ISL and OSL); 4: PESpec::hbm_reported; 5:
 // ModelSpec::ffn_types; 6: the sparse, linear, mamba and none mixers.
 inline constexpr std::uint32_t kServingInterfaceVersion = 6;
+// scheduler 1: the kind (kinds/scheduler_policy.hpp).
+inline constexpr std::uint32_t kSchedulerInterfaceVersion = 1;
 
 // The interface version of kind `k` in the headers being compiled (a plugin's build, or the host's).
 constexpr std::uint32_t kind_interface_version(PluginKind k) {
@@ -78,12 +88,14 @@ constexpr std::uint32_t kind_interface_version(PluginKind k) {
       return kObjectiveInterfaceVersion;
     case PluginKind::serving:
       return kServingInterfaceVersion;
+    case PluginKind::scheduler:
+      return kSchedulerInterfaceVersion;
   }
   return 0;
 }
 
 TESSERA_API const char* plugin_kind_name(PluginKind k);  // "latency"
-// "latency, memory, search, objective, serving": every kind, for messages.
+// "latency, memory, search, objective, serving, scheduler": every kind, for messages.
 TESSERA_API std::string plugin_kind_list();
 TESSERA_API std::uint32_t plugin_kind_interface_version(PluginKind k);
 

@@ -69,6 +69,10 @@ SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, c
   o.on_request = std::move(on_request);
   out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
   out.preemption = preemption_mode(session, spec);
+  out.rules = scheduler_rules(session);
+  const Scenario& sc = session.scenario();
+  if (sc.framework.set) out.rules_from = sc.framework.profile.title + " " + sc.framework.version().version;
+  if (session.scheduler()) out.policy = sc.plugins.scheduler.name;
   return out;
 }
 

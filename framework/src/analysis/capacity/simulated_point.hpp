@@ -2,6 +2,7 @@
 // A serving point simulated under a request stream (analysis/capacity/configuration_sim.hpp):
 // plain data, as the serve study returns it and the renderers read it.
 #include <cstdint>
+#include <string>
 
 #include "analysis/requests/request_sim.hpp"
 #include "tessera/kinds/serving_model.hpp"
@@ -25,6 +26,9 @@ struct SimulatedPoint {
   ServingPoint point;
   ReplicaKv kv;
   Preemption preemption = Preemption::recompute;  // the engine's mode (preemption_rule.hpp)
+  SchedulerRules rules;                           // the engine's built-in scheduling rules (the framework's)
+  std::string rules_from;                         // "vLLM 0.19.0", or "" (no framework: vLLM V1's)
+  std::string policy;                             // the scheduler plugin deciding in their place, or ""
   SimResult result;
 };
 

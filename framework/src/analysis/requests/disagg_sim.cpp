@@ -228,8 +228,7 @@ SimResult simulate_disaggregated(const StreamSpec& spec, StepTimer& prefill_time
       for (const Replica& r : P) left = left || r.outstanding() > 0;
       for (std::size_t j = 0; j < D.size(); ++j)
         left = left || D[j].outstanding() > 0 || !incoming[j].empty();
-      if (left)
-        throw std::runtime_error("request simulation: a replica holds requests it can never schedule");
+      if (left) throw_stalled(po.limits.policy ? po.limits.policy : opts.decode_limits.policy);
       break;
     }
     rec.advance(now, next, levels);
@@ -263,16 +262,10 @@ SimResult simulate_disaggregated(const StreamSpec& spec, StepTimer& prefill_time
   f.decode.kv_occupancy_mean = rec.level_mean(4);
   f.decode.kv_occupancy_peak = rec.level_peak(4);
   f.decode.queue_depth_mean = rec.level_mean(5);
-  for (const Replica& r : P) {
-    f.prefill.preemptions += r.preemptions();
-    f.prefill.iterations += r.iterations();
-    out.swapped_blocks += r.swapped_blocks();
-  }
-  for (const Replica& r : D) {
-    f.decode.preemptions += r.preemptions();
-    f.decode.iterations += r.iterations();
-    out.swapped_blocks += r.swapped_blocks();
-  }
+  for (const Replica& r : P)
+    add_replica_totals(r, f.prefill.preemptions, out.swapped_blocks, out.rule_events, f.prefill.iterations);
+  for (const Replica& r : D)
+    add_replica_totals(r, f.decode.preemptions, out.swapped_blocks, out.rule_events, f.decode.iterations);
   out.preemptions = f.prefill.preemptions + f.decode.preemptions;
   out.iterations = f.prefill.iterations + f.decode.iterations;
   f.transfer = transfer_stats.summary();

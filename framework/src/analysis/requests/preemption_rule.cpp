@@ -12,8 +12,15 @@ Preemption preemption_mode(const Session& session, const RequestsSpec& spec) {
   return Preemption::recompute;
 }
 
+SchedulerRules scheduler_rules(const Session& session) {
+  const Scenario& s = session.scenario();
+  return s.framework.set ? s.framework.version().scheduler : SchedulerRules{};
+}
+
 void apply_preemption(const Session& session, const ParallelConfig& c, const RequestsSpec& spec,
                       EngineLimits& limits) {
+  limits.rules = scheduler_rules(session);
+  limits.policy = session.scheduler().get();
   limits.preemption = preemption_mode(session, spec);
   if (limits.preemption != Preemption::swap) return;
   const ModelSpec& m = session.model();

@@ -16,7 +16,12 @@ namespace tessera::requests {
 // The scenario's mode (the key, the framework's, recompute).
 TESSERA_API Preemption preemption_mode(const Session& session, const RequestsSpec& spec);
 
-// Sets limits.preemption and, under swap, swap_block_s and swap_latency_s for configuration `c`
+// The scheduling rules of the scenario's framework (data/frameworks.yaml `scheduler:`), else vLLM
+// V1's.
+TESSERA_API SchedulerRules scheduler_rules(const Session& session);
+
+// Sets limits.rules (scheduler_rules), limits.policy (the scenario's scheduler plugin, if any),
+// limits.preemption and, under swap, swap_block_s and swap_latency_s for configuration `c`
 // (limits.block_tokens already set).
 TESSERA_API void apply_preemption(const Session& session, const ParallelConfig& c, const RequestsSpec& spec,
                                   EngineLimits& limits);

@@ -6,19 +6,35 @@
 
 namespace tessera::requests {
 
+void add_replica_totals(const Replica& r, std::int64_t& preemptions, std::int64_t& swapped_blocks,
+                        RuleEvents& events, std::uint64_t& iterations) {
+  preemptions += r.preemptions();
+  swapped_blocks += r.swapped_blocks();
+  events.add(r.rule_events());
+  iterations += r.iterations();
+}
+
 Replica::Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index, ReplicaRole role)
-    : limits_(limits), steps_(steps), index_(index), role_(role) {
+    : limits_(limits), steps_(steps), index_(index), role_(role), new_token_ratio_(limits.rules.ratio_init) {
   const auto slots = static_cast<std::size_t>(std::clamp<std::int64_t>(limits.max_sequences, 1, 1 << 16));
   scheduled_.reserve(slots);
   running_.reserve(slots);
 }
 
-void Replica::enqueue(const Request& r) {
+Replica::Sequence Replica::sequence_of(const Request& r) const {
   Sequence s;
+  s.id = r.id;
+  s.arrival_s = r.arrival_s;
+  s.input = r.input;
+  s.output = r.output;
+  s.priority = r.priority;
+  s.commit_blocks = commitment(r);
   s.outcome.request = r;
   s.outcome.replica = index_;
-  waiting_.push_back(s);
+  return s;
 }
+
+void Replica::enqueue(const Request& r) { waiting_.push_back(sequence_of(r)); }
 
 std::int64_t Replica::commitment(const Request& r) const {
   if (limits_.preemption != Preemption::no_evict) return 0;
@@ -43,13 +59,15 @@ bool Replica::reserve(const Request& r, std::int64_t& blocks, std::int64_t& comm
 
 void Replica::enqueue_prefilled(const RequestOutcome& o, std::int64_t blocks, std::int64_t committed,
                                 double now_s) {
-  Sequence s;
+  Sequence s = sequence_of(o.request);
   s.outcome = o;
   s.outcome.replica = index_;
+  s.preemptions = o.preemptions;
   s.generated = 1;
   s.computed = o.request.input;
   s.blocks = blocks;
   s.committed = committed;
+  if (committed > 0) s.commit_blocks = 0;
   s.last_token_s = now_s;
   s.scheduled_once = true;
   // Its KV is resident: it joins the running sequences when a place is free (scheduled from the
@@ -64,6 +82,7 @@ std::int64_t Replica::give_up_blocks(Sequence& s) {
   used_blocks_ -= s.blocks;
   committed_blocks_ -= s.committed;  // no_evict never preempts; kept exact all the same
   s.committed = 0;
+  s.commit_blocks = commitment(s.outcome.request);
   std::int64_t swapped = 0;
   if (limits_.preemption == Preemption::swap && s.computed > 0) {
     swapped = s.blocks;
@@ -74,6 +93,7 @@ std::int64_t Replica::give_up_blocks(Sequence& s) {
   }
   s.blocks = 0;
   ++s.outcome.preemptions;
+  ++s.preemptions;
   ++preemptions_;
   return swapped;
 }
@@ -95,77 +115,137 @@ bool Replica::start(double now_s) {
   // them up, newest first (only a decode replica's received sequences hold blocks while waiting).
   for (;;) {
     if (try_start(now_s)) return true;
-    if (waiting_.empty() || !evict_waiting_holder()) return false;
+    // A policy decides what runs; the host evicts nothing behind its back.
+    if (limits_.policy || waiting_.empty() || !evict_waiting_holder()) return false;
   }
 }
 
-void Replica::preempt_last() {
-  Sequence s = std::move(running_.back());
-  running_.pop_back();
+std::size_t Replica::victim(std::size_t from) const {
+  std::size_t v = running_.size() - 1;  // newest: the last admitted
+  if (limits_.rules.victim == Victim::fewest_output)
+    for (std::size_t i = running_.size(); i-- > from;) {
+      const Sequence& a = running_[i];
+      const Sequence& b = running_[v];
+      if (a.generated < b.generated || (a.generated == b.generated && a.input > b.input)) v = i;
+    }
+  return v;
+}
+
+void Replica::preempt(std::size_t i) {
+  Sequence s = std::move(running_[i]);
+  running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
   swap_blocks_now_ += give_up_blocks(s);  // copied out to the host
   waiting_.push_front(std::move(s));
+}
+
+bool Replica::reserve_admits(const Sequence& s, double& room) const {
+  if (limits_.rules.admission != Admission::reserve_output) return true;
+  const std::int64_t clip = limits_.rules.clip_output;
+  const double total = static_cast<double>(
+      s.need() + std::min<std::int64_t>(std::max<std::int64_t>(s.output - s.generated, 0), clip));
+  if (total >= room) return false;  // PrefillAdder.add_one_req: NO_TOKEN
+  room -= total;
+  return true;
+}
+
+double Replica::reserve_room() const {
+  if (limits_.rules.admission != Admission::reserve_output) return 0;
+  // rem_total_tokens: the free tokens less the running requests' remaining outputs x ratio
+  const std::int64_t clip = limits_.rules.clip_output;
+  double offset = 0;
+  for (const Sequence& s : running_)
+    offset +=
+        static_cast<double>(std::min<std::int64_t>(std::max<std::int64_t>(s.output - s.generated, 0), clip)) *
+        new_token_ratio_;
+  return static_cast<double>((limits_.kv_blocks - used_blocks_) * limits_.block_tokens) - offset;
 }
 
 bool Replica::try_start(double now_s) {
   scheduled_.clear();
   swap_blocks_now_ = evicted_swap_blocks_;
+  if (limits_.policy) return try_start_policy(now_s);
+  if (limits_.rules.order == StepOrder::prefill_first) return try_start_prefill_first(now_s);
   std::int64_t budget =
       limits_.token_budget > 0 ? limits_.token_budget : std::numeric_limits<std::int64_t>::max();
+  const bool decode_free = limits_.rules.budget == BudgetCounts::prefill;
   const std::int64_t free_total = limits_.kv_blocks;
   bool preempted = false;
   // 1. Running sequences, in admission order.
   for (std::size_t i = 0; i < running_.size() && budget > 0;) {
     Sequence& s = running_[i];
-    const std::int64_t need = s.outcome.request.input + s.generated - s.computed;
+    const std::int64_t need = s.need();
     const std::int64_t n = std::min(need, budget);
     const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
     bool self_preempted = false;
     while (more > free_total - used_blocks_) {
-      if (running_.size() - 1 == i) {  // the one to preempt is this sequence
-        preempt_last();
+      const std::size_t v = victim(i);
+      preempt(v);
+      preempted = true;
+      if (v == i) {  // the one to preempt was this sequence: the next one is at i now
         self_preempted = true;
         break;
       }
-      preempt_last();
-      preempted = true;
     }
-    if (self_preempted) {
-      preempted = true;
-      break;
-    }
+    if (self_preempted) continue;
     s.blocks += more;
     used_blocks_ += more;
     scheduled_.push_back({i, n});
-    budget -= n;
+    if (decode_free && need == 1 && s.computed >= s.input)
+      ++events_.budget_free_decodes;
+    else
+      budget -= n;
     ++i;
   }
   // 2. Waiting requests, in arrival order (a preempted sequence at their head).
+  double room = reserve_room();
   while (!preempted && !waiting_.empty() && budget > 0 &&
          static_cast<std::int64_t>(running_.size()) < limits_.max_sequences) {
-    Sequence& s = waiting_.front();
-    const std::int64_t need = s.outcome.request.input + s.generated - s.computed;
-    if (!limits_.chunked_prefill && need > budget) break;
-    const std::int64_t n = std::min(need, budget);
-    // A received or swapped-out sequence keeps its computed tokens (a swapped one copies them in).
-    const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
-    if (more > free_total - used_blocks_) break;
-    const std::int64_t commit = s.committed == 0 ? commitment(s.outcome.request) : 0;
-    if (commit > free_total - committed_blocks_) break;
-    if (s.swapped) {
-      swap_blocks_now_ += blocks_for(s.computed);
-      swapped_blocks_ += blocks_for(s.computed);
-      s.swapped = false;
-    }
-    s.blocks += more;
-    used_blocks_ += more;
-    s.committed += commit;
-    committed_blocks_ += commit;
-    running_.push_back(std::move(s));
-    waiting_.pop_front();
-    scheduled_.push_back({running_.size() - 1, n});
-    budget -= n;
+    if (!admit_front(budget, room)) break;
   }
   if (scheduled_.empty()) return false;
+  launch(now_s);
+  return true;
+}
+
+bool Replica::admit_front(std::int64_t& budget, double& room) {
+  Sequence& s = waiting_.front();
+  const std::int64_t need = s.need();
+  if (!limits_.chunked_prefill && need > budget) return false;
+  const std::int64_t n = std::min(need, budget);
+  // A received or swapped-out sequence keeps its computed tokens (a swapped one copies them in).
+  const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
+  const std::int64_t free_total = limits_.kv_blocks;
+  if (more > free_total - used_blocks_) {
+    ++events_.block_deferrals;
+    return false;
+  }
+  const std::int64_t commit = s.committed == 0 ? commitment(s.outcome.request) : 0;
+  if (commit > free_total - committed_blocks_) {
+    ++events_.commit_deferrals;
+    return false;
+  }
+  if (!reserve_admits(s, room)) {
+    ++events_.reserve_deferrals;
+    return false;
+  }
+  if (s.swapped) {
+    swap_blocks_now_ += blocks_for(s.computed);
+    swapped_blocks_ += blocks_for(s.computed);
+    s.swapped = false;
+  }
+  s.blocks += more;
+  used_blocks_ += more;
+  s.committed += commit;
+  s.commit_blocks = 0;
+  committed_blocks_ += commit;
+  running_.push_back(std::move(s));
+  waiting_.pop_front();
+  scheduled_.push_back({running_.size() - 1, n});
+  budget -= n;
+  return true;
+}
+
+void Replica::launch(double now_s) {
   // The iteration's shape: decode tokens beside prefill chunks.
   IterationShape shape;
   double context = 0, tokens = 0, prefix = 0;
@@ -198,7 +278,6 @@ bool Replica::try_start(double now_s) {
   if (swap_blocks_now_ > 0)
     busy_until_ += limits_.swap_latency_s + static_cast<double>(swap_blocks_now_) * limits_.swap_block_s;
   evicted_swap_blocks_ = 0;
-  return true;
 }
 
 void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, const TokenGapSink& on_gap) {

@@ -31,16 +31,39 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "analysis/requests/request_stream.hpp"
 #include "analysis/requests/step_memo.hpp"
 #include "core/statistics/quantiles.hpp"
+#include "scenario/schemas/scheduler_rules.hpp"
 #include "tessera/export.hpp"
+#include "tessera/kinds/scheduler_policy.hpp"
 
 namespace tessera::requests {
 
 enum class ReplicaRole : std::uint8_t { aggregated, prefill, decode };
+
+// What the scheduling rules did (docs/physics.md §12.5 "Scheduling rules"): counts that say
+// which rule shaped a run. The deferrals count attempts to start an iteration (a replica tries
+// again at every event while it waits).
+struct RuleEvents {
+  std::int64_t decodes_held = 0;  // prefill_first: prefill batches run while sequences were decoding
+  // attempts whose queue head the reservation (reserve_output), its no_evict commitment or too few
+  // free KV blocks held back
+  std::int64_t reserve_deferrals = 0;
+  std::int64_t commit_deferrals = 0;
+  std::int64_t block_deferrals = 0;
+  std::int64_t budget_free_decodes = 0;  // budget_counts prefill: decode tokens the limit did not count
+  void add(const RuleEvents& o) {
+    decodes_held += o.decodes_held;
+    reserve_deferrals += o.reserve_deferrals;
+    commit_deferrals += o.commit_deferrals;
+    block_deferrals += o.block_deferrals;
+    budget_free_decodes += o.budget_free_decodes;
+  }
+};
 
 struct EngineLimits {
   std::int64_t max_sequences = 256;  // running sequences (vLLM max_num_seqs)
@@ -54,6 +77,10 @@ struct EngineLimits {
   // host link's bandwidth), and the latency of one copy (per iteration that swaps)
   double swap_block_s = 0;
   double swap_latency_s = 0;
+  // The built-in scheduling rules (the framework's, scheduler_rules.hpp); a policy plugin, when
+  // set, decides in their place (its decisions checked against these limits).
+  SchedulerRules rules;
+  const SchedulerPolicy* policy = nullptr;
 };
 
 // What became of one request (seconds from the simulation's start).
@@ -85,6 +112,17 @@ struct GapGrouping {
                : batch_of(static_cast<std::size_t>(id - warmup), static_cast<std::size_t>(measured), batches);
   }
 };
+
+class Replica;
+// Adds replica `r`'s preemptions, swapped blocks, rule events and iterations to the totals given.
+TESSERA_API void add_replica_totals(const Replica& r, std::int64_t& preemptions, std::int64_t& swapped_blocks,
+                                    RuleEvents& events, std::uint64_t& iterations);
+
+// Throws when a replica of `replicas` (all idle, no event left) still holds requests: the
+// policy's error when a policy decides (it left them), else the engine's.
+TESSERA_API void check_not_stalled(const std::vector<Replica>& replicas, const SchedulerPolicy* policy);
+// The same, unconditionally.
+[[noreturn]] TESSERA_API void throw_stalled(const SchedulerPolicy* policy);
 
 class TESSERA_API Replica {
  public:
@@ -126,19 +164,33 @@ class TESSERA_API Replica {
   std::int64_t preemptions() const { return preemptions_; }
   std::int64_t swapped_blocks() const { return swapped_blocks_; }  // swap: blocks copied out and in
   std::uint64_t iterations() const { return iterations_; }
+  const RuleEvents& rule_events() const { return events_; }
 
  private:
   GapGrouping grouping_;
-  struct Sequence {
+  // What a policy sees (SchedSequence: generated, computed, blocks, ...) and the engine's own.
+  struct Sequence : SchedSequence {
     RequestOutcome outcome;
-    std::int64_t generated = 0;  // output tokens sampled
-    std::int64_t computed = 0;   // tokens in the KV cache
-    std::int64_t blocks = 0;     // KV blocks held
     std::int64_t committed = 0;  // no_evict: blocks committed to it (prompt and whole output)
     double last_token_s = 0;
+    std::uint64_t stamp = 0;  // a policy's decision: the iteration that last named it
     bool scheduled_once = false;
     bool swapped = false;  // swap: its `computed` tokens' KV waits in host memory
   };
+  class Queues;
+  class Decision;
+  // One line of a policy's decision.
+  enum class PolicyAct : std::uint8_t { run, admit, preempt };
+  struct PolicyEntry {
+    PolicyAct act;
+    std::size_t index;
+    std::int64_t tokens;
+  };
+  // A policy's decision checked (replica_policy.cpp): throws the plugin's error at the first
+  // problem; the blocks it allocates in `new_blocks`.
+  void check_decision(const EngineState& e, std::int64_t& new_blocks);
+  void apply_decision();
+  [[noreturn]] void refuse(const std::string& what) const;
   struct Scheduled {
     std::size_t running_index;
     std::int64_t tokens;
@@ -147,11 +199,34 @@ class TESSERA_API Replica {
   std::int64_t blocks_for(std::int64_t tokens) const {
     return (tokens + limits_.block_tokens - 1) / limits_.block_tokens;
   }
-  void preempt_last();
+  // The running sequence to preempt, among those from index `from` on (the rules' victim).
+  std::size_t victim(std::size_t from) const;
+  // prefill_first: the decoding sequence to retract (the rules' victim among them).
+  std::size_t decoding_victim() const;
+  // prefill_first: a prefill batch into scheduled_ (decode-only waiting sequences join the running
+  // ones unscheduled); whether one was formed.
+  bool prefill_batch();
+  // Preempts running sequence i: its blocks given up, back at the head of the queue.
+  void preempt(std::size_t i);
+  // Admits the head of the queue if the budget, the blocks, no_evict's commitment and
+  // reserve_output's room allow; false (nothing changed) otherwise.
+  bool admit_front(std::int64_t& budget, double& room);
+  // reserve_output: the tokens new requests may still reserve (SGLang rem_total_tokens); and
+  // whether `s` fits in `room`, taking its share.
+  double reserve_room() const;
+  bool reserve_admits(const Sequence& s, double& room) const;
   // Frees `s`'s blocks as a preemption does (swap: its computed tokens kept, else recomputed);
   // returns the blocks to copy out to the host (0 unless swapped).
   std::int64_t give_up_blocks(Sequence& s);
   bool try_start(double now_s);
+  // The built-in rules of a prefill-first engine (SGLang, replica_prefill_first.cpp).
+  bool try_start_prefill_first(double now_s);
+  // A policy plugin's decision, checked and applied (replica_policy.cpp).
+  bool try_start_policy(double now_s, bool asked_again = false);
+  // Times the iteration scheduled_ describes, from `now_s`.
+  void launch(double now_s);
+  // A new sequence for request `r`.
+  Sequence sequence_of(const Request& r) const;
   bool evict_waiting_holder();
   // What a request commits under no_evict at admission (0 under the other modes).
   std::int64_t commitment(const Request& r) const;
@@ -171,6 +246,13 @@ class TESSERA_API Replica {
   std::int64_t used_blocks_ = 0;
   std::int64_t preemptions_ = 0;
   std::uint64_t iterations_ = 0;
+  double new_token_ratio_ = 0;  // reserve_output: SGLang's new_token_ratio now
+  // A policy's decision and the scratch its application uses (reserved once, reused).
+  std::vector<PolicyEntry> policy_entries_;
+  std::vector<Sequence> policy_out_;
+  std::vector<std::int64_t> policy_tokens_;
+  std::uint64_t stamp_ = 0;
+  RuleEvents events_;
   bool busy_ = false;
   double started_s_ = 0, busy_until_ = 0;
 };

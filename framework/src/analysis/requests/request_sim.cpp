@@ -3,14 +3,58 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "analysis/requests/sim_recorder.hpp"
+#include "host/guarded_plugins.hpp"
 
 namespace tessera::requests {
 
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// The replicas as a scheduler plugin's router sees them.
+class Loads final : public ReplicaLoads {
+ public:
+  Loads(const std::vector<Replica>& r, std::int64_t blocks) : r_(r), blocks_(blocks) {}
+  std::size_t count() const override { return r_.size(); }
+  std::size_t outstanding(std::size_t i) const override { return at(i).outstanding(); }
+  std::int64_t free_blocks(std::size_t i) const override { return blocks_ - at(i).used_blocks(); }
+
+ private:
+  const Replica& at(std::size_t i) const {
+    if (i >= r_.size())
+      throw std::out_of_range("replica " + std::to_string(i) + " of " + std::to_string(r_.size()));
+    return r_[i];
+  }
+  const std::vector<Replica>& r_;
+  std::int64_t blocks_;
+};
+
+// Replica `r`'s preemptions, swapped blocks, rule events and iterations added to `out`'s.
+void add_totals(const Replica& r, SimResult& out) {
+  add_replica_totals(r, out.preemptions, out.swapped_blocks, out.rule_events, out.iterations);
+}
+
+// The replica a policy's router picks for `r`, or `fallback` when it leaves the choice (-1).
+std::size_t policy_route(const SchedulerPolicy& p, const Request& r, const Loads& loads,
+                         std::size_t fallback) {
+  SchedSequence s;
+  s.id = r.id;
+  s.arrival_s = r.arrival_s;
+  s.input = r.input;
+  s.output = r.output;
+  s.priority = r.priority;
+  const std::int64_t i = p.route(s, loads);
+  if (i == -1) return fallback;
+  if (i < 0 || static_cast<std::size_t>(i) >= loads.count())
+    throw_plugin_error(p, "scheduler",
+                       "route returned replica " + std::to_string(i) + " for request " +
+                           std::to_string(r.id) + "; expected 0 to " + std::to_string(loads.count() - 1) +
+                           ", or -1 for the scenario's router");
+  return static_cast<std::size_t>(i);
+}
 
 }  // namespace
 
@@ -39,6 +83,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   auto on_gap = [&](const Request& r, double gap, std::uint64_t count) { rec.gap(r, gap, count); };
   Request pending;
   bool has_pending = false;
+  const Loads loads(replicas, lim.kv_blocks);
   auto route = [&](const Request& r) {
     if (r.input + r.output > kv_capacity_tokens) {  // never fits: the engine refuses it
       ++out.rejected;
@@ -51,6 +96,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       for (std::size_t i = 1; i < replicas.size(); ++i)
         if (replicas[i].outstanding() < replicas[target].outstanding()) target = i;
     }
+    if (lim.policy) target = policy_route(*lim.policy, r, loads, target);
     replicas[target].enqueue(r);
     rec.arrived(r);
     return true;
@@ -103,10 +149,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       if (r.busy()) next_end = std::min(next_end, r.busy_until());
     const double next_arrival = has_pending ? pending.arrival_s : kNever;
     if (next_end == kNever && next_arrival == kNever) {
-      // Nothing runs and nothing comes: work left waiting can never be scheduled.
-      for (const Replica& r : replicas)
-        if (r.outstanding() > 0)
-          throw std::runtime_error("request simulation: a replica holds requests it can never schedule");
+      check_not_stalled(replicas, lim.policy);
       break;
     }
     const double next = std::min(next_end, next_arrival);
@@ -127,11 +170,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   out.sent = stream.sent();
   out.measured = measured;
   rec.fill(out);
-  for (const Replica& r : replicas) {
-    out.preemptions += r.preemptions();
-    out.swapped_blocks += r.swapped_blocks();
-    out.iterations += r.iterations();
-  }
+  for (const Replica& r : replicas) add_totals(r, out);
   out.step_shapes = steps.shapes();
   out.series = series.samples();
   out.values_kept = rec.kept();

@@ -63,6 +63,7 @@ struct SimResult {
   double queue_depth_mean = 0;  // waiting requests, time-weighted over the window, sum of replicas
   std::int64_t preemptions = 0;
   std::int64_t swapped_blocks = 0;      // swap preemption: blocks copied out and in, all replicas
+  RuleEvents rule_events;               // what the scheduling rules did, all replicas
   std::size_t step_shapes = 0;          // distinct iteration shapes timed
   std::uint64_t iterations = 0;         // engine iterations, all replicas
   double end_s = 0;                     // the last event

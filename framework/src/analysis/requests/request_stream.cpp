@@ -28,8 +28,11 @@ RequestStream::RequestStream(const StreamSpec& spec)
     : spec_(&spec),
       gaps_(stream_seed(spec.seed, 1)),
       lengths_(stream_seed(spec.seed, 2)),
+      classes_(stream_seed(spec.seed, 3)),
       table_weight_in_(table_weight(spec.input)),
-      table_weight_out_(table_weight(spec.output)) {}
+      table_weight_out_(table_weight(spec.output)) {
+  for (const auto& [priority, weight] : spec.priorities) class_weight_ += weight;
+}
 
 std::uint64_t RequestStream::total() const {
   if (spec_->arrival.kind == ArrivalKind::trace)
@@ -64,12 +67,23 @@ std::int64_t RequestStream::draw_length(const LengthSpec& l) {
   return l.value;
 }
 
+std::int64_t RequestStream::draw_priority() {
+  if (spec_->priorities.empty()) return 0;
+  double u = classes_.uniform() * class_weight_;
+  for (const auto& [priority, weight] : spec_->priorities) {
+    if (u < weight) return priority;
+    u -= weight;
+  }
+  return spec_->priorities.back().first;
+}
+
 void RequestStream::fill(Request& r) {
   r.id = sent_++;
   r.input = draw_length(spec_->input);
   r.output = draw_length(spec_->output);
   r.prefix_id = -1;
   r.prefix_tokens = 0;
+  r.priority = draw_priority();
   if (spec_->prefix.groups > 0) {
     r.prefix_id =
         static_cast<std::int64_t>(lengths_.next() % static_cast<std::uint64_t>(spec_->prefix.groups));
@@ -88,6 +102,7 @@ bool RequestStream::next(Request& out) {
     out.output = row.output;
     out.prefix_id = row.prefix_id;
     out.prefix_tokens = 0;
+    out.priority = draw_priority();
     return true;
   }
   // The first request arrives at 0; each later one a gap after the one before.

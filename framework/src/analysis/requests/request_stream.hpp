@@ -29,6 +29,7 @@ struct Request {
   std::int64_t output = 0;  // generated tokens, the first (from the prefill) included; >= 1
   std::int64_t prefix_id = -1;
   std::int64_t prefix_tokens = 0;
+  std::int64_t priority = 0;  // its class (lower = more urgent): for a scheduler plugin
 };
 
 class TESSERA_API RequestStream {
@@ -47,13 +48,14 @@ class TESSERA_API RequestStream {
 
  private:
   std::int64_t draw_length(const LengthSpec& l);
+  std::int64_t draw_priority();
   void fill(Request& r);
 
   const StreamSpec* spec_;
-  RandomStream gaps_, lengths_;
+  RandomStream gaps_, lengths_, classes_;
   double clock_s_ = 0;
   std::uint64_t sent_ = 0;
-  double table_weight_in_ = 0, table_weight_out_ = 0;
+  double table_weight_in_ = 0, table_weight_out_ = 0, class_weight_ = 0;
 };
 
 }  // namespace tessera::requests

@@ -4,6 +4,7 @@
 #include "tessera/kinds/latency_model.hpp"
 #include "tessera/kinds/memory_model.hpp"
 #include "tessera/kinds/objective.hpp"
+#include "tessera/kinds/scheduler_policy.hpp"
 #include "tessera/kinds/search_strategy.hpp"
 #include "tessera/kinds/serving_model.hpp"
 
@@ -17,5 +18,9 @@ SearchSpace::~SearchSpace() = default;
 SearchRun::~SearchRun() = default;
 ServingModel::~ServingModel() = default;
 StepTimer::~StepTimer() = default;
+SchedulerPolicy::~SchedulerPolicy() = default;
+SchedulerQueues::~SchedulerQueues() = default;
+SchedulerDecision::~SchedulerDecision() = default;
+ReplicaLoads::~ReplicaLoads() = default;
 
 }  // namespace tessera

@@ -87,6 +87,8 @@ const char* plugin_kind_name(PluginKind k) {
       return "objective";
     case PluginKind::serving:
       return "serving";
+    case PluginKind::scheduler:
+      return "scheduler";
   }
   return "unknown";
 }

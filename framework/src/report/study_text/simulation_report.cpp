@@ -70,6 +70,24 @@ std::string bounds_text(const requests::RequestBounds& b) {
   return s;
 }
 
+// "vLLM 0.19.0 rules: running first, prefill chunks beside decodes, ..." or the plugin's name.
+std::string scheduler_text(const requests::SimulatedPoint& s) {
+  if (!s.policy.empty()) return "plugin " + s.policy + " (in place of the engine's rules)";
+  const requests::SchedulerRules& r = s.rules;
+  std::string t = (s.rules_from.empty() ? std::string("vLLM V1 (no framework)") : s.rules_from) + " rules: ";
+  t += r.order == requests::StepOrder::prefill_first ? "prefill first, alone" : "running first";
+  t += r.mixed ? ", prefill chunks beside decodes" : "";
+  t += r.budget == requests::BudgetCounts::prefill ? ", token limit counts prefill"
+                                                   : ", token limit counts all";
+  if (s.preemption == requests::Preemption::no_evict)
+    t += ", admission when the whole output fits, never preempts";
+  else
+    t += std::string(r.admission == requests::Admission::reserve_output ? ", admission reserves outputs"
+                                                                        : ", admission by blocks") +
+         (r.victim == requests::Victim::fewest_output ? ", victim: fewest outputs" : ", victim: newest");
+  return t;
+}
+
 const char* preemption_text(requests::Preemption p) {
   switch (p) {
     case requests::Preemption::recompute:
@@ -80,6 +98,20 @@ const char* preemption_text(requests::Preemption p) {
       return "no-evict admission";
   }
   return "";
+}
+
+// What the scheduling rules did, the non-zero counts (docs/physics.md §12.5 "Scheduling rules").
+std::string rule_events_text(const requests::RuleEvents& e) {
+  std::string s;
+  auto add = [&](std::int64_t n, const char* what) {
+    if (n > 0) s += (s.empty() ? "" : "; ") + std::to_string(n) + " " + what;
+  };
+  add(e.decodes_held, "prefill batches ran while sequences waited to decode (prefill first)");
+  add(e.reserve_deferrals, "admissions held back by the output reservation");
+  add(e.commit_deferrals, "admissions held back by no-evict commitments");
+  add(e.block_deferrals, "admissions held back for free KV blocks");
+  add(e.budget_free_decodes, "decode tokens outside the batched-token limit (it counts prefill)");
+  return s;
 }
 
 void print_result(std::ostream& os, const requests::SimResult& r, const RequestsSpec& spec,
@@ -110,6 +142,8 @@ void print_result(std::ostream& os, const requests::SimResult& r, const Requests
   if (r.rejected > 0) os << "; " << r.rejected << " requests refused (longer than a replica's KV)";
   if (spec.trace_skipped > 0) os << "; " << spec.trace_skipped << " trace rows of failed requests left out";
   os << "\n";
+  if (const std::string rules = rule_events_text(r.rule_events); !rules.empty())
+    os << "  rules at work: " << rules << "\n";
   if (!r.slo.empty()) print_slo(os, r.slo, width);
 }
 
@@ -126,7 +160,8 @@ void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const
      << spec.stream.warmup << " warm-up), seed " << spec.stream.seed << "\n";
   os << "  replica KV " << s.kv.blocks << " blocks of " << s.kv.block_tokens << " tokens ("
      << (s.kv.engine_rule ? "the framework's KV rule" : "what the memory plugin fits beside the weights")
-     << ")\n\n";
+     << ")\n";
+  os << "  scheduler " << scheduler_text(s) << "\n\n";
   print_result(os, r, spec, width);
 }
 

@@ -51,7 +51,7 @@ void RequestTimeline::header(const std::string& command, const nlohmann::json& s
         << (p.at("sha256").is_null() ? std::string("unreadable") : p.at("sha256").get<std::string>()) << "\n";
   os_ << "# simulation " << simulation.dump() << "\n"
       << "id,arrival_s,replica,input_tokens,output_tokens,prefix_id,first_scheduled_s,first_token_s,finish_s,"
-         "ttft_s,tpot_s,e2e_s,queue_s,max_gap_s,preemptions,measured\n";
+         "ttft_s,tpot_s,e2e_s,queue_s,max_gap_s,preemptions,priority,measured\n";
 }
 
 void RequestTimeline::write(const requests::RequestOutcome& o) {
@@ -70,7 +70,8 @@ void RequestTimeline::write(const requests::RequestOutcome& o) {
       << (r.prefix_id >= 0 ? std::to_string(r.prefix_id) : std::string()) << ','
       << csv_num(o.first_scheduled_s) << ',' << csv_num(o.first_token_s) << ',' << csv_num(o.finish_s) << ','
       << csv_num(ttft) << ',' << csv_num(tpot) << ',' << csv_num(e2e) << ',' << csv_num(queue) << ','
-      << csv_num(o.max_gap_s) << ',' << o.preemptions << ',' << (measured ? "true" : "false") << '\n';
+      << csv_num(o.max_gap_s) << ',' << o.preemptions << ',' << r.priority << ','
+      << (measured ? "true" : "false") << '\n';
 }
 
 }  // namespace tessera

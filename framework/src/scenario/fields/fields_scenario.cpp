@@ -200,6 +200,11 @@ constexpr FieldRow kScenarioRows[] = {
      ParamSpec{"serving", ParamType::string, Dimension::none, plugin_defaults::kServing, kNoMin, kNoMax,
                nullptr, 0, "serve only: the serving model, a name or {name: ..., params}"},
      false},
+    {"plugins.scheduler", S, FieldUse::choice,
+     ParamSpec{"scheduler", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
+               "serve only: the request simulator's scheduling policy, a name or {name: ..., params}; "
+               "left out: the framework's built-in rules"},
+     false},
     mapping("sweep", S, "", "what is searched: {parallelism, hardware, serving}"),
     mapping("sweep.parallelism", S, "", "the values of each parallelism knob (a value or a list)"),
     list(integer(
@@ -386,6 +391,10 @@ constexpr FieldRow kScenarioRows[] = {
             int_slot([](const FieldSite& s) { return &requests_of(s).stream.prefix.groups; })),
     stream_tokens("serving.requests.prefix.tokens", "0", 0, "the prefix's length, counted in the prompt",
                   int_slot([](const FieldSite& s) { return &requests_of(s).stream.prefix.tokens; })),
+    free_keys(
+        "serving.requests.priorities", S,
+        "priority classes with their weights, e.g. {0: 1, 1: 3} (lower = more urgent), drawn per request "
+        "for a scheduler plugin (a trace's requests too); absent: every request class 0"),
     integer("serving.requests.count", S, "1000", 1, 1e8, "requests sent (a trace: at most its rows)",
             store_slot([](const FieldSite& s, const FieldItems& v) {
               requests_of(s).stream.requests = static_cast<std::uint64_t>(v.integers[0]);

@@ -52,6 +52,9 @@ struct StreamSpec {
   ArrivalSpec arrival;
   LengthSpec input, output;
   PrefixSpec prefix;
+  // priority classes with their weights (class, weight > 0), drawn per request from their own
+  // stream of the seed; empty: every request class 0
+  std::vector<std::pair<std::int64_t, double>> priorities;
   std::uint64_t requests = 1000;  // how many are sent (a trace: at most its rows)
   std::uint64_t warmup = 0;       // the first this many are simulated, not measured
   std::uint64_t seed = 1;

@@ -49,6 +49,37 @@ void parse_length_table(const YNode& t, const std::string& path, LengthSpec& out
   }
 }
 
+// priorities: classes with their weights ({0: 1, 1: 3}); a class is an integer in [0, 1e6].
+void parse_priorities(const YNode& t, const std::string& path,
+                      std::vector<std::pair<std::int64_t, double>>& out, Diags& d) {
+  if (!expect_mapping(t, path, d)) return;
+  if (t.entries.empty()) {
+    d.error(t.where, path +
+                         ": expected priority classes with their weights (e.g. {0: 1, 1: 3}), found an "
+                         "empty mapping");
+    return;
+  }
+  for (const YEntry& e : t.entries) {
+    const std::string p = path + "." + e.key;
+    YNode key_node;
+    key_node.kind = YNode::Kind::scalar;
+    key_node.value = e.key;
+    key_node.where = e.key_where;
+    const auto cls = read_int(key_node, p, d, 0);
+    const auto weight = read_real(e.value, p, d);
+    if (!cls || !weight) continue;
+    if (*cls > 1000000) {
+      d.error(e.key_where, p + ": expected a priority class from 0 to 1000000, found " + e.key);
+      continue;
+    }
+    if (!(*weight > 0)) {
+      d.error(e.value.where, p + ": expected a weight above 0, found " + e.value.value);
+      continue;
+    }
+    out.emplace_back(*cls, *weight);
+  }
+}
+
 // A key of a mapping whose kind (`kind_key`: distribution, arrival) decides whether it is read:
 // `kinds` names the kinds that read it.
 struct KindKey {
@@ -167,6 +198,9 @@ void parse_requests(const YNode& n, const SourceLocation& key_where, Scenario& s
       parse_length(*v, p, spec, site, d);
     };
   };
+  readers.push_back({"serving.requests.priorities", [&](const YNode* v, const std::string& p) {
+                       parse_priorities(*v, p, out.stream.priorities, d);
+                     }});
   readers.push_back({"serving.requests.input", length(out.stream.input, out.input_given)});
   readers.push_back({"serving.requests.output", length(out.stream.output, out.output_given)});
   read_mapping(n, path, path, site, d, readers);

@@ -97,6 +97,7 @@ void parse_plugins(const YNode* n, Mode mode, PluginChoices& p, Diags& d) {
   p.memory = default_choice(plugin_defaults::kMemory);
   p.search = default_choice(plugin_defaults::kSearch);
   p.serving = serve ? default_choice(plugin_defaults::kServing) : PluginChoice{};
+  p.scheduler = PluginChoice{};
   p.objectives.clear();
   if (serve)
     for (const char* name : plugin_defaults::kServingObjectives) p.objectives.push_back(default_choice(name));
@@ -126,6 +127,13 @@ void parse_plugins(const YNode* n, Mode mode, PluginChoices& p, Diags& d) {
            one(p.serving, plugin_defaults::kServing)(v, path);
          else
            refuse_outside_serve(*n, "plugins", "serving", "decode and prefill time one step", d);
+       }},
+      {"plugins.scheduler",
+       [&, serve](const YNode* v, const std::string& path) {
+         if (serve)
+           one(p.scheduler, "priority_classes")(v, path);
+         else
+           refuse_outside_serve(*n, "plugins", "scheduler", "only a request simulation schedules", d);
        }},
   };
   read_mapping(*n, "plugins", "plugins", schema::FieldSite{}, d, readers);

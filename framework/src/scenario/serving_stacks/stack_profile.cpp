@@ -18,6 +18,7 @@
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/readers/yaml_tree.hpp"
 #include "scenario/serving_stacks/stack_kv_cache.hpp"
+#include "scenario/serving_stacks/stack_scheduler.hpp"
 #include "scenario/serving_stacks/stacks_yaml.hpp"
 
 namespace tessera {
@@ -39,6 +40,7 @@ std::vector<std::string> names_of(const char* const (&names)[N]) {
 
 using stacks_yaml::pick;
 using stacks_yaml::read_kv_cache;
+using stacks_yaml::read_scheduler;
 using stacks_yaml::text_of;
 
 // Words frameworks.yaml puts into a launch script unquoted (docs/frameworks.md "--deploy"): the
@@ -152,7 +154,8 @@ void read_version(const YNode& n, const std::string& path, ServingStackVersion& 
                       "max_batch",
                       "preemption",
                       "flags",
-                      "kv_cache"},
+                      "kv_cache",
+                      "scheduler"},
                      d);
   v.where = n.where;
   v.version = text_of(n, path, "version", true, d);
@@ -193,6 +196,7 @@ void read_version(const YNode& n, const std::string& path, ServingStackVersion& 
   }
   if (v.cp && v.cp_placement.empty()) v.cp_placement = {1, 0};
   if (const YNode* kv = n.find("kv_cache")) read_kv_cache(*kv, path + ".kv_cache", v.kv_cache, d);
+  read_scheduler(n, path, v, d);
   const YNode* flags = loader::member(n, path, "flags", true, "a list of flags", d);
   if (flags && !flags->is_sequence()) {
     d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));

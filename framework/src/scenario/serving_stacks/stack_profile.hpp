@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenario/schemas/request_spec.hpp"
+#include "scenario/schemas/scheduler_rules.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
@@ -122,6 +123,9 @@ struct ServingStackVersion {
   std::int64_t max_batch = 0;
   // what its scheduler does when KV runs out (the request simulator, docs/physics.md §12.5)
   requests::Preemption preemption = requests::Preemption::recompute;
+  // how its scheduler orders, budgets, admits and picks a victim (`scheduler:`; left out: vLLM
+  // V1's rules), `mixed` from `mixing`
+  requests::SchedulerRules scheduler;
   std::vector<ServingStackFlag> flags;
   ServingStackKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;

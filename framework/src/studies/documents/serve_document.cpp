@@ -176,7 +176,9 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
                   {"latency", session.latency_name()},
                   {"latency_models", lat},
                   {"memory", choice_json(s.plugins.memory)},
-                  {"objectives", objectives}};
+                  {"objectives", objectives},
+                  {"scheduler", s.plugins.scheduler.name.empty() ? nlohmann::json(nullptr)
+                                                                 : choice_json(s.plugins.scheduler)}};
   nlohmann::json axes = nlohmann::json::array();
   for (const ServeAxis& a : res.axes)
     axes.push_back({{"name", a.name},

@@ -101,6 +101,11 @@ void add_result(nlohmann::json& j, const requests::SimResult& r) {
   j["preemptions"] = r.preemptions;
   j["engine_iterations"] = r.iterations;
   j["swapped_blocks"] = r.swapped_blocks;
+  j["rule_events"] = {{"decodes_held", r.rule_events.decodes_held},
+                      {"reserve_deferrals", r.rule_events.reserve_deferrals},
+                      {"commit_deferrals", r.rule_events.commit_deferrals},
+                      {"block_deferrals", r.rule_events.block_deferrals},
+                      {"budget_free_decodes", r.rule_events.budget_free_decodes}};
   nlohmann::json series = nlohmann::json::array();
   for (const requests::TimeSample& t : r.series)
     series.push_back({{"start_s", t.start_s},
@@ -133,6 +138,13 @@ nlohmann::json simulation_json(const requests::SimulatedPoint& s, const Requests
   j["replica_kv_block_tokens"] = s.kv.block_tokens;
   j["replica_kv_from"] = s.kv.engine_rule ? "framework KV rule" : "memory plugin";
   j["preemption"] = preemption_name(s.preemption);
+  j["scheduler"] = {{"rules_from", s.rules_from.empty() ? "vllm-v1" : s.rules_from},
+                    {"order", requests::step_order_name(s.rules.order)},
+                    {"mixed", s.rules.mixed},
+                    {"budget_counts", requests::budget_counts_name(s.rules.budget)},
+                    {"victim", requests::victim_name(s.rules.victim)},
+                    {"admission", requests::admission_name(s.rules.admission)},
+                    {"policy", s.policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.policy)}};
   add_result(j, r);
   return j;
 }
@@ -188,6 +200,7 @@ nlohmann::json request_json(const requests::RequestOutcome& o, std::uint64_t war
   j["input_tokens"] = r.input;
   j["output_tokens"] = r.output;
   j["prefix_id"] = r.prefix_id >= 0 ? nlohmann::json(r.prefix_id) : nlohmann::json(nullptr);
+  j["priority"] = r.priority;
   j["first_scheduled_s"] = o.first_scheduled_s;
   j["first_token_s"] = o.first_token_s;
   j["finish_s"] = o.finish_s;

@@ -1,0 +1,222 @@
+// A scheduler plugin's decision (replica.hpp, tessera/kinds/scheduler_policy.hpp): the replica's
+// queues shown to the policy, its decision checked against the engine's limits — every request
+// it names exists and is named once, tokens within what each needs, the batched-token limit,
+// the sequence limit, the KV blocks (and no_evict's commitments) — and applied. A decision the
+// engine cannot run is the plugin's error (docs/plugin-guide.md "The scheduler kind").
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/requests/replica.hpp"
+#include "host/guarded_plugins.hpp"
+
+namespace tessera::requests {
+
+class Replica::Queues final : public SchedulerQueues {
+ public:
+  explicit Queues(const Replica& r) : r_(r) {}
+  std::size_t running_count() const override { return r_.running_.size(); }
+  std::size_t waiting_count() const override { return r_.waiting_.size(); }
+  const SchedSequence& running(std::size_t i) const override {
+    if (i >= r_.running_.size())
+      throw std::out_of_range("running(" + std::to_string(i) + ") of " + std::to_string(r_.running_.size()) +
+                              " running sequences");
+    return r_.running_[i];
+  }
+  const SchedSequence& waiting(std::size_t i) const override {
+    if (i >= r_.waiting_.size())
+      throw std::out_of_range("waiting(" + std::to_string(i) + ") of " + std::to_string(r_.waiting_.size()) +
+                              " waiting requests");
+    return r_.waiting_[i];
+  }
+
+ private:
+  const Replica& r_;
+};
+
+class Replica::Decision final : public SchedulerDecision {
+ public:
+  Decision(std::vector<PolicyEntry>& out, std::size_t cap) : out_(out), cap_(cap) {}
+  void run(std::size_t i, std::int64_t tokens) override { add({PolicyAct::run, i, tokens}); }
+  void admit(std::size_t i, std::int64_t tokens) override { add({PolicyAct::admit, i, tokens}); }
+  void preempt(std::size_t i) override { add({PolicyAct::preempt, i, 0}); }
+  bool overflow = false;
+
+ private:
+  void add(const PolicyEntry& e) {
+    if (out_.size() < cap_)
+      out_.push_back(e);
+    else
+      overflow = true;
+  }
+  std::vector<PolicyEntry>& out_;
+  std::size_t cap_;
+};
+
+namespace {
+
+const char* act_name(int a) { return a == 0 ? "run" : a == 1 ? "admit" : "preempt"; }
+
+}  // namespace
+
+void throw_stalled(const SchedulerPolicy* policy) {
+  if (policy)
+    throw_plugin_error(*policy, "scheduler",
+                       "schedule ran nothing while a replica holds requests and nothing else can happen (no "
+                       "iteration runs, no request comes)");
+  throw std::runtime_error("request simulation: a replica holds requests it can never schedule");
+}
+
+void check_not_stalled(const std::vector<Replica>& replicas, const SchedulerPolicy* policy) {
+  for (const Replica& r : replicas)
+    if (r.outstanding() > 0) throw_stalled(policy);
+}
+
+void Replica::refuse(const std::string& what) const {
+  throw_plugin_error(
+      *limits_.policy, "scheduler",
+      "schedule decided what the engine cannot run (replica " + std::to_string(index_) + "): " + what);
+}
+
+void Replica::check_decision(const EngineState& e, std::int64_t& new_blocks) {
+  const std::uint64_t stamp = ++stamp_;
+  std::int64_t tokens = 0, freed = 0, commit = 0, preempts = 0, admits = 0;
+  new_blocks = 0;
+  for (const PolicyEntry& x : policy_entries_) {
+    const bool run = x.act != PolicyAct::admit;
+    const std::size_t size = run ? running_.size() : waiting_.size();
+    const std::string what =
+        std::string(act_name(static_cast<int>(x.act))) + "(" + std::to_string(x.index) + ")";
+    if (x.index >= size)
+      refuse(what + " names no request: " + std::to_string(size) + (run ? " running" : " waiting"));
+    Sequence& s = run ? running_[x.index] : waiting_[x.index];
+    if (s.stamp == stamp) refuse(what + " names request " + std::to_string(s.id) + " a second time");
+    s.stamp = stamp;
+    if (x.act == PolicyAct::preempt) {
+      if (!e.may_preempt) refuse(what + ": this engine never preempts (no_evict)");
+      freed += s.blocks;
+      ++preempts;
+      continue;
+    }
+    if (x.tokens < 1 || x.tokens > s.need())
+      refuse(what + " gives request " + std::to_string(s.id) + " " + std::to_string(x.tokens) +
+             " tokens; it needs 1 to " + std::to_string(s.need()));
+    if (x.act == PolicyAct::admit && !e.chunked_prefill && x.tokens != s.need())
+      refuse(what + " chunks request " + std::to_string(s.id) + "'s prompt; this engine runs prompts whole");
+    if (e.budget_counts_decode || !(x.tokens == 1 && s.computed >= s.input)) tokens += x.tokens;
+    new_blocks += blocks_for(s.computed + x.tokens) - s.blocks;
+    if (x.act == PolicyAct::admit) {
+      ++admits;
+      if (s.committed == 0) commit += commitment(s.outcome.request);
+    }
+  }
+  if (e.token_budget > 0 && tokens > e.token_budget)
+    refuse(std::to_string(tokens) + " tokens in one iteration, beyond the batched-token limit " +
+           std::to_string(e.token_budget));
+  const std::int64_t running = static_cast<std::int64_t>(running_.size()) - preempts + admits;
+  if (running > e.max_sequences)
+    refuse(std::to_string(running) + " running sequences, beyond the limit " +
+           std::to_string(e.max_sequences));
+  if (new_blocks > e.free_blocks + freed)
+    refuse("admits beyond the KV capacity: " + std::to_string(new_blocks) + " more blocks, " +
+           std::to_string(e.free_blocks + freed) + " free of " + std::to_string(e.total_blocks));
+  if (commit > limits_.kv_blocks - committed_blocks_)
+    refuse("admits beyond the KV capacity no_evict guarantees: " + std::to_string(commit) +
+           " blocks committed, " + std::to_string(limits_.kv_blocks - committed_blocks_) + " uncommitted");
+}
+
+bool Replica::try_start_policy(double now_s, bool asked_again) {
+  EngineState e;
+  e.now_s = now_s;
+  e.replica = index_;
+  e.total_blocks = limits_.kv_blocks;
+  e.free_blocks = limits_.kv_blocks - used_blocks_;
+  e.block_tokens = limits_.block_tokens;
+  e.max_sequences = limits_.max_sequences;
+  e.token_budget = limits_.token_budget;
+  e.budget_counts_decode = limits_.rules.budget == BudgetCounts::all;
+  e.chunked_prefill = limits_.chunked_prefill;
+  e.may_preempt = limits_.preemption != Preemption::no_evict;
+  e.uncommitted_blocks = limits_.kv_blocks - committed_blocks_;
+  policy_entries_.clear();
+  Queues queues(*this);
+  Decision decision(policy_entries_, running_.size() + waiting_.size());
+  limits_.policy->schedule(e, queues, decision);
+  if (decision.overflow)
+    refuse("more entries than requests (" + std::to_string(running_.size() + waiting_.size()) + ")");
+  if (policy_entries_.empty()) return false;
+  std::int64_t new_blocks = 0;
+  check_decision(e, new_blocks);
+  apply_decision();
+  if (scheduled_.empty()) {  // preemptions only: asked again once, with the blocks they freed
+    if (asked_again) return false;
+    return try_start_policy(now_s, true);
+  }
+  launch(now_s);
+  return true;
+}
+
+void Replica::apply_decision() {
+  constexpr std::uint64_t kMoved = ~std::uint64_t{0};
+  // Preempted sequences leave the running ones (in decision order), their blocks given up.
+  policy_out_.clear();
+  for (const PolicyEntry& x : policy_entries_)
+    if (x.act == PolicyAct::preempt) {
+      Sequence& s = running_[x.index];
+      swap_blocks_now_ += give_up_blocks(s);
+      policy_out_.push_back(std::move(s));
+      s.stamp = kMoved;
+    }
+  // Runs keep their order; the tokens each is given, from the decision.
+  policy_tokens_.assign(running_.size(), 0);
+  for (const PolicyEntry& x : policy_entries_)
+    if (x.act == PolicyAct::run) policy_tokens_[x.index] = x.tokens;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < running_.size(); ++i) {
+    if (running_[i].stamp == kMoved) continue;
+    if (kept != i) running_[kept] = std::move(running_[i]);
+    if (const std::int64_t n = policy_tokens_[i]; n > 0) {
+      Sequence& s = running_[kept];
+      const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
+      s.blocks += more;
+      used_blocks_ += more;
+      scheduled_.push_back({kept, n});
+    }
+    ++kept;
+  }
+  running_.resize(kept);
+  // Admissions, in decision order, from the queue as the policy saw it.
+  std::size_t admitted = 0, highest = 0;
+  for (const PolicyEntry& x : policy_entries_) {
+    if (x.act != PolicyAct::admit) continue;
+    Sequence& w = waiting_[x.index];
+    const std::int64_t more = blocks_for(w.computed + x.tokens) - w.blocks;
+    const std::int64_t commit = w.committed == 0 ? commitment(w.outcome.request) : 0;
+    if (w.swapped) {
+      swap_blocks_now_ += blocks_for(w.computed);
+      swapped_blocks_ += blocks_for(w.computed);
+      w.swapped = false;
+    }
+    w.blocks += more;
+    used_blocks_ += more;
+    w.committed += commit;
+    w.commit_blocks = 0;
+    committed_blocks_ += commit;
+    running_.push_back(std::move(w));
+    w.stamp = kMoved;
+    scheduled_.push_back({running_.size() - 1, x.tokens});
+    ++admitted;
+    highest = std::max(highest, x.index);
+  }
+  if (admitted > 0 && highest + 1 == admitted) {
+    for (std::size_t i = 0; i < admitted; ++i) waiting_.pop_front();
+  } else if (admitted > 0) {
+    waiting_.erase(
+        std::remove_if(waiting_.begin(), waiting_.end(), [](const Sequence& s) { return s.stamp == kMoved; }),
+        waiting_.end());
+  }
+  // The preempted back at the head of the queue, the last one preempted first.
+  for (Sequence& s : policy_out_) waiting_.push_front(std::move(s));
+}
+
+}  // namespace tessera::requests
