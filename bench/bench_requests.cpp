@@ -61,11 +61,14 @@ class FcfsPolicy final : public SchedulerPolicy {
   void schedule(const EngineState& e, const SchedulerQueues& q, SchedulerDecision& out) const override {
     std::int64_t budget = e.token_budget > 0 ? e.token_budget : std::numeric_limits<std::int64_t>::max();
     std::int64_t free = e.free_blocks;
-    const auto blocks = [&](std::int64_t t) { return (t + e.block_tokens - 1) / e.block_tokens; };
+    const auto more_blocks = [&](const SchedSequence& s, std::int64_t n) {
+      const std::int64_t t = s.computed + n;
+      return t <= s.blocks * e.block_tokens ? 0 : (t + e.block_tokens - 1) / e.block_tokens - s.blocks;
+    };
     for (std::size_t i = 0; i < q.running_count() && budget > 0; ++i) {
       const SchedSequence& s = q.running(i);
       const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = blocks(s.computed + n) - s.blocks;
+      const std::int64_t more = more_blocks(s, n);
       if (more > free) return;
       out.run(i, n);
       free -= more;
@@ -75,7 +78,7 @@ class FcfsPolicy final : public SchedulerPolicy {
     for (std::size_t j = 0; j < q.waiting_count() && budget > 0 && running < e.max_sequences; ++j) {
       const SchedSequence& s = q.waiting(j);
       const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = blocks(s.computed + n) - s.blocks;
+      const std::int64_t more = more_blocks(s, n);
       if (more > free) return;
       out.admit(j, n);
       free -= more;

@@ -20,6 +20,12 @@ namespace {
 
 using namespace tessera;
 
+// One thread's scratch (the thread-local is looked up once a call).
+struct Scratch {
+  std::vector<std::int64_t> tokens;
+  std::vector<char> gone, taken;
+};
+
 class PriorityClasses final : public SchedulerPolicy {
  public:
   explicit PriorityClasses(double aging_s) : aging_s_(aging_s) {}
@@ -27,22 +33,28 @@ class PriorityClasses final : public SchedulerPolicy {
   void schedule(const EngineState& e, const SchedulerQueues& q, SchedulerDecision& out) const override {
     // Scratch reused by this thread across calls (a policy object is shared by simulations that
     // run on several threads): the plan is made first, then written out.
-    thread_local std::vector<std::int64_t> tokens;  // per running sequence: tokens planned
-    thread_local std::vector<char> gone, taken;     // preempted running, admitted waiting
+    thread_local Scratch scratch;
+    std::vector<std::int64_t>& tokens = scratch.tokens;  // per running sequence: tokens planned
+    std::vector<char>& gone = scratch.gone;              // preempted running sequences
+    std::vector<char>& taken = scratch.taken;            // admitted waiting requests
     const std::size_t nr = q.running_count(), nw = q.waiting_count();
     tokens.assign(nr, 0);
     gone.assign(nr, 0);
-    taken.assign(nw, 0);
     std::int64_t budget = e.token_budget > 0 ? e.token_budget : std::numeric_limits<std::int64_t>::max();
     std::int64_t free = e.free_blocks, running = static_cast<std::int64_t>(nr);
     std::int64_t uncommitted = e.uncommitted_blocks;  // no_evict: what admissions may commit
     bool preempted = false;
     const auto blocks = [&](std::int64_t t) { return (t + e.block_tokens - 1) / e.block_tokens; };
+    // The blocks `s` needs beyond its own for `n` more tokens (no division while its last block has room).
+    const auto more_blocks = [&](const SchedSequence& s, std::int64_t n) {
+      const std::int64_t t = s.computed + n;
+      return t <= s.blocks * e.block_tokens ? 0 : blocks(t) - s.blocks;
+    };
     for (std::size_t i = 0; i < nr && budget > 0; ++i) {
       if (gone[i]) continue;
       const SchedSequence& s = q.running(i);
       const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = blocks(s.computed + n) - s.blocks;
+      const std::int64_t more = more_blocks(s, n);
       bool itself = false;
       while (more > free && e.may_preempt) {
         const std::size_t v = victim(q, gone);
@@ -69,14 +81,15 @@ class PriorityClasses final : public SchedulerPolicy {
       if (gone[i]) out.preempt(i);
       if (tokens[i] > 0) out.run(i, tokens[i]);
     }
-    if (preempted) return;
+    if (preempted || nw == 0 || running >= e.max_sequences || budget <= 0) return;
+    taken.assign(nw, 0);  // the scan of the queue only when a request may be admitted
     while (budget > 0 && running < e.max_sequences) {
       const std::size_t w = best_waiting(e, q, taken);
       if (w == nw) break;
       const SchedSequence& s = q.waiting(w);
       if (!e.chunked_prefill && s.need() > budget) break;
       const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = blocks(s.computed + n) - s.blocks;
+      const std::int64_t more = more_blocks(s, n);
       if (more > free || (!e.may_preempt && s.commit_blocks > uncommitted)) break;
       uncommitted -= s.commit_blocks;
       taken[w] = 1;

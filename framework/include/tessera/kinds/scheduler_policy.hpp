@@ -49,35 +49,66 @@ struct EngineState {
   std::int64_t uncommitted_blocks = 0;
 };
 
-// A replica's queues during one schedule() call (valid for that call only).
+// A replica's queues during one schedule() call (valid for that call only). The running
+// sequences are read in place (no call per sequence): the host sets the view before the call.
 class TESSERA_API SchedulerQueues {
  public:
   virtual ~SchedulerQueues();
-  virtual std::size_t running_count() const = 0;
+  std::size_t running_count() const { return running_count_; }
+  // In admission order. An index past the end throws std::out_of_range.
+  const SchedSequence& running(std::size_t i) const {
+    if (i >= running_count_) running_out_of_range(i);
+    return *reinterpret_cast<const SchedSequence*>(running_base_ + i * running_stride_);
+  }
   virtual std::size_t waiting_count() const = 0;
-  // In admission order.
-  virtual const SchedSequence& running(std::size_t i) const = 0;
-  // In queue order: arrival, a preempted sequence back at the head.
+  // In queue order: arrival, a preempted sequence back at the head. Past the end: out_of_range.
   virtual const SchedSequence& waiting(std::size_t i) const = 0;
+
+ protected:
+  [[noreturn]] void running_out_of_range(std::size_t i) const;
+  const unsigned char* running_base_ = nullptr;  // the first running sequence's SchedSequence
+  std::size_t running_stride_ = sizeof(SchedSequence);
+  std::size_t running_count_ = 0;
 };
 
-// What the policy decides; the host applies it after schedule() returns: the preemptions first
-// (blocks freed; each preempted sequence put at the head of the waiting queue, the last one
-// preempted first), then the runs (the running sequences keep their admission order) and the
-// admissions (appended in the order given), their blocks allocated. The engine's `mixing` and
-// `order` are its built-in rules'; a policy mixes prefill chunks and decodes as it decides.
+// What the policy decides, written into the host's buffer (no call per entry); the host applies
+// it after schedule() returns: the preemptions first (blocks freed; each preempted sequence put at
+// the head of the waiting queue, the last one preempted first), then the runs (the running
+// sequences keep their admission order) and the admissions (appended in the order given), their
+// blocks allocated. The engine's `mixing` and `order` are its built-in rules'; a policy mixes
+// prefill chunks and decodes as it decides. More entries than the replica has requests are an
+// error.
 class TESSERA_API SchedulerDecision {
  public:
+  enum class Act : std::uint32_t { run, admit, preempt };
+  struct Entry {
+    Act act;
+    std::size_t index;
+    std::int64_t tokens;
+  };
   virtual ~SchedulerDecision();
   // Running sequence i computes `tokens` tokens (1 for a decode; a prompt's next chunk, at most
   // need()).
-  virtual void run(std::size_t running_index, std::int64_t tokens) = 0;
+  void run(std::size_t running_index, std::int64_t tokens) { add(Act::run, running_index, tokens); }
   // Waiting request i joins the running sequences with its first `tokens` tokens (its whole
   // need() unless the engine chunks prefills).
-  virtual void admit(std::size_t waiting_index, std::int64_t tokens) = 0;
+  void admit(std::size_t waiting_index, std::int64_t tokens) { add(Act::admit, waiting_index, tokens); }
   // Running sequence i gives up its KV blocks before the iteration (recomputed or swapped later,
   // as the engine's preemption mode says).
-  virtual void preempt(std::size_t running_index) = 0;
+  void preempt(std::size_t running_index) { add(Act::preempt, running_index, 0); }
+
+ protected:
+  Entry* entries_ = nullptr;
+  std::size_t capacity_ = 0, size_ = 0;
+  bool overflow_ = false;
+
+ private:
+  void add(Act act, std::size_t index, std::int64_t tokens) {
+    if (size_ < capacity_)
+      entries_[size_++] = Entry{act, index, tokens};
+    else
+      overflow_ = true;
+  }
 };
 
 // The replicas a router chooses among.

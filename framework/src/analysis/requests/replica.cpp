@@ -175,7 +175,7 @@ bool Replica::try_start(double now_s) {
     Sequence& s = running_[i];
     const std::int64_t need = s.need();
     const std::int64_t n = std::min(need, budget);
-    const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
+    const std::int64_t more = more_blocks(s, n);
     bool self_preempted = false;
     while (more > free_total - used_blocks_) {
       const std::size_t v = victim(i);
@@ -213,7 +213,7 @@ bool Replica::admit_front(std::int64_t& budget, double& room) {
   if (!limits_.chunked_prefill && need > budget) return false;
   const std::int64_t n = std::min(need, budget);
   // A received or swapped-out sequence keeps its computed tokens (a swapped one copies them in).
-  const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
+  const std::int64_t more = more_blocks(s, n);
   const std::int64_t free_total = limits_.kv_blocks;
   if (more > free_total - used_blocks_) {
     ++events_.block_deferrals;

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -179,18 +180,17 @@ class TESSERA_API Replica {
   };
   class Queues;
   class Decision;
-  // One line of a policy's decision.
-  enum class PolicyAct : std::uint8_t { run, admit, preempt };
-  struct PolicyEntry {
-    PolicyAct act;
-    std::size_t index;
-    std::int64_t tokens;
-  };
+  using Act = SchedulerDecision::Act;
+  using Entry = SchedulerDecision::Entry;
+  // The decision's entries (policy_entries_'s first policy_size_).
+  std::span<const Entry> entries() const { return {policy_entries_.data(), policy_size_}; }
   // A policy's decision checked (replica_policy.cpp): throws the plugin's error at the first
   // problem; the blocks it allocates in `new_blocks`.
   void check_decision(const EngineState& e, std::int64_t& new_blocks);
   void apply_decision();
-  [[noreturn]] void refuse(const std::string& what) const;
+  void apply_runs(std::uint64_t moved);        // runs with preemptions or out of order
+  void apply_admissions(std::uint64_t moved);  // and the admissions, the preempted back in the queue
+  [[noreturn, gnu::cold, gnu::noinline]] void refuse(const std::string& what) const;
   struct Scheduled {
     std::size_t running_index;
     std::int64_t tokens;
@@ -198,6 +198,12 @@ class TESSERA_API Replica {
 
   std::int64_t blocks_for(std::int64_t tokens) const {
     return (tokens + limits_.block_tokens - 1) / limits_.block_tokens;
+  }
+  // The blocks `s` needs beyond those it holds to cache `n` more tokens (no division while its
+  // last block has room: the common decode step).
+  std::int64_t more_blocks(const SchedSequence& s, std::int64_t n) const {
+    const std::int64_t t = s.computed + n;
+    return t <= s.blocks * limits_.block_tokens ? 0 : blocks_for(t) - s.blocks;
   }
   // The running sequence to preempt, among those from index `from` on (the rules' victim).
   std::size_t victim(std::size_t from) const;
@@ -248,10 +254,12 @@ class TESSERA_API Replica {
   std::uint64_t iterations_ = 0;
   double new_token_ratio_ = 0;  // reserve_output: SGLang's new_token_ratio now
   // A policy's decision and the scratch its application uses (reserved once, reused).
-  std::vector<PolicyEntry> policy_entries_;
+  std::vector<Entry> policy_entries_;
+  std::size_t policy_size_ = 0;
   std::vector<Sequence> policy_out_;
   std::vector<std::int64_t> policy_tokens_;
   std::uint64_t stamp_ = 0;
+  bool runs_in_order_ = true;  // the decision's runs name running sequences in increasing order
   RuleEvents events_;
   bool busy_ = false;
   double started_s_ = 0, busy_until_ = 0;

@@ -14,15 +14,15 @@ namespace tessera::requests {
 
 class Replica::Queues final : public SchedulerQueues {
  public:
-  explicit Queues(const Replica& r) : r_(r) {}
-  std::size_t running_count() const override { return r_.running_.size(); }
-  std::size_t waiting_count() const override { return r_.waiting_.size(); }
-  const SchedSequence& running(std::size_t i) const override {
-    if (i >= r_.running_.size())
-      throw std::out_of_range("running(" + std::to_string(i) + ") of " + std::to_string(r_.running_.size()) +
-                              " running sequences");
-    return r_.running_[i];
+  explicit Queues(const Replica& r) : r_(r) {
+    running_count_ = r.running_.size();
+    running_stride_ = sizeof(Sequence);
+    running_base_ =
+        r.running_.empty()
+            ? nullptr
+            : reinterpret_cast<const unsigned char*>(static_cast<const SchedSequence*>(r.running_.data()));
   }
+  std::size_t waiting_count() const override { return r_.waiting_.size(); }
   const SchedSequence& waiting(std::size_t i) const override {
     if (i >= r_.waiting_.size())
       throw std::out_of_range("waiting(" + std::to_string(i) + ") of " + std::to_string(r_.waiting_.size()) +
@@ -36,26 +36,21 @@ class Replica::Queues final : public SchedulerQueues {
 
 class Replica::Decision final : public SchedulerDecision {
  public:
-  Decision(std::vector<PolicyEntry>& out, std::size_t cap) : out_(out), cap_(cap) {}
-  void run(std::size_t i, std::int64_t tokens) override { add({PolicyAct::run, i, tokens}); }
-  void admit(std::size_t i, std::int64_t tokens) override { add({PolicyAct::admit, i, tokens}); }
-  void preempt(std::size_t i) override { add({PolicyAct::preempt, i, 0}); }
-  bool overflow = false;
-
- private:
-  void add(const PolicyEntry& e) {
-    if (out_.size() < cap_)
-      out_.push_back(e);
-    else
-      overflow = true;
+  // Entries into `buffer`, at most `cap` (its size is made at least that).
+  Decision(std::vector<Entry>& buffer, std::size_t cap) {
+    if (buffer.size() < cap) buffer.resize(cap);
+    entries_ = buffer.data();
+    capacity_ = cap;
   }
-  std::vector<PolicyEntry>& out_;
-  std::size_t cap_;
+  std::size_t size() const { return size_; }
+  bool overflow() const { return overflow_; }
 };
 
 namespace {
 
-const char* act_name(int a) { return a == 0 ? "run" : a == 1 ? "admit" : "preempt"; }
+const char* act_name(SchedulerDecision::Act a) {
+  return a == SchedulerDecision::Act::run ? "run" : a == SchedulerDecision::Act::admit ? "admit" : "preempt";
+}
 
 }  // namespace
 
@@ -82,30 +77,39 @@ void Replica::check_decision(const EngineState& e, std::int64_t& new_blocks) {
   const std::uint64_t stamp = ++stamp_;
   std::int64_t tokens = 0, freed = 0, commit = 0, preempts = 0, admits = 0;
   new_blocks = 0;
-  for (const PolicyEntry& x : policy_entries_) {
-    const bool run = x.act != PolicyAct::admit;
+  runs_in_order_ = true;
+  std::size_t last_run = 0;
+  bool any_run = false;
+  for (const Entry& x : entries()) {
+    if (x.act == Act::run) {
+      runs_in_order_ = runs_in_order_ && (!any_run || x.index > last_run);
+      last_run = x.index;
+      any_run = true;
+    }
+    const bool run = x.act != Act::admit;
     const std::size_t size = run ? running_.size() : waiting_.size();
-    const std::string what =
-        std::string(act_name(static_cast<int>(x.act))) + "(" + std::to_string(x.index) + ")";
+    // The entry's name for a message, made only when one is thrown ("admit(7)").
+    const auto what = [&x] { return std::string(act_name(x.act)) + "(" + std::to_string(x.index) + ")"; };
     if (x.index >= size)
-      refuse(what + " names no request: " + std::to_string(size) + (run ? " running" : " waiting"));
+      refuse(what() + " names no request: " + std::to_string(size) + (run ? " running" : " waiting"));
     Sequence& s = run ? running_[x.index] : waiting_[x.index];
-    if (s.stamp == stamp) refuse(what + " names request " + std::to_string(s.id) + " a second time");
+    if (s.stamp == stamp) refuse(what() + " names request " + std::to_string(s.id) + " a second time");
     s.stamp = stamp;
-    if (x.act == PolicyAct::preempt) {
-      if (!e.may_preempt) refuse(what + ": this engine never preempts (no_evict)");
+    if (x.act == Act::preempt) {
+      if (!e.may_preempt) refuse(what() + ": this engine never preempts (no_evict)");
       freed += s.blocks;
       ++preempts;
       continue;
     }
     if (x.tokens < 1 || x.tokens > s.need())
-      refuse(what + " gives request " + std::to_string(s.id) + " " + std::to_string(x.tokens) +
+      refuse(what() + " gives request " + std::to_string(s.id) + " " + std::to_string(x.tokens) +
              " tokens; it needs 1 to " + std::to_string(s.need()));
-    if (x.act == PolicyAct::admit && !e.chunked_prefill && x.tokens != s.need())
-      refuse(what + " chunks request " + std::to_string(s.id) + "'s prompt; this engine runs prompts whole");
+    if (x.act == Act::admit && !e.chunked_prefill && x.tokens != s.need())
+      refuse(what() + " chunks request " + std::to_string(s.id) +
+             "'s prompt; this engine runs prompts whole");
     if (e.budget_counts_decode || !(x.tokens == 1 && s.computed >= s.input)) tokens += x.tokens;
-    new_blocks += blocks_for(s.computed + x.tokens) - s.blocks;
-    if (x.act == PolicyAct::admit) {
+    new_blocks += more_blocks(s, x.tokens);
+    if (x.act == Act::admit) {
       ++admits;
       if (s.committed == 0) commit += commitment(s.outcome.request);
     }
@@ -138,13 +142,14 @@ bool Replica::try_start_policy(double now_s, bool asked_again) {
   e.chunked_prefill = limits_.chunked_prefill;
   e.may_preempt = limits_.preemption != Preemption::no_evict;
   e.uncommitted_blocks = limits_.kv_blocks - committed_blocks_;
-  policy_entries_.clear();
+  policy_size_ = 0;
   Queues queues(*this);
   Decision decision(policy_entries_, running_.size() + waiting_.size());
   limits_.policy->schedule(e, queues, decision);
-  if (decision.overflow)
+  policy_size_ = decision.size();
+  if (decision.overflow())
     refuse("more entries than requests (" + std::to_string(running_.size() + waiting_.size()) + ")");
-  if (policy_entries_.empty()) return false;
+  if (policy_size_ == 0) return false;
   std::int64_t new_blocks = 0;
   check_decision(e, new_blocks);
   apply_decision();
@@ -160,24 +165,40 @@ void Replica::apply_decision() {
   constexpr std::uint64_t kMoved = ~std::uint64_t{0};
   // Preempted sequences leave the running ones (in decision order), their blocks given up.
   policy_out_.clear();
-  for (const PolicyEntry& x : policy_entries_)
-    if (x.act == PolicyAct::preempt) {
+  for (const Entry& x : entries())
+    if (x.act == Act::preempt) {
       Sequence& s = running_[x.index];
       swap_blocks_now_ += give_up_blocks(s);
       policy_out_.push_back(std::move(s));
       s.stamp = kMoved;
     }
+  if (policy_out_.empty() && runs_in_order_) {  // the common case: nothing moves
+    for (const Entry& x : entries())
+      if (x.act == Act::run) {
+        Sequence& s = running_[x.index];
+        const std::int64_t more = more_blocks(s, x.tokens);
+        s.blocks += more;
+        used_blocks_ += more;
+        scheduled_.push_back({x.index, x.tokens});
+      }
+  } else {
+    apply_runs(kMoved);
+  }
+  apply_admissions(kMoved);
+}
+
+void Replica::apply_runs(std::uint64_t moved) {
   // Runs keep their order; the tokens each is given, from the decision.
   policy_tokens_.assign(running_.size(), 0);
-  for (const PolicyEntry& x : policy_entries_)
-    if (x.act == PolicyAct::run) policy_tokens_[x.index] = x.tokens;
+  for (const Entry& x : entries())
+    if (x.act == Act::run) policy_tokens_[x.index] = x.tokens;
   std::size_t kept = 0;
   for (std::size_t i = 0; i < running_.size(); ++i) {
-    if (running_[i].stamp == kMoved) continue;
+    if (running_[i].stamp == moved) continue;
     if (kept != i) running_[kept] = std::move(running_[i]);
     if (const std::int64_t n = policy_tokens_[i]; n > 0) {
       Sequence& s = running_[kept];
-      const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
+      const std::int64_t more = more_blocks(s, n);
       s.blocks += more;
       used_blocks_ += more;
       scheduled_.push_back({kept, n});
@@ -185,12 +206,15 @@ void Replica::apply_decision() {
     ++kept;
   }
   running_.resize(kept);
+}
+
+void Replica::apply_admissions(std::uint64_t moved) {
   // Admissions, in decision order, from the queue as the policy saw it.
   std::size_t admitted = 0, highest = 0;
-  for (const PolicyEntry& x : policy_entries_) {
-    if (x.act != PolicyAct::admit) continue;
+  for (const Entry& x : entries()) {
+    if (x.act != Act::admit) continue;
     Sequence& w = waiting_[x.index];
-    const std::int64_t more = blocks_for(w.computed + x.tokens) - w.blocks;
+    const std::int64_t more = more_blocks(w, x.tokens);
     const std::int64_t commit = w.committed == 0 ? commitment(w.outcome.request) : 0;
     if (w.swapped) {
       swap_blocks_now_ += blocks_for(w.computed);
@@ -203,7 +227,7 @@ void Replica::apply_decision() {
     w.commit_blocks = 0;
     committed_blocks_ += commit;
     running_.push_back(std::move(w));
-    w.stamp = kMoved;
+    w.stamp = moved;
     scheduled_.push_back({running_.size() - 1, x.tokens});
     ++admitted;
     highest = std::max(highest, x.index);
@@ -211,9 +235,9 @@ void Replica::apply_decision() {
   if (admitted > 0 && highest + 1 == admitted) {
     for (std::size_t i = 0; i < admitted; ++i) waiting_.pop_front();
   } else if (admitted > 0) {
-    waiting_.erase(
-        std::remove_if(waiting_.begin(), waiting_.end(), [](const Sequence& s) { return s.stamp == kMoved; }),
-        waiting_.end());
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                  [moved](const Sequence& s) { return s.stamp == moved; }),
+                   waiting_.end());
   }
   // The preempted back at the head of the queue, the last one preempted first.
   for (Sequence& s : policy_out_) waiting_.push_front(std::move(s));

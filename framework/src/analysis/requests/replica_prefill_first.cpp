@@ -52,7 +52,7 @@ bool Replica::prefill_batch() {
     Sequence& s = running_[i];
     if (decoding(s)) continue;
     const std::int64_t n = std::min(s.need(), budget);
-    const std::int64_t more = blocks_for(s.computed + n) - s.blocks;
+    const std::int64_t more = more_blocks(s, n);
     if (more > free_total - used_blocks_) break;
     s.blocks += more;
     used_blocks_ += more;
@@ -91,7 +91,7 @@ bool Replica::try_start_prefill_first(double now_s) {
       decoders = 0;
       for (const Sequence& s : running_)
         if (decoding(s)) {
-          more += blocks_for(s.computed + 1) - s.blocks;
+          more += more_blocks(s, 1);
           ++decoders;
         }
       if (decoders == 0 || more <= free_total - used_blocks_) break;
@@ -106,7 +106,7 @@ bool Replica::try_start_prefill_first(double now_s) {
     for (std::size_t i = 0; i < running_.size(); ++i) {
       Sequence& s = running_[i];
       if (!decoding(s)) continue;
-      const std::int64_t more = blocks_for(s.computed + 1) - s.blocks;
+      const std::int64_t more = more_blocks(s, 1);
       s.blocks += more;
       used_blocks_ += more;
       scheduled_.push_back({i, 1});
