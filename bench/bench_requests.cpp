@@ -20,11 +20,9 @@
 //                          requests (measured, all probes) and probes_per_finalist.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <limits>
-
 #include "analysis/capacity/configuration_sim.hpp"
 #include "bench_common.hpp"
+#include "fcfs_policy.hpp"
 #include "studies/entries/serve_entry.hpp"
 
 using namespace tessera;
@@ -55,39 +53,6 @@ void BM_RequestSim(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-// vLLM V1's rules without preemption, written through the interface.
-class FcfsPolicy final : public SchedulerPolicy {
- public:
-  void schedule(const EngineState& e, const SchedulerQueues& q, SchedulerDecision& out) const override {
-    std::int64_t budget = e.token_budget > 0 ? e.token_budget : std::numeric_limits<std::int64_t>::max();
-    std::int64_t free = e.free_blocks;
-    const auto more_blocks = [&](const SchedSequence& s, std::int64_t n) {
-      const std::int64_t t = s.computed + n;
-      return t <= s.blocks * e.block_tokens ? 0 : (t + e.block_tokens - 1) / e.block_tokens - s.blocks;
-    };
-    for (std::size_t i = 0; i < q.running_count() && budget > 0; ++i) {
-      const SchedSequence& s = q.running(i);
-      const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = more_blocks(s, n);
-      if (more > free) return;
-      out.run(i, n);
-      free -= more;
-      budget -= n;
-    }
-    auto running = static_cast<std::int64_t>(q.running_count());
-    for (std::size_t j = 0; j < q.waiting_count() && budget > 0 && running < e.max_sequences; ++j) {
-      const SchedSequence& s = q.waiting(j);
-      const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = more_blocks(s, n);
-      if (more > free) return;
-      out.admit(j, n);
-      free -= more;
-      budget -= n;
-      ++running;
-    }
-  }
-};
-
 class ConstantSteps final : public StepTimer {
  public:
   double decode_step(std::int64_t, double) override { return 0.020; }
@@ -115,7 +80,7 @@ void BM_SchedulerPolicy(benchmark::State& state) {
   o.limits.max_sequences = 256;
   o.limits.token_budget = 8192;
   o.limits.kv_blocks = 1 << 20;
-  const FcfsPolicy fcfs;
+  const test::FcfsPolicy fcfs;
   if (state.range(0) == 1) o.limits.policy = &fcfs;
   ConstantSteps timer;
   requests::SimResult r;

@@ -13,6 +13,7 @@
 #include "analysis/requests/request_sim.hpp"
 #include "engine_fixture.hpp"
 #include "fake_timer.hpp"
+#include "fcfs_policy.hpp"
 
 using namespace tessera;
 using namespace tessera::requests;
@@ -23,35 +24,6 @@ namespace {
 std::int64_t blocks(const EngineState& e, std::int64_t tokens) {
   return (tokens + e.block_tokens - 1) / e.block_tokens;
 }
-
-// vLLM V1's rules without preemption: running first, then waiting in queue order.
-class Fcfs final : public SchedulerPolicy {
- public:
-  void schedule(const EngineState& e, const SchedulerQueues& q, SchedulerDecision& out) const override {
-    std::int64_t budget = e.token_budget > 0 ? e.token_budget : std::numeric_limits<std::int64_t>::max();
-    std::int64_t free = e.free_blocks;
-    for (std::size_t i = 0; i < q.running_count() && budget > 0; ++i) {
-      const SchedSequence& s = q.running(i);
-      const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = blocks(e, s.computed + n) - s.blocks;
-      if (more > free) return;
-      out.run(i, n);
-      free -= more;
-      budget -= n;
-    }
-    auto running = static_cast<std::int64_t>(q.running_count());
-    for (std::size_t j = 0; j < q.waiting_count() && budget > 0 && running < e.max_sequences; ++j) {
-      const SchedSequence& s = q.waiting(j);
-      const std::int64_t n = std::min(s.need(), budget);
-      const std::int64_t more = blocks(e, s.computed + n) - s.blocks;
-      if (more > free) return;
-      out.admit(j, n);
-      free -= more;
-      budget -= n;
-      ++running;
-    }
-  }
-};
 
 // A policy written as a lambda, for the hostile ones.
 class Lambda final : public SchedulerPolicy {
@@ -97,7 +69,7 @@ TEST_CASE("a policy written through the interface runs as the built-in rules it 
   SimOptions o = test::roomy();
   o.limits.token_budget = 512;
   o.replicas = 2;
-  const Fcfs fcfs;
+  const test::FcfsPolicy fcfs;
   const SimResult built_in = simulate_with(s, o, nullptr);
   const SimResult plugin = simulate_with(s, o, &fcfs);
   REQUIRE(built_in.preemptions == 0);

@@ -21,13 +21,34 @@ Replica::Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index
   running_.reserve(slots);
 }
 
-Replica::Sequence Replica::sequence_of(const Request& r) const {
-  Sequence s;
+SchedSequence sched_sequence(const Request& r) {
+  SchedSequence s;
   s.id = r.id;
   s.arrival_s = r.arrival_s;
   s.input = r.input;
   s.output = r.output;
   s.priority = r.priority;
+  return s;
+}
+
+void Replica::join_running(Sequence& s, std::int64_t n, std::int64_t more, std::int64_t commit) {
+  if (s.swapped) {  // its computed tokens' KV comes back from the host
+    swap_blocks_now_ += blocks_for(s.computed);
+    swapped_blocks_ += blocks_for(s.computed);
+    s.swapped = false;
+  }
+  s.blocks += more;
+  used_blocks_ += more;
+  s.committed += commit;
+  s.commit_blocks = 0;
+  committed_blocks_ += commit;
+  running_.push_back(std::move(s));
+  scheduled_.push_back({running_.size() - 1, n});
+}
+
+Replica::Sequence Replica::sequence_of(const Request& r) const {
+  Sequence s;
+  static_cast<SchedSequence&>(s) = sched_sequence(r);
   s.commit_blocks = commitment(r);
   s.outcome.request = r;
   s.outcome.replica = index_;
@@ -228,19 +249,8 @@ bool Replica::admit_front(std::int64_t& budget, double& room) {
     ++events_.reserve_deferrals;
     return false;
   }
-  if (s.swapped) {
-    swap_blocks_now_ += blocks_for(s.computed);
-    swapped_blocks_ += blocks_for(s.computed);
-    s.swapped = false;
-  }
-  s.blocks += more;
-  used_blocks_ += more;
-  s.committed += commit;
-  s.commit_blocks = 0;
-  committed_blocks_ += commit;
-  running_.push_back(std::move(s));
+  join_running(s, n, more, commit);
   waiting_.pop_front();
-  scheduled_.push_back({running_.size() - 1, n});
   budget -= n;
   return true;
 }

@@ -115,6 +115,8 @@ struct GapGrouping {
 };
 
 class Replica;
+// What a scheduler plugin sees of a request as it arrives (nothing computed yet).
+TESSERA_API SchedSequence sched_sequence(const Request& r);
 // Adds replica `r`'s preemptions, swapped blocks, rule events and iterations to the totals given.
 TESSERA_API void add_replica_totals(const Replica& r, std::int64_t& preemptions, std::int64_t& swapped_blocks,
                                     RuleEvents& events, std::uint64_t& iterations);
@@ -214,6 +216,9 @@ class TESSERA_API Replica {
   bool prefill_batch();
   // Preempts running sequence i: its blocks given up, back at the head of the queue.
   void preempt(std::size_t i);
+  // `s` (moved from) joins the running sequences with `n` tokens scheduled: `more` blocks allocated,
+  // `commit` committed (no_evict), a swapped-out one's KV copied back.
+  void join_running(Sequence& s, std::int64_t n, std::int64_t more, std::int64_t commit);
   // Admits the head of the queue if the budget, the blocks, no_evict's commitment and
   // reserve_output's room allow; false (nothing changed) otherwise.
   bool admit_front(std::int64_t& budget, double& room);

@@ -216,19 +216,8 @@ void Replica::apply_admissions(std::uint64_t moved) {
     Sequence& w = waiting_[x.index];
     const std::int64_t more = more_blocks(w, x.tokens);
     const std::int64_t commit = w.committed == 0 ? commitment(w.outcome.request) : 0;
-    if (w.swapped) {
-      swap_blocks_now_ += blocks_for(w.computed);
-      swapped_blocks_ += blocks_for(w.computed);
-      w.swapped = false;
-    }
-    w.blocks += more;
-    used_blocks_ += more;
-    w.committed += commit;
-    w.commit_blocks = 0;
-    committed_blocks_ += commit;
-    running_.push_back(std::move(w));
-    w.stamp = moved;
-    scheduled_.push_back({running_.size() - 1, x.tokens});
+    join_running(w, x.tokens, more, commit);
+    w.stamp = moved;  // the moved-from place, erased below
     ++admitted;
     highest = std::max(highest, x.index);
   }

@@ -40,13 +40,7 @@ void add_totals(const Replica& r, SimResult& out) {
 // The replica a policy's router picks for `r`, or `fallback` when it leaves the choice (-1).
 std::size_t policy_route(const SchedulerPolicy& p, const Request& r, const Loads& loads,
                          std::size_t fallback) {
-  SchedSequence s;
-  s.id = r.id;
-  s.arrival_s = r.arrival_s;
-  s.input = r.input;
-  s.output = r.output;
-  s.priority = r.priority;
-  const std::int64_t i = p.route(s, loads);
+  const std::int64_t i = p.route(sched_sequence(r), loads);
   if (i == -1) return fallback;
   if (i < 0 || static_cast<std::size_t>(i) >= loads.count())
     throw_plugin_error(p, "scheduler",

@@ -2,6 +2,8 @@
 #include "scenario/schemas/requests_schema.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -23,40 +25,16 @@ using requests::LengthSpec;
 
 constexpr const char* kPath = "serving.requests";
 
-// table: token counts with their weights ({128: 1, 1K: 3}); each count read as `tokens` is.
-void parse_length_table(const YNode& t, const std::string& path, LengthSpec& out, Diags& d) {
-  if (!expect_mapping(t, path + ".table", d)) return;
-  if (t.entries.empty()) {
-    d.error(t.where, path +
-                         ".table: expected token counts with their weights (e.g. {128: 1, 1K: 3}), "
-                         "found an empty mapping");
-    return;
-  }
-  for (const YEntry& e : t.entries) {
-    const std::string p = path + ".table." + e.key;
-    YNode key_node;
-    key_node.kind = YNode::Kind::scalar;
-    key_node.value = e.key;
-    key_node.where = e.key_where;
-    const auto tokens = read_field(key_node, path + ".tokens", row_of(path + ".tokens"), d);
-    const auto weight = read_real(e.value, p, d);
-    if (!tokens || !weight) continue;
-    if (!(*weight > 0)) {
-      d.error(e.value.where, p + ": expected a weight above 0, found " + e.value.value);
-      continue;
-    }
-    out.table.emplace_back(tokens->integer, *weight);
-  }
-}
-
-// priorities: classes with their weights ({0: 1, 1: 3}); a class is an integer in [0, 1e6].
-void parse_priorities(const YNode& t, const std::string& path,
-                      std::vector<std::pair<std::int64_t, double>>& out, Diags& d) {
+// A mapping of integer keys to weights above 0 at `path` ({128: 1, 1K: 3}, {0: 1, 1: 3}): each
+// key read by `read_key` (nullopt: reported there), `what` naming the keys in the messages.
+void parse_weights(
+    const YNode& t, const std::string& path, const char* what, const char* example,
+    const std::function<std::optional<std::int64_t>(const YNode& key, const std::string& p)>& read_key,
+    std::vector<std::pair<std::int64_t, double>>& out, Diags& d) {
   if (!expect_mapping(t, path, d)) return;
   if (t.entries.empty()) {
-    d.error(t.where, path +
-                         ": expected priority classes with their weights (e.g. {0: 1, 1: 3}), found an "
-                         "empty mapping");
+    d.error(t.where, path + ": expected " + what + " with their weights (e.g. " + example +
+                         "), found an empty mapping");
     return;
   }
   for (const YEntry& e : t.entries) {
@@ -65,19 +43,43 @@ void parse_priorities(const YNode& t, const std::string& path,
     key_node.kind = YNode::Kind::scalar;
     key_node.value = e.key;
     key_node.where = e.key_where;
-    const auto cls = read_int(key_node, p, d, 0);
+    const auto key = read_key(key_node, p);
     const auto weight = read_real(e.value, p, d);
-    if (!cls || !weight) continue;
-    if (*cls > 1000000) {
-      d.error(e.key_where, p + ": expected a priority class from 0 to 1000000, found " + e.key);
-      continue;
-    }
+    if (!key || !weight) continue;
     if (!(*weight > 0)) {
       d.error(e.value.where, p + ": expected a weight above 0, found " + e.value.value);
       continue;
     }
-    out.emplace_back(*cls, *weight);
+    out.emplace_back(*key, *weight);
   }
+}
+
+// table: token counts with their weights ({128: 1, 1K: 3}); each count read as `tokens` is.
+void parse_length_table(const YNode& t, const std::string& path, LengthSpec& out, Diags& d) {
+  parse_weights(
+      t, path + ".table", "token counts", "{128: 1, 1K: 3}",
+      [&](const YNode& key, const std::string&) -> std::optional<std::int64_t> {
+        const auto tokens = read_field(key, path + ".tokens", row_of(path + ".tokens"), d);
+        if (!tokens) return std::nullopt;
+        return tokens->integer;
+      },
+      out.table, d);
+}
+
+// priorities: classes with their weights ({0: 1, 1: 3}); a class is an integer in [0, 1e6].
+void parse_priorities(const YNode& t, const std::string& path,
+                      std::vector<std::pair<std::int64_t, double>>& out, Diags& d) {
+  parse_weights(
+      t, path, "priority classes", "{0: 1, 1: 3}",
+      [&](const YNode& key, const std::string& p) -> std::optional<std::int64_t> {
+        const auto cls = read_int(key, p, d, 0);
+        if (cls && *cls > 1000000) {
+          d.error(key.where, p + ": expected a priority class from 0 to 1000000, found " + key.value);
+          return std::nullopt;
+        }
+        return cls;
+      },
+      out, d);
 }
 
 // A key of a mapping whose kind (`kind_key`: distribution, arrival) decides whether it is read:
