@@ -56,7 +56,8 @@ struct RuleEvents {
   std::int64_t reserve_deferrals = 0;
   std::int64_t commit_deferrals = 0;
   std::int64_t block_deferrals = 0;
-  std::int64_t budget_free_decodes = 0;  // budget_counts prefill: decode tokens the limit did not count
+  std::int64_t budget_free_decodes =
+      0;  // budget_counts prefill, running first: decodes the limit did not count
   void add(const RuleEvents& o) {
     decodes_held += o.decodes_held;
     reserve_deferrals += o.reserve_deferrals;

@@ -112,7 +112,6 @@ bool Replica::try_start_prefill_first(double now_s) {
       scheduled_.push_back({i, 1});
       outputs += static_cast<double>(s.output);
       generated += static_cast<double>(s.generated);
-      if (r.budget == BudgetCounts::prefill) ++events_.budget_free_decodes;
     }
     if (r.admission == Admission::reserve_output) {
       const double floor = r.ratio_init * r.ratio_min_factor;

@@ -110,7 +110,8 @@ std::string rule_events_text(const requests::RuleEvents& e) {
   add(e.reserve_deferrals, "admissions held back by the output reservation");
   add(e.commit_deferrals, "admissions held back by no-evict commitments");
   add(e.block_deferrals, "admissions held back for free KV blocks");
-  add(e.budget_free_decodes, "decode tokens outside the batched-token limit (it counts prefill)");
+  add(e.budget_free_decodes,
+      "decode tokens beside prefill chunks outside the batched-token limit (it counts prefill)");
   return s;
 }
 
