@@ -137,4 +137,13 @@ TEST_CASE("bad request streams are refused where they are written") {
             .find("serving.requests.warmup: expected fewer than the 10 requests") != std::string::npos);
   CHECK(first_error("    rate: 1\n    input: {distribution: table, table: {128: 0}}\n")
             .find("expected a weight above 0") != std::string::npos);
+  // Priority classes: a class given twice under two spellings, a weight whose sum would overflow.
+  CHECK(first_error("    rate: 1\n    priorities: {0: 1, 00: 2}\n")
+            .find("serving.requests.priorities.00: 0 is given twice in serving.requests.priorities") !=
+        std::string::npos);
+  CHECK(first_error("    rate: 1\n    priorities: {0: 1e308, 1: 1e308}\n")
+            .find("serving.requests.priorities.0: expected a weight above 0 and at most 1e15") !=
+        std::string::npos);
+  CHECK(first_error("    rate: 1\n    priorities: {-1: 1}\n").find("serving.requests.priorities.-1") !=
+        std::string::npos);
 }

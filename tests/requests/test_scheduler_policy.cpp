@@ -243,3 +243,34 @@ TEST_CASE("a policy's decode tokens are outside the limit where the engine's rul
   vllm.limits.rules.budget = BudgetCounts::all;
   CHECK_THROWS_WITH(simulate_with(s, vllm, &greedy), Catch::Contains("beyond the batched-token limit 100"));
 }
+
+TEST_CASE("a policy that preempts what it runs over and over is stopped as its error") {
+  // Each iteration preempts the running chunk and admits it again: no token is ever sampled. The
+  // replica stops after 100,000 + 4 x (400 + 2) iterations without one (docs/limits.md).
+  const Lambda loop([](const EngineState& e, const SchedulerQueues& q, SchedulerDecision& out) {
+    for (std::size_t i = 0; i < q.running_count(); ++i) out.preempt(i);
+    if (q.waiting_count() > 0) out.admit(0, std::min(q.waiting(0).need(), e.token_budget));
+  });
+  SimOptions o = test::roomy();
+  o.limits.token_budget = 100;
+  CHECK_THROWS_WITH(simulate_with(trace_of({{0, 400, 2, -1}}), o, &loop),
+                    Catch::Contains("no token sampled in 101609 iterations of replica 0"));
+}
+
+TEST_CASE("a request SGLang's reservation can never admit is refused - and nothing measured meets no SLO") {
+  // 10 blocks of 16 tokens: 100 + 60 fit the KV exactly, but SGLang admits only when the prompt
+  // and output are below the room (PrefillAdder: NO_TOKEN at >=): refused, not left waiting.
+  SimOptions o = test::roomy();
+  o.limits.kv_blocks = 10;
+  o.limits.rules.admission = Admission::reserve_output;
+  o.slo = {SloTarget{SloLatency::ttft, 99, 1.0, {}}};
+  test::FakeTimer timer;
+  const SimResult r = simulate(trace_of({{0, 100, 60, -1}}), timer, o);
+  CHECK(r.rejected == 1);
+  REQUIRE(r.slo.size() == 1);
+  CHECK_FALSE(r.slo_met());                      // no request finished: the target is not met
+  o.limits.rules.admission = Admission::blocks;  // vLLM admits it
+  const SimResult v = simulate(trace_of({{0, 100, 60, -1}}), timer, o);
+  CHECK(v.rejected == 0);
+  CHECK(v.slo_met());
+}

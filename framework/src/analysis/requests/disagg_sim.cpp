@@ -17,6 +17,12 @@ namespace {
 
 constexpr double kNoEvent = std::numeric_limits<double>::infinity();
 
+// Nothing runs, nothing comes, and a pool still holds requests: the policy's error, if one
+// decides (it left them), else the engine's.
+[[noreturn]] void pools_stalled(const EngineLimits& prefill, const EngineLimits& decode) {
+  throw_stalled(prefill.policy ? prefill.policy : decode.policy, "a replica of the prefill or decode pool");
+}
+
 void check_pool_limits(const EngineLimits& lim, std::int64_t replicas) {
   if (lim.kv_blocks <= 0 || lim.block_tokens <= 0)
     throw std::invalid_argument("request simulation: the replica has no KV blocks");
@@ -106,7 +112,7 @@ SimResult simulate_disaggregated(const StreamSpec& spec, StepTimer& prefill_time
   std::vector<std::size_t> load;
   auto route = [&](const Request& r) {
     // Never fits a prefill replica's or a decode replica's KV: refused.
-    if (r.input > prefill_tokens || r.input + r.output > decode_tokens) {
+    if (r.input > prefill_tokens || never_fits(opts.decode_limits, r, decode_tokens)) {
       ++out.rejected;
       return false;
     }
@@ -228,7 +234,7 @@ SimResult simulate_disaggregated(const StreamSpec& spec, StepTimer& prefill_time
       for (const Replica& r : P) left = left || r.outstanding() > 0;
       for (std::size_t j = 0; j < D.size(); ++j)
         left = left || D[j].outstanding() > 0 || !incoming[j].empty();
-      if (left) throw_stalled(po.limits.policy ? po.limits.policy : opts.decode_limits.policy);
+      if (left) pools_stalled(po.limits, opts.decode_limits);
       break;
     }
     rec.advance(now, next, levels);

@@ -1,8 +1,12 @@
 #include "analysis/requests/replica.hpp"
 
+#include "host/guarded_plugins.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace tessera::requests {
 
@@ -19,6 +23,12 @@ Replica::Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index
   const auto slots = static_cast<std::size_t>(std::clamp<std::int64_t>(limits.max_sequences, 1, 1 << 16));
   scheduled_.reserve(slots);
   running_.reserve(slots);
+}
+
+bool never_fits(const EngineLimits& lim, const Request& r, std::int64_t tokens) {
+  if (r.input + r.output > tokens) return true;
+  return lim.rules.admission == Admission::reserve_output &&
+         r.input + std::min(r.output, lim.rules.clip_output) >= tokens;
 }
 
 SchedSequence sched_sequence(const Request& r) {
@@ -55,7 +65,23 @@ Replica::Sequence Replica::sequence_of(const Request& r) const {
   return s;
 }
 
-void Replica::enqueue(const Request& r) { waiting_.push_back(sequence_of(r)); }
+void Replica::enqueue(const Request& r) {
+  longest_request_ = std::max(longest_request_, r.input + r.output);
+  waiting_.push_back(sequence_of(r));
+}
+
+void Replica::check_progress() {
+  // A request's prompt and output, computed once each even one token an iteration, end in
+  // input + output iterations; four times the longest, plus a margin, without one token sampled is
+  // a schedule that makes no progress (a policy that preempts what it runs, over and over).
+  if (++iterations_without_token_ <= kProgressMargin + 4 * static_cast<std::uint64_t>(longest_request_))
+    return;
+  const std::string what = "no token sampled in " + std::to_string(iterations_without_token_) +
+                           " iterations of replica " + std::to_string(index_) +
+                           ": its decisions make no progress (preempting what they run?)";
+  if (limits_.policy) throw_plugin_error(*limits_.policy, "scheduler", what);
+  throw std::runtime_error("request simulation: " + what);
+}
 
 std::int64_t Replica::commitment(const Request& r) const {
   if (limits_.preemption != Preemption::no_evict) return 0;
@@ -89,6 +115,7 @@ void Replica::enqueue_prefilled(const RequestOutcome& o, std::int64_t blocks, st
   s.blocks = blocks;
   s.committed = committed;
   if (committed > 0) s.commit_blocks = 0;
+  longest_request_ = std::max(longest_request_, o.request.input + o.request.output);
   s.last_token_s = now_s;
   s.scheduled_once = true;
   // Its KV is resident: it joins the running sequences when a place is free (scheduled from the
@@ -296,11 +323,13 @@ void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, 
   const Request* run_first = nullptr;  // the current run of equal gaps (of one measurement batch)
   double run_gap = 0;
   std::uint64_t run = 0, run_key = 0;
+  check_progress();
   for (const Scheduled& x : scheduled_) {
     Sequence& s = running_[x.running_index];
     s.computed += x.tokens;
     if (s.computed != s.outcome.request.input + s.generated) continue;  // a chunk short of its end
     ++s.generated;
+    iterations_without_token_ = 0;
     if (s.generated == 1) {
       s.outcome.first_token_s = t;
     } else {

@@ -116,6 +116,10 @@ struct GapGrouping {
 };
 
 class Replica;
+// Whether request `r` can never run on a replica of `tokens` KV tokens under `lim`'s rules: its
+// prompt and output do not fit, or (reserve_output) its prompt and clipped output reach the whole
+// KV, which SGLang's admission never grants.
+TESSERA_API bool never_fits(const EngineLimits& lim, const Request& r, std::int64_t tokens);
 // What a scheduler plugin sees of a request as it arrives (nothing computed yet).
 TESSERA_API SchedSequence sched_sequence(const Request& r);
 // Adds replica `r`'s preemptions, swapped blocks, rule events and iterations to the totals given.
@@ -126,7 +130,7 @@ TESSERA_API void add_replica_totals(const Replica& r, std::int64_t& preemptions,
 // policy's error when a policy decides (it left them), else the engine's.
 TESSERA_API void check_not_stalled(const std::vector<Replica>& replicas, const SchedulerPolicy* policy);
 // The same, unconditionally.
-[[noreturn]] TESSERA_API void throw_stalled(const SchedulerPolicy* policy);
+[[noreturn]] TESSERA_API void throw_stalled(const SchedulerPolicy* policy, const std::string& replica);
 
 class TESSERA_API Replica {
  public:
@@ -265,6 +269,12 @@ class TESSERA_API Replica {
   std::vector<Sequence> policy_out_;
   std::vector<std::int64_t> policy_tokens_;
   std::uint64_t stamp_ = 0;
+  // Progress: iterations since a token was last sampled, and the longest request seen (its input
+  // and output tokens): check_progress() bounds the first by the second (docs/limits.md).
+  static constexpr std::uint64_t kProgressMargin = 100'000;
+  std::uint64_t iterations_without_token_ = 0;
+  std::int64_t longest_request_ = 0;
+  void check_progress();
   bool runs_in_order_ = true;  // the decision's runs name running sequences in increasing order
   RuleEvents events_;
   bool busy_ = false;

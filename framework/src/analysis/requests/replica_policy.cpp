@@ -54,17 +54,18 @@ const char* act_name(SchedulerDecision::Act a) {
 
 }  // namespace
 
-void throw_stalled(const SchedulerPolicy* policy) {
+void throw_stalled(const SchedulerPolicy* policy, const std::string& replica) {
   if (policy)
-    throw_plugin_error(*policy, "scheduler",
-                       "schedule ran nothing while a replica holds requests and nothing else can happen (no "
-                       "iteration runs, no request comes)");
-  throw std::runtime_error("request simulation: a replica holds requests it can never schedule");
+    throw_plugin_error(
+        *policy, "scheduler",
+        "schedule ran nothing while " + replica +
+            " holds requests and nothing else can happen (no iteration runs, no request comes)");
+  throw std::runtime_error("request simulation: " + replica + " holds requests it can never schedule");
 }
 
 void check_not_stalled(const std::vector<Replica>& replicas, const SchedulerPolicy* policy) {
-  for (const Replica& r : replicas)
-    if (r.outstanding() > 0) throw_stalled(policy);
+  for (std::size_t i = 0; i < replicas.size(); ++i)
+    if (replicas[i].outstanding() > 0) throw_stalled(policy, "replica " + std::to_string(i));
 }
 
 void Replica::refuse(const std::string& what) const {
@@ -122,11 +123,12 @@ void Replica::check_decision(const EngineState& e, std::int64_t& new_blocks) {
     refuse(std::to_string(running) + " running sequences, beyond the limit " +
            std::to_string(e.max_sequences));
   if (new_blocks > e.free_blocks + freed)
-    refuse("admits beyond the KV capacity: " + std::to_string(new_blocks) + " more blocks, " +
-           std::to_string(e.free_blocks + freed) + " free of " + std::to_string(e.total_blocks));
+    refuse("runs and admits beyond the KV capacity: " + std::to_string(new_blocks) +
+           " more blocks for its runs and admissions, " + std::to_string(e.free_blocks + freed) +
+           " free of " + std::to_string(e.total_blocks));
   if (commit > limits_.kv_blocks - committed_blocks_)
-    refuse("admits beyond the KV capacity no_evict guarantees: " + std::to_string(commit) +
-           " blocks committed, " + std::to_string(limits_.kv_blocks - committed_blocks_) + " uncommitted");
+    refuse("admits beyond what no_evict can guarantee: its admissions commit " + std::to_string(commit) +
+           " blocks, " + std::to_string(limits_.kv_blocks - committed_blocks_) + " are uncommitted");
 }
 
 bool Replica::try_start_policy(double now_s, bool asked_again) {
@@ -144,11 +146,13 @@ bool Replica::try_start_policy(double now_s, bool asked_again) {
   e.uncommitted_blocks = limits_.kv_blocks - committed_blocks_;
   policy_size_ = 0;
   Queues queues(*this);
-  Decision decision(policy_entries_, running_.size() + waiting_.size());
+  // Room for every request twice: a repeated one is then named as such, not as an overflow.
+  Decision decision(policy_entries_, 2 * (running_.size() + waiting_.size()) + 2);
   limits_.policy->schedule(e, queues, decision);
   policy_size_ = decision.size();
   if (decision.overflow())
-    refuse("more entries than requests (" + std::to_string(running_.size() + waiting_.size()) + ")");
+    refuse("more than twice as many entries as requests (" +
+           std::to_string(running_.size() + waiting_.size()) + ")");
   if (policy_size_ == 0) return false;
   std::int64_t new_blocks = 0;
   check_decision(e, new_blocks);

@@ -79,7 +79,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   bool has_pending = false;
   const Loads loads(replicas, lim.kv_blocks);
   auto route = [&](const Request& r) {
-    if (r.input + r.output > kv_capacity_tokens) {  // never fits: the engine refuses it
+    if (never_fits(lim, r, kv_capacity_tokens)) {  // never fits: the engine refuses it
       ++out.rejected;
       return false;
     }

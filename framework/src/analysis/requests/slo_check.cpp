@@ -1,5 +1,7 @@
 #include "analysis/requests/slo_check.hpp"
 
+#include <cmath>
+
 namespace tessera::requests {
 
 RequestBounds request_bounds(const std::vector<SloTarget>& targets) {
@@ -24,11 +26,13 @@ std::vector<SloCheck> check_slo(const std::vector<SloTarget>& targets, const Met
                                 const MetricStats& tpot, const MetricStats& e2e) {
   std::vector<SloCheck> out;
   out.reserve(targets.size());
+  // No measured request finished (every one refused): no target is met.
+  const bool none = std::isnan(ttft.statistic(0).value);
   for (const SloTarget& t : targets) {
     const MetricStats& m = t.metric == SloLatency::ttft ? ttft : t.metric == SloLatency::tpot ? tpot : e2e;
     const Statistic s = m.statistic(t.percentile);
     // No value (TPOT of one-token outputs only): nothing breaks the target.
-    const bool met = s.value != s.value || s.value <= t.limit_s;
+    const bool met = !none && (s.value != s.value || s.value <= t.limit_s);
     out.push_back(SloCheck{t, s.value, s.half_width, met});
   }
   return out;

@@ -25,6 +25,9 @@ using requests::LengthSpec;
 
 constexpr const char* kPath = "serving.requests";
 
+// A weight's largest value: a table's weights then sum to a finite number (docs/limits.md).
+constexpr double kMaxWeight = 1e15;
+
 // A mapping of integer keys to weights above 0 at `path` ({128: 1, 1K: 3}, {0: 1, 1: 3}): each
 // key read by `read_key` (nullopt: reported there), `what` naming the keys in the messages.
 void parse_weights(
@@ -46,8 +49,13 @@ void parse_weights(
     const auto key = read_key(key_node, p);
     const auto weight = read_real(e.value, p, d);
     if (!key || !weight) continue;
-    if (!(*weight > 0)) {
-      d.error(e.value.where, p + ": expected a weight above 0, found " + e.value.value);
+    if (!(*weight > 0) || *weight > kMaxWeight) {
+      d.error(e.value.where, p + ": expected a weight above 0 and at most 1e15, found " + e.value.value);
+      continue;
+    }
+    const auto same = std::find_if(out.begin(), out.end(), [&](const auto& kw) { return kw.first == *key; });
+    if (same != out.end()) {
+      d.error(e.key_where, p + ": " + std::to_string(*key) + " is given twice in " + path);
       continue;
     }
     out.emplace_back(*key, *weight);
