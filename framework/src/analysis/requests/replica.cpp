@@ -171,11 +171,8 @@ bool Replica::start(double now_s) {
 std::size_t Replica::victim(std::size_t from) const {
   std::size_t v = running_.size() - 1;  // newest: the last admitted
   if (limits_.rules.victim == Victim::fewest_output)
-    for (std::size_t i = running_.size(); i-- > from;) {
-      const Sequence& a = running_[i];
-      const Sequence& b = running_[v];
-      if (a.generated < b.generated || (a.generated == b.generated && a.input > b.input)) v = i;
-    }
+    for (std::size_t i = running_.size(); i-- > from;)
+      if (fewer_outputs(running_[i], running_[v])) v = i;
   return v;
 }
 
@@ -188,9 +185,7 @@ void Replica::preempt(std::size_t i) {
 
 bool Replica::reserve_admits(const Sequence& s, double& room) const {
   if (limits_.rules.admission != Admission::reserve_output) return true;
-  const std::int64_t clip = limits_.rules.clip_output;
-  const double total = static_cast<double>(
-      s.need() + std::min<std::int64_t>(std::max<std::int64_t>(s.output - s.generated, 0), clip));
+  const double total = static_cast<double>(s.need() + reserved_output(s));
   if (total >= room) return false;  // PrefillAdder.add_one_req: NO_TOKEN
   room -= total;
   return true;
@@ -199,12 +194,8 @@ bool Replica::reserve_admits(const Sequence& s, double& room) const {
 double Replica::reserve_room() const {
   if (limits_.rules.admission != Admission::reserve_output) return 0;
   // rem_total_tokens: the free tokens less the running requests' remaining outputs x ratio
-  const std::int64_t clip = limits_.rules.clip_output;
   double offset = 0;
-  for (const Sequence& s : running_)
-    offset +=
-        static_cast<double>(std::min<std::int64_t>(std::max<std::int64_t>(s.output - s.generated, 0), clip)) *
-        new_token_ratio_;
+  for (const Sequence& s : running_) offset += static_cast<double>(reserved_output(s)) * new_token_ratio_;
   return static_cast<double>((limits_.kv_blocks - used_blocks_) * limits_.block_tokens) - offset;
 }
 
@@ -213,8 +204,7 @@ bool Replica::try_start(double now_s) {
   swap_blocks_now_ = evicted_swap_blocks_;
   if (limits_.policy) return try_start_policy(now_s);
   if (limits_.rules.order == StepOrder::prefill_first) return try_start_prefill_first(now_s);
-  std::int64_t budget =
-      limits_.token_budget > 0 ? limits_.token_budget : std::numeric_limits<std::int64_t>::max();
+  std::int64_t budget = budget_limit();
   const bool decode_free = limits_.rules.budget == BudgetCounts::prefill;
   const std::int64_t free_total = limits_.kv_blocks;
   bool preempted = false;
@@ -238,7 +228,7 @@ bool Replica::try_start(double now_s) {
     s.blocks += more;
     used_blocks_ += more;
     scheduled_.push_back({i, n});
-    if (decode_free && need == 1 && s.computed >= s.input)
+    if (decode_free && decoding(s))
       ++events_.budget_free_decodes;
     else
       budget -= n;
@@ -292,7 +282,7 @@ void Replica::launch(double now_s) {
       s.scheduled_once = true;
       s.outcome.first_scheduled_s = now_s;
     }
-    const bool decode = x.tokens == 1 && s.computed >= s.outcome.request.input;
+    const bool decode = decode_token(s, x.tokens);
     if (decode) {
       ++shape.decodes;
       context += static_cast<double>(s.computed + 1);

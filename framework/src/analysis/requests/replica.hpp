@@ -28,9 +28,11 @@
 // prefill replica hands each request over when its first token is sampled, its KV blocks held
 // until release(); a decode replica takes requests whose prompt KV it reserved (reserve()) and
 // received (enqueue_prefilled()), their first token already sampled.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -192,8 +194,8 @@ class TESSERA_API Replica {
   // The decision's entries (policy_entries_'s first policy_size_).
   std::span<const Entry> entries() const { return {policy_entries_.data(), policy_size_}; }
   // A policy's decision checked (replica_policy.cpp): throws the plugin's error at the first
-  // problem; the blocks it allocates in `new_blocks`.
-  void check_decision(const EngineState& e, std::int64_t& new_blocks);
+  // problem.
+  void check_decision(const EngineState& e);
   void apply_decision();
   void apply_runs(std::uint64_t moved);        // runs with preemptions or out of order
   void apply_admissions(std::uint64_t moved);  // and the admissions, the preempted back in the queue
@@ -203,6 +205,21 @@ class TESSERA_API Replica {
     std::int64_t tokens;
   };
 
+  // A sequence decoding one token an iteration (its prompt and any recomputation done).
+  static bool decoding(const SchedSequence& s) { return s.need() == 1 && s.computed >= s.input; }
+  // Whether `tokens` scheduled for `s` are one decode token, as an iteration prices them (a
+  // one-token chunk after its prompt; the iteration's shape and the budget's count agree on it).
+  static bool decode_token(const SchedSequence& s, std::int64_t tokens) {
+    return tokens == 1 && s.computed >= s.input;
+  }
+  // SGLang's retract order: fewer output tokens first, then the longer prompt.
+  static bool fewer_outputs(const SchedSequence& a, const SchedSequence& b) {
+    return a.generated < b.generated || (a.generated == b.generated && a.input > b.input);
+  }
+  // The tokens new requests may still take per the token budget (none: no limit).
+  std::int64_t budget_limit() const {
+    return limits_.token_budget > 0 ? limits_.token_budget : std::numeric_limits<std::int64_t>::max();
+  }
   std::int64_t blocks_for(std::int64_t tokens) const {
     return (tokens + limits_.block_tokens - 1) / limits_.block_tokens;
   }
@@ -230,6 +247,11 @@ class TESSERA_API Replica {
   // reserve_output: the tokens new requests may still reserve (SGLang rem_total_tokens); and
   // whether `s` fits in `room`, taking its share.
   double reserve_room() const;
+  // reserve_output: `s`'s output tokens still to come, at most the rules' clip.
+  std::int64_t reserved_output(const SchedSequence& s) const {
+    return std::min<std::int64_t>(std::max<std::int64_t>(s.output - s.generated, 0),
+                                  limits_.rules.clip_output);
+  }
   bool reserve_admits(const Sequence& s, double& room) const;
   // Frees `s`'s blocks as a preemption does (swap: its computed tokens kept, else recomputed);
   // returns the blocks to copy out to the host (0 unless swapped).

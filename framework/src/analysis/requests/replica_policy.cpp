@@ -74,10 +74,9 @@ void Replica::refuse(const std::string& what) const {
       "schedule decided what the engine cannot run (replica " + std::to_string(index_) + "): " + what);
 }
 
-void Replica::check_decision(const EngineState& e, std::int64_t& new_blocks) {
+void Replica::check_decision(const EngineState& e) {
   const std::uint64_t stamp = ++stamp_;
-  std::int64_t tokens = 0, freed = 0, commit = 0, preempts = 0, admits = 0;
-  new_blocks = 0;
+  std::int64_t tokens = 0, freed = 0, commit = 0, preempts = 0, admits = 0, new_blocks = 0;
   runs_in_order_ = true;
   std::size_t last_run = 0;
   bool any_run = false;
@@ -108,7 +107,7 @@ void Replica::check_decision(const EngineState& e, std::int64_t& new_blocks) {
     if (x.act == Act::admit && !e.chunked_prefill && x.tokens != s.need())
       refuse(what() + " chunks request " + std::to_string(s.id) +
              "'s prompt; this engine runs prompts whole");
-    if (e.budget_counts_decode || !(x.tokens == 1 && s.computed >= s.input)) tokens += x.tokens;
+    if (e.budget_counts_decode || !decode_token(s, x.tokens)) tokens += x.tokens;
     new_blocks += more_blocks(s, x.tokens);
     if (x.act == Act::admit) {
       ++admits;
@@ -154,8 +153,7 @@ bool Replica::try_start_policy(double now_s, bool asked_again) {
     refuse("more than twice as many entries as requests (" +
            std::to_string(running_.size() + waiting_.size()) + ")");
   if (policy_size_ == 0) return false;
-  std::int64_t new_blocks = 0;
-  check_decision(e, new_blocks);
+  check_decision(e);
   apply_decision();
   if (scheduled_.empty()) {  // preemptions only: asked again once, with the blocks they freed
     if (asked_again) return false;

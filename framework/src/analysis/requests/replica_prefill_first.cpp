@@ -9,12 +9,6 @@
 
 namespace tessera::requests {
 
-namespace {
-
-bool decoding(const SchedSequence& s) { return s.need() == 1 && s.computed >= s.input; }
-
-}  // namespace
-
 std::size_t Replica::decoding_victim() const {
   // retract_decode sorts the decode batch only: the newest decoding sequence, or the one with the
   // fewest output tokens, then the longest prompt.
@@ -26,15 +20,13 @@ std::size_t Replica::decoding_victim() const {
       v = i;
       continue;
     }
-    const Sequence& b = running_[v];
-    if (a.generated < b.generated || (a.generated == b.generated && a.input > b.input)) v = i;
+    if (fewer_outputs(a, running_[v])) v = i;
   }
   return v;
 }
 
 bool Replica::prefill_batch() {
-  std::int64_t budget =
-      limits_.token_budget > 0 ? limits_.token_budget : std::numeric_limits<std::int64_t>::max();
+  std::int64_t budget = budget_limit();
   const std::int64_t free_total = limits_.kv_blocks;
   // Waiting sequences that only decode (received by a decode replica, swapped out mid-decode)
   // join the running ones to decode with them, not as a prefill batch.

@@ -16,10 +16,22 @@ std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
   return mix.next();
 }
 
-double table_weight(const LengthSpec& l) {
+using Weighted = std::vector<std::pair<std::int64_t, double>>;
+
+double weight_sum(const Weighted& table) {
   double w = 0;
-  for (const auto& [tokens, weight] : l.table) w += weight;
+  for (const auto& [value, weight] : table) w += weight;
   return w;
+}
+
+// The value of `table` (weights summing to `total`) at u in [0, total): each value's share of the
+// line in turn.
+std::int64_t pick_weighted(const Weighted& table, double u) {
+  for (const auto& [value, weight] : table) {
+    if (u < weight) return value;
+    u -= weight;
+  }
+  return table.back().first;
 }
 
 }  // namespace
@@ -29,10 +41,9 @@ RequestStream::RequestStream(const StreamSpec& spec)
       gaps_(stream_seed(spec.seed, 1)),
       lengths_(stream_seed(spec.seed, 2)),
       classes_(stream_seed(spec.seed, 3)),
-      table_weight_in_(table_weight(spec.input)),
-      table_weight_out_(table_weight(spec.output)) {
-  for (const auto& [priority, weight] : spec.priorities) class_weight_ += weight;
-}
+      table_weight_in_(weight_sum(spec.input.table)),
+      table_weight_out_(weight_sum(spec.output.table)),
+      class_weight_(weight_sum(spec.priorities)) {}
 
 std::uint64_t RequestStream::total() const {
   if (spec_->arrival.kind == ArrivalKind::trace)
@@ -56,12 +67,7 @@ std::int64_t RequestStream::draw_length(const LengthSpec& l) {
     }
     case LengthKind::table: {
       const double total = &l == &spec_->input ? table_weight_in_ : table_weight_out_;
-      double u = lengths_.uniform() * total;
-      for (const auto& [tokens, weight] : l.table) {
-        if (u < weight) return tokens;
-        u -= weight;
-      }
-      return l.table.back().first;
+      return pick_weighted(l.table, lengths_.uniform() * total);
     }
   }
   return l.value;
@@ -69,12 +75,7 @@ std::int64_t RequestStream::draw_length(const LengthSpec& l) {
 
 std::int64_t RequestStream::draw_priority() {
   if (spec_->priorities.empty()) return 0;
-  double u = classes_.uniform() * class_weight_;
-  for (const auto& [priority, weight] : spec_->priorities) {
-    if (u < weight) return priority;
-    u -= weight;
-  }
-  return spec_->priorities.back().first;
+  return pick_weighted(spec_->priorities, classes_.uniform() * class_weight_);
 }
 
 void RequestStream::fill(Request& r) {
