@@ -37,6 +37,7 @@ set(tessera_host_sources
   src/analysis/measurements/row_precision.cpp src/analysis/measurements/row_units.cpp
   src/analysis/measurements/table_rows.cpp src/analysis/measurements/text_scan.cpp
   src/analysis/requests/disagg_sim.cpp src/analysis/requests/metric_stats.cpp
+  src/analysis/requests/cache_rule.cpp src/analysis/requests/prefix_cache.cpp
   src/analysis/requests/preemption_rule.cpp src/analysis/requests/random_stream.cpp
   src/analysis/requests/replica.cpp
   src/analysis/requests/replica_policy.cpp
@@ -87,6 +88,8 @@ set(tessera_host_sources
   src/scenario/fields/field_access.cpp src/scenario/fields/mapping_reader.cpp src/scenario/fields/field_reader.cpp
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
+  src/scenario/fields/fields_prefix_cache.cpp
+  src/scenario/prefix_cache_check.cpp
   src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/hf_families.cpp
   src/scenario/machine_file.cpp
   src/scenario/readers/json_tree.cpp src/scenario/readers/raw_params.cpp src/scenario/readers/schema_util.cpp
@@ -99,6 +102,7 @@ set(tessera_host_sources
   src/scenario/schemas/serving_schema.cpp src/scenario/schemas/slo_spec.cpp
   src/scenario/schemas/sweep_schema.cpp
   src/scenario/serving_stacks/stack_kv_cache.cpp
+  src/scenario/serving_stacks/stack_prefix_cache.cpp
   src/scenario/serving_stacks/stack_scheduler.cpp
   src/scenario/serving_stacks/stack_launch.cpp
   src/scenario/serving_stacks/stack_profile.cpp

@@ -68,7 +68,7 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
         std::vector<std::string>{"mode", "context", "batch", "chunk", "input", "output"});
   CHECK(*loader::schema_keys("serving") == std::vector<std::string>{"slo", "max_pes", "prefill_machine",
                                                                     "decode_machine", "disaggregated",
-                                                                    "requests"});
+                                                                    "requests", "prefix_cache"});
   CHECK(*loader::schema_keys("serving.disaggregated") ==
         std::vector<std::string>{"transfer_overlap", "max_replicas", "prefill_batch", "transfer"});
   CHECK(*loader::schema_keys("serving.slo") ==
@@ -140,7 +140,8 @@ TEST_CASE("numeric machine fields - compact listing from the rows", "[scenario][
         "machine.levels.<level>.collectives.link_efficiency, "
         "machine.levels.<level>.collectives.<ring|tree>.<ll|ll128|simple>.<base|hop|bw_factor>, "
         "machine.stage_overhead, machine.energy.<flop|hbm_byte|link_byte|static_power>, "
-        "machine.price.<pe|lifetime|power|electricity|utilization>");
+        "machine.price.<pe|lifetime|power|electricity|utilization>, "
+        "machine.host_memory.<dram|ssd>.<capacity|bandwidth|latency>");
   CHECK(numeric_machine_fields("machine.levels.*.collectives.ring") ==
         "machine.levels.<level>.collectives.ring.<ll|ll128|simple>.<base|hop|bw_factor>");
 }

@@ -135,6 +135,20 @@ struct PriceSpec {
   double utilization = 1;             // fraction of the lifetime spent serving at the evaluated rate
 };
 
+// One tier of memory below HBM, each PE's share (the machine file's host_memory.dram / .ssd):
+// where a serving engine may offload KV blocks (docs/physics.md §12.6 "KV offload"). Read by the
+// host's request simulation; no plugin kind is handed it.
+struct HostTierSpec {
+  double capacity = 0;   // bytes per PE (0: the machine has no such tier)
+  double bandwidth = 0;  // B/s per PE, copying into HBM (what the copies achieve)
+  double latency = 0;    // s per iteration that copies from it
+  std::string link;      // how it reaches the PE: pcie4, pcie5, pcie6, nvlink_c2c (stated, not priced)
+};
+
+struct HostMemorySpec {
+  HostTierSpec dram, ssd;
+};
+
 struct MachineSpec {
   std::string name;
   PESpec pe;
@@ -145,6 +159,8 @@ struct MachineSpec {
   // The machine file's `efficiency:` block, validated against the latency plugin's machine
   // parameter schema (empty when the plugin declares none).
   ParamSet efficiency;
+  // Appended last (the members above keep their place for plugins built before it).
+  HostMemorySpec host_memory;
 
   TESSERA_API std::int64_t total_pes() const;
   // PEs in one unit of placement level p: p = 0 the PE itself (1), p = 1 a first-level unit.

@@ -6,6 +6,7 @@
 #include "eval/host_step_timer.hpp"
 #include "host/guarded_plugins.hpp"
 #include "host/plugin_defaults.hpp"
+#include "scenario/prefix_cache_check.hpp"
 
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
@@ -44,6 +45,7 @@ ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo
   const Workload& w = session_.evaluator().workload();
   request_.input = w.input;
   request_.output = w.output;
+  request_.cached = cached_prefix(session_.scenario(), w.input);
 }
 
 void ServingEvaluator::check_slo(ServingEvaluation& out) const {

@@ -8,6 +8,7 @@
 #include "host/machine_blocks.hpp"
 #include "host/plugin_choice.hpp"
 #include "physics/kv_transfer.hpp"
+#include "scenario/schemas/prefix_cache_spec.hpp"
 #include "scenario/schemas/request_spec.hpp"
 #include "scenario/schemas/slo_spec.hpp"
 #include "scenario/serving_stacks/stack_restriction.hpp"
@@ -107,6 +108,7 @@ struct PoolMachine {
 struct ServingSpec {
   ServingSlo slo;
   RequestsSpec requests;  // serving.requests: given, `serve` simulates requests (docs/physics.md §12.5)
+  PrefixCacheSpec prefix_cache;  // serving.prefix_cache (docs/physics.md §12.6)
   DisaggregationSpec disaggregated;
   PoolMachine prefill_machine, decode_machine;
   // The pools run on machines of their own (either key given): they share no machine level, so

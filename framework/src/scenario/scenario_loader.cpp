@@ -2,6 +2,8 @@
 // inline mapping, Hugging Face config), apply `overrides:` and `--set` to the tree, then parse
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"
+
+#include "scenario/prefix_cache_check.hpp"
 #include "scenario/schemas/requests_schema.hpp"
 
 #include <unistd.h>
@@ -366,6 +368,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, machine ? &*machine : nullptr, d);
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
+  check_prefix_cache(tree, s, machine ? &*machine : nullptr, d);
   if (!s.plugins.scheduler.name.empty() && !s.serving.requests.given)
     d.error(s.plugins.scheduler.where,
             "plugins.scheduler: a scheduler decides the iterations of a request "
@@ -379,6 +382,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
     d.error(engine->where, "engine: the KV-cache knobs need `framework:` (vllm, sglang, tensorrt-llm)");
   throw_if_any(d);
   if (fw) choose_serving_stack(*fw, engine, droots, *model, s);
+  check_prefix_cache_stack(tree, s);
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;

@@ -4,6 +4,8 @@
 // long prompt's n_c chunk iterations (beside the other B - 1 decode tokens when mixed; alone,
 // stalling decode, when alternating), or k = ceil(B / OSL) short prompts packed whole into one
 // iteration (mixed), and the rest of the cycle is decode-only (pp > 1: its pipeline kept full).
+// A prompt's cached prefix (ServingRequest::cached, §12.6) is not computed: its chunks cover the
+// rest, each after the prefix and the chunks before it.
 // Each iteration is timed by the host as what it is (never one "average" iteration: step time
 // is convex in tokens, so the mean iteration's time underestimates the mean time).
 #include <algorithm>
@@ -23,7 +25,9 @@ class AggregatedServing final : public ServingModel {
                 StepTimer& timer, ServingMetrics& out) const override {
     const std::int64_t B = std::max<std::int64_t>(1, p.batch);
     const std::int64_t isl = r.input, osl = r.output;
-    const ChunkCycle k = chunk_cycle(mixing_, B, isl, osl, p.token_budget);
+    // A cached prefix is not computed: the chunks cover the rest of the prompt, after it.
+    const std::int64_t cached = isl >= 1 ? std::clamp<std::int64_t>(r.cached, 0, isl - 1) : 0;
+    const ChunkCycle k = chunk_cycle(mixing_, B, isl - cached, osl, p.token_budget);
     out.batch = B;
     out.max_batch = k.max_batch;
     out.chunk = p.token_budget > 0 ? k.chunk : 0;
@@ -45,7 +49,7 @@ class AggregatedServing final : public ServingModel {
     // The prompts' chunk iterations, first come first served: chunk j after j * chunk cached.
     double t_prefill = 0, t_slowest_chunk = 0;
     for (std::int64_t j = 0; j < k.iterations; ++j) {
-      const std::int64_t prefix = j * k.chunk;
+      const std::int64_t prefix = cached + j * k.chunk;
       const std::int64_t tokens = std::min(k.chunk, isl - prefix);
       const bool last = j + 1 == k.iterations;
       const double t = k.beside > 0 || k.prompts > 1

@@ -18,11 +18,14 @@ class StaticServing final : public ServingModel {
     const std::int64_t chunk = p.token_budget > 0 ? std::max<std::int64_t>(1, p.token_budget / B) : 0;
     out.batch = B;
     out.chunk = chunk;
-    out.chunk_iterations = chunk > 0 ? (r.input + chunk - 1) / chunk : 1;
+    // A cached prefix (r.cached tokens) is not computed: the prompts prefill the rest after it.
+    const std::int64_t computed = r.input - std::clamp<std::int64_t>(r.cached, 0, r.input - 1);
+    out.chunk_iterations = chunk > 0 ? (computed + chunk - 1) / chunk : 1;
     out.kv_tokens_peak = static_cast<double>(B) * (isl + osl);
     out.kv_tokens_mean = static_cast<double>(B) * (isl + osl / 2);
     out.kv_fits = timer.kv_admits(B, r.input, r.output, false);  // all B at ISL + OSL at once
-    out.ttft_s = timer.prefill(B, r.input, chunk);
+    out.ttft_s = computed == r.input ? timer.prefill(B, r.input, chunk)
+                                     : cached_prefill(B, r.input, computed, chunk, timer);
     // Every decode step at the mean context of the OSL - 1 steps: ISL + (OSL - 1) / 2.
     out.tpot_s = timer.decode_step(B, isl + (osl - 1) / 2);
     out.tpot_tail_s = out.tpot_s;
@@ -30,6 +33,20 @@ class StaticServing final : public ServingModel {
     out.tokens_per_s = out.e2e_s > 0 ? static_cast<double>(B) * osl / out.e2e_s : 0;
     out.requests_per_s = out.e2e_s > 0 ? static_cast<double>(B) / out.e2e_s : 0;
     out.prefill_time_share = out.e2e_s > 0 ? out.ttft_s / out.e2e_s : 0;
+  }
+
+ private:
+  // The B prompts' last `computed` tokens of `isl`, in chunks of `chunk` (0: whole) after the
+  // cached ones, the B chunks of each iteration timed together, the stages in series.
+  static double cached_prefill(std::int64_t B, std::int64_t isl, std::int64_t computed, std::int64_t chunk,
+                               StepTimer& timer) {
+    const std::int64_t c = chunk > 0 ? chunk : computed;
+    double t = 0;
+    for (std::int64_t done = 0; done < computed; done += c) {
+      const std::int64_t tokens = std::min(c, computed - done);
+      t += timer.mixed_step(0, 0, B, tokens, isl - computed + done, done + tokens == computed);
+    }
+    return t;
   }
 };
 

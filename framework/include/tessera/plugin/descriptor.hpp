@@ -70,8 +70,9 @@ inline constexpr std::uint32_t kObjectiveInterfaceVersion = 8;
 // decode_iteration and mixed_step's `prompts` (still 1: no serving plugin was released on 1's first form).
 // 2: ModelSpec's layer kinds and EvalContext's local layer counts; 3: EvalContext
 // without the workload (ServingRequest carries ISL and OSL); 4: PESpec::hbm_reported; 5:
-// ModelSpec::ffn_types; 6: the sparse, linear, mamba and none mixers.
-inline constexpr std::uint32_t kServingInterfaceVersion = 6;
+// ModelSpec::ffn_types; 6: the sparse, linear, mamba and none mixers; 7: ServingRequest::cached
+// (the prompt's tokens found in the prefix cache).
+inline constexpr std::uint32_t kServingInterfaceVersion = 7;
 // scheduler 1: the kind (kinds/scheduler_policy.hpp).
 inline constexpr std::uint32_t kSchedulerInterfaceVersion = 1;
 

@@ -1,5 +1,6 @@
 #include "analysis/capacity/configuration_sim.hpp"
 
+#include "analysis/requests/cache_rule.hpp"
 #include "analysis/requests/preemption_rule.hpp"
 #include "eval/engine_kv.hpp"
 #include "eval/host_step_timer.hpp"
@@ -53,6 +54,7 @@ SimResult simulate_configuration(const Session& session, const ParallelConfig& c
   options.limits.kv_blocks = kv.blocks;
   options.limits.block_tokens = kv.block_tokens;
   apply_preemption(session, c, spec, options.limits);
+  apply_prefix_cache(session, c, options.limits);
   options.replicas = c.dp;
   options.router = spec.router;
   return simulate(spec.stream, timer, options);

@@ -23,6 +23,58 @@ Replica::Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index
   const auto slots = static_cast<std::size_t>(std::clamp<std::int64_t>(limits.max_sequences, 1, 1 << 16));
   scheduled_.reserve(slots);
   running_.reserve(slots);
+  if (limits.prefix_caching)
+    cache_ = std::make_unique<PrefixCache>(limits.kv_blocks, limits.block_tokens, limits.offload,
+                                           limits.offload_write_through);
+}
+
+CacheFigures Replica::cache_figures() const {
+  CacheFigures f;
+  if (!cache_) return f;
+  f.on = true;
+  f.looked_up = cache_->looked_up_blocks();
+  f.hits = cache_->hit_blocks();
+  f.loaded = cache_->loaded_blocks();
+  f.declined = declined_blocks_;
+  return f;
+}
+
+std::int64_t Replica::cached_tokens(const Sequence& s) {
+  const std::int64_t bt = limits_.block_tokens;
+  cache_->probe(s.outcome.request, s.need(), probe_);
+  probe_declined_ = 0;
+  const std::int64_t loaded = probe_.loaded();
+  if (loaded > 0) {
+    // A tier's blocks are loaded when copying them is quicker than computing them after the HBM hits.
+    IterationShape alone;
+    alone.prompts = 1;
+    alone.chunk_tokens = loaded * bt;
+    alone.chunk_prefix = probe_.hbm * bt;
+    if (!(load_time(probe_) < steps_.time(alone))) {
+      probe_declined_ = loaded;
+      std::fill(probe_.tier.begin(), probe_.tier.end(), 0);
+    }
+  }
+  return (probe_.hbm + probe_.loaded()) * bt;
+}
+
+double Replica::load_time(const CacheProbe& p) const {
+  double s = 0;
+  for (std::size_t t = 0; t < p.tier.size(); ++t)
+    if (p.tier[t] > 0)
+      s += limits_.offload[t].latency_s + static_cast<double>(p.tier[t]) * limits_.offload[t].block_s;
+  return s;
+}
+
+void Replica::take_cached(Sequence& s) {
+  const std::int64_t bt = limits_.block_tokens;
+  cache_->count_lookup((s.need() - 1) / bt);
+  used_blocks_ += cache_->take_hits(s.hold, s.outcome.request, probe_);
+  s.blocks = probe_.hbm;
+  s.computed = (probe_.hbm + probe_.loaded()) * bt;
+  load_s_now_ += load_time(probe_);
+  cache_->count_loads(probe_);
+  declined_blocks_ += probe_declined_;
 }
 
 bool never_fits(const EngineLimits& lim, const Request& r, std::int64_t tokens) {
@@ -47,8 +99,7 @@ void Replica::join_running(Sequence& s, std::int64_t n, std::int64_t more, std::
     swapped_blocks_ += blocks_for(s.computed);
     s.swapped = false;
   }
-  s.blocks += more;
-  used_blocks_ += more;
+  take(s, more);
   s.committed += commit;
   s.commit_blocks = 0;
   committed_blocks_ += commit;
@@ -127,7 +178,7 @@ void Replica::enqueue_prefilled(const RequestOutcome& o, std::int64_t blocks, st
 }
 
 std::int64_t Replica::give_up_blocks(Sequence& s) {
-  used_blocks_ -= s.blocks;
+  drop(s);
   committed_blocks_ -= s.committed;  // no_evict never preempts; kept exact all the same
   s.committed = 0;
   s.commit_blocks = commitment(s.outcome.request);
@@ -183,9 +234,9 @@ void Replica::preempt(std::size_t i) {
   waiting_.push_front(std::move(s));
 }
 
-bool Replica::reserve_admits(const Sequence& s, double& room) const {
+bool Replica::reserve_admits(const Sequence& s, std::int64_t cached, double& room) const {
   if (limits_.rules.admission != Admission::reserve_output) return true;
-  const double total = static_cast<double>(s.need() + reserved_output(s));
+  const double total = static_cast<double>(s.need() - cached + reserved_output(s));
   if (total >= room) return false;  // PrefillAdder.add_one_req: NO_TOKEN
   room -= total;
   return true;
@@ -202,6 +253,7 @@ double Replica::reserve_room() const {
 bool Replica::try_start(double now_s) {
   scheduled_.clear();
   swap_blocks_now_ = evicted_swap_blocks_;
+  load_s_now_ = 0;
   if (limits_.policy) return try_start_policy(now_s);
   if (limits_.rules.order == StepOrder::prefill_first) return try_start_prefill_first(now_s);
   std::int64_t budget = budget_limit();
@@ -225,8 +277,7 @@ bool Replica::try_start(double now_s) {
       }
     }
     if (self_preempted) continue;
-    s.blocks += more;
-    used_blocks_ += more;
+    take(s, more);
     scheduled_.push_back({i, n});
     if (decode_free && decoding(s))
       ++events_.budget_free_decodes;
@@ -247,13 +298,18 @@ bool Replica::try_start(double now_s) {
 
 bool Replica::admit_front(std::int64_t& budget, double& room) {
   Sequence& s = waiting_.front();
-  const std::int64_t need = s.need();
+  // Prefix caching: a sequence with nothing computed starts after what it finds cached.
+  const bool fresh = cache_ && s.blocks == 0 && s.computed == 0;
+  const std::int64_t cached = fresh ? cached_tokens(s) : 0;
+  const std::int64_t need = s.need() - cached;
   if (!limits_.chunked_prefill && need > budget) return false;
   const std::int64_t n = std::min(need, budget);
-  // A received or swapped-out sequence keeps its computed tokens (a swapped one copies them in).
-  const std::int64_t more = more_blocks(s, n);
+  // A received or swapped-out sequence keeps its computed tokens (a swapped one copies them in); a
+  // cached one allocates past its HBM hits and takes those in the free queue back from it.
+  const std::int64_t more = fresh ? blocks_for(cached + n) - probe_.hbm : more_blocks(s, n);
+  const std::int64_t taken = fresh ? probe_.evictable : 0;
   const std::int64_t free_total = limits_.kv_blocks;
-  if (more > free_total - used_blocks_) {
+  if (more + taken > free_total - used_blocks_) {
     ++events_.block_deferrals;
     return false;
   }
@@ -262,10 +318,11 @@ bool Replica::admit_front(std::int64_t& budget, double& room) {
     ++events_.commit_deferrals;
     return false;
   }
-  if (!reserve_admits(s, room)) {
+  if (!reserve_admits(s, cached, room)) {
     ++events_.reserve_deferrals;
     return false;
   }
+  if (fresh) take_cached(s);
   join_running(s, n, more, commit);
   waiting_.pop_front();
   budget -= n;
@@ -304,6 +361,7 @@ void Replica::launch(double now_s) {
   busy_until_ = now_s + steps_.time(shape);
   if (swap_blocks_now_ > 0)
     busy_until_ += limits_.swap_latency_s + static_cast<double>(swap_blocks_now_) * limits_.swap_block_s;
+  busy_until_ += load_s_now_;  // prefix caching: KV loaded from the offload tiers before the compute
   evicted_swap_blocks_ = 0;
 }
 
@@ -317,6 +375,7 @@ void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, 
   for (const Scheduled& x : scheduled_) {
     Sequence& s = running_[x.running_index];
     s.computed += x.tokens;
+    if (cache_) cache_->computed(s.hold, s.outcome.request, s.computed);
     if (s.computed != s.outcome.request.input + s.generated) continue;  // a chunk short of its end
     ++s.generated;
     iterations_without_token_ = 0;
@@ -346,7 +405,7 @@ void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, 
     Sequence& s = running_[i];
     if (s.generated >= s.outcome.request.output) {
       s.outcome.finish_s = t;
-      used_blocks_ -= s.blocks;
+      drop(s);
       committed_blocks_ -= s.committed;
       on_done(s.outcome);
       continue;

@@ -33,10 +33,12 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "analysis/requests/prefix_cache.hpp"
 #include "analysis/requests/request_stream.hpp"
 #include "analysis/requests/step_memo.hpp"
 #include "core/statistics/quantiles.hpp"
@@ -85,6 +87,29 @@ struct EngineLimits {
   // set, decides in their place (its decisions checked against these limits).
   SchedulerRules rules;
   const SchedulerPolicy* policy = nullptr;
+  // Automatic prefix caching (prefix_cache.hpp): blocks shared by content, kept until evicted, and
+  // the offload tiers below HBM (empty: none).
+  bool prefix_caching = false;
+  std::vector<OffloadTier> offload;
+  bool offload_write_through =
+      false;  // a block is copied to the first tier as it fills (else as HBM evicts it)
+};
+
+// What prefix caching did on one replica, or summed (blocks).
+struct CacheFigures {
+  bool on = false;                   // the replicas cached prefixes
+  std::int64_t looked_up = 0;        // prompt blocks of admitted requests that could have hit
+  std::int64_t hits = 0;             // of them found in HBM
+  std::vector<std::int64_t> loaded;  // of them loaded from each offload tier
+  std::int64_t declined = 0;         // tier hits recomputed because the copy was slower
+  void add(const CacheFigures& o) {
+    on = on || o.on;
+    looked_up += o.looked_up;
+    hits += o.hits;
+    declined += o.declined;
+    if (loaded.size() < o.loaded.size()) loaded.resize(o.loaded.size(), 0);
+    for (std::size_t i = 0; i < o.loaded.size(); ++i) loaded[i] += o.loaded[i];
+  }
 };
 
 // What became of one request (seconds from the simulation's start).
@@ -175,6 +200,7 @@ class TESSERA_API Replica {
   std::int64_t swapped_blocks() const { return swapped_blocks_; }  // swap: blocks copied out and in
   std::uint64_t iterations() const { return iterations_; }
   const RuleEvents& rule_events() const { return events_; }
+  CacheFigures cache_figures() const;
 
  private:
   GapGrouping grouping_;
@@ -186,6 +212,7 @@ class TESSERA_API Replica {
     std::uint64_t stamp = 0;  // a policy's decision: the iteration that last named it
     bool scheduled_once = false;
     bool swapped = false;  // swap: its `computed` tokens' KV waits in host memory
+    BlockHold hold;        // prefix caching: its blocks
   };
   class Queues;
   class Decision;
@@ -252,7 +279,22 @@ class TESSERA_API Replica {
     return std::min<std::int64_t>(std::max<std::int64_t>(s.output - s.generated, 0),
                                   limits_.rules.clip_output);
   }
-  bool reserve_admits(const Sequence& s, double& room) const;
+  bool reserve_admits(const Sequence& s, std::int64_t cached, double& room) const;
+  // `more` blocks for `s` from the free ones (prefix caching: from the free queue's head).
+  void take(Sequence& s, std::int64_t more) {
+    s.blocks += more;
+    used_blocks_ += more;
+    if (cache_) cache_->allocate(s.hold, more);
+  }
+  // `s` gives up its blocks (prefix caching: those no other sequence holds become free).
+  void drop(Sequence& s) { used_blocks_ -= cache_ ? cache_->release(s.hold) : s.blocks; }
+  // Prefix caching: the tokens the queue's head would find cached (probe_ says where), the tier
+  // hits dropped when their copy is slower than computing them.
+  std::int64_t cached_tokens(const Sequence& s);
+  // ... and taken by it on admission (its blocks and computed tokens; the copy's time this iteration).
+  void take_cached(Sequence& s);
+  // The copies of `p`'s tier hits into HBM (s): each tier's latency and blocks.
+  double load_time(const CacheProbe& p) const;
   // Frees `s`'s blocks as a preemption does (swap: its computed tokens kept, else recomputed);
   // returns the blocks to copy out to the host (0 unless swapped).
   std::int64_t give_up_blocks(Sequence& s);
@@ -270,6 +312,10 @@ class TESSERA_API Replica {
   std::int64_t commitment(const Request& r) const;
 
   EngineLimits limits_;
+  std::unique_ptr<PrefixCache> cache_;  // prefix caching on
+  CacheProbe probe_;
+  std::int64_t declined_blocks_ = 0, probe_declined_ = 0;
+  double load_s_now_ = 0;  // prefix caching: this iteration's copies from the offload tiers
   StepMemo& steps_;
   std::int64_t index_;
   ReplicaRole role_;

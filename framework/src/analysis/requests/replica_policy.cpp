@@ -179,8 +179,7 @@ void Replica::apply_decision() {
       if (x.act == Act::run) {
         Sequence& s = running_[x.index];
         const std::int64_t more = more_blocks(s, x.tokens);
-        s.blocks += more;
-        used_blocks_ += more;
+        take(s, more);
         scheduled_.push_back({x.index, x.tokens});
       }
   } else {
@@ -201,8 +200,7 @@ void Replica::apply_runs(std::uint64_t moved) {
     if (const std::int64_t n = policy_tokens_[i]; n > 0) {
       Sequence& s = running_[kept];
       const std::int64_t more = more_blocks(s, n);
-      s.blocks += more;
-      used_blocks_ += more;
+      take(s, more);
       scheduled_.push_back({kept, n});
     }
     ++kept;

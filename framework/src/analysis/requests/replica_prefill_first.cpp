@@ -46,8 +46,7 @@ bool Replica::prefill_batch() {
     const std::int64_t n = std::min(s.need(), budget);
     const std::int64_t more = more_blocks(s, n);
     if (more > free_total - used_blocks_) break;
-    s.blocks += more;
-    used_blocks_ += more;
+    take(s, more);
     scheduled_.push_back({i, n});
     budget -= n;
   }
@@ -99,8 +98,7 @@ bool Replica::try_start_prefill_first(double now_s) {
       Sequence& s = running_[i];
       if (!decoding(s)) continue;
       const std::int64_t more = more_blocks(s, 1);
-      s.blocks += more;
-      used_blocks_ += more;
+      take(s, more);
       scheduled_.push_back({i, 1});
       outputs += static_cast<double>(s.output);
       generated += static_cast<double>(s.generated);

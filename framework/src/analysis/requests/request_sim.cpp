@@ -32,9 +32,32 @@ class Loads final : public ReplicaLoads {
   std::int64_t blocks_;
 };
 
+// Conversations' later turns, sent at their time (earliest first, then in order drawn).
+class FollowUps {
+ public:
+  void push(const Request& r) {
+    heap_.push_back(r);
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+  double next_s() const { return heap_.empty() ? kNever : heap_.front().arrival_s; }
+  Request pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    Request r = heap_.back();
+    heap_.pop_back();
+    return r;
+  }
+
+ private:
+  static bool later(const Request& a, const Request& b) {
+    return a.arrival_s > b.arrival_s || (a.arrival_s == b.arrival_s && a.id > b.id);
+  }
+  std::vector<Request> heap_;
+};
+
 // Replica `r`'s preemptions, swapped blocks, rule events and iterations added to `out`'s.
 void add_totals(const Replica& r, SimResult& out) {
   add_replica_totals(r, out.preemptions, out.swapped_blocks, out.rule_events, out.iterations);
+  out.cache.add(r.cache_figures());
 }
 
 // The replica a policy's router picks for `r`, or `fallback` when it leaves the choice (-1).
@@ -50,15 +73,30 @@ std::size_t policy_route(const SchedulerPolicy& p, const Request& r, const Loads
   return static_cast<std::size_t>(i);
 }
 
-}  // namespace
-
-SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& opts) {
+// What an engine cannot run refused (std::invalid_argument).
+void check_options(const SimOptions& opts) {
   const EngineLimits& lim = opts.limits;
   if (lim.kv_blocks <= 0 || lim.block_tokens <= 0)
     throw std::invalid_argument("request simulation: the replica has no KV blocks");
   if (lim.max_sequences <= 0)
     throw std::invalid_argument("request simulation: max sequences must be positive");
   if (opts.replicas <= 0) throw std::invalid_argument("request simulation: replicas must be positive");
+}
+
+// The replica the scenario's router sends the next request to (round robin advances its count).
+std::size_t pick_replica(Router router, const std::vector<Replica>& replicas, std::uint64_t& round_robin) {
+  if (router == Router::round_robin) return static_cast<std::size_t>(round_robin++ % replicas.size());
+  std::size_t target = 0;
+  for (std::size_t i = 1; i < replicas.size(); ++i)
+    if (replicas[i].outstanding() < replicas[target].outstanding()) target = i;
+  return target;
+}
+
+}  // namespace
+
+SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& opts) {
+  const EngineLimits& lim = opts.limits;
+  check_options(opts);
   RequestStream stream(spec);
   if (spec.warmup >= stream.total())
     throw std::invalid_argument("request simulation: the warm-up leaves no request to measure");
@@ -83,13 +121,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       ++out.rejected;
       return false;
     }
-    std::size_t target = 0;
-    if (opts.router == Router::round_robin) {
-      target = static_cast<std::size_t>(round_robin++ % replicas.size());
-    } else {
-      for (std::size_t i = 1; i < replicas.size(); ++i)
-        if (replicas[i].outstanding() < replicas[target].outstanding()) target = i;
-    }
+    std::size_t target = pick_replica(opts.router, replicas, round_robin);
     if (lim.policy) target = policy_route(*lim.policy, r, loads, target);
     replicas[target].enqueue(r);
     rec.arrived(r);
@@ -102,10 +134,15 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
       if (route(r)) return;
   };
   std::int64_t clients_freed = 0;  // closed loop: clients whose request finished at this event
+  FollowUps turns;                 // conversations: later turns, sent at their time
   auto on_done = [&](const RequestOutcome& o) {
     if (opts.on_request) opts.on_request(o);
     rec.done(o);
-    if (stream.closed_loop()) ++clients_freed;
+    Request next;
+    if (stream.conversations() && stream.next_turn(o.request, o.finish_s, next))
+      turns.push(next);  // the client (closed loop) waits for its conversation's next turn
+    else if (stream.closed_loop())
+      ++clients_freed;
   };
 
   if (stream.closed_loop()) {
@@ -141,7 +178,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     double next_end = kNever;
     for (const Replica& r : replicas)
       if (r.busy()) next_end = std::min(next_end, r.busy_until());
-    const double next_arrival = has_pending ? pending.arrival_s : kNever;
+    const double next_arrival = std::min(has_pending ? pending.arrival_s : kNever, turns.next_s());
     if (next_end == kNever && next_arrival == kNever) {
       check_not_stalled(replicas, lim.policy);
       break;
@@ -154,6 +191,9 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
     for (Replica& r : replicas)
       if (r.busy() && r.busy_until() == now) r.finish(done_sink, gap_sink);
     rec.end_event();
+    // Conversations' turns due now (a refused one ends its conversation, freeing its client).
+    while (turns.next_s() == now)
+      if (!route(turns.pop()) && stream.closed_loop()) ++clients_freed;
     for (; clients_freed > 0; --clients_freed) send_closed(now);
     while (has_pending && pending.arrival_s == now) {
       route(pending);
@@ -165,6 +205,7 @@ SimResult simulate(const StreamSpec& spec, StepTimer& timer, const SimOptions& o
   out.measured = measured;
   rec.fill(out);
   for (const Replica& r : replicas) add_totals(r, out);
+  out.cache.on = lim.prefix_caching;
   out.step_shapes = steps.shapes();
   out.series = series.samples();
   out.values_kept = rec.kept();

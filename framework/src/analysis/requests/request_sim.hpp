@@ -64,6 +64,7 @@ struct SimResult {
   std::int64_t preemptions = 0;
   std::int64_t swapped_blocks = 0;      // swap preemption: blocks copied out and in, all replicas
   RuleEvents rule_events;               // what the scheduling rules did, all replicas
+  CacheFigures cache;                   // prefix caching: hits and loads, all replicas
   std::size_t step_shapes = 0;          // distinct iteration shapes timed
   std::uint64_t iterations = 0;         // engine iterations, all replicas
   double end_s = 0;                     // the last event

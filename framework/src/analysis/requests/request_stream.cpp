@@ -41,9 +41,11 @@ RequestStream::RequestStream(const StreamSpec& spec)
       gaps_(stream_seed(spec.seed, 1)),
       lengths_(stream_seed(spec.seed, 2)),
       classes_(stream_seed(spec.seed, 3)),
+      thinks_(stream_seed(spec.seed, 4)),
       table_weight_in_(weight_sum(spec.input.table)),
       table_weight_out_(weight_sum(spec.output.table)),
-      class_weight_(weight_sum(spec.priorities)) {}
+      class_weight_(weight_sum(spec.priorities)),
+      table_weight_msg_(weight_sum(spec.conversation.message.table)) {}
 
 std::uint64_t RequestStream::total() const {
   if (spec_->arrival.kind == ArrivalKind::trace)
@@ -66,7 +68,9 @@ std::int64_t RequestStream::draw_length(const LengthSpec& l) {
       return static_cast<std::int64_t>(x);
     }
     case LengthKind::table: {
-      const double total = &l == &spec_->input ? table_weight_in_ : table_weight_out_;
+      const double total = &l == &spec_->input    ? table_weight_in_
+                           : &l == &spec_->output ? table_weight_out_
+                                                  : table_weight_msg_;
       return pick_weighted(l.table, lengths_.uniform() * total);
     }
   }
@@ -85,6 +89,8 @@ void RequestStream::fill(Request& r) {
   r.prefix_id = -1;
   r.prefix_tokens = 0;
   r.priority = draw_priority();
+  r.conversation = conversations() ? conversations_++ : -1;
+  r.turn = 0;
   if (spec_->prefix.groups > 0) {
     r.prefix_id =
         static_cast<std::int64_t>(lengths_.next() % static_cast<std::uint64_t>(spec_->prefix.groups));
@@ -104,6 +110,8 @@ bool RequestStream::next(Request& out) {
     out.prefix_id = row.prefix_id;
     out.prefix_tokens = 0;
     out.priority = draw_priority();
+    out.conversation = -1;
+    out.turn = 0;
     return true;
   }
   // The first request arrives at 0; each later one a gap after the one before.
@@ -125,6 +133,19 @@ bool RequestStream::next(Request& out) {
   }
   out.arrival_s = clock_s_;
   fill(out);
+  return true;
+}
+
+bool RequestStream::next_turn(const Request& done, double finish_s, Request& out) {
+  if (done.conversation < 0 || done.turn + 1 >= spec_->conversation.turns || sent_ >= total()) return false;
+  out = done;
+  out.id = sent_++;
+  out.turn = done.turn + 1;
+  const ConversationSpec& c = spec_->conversation;
+  out.input = done.input + done.output + draw_length(c.message_given ? c.message : spec_->input);
+  out.output = draw_length(spec_->output);
+  out.arrival_s =
+      finish_s + (spec_->conversation.think_s > 0 ? spec_->conversation.think_s * thinks_.exponential() : 0);
   return true;
 }
 

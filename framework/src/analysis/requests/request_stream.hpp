@@ -12,6 +12,10 @@
 // clamped to [min, max]), `table` (an empirical distribution: values with weights).
 // Arrival times and lengths come from separate streams of the seed, so changing a length
 // distribution does not move an arrival.
+// Conversations (StreamSpec::conversation, turns > 1): each arrival (a client's request, closed
+// loop) starts a conversation; when a turn finishes the next is sent after a think time
+// (exponential of the spec's mean, from its own stream), its prompt the turn before's prompt and
+// output followed by a new message drawn as `input` is. Requests are numbered as they are drawn.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -30,6 +34,10 @@ struct Request {
   std::int64_t prefix_id = -1;
   std::int64_t prefix_tokens = 0;
   std::int64_t priority = 0;  // its class (lower = more urgent): for a scheduler plugin
+  // A conversation's turn (StreamSpec::conversation): its id (-1: none) and turn (0: the first);
+  // a later turn's prompt is the turn before's prompt and output, then a new message.
+  std::int64_t conversation = -1;
+  std::int64_t turn = 0;
 };
 
 class TESSERA_API RequestStream {
@@ -45,6 +53,10 @@ class TESSERA_API RequestStream {
   bool next(Request& out);
   // Closed loop: the next request, sent at `now_s`; false when all are sent.
   bool next_at(double now_s, Request& out);
+  // Conversations: the turn after `done` (finished at `finish_s`), sent a think time later; false
+  // when its conversation has no turn left or all requests are sent.
+  bool next_turn(const Request& done, double finish_s, Request& out);
+  bool conversations() const { return spec_->conversation.turns > 1; }
 
  private:
   std::int64_t draw_length(const LengthSpec& l);
@@ -52,10 +64,11 @@ class TESSERA_API RequestStream {
   void fill(Request& r);
 
   const StreamSpec* spec_;
-  RandomStream gaps_, lengths_, classes_;
+  RandomStream gaps_, lengths_, classes_, thinks_;
+  std::int64_t conversations_ = 0;  // conversations started
   double clock_s_ = 0;
   std::uint64_t sent_ = 0;
-  double table_weight_in_ = 0, table_weight_out_ = 0, class_weight_ = 0;
+  double table_weight_in_ = 0, table_weight_out_ = 0, class_weight_ = 0, table_weight_msg_ = 0;
 };
 
 }  // namespace tessera::requests

@@ -1,12 +1,14 @@
 // Rendering --deploy's files (report/deploy/deploy_writer.hpp).
 #include "report/deploy/deploy_writer.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "core/text/safe_text.hpp"
 #include "core/text/shell_word.hpp"
 #include "report/text/text_table.hpp"
+#include "scenario/prefix_cache_check.hpp"
 
 namespace tessera {
 
@@ -32,6 +34,16 @@ std::int64_t instances(const ServingStackProfile& f, const DeployEntry& e) {
   return e.pool_instances * (per_replica ? e.point.config.dp : 1);
 }
 
+// The scenario's prefix caching and KV offload, as its launch flags see them.
+DeployPoint cached(const Scenario& s, DeployPoint p) {
+  p.prefix_caching = prefix_caching_on(s);
+  for (OffloadTierKind t : s.serving.prefix_cache.offload) {
+    if (t == OffloadTierKind::dram) p.offload_dram_bytes = s.machine.host_memory.dram.capacity;
+    if (t == OffloadTierKind::ssd) p.offload_ssd = true;
+  }
+  return p;
+}
+
 }  // namespace
 
 std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeResult& result,
@@ -49,7 +61,8 @@ std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeRes
     e.metrics = "tokens/s/PE " + fixed(r.tokens_per_s_per_pe, 1) + ", TTFT " +
                 fixed(r.metrics.ttft_s * 1e3, 1) + " ms, TPOT " + fixed(r.metrics.tpot_s * 1e3, 2) + " ms, " +
                 std::to_string(r.pes) + " PEs";
-    e.point = DeployPoint{r.config, r.point.batch, r.point.token_budget, DeployPoint::Role::aggregated};
+    e.point = cached(
+        scenario, DeployPoint{r.config, r.point.batch, r.point.token_budget, DeployPoint::Role::aggregated});
     out.push_back(std::move(e));
   }
   if (disagg && disagg->result.best) {
@@ -64,8 +77,8 @@ std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeRes
                (p.x == 1 ? " instance)" : " instances)");
     pe.config = format_config(p.prefill.config, m);
     pe.metrics = pair;
-    pe.point =
-        DeployPoint{p.prefill.config, p.prefill.batch, p.prefill.batch * isl, DeployPoint::Role::prefill};
+    pe.point = cached(scenario, DeployPoint{p.prefill.config, p.prefill.batch, p.prefill.batch * isl,
+                                            DeployPoint::Role::prefill});
     pe.pool_instances = p.x;
     DeployEntry de;
     de.label = "disagg-decode";
@@ -73,7 +86,8 @@ std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeRes
                (p.y == 1 ? " instance)" : " instances)");
     de.config = format_config(p.decode.config, m);
     de.metrics = pair;
-    de.point = DeployPoint{p.decode.config, p.decode.batch, p.decode.batch, DeployPoint::Role::decode};
+    de.point = cached(
+        scenario, DeployPoint{p.decode.config, p.decode.batch, p.decode.batch, DeployPoint::Role::decode});
     de.pool_instances = p.y;
     out.push_back(std::move(pe));
     out.push_back(std::move(de));
@@ -82,6 +96,34 @@ std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeRes
 }
 
 namespace {
+
+// The `yaml:` entries of `flags` as the config file's lines: `key: value`, a dotted key
+// (kv_cache_config.host_cache_size) as a child of its parent's mapping, children of one parent
+// together where the parent first appears.
+std::string yaml_options(const std::vector<LaunchFlag>& flags) {
+  std::vector<std::pair<std::string, std::string>> lines;  // (key or parent, text)
+  for (const LaunchFlag& lf : flags) {
+    if (lf.flag->yaml.empty()) continue;
+    const std::string& key = lf.flag->yaml;
+    const std::string value = lf.value.empty() ? "true" : lf.value;
+    const std::size_t dot = key.find('.');
+    if (dot == std::string::npos) {
+      lines.emplace_back(key, key + ": " + value + "\n");
+      continue;
+    }
+    const std::string parent = key.substr(0, dot);
+    const std::string child = "  " + key.substr(dot + 1) + ": " + value + "\n";
+    auto it =
+        std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == parent + "."; });
+    if (it == lines.end())
+      lines.emplace_back(parent + ".", parent + ":\n" + child);
+    else
+      it->second += child;
+  }
+  std::string out;
+  for (const auto& l : lines) out += l.second;
+  return out;
+}
 
 // The machine a deployed point runs on: a disaggregated pool's own machine when it has one.
 const MachineSpec& pool_machine_of(const Scenario& s, DeployPoint::Role role) {
@@ -100,14 +142,10 @@ const MachineSpec& pool_machine_of(const Scenario& s, DeployPoint::Role role) {
 std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry& e) {
   const ServingStackProfile& f = s.framework.profile;
   const std::vector<LaunchFlag> flags = launch_flags(f, s.model, e.point);
-  std::ostringstream sh, yaml;
+  std::ostringstream sh;
   const std::string yaml_name = e.label + ".yaml";
-  bool has_yaml = false;
-  for (const LaunchFlag& lf : flags)
-    if (!lf.flag->yaml.empty()) {
-      has_yaml = true;
-      yaml << lf.flag->yaml << ": " << (lf.value.empty() ? "true" : lf.value) << '\n';
-    }
+  const std::string yaml = yaml_options(flags);
+  const bool has_yaml = !yaml.empty();
   const bool per_replica = !f.replicas_by_flag && !attention_dp(e.point.config) && e.point.config.dp > 1;
   sh << "#!/bin/sh\n"
      << "# " << printable_text(e.title + " (Tessera --deploy, " + s.framework.label() + ")") << '\n'
@@ -141,7 +179,7 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
   std::vector<DeployFile> out{{e.label + ".sh", sh.str()}};
   if (has_yaml)
     out.push_back({yaml_name, "# " + printable_text(f.title + " " + s.framework.version().version) +
-                                  " options for " + e.label + ".sh (Tessera --deploy)\n" + yaml.str()});
+                                  " options for " + e.label + ".sh (Tessera --deploy)\n" + yaml});
   return out;
 }
 

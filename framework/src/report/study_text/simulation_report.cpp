@@ -1,5 +1,6 @@
 #include "report/study_text/simulation_report.hpp"
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -21,16 +22,32 @@ std::string with_interval(double v, double hw) {
   return sim_time(v) + " ± " + sim_time(hw);
 }
 
+std::string arrivals_of(const RequestsSpec& spec);
+
+// The arrivals, and the conversations and shared prefixes they carry.
 std::string arrival_text(const RequestsSpec& spec) {
   const requests::StreamSpec& st = spec.stream;
+  std::string s = arrivals_of(spec);
+  if (st.conversation.turns > 1)
+    s += " of " + std::to_string(st.conversation.turns) + " turns, " + sim_time(st.conversation.think_s) +
+         " mean think time";
+  if (st.prefix.groups > 0)
+    s += "; " + std::to_string(st.prefix.groups) + " shared prefixes of " + std::to_string(st.prefix.tokens) +
+         " tokens";
+  return s;
+}
+
+std::string arrivals_of(const RequestsSpec& spec) {
+  const requests::StreamSpec& st = spec.stream;
+  const std::string what = st.conversation.turns > 1 ? "conversations" : "requests";  // an arrival starts one
   switch (st.arrival.kind) {
     case requests::ArrivalKind::poisson:
-      return "Poisson arrivals at " + fixed(st.arrival.rate_per_s, 3) + " requests/s";
+      return "Poisson arrivals at " + fixed(st.arrival.rate_per_s, 3) + " " + what + "/s";
     case requests::ArrivalKind::gamma:
-      return "gamma arrivals at " + fixed(st.arrival.rate_per_s, 3) + " requests/s, cv " +
+      return "gamma arrivals at " + fixed(st.arrival.rate_per_s, 3) + " " + what + "/s, cv " +
              fixed(st.arrival.cv, 2);
     case requests::ArrivalKind::constant:
-      return "one request every " + sim_time(1 / st.arrival.rate_per_s);
+      return "one " + what.substr(0, what.size() - 1) + " every " + sim_time(1 / st.arrival.rate_per_s);
     case requests::ArrivalKind::concurrency:
       return std::to_string(st.arrival.concurrency) + " clients in a closed loop";
     case requests::ArrivalKind::trace:
@@ -115,6 +132,22 @@ std::string rule_events_text(const requests::RuleEvents& e) {
   return s;
 }
 
+// What prefix caching did (docs/physics.md §12.6): the shares of the admitted prompts' full blocks
+// found in HBM and loaded from each tier, and the tier hits recomputed.
+std::string cache_text(const requests::CacheFigures& c) {
+  if (c.looked_up == 0) return "no admitted prompt had a full block another request could have computed";
+  const double all = static_cast<double>(c.looked_up);
+  std::string s = fixed(100 * static_cast<double>(c.hits) / all, 1) +
+                  " % of the admitted prompts' full blocks found in HBM";
+  constexpr std::array<const char*, 2> tiers{"host DRAM", "SSD"};
+  for (std::size_t i = 0; i < c.loaded.size() && i < tiers.size(); ++i)
+    s += ", " + fixed(100 * static_cast<double>(c.loaded[i]) / all, 1) + " % loaded from " + tiers[i];
+  if (c.declined > 0)
+    s +=
+        "; " + std::to_string(c.declined) + " blocks found offloaded were recomputed (quicker than the copy)";
+  return s;
+}
+
 void print_result(std::ostream& os, const requests::SimResult& r, const RequestsSpec& spec,
                   std::size_t width) {
   TextTable t({"metric", "mean", "P50", "P90", "P99", "max"},
@@ -145,6 +178,7 @@ void print_result(std::ostream& os, const requests::SimResult& r, const Requests
   os << "\n";
   if (const std::string rules = rule_events_text(r.rule_events); !rules.empty())
     os << "  rules at work: " << rules << "\n";
+  if (r.cache.on) os << "  prefix cache: " << cache_text(r.cache) << "\n";
   if (!r.slo.empty()) print_slo(os, r.slo, width);
 }
 

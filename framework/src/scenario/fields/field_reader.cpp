@@ -84,6 +84,10 @@ void read_list_slot(const YNode& n, const std::string& path, const schema::Field
                     const schema::FieldSite& site, Diags& d) {
   const std::vector<const YNode*> items = items_of(n);
   if (list_too_long(n, items.size(), path, d)) return;
+  if (items.empty() && row.may_be_empty) {
+    if (row.slot.store) row.slot.store(site, schema::FieldItems{});
+    return;
+  }
   if (items.empty()) {
     d.error(n.where, path + ": expected " + list_expectation(row) + ", found an empty list");
     return;

@@ -103,4 +103,11 @@ constexpr FieldRow list(FieldRow r) {
   return r;
 }
 
+// A list that may be empty ([] says none).
+constexpr FieldRow empty_list(FieldRow r) {
+  r.list = true;
+  r.may_be_empty = true;
+  return r;
+}
+
 }  // namespace tessera::schema::rows

@@ -111,12 +111,14 @@ struct FieldRow {
   const char* limit = nullptr;  // a row of the limit table (tessera/limits.hpp) bounding it from above
   FieldFormat format = FieldFormat::plain;
   FieldSlot slot = {};
+  bool may_be_empty = false;  // a list row that takes [] (none: serving.prefix_cache.offload)
 };
 
 // Rows of one file kind, in document order (fields_model.cpp, fields_machine.cpp, fields_scenario.cpp).
 TESSERA_API std::span<const FieldRow> model_field_rows();
 TESSERA_API std::span<const FieldRow> machine_field_rows();
 TESSERA_API std::span<const FieldRow> scenario_field_rows();
+TESSERA_API std::span<const FieldRow> prefix_cache_field_rows();
 
 // Every row, in document order (model, machine, scenario; within each, as the docs list them).
 TESSERA_API std::span<const FieldRow> field_rows();

@@ -35,6 +35,38 @@ constexpr ParamChoice kAlgorithms[] = {
     {"in_network", "in-network reduction (NVLS, SHARP)"},
     {"direct", "every rank exchanges with every peer at once (all-to-all, copy)"}};
 
+constexpr ParamChoice kHostLinks[] = {{"pcie4", "PCIe Gen4 x16"},
+                                      {"pcie5", "PCIe Gen5 x16"},
+                                      {"pcie6", "PCIe Gen6 x16"},
+                                      {"nvlink_c2c", "NVLink-C2C (Grace Hopper, Grace Blackwell)"}};
+
+// host_memory.dram (Ssd false) and .ssd: each PE's share of one tier.
+template <bool Ssd>
+HostTierSpec& tier_of(const FieldSite& s) {
+  return Ssd ? s.machine->host_memory.ssd : s.machine->host_memory.dram;
+}
+template <bool Ssd>
+double* tier_capacity(const FieldSite& s) {
+  return &tier_of<Ssd>(s).capacity;
+}
+template <bool Ssd>
+double* tier_bandwidth(const FieldSite& s) {
+  return &tier_of<Ssd>(s).bandwidth;
+}
+template <bool Ssd>
+double* tier_latency(const FieldSite& s) {
+  return &tier_of<Ssd>(s).latency;
+}
+template <bool Ssd>
+void tier_link(const FieldSite& s, const FieldItems& v) {
+  tier_of<Ssd>(s).link = kHostLinks[v.choices[0]].value;
+}
+constexpr const char* kTierCapacity = "each PE's share of the tier's capacity";
+constexpr const char* kTierBandwidth =
+    "each PE's copy rate from the tier into HBM (measured, not the link's peak)";
+constexpr const char* kTierLatency = "per iteration that copies from the tier";
+constexpr const char* kTierLink = "how the tier reaches the PE (stated with the bandwidth's source)";
+
 constexpr FieldRow kMachineRows[] = {
     integer("machine.schema_version", F, nullptr, 1, 1,
             "file format version: 1 (required in a machine file)"),
@@ -234,6 +266,27 @@ constexpr FieldRow kMachineRows[] = {
     real("machine.price.utilization", F, "1", 0, 1, true,
          "fraction of the lifetime spent serving at the evaluated rate (idle time still depreciates)",
          real_slot([](const FieldSite& s) { return &s.machine->price.utilization; })),
+    mapping("machine.host_memory", F, "",
+            "memory below HBM a serving engine may offload KV to, per PE: {dram, ssd} (docs/physics.md §12.6 "
+            "\"KV offload\"); absent: none"),
+    mapping("machine.host_memory.dram", F, "", "host DRAM: {capacity, bandwidth, latency, link}"),
+    quantity("machine.host_memory.dram.capacity", F, Dimension::bytes, nullptr, true, kTierCapacity,
+             real_slot(&tier_capacity<false>)),
+    quantity("machine.host_memory.dram.bandwidth", F, Dimension::bandwidth, nullptr, true, kTierBandwidth,
+             real_slot(&tier_bandwidth<false>)),
+    quantity("machine.host_memory.dram.latency", F, Dimension::time, "0 s", false, kTierLatency,
+             real_slot(&tier_latency<false>)),
+    slotted(choice("machine.host_memory.dram.link", F, nullptr, kHostLinks, kTierLink),
+            store_slot(&tier_link<false>)),
+    mapping("machine.host_memory.ssd", F, "", "local SSD: {capacity, bandwidth, latency, link}"),
+    quantity("machine.host_memory.ssd.capacity", F, Dimension::bytes, nullptr, true, kTierCapacity,
+             real_slot(&tier_capacity<true>)),
+    quantity("machine.host_memory.ssd.bandwidth", F, Dimension::bandwidth, nullptr, true, kTierBandwidth,
+             real_slot(&tier_bandwidth<true>)),
+    quantity("machine.host_memory.ssd.latency", F, Dimension::time, "0 s", false, kTierLatency,
+             real_slot(&tier_latency<true>)),
+    slotted(choice("machine.host_memory.ssd.link", F, nullptr, kHostLinks, kTierLink),
+            store_slot(&tier_link<true>)),
     free_keys("machine.efficiency", F,
               "the machine parameters of the latency plugin that declares `efficiency` as its block's key "
               "(the same as machine.plugins.<that plugin>; checked against its schema: tessera plugins)"),

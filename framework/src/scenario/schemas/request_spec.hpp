@@ -42,6 +42,17 @@ struct PrefixSpec {
   std::int64_t tokens = 0;
 };
 
+// Conversations: `turns` requests each, a later one sent `think_s` (mean, exponential) after the
+// one before finished, its prompt the history (the turn before's prompt and output) and a new
+// message of `message` tokens (not given: drawn as the first prompt is). turns 1: none (every
+// request on its own).
+struct ConversationSpec {
+  std::int64_t turns = 1;
+  double think_s = 0;
+  bool message_given = false;
+  LengthSpec message;
+};
+
 struct TraceRow {
   double time_s = 0;
   std::int64_t input = 0, output = 0;
@@ -52,6 +63,7 @@ struct StreamSpec {
   ArrivalSpec arrival;
   LengthSpec input, output;
   PrefixSpec prefix;
+  ConversationSpec conversation;
   // priority classes with their weights (class, weight > 0), drawn per request from their own
   // stream of the seed; empty: every request class 0
   std::vector<std::pair<std::int64_t, double>> priorities;

@@ -212,6 +212,12 @@ void parse_requests(const YNode& n, const SourceLocation& key_where, Scenario& s
                        parse_priorities(*v, p, out.stream.priorities, d);
                      }});
   readers.push_back({"serving.requests.input", length(out.stream.input, out.input_given)});
+  readers.push_back({"serving.requests.conversation", [&](const YNode* v, const std::string& p) {
+                       const ChildReader message[] = {
+                           {"serving.requests.conversation.message",
+                            length(out.stream.conversation.message, out.stream.conversation.message_given)}};
+                       read_mapping(*v, p, "serving.requests.conversation", site, d, message);
+                     }});
   readers.push_back({"serving.requests.output", length(out.stream.output, out.output_given)});
   read_mapping(n, path, path, site, d, readers);
   const auto need = [&](const char* key) {

@@ -129,6 +129,12 @@ void parse_serving(const YNode& root, Scenario& s, Diags& d) {
        [&](const YNode* v, const std::string&) {
          parse_requests(*v, n.find_entry("requests")->key_where, s, d);
        }},
+      {"serving.prefix_cache",
+       [&](const YNode* v, const std::string& path) {
+         out.prefix_cache.given = true;
+         out.prefix_cache.where = n.find_entry("prefix_cache")->key_where;
+         read_mapping(*v, path, "serving.prefix_cache", schema::FieldSite{.scenario = &s}, d);
+       }},
   };
   read_mapping(n, "serving", "serving", schema::FieldSite{.scenario = &s}, d, readers);
 }

@@ -58,6 +58,28 @@ std::vector<std::string> shell_words(const std::string& text, std::int64_t& inst
   return words;
 }
 
+// The config file's `key: value` lines; an indented line under a `parent:` line as `parent.key`.
+std::vector<std::pair<std::string, std::string>> yaml_entries(const std::string& yaml) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream ys(yaml);
+  std::string line, parent;  // parent: the mapping key an indented line belongs to
+  while (std::getline(ys, line)) {
+    const std::size_t colon = line.find(':');
+    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(value.begin());
+    if (key.front() == ' ') {  // a child: `parent.child`
+      key.erase(0, key.find_first_not_of(' '));
+      key = parent + "." + key;
+    } else if (value.empty()) {
+      parent = key;
+      continue;
+    }
+    out.emplace_back(std::move(key), std::move(value));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<LaunchFlag> launch_flags(const ServingStackProfile& f, const ModelSpec& model,
@@ -111,13 +133,7 @@ ParsedLaunch parse_launch(const ServingStackProfile& f, const std::string& scrip
       ++i;
     }
   }
-  std::istringstream ys(yaml);
-  std::string line;
-  while (std::getline(ys, line)) {
-    const std::size_t colon = line.find(':');
-    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
-    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
-    while (!value.empty() && value.front() == ' ') value.erase(value.begin());
+  for (auto& [key, value] : yaml_entries(yaml)) {
     if (!listed(key)) r.unknown.push_back(key);
     present.emplace_back(key, value == "true" ? "" : value);
   }

@@ -18,6 +18,7 @@
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/readers/yaml_tree.hpp"
 #include "scenario/serving_stacks/stack_kv_cache.hpp"
+#include "scenario/serving_stacks/stack_prefix_cache.hpp"
 #include "scenario/serving_stacks/stack_scheduler.hpp"
 #include "scenario/serving_stacks/stacks_yaml.hpp"
 
@@ -28,10 +29,17 @@ namespace {
 using loader::Diags;
 using loader::YNode;
 
-constexpr const char* kTermNames[] = {"tp", "pp", "dp", "ep", "cp", "batch", "token_budget", "dcp"};
-constexpr const char* kConditionNames[] = {"pp>1",         "dp>1",          "ep>1",       "cp>1",
-                                           "attention_dp", "!attention_dp", "kv_split",   "prefill",
-                                           "decode",       "disaggregated", "aggregated", "replicas_flag"};
+constexpr const char* kTermNames[] = {"tp",          "pp",         "dp",           "ep",
+                                      "cp",          "batch",      "token_budget", "dcp",
+                                      "offload_gib", "offload_gb", "offload_bytes"};
+constexpr const char* kConditionNames[] = {"pp>1",           "dp>1",
+                                           "ep>1",           "cp>1",
+                                           "attention_dp",   "!attention_dp",
+                                           "kv_split",       "prefill",
+                                           "decode",         "disaggregated",
+                                           "aggregated",     "replicas_flag",
+                                           "prefix_caching", "!prefix_caching",
+                                           "offload_dram",   "offload_ssd"};
 
 template <std::size_t N>
 std::vector<std::string> names_of(const char* const (&names)[N]) {
@@ -40,6 +48,7 @@ std::vector<std::string> names_of(const char* const (&names)[N]) {
 
 using stacks_yaml::pick;
 using stacks_yaml::read_kv_cache;
+using stacks_yaml::read_prefix_cache;
 using stacks_yaml::read_scheduler;
 using stacks_yaml::text_of;
 
@@ -155,7 +164,9 @@ void read_version(const YNode& n, const std::string& path, ServingStackVersion& 
                       "preemption",
                       "flags",
                       "kv_cache",
-                      "scheduler"},
+                      "scheduler",
+                      "prefix_caching",
+                      "kv_offload"},
                      d);
   v.where = n.where;
   v.version = text_of(n, path, "version", true, d);
@@ -197,6 +208,7 @@ void read_version(const YNode& n, const std::string& path, ServingStackVersion& 
   if (v.cp && v.cp_placement.empty()) v.cp_placement = {1, 0};
   if (const YNode* kv = n.find("kv_cache")) read_kv_cache(*kv, path + ".kv_cache", v.kv_cache, d);
   read_scheduler(n, path, v, d);
+  read_prefix_cache(n, path, v, d);
   const YNode* flags = loader::member(n, path, "flags", true, "a list of flags", d);
   if (flags && !flags->is_sequence()) {
     d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/schemas/prefix_cache_spec.hpp"
 #include "scenario/schemas/request_spec.hpp"
 #include "scenario/schemas/scheduler_rules.hpp"
 #include "tessera/error.hpp"
@@ -16,8 +17,23 @@ namespace tessera {
 
 // A factor of a flag's value (docs/frameworks.md "Flags"): dcp = tp / kv_heads, the KV split
 // inside the TP group (kv_shard_mode split with tp > kv_heads).
-enum class FlagTerm : std::uint8_t { tp, pp, dp, ep, cp, batch, token_budget, dcp };
-inline constexpr std::size_t kFlagTerms = 8;
+// offload_gib: the host DRAM KV offload of a replica's PEs together, GiB (vLLM's
+// --kv-offloading-size); offload_gb: one PE's, GB (SGLang's --hicache-size); offload_bytes: one
+// PE's, bytes (TensorRT-LLM's host_cache_size).
+enum class FlagTerm : std::uint8_t {
+  tp,
+  pp,
+  dp,
+  ep,
+  cp,
+  batch,
+  token_budget,
+  dcp,
+  offload_gib,
+  offload_gb,
+  offload_bytes
+};
+inline constexpr std::size_t kFlagTerms = 11;
 TESSERA_API const char* flag_term_name(FlagTerm t);
 
 // When a flag is written.
@@ -34,6 +50,10 @@ enum class FlagCondition : std::uint8_t {
   disaggregated,    // either pool
   aggregated,       // not disaggregated
   replicas_flag,    // the framework launches dp replicas with one command
+  prefix_caching,   // the engine caches prefixes (serving.prefix_cache, else the version's default)
+  no_prefix_caching,
+  offload_dram,  // KV offload to host DRAM (serving.prefix_cache.offload)
+  offload_ssd,   // ... and to local SSD
 };
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 
@@ -106,6 +126,14 @@ struct EngineKv {
   bool active() const { return rule != KvRule::none; }
 };
 
+// The tiers a version's KV offloading reaches (data/frameworks.yaml `kv_offload:`), nearest
+// first, and whether it copies each block there as it fills (through) or as HBM evicts it.
+struct StackKvOffload {
+  std::vector<OffloadTierKind> tiers;
+  bool write_through = false;
+  std::string source;
+};
+
 struct ServingStackVersion {
   std::string version, released, docs;
   bool pp = true, dp = true, cp = false;
@@ -126,6 +154,10 @@ struct ServingStackVersion {
   // how its scheduler orders, budgets, admits and picks a victim (`scheduler:`; left out: vLLM
   // V1's rules), `mixed` from `mixing`
   requests::SchedulerRules scheduler;
+  // prefix caching on by default (`prefix_caching:`), and its KV offload (`kv_offload:`)
+  bool prefix_caching = false;
+  std::string prefix_caching_source;
+  StackKvOffload kv_offload;
   std::vector<ServingStackFlag> flags;
   ServingStackKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;

@@ -159,6 +159,14 @@ std::int64_t flag_term_value(FlagTerm t, const DeployPoint& p, const ModelSpec& 
       return p.token_budget;
     case FlagTerm::dcp:
       return kv_split_degree(p.config, model);
+    case FlagTerm::offload_gib:
+      // a replica's PEs (cp x tp x pp) together
+      return static_cast<std::int64_t>(p.offload_dram_bytes * static_cast<double>(p.config.cp) * p.config.tp *
+                                       p.config.pp / (1024.0 * 1024.0 * 1024.0));
+    case FlagTerm::offload_gb:
+      return static_cast<std::int64_t>(p.offload_dram_bytes / 1e9);
+    case FlagTerm::offload_bytes:
+      return static_cast<std::int64_t>(p.offload_dram_bytes);
   }
   return 1;
 }
@@ -191,6 +199,14 @@ bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec
       return p.role == R::aggregated;
     case FlagCondition::replicas_flag:
       return f.replicas_by_flag;
+    case FlagCondition::prefix_caching:
+      return p.prefix_caching;
+    case FlagCondition::no_prefix_caching:
+      return !p.prefix_caching;
+    case FlagCondition::offload_dram:
+      return p.offload_dram_bytes > 0;
+    case FlagCondition::offload_ssd:
+      return p.offload_ssd;
   }
   return false;
 }

@@ -51,6 +51,10 @@ struct DeployPoint {
   ParallelConfig config;
   std::int64_t batch = 1, token_budget = 0;
   enum class Role : std::uint8_t { aggregated, prefill, decode } role = Role::aggregated;
+  // Prefix caching on, and the KV offload tiers (each PE's host DRAM share, bytes; 0: no DRAM tier).
+  bool prefix_caching = false;
+  double offload_dram_bytes = 0;
+  bool offload_ssd = false;
 };
 TESSERA_API bool attention_dp(const ParallelConfig& c);
 // tp / kv_heads when the configuration splits the KV inside the TP group, else 1.

@@ -57,6 +57,11 @@ nlohmann::json stream_json(const RequestsSpec& spec) {
     stream["trace"] = spec.trace_file;
     stream["trace_rows_left_out"] = spec.trace_skipped;
   }
+  if (spec.stream.prefix.groups > 0)
+    stream["prefix"] = {{"groups", spec.stream.prefix.groups}, {"tokens", spec.stream.prefix.tokens}};
+  if (spec.stream.conversation.turns > 1)
+    stream["conversation"] = {{"turns", spec.stream.conversation.turns},
+                              {"think_s", spec.stream.conversation.think_s}};
   stream["seed"] = spec.stream.seed;
   stream["requests"] = spec.stream.requests;
   stream["warmup"] = spec.stream.warmup;
@@ -69,6 +74,19 @@ namespace {
 const char* preemption_name(requests::Preemption p) {
   constexpr std::array<const char*, 3> names{"recompute", "swap", "no_evict"};
   return names[static_cast<std::size_t>(p)];
+}
+
+// What prefix caching did (blocks; docs/physics.md §12.6), null when off. The tiers in order:
+// dram, then ssd.
+nlohmann::json cache_json(const requests::CacheFigures& c) {
+  if (!c.on) return nullptr;
+  nlohmann::json loaded = nlohmann::json::object();
+  constexpr std::array<const char*, 2> tiers{"dram", "ssd"};
+  for (std::size_t i = 0; i < c.loaded.size() && i < tiers.size(); ++i) loaded[tiers[i]] = c.loaded[i];
+  return {{"prompt_blocks", c.looked_up},
+          {"hbm_hit_blocks", c.hits},
+          {"loaded_blocks", loaded},
+          {"declined_blocks", c.declined}};
 }
 
 void add_result(nlohmann::json& j, const requests::SimResult& r) {
@@ -106,6 +124,7 @@ void add_result(nlohmann::json& j, const requests::SimResult& r) {
                       {"commit_deferrals", r.rule_events.commit_deferrals},
                       {"block_deferrals", r.rule_events.block_deferrals},
                       {"budget_free_decodes", r.rule_events.budget_free_decodes}};
+  j["prefix_cache"] = cache_json(r.cache);
   nlohmann::json series = nlohmann::json::array();
   for (const requests::TimeSample& t : r.series)
     series.push_back({{"start_s", t.start_s},
