@@ -1,5 +1,5 @@
 // Prefix caching and KV offload in the request simulation (analysis/requests/prefix_cache.hpp,
-// replica.cpp; docs/physics.md §12.6) on hand-computed timelines of fake_timer.hpp's FakeTimer
+// replica.cpp; docs/physics.md §12.7) on hand-computed timelines of fake_timer.hpp's FakeTimer
 // (10 ms an iteration, 1 ms a decode token, 0.1 ms a prefill token): hits of a shared prefix and of
 // a conversation's history, the last block always computed, shared blocks counted once, eviction
 // order, and offload at infinite, zero and finite bandwidth against their closed forms.
@@ -9,6 +9,7 @@
 #include <map>
 #include <vector>
 
+#include "analysis/capacity/capacity_search.hpp"
 #include "analysis/requests/replica.hpp"
 #include "analysis/requests/request_sim.hpp"
 #include "engine_fixture.hpp"
@@ -267,4 +268,49 @@ TEST_CASE("an offload tier keeps its most recent blocks and spills the rest to t
     CHECK(p.tier[0] == (c == 2 || c == 3 ? 1 : 0));
     CHECK(p.tier[1] == (c == 1 ? 1 : 0));
   }
+}
+
+TEST_CASE("offload raises the capacity at an SLO unless its copies are slower than the prefill") {
+  // Conversations of 4 turns (a 2,000-token first prompt, 10 out, 50-token messages, 1 s think)
+  // on 400 blocks (6,400 tokens: two or three histories). The more conversations at once, the
+  // more of a returning history HBM has evicted and the turn recomputes (10 + 0.1 x 2,000 ms);
+  // a DRAM tier of 10,000 blocks at 0.01 ms a block gives it back in about 1.3 ms. Capacity: the
+  // most conversations per second with TTFT P50 <= 100 ms. At 1 s a block the copy is slower
+  // than the prefill: every tier hit is recomputed and the capacity is HBM caching's.
+  StreamSpec s;
+  s.arrival.rate_per_s = 1;
+  s.input.value = 2000;
+  s.output.value = 10;
+  s.conversation.turns = 4;
+  s.conversation.think_s = 1;
+  s.conversation.message_given = true;
+  s.conversation.message.value = 50;
+  s.seed = 3;
+  const auto probe = [](std::vector<OffloadTier> tiers) {
+    return [tiers](const StreamSpec& stream) {
+      SimOptions o = test::roomy();
+      o.exact = false;
+      o.limits.kv_blocks = 400;
+      o.limits.prefix_caching = true;
+      o.limits.offload = tiers;
+      SloTarget t;
+      t.metric = SloLatency::ttft;
+      t.percentile = 50;
+      t.limit_s = 0.100;
+      o.slo = {t};
+      test::FakeTimer timer;
+      return simulate(stream, timer, o);
+    };
+  };
+  CapacitySettings settings;
+  settings.min_requests = 600;
+  settings.max_requests = 600;
+  settings.max_probes = 14;
+  const Capacity hbm = search_capacity(s, 1, settings, probe({}));
+  const Capacity dram = search_capacity(s, 1, settings, probe({OffloadTier{10000, 1e-5, 0}}));
+  const Capacity slow = search_capacity(s, 1, settings, probe({OffloadTier{10000, 1.0, 0}}));
+  REQUIRE(hbm.found);
+  REQUIRE(dram.found);
+  CHECK(dram.load > 1.5 * hbm.load);
+  CHECK(slow.load == hbm.load);
 }

@@ -365,3 +365,70 @@ TEST_CASE("frameworks: a value with quotes is one word for sh and parses back") 
   CHECK(back.unknown.empty());
   CHECK(back.point.batch == 8);
 }
+
+TEST_CASE("frameworks: prefix caching and KV offload flags per version and read back") {
+  // tp 4, 250 GB of host DRAM per PE: vLLM's size is the replica's, in GiB (4 x 250e9 / 2^30 =
+  // 931); SGLang's and TensorRT-LLM's are one rank's (250 GB; 250e9 bytes).
+  Scenario s;
+  s.model = dense();
+  struct Case {
+    const char* fw;
+    bool caching;
+    double dram;
+    std::vector<std::string> has;
+  };
+  const Case cases[] = {
+      {"vllm", false, 0, {"--no-enable-prefix-caching"}},
+      {"vllm", true, 250e9, {"--kv-offloading-backend native", "--kv-offloading-size 931"}},
+      {"vllm@0.11.2", true, 250e9, {"--kv-offloading-backend lmcache", "--kv-offloading-size 931"}},
+      {"sglang", false, 0, {"--disable-radix-cache"}},
+      {"sglang", true, 250e9, {"--enable-hierarchical-cache", "--hicache-size 250"}},
+      {"tensorrt-llm", false, 0, {"kv_cache_config:\n  enable_block_reuse: false\n"}},
+      {"tensorrt-llm", true, 250e9, {"kv_cache_config:\n  host_cache_size: 250000000000\n"}},
+  };
+  for (const Case& c : cases) {
+    s.framework = resolve_serving_stack(catalog(), c.fw, {});
+    DeployEntry e;
+    e.label = "best";
+    e.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
+    e.point.config.tp = 4;
+    e.point.prefix_caching = c.caching;
+    e.point.offload_dram_bytes = c.dram;
+    const std::vector<DeployFile> files = render_deploy_entry(s, e);
+    std::string all;
+    for (const DeployFile& f : files) all += f.content;
+    INFO(c.fw << "\n" << all);
+    for (const std::string& h : c.has) CHECK_THAT(all, Catch::Contains(h));
+    if (c.caching) {
+      CHECK_THAT(all, !Catch::Contains("--no-enable-prefix-caching"));
+      CHECK_THAT(all, !Catch::Contains("enable_block_reuse"));
+    }
+    const ParsedLaunch back =
+        parse_launch(s.framework.profile, files[0].content, files.size() > 1 ? files[1].content : "");
+    CHECK(back.unknown.empty());
+    CHECK(back.point.config.tp == 4);
+  }
+}
+
+TEST_CASE("frameworks: an offload tier the version's offloading does not reach is refused") {
+  // A machine with an SSD tier: SGLang's HiCache reaches it, vLLM's offloading host DRAM only.
+  TempDir dir;
+  std::string machine = slurp(std::string(TESSERA_SOURCE_DIR) + "/machines/dgx-h100.yaml");
+  const std::string dram = "  dram: {capacity: 250 GB, bandwidth: 35.2 GB/s, link: pcie5}\n";
+  REQUIRE(machine.find(dram) != std::string::npos);
+  machine.replace(machine.find(dram), dram.size(),
+                  dram + "  ssd: {capacity: 3.84 TB, bandwidth: 6 GB/s, latency: 100 us, link: pcie5}\n");
+  spit(dir / "m.yaml", machine);
+  const std::string scenario = slurp(scenario_path("llama3.1-70b-chat-prefix-cache-h100.yaml"));
+  std::string text = scenario;
+  text.replace(text.find("../machines/dgx-h100.yaml"), 25, dir / "m.yaml");
+  text.replace(text.find("../models/"), 10, std::string(TESSERA_SOURCE_DIR) + "/models/");
+  text.replace(text.find("{enabled: true}"), 15, "{enabled: true, offload: [dram, ssd]}");
+  spit(dir / "s.yaml", text);
+  const std::string err = dir / "err.txt";
+  CHECK(run("validate " + (dir / "s.yaml"), err) == 2);
+  CHECK_THAT(slurp(err),
+             Catch::Contains("serving.prefix_cache.offload: vLLM 0.19.0 offloads KV to dram only, "
+                             "not to ssd"));
+  CHECK(run("validate " + (dir / "s.yaml") + " --set framework=sglang") == 0);
+}

@@ -136,7 +136,7 @@ struct PriceSpec {
 };
 
 // One tier of memory below HBM, each PE's share (the machine file's host_memory.dram / .ssd):
-// where a serving engine may offload KV blocks (docs/physics.md §12.6 "KV offload"). Read by the
+// where a serving engine may offload KV blocks (docs/physics.md §12.7 "KV offload"). Read by the
 // host's request simulation; no plugin kind is handed it.
 struct HostTierSpec {
   double capacity = 0;   // bytes per PE (0: the machine has no such tier)

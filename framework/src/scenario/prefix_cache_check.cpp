@@ -83,7 +83,7 @@ void check_prefix_cache(const YNode& tree, const Scenario& s, const MachineSpec*
   if (!s.serving.requests.given)
     d.error(at,
             "serving.prefix_cache.offload: KV offload is simulated request by request; give "
-            "serving.requests (docs/physics.md §12.6)");
+            "serving.requests (docs/physics.md §12.7)");
   if (off)
     d.error(at,
             "serving.prefix_cache.offload: offloaded KV is found again by its prefix; prefix caching is "

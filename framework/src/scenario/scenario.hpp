@@ -108,7 +108,7 @@ struct PoolMachine {
 struct ServingSpec {
   ServingSlo slo;
   RequestsSpec requests;  // serving.requests: given, `serve` simulates requests (docs/physics.md §12.5)
-  PrefixCacheSpec prefix_cache;  // serving.prefix_cache (docs/physics.md §12.6)
+  PrefixCacheSpec prefix_cache;  // serving.prefix_cache (docs/physics.md §12.7)
   DisaggregationSpec disaggregated;
   PoolMachine prefill_machine, decode_machine;
   // The pools run on machines of their own (either key given): they share no machine level, so

@@ -4,7 +4,7 @@
 // long prompt's n_c chunk iterations (beside the other B - 1 decode tokens when mixed; alone,
 // stalling decode, when alternating), or k = ceil(B / OSL) short prompts packed whole into one
 // iteration (mixed), and the rest of the cycle is decode-only (pp > 1: its pipeline kept full).
-// A prompt's cached prefix (ServingRequest::cached, §12.6) is not computed: its chunks cover the
+// A prompt's cached prefix (ServingRequest::cached, §12.7) is not computed: its chunks cover the
 // rest, each after the prefix and the chunks before it.
 // Each iteration is timed by the host as what it is (never one "average" iteration: step time
 // is convex in tokens, so the mean iteration's time underestimates the mean time).

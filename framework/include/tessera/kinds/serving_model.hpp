@@ -19,7 +19,7 @@ struct ServingRequest {
   std::int64_t input = 0;   // ISL: prompt tokens
   std::int64_t output = 0;  // OSL: generated tokens, the first (produced by the prefill) included
   // Of the prompt, the leading tokens found in the prefix cache (serving.prefix_cache.hit_ratio,
-  // docs/physics.md §12.6): not computed, but attended to and held in KV; 0 <= cached < input.
+  // docs/physics.md §12.7): not computed, but attended to and held in KV; 0 <= cached < input.
   std::int64_t cached = 0;
 };
 

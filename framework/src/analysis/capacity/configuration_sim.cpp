@@ -4,6 +4,7 @@
 #include "analysis/requests/preemption_rule.hpp"
 #include "eval/engine_kv.hpp"
 #include "eval/host_step_timer.hpp"
+#include "scenario/prefix_cache_check.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::requests {
@@ -72,6 +73,7 @@ SimulatedPoint simulate_point(const Session& session, const ParallelConfig& c, c
   out.result = simulate_configuration(session, c, point, spec, o, &out.kv);
   out.preemption = preemption_mode(session, spec);
   out.rules = scheduler_rules(session);
+  out.prefix_caching = prefix_caching_on(session.scenario());
   const Scenario& sc = session.scenario();
   if (sc.framework.set) out.rules_from = sc.framework.profile.title + " " + sc.framework.version().version;
   if (session.scheduler()) out.policy = sc.plugins.scheduler.name;

@@ -29,6 +29,7 @@ struct SimulatedPoint {
   SchedulerRules rules;                           // the engine's built-in scheduling rules (the framework's)
   std::string rules_from;                         // "vLLM 0.19.0", or "" (no framework: vLLM V1's)
   std::string policy;                             // the scheduler plugin deciding in their place, or ""
+  bool prefix_caching = false;  // the scenario's engine caches prefixes (result.cache.on: it was simulated)
   SimResult result;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Prefix caching and KV offload as a simulated engine runs them (docs/physics.md §12.6): on when
+// Prefix caching and KV offload as a simulated engine runs them (docs/physics.md §12.7): on when
 // the scenario's engine caches prefixes (prefix_caching_on) and no scheduler plugin decides (a
 // plugin's admissions take no hits); each offload tier of serving.prefix_cache.offload from the
 // machine's host_memory: its blocks, each PE's share of the tier over one block's bytes at one PE

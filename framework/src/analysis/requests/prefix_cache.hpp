@@ -1,6 +1,6 @@
 #pragma once
 // A replica's KV blocks as an engine with automatic prefix caching keeps them (docs/physics.md
-// §12.6 "Prefix caching"), the KV offload tiers below them (§12.6 "KV offload"):
+// §12.7 "Prefix caching"), the KV offload tiers below them (§12.7 "KV offload"):
 //  - every block of the replica is a slot; a slot referenced by no sequence is free, in a queue
 //    (least recently freed first). Allocation takes the queue's head; a sequence that ends or is
 //    preempted appends its blocks, its last block first (vLLM V1's BlockPool and
@@ -24,7 +24,6 @@
 // the same first `prefix_tokens`.
 #include <cstdint>
 #include <deque>
-#include <utility>
 #include <vector>
 
 #include "analysis/requests/block_key_map.hpp"
@@ -65,17 +64,14 @@ class TESSERA_API PrefixCache {
   PrefixCache(std::int64_t blocks, std::int64_t block_tokens, std::vector<OffloadTier> tiers,
               bool write_through = false);
 
-  // Block i's content key for request r (0: not shareable).
-  std::uint64_t key(const Request& r, std::int64_t i) const;
   // What r, needing `tokens` tokens computed (its prompt and any generated ones), would find; at
   // most (tokens - 1) / block_tokens blocks.
-  void probe(const Request& r, std::int64_t tokens, CacheProbe& out) const;
+  void probe(const Request& r, std::int64_t tokens, CacheProbe& out);
   // r takes its HBM hits of `p` into `h` (empty): returns the blocks taken from the free queue.
   std::int64_t take_hits(BlockHold& h, const Request& r, const CacheProbe& p);
   // `n` blocks from the free queue's head appended to `h` (the caller checked n <= free_blocks()).
   void allocate(BlockHold& h, std::int64_t n);
-  // Registers h's blocks whose tokens are all computed (`computed` tokens of r) and shareable;
-  // `loaded` blocks after its HBM hits came from the tiers (registered as they arrive).
+  // Registers h's blocks whose tokens are all computed (`computed` tokens of r) and shareable.
   void computed(BlockHold& h, const Request& r, std::int64_t computed);
   // h's blocks given up, its last first; returns those that became free (no other holder).
   std::int64_t release(BlockHold& h);
@@ -91,32 +87,59 @@ class TESSERA_API PrefixCache {
   void count_loads(const CacheProbe& p);
 
  private:
+  // Who owns a shareable block's content: a prefix group or a conversation. Its blocks by index:
+  // the HBM slot holding each (-1: none) and each tier's stamp of it (0: not there), so that a
+  // run of blocks is a run of array entries; its arrays are dropped when nothing of it is left.
+  struct Owner {
+    std::vector<std::int32_t> slot;
+    std::vector<std::uint64_t> stamp[2];
+    std::int64_t resident = 0;  // entries set in slot and stamps
+  };
   struct Slot {
-    std::uint64_t key = 0;  // registered content (0: none)
+    std::int32_t owner = -1, index = 0;  // the registered content (owner -1: none)
     std::int32_t prev = -1, next = -1;
     std::int32_t refs = 0;
   };
-  // One offload tier's keys with the stamp of their last use; `order` holds (stamp, key) oldest
-  // first, an entry stale once its key was used again (a later stamp) or left.
-  struct TierKeys {
-    BlockKeyMap stamp;
-    std::deque<std::pair<std::uint64_t, std::uint64_t>> order;
+  // A tier's entries oldest first: (stamp, owner, index), stale once the stamp moved on.
+  struct TierEntry {
+    std::uint64_t stamp;
+    std::int32_t owner, index;
   };
+  // A request's owners: its prefix group's (its first `group_blocks` blocks) and its
+  // conversation's (the rest); -1: none (not shareable), or not known yet.
+  struct Owners {
+    std::int32_t group = -1, conversation = -1;
+    std::int64_t group_blocks = 0;
+    std::int32_t at(std::int64_t i) const { return i < group_blocks ? group : conversation; }
+  };
+  Owners owners(const Request& r, bool create);  // created when `create`
+  std::int32_t owner_of(std::uint64_t key, bool create);
+  std::int32_t slot_of(std::int32_t o, std::int64_t i) const {
+    const auto& v = owners_[static_cast<std::size_t>(o)].slot;
+    return i < std::ssize(v) ? v[static_cast<std::size_t>(i)] : -1;
+  }
+  bool in_tier(std::size_t t, std::int32_t o, std::int64_t i) const {
+    const auto& v = owners_[static_cast<std::size_t>(o)].stamp[t];
+    return i < std::ssize(v) && v[static_cast<std::size_t>(i)] != 0;
+  }
+  void set_slot(std::int32_t o, std::int64_t i, std::int32_t s);
+  void set_stamp(std::size_t t, std::int32_t o, std::int64_t i, std::uint64_t stamp);
   void unlink(std::int32_t s);
   void push_back(std::int32_t s);
   void evict(std::int32_t s);  // slot s leaves the free queue's head: its content leaves HBM
-  void offload(std::size_t tier, std::uint64_t key);
-  bool in_tier(std::size_t tier, std::uint64_t key) const { return tier_keys_[tier].stamp.contains(key); }
+  void offload(std::size_t tier, std::int32_t o, std::int64_t i);
 
   std::int64_t block_tokens_;
   bool write_through_;
   std::vector<Slot> slots_;
   std::int32_t head_ = -1, tail_ = -1;
   std::int64_t free_count_ = 0;
-  BlockKeyMap registered_;   // key -> slot
-  std::uint64_t clock_ = 0;  // tier stamps
+  std::vector<Owner> owners_;
+  BlockKeyMap owner_index_;  // (kind, id) key -> owners_ index
   std::vector<OffloadTier> tiers_;
-  std::vector<TierKeys> tier_keys_;
+  std::vector<std::deque<TierEntry>> tier_order_;
+  std::vector<std::int64_t> tier_count_;
+  std::uint64_t clock_ = 0;  // tier stamps
   std::int64_t hit_blocks_ = 0, looked_up_blocks_ = 0;
   std::vector<std::int64_t> loaded_blocks_;
 };

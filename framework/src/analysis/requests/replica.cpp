@@ -50,7 +50,7 @@ std::int64_t Replica::cached_tokens(const Sequence& s) {
     alone.prompts = 1;
     alone.chunk_tokens = loaded * bt;
     alone.chunk_prefix = probe_.hbm * bt;
-    if (!(load_time(probe_) < steps_.time(alone))) {
+    if (!(load_time(probe_) < steps_.exact(alone))) {
       probe_declined_ = loaded;
       std::fill(probe_.tier.begin(), probe_.tier.end(), 0);
     }

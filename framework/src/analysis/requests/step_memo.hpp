@@ -33,6 +33,11 @@ class TESSERA_API StepMemo {
 
   // Seconds for the iteration; decodes + prompts >= 1.
   double time(const IterationShape& s);
+  // The same, timed exactly and not remembered: a what-if (prefix caching's load-or-compute
+  // decision) leaves the memo, and so every later iteration's time, as it was.
+  double exact(const IterationShape& s) {
+    return timed(s.decodes, s.decode_context, s.prompts, s.chunk_tokens, s.chunk_prefix, s.last);
+  }
   std::size_t shapes() const { return memo_.size(); }  // distinct shapes timed
 
  private:

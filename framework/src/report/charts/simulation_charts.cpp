@@ -85,6 +85,19 @@ json over_time_spec(const json& series, const std::string& mean, const std::stri
   return vega::layered(std::move(rows), std::move(layers), 560, 200);
 }
 
+// What prefix caching did (docs/physics.md §12.7), for the KV chart's note ("" when off).
+std::string cache_note(const json& cache) {
+  if (!cache.is_object()) return "";
+  const double all = cache.value("prompt_blocks", 0.0);
+  if (!(all > 0)) return " Prefix cache: no prompt block could be shared.";
+  auto share = [&](double n) { return vega::short_number(json(100 * n / all)) + " %"; };
+  std::string s = " Prefix cache: " + share(cache.value("hbm_hit_blocks", 0.0)) +
+                  " of the admitted prompts' full blocks found in HBM";
+  if (const auto it = cache.find("loaded_blocks"); it != cache.end() && it->is_object())
+    for (const auto& [tier, n] : it->items()) s += ", " + share(n.get<double>()) + " loaded from " + tier;
+  return s + ".";
+}
+
 }  // namespace
 
 std::vector<ChartSpec> simulation_charts(const json& result) {
@@ -106,7 +119,7 @@ std::vector<ChartSpec> simulation_charts(const json& result) {
                   over_time_spec(series, "queue_depth_mean", "queue_depth_peak", "requests waiting", false)};
   queue.has_configs = false;
   charts.push_back(std::move(queue));
-  ChartSpec kv{"kv-occupancy", "KV occupancy over time", bins,
+  ChartSpec kv{"kv-occupancy", "KV occupancy over time", bins + cache_note(field(sim, "prefix_cache")),
                over_time_spec(series, "kv_occupancy_mean", "kv_occupancy_peak", "KV blocks used", true)};
   kv.has_configs = false;
   charts.push_back(std::move(kv));

@@ -132,7 +132,7 @@ std::string rule_events_text(const requests::RuleEvents& e) {
   return s;
 }
 
-// What prefix caching did (docs/physics.md §12.6): the shares of the admitted prompts' full blocks
+// What prefix caching did (docs/physics.md §12.7): the shares of the admitted prompts' full blocks
 // found in HBM and loaded from each tier, and the tier hits recomputed.
 std::string cache_text(const requests::CacheFigures& c) {
   if (c.looked_up == 0) return "no admitted prompt had a full block another request could have computed";
@@ -196,7 +196,10 @@ void print_simulation(std::ostream& os, const requests::SimulatedPoint& s, const
   os << "  replica KV " << s.kv.blocks << " blocks of " << s.kv.block_tokens << " tokens ("
      << (s.kv.engine_rule ? "the framework's KV rule" : "what the memory plugin fits beside the weights")
      << ")\n";
-  os << "  scheduler " << scheduler_text(s) << "\n\n";
+  os << "  scheduler " << scheduler_text(s) << "\n";
+  if (s.prefix_caching && !r.cache.on)
+    os << "  prefix cache: not simulated (a scheduler plugin's admissions take no cached blocks)\n";
+  os << "\n";
   print_result(os, r, spec, width);
 }
 

@@ -267,7 +267,7 @@ constexpr FieldRow kMachineRows[] = {
          "fraction of the lifetime spent serving at the evaluated rate (idle time still depreciates)",
          real_slot([](const FieldSite& s) { return &s.machine->price.utilization; })),
     mapping("machine.host_memory", F, "",
-            "memory below HBM a serving engine may offload KV to, per PE: {dram, ssd} (docs/physics.md §12.6 "
+            "memory below HBM a serving engine may offload KV to, per PE: {dram, ssd} (docs/physics.md §12.7 "
             "\"KV offload\"); absent: none"),
     mapping("machine.host_memory.dram", F, "", "host DRAM: {capacity, bandwidth, latency, link}"),
     quantity("machine.host_memory.dram.capacity", F, Dimension::bytes, nullptr, true, kTierCapacity,

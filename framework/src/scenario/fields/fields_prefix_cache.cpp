@@ -1,6 +1,6 @@
 // The scenario's prefix-caching, KV-offload and conversation fields (field_table.hpp):
 // serving.prefix_cache and serving.requests.conversation. docs/scenario-format.md "Prefix caching
-// and KV offload", docs/physics.md §12.6.
+// and KV offload", docs/physics.md §12.7.
 #include <iterator>
 
 #include "scenario/fields/field_row_builders.hpp"
@@ -40,7 +40,7 @@ constexpr FieldRow message_tokens(std::string_view path, const char* def, const 
 
 constexpr FieldRow kPrefixCacheRows[] = {
     mapping("serving.prefix_cache", kCacheFile, "",
-            "automatic prefix caching and KV offload: {enabled, hit_ratio, offload} (docs/physics.md §12.6); "
+            "automatic prefix caching and KV offload: {enabled, hit_ratio, offload} (docs/physics.md §12.7); "
             "absent: the framework's default, no offload"),
     boolean(
         "serving.prefix_cache.enabled", kCacheFile, "",
@@ -61,8 +61,9 @@ constexpr FieldRow kPrefixCacheRows[] = {
           for (std::uint32_t c : v.choices) cache_of(s).offload.push_back(static_cast<OffloadTierKind>(c));
         })),
     mapping("serving.requests.conversation", kCacheFile, "",
-            "multi-turn conversations: {turns, think}; each arrival starts one, a later turn's prompt is the "
-            "history (the turn before's prompt and output) and a new message drawn as `input`"),
+            "multi-turn conversations: {turns, think, message}; each arrival starts one, a later turn's "
+            "prompt is the "
+            "history (the turn before's prompt and output) and a new message"),
     integer("serving.requests.conversation.turns", kCacheFile, "1", 1, 1e6,
             "requests per conversation (1: none)",
             int_slot([](const FieldSite& s) { return &conversation_of(s).turns; })),

@@ -1,6 +1,6 @@
 #pragma once
 // `serving.prefix_cache`: automatic prefix caching and the KV offload tiers a serving engine uses
-// (docs/physics.md §12.6, docs/scenario-format.md "Prefix caching and KV offload"). Read by the
+// (docs/physics.md §12.7, docs/scenario-format.md "Prefix caching and KV offload"). Read by the
 // field table (scenario/fields/fields_prefix_cache.cpp); checked by prefix_cache_check.cpp.
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// A framework version's prefix caching and KV offload (docs/physics.md §12.6, docs/frameworks.md
+// A framework version's prefix caching and KV offload (docs/physics.md §12.7, docs/frameworks.md
 // "Prefix caching and KV offload"): `prefix_caching: {value: true|false, source}` (on by default
 // or not) and `kv_offload: {value: [dram, ssd], write: through|on_eviction, source}` (the tiers
 // its offloading reaches, and when KV is copied to them) of data/frameworks.yaml.

@@ -76,7 +76,7 @@ const char* preemption_name(requests::Preemption p) {
   return names[static_cast<std::size_t>(p)];
 }
 
-// What prefix caching did (blocks; docs/physics.md §12.6), null when off. The tiers in order:
+// What prefix caching did (blocks; docs/physics.md §12.7), null when off. The tiers in order:
 // dram, then ssd.
 nlohmann::json cache_json(const requests::CacheFigures& c) {
   if (!c.on) return nullptr;

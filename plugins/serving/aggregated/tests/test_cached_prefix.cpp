@@ -1,4 +1,4 @@
-// serving/aggregated with a cached prefix (ServingRequest::cached, docs/physics.md §12.6): the
+// serving/aggregated with a cached prefix (ServingRequest::cached, docs/physics.md §12.7): the
 // chunks cover the prompt after it, against FakeStepTimer's known step times.
 #include <catch2/catch.hpp>
 
