@@ -14,20 +14,6 @@ using namespace tessera::requests;
 using tessera::test::roomy;
 using tessera::test::trace_of;
 
-namespace {
-
-std::map<std::uint64_t, RequestOutcome> outcomes(const StreamSpec& s, SimOptions o,
-                                                 SimResult* result = nullptr) {
-  std::map<std::uint64_t, RequestOutcome> out;
-  o.on_request = [&](const RequestOutcome& r) { out[r.request.id] = r; };
-  test::FakeTimer timer;
-  const SimResult res = simulate(s, timer, o);
-  if (result) *result = res;
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("three requests on one replica - every TTFT and TPOT by hand") {
   // r0 at 0 s (100 in, 3 out), r1 at 5 ms (200 in, 2 out), r2 at 1 s (50 in, 1 out).
   // 0-20 ms: r0's prefill (10 + 0.1 x 100 ms); r0's first token at 20 ms.
@@ -36,7 +22,7 @@ TEST_CASE("three requests on one replica - every TTFT and TPOT by hand") {
   // 1000-1015 ms: r2's prefill, its only token.
   const StreamSpec s = trace_of({{0, 100, 3, -1}, {0.005, 200, 2, -1}, {1.0, 50, 1, -1}});
   SimResult res;
-  const auto o = outcomes(s, roomy(), &res);
+  const auto o = test::outcomes_by_id(s, roomy(), &res);
   REQUIRE(o.size() == 3);
   CHECK(o.at(0).first_token_s == Approx(0.020));
   CHECK(o.at(0).finish_s == Approx(0.063));
@@ -74,7 +60,7 @@ TEST_CASE("KV that runs out preempts the newest sequence and it recomputes its t
   o.limits.kv_blocks = 5;
   o.limits.block_tokens = 4;
   SimResult res;
-  const auto out = outcomes(s, o, &res);
+  const auto out = test::outcomes_by_id(s, o, &res);
   REQUIRE(out.size() == 2);
   CHECK(out.at(0).finish_s == Approx(0.0666));
   CHECK(out.at(0).preemptions == 0);
@@ -94,7 +80,7 @@ TEST_CASE("admission waits for free blocks and the sequence limit") {
   const StreamSpec s = trace_of({{0, 20, 2, -1}, {0, 20, 2, -1}});
   SimOptions o = roomy();
   o.limits.kv_blocks = 3;
-  auto out = outcomes(s, o);
+  auto out = test::outcomes_by_id(s, o);
   CHECK(out.at(0).first_token_s == Approx(0.012));
   CHECK(out.at(0).finish_s == Approx(0.023));
   CHECK(out.at(1).first_scheduled_s == Approx(0.023));
@@ -102,10 +88,10 @@ TEST_CASE("admission waits for free blocks and the sequence limit") {
   // The same with room for both but one sequence at a time.
   o = roomy();
   o.limits.max_sequences = 1;
-  out = outcomes(s, o);
+  out = test::outcomes_by_id(s, o);
   CHECK(out.at(1).first_scheduled_s == Approx(0.023));
   // Room and sequences for both: they prefill together (10 + 4 ms).
-  out = outcomes(s, roomy());
+  out = test::outcomes_by_id(s, roomy());
   CHECK(out.at(1).first_token_s == Approx(0.014));
 }
 
@@ -115,7 +101,7 @@ TEST_CASE("a prompt over the token budget is prefilled in chunks and whole witho
   const StreamSpec s = trace_of({{0, 150, 1, -1}});
   SimOptions o = roomy();
   o.limits.token_budget = 64;
-  auto out = outcomes(s, o);
+  auto out = test::outcomes_by_id(s, o);
   CHECK(out.at(0).first_token_s == Approx(0.0164 + 0.0164 + 0.0122));
   // Without chunked prefill a prompt over the budget never starts: refused as unschedulable.
   o.limits.chunked_prefill = false;
@@ -126,7 +112,7 @@ TEST_CASE("a prompt over the token budget is prefilled in chunks and whole witho
   o.limits.kv_blocks = 4;  // 64 tokens
   SimResult res;
   const StreamSpec two = trace_of({{0, 150, 1, -1}, {0.1, 10, 1, -1}});
-  out = outcomes(two, o, &res);
+  out = test::outcomes_by_id(two, o, &res);
   CHECK(res.rejected == 1);
   CHECK(out.size() == 1);
   CHECK(res.ttft.count == 1);
@@ -136,12 +122,12 @@ TEST_CASE("routers spread requests and a closed loop sends on each finish") {
   StreamSpec s = trace_of({{0, 10, 1, -1}, {0, 10, 1, -1}, {0, 10, 1, -1}, {0, 10, 1, -1}});
   SimOptions o = roomy();
   o.replicas = 2;
-  auto out = outcomes(s, o);
+  auto out = test::outcomes_by_id(s, o);
   CHECK(out.at(0).replica == 0);
   CHECK(out.at(1).replica == 1);
   CHECK(out.at(2).replica == 0);
   o.router = Router::least_outstanding;
-  out = outcomes(s, o);
+  out = test::outcomes_by_id(s, o);
   CHECK(out.at(2).replica == 0);
   CHECK(out.at(3).replica == 1);
   // One client: each request is sent when the one before finishes (11 ms per 10-token prompt).
@@ -151,7 +137,7 @@ TEST_CASE("routers spread requests and a closed loop sends on each finish") {
   closed.requests = 4;
   closed.input.value = 10;
   closed.output.value = 1;
-  out = outcomes(closed, roomy());
+  out = test::outcomes_by_id(closed, roomy());
   REQUIRE(out.size() == 4);
   CHECK(out.at(3).request.arrival_s == Approx(0.033));
   CHECK(out.at(3).finish_s == Approx(0.044));
@@ -162,10 +148,10 @@ TEST_CASE("goodput counts the requests meeting every SLO") {
   SimOptions o = roomy();
   o.slo.push_back(SloTarget{SloLatency::ttft, 0, 0.030, {}});  // r1's 46 ms misses
   SimResult res;
-  outcomes(s, o, &res);
+  test::outcomes_by_id(s, o, &res);
   CHECK(res.goodput_requests_per_s == Approx(2 / 1.015));
   o.slo.push_back(SloTarget{SloLatency::tpot, 0, 0.020, {}});  // r0's 21.5 ms misses too
-  outcomes(s, o, &res);
+  test::outcomes_by_id(s, o, &res);
   CHECK(res.goodput_requests_per_s == Approx(1 / 1.015));
 }
 

@@ -31,23 +31,13 @@ StreamSpec spaced_stream(std::uint64_t count, std::int64_t input, std::int64_t o
   return s;
 }
 
-std::map<std::uint64_t, RequestOutcome> cached_sim(const StreamSpec& s, SimOptions o,
-                                                   SimResult* result = nullptr) {
-  std::map<std::uint64_t, RequestOutcome> out;
-  o.on_request = [&](const RequestOutcome& r) { out[r.request.id] = r; };
-  test::FakeTimer timer;
-  const SimResult res = simulate(s, timer, o);
-  if (result) *result = res;
-  return out;
-}
-
 double ttft_of(const RequestOutcome& o) { return o.first_token_s - o.request.arrival_s; }
 
 // One replica driven by hand: requests enqueued at given times, iterations run until it idles.
 class EngineBench {
  public:
   explicit EngineBench(const EngineLimits& lim) : memo_(timer_), replica_(lim, memo_, 0) {}
-  // `r` waits at the replica (sent by cached_sim()).
+  // `r` waits at the replica (sent by test::outcomes_by_id()).
   void enqueue(const Request& r) { replica_.enqueue(r); }
   // `r` arrives at `at_s`, after everything before it finished; the replica runs until it idles.
   void send(const Request& r, double at_s) {
@@ -106,7 +96,7 @@ TEST_CASE("prefix caching with nothing to share changes nothing") {
   off.limits.kv_blocks = on.limits.kv_blocks = 200;  // preemptions too
   on.limits.prefix_caching = true;
   SimResult a, b;
-  const auto oa = cached_sim(s, off, &a), ob = cached_sim(s, on, &b);
+  const auto oa = test::outcomes_by_id(s, off, &a), ob = test::outcomes_by_id(s, on, &b);
   REQUIRE(a.preemptions > 0);
   CHECK(b.preemptions == a.preemptions);
   CHECK(b.iterations == a.iterations);
@@ -127,14 +117,14 @@ TEST_CASE("a shared prefix is computed once: later requests prefill what follows
   SimOptions o = test::roomy();
   o.limits.prefix_caching = true;
   SimResult res;
-  const auto on = cached_sim(s, o, &res);
+  const auto on = test::outcomes_by_id(s, o, &res);
   CHECK(ttft_of(on.at(0)) == Approx(0.060));
   for (std::uint64_t i = 1; i < 4; ++i) CHECK(ttft_of(on.at(i)) == Approx(0.028));
   // 31 full blocks of each prompt could have been shared (499 / 16); 3 x 20 found.
   CHECK(res.cache.looked_up == 4 * 31);
   CHECK(res.cache.hits == 60);
   o.limits.prefix_caching = false;
-  const auto off = cached_sim(s, o);
+  const auto off = test::outcomes_by_id(s, o);
   for (std::uint64_t i = 0; i < 4; ++i) CHECK(ttft_of(off.at(i)) == Approx(0.060));
 }
 
@@ -146,7 +136,7 @@ TEST_CASE("a prompt found whole in the cache still computes its last block") {
   s.prefix.tokens = 320;
   SimOptions o = test::roomy();
   o.limits.prefix_caching = true;
-  const auto on = cached_sim(s, o);
+  const auto on = test::outcomes_by_id(s, o);
   CHECK(ttft_of(on.at(0)) == Approx(0.042));
   CHECK(ttft_of(on.at(1)) == Approx(0.0116));
 }
@@ -160,7 +150,7 @@ TEST_CASE("a conversation's later turn finds its history - the prompt and output
   s.conversation.turns = 2;
   SimOptions o = test::roomy();
   o.limits.prefix_caching = true;
-  const auto on = cached_sim(s, o);
+  const auto on = test::outcomes_by_id(s, o);
   REQUIRE(on.size() == 3);
   CHECK(on.at(2).request.conversation == 0);
   CHECK(on.at(2).request.turn == 1);
@@ -170,7 +160,7 @@ TEST_CASE("a conversation's later turn finds its history - the prompt and output
   CHECK(ttft_of(on.at(1)) == Approx(0.020));
   CHECK(ttft_of(on.at(2)) == Approx(0.0201));
   o.limits.prefix_caching = false;
-  CHECK(ttft_of(cached_sim(s, o).at(2)) == Approx(0.0329));
+  CHECK(ttft_of(test::outcomes_by_id(s, o).at(2)) == Approx(0.0329));
 }
 
 TEST_CASE("blocks shared by running requests count once against the KV") {
@@ -213,8 +203,9 @@ TEST_CASE("eviction takes the least recently freed blocks and a request's tail f
 TEST_CASE("offload: KV evicted from HBM is loaded back when the copy is quicker than computing it") {
   // 12 blocks. Conversation 0's turn 0 (60 in, 5 out) leaves 64 tokens cached (4 blocks); a
   // 180-token request takes all 12 blocks, evicting them to the tier. Turn 1 (60 + 5 + 20 = 85
-  // tokens) finds 4 blocks in the tier (84 / 16 = 5 at most): loading them instead of computing
-  // 64 tokens (10 + 6.4 ms alone) leaves 21 to compute: 10 + 2.1 = 12.1 ms plus the copy.
+  // tokens) finds 4 blocks in the tier (84 / 16 = 5 at most): loading them leaves 21 tokens to
+  // compute, 10 + 2.1 = 12.1 ms plus the copy, where computing them adds 0.1 x 64 = 6.4 ms: the
+  // copy is taken when quicker than 6.4 ms, so a request is never slower than without the tier.
   const double uncached = 0.010 + 0.0085;  // all 85 tokens
   const double hit = 0.010 + 0.0021;
   struct Case {
@@ -224,12 +215,14 @@ TEST_CASE("offload: KV evicted from HBM is loaded back when the copy is quicker 
   };
   const double inf = std::numeric_limits<double>::infinity();
   const Case cases[] = {
-      {0, 0, true, false, hit},                    // infinite bandwidth: as an HBM hit
-      {0, 0, true, true, hit},                     // the same, written through
-      {inf, 0, true, false, uncached},             // zero bandwidth: as no offload
-      {0.001, 0.0005, true, false, hit + 0.0045},  // 4 blocks of 1 ms and 0.5 ms latency
-      {0.004, 0.0005, true, false, uncached},      // 16.5 ms > 16.4 ms: computed instead
-      {0, 0, false, false, uncached},              // no tier
+      {0, 0, true, false, hit},                     // infinite bandwidth: as an HBM hit
+      {0, 0, true, true, hit},                      // the same, written through
+      {inf, 0, true, false, uncached},              // zero bandwidth: as no offload
+      {0.001, 0.0005, true, false, hit + 0.0045},   // 4 blocks of 1 ms and 0.5 ms latency
+      {0.0012, 0.0005, true, false, hit + 0.0053},  // 5.3 ms < 6.4 ms: loaded, 17.4 < 18.5 ms
+      {0.003, 0, true, false, uncached},            // 12 ms > 6.4 ms: computed instead
+      {0.004, 0.0005, true, false, uncached},       // 16.5 ms: computed instead
+      {0, 0, false, false, uncached},               // no tier
   };
   for (const Case& c : cases) {
     EngineLimits lim = cached_limits(12);
@@ -247,6 +240,24 @@ TEST_CASE("offload: KV evicted from HBM is loaded back when the copy is quicker 
     if (c.offload) CHECK(f.loaded[0] == (loaded ? 4 : 0));
     CHECK(f.declined == (c.offload && !loaded ? 4 : 0));
   }
+}
+
+TEST_CASE("a tier's latency is paid once an iteration however many requests load from it") {
+  // Conversations 0 and 1 (60 in, 5 out) each leave 4 blocks; a 180-token request evicts them
+  // to the tier. Both second turns (85 tokens) arrive together and load their 4 blocks at 5 ms
+  // latency (less than the 6.4 ms each saves): one iteration of two 21-token chunks, 10 + 4.2 ms,
+  // plus the latency once: 19.2 ms each.
+  EngineLimits lim = cached_limits(12);
+  lim.offload = {OffloadTier{100, 0, 0.005}};
+  EngineBench e(lim);
+  e.send(req_of(0, 0, 60, 5, 0), 0);
+  e.send(req_of(1, 1, 60, 5, 1), 1);
+  e.send(req_of(2, 2, 180, 1), 2);
+  e.enqueue(req_of(3, 3, 85, 1, 0));
+  e.send(req_of(4, 3, 85, 1, 1), 3);
+  CHECK(ttft_of(e.done.at(3)) == Approx(0.0192));
+  CHECK(ttft_of(e.done.at(4)) == Approx(0.0192));
+  CHECK(e.replica().cache_figures().loaded == std::vector<std::int64_t>{8});
 }
 
 TEST_CASE("an offload tier keeps its most recent blocks and spills the rest to the next") {

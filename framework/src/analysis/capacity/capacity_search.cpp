@@ -110,6 +110,7 @@ class Search {
   Search(const StreamSpec& stream, const CapacitySettings& settings, const CapacityProbeFn& simulate)
       : stream_(stream), settings_(settings), simulate_(simulate) {
     out_.kind = load_kind(stream);
+    out_.conversations = stream.conversation.turns > 1;
     if (stream.arrival.kind == ArrivalKind::trace) {  // the rows the stream sends, its warm-up as given
       if (!(offered_load(stream) > 0))
         throw InputError(

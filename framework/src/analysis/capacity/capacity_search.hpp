@@ -64,9 +64,10 @@ TESSERA_API const char* capacity_stop_key(CapacityStop s);
 
 struct Capacity {
   LoadKind kind = LoadKind::rate;
-  bool found = false;  // some load met every target
-  double load = 0;     // the largest load that met every target (0: none)
-  double upper = 0;    // the smallest load that missed one (0: none missed)
+  bool conversations = false;  // a rate of conversations (each of several requests) per second
+  bool found = false;          // some load met every target
+  double load = 0;             // the largest load that met every target (0: none)
+  double upper = 0;            // the smallest load that missed one (0: none missed)
   // The target that stops a higher load: the binding target of the probe at `upper` (kNone when
   // no probe missed).
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);

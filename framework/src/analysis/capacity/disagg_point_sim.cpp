@@ -4,6 +4,7 @@
 #include "analysis/requests/preemption_rule.hpp"
 #include "eval/host_step_timer.hpp"
 #include "physics/kv_transfer.hpp"
+#include "scenario/prefix_cache_check.hpp"
 #include "tessera/error.hpp"
 
 namespace tessera::requests {
@@ -56,6 +57,7 @@ SimulatedPair simulate_pair(const Session& prefill, const Session& decode, const
     const KvTransfer t = kv_transfer(model, tokens, ps, ds, link, requests);
     return overlapped ? exposed_transfer_s(t, prefill_s, model.layers, overlap) : t.time_s;
   };
+  out.prefix_caching = prefix_caching_on(prefill.scenario());
   out.result = simulate_disaggregated(spec.stream, timer_p, timer_d, o);
   return out;
 }

@@ -20,6 +20,7 @@ struct SimulatedPair {
   DisaggPair pair;
   ReplicaKv prefill_kv, decode_kv;
   EngineLimits prefill_limits, decode_limits;
+  bool prefix_caching = false;  // the scenario's engine caches prefixes (not simulated for pools)
   SimResult result;
 };
 

@@ -1,8 +1,8 @@
 #pragma once
-// A map of 64-bit content keys (never 0, already well mixed: prefix_cache.cpp's content_key) to
-// 64-bit values for the prefix cache's blocks and offload tiers: open addressing with linear
-// probing in a power-of-two table kept at most half full, deletion by backward shift (no
-// tombstones). No allocation per entry: a simulation registers and evicts millions of blocks.
+// A map of 64-bit keys (never 0, already well mixed: prefix_cache.cpp's owner_key) to 64-bit
+// values: the prefix cache's index of prefix groups and conversations. Open addressing with linear
+// probing in a power-of-two table kept at most half full; entries are never removed. No allocation
+// per entry.
 #include <cstdint>
 #include <vector>
 
@@ -35,24 +35,6 @@ class BlockKeyMap {
     keys_[i] = key;
     values_[i] = value;
     ++size_;
-    return true;
-  }
-  // Removes `key`; false when it is not there.
-  bool erase(std::uint64_t key) {
-    std::size_t i = key & mask();
-    for (; keys_[i] != key; i = (i + 1) & mask())
-      if (keys_[i] == 0) return false;
-    // Backward shift: move later entries of the run into the hole when their home allows it.
-    for (std::size_t j = (i + 1) & mask(); keys_[j] != 0; j = (j + 1) & mask()) {
-      const std::size_t home = keys_[j] & mask();
-      const bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
-      if (!movable) continue;
-      keys_[i] = keys_[j];
-      values_[i] = values_[j];
-      i = j;
-    }
-    keys_[i] = 0;
-    --size_;
     return true;
   }
   std::size_t size() const { return size_; }

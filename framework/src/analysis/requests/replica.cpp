@@ -23,6 +23,7 @@ Replica::Replica(const EngineLimits& limits, StepMemo& steps, std::int64_t index
   const auto slots = static_cast<std::size_t>(std::clamp<std::int64_t>(limits.max_sequences, 1, 1 << 16));
   scheduled_.reserve(slots);
   running_.reserve(slots);
+  load_blocks_now_.assign(limits.offload.size(), 0);
   if (limits.prefix_caching)
     cache_ = std::make_unique<PrefixCache>(limits.kv_blocks, limits.block_tokens, limits.offload,
                                            limits.offload_write_through);
@@ -41,16 +42,20 @@ CacheFigures Replica::cache_figures() const {
 
 std::int64_t Replica::cached_tokens(const Sequence& s) {
   const std::int64_t bt = limits_.block_tokens;
-  cache_->probe(s.outcome.request, s.need(), probe_);
+  const std::int64_t need = s.need();
+  cache_->probe(s.outcome.request, need, probe_);
   probe_declined_ = 0;
   const std::int64_t loaded = probe_.loaded();
   if (loaded > 0) {
-    // A tier's blocks are loaded when copying them is quicker than computing them after the HBM hits.
-    IterationShape alone;
-    alone.prompts = 1;
-    alone.chunk_tokens = loaded * bt;
-    alone.chunk_prefix = probe_.hbm * bt;
-    if (!(load_time(probe_) < steps_.exact(alone))) {
+    // A tier's blocks are loaded when the copy is quicker than what computing them adds: the rest
+    // of the prompt prefilled after the HBM hits, less the rest after the loaded blocks too.
+    IterationShape with, without;
+    with.prompts = without.prompts = 1;
+    with.chunk_tokens = need - probe_.hbm * bt;
+    with.chunk_prefix = probe_.hbm * bt;
+    without.chunk_tokens = need - (probe_.hbm + loaded) * bt;
+    without.chunk_prefix = (probe_.hbm + loaded) * bt;
+    if (!(load_time(probe_) < steps_.exact(with) - steps_.exact(without))) {
       probe_declined_ = loaded;
       std::fill(probe_.tier.begin(), probe_.tier.end(), 0);
     }
@@ -72,7 +77,7 @@ void Replica::take_cached(Sequence& s) {
   used_blocks_ += cache_->take_hits(s.hold, s.outcome.request, probe_);
   s.blocks = probe_.hbm;
   s.computed = (probe_.hbm + probe_.loaded()) * bt;
-  load_s_now_ += load_time(probe_);
+  for (std::size_t t = 0; t < probe_.tier.size(); ++t) load_blocks_now_[t] += probe_.tier[t];
   cache_->count_loads(probe_);
   declined_blocks_ += probe_declined_;
 }
@@ -253,7 +258,7 @@ double Replica::reserve_room() const {
 bool Replica::try_start(double now_s) {
   scheduled_.clear();
   swap_blocks_now_ = evicted_swap_blocks_;
-  load_s_now_ = 0;
+  std::fill(load_blocks_now_.begin(), load_blocks_now_.end(), 0);
   if (limits_.policy) return try_start_policy(now_s);
   if (limits_.rules.order == StepOrder::prefill_first) return try_start_prefill_first(now_s);
   std::int64_t budget = budget_limit();
@@ -361,7 +366,11 @@ void Replica::launch(double now_s) {
   busy_until_ = now_s + steps_.time(shape);
   if (swap_blocks_now_ > 0)
     busy_until_ += limits_.swap_latency_s + static_cast<double>(swap_blocks_now_) * limits_.swap_block_s;
-  busy_until_ += load_s_now_;  // prefix caching: KV loaded from the offload tiers before the compute
+  // Prefix caching: KV loaded from the offload tiers before the compute, each tier's latency once.
+  for (std::size_t t = 0; t < load_blocks_now_.size(); ++t)
+    if (load_blocks_now_[t] > 0)
+      busy_until_ += limits_.offload[t].latency_s +
+                     static_cast<double>(load_blocks_now_[t]) * limits_.offload[t].block_s;
   evicted_swap_blocks_ = 0;
 }
 
@@ -419,6 +428,11 @@ void Replica::finish(const std::function<void(const RequestOutcome&)>& on_done, 
   }
   running_.resize(kept);
   scheduled_.clear();
+  // The cache's free queue and the replica's count describe the same blocks.
+  if (cache_ && cache_->free_blocks() != limits_.kv_blocks - used_blocks_)
+    throw std::logic_error("request simulation: replica " + std::to_string(index_) + " counts " +
+                           std::to_string(used_blocks_) + " blocks used where its prefix cache has " +
+                           std::to_string(limits_.kv_blocks - cache_->free_blocks()));
 }
 
 }  // namespace tessera::requests

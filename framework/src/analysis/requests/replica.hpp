@@ -289,9 +289,9 @@ class TESSERA_API Replica {
   // `s` gives up its blocks (prefix caching: those no other sequence holds become free).
   void drop(Sequence& s) { used_blocks_ -= cache_ ? cache_->release(s.hold) : s.blocks; }
   // Prefix caching: the tokens the queue's head would find cached (probe_ says where), the tier
-  // hits dropped when their copy is slower than computing them.
+  // hits dropped when their copy takes longer than computing them adds.
   std::int64_t cached_tokens(const Sequence& s);
-  // ... and taken by it on admission (its blocks and computed tokens; the copy's time this iteration).
+  // ... and taken by it on admission (its blocks and computed tokens; its copies this iteration).
   void take_cached(Sequence& s);
   // The copies of `p`'s tier hits into HBM (s): each tier's latency and blocks.
   double load_time(const CacheProbe& p) const;
@@ -315,7 +315,7 @@ class TESSERA_API Replica {
   std::unique_ptr<PrefixCache> cache_;  // prefix caching on
   CacheProbe probe_;
   std::int64_t declined_blocks_ = 0, probe_declined_ = 0;
-  double load_s_now_ = 0;  // prefix caching: this iteration's copies from the offload tiers
+  std::vector<std::int64_t> load_blocks_now_;  // prefix caching: this iteration's blocks from each tier
   StepMemo& steps_;
   std::int64_t index_;
   ReplicaRole role_;

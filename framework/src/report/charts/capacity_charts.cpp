@@ -133,7 +133,8 @@ std::vector<ChartSpec> capacity_charts(const json& result) {
   if (!capacity.is_object() || array_field(capacity, "finalists").empty()) return charts;
   const bool clients = text_of(field(capacity, "load")) == "clients";
   const char* load = clients ? "clients" : "rate_per_s";
-  const std::string load_title = clients ? "clients (closed loop)" : "offered rate (requests/s)";
+  const std::string load_title =
+      clients ? "clients (closed loop)" : "offered rate (" + text_of(field(capacity, "load_unit")) + ")";
   const std::string probes =
       "Each point a probe of the capacity search (" +
       text_of(field(field(capacity, "settings"), "min_requests")) +

@@ -38,7 +38,10 @@ std::string load_text(const Capacity& c) {
   if (!c.found) return "none met";
   if (c.stop == CapacityStop::ceiling) return "unbounded";  // no SLO binds: the figures are saturated
   if (c.kind == LoadKind::clients) return fixed(c.load, 0) + " clients";
-  return fixed(c.load, c.load >= 100 ? 0 : c.load >= 10 ? 1 : 2) + " req/s";
+  return fixed(c.load, c.load >= 100  ? 0
+                       : c.load >= 10 ? 1
+                                      : 2) +
+         (c.conversations ? " conversations/s" : " req/s");
 }
 
 std::string percent_text(double d) {

@@ -218,7 +218,10 @@ void print_disagg_simulation(std::ostream& os, const requests::SimulatedPair& s,
      << spec.stream.warmup << " warm-up), seed " << spec.stream.seed << "\n";
   os << "  replica KV: prefill " << s.prefill_kv.blocks << ", decode " << s.decode_kv.blocks << " blocks of "
      << s.decode_kv.block_tokens << " tokens; " << preemption_text(s.decode_limits.preemption)
-     << "; the first token reaches the client with the KV\n\n";
+     << "; the first token reaches the client with the KV\n";
+  if (s.prefix_caching)
+    os << "  prefix cache: not simulated for disaggregated pools (every prompt computed whole)\n";
+  os << "\n";
   print_result(os, r, spec, width);
   if (!r.disagg) return;
   const requests::DisaggFigures& f = *r.disagg;

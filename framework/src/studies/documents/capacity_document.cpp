@@ -70,6 +70,10 @@ nlohmann::json capacity_study_json(const Session& session, const requests::Capac
   const std::vector<SloTarget>& slo = study.targets;  // the probes' binding indices name these
   nlohmann::json j;
   j["load"] = requests::load_key(study.kind);
+  // what the load counts: an open loop's arrivals start a conversation each when it has turns
+  j["load_unit"] = study.kind == requests::LoadKind::clients ? "clients"
+                   : spec.stream.conversation.turns > 1      ? "conversations/s"
+                                                             : "requests/s";
   j["simulate_top"] = study.requested;
   j["simulated"] = study.finalists.size();
   j["moved"] = study.moved();
