@@ -46,10 +46,7 @@ SourceLocation where_of(const YNode& tree, const char* block, const char* key,
 void check_conversation(const YNode& tree, const Scenario& s, Diags& d) {
   const RequestsSpec& r = s.serving.requests;
   if (r.stream.conversation.turns <= 1) return;
-  const YNode* serving = tree.find("serving");
-  const YNode* req = serving ? serving->find("requests") : nullptr;
-  const YEntry* e = req && req->is_mapping() ? req->find_entry("conversation") : nullptr;
-  const SourceLocation at = e ? e->key_where : r.where;
+  const SourceLocation at = where_of(tree, "requests", "conversation", r.where);
   if (r.stream.arrival.kind == requests::ArrivalKind::trace)
     d.error(at,
             "serving.requests.conversation: a trace gives every request itself; conversations are drawn "

@@ -55,7 +55,7 @@ std::int64_t Replica::cached_tokens(const Sequence& s) {
     with.chunk_prefix = probe_.hbm * bt;
     without.chunk_tokens = need - (probe_.hbm + loaded) * bt;
     without.chunk_prefix = (probe_.hbm + loaded) * bt;
-    if (!(load_time(probe_) < steps_.exact(with) - steps_.exact(without))) {
+    if (!(load_time(probe_.tier) < steps_.exact(with) - steps_.exact(without))) {
       probe_declined_ = loaded;
       std::fill(probe_.tier.begin(), probe_.tier.end(), 0);
     }
@@ -63,20 +63,19 @@ std::int64_t Replica::cached_tokens(const Sequence& s) {
   return (probe_.hbm + probe_.loaded()) * bt;
 }
 
-double Replica::load_time(const CacheProbe& p) const {
+double Replica::load_time(const std::vector<std::int64_t>& blocks) const {
   double s = 0;
-  for (std::size_t t = 0; t < p.tier.size(); ++t)
-    if (p.tier[t] > 0)
-      s += limits_.offload[t].latency_s + static_cast<double>(p.tier[t]) * limits_.offload[t].block_s;
+  for (std::size_t t = 0; t < blocks.size(); ++t)
+    if (blocks[t] > 0)
+      s += limits_.offload[t].latency_s + static_cast<double>(blocks[t]) * limits_.offload[t].block_s;
   return s;
 }
 
-void Replica::take_cached(Sequence& s) {
-  const std::int64_t bt = limits_.block_tokens;
-  cache_->count_lookup((s.need() - 1) / bt);
+void Replica::take_cached(Sequence& s, std::int64_t cached) {
+  cache_->count_lookup((s.need() - 1) / limits_.block_tokens);
   used_blocks_ += cache_->take_hits(s.hold, s.outcome.request, probe_);
   s.blocks = probe_.hbm;
-  s.computed = (probe_.hbm + probe_.loaded()) * bt;
+  s.computed = cached;
   for (std::size_t t = 0; t < probe_.tier.size(); ++t) load_blocks_now_[t] += probe_.tier[t];
   cache_->count_loads(probe_);
   declined_blocks_ += probe_declined_;
@@ -327,7 +326,7 @@ bool Replica::admit_front(std::int64_t& budget, double& room) {
     ++events_.reserve_deferrals;
     return false;
   }
-  if (fresh) take_cached(s);
+  if (fresh) take_cached(s, cached);
   join_running(s, n, more, commit);
   waiting_.pop_front();
   budget -= n;
@@ -367,10 +366,7 @@ void Replica::launch(double now_s) {
   if (swap_blocks_now_ > 0)
     busy_until_ += limits_.swap_latency_s + static_cast<double>(swap_blocks_now_) * limits_.swap_block_s;
   // Prefix caching: KV loaded from the offload tiers before the compute, each tier's latency once.
-  for (std::size_t t = 0; t < load_blocks_now_.size(); ++t)
-    if (load_blocks_now_[t] > 0)
-      busy_until_ += limits_.offload[t].latency_s +
-                     static_cast<double>(load_blocks_now_[t]) * limits_.offload[t].block_s;
+  busy_until_ += load_time(load_blocks_now_);
   evicted_swap_blocks_ = 0;
 }
 

@@ -292,9 +292,10 @@ class TESSERA_API Replica {
   // hits dropped when their copy takes longer than computing them adds.
   std::int64_t cached_tokens(const Sequence& s);
   // ... and taken by it on admission (its blocks and computed tokens; its copies this iteration).
-  void take_cached(Sequence& s);
-  // The copies of `p`'s tier hits into HBM (s): each tier's latency and blocks.
-  double load_time(const CacheProbe& p) const;
+  void take_cached(Sequence& s, std::int64_t cached);
+  // The copies into HBM of `blocks` blocks from each offload tier (s): each tier's latency, once,
+  // and its blocks.
+  double load_time(const std::vector<std::int64_t>& blocks) const;
   // Frees `s`'s blocks as a preemption does (swap: its computed tokens kept, else recomputed);
   // returns the blocks to copy out to the host (0 unless swapped).
   std::int64_t give_up_blocks(Sequence& s);

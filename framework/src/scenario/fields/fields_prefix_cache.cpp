@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "scenario/fields/field_row_builders.hpp"
+#include "scenario/fields/stream_rows.hpp"
 #include "scenario/scenario.hpp"
 
 namespace tessera::schema {
@@ -22,21 +23,6 @@ requests::ConversationSpec& conversation_of(const FieldSite& s) {
   return s.scenario->serving.requests.stream.conversation;
 }
 requests::LengthSpec& message_of(const FieldSite& s) { return conversation_of(s).message; }
-
-// In LengthKind's order (as serving.requests.input's).
-constexpr ParamChoice kMessageKinds[] = {
-    {"fixed", "every message `tokens` long"},
-    {"uniform", "integers drawn uniformly in [min, max]"},
-    {"lognormal", "median * exp(sigma * N(0, 1)), rounded, clamped to [min, max]"},
-    {"table", "drawn from `table`: token counts with their weights"}};
-
-// A message's token count (K and M suffixes), as the request stream's.
-constexpr FieldRow message_tokens(std::string_view path, const char* def, const char* help,
-                                  std::int64_t* (*slot)(const FieldSite&)) {
-  FieldRow r = integer(path, kCacheFile, def, 1, kNoMax, help, int_slot(slot), "workload.tokens");
-  r.format = FieldFormat::tokens;
-  return r;
-}
 
 constexpr FieldRow kPrefixCacheRows[] = {
     mapping("serving.prefix_cache", kCacheFile, "",
@@ -72,19 +58,20 @@ constexpr FieldRow kPrefixCacheRows[] = {
              real_slot([](const FieldSite& s) { return &conversation_of(s).think_s; })),
     mapping("serving.requests.conversation.message", kCacheFile, "",
             "a later turn's new tokens: as `input` ({distribution, tokens, ...}); absent: drawn as `input`"),
-    slotted(choice("serving.requests.conversation.message.distribution", kCacheFile, "fixed", kMessageKinds,
+    slotted(choice("serving.requests.conversation.message.distribution", kCacheFile, "fixed", kLengthKinds,
                    "how message lengths are drawn"),
             store_slot([](const FieldSite& s, const FieldItems& v) {
               message_of(s).kind = static_cast<requests::LengthKind>(v.choices[0]);
             })),
-    message_tokens("serving.requests.conversation.message.tokens", "", "fixed: the length (required with it)",
-                   [](const FieldSite& s) { return &message_of(s).value; }),
-    message_tokens("serving.requests.conversation.message.min", "1",
-                   "uniform: the least (required); lognormal: the clamp",
-                   [](const FieldSite& s) { return &message_of(s).min; }),
-    message_tokens("serving.requests.conversation.message.max", "",
-                   "uniform: the most (required); lognormal: the clamp",
-                   [](const FieldSite& s) { return &message_of(s).max; }),
+    stream_tokens("serving.requests.conversation.message.tokens", "", 1,
+                  "fixed: the length (required with it)",
+                  int_slot([](const FieldSite& s) { return &message_of(s).value; })),
+    stream_tokens("serving.requests.conversation.message.min", "1", 1,
+                  "uniform: the least (required); lognormal: the clamp",
+                  int_slot([](const FieldSite& s) { return &message_of(s).min; })),
+    stream_tokens("serving.requests.conversation.message.max", "", 1,
+                  "uniform: the most (required); lognormal: the clamp",
+                  int_slot([](const FieldSite& s) { return &message_of(s).max; })),
     real("serving.requests.conversation.message.median", kCacheFile, "", 0, 1e9, true,
          "lognormal: the median length (required)",
          real_slot([](const FieldSite& s) { return &message_of(s).median; })),

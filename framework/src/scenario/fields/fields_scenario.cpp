@@ -5,6 +5,7 @@
 
 #include "host/plugin_defaults.hpp"
 #include "scenario/fields/field_row_builders.hpp"
+#include "scenario/fields/stream_rows.hpp"
 #include "scenario/scenario.hpp"
 
 namespace tessera::schema {
@@ -43,11 +44,6 @@ constexpr ParamChoice kArrivals[] = {
     {"concurrency",
      "a closed loop: `concurrency` clients, each sending its next request when its last finishes"},
     {"trace", "the arrivals and lengths of a trace file"}};
-constexpr ParamChoice kLengthKinds[] = {
-    {"fixed", "every request `tokens` long"},
-    {"uniform", "integers drawn uniformly in [min, max]"},
-    {"lognormal", "median * exp(sigma * N(0, 1)), rounded, clamped to [min, max]"},
-    {"table", "drawn from `table`: token counts with their weights"}};
 constexpr ParamChoice kTraceFormats[] = {
     {"tessera", "CSV with columns time_s, input, output and optionally prefix_id"},
     {"azure", "the Azure LLM inference trace: CSV TIMESTAMP, ContextTokens, GeneratedTokens"},
@@ -82,14 +78,6 @@ RequestsSpec& requests_of(const FieldSite& s) { return s.scenario->serving.reque
 requests::LengthSpec& input_of(const FieldSite& s) { return requests_of(s).stream.input; }
 requests::LengthSpec& output_of(const FieldSite& s) { return requests_of(s).stream.output; }
 DisaggregationSpec& disaggregated_of(const FieldSite& s) { return s.scenario->serving.disaggregated; }
-
-// A token count of the request stream (K and M suffixes).
-constexpr FieldRow stream_tokens(std::string_view path, const char* def, double min, const char* help,
-                                 FieldSlot slot) {
-  FieldRow r = integer(path, S, def, min, kNoMax, help, slot, "workload.tokens");
-  r.format = FieldFormat::tokens;
-  return r;
-}
 
 constexpr FieldRow tokens(std::string_view path, const char* def, const char* help,
                           std::int64_t* (*slot)(const FieldSite&)) {
