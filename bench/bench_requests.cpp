@@ -62,6 +62,8 @@ class ConstantSteps final : public StepTimer {
   double mixed_step(std::int64_t, double, std::int64_t, std::int64_t, std::int64_t, bool) override {
     return 0.020;
   }
+  double verify_step(std::int64_t, double, std::int64_t) override { return 0.020; }
+  double draft_step(std::int64_t, double) override { return 0.002; }
   bool kv_fits(std::int64_t, std::int64_t) override { return true; }
 };
 

@@ -59,7 +59,8 @@ set(tessera_host_sources
   src/eval/batch_evaluator.cpp src/eval/context_watch.cpp src/eval/cost_objective.cpp
   src/eval/engine_kv.cpp src/eval/evaluator.cpp src/eval/grid_pages.cpp src/eval/grid_space.cpp
   src/eval/host_step_timer.cpp src/eval/plugin_check.cpp src/eval/serving_evaluator.cpp
-  src/eval/session.cpp src/eval/spec_files.cpp src/eval/study_check.cpp src/eval/work_size.cpp
+  src/eval/session.cpp src/eval/spec_files.cpp src/eval/speculative_steps.cpp src/eval/study_check.cpp
+  src/eval/work_size.cpp
   src/host/call_trace.cpp src/host/guarded_plugins.cpp src/host/param_check.cpp src/host/plugin_barrier.cpp
   src/host/plugin_discovery.cpp src/host/plugin_kinds.cpp src/host/plugin_loader.cpp
   src/host/plugin_registry.cpp src/host/plugin_roles.cpp src/host/returned_values.cpp
@@ -89,7 +90,9 @@ set(tessera_host_sources
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
   src/scenario/fields/fields_prefix_cache.cpp
+  src/scenario/fields/fields_speculative.cpp
   src/scenario/prefix_cache_check.cpp
+  src/scenario/speculative_check.cpp
   src/scenario/serving_stack_choice.cpp src/scenario/hf_config.cpp src/scenario/hf_families.cpp
   src/scenario/machine_file.cpp
   src/scenario/readers/json_tree.cpp src/scenario/readers/raw_params.cpp src/scenario/readers/schema_util.cpp
@@ -103,6 +106,7 @@ set(tessera_host_sources
   src/scenario/schemas/sweep_schema.cpp
   src/scenario/serving_stacks/stack_kv_cache.cpp
   src/scenario/serving_stacks/stack_prefix_cache.cpp
+  src/scenario/serving_stacks/stack_speculative.cpp
   src/scenario/serving_stacks/stack_scheduler.cpp
   src/scenario/serving_stacks/stack_launch.cpp
   src/scenario/serving_stacks/stack_profile.cpp

@@ -25,6 +25,10 @@ class FakeTimer : public StepTimer {
     ++calls;
     return 0.010 + 0.001 * static_cast<double>(batch) + 0.0001 * static_cast<double>(prompts * tokens);
   }
+  double verify_step(std::int64_t batch, double, std::int64_t tokens) override {
+    return 0.010 + 0.001 * static_cast<double>(batch * tokens);
+  }
+  double draft_step(std::int64_t batch, double) override { return 0.001 * static_cast<double>(batch); }
   bool kv_fits(std::int64_t, std::int64_t) override { return true; }
   long calls = 0;
 };
@@ -40,6 +44,8 @@ class ConstantTimer : public StepTimer {
   double mixed_step(std::int64_t, double, std::int64_t, std::int64_t, std::int64_t, bool) override {
     return s_;
   }
+  double verify_step(std::int64_t, double, std::int64_t) override { return s_; }
+  double draft_step(std::int64_t, double) override { return 0; }
   bool kv_fits(std::int64_t, std::int64_t) override { return true; }
 
  private:

@@ -66,9 +66,9 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
         std::vector<std::string>{"capacity", "bandwidth", "usable", "reported"});
   CHECK(*loader::schema_keys("workload") ==
         std::vector<std::string>{"mode", "context", "batch", "chunk", "input", "output"});
-  CHECK(*loader::schema_keys("serving") == std::vector<std::string>{"slo", "max_pes", "prefill_machine",
-                                                                    "decode_machine", "disaggregated",
-                                                                    "requests", "prefix_cache"});
+  CHECK(*loader::schema_keys("serving") ==
+        std::vector<std::string>{"slo", "max_pes", "prefill_machine", "decode_machine", "disaggregated",
+                                 "requests", "prefix_cache", "speculative"});
   CHECK(*loader::schema_keys("serving.disaggregated") ==
         std::vector<std::string>{"transfer_overlap", "max_replicas", "prefill_batch", "transfer"});
   CHECK(*loader::schema_keys("serving.slo") ==
@@ -93,6 +93,7 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
                                                                   "ffn",
                                                                   "ffn_kind",
                                                                   "vocab",
+                                                                  "mtp_layers",
                                                                   "tied_embeddings",
                                                                   "bias",
                                                                   "dtype",

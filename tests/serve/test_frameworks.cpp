@@ -410,6 +410,71 @@ TEST_CASE("frameworks: prefix caching and KV offload flags per version and read 
   }
 }
 
+TEST_CASE("frameworks: speculative decoding flags per version and read back") {
+  // k = 3: vLLM's JSON, SGLang's steps, topk 1 and k + 1 draft tokens, TensorRT-LLM's
+  // speculative_config; an EAGLE head's checkpoint where the version takes one.
+  Scenario s;
+  s.model = dense();
+  struct Case {
+    const char* fw;
+    SpeculativeMethod method;
+    std::vector<std::string> has;
+  };
+  const Case cases[] = {
+      {"vllm",
+       SpeculativeMethod::mtp,
+       {"--speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":3}'"}},
+      {"vllm@0.11.2",
+       SpeculativeMethod::eagle,
+       {"--speculative-config "
+        "'{\"method\":\"eagle3\",\"model\":\"org/head-1\",\"num_speculative_tokens\":3}'"}},
+      {"sglang",
+       SpeculativeMethod::mtp,
+       {"--speculative-algorithm EAGLE \\", "--speculative-num-steps 3", "--speculative-eagle-topk 1",
+        "--speculative-num-draft-tokens 4"}},
+      {"sglang",
+       SpeculativeMethod::eagle,
+       {"--speculative-algorithm EAGLE3", "--speculative-draft-model-path org/head-1",
+        "--speculative-num-steps 3"}},
+      {"tensorrt-llm",
+       SpeculativeMethod::mtp,
+       {"speculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: 3\n"}},
+      {"tensorrt-llm@1.0",
+       SpeculativeMethod::eagle,
+       {"speculative_config:\n  decoding_type: Eagle\n  max_draft_len: 3\n  speculative_model_dir: "
+        "org/head-1\n"}},
+  };
+  for (const Case& c : cases) {
+    s.framework = resolve_serving_stack(catalog(), c.fw, {});
+    DeployEntry e;
+    e.label = "best";
+    e.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
+    e.point.config.tp = 4;
+    e.point.spec_steps = 3;
+    e.point.spec_method = c.method;
+    if (c.method == SpeculativeMethod::eagle) e.point.spec_head = "org/head-1";
+    const std::vector<DeployFile> files = render_deploy_entry(s, e);
+    std::string all;
+    for (const DeployFile& f : files) all += f.content;
+    INFO(c.fw << "\n" << all);
+    for (const std::string& h : c.has) CHECK_THAT(all, Catch::Contains(h));
+    // The other method's flags are not written.
+    CHECK_THAT(all, !Catch::Contains(c.method == SpeculativeMethod::mtp ? "eagle3" : "\"mtp\""));
+    const ParsedLaunch back =
+        parse_launch(s.framework.profile, files[0].content, files.size() > 1 ? files[1].content : "");
+    CHECK(back.unknown.empty());
+    CHECK(back.point.config.tp == 4);
+  }
+  // Without speculation nothing of it is written.
+  s.framework = resolve_serving_stack(catalog(), "sglang", {});
+  DeployEntry plain;
+  plain.label = "best";
+  plain.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
+  std::string all;
+  for (const DeployFile& f : render_deploy_entry(s, plain)) all += f.content;
+  CHECK_THAT(all, !Catch::Contains("speculative"));
+}
+
 TEST_CASE("frameworks: an offload tier the version's offloading does not reach is refused") {
   // A machine with an SSD tier: SGLang's HiCache reaches it, vLLM's offloading host DRAM only.
   TempDir dir;

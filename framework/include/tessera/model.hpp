@@ -174,6 +174,10 @@ struct ModelSpec {
   // decoder_sparse_step); empty: moe.dense_layers leading dense layers, then MoE (every layer
   // dense without `moe`).
   std::vector<LayerFfn> ffn_types;
+  // Multi-token-prediction modules the checkpoint ships (HF num_nextn_predict_layers): drafters
+  // for speculative decoding (serving.speculative method mtp, docs/physics.md §12.8). They are
+  // not among `layers` and decode without speculation never runs them.
+  std::int64_t mtp_layers = 0;
 
   std::int64_t moe_layers() const {
     if (!has_moe) return 0;

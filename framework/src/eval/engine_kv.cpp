@@ -42,6 +42,25 @@ std::int64_t floor_tokens(double bytes, double per_token, std::int64_t block) {
   return static_cast<std::int64_t>(blocks) * block;
 }
 
+// A speculative drafter the engine loads (docs/physics.md §12.8): its layers' weights — an MTP
+// module as the model's average layer, an EAGLE head as a dense one (Q, K, V and O projections
+// and the dense FFN, sharded over TP) — its input projection (f H^2, replicated), and one more
+// layer's KV per token.
+void add_drafter(const EvalContext& ctx, const EngineKv& rule, const ParallelConfig& c,
+                 EngineKvCapacity& cap) {
+  const ModelSpec& m = *ctx.model;
+  const double L = static_cast<double>(std::max<std::int64_t>(1, m.layers));
+  const double H = static_cast<double>(m.hidden);
+  const double qo = static_cast<double>(m.heads * m.head_dim),
+               kv = static_cast<double>(m.kv_heads * m.head_dim);
+  const double ffn = (m.ffn_kind == FfnKind::gated ? 3.0 : 2.0) * H * static_cast<double>(m.ffn);
+  const double dense =
+      (H * (2 * qo + 2 * kv) + ffn) * ctx.weight_bytes / static_cast<double>(std::max(1, c.tp));
+  const double layer = rule.draft_dense ? dense : cap.weights_bytes / L;
+  cap.weights_bytes += layer * rule.draft_layers + rule.draft_fc_inputs * H * H * ctx.weight_bytes;
+  cap.kv_bytes_per_token *= (L + rule.draft_layers) / L;
+}
+
 }  // namespace
 
 EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
@@ -64,6 +83,7 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
   ev.memory_of(w, c, layout, m);
   cap.weights_bytes = m.weights_bytes;
   cap.kv_bytes_per_token = m.kv_bytes / static_cast<double>(K);
+  if (rule.draft_layers > 0) add_drafter(ev.context(), rule, c, cap);
   // The profile pass: one prefill of profile_tokens tokens (its transient set).
   w.mode = Mode::prefill;
   w.context = profile_tokens;

@@ -142,6 +142,17 @@ class TESSERA_API Evaluator {
   double chunk_time(const Workload& w, const ParallelConfig& c, const Layout& layout, std::int64_t prompts,
                     std::int64_t tokens, std::int64_t prefix, bool last, std::int64_t decode_batch,
                     double decode_context, Evaluation& scratch) const;
+  // Speculative decoding (docs/physics.md §12.8), into scratch.chunk_stages. A verify step: `w`'s
+  // decode step with `queries` (k + 1) new tokens per sequence, every layer, the stages in series.
+  double verify_time(const Workload& w, const ParallelConfig& c, std::int64_t queries,
+                     Evaluation& scratch) const;
+  // One draft step of a head on the target (an MTP module, an EAGLE head): one decoder layer of
+  // the target's shape (its MoE FFN when `moe` and the model has experts, else a dense one), the
+  // head's input projection over `fc_inputs` hidden sizes, and the lm_head, at `w`'s batch and
+  // context. The engine drafts inside its iteration: what the latency model appends after the
+  // work's stages (per-step host costs) is left out.
+  double draft_head_time(const Workload& w, const ParallelConfig& c, double fc_inputs, bool moe,
+                         Evaluation& scratch) const;
   // The framework's KV-cache rule (eval/engine_kv.hpp); rule none: the memory model's budget.
   // Set once by the session, before any evaluation.
   void set_engine_kv(const EngineKv& rule) { engine_kv_ = rule; }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace tessera {
 
@@ -39,6 +40,16 @@ double HostStepTimer::mixed_step(std::int64_t batch, double context, std::int64_
   const std::int64_t k = std::max<std::int64_t>(1, prompts);
   return ev_.chunk_time(step_workload(Mode::prefill, k, prefix + tokens, tokens), c_, layout_, k, tokens,
                         prefix, last, std::max<std::int64_t>(0, batch), context, e_);
+}
+
+double HostStepTimer::verify_step(std::int64_t batch, double context, std::int64_t tokens) {
+  return ev_.verify_time(step_workload(Mode::decode, batch, std::llround(context), 0), c_, tokens, e_);
+}
+
+double HostStepTimer::draft_step(std::int64_t batch, double context) {
+  if (!draft_set_) throw std::logic_error("draft_step: the scenario states no drafter (serving.speculative)");
+  return ev_.draft_head_time(step_workload(Mode::decode, batch, std::llround(context), 0), c_,
+                             draft_fc_inputs_, draft_moe_, e_);
 }
 
 const EngineKvCapacity& HostStepTimer::engine_capacity() {

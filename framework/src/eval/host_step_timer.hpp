@@ -24,6 +24,8 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   double decode_iteration(std::int64_t batch, double context) override;
   double mixed_step(std::int64_t batch, double context, std::int64_t prompts, std::int64_t tokens,
                     std::int64_t prefix, bool last) override;
+  double verify_step(std::int64_t batch, double context, std::int64_t tokens) override;
+  double draft_step(std::int64_t batch, double context) override;
   bool kv_fits(std::int64_t batch, std::int64_t context) override;
   bool kv_admits(std::int64_t batch, std::int64_t input, std::int64_t output, bool staggered) override;
 
@@ -37,6 +39,13 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   void set_max_sequences(std::int64_t sequences) {
     if (sequences != max_sequences_) capacity_known_ = false;
     max_sequences_ = sequences;
+  }
+  // The drafter draft_step times (serving.speculative): a head of `fc_inputs` hidden sizes in, its
+  // layer the model's MoE one when `moe`. Unset: draft_step refuses (a logic error).
+  void set_draft_head(double fc_inputs, bool moe) {
+    draft_fc_inputs_ = fc_inputs;
+    draft_moe_ = moe;
+    draft_set_ = true;
   }
   // The framework's KV capacity for this configuration (engine false without one).
   const EngineKvCapacity& engine_capacity();
@@ -56,6 +65,8 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   std::int64_t max_sequences_ = 0;
   bool capacity_known_ = false;
   EngineKvCapacity capacity_;
+  double draft_fc_inputs_ = 0;
+  bool draft_moe_ = false, draft_set_ = false;
 };
 
 }  // namespace tessera

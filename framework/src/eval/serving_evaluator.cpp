@@ -46,6 +46,15 @@ ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo
   request_.input = w.input;
   request_.output = w.output;
   request_.cached = cached_prefix(session_.scenario(), w.input);
+  const SpeculativeSpec& sp = session_.scenario().serving.speculative;
+  if (sp.given && sp.steps > 0) {
+    speculative_tokens_ = sp.steps;
+    tokens_per_verify_ = sp.tokens_per_verify();
+    // An MTP module's eh_proj takes the token's embedding and the hidden state (2 H); EAGLE-3's
+    // fc three of the target's hidden states (3 H). docs/physics.md §12.8.
+    draft_fc_inputs_ = sp.method == SpeculativeMethod::mtp ? 2.0 : 3.0;
+    draft_moe_ = sp.method == SpeculativeMethod::mtp;
+  }
 }
 
 void ServingEvaluator::check_slo(ServingEvaluation& out) const {
@@ -73,11 +82,24 @@ void ServingEvaluator::check_slo(ServingEvaluation& out) const {
   }
 }
 
+ServingPoint ServingEvaluator::speculated(const ServingPoint& point) const {
+  ServingPoint p = point;
+  p.speculative_tokens = speculative_tokens_;
+  p.tokens_per_verify = tokens_per_verify_;
+  return p;
+}
+
+void ServingEvaluator::prepare(HostStepTimer& timer, const ServingPoint& point) const {
+  timer.set_token_budget(point.token_budget);
+  timer.set_max_sequences(point.batch);
+  if (speculative_tokens_ > 0) timer.set_draft_head(draft_fc_inputs_, draft_moe_);
+}
+
 void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoint& point,
                                       ServingEvaluation& out) const {
   const Evaluator& ev = session_.evaluator();
   out.config = c;
-  out.point = point;
+  out.point = speculated(point);
   out.metrics = ServingMetrics{};
   out.feasible = out.runnable = false;
   out.slo_miss = SloMetric::none;
@@ -96,9 +118,8 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
     return;
   }
   HostStepTimer timer(ev, c, step.layout, out.scratch);
-  timer.set_token_budget(point.token_budget);
-  timer.set_max_sequences(point.batch);
-  session_.serving()->evaluate(ev.context(), c, request_, point, timer, out.metrics);
+  prepare(timer, point);
+  session_.serving()->evaluate(ev.context(), c, request_, out.point, timer, out.metrics);
   const ServingMetrics& m = out.metrics;
   // The memory at the peak KV, for the reports (the plugin decided the fit): a question asked of
   // the evaluator's one context, which stays as it is.

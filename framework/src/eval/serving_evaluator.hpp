@@ -10,6 +10,7 @@
 #include <string>
 
 #include "eval/evaluator.hpp"
+#include "eval/host_step_timer.hpp"
 #include "eval/session.hpp"
 #include "scenario/scenario.hpp"
 #include "tessera/export.hpp"
@@ -76,6 +77,10 @@ class TESSERA_API ServingEvaluator {
  private:
   void evaluate_point(const ParallelConfig& c, const ServingPoint& point, ServingEvaluation& out) const;
   void check_slo(ServingEvaluation& out) const;
+  // `point` with the scenario's speculative decoding (k, the tokens a verify step gains).
+  ServingPoint speculated(const ServingPoint& point) const;
+  // The timer's serving point (the engine's profile pass) and drafter.
+  void prepare(HostStepTimer& timer, const ServingPoint& point) const;
   // Throws PluginError: the serving plugin said kv_fits, the memory model (at `peak`) says no.
   [[noreturn, gnu::cold, gnu::noinline]] void kv_claim_refuted(const Workload& peak,
                                                                const MemoryUsage& memory) const;
@@ -83,6 +88,11 @@ class TESSERA_API ServingEvaluator {
   const Session& session_;
   ServingSlo slo_;
   ServingRequest request_;
+  // serving.speculative (docs/physics.md §12.8): k, the tokens a verify step gains, the drafter.
+  std::int64_t speculative_tokens_ = 0;
+  double tokens_per_verify_ = 1;
+  double draft_fc_inputs_ = 0;
+  bool draft_moe_ = false;
 };
 
 // Why `e` is not feasible, for reports ("" when it is): "TPOT 61.2 ms > SLO 50 ms",

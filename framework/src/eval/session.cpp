@@ -136,7 +136,14 @@ Session::Session(const Session& base, const MachineSpec& machine, const std::vec
 void Session::build() {
   const EvalContext ctx = make_eval_context(scenario_.model, scenario_.machine);
   evaluator_ = std::make_unique<Evaluator>(ctx, scenario_.workload, latency_, memory_, objectives_);
-  evaluator_->set_engine_kv(scenario_.engine_kv);
+  EngineKv kv = scenario_.engine_kv;
+  // The engine loads the speculative drafter beside the model (docs/physics.md §12.8).
+  if (const SpeculativeSpec& sp = scenario_.serving.speculative; sp.given && sp.steps > 0) {
+    kv.draft_layers = 1;
+    kv.draft_fc_inputs = sp.method == SpeculativeMethod::mtp ? 2.0 : 3.0;
+    kv.draft_dense = sp.method == SpeculativeMethod::eagle;
+  }
+  evaluator_->set_engine_kv(kv);
 }
 
 std::unique_ptr<Session> Session::with_machine(const MachineSpec& machine) const {

@@ -118,8 +118,9 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
   const double per_qk = per_query_key_flops(m, x);
   double rank_flops, kv_tokens_pe;  // all attention work of this PE; KV tokens it holds
   if (x.decode) {
-    kv_tokens_pe = bounded(sh.kv_cached) / x.cp / r_split;      // S_loc
-    rank_flops = per_qk * x.B * x.q_loc * kv_tokens_pe * x.cp;  // over all cp blocks
+    kv_tokens_pe = bounded(sh.kv_cached) / x.cp / r_split;  // S_loc
+    // q queries per sequence (a verify step) over the same S_loc keys: the KV read once.
+    rank_flops = per_qk * x.B * static_cast<double>(sh.queries) * x.q_loc * kv_tokens_pe * x.cp;
   } else if (!local) {
     const double c_tok = static_cast<double>(sh.chunk);
     kv_tokens_pe = (sh.kv_cached + c_tok) / x.cp / r_split;
@@ -163,7 +164,7 @@ void attention_core(const EvalContext& ctx, const ParallelConfig& c, const Layou
     StageWork& s = compute_stage(out, name, StageBlock::attention, WeightPart::other, L, ranks, block_flops,
                                  block_bytes + qo_bytes, block_flops, 2);
     s.attention_kernel = true;
-    s.attn_queries = x.decode ? 1.0f : static_cast<float>(sh.chunk);
+    s.attn_queries = x.decode ? static_cast<float>(sh.queries) : static_cast<float>(sh.chunk);
   }
 
   // attn.cp: the other cp - 1 blocks (docs/physics.md §5) ----------------------------------
@@ -195,7 +196,7 @@ void indexer_stages(const EvalContext& ctx, const StepShape& sh, const Dims& x, 
   double pairs, keys;  // (query, key) pairs this PE scores; index keys it reads
   if (x.decode) {
     keys = x.B * sh.kv_cached / x.cp;
-    pairs = keys;
+    pairs = keys * static_cast<double>(sh.queries);
   } else {
     const double c_tok = static_cast<double>(sh.chunk);
     keys = x.B * (sh.kv_cached + c_tok) / x.cp;
@@ -211,7 +212,7 @@ void indexer_stages(const EvalContext& ctx, const StepShape& sh, const Dims& x, 
   StageWork& s = compute_stage(out, "attn.indexer", StageBlock::attention, WeightPart::other, count, ranks,
                                flops, bytes, flops / x.tp, 2);
   s.attention_kernel = true;
-  s.attn_queries = x.decode ? 1.0f : static_cast<float>(sh.chunk);
+  s.attn_queries = x.decode ? static_cast<float>(sh.queries) : static_cast<float>(sh.chunk);
 }
 
 // attn.qkv of the `A` softmax-attention layers on the path: MLA's down- and up-projections
@@ -266,8 +267,14 @@ void attention_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   // kinds share the Q/K/V and output projections.
   // A whole step reads the model's counts in place; a pipeline stage counts its own.
   std::array<double, kAttentionKindCount> stage_mix;
-  const bool whole = L >= static_cast<double>(m.layers);
-  if (!whole) stage_mix = ctx.stage_mixers(c.pp);
+  const bool whole = L >= static_cast<double>(m.layers) && sh.draft_fc_inputs == 0;
+  if (sh.draft_fc_inputs > 0) {
+    // A speculative draft head (docs/physics.md §12.8): its own layers, full attention.
+    stage_mix.fill(0);
+    stage_mix[static_cast<std::size_t>(AttentionKind::full)] = L;
+  } else if (!whole) {
+    stage_mix = ctx.stage_mixers(c.pp);
+  }
   const std::array<double, kAttentionKindCount>& mix = whole ? ctx.mixer_layers : stage_mix;
   const auto of = [&mix](AttentionKind k) { return mix[static_cast<std::size_t>(k)]; };
   const double A = kv_cache_layers(mix);

@@ -102,7 +102,7 @@ void recurrent_block(const EvalContext& ctx, const Layout& lay, const StepShape&
     StageWork& s = compute_stage(out, r.core, StageBlock::attention, WeightPart::other, count, ranks, flops,
                                  bytes, useful, 2);
     s.attention_kernel = true;
-    s.attn_queries = x.decode ? 1.0f : static_cast<float>(sh.chunk);
+    s.attn_queries = x.decode ? static_cast<float>(sh.queries) : static_cast<float>(sh.chunk);
   }
   if (!x.decode && x.cp > 1) {
     // Prefill over CP ranks (LASP, Sun et al. 2024): each rank scans its T/cp tokens, then the

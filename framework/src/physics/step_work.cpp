@@ -225,13 +225,25 @@ void build_step_work(const EvalContext& ctx, const Workload& workload, const Par
   dense_ffn_block(ctx, c, layout, dense_layers, x, out);
   moe_block(ctx, c, layout, moe_layers, x, out);
 
+  if (sh.draft_fc_inputs > 0) {
+    // A draft head's input projection: f hidden states of each new token to one (docs/physics.md
+    // §12.8), replicated on the TP ranks as the heads are served.
+    const double K = sh.draft_fc_inputs * x.H;
+    const double flops = 2 * x.T * K * x.H;
+    const double bytes = K * x.H * x.w_attn + x.T * (K + x.H) * x.a;
+    StageWork& s = compute_stage(out, "draft.fc", StageBlock::attention, WeightPart::attention, 1, x.tp,
+                                 flops, bytes, flops / x.tp, 2);
+    s.gemm = {x.T, x.H, K};
+  }
   if (sh.hops > 0 && c.pp > 1) {
     StageWork& s = comm_stage(out, "pp.hop", StageBlock::pipeline, sh.hops, x.cp * x.tp);
     add_comm(s, make_collective(CommKind::p2p, 2, x.T_rank * x.H * x.a, layout.pp_hop));
   }
   // The last position of each sequence sampled in this step: the batch's (when lm_head), and
   // a mixed iteration's decode sequences.
-  const double rows = (sh.lm_head ? x.B : 0.0) + static_cast<double>(sh.mixed_batch);
+  // A verify step (decode, q > 1) scores every one of its q positions.
+  const double rows = (sh.lm_head ? x.B * (x.decode ? static_cast<double>(sh.queries) : 1.0) : 0.0) +
+                      static_cast<double>(sh.mixed_batch);
   if (rows > 0) {
     const double V = static_cast<double>(m.vocab);
     const double flops = 2 * rows * x.H * V / x.tp;

@@ -179,6 +179,8 @@ void put_dimensions(const HfReader& r, const HfModel& m, YNode& out) {
   out.set(
       "tied_embeddings", tied_at,
       scalar(m.tied.value_or(r.family == "falcon" || r.family == "gemma3_text") ? "true" : "false", tied_at));
+  // The checkpoint's multi-token-prediction modules (DeepSeek-V3, GLM-4.5): speculative drafters.
+  if (m.mtp_layers && *m.mtp_layers > 0) put(r, out, "mtp_layers", *m.mtp_layers, "num_nextn_predict_layers");
 }
 
 // The sizes of the sparse, linear and mamba layers the config has (optional keys only when given:

@@ -130,6 +130,7 @@ void read_dimensions(HfReader& r, HfModel& m) {
     read_llama_style(r, m);
   m.vocab = r.integer("vocab_size", true);
   m.tied = r.boolean("tie_word_embeddings");
+  m.mtp_layers = r.integer("num_nextn_predict_layers", false, 0);
 }
 
 // Mixtral and gpt-oss: num_local_experts experts, intermediate_size wide. gpt-oss has MoE in

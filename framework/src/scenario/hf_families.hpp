@@ -54,6 +54,7 @@ struct HfModel {
   std::optional<std::int64_t> layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
   std::string kv_key, ffn_key = "intermediate_size", parallel_key;
   std::optional<bool> attention_bias, mlp_bias, parallel, tied;
+  std::optional<std::int64_t> mtp_layers;  // num_nextn_predict_layers (speculative drafters)
   // MoE, when `experts` was read.
   std::optional<std::int64_t> experts, top_k, expert_ffn, shared, dense;
   std::string experts_key, expert_ffn_key = "moe_intermediate_size", shared_key, dense_key;

@@ -11,6 +11,7 @@
 #include "scenario/schemas/prefix_cache_spec.hpp"
 #include "scenario/schemas/request_spec.hpp"
 #include "scenario/schemas/slo_spec.hpp"
+#include "scenario/schemas/speculative_spec.hpp"
 #include "scenario/serving_stacks/stack_restriction.hpp"
 #include "tessera/error.hpp"
 #include "tessera/machine.hpp"
@@ -109,6 +110,7 @@ struct ServingSpec {
   ServingSlo slo;
   RequestsSpec requests;  // serving.requests: given, `serve` simulates requests (docs/physics.md §12.5)
   PrefixCacheSpec prefix_cache;  // serving.prefix_cache (docs/physics.md §12.7)
+  SpeculativeSpec speculative;   // serving.speculative (docs/physics.md §12.8)
   DisaggregationSpec disaggregated;
   PoolMachine prefill_machine, decode_machine;
   // The pools run on machines of their own (either key given): they share no machine level, so

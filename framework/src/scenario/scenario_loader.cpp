@@ -5,6 +5,7 @@
 
 #include "scenario/prefix_cache_check.hpp"
 #include "scenario/schemas/requests_schema.hpp"
+#include "scenario/speculative_check.hpp"
 
 #include <unistd.h>
 
@@ -369,6 +370,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   check_pool_machines(s, machine ? &*machine : nullptr, d);
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
   check_prefix_cache(tree, s, machine ? &*machine : nullptr, d);
+  check_speculative(tree, s, model ? &*model : nullptr, d);
   if (!s.plugins.scheduler.name.empty() && !s.serving.requests.given)
     d.error(s.plugins.scheduler.where,
             "plugins.scheduler: a scheduler decides the iterations of a request "
@@ -383,6 +385,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   throw_if_any(d);
   if (fw) choose_serving_stack(*fw, engine, droots, *model, s);
   check_prefix_cache_stack(tree, s);
+  check_speculative_stack(tree, s);
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;

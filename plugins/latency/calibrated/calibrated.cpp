@@ -118,15 +118,18 @@ void CalibratedLatency::time_step_with(const EvalContext& ctx, const FamilyEffic
       r.flop_rate = stage_peak(ctx, w) * (fam.gemm_efficiency * low) * shape;
     }
     r.hbm_bw = ctx.hbm_bw * fam.hbm_efficiency;
-    if (w.attention_kernel && w.attn_queries == 1.0f && !w.has_cp &&
-        std::strncmp(w.name, "attn.core", 9) == 0) {
+    if (w.attention_kernel && (w.attn_queries == 1.0f || (mode == Mode::decode && w.attn_queries > 1.0f)) &&
+        !w.has_cp && std::strncmp(w.name, "attn.core", 9) == 0) {
       // Decode attention over the KV cache (docs/physics.md §7.5): the KV token-heads the PE
       // reads, the GQA ratio, the framework's KV page. Not the recurrent layers' state or the
-      // indexer's keys, which are no KV pages (their bytes at the HBM efficiency).
+      // indexer's keys, which are no KV pages (their bytes at the HBM efficiency). A verify
+      // step's q queries per sequence (§12.8) are packed with the g heads into the MMA rows.
       const double per_token_head = ctx.kv_elems_per_token_head * ctx.kv_bytes;
       const double token_heads = per_token_head > 0 ? w.hbm_bytes / per_token_head : 0;
+      const double rows =
+          gqa * (mode == Mode::decode ? std::max(1.0, static_cast<double>(w.attn_queries)) : 1.0);
       const DecodeAttentionEfficiency d =
-          decode_attention_efficiency(token_heads, gqa, profile_.kv_block_tokens);
+          decode_attention_efficiency(token_heads, rows, profile_.kv_block_tokens);
       r.hbm_bw *= d.bandwidth;
       r.flop_rate *= d.compute;
     }

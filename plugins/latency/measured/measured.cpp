@@ -55,6 +55,7 @@ StageQuery query_of(const EvalContext& ctx, const StepCall& step, const StageWor
     q.q_heads = static_cast<double>(m.heads) / tp;
     q.kv_heads = std::max(1.0, static_cast<double>(m.kv_heads) / tp);
     if (step.shape.mode == Mode::decode) {
+      if (step.shape.queries != 1) return StageQuery{};  // a verify step's q queries: not tabled
       q.op = "attention_decode";
       q.context = step.shape.kv_cached;
     } else if (step.shape.kv_cached == 0) {  // a whole prompt in one chunk

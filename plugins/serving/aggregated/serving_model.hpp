@@ -6,6 +6,9 @@
 // iteration (mixed), and the rest of the cycle is decode-only (pp > 1: its pipeline kept full).
 // A prompt's cached prefix (ServingRequest::cached, §12.7) is not computed: its chunks cover the
 // rest, each after the prefix and the chunks before it.
+// Speculative decoding (ServingPoint::speculative_tokens k > 0, §12.8): a decode-only iteration
+// is k draft steps and one verify step of k + 1 tokens per sequence, and gains each sequence
+// tokens_per_verify tokens; the decodes beside a chunk gain one (they are not drafted for).
 // Each iteration is timed by the host as what it is (never one "average" iteration: step time
 // is convex in tokens, so the mean iteration's time underestimates the mean time).
 #include <algorithm>
@@ -39,13 +42,24 @@ class AggregatedServing final : public ServingModel {
     out.kv_fits = isl >= 1 && osl >= 1 && timer.kv_admits(B, isl, osl, true);
     out.infeasible = k.infeasible;
     if (out.infeasible == nullptr && k.beside > 0 && c.cp > 1) out.infeasible = kMixedNeedsCp1;
+    if (out.infeasible == nullptr && p.speculative_tokens > 0 && c.pp > 1)
+      out.infeasible = kSpeculativeNeedsPp1;
+    // A verify iteration schedules k + 1 tokens of each of the B sequences within the budget.
+    if (out.infeasible == nullptr && p.speculative_tokens > 0 && p.token_budget > 0 &&
+        B * (p.speculative_tokens + 1) > p.token_budget)
+      out.infeasible = kVerifyOverBudget;
     if (out.infeasible != nullptr) return;  // nothing timed: the cycle does not exist
 
     // The decoding sequences' mean context: ISL + OSL / 2 (tokens).
     const double context = I + O / 2;
     // A decode-only iteration: pp > 1 keeps its pipeline full (pp micro-batches of B / pp);
     // the iterations carrying prefill are timed whole, the stages in series (conservative).
-    const double t_decode = timer.decode_iteration(B, context);
+    const std::int64_t k_spec = p.speculative_tokens;
+    const double t_decode = k_spec > 0 ? static_cast<double>(k_spec) * timer.draft_step(B, context) +
+                                             timer.verify_step(B, context, k_spec + 1)
+                                       : timer.decode_iteration(B, context);
+    // Tokens a sequence gains per decode-only iteration (never more than it has left to make).
+    const double gain = k_spec > 0 ? std::clamp(p.tokens_per_verify, 1.0, std::max(1.0, O - 1)) : 1.0;
     // The prompts' chunk iterations, first come first served: chunk j after j * chunk cached.
     double t_prefill = 0, t_slowest_chunk = 0;
     for (std::int64_t j = 0; j < k.iterations; ++j) {
@@ -59,9 +73,9 @@ class AggregatedServing final : public ServingModel {
       t_slowest_chunk = std::max(t_slowest_chunk, t);
     }
     // Per cycle (k requests): k (OSL - 1) decode tokens and k from the last chunk. The chunk
-    // iterations hold n_c (B - k) of them, the decode-only iterations (B each) the rest.
+    // iterations hold n_c (B - k) of them, the decode-only iterations (B x gain each) the rest.
     const double kd = static_cast<double>(k.prompts);
-    const double decode_only = (kd * (O - 1) - static_cast<double>(k.iterations * k.beside)) / Bd;
+    const double decode_only = (kd * (O - 1) - static_cast<double>(k.iterations * k.beside)) / (Bd * gain);
     const double t_cycle = t_prefill + decode_only * t_decode;  // s per cycle of k requests
     out.ttft_s = t_prefill;
     if (osl > 1) {
@@ -75,7 +89,8 @@ class AggregatedServing final : public ServingModel {
       } else {
         // The longest gap: one decode iteration plus the prompts prefilled before it, the
         // ceil((B - 1) / (OSL - 1)) that complete per decode iteration (at least one when B > 1).
-        const double stalls = static_cast<double>(ceil_div(B - 1, osl - 1));
+        // With speculation a sequence's decode takes (OSL - 1) / gain iterations.
+        const double stalls = std::ceil(static_cast<double>(B - 1) / std::max(1.0, (O - 1) / gain));
         out.tpot_tail_s = t_decode + stalls * t_prefill;
       }
       // The tail is the slowest iteration, the mean a weighted mean of them: equal up to rounding

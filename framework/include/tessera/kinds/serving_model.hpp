@@ -27,6 +27,11 @@ struct ServingRequest {
 struct ServingPoint {
   std::int64_t batch = 1;         // B: sequences in flight per replica (a replica = one dp group)
   std::int64_t token_budget = 0;  // tokens per iteration, decode and prefill together; 0 = no limit
+  // Speculative decoding (serving.speculative, docs/physics.md §12.8): k draft tokens per sequence
+  // per decode iteration (0: none), and the mean tokens a sequence gains per verify step, the
+  // accepted drafts and the verifier's own (1 + sum_{i<=k} prod_{j<=i} a_j; 1 when k = 0).
+  std::int64_t speculative_tokens = 0;
+  double tokens_per_verify = 1;
 };
 
 // Step times of one configuration on one replica, from the host (its evaluator, latency and
@@ -57,6 +62,13 @@ class TESSERA_API StepTimer {
   // own context. batch = 0 times the chunks alone (prompts = 1: as prefill_chunk).
   virtual double mixed_step(std::int64_t batch, double context, std::int64_t prompts, std::int64_t tokens,
                             std::int64_t prefix, bool last) = 0;
+  // Speculative decoding (ServingPoint::speculative_tokens > 0, docs/physics.md §12.8). A verify
+  // iteration: `batch` sequences each scoring `tokens` (k + 1) new tokens over `context` cached, as
+  // decode attention (the KV read once per sequence), the GEMMs at batch x tokens rows, every
+  // position through the lm_head. A draft step: the scenario's drafter proposing one token per
+  // sequence at the same batch and context (no scheduler step of its own).
+  virtual double verify_step(std::int64_t batch, double context, std::int64_t tokens) = 0;
+  virtual double draft_step(std::int64_t batch, double context) = 0;
   // Whether `batch` sequences of `context` tokens each fit in memory beside the weights (the
   // scenario's memory plugin, in decode).
   virtual bool kv_fits(std::int64_t batch, std::int64_t context) = 0;

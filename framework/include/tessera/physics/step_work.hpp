@@ -74,7 +74,13 @@ struct StepWork {
 struct StepShape {
   Mode mode = Mode::decode;
   std::int64_t batch = 1;   // sequences in this step (B, or B/pp for a pipeline micro-batch)
-  std::int64_t tokens = 1;  // T: new tokens per replica (B in decode, B*c in prefill)
+  std::int64_t tokens = 1;  // T: new tokens per replica (B q in decode, B*c in prefill)
+  // Decode: the new tokens per sequence, q (1; k + 1 in a speculative verify step: every one
+  // attends to the cached S and the ones before it, the KV read once, docs/physics.md §12.8).
+  std::int64_t queries = 1;
+  // A speculative draft head's input projection (EAGLE-3's fc over 3 hidden states, an MTP
+  // module's eh_proj over 2): f, its inputs in units of the hidden size; 0: none.
+  double draft_fc_inputs = 0;
   double kv_cached = 0;     // decode: S; prefill chunk j: P_j = j*c
   std::int64_t chunk = 0;   // prefill: c
   double layers = 0;        // layers on the path: L for a whole step, ceil(L/pp) per stage

@@ -48,14 +48,17 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 // 8: PESpec::hbm_reported; 9: Stage::call_overhead_s; 10: ModelSpec::ffn_types (each layer's FFN);
 // 11: the sparse, linear, mamba and none mixers (ModelSpec::sparse, linear, mamba;
 // attention.output_gate; DTypes::state; EvalContext::state_bytes, mixer_layers;
-// StepShape::ffn_free_layers; LayerFfn::none).
-inline constexpr std::uint32_t kLatencyInterfaceVersion = 11;
+// StepShape::ffn_free_layers; LayerFfn::none); 12: speculative decoding (a decode step of
+// StepShape::queries new tokens per sequence, StepShape::draft_fc_inputs, the draft.fc stage;
+// ModelSpec::mtp_layers).
+inline constexpr std::uint32_t kLatencyInterfaceVersion = 12;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output;
 // 4: ModelSpec's layer kinds, EvalContext's local layer counts, ShardSizes' per-kind KV;
 // 5: evaluate() is handed the workload beside an EvalContext that no longer holds it;
 // 6: PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none
-// mixers (ModelSpec, EvalContext, ShardSizes' per-kind weights, index keys and state).
-inline constexpr std::uint32_t kMemoryInterfaceVersion = 8;
+// mixers (ModelSpec, EvalContext, ShardSizes' per-kind weights, index keys and state); 9:
+// ModelSpec::mtp_layers.
+inline constexpr std::uint32_t kMemoryInterfaceVersion = 9;
 // search 2: SearchScore carries every objective's value; 3: SearchStrategy::separable (a
 // strategy whose runs over slices of the space add up to its run over the whole); 4:
 // PESpec::hbm_reported.
@@ -64,15 +67,17 @@ inline constexpr std::uint32_t kSearchInterfaceVersion = 4;
 // 3: and the serving metrics in a serving study (EvaluatedStep::serving, ::prefill), the
 // machine's price (MachineSpec::price); 4: ModelSpec's layer kinds; 5: evaluate() is handed the
 // scenario's workload beside an EvalContext that no longer holds it; 6:
-// PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none mixers.
-inline constexpr std::uint32_t kObjectiveInterfaceVersion = 8;
+// PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none mixers;
+// 9: ModelSpec::mtp_layers.
+inline constexpr std::uint32_t kObjectiveInterfaceVersion = 9;
 // serving 1: the kind (kinds/serving_model.hpp); before its first release, StepTimer gained
 // decode_iteration and mixed_step's `prompts` (still 1: no serving plugin was released on 1's first form).
 // 2: ModelSpec's layer kinds and EvalContext's local layer counts; 3: EvalContext
 // without the workload (ServingRequest carries ISL and OSL); 4: PESpec::hbm_reported; 5:
 // ModelSpec::ffn_types; 6: the sparse, linear, mamba and none mixers; 7: ServingRequest::cached
-// (the prompt's tokens found in the prefix cache).
-inline constexpr std::uint32_t kServingInterfaceVersion = 7;
+// (the prompt's tokens found in the prefix cache); 8: speculative decoding (ServingPoint::
+// speculative_tokens, tokens_per_verify; StepTimer::verify_step, draft_step), ModelSpec::mtp_layers.
+inline constexpr std::uint32_t kServingInterfaceVersion = 8;
 // scheduler 1: the kind (kinds/scheduler_policy.hpp).
 inline constexpr std::uint32_t kSchedulerInterfaceVersion = 1;
 

@@ -41,6 +41,12 @@ DeployPoint cached(const Scenario& s, DeployPoint p) {
     if (t == OffloadTierKind::dram) p.offload_dram_bytes = s.machine.host_memory.dram.capacity;
     if (t == OffloadTierKind::ssd) p.offload_ssd = true;
   }
+  const SpeculativeSpec& sp = s.serving.speculative;
+  if (sp.given) {
+    p.spec_steps = sp.steps;
+    p.spec_method = sp.method;
+    p.spec_head = sp.head;
+  }
   return p;
 }
 

@@ -270,6 +270,18 @@ void print_serve_heading(std::ostream& os, const StudyDescription& study, const 
   os << "plugins    serving " << s.plugins.serving.name << ", latency " << study.latency_name << ", memory "
      << s.plugins.memory.name << '\n';
   print_serving_stack_text(os, s, &c);
+  if (const SpeculativeSpec& p = s.serving.speculative; p.given) {
+    os << "drafter    " << (p.method == SpeculativeMethod::mtp ? "the model's MTP module" : "an EAGLE-3 head")
+       << " drafts " << p.steps << (p.steps == 1 ? " token" : " tokens") << " per iteration, acceptance ";
+    if (p.acceptance >= 0) {
+      os << fixed(p.acceptance, 2) << " each (geometric)";
+    } else {
+      for (std::size_t i = 0; i < static_cast<std::size_t>(p.steps); ++i)
+        os << (i ? "/" : "") << fixed(p.acceptance_by_position[i], 2);
+      os << " by position";
+    }
+    os << ": " << fixed(p.tokens_per_verify(), 2) << " tokens per verify step\n";
+  }
   os << "ranked by ";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
   os << '\n';

@@ -75,6 +75,7 @@ std::uint32_t choice_index(const ParamSpec& s, const std::string& text) {
 std::string list_expectation(const schema::FieldRow& row) {
   if (row.spec.type == ParamType::enumeration) return "a list of " + join_names(choices_of(row.spec));
   if (row.format == schema::FieldFormat::tokens) return "a list of token counts (e.g. [1, 2, 4, 8])";
+  if (row.spec.type == ParamType::real) return "a list of numbers " + range_text(row);
   return "a list of positive integers (e.g. [1, 2, 4, 8])";
 }
 
@@ -94,11 +95,16 @@ void read_list_slot(const YNode& n, const std::string& path, const schema::Field
   }
   std::vector<std::int64_t> integers;
   std::vector<std::uint32_t> choices;
+  std::vector<double> reals;
   bool ok = true;
   for (const YNode* i : items) {
     const auto v = read_field(*i, path, row, d);
     if (!v) {
       ok = false;
+      continue;
+    }
+    if (row.spec.type == ParamType::real) {
+      reals.push_back(v->number);
       continue;
     }
     if (row.spec.type != ParamType::enumeration) {
@@ -110,7 +116,7 @@ void read_list_slot(const YNode& n, const std::string& path, const schema::Field
   }
   if (!ok || !report_repeats(integers, items, path, d)) return;
   if (!row.slot.store) throw std::logic_error("list row '" + std::string(row.path) + "' has no store slot");
-  row.slot.store(site, schema::FieldItems{integers, choices});
+  row.slot.store(site, schema::FieldItems{integers, choices, reals});
 }
 
 bool in_range(const schema::FieldRow& row, double v) {

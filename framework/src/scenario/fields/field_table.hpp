@@ -76,6 +76,7 @@ struct FieldSite {
 struct FieldItems {
   std::span<const std::int64_t> integers;  // integer rows and lists of integers
   std::span<const std::uint32_t> choices;  // enumeration rows and lists of choices
+  std::span<const double> reals{};         // lists of reals (repeats allowed: a table by position)
 };
 
 // Where a leaf's value lands (at most one member set). The numeric members (real, integer) are
@@ -119,6 +120,7 @@ TESSERA_API std::span<const FieldRow> model_field_rows();
 TESSERA_API std::span<const FieldRow> machine_field_rows();
 TESSERA_API std::span<const FieldRow> scenario_field_rows();
 TESSERA_API std::span<const FieldRow> prefix_cache_field_rows();
+TESSERA_API std::span<const FieldRow> speculative_field_rows();
 
 // Every row, in document order (model, machine, scenario; within each, as the docs list them).
 TESSERA_API std::span<const FieldRow> field_rows();

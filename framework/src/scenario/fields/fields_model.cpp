@@ -53,6 +53,10 @@ constexpr FieldRow kModelRows[] = {
     choice("model.ffn_kind", M, "gated", kFfnKinds, "FFN shape"),
     integer("model.vocab", M, nullptr, 1, kDim, "vocabulary size V",
             int_slot([](const FieldSite& s) { return &s.model->vocab; }), kLimit),
+    integer("model.mtp_layers", M, "0", 0, 16,
+            "multi-token-prediction modules the checkpoint ships (HF num_nextn_predict_layers), drafters for "
+            "serving.speculative method mtp; not among `layers`",
+            int_slot([](const FieldSite& s) { return &s.model->mtp_layers; })),
     boolean("model.tied_embeddings", M, "false", "the LM head shares the embedding matrix",
             bool_slot([](const FieldSite& s) { return &s.model->tied_embeddings; })),
     mapping("model.bias", M, "", "which projections carry a bias vector: {attention, mlp}"),

@@ -135,6 +135,12 @@ void parse_serving(const YNode& root, Scenario& s, Diags& d) {
          out.prefix_cache.where = n.find_entry("prefix_cache")->key_where;
          read_mapping(*v, path, "serving.prefix_cache", schema::FieldSite{.scenario = &s}, d);
        }},
+      {"serving.speculative",
+       [&](const YNode* v, const std::string& path) {
+         out.speculative.given = true;
+         out.speculative.where = n.find_entry("speculative")->key_where;
+         read_mapping(*v, path, "serving.speculative", schema::FieldSite{.scenario = &s}, d);
+       }},
   };
   read_mapping(n, "serving", "serving", schema::FieldSite{.scenario = &s}, d, readers);
 }

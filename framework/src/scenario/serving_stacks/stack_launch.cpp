@@ -2,6 +2,7 @@
 #include "scenario/serving_stacks/stack_launch.hpp"
 
 #include <array>
+#include <cctype>
 #include <sstream>
 
 namespace tessera {
@@ -13,6 +14,57 @@ bool holds_all(const ServingStackFlag& flag, const DeployPoint& p, const ModelSp
   for (FlagCondition c : flag.when)
     if (!flag_condition_holds(c, p, model, f)) return false;
   return true;
+}
+
+// A literal with placeholders (data/frameworks.yaml): {TERM} is the term's value, {head} the
+// scenario's EAGLE head (vLLM's --speculative-config JSON carries both).
+std::string fill_literal(const std::string& literal, const DeployPoint& p, const ModelSpec& model) {
+  if (literal.find('{') == std::string::npos) return literal;
+  std::string out = literal;
+  const auto put = [&out](const std::string& key, const std::string& value) {
+    for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
+      out.replace(at, key.size(), value);
+  };
+  for (std::size_t t = 0; t < kFlagTerms; ++t) {
+    const auto term = static_cast<FlagTerm>(t);
+    put("{" + std::string(flag_term_name(term)) + "}", std::to_string(flag_term_value(term, p, model)));
+  }
+  put("{head}", p.spec_head);
+  return out;
+}
+
+// The length of a placeholder `{name}` (name of [a-z_]) at `at` in `literal`, else 0 (a JSON brace).
+std::size_t placeholder_at(const std::string& literal, std::size_t at) {
+  if (literal[at] != '{') return 0;
+  std::size_t i = at + 1;
+  while (i < literal.size() && (std::islower(static_cast<unsigned char>(literal[i])) || literal[i] == '_'))
+    ++i;
+  return i > at + 1 && i < literal.size() && literal[i] == '}' ? i + 1 - at : 0;
+}
+
+// Whether a parsed value is what `literal` writes, each placeholder standing for one or more
+// characters (matched shortest first, backtracking).
+bool literal_matches(const std::string& literal, std::size_t li, const std::string& value, std::size_t vi) {
+  while (li < literal.size()) {
+    if (const std::size_t n = placeholder_at(literal, li); n > 0) {
+      for (std::size_t end = vi + 1; end <= value.size(); ++end)
+        if (literal_matches(literal, li + n, value, end)) return true;
+      return false;
+    }
+    if (vi >= value.size() || value[vi] != literal[li]) return false;
+    ++li;
+    ++vi;
+  }
+  return vi == value.size();
+}
+
+bool literal_matches(const std::string& literal, const std::string& value) {
+  return literal_matches(literal, 0, value, 0);
+}
+
+// Whether `value` (of a flag named as `flag`) is what `flag` writes: any value, or its literal.
+bool written_by(const ServingStackFlag& flag, const std::string& value) {
+  return flag.literal.empty() || literal_matches(flag.literal, value);
 }
 
 // Conditions a parsed script decides without numbers: attention-DP and the pool's role.
@@ -87,7 +139,7 @@ std::vector<LaunchFlag> launch_flags(const ServingStackProfile& f, const ModelSp
   std::vector<LaunchFlag> out;
   for (const ServingStackFlag& flag : f.versions.front().flags) {
     if (!holds_all(flag, p, model, f)) continue;
-    LaunchFlag lf{&flag, flag.literal};
+    LaunchFlag lf{&flag, fill_literal(flag.literal, p, model)};
     if (!flag.value.empty()) {
       std::int64_t v = 1;
       for (FlagTerm t : flag.value) v *= flag_term_value(t, p, model);
@@ -139,7 +191,7 @@ ParsedLaunch parse_launch(const ServingStackProfile& f, const std::string& scrip
   }
   auto find = [&](const ServingStackFlag& flag) -> const std::string* {
     for (const auto& [name, value] : present)
-      if (name == flag.name() && (flag.literal.empty() || value == flag.literal)) return &value;
+      if (name == flag.name() && written_by(flag, value)) return &value;
     return nullptr;
   };
   // Booleans first: attention-DP and the pool's role.

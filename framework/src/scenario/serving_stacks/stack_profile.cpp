@@ -20,6 +20,7 @@
 #include "scenario/serving_stacks/stack_kv_cache.hpp"
 #include "scenario/serving_stacks/stack_prefix_cache.hpp"
 #include "scenario/serving_stacks/stack_scheduler.hpp"
+#include "scenario/serving_stacks/stack_speculative.hpp"
 #include "scenario/serving_stacks/stacks_yaml.hpp"
 
 namespace tessera {
@@ -29,17 +30,37 @@ namespace {
 using loader::Diags;
 using loader::YNode;
 
-constexpr const char* kTermNames[] = {"tp",          "pp",         "dp",           "ep",
-                                      "cp",          "batch",      "token_budget", "dcp",
-                                      "offload_gib", "offload_gb", "offload_bytes"};
-constexpr const char* kConditionNames[] = {"pp>1",           "dp>1",
-                                           "ep>1",           "cp>1",
-                                           "attention_dp",   "!attention_dp",
-                                           "kv_split",       "prefill",
-                                           "decode",         "disaggregated",
-                                           "aggregated",     "replicas_flag",
-                                           "prefix_caching", "!prefix_caching",
-                                           "offload_dram",   "offload_ssd"};
+constexpr const char* kTermNames[] = {"tp",
+                                      "pp",
+                                      "dp",
+                                      "ep",
+                                      "cp",
+                                      "batch",
+                                      "token_budget",
+                                      "dcp",
+                                      "offload_gib",
+                                      "offload_gb",
+                                      "offload_bytes",
+                                      "spec_steps",
+                                      "spec_draft_tokens"};
+constexpr const char* kConditionNames[] = {"pp>1",
+                                           "dp>1",
+                                           "ep>1",
+                                           "cp>1",
+                                           "attention_dp",
+                                           "!attention_dp",
+                                           "kv_split",
+                                           "prefill",
+                                           "decode",
+                                           "disaggregated",
+                                           "aggregated",
+                                           "replicas_flag",
+                                           "prefix_caching",
+                                           "!prefix_caching",
+                                           "offload_dram",
+                                           "offload_ssd",
+                                           "speculative_mtp",
+                                           "speculative_eagle"};
 
 template <std::size_t N>
 std::vector<std::string> names_of(const char* const (&names)[N]) {
@@ -50,6 +71,7 @@ using stacks_yaml::pick;
 using stacks_yaml::read_kv_cache;
 using stacks_yaml::read_prefix_cache;
 using stacks_yaml::read_scheduler;
+using stacks_yaml::read_speculative;
 using stacks_yaml::text_of;
 
 // Words frameworks.yaml puts into a launch script unquoted (docs/frameworks.md "--deploy"): the
@@ -140,34 +162,39 @@ std::vector<std::int8_t> levels_of(const YNode& map, const std::string& path, co
   return out;
 }
 
+// The keys of a version entry (data/frameworks.yaml).
+const std::vector<std::string>& version_keys() {
+  static const std::vector<std::string> keys = {"version",
+                                                "released",
+                                                "docs",
+                                                "pp",
+                                                "dp",
+                                                "cp",
+                                                "ep",
+                                                "attention_dp",
+                                                "attention_dp_tp1",
+                                                "kv_split",
+                                                "tp_placement",
+                                                "cp_placement",
+                                                "cp_ring_variant",
+                                                "mixing",
+                                                "disaggregated",
+                                                "disaggregated_pp",
+                                                "finite_token_budget",
+                                                "max_batch",
+                                                "preemption",
+                                                "flags",
+                                                "kv_cache",
+                                                "scheduler",
+                                                "prefix_caching",
+                                                "kv_offload",
+                                                "speculative"};
+  return keys;
+}
+
 void read_version(const YNode& n, const std::string& path, ServingStackVersion& v, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
-  loader::check_keys(n, path,
-                     {"version",
-                      "released",
-                      "docs",
-                      "pp",
-                      "dp",
-                      "cp",
-                      "ep",
-                      "attention_dp",
-                      "attention_dp_tp1",
-                      "kv_split",
-                      "tp_placement",
-                      "cp_placement",
-                      "cp_ring_variant",
-                      "mixing",
-                      "disaggregated",
-                      "disaggregated_pp",
-                      "finite_token_budget",
-                      "max_batch",
-                      "preemption",
-                      "flags",
-                      "kv_cache",
-                      "scheduler",
-                      "prefix_caching",
-                      "kv_offload"},
-                     d);
+  loader::check_keys(n, path, version_keys(), d);
   v.where = n.where;
   v.version = text_of(n, path, "version", true, d);
   v.released = text_of(n, path, "released", true, d);
@@ -209,6 +236,7 @@ void read_version(const YNode& n, const std::string& path, ServingStackVersion& 
   if (const YNode* kv = n.find("kv_cache")) read_kv_cache(*kv, path + ".kv_cache", v.kv_cache, d);
   read_scheduler(n, path, v, d);
   read_prefix_cache(n, path, v, d);
+  read_speculative(n, path, v, d);
   const YNode* flags = loader::member(n, path, "flags", true, "a list of flags", d);
   if (flags && !flags->is_sequence()) {
     d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));

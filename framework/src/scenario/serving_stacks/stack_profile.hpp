@@ -9,6 +9,7 @@
 #include "scenario/schemas/prefix_cache_spec.hpp"
 #include "scenario/schemas/request_spec.hpp"
 #include "scenario/schemas/scheduler_rules.hpp"
+#include "scenario/schemas/speculative_spec.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
@@ -31,9 +32,11 @@ enum class FlagTerm : std::uint8_t {
   dcp,
   offload_gib,
   offload_gb,
-  offload_bytes
+  offload_bytes,
+  spec_steps,        // serving.speculative.steps, k
+  spec_draft_tokens  // k + 1: the tokens a verify step scores per sequence (SGLang's num-draft-tokens)
 };
-inline constexpr std::size_t kFlagTerms = 11;
+inline constexpr std::size_t kFlagTerms = 13;
 TESSERA_API const char* flag_term_name(FlagTerm t);
 
 // When a flag is written.
@@ -52,8 +55,10 @@ enum class FlagCondition : std::uint8_t {
   replicas_flag,    // the framework launches dp replicas with one command
   prefix_caching,   // the engine caches prefixes (serving.prefix_cache, else the version's default)
   no_prefix_caching,
-  offload_dram,  // KV offload to host DRAM (serving.prefix_cache.offload)
-  offload_ssd,   // ... and to local SSD
+  offload_dram,       // KV offload to host DRAM (serving.prefix_cache.offload)
+  offload_ssd,        // ... and to local SSD
+  speculative_mtp,    // serving.speculative with the model's MTP module
+  speculative_eagle,  // ... with an EAGLE-3 head
 };
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 
@@ -123,6 +128,11 @@ struct EngineKv {
   std::int64_t max_num_seqs = 0;
   double non_torch = 0, non_torch_tp = 0;
   double load_overhead = 0;  // SGLang: bytes the weights load takes beyond the parameters
+  // A speculative drafter the engine loads beside the model (serving.speculative, docs/physics.md
+  // §12.8): its decoder layers (weights and KV as the model's average layer) and its input
+  // projection over f hidden sizes (f H^2 weights, replicated on the TP ranks). 0: none.
+  double draft_layers = 0, draft_fc_inputs = 0;
+  bool draft_dense = false;  // an EAGLE head: a dense layer (attention and a dense FFN)
   bool active() const { return rule != KvRule::none; }
 };
 
@@ -131,6 +141,12 @@ struct EngineKv {
 struct StackKvOffload {
   std::vector<OffloadTierKind> tiers;
   bool write_through = false;
+  std::string source;
+};
+
+// The drafters a version's speculative decoding runs (data/frameworks.yaml `speculative:`).
+struct StackSpeculative {
+  std::vector<SpeculativeMethod> methods;
   std::string source;
 };
 
@@ -158,6 +174,7 @@ struct ServingStackVersion {
   bool prefix_caching = false;
   std::string prefix_caching_source;
   StackKvOffload kv_offload;
+  StackSpeculative speculative;  // `speculative:` (none: no drafter)
   std::vector<ServingStackFlag> flags;
   ServingStackKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;

@@ -167,6 +167,10 @@ std::int64_t flag_term_value(FlagTerm t, const DeployPoint& p, const ModelSpec& 
       return static_cast<std::int64_t>(p.offload_dram_bytes / 1e9);
     case FlagTerm::offload_bytes:
       return static_cast<std::int64_t>(p.offload_dram_bytes);
+    case FlagTerm::spec_steps:
+      return p.spec_steps;
+    case FlagTerm::spec_draft_tokens:
+      return p.spec_steps + 1;
   }
   return 1;
 }
@@ -207,6 +211,10 @@ bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec
       return p.offload_dram_bytes > 0;
     case FlagCondition::offload_ssd:
       return p.offload_ssd;
+    case FlagCondition::speculative_mtp:
+      return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::mtp;
+    case FlagCondition::speculative_eagle:
+      return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::eagle;
   }
   return false;
 }

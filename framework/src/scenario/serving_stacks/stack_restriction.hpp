@@ -55,6 +55,11 @@ struct DeployPoint {
   bool prefix_caching = false;
   double offload_dram_bytes = 0;
   bool offload_ssd = false;
+  // Speculative decoding (serving.speculative): k draft tokens (0: none), the drafter, and the
+  // EAGLE head's name a literal's {head} stands for.
+  std::int64_t spec_steps = 0;
+  SpeculativeMethod spec_method = SpeculativeMethod::mtp;
+  std::string spec_head{};
 };
 TESSERA_API bool attention_dp(const ParallelConfig& c);
 // tp / kv_heads when the configuration splits the KV inside the TP group, else 1.

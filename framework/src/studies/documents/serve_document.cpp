@@ -152,6 +152,16 @@ nlohmann::json serve_record_json(const Session& session, const ServeResult& resu
   return j;
 }
 
+// serving.speculative as simulated (docs/physics.md §12.8): null without it.
+nlohmann::json speculative_json(const SpeculativeSpec& p) {
+  if (!p.given) return nullptr;
+  return {{"method", p.method == SpeculativeMethod::mtp ? "mtp" : "eagle"},
+          {"steps", p.steps},
+          {"acceptance", p.acceptance >= 0 ? nlohmann::json(p.acceptance) : nlohmann::json(nullptr)},
+          {"acceptance_by_position", p.acceptance_by_position},
+          {"tokens_per_verify", p.tokens_per_verify()}};
+}
+
 nlohmann::json serve_json(const Session& session, const ServeResult& res) {
   const Scenario& s = session.scenario();
   const MachineSpec& m = session.machine();
@@ -168,6 +178,7 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
   j["slo"] = slo_json(s.serving.slo);
   j["band"] = band_summary_json(session_band(session));
   j["max_pes"] = res.max_pes > 0 ? nlohmann::json(res.max_pes) : nlohmann::json(nullptr);
+  j["speculative"] = speculative_json(s.serving.speculative);
   nlohmann::json objectives = nlohmann::json::array();
   for (const PluginChoice& o : s.plugins.objectives) objectives.push_back(choice_json(o));
   nlohmann::json lat = nlohmann::json::array();

@@ -130,8 +130,12 @@ TEST_CASE("calibrated: a decode attention stage streams KV at the shape's achiev
   CHECK(out.items[0].memory_s == Approx(512.0 * 11616 / (4e12 * 0.8 * 0.5 * (16 / 19.7))));
   // The same bytes in prefill (8 queries per sequence) run at the full achievable rate.
   s.attn_queries = 8;
-  plugins::CalibratedLatency(prof).time_step_with(ctx, fam, work, out);
+  plugins::CalibratedLatency(prof).time_step_with(ctx, fam, work, out, 1, 1, Mode::prefill);
   CHECK(out.items[0].memory_s == Approx(512.0 * 11616 / (4e12 * 0.8)));
+  // A decode step of 8 queries per sequence (a speculative verify step, docs/physics.md §12.8)
+  // streams the KV as decode attention does: the same occupancy and page factors.
+  plugins::CalibratedLatency(prof).time_step_with(ctx, fam, work, out);
+  CHECK(out.items[0].memory_s == Approx(512.0 * 11616 / (4e12 * 0.8 * 0.5 * (16 / 19.7))));
 }
 
 TEST_CASE("calibrated: layer recipes - kernels per stage of dense MoE and MLA layers",

@@ -24,6 +24,8 @@ class LinearTimer final : public StepTimer {
   double mixed_step(std::int64_t, double, std::int64_t, std::int64_t, std::int64_t, bool) override {
     return 0;
   }
+  double verify_step(std::int64_t, double, std::int64_t) override { return 0; }
+  double draft_step(std::int64_t, double) override { return 0; }
   bool kv_fits(std::int64_t b, std::int64_t context) override { return b * context <= 5000; }
   double context_ = 0;
   std::int64_t chunk_ = -1;
