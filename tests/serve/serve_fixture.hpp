@@ -1,10 +1,13 @@
 #pragma once
 // A serving scenario set up in code (Llama-3.1-70B on DGX H100, 4K/1K, serving/static), the
 // study run with every row kept, and small helpers.
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "analysis/serving/serve_study.hpp"
+#include "eval/host_step_timer.hpp"
 #include "search_fixture.hpp"
 
 namespace tessera::test {
@@ -33,6 +36,48 @@ inline Scenario serve_scenario() {
   s.serving.slo.ttft_s = 1.0;
   s.serving.slo.tpot_s = 0.050;
   return s;
+}
+
+// Every shipped machine file (machines/*.yaml), sorted.
+inline std::vector<std::string> shipped_machine_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(TESSERA_SOURCE_DIR) + "/machines"))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A decode scenario (4K context, batch 1) of shipped `model` on machine file `machine` under
+// latency plugin `latency`, loaded as the CLI would.
+inline Scenario decode_scenario_on(const std::string& model, const std::string& machine,
+                                   const std::string& latency) {
+  const std::string src = TESSERA_SOURCE_DIR;
+  const std::string text =
+      "schema_version: 1\nkind: scenario\nname: step-costs\nmodel: " + src + "/models/" + model +
+      ".yaml\nmachine: " + machine +
+      "\nworkload: {mode: decode, context: 4K, batch: 1}\nplugins: {latency: " + latency + "}\n";
+  return load_scenario_text(text, "<step-costs>", src, LoadOptions{});
+}
+
+// Calls f(timer, latency, where) for every latency plugin x shipped machine x {Llama-3.1-8B,
+// Mixtral-8x7B} at one PE (every model's smallest step), through the host's StepTimer; `where`
+// names the three for messages. sram_tier runs on the machines that declare an SRAM tier only.
+template <class F>
+void for_each_one_pe_timer(F&& f) {
+  for (const std::string& machine : shipped_machine_files())
+    for (const std::string model : {"llama3.1-8b", "mixtral-8x7b"})
+      for (const std::string& latency : registry().names(PluginKind::latency)) {
+        if (latency == "sram_tier" && machine.find("sram") == std::string::npos) continue;
+        const Scenario sc = decode_scenario_on(model, machine, latency);
+        const Session session(sc, registry());
+        const Evaluator& ev = session.evaluator();
+        Evaluation holder, scratch;
+        const ParallelConfig c;
+        ev.layout_for(c, holder);
+        REQUIRE(holder.layout.valid);
+        HostStepTimer t(ev, c, holder.layout, scratch);
+        f(t, latency, latency + " on " + std::filesystem::path(machine).filename().string() + ", " + model);
+      }
 }
 
 struct StudyRun {

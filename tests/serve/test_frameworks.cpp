@@ -366,6 +366,34 @@ TEST_CASE("frameworks: a value with quotes is one word for sh and parses back") 
   CHECK(back.point.batch == 8);
 }
 
+namespace {
+
+// The launch files `--deploy` writes for the best entry at `point` under `s`'s framework, joined,
+// and the launch read back.
+struct RenderedLaunch {
+  std::string all;
+  ParsedLaunch back;
+};
+RenderedLaunch render_best(const Scenario& s, const DeployPoint& point) {
+  DeployEntry e;
+  e.label = "best";
+  e.point = point;
+  const std::vector<DeployFile> files = render_deploy_entry(s, e);
+  RenderedLaunch r;
+  for (const DeployFile& f : files) r.all += f.content;
+  r.back = parse_launch(s.framework.profile, files[0].content, files.size() > 1 ? files[1].content : "");
+  return r;
+}
+
+// tp 4, batch 8, token budget 64.
+DeployPoint tp4_point() {
+  DeployPoint p{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
+  p.config.tp = 4;
+  return p;
+}
+
+}  // namespace
+
 TEST_CASE("frameworks: prefix caching and KV offload flags per version and read back") {
   // tp 4, 250 GB of host DRAM per PE: vLLM's size is the replica's, in GiB (4 x 250e9 / 2^30 =
   // 931); SGLang's and TensorRT-LLM's are one rank's (250 GB; 250e9 bytes).
@@ -388,25 +416,18 @@ TEST_CASE("frameworks: prefix caching and KV offload flags per version and read 
   };
   for (const Case& c : cases) {
     s.framework = resolve_serving_stack(catalog(), c.fw, {});
-    DeployEntry e;
-    e.label = "best";
-    e.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
-    e.point.config.tp = 4;
-    e.point.prefix_caching = c.caching;
-    e.point.offload_dram_bytes = c.dram;
-    const std::vector<DeployFile> files = render_deploy_entry(s, e);
-    std::string all;
-    for (const DeployFile& f : files) all += f.content;
-    INFO(c.fw << "\n" << all);
-    for (const std::string& h : c.has) CHECK_THAT(all, Catch::Contains(h));
+    DeployPoint p = tp4_point();
+    p.prefix_caching = c.caching;
+    p.offload_dram_bytes = c.dram;
+    const RenderedLaunch r = render_best(s, p);
+    INFO(c.fw << "\n" << r.all);
+    for (const std::string& h : c.has) CHECK_THAT(r.all, Catch::Contains(h));
     if (c.caching) {
-      CHECK_THAT(all, !Catch::Contains("--no-enable-prefix-caching"));
-      CHECK_THAT(all, !Catch::Contains("enable_block_reuse"));
+      CHECK_THAT(r.all, !Catch::Contains("--no-enable-prefix-caching"));
+      CHECK_THAT(r.all, !Catch::Contains("enable_block_reuse"));
     }
-    const ParsedLaunch back =
-        parse_launch(s.framework.profile, files[0].content, files.size() > 1 ? files[1].content : "");
-    CHECK(back.unknown.empty());
-    CHECK(back.point.config.tp == 4);
+    CHECK(r.back.unknown.empty());
+    CHECK(r.back.point.config.tp == 4);
   }
 }
 
@@ -446,33 +467,21 @@ TEST_CASE("frameworks: speculative decoding flags per version and read back") {
   };
   for (const Case& c : cases) {
     s.framework = resolve_serving_stack(catalog(), c.fw, {});
-    DeployEntry e;
-    e.label = "best";
-    e.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
-    e.point.config.tp = 4;
-    e.point.spec_steps = 3;
-    e.point.spec_method = c.method;
-    if (c.method == SpeculativeMethod::eagle) e.point.spec_head = "org/head-1";
-    const std::vector<DeployFile> files = render_deploy_entry(s, e);
-    std::string all;
-    for (const DeployFile& f : files) all += f.content;
-    INFO(c.fw << "\n" << all);
-    for (const std::string& h : c.has) CHECK_THAT(all, Catch::Contains(h));
+    DeployPoint p = tp4_point();
+    p.spec_steps = 3;
+    p.spec_method = c.method;
+    if (c.method == SpeculativeMethod::eagle) p.spec_head = "org/head-1";
+    const RenderedLaunch r = render_best(s, p);
+    INFO(c.fw << "\n" << r.all);
+    for (const std::string& h : c.has) CHECK_THAT(r.all, Catch::Contains(h));
     // The other method's flags are not written.
-    CHECK_THAT(all, !Catch::Contains(c.method == SpeculativeMethod::mtp ? "eagle3" : "\"mtp\""));
-    const ParsedLaunch back =
-        parse_launch(s.framework.profile, files[0].content, files.size() > 1 ? files[1].content : "");
-    CHECK(back.unknown.empty());
-    CHECK(back.point.config.tp == 4);
+    CHECK_THAT(r.all, !Catch::Contains(c.method == SpeculativeMethod::mtp ? "eagle3" : "\"mtp\""));
+    CHECK(r.back.unknown.empty());
+    CHECK(r.back.point.config.tp == 4);
   }
   // Without speculation nothing of it is written.
   s.framework = resolve_serving_stack(catalog(), "sglang", {});
-  DeployEntry plain;
-  plain.label = "best";
-  plain.point = DeployPoint{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
-  std::string all;
-  for (const DeployFile& f : render_deploy_entry(s, plain)) all += f.content;
-  CHECK_THAT(all, !Catch::Contains("speculative"));
+  CHECK_THAT(render_best(s, tp4_point()).all, !Catch::Contains("speculative"));
 }
 
 TEST_CASE("frameworks: an offload tier the version's offloading does not reach is refused") {

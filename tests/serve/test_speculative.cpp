@@ -16,24 +16,6 @@ using namespace tessera::test;
 
 namespace {
 
-std::vector<std::string> spec_machines() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(TESSERA_SOURCE_DIR) + "/machines"))
-    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-Scenario spec_decode_scenario(const std::string& model, const std::string& machine,
-                              const std::string& latency) {
-  const std::string src = TESSERA_SOURCE_DIR;
-  const std::string text =
-      "schema_version: 1\nkind: scenario\nname: spec-steps\nmodel: " + src + "/models/" + model +
-      ".yaml\nmachine: " + machine +
-      "\nworkload: {mode: decode, context: 4K, batch: 1}\nplugins: {latency: " + latency + "}\n";
-  return load_scenario_text(text, "<spec-steps>", src, LoadOptions{});
-}
-
 // A serve scenario on one configuration and one serving point, speculation as `speculative`.
 Scenario spec_serve_scenario(const std::string& body, const std::string& speculative) {
   const std::string text = "schema_version: 1\nkind: scenario\nname: spec-serve\n" + body +
@@ -58,49 +40,38 @@ constexpr double kSpecTol = 1e-9;
 
 TEST_CASE("speculative: a verify step of q tokens is the decode step at q 1 and priced as decode attention") {
   long checked = 0;
-  for (const std::string& machine : spec_machines())
-    for (const std::string model : {"llama3.1-8b", "mixtral-8x7b"})
-      for (const std::string& latency : registry().names(PluginKind::latency)) {
-        if (latency == "sram_tier" && machine.find("sram") == std::string::npos) continue;
-        const Scenario sc = spec_decode_scenario(model, machine, latency);
-        const Session session(sc, registry());
-        const Evaluator& ev = session.evaluator();
-        Evaluation holder, scratch;
-        const ParallelConfig c;
-        ev.layout_for(c, holder);
-        REQUIRE(holder.layout.valid);
-        HostStepTimer t(ev, c, holder.layout, scratch);
-        INFO(latency << " on " << std::filesystem::path(machine).filename().string() << ", " << model);
-        for (const std::int64_t batch : {1, 8})
-          for (const double context : {512.0, 4096.0}) {
-            const double decode = t.decode_step(batch, context);
-            CHECK(t.verify_step(batch, context, 1) == Approx(decode).epsilon(kSpecTol));
-            double prev = decode;
-            for (const std::int64_t q : {2, 3, 5, 8}) {
-              const double v = t.verify_step(batch, context, q);
-              INFO("batch " << batch << ", context " << context << ", q " << q << ": " << v
-                            << " s against decode " << decode << " s");
-              // More tokens never cost less (measured tables decode attention at q = 1 only: its
-              // verify steps straddle the table's seam, as its prefill chunks do).
-              if (latency != "measured") CHECK(v >= prev * (1 - kSpecTol));
-              CHECK(v < static_cast<double>(q) * decode);  // the weights and the KV read once, not q times
-              prev = v;
-              ++checked;
-            }
-            // One layer and the lm_head: less than the whole model's step.
-            t.set_draft_head(3, false);
-            CHECK(t.draft_step(batch, context) < decode);
-          }
-        // Not a prefill chunk: q tokens after S cached read the cache as decode does. calibrated
-        // prices a chunk's attention at its prefill efficiency and a scheduler iteration on it: the
-        // verify step is cheaper; the roofline models price both alike, but for the verify step's
-        // q rows of logits (at most 0.1 %). measured's chunks straddle its table seam.
-        for (const std::int64_t q : {2, 4}) {
-          const double v = t.verify_step(1, 4096, q), chunk = t.prefill_chunk(q, 4096, true);
-          if (latency == "calibrated") CHECK(v < chunk);
-          if (latency != "measured") CHECK(v <= chunk * 1.001);
+  for_each_one_pe_timer([&](HostStepTimer& t, const std::string& latency, const std::string& where) {
+    INFO(where);
+    for (const std::int64_t batch : {1, 8})
+      for (const double context : {512.0, 4096.0}) {
+        const double decode = t.decode_step(batch, context);
+        CHECK(t.verify_step(batch, context, 1) == Approx(decode).epsilon(kSpecTol));
+        double prev = decode;
+        for (const std::int64_t q : {2, 3, 5, 8}) {
+          const double v = t.verify_step(batch, context, q);
+          INFO("batch " << batch << ", context " << context << ", q " << q << ": " << v
+                        << " s against decode " << decode << " s");
+          // More tokens never cost less (measured tables decode attention at q = 1 only: its
+          // verify steps straddle the table's seam, as its prefill chunks do).
+          if (latency != "measured") CHECK(v >= prev * (1 - kSpecTol));
+          CHECK(v < static_cast<double>(q) * decode);  // the weights and the KV read once, not q times
+          prev = v;
+          ++checked;
         }
+        // One layer and the lm_head: less than the whole model's step.
+        t.set_draft_head(3, false);
+        CHECK(t.draft_step(batch, context) < decode);
       }
+    // Not a prefill chunk: q tokens after S cached read the cache as decode does. calibrated
+    // prices a chunk's attention at its prefill efficiency and a scheduler iteration on it: the
+    // verify step is cheaper; the roofline models price both alike, but for the verify step's
+    // q rows of logits (at most 0.1 %). measured's chunks straddle its table seam.
+    for (const std::int64_t q : {2, 4}) {
+      const double v = t.verify_step(1, 4096, q), chunk = t.prefill_chunk(q, 4096, true);
+      if (latency == "calibrated") CHECK(v < chunk);
+      if (latency != "measured") CHECK(v <= chunk * 1.001);
+    }
+  });
   CHECK(checked > 1000);
 }
 

@@ -24,90 +24,58 @@ using namespace tessera::test;
 
 namespace {
 
-std::vector<std::string> shipped_machines() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(TESSERA_SOURCE_DIR) + "/machines"))
-    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// A decode scenario of `model` on `machine` under `latency`, loaded as the CLI would.
-Scenario scenario_of(const std::string& model, const std::string& machine, const std::string& latency) {
-  const std::string src = TESSERA_SOURCE_DIR;
-  const std::string text =
-      "schema_version: 1\nkind: scenario\nname: step-costs\nmodel: " + src + "/models/" + model +
-      ".yaml\nmachine: " + machine +
-      "\nworkload: {mode: decode, context: 4K, batch: 1}\nplugins: {latency: " + latency + "}\n";
-  return load_scenario_text(text, "<step-costs>", src, LoadOptions{});
-}
-
 constexpr double kTol = 1e-9;  // relative: the same time computed along two paths
 
 }  // namespace
 
 TEST_CASE("step costs: chunks and decode steps are monotone and a chunk never costs more than its prefill") {
   long checked = 0;
-  for (const std::string& machine : shipped_machines())
-    for (const std::string model : {"llama3.1-8b", "mixtral-8x7b"})
-      for (const std::string& latency : registry().names(PluginKind::latency)) {
-        // sram_tier reads the SRAM tier of a machine that declares one (plugins.sram_tier).
-        if (latency == "sram_tier" && machine.find("sram") == std::string::npos) continue;
-        const Scenario sc = scenario_of(model, machine, latency);
-        const Session session(sc, registry());
-        const Evaluator& ev = session.evaluator();
-        Evaluation holder, scratch;
-        const ParallelConfig c;  // one PE: every model's smallest step
-        ev.layout_for(c, holder);
-        REQUIRE(holder.layout.valid);
-        HostStepTimer t(ev, c, holder.layout, scratch);
-        std::ostringstream where;
-        where << latency << " on " << std::filesystem::path(machine).filename().string() << ", " << model;
-        INFO(where.str());
-        const bool chunks_checked = latency != "measured";
-        for (const std::int64_t prefix : {0, 512, 4600}) {
-          if (!chunks_checked) break;
-          double prev = 0;
-          for (const std::int64_t k : {1, 2, 4, 16, 64, 256, 1024}) {
-            const double chunk = t.prefill_chunk(k, prefix, true);
-            const double whole = t.prefill(1, prefix + k, 0);
-            INFO("chunk of " << k << " after " << prefix << ": " << chunk << " s, whole prefill " << whole
-                             << " s");
-            CHECK(chunk > 0);
-            CHECK(chunk <= whole * (1 + kTol));
-            if (k > 2) CHECK(chunk >= prev * (1 - kTol));
-            prev = chunk;
-            ++checked;
-          }
-        }
-        for (const std::int64_t k : {1, 2, 16, 256}) {
-          if (!chunks_checked) break;
-          double prev = 0;
-          for (const std::int64_t prefix : {0, 16, 512, 4096, 16384}) {
-            const double chunk = t.prefill_chunk(k, prefix, true);
-            INFO("chunk of " << k << " after " << prefix << ": " << chunk << " s, before " << prev << " s");
-            CHECK(chunk >= prev * (1 - kTol));
-            prev = chunk;
-          }
-        }
-        for (const double context : {128.0, 4096.0, 32768.0}) {
-          double prev = 0;
-          for (const std::int64_t b : {1, 2, 8, 32, 128, 512}) {
-            const double step = t.decode_step(b, context);
-            INFO("decode of " << b << " at " << context << ": " << step << " s, before " << prev << " s");
-            CHECK(step >= prev * (1 - kTol));
-            prev = step;
-          }
-        }
-        for (const std::int64_t b : {1, 64}) {
-          double prev = 0;
-          for (const double context : {1.0, 128.0, 4096.0, 32768.0, 131072.0}) {
-            const double step = t.decode_step(b, context);
-            INFO("decode of " << b << " at " << context << ": " << step << " s, before " << prev << " s");
-            CHECK(step >= prev * (1 - kTol));
-            prev = step;
-          }
-        }
+  for_each_one_pe_timer([&](HostStepTimer& t, const std::string& latency, const std::string& where) {
+    INFO(where);
+    const bool chunks_checked = latency != "measured";
+    for (const std::int64_t prefix : {0, 512, 4600}) {
+      if (!chunks_checked) break;
+      double prev = 0;
+      for (const std::int64_t k : {1, 2, 4, 16, 64, 256, 1024}) {
+        const double chunk = t.prefill_chunk(k, prefix, true);
+        const double whole = t.prefill(1, prefix + k, 0);
+        INFO("chunk of " << k << " after " << prefix << ": " << chunk << " s, whole prefill " << whole
+                         << " s");
+        CHECK(chunk > 0);
+        CHECK(chunk <= whole * (1 + kTol));
+        if (k > 2) CHECK(chunk >= prev * (1 - kTol));
+        prev = chunk;
+        ++checked;
       }
+    }
+    for (const std::int64_t k : {1, 2, 16, 256}) {
+      if (!chunks_checked) break;
+      double prev = 0;
+      for (const std::int64_t prefix : {0, 16, 512, 4096, 16384}) {
+        const double chunk = t.prefill_chunk(k, prefix, true);
+        INFO("chunk of " << k << " after " << prefix << ": " << chunk << " s, before " << prev << " s");
+        CHECK(chunk >= prev * (1 - kTol));
+        prev = chunk;
+      }
+    }
+    for (const double context : {128.0, 4096.0, 32768.0}) {
+      double prev = 0;
+      for (const std::int64_t b : {1, 2, 8, 32, 128, 512}) {
+        const double step = t.decode_step(b, context);
+        INFO("decode of " << b << " at " << context << ": " << step << " s, before " << prev << " s");
+        CHECK(step >= prev * (1 - kTol));
+        prev = step;
+      }
+    }
+    for (const std::int64_t b : {1, 64}) {
+      double prev = 0;
+      for (const double context : {1.0, 128.0, 4096.0, 32768.0, 131072.0}) {
+        const double step = t.decode_step(b, context);
+        INFO("decode of " << b << " at " << context << ": " << step << " s, before " << prev << " s");
+        CHECK(step >= prev * (1 - kTol));
+        prev = step;
+      }
+    }
+  });
   CHECK(checked >= 15 * 2 * 3 * 21);  // every machine, both models, three latency models or more
 }
