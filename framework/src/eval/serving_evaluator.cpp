@@ -47,13 +47,11 @@ ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo
   request_.output = w.output;
   request_.cached = cached_prefix(session_.scenario(), w.input);
   const SpeculativeSpec& sp = session_.scenario().serving.speculative;
-  if (sp.given && sp.steps > 0) {
+  if (sp.on()) {
     speculative_tokens_ = sp.steps;
     tokens_per_verify_ = sp.tokens_per_verify();
-    // An MTP module's eh_proj takes the token's embedding and the hidden state (2 H); EAGLE-3's
-    // fc three of the target's hidden states (3 H). docs/physics.md §12.8.
-    draft_fc_inputs_ = sp.method == SpeculativeMethod::mtp ? 2.0 : 3.0;
-    draft_moe_ = sp.method == SpeculativeMethod::mtp;
+    draft_fc_inputs_ = sp.draft_fc_inputs();
+    draft_moe_ = sp.draft_moe();
   }
 }
 

@@ -138,10 +138,10 @@ void Session::build() {
   evaluator_ = std::make_unique<Evaluator>(ctx, scenario_.workload, latency_, memory_, objectives_);
   EngineKv kv = scenario_.engine_kv;
   // The engine loads the speculative drafter beside the model (docs/physics.md §12.8).
-  if (const SpeculativeSpec& sp = scenario_.serving.speculative; sp.given && sp.steps > 0) {
+  if (const SpeculativeSpec& sp = scenario_.serving.speculative; sp.on()) {
     kv.draft_layers = 1;
-    kv.draft_fc_inputs = sp.method == SpeculativeMethod::mtp ? 2.0 : 3.0;
-    kv.draft_dense = sp.method == SpeculativeMethod::eagle;
+    kv.draft_fc_inputs = sp.draft_fc_inputs();
+    kv.draft_dense = !sp.draft_moe();
   }
   evaluator_->set_engine_kv(kv);
 }

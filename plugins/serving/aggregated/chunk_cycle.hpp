@@ -33,12 +33,6 @@ inline constexpr char kNoPrefillRoom[] =
     "largest sustainable batch)";
 inline constexpr char kBatchOverBudget[] =
     "the B decode tokens of one iteration exceed the token budget (max_batch is the largest that fits)";
-// No engine drafts with pipeline parallelism (SGLang asserts pp 1 with speculation; vLLM's docs
-// say the two do not compose): docs/physics.md §12.8.
-inline constexpr char kSpeculativeNeedsPp1[] =
-    "speculative decoding with pipeline parallelism: no engine runs it (pp 1)";
-inline constexpr char kVerifyOverBudget[] =
-    "speculative decoding: a verify iteration's batch x (k + 1) tokens exceed the token budget";
 inline constexpr char kMixedNeedsCp1[] =
     "mixed iterations are timed at cp = 1 only: use cp = 1, or mixing: alternating for cp > 1";
 inline constexpr char kEmptyRequest[] = "a request needs input >= 1 and output >= 1 tokens";

@@ -42,24 +42,17 @@ class AggregatedServing final : public ServingModel {
     out.kv_fits = isl >= 1 && osl >= 1 && timer.kv_admits(B, isl, osl, true);
     out.infeasible = k.infeasible;
     if (out.infeasible == nullptr && k.beside > 0 && c.cp > 1) out.infeasible = kMixedNeedsCp1;
-    if (out.infeasible == nullptr && p.speculative_tokens > 0 && c.pp > 1)
-      out.infeasible = kSpeculativeNeedsPp1;
-    // A verify iteration schedules k + 1 tokens of each of the B sequences within the budget.
-    if (out.infeasible == nullptr && p.speculative_tokens > 0 && p.token_budget > 0 &&
-        B * (p.speculative_tokens + 1) > p.token_budget)
-      out.infeasible = kVerifyOverBudget;
+    if (out.infeasible == nullptr) out.infeasible = speculative_refusal(c, p, B);
     if (out.infeasible != nullptr) return;  // nothing timed: the cycle does not exist
 
     // The decoding sequences' mean context: ISL + OSL / 2 (tokens).
     const double context = I + O / 2;
     // A decode-only iteration: pp > 1 keeps its pipeline full (pp micro-batches of B / pp);
     // the iterations carrying prefill are timed whole, the stages in series (conservative).
-    const std::int64_t k_spec = p.speculative_tokens;
-    const double t_decode = k_spec > 0 ? static_cast<double>(k_spec) * timer.draft_step(B, context) +
-                                             timer.verify_step(B, context, k_spec + 1)
-                                       : timer.decode_iteration(B, context);
-    // Tokens a sequence gains per decode-only iteration (never more than it has left to make).
-    const double gain = k_spec > 0 ? std::clamp(p.tokens_per_verify, 1.0, std::max(1.0, O - 1)) : 1.0;
+    const double t_decode = p.speculative_tokens > 0 ? speculative_iteration(timer, p, B, context)
+                                                     : timer.decode_iteration(B, context);
+    // Tokens a sequence gains per decode-only iteration.
+    const double gain = speculative_gain(p, osl);
     // The prompts' chunk iterations, first come first served: chunk j after j * chunk cached.
     double t_prefill = 0, t_slowest_chunk = 0;
     for (std::int64_t j = 0; j < k.iterations; ++j) {

@@ -24,27 +24,17 @@ class StaticServing final : public ServingModel {
     out.kv_tokens_peak = static_cast<double>(B) * (isl + osl);
     out.kv_tokens_mean = static_cast<double>(B) * (isl + osl / 2);
     out.kv_fits = timer.kv_admits(B, r.input, r.output, false);  // all B at ISL + OSL at once
-    // No engine drafts with pipeline parallelism (docs/physics.md §12.8).
-    if (p.speculative_tokens > 0 && c.pp > 1) {
-      out.infeasible = "speculative decoding with pipeline parallelism: no engine runs it (pp 1)";
-      return;
-    }
-    if (p.speculative_tokens > 0 && p.token_budget > 0 && B * (p.speculative_tokens + 1) > p.token_budget) {
-      out.infeasible =
-          "speculative decoding: a verify iteration's batch x (k + 1) tokens exceed the token budget";
-      return;
-    }
+    // Drafting's limits (docs/physics.md §12.8).
+    if ((out.infeasible = speculative_refusal(c, p, B)) != nullptr) return;
     out.ttft_s = computed == r.input ? timer.prefill(B, r.input, chunk)
                                      : cached_prefill(B, r.input, computed, chunk, timer);
     // Every decode step at the mean context of the OSL - 1 steps: ISL + (OSL - 1) / 2. With
     // speculative decoding (docs/physics.md §12.8) a step is k drafts and a verify of k + 1 tokens
     // per sequence, and gains each tokens_per_verify tokens (the tail: one such step).
     const double context = isl + (osl - 1) / 2;
-    const std::int64_t k = p.speculative_tokens;
-    const double step =
-        k > 0 ? static_cast<double>(k) * timer.draft_step(B, context) + timer.verify_step(B, context, k + 1)
-              : timer.decode_step(B, context);
-    out.tpot_s = k > 0 ? step / std::clamp(p.tokens_per_verify, 1.0, std::max(1.0, osl - 1)) : step;
+    const double step = p.speculative_tokens > 0 ? speculative_iteration(timer, p, B, context)
+                                                 : timer.decode_step(B, context);
+    out.tpot_s = step / speculative_gain(p, r.output);
     out.tpot_tail_s = step;
     out.e2e_s = out.ttft_s + (osl - 1) * out.tpot_s;
     out.tokens_per_s = out.e2e_s > 0 ? static_cast<double>(B) * osl / out.e2e_s : 0;

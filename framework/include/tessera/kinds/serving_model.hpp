@@ -4,6 +4,7 @@
 // flight per replica and a token budget per iteration (docs/plugin-guide.md §10 "serving",
 // docs/physics.md §12). The plugin asks the host's StepTimer for the steps it needs; the host
 // times them with the scenario's latency model and checks memory with its memory model.
+#include <algorithm>
 #include <cstdint>
 
 #include "tessera/export.hpp"
@@ -82,6 +83,36 @@ class TESSERA_API StepTimer {
     return kv_fits(batch, input + output);
   }
 };
+
+// Speculative decoding for serving plugins (docs/physics.md §12.8): one rule for every plugin.
+inline constexpr char kSpeculativeNeedsPp1[] =
+    "speculative decoding with pipeline parallelism: no engine runs it (pp 1)";
+inline constexpr char kVerifyOverBudget[] =
+    "speculative decoding: a verify iteration's batch x (k + 1) tokens exceed the token budget";
+// Why `point` cannot draft on `c` with `batch` sequences, or nullptr: no engine drafts with
+// pipeline parallelism (SGLang asserts pp 1; vLLM's docs say the two do not compose), and a verify
+// iteration schedules batch x (k + 1) tokens within the token budget.
+inline const char* speculative_refusal(const ParallelConfig& c, const ServingPoint& point,
+                                       std::int64_t batch) {
+  if (point.speculative_tokens <= 0) return nullptr;
+  if (c.pp > 1) return kSpeculativeNeedsPp1;
+  if (point.token_budget > 0 && batch * (point.speculative_tokens + 1) > point.token_budget)
+    return kVerifyOverBudget;
+  return nullptr;
+}
+// A decode iteration that drafts (point.speculative_tokens k > 0): k draft steps and one verify
+// step of k + 1 tokens per sequence, seconds.
+inline double speculative_iteration(StepTimer& timer, const ServingPoint& point, std::int64_t batch,
+                                    double context) {
+  const std::int64_t k = point.speculative_tokens;
+  return static_cast<double>(k) * timer.draft_step(batch, context) + timer.verify_step(batch, context, k + 1);
+}
+// The tokens a sequence gains per such iteration: tokens_per_verify, never more than the OSL - 1
+// it has left to make after its first; 1 without speculation.
+inline double speculative_gain(const ServingPoint& point, std::int64_t output) {
+  if (point.speculative_tokens <= 0) return 1.0;
+  return std::clamp(point.tokens_per_verify, 1.0, std::max(1.0, static_cast<double>(output) - 1));
+}
 
 class TESSERA_API ServingModel : public PluginObject {
  public:

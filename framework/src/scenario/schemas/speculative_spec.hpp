@@ -26,6 +26,13 @@ struct SpeculativeSpec {
   std::string head;      // an EAGLE head's checkpoint (Hugging Face id or path), for --deploy
   SourceLocation where;  // the `speculative:` key
 
+  // Whether the scenario drafts (the block given with k > 0).
+  bool on() const { return given && steps > 0; }
+  // The drafter's input projection, in hidden sizes: an MTP module's eh_proj takes the token's
+  // embedding and the hidden state (2), EAGLE-3's fc three of the target's hidden states (3).
+  double draft_fc_inputs() const { return method == SpeculativeMethod::mtp ? 2.0 : 3.0; }
+  // Its decoder layer: the model's own (MoE where the model has experts) for MTP, dense for EAGLE.
+  bool draft_moe() const { return method == SpeculativeMethod::mtp; }
   // The acceptance of draft position i (1-based, i <= k).
   double accepted(std::int64_t i) const {
     if (!acceptance_by_position.empty()) return acceptance_by_position[static_cast<std::size_t>(i - 1)];
@@ -34,7 +41,7 @@ struct SpeculativeSpec {
   // The mean tokens a sequence gains per verify step: 1 + sum_{i=1..k} prod_{j<=i} a_j (the
   // accepted drafts and the one token the verifier adds); 1 without speculation.
   double tokens_per_verify() const {
-    if (!given || steps <= 0) return 1.0;
+    if (!on()) return 1.0;
     double e = 1, run = 1;
     for (std::int64_t i = 1; i <= steps; ++i) {
       run *= accepted(i);

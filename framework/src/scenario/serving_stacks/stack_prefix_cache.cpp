@@ -14,20 +14,8 @@ void read_offload(const YNode& n, const std::string& path, StackKvOffload& out, 
   out.source = text_of(n, path, "source", true, d);
   if (const YNode* w = loader::member(n, path, "write", true, "through or on_eviction", d))
     if (auto i = pick(*w, path + ".write", {"through", "on_eviction"}, d)) out.write_through = *i == 0;
-  const YNode* v = loader::member(n, path, "value", true, "a list of tiers ([dram], [dram, ssd] or [])", d);
-  if (!v) return;
-  if (!v->is_sequence()) {
-    d.error(v->where, path + ".value: expected a list of tiers ([dram], [dram, ssd] or []), found " +
-                          loader::describe(*v));
-    return;
-  }
-  for (const YNode& item : v->items)
-    if (auto i = pick(item, path + ".value", {"dram", "ssd"}, d)) {
-      const auto tier = static_cast<OffloadTierKind>(*i);
-      for (OffloadTierKind t : out.tiers)
-        if (t == tier) d.error(item.where, path + ".value: " + item.value + " is listed twice");
-      out.tiers.push_back(tier);
-    }
+  for (std::size_t i : pick_list(n, path, {"dram", "ssd"}, "a list of tiers ([dram], [dram, ssd] or [])", d))
+    out.tiers.push_back(static_cast<OffloadTierKind>(i));
 }
 
 }  // namespace

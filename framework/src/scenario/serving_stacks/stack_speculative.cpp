@@ -13,20 +13,8 @@ void read_speculative(const YNode& version, const std::string& path, ServingStac
   if (!loader::expect_mapping(*n, p, d)) return;
   loader::check_keys(*n, p, {"value", "source"}, d);
   v.speculative.source = text_of(*n, p, "source", true, d);
-  const YNode* list = loader::member(*n, p, "value", true, "a list of drafters ([mtp, eagle] or [])", d);
-  if (!list) return;
-  if (!list->is_sequence()) {
-    d.error(list->where,
-            p + ".value: expected a list of drafters ([mtp, eagle] or []), found " + loader::describe(*list));
-    return;
-  }
-  for (const YNode& item : list->items)
-    if (auto i = pick(item, p + ".value", {"mtp", "eagle"}, d)) {
-      const auto m = static_cast<SpeculativeMethod>(*i);
-      for (SpeculativeMethod k : v.speculative.methods)
-        if (k == m) d.error(item.where, p + ".value: " + item.value + " is listed twice");
-      v.speculative.methods.push_back(m);
-    }
+  for (std::size_t i : pick_list(*n, p, {"mtp", "eagle"}, "a list of drafters ([mtp, eagle] or [])", d))
+    v.speculative.methods.push_back(static_cast<SpeculativeMethod>(i));
 }
 
 }  // namespace tessera::stacks_yaml

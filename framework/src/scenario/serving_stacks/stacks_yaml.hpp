@@ -1,7 +1,7 @@
 #pragma once
 // Readers of the values of data/frameworks.yaml (docs/frameworks.md) shared by the profile's
 // reader (stack_profile.cpp) and the KV-cache block's (stack_kv_cache.cpp): a choice
-// read as its index in a list of names, a text value read at a key.
+// read as its index in a list of names, a list of them, a text value read at a key.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -22,6 +22,28 @@ inline std::optional<std::size_t> pick(const YNode& n, const std::string& path,
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == *v) return i;
   return std::nullopt;
+}
+
+// `map`'s `value:` (at `path`), a list of choices among `names` (`expectation` says which lists),
+// each at most once: their indices in the file's order (a bad or repeated item is reported and
+// left out).
+inline std::vector<std::size_t> pick_list(const YNode& map, const std::string& path,
+                                          const std::vector<std::string>& names,
+                                          const std::string& expectation, Diags& d) {
+  std::vector<std::size_t> out;
+  const YNode* v = loader::member(map, path, "value", true, expectation, d);
+  if (!v) return out;
+  if (!v->is_sequence()) {
+    d.error(v->where, path + ".value: expected " + expectation + ", found " + loader::describe(*v));
+    return out;
+  }
+  for (const YNode& item : v->items)
+    if (auto i = pick(item, path + ".value", names, d)) {
+      for (std::size_t k : out)
+        if (k == *i) d.error(item.where, path + ".value: " + item.value + " is listed twice");
+      out.push_back(*i);
+    }
+  return out;
 }
 
 inline std::string text_of(const YNode& map, const std::string& path, const char* key, bool required,
