@@ -464,18 +464,28 @@ TEST_CASE("frameworks: speculative decoding flags per version and read back") {
        SpeculativeMethod::eagle,
        {"speculative_config:\n  decoding_type: Eagle\n  max_draft_len: 3\n  speculative_model_dir: "
         "org/head-1\n"}},
+      {"vllm@0.19.0",
+       SpeculativeMethod::draft,
+       {"--speculative-config "
+        "'{\"method\":\"draft_model\",\"model\":\"org/head-1\",\"num_speculative_tokens\":3}'"}},
+      {"sglang",
+       SpeculativeMethod::draft,
+       {"--speculative-algorithm STANDALONE", "--speculative-draft-model-path org/head-1",
+        "--speculative-num-steps 3", "--speculative-eagle-topk 1", "--speculative-num-draft-tokens 4"}},
   };
   for (const Case& c : cases) {
     s.framework = resolve_serving_stack(catalog(), c.fw, {});
     DeployPoint p = tp4_point();
     p.spec_steps = 3;
     p.spec_method = c.method;
-    if (c.method == SpeculativeMethod::eagle) p.spec_head = "org/head-1";
+    if (c.method != SpeculativeMethod::mtp) p.spec_head = "org/head-1";
     const RenderedLaunch r = render_best(s, p);
     INFO(c.fw << "\n" << r.all);
     for (const std::string& h : c.has) CHECK_THAT(r.all, Catch::Contains(h));
     // The other method's flags are not written.
     CHECK_THAT(r.all, !Catch::Contains(c.method == SpeculativeMethod::mtp ? "eagle3" : "\"mtp\""));
+    if (c.method != SpeculativeMethod::draft) CHECK_THAT(r.all, !Catch::Contains("STANDALONE"));
+    if (c.method != SpeculativeMethod::draft) CHECK_THAT(r.all, !Catch::Contains("draft_model"));
     CHECK(r.back.unknown.empty());
     CHECK(r.back.point.config.tp == 4);
   }

@@ -263,12 +263,12 @@ TEST_CASE("serve study: cancellation stops it with Cancelled") {
 
 TEST_CASE("serve study: serving points are batch major and an empty list is its one default") {
   Sweep s;
-  CHECK(serving_points(s).size() == 1);
-  CHECK(serving_points(s)[0].batch == 1);
-  CHECK(serving_points(s)[0].token_budget == 0);
+  CHECK(serving_points(s, SpeculativeSpec{}).size() == 1);
+  CHECK(serving_points(s, SpeculativeSpec{})[0].batch == 1);
+  CHECK(serving_points(s, SpeculativeSpec{})[0].token_budget == 0);
   s.serving_batch = {1, 2, 4};
   s.serving_token_budget = {512, 8192};
-  const auto p = serving_points(s);
+  const auto p = serving_points(s, SpeculativeSpec{});
   REQUIRE(p.size() == 6);
   CHECK(p[1].batch == 1);
   CHECK(p[1].token_budget == 8192);

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "analysis/serving/serve_study.hpp"
 #include "eval/host_step_timer.hpp"
 #include "eval/serving_evaluator.hpp"
+#include "scenario/sweeps/hardware_points.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;
@@ -29,7 +31,11 @@ double tpot_at_batch1(const Scenario& sc, const ParallelConfig& c, std::int64_t 
   const Session session(sc, registry());
   const ServingEvaluator ev(session, sc.serving.slo);
   ServingEvaluation e;
-  ev.evaluate(c, ServingPoint{.batch = batch, .token_budget = 8192}, e);
+  // The scenario's k and acceptance as the serve study's points carry them.
+  Sweep one;
+  one.serving_batch = {batch};
+  one.serving_token_budget = {8192};
+  ev.evaluate(c, serving_points(one, sc.serving.speculative).front(), e);
   REQUIRE(e.runnable);
   return e.metrics.tpot_s;
 }
@@ -162,4 +168,224 @@ TEST_CASE("speculative: published DeepSeek MTP speed-ups within 20 %") {
     CHECK(plain / d1 == Approx(1.78).epsilon(0.20));
     CHECK(plain / d3 == Approx(2.28).epsilon(0.20));
   }
+}
+
+namespace {
+
+// Output tokens/s of configuration `c` at `batch` (token budget 8K), the scenario's k and acceptance.
+double tokens_per_s_at(const Scenario& sc, const ParallelConfig& c, std::int64_t batch) {
+  const Session session(sc, registry());
+  const ServingEvaluator ev(session, sc.serving.slo);
+  ServingEvaluation e;
+  Sweep one;
+  one.serving_batch = {batch};
+  one.serving_token_budget = {8192};
+  ev.evaluate(c, serving_points(one, sc.serving.speculative).front(), e);
+  REQUIRE(e.runnable);
+  return e.tokens_per_s;
+}
+
+}  // namespace
+
+TEST_CASE("speculative: published EAGLE-3 speed-ups from batch 1 to 128 within 20 %") {
+  // SpecDecode-Bench (arXiv 2601.11580; specdecode-bench.github.io @fb0e242 Fig. 1 a-d, read from
+  // the figure's vector coordinates, +-0.01): Llama-3.1-8B-Instruct, EAGLE-3 head
+  // yuhuili/EAGLE3-LLaMA3.1-Instruct-8B, k = 3, vLLM v0.10.1 on one H100 80GB, greedy; a batch is
+  // one prompt copied B times (a static batch); speed-up = output tokens/s with over without. The
+  // acceptance by position is the authors' released per-token acceptance (SpecDecode-Bench/simulator
+  // @2fdccbd data/llama3.1-8B, replayed with k = 3, as its main.py does for eagle3); ISL and OSL
+  // are the datasets' mean prompt and output lengths there. Nothing was fitted to these rows.
+  struct Row {
+    const char* dataset;
+    int isl, osl;
+    const char* acceptance;
+    double published[4];  // batch 1, 16, 64, 128
+  };
+  const Row rows[] = {
+      {"ShareGPT", 355, 728, "[0.622, 0.613, 0.660]", {1.71, 1.68, 1.55, 1.30}},
+      {"GSM8K", 94, 166, "[0.675, 0.647, 0.640]", {1.75, 1.70, 1.49, 1.22}},
+      {"CNN/DailyMail", 838, 323, "[0.648, 0.637, 0.651]", {1.69, 1.58, 1.40, 1.23}},
+      {"InstructCoder", 171, 262, "[0.630, 0.667, 0.710]", {2.02, 1.92, 1.57, 1.31}},
+  };
+  const std::int64_t batches[] = {1, 16, 64, 128};
+  const ParallelConfig one_gpu;
+  for (const Row& r : rows) {
+    const std::string body =
+        "model: ../models/llama3.1-8b.yaml\nmachine: ../machines/dgx-h100.yaml\nframework: vllm@0.11.2\n"
+        "plugins: {serving: static}\nworkload: {mode: serve, input: " +
+        std::to_string(r.isl) + ", output: " + std::to_string(r.osl) + "}\n";
+    const Scenario plain = spec_serve_scenario(body, "");
+    const Scenario eagle =
+        spec_serve_scenario(body, std::string("{method: eagle, steps: 3, acceptance_by_position: ") +
+                                      r.acceptance + ", head: yuhuili/EAGLE3-LLaMA3.1-Instruct-8B}");
+    double previous = 1e9;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const double s =
+          tokens_per_s_at(eagle, one_gpu, batches[i]) / tokens_per_s_at(plain, one_gpu, batches[i]);
+      INFO(r.dataset << " batch " << batches[i] << ": " << s << "x (published " << r.published[i] << "x)");
+      CHECK(s == Approx(r.published[i]).epsilon(0.20));
+      // The gain shrinks with the batch, out of the step times (the verify step's B(k + 1) tokens).
+      CHECK(s < previous);
+      previous = s;
+    }
+  }
+}
+
+TEST_CASE("speculative: a swept k = 0 is the engine without its drafter and each point states its k and E") {
+  const std::string body =
+      "model: ../models/llama3.1-8b.yaml\nmachine: ../machines/dgx-h100.yaml\nframework: vllm@0.11.2\n"
+      "workload: {mode: serve, input: 1K, output: 256}\n"
+      "sweep: {parallelism: {tp: [1], tp_placement: [gpu]}, serving: {batch: [1, 64], token_budget: [8K], "
+      "speculative_steps: [0, 2], acceptance: [0.5, 0.8]}}\n";
+  const Scenario swept = spec_serve_scenario(body, "{method: eagle, head: some/head}");
+  const std::vector<ServingPoint> points = serving_points(swept.sweep, swept.serving.speculative);
+  // batch major, then the budget, k, the acceptance (fastest)
+  REQUIRE(points.size() == 8);
+  CHECK(points[0].speculative_tokens == 0);
+  CHECK(points[0].tokens_per_verify == 1.0);
+  CHECK(points[2].speculative_tokens == 2);
+  CHECK(points[2].tokens_per_verify == Approx(1 + 0.5 + 0.25));
+  CHECK(points[3].tokens_per_verify == Approx(1 + 0.8 + 0.64));
+  CHECK(points[4].batch == 64);
+  CHECK(serving_point_acceptances(swept.sweep, swept.serving.speculative)[3] == 0.8);
+  const ParallelConfig one_gpu;
+  const Session with(swept, registry());
+  const ServingEvaluator ev(with, swept.serving.slo);
+  const std::string plain_body =
+      "model: ../models/llama3.1-8b.yaml\nmachine: ../machines/dgx-h100.yaml\nframework: vllm@0.11.2\n"
+      "workload: {mode: serve, input: 1K, output: 256}\n";
+  const Scenario plain = spec_serve_scenario(plain_body, "");
+  const Session without(plain, registry());
+  const ServingEvaluator ev0(without, plain.serving.slo);
+  for (std::size_t i : {std::size_t{4}, std::size_t{5}}) {  // batch 64, k = 0 (both rates: E = 1)
+    ServingEvaluation a, b;
+    ev.evaluate(one_gpu, points[i], a);
+    ev0.evaluate(one_gpu, ServingPoint{.batch = 64, .token_budget = 8192}, b);
+    REQUIRE(a.runnable);
+    CHECK(a.metrics.tpot_s == b.metrics.tpot_s);
+    CHECK(a.metrics.ttft_s == b.metrics.ttft_s);
+    CHECK(a.metrics.max_batch == b.metrics.max_batch);
+  }
+  // k = 2: the engine holds the drafter, so its KV pool is smaller (the same rule and budget).
+  Evaluation holder, scratch;
+  with.evaluator().layout_for(one_gpu, holder);
+  HostStepTimer t(with.evaluator(), one_gpu, holder.layout, scratch);
+  t.set_max_sequences(64);
+  t.set_token_budget(8192);
+  const std::int64_t without_drafter = t.engine_capacity().tokens;
+  t.set_draft_tokens(2);
+  CHECK(t.engine_capacity().tokens < without_drafter);
+}
+
+TEST_CASE("speculative: explore's acceptance axis drafts as the scenario with that acceptance written") {
+  const std::string body =
+      "model: ../models/llama3.1-8b.yaml\nmachine: ../machines/dgx-h100.yaml\nframework: vllm@0.11.2\n"
+      "workload: {mode: serve, input: 1K, output: 256}\n";
+  const Scenario axis =
+      spec_serve_scenario(body + "sweep: {hardware: {serving.speculative.acceptance: [0.6, 0.9]}}\n",
+                          "{method: eagle, steps: 3, head: some/head}");
+  REQUIRE(axis.sweep.hardware.size() == 1);
+  const Session base(axis, registry());
+  const HardwarePoint hp = hardware_point(axis.sweep, base.machine(), 1, base.machine_block_owner());
+  CHECK(hp.speculative_acceptance == 0.9);
+  CHECK(hp.speculative_steps == -1);
+  const auto at = base.with_speculative(hp.speculative_steps, hp.speculative_acceptance);
+  const Scenario written =
+      spec_serve_scenario(body, "{method: eagle, steps: 3, acceptance: 0.9, head: some/head}");
+  ParallelConfig one_gpu;
+  // The point's own session (its evaluator and engine rule), as explore runs it.
+  const ServingEvaluator ev(*at, at->scenario().serving.slo);
+  Sweep one;
+  one.serving_batch = {16};
+  one.serving_token_budget = {8192};
+  ServingEvaluation e;
+  ev.evaluate(one_gpu, serving_points(one, at->scenario().serving.speculative).front(), e);
+  REQUIRE(e.runnable);
+  CHECK(e.metrics.tpot_s == tpot_at_batch1(written, one_gpu, 16));
+  CHECK(at->scenario().serving.speculative.tokens_per_verify() == Approx(1 + 0.9 + 0.81 + 0.729));
+}
+
+TEST_CASE("speculative: a draft model drafts with its own decode step and holds its own weights and KV") {
+  const std::string body =
+      "model: ../models/llama3.1-70b.yaml\nmachine: ../machines/dgx-h100.yaml\nframework: vllm@0.19.0\n"
+      "workload: {mode: serve, input: 1K, output: 512}\n";
+  const Scenario sc = spec_serve_scenario(body,
+                                          "{method: draft, model: llama3.2-1b, steps: 3, acceptance: 0.7, "
+                                          "head: meta-llama/Llama-3.2-1B-Instruct}");
+  REQUIRE(sc.serving.speculative.draft_model);
+  CHECK(sc.serving.speculative.draft_model->name == "Llama-3.2-1B");
+  ParallelConfig tp4;
+  tp4.tp = 4;
+  const Session session(sc, registry());
+  const Evaluator& ev = session.evaluator();
+  REQUIRE(session.draft_evaluator() != nullptr);
+  const Evaluator& draft = *session.draft_evaluator();
+  // The draft step is the draft model's own decode step (its work, without the iteration's host
+  // costs), far below the target's.
+  Evaluation holder, scratch, draft_scratch;
+  ev.layout_for(tp4, holder);
+  HostStepTimer t(ev, tp4, holder.layout, scratch);
+  const ParallelConfig dc = Evaluator::draft_model_config(tp4, *draft.context().model);
+  draft.layout_for(dc, draft_scratch);
+  REQUIRE(draft_scratch.layout.valid);
+  t.set_draft_model(draft, dc, draft_scratch);
+  const double context = 1024 + 512.0 / 2;
+  const double d1 = t.draft_step(1, context), d64 = t.draft_step(64, context);
+  CHECK(d1 > 0);
+  CHECK(d1 < 0.25 * t.decode_step(1, context));
+  CHECK(d64 >= d1);
+  Evaluation whole;
+  draft.layout_for(dc, whole);
+  Workload w = draft.workload();
+  w.mode = Mode::decode;
+  w.batch = 1;
+  w.context = std::llround(context);
+  w.chunk = 0;
+  draft.time_workload(w, dc, whole);
+  CHECK(d1 <= whole.totals.latency_s);
+  // At batch 1 the steady state is the closed form from these step times.
+  const double iteration = 3 * d1 + t.verify_step(1, context, 4);
+  const double E = 1 + 0.7 + 0.49 + 0.343;
+  CHECK(tpot_at_batch1(sc, tp4) == Approx(iteration / E).epsilon(1e-12));
+  // The engine loads the draft model: its weights and KV shrink the pool, more than an EAGLE head's
+  // one layer would.
+  t.set_max_sequences(64);
+  t.set_token_budget(8192);
+  const std::int64_t with_draft = t.engine_capacity().tokens;
+  t.set_draft_tokens(3);
+  const std::int64_t loaded = t.engine_capacity().tokens;
+  CHECK(loaded < with_draft);
+  const Scenario eagle =
+      spec_serve_scenario(body, "{method: eagle, steps: 3, acceptance: 0.7, head: some/head}");
+  const Session es(eagle, registry());
+  HostStepTimer te(es.evaluator(), tp4, holder.layout, scratch);
+  te.set_max_sequences(64);
+  te.set_token_budget(8192);
+  te.set_draft_tokens(3);
+  CHECK(loaded < te.engine_capacity().tokens);
+}
+
+TEST_CASE(
+    "speculative: a draft model that does not shard at the configuration is unsupported with the reason") {
+  // A draft of 12 query heads (3 KV heads) cannot be split 8 ways; the 70B target (64, 8) can.
+  const std::string body =
+      "model: ../models/llama3.1-70b.yaml\nmachine: ../machines/dgx-h100.yaml\n"
+      "workload: {mode: serve, input: 1K, output: 512}\n";
+  const Scenario sc = spec_serve_scenario(
+      body,
+      "{method: draft, model: {name: odd-draft, layers: 4, hidden: 1536, heads: 12, kv_heads: 3, ffn: 4096, "
+      "ffn_kind: gated, vocab: 128256, dtype: {weights: bf16, kv: bf16, activations: bf16}}, steps: 3, "
+      "acceptance: 0.7, head: some/draft}");
+  const Session session(sc, registry());
+  const ServingEvaluator ev(session, sc.serving.slo);
+  ParallelConfig c;
+  c.tp = 8;
+  Sweep one;
+  one.serving_batch = {4};
+  one.serving_token_budget = {8192};
+  ServingEvaluation e;
+  ev.evaluate(c, serving_points(one, sc.serving.speculative).front(), e);
+  INFO(serving_reason(session, e));
+  CHECK(e.verdict == ServingVerdict::unsupported);
+  CHECK(serving_reason(session, e).find("draft model") != std::string::npos);
 }

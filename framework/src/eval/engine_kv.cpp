@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tessera/physics/layout.hpp"
+
 namespace tessera {
 
 namespace {
@@ -61,6 +63,25 @@ void add_drafter(const EvalContext& ctx, const EngineKv& rule, const ParallelCon
   cap.kv_bytes_per_token *= (L + rule.draft_layers) / L;
 }
 
+// A separate draft model the engine loads (method draft): its weights and its KV per token at the
+// configuration it runs beside `c`, from its own memory model.
+void add_draft_model(const Evaluator& draft, const ParallelConfig& c, EngineKvCapacity& cap) {
+  const ParallelConfig dc = Evaluator::draft_model_config(c, *draft.context().model);
+  Layout layout;
+  compute_layout(*draft.context().model, *draft.context().machine, draft.workload(), dc, layout);
+  if (!layout.valid) return;  // the serving evaluator refuses the point first
+  constexpr std::int64_t K = std::int64_t{1} << 20;
+  Workload w = draft.workload();
+  w.mode = Mode::decode;
+  w.batch = 1;
+  w.context = K;
+  w.chunk = 0;
+  MemoryUsage m;
+  draft.memory_of(w, dc, layout, m);
+  cap.weights_bytes += m.weights_bytes;
+  cap.kv_bytes_per_token += m.kv_bytes / static_cast<double>(K);
+}
+
 }  // namespace
 
 EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, const ParallelConfig& c,
@@ -84,6 +105,7 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
   cap.weights_bytes = m.weights_bytes;
   cap.kv_bytes_per_token = m.kv_bytes / static_cast<double>(K);
   if (rule.draft_layers > 0) add_drafter(ev.context(), rule, c, cap);
+  if (rule.draft_model && ev.draft_model()) add_draft_model(*ev.draft_model(), c, cap);
   // The profile pass: one prefill of profile_tokens tokens (its transient set).
   w.mode = Mode::prefill;
   w.context = profile_tokens;

@@ -153,10 +153,21 @@ class TESSERA_API Evaluator {
   // work's stages (per-step host costs) is left out.
   double draft_head_time(const Workload& w, const ParallelConfig& c, double fc_inputs, bool moe,
                          Evaluation& scratch) const;
+  // One draft step of a separate draft model (method draft; called on the draft model's evaluator):
+  // its whole decode step at `w`'s batch and context on `scratch.layout`, its work's stages only
+  // (as draft_head_time: the iteration's host costs are the verify step's).
+  double draft_model_time(const Workload& w, const ParallelConfig& c, Evaluation& scratch) const;
+  // The configuration a draft model runs at beside configuration `c` of the target: the same
+  // tensor, context, pipeline and data parallelism (engines shard the drafter as the target), no
+  // expert parallelism for a dense drafter.
+  static ParallelConfig draft_model_config(const ParallelConfig& c, const ModelSpec& draft);
   // The framework's KV-cache rule (eval/engine_kv.hpp); rule none: the memory model's budget.
   // Set once by the session, before any evaluation.
   void set_engine_kv(const EngineKv& rule) { engine_kv_ = rule; }
   const EngineKv& engine_kv() const { return engine_kv_; }
+  // The draft model's evaluator (serving.speculative method draft; the session owns it), or null.
+  void set_draft_model(const Evaluator* draft) { draft_model_ = draft; }
+  const Evaluator* draft_model() const { return draft_model_; }
   // The memory plugin for `w`.
   void memory_of(const Workload& w, const ParallelConfig& c, const Layout& layout, MemoryUsage& out) const;
 
@@ -204,6 +215,7 @@ class TESSERA_API Evaluator {
   ContextWatch watch_{ctx_, workload_};
   bool check_each_call_ = false;
   EngineKv engine_kv_;
+  const Evaluator* draft_model_ = nullptr;
 };
 
 }  // namespace tessera

@@ -48,13 +48,17 @@ double HostStepTimer::verify_step(std::int64_t batch, double context, std::int64
 
 double HostStepTimer::draft_step(std::int64_t batch, double context) {
   if (!draft_set_) throw std::logic_error("draft_step: the scenario states no drafter (serving.speculative)");
+  if (draft_model_)
+    return draft_model_->draft_model_time(step_workload(Mode::decode, batch, std::llround(context), 0),
+                                          *draft_config_, *draft_scratch_);
   return ev_.draft_head_time(step_workload(Mode::decode, batch, std::llround(context), 0), c_,
                              draft_fc_inputs_, draft_moe_, e_);
 }
 
 const EngineKvCapacity& HostStepTimer::engine_capacity() {
   if (!capacity_known_) {
-    capacity_ = engine_kv_capacity(ev_, ev_.engine_kv(), c_, layout_, profile_tokens_, max_sequences_);
+    capacity_ = engine_kv_capacity(ev_, ev_.engine_kv().at_draft(draft_tokens_), c_, layout_, profile_tokens_,
+                                   max_sequences_);
     capacity_known_ = true;
   }
   return capacity_;

@@ -47,6 +47,21 @@ class TESSERA_API HostStepTimer final : public StepTimer {
     draft_moe_ = moe;
     draft_set_ = true;
   }
+  // A separate draft model (method draft): draft_step times its whole decode step on `draft` at
+  // configuration `dc`, in `scratch` (its layout set: Evaluator::layout_for). They must outlive the
+  // timer.
+  void set_draft_model(const Evaluator& draft, const ParallelConfig& dc, Evaluation& scratch) {
+    draft_model_ = &draft;
+    draft_config_ = &dc;
+    draft_scratch_ = &scratch;
+    draft_set_ = true;
+  }
+  // The serving point's draft length k: the engine loads its drafter (the KV rule counts it) only
+  // when k > 0.
+  void set_draft_tokens(std::int64_t k) {
+    if ((k > 0) != (draft_tokens_ > 0)) capacity_known_ = false;
+    draft_tokens_ = k;
+  }
   // The framework's KV capacity for this configuration (engine false without one).
   const EngineKvCapacity& engine_capacity();
 
@@ -67,6 +82,10 @@ class TESSERA_API HostStepTimer final : public StepTimer {
   EngineKvCapacity capacity_;
   double draft_fc_inputs_ = 0;
   bool draft_moe_ = false, draft_set_ = false;
+  std::int64_t draft_tokens_ = 0;
+  const Evaluator* draft_model_ = nullptr;
+  const ParallelConfig* draft_config_ = nullptr;
+  Evaluation* draft_scratch_ = nullptr;
 };
 
 }  // namespace tessera

@@ -47,9 +47,7 @@ ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo
   request_.output = w.output;
   request_.cached = cached_prefix(session_.scenario(), w.input);
   const SpeculativeSpec& sp = session_.scenario().serving.speculative;
-  if (sp.on()) {
-    speculative_tokens_ = sp.steps;
-    tokens_per_verify_ = sp.tokens_per_verify();
+  if (sp.given) {
     draft_fc_inputs_ = sp.draft_fc_inputs();
     draft_moe_ = sp.draft_moe();
   }
@@ -80,24 +78,10 @@ void ServingEvaluator::check_slo(ServingEvaluation& out) const {
   }
 }
 
-ServingPoint ServingEvaluator::speculated(const ServingPoint& point) const {
-  ServingPoint p = point;
-  p.speculative_tokens = speculative_tokens_;
-  p.tokens_per_verify = tokens_per_verify_;
-  return p;
-}
-
-void ServingEvaluator::prepare(HostStepTimer& timer, const ServingPoint& point) const {
-  timer.set_token_budget(point.token_budget);
-  timer.set_max_sequences(point.batch);
-  if (speculative_tokens_ > 0) timer.set_draft_head(draft_fc_inputs_, draft_moe_);
-}
-
-void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoint& point,
-                                      ServingEvaluation& out) const {
-  const Evaluator& ev = session_.evaluator();
+void ServingEvaluator::clear_point(const ParallelConfig& c, const ServingPoint& point,
+                                   ServingEvaluation& out) const {
   out.config = c;
-  out.point = speculated(point);
+  out.point = point;
   out.metrics = ServingMetrics{};
   out.feasible = out.runnable = false;
   out.slo_miss = SloMetric::none;
@@ -105,6 +89,36 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   out.objectives.fill(0);
   out.pes = static_cast<double>(c.pes());
   out.tokens_per_s = out.tokens_per_s_per_pe = out.tokens_per_s_per_user = 0;
+}
+
+bool ServingEvaluator::prepare(HostStepTimer& timer, const ParallelConfig& c, const ServingPoint& point,
+                               ServingEvaluation& out) const {
+  timer.set_token_budget(point.token_budget);
+  timer.set_max_sequences(point.batch);
+  timer.set_draft_tokens(point.speculative_tokens);
+  if (point.speculative_tokens <= 0) return true;
+  timer.set_draft_head(draft_fc_inputs_, draft_moe_);
+  const Evaluator* draft = session_.evaluator().draft_model();
+  if (!draft) return true;
+  // A separate draft model runs beside the target at its parallelism (engines shard it alike).
+  out.draft_config = Evaluator::draft_model_config(c, *draft->context().model);
+  draft->layout_for(out.draft_config, out.draft_scratch);
+  if (!out.draft_scratch.layout.valid) {
+    out.metrics.infeasible =
+        "the draft model cannot be sharded at this configuration (its heads, KV heads or layers do not "
+        "divide by "
+        "tp or pp)";
+    out.verdict = ServingVerdict::unsupported;
+    return false;
+  }
+  timer.set_draft_model(*draft, out.draft_config, out.draft_scratch);
+  return true;
+}
+
+void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoint& point,
+                                      ServingEvaluation& out) const {
+  const Evaluator& ev = session_.evaluator();
+  clear_point(c, point, out);
   Evaluation& step = out.step;
   step.config = c;
   step.totals = StepTotals{};
@@ -116,7 +130,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
     return;
   }
   HostStepTimer timer(ev, c, step.layout, out.scratch);
-  prepare(timer, point);
+  if (!prepare(timer, c, point, out)) return;
   session_.serving()->evaluate(ev.context(), c, request_, out.point, timer, out.metrics);
   const ServingMetrics& m = out.metrics;
   // The memory at the peak KV, for the reports (the plugin decided the fit): a question asked of
@@ -225,8 +239,9 @@ std::string serving_reason(const Session& session, const ServingEvaluation& e) {
       const Workload& w = session.evaluator().workload();
       const EngineKv& rule = session.evaluator().engine_kv();
       if (rule.active()) {
-        const EngineKvCapacity cap = engine_kv_capacity(session.evaluator(), rule, e.config, e.step.layout,
-                                                        e.point.token_budget, e.point.batch);
+        const EngineKvCapacity cap =
+            engine_kv_capacity(session.evaluator(), rule.at_draft(e.point.speculative_tokens), e.config,
+                               e.step.layout, e.point.token_budget, e.point.batch);
         const bool staggered =
             session.scenario().plugins.serving.name != plugin_defaults::kStaticBatchServing;
         return "KV of " + std::to_string(e.point.batch) + " x (" + std::to_string(w.input) + " + " +

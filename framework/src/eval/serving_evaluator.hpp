@@ -53,6 +53,9 @@ struct ServingEvaluation {
   // memory at the peak KV (B sequences of ISL + OSL tokens).
   Evaluation step;
   Evaluation scratch;  // the StepTimer's
+  // serving.speculative method draft: the draft model's configuration and its step's scratch.
+  ParallelConfig draft_config;
+  Evaluation draft_scratch;
   // On a machine with an `energy:` block: the totals of one prompt's prefill on every replica
   // (batch 1, ISL tokens, chunk = ISL; EvaluatedStep::prefill), kept while the configuration
   // (`prefill_for`) stays the same.
@@ -77,10 +80,12 @@ class TESSERA_API ServingEvaluator {
  private:
   void evaluate_point(const ParallelConfig& c, const ServingPoint& point, ServingEvaluation& out) const;
   void check_slo(ServingEvaluation& out) const;
-  // `point` with the scenario's speculative decoding (k, the tokens a verify step gains).
-  ServingPoint speculated(const ServingPoint& point) const;
-  // The timer's serving point (the engine's profile pass) and drafter.
-  void prepare(HostStepTimer& timer, const ServingPoint& point) const;
+  // `out` cleared for configuration `c` at `point`.
+  void clear_point(const ParallelConfig& c, const ServingPoint& point, ServingEvaluation& out) const;
+  // The timer's serving point (the engine's profile pass) and drafter; false (the point
+  // unsupported, `out` says why) when a draft model cannot run at `c`.
+  bool prepare(HostStepTimer& timer, const ParallelConfig& c, const ServingPoint& point,
+               ServingEvaluation& out) const;
   // Throws PluginError: the serving plugin said kv_fits, the memory model (at `peak`) says no.
   [[noreturn, gnu::cold, gnu::noinline]] void kv_claim_refuted(const Workload& peak,
                                                                const MemoryUsage& memory) const;
@@ -88,9 +93,8 @@ class TESSERA_API ServingEvaluator {
   const Session& session_;
   ServingSlo slo_;
   ServingRequest request_;
-  // serving.speculative (docs/physics.md §12.8): k, the tokens a verify step gains, the drafter.
-  std::int64_t speculative_tokens_ = 0;
-  double tokens_per_verify_ = 1;
+  // serving.speculative's drafter (docs/physics.md §12.8); each point states its k and the tokens a
+  // verify step gains (serving_points).
   double draft_fc_inputs_ = 0;
   bool draft_moe_ = false;
 };

@@ -137,13 +137,21 @@ void Session::build() {
   const EvalContext ctx = make_eval_context(scenario_.model, scenario_.machine);
   evaluator_ = std::make_unique<Evaluator>(ctx, scenario_.workload, latency_, memory_, objectives_);
   EngineKv kv = scenario_.engine_kv;
-  // The engine loads the speculative drafter beside the model (docs/physics.md §12.8).
-  if (const SpeculativeSpec& sp = scenario_.serving.speculative; sp.on()) {
+  // The engine loads the speculative drafter beside the model (docs/physics.md §12.8); a serving
+  // point that drafts nothing (k = 0) takes it out (EngineKv::at_draft).
+  draft_evaluator_.reset();
+  if (const SpeculativeSpec& sp = scenario_.serving.speculative; sp.given && sp.draft_model) {
+    // A draft model: its own context on this machine, timed and sized by the same plugins.
+    draft_evaluator_ = std::make_unique<Evaluator>(make_eval_context(*sp.draft_model, scenario_.machine),
+                                                   scenario_.workload, latency_, memory_, objectives_);
+    kv.draft_model = true;
+  } else if (sp.given) {
     kv.draft_layers = 1;
     kv.draft_fc_inputs = sp.draft_fc_inputs();
     kv.draft_dense = !sp.draft_moe();
   }
   evaluator_->set_engine_kv(kv);
+  evaluator_->set_draft_model(draft_evaluator_.get());
 }
 
 std::unique_ptr<Session> Session::with_machine(const MachineSpec& machine) const {
@@ -153,6 +161,18 @@ std::unique_ptr<Session> Session::with_machine(const MachineSpec& machine) const
 std::unique_ptr<Session> Session::with_point(const MachineSpec& machine,
                                              const std::vector<PluginParamValue>& set) const {
   return std::unique_ptr<Session>(new Session(*this, machine, set));
+}
+
+std::unique_ptr<Session> Session::with_speculative(std::int64_t steps, double acceptance) const {
+  auto s = std::unique_ptr<Session>(new Session(*this, scenario_.machine, {}));
+  SpeculativeSpec& sp = s->scenario_.serving.speculative;
+  if (steps >= 0) sp.steps = steps;
+  if (acceptance >= 0) {
+    sp.acceptance = acceptance;
+    sp.acceptance_by_position.clear();
+  }
+  s->build();
+  return s;
 }
 
 std::unique_ptr<Session> Session::on_machine(const PoolMachine& pool) const {

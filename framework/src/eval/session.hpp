@@ -29,6 +29,9 @@ class TESSERA_API Session {
   // The scenario's workload: the query its evaluator answers (beside the context, never in it).
   const Workload& workload() const { return evaluator_->workload(); }
   const Evaluator& evaluator() const { return *evaluator_; }
+  // serving.speculative method draft: the draft model's evaluator (its context on this machine, the
+  // same plugins); nullptr otherwise.
+  const Evaluator* draft_evaluator() const { return draft_evaluator_.get(); }
   const std::string& latency_name() const { return latency_name_; }
   // The plugin whose machine block this session's latency model reads (its own, or its fallback's:
   // host/plugin_roles.hpp): a machine.plugins.<plugin>.<param> hardware axis sets that block.
@@ -52,6 +55,9 @@ class TESSERA_API Session {
   std::unique_ptr<Session> with_point(const MachineSpec& machine,
                                       const std::vector<PluginParamValue>& set) const;
 
+  // The same plugins with serving.speculative's k (steps >= 0) and geometric acceptance
+  // (acceptance >= 0) set: explore's serving.speculative.<steps|acceptance> axes.
+  std::unique_ptr<Session> with_speculative(std::int64_t steps, double acceptance) const;
   // A new session of the same scenario and latency model on a pool's own machine
   // (serving.prefill_machine / serving.decode_machine): its efficiency and plugin blocks
   // validated against the latency plugin as `machine:`'s are.
@@ -72,6 +78,7 @@ class TESSERA_API Session {
   std::shared_ptr<const ServingModel> serving_;
   std::shared_ptr<const SchedulerPolicy> scheduler_;
   std::unique_ptr<Evaluator> evaluator_;
+  std::unique_ptr<Evaluator> draft_evaluator_;
 };
 
 }  // namespace tessera

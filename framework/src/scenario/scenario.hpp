@@ -56,6 +56,9 @@ struct HardwareAxis {
   std::vector<std::string> texts;
   std::vector<SourceLocation> value_where;
   bool integer = false;  // the parameter is an integer (set as one in the ParamSet)
+  // serving.speculative.<steps|acceptance> (explore on a serve scenario, docs/physics.md §12.8):
+  // each point's serving study drafts with that value (Session::with_speculative).
+  bool speculative = false;
 };
 
 // The parallelism grid (docs/specification.md §2.6 "What a sweep covers"): numeric knobs not listed are {1};
@@ -75,6 +78,10 @@ struct Sweep {
   // mode: serve (sweep.serving): sequences in flight per replica, and tokens per iteration
   // (decode and prefill together; 0 = no limit). Other modes: empty.
   std::vector<std::int64_t> serving_batch, serving_token_budget;
+  // serve with serving.speculative (docs/physics.md §12.8): the draft lengths k (0: no drafting) and
+  // the geometric acceptance rates searched per configuration; empty: the block's one value.
+  std::vector<std::int64_t> serving_speculative_steps;
+  std::vector<double> serving_acceptance;
 };
 
 // sweep.serving left out (docs/scenario-format.md "Serving"): batches of powers of two up to

@@ -196,6 +196,33 @@ std::optional<Part> resolve_part(const YNode& src, const std::string& kind, cons
 
 using namespace loader;
 
+namespace {
+
+// serving.speculative.model (method draft): read as `model:` is (a path relative to the scenario,
+// a name, an inline mapping), parsed, and sharing the target's vocabulary (the drafts are the
+// target's tokens).
+void load_draft_model(const YNode& tree, const std::string& dir, const std::vector<std::string>& roots,
+                      const ModelSpec* target, Scenario& s, Diags& d) {
+  SpeculativeSpec& sp = s.serving.speculative;
+  const YNode* serving = tree.find("serving");
+  const YNode* block = serving && serving->is_mapping() ? serving->find("speculative") : nullptr;
+  const YNode* ref = block && block->is_mapping() ? block->find("model") : nullptr;
+  if (sp.method != SpeculativeMethod::draft || !ref) return;
+  const std::string label = "serving.speculative.model";
+  const auto part = resolve_part(*ref, "model", dir, roots, label, d);
+  if (!part) return;
+  auto draft = parse_model(part->tree, label, part->require_name, d);
+  if (!draft) return;
+  if (target && draft->vocab != target->vocab)
+    d.error(ref->where, label + ": the draft model " + draft->name + " has a vocabulary of " +
+                            std::to_string(draft->vocab) + " tokens, the model " + target->name + " " +
+                            std::to_string(target->vocab) +
+                            "; a draft model must share the target's tokenizer");
+  sp.draft_model = std::make_shared<const ModelSpec>(std::move(*draft));
+}
+
+}  // namespace
+
 std::string default_scenario_path(const LoadOptions& options) {
   // The first root that has it (a TESSERA_DATA_DIR without scenarios/ keeps the shipped one).
   const std::vector<std::string> roots = data_roots(options);
@@ -371,6 +398,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
   check_prefix_cache(tree, s, machine ? &*machine : nullptr, d);
   check_speculative(tree, s, model ? &*model : nullptr, d);
+  load_draft_model(tree, dir, droots, model ? &*model : nullptr, s, d);
   if (!s.plugins.scheduler.name.empty() && !s.serving.requests.given)
     d.error(s.plugins.scheduler.where,
             "plugins.scheduler: a scheduler decides the iterations of a request "

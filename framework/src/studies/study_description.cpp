@@ -22,7 +22,7 @@ namespace {
 EngineKvNote engine_kv_note(const Session& session, const ServeRecord& b) {
   EngineKvNote note;
   const Evaluator& ev = session.evaluator();
-  const EngineKv& rule = ev.engine_kv();
+  const EngineKv rule = ev.engine_kv().at_draft(b.point.speculative_tokens);
   if (!rule.active()) return note;
   Evaluation scratch;
   ev.layout_for(b.config, scratch);

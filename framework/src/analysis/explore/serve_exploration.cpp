@@ -44,7 +44,8 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
         so.threads = slot.threads;
         so.top = 1;
         const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.machine_block_owner());
-        const auto base = session.with_point(hp.machine, hp.plugin_params);
+        std::unique_ptr<Session> base = session.with_point(hp.machine, hp.plugin_params);
+        if (hp.speculative()) base = base->with_speculative(hp.speculative_steps, hp.speculative_acceptance);
         std::unique_ptr<Session> own_prefill, own_decode;
         if (sv.prefill_machine.given)
           own_prefill = pool_at(*base, sv.prefill_machine, "serving.prefill_machine", i);

@@ -264,7 +264,7 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
     throw InputError("serving.disaggregated: the decode pool needs workload.output >= 2 (found " +
                      std::to_string(w.output) + ")");
   const GridSpace space(scenario.sweep, session.model(), session.machine(), w);
-  const std::vector<ServingPoint> points = serving_points(scenario.sweep);
+  const std::vector<ServingPoint> points = serving_points(scenario.sweep, scenario.serving.speculative);
   std::vector<std::int64_t> decode_batches;
   for (const ServingPoint& pt : points)
     if (std::find(decode_batches.begin(), decode_batches.end(), pt.batch) == decode_batches.end())

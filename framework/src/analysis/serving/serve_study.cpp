@@ -82,16 +82,43 @@ std::vector<ParallelConfig> budgeted_configs(const GridSpace& space, std::int64_
 
 }  // namespace
 
-std::vector<ServingPoint> serving_points(const Sweep& sweep) {
+std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec) {
   const std::vector<std::int64_t> batches =
       sweep.serving_batch.empty() ? std::vector<std::int64_t>{1} : sweep.serving_batch;
   const std::vector<std::int64_t> budgets =
       sweep.serving_token_budget.empty() ? std::vector<std::int64_t>{0} : sweep.serving_token_budget;
+  // Speculative decoding (docs/physics.md §12.8): the draft lengths and acceptance rates swept,
+  // else the block's own (no block: k = 0, one point).
+  const std::vector<std::int64_t> steps = !sweep.serving_speculative_steps.empty()
+                                              ? sweep.serving_speculative_steps
+                                              : std::vector<std::int64_t>{spec.given ? spec.steps : 0};
+  const std::vector<double> rates =
+      !sweep.serving_acceptance.empty() ? sweep.serving_acceptance : std::vector<double>{spec.acceptance};
   std::vector<ServingPoint> points;
-  points.reserve(batches.size() * budgets.size());
+  points.reserve(batches.size() * budgets.size() * steps.size() * rates.size());
   for (std::int64_t b : batches)
-    for (std::int64_t t : budgets) points.push_back(ServingPoint{.batch = b, .token_budget = t});
+    for (std::int64_t t : budgets)
+      for (std::int64_t k : steps)
+        for (double a : rates) {
+          SpeculativeSpec at = spec;
+          at.steps = k;
+          if (!sweep.serving_acceptance.empty()) at.acceptance = a;
+          points.push_back(ServingPoint{.batch = b,
+                                        .token_budget = t,
+                                        .speculative_tokens = at.on() ? k : 0,
+                                        .tokens_per_verify = at.tokens_per_verify()});
+        }
   return points;
+}
+
+std::vector<double> serving_point_acceptances(const Sweep& sweep, const SpeculativeSpec& spec) {
+  const std::size_t n = serving_points(sweep, spec).size();
+  // The rates vary fastest (serving_points).
+  const std::vector<double>& rates = sweep.serving_acceptance;
+  std::vector<double> out(n, spec.given ? spec.acceptance : -1);
+  if (spec.given && !rates.empty())
+    for (std::size_t i = 0; i < n; ++i) out[i] = rates[i % rates.size()];
+  return out;
 }
 
 bool serve_rank_less(const ServeRecord& a, const ServeRecord& b) {
@@ -385,13 +412,13 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   result.axes = study_axes(result.objectives);
   result.max_pes = options.max_pes >= 0 ? options.max_pes : scenario.serving.max_pes;
   const ServingEvaluator evaluator(session, scenario.serving.slo);
-
   const GridSpace space(scenario.sweep, session.model(), session.machine(), session.workload());
   result.counts.enumerated = space.enumerated();
   result.counts.configurations = space.valid_count();
   const std::vector<ParallelConfig> configs =
       budgeted_configs(space, result.max_pes, scenario, result.counts);
-  const std::vector<ServingPoint> points = serving_points(scenario.sweep);
+  const std::vector<ServingPoint> points = serving_points(scenario.sweep, scenario.serving.speculative);
+  const std::vector<double> rates = serving_point_acceptances(scenario.sweep, scenario.serving.speculative);
   result.counts.points = points.size();
   const std::uint64_t total = static_cast<std::uint64_t>(configs.size()) * points.size();
   const std::size_t batch = static_cast<std::size_t>(
@@ -415,6 +442,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
               configs[key / points.size()]);  // a worker's crash report names it (host/call_trace.hpp)
           evaluator.evaluate(configs[key / points.size()], points[key % points.size()], e);
           fill_serve_record(e, result.axes, key, w.slots[i]);
+          w.slots[i].acceptance = rates[key % points.size()];
         }
       });
       throw_if_cancelled();  // the batch may be incomplete

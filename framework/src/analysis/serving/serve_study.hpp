@@ -36,6 +36,9 @@ struct ServedPoint {
   std::uint64_t key = 0;  // position in the study's order: configuration index × points + point index
   ParallelConfig config;
   ServingPoint point;
+  // The point's geometric acceptance rate (serving.speculative.acceptance or
+  // sweep.serving.acceptance; < 0: a table by position, or no speculation).
+  double acceptance = -1;
   std::int64_t pes = 0;              // all replicas
   std::int64_t replicas = 0;         // dp
   double tokens_per_s_per_pe = 0;    // tokens_per_s / pes
@@ -152,9 +155,13 @@ struct ServeResult {
   const ServeRecord* best() const { return top.empty() ? nullptr : &top.front(); }
 };
 
-// The serving points of the scenario's sweep, batch major (sweep.serving: an empty list is the
-// one default, batch 1, token budget 0 = no limit).
-TESSERA_API std::vector<ServingPoint> serving_points(const Sweep& sweep);
+// The serving points of the scenario's sweep, batch major, then the token budget, the draft length
+// k and the acceptance rate (sweep.serving: an empty list is the one default, batch 1, token budget
+// 0 = no limit; k and the acceptance are serving.speculative's, k = 0 without it), each with the
+// tokens a verify step gains at its k and acceptance.
+TESSERA_API std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec);
+// The geometric acceptance rate of each point of that list (< 0: none, or a table by position).
+TESSERA_API std::vector<double> serving_point_acceptances(const Sweep& sweep, const SpeculativeSpec& spec);
 
 // Fills `r` (reason aside) from an evaluation at study position `key`.
 TESSERA_API void fill_serve_record(const ServingEvaluation& e, const std::vector<ServeAxis>& axes,

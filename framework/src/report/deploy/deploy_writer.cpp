@@ -34,8 +34,9 @@ std::int64_t instances(const ServingStackProfile& f, const DeployEntry& e) {
   return e.pool_instances * (per_replica ? e.point.config.dp : 1);
 }
 
-// The scenario's prefix caching and KV offload, as its launch flags see them.
-DeployPoint cached(const Scenario& s, DeployPoint p) {
+// The scenario's prefix caching, KV offload and speculative decoding, as its launch flags see them:
+// the drafter drafting `draft_tokens` (the serving point's k; -1: serving.speculative.steps).
+DeployPoint cached(const Scenario& s, DeployPoint p, std::int64_t draft_tokens = -1) {
   p.prefix_caching = prefix_caching_on(s);
   for (OffloadTierKind t : s.serving.prefix_cache.offload) {
     if (t == OffloadTierKind::dram) p.offload_dram_bytes = s.machine.host_memory.dram.capacity;
@@ -43,7 +44,7 @@ DeployPoint cached(const Scenario& s, DeployPoint p) {
   }
   const SpeculativeSpec& sp = s.serving.speculative;
   if (sp.given) {
-    p.spec_steps = sp.steps;
+    p.spec_steps = draft_tokens >= 0 ? draft_tokens : sp.steps;
     p.spec_method = sp.method;
     p.spec_head = sp.head;
   }
@@ -68,7 +69,8 @@ std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeRes
                 fixed(r.metrics.ttft_s * 1e3, 1) + " ms, TPOT " + fixed(r.metrics.tpot_s * 1e3, 2) + " ms, " +
                 std::to_string(r.pes) + " PEs";
     e.point = cached(
-        scenario, DeployPoint{r.config, r.point.batch, r.point.token_budget, DeployPoint::Role::aggregated});
+        scenario, DeployPoint{r.config, r.point.batch, r.point.token_budget, DeployPoint::Role::aggregated},
+        r.point.speculative_tokens);
     out.push_back(std::move(e));
   }
   if (disagg && disagg->result.best) {

@@ -96,6 +96,14 @@ void print_point(std::ostream& os, const StudyDescription& study, const ServeRec
   os << pad << "batch " << b.point.batch << " per replica, token budget " << budget_text(b.point.token_budget)
      << "; " << b.pes << ' ' << m.pe.name << (b.pes == 1 ? "" : "s") << ", " << b.replicas
      << (b.replicas == 1 ? " replica" : " replicas") << " (dp)\n";
+  if (study.scenario.serving.speculative.given)
+    os << pad
+       << (b.point.speculative_tokens > 0
+               ? "drafts k = " + std::to_string(b.point.speculative_tokens) +
+                     (b.acceptance >= 0 ? " at acceptance " + fixed(b.acceptance, 2) : std::string()) + ": " +
+                     fixed(b.point.tokens_per_verify, 2) + " tokens per verify step"
+               : std::string("no drafting (k = 0): the engine without its drafter"))
+       << '\n';
   if (b.metrics.max_batch > 0)
     os << pad << "largest batch the token budget sustains " << b.metrics.max_batch << '\n';
   const Band& band = study.band;
@@ -154,7 +162,13 @@ std::string render_table(const StudyDescription& study, const ServeResult& res,
                          bool tail, std::size_t width = 0) {
   const MachineSpec& m = study.machine();
   const int cost = cost_objective(study.objectives);
-  std::vector<std::string> head{"#", "parallelism", "batch", "budget", "PEs", "TTFT", "TPOT"};
+  // Speculative decoding: the point's draft length k, and its acceptance rate when swept.
+  const bool drafts = study.scenario.serving.speculative.given;
+  const bool rates = !study.scenario.sweep.serving_acceptance.empty();
+  std::vector<std::string> head{"#", "parallelism", "batch", "budget"};
+  if (drafts) head.push_back("k");
+  if (rates) head.push_back("accept");
+  for (const char* h : {"PEs", "TTFT", "TPOT"}) head.push_back(h);
   if (tail) head.push_back("TPOT tail");
   head.push_back("tok/s/user");
   head.push_back("tok/s/PE");
@@ -175,13 +189,12 @@ std::string render_table(const StudyDescription& study, const ServeResult& res,
       dps.push_back(rows[at].config.dp);
       pes.push_back(rows[at].pes);
     }
-    std::vector<std::string> cells{std::to_string(n),
-                                   parallelism_label(m, r.config, k, value_range(dps)),
-                                   std::to_string(r.point.batch),
-                                   budget_text(r.point.token_budget),
-                                   value_range(pes),
-                                   time_text(r.metrics.ttft_s),
-                                   time_text(r.metrics.tpot_s)};
+    std::vector<std::string> cells{std::to_string(n), parallelism_label(m, r.config, k, value_range(dps)),
+                                   std::to_string(r.point.batch), budget_text(r.point.token_budget)};
+    if (drafts) cells.push_back(std::to_string(r.point.speculative_tokens));
+    if (rates) cells.push_back(fixed(r.acceptance, 2));
+    for (std::string c : {value_range(pes), time_text(r.metrics.ttft_s), time_text(r.metrics.tpot_s)})
+      cells.push_back(std::move(c));
     if (tail) cells.push_back(time_text(r.metrics.tpot_tail_s));
     cells.push_back(tokens_rate(r.tokens_per_s_per_user));
     cells.push_back(tokens_rate(r.tokens_per_s_per_pe));
@@ -221,7 +234,9 @@ void print_table(std::ostream& os, const StudyDescription& study, const ServeRes
 
 void write_serve_csv_header(std::ostream& os, const StudyDescription& study) {
   os << "cp,tp,pp,dp,ep,kv_shard_mode,ffn_shard_scope,tp_placement,cp_placement,cp_ring_variant,batch,"
-        "token_budget_tokens,replicas,pes,ttft_s,tpot_s,tpot_tail_s,e2e_s,tokens_per_s,tokens_per_s_per_pe,"
+        "token_budget_tokens,"
+     << (study.scenario.serving.speculative.given ? "draft_tokens,tokens_per_verify,acceptance," : "")
+     << "replicas,pes,ttft_s,tpot_s,tpot_tail_s,e2e_s,tokens_per_s,tokens_per_s_per_pe,"
         "tokens_per_s_per_user,prefill_time_share,max_batch,chunk_tokens,chunk_iterations,kv_tokens_peak,"
         "kv_fits,used_bytes,budget_bytes";
   for (const ObjectiveInfo& o : study.objectives) os << ",objective_" << objective_key(o);
@@ -237,8 +252,11 @@ void write_serve_csv_row(std::ostream& os, const StudyDescription& study, const 
   os << c.cp << ',' << c.tp << ',' << c.pp << ',' << c.dp << ',' << c.ep << ','
      << kv_shard_mode_name(c.kv_shard_mode) << ',' << csv_escape(ffn_shard_scope_name(c.ffn_shard_scope))
      << ',' << m.placement_name(c.tp_placement) << ',' << m.placement_name(c.cp_placement) << ','
-     << cp_ring_variant_name(c.cp_ring_variant) << ',' << r.point.batch << ',' << r.point.token_budget << ','
-     << r.replicas << ',' << r.pes << ',' << num(mt.ttft_s) << ',' << num(mt.tpot_s) << ','
+     << cp_ring_variant_name(c.cp_ring_variant) << ',' << r.point.batch << ',' << r.point.token_budget << ',';
+  if (study.scenario.serving.speculative.given)
+    os << r.point.speculative_tokens << ',' << csv_num(r.point.tokens_per_verify) << ','
+       << (r.acceptance >= 0 ? csv_num(r.acceptance) : std::string()) << ',';
+  os << r.replicas << ',' << r.pes << ',' << num(mt.ttft_s) << ',' << num(mt.tpot_s) << ','
      << num(mt.tpot_tail_s) << ',' << num(mt.e2e_s) << ',' << num(r.tokens_per_s) << ','
      << num(r.tokens_per_s_per_pe) << ',' << num(r.tokens_per_s_per_user) << ',' << num(mt.prefill_time_share)
      << ',' << mt.max_batch << ',' << mt.chunk << ',' << mt.chunk_iterations << ',' << num(mt.kv_tokens_peak)
@@ -251,6 +269,45 @@ void write_serve_csv_row(std::ostream& os, const StudyDescription& study, const 
 }
 
 namespace {
+
+// The drafter line (serving.speculative, docs/physics.md §12.8): the method, k and the acceptance,
+// or the lists the sweep searches.
+void print_drafter(std::ostream& os, const Scenario& s) {
+  const SpeculativeSpec& p = s.serving.speculative;
+  if (!p.given) return;
+  const Sweep& sw = s.sweep;
+  os << "drafter    "
+     << (p.method == SpeculativeMethod::mtp ? std::string("the model's MTP module")
+         : p.method == SpeculativeMethod::eagle
+             ? std::string("an EAGLE-3 head")
+             : "the draft model " + (p.draft_model ? p.draft_model->name : std::string("?")));
+  if (!sw.serving_speculative_steps.empty()) {
+    std::string ks;
+    for (std::int64_t k : sw.serving_speculative_steps) ks += (ks.empty() ? "" : ", ") + std::to_string(k);
+    os << " drafts k in {" << ks << "} tokens";
+  } else {
+    os << " drafts " << p.steps << (p.steps == 1 ? " token" : " tokens");
+  }
+  os << " per iteration, acceptance ";
+  if (!sw.serving_acceptance.empty()) {
+    std::string list;
+    for (double a : sw.serving_acceptance) list += (list.empty() ? "" : ", ") + fixed(a, 2);
+    os << "in {" << list << "} each (geometric): each point's own tokens per verify step\n";
+    return;
+  }
+  if (p.acceptance >= 0) {
+    os << fixed(p.acceptance, 2) << " each (geometric)";
+  } else {
+    const std::size_t n = sw.serving_speculative_steps.empty() ? static_cast<std::size_t>(p.steps)
+                                                               : p.acceptance_by_position.size();
+    for (std::size_t i = 0; i < n; ++i) os << (i ? "/" : "") << fixed(p.acceptance_by_position[i], 2);
+    os << " by position";
+  }
+  if (sw.serving_speculative_steps.empty())
+    os << ": " << fixed(p.tokens_per_verify(), 2) << " tokens per verify step\n";
+  else
+    os << ": each point's own tokens per verify step\n";
+}
 
 // The report's opening lines: the scenario, workload, SLO, PE budget, plugins, framework, the
 // ranking axes and the counts of the points evaluated and why the others are not runnable.
@@ -270,18 +327,7 @@ void print_serve_heading(std::ostream& os, const StudyDescription& study, const 
   os << "plugins    serving " << s.plugins.serving.name << ", latency " << study.latency_name << ", memory "
      << s.plugins.memory.name << '\n';
   print_serving_stack_text(os, s, &c);
-  if (const SpeculativeSpec& p = s.serving.speculative; p.given) {
-    os << "drafter    " << (p.method == SpeculativeMethod::mtp ? "the model's MTP module" : "an EAGLE-3 head")
-       << " drafts " << p.steps << (p.steps == 1 ? " token" : " tokens") << " per iteration, acceptance ";
-    if (p.acceptance >= 0) {
-      os << fixed(p.acceptance, 2) << " each (geometric)";
-    } else {
-      for (std::size_t i = 0; i < static_cast<std::size_t>(p.steps); ++i)
-        os << (i ? "/" : "") << fixed(p.acceptance_by_position[i], 2);
-      os << " by position";
-    }
-    os << ": " << fixed(p.tokens_per_verify(), 2) << " tokens per verify step\n";
-  }
+  print_drafter(os, s);
   os << "ranked by ";
   for (const ServeAxis& a : res.axes) os << ' ' << a.name << (a.direction == Direction::maximize ? "↑" : "↓");
   os << '\n';

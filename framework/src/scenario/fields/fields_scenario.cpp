@@ -235,9 +235,11 @@ constexpr FieldRow kScenarioRows[] = {
         "plugin parameters (plugins.latency.<name>.<param>, plugins.objectives.<name>.<param>, "
         "plugins.memory.<param>, plugins.search.<param>) by dotted path to lists of values, e.g. "
         "{machine.pe.hbm.bandwidth: [2 TB/s, 3 TB/s]}; plugin parameters are checked against the "
-        "plugin's schema"),
+        "plugin's schema; explore on a serve scenario also takes serving.speculative.steps and "
+        "serving.speculative.acceptance"),
     mapping("sweep.serving", S, "",
-            "serve only: the serving points searched per configuration: {batch, token_budget}"),
+            "serve only: the serving points searched per configuration: {batch, token_budget, "
+            "speculative_steps, acceptance}"),
     token_list("sweep.serving.batch", kDefaultServingBatchText, 1,
                "sequences in flight per replica (a replica is a configuration's dp group)",
                [](const FieldSite& s, const FieldItems& v) {
@@ -249,6 +251,18 @@ constexpr FieldRow kScenarioRows[] = {
                [](const FieldSite& s, const FieldItems& v) {
                  s.scenario->sweep.serving_token_budget.assign(v.integers.begin(), v.integers.end());
                }),
+    slotted(list(integer("sweep.serving.speculative_steps", S, "", 0, 16,
+                         "with serving.speculative: the draft lengths k searched (0: no drafting, the same "
+                         "engine without its drafter); absent: serving.speculative.steps")),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              s.scenario->sweep.serving_speculative_steps.assign(v.integers.begin(), v.integers.end());
+            })),
+    slotted(list(real("sweep.serving.acceptance", S, "", 0, 1, false,
+                      "with serving.speculative: the geometric acceptance rates searched (what-if: a "
+                      "better head, another workload); absent: serving.speculative's acceptance")),
+            store_slot([](const FieldSite& s, const FieldItems& v) {
+              s.scenario->sweep.serving_acceptance.assign(v.reals.begin(), v.reals.end());
+            })),
     mapping("serving", S, "",
             "serve only: the service level and the PE budget: {slo, max_pes, disaggregated, prefill_machine, "
             "decode_machine, requests}"),

@@ -15,7 +15,8 @@ constexpr FieldFile kSpecFile = FieldFile::scenario;
 // In SpeculativeMethod's order.
 constexpr ParamChoice kMethods[] = {
     {"mtp", "the model's multi-token-prediction module (DeepSeek-V3/R1): one decoder layer with its FFN"},
-    {"eagle", "an EAGLE-3 head: one dense decoder layer over three of the target's hidden states"}};
+    {"eagle", "an EAGLE-3 head: one dense decoder layer over three of the target's hidden states"},
+    {"draft", "a separate draft model (serving.speculative.model): its whole decode step per draft token"}};
 
 SpeculativeSpec& spec_of(const FieldSite& s) { return s.scenario->serving.speculative; }
 
@@ -42,9 +43,17 @@ constexpr FieldRow kSpeculativeRows[] = {
               spec_of(s).acceptance_by_position.assign(v.reals.begin(), v.reals.end());
             })),
     slotted(text("serving.speculative.head", kSpecFile, "",
-                 "eagle: the head's checkpoint (a Hugging Face id or a path) --deploy writes, e.g. "
-                 "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B; mtp: the model's own module, nothing to give"),
+                 "eagle and draft: the drafter's checkpoint (a Hugging Face id or a path) --deploy writes, "
+                 "e.g. yuhuili/EAGLE3-LLaMA3.3-Instruct-70B; mtp: the model's own module, nothing to give"),
             FieldSlot{.text = [](const FieldSite& s) { return &spec_of(s).head; }}),
+    // Read as `model:` is (scenario_loader.cpp load_draft_model): a path, a name or an inline mapping.
+    {"serving.speculative.model", kSpecFile, FieldUse::reference,
+     ParamSpec{"serving.speculative.model", ParamType::string, Dimension::none, nullptr, kNoMin, kNoMax,
+               nullptr, 0,
+               "draft: the draft model Tessera prices, a model file path, a shipped model's name (e.g. "
+               "llama3.2-1b) "
+               "or an inline mapping, with the target's vocabulary"},
+     false},
 };
 
 }  // namespace

@@ -3,17 +3,26 @@
 // docs/scenario-format.md "Speculative decoding"). Read by the field table
 // (scenario/fields/fields_speculative.cpp); checked by scenario/speculative_check.cpp.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tessera/error.hpp"
+#include "tessera/model.hpp"
 
 namespace tessera {
 
 // The drafter: an MTP module the model ships (DeepSeek-V3/R1's, one decoder layer with the
-// model's own FFN and an input projection over 2 hidden sizes), or an EAGLE head (EAGLE-3: one
-// dense decoder layer and an input projection over 3 hidden sizes), both on the target's lm_head.
-enum class SpeculativeMethod : std::uint8_t { mtp, eagle };
+// model's own FFN and an input projection over 2 hidden sizes), an EAGLE head (EAGLE-3: one
+// dense decoder layer and an input projection over 3 hidden sizes), both on the target's lm_head,
+// or a separate draft model (any model file sharing the target's vocabulary: its whole decode step
+// per draft, its own weights and KV).
+enum class SpeculativeMethod : std::uint8_t { mtp, eagle, draft };
+
+// The method's name in scenarios and data/frameworks.yaml.
+inline const char* speculative_method_name(SpeculativeMethod m) {
+  return m == SpeculativeMethod::mtp ? "mtp" : m == SpeculativeMethod::eagle ? "eagle" : "draft";
+}
 
 struct SpeculativeSpec {
   bool given = false;
@@ -23,14 +32,19 @@ struct SpeculativeSpec {
   // a once the ones before it were), or a_i by position (i = 1..k, each given the ones before).
   double acceptance = -1;  // < 0: not given
   std::vector<double> acceptance_by_position;
-  std::string head;      // an EAGLE head's checkpoint (Hugging Face id or path), for --deploy
+  std::string head;  // the drafter's checkpoint (an EAGLE head's, a draft model's), for --deploy
+  // method draft: the draft model as loaded (serving.speculative.model).
+  std::shared_ptr<const ModelSpec> draft_model;
   SourceLocation where;  // the `speculative:` key
 
   // Whether the scenario drafts (the block given with k > 0).
   bool on() const { return given && steps > 0; }
   // The drafter's input projection, in hidden sizes: an MTP module's eh_proj takes the token's
   // embedding and the hidden state (2), EAGLE-3's fc three of the target's hidden states (3).
-  double draft_fc_inputs() const { return method == SpeculativeMethod::mtp ? 2.0 : 3.0; }
+  // A draft model has none (0).
+  double draft_fc_inputs() const {
+    return method == SpeculativeMethod::mtp ? 2.0 : method == SpeculativeMethod::eagle ? 3.0 : 0.0;
+  }
   // Its decoder layer: the model's own (MoE where the model has experts) for MTP, dense for EAGLE.
   bool draft_moe() const { return method == SpeculativeMethod::mtp; }
   // The acceptance of draft position i (1-based, i <= k).

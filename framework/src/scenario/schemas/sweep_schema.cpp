@@ -195,6 +195,30 @@ void read_machine_block_axis(const YEntry& e, const std::string& kp, Sweep& s, D
   if (read_axis_texts(e.value, kp, axis, d)) s.hardware.push_back(std::move(axis));
 }
 
+// serving.speculative.steps or .acceptance: explore's serving study drafts with each value, typed and
+// ranged by the field's row (a serve scenario with serving.speculative, checked with the block).
+void read_speculative_axis(const YEntry& e, const std::string& kp, Sweep& s, Diags& d) {
+  const schema::FieldRow* row = schema::find_field(e.key);
+  if (!row || (e.key != "serving.speculative.steps" && e.key != "serving.speculative.acceptance")) {
+    d.error(e.key_where,
+            kp +
+                ": a speculative decoding axis is serving.speculative.steps or "
+                "serving.speculative.acceptance, found '" +
+                e.key + "'" +
+                did_you_mean(e.key, {"serving.speculative.steps", "serving.speculative.acceptance"}));
+    return;
+  }
+  const std::size_t before = s.hardware.size();
+  FieldPath field;
+  field.row = row;
+  field.canonical = e.key;
+  read_field_axis(e, kp, field, s, d);
+  if (s.hardware.size() > before) {
+    s.hardware.back().speculative = true;
+    s.hardware.back().integer = e.key == "serving.speculative.steps";
+  }
+}
+
 // sweep.hardware: one axis per key (a machine field, a machine-block or scenario plugin
 // parameter, a field of a pool's own machine), and the grid they span within hardware.points.
 void parse_hardware(const YNode& hw, const MachineSpec* machine, const ServingSpec* serving, Sweep& s,
@@ -207,6 +231,10 @@ void parse_hardware(const YNode& hw, const MachineSpec* machine, const ServingSp
       // A scenario plugin's parameter: typed against the plugin's schema once plugins are
       // loaded (scenario/sweeps/plugin_axes.hpp); each point re-creates the plugin.
       read_plugin_param_axis(e, kp, s, d);
+      continue;
+    }
+    if (e.key.rfind("serving.speculative.", 0) == 0) {
+      read_speculative_axis(e, kp, s, d);
       continue;
     }
     if (e.key.rfind("serving.prefill_machine.", 0) == 0 || e.key.rfind("serving.decode_machine.", 0) == 0) {

@@ -60,7 +60,8 @@ constexpr const char* kConditionNames[] = {"pp>1",
                                            "offload_dram",
                                            "offload_ssd",
                                            "speculative_mtp",
-                                           "speculative_eagle"};
+                                           "speculative_eagle",
+                                           "speculative_draft"};
 
 template <std::size_t N>
 std::vector<std::string> names_of(const char* const (&names)[N]) {

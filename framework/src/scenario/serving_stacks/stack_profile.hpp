@@ -59,6 +59,7 @@ enum class FlagCondition : std::uint8_t {
   offload_ssd,        // ... and to local SSD
   speculative_mtp,    // serving.speculative with the model's MTP module
   speculative_eagle,  // ... with an EAGLE-3 head
+  speculative_draft,  // ... with a separate draft model
 };
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 
@@ -133,7 +134,20 @@ struct EngineKv {
   // projection over f hidden sizes (f H^2 weights, replicated on the TP ranks). 0: none.
   double draft_layers = 0, draft_fc_inputs = 0;
   bool draft_dense = false;  // an EAGLE head: a dense layer (attention and a dense FFN)
+  // A separate draft model (method draft) loaded beside the model: its weights and KV per token
+  // from its evaluator's memory model at the configuration (Evaluator::draft_model).
+  bool draft_model = false;
   bool active() const { return rule != KvRule::none; }
+  // The engine at a serving point that drafts `draft_tokens` tokens per sequence: without its
+  // drafter when 0 (a sweep's k = 0 launches the engine without speculation).
+  EngineKv at_draft(std::int64_t draft_tokens) const {
+    EngineKv r = *this;
+    if (draft_tokens <= 0) {
+      r.draft_layers = r.draft_fc_inputs = 0;
+      r.draft_model = false;
+    }
+    return r;
+  }
 };
 
 // The tiers a version's KV offloading reaches (data/frameworks.yaml `kv_offload:`), nearest

@@ -215,6 +215,8 @@ bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec
       return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::mtp;
     case FlagCondition::speculative_eagle:
       return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::eagle;
+    case FlagCondition::speculative_draft:
+      return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::draft;
   }
   return false;
 }

@@ -13,7 +13,8 @@ void read_speculative(const YNode& version, const std::string& path, ServingStac
   if (!loader::expect_mapping(*n, p, d)) return;
   loader::check_keys(*n, p, {"value", "source"}, d);
   v.speculative.source = text_of(*n, p, "source", true, d);
-  for (std::size_t i : pick_list(*n, p, {"mtp", "eagle"}, "a list of drafters ([mtp, eagle] or [])", d))
+  for (std::size_t i :
+       pick_list(*n, p, {"mtp", "eagle", "draft"}, "a list of drafters ([mtp, eagle, draft] or [])", d))
     v.speculative.methods.push_back(static_cast<SpeculativeMethod>(i));
 }
 

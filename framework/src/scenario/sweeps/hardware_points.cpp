@@ -31,6 +31,13 @@ HardwarePoint hardware_point(const Sweep& sweep, const MachineSpec& base, std::u
       set_field(p.machine, field, v);
       continue;
     }
+    if (a.speculative) {
+      if (a.path == "serving.speculative.steps")
+        p.speculative_steps = std::llround(v);
+      else
+        p.speculative_acceptance = v;
+      continue;
+    }
     if (a.scenario_plugin) {
       p.plugin_params.push_back(PluginParamValue{
           .kind = a.plugin_kind, .plugin = a.plugin, .param = a.param, .value = v, .integer = a.integer});

@@ -19,6 +19,10 @@ struct HardwarePoint {
   std::vector<double> values;  // one per axis, SI
   MachineSpec machine;
   std::vector<PluginParamValue> plugin_params;  // the scenario-plugin axes' values at this point
+  // serving.speculative.steps / .acceptance axes' values at this point (< 0: no such axis).
+  std::int64_t speculative_steps = -1;
+  double speculative_acceptance = -1;
+  bool speculative() const { return speculative_steps >= 0 || speculative_acceptance >= 0; }
 };
 
 // Point i of the grid, 0 <= i < sweep_hardware_points(sweep) (scenario/sweeps/sweep_size.hpp).

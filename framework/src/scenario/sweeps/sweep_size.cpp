@@ -14,8 +14,11 @@ std::uint64_t sweep_grid_points(const Sweep& s) {
 }
 
 std::uint64_t sweep_serving_points(const Sweep& s) {
-  return saturating_size_mul(std::max<std::uint64_t>(1, s.serving_batch.size()),
-                             std::max<std::uint64_t>(1, s.serving_token_budget.size()));
+  std::uint64_t n = 1;
+  for (std::size_t k : {s.serving_batch.size(), s.serving_token_budget.size(),
+                        s.serving_speculative_steps.size(), s.serving_acceptance.size()})
+    n = saturating_size_mul(n, std::max<std::uint64_t>(1, k));
+  return n;
 }
 
 std::uint64_t sweep_hardware_points(const Sweep& s) {

@@ -27,6 +27,8 @@ std::vector<std::vector<std::size_t>> serve_dp_groups(const ServeResult& res,
     DpGroupKey k(r.config);
     k.add(r.point.batch);
     k.add(r.point.token_budget);
+    k.add(r.point.speculative_tokens);
+    k.add(r.acceptance);
     k.add(r.score);
     for (std::size_t i = 0; i < res.axes.size() && i < r.axis_values.size(); ++i)
       if (!(res.axes[i].name == plugin_defaults::kPesObjective || res.axes[i].unit == "PE"))
@@ -108,6 +110,13 @@ nlohmann::json serve_record_json(const Session& session, const ServeResult& resu
   const ServingMetrics& mt = r.metrics;
   j["batch"] = r.point.batch;
   j["token_budget_tokens"] = r.point.token_budget;
+  if (session.scenario().serving.speculative.given) {
+    // The point's speculative decoding (docs/physics.md §12.8): k, E, the geometric rate (null: a
+    // table by position).
+    j["draft_tokens"] = r.point.speculative_tokens;
+    j["tokens_per_verify"] = r.point.tokens_per_verify;
+    j["acceptance"] = r.acceptance >= 0 ? nlohmann::json(r.acceptance) : nlohmann::json(nullptr);
+  }
   j["replicas"] = r.replicas;
   j["pes"] = r.pes;
   j["ttft_s"] = num(mt.ttft_s);
@@ -152,14 +161,22 @@ nlohmann::json serve_record_json(const Session& session, const ServeResult& resu
   return j;
 }
 
-// serving.speculative as simulated (docs/physics.md §12.8): null without it.
-nlohmann::json speculative_json(const SpeculativeSpec& p) {
+// serving.speculative as simulated (docs/physics.md §12.8), with the draft lengths and rates the
+// sweep searched (each point names its own): null without it.
+nlohmann::json speculative_json(const SpeculativeSpec& p, const Sweep& sweep) {
   if (!p.given) return nullptr;
-  return {{"method", p.method == SpeculativeMethod::mtp ? "mtp" : "eagle"},
-          {"steps", p.steps},
-          {"acceptance", p.acceptance >= 0 ? nlohmann::json(p.acceptance) : nlohmann::json(nullptr)},
-          {"acceptance_by_position", p.acceptance_by_position},
-          {"tokens_per_verify", p.tokens_per_verify()}};
+  return {
+      {"method", speculative_method_name(p.method)},
+      {"draft_model", p.draft_model ? nlohmann::json(p.draft_model->name) : nlohmann::json(nullptr)},
+      {"steps", sweep.serving_speculative_steps.empty() ? nlohmann::json(p.steps)
+                                                        : nlohmann::json(sweep.serving_speculative_steps)},
+      {"acceptance", !sweep.serving_acceptance.empty() ? nlohmann::json(sweep.serving_acceptance)
+                     : p.acceptance >= 0               ? nlohmann::json(p.acceptance)
+                                                       : nlohmann::json(nullptr)},
+      {"acceptance_by_position", p.acceptance_by_position},
+      {"tokens_per_verify", sweep.serving_speculative_steps.empty() && sweep.serving_acceptance.empty()
+                                ? nlohmann::json(p.tokens_per_verify())
+                                : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json serve_json(const Session& session, const ServeResult& res) {
@@ -178,7 +195,7 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
   j["slo"] = slo_json(s.serving.slo);
   j["band"] = band_summary_json(session_band(session));
   j["max_pes"] = res.max_pes > 0 ? nlohmann::json(res.max_pes) : nlohmann::json(nullptr);
-  j["speculative"] = speculative_json(s.serving.speculative);
+  j["speculative"] = speculative_json(s.serving.speculative, s.sweep);
   nlohmann::json objectives = nlohmann::json::array();
   for (const PluginChoice& o : s.plugins.objectives) objectives.push_back(choice_json(o));
   nlohmann::json lat = nlohmann::json::array();
