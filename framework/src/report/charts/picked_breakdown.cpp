@@ -26,7 +26,7 @@ void label_ids(json& labels, const json& entries, bool serve) {
     const json& id = field(e, "id");
     if (id.is_null()) continue;
     std::string label = config_label(e);
-    if (serve) label += " b=" + text_of(field(e, "batch"));
+    if (serve) label += vega::serve_point_suffix(e);
     labels[id.is_string() ? id.get<std::string>() : id.dump()] = label;
   }
 }

@@ -30,6 +30,14 @@ inline std::string text_of(const nlohmann::json& v) {
   return v.dump();
 }
 
+// " b=64" — and " k=3" when the point drafts (speculative decoding's draft_tokens) — of a serving
+// point's JSON record.
+inline std::string serve_point_suffix(const nlohmann::json& p) {
+  std::string s = " b=" + text_of(field(p, "batch"));
+  if (field(p, "draft_tokens").is_number()) s += " k=" + text_of(field(p, "draft_tokens"));
+  return s;
+}
+
 // "cp=8 tp=4 pp=1 dp=1 ep=1 kv=split ffn=TP" from a configuration's knobs.
 inline std::string config_label(const nlohmann::json& c) {
   std::string s;

@@ -271,13 +271,13 @@ json serve_scatter_spec(const json& result) {
   for (const json& p : array_field(result, "points")) {
     json row = serve_row(p);
     if (field(p, "config").is_string()) row["config"] = field(p, "config");
-    row["config"] = text_of(row["config"]) + " b=" + text_of(field(p, "batch"));
+    row["config"] = text_of(row["config"]) + vega::serve_point_suffix(p);
     points.push_back(std::move(row));
   }
   json aggregated = json::array();
   for (const json& r : array_field(result, "frontier")) {
     json row = serve_row(r);
-    row["config"] = text_of(row["config"]) + " b=" + text_of(field(r, "batch"));
+    row["config"] = text_of(row["config"]) + vega::serve_point_suffix(r);
     aggregated.push_back(std::move(row));
   }
   json disaggregated = json::array();

@@ -89,7 +89,7 @@ std::string serve_answer(const json& r) {
       machine.is_object() && field(machine, "pe").is_string() ? text_of(field(machine, "pe")) : "PE";
   std::string s;
   if (best.is_object()) {
-    s = "Best within the SLO: " + answer_degrees(best) + " b=" + text_of(field(best, "batch")) +
+    s = "Best within the SLO: " + answer_degrees(best) + vega::serve_point_suffix(best) +
         answer_on_pes(field(best, "pes"), machine) + " \u2014 " +
         answer_quantity(answer_number(field(best, "tokens_per_s_per_pe")), "tokens/s/" + pe) + " at " +
         answer_quantity(answer_number(field(best, "tokens_per_s_per_user")), "tokens/s/user") + " (TTFT " +

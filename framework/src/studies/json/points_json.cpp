@@ -69,6 +69,10 @@ void add_serve_points(nlohmann::json& j, const Session& session, const ServeResu
     knobs_json(row, m, p.config);
     row["batch"] = p.point.batch;
     row["token_budget_tokens"] = p.point.token_budget;
+    if (session.scenario().serving.speculative.given) {
+      row["draft_tokens"] = p.point.speculative_tokens;
+      row["acceptance"] = p.acceptance >= 0 ? nlohmann::json(p.acceptance) : nlohmann::json(nullptr);
+    }
     row["replicas"] = p.replicas;
     row["pes"] = p.pes;
     row["ttft_s"] = json_number(p.ttft_s);
