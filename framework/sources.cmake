@@ -48,7 +48,7 @@ set(tessera_host_sources
   src/analysis/requests/time_series.cpp
   src/analysis/search/compare.cpp src/analysis/search/kendall.cpp
   src/analysis/search/record_bytes.cpp src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
-  src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_record_bytes.cpp src/analysis/serving/serve_study.cpp
+  src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_record_bytes.cpp src/analysis/serving/serve_study.cpp src/analysis/serving/serving_points.cpp
   src/analysis/serving/serving_answer.cpp
   src/core/cancellation.cpp src/core/checkpoint/checkpointed_plan.cpp src/core/checkpoint/study_checkpoint.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
   src/core/workers/process_executor.cpp src/core/workers/unit_protocol.cpp src/core/workers/unit_server.cpp

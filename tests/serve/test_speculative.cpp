@@ -10,7 +10,9 @@
 #include "analysis/serving/serve_study.hpp"
 #include "eval/host_step_timer.hpp"
 #include "eval/serving_evaluator.hpp"
+#include "scenario/serving_stacks/stack_restriction.hpp"
 #include "scenario/sweeps/hardware_points.hpp"
+#include "scenario/sweeps/sweep_size.hpp"
 #include "serve_fixture.hpp"
 
 using namespace tessera;
@@ -239,15 +241,19 @@ TEST_CASE("speculative: a swept k = 0 is the engine without its drafter and each
       "speculative_steps: [0, 2], acceptance: [0.5, 0.8]}}\n";
   const Scenario swept = spec_serve_scenario(body, "{method: eagle, head: some/head}");
   const std::vector<ServingPoint> points = serving_points(swept.sweep, swept.serving.speculative);
-  // batch major, then the budget, k, the acceptance (fastest)
-  REQUIRE(points.size() == 8);
+  // batch major, then the budget, k, the acceptance (fastest); k = 0 once whatever the rates
+  REQUIRE(points.size() == 6);
+  CHECK(sweep_serving_points(swept.sweep) == 6);
   CHECK(points[0].speculative_tokens == 0);
   CHECK(points[0].tokens_per_verify == 1.0);
-  CHECK(points[2].speculative_tokens == 2);
-  CHECK(points[2].tokens_per_verify == Approx(1 + 0.5 + 0.25));
-  CHECK(points[3].tokens_per_verify == Approx(1 + 0.8 + 0.64));
-  CHECK(points[4].batch == 64);
-  CHECK(serving_point_acceptances(swept.sweep, swept.serving.speculative)[3] == 0.8);
+  CHECK(points[1].speculative_tokens == 2);
+  CHECK(points[1].tokens_per_verify == Approx(1 + 0.5 + 0.25));
+  CHECK(points[2].tokens_per_verify == Approx(1 + 0.8 + 0.64));
+  CHECK(points[3].batch == 64);
+  const std::vector<double> rates = serving_point_acceptances(swept.sweep, swept.serving.speculative);
+  REQUIRE(rates.size() == 6);
+  CHECK(rates[0] < 0);  // no drafts, no rate
+  CHECK(rates[2] == 0.8);
   const ParallelConfig one_gpu;
   const Session with(swept, registry());
   const ServingEvaluator ev(with, swept.serving.slo);
@@ -257,7 +263,7 @@ TEST_CASE("speculative: a swept k = 0 is the engine without its drafter and each
   const Scenario plain = spec_serve_scenario(plain_body, "");
   const Session without(plain, registry());
   const ServingEvaluator ev0(without, plain.serving.slo);
-  for (std::size_t i : {std::size_t{4}, std::size_t{5}}) {  // batch 64, k = 0 (both rates: E = 1)
+  for (std::size_t i : {std::size_t{3}}) {  // batch 64, k = 0
     ServingEvaluation a, b;
     ev.evaluate(one_gpu, points[i], a);
     ev0.evaluate(one_gpu, ServingPoint{.batch = 64, .token_budget = 8192}, b);
@@ -388,4 +394,50 @@ TEST_CASE(
   INFO(serving_reason(session, e));
   CHECK(e.verdict == ServingVerdict::unsupported);
   CHECK(serving_reason(session, e).find("draft model") != std::string::npos);
+}
+
+TEST_CASE(
+    "speculative: a draft model's memory counts without a framework and SGLang refuses it beside attention "
+    "DP") {
+  // Without a framework's KV rule the memory model's budget holds the draft model too: a 70B draft
+  // beside an 8B target on one H100 cannot fit, whatever the plain engine would.
+  const std::string body =
+      "model: ../models/llama3.1-8b.yaml\nmachine: ../machines/dgx-h100.yaml\n"
+      "workload: {mode: serve, input: 1K, output: 256}\n"
+      "sweep: {serving: {batch: [4], token_budget: [8K], speculative_steps: [0, 3]}}\n";
+  const Scenario sc =
+      spec_serve_scenario(body, "{method: draft, model: llama3.1-70b, acceptance: 0.7, head: x/draft}");
+  const Session session(sc, registry());
+  const ServingEvaluator ev(session, sc.serving.slo);
+  const std::vector<ServingPoint> points = serving_points(sc.sweep, sc.serving.speculative);
+  REQUIRE(points.size() == 2);
+  ServingEvaluation plain, drafted;
+  ev.evaluate(ParallelConfig{}, points[0], plain);
+  ev.evaluate(ParallelConfig{}, points[1], drafted);
+  CHECK(plain.runnable);
+  CHECK(drafted.verdict == ServingVerdict::kv_overflow);
+  CHECK(drafted.step.memory.weights_bytes > plain.step.memory.weights_bytes + 100e9);
+  // SGLang 0.5.9 raises "standalone speculative decoding does not support dp attention": the
+  // drafting points of an attention-DP configuration are unsupported, its k = 0 point runs.
+  const std::string moe =
+      "model: ../models/qwen3-235b-a22b.yaml\nmachine: ../machines/dgx-h100.yaml\nframework: sglang@0.5.9\n"
+      "dtype: {weights: fp8}\nworkload: {mode: serve, input: 1K, output: 256}\n"
+      "sweep: {serving: {batch: [8], token_budget: [8K], speculative_steps: [0, 3]}}\n";
+  const Scenario sg =
+      spec_serve_scenario(moe, "{method: draft, model: qwen3-0.6b, acceptance: 0.7, head: Qwen/Qwen3-0.6B}");
+  const Session sgs(sg, registry());
+  const ServingEvaluator sev(sgs, sg.serving.slo);
+  ParallelConfig adp;
+  adp.dp = 8;
+  adp.ep = 8;
+  adp.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+  REQUIRE(attention_dp(adp));
+  const std::vector<ServingPoint> sp = serving_points(sg.sweep, sg.serving.speculative);
+  ServingEvaluation a0, a3;
+  sev.evaluate(adp, sp[0], a0);
+  sev.evaluate(adp, sp[1], a3);
+  INFO(serving_reason(sgs, a0) << " / " << serving_reason(sgs, a3));
+  CHECK(a0.verdict != ServingVerdict::unsupported);
+  CHECK(a3.verdict == ServingVerdict::unsupported);
+  CHECK(serving_reason(sgs, a3).find("attention data parallelism") != std::string::npos);
 }

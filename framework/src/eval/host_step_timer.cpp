@@ -76,8 +76,19 @@ bool HostStepTimer::kv_fits(std::int64_t batch, std::int64_t context) {
     return engine_worst_tokens(batch, context, 0, cap.block, false) <= cap.tokens;
   }
   MemoryUsage m;
-  ev_.memory_of(step_workload(Mode::decode, batch, context, 0), c_, layout_, m);
+  memory_of(step_workload(Mode::decode, batch, context, 0), m);
   return m.fits;
+}
+
+void HostStepTimer::memory_of(const Workload& w, MemoryUsage& m) const {
+  ev_.memory_of(w, c_, layout_, m);
+  if (!draft_model_ || draft_tokens_ <= 0) return;
+  MemoryUsage d;
+  draft_model_->memory_of(w, *draft_config_, draft_scratch_->layout, d);
+  m.weights_bytes += d.weights_bytes;
+  m.kv_bytes += d.kv_bytes;
+  m.used_bytes += d.weights_bytes + d.kv_bytes;
+  m.fits = m.used_bytes <= m.budget_bytes;
 }
 
 Workload HostStepTimer::step_workload(Mode mode, std::int64_t batch, std::int64_t context,

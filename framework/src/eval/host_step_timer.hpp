@@ -56,6 +56,10 @@ class TESSERA_API HostStepTimer final : public StepTimer {
     draft_scratch_ = &scratch;
     draft_set_ = true;
   }
+  // The memory model's usage of workload `w` on this configuration, with a drafting point's draft
+  // model (set_draft_model, k > 0) held beside the model: its weights and KV added, the fit decided
+  // again (its transient set runs at other moments than the model's).
+  void memory_of(const Workload& w, MemoryUsage& m) const;
   // The serving point's draft length k: the engine loads its drafter (the KV rule counts it) only
   // when k > 0.
   void set_draft_tokens(std::int64_t k) {

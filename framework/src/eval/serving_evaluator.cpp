@@ -1,12 +1,15 @@
 // A configuration at a serving point: docs/physics.md §12 "Serving".
 #include "eval/serving_evaluator.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "eval/host_step_timer.hpp"
 #include "host/guarded_plugins.hpp"
 #include "host/plugin_defaults.hpp"
 #include "scenario/prefix_cache_check.hpp"
+#include "scenario/serving_stacks/stack_restriction.hpp"
 
 #include "tessera/error.hpp"
 #include "tessera/units.hpp"
@@ -89,6 +92,7 @@ void ServingEvaluator::clear_point(const ParallelConfig& c, const ServingPoint& 
   out.objectives.fill(0);
   out.pes = static_cast<double>(c.pes());
   out.tokens_per_s = out.tokens_per_s_per_pe = out.tokens_per_s_per_user = 0;
+  out.step.memory = MemoryUsage{};  // a point refused before its memory is asked reports none
 }
 
 bool ServingEvaluator::prepare(HostStepTimer& timer, const ParallelConfig& c, const ServingPoint& point,
@@ -98,6 +102,17 @@ bool ServingEvaluator::prepare(HostStepTimer& timer, const ParallelConfig& c, co
   timer.set_draft_tokens(point.speculative_tokens);
   if (point.speculative_tokens <= 0) return true;
   timer.set_draft_head(draft_fc_inputs_, draft_moe_);
+  if (const Scenario& s = session_.scenario(); s.framework.set && attention_dp(c)) {
+    const auto& refused = s.framework.version().speculative.no_attention_dp;
+    if (std::find(refused.begin(), refused.end(), s.serving.speculative.method) != refused.end()) {
+      out.metrics.infeasible =
+          "the framework version does not run this drafter beside attention data parallelism "
+          "(data/frameworks.yaml "
+          "speculative.no_attention_dp)";
+      out.verdict = ServingVerdict::unsupported;
+      return false;
+    }
+  }
   const Evaluator* draft = session_.evaluator().draft_model();
   if (!draft) return true;
   // A separate draft model runs beside the target at its parallelism (engines shard it alike).
@@ -140,7 +155,7 @@ void ServingEvaluator::evaluate_point(const ParallelConfig& c, const ServingPoin
   peak.batch = std::max<std::int64_t>(1, m.batch > 0 ? m.batch : point.batch);
   peak.context = request_.input + request_.output;
   peak.chunk = 0;
-  ev.memory_of(peak, c, step.layout, step.memory);
+  timer.memory_of(peak, step.memory);
   // The decode step at the point's batch and mean context: the objectives' step, and the
   // breakdown reports show.
   Workload mean = peak;

@@ -82,45 +82,6 @@ std::vector<ParallelConfig> budgeted_configs(const GridSpace& space, std::int64_
 
 }  // namespace
 
-std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec) {
-  const std::vector<std::int64_t> batches =
-      sweep.serving_batch.empty() ? std::vector<std::int64_t>{1} : sweep.serving_batch;
-  const std::vector<std::int64_t> budgets =
-      sweep.serving_token_budget.empty() ? std::vector<std::int64_t>{0} : sweep.serving_token_budget;
-  // Speculative decoding (docs/physics.md §12.8): the draft lengths and acceptance rates swept,
-  // else the block's own (no block: k = 0, one point).
-  const std::vector<std::int64_t> steps = !sweep.serving_speculative_steps.empty()
-                                              ? sweep.serving_speculative_steps
-                                              : std::vector<std::int64_t>{spec.given ? spec.steps : 0};
-  const std::vector<double> rates =
-      !sweep.serving_acceptance.empty() ? sweep.serving_acceptance : std::vector<double>{spec.acceptance};
-  std::vector<ServingPoint> points;
-  points.reserve(batches.size() * budgets.size() * steps.size() * rates.size());
-  for (std::int64_t b : batches)
-    for (std::int64_t t : budgets)
-      for (std::int64_t k : steps)
-        for (double a : rates) {
-          SpeculativeSpec at = spec;
-          at.steps = k;
-          if (!sweep.serving_acceptance.empty()) at.acceptance = a;
-          points.push_back(ServingPoint{.batch = b,
-                                        .token_budget = t,
-                                        .speculative_tokens = at.on() ? k : 0,
-                                        .tokens_per_verify = at.tokens_per_verify()});
-        }
-  return points;
-}
-
-std::vector<double> serving_point_acceptances(const Sweep& sweep, const SpeculativeSpec& spec) {
-  const std::size_t n = serving_points(sweep, spec).size();
-  // The rates vary fastest (serving_points).
-  const std::vector<double>& rates = sweep.serving_acceptance;
-  std::vector<double> out(n, spec.given ? spec.acceptance : -1);
-  if (spec.given && !rates.empty())
-    for (std::size_t i = 0; i < n; ++i) out[i] = rates[i % rates.size()];
-  return out;
-}
-
 bool serve_rank_less(const ServeRecord& a, const ServeRecord& b) {
   if (a.score != b.score) return a.score < b.score;
   for (std::size_t i = 1; i < std::min(a.axes, b.axes); ++i)

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/serving/serving_points.hpp"
 #include "core/executor.hpp"
 #include "core/progress.hpp"
 #include "eval/serving_evaluator.hpp"
@@ -154,14 +155,6 @@ struct ServeResult {
   bool points_sampled = false;
   const ServeRecord* best() const { return top.empty() ? nullptr : &top.front(); }
 };
-
-// The serving points of the scenario's sweep, batch major, then the token budget, the draft length
-// k and the acceptance rate (sweep.serving: an empty list is the one default, batch 1, token budget
-// 0 = no limit; k and the acceptance are serving.speculative's, k = 0 without it), each with the
-// tokens a verify step gains at its k and acceptance.
-TESSERA_API std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec);
-// The geometric acceptance rate of each point of that list (< 0: none, or a table by position).
-TESSERA_API std::vector<double> serving_point_acceptances(const Sweep& sweep, const SpeculativeSpec& spec);
 
 // Fills `r` (reason aside) from an evaluation at study position `key`.
 TESSERA_API void fill_serve_record(const ServingEvaluation& e, const std::vector<ServeAxis>& axes,

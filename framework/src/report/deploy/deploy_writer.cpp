@@ -67,7 +67,11 @@ std::vector<DeployEntry> deploy_entries(const Scenario& scenario, const ServeRes
     e.config = format_config(r.config, m);
     e.metrics = "tokens/s/PE " + fixed(r.tokens_per_s_per_pe, 1) + ", TTFT " +
                 fixed(r.metrics.ttft_s * 1e3, 1) + " ms, TPOT " + fixed(r.metrics.tpot_s * 1e3, 2) + " ms, " +
-                std::to_string(r.pes) + " PEs";
+                std::to_string(r.pes) + " PEs" +
+                (r.point.speculative_tokens > 0
+                     ? ", drafting k = " + std::to_string(r.point.speculative_tokens) + " (" +
+                           fixed(r.point.tokens_per_verify, 2) + " tokens per verify)"
+                     : std::string());
     e.point = cached(
         scenario, DeployPoint{r.config, r.point.batch, r.point.token_budget, DeployPoint::Role::aggregated},
         r.point.speculative_tokens);

@@ -36,12 +36,17 @@ void print_serve_explore_text(std::ostream& os, const StudyDescription& study,
   for (const char* h : {"aggregated tok/s/PE (machine)", "disaggregated", "gain", "pools"}) head.push_back(h);
   TextTable t(head);
   std::size_t rank = 0;
+  const bool drafts = scenario.serving.speculative.given;
   for (std::size_t i : result.ranking) {
     const ServeExplorePoint& p = result.points[i];
     std::vector<std::string> row{std::to_string(++rank), std::to_string(i + 1)};
     for (std::size_t a = 0; a < axes.size(); ++a)
       row.push_back(format_quantity(p.values[a], axes[a].dimension));
-    row.push_back(p.aggregated > 0 ? fixed(p.aggregated, 1) + " (" + p.aggregated_machine + ")" : "—");
+    // With speculative decoding, the best point's draft length k (docs/physics.md §12.8).
+    const std::string k = drafts && p.aggregated_best
+                              ? ", k " + std::to_string(p.aggregated_best->point.speculative_tokens)
+                              : std::string();
+    row.push_back(p.aggregated > 0 ? fixed(p.aggregated, 1) + " (" + p.aggregated_machine + k + ")" : "—");
     row.push_back(p.disaggregated ? fixed(p.disaggregated->tokens_per_s_per_pe, 1) : "—");
     row.push_back(p.gain > 0 ? fixed(p.gain, 2) + "x" : "—");
     row.push_back(p.disaggregated ? pools_text(*p.disaggregated) : "");

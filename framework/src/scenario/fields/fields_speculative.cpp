@@ -48,8 +48,7 @@ constexpr FieldRow kSpeculativeRows[] = {
             FieldSlot{.text = [](const FieldSite& s) { return &spec_of(s).head; }}),
     // Read as `model:` is (scenario_loader.cpp load_draft_model): a path, a name or an inline mapping.
     {"serving.speculative.model", kSpecFile, FieldUse::reference,
-     ParamSpec{"serving.speculative.model", ParamType::string, Dimension::none, nullptr, kNoMin, kNoMax,
-               nullptr, 0,
+     ParamSpec{"model", ParamType::string, Dimension::none, "", kNoMin, kNoMax, nullptr, 0,
                "draft: the draft model Tessera prices, a model file path, a shipped model's name (e.g. "
                "llama3.2-1b) "
                "or an inline mapping, with the target's vocabulary"},

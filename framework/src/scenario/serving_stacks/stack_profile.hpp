@@ -161,6 +161,8 @@ struct StackKvOffload {
 // The drafters a version's speculative decoding runs (data/frameworks.yaml `speculative:`).
 struct StackSpeculative {
   std::vector<SpeculativeMethod> methods;
+  // The drafters it does not run beside attention data parallelism (SGLang's STANDALONE).
+  std::vector<SpeculativeMethod> no_attention_dp;
   std::string source;
 };
 

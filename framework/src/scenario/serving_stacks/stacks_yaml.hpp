@@ -24,23 +24,25 @@ inline std::optional<std::size_t> pick(const YNode& n, const std::string& path,
   return std::nullopt;
 }
 
-// `map`'s `value:` (at `path`), a list of choices among `names` (`expectation` says which lists),
-// each at most once: their indices in the file's order (a bad or repeated item is reported and
-// left out).
+// `map`'s `key:` (at `path`; `value:` unless named), a list of choices among `names`
+// (`expectation` says which lists), each at most once: their indices in the file's order (a bad or
+// repeated item is reported and left out).
 inline std::vector<std::size_t> pick_list(const YNode& map, const std::string& path,
                                           const std::vector<std::string>& names,
-                                          const std::string& expectation, Diags& d) {
+                                          const std::string& expectation, Diags& d,
+                                          const char* key = "value") {
   std::vector<std::size_t> out;
-  const YNode* v = loader::member(map, path, "value", true, expectation, d);
+  const YNode* v = loader::member(map, path, key, true, expectation, d);
   if (!v) return out;
+  const std::string at = path + "." + key;
   if (!v->is_sequence()) {
-    d.error(v->where, path + ".value: expected " + expectation + ", found " + loader::describe(*v));
+    d.error(v->where, at + ": expected " + expectation + ", found " + loader::describe(*v));
     return out;
   }
   for (const YNode& item : v->items)
-    if (auto i = pick(item, path + ".value", names, d)) {
+    if (auto i = pick(item, at, names, d)) {
       for (std::size_t k : out)
-        if (k == *i) d.error(item.where, path + ".value: " + item.value + " is listed twice");
+        if (k == *i) d.error(item.where, at + ": " + item.value + " is listed twice");
       out.push_back(*i);
     }
   return out;

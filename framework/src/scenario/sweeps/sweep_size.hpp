@@ -15,8 +15,8 @@ namespace tessera {
 // validity: what GridSpace::enumerated() will be. An empty list counts as its one default.
 TESSERA_API std::uint64_t sweep_grid_points(const Sweep& sweep);
 
-// Serving points per configuration (mode: serve): sweep.serving's batches × token budgets × draft
-// lengths × acceptance rates (each list absent: 1); 1
+// Serving points per configuration (mode: serve): sweep.serving's batches × token budgets × (each
+// draft length k > 0 × acceptance rates, k = 0 once) (each list absent: 1); 1
 // in the other modes (their lists are empty).
 TESSERA_API std::uint64_t sweep_serving_points(const Sweep& sweep);
 

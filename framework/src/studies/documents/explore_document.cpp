@@ -81,6 +81,8 @@ nlohmann::json serve_explore_json(const Session& session, const ServeExploreResu
     if (p.aggregated_best) {
       agg["parallelism"] = serve_explore_knobs(p.aggregated_best->config);
       agg["batch"] = p.aggregated_best->point.batch;
+      if (session.scenario().serving.speculative.given)
+        agg["draft_tokens"] = p.aggregated_best->point.speculative_tokens;
     }
     nlohmann::json e{{"hardware", hwv}, {"aggregated", agg}};
     e["disaggregated"] =

@@ -24,6 +24,12 @@ RequestsSpec capacity_stream(const Scenario& scenario) {
 std::size_t simulated_finalists(const ServeOptions& options, const Scenario& scenario) {
   if (!options.simulate_top)  // the default, within a lowered limit report.top
     return scenario.serving.requests.given ? std::min<std::size_t>(20, current_limits().report_top) : 0;
+  // The request simulation does not draft (docs/physics.md §12.8): its finalists would be timed
+  // without their k.
+  if (*options.simulate_top > 0 && scenario.serving.speculative.given)
+    throw InputError(
+        "--simulate-top: the request simulation does not draft yet; serving.speculative is "
+        "modelled by the steady-state study alone (leave out --simulate-top)");
   if (*options.simulate_top > current_limits().report_top)
     throw InputError("simulate_top: " + std::to_string(*options.simulate_top) + " finalists " +
                      limit_exceeded("report.top"));

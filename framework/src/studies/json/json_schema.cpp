@@ -313,6 +313,9 @@ Json json_schema(FieldFile file) {
       if (r.file == FieldFile::machine)
         for (const char* pool : {"serving.prefill_machine.", "serving.decode_machine."})
           insert(root, pool + std::string(strip(r.path, "machine")), &r);
+      // A speculative draft model takes what `model:` takes.
+      if (r.file == FieldFile::model)
+        insert(root, "serving.speculative.model." + std::string(strip(r.path, "model")), &r);
     } else if (r.file == file)
       insert(root, strip(r.path, field_file_name(file)), &r);
   }

@@ -71,6 +71,7 @@ void add_serve_points(nlohmann::json& j, const Session& session, const ServeResu
     row["token_budget_tokens"] = p.point.token_budget;
     if (session.scenario().serving.speculative.given) {
       row["draft_tokens"] = p.point.speculative_tokens;
+      row["tokens_per_verify"] = p.point.tokens_per_verify;
       row["acceptance"] = p.acceptance >= 0 ? nlohmann::json(p.acceptance) : nlohmann::json(nullptr);
     }
     row["replicas"] = p.replicas;
