@@ -28,18 +28,23 @@ Scenario spec_serve_scenario(const std::string& body, const std::string& specula
                             LoadOptions{});
 }
 
-// TPOT of configuration `c` at `batch` (token budget 8K).
-double tpot_at_batch1(const Scenario& sc, const ParallelConfig& c, std::int64_t batch = 1) {
+// Configuration `c` at `batch` (token budget 8K), with the scenario's k and acceptance as the serve
+// study's points carry them; runnable.
+ServingEvaluation evaluated_at(const Scenario& sc, const ParallelConfig& c, std::int64_t batch) {
   const Session session(sc, registry());
   const ServingEvaluator ev(session, sc.serving.slo);
   ServingEvaluation e;
-  // The scenario's k and acceptance as the serve study's points carry them.
   Sweep one;
   one.serving_batch = {batch};
   one.serving_token_budget = {8192};
   ev.evaluate(c, serving_points(one, sc.serving.speculative).front(), e);
   REQUIRE(e.runnable);
-  return e.metrics.tpot_s;
+  return e;
+}
+
+// TPOT of configuration `c` at `batch`.
+double tpot_at_batch1(const Scenario& sc, const ParallelConfig& c, std::int64_t batch = 1) {
+  return evaluated_at(sc, c, batch).metrics.tpot_s;
 }
 
 constexpr double kSpecTol = 1e-9;
@@ -172,23 +177,6 @@ TEST_CASE("speculative: published DeepSeek MTP speed-ups within 20 %") {
   }
 }
 
-namespace {
-
-// Output tokens/s of configuration `c` at `batch` (token budget 8K), the scenario's k and acceptance.
-double tokens_per_s_at(const Scenario& sc, const ParallelConfig& c, std::int64_t batch) {
-  const Session session(sc, registry());
-  const ServingEvaluator ev(session, sc.serving.slo);
-  ServingEvaluation e;
-  Sweep one;
-  one.serving_batch = {batch};
-  one.serving_token_budget = {8192};
-  ev.evaluate(c, serving_points(one, sc.serving.speculative).front(), e);
-  REQUIRE(e.runnable);
-  return e.tokens_per_s;
-}
-
-}  // namespace
-
 TEST_CASE("speculative: published EAGLE-3 speed-ups from batch 1 to 128 within 20 %") {
   // SpecDecode-Bench (arXiv 2601.11580; specdecode-bench.github.io @fb0e242 Fig. 1 a-d, read from
   // the figure's vector coordinates, +-0.01): Llama-3.1-8B-Instruct, EAGLE-3 head
@@ -222,8 +210,8 @@ TEST_CASE("speculative: published EAGLE-3 speed-ups from batch 1 to 128 within 2
                                       r.acceptance + ", head: yuhuili/EAGLE3-LLaMA3.1-Instruct-8B}");
     double previous = 1e9;
     for (std::size_t i = 0; i < 4; ++i) {
-      const double s =
-          tokens_per_s_at(eagle, one_gpu, batches[i]) / tokens_per_s_at(plain, one_gpu, batches[i]);
+      const double s = evaluated_at(eagle, one_gpu, batches[i]).tokens_per_s /
+                       evaluated_at(plain, one_gpu, batches[i]).tokens_per_s;
       INFO(r.dataset << " batch " << batches[i] << ": " << s << "x (published " << r.published[i] << "x)");
       CHECK(s == Approx(r.published[i]).epsilon(0.20));
       // The gain shrinks with the batch, out of the step times (the verify step's B(k + 1) tokens).

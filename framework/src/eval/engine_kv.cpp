@@ -44,6 +44,20 @@ std::int64_t floor_tokens(double bytes, double per_token, std::int64_t block) {
   return static_cast<std::int64_t>(blocks) * block;
 }
 
+// The memory of a decode step of one sequence of kProbeTokens tokens: the weights, and the KV
+// bytes of one token times kProbeTokens.
+constexpr std::int64_t kProbeTokens = std::int64_t{1} << 20;
+MemoryUsage one_long_sequence(const Evaluator& ev, const ParallelConfig& c, const Layout& layout) {
+  Workload w = ev.workload();
+  w.mode = Mode::decode;
+  w.batch = 1;
+  w.context = kProbeTokens;
+  w.chunk = 0;
+  MemoryUsage m;
+  ev.memory_of(w, c, layout, m);
+  return m;
+}
+
 // A speculative drafter the engine loads (docs/physics.md §12.8): its layers' weights — an MTP
 // module as the model's average layer, an EAGLE head as a dense one (Q, K, V and O projections
 // and the dense FFN, sharded over TP) — its input projection (f H^2, replicated), and one more
@@ -70,16 +84,9 @@ void add_draft_model(const Evaluator& draft, const ParallelConfig& c, EngineKvCa
   Layout layout;
   compute_layout(*draft.context().model, *draft.context().machine, draft.workload(), dc, layout);
   if (!layout.valid) return;  // the serving evaluator refuses the point first
-  constexpr std::int64_t K = std::int64_t{1} << 20;
-  Workload w = draft.workload();
-  w.mode = Mode::decode;
-  w.batch = 1;
-  w.context = K;
-  w.chunk = 0;
-  MemoryUsage m;
-  draft.memory_of(w, dc, layout, m);
+  const MemoryUsage m = one_long_sequence(draft, dc, layout);
   cap.weights_bytes += m.weights_bytes;
-  cap.kv_bytes_per_token += m.kv_bytes / static_cast<double>(K);
+  cap.kv_bytes_per_token += m.kv_bytes / static_cast<double>(kProbeTokens);
 }
 
 }  // namespace
@@ -93,21 +100,16 @@ EngineKvCapacity engine_kv_capacity(const Evaluator& ev, const EngineKv& rule, c
   cap.block = std::max<std::int64_t>(1, rule.block);
   if (profile_tokens <= 0) profile_tokens = std::max<std::int64_t>(1, ev.workload().input);
   cap.profile_tokens = profile_tokens;
-  // The weights and the KV bytes of one token: a decode step of one sequence of K tokens.
-  constexpr std::int64_t K = std::int64_t{1} << 20;
-  Workload w = ev.workload();
-  w.mode = Mode::decode;
-  w.batch = 1;
-  w.context = K;
-  w.chunk = 0;
-  MemoryUsage m;
-  ev.memory_of(w, c, layout, m);
+  // The weights and the KV bytes of one token.
+  const MemoryUsage m = one_long_sequence(ev, c, layout);
   cap.weights_bytes = m.weights_bytes;
-  cap.kv_bytes_per_token = m.kv_bytes / static_cast<double>(K);
+  cap.kv_bytes_per_token = m.kv_bytes / static_cast<double>(kProbeTokens);
   if (rule.draft_layers > 0) add_drafter(ev.context(), rule, c, cap);
   if (rule.draft_model && ev.draft_model()) add_draft_model(*ev.draft_model(), c, cap);
   // The profile pass: one prefill of profile_tokens tokens (its transient set).
+  Workload w = ev.workload();
   w.mode = Mode::prefill;
+  w.batch = 1;
   w.context = profile_tokens;
   w.chunk = profile_tokens;
   MemoryUsage p;
