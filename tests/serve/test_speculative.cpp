@@ -384,6 +384,28 @@ TEST_CASE(
   CHECK(serving_reason(session, e).find("draft model") != std::string::npos);
 }
 
+namespace {
+
+struct TwoPoints {
+  ServingEvaluation k0, k3;
+  std::string k3_reason;  // serving_reason of the drafting point
+};
+
+// Configuration `c` at the scenario's two serving points (its sweep's k = 0 and k = 3).
+TwoPoints k0_and_k3(const Scenario& sc, const ParallelConfig& c) {
+  const Session session(sc, registry());
+  const ServingEvaluator ev(session, sc.serving.slo);
+  const std::vector<ServingPoint> points = serving_points(sc.sweep, sc.serving.speculative);
+  REQUIRE(points.size() == 2);
+  TwoPoints out;
+  ev.evaluate(c, points[0], out.k0);
+  ev.evaluate(c, points[1], out.k3);
+  out.k3_reason = serving_reason(session, out.k3);
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE(
     "speculative: a draft model's memory counts without a framework and SGLang refuses it beside attention "
     "DP") {
@@ -395,13 +417,7 @@ TEST_CASE(
       "sweep: {serving: {batch: [4], token_budget: [8K], speculative_steps: [0, 3]}}\n";
   const Scenario sc =
       spec_serve_scenario(body, "{method: draft, model: llama3.1-70b, acceptance: 0.7, head: x/draft}");
-  const Session session(sc, registry());
-  const ServingEvaluator ev(session, sc.serving.slo);
-  const std::vector<ServingPoint> points = serving_points(sc.sweep, sc.serving.speculative);
-  REQUIRE(points.size() == 2);
-  ServingEvaluation plain, drafted;
-  ev.evaluate(ParallelConfig{}, points[0], plain);
-  ev.evaluate(ParallelConfig{}, points[1], drafted);
+  const auto [plain, drafted, reason] = k0_and_k3(sc, ParallelConfig{});
   CHECK(plain.runnable);
   CHECK(drafted.verdict == ServingVerdict::kv_overflow);
   CHECK(drafted.step.memory.weights_bytes > plain.step.memory.weights_bytes + 100e9);
@@ -413,19 +429,14 @@ TEST_CASE(
       "sweep: {serving: {batch: [8], token_budget: [8K], speculative_steps: [0, 3]}}\n";
   const Scenario sg =
       spec_serve_scenario(moe, "{method: draft, model: qwen3-0.6b, acceptance: 0.7, head: Qwen/Qwen3-0.6B}");
-  const Session sgs(sg, registry());
-  const ServingEvaluator sev(sgs, sg.serving.slo);
   ParallelConfig adp;
   adp.dp = 8;
   adp.ep = 8;
   adp.ffn_shard_scope = FfnShardScope::tp_cp_dp;
   REQUIRE(attention_dp(adp));
-  const std::vector<ServingPoint> sp = serving_points(sg.sweep, sg.serving.speculative);
-  ServingEvaluation a0, a3;
-  sev.evaluate(adp, sp[0], a0);
-  sev.evaluate(adp, sp[1], a3);
-  INFO(serving_reason(sgs, a0) << " / " << serving_reason(sgs, a3));
+  const auto [a0, a3, why] = k0_and_k3(sg, adp);
+  INFO(why);
   CHECK(a0.verdict != ServingVerdict::unsupported);
   CHECK(a3.verdict == ServingVerdict::unsupported);
-  CHECK(serving_reason(sgs, a3).find("attention data parallelism") != std::string::npos);
+  CHECK(why.find("attention data parallelism") != std::string::npos);
 }
