@@ -76,6 +76,7 @@ std::string list_expectation(const schema::FieldRow& row) {
   if (row.spec.type == ParamType::enumeration) return "a list of " + join_names(choices_of(row.spec));
   if (row.format == schema::FieldFormat::tokens) return "a list of token counts (e.g. [1, 2, 4, 8])";
   if (row.spec.type == ParamType::real) return "a list of numbers " + range_text(row);
+  if (row.spec.min == 0) return "a list of integers " + range_text(row);
   return "a list of positive integers (e.g. [1, 2, 4, 8])";
 }
 
