@@ -385,6 +385,13 @@ RenderedLaunch render_best(const Scenario& s, const DeployPoint& point) {
   return r;
 }
 
+// Each of `has` written, and every line read back (the flags the version's table knows, tp 4).
+void check_written(const RenderedLaunch& r, const std::vector<std::string>& has) {
+  for (const std::string& h : has) CHECK_THAT(r.all, Catch::Contains(h));
+  CHECK(r.back.unknown.empty());
+  CHECK(r.back.point.config.tp == 4);
+}
+
 // tp 4, batch 8, token budget 64.
 DeployPoint tp4_point() {
   DeployPoint p{ParallelConfig{}, 8, 64, DeployPoint::Role::aggregated};
@@ -421,13 +428,11 @@ TEST_CASE("frameworks: prefix caching and KV offload flags per version and read 
     p.offload_dram_bytes = c.dram;
     const RenderedLaunch r = render_best(s, p);
     INFO(c.fw << "\n" << r.all);
-    for (const std::string& h : c.has) CHECK_THAT(r.all, Catch::Contains(h));
+    check_written(r, c.has);
     if (c.caching) {
       CHECK_THAT(r.all, !Catch::Contains("--no-enable-prefix-caching"));
       CHECK_THAT(r.all, !Catch::Contains("enable_block_reuse"));
     }
-    CHECK(r.back.unknown.empty());
-    CHECK(r.back.point.config.tp == 4);
   }
 }
 
@@ -481,13 +486,11 @@ TEST_CASE("frameworks: speculative decoding flags per version and read back") {
     if (c.method != SpeculativeMethod::mtp) p.spec_head = "org/head-1";
     const RenderedLaunch r = render_best(s, p);
     INFO(c.fw << "\n" << r.all);
-    for (const std::string& h : c.has) CHECK_THAT(r.all, Catch::Contains(h));
+    check_written(r, c.has);
     // The other method's flags are not written.
     CHECK_THAT(r.all, !Catch::Contains(c.method == SpeculativeMethod::mtp ? "eagle3" : "\"mtp\""));
     if (c.method != SpeculativeMethod::draft) CHECK_THAT(r.all, !Catch::Contains("STANDALONE"));
     if (c.method != SpeculativeMethod::draft) CHECK_THAT(r.all, !Catch::Contains("draft_model"));
-    CHECK(r.back.unknown.empty());
-    CHECK(r.back.point.config.tp == 4);
   }
   // Without speculation nothing of it is written.
   s.framework = resolve_serving_stack(catalog(), "sglang", {});

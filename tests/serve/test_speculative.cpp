@@ -228,7 +228,8 @@ TEST_CASE("speculative: a swept k = 0 is the engine without its drafter and each
       "sweep: {parallelism: {tp: [1], tp_placement: [gpu]}, serving: {batch: [1, 64], token_budget: [8K], "
       "speculative_steps: [0, 2], acceptance: [0.5, 0.8]}}\n";
   const Scenario swept = spec_serve_scenario(body, "{method: eagle, head: some/head}");
-  const std::vector<ServingPoint> points = serving_points(swept.sweep, swept.serving.speculative);
+  std::vector<double> rates;
+  const std::vector<ServingPoint> points = serving_points(swept.sweep, swept.serving.speculative, &rates);
   // batch major, then the budget, k, the acceptance (fastest); k = 0 once whatever the rates
   REQUIRE(points.size() == 6);
   CHECK(sweep_serving_points(swept.sweep) == 6);
@@ -238,7 +239,6 @@ TEST_CASE("speculative: a swept k = 0 is the engine without its drafter and each
   CHECK(points[1].tokens_per_verify == Approx(1 + 0.5 + 0.25));
   CHECK(points[2].tokens_per_verify == Approx(1 + 0.8 + 0.64));
   CHECK(points[3].batch == 64);
-  const std::vector<double> rates = serving_point_acceptances(swept.sweep, swept.serving.speculative);
   REQUIRE(rates.size() == 6);
   CHECK(rates[0] < 0);  // no drafts, no rate
   CHECK(rates[2] == 0.8);

@@ -2,7 +2,6 @@
 #include "eval/serving_evaluator.hpp"
 
 #include <algorithm>
-
 #include <cmath>
 
 #include "eval/host_step_timer.hpp"
@@ -49,11 +48,6 @@ ServingEvaluator::ServingEvaluator(const Session& session, const ServingSlo& slo
   request_.input = w.input;
   request_.output = w.output;
   request_.cached = cached_prefix(session_.scenario(), w.input);
-  const SpeculativeSpec& sp = session_.scenario().serving.speculative;
-  if (sp.given) {
-    draft_fc_inputs_ = sp.draft_fc_inputs();
-    draft_moe_ = sp.draft_moe();
-  }
 }
 
 void ServingEvaluator::check_slo(ServingEvaluation& out) const {
@@ -101,14 +95,15 @@ bool ServingEvaluator::prepare(HostStepTimer& timer, const ParallelConfig& c, co
   timer.set_max_sequences(point.batch);
   timer.set_draft_tokens(point.speculative_tokens);
   if (point.speculative_tokens <= 0) return true;
-  timer.set_draft_head(draft_fc_inputs_, draft_moe_);
-  if (const Scenario& s = session_.scenario(); s.framework.set && attention_dp(c)) {
+  const Scenario& s = session_.scenario();
+  const SpeculativeSpec& sp = s.serving.speculative;
+  timer.set_draft_head(sp.draft_fc_inputs(), sp.draft_moe());
+  if (s.framework.set && attention_dp(c)) {
     const auto& refused = s.framework.version().speculative.no_attention_dp;
-    if (std::find(refused.begin(), refused.end(), s.serving.speculative.method) != refused.end()) {
+    if (std::find(refused.begin(), refused.end(), sp.method) != refused.end()) {
       out.metrics.infeasible =
           "the framework version does not run this drafter beside attention data parallelism "
-          "(data/frameworks.yaml "
-          "speculative.no_attention_dp)";
+          "(data/frameworks.yaml speculative.no_attention_dp)";
       out.verdict = ServingVerdict::unsupported;
       return false;
     }
@@ -121,8 +116,7 @@ bool ServingEvaluator::prepare(HostStepTimer& timer, const ParallelConfig& c, co
   if (!out.draft_scratch.layout.valid) {
     out.metrics.infeasible =
         "the draft model cannot be sharded at this configuration (its heads, KV heads or layers do not "
-        "divide by "
-        "tp or pp)";
+        "divide by tp or pp)";
     out.verdict = ServingVerdict::unsupported;
     return false;
   }

@@ -93,10 +93,6 @@ class TESSERA_API ServingEvaluator {
   const Session& session_;
   ServingSlo slo_;
   ServingRequest request_;
-  // serving.speculative's drafter (docs/physics.md §12.8); each point states its k and the tokens a
-  // verify step gains (serving_points).
-  double draft_fc_inputs_ = 0;
-  bool draft_moe_ = false;
 };
 
 // Why `e` is not feasible, for reports ("" when it is): "TPOT 61.2 ms > SLO 50 ms",

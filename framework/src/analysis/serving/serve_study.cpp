@@ -91,10 +91,11 @@ bool serve_rank_less(const ServeRecord& a, const ServeRecord& b) {
 }
 
 void fill_serve_record(const ServingEvaluation& e, const std::vector<ServeAxis>& axes, std::uint64_t key,
-                       ServeRecord& r) {
+                       double acceptance, ServeRecord& r) {
   r.key = key;
   r.config = e.config;
   r.point = e.point;
+  r.acceptance = acceptance;
   r.metrics = e.metrics;
   r.verdict = e.verdict;
   r.runnable = e.runnable;
@@ -378,8 +379,9 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
   result.counts.configurations = space.valid_count();
   const std::vector<ParallelConfig> configs =
       budgeted_configs(space, result.max_pes, scenario, result.counts);
-  const std::vector<ServingPoint> points = serving_points(scenario.sweep, scenario.serving.speculative);
-  const std::vector<double> rates = serving_point_acceptances(scenario.sweep, scenario.serving.speculative);
+  std::vector<double> rates;
+  const std::vector<ServingPoint> points =
+      serving_points(scenario.sweep, scenario.serving.speculative, &rates);
   result.counts.points = points.size();
   const std::uint64_t total = static_cast<std::uint64_t>(configs.size()) * points.size();
   const std::size_t batch = static_cast<std::size_t>(
@@ -402,8 +404,7 @@ ServeResult run_serve_study(const Session& session, const ServeStudyOptions& opt
           mark_config(
               configs[key / points.size()]);  // a worker's crash report names it (host/call_trace.hpp)
           evaluator.evaluate(configs[key / points.size()], points[key % points.size()], e);
-          fill_serve_record(e, result.axes, key, w.slots[i]);
-          w.slots[i].acceptance = rates[key % points.size()];
+          fill_serve_record(e, result.axes, key, rates[key % points.size()], w.slots[i]);
         }
       });
       throw_if_cancelled();  // the batch may be incomplete

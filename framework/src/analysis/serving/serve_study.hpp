@@ -156,9 +156,10 @@ struct ServeResult {
   const ServeRecord* best() const { return top.empty() ? nullptr : &top.front(); }
 };
 
-// Fills `r` (reason aside) from an evaluation at study position `key`.
+// Fills `r` (reason aside) from an evaluation at study position `key`, its point's geometric
+// acceptance rate `acceptance` (serving_points; < 0: none).
 TESSERA_API void fill_serve_record(const ServingEvaluation& e, const std::vector<ServeAxis>& axes,
-                                   std::uint64_t key, ServeRecord& r);
+                                   std::uint64_t key, double acceptance, ServeRecord& r);
 // Why `r` is not feasible ("" when it is), serving_reason()'s text.
 TESSERA_API std::string serve_record_reason(const Session& session, const ServeRecord& r);
 

@@ -3,12 +3,8 @@
 
 namespace tessera {
 
-namespace {
-
-// The serving points of the sweep (serving_points) and each one's geometric acceptance rate: a
-// point that drafts nothing (k = 0) is one point whatever rates are swept.
-void enumerate_points(const Sweep& sweep, const SpeculativeSpec& spec, std::vector<ServingPoint>& points,
-                      std::vector<double>& rates) {
+std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec,
+                                         std::vector<double>* acceptances) {
   const std::vector<std::int64_t> batches =
       sweep.serving_batch.empty() ? std::vector<std::int64_t>{1} : sweep.serving_batch;
   const std::vector<std::int64_t> budgets =
@@ -20,8 +16,8 @@ void enumerate_points(const Sweep& sweep, const SpeculativeSpec& spec, std::vect
                                               : std::vector<std::int64_t>{spec.given ? spec.steps : 0};
   const std::vector<double> swept =
       !sweep.serving_acceptance.empty() ? sweep.serving_acceptance : std::vector<double>{spec.acceptance};
-  points.clear();
-  rates.clear();
+  std::vector<ServingPoint> points;
+  if (acceptances) acceptances->clear();
   for (std::int64_t b : batches)
     for (std::int64_t t : budgets)
       for (std::int64_t k : steps)
@@ -33,25 +29,10 @@ void enumerate_points(const Sweep& sweep, const SpeculativeSpec& spec, std::vect
                                         .token_budget = t,
                                         .speculative_tokens = at.on() ? k : 0,
                                         .tokens_per_verify = at.tokens_per_verify()});
-          rates.push_back(at.on() ? at.acceptance : -1);
-          if (!at.on()) break;  // no drafts: the rates make no difference
+          if (acceptances) acceptances->push_back(at.on() ? at.acceptance : -1);
+          if (!at.on()) break;  // a point that drafts nothing is one point whatever rates are swept
         }
-}
-
-}  // namespace
-
-std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec) {
-  std::vector<ServingPoint> points;
-  std::vector<double> rates;
-  enumerate_points(sweep, spec, points, rates);
   return points;
-}
-
-std::vector<double> serving_point_acceptances(const Sweep& sweep, const SpeculativeSpec& spec) {
-  std::vector<ServingPoint> points;
-  std::vector<double> rates;
-  enumerate_points(sweep, spec, points, rates);
-  return rates;
 }
 
 }  // namespace tessera

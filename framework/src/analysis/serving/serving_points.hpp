@@ -13,9 +13,10 @@ namespace tessera {
 // The serving points of the scenario's sweep, batch major, then the token budget, the draft length
 // k and the acceptance rate (sweep.serving: an empty list is the one default, batch 1, token budget
 // 0 = no limit; k and the acceptance are serving.speculative's, k = 0 without it), each with the
-// tokens a verify step gains at its k and acceptance.
-TESSERA_API std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec);
-// The geometric acceptance rate of each point of that list (< 0: none, or a table by position).
-TESSERA_API std::vector<double> serving_point_acceptances(const Sweep& sweep, const SpeculativeSpec& spec);
+// tokens a verify step gains at its k and acceptance; a point that drafts nothing (k = 0) is one
+// point whatever rates are swept. `acceptances` (optional): each point's geometric acceptance rate
+// (< 0: none, or a table by position).
+TESSERA_API std::vector<ServingPoint> serving_points(const Sweep& sweep, const SpeculativeSpec& spec,
+                                                     std::vector<double>* acceptances = nullptr);
 
 }  // namespace tessera
