@@ -89,6 +89,7 @@ set(tessera_host_sources
   src/scenario/fields/field_access.cpp src/scenario/fields/mapping_reader.cpp src/scenario/fields/field_reader.cpp
   src/scenario/fields/field_table.cpp src/scenario/fields/fields_machine.cpp
   src/scenario/fields/fields_model.cpp src/scenario/fields/fields_scenario.cpp
+  src/scenario/fields/fields_pools.cpp
   src/scenario/fields/fields_prefix_cache.cpp
   src/scenario/fields/fields_speculative.cpp
   src/scenario/prefix_cache_check.cpp
@@ -105,6 +106,7 @@ set(tessera_host_sources
   src/scenario/schemas/serving_schema.cpp src/scenario/schemas/slo_spec.cpp
   src/scenario/schemas/sweep_schema.cpp
   src/scenario/serving_stacks/stack_kv_cache.cpp
+  src/scenario/serving_stacks/stack_precision.cpp
   src/scenario/serving_stacks/stack_prefix_cache.cpp
   src/scenario/serving_stacks/stack_speculative.cpp
   src/scenario/serving_stacks/stack_scheduler.cpp
@@ -113,6 +115,8 @@ set(tessera_host_sources
   src/scenario/serving_stacks/stack_restriction.cpp
   src/scenario/sweeps/hardware_points.cpp src/scenario/sweeps/latency_choices.cpp
   src/scenario/sweeps/overrides.cpp src/scenario/sweeps/plugin_axes.cpp
+  src/scenario/sweeps/moe_scopes.cpp
+  src/scenario/sweeps/pool_parallelism.cpp
   src/scenario/sweeps/sweep_size.cpp
   src/scenario/trace_file.cpp
   src/studies/documents/accuracy_document.cpp src/studies/documents/calibration_document.cpp

@@ -79,8 +79,8 @@ constexpr const char* kServeExamples =
     "configuration and the next two by the first objective (and the disaggregated best pair's two\n"
     "pools), the framework's launch script (and config file), and a README (docs/frameworks.md).\n";
 
-// --deploy DIR: refused before the study without a framework (naming the frameworks) or
-// when DIR cannot be a folder.
+// --deploy DIR: refused before the study without a framework (naming the frameworks), with a
+// precision its flags cannot state, or when DIR cannot be a folder.
 void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
   if (!scenario.framework.set) {
     std::string names;
@@ -95,6 +95,8 @@ void check_deploy_dir(const std::string& dir, const Scenario& scenario) {
         "framework=NAME (one of " +
         names + ")");
   }
+  // A precision the framework's flags cannot state is refused, not dropped (stack_precision.hpp).
+  if (const std::string why = deploy_refusal(scenario); !why.empty()) throw InputError("--deploy: " + why);
   if (dir.empty()) throw InputError("--deploy: expected a folder, found an empty path");
   std::error_code ec;
   const std::filesystem::path p(dir);

@@ -70,7 +70,8 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
         std::vector<std::string>{"slo", "max_pes", "prefill_machine", "decode_machine", "disaggregated",
                                  "requests", "prefix_cache", "speculative"});
   CHECK(*loader::schema_keys("serving.disaggregated") ==
-        std::vector<std::string>{"transfer_overlap", "max_replicas", "prefill_batch", "transfer"});
+        std::vector<std::string>{"transfer_overlap", "max_replicas", "prefill_batch", "transfer", "prefill",
+                                 "decode"});
   CHECK(*loader::schema_keys("serving.slo") ==
         std::vector<std::string>{"ttft", "tpot", "e2e", "tokens_per_s_per_user"});
   CHECK(*loader::schema_keys("sweep") == std::vector<std::string>{"parallelism", "hardware", "serving"});

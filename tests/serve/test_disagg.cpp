@@ -365,3 +365,47 @@ TEST_CASE("disaggregated scenario: the shipped block parses and one output token
   const Session session(one, registry());
   CHECK_THROWS_AS(run_disagg_study(session), InputError);
 }
+
+TEST_CASE("disaggregated pools: each pool takes only the configurations its own parallelism admits") {
+  Scenario sc = serve_scenario();
+  sc.plugins.serving = choice("aggregated");
+  sc.sweep.tp = {1, 2, 4, 8};
+  sc.sweep.serving_batch = {8, 64};
+  sc.sweep.serving_token_budget = {0};
+  sc.serving.disaggregated.enabled = true;
+  const DisaggPools all = run_disagg_study(Session(sc, registry())).pools;
+  sc.serving.disaggregated.prefill.tp = {1, 2};
+  sc.serving.disaggregated.decode.tp = {4, 8};
+  const DisaggPools split = run_disagg_study(Session(sc, registry())).pools;
+  REQUIRE_FALSE(split.prefill.empty());
+  REQUIRE_FALSE(split.decode.empty());
+  // The same candidates, timed the same, as the unrestricted pools' of those degrees.
+  const auto kept = [](const std::vector<PoolCandidate>& v, std::set<int> tps) {
+    std::vector<std::pair<int, double>> out;
+    for (const PoolCandidate& c : v)
+      if (tps.count(c.config.tp)) out.emplace_back(c.config.tp, c.time_s);
+    return out;
+  };
+  CHECK(kept(split.prefill, {1, 2}) == kept(all.prefill, {1, 2}));
+  CHECK(kept(split.prefill, {4, 8}).empty());
+  CHECK(kept(split.decode, {4, 8}) == kept(all.decode, {4, 8}));
+  CHECK(kept(split.decode, {1, 2}).empty());
+}
+
+TEST_CASE("disaggregated pools: a listed scope admits the configurations it means at their cp and dp") {
+  PoolParallelism p;
+  p.ffn_shard_scope = {FfnShardScope::tp_cp_dp};
+  ParallelConfig c;
+  c.dp = 4;
+  c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+  CHECK(p.admits(c));  // attention data parallelism
+  c.ffn_shard_scope = FfnShardScope::tp;
+  CHECK_FALSE(p.admits(c));  // dp replicas of a TP FFN
+  c.dp = 1;
+  CHECK(p.admits(c));  // TP+CP+DP over one DP rank and one CP rank is TP (the canonical form)
+  p.ep = {8};
+  c.ep = 4;
+  CHECK_FALSE(p.admits(c));
+  c.ep = 8;
+  CHECK(p.admits(c));
+}

@@ -93,6 +93,21 @@ inline constexpr char kDefaultServingBatchText[] = "[1, 2, 4, 8, 16, 32, 64, 128
 inline constexpr std::int64_t kDefaultServingTokenBudget[] = {8192};
 inline constexpr char kDefaultServingTokenBudgetText[] = "[8192]";
 
+// serving.disaggregated.prefill.parallelism / .decode.parallelism: the sweep's configurations one
+// pool may take (DeepSeek's own deployment: prefill EP32 with attention TP4, decode EP144 with
+// attention DP), each list a subset of the sweep's; empty: any value of the sweep.
+struct PoolParallelism {
+  std::vector<std::int32_t> cp, tp, pp, dp, ep;
+  std::vector<FfnShardScope> ffn_shard_scope;
+  bool given() const {
+    return !cp.empty() || !tp.empty() || !pp.empty() || !dp.empty() || !ep.empty() ||
+           !ffn_shard_scope.empty();
+  }
+  // Whether the pool may run `c` (a canonical configuration: a listed scope that means the same
+  // at c's cp and dp admits it; scenario/sweeps/pool_parallelism.cpp).
+  TESSERA_API bool admits(const ParallelConfig& c) const;
+};
+
 // serving.disaggregated: a prefill pool and a decode pool, rate-matched (docs/physics.md §12.4).
 struct DisaggregationSpec {
   bool enabled = false;  // the block is present
@@ -101,6 +116,7 @@ struct DisaggregationSpec {
   std::vector<std::int64_t> prefill_batch{1};  // prompts per prefill iteration
   bool has_transfer = false;                   // serving.disaggregated.transfer given
   TransferLink transfer;                       // it (replaces the machine level's link)
+  PoolParallelism prefill, decode;             // each pool's configurations (empty: the sweep's)
 };
 
 // serving.prefill_machine / serving.decode_machine: a pool's own machine (read as `machine:` is,

@@ -25,7 +25,9 @@
 #include "scenario/schemas/schemas.hpp"
 #include "scenario/schemas/serving_schema.hpp"
 #include "scenario/serving_stack_choice.hpp"
+#include "scenario/sweeps/moe_scopes.hpp"
 #include "scenario/sweeps/overrides.hpp"
+#include "scenario/sweeps/pool_parallelism.hpp"
 
 namespace fs = std::filesystem;
 
@@ -348,7 +350,6 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
 
   std::vector<Override> overrides = file_overrides(*root, dir, d);
   for (auto& o : cli_overrides(options.set, d)) overrides.push_back(std::move(o));
-
   Scenario s;
   s.file = file;
   s.name = name;
@@ -395,6 +396,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   parse_pool_machines(tree, pools, s, d);
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, machine ? &*machine : nullptr, d);
+  check_pool_parallelism(tree, s, d);
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
   check_prefix_cache(tree, s, machine ? &*machine : nullptr, d);
   check_speculative(tree, s, model ? &*model : nullptr, d);
@@ -411,6 +413,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   if (engine && !fw)
     d.error(engine->where, "engine: the KV-cache knobs need `framework:` (vllm, sglang, tensorrt-llm)");
   throw_if_any(d);
+  offer_attention_dp_to_moe_only(tree, *model, s.sweep);
   if (fw) choose_serving_stack(*fw, engine, droots, *model, s);
   check_prefix_cache_stack(tree, s);
   check_speculative_stack(tree, s);

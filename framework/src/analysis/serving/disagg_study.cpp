@@ -288,13 +288,18 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
         ++pools.stack_dropped;
         continue;
       }
+      // Each pool takes the configurations its own parallelism admits (serving.disaggregated.prefill /
+      // .decode.parallelism; empty lists: all).
+      const DisaggregationSpec& spec = scenario.serving.disaggregated;
+      const bool as_prefill = spec.prefill.admits(c), as_decode = spec.decode.admits(c);
+      if (!as_prefill && !as_decode) continue;
       ev.layout_for(c, layout_holder);
       if (!layout_holder.layout.valid) continue;
       ++pools.configurations;
       HostStepTimer timer(ev, c, layout_holder.layout, scratch);
       timer.set_token_budget(0);  // whole prompts and decode steps, as the pair's simulation
-      time_prefill_pool_points(timer, c, prefill_batches, w, pools);
-      time_decode_pool_points(timer, c, decode_batches, w, pools);
+      time_prefill_pool_points(timer, c, as_prefill ? prefill_batches : no_batches, w, pools);
+      time_decode_pool_points(timer, c, as_decode ? decode_batches : no_batches, w, pools);
     }
     if (count == 0) break;
   }

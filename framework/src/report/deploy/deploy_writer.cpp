@@ -9,6 +9,7 @@
 #include "core/text/shell_word.hpp"
 #include "report/text/text_table.hpp"
 #include "scenario/prefix_cache_check.hpp"
+#include "scenario/serving_stacks/stack_precision.hpp"
 
 namespace tessera {
 
@@ -37,6 +38,7 @@ std::int64_t instances(const ServingStackProfile& f, const DeployEntry& e) {
 // The scenario's prefix caching, KV offload and speculative decoding, as its launch flags see them:
 // the drafter drafting `draft_tokens` (the serving point's k; -1: serving.speculative.steps).
 DeployPoint cached(const Scenario& s, DeployPoint p, std::int64_t draft_tokens = -1) {
+  p.dtypes = s.model.dtype;
   p.prefix_caching = prefix_caching_on(s);
   for (OffloadTierKind t : s.serving.prefix_cache.offload) {
     if (t == OffloadTierKind::dram) p.offload_dram_bytes = s.machine.host_memory.dram.capacity;
@@ -179,6 +181,8 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
        << printable_text(m.levels.empty() ? std::string("unit") : m.levels[0].name) << " (" << node
        << " PEs each): start it with " << printable_text(f.title)
        << "'s multi-node launch (docs/frameworks.md \"Multi-node\"): as written it starts on one node only\n";
+  for (const LaunchFlag& lf : flags)  // what no flag can say (data/frameworks.yaml `comment:`)
+    if (!lf.flag->comment.empty()) sh << "# " << printable_text(lf.flag->comment) << '\n';
   sh << replace_model(f.command, model_id(s));
   for (const LaunchFlag& lf : flags) {
     if (!lf.flag->flag.empty()) {
@@ -193,6 +197,10 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
     out.push_back({yaml_name, "# " + printable_text(f.title + " " + s.framework.version().version) +
                                   " options for " + e.label + ".sh (Tessera --deploy)\n" + yaml});
   return out;
+}
+
+std::string deploy_refusal(const Scenario& s) {
+  return s.framework.set ? unwritable_precision(s.framework.profile, s.model.dtype) : std::string();
 }
 
 std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<DeployEntry>& entries) {

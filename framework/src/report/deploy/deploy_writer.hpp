@@ -42,4 +42,8 @@ TESSERA_API std::vector<DeployFile> render_deploy_entry(const Scenario& s, const
 // Every entry's files, then README.md.
 TESSERA_API std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<DeployEntry>& entries);
 
+// "" when the scenario's framework version can state every number format the scenario serves,
+// else why not (docs/frameworks.md "Precision"): --deploy refuses it before the study.
+TESSERA_API std::string deploy_refusal(const Scenario& s);
+
 }  // namespace tessera

@@ -2,7 +2,9 @@
 // Compact constructors of field-table rows (field_table.hpp), used by the fields_*.cpp tables
 // only: one call per row, the key name taken from the path's last segment.
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "scenario/fields/field_table.hpp"
 
@@ -109,5 +111,28 @@ constexpr FieldRow empty_list(FieldRow r) {
   r.may_be_empty = true;
   return r;
 }
+
+// The value a store slot gets (field_table.hpp's FieldItems): a choice as its enum, a list of
+// choices, a list of degrees.
+template <typename E>
+E choice_as(const FieldItems& v) {
+  return static_cast<E>(v.choices[0]);
+}
+template <typename E>
+std::vector<E> choices_as(const FieldItems& v) {
+  std::vector<E> out;
+  for (std::uint32_t c : v.choices) out.push_back(static_cast<E>(c));
+  return out;
+}
+inline std::vector<std::int32_t> degrees(const FieldItems& v) {
+  std::vector<std::int32_t> out;
+  for (std::int64_t i : v.integers) out.push_back(static_cast<std::int32_t>(i));
+  return out;
+}
+
+// sweep.parallelism.ffn_shard_scope's choices, in FfnShardScope's order.
+inline constexpr ParamChoice kFfnScopes[] = {{"TP", "the FFN sharded over TP"},
+                                             {"TP+CP", "the FFN sharded over TP and CP"},
+                                             {"TP+CP+DP", "the FFN sharded over TP, CP and DP"}};
 
 }  // namespace tessera::schema::rows

@@ -8,7 +8,7 @@ std::span<const FieldRow> field_rows() {
   static const std::vector<FieldRow> rows = [] {
     std::vector<FieldRow> v;
     for (const auto part : {model_field_rows(), machine_field_rows(), scenario_field_rows(),
-                            prefix_cache_field_rows(), speculative_field_rows()})
+                            prefix_cache_field_rows(), speculative_field_rows(), pool_field_rows()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

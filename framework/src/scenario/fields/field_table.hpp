@@ -121,6 +121,7 @@ TESSERA_API std::span<const FieldRow> machine_field_rows();
 TESSERA_API std::span<const FieldRow> scenario_field_rows();
 TESSERA_API std::span<const FieldRow> prefix_cache_field_rows();
 TESSERA_API std::span<const FieldRow> speculative_field_rows();
+TESSERA_API std::span<const FieldRow> pool_field_rows();
 
 // Every row, in document order (model, machine, scenario; within each, as the docs list them).
 TESSERA_API std::span<const FieldRow> field_rows();

@@ -25,9 +25,6 @@ constexpr ParamChoice kScopes[] = {{"full", "attention + FFN/MoE + LM head + pip
                                    {"attention", "attention stages only"}};
 constexpr ParamChoice kKvShardModes[] = {{"split", "KV heads split across TP ranks"},
                                          {"replicate", "KV heads replicated on every TP rank"}};
-constexpr ParamChoice kFfnScopes[] = {{"TP", "the FFN sharded over TP"},
-                                      {"TP+CP", "the FFN sharded over TP and CP"},
-                                      {"TP+CP+DP", "the FFN sharded over TP, CP and DP"}};
 constexpr ParamChoice kTransferOverlaps[] = {
     {"none", "the whole KV is sent after the prefill"},
     {"layerwise", "layer l's KV is sent while layer l + 1 is prefilled"}};
@@ -57,23 +54,6 @@ constexpr ParamChoice kPreemptions[] = {
     {"swap", "a preempted request's KV is copied to host memory and back (vLLM V0's swap)"},
     {"no_evict", "admit a request only when its prompt and whole output fit: no preemption (TensorRT-LLM)"}};
 
-// The value a store slot gets (field_table.hpp's FieldItems): a choice as its enum, a list of
-// choices, a list of degrees.
-template <typename E>
-E choice_as(const FieldItems& v) {
-  return static_cast<E>(v.choices[0]);
-}
-template <typename E>
-std::vector<E> choices_as(const FieldItems& v) {
-  std::vector<E> out;
-  for (std::uint32_t c : v.choices) out.push_back(static_cast<E>(c));
-  return out;
-}
-std::vector<std::int32_t> degrees(const FieldItems& v) {
-  std::vector<std::int32_t> out;
-  for (std::int64_t i : v.integers) out.push_back(static_cast<std::int32_t>(i));
-  return out;
-}
 RequestsSpec& requests_of(const FieldSite& s) { return s.scenario->serving.requests; }
 requests::LengthSpec& input_of(const FieldSite& s) { return requests_of(s).stream.input; }
 requests::LengthSpec& output_of(const FieldSite& s) { return requests_of(s).stream.output; }
@@ -215,7 +195,8 @@ constexpr FieldRow kScenarioRows[] = {
             store_slot([](const FieldSite& s, const FieldItems& v) {
               s.scenario->sweep.kv_shard_mode = choices_as<KvShardMode>(v);
             })),
-    any_case(slotted(list(choice("sweep.parallelism.ffn_shard_scope", S, "[TP, TP+CP, TP+CP+DP]", kFfnScopes,
+    any_case(slotted(list(choice("sweep.parallelism.ffn_shard_scope", S,
+                                 "[TP, TP+CP, TP+CP+DP] (dense models: [TP, TP+CP])", kFfnScopes,
                                  "which ranks share the FFN (case-insensitive)")),
                      store_slot([](const FieldSite& s, const FieldItems& v) {
                        s.scenario->sweep.ffn_shard_scope = choices_as<FfnShardScope>(v);
@@ -298,7 +279,8 @@ constexpr FieldRow kScenarioRows[] = {
      false},
     mapping("serving.disaggregated", S, "",
             "present: `tessera serve` also pairs a prefill pool with a decode pool (docs/physics.md §12.4) "
-            "beside the aggregated study: {transfer_overlap, max_replicas, prefill_batch, transfer}"),
+            "beside the aggregated study: {transfer_overlap, max_replicas, prefill_batch, transfer, prefill, "
+            "decode}"),
     slotted(choice("serving.disaggregated.transfer_overlap", S, "layerwise", kTransferOverlaps,
                    "how the prompt's KV travels to the decode pool"),
             store_slot([](const FieldSite& s, const FieldItems& v) {

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "scenario/serving_stacks/stack_precision.hpp"
+
 namespace tessera {
 
 namespace {
@@ -13,6 +15,8 @@ bool holds_all(const ServingStackFlag& flag, const DeployPoint& p, const ModelSp
                const ServingStackProfile& f) {
   for (FlagCondition c : flag.when)
     if (!flag_condition_holds(c, p, model, f)) return false;
+  for (const FormatCondition& c : flag.formats)
+    if (!format_holds(c, p.dtypes)) return false;
   return true;
 }
 
@@ -110,6 +114,13 @@ std::vector<std::string> shell_words(const std::string& text, std::int64_t& inst
   return words;
 }
 
+std::size_t word_count(const std::string& text) {
+  std::istringstream in(text);
+  std::size_t n = 0;
+  for (std::string w; in >> w;) ++n;
+  return n;
+}
+
 // The config file's `key: value` lines; an indented line under a `parent:` line as `parent.key`.
 std::vector<std::pair<std::string, std::string>> yaml_entries(const std::string& yaml) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -154,12 +165,7 @@ ParsedLaunch parse_launch(const ServingStackProfile& f, const std::string& scrip
   ParsedLaunch r;
   std::int64_t dp_instances = 0;
   std::vector<std::string> words = shell_words(script, r.instances, dp_instances);
-  std::size_t skip = 0;
-  {
-    std::istringstream cmd(f.command);
-    std::string w;
-    while (cmd >> w) ++skip;
-  }
+  const std::size_t skip = word_count(f.command);  // the command's own words
   const ServingStackVersion& v = f.versions.front();
   auto listed = [&](const std::string& name) -> const ServingStackFlag* {
     for (const ServingStackFlag& flag : v.flags)
@@ -198,6 +204,7 @@ ParsedLaunch parse_launch(const ServingStackProfile& f, const std::string& scrip
   using Role = DeployPoint::Role;
   for (const ServingStackFlag& flag : v.flags) {
     if (!find(flag)) continue;
+    for (const FormatCondition& fc : flag.formats) set_format(fc, r.point.dtypes);  // the precision served
     for (FlagCondition c : flag.when) {
       if (c == FlagCondition::attention_dp && flag.value.empty()) r.attention_dp = true;
       if (c == FlagCondition::prefill && !flag.literal.empty()) r.point.role = Role::prefill;

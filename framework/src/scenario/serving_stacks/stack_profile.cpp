@@ -2,6 +2,8 @@
 // version's KV-cache rule in stack_kv_cache.cpp.
 #include "scenario/serving_stacks/stack_profile.hpp"
 
+#include "scenario/serving_stacks/stack_precision.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -18,6 +20,7 @@
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/readers/yaml_tree.hpp"
 #include "scenario/serving_stacks/stack_kv_cache.hpp"
+#include "scenario/serving_stacks/stack_precision.hpp"
 #include "scenario/serving_stacks/stack_prefix_cache.hpp"
 #include "scenario/serving_stacks/stack_scheduler.hpp"
 #include "scenario/serving_stacks/stack_speculative.hpp"
@@ -61,13 +64,15 @@ constexpr const char* kConditionNames[] = {"pp>1",
                                            "offload_ssd",
                                            "speculative_mtp",
                                            "speculative_eagle",
-                                           "speculative_draft"};
+                                           "speculative_draft",
+                                           "ep_full"};
 
 template <std::size_t N>
 std::vector<std::string> names_of(const char* const (&names)[N]) {
   return std::vector<std::string>(std::begin(names), std::end(names));
 }
 
+using stacks_yaml::format_condition;
 using stacks_yaml::pick;
 using stacks_yaml::read_kv_cache;
 using stacks_yaml::read_prefix_cache;
@@ -98,13 +103,20 @@ bool bool_of(const YNode& map, const std::string& path, const char* key, Diags& 
 
 void read_flag(const YNode& n, const std::string& path, ServingStackFlag& f, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
-  loader::check_keys(n, path, {"flag", "yaml", "value", "literal", "when", "default", "source"}, d);
+  loader::check_keys(n, path, {"flag", "yaml", "comment", "value", "literal", "when", "default", "source"},
+                     d);
   f.where = n.where;
   f.flag = text_of(n, path, "flag", false, d);
   f.yaml = text_of(n, path, "yaml", false, d);
-  if (f.flag.empty() == f.yaml.empty())
-    d.error(n.where,
-            path + ": expected exactly one of `flag:` (a command-line flag) and `yaml:` (a config key)");
+  f.comment = text_of(n, path, "comment", false, d);
+  if (f.flag.empty() + f.yaml.empty() + f.comment.empty() != 2)
+    d.error(n.where, path +
+                         ": expected exactly one of `flag:` (a command-line flag), `yaml:` (a config key) "
+                         "and `comment:` (a line of the script's comments)");
+  if (has_control(f.comment))
+    d.error(n.find("comment")->where,
+            loader::join_path(path, "comment") +
+                ": expected one line of printable text (it is written as a `#` line)");
   if (const YNode* v = n.find("value")) {
     const std::string text = v->is_scalar() ? v->value : "";
     std::size_t start = 0;
@@ -137,9 +149,13 @@ void read_flag(const YNode& n, const std::string& path, ServingStackFlag& f, Dia
       d.error(w->where, loader::join_path(path, "when") + ": expected a list of conditions, found " +
                             loader::describe(*w));
     } else {
-      for (const YNode& c : w->items)
-        if (auto i = pick(c, loader::join_path(path, "when"), names_of(kConditionNames), d))
+      for (const YNode& c : w->items) {
+        if (c.is_scalar() && c.value.find('=') != std::string::npos) {
+          if (auto fc = format_condition(c, loader::join_path(path, "when"), d)) f.formats.push_back(*fc);
+        } else if (auto i = pick(c, loader::join_path(path, "when"), names_of(kConditionNames), d)) {
           f.when.push_back(static_cast<FlagCondition>(*i));
+        }
+      }
     }
   }
   f.default_text = text_of(n, path, "default", true, d);

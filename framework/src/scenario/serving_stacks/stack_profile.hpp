@@ -10,6 +10,7 @@
 #include "scenario/schemas/request_spec.hpp"
 #include "scenario/schemas/scheduler_rules.hpp"
 #include "scenario/schemas/speculative_spec.hpp"
+#include "tessera/dtype.hpp"
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
@@ -60,19 +61,30 @@ enum class FlagCondition : std::uint8_t {
   speculative_mtp,    // serving.speculative with the model's MTP module
   speculative_eagle,  // ... with an EAGLE-3 head
   speculative_draft,  // ... with a separate draft model
+  ep_full,            // ep > 1 spans the whole FFN group (each expert on one PE: DeepEP's layout)
 };
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 
+// A number format a flag is written for (`when: [weights=fp8]`, data/frameworks.yaml;
+// stack_precision.hpp): the checkpoint's weights, the KV cache's, the activations'.
+enum class FormatRole : std::uint8_t { weights, kv, activations };
+struct FormatCondition {
+  FormatRole role = FormatRole::weights;
+  DType dtype = DType::bf16;
+};
+
 struct ServingStackFlag {
-  std::string flag;             // "--tensor-parallel-size", or "" for a YAML entry
+  std::string flag;             // "--tensor-parallel-size", or "" for a YAML entry or a comment
   std::string yaml;             // the key in the config file (config_flag), or ""
+  std::string comment;          // a `#` line of the launch script (what no flag can say), or ""
   std::vector<FlagTerm> value;  // the value is the product of these; empty: literal or a switch
   std::string literal;          // a fixed value ("" with an empty value: a switch)
   std::vector<FlagCondition> when;
+  std::vector<FormatCondition> formats;  // the `when:` items ROLE=FORMAT, all of which must hold
   std::string default_text, source;
   SourceLocation where;
   bool is_switch() const { return value.empty() && literal.empty(); }
-  const std::string& name() const { return flag.empty() ? yaml : flag; }
+  const std::string& name() const { return !flag.empty() ? flag : !yaml.empty() ? yaml : comment; }
 };
 
 enum class EpRule : std::uint8_t { none, tp_dp, ffn_group };

@@ -217,6 +217,14 @@ bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec
       return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::eagle;
     case FlagCondition::speculative_draft:
       return p.spec_steps > 0 && p.spec_method == SpeculativeMethod::draft;
+    case FlagCondition::ep_full: {
+      // The FFN group (docs/physics.md §4): TP, TP x CP or TP x CP x DP by the shard scope.
+      const ParallelConfig& c = p.config;
+      std::int64_t group = c.tp;
+      if (c.ffn_shard_scope != FfnShardScope::tp) group *= c.cp;
+      if (c.ffn_shard_scope == FfnShardScope::tp_cp_dp) group *= c.dp;
+      return c.ep > 1 && c.ep == group;
+    }
   }
   return false;
 }

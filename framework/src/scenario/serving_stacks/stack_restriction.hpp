@@ -60,6 +60,9 @@ struct DeployPoint {
   std::int64_t spec_steps = 0;
   SpeculativeMethod spec_method = SpeculativeMethod::mtp;
   std::string spec_head{};
+  // The number formats the point serves (the scenario's dtype:, data/frameworks.yaml's ROLE=FORMAT
+  // conditions).
+  DTypes dtypes{};
 };
 TESSERA_API bool attention_dp(const ParallelConfig& c);
 // tp / kv_heads when the configuration splits the KV inside the TP group, else 1.

@@ -5,6 +5,7 @@
 # predicted: tokens/s/PE 361.3, TTFT 156.2 ms, TPOT 44.17 ms, 8 PEs
 # instances: 1
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tp-size 8 \
   --max-running-requests 128 \
   --chunked-prefill-size 8192

@@ -5,6 +5,7 @@
 # predicted: tokens/s/PE 509.8, TTFT 825.7 ms, TPOT 35.90 ms, 14 PEs (both pools)
 # instances: 1
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tp-size 8 \
   --max-running-requests 256 \
   --chunked-prefill-size 256 \

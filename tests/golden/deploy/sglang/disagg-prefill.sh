@@ -5,6 +5,7 @@
 # predicted: tokens/s/PE 509.8, TTFT 825.7 ms, TPOT 35.90 ms, 14 PEs (both pools)
 # instances: 3
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tp-size 1 \
   --pp-size 2 \
   --max-running-requests 1 \

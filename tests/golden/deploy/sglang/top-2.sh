@@ -6,6 +6,7 @@
 # instances: 1
 # nodes: one instance spans 2 x node (8 PEs each): start it with SGLang's multi-node launch (docs/frameworks.md "Multi-node"): as written it starts on one node only
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tp-size 8 \
   --dp-size 2 \
   --max-running-requests 128 \

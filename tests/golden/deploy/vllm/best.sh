@@ -5,6 +5,7 @@
 # predicted: tokens/s/PE 364.7, TTFT 163.5 ms, TPOT 43.76 ms, 8 PEs
 # instances: 1
 vllm serve meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tensor-parallel-size 8 \
   --max-num-seqs 128 \
   --max-num-batched-tokens 8192

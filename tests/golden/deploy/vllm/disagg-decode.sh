@@ -5,6 +5,7 @@
 # predicted: tokens/s/PE 464.2, TTFT 882.7 ms, TPOT 39.91 ms, 40 PEs (both pools)
 # instances: 3
 vllm serve meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tensor-parallel-size 8 \
   --max-num-seqs 256 \
   --max-num-batched-tokens 256 \

@@ -6,6 +6,7 @@
 # instances: 1
 # nodes: one instance spans 2 x node (8 PEs each): start it with vLLM's multi-node launch (docs/frameworks.md "Multi-node"): as written it starts on one node only
 vllm serve meta-llama/Llama-3.1-70B-Instruct \
+  --dtype bfloat16 \
   --tensor-parallel-size 8 \
   --data-parallel-size 2 \
   --max-num-seqs 128 \
