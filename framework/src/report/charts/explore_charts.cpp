@@ -190,7 +190,7 @@ std::vector<ChartSpec> explore_charts(const json& result) {
   const json& objectives = array_field(result, "objectives");
   const json first = serve && !objectives.empty() ? objectives[0] : json();
   const bool other = first.is_object() && text_of(field(first, "name")) != "tokens_per_s_per_pe" &&
-                     text_of(field(first, "ranked_by")) == "aggregated";
+                     text_of(field(first, "ranked_by")) != "disaggregated";
   json rows = grid_rows(result, serve, other ? text_of(field(first, "key")) : std::string());
   std::vector<ChartSpec> charts;
   if (rows.empty()) return charts;
