@@ -31,7 +31,7 @@ set(tessera_host_sources
   src/analysis/calibration/percentiles.cpp
   src/analysis/capacity/capacity_search.cpp src/analysis/capacity/capacity_study.cpp
   src/analysis/capacity/configuration_sim.cpp src/analysis/capacity/disagg_point_sim.cpp
-  src/analysis/explore/exploration.cpp src/analysis/explore/serve_exploration.cpp
+  src/analysis/explore/exploration.cpp src/analysis/explore/serve_exploration.cpp src/analysis/explore/serve_point_values.cpp
   src/analysis/measurements/alias_table.cpp src/analysis/measurements/collective_rows.cpp
   src/analysis/measurements/measurement_cells.cpp src/analysis/measurements/measurement_csv.cpp
   src/analysis/measurements/row_precision.cpp src/analysis/measurements/row_units.cpp
@@ -49,7 +49,7 @@ set(tessera_host_sources
   src/analysis/search/compare.cpp src/analysis/search/kendall.cpp
   src/analysis/search/record_bytes.cpp src/analysis/search/search_driver.cpp src/analysis/search/sensitivity.cpp
   src/analysis/serving/disagg_study.cpp src/analysis/serving/serve_record_bytes.cpp src/analysis/serving/serve_study.cpp src/analysis/serving/serving_points.cpp
-  src/analysis/serving/serving_answer.cpp
+  src/analysis/serving/serving_answer.cpp src/analysis/serving/serve_sensitivity.cpp src/analysis/serving/serve_elasticity.cpp
   src/core/cancellation.cpp src/core/checkpoint/checkpointed_plan.cpp src/core/checkpoint/study_checkpoint.cpp src/core/executor.cpp src/core/program_location.cpp src/core/sha256.cpp
   src/core/workers/process_executor.cpp src/core/workers/unit_protocol.cpp src/core/workers/unit_server.cpp
   src/core/statistics/pareto.cpp src/core/statistics/quantile_sketch.cpp
@@ -77,7 +77,7 @@ set(tessera_host_sources
   src/report/study_text/accuracy_report.cpp src/report/study_text/calibration_report.cpp
   src/report/study_text/capacity_report.cpp src/report/study_text/compare_report.cpp
   src/report/study_text/disagg_report.cpp src/report/study_text/explain_report.cpp
-  src/report/study_text/explore_report.cpp src/report/study_text/serving_stack_report.cpp
+  src/report/study_text/explore_report.cpp src/report/study_text/serve_sensitivity_report.cpp src/report/study_text/serving_stack_report.cpp
   src/report/study_text/search_report.cpp src/report/study_text/sensitivity_report.cpp
   src/report/study_text/serve_explore_report.cpp src/report/study_text/serve_report.cpp
   src/report/study_text/simulation_report.cpp

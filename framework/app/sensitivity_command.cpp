@@ -11,6 +11,7 @@
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "report/study_text/sensitivity_report.hpp"
+#include "report/study_text/serve_sensitivity_report.hpp"
 #include "scope_option.hpp"
 #include "studies/entries/sensitivity_entry.hpp"
 #include "study.hpp"
@@ -30,12 +31,22 @@ constexpr const char* kSensitivityUsage =
     "  --hardware     for each hardware knob (HBM bandwidth and capacity, peak FLOP/s of the GEMM\n"
     "                 format, each level's link bandwidth and latency, stage overhead) the\n"
     "                 elasticity d ln(latency)/d ln(knob) by central difference (±10 %), with the\n"
-    "                 parallelism fixed and re-optimised, ranked by |elasticity|.\n";
+    "                 parallelism fixed and re-optimised, ranked by |elasticity|.\n"
+    "\n"
+    "On a serve scenario (workload.mode: serve) the serving study's best point within the SLO:\n"
+    "  --parallelism  each knob's best tokens/s/PE within the SLO over the serving points, or why\n"
+    "                 no point is feasible;\n"
+    "  --hardware     the elasticity of the best tokens/s/PE within the SLO (and of the ranking\n"
+    "                 objective's best value, e.g. cost_per_mtok; and of the disaggregated pair's)\n"
+    "                 to each hardware knob, the TTFT and TPOT SLOs and the speculative acceptance,\n"
+    "                 the best point fixed and re-optimised (a new serving study). serving.requests\n"
+    "                 is not simulated: the steady-state study's figures.\n";
 
 constexpr const char* kSensitivityExamples =
     "\nExamples:\n"
     "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --parallelism\n"
-    "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --hardware --json out/hw.json\n";
+    "  tessera sensitivity scenarios/llama3.1-70b-decode-128k.yaml --hardware --json out/hw.json\n"
+    "  tessera sensitivity scenarios/llama3.1-70b-serve-4k1k-h100.yaml --hardware\n";
 
 }  // namespace
 
@@ -65,7 +76,7 @@ int sensitivity_command(const Args& args) {
         worker_command(isolation, "sensitivity", args, threads, studies::WorkerShare::whole);
     worker.mpi_units = true;
     studies::StudyWorkers workers(std::move(worker));
-    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::step, &workers);
+    const Study study = open_study(o.common, o.scenario_path, {}, StudyKind::either, &workers);
     const std::vector<Scope> scopes = listed_scopes(o.scopes_raw, study.scenario());
     const studies::SensitivityEntry entry(study);  // the scenario's search plugin
     Outputs outputs;
@@ -77,10 +88,13 @@ int sensitivity_command(const Args& args) {
     plan_study(std::cerr, study.scenario(), study.registry(), "sensitivity", shape, threads, o.common.quiet);
     ProgressBar bar(!o.common.quiet, term.width_given);
     const studies::SensitivityOptions so{par, hw, threads, bar.callback(), workers.executor()};
-    const SensitivityStudy result = entry.compute(so);
+    const studies::SensitivityResult result = entry.compute(so);
     if (!outputs.stdout_taken()) {
       std::ostringstream text;
-      print_sensitivity_text(text, study.description(), result, term.width);
+      if (result.serve)
+        print_serve_sensitivity_text(text, study.description(), *result.serve, term.width);
+      else
+        print_sensitivity_text(text, study.description(), *result.step, term.width);
       print_fitted(std::cout, text.str(), term);
     }
     if (json || html.any()) {

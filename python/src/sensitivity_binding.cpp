@@ -19,7 +19,6 @@ namespace {
 
 py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
                        std::optional<unsigned> threads, py::object progress, const std::string& isolate) {
-  require_mode(h, false, "Scenario.serve()");
   if (!parallelism && !hardware) parallelism = hardware = true;
   Interruptible guard(std::move(progress));
   studies::SensitivityOptions so{parallelism, hardware, thread_count(threads),
@@ -32,7 +31,7 @@ py::object sensitivity(const ScenarioHandle& h, bool parallelism, bool hardware,
   const ResultsFile results;
   studies::StudyWorkers workers = whole_study_workers("sensitivity", h, isolate, arguments, results, guard);
   std::optional<studies::SensitivityEntry> entry;
-  std::optional<SensitivityStudy> result;
+  std::optional<studies::SensitivityResult> result;
   if (auto document = study_here_or_in_worker(workers, results, guard, [&](auto& w) {
         w.before_session(h.scenario(), h.added_plugins());
         entry.emplace(h);            // the scenario's search plugin

@@ -3,7 +3,7 @@ in SI units; every result converts to records (a list of flat dicts) and to a pa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 KNOBS = ("cp", "tp", "pp", "dp", "ep", "kv_shard_mode", "ffn_shard_scope", "tp_placement", "cp_placement",
          "cp_ring_variant")
@@ -615,14 +615,20 @@ class CompareResult(_Document):
 class SensitivityResult(_Document):
     """Scenario.sensitivity(): `tessera sensitivity --json`'s document. `best` the baseline's
     optimum; `parallelism`: each knob's sweep (rows: knob, value, latency_s, ...); `hardware`:
-    each hardware parameter's elasticities."""
+    each hardware parameter's elasticities. On a serve scenario (`mode` "serve") `best` is the
+    serving study's best point within the SLO (a ServingPoint), the sweeps' rows hold the best
+    tokens_per_s_per_pe within the SLO per value, and the elasticities are of it."""
 
     TABLES = ("parallelism", "hardware")
 
     def __init__(self, raw: Dict[str, Any]):
         super().__init__(raw)
         self.scenario: str = raw["scenario"]
-        self.best: Optional[Configuration] = Configuration.from_json(raw["best"]) if raw.get("best") else None
+        self.mode: str = raw.get("mode", "step")
+        self.best: Optional[Union[Configuration, ServingPoint]] = None
+        if raw.get("best"):
+            self.best = (ServingPoint.from_json(raw["best"]) if self.mode == "serve"
+                         else Configuration.from_json(raw["best"]))
         self.parallelism: List[Dict[str, Any]] = list(raw.get("parallelism", []))
         self.hardware: List[Dict[str, Any]] = list(raw.get("hardware", []))
 

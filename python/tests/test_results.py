@@ -37,6 +37,26 @@ def test_sensitivity_typed(small):
     assert hw[0]["rank"] == 1 and "elasticity_fixed" in hw[0]
 
 
+def test_serve_sensitivity_typed():
+    s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-h100.yaml")
+    r = s.sensitivity(threads=2)
+    assert r.mode == "serve" and isinstance(r.best, tessera.ServingPoint)
+    tp = [x for x in r.to_records("parallelism") if x["knob"] == "tp" and x["value"] == r.best.config["tp"]]
+    assert tp[0]["feasible"] and tp[0]["tokens_per_s_per_pe"] == r.raw["best_tokens_per_s_per_pe"]
+    hw = {x["knob"]: x for x in r.to_records("hardware")}
+    assert hw["serving.slo.tpot"]["elasticity_reoptimised"] >= 0
+    assert hw["machine.levels.cluster.latency"]["elasticity_reoptimised"] == 0
+
+
+def test_serve_explore_ranks_by_every_objective():
+    s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-70b-serve-4k1k-cost-explore.yaml")
+    r = s.explore(threads=2)
+    assert [o["name"] for o in r.raw["objectives"]] == ["cost_per_mtok", "tokens_per_s_per_pe"]
+    key = r.raw["objectives"][0]["key"]
+    costs = [r.points[i]["objectives"][key] for i in r.raw["rankings"]["cost_per_mtok"]]
+    assert costs == sorted(costs) and r.ranking == r.raw["rankings"]["cost_per_mtok"]
+
+
 def test_explore_typed():
     s = tessera.Scenario.load(ROOT / "scenarios" / "llama3.1-8b-sram-capacity-explore.yaml")
     r = s.explore(sensitivity=False, threads=2)

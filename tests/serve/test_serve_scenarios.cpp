@@ -1,6 +1,7 @@
 // Every shipped serving scenario end to end through `tessera serve`: exit 0, the JSON parses,
 // the best point meets the scenario's SLO and the PE budget; the same JSON on 1 and 2 threads.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -111,12 +112,18 @@ TEST_CASE("serve scenarios: each shipped one with sweep.hardware runs through ex
     REQUIRE(run_explore(scenario_path(f) + " --json " + one) == 0);
     const nlohmann::json j = nlohmann::json::parse(slurp(one));
     REQUIRE(j["ranking"].size() == j["points"].size());
-    double last = -1;
+    // Ranked by the first objective in its direction (tokens/s/PE: best_tokens_per_s_per_pe).
+    const nlohmann::json& first = j["objectives"][0];
+    const bool per_pe = first["name"] == "tokens_per_s_per_pe";
+    const double sign = first["direction"] == "maximize" ? 1 : -1;
+    CHECK(j["rankings"][first["name"].get<std::string>()] == j["ranking"]);
+    double last = NAN;
     for (std::size_t i : j["ranking"].get<std::vector<std::size_t>>()) {
       const nlohmann::json& p = j["points"][i];
       const double best = p["best_tokens_per_s_per_pe"].get<double>();
-      if (last >= 0) CHECK(best <= last);  // best first
-      last = best;
+      const double ranked = per_pe ? best : p["objectives"][first["key"].get<std::string>()].get<double>();
+      if (!std::isnan(last)) CHECK(sign * ranked <= sign * last);  // best first
+      last = ranked;
       if (p["disaggregated"].is_object())
         CHECK(p["disaggregated"]["tokens_per_s_per_pe"].get<double>() == best);
     }

@@ -175,6 +175,12 @@ std::unique_ptr<Session> Session::with_speculative(std::int64_t steps, double ac
   return s;
 }
 
+std::unique_ptr<Session> Session::with_slo(const ServingSlo& slo) const {
+  auto s = std::unique_ptr<Session>(new Session(*this, scenario_.machine, {}));
+  s->scenario_.serving.slo = slo;
+  return s;
+}
+
 std::unique_ptr<Session> Session::on_machine(const PoolMachine& pool) const {
   Scenario s = scenario_;
   s.machine = pool.machine;

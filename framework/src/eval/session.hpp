@@ -58,6 +58,8 @@ class TESSERA_API Session {
   // The same plugins with serving.speculative's k (steps >= 0) and geometric acceptance
   // (acceptance >= 0) set: explore's serving.speculative.<steps|acceptance> axes.
   std::unique_ptr<Session> with_speculative(std::int64_t steps, double acceptance) const;
+  // The same plugins with serving.slo replaced (serve sensitivity's SLO knobs).
+  std::unique_ptr<Session> with_slo(const ServingSlo& slo) const;
   // A new session of the same scenario and latency model on a pool's own machine
   // (serving.prefill_machine / serving.decode_machine): its efficiency and plugin blocks
   // validated against the latency plugin as `machine:`'s are.

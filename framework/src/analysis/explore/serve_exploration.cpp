@@ -1,10 +1,12 @@
 #include "analysis/explore/serve_exploration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <numeric>
 #include <optional>
 
+#include "analysis/explore/serve_point_values.hpp"
 #include "analysis/serving/serving_answer.hpp"
 #include "core/executor.hpp"
 #include "scenario/sweeps/hardware_points.hpp"
@@ -22,6 +24,33 @@ std::unique_ptr<Session> pool_at(const Session& base, const PoolMachine& pm, std
   return base.on_machine(at);
 }
 
+// Each axis's ranked values and order (ServeExploreResult::rankings).
+void rank_serve_points(ServeExploreResult& r, bool disaggregated) {
+  const std::size_t n = r.points.size();
+  for (std::size_t a = 0; a < r.axes.size(); ++a) {
+    const ServeAxis& axis = r.axes[a];
+    std::vector<double> v(n, NAN), pair(n, NAN);
+    bool priced = disaggregated && axis.name == "cost_per_mtok", any_pair = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const ServeExplorePoint& p = r.points[i];
+      pair[i] = p.disaggregated_cost_per_mtok;
+      any_pair = any_pair || !std::isnan(pair[i]);
+      if (p.disaggregated && std::isnan(pair[i])) priced = false;  // a pair not priced: none is ranked by it
+      if (axis.name == "tokens_per_s_per_pe")
+        v[i] = p.best > 0 ? p.best : NAN;
+      else if (a < p.objective_values.size())
+        v[i] = p.objective_values[a];
+    }
+    priced = priced && any_pair;
+    if (priced) v = pair;
+    r.ranked_disaggregated.push_back(priced || (disaggregated && axis.name == "tokens_per_s_per_pe"));
+    r.rankings.push_back(rank_by(v, axis.direction));
+    r.ranked_values.push_back(std::move(v));
+  }
+  r.ranking =
+      r.rankings.empty() ? rank_by(std::vector<double>(n, NAN), Direction::maximize) : r.rankings.front();
+}
+
 }  // namespace
 
 ServeExploreResult explore_serving(const Session& session, const ServeExploreOptions& options) {
@@ -35,6 +64,11 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
   // the executor gives it), merged in the points' order (docs/architecture.md "Studies: plan,
   // work units, merge").
   std::vector<std::optional<ServeExplorePoint>> outcomes(static_cast<std::size_t>(total));
+  // serving.disaggregated with cost_per_mtok among the objectives: the pair priced too.
+  bool prices = false;
+  for (const PluginChoice& c : scenario.plugins.objectives) prices = prices || c.name == "cost_per_mtok";
+  prices = prices && sv.disaggregated.enabled;
+  std::vector<std::string> cost_notes(outcomes.size());
   ThreadExecutor own(options.threads);
   Executor& executor = options.executor ? *options.executor : own;
   executor.execute(
@@ -56,6 +90,7 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
         const ServingAnswer a = run_serving_answer(*base, own_prefill.get(), own_decode.get(), so);
         p.aggregated = a.aggregated.best_tokens_per_s_per_pe;
         auto keep = [&](const ServeResult& r, const std::string& machine) {
+          p.objective_values = best_on_axes(r);
           const ServeRecord* best = nullptr;
           for (const ServeRecord& t : r.top)
             if (t.feasible && t.tokens_per_s_per_pe == r.best_tokens_per_s_per_pe) {
@@ -75,6 +110,10 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
           p.disaggregated = a.disagg->result.best;
           if (p.disaggregated && p.aggregated > 0)
             p.gain = p.disaggregated->tokens_per_s_per_pe / p.aggregated;
+          if (p.disaggregated && prices)
+            p.disaggregated_cost_per_mtok =
+                pair_cost_per_mtok(own_prefill ? *own_prefill : *base, own_decode ? *own_decode : *base,
+                                   *p.disaggregated, cost_notes[i]);
         }
         // What ranks: with serving.disaggregated the pairing's best (which parts to pair), else the
         // aggregated best.
@@ -88,11 +127,10 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
         outcomes[i].reset();
         report_progress(options.on_progress, result.points.size(), total, "hardware points");
       });
-  result.ranking.resize(result.points.size());
-  std::iota(result.ranking.begin(), result.ranking.end(), std::size_t{0});
-  std::stable_sort(result.ranking.begin(), result.ranking.end(), [&](std::size_t a, std::size_t b) {
-    return result.points[a].best > result.points[b].best;
-  });
+  result.axes = serve_study_axes(session.evaluator().objectives());
+  rank_serve_points(result, sv.disaggregated.enabled);
+  for (const std::string& why : cost_notes)
+    if (!why.empty()) result.disaggregated_cost_note = why;
   return result;
 }
 

@@ -27,12 +27,30 @@ struct ServeExplorePoint {
   std::optional<ServeRecord> aggregated_best;
   std::optional<DisaggPair> disaggregated;  // its best within the SLO (serving.disaggregated)
   double gain = 0;                          // disaggregated / aggregated (0: either has none)
-  double best = 0;  // what ranks: with serving.disaggregated its best tokens/s/PE, else `aggregated`
+  double best = 0;  // with serving.disaggregated its best tokens/s/PE, else `aggregated`
+  // The aggregated study's best value within the SLO on each of its axes (ServeExploreResult::axes;
+  // NaN: no point within the SLO), from the study on `aggregated_machine`.
+  std::vector<double> objective_values;
+  // serving.disaggregated with the cost_per_mtok objective: the best pair's USD per million output
+  // tokens by the same price model over both pools' PEs (NaN: no pair, or not priced:
+  // ServeExploreResult::disaggregated_cost_note).
+  double disaggregated_cost_per_mtok = NAN;
 };
 
 struct ServeExploreResult {
   std::vector<ServeExplorePoint> points;  // in the grid's order
-  std::vector<std::size_t> ranking;       // indices into points: most `best` first (ties: the grid's order)
+  std::vector<ServeAxis> axes;            // the serving study's (the scenario's objectives); the first ranks
+  // Per axis, the value each point is ranked by (ranked_values[a][i]) and the points' order by it
+  // (rankings[a]: the best first in the axis's direction, none within the SLO last, ties in the
+  // grid's order). tokens_per_s_per_pe ranks by `best` (the disaggregated pair's with
+  // serving.disaggregated); cost_per_mtok with serving.disaggregated by the pair's cost when it is
+  // priced (ranked_disaggregated[a]), else by the aggregated study's; any other axis by the
+  // aggregated study's value.
+  std::vector<std::vector<double>> ranked_values;
+  std::vector<std::vector<std::size_t>> rankings;
+  std::vector<bool> ranked_disaggregated;
+  std::vector<std::size_t> ranking;     // rankings.front(): what the table lists
+  std::string disaggregated_cost_note;  // why the pair is not priced ("" when it is, or not asked)
 };
 
 struct ServeExploreOptions {

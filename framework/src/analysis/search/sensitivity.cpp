@@ -169,22 +169,10 @@ double elasticity(double lm, double lp, double step) {
 // The knob's value and dimension into h, from the scenario's latency plugin choice or the machine.
 // Returns the plugin parameter's schema entry; nullptr for a machine knob.
 const ParamSpec* read_knob_value(const Session& session, HardwareElasticity& h) {
-  const std::string& path = h.path;
-  const std::string param = block_param(path);
-  const ParamSpec* spec = nullptr;
-  if (path.rfind(kLatencyParamPrefix, 0) == 0) {
-    // plugins.latency.<name>.<param>: the value the scenario gave, validated and SI.
-    const PluginChoice& model = running_latency(session);
-    const std::string pname = path.substr(path.rfind('.') + 1);
-    spec = plugin_param_spec(session.registry(), PluginKind::latency, model.name, pname);
-    h.value = session.registry().validate_choice(PluginKind::latency, model).real(pname);
-    h.dimension = spec ? spec->dimension : Dimension::none;
-  } else {
-    h.value =
-        param.empty() ? get_machine_field(session.machine(), path) : session.machine().efficiency.real(param);
-    h.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
-  }
-  return spec;
+  const KnobValue k = hardware_knob_value(session, h.path);
+  h.value = k.value;
+  h.dimension = k.dimension;
+  return k.spec;
 }
 
 // The latencies with the knob scaled by 1 - step and 1 + step, of the fixed configuration `best`
@@ -192,23 +180,9 @@ const ParamSpec* read_knob_value(const Session& session, HardwareElasticity& h) 
 void measure_knob_elasticity(const Session& session, const SearchStrategy& strategy,
                              const ParallelConfig& best, const SearchOptions& options, double step,
                              const ParamSpec* spec, HardwareElasticity& h, Evaluation& scratch) {
-  const std::string& path = h.path;
-  const bool plugin_knob = path.rfind(kLatencyParamPrefix, 0) == 0;
-  const PluginChoice& model = running_latency(session);
   double lat[2][2] = {{NAN, NAN}, {NAN, NAN}};  // [minus/plus][fixed/reopt]
   for (int side = 0; side < 2; ++side) {
-    MachineSpec m = session.machine();
-    const double v = h.value * (side == 0 ? 1 - step : 1 + step);
-    std::vector<PluginParamValue> set;
-    if (plugin_knob)
-      set.push_back({.kind = PluginKind::latency,
-                     .plugin = model.name,
-                     .param = path.substr(path.rfind('.') + 1),
-                     .value = v,
-                     .integer = spec && spec->type == ParamType::integer});
-    else
-      set_knob(m, path, v);
-    const auto s = session.with_point(m, set);
+    const auto s = with_hardware_knob(session, h.path, h.value * (side == 0 ? 1 - step : 1 + step), spec);
     s->evaluator().evaluate(best, scratch);
     lat[side][0] = scratch.valid && scratch.non_finite == NonFinite::none ? scratch.totals.latency_s : NAN;
     lat[side][1] = best_latency(*s, strategy, options);
@@ -226,6 +200,39 @@ void measure_knob_elasticity(const Session& session, const SearchStrategy& strat
 }
 
 }  // namespace
+
+KnobValue hardware_knob_value(const Session& session, const std::string& path) {
+  const std::string param = block_param(path);
+  KnobValue k;
+  if (path.rfind(kLatencyParamPrefix, 0) == 0) {
+    // plugins.latency.<name>.<param>: the value the scenario gave, validated and SI.
+    const PluginChoice& model = running_latency(session);
+    const std::string pname = path.substr(path.rfind('.') + 1);
+    k.spec = plugin_param_spec(session.registry(), PluginKind::latency, model.name, pname);
+    k.value = session.registry().validate_choice(PluginKind::latency, model).real(pname);
+    k.dimension = k.spec ? k.spec->dimension : Dimension::none;
+  } else {
+    k.value =
+        param.empty() ? get_machine_field(session.machine(), path) : session.machine().efficiency.real(param);
+    k.dimension = param.empty() ? machine_field_dimension(path) : block_dimension(session, param);
+  }
+  return k;
+}
+
+std::unique_ptr<Session> with_hardware_knob(const Session& session, const std::string& path, double value,
+                                            const ParamSpec* spec) {
+  MachineSpec m = session.machine();
+  std::vector<PluginParamValue> set;
+  if (path.rfind(kLatencyParamPrefix, 0) == 0)
+    set.push_back({.kind = PluginKind::latency,
+                   .plugin = running_latency(session).name,
+                   .param = path.substr(path.rfind('.') + 1),
+                   .value = value,
+                   .integer = spec && spec->type == ParamType::integer});
+  else
+    set_knob(m, path, value);
+  return session.with_point(m, set);
+}
 
 std::vector<HardwareElasticity> hardware_sensitivity(const Session& session, const SearchStrategy& strategy,
                                                      const ParallelConfig& best, const SearchOptions& options,

@@ -3,6 +3,7 @@
 // best
 // config, and hardware elasticities d ln(latency) / d ln(knob) by central difference.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,19 @@ struct HardwareElasticity {
 // The hardware knobs: HBM bandwidth and capacity, the GEMM format's peak, each level's link
 // bandwidth and latency, stage overhead.
 TESSERA_API std::vector<std::pair<std::string, std::string>> hardware_knobs(const Session& session);
+
+// A knob of hardware_knobs(): its SI value at the session's machine, its dimension and, for a
+// latency plugin's parameter (plugins.latency.<name>.<param>), its schema entry (nullptr else).
+struct KnobValue {
+  double value = 0;
+  Dimension dimension = Dimension::none;
+  const ParamSpec* spec = nullptr;
+};
+TESSERA_API KnobValue hardware_knob_value(const Session& session, const std::string& path);
+// A session on the same plugins with the knob `path` at `value` (SI): a machine field, a
+// machine-block parameter, or the running latency plugin's parameter (re-created).
+TESSERA_API std::unique_ptr<Session> with_hardware_knob(const Session& session, const std::string& path,
+                                                        double value, const ParamSpec* spec);
 
 // Elasticities at `best`, parallelism fixed and re-optimised with `strategy` (a new search on
 // the perturbed machine); ranked by |elasticity| (re-optimised first, then fixed).

@@ -82,6 +82,10 @@ std::vector<ParallelConfig> budgeted_configs(const GridSpace& space, std::int64_
 
 }  // namespace
 
+std::vector<ServeAxis> serve_study_axes(const std::vector<ObjectiveSlot>& objectives) {
+  return study_axes(objectives);
+}
+
 bool serve_rank_less(const ServeRecord& a, const ServeRecord& b) {
   if (a.score != b.score) return a.score < b.score;
   for (std::size_t i = 1; i < std::min(a.axes, b.axes); ++i)

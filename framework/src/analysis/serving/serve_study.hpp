@@ -134,6 +134,10 @@ struct ServeAxis {
   std::string unit;
 };
 
+// The axes a serving study ranks and spans its frontier by: the session's objectives, or without
+// them tokens/s/PE and tokens/s/user.
+TESSERA_API std::vector<ServeAxis> serve_study_axes(const std::vector<ObjectiveSlot>& objectives);
+
 struct ServeResult {
   ServeCounts counts;
   std::int64_t max_pes = 0;               // the budget applied (0 = none)

@@ -42,7 +42,7 @@ std::string axis_value(const json& v, const json& axis) {
 }
 
 // One row per hardware point: its axis values as labels (h0, h1, panel), the value drawn.
-json grid_rows(const json& result, bool serve) {
+json grid_rows(const json& result, bool serve, const std::string& ranked_key) {
   const json& axes = array_field(result, "axes");
   // Panels in the order of their values (300 GB/s, 600 GB/s, 1.2 TB/s), not of their labels:
   // each later axis's value ranked among the axis's sorted values, the third axis first.
@@ -83,7 +83,8 @@ json grid_rows(const json& result, bool serve) {
     row["point"] = ++index;
     if (serve) {
       const json& agg = field(p, "aggregated");
-      row["value"] = field(p, "best_tokens_per_s_per_pe");
+      row["value"] = ranked_key.empty() ? field(p, "best_tokens_per_s_per_pe")
+                                        : field(field(p, "objectives"), ranked_key.c_str());
       row["config"] = "aggregated " + text_of(field(agg, "parallelism")) +
                       " b=" + text_of(field(agg, "batch")) + " on " + text_of(field(agg, "machine"));
       if (field(p, "disaggregated").is_object()) {
@@ -184,7 +185,13 @@ json cost_frontier_spec(const json& rows) {
 std::vector<ChartSpec> explore_charts(const json& result) {
   const bool serve = result_kind(result) == ResultKind::explore_serve;
   const json& axes = array_field(result, "axes");
-  json rows = grid_rows(result, serve);
+  // A serve scenario ranked by another objective than tokens/s/PE (cost_per_mtok): the cells
+  // coloured by its best within the SLO (the aggregated study's unless `ranked_by` says otherwise).
+  const json& objectives = array_field(result, "objectives");
+  const json first = serve && !objectives.empty() ? objectives[0] : json();
+  const bool other = first.is_object() && text_of(field(first, "name")) != "tokens_per_s_per_pe" &&
+                     text_of(field(first, "ranked_by")) != "disaggregated";
+  json rows = grid_rows(result, serve, other ? text_of(field(first, "key")) : std::string());
   std::vector<ChartSpec> charts;
   if (rows.empty()) return charts;
   if (!serve && !array_field(result, "pareto").empty())
@@ -193,14 +200,19 @@ std::vector<ChartSpec> explore_charts(const json& result) {
          "Each point: one hardware point's best configuration. Black diamonds and staircase: the "
          "latency/cost frontier.",
          cost_frontier_spec(rows)});
-  const std::string title = serve ? "best tokens/s/PE" : "best latency (s)";
+  const std::string title =
+      other   ? "best " + text_of(field(first, "name")) + " (" + text_of(field(first, "unit")) + ")"
+      : serve ? "best tokens/s/PE"
+              : "best latency (s)";
+  const bool higher = other ? text_of(field(first, "direction")) == "maximize" : serve;
   charts.insert(charts.begin(),
                 {"grid", "The hardware grid",
                  std::string("Each cell: one hardware point, coloured by its ") + title +
-                     (serve ? " (aggregated or disaggregated, the better; brighter is better)."
-                            : " (brighter is faster); vermillion numbers: on the latency/cost frontier.") +
+                     (other   ? " within the SLO (aggregated study; brighter is better)."
+                      : serve ? " (aggregated or disaggregated, the better; brighter is better)."
+                              : " (brighter is faster); vermillion numbers: on the latency/cost frontier.") +
                      " One panel per value of the third and later axes.",
-                 heatmap_spec(std::move(rows), axes, title, serve)});
+                 heatmap_spec(std::move(rows), axes, title, higher)});
   if (!array_field(result, "hardware_sensitivity").empty())
     charts.push_back({"tornado", "Hardware sensitivity at the scenario's machine",
                       "Elasticity of the latency to each hardware knob, parallelism fixed and re-optimised.",

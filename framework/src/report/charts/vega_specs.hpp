@@ -55,7 +55,7 @@ TESSERA_API std::vector<ChartSpec> explain_charts(const nlohmann::json& result);
 TESSERA_API std::vector<ChartSpec> sensitivity_charts(const nlohmann::json& result);
 // The tornado of `hardware` rows (sensitivity) or `hardware_sensitivity` (explore): fixed vs
 // re-optimised elasticity per knob, ranked.
-TESSERA_API nlohmann::json tornado_spec(const nlohmann::json& rows);
+TESSERA_API nlohmann::json tornado_spec(const nlohmann::json& rows, bool serve = false);
 // `tessera explore --json` (a search or a serve scenario): the grid as small multiples of heat
 // maps, the latency/cost frontier of the hardware points, the hardware tornado.
 TESSERA_API std::vector<ChartSpec> explore_charts(const nlohmann::json& result);

@@ -128,11 +128,16 @@ std::string explain_answer(const json& r) {
 }
 
 std::string sensitivity_answer(const json& r) {
-  std::string s = run_answer(r);
+  const bool serve = text_of(field(r, "mode")) == "serve";
+  std::string s =
+      serve ? "Best within the SLO: " + answer_degrees(field(r, "best")) + " \u2014 " +
+                  answer_quantity(answer_number(field(r, "best_tokens_per_s_per_pe")), "tokens/s/PE") + "."
+            : run_answer(r);
   const json& hw = array_field(r, "hardware");
   for (const json& k : hw)
     if (answer_number(field(k, "rank")) == 1) {
-      s += " The latency moves most with " + text_of(field(k, "label")) + " (elasticity " +
+      s += std::string(serve ? " Tokens/s/PE moves" : " The latency moves") + " most with " +
+           text_of(field(k, "label")) + " (elasticity " +
            answer_g3(answer_number(field(k, "elasticity_reoptimised"))) + ").";
       break;
     }

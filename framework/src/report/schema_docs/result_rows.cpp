@@ -238,9 +238,16 @@ void sensitivity_rules(std::vector<Rule>& r) {
                      {"parallelism[].values[].feasible", B},
                      {"parallelism[].values[].latency_s", N},
                      {"parallelism[].values[].latency_if_it_fit_s", N},
-                     {"parallelism[].values[].reason", S}});
+                     {"parallelism[].values[].reason", S},
+                     // a serve scenario's (mode: serve): the best tokens/s/PE within the SLO
+                     {"mode", S},
+                     {"best_tokens_per_s_per_pe", N},
+                     {"parallelism[].values[].tokens_per_s_per_pe", N}});
   knobs(r, "best");
   tornado_rows(r, "hardware");
+  for (const char* k : {"tokens_per_s_per_pe_minus_fixed", "tokens_per_s_per_pe_plus_fixed",
+                        "tokens_per_s_per_pe_minus_reoptimised", "tokens_per_s_per_pe_plus_reoptimised"})
+    r.push_back({std::string("hardware[].") + k, N});
 }
 
 void explore_rules(std::vector<Rule>& r, bool serve) {

@@ -73,6 +73,13 @@ nlohmann::json serve_explore_json(const Session& session, const ServeExploreResu
   const auto& axes = session.scenario().sweep.hardware;
   nlohmann::json j = explore_header(session);
   j["mode"] = "serve";
+  std::vector<std::string> keys;
+  bool disagg_cost = false;
+  for (const ServeAxis& a : result.axes) {
+    keys.push_back(objective_key(ObjectiveInfo{a.name, a.unit, a.direction}));
+    disagg_cost =
+        disagg_cost || (a.name == "cost_per_mtok" && session.scenario().serving.disaggregated.enabled);
+  }
   nlohmann::json pts = nlohmann::json::array();
   for (const ServeExplorePoint& p : result.points) {
     nlohmann::json hwv = nlohmann::json::object();
@@ -89,10 +96,33 @@ nlohmann::json serve_explore_json(const Session& session, const ServeExploreResu
         p.disaggregated ? disagg_pair_json(session, *p.disaggregated) : nlohmann::json(nullptr);
     e["gain"] = p.gain > 0 ? json_number(p.gain) : nlohmann::json(nullptr);
     e["best_tokens_per_s_per_pe"] = json_number(p.best);
+    // The aggregated study's best within the SLO on each objective (null: none), keyed by
+    // objective and unit as serve's records are.
+    nlohmann::json best = nlohmann::json::object();
+    for (std::size_t a = 0; a < keys.size() && a < p.objective_values.size(); ++a)
+      best[keys[a]] = json_number(p.objective_values[a]);
+    e["objectives"] = best;
+    if (disagg_cost)
+      e["disaggregated_cost_per_mtok_USD_per_Mtok"] = json_number(p.disaggregated_cost_per_mtok);
     pts.push_back(e);
   }
   j["points"] = pts;
   j["ranking"] = result.ranking;
+  // One ranking per objective, and what each ranks by (the aggregated study's value, or the
+  // disaggregated pair's: tokens/s/PE, and cost per Mtok when the pair is priced).
+  nlohmann::json objectives = nlohmann::json::array(), rankings = nlohmann::json::object();
+  for (std::size_t a = 0; a < result.axes.size(); ++a) {
+    const ServeAxis& axis = result.axes[a];
+    objectives.push_back({{"name", axis.name},
+                          {"key", keys[a]},
+                          {"direction", axis.direction == Direction::maximize ? "maximize" : "minimize"},
+                          {"unit", axis.unit},
+                          {"ranked_by", result.ranked_disaggregated[a] ? "disaggregated" : "aggregated"}});
+    rankings[axis.name] = result.rankings[a];
+  }
+  j["objectives"] = objectives;
+  j["rankings"] = rankings;
+  if (disagg_cost) j["disaggregated_cost_note"] = result.disaggregated_cost_note;
   return j;
 }
 

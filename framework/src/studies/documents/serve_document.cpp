@@ -56,6 +56,8 @@ void name_serve_dp_groups(nlohmann::json& list, const ServeResult& res,
   }
 }
 
+}  // namespace
+
 nlohmann::json slo_json(const ServingSlo& slo) {
   // ttft_s, tpot_s, e2e_s: the bounds the steady state binds (each metric's tightest target).
   nlohmann::json j{{"ttft_s", json_number(slo.ttft_s)},
@@ -76,6 +78,8 @@ nlohmann::json slo_json(const ServingSlo& slo) {
   }
   return j;
 }
+
+namespace {
 
 nlohmann::json choice_json(const PluginChoice& c) {
   nlohmann::json params = nlohmann::json::object();

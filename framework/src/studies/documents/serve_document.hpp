@@ -13,6 +13,9 @@ namespace tessera {
 // "feasible", "invalid", "unsupported", "kv_overflow", "non_finite", "slo".
 TESSERA_API const char* serving_verdict_name(ServingVerdict v);
 
+// serving.slo as the documents record it: the bounds the steady state binds (SI), the targets.
+TESSERA_API nlohmann::json slo_json(const ServingSlo& slo);
+
 // One serving point as JSON: knobs, point, replicas, PEs, metrics, objectives, verdict (SI).
 TESSERA_API nlohmann::json serve_record_json(const Session& session, const ServeResult& result,
                                              const ServeRecord& r);

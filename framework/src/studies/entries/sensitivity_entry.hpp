@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/search/sensitivity.hpp"
+#include "analysis/serving/serve_sensitivity.hpp"
 #include "studies/document_options.hpp"
 #include "studies/study_context.hpp"
 #include "tessera/export.hpp"
@@ -29,18 +30,28 @@ struct SensitivityOptions {
   Executor* executor = nullptr;
 };
 
+// A step scenario's study (`step`) or a serve scenario's (`serve`: the serving study's best
+// tokens/s/PE within the SLO, analysis/serving/serve_sensitivity.hpp); exactly one is set.
+struct SensitivityResult {
+  std::optional<SensitivityStudy> step;
+  std::optional<ServeSensitivityStudy> serve;
+};
+
 class TESSERA_API SensitivityEntry {
  public:
-  explicit SensitivityEntry(const StudyContext& context);  // the plan: the scenario's search plugin
-  SensitivityStudy compute(const SensitivityOptions& options) const;
-  // The hardware knobs --hardware perturbs (each twice): the study's size before it runs.
+  // The plan: the scenario's search plugin (a step scenario; a serve scenario runs the serving study).
+  explicit SensitivityEntry(const StudyContext& context);
+  SensitivityResult compute(const SensitivityOptions& options) const;
+  // The knobs --hardware perturbs (each twice): the study's size before it runs.
   std::uint64_t hardware_knob_count() const;
+  bool serving() const { return serving_; }
   // The --json document of `result` (computed with `options`), with its provenance.
-  nlohmann::json document(const SensitivityStudy& result, const SensitivityOptions& options,
+  nlohmann::json document(const SensitivityResult& result, const SensitivityOptions& options,
                           const DocumentOptions& extras = {}) const;
 
  private:
   const StudyContext& context_;
+  bool serving_ = false;  // workload.mode: serve
   std::shared_ptr<SearchStrategy> strategy_;
 };
 
