@@ -49,7 +49,7 @@ TEST_CASE("isolated: a plugin that segfaults aborts or calls exit ends the study
     CHECK(o.err.find("tessera: error: a worker process (pid ") == 0);
     CHECK(o.err.find(c.how) != std::string::npos);
     // The unit and the configuration: whichever a worker was on first (each fails at once).
-    CHECK(o.err.find(" of the space's 2862 valid ones), in plugin latency/broken_latency 0.0.1 (" +
+    CHECK(o.err.find(" of the space's 2076 valid ones), in plugin latency/broken_latency 0.0.1 (" +
                      broken_plugin_dir() +
                      "/libtessera_latency_broken_latency.so), call time_step, configuration cp=") !=
           std::string::npos);

@@ -96,7 +96,7 @@ const std::vector<Fault> kSearchFaults = {
     {"propose_repeat",
      {": proposed nothing new in 1001 rounds in a row (only configurations it had proposed before), which "
       "exceeds the limit search.stale_rounds (1000); raise it with --limit search.stale_rounds=N"}},
-    {"propose_endless", {": proposed 193 distinct configurations, more than the grid's 192 points"}},
+    {"propose_endless", {": proposed 129 distinct configurations, more than the grid's 128 points"}},
     {"receive_std", {": receive exploded"}},
     {"receive_other", {kOther}},
 };

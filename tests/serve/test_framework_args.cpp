@@ -218,7 +218,8 @@ TEST_CASE("framework args: an FP8 study's scripts carry its precision in words e
   for (const ServingStackProfile& f : catalog().frameworks)
     for (const ServingStackVersion& v : f.versions) {
       LoadOptions o;
-      o.set = {"framework=" + f.name + "@" + v.version, "dtype.weights=fp8", "dtype.kv=fp8"};
+      o.set = {"framework=" + f.name + "@" + v.version, "dtype.weights=fp8", "dtype.kv=fp8",
+               "dtype.activations=fp16"};
       const Scenario s = load_scenario(source_path("scenarios/llama3.1-70b-serve-4k1k-h100-disagg.yaml"), o);
       const ArgDefs defs = read_defs(f.name, v.version);
       const std::set<std::string> quant =
@@ -241,19 +242,19 @@ TEST_CASE("framework args: an FP8 study's scripts carry its precision in words e
         if (f.name == "vllm") {
           CHECK(script.find("--quantization fp8") != std::string::npos);
           CHECK(script.find("--kv-cache-dtype fp8") != std::string::npos);
-          CHECK(script.find("--dtype bfloat16") != std::string::npos);
+          CHECK(script.find("--dtype float16") != std::string::npos);
         } else if (f.name == "sglang") {
           CHECK(script.find("--quantization fp8") != std::string::npos);
           CHECK(script.find("--kv-cache-dtype fp8_e4m3") != std::string::npos);
-          CHECK(script.find("--dtype bfloat16") != std::string::npos);
+          CHECK(script.find("--dtype float16") != std::string::npos);
         } else {
           CHECK(script.find("# weights fp8: ") != std::string::npos);
           CHECK(yaml.find("kv_cache_config:\n  dtype: fp8\n") != std::string::npos);
-          CHECK(yaml.find("dtype: bfloat16\n") != std::string::npos);
+          CHECK(yaml.find("\ndtype: float16\n") != std::string::npos);
         }
         const ParsedLaunch back = parse_launch(s.framework.profile, script, yaml);
         CHECK(back.point.dtypes.kv == DType::fp8);
-        CHECK(back.point.dtypes.activations == DType::bf16);
+        CHECK(back.point.dtypes.activations == DType::fp16);  // not the default: read back
         if (f.name != "tensorrt-llm") CHECK(back.point.dtypes.weights == DType::fp8);
       }
     }
@@ -270,6 +271,13 @@ TEST_CASE("framework args: a precision no flag states is refused by --deploy nam
   const Scenario t = load_scenario(source_path("scenarios/llama3.1-70b-serve-4k1k-h100.yaml"), o);
   CHECK(unwritable_precision(t.framework.profile, t.model.dtype)
             .rfind("TensorRT-LLM 1.1 has no flag for a KV cache in nvfp4", 0) == 0);
+  o.set = {"framework=sglang@0.5.9", "dtype.activations=fp8"};  // fp8 activations beside bf16 weights
+  const Scenario u = load_scenario(source_path("scenarios/llama3.1-70b-serve-4k1k-h100.yaml"), o);
+  CHECK(unwritable_precision(u.framework.profile, served_dtypes(u.model))
+            .rfind("SGLang 0.5.9 has no flag for activations in fp8 beside bf16 weights", 0) == 0);
+  o.set = {"framework=vllm@0.19.0", "dtype.expert_weights=nvfp4"};  // a dense model has no experts
+  const Scenario w = load_scenario(source_path("scenarios/llama3.1-70b-serve-4k1k-h100.yaml"), o);
+  CHECK(checkpoint_weights(served_dtypes(w.model)) == DType::bf16);
 }
 
 TEST_CASE("framework args: the wide-EP scenario's pools carry their own MoE settings and kernels") {

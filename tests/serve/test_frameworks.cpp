@@ -68,7 +68,7 @@ TEST_CASE("frameworks: the shipped catalog and NAME or NAME@VERSION") {
   CHECK(resolve_serving_stack(catalog(), "vllm@0.11.2", {}).label() == "vllm@0.11.2");
   // TensorRT-LLM had disaggregated serving before 1.0 (its 0.19 docs).
   CHECK(resolve_serving_stack(catalog(), "tensorrt-llm@1.0", {}).version().disaggregated);
-  // Every flag cites an https page, and every profile runs TP with a batch and a token budget flag.
+  // Every flag cites an https page, and every profile runs TP with batch and token budget flags.
   for (const ServingStackProfile& f : catalog().frameworks)
     for (const ServingStackVersion& ver : f.versions) {
       INFO(f.name + "@" + ver.version);
@@ -80,8 +80,8 @@ TEST_CASE("frameworks: the shipped catalog and NAME or NAME@VERSION") {
           budget += t == FlagTerm::token_budget;
         }
       }
-      CHECK(batch == 1);
-      CHECK(budget == 1);
+      CHECK(batch >= 1);  // SGLang's attention-DP entries write batch x dp (a total it divides)
+      CHECK(budget >= 1);
     }
 }
 

@@ -347,7 +347,6 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   if (!check_header(*root, "scenario", nullptr, d)) throw_errors(d);
   check_keys(*root, "", *schema_keys(""), d);
   const std::vector<std::string> droots = data_roots(options);
-
   std::vector<Override> overrides = file_overrides(*root, dir, d);
   for (auto& o : cli_overrides(options.set, d)) overrides.push_back(std::move(o));
   Scenario s;
@@ -396,7 +395,6 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   parse_pool_machines(tree, pools, s, d);
   parse_scenario_sections(tree, machine ? &*machine : nullptr, s, d);
   check_pool_machines(s, machine ? &*machine : nullptr, d);
-  check_pool_parallelism(tree, s, d);
   if (d.empty()) finish_requests(s, join_dir(dir, s.serving.requests.trace_file), d);
   check_prefix_cache(tree, s, machine ? &*machine : nullptr, d);
   check_speculative(tree, s, model ? &*model : nullptr, d);
@@ -413,8 +411,9 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   if (engine && !fw)
     d.error(engine->where, "engine: the KV-cache knobs need `framework:` (vllm, sglang, tensorrt-llm)");
   throw_if_any(d);
-  offer_attention_dp_to_moe_only(tree, *model, s.sweep);
+  offer_attention_dp_to_moe_only(tree, *model, s.sweep);  // before the framework reports what it drops
   if (fw) choose_serving_stack(*fw, engine, droots, *model, s);
+  check_pool_parallelism(tree, s);  // against the sweep the framework and the model left
   check_prefix_cache_stack(tree, s);
   check_speculative_stack(tree, s);
   s.model = std::move(*model);

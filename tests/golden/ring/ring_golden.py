@@ -87,6 +87,10 @@ def capture(tessera, repo, outdir, ring):
         # Captured when every listed scenario ran overlap, the reference physics; the real-machine
         # scenarios now name calibrated (the realistic default), so the reference is named here.
         extra += ["--set", "plugins.latency=overlap"]
+        # Captured when the default space offered TP+CP+DP (attention data parallelism) to dense models
+        # too; now only MoE models get it unless listed (docs/scenario-format.md "The sweep"), so the
+        # scenarios are run in the space they were captured in.
+        extra += ["--set", "sweep.parallelism.ffn_shard_scope=[TP, TP+CP, TP+CP+DP]"]
         if s in SEARCH_EXHAUSTIVE:
             extra += ["--set", "plugins.search=exhaustive"]
         run_json = os.path.join(outdir, s + ".run.json")

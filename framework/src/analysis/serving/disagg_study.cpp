@@ -284,15 +284,16 @@ void time_pools(const Session& session, std::int64_t max_pes, bool prefill_role,
       if (scenario.framework.set &&
           stack_miss(scenario.framework.version(), c, space.model()) != ServingStackMiss::none)
         continue;
+      // Each pool takes the configurations its own parallelism admits (serving.disaggregated.prefill /
+      // .decode.parallelism; empty lists: all).
+      const DisaggregationSpec& spec = scenario.serving.disaggregated;
+      const bool as_prefill = prefill_role && spec.prefill.admits(c);
+      const bool as_decode = decode_role && spec.decode.admits(c);
+      if (!as_prefill && !as_decode) continue;
       if (scenario.framework.set && !scenario.framework.version().disaggregated_pp && c.pp > 1) {
         ++pools.stack_dropped;
         continue;
       }
-      // Each pool takes the configurations its own parallelism admits (serving.disaggregated.prefill /
-      // .decode.parallelism; empty lists: all).
-      const DisaggregationSpec& spec = scenario.serving.disaggregated;
-      const bool as_prefill = spec.prefill.admits(c), as_decode = spec.decode.admits(c);
-      if (!as_prefill && !as_decode) continue;
       ev.layout_for(c, layout_holder);
       if (!layout_holder.layout.valid) continue;
       ++pools.configurations;

@@ -38,7 +38,7 @@ std::int64_t instances(const ServingStackProfile& f, const DeployEntry& e) {
 // The scenario's prefix caching, KV offload and speculative decoding, as its launch flags see them:
 // the drafter drafting `draft_tokens` (the serving point's k; -1: serving.speculative.steps).
 DeployPoint cached(const Scenario& s, DeployPoint p, std::int64_t draft_tokens = -1) {
-  p.dtypes = s.model.dtype;
+  p.dtypes = served_dtypes(s.model);
   p.prefix_caching = prefix_caching_on(s);
   for (OffloadTierKind t : s.serving.prefix_cache.offload) {
     if (t == OffloadTierKind::dram) p.offload_dram_bytes = s.machine.host_memory.dram.capacity;
@@ -200,7 +200,7 @@ std::vector<DeployFile> render_deploy_entry(const Scenario& s, const DeployEntry
 }
 
 std::string deploy_refusal(const Scenario& s) {
-  return s.framework.set ? unwritable_precision(s.framework.profile, s.model.dtype) : std::string();
+  return s.framework.set ? unwritable_precision(s.framework.profile, served_dtypes(s.model)) : std::string();
 }
 
 std::vector<DeployFile> render_deploy(const Scenario& s, const std::vector<DeployEntry>& entries) {

@@ -32,6 +32,12 @@ DType checkpoint_weights(const DTypes& d) {
   return out;
 }
 
+DTypes served_dtypes(const ModelSpec& model) {
+  DTypes d = model.dtype;
+  if (!model.has_moe) d.expert_weights = std::nullopt;
+  return d;
+}
+
 DType format_of(FormatRole r, const DTypes& d) {
   switch (r) {
     case FormatRole::weights:
@@ -62,6 +68,11 @@ std::string unwritable_precision(const ServingStackProfile& f, const DTypes& d) 
            dtype_name(t) + " (data/frameworks.yaml lists none with `when: [" + format_role_name(r) + "=" +
            dtype_name(t) + "]`): a script would serve another precision than the study priced";
   }
+  const DType act = d.activations, w = checkpoint_weights(d);
+  if (quantized(act) && act != w)
+    return who + " has no flag for activations in " + dtype_name(act) + " beside " + dtype_name(w) +
+           " weights (a quantization method sets the activations' format with the weights': fp8 with fp8, "
+           "nvfp4 with nvfp4)";
   return "";
 }
 

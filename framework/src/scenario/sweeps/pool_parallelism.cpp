@@ -70,9 +70,11 @@ bool PoolParallelism::admits(const ParallelConfig& c) const {
                      [&](FfnShardScope s) { return scope_at(s, c.cp, c.dp) == c.ffn_shard_scope; });
 }
 
-void check_pool_parallelism(const loader::YNode& tree, const Scenario& s, loader::Diags& d) {
+void check_pool_parallelism(const loader::YNode& tree, const Scenario& s) {
+  loader::Diags d;
   check_pool(tree, "prefill", s.serving.disaggregated.prefill, s.sweep, d);
   check_pool(tree, "decode", s.serving.disaggregated.decode, s.sweep, d);
+  if (!d.empty()) throw InputErrors(d.take());
 }
 
 }  // namespace tessera

@@ -8,8 +8,9 @@
 
 namespace tessera {
 
-// Adds a diagnostic per listed value the sweep does not hold (at the value in `tree`, the whole
-// scenario's tree after overrides), naming the sweep's values.
-TESSERA_API void check_pool_parallelism(const loader::YNode& tree, const Scenario& s, loader::Diags& d);
+// Each pool's lists checked against the sweep the framework and the model left: throws InputErrors
+// naming every value a pool lists that the search does not hold (at the value in `tree`, the
+// scenario's tree after overrides), which would otherwise leave a pool empty without a word.
+TESSERA_API void check_pool_parallelism(const loader::YNode& tree, const Scenario& s);
 
 }  // namespace tessera
