@@ -48,7 +48,9 @@ constexpr const char* kExploreExamples =
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --json out/explore.json\n"
     "  tessera explore scenarios/llama3.1-70b-hbm-vs-links-explore.yaml --top 5 --csv out/points.csv "
-    "--checkpoint out/explore.ckpt\n";
+    "--checkpoint out/explore.ckpt\n"
+    "  tessera explore scenarios/llama3.1-70b-serve-4k1k-cost-explore.yaml   # serve: ranked by cost per "
+    "Mtok\n";
 
 }  // namespace
 
