@@ -393,11 +393,15 @@ ParallelConfig canonical_form(unsigned cls, const ParallelConfig& c) {
   if (cls & kCpOne) {
     k.cp_placement = 1;
     k.cp_ring_variant = CpRingVariant::kv;
-    if (k.ffn_shard_scope == FfnShardScope::tp_cp) k.ffn_shard_scope = FfnShardScope::tp;
   }
-  if ((cls & kDpOne) && k.ffn_shard_scope == FfnShardScope::tp_cp_dp)
-    k.ffn_shard_scope = (cls & kCpOne) ? FfnShardScope::tp : FfnShardScope::tp_cp;
+  k.ffn_shard_scope = canonical_scope(k.ffn_shard_scope, (cls & kCpOne) ? 1 : 2, (cls & kDpOne) ? 1 : 2);
   return k;
+}
+
+FfnShardScope canonical_scope(FfnShardScope s, std::int32_t cp, std::int32_t dp) {
+  if (s == FfnShardScope::tp_cp_dp && dp == 1) s = FfnShardScope::tp_cp;
+  if (s == FfnShardScope::tp_cp && cp == 1) s = FfnShardScope::tp;
+  return s;
 }
 
 ParallelConfig canonicalize(const ModelSpec& model, const ParallelConfig& c) {

@@ -104,5 +104,8 @@ TESSERA_API unsigned canonical_class(const ModelSpec& model, const ParallelConfi
 // `c` with its discrete knobs made canonical for class `cls` (canonical_class of c's numeric
 // knobs); the numeric knobs are kept.
 TESSERA_API ParallelConfig canonical_form(unsigned cls, const ParallelConfig& c);
+// The FFN shard scope `s` means at cp and dp: a scope over a group of one is the narrower one
+// (TP+CP+DP over one DP rank is TP+CP, TP+CP over one CP rank is TP); canonical_form's rule.
+TESSERA_API FfnShardScope canonical_scope(FfnShardScope s, std::int32_t cp, std::int32_t dp);
 
 }  // namespace tessera

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <string>
 
+#include "tessera/physics/layout.hpp"
+
 namespace tessera {
 
 namespace {
@@ -11,14 +13,6 @@ namespace {
 template <typename T>
 bool listed(const std::vector<T>& values, T v) {
   return values.empty() || std::find(values.begin(), values.end(), v) != values.end();
-}
-
-// What `s` means at a configuration of cp and dp (layout.cpp canonical_form: a scope over a
-// group of one is the narrower scope).
-FfnShardScope scope_at(FfnShardScope s, std::int32_t cp, std::int32_t dp) {
-  if (s == FfnShardScope::tp_cp_dp && dp == 1) s = FfnShardScope::tp_cp;
-  if (s == FfnShardScope::tp_cp && cp == 1) s = FfnShardScope::tp;
-  return s;
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -67,7 +61,7 @@ bool PoolParallelism::admits(const ParallelConfig& c) const {
     return false;
   if (ffn_shard_scope.empty()) return true;
   return std::any_of(ffn_shard_scope.begin(), ffn_shard_scope.end(),
-                     [&](FfnShardScope s) { return scope_at(s, c.cp, c.dp) == c.ffn_shard_scope; });
+                     [&](FfnShardScope s) { return canonical_scope(s, c.cp, c.dp) == c.ffn_shard_scope; });
 }
 
 void check_pool_parallelism(const loader::YNode& tree, const Scenario& s) {
