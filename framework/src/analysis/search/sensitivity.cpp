@@ -27,20 +27,21 @@ const std::vector<std::int32_t>& seed_sweep_values(const std::string& knob) {
   return it->second;
 }
 
+std::int32_t& parallel_degree(ParallelConfig& c, const std::string& knob) {
+  if (knob == "cp") return c.cp;
+  if (knob == "tp") return c.tp;
+  if (knob == "pp") return c.pp;
+  if (knob == "dp") return c.dp;
+  return c.ep;
+}
+
 std::vector<KnobSweep> parallelism_sensitivity(const Session& session, const ParallelConfig& best) {
   std::vector<KnobSweep> out;
   Evaluation scratch;
   for (const char* name : {"cp", "tp", "pp", "dp", "ep"}) {
     KnobSweep k;
     k.knob = name;
-    const auto field = [&](ParallelConfig& c) -> std::int32_t& {
-      const std::string n = name;
-      if (n == "cp") return c.cp;
-      if (n == "tp") return c.tp;
-      if (n == "pp") return c.pp;
-      if (n == "dp") return c.dp;
-      return c.ep;
-    };
+    const auto field = [&](ParallelConfig& c) -> std::int32_t& { return parallel_degree(c, name); };
     ParallelConfig b = best;
     k.baseline = field(b);
     k.values = seed_sweep_values(name);
@@ -160,12 +161,6 @@ double best_latency(const Session& s, const SearchStrategy& strategy, const Sear
   return r.best ? r.records[*r.best].latency_s : NAN;
 }
 
-double elasticity(double lm, double lp, double step) {
-  // Both latencies positive and finite, else no ratio (an inf/inf or 0/0 ratio is not one).
-  if (!(lm > 0) || !(lp > 0) || !std::isfinite(lm) || !std::isfinite(lp)) return NAN;
-  return (std::log(lp) - std::log(lm)) / (std::log1p(step) - std::log1p(-step));
-}
-
 // The knob's value and dimension into h, from the scenario's latency plugin choice or the machine.
 // Returns the plugin parameter's schema entry; nullptr for a machine knob.
 const ParamSpec* read_knob_value(const Session& session, HardwareElasticity& h) {
@@ -191,8 +186,8 @@ void measure_knob_elasticity(const Session& session, const SearchStrategy& strat
   h.latency_plus_fixed = lat[1][0];
   h.latency_minus_reopt = lat[0][1];
   h.latency_plus_reopt = lat[1][1];
-  h.elasticity_fixed = elasticity(lat[0][0], lat[1][0], step);
-  h.elasticity_reopt = elasticity(lat[0][1], lat[1][1], step);
+  h.elasticity_fixed = central_elasticity(lat[0][0], lat[1][0], step);
+  h.elasticity_reopt = central_elasticity(lat[0][1], lat[1][1], step);
   if (std::isnan(h.elasticity_reopt))
     h.note = "nothing feasible on a perturbed machine";
   else if (std::isnan(h.elasticity_fixed))
@@ -200,6 +195,11 @@ void measure_knob_elasticity(const Session& session, const SearchStrategy& strat
 }
 
 }  // namespace
+
+double central_elasticity(double y_minus, double y_plus, double step) {
+  if (!(y_minus > 0) || !(y_plus > 0) || !std::isfinite(y_minus) || !std::isfinite(y_plus)) return NAN;
+  return (std::log(y_plus) - std::log(y_minus)) / (std::log1p(step) - std::log1p(-step));
+}
 
 KnobValue hardware_knob_value(const Session& session, const std::string& path) {
   const std::string param = block_param(path);

@@ -16,6 +16,11 @@ namespace tessera {
 
 // The seed's `_PARALLELISM_SWEEP_VALUES` (auto_explore.py).
 TESSERA_API const std::vector<std::int32_t>& seed_sweep_values(const std::string& knob);  // cp tp pp dp ep
+// The degree `knob` (cp tp pp dp ep; anything else: ep) of `c`.
+TESSERA_API std::int32_t& parallel_degree(ParallelConfig& c, const std::string& knob);
+// d ln(y) / d ln(knob) by central difference from y at knob x (1 - step) and x (1 + step); NaN
+// unless both are positive and finite (an inf/inf or 0/0 ratio is not one).
+TESSERA_API double central_elasticity(double y_minus, double y_plus, double step);
 
 struct KnobSweep {
   std::string knob;           // "cp"

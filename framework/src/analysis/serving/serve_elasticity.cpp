@@ -36,15 +36,6 @@ std::unique_ptr<Session> perturbed_serve_session(const Session& session, const s
   return with_hardware_knob(session, path, value, spec);
 }
 
-double serve_elasticity_of(double minus, double plus, double step) {
-  if (!(minus > 0) || !(plus > 0) || !std::isfinite(minus) || !std::isfinite(plus)) return NAN;
-  return (std::log(plus) - std::log(minus)) / (std::log1p(step) - std::log1p(-step));
-}
-
-void finish_response(ServeResponse& r, double step) {
-  r.elasticity = serve_elasticity_of(r.minus, r.plus, step);
-}
-
 // The unperturbed best point re-evaluated on `s`: its serving point there (the perturbed_serve_session
 // acceptance's gain per verify step), its tokens/s/PE and ranking-axis value when within the SLO.
 std::pair<double, double> fixed_best_point(const Session& s, const ServeRecord& best,
@@ -96,7 +87,7 @@ void measure_serve_knob(const Session& session, const ServeRecord& best, const S
           a.disagg->result.best ? a.disagg->result.best->tokens_per_s_per_pe : NAN;
   }
   for (ServeResponse* r : {&h.fixed, &h.reoptimised, &h.axis_fixed, &h.axis_reoptimised, &h.disaggregated})
-    finish_response(*r, o.step);
+    r->elasticity = central_elasticity(r->minus, r->plus, o.step);
   if (std::isnan(h.reoptimised.elasticity))
     h.note = "no serving point within the SLO on a perturbed_serve_session session";
   else if (std::isnan(h.fixed.elasticity))

@@ -13,14 +13,6 @@
 namespace tessera {
 namespace {
 
-std::int32_t& serve_knob_field(ParallelConfig& c, const std::string& knob) {
-  if (knob == "cp") return c.cp;
-  if (knob == "tp") return c.tp;
-  if (knob == "pp") return c.pp;
-  if (knob == "dp") return c.dp;
-  return c.ep;
-}
-
 // The best point within the SLO (and the PE budget) of configuration `c` over `points`, else why
 // none is: the budget, or the reason of the runnable point closest to the SLO, or of the first point.
 void best_over_serving_points(const Session& session, const ServingEvaluator& ev,
@@ -64,12 +56,12 @@ std::vector<ServeKnobSweep> serve_parallelism_sensitivity(const Session& session
     ServeKnobSweep k;
     k.knob = name;
     ParallelConfig b = best;
-    k.baseline = serve_knob_field(b, name);
+    k.baseline = parallel_degree(b, name);
     for (const std::int32_t v : seed_sweep_values(name)) {
       ServeKnobValue row;
       row.value = v;
       row.config = best;
-      serve_knob_field(row.config, name) = v;
+      parallel_degree(row.config, name) = v;
       row.config = canonicalize(session.model(), row.config);
       best_over_serving_points(session, ev, points, scenario.serving.max_pes, row, e);
       k.values.push_back(std::move(row));
