@@ -36,7 +36,7 @@ std::unique_ptr<Session> perturbed_serve_session(const Session& session, const s
   return with_hardware_knob(session, path, value, spec);
 }
 
-// The unperturbed best point re-evaluated on `s`: its serving point there (the perturbed_serve_session
+// The unperturbed best point re-evaluated on `s`: its serving point there (the perturbed
 // acceptance's gain per verify step), its tokens/s/PE and ranking-axis value when within the SLO.
 std::pair<double, double> fixed_best_point(const Session& s, const ServeRecord& best,
                                            const std::vector<ServeAxis>& axes) {
@@ -89,9 +89,9 @@ void measure_serve_knob(const Session& session, const ServeRecord& best, const S
   for (ServeResponse* r : {&h.fixed, &h.reoptimised, &h.axis_fixed, &h.axis_reoptimised, &h.disaggregated})
     r->elasticity = central_elasticity(r->minus, r->plus, o.step);
   if (std::isnan(h.reoptimised.elasticity))
-    h.note = "no serving point within the SLO on a perturbed_serve_session session";
+    h.note = "no serving point within the SLO on a perturbed session";
   else if (std::isnan(h.fixed.elasticity))
-    h.note = "the best point is not runnable or misses the SLO on a perturbed_serve_session session";
+    h.note = "the best point is not runnable or misses the SLO on a perturbed session";
 }
 
 // The knob's value and dimension into h; the latency plugin parameter's schema entry, if any.
