@@ -3,6 +3,7 @@
 #include "studies/documents/disagg_document.hpp"
 #include "studies/documents/search_document.hpp"
 #include "studies/documents/sensitivity_document.hpp"
+#include "studies/documents/serve_document.hpp"
 #include "studies/json/json_number.hpp"
 #include "tessera/units.hpp"
 #include "tessera/version.hpp"
@@ -113,11 +114,10 @@ nlohmann::json serve_explore_json(const Session& session, const ServeExploreResu
   nlohmann::json objectives = nlohmann::json::array(), rankings = nlohmann::json::object();
   for (std::size_t a = 0; a < result.axes.size(); ++a) {
     const ServeAxis& axis = result.axes[a];
-    objectives.push_back({{"name", axis.name},
-                          {"key", keys[a]},
-                          {"direction", axis.direction == Direction::maximize ? "maximize" : "minimize"},
-                          {"unit", axis.unit},
-                          {"ranked_by", result.ranked_disaggregated[a] ? "disaggregated" : "aggregated"}});
+    nlohmann::json o = serve_axis_json(axis);
+    o["key"] = keys[a];
+    o["ranked_by"] = result.ranked_disaggregated[a] ? "disaggregated" : "aggregated";
+    objectives.push_back(std::move(o));
     rankings[axis.name] = result.rankings[a];
   }
   j["objectives"] = objectives;

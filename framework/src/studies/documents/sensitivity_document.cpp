@@ -3,7 +3,7 @@
 
 #include "analysis/calibration/error_bands.hpp"
 #include "studies/documents/search_document.hpp"  // record_json
-#include "studies/documents/serve_document.hpp"   // serve_record_json, slo_json
+#include "studies/documents/serve_document.hpp"   // serve_record_json, slo_json, serve_axes_json
 #include "studies/json/band_json.hpp"
 #include "studies/json/config_json.hpp"
 #include "studies/json/json_number.hpp"
@@ -145,12 +145,7 @@ nlohmann::json serve_sensitivity_json(const Session& session, const ServeSensiti
       {"max_pes", s.serving.max_pes > 0 ? nlohmann::json(s.serving.max_pes) : nlohmann::json(nullptr)},
       {"disaggregated", s.serving.disaggregated.enabled},
       {"requests_given", s.serving.requests.given}};
-  nlohmann::json axes = nlohmann::json::array();
-  for (const ServeAxis& a : study.axes)
-    axes.push_back({{"name", a.name},
-                    {"direction", a.direction == Direction::maximize ? "maximize" : "minimize"},
-                    {"unit", a.unit}});
-  j["objectives"] = axes;
+  j["objectives"] = serve_axes_json(study.axes);
   j["quantity"] = "tokens_per_s_per_pe";  // what the elasticities are of: the best within the SLO
   j["band"] = band_summary_json(session_band(session));
   ServeResult shape;

@@ -58,6 +58,18 @@ void name_serve_dp_groups(nlohmann::json& list, const ServeResult& res,
 
 }  // namespace
 
+nlohmann::json serve_axis_json(const ServeAxis& axis) {
+  return {{"name", axis.name},
+          {"direction", axis.direction == Direction::maximize ? "maximize" : "minimize"},
+          {"unit", axis.unit}};
+}
+
+nlohmann::json serve_axes_json(const std::vector<ServeAxis>& axes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ServeAxis& a : axes) out.push_back(serve_axis_json(a));
+  return out;
+}
+
 nlohmann::json slo_json(const ServingSlo& slo) {
   // ttft_s, tpot_s, e2e_s: the bounds the steady state binds (each metric's tightest target).
   nlohmann::json j{{"ttft_s", json_number(slo.ttft_s)},
@@ -211,12 +223,7 @@ nlohmann::json serve_json(const Session& session, const ServeResult& res) {
                   {"objectives", objectives},
                   {"scheduler", s.plugins.scheduler.name.empty() ? nlohmann::json(nullptr)
                                                                  : choice_json(s.plugins.scheduler)}};
-  nlohmann::json axes = nlohmann::json::array();
-  for (const ServeAxis& a : res.axes)
-    axes.push_back({{"name", a.name},
-                    {"direction", a.direction == Direction::maximize ? "maximize" : "minimize"},
-                    {"unit", a.unit}});
-  j["objectives"] = axes;
+  j["objectives"] = serve_axes_json(res.axes);
   if (s.framework.set) {
     j["framework"] = serving_stack_json(s, &c);
     // The engine's KV pool of the best configuration (docs/physics.md §10.1), in SI.

@@ -15,6 +15,9 @@ TESSERA_API const char* serving_verdict_name(ServingVerdict v);
 
 // serving.slo as the documents record it: the bounds the steady state binds (SI), the targets.
 TESSERA_API nlohmann::json slo_json(const ServingSlo& slo);
+// One axis of a serving study's ranking (ServeResult::axes): name, direction, unit; and all of them.
+TESSERA_API nlohmann::json serve_axis_json(const ServeAxis& axis);
+TESSERA_API nlohmann::json serve_axes_json(const std::vector<ServeAxis>& axes);
 
 // One serving point as JSON: knobs, point, replicas, PEs, metrics, objectives, verdict (SI).
 TESSERA_API nlohmann::json serve_record_json(const Session& session, const ServeResult& result,
