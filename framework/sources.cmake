@@ -9,7 +9,7 @@ set(tessera_sdk_sources
   src/core/sdk/names.cpp src/core/sdk/parallel_config.cpp src/core/sdk/param_set.cpp
   src/core/sdk/units.cpp
   src/core/text/input_text.cpp src/core/text/nearest_name.cpp src/core/text/safe_text.cpp
-  src/physics/attention_work.cpp src/physics/recurrent_work.cpp src/physics/collective_memo.cpp src/physics/collectives.cpp
+  src/physics/attention_work.cpp src/physics/recurrent_work.cpp src/physics/collective_memo.cpp src/physics/collectives.cpp src/physics/comm_kind.cpp src/physics/moe_a2a_routing.cpp
   src/physics/eval_context.cpp src/physics/invalid_reason.cpp src/physics/kv_transfer.cpp
   src/physics/layout.cpp src/physics/level_topology.cpp src/physics/model_params.cpp
   src/physics/moe_load.cpp src/physics/shards.cpp src/physics/stage_timing.cpp
@@ -109,6 +109,7 @@ set(tessera_host_sources
   src/scenario/serving_stacks/stack_precision.cpp
   src/scenario/serving_stacks/stack_prefix_cache.cpp
   src/scenario/serving_stacks/stack_speculative.cpp
+  src/scenario/serving_stacks/stack_moe_a2a.cpp
   src/scenario/serving_stacks/stack_scheduler.cpp
   src/scenario/serving_stacks/stack_launch.cpp
   src/scenario/serving_stacks/stack_profile.cpp

@@ -134,7 +134,8 @@ Session::Session(const Session& base, const MachineSpec& machine, const std::vec
 }
 
 void Session::build() {
-  const EvalContext ctx = make_eval_context(scenario_.model, scenario_.machine);
+  EvalContext ctx = make_eval_context(scenario_.model, scenario_.machine);
+  ctx.moe_a2a = scenario_.moe_a2a;
   evaluator_ = std::make_unique<Evaluator>(ctx, scenario_.workload, latency_, memory_, objectives_);
   EngineKv kv = scenario_.engine_kv;
   // The engine loads the speculative drafter beside the model (docs/physics.md §12.8); a serving

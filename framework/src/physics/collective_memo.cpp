@@ -37,16 +37,18 @@ std::size_t set_of(const Collective& c, const CommRates& r) {
            static_cast<std::uint64_t>(static_cast<std::uint16_t>(a[2])) << 32 ^
            static_cast<std::uint64_t>(static_cast<std::uint16_t>(a[3])) << 48;
   };
-  std::uint64_t h = (std::bit_cast<std::uint64_t>(c.bytes) ^ std::bit_cast<std::uint64_t>(r.extra_latency) ^
-                     (static_cast<std::uint64_t>(c.kind) << 3) ^ (static_cast<std::uint64_t>(c.ranks) << 7) ^
-                     static_cast<std::uint64_t>(l.level)) *
-                    0xBF58476D1CE4E5B9ull;
+  std::uint64_t h =
+      (std::bit_cast<std::uint64_t>(c.bytes) ^ std::bit_cast<std::uint64_t>(r.extra_latency) ^
+       (static_cast<std::uint64_t>(c.kind) << 3) ^ (static_cast<std::uint64_t>(c.ranks) << 7) ^
+       (static_cast<std::uint64_t>(c.route_top_k) << 40) ^ static_cast<std::uint64_t>(l.level)) *
+      0xBF58476D1CE4E5B9ull;
   h = (h ^ (h >> 31) ^ word(l.members) ^ (word(l.share) << 5)) * 0x94D049BB133111EBull;
   return static_cast<std::size_t>(h >> 56) % (CollectiveMemo::kSlots / CollectiveMemo::kWays);
 }
 
 bool same(const CollectiveMemo::Entry& e, const Collective& c, const CommRates& r) {
   return e.key.bytes == c.bytes && e.key.kind == c.kind && e.key.ranks == c.ranks &&
+         e.key.route_top_k == c.route_top_k && e.key.route_experts == c.route_experts &&
          e.rates.bw_efficiency == r.bw_efficiency && e.rates.extra_latency == r.extra_latency &&
          std::memcmp(&e.key.link, &c.link, sizeof(LinkCost)) == 0;
 }

@@ -9,27 +9,10 @@
 #include <limits>
 
 #include "physics/collective_memo.hpp"
+#include "physics/moe_a2a_routing.hpp"
 #include "tessera/physics/level_topology.hpp"
 
 namespace tessera {
-
-const char* comm_kind_name(CommKind k) {
-  switch (k) {
-    case CommKind::none:
-      return "none";
-    case CommKind::all_reduce:
-      return "all-reduce";
-    case CommKind::all_gather:
-      return "all-gather";
-    case CommKind::reduce_scatter:
-      return "reduce-scatter";
-    case CommKind::all_to_all:
-      return "all-to-all";
-    case CommKind::p2p:
-      return "point-to-point";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -366,7 +349,10 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
       const LevelView lv =
           crossing(v[static_cast<std::size_t>(i)], c.link, digits[static_cast<std::size_t>(i)], below);
       const double upto = below * lv.g;
-      const double share = (upto - below) / n;  // fraction of what a rank sends
+      // The fraction of what a rank sends that crosses it (moe_a2a_routing.hpp for DeepEP normal).
+      const double share = c.route_top_k > 0
+                               ? routed_share(c, fabric_is_network(lv.lv->collectives.fabric), lv.g, below, n)
+                               : (upto - below) / n;
       t = std::max(t, divide(share * c.bytes, lv.a2a_bw() * lv.lv->collectives.direct.bw_factor));
       below = upto;
     }
@@ -466,7 +452,8 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
     // A link without a shape (built by hand: level, bandwidth, latency only): the group is
     // its c.ranks members on that level (a message: a pair).
     if (k == 0) one.members[static_cast<std::size_t>(d)] = c.kind == CommKind::p2p ? 2 : c.ranks;
-    level_candidates(c.kind, c.bytes, view(m, one, d, r, 1), r, CommShape::flat, sink);
+    level_candidates(c.kind, routed_one_level_bytes(c, one.members[static_cast<std::size_t>(d)]),
+                     view(m, one, d, r, 1), r, CommShape::flat, sink);
   } else {
     std::array<LevelView, kMaxLevels> views;
     for (int i = 0; i < k; ++i)

@@ -6,6 +6,20 @@
 
 namespace tessera {
 
+const char* moe_a2a_name(MoeA2a k) {
+  switch (k) {
+    case MoeA2a::deepep_normal:
+      return "deepep_normal";
+    case MoeA2a::deepep_low_latency:
+      return "deepep_low_latency";
+    case MoeA2a::gather_scatter:
+      return "gather_scatter";
+    case MoeA2a::all_reduce_gather:
+      return "all_reduce_gather";
+  }
+  return "?";
+}
+
 EvalContext make_eval_context(const ModelSpec& model, const MachineSpec& machine) {
   EvalContext ctx;
   ctx.model = &model;

@@ -40,7 +40,7 @@ inline void add_comm(StageWork& s, const Collective& c) {
 // `rep stos`/`rep movs` of ~300 bytes: ~15 % of a configuration's evaluation. Same contents,
 // field for field (the static_assert asks whoever adds a field to reset it here too).
 inline StageWork& next_stage(StepWork& out) {
-  static_assert(sizeof(StageWork) == 688, "StageWork changed: reset the new field in next_stage()");
+  static_assert(sizeof(StageWork) == 712, "StageWork changed: reset the new field in next_stage()");
   StageWork& s = out.stages[static_cast<std::size_t>(out.size++)];
   s.name = "";
   s.block = StageBlock::attention;

@@ -94,6 +94,50 @@ void dense_ffn_block(const EvalContext& ctx, const ParallelConfig& c, const Layo
   if (s.comm_count == 0) --out.size;  // f = 1: nothing to reduce
 }
 
+// An MoE dispatch or combine all-to-all of `bytes` per rank over the EP group: DeepEP's normal
+// kernels carry the routing (a token once per rank and node reached), the others every copy.
+Collective moe_exchange(const ModelSpec& m, MoeA2a kernel, double ep, double bytes, const Layout& lay) {
+  Collective ex = make_collective(CommKind::all_to_all, ep, bytes, lay.ep);
+  if (kernel == MoeA2a::deepep_normal) {
+    ex.route_top_k = static_cast<std::int32_t>(m.moe.top_k);
+    ex.route_experts = static_cast<std::int32_t>(m.moe.experts);
+  }
+  return ex;
+}
+
+// The combine of a MoE block: the FFN group's all-reduce (same tokens), the all-to-all back (with
+// the sharers' sum when ep < f), or the group's gathers and reduce-scatter or all-reduces.
+struct MoeCombine {
+  double T_f, count, ranks;
+  bool differ, a2a;
+  MoeA2a kernel;
+};
+
+void moe_combine(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, const Dims& x,
+                 const MoeCombine& k, StepWork& out) {
+  const double f = lay.ffn_group, T_f = k.T_f, K = static_cast<double>(ctx.model->moe.top_k);
+  StageWork& s = comm_stage(out, "moe.combine", StageBlock::moe, k.count, k.ranks);
+  if (!k.differ) {
+    add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
+  } else if (k.a2a) {
+    add_comm(s, moe_exchange(*ctx.model, k.kernel, x.ep, T_f * K * x.H * x.a / x.ep, lay));
+    // Experts TP-sliced over f / ep PEs (ep < f): the sharers of an expert sum their partial
+    // outputs of the token slots their EP position received (SGLang's moe_tp = tp / ep_size)
+    // before the combine returns them.
+    if (f > x.ep)
+      add_comm(s, make_collective(CommKind::all_reduce, f / x.ep, T_f * K * x.H * x.a / x.ep,
+                                  expert_sharers(*ctx.machine, lay)));
+  } else if (k.kernel == MoeA2a::all_reduce_gather && c.ffn_shard_scope == FfnShardScope::tp_cp_dp) {
+    // Each member's tokens into a zeroed buffer of the group's T_f, all-reduced (the gather), and
+    // the outputs all-reduced back; each member keeps its slice.
+    add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
+    add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
+  } else {
+    add_group_exchange(s, c, lay, x, T_f);
+  }
+  if (s.comm_count == 0) --out.size;
+}
+
 void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& lay, double count,
                const Dims& x, StepWork& out) {
   if (count <= 0) return;
@@ -106,6 +150,12 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
   bool differ = false;
   ffn_tokens(c, x, T_f, differ);
   const double share = (x.decode && c.ffn_shard_scope == FfnShardScope::tp) ? x.cp : 1.0;
+  // Tokens that differ across the group reach experts spread over ep > 1 of its members by the
+  // phase's kernel (docs/physics.md §5 "MoE all-to-all kernels"): an all-to-all, or the group's
+  // gathers and reduce-scatter.
+  const MoeA2a kernel = ctx.a2a_kernel(x.decode, static_cast<double>(c.ep) == f);
+  const bool a2a =
+      differ && c.ep > 1 && (kernel == MoeA2a::deepep_normal || kernel == MoeA2a::deepep_low_latency);
 
   {  // router: every rank scores the tokens it holds
     const double flops = 2 * x.T_rank * x.H * E;
@@ -115,9 +165,9 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
                                  bytes, useful, 2);
     s.gemm = {x.T_rank, E, x.H};
   }
-  if (differ && c.ep > 1) {  // the payload in its own format (post-quant dispatch); combine stays in a
+  if (a2a) {  // the payload in its own format (post-quant dispatch); combine stays in a
     StageWork& s = comm_stage(out, "moe.dispatch", StageBlock::moe, count, ranks);
-    add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.p / x.ep, lay.ep));
+    add_comm(s, moe_exchange(m, kernel, x.ep, T_f * K * x.H * x.p / x.ep, lay));
   }
   {
     const double shard = f / x.ep;  // PEs sharing one expert
@@ -146,21 +196,7 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
                                  flops, bytes, flops / share, 3);
     s.gemm = {T_f, Es * (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / f, x.H};
   }
-  StageWork& s = comm_stage(out, "moe.combine", StageBlock::moe, count, ranks);
-  if (!differ) {
-    add_comm(s, make_collective(CommKind::all_reduce, f, T_f * x.H * x.a, lay.ffn));
-  } else if (c.ep > 1) {
-    add_comm(s, make_collective(CommKind::all_to_all, x.ep, T_f * K * x.H * x.a / x.ep, lay.ep));
-    // Experts TP-sliced over f / ep PEs (ep < f): the sharers of an expert sum their partial
-    // outputs of the token slots their EP position received (SGLang's moe_tp = tp / ep_size)
-    // before the combine returns them.
-    if (f > x.ep)
-      add_comm(s, make_collective(CommKind::all_reduce, f / x.ep, T_f * K * x.H * x.a / x.ep,
-                                  expert_sharers(*ctx.machine, lay)));
-  } else {
-    add_group_exchange(s, c, lay, x, T_f);
-  }
-  if (s.comm_count == 0) --out.size;
+  moe_combine(ctx, c, lay, x, {T_f, count, ranks, differ, a2a, kernel}, out);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
 // A loaded, validated scenario: typed values only (no YAML past the loader).
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -172,6 +173,9 @@ struct Scenario {
   // The KV capacity rule of the framework with the scenario's `engine:` knobs (rule none without
   // a framework, or for a version whose profile gives no `kv_cache:`).
   EngineKv engine_kv;
+  // The MoE exchange kernel per phase (EvalContext::moe_a2a's order) the framework's flags select
+  // (scenario/serving_stacks/stack_moe_a2a.hpp); DeepEP's auto mode without a framework.
+  std::array<MoeA2a, 4> moe_a2a = EvalContext{}.moe_a2a;
   std::string model_hf_id;  // model.hf_id ("" when absent): the repository a launch line names
   PluginChoices plugins;
   Sweep sweep;

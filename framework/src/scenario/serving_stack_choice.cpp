@@ -9,6 +9,7 @@
 #include "host/plugin_defaults.hpp"
 #include "scenario/loader_errors.hpp"
 #include "scenario/readers/schema_util.hpp"
+#include "scenario/serving_stacks/stack_moe_a2a.hpp"
 #include "scenario/serving_stacks/stack_profile.hpp"
 #include "scenario/serving_stacks/stack_restriction.hpp"
 
@@ -116,6 +117,8 @@ void choose_serving_stack(const YNode& n, const YNode* engine, const std::vector
     throw_errors(d);
   }
   resolve_engine_kv(engine, s);
+  s.moe_a2a = stack_moe_a2a(s.framework.profile, s.framework.version(), model,
+                            s.serving.disaggregated.enabled, s.moe_a2a);
   if (s.workload.mode != Mode::serve || s.plugins.serving.name != plugin_defaults::kServing) return;
   const std::string& mixing = s.framework.version().mixing;
   for (const RawParam& p : s.plugins.serving.params)

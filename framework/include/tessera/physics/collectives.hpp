@@ -23,6 +23,13 @@ struct Collective {
   std::int32_t ranks = 1;
   double bytes = 0;  // M, per docs/physics.md §5
   LinkCost link;
+  // An MoE dispatch or combine run by DeepEP's normal kernels (docs/physics.md §5 "MoE
+  // all-to-all kernels"): each token, routed to route_top_k distinct of route_experts experts
+  // spread evenly over the ranks, crosses a network level once per destination unit that holds
+  // one of them and is forwarded inside it. 0: every token-expert copy is sent directly (DeepEP's
+  // low-latency kernels, pplx-kernels, NCCL's all-to-all).
+  std::int32_t route_top_k = 0;
+  std::int32_t route_experts = 0;
 };
 
 // What a latency model changes in every collective: the achieved fraction of the bandwidth

@@ -13,6 +13,18 @@
 
 namespace tessera {
 
+// The kernel an MoE layer's token exchange runs when the members of the FFN group hold different
+// tokens and the experts are spread over ep > 1 of them (docs/physics.md §5 "MoE all-to-all
+// kernels"); the framework's flags choose it per phase (docs/frameworks.md "MoE per phase").
+enum class MoeA2a : std::uint8_t {
+  deepep_normal,       // an all-to-all that sends a token once per rank and per node holding its experts
+  deepep_low_latency,  // an all-to-all of every token-expert copy (pplx-kernels, NCCL's all-to-all alike)
+  gather_scatter,      // the FFN group all-gathers the tokens and reduce-scatters the outputs
+  all_reduce_gather,   // the FFN group all-reduces a zeroed buffer of every member's tokens (a gather)
+                       // and all-reduces the outputs back (SGLang's attention-DP without DeepEP, prefill)
+};
+TESSERA_API const char* moe_a2a_name(MoeA2a k);  // "deepep_normal", ...
+
 struct EvalContext {
   const ModelSpec* model = nullptr;      // effective model (scenario dtype applied)
   const MachineSpec* machine = nullptr;  // effective machine (overrides applied)
@@ -23,6 +35,14 @@ struct EvalContext {
   double kv_bytes = 2;        // k
   double dispatch_bytes = 2;  // p: the MoE dispatch payload per element
   double state_bytes = 2;     // s: a linear or mamba layer's recurrent state per element
+  // The MoE exchange of a prefill or mixed step (phase 0) and of a decode step (1), with the
+  // experts spread over part of the FFN group (0) or all of it (1): moe_a2a[2 phase + full]. Set
+  // from the scenario's framework (eval/session.cpp); DeepEP's auto mode when none is named.
+  std::array<MoeA2a, 4> moe_a2a{MoeA2a::deepep_normal, MoeA2a::deepep_normal, MoeA2a::deepep_low_latency,
+                                MoeA2a::deepep_low_latency};
+  MoeA2a a2a_kernel(bool decode, bool ep_full) const {
+    return moe_a2a[static_cast<std::size_t>(2 * static_cast<int>(decode) + static_cast<int>(ep_full))];
+  }
   // By WeightPart: bytes per weight element (w_attn, w_ffn, ...), the format each part's GEMMs
   // run at (DTypes::gemm) and its peak (FLOP/s).
   std::array<double, kWeightPartCount> part_weight_bytes{2, 2, 2, 2, 2, 2};

@@ -51,7 +51,8 @@ void print_stage_collectives(std::ostream& os, const StageWork& w, const Stage& 
     if (!best.any) continue;
     std::string line = head + comm_kind_name(c.kind) + " of " + format_quantity(c.bytes, Dimension::bytes) +
                        " on " + std::to_string(c.ranks) + " ranks (" +
-                       collective_parts::level_name(c.link, m) + "):";
+                       collective_parts::level_name(c.link, m) +
+                       (c.route_top_k > 0 ? ", a token once per rank and node reached" : "") + "):";
     const std::size_t indent = 6;
     bool marked = false;
     for (const CollectiveChoice& k : collective_parts::sorted_candidates(c, m, r)) {

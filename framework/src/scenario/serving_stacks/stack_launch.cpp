@@ -9,16 +9,16 @@
 
 namespace tessera {
 
-namespace {
-
-bool holds_all(const ServingStackFlag& flag, const DeployPoint& p, const ModelSpec& model,
-               const ServingStackProfile& f) {
+bool flag_applies(const ServingStackFlag& flag, const DeployPoint& p, const ModelSpec& model,
+                  const ServingStackProfile& f) {
   for (FlagCondition c : flag.when)
     if (!flag_condition_holds(c, p, model, f)) return false;
   for (const FormatCondition& c : flag.formats)
     if (!format_holds(c, p.dtypes)) return false;
   return true;
 }
+
+namespace {
 
 // A literal with placeholders (data/frameworks.yaml): {TERM} is the term's value, {head} the
 // scenario's EAGLE head (vLLM's --speculative-config JSON carries both).
@@ -149,7 +149,7 @@ std::vector<LaunchFlag> launch_flags(const ServingStackProfile& f, const ModelSp
                                      const DeployPoint& p) {
   std::vector<LaunchFlag> out;
   for (const ServingStackFlag& flag : f.versions.front().flags) {
-    if (!holds_all(flag, p, model, f)) continue;
+    if (!flag_applies(flag, p, model, f)) continue;
     LaunchFlag lf{&flag, fill_literal(flag.literal, p, model)};
     if (!flag.value.empty()) {
       std::int64_t v = 1;

@@ -17,6 +17,10 @@ struct LaunchFlag {
   std::string value;  // "" for a switch
 };
 
+// Whether `flag` is written for `p`: every condition of its `when:` holds (formats included).
+TESSERA_API bool flag_applies(const ServingStackFlag& flag, const DeployPoint& p, const ModelSpec& model,
+                              const ServingStackProfile& f);
+
 // The flags of `p` in the profile's order (command-line flags and `yaml:` entries alike).
 TESSERA_API std::vector<LaunchFlag> launch_flags(const ServingStackProfile& f, const ModelSpec& model,
                                                  const DeployPoint& p);

@@ -20,6 +20,7 @@
 #include "scenario/readers/schema_util.hpp"
 #include "scenario/readers/yaml_tree.hpp"
 #include "scenario/serving_stacks/stack_kv_cache.hpp"
+#include "scenario/serving_stacks/stack_moe_a2a.hpp"
 #include "scenario/serving_stacks/stack_precision.hpp"
 #include "scenario/serving_stacks/stack_prefix_cache.hpp"
 #include "scenario/serving_stacks/stack_scheduler.hpp"
@@ -103,8 +104,11 @@ bool bool_of(const YNode& map, const std::string& path, const char* key, Diags& 
 
 void read_flag(const YNode& n, const std::string& path, ServingStackFlag& f, Diags& d) {
   if (!loader::expect_mapping(n, path, d)) return;
-  loader::check_keys(n, path, {"flag", "yaml", "comment", "value", "literal", "when", "default", "source"},
+  loader::check_keys(n, path,
+                     {"flag", "yaml", "comment", "value", "literal", "when", "default", "source",
+                      "a2a_prefill", "a2a_decode"},
                      d);
+  stacks_yaml::read_flag_a2a(n, path, f, d);
   f.where = n.where;
   f.flag = text_of(n, path, "flag", false, d);
   f.yaml = text_of(n, path, "yaml", false, d);
@@ -205,7 +209,8 @@ const std::vector<std::string>& version_keys() {
                                                 "scheduler",
                                                 "prefix_caching",
                                                 "kv_offload",
-                                                "speculative"};
+                                                "speculative",
+                                                "moe_a2a"};
   return keys;
 }
 
@@ -254,6 +259,7 @@ void read_version(const YNode& n, const std::string& path, ServingStackVersion& 
   read_scheduler(n, path, v, d);
   read_prefix_cache(n, path, v, d);
   read_speculative(n, path, v, d);
+  stacks_yaml::read_moe_a2a(n, path, v, d);
   const YNode* flags = loader::member(n, path, "flags", true, "a list of flags", d);
   if (flags && !flags->is_sequence()) {
     d.error(flags->where, path + ".flags: expected a list of flags, found " + loader::describe(*flags));

@@ -3,6 +3,7 @@
 // vLLM, SGLang or TensorRT-LLM can run, in Tessera's knobs, and the flags that express it.
 // Data only: the host reads the file; adding a framework or version needs no recompiling.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "tessera/error.hpp"
 #include "tessera/export.hpp"
 #include "tessera/parallel_config.hpp"
+#include "tessera/physics/eval_context.hpp"
 
 namespace tessera {
 
@@ -85,6 +87,9 @@ struct ServingStackFlag {
   SourceLocation where;
   bool is_switch() const { return value.empty() && literal.empty(); }
   const std::string& name() const { return !flag.empty() ? flag : !yaml.empty() ? yaml : comment; }
+  // The MoE exchange kernel the flag selects in a prefill (or mixed) and in a decode step
+  // (`a2a_prefill:`, `a2a_decode:`; stack_moe_a2a.hpp), if any.
+  std::optional<MoeA2a> a2a_prefill, a2a_decode;
 };
 
 enum class EpRule : std::uint8_t { none, tp_dp, ffn_group };
@@ -178,6 +183,13 @@ struct StackSpeculative {
   std::string source;
 };
 
+// The MoE exchange a version runs when no flag selects one (data/frameworks.yaml `moe_a2a:`).
+struct StackMoeA2a {
+  bool set = false;
+  MoeA2a prefill = MoeA2a::deepep_normal, decode = MoeA2a::deepep_low_latency;
+  std::string source;
+};
+
 struct ServingStackVersion {
   std::string version, released, docs;
   bool pp = true, dp = true, cp = false;
@@ -203,6 +215,7 @@ struct ServingStackVersion {
   std::string prefix_caching_source;
   StackKvOffload kv_offload;
   StackSpeculative speculative;  // `speculative:` (none: no drafter)
+  StackMoeA2a moe_a2a;           // `moe_a2a:` (unset: Tessera's default, DeepEP's auto mode)
   std::vector<ServingStackFlag> flags;
   ServingStackKvCache kv_cache;  // rule none when the file gives no `kv_cache:`
   SourceLocation where;

@@ -96,6 +96,11 @@ std::string terms_model(const Collective& c, const MachineSpec& m, const CommRat
   return s;
 }
 
+std::string a2a_kernel(const Collective& c) {
+  if (c.kind != CommKind::all_to_all) return "";
+  return c.route_top_k > 0 ? "deepep_normal" : "direct";
+}
+
 }  // namespace collective_parts
 
 std::string choice_label(const CollectiveChoice& c) {
@@ -135,6 +140,7 @@ nlohmann::json stage_collectives_json(const StageWork& w, const Stage& s, const 
                        {"shape", shape_name(k.shape)},
                        {"seconds", k.seconds}});
     row["candidates"] = std::move(cands);
+    if (const std::string k = collective_parts::a2a_kernel(c); !k.empty()) row["kernel"] = k;
     if (c.kind == CommKind::p2p) {
       row["model"] = collective_parts::p2p_model(c.link, m, c.bytes, r);
     } else if (const std::string t = collective_parts::terms_model(c, m, r, best); !t.empty()) {

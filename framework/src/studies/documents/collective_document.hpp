@@ -41,6 +41,9 @@ TESSERA_API std::string p2p_model(const LinkCost& link, const MachineSpec& m, do
 // level, bandwidth), "" when it is not broken down.
 TESSERA_API std::string terms_model(const Collective& c, const MachineSpec& m, const CommRates& r,
                                     const CollectiveChoice& best);
+// An all-to-all's kernel (docs/physics.md §5 "MoE all-to-all kernels"): "deepep_normal" (a token
+// once per rank and node holding one of its experts) or "direct" (every copy); "" for other kinds.
+TESSERA_API std::string a2a_kernel(const Collective& c);
 }  // namespace collective_parts
 
 }  // namespace tessera
