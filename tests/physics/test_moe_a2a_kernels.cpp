@@ -106,6 +106,28 @@ TEST_CASE("moe a2a kernels: DeepEP normal across two nodes crosses the network o
         Approx(collective_cost(ep_exchange(16, kM / 8, 0, 0), m).seconds).epsilon(1e-9));
 }
 
+TEST_CASE("moe a2a kernels: DeepEP normal forwards over a slow NVLink at its hand-computed share",
+          "[physics][moe]") {
+  MachineSpec m = direct_only();
+  m.levels[0].link_bw = 10e9;  // NVLink now the slower path: 0.713484 M / 10 GB/s = 523.7 us
+  // [(8 - 1) + (16 - 8)(8 - 1)/8](1 - q(1)) / 8 = 14 x 0.407705 / 8 = 0.713484 of M.
+  CHECK(collective_cost(ep_exchange(16, kM, 8, 256), m).seconds ==
+        Approx(50e-6 + 0.713484 * kM / 10e9).epsilon(1e-5));
+  // DeepEP's wire bytes: (M / K)[(8 - 1)(1 - q(1)) + (8 / 8)(1 - q(8))] = (M / 8)(2.853935 + 0.996510).
+  CHECK(collective_wire_bytes(ep_exchange(16, kM, 8, 256)) ==
+        Approx(kM / 8 * (7 * 0.407705 + 0.996510)).epsilon(1e-5));
+}
+
+TEST_CASE("moe a2a kernels: without peer memory on the first level a token goes once per rank",
+          "[physics][moe]") {
+  MachineSpec m = direct_only();
+  m.levels[0].collectives.fabric = Fabric::roce;  // Gaudi's scale-up: no NVLink forwarding
+  // Network share per level (u = 1): node (8 - 1)(1 - q(1)) / 8 = 0.356742; cluster (2 - 1) 8 (1 - q(1)) / 8
+  // = 0.407705 of M over 50 GB/s.
+  CHECK(collective_cost(ep_exchange(16, kM, 8, 256), m).seconds ==
+        Approx(50e-6 + 0.407705 * kM / 50e9).epsilon(1e-5));
+}
+
 TEST_CASE("moe a2a kernels: DeepEP normal never sends more than every copy and grows with experts per token",
           "[physics][moe]") {
   const MachineSpec m = direct_only();
@@ -152,6 +174,8 @@ TEST_CASE("moe a2a kernels: the step builds each kernel's exchange", "[physics][
     CHECK(k->comms[0].kind == CommKind::all_gather);
     CHECK(k->comms[1].kind == CommKind::reduce_scatter);
     CHECK(k->comms[0].ranks == 16);
+    CHECK(k->comms[2].kind == CommKind::all_gather);
+    CHECK(k->comms[2].ranks == 8);  // the replica's TP group gathers its own tokens' outputs
   }
   SECTION("all_reduce_gather: two all-reduces of the group's tokens") {
     const Evaluation s = evaluate_with(MoeA2a::all_reduce_gather, c, w);

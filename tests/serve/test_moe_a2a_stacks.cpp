@@ -4,6 +4,7 @@
 // shipped, so a flag whose kernel changes changes these answers.
 #include <catch2/catch.hpp>
 
+#include "scenario/serving_stacks/stack_launch.hpp"
 #include "scenario/serving_stacks/stack_moe_a2a.hpp"
 #include "scenario/serving_stacks/stack_profile.hpp"
 
@@ -74,4 +75,47 @@ TEST_CASE("moe a2a stacks: every version states what it runs without a flag") {
       CHECK(v.moe_a2a.set);
       CHECK_FALSE(v.moe_a2a.source.empty());
     }
+}
+
+TEST_CASE(
+    "moe a2a stacks: the priced kernel is the one the written flags select at every attention-DP point") {
+  // For every version, role, number format and attention-DP configuration with ep > 1: the kernel
+  // of the first flag the script writes that names one for the phase (else the version's
+  // moe_a2a) equals the table the step reads at that phase and EP width.
+  std::size_t checked = 0;
+  using Role = DeployPoint::Role;
+  for (const ServingStackProfile& f : a2a_catalog().frameworks)
+    for (const ServingStackVersion& v : f.versions)
+      for (DType weights : {DType::bf16, DType::fp8})
+        for (Role role : {Role::aggregated, Role::prefill, Role::decode}) {
+          const ModelSpec model = moe_model(weights);
+          const auto table = stack_moe_a2a(f, v, model, role != Role::aggregated, EvalContext{}.moe_a2a);
+          for (int tp : {1, 2, 4, 8})
+            for (int dp : {2, 4, 8})
+              for (int ep = 2; ep <= tp * dp; ep *= 2) {
+                DeployPoint p;
+                p.config.tp = tp;
+                p.config.dp = dp;
+                p.config.ep = ep;
+                p.config.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+                p.role = role;
+                p.dtypes = model.dtype;
+                for (int phase = 0; phase < 2; ++phase) {
+                  if ((role == Role::prefill && phase == 1) || (role == Role::decode && phase == 0)) continue;
+                  MoeA2a written = phase == 0 ? v.moe_a2a.prefill : v.moe_a2a.decode;
+                  for (const ServingStackFlag& flag : v.flags) {
+                    const std::optional<MoeA2a>& k = phase == 0 ? flag.a2a_prefill : flag.a2a_decode;
+                    if (k && flag_applies(flag, p, model, f)) {
+                      written = *k;
+                      break;
+                    }
+                  }
+                  INFO(f.name << " " << v.version << " tp " << tp << " dp " << dp << " ep " << ep << " phase "
+                              << phase << " role " << static_cast<int>(role));
+                  CHECK(table[static_cast<std::size_t>(2 * phase + (ep == tp * dp ? 1 : 0))] == written);
+                  ++checked;
+                }
+              }
+        }
+  CHECK(checked > 1000);
 }

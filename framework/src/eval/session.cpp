@@ -143,8 +143,9 @@ void Session::build() {
   draft_evaluator_.reset();
   if (const SpeculativeSpec& sp = scenario_.serving.speculative; sp.given && sp.draft_model) {
     // A draft model: its own context on this machine, timed and sized by the same plugins.
-    draft_evaluator_ = std::make_unique<Evaluator>(make_eval_context(*sp.draft_model, scenario_.machine),
-                                                   scenario_.workload, latency_, memory_, objectives_);
+    EvalContext draft = make_eval_context(*sp.draft_model, scenario_.machine);
+    draft.moe_a2a = scenario_.moe_a2a;
+    draft_evaluator_ = std::make_unique<Evaluator>(draft, scenario_.workload, latency_, memory_, objectives_);
     kv.draft_model = true;
   } else if (sp.given) {
     kv.draft_layers = 1;

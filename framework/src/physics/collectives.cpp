@@ -342,19 +342,18 @@ void flat_candidates(const Collective& c, const CommRates& r, const std::array<i
   if (c.kind == CommKind::all_to_all) {
     if (!top.allows(CollAlgorithm::direct)) return;
     // Traffic to the peers reached through level digits[i]: members differing there first.
+    const double u = forwarding_unit(digits[0] == 0 && peer_memory_access(*v[0].lv), v[0].g);
     double t = 0, below = 1;
     for (int i = 0; i < k; ++i) {
       // Every member of the group inside one unit below sends its share across this level at
       // once: they share the unit's uplink (a ring or tree crosses it on one edge at a time).
       const LevelView lv =
           crossing(v[static_cast<std::size_t>(i)], c.link, digits[static_cast<std::size_t>(i)], below);
-      const double upto = below * lv.g;
-      // The fraction of what a rank sends that crosses it (moe_a2a_routing.hpp for DeepEP normal).
-      const double share = c.route_top_k > 0
-                               ? routed_share(c, fabric_is_network(lv.lv->collectives.fabric), lv.g, below, n)
-                               : (upto - below) / n;
+      // The fraction of what a rank sends that crosses it (moe_a2a_routing.hpp).
+      const double share =
+          a2a_share(c, fabric_is_network(lv.lv->collectives.fabric), lv.g, below, n, u, v[0].g);
       t = std::max(t, divide(share * c.bytes, lv.a2a_bw() * lv.lv->collectives.direct.bw_factor));
-      below = upto;
+      below *= lv.g;
     }
     sink.add(top.direct.base + (n - 1) * top.direct.hop + r.extra_latency + t, CollAlgorithm::direct,
              Protocol::none, CommShape::flat);
@@ -483,6 +482,7 @@ void all_candidates(const Collective& c, const MachineSpec& m, const CommRates& 
 
 double collective_wire_bytes(const Collective& c) {
   if (nothing_to_do(c)) return 0;
+  if (c.kind == CommKind::all_to_all && c.route_top_k > 0) return routed_wire_bytes(c);
   double f = 0, steps = 0;
   ring_factors(c.kind, c.ranks, f, steps);
   return f * c.bytes;

@@ -127,6 +127,13 @@ void moe_combine(const EvalContext& ctx, const ParallelConfig& c, const Layout& 
     if (f > x.ep)
       add_comm(s, make_collective(CommKind::all_reduce, f / x.ep, T_f * K * x.H * x.a / x.ep,
                                   expert_sharers(*ctx.machine, lay)));
+  } else if (k.kernel == MoeA2a::gather_scatter && c.ffn_shard_scope == FfnShardScope::tp_cp_dp) {
+    // All-gather the group's T_f tokens, reduce-scatter the outputs by rows: each rank gets its own
+    // replica's rows (vLLM's all_gatherv / reduce_scatterv over the DP group); with tp > 1 the TP
+    // ranks of a replica then gather its T_rank tokens' outputs.
+    add_comm(s, make_collective(CommKind::all_gather, f, T_f * x.H * x.a, lay.ffn));
+    add_comm(s, make_collective(CommKind::reduce_scatter, f, T_f * x.H * x.a, lay.ffn));
+    add_comm(s, make_collective(CommKind::all_gather, x.tp, x.T_rank * x.H * x.a, lay.tp));
   } else if (k.kernel == MoeA2a::all_reduce_gather && c.ffn_shard_scope == FfnShardScope::tp_cp_dp) {
     // Each member's tokens into a zeroed buffer of the group's T_f, all-reduced (the gather), and
     // the outputs all-reduced back; each member keeps its slice.
