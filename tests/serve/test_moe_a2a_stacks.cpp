@@ -28,9 +28,17 @@ ModelSpec moe_model(DType weights) {
 }
 
 // EvalContext::moe_a2a's table for `text` ("sglang@0.5.9").
-std::array<MoeA2a, 4> table(const std::string& text, DType weights, bool disaggregated) {
+// `pool`: [the prefill pool's prefill entries, the decode pool's decode entries] in the table's
+// order; else an aggregated server's.
+std::array<MoeA2a, 4> table(const std::string& text, DType weights, bool pool) {
+  using Role = DeployPoint::Role;
   const ServingStackChoice ch = resolve_serving_stack(a2a_catalog(), text, SourceLocation{});
-  return stack_moe_a2a(ch.profile, ch.version(), moe_model(weights), disaggregated, EvalContext{}.moe_a2a);
+  const auto at = [&](Role r) {
+    return stack_moe_a2a(ch.profile, ch.version(), moe_model(weights), r, EvalContext{}.moe_a2a);
+  };
+  if (!pool) return at(Role::aggregated);
+  const auto p = at(Role::prefill), d = at(Role::decode);
+  return {p[0], p[1], d[2], d[3]};
 }
 
 constexpr auto kN = MoeA2a::deepep_normal;
@@ -89,7 +97,7 @@ TEST_CASE(
       for (DType weights : {DType::bf16, DType::fp8})
         for (Role role : {Role::aggregated, Role::prefill, Role::decode}) {
           const ModelSpec model = moe_model(weights);
-          const auto table = stack_moe_a2a(f, v, model, role != Role::aggregated, EvalContext{}.moe_a2a);
+          const auto table = stack_moe_a2a(f, v, model, role, EvalContext{}.moe_a2a);
           for (int tp : {1, 2, 4, 8})
             for (int dp : {2, 4, 8})
               for (int ep = 2; ep <= tp * dp; ep *= 2) {

@@ -173,9 +173,12 @@ struct Scenario {
   // The KV capacity rule of the framework with the scenario's `engine:` knobs (rule none without
   // a framework, or for a version whose profile gives no `kv_cache:`).
   EngineKv engine_kv;
-  // The MoE exchange kernel per phase (EvalContext::moe_a2a's order) the framework's flags select
+  // The MoE exchange kernel per phase (EvalContext::moe_a2a's order) the framework's flags select on
+  // an aggregated server
   // (scenario/serving_stacks/stack_moe_a2a.hpp); DeepEP's auto mode without a framework.
   std::array<MoeA2a, 4> moe_a2a = EvalContext{}.moe_a2a;
+  // ... and of a disaggregated prefill pool and decode pool (their own sessions when they differ).
+  std::array<std::array<MoeA2a, 4>, 2> moe_a2a_pools{EvalContext{}.moe_a2a, EvalContext{}.moe_a2a};
   std::string model_hf_id;  // model.hf_id ("" when absent): the repository a launch line names
   PluginChoices plugins;
   Sweep sweep;

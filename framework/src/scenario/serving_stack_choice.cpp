@@ -117,8 +117,12 @@ void choose_serving_stack(const YNode& n, const YNode* engine, const std::vector
     throw_errors(d);
   }
   resolve_engine_kv(engine, s);
-  s.moe_a2a = stack_moe_a2a(s.framework.profile, s.framework.version(), model,
-                            s.serving.disaggregated.enabled, s.moe_a2a);
+  // The kernels of an aggregated server, and of each disaggregated pool (pool_sessions).
+  using Role = DeployPoint::Role;
+  const ServingStackVersion& v = s.framework.version();
+  s.moe_a2a_pools = {stack_moe_a2a(s.framework.profile, v, model, Role::prefill, s.moe_a2a),
+                     stack_moe_a2a(s.framework.profile, v, model, Role::decode, s.moe_a2a)};
+  s.moe_a2a = stack_moe_a2a(s.framework.profile, v, model, Role::aggregated, s.moe_a2a);
   if (s.workload.mode != Mode::serve || s.plugins.serving.name != plugin_defaults::kServing) return;
   const std::string& mixing = s.framework.version().mixing;
   for (const RawParam& p : s.plugins.serving.params)

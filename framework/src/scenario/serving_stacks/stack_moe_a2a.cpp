@@ -63,7 +63,7 @@ ParallelConfig attention_dp_probe(bool ep_full) {
 }  // namespace
 
 std::array<MoeA2a, 4> stack_moe_a2a(const ServingStackProfile& profile, const ServingStackVersion& v,
-                                    const ModelSpec& model, bool disaggregated,
+                                    const ModelSpec& model, DeployPoint::Role role,
                                     const std::array<MoeA2a, 4>& fallback) {
   std::array<MoeA2a, 4> out = fallback;
   for (int phase = 0; phase < 2; ++phase) {
@@ -71,9 +71,7 @@ std::array<MoeA2a, 4> stack_moe_a2a(const ServingStackProfile& profile, const Se
     for (int full = 0; full < 2; ++full) {
       DeployPoint p;
       p.config = attention_dp_probe(full == 1);
-      p.role = !disaggregated ? DeployPoint::Role::aggregated
-               : decode       ? DeployPoint::Role::decode
-                              : DeployPoint::Role::prefill;
+      p.role = role;
       p.dtypes = model.dtype;
       MoeA2a& k = out[static_cast<std::size_t>(2 * phase + full)];
       if (v.moe_a2a.set) k = decode ? v.moe_a2a.decode : v.moe_a2a.prefill;

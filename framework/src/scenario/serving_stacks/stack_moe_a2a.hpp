@@ -10,6 +10,7 @@
 
 #include "scenario/readers/yaml_tree.hpp"
 #include "scenario/serving_stacks/stack_profile.hpp"
+#include "scenario/serving_stacks/stack_restriction.hpp"
 #include "tessera/model.hpp"
 
 namespace tessera::stacks_yaml {
@@ -24,12 +25,13 @@ void read_moe_a2a(const YNode& version, const std::string& path, ServingStackVer
 namespace tessera {
 
 // The kernels of `v` as EvalContext::moe_a2a orders them (prefill or mixed, then decode; each with
-// the experts over part of the FFN group, then all of it): the first flag of `v` that names a
-// kernel for the phase and holds at an attention-DP configuration (dp 2, tp 2, ep 2 or 4) of the
-// scenario's role (disaggregated: the phase's pool) and number formats; else `moe_a2a:`; else
-// `fallback`.
+// the experts over part of the FFN group, then all of it) for a server of `role` (an aggregated
+// server, or a disaggregated prefill or decode pool): the first flag of `v` that names a kernel for
+// the phase and holds at an attention-DP configuration (dp 2, tp 2, ep 2 or 4) of that role and
+// the scenario's number formats; else `moe_a2a:`; else `fallback`.
 TESSERA_API std::array<MoeA2a, 4> stack_moe_a2a(const ServingStackProfile& profile,
                                                 const ServingStackVersion& v, const ModelSpec& model,
-                                                bool disaggregated, const std::array<MoeA2a, 4>& fallback);
+                                                DeployPoint::Role role,
+                                                const std::array<MoeA2a, 4>& fallback);
 
 }  // namespace tessera
