@@ -64,6 +64,9 @@ class TESSERA_API Session {
   // (serving.prefill_machine / serving.decode_machine): its efficiency and plugin blocks
   // validated against the latency plugin as `machine:`'s are.
   std::unique_ptr<Session> on_machine(const PoolMachine& pool) const;
+  // The same session with a pool's expert-parallel load balancer applied to its model
+  // (serving.disaggregated.<pool>.eplb; pool_sessions).
+  std::unique_ptr<Session> with_eplb(const EplbSpec& eplb) const;
 
  private:
   Session(const Session& base, const MachineSpec& machine, const std::vector<PluginParamValue>& set);

@@ -334,7 +334,23 @@ PoolSessions pool_sessions(const Session& base) {
     s.own_decode = base.on_machine(sv.decode_machine);
     s.decode = s.own_decode.get();
   }
+  // A pool with a load balancer of its own (serving.disaggregated.<pool>.eplb): its own model.
+  if (auto own = pool_eplb_session(*s.prefill, true)) {
+    s.own_prefill = std::move(own);
+    s.prefill = s.own_prefill.get();
+  }
+  if (auto own = pool_eplb_session(*s.decode, false)) {
+    s.own_decode = std::move(own);
+    s.decode = s.own_decode.get();
+  }
   return s;
+}
+
+std::unique_ptr<Session> pool_eplb_session(const Session& from, bool prefill) {
+  const ServingSpec& sv = from.scenario().serving;
+  const EplbSpec& e = sv.pool_eplb(prefill);
+  if (e.given == sv.eplb.given && e.redundant_experts == sv.eplb.redundant_experts) return nullptr;
+  return from.with_eplb(e);
 }
 
 DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes) {
@@ -350,7 +366,7 @@ DisaggStudy run_disagg_study(const Session& prefill, const Session& decode, std:
   PairingInputs in;
   in.model = &session.model();
   // Two machines share no level: only serving.disaggregated.transfer joins them.
-  in.machine = &prefill == &decode ? &session.machine() : nullptr;
+  in.machine = scenario.serving.separate_machines() ? nullptr : &session.machine();
   if (!in.machine) {
     in.prefill_machine_pes = prefill.machine().total_pes();
     in.decode_machine_pes = decode.machine().total_pes();
