@@ -314,7 +314,9 @@ MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k
   const double mean_slots = tokens * static_cast<double>(k) / static_cast<double>(ep);
   const double skew = moe_systematic_imbalance(experts, ep, balance);
   const double cap = tokens * static_cast<double>(std::min(k, physical / ep));
-  out.token_slots = std::min(cap, out.token_slots + mean_slots * (skew - 1));
+  // The statistical and the systematic excess over the mean, in quadrature (docs/physics.md §4).
+  const double statistical = std::max(0.0, out.token_slots - mean_slots);
+  out.token_slots = std::min(cap, mean_slots + std::hypot(statistical, mean_slots * (skew - 1)));
   return out;
 }
 
