@@ -68,7 +68,10 @@ TEST_CASE("field table - the keys of each mapping come from its rows in table or
         std::vector<std::string>{"mode", "context", "batch", "chunk", "input", "output"});
   CHECK(*loader::schema_keys("serving") ==
         std::vector<std::string>{"slo", "max_pes", "prefill_machine", "decode_machine", "disaggregated",
-                                 "requests", "prefix_cache", "speculative"});
+                                 "requests", "prefix_cache", "speculative", "eplb"});
+  CHECK(*loader::schema_keys("serving.disaggregated.decode") ==
+        std::vector<std::string>{"parallelism", "eplb"});
+  CHECK(*loader::schema_keys("serving.eplb") == std::vector<std::string>{"redundant_experts"});
   CHECK(*loader::schema_keys("serving.disaggregated") ==
         std::vector<std::string>{"transfer_overlap", "max_replicas", "prefill_batch", "transfer", "prefill",
                                  "decode"});

@@ -409,3 +409,26 @@ TEST_CASE("disaggregated pools: a listed scope admits the configurations it mean
   c.ep = 8;
   CHECK(p.admits(c));
 }
+
+TEST_CASE("disaggregated pools: each pool prices the MoE exchange its own flags launch") {
+  // A vLLM-like table: the aggregated server gathers (allgather_reducescatter), the prefill pool
+  // runs DeepEP normal, the decode pool low-latency (Scenario::moe_a2a_pools; pool_sessions).
+  Scenario sc = serve_scenario();
+  sc.serving.disaggregated.enabled = true;
+  sc.moe_a2a.fill(MoeA2a::gather_scatter);
+  sc.moe_a2a_pools[0].fill(MoeA2a::deepep_normal);
+  sc.moe_a2a_pools[1].fill(MoeA2a::deepep_low_latency);
+  const Session base(sc, registry());
+  const PoolSessions pools = pool_sessions(base);
+  CHECK(base.evaluator().context().moe_a2a[0] == MoeA2a::gather_scatter);
+  REQUIRE(pools.prefill != &base);
+  REQUIRE(pools.decode != &base);
+  CHECK(pools.prefill->evaluator().context().moe_a2a[1] == MoeA2a::deepep_normal);
+  CHECK(pools.decode->evaluator().context().moe_a2a[3] == MoeA2a::deepep_low_latency);
+  // Tables equal to the aggregated server's: the pools run on the base session.
+  sc.moe_a2a_pools = {sc.moe_a2a, sc.moe_a2a};
+  const Session same(sc, registry());
+  const PoolSessions shared = pool_sessions(same);
+  CHECK(shared.prefill == &same);
+  CHECK(shared.decode == &same);
+}

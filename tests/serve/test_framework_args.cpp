@@ -286,6 +286,9 @@ TEST_CASE("framework args: the wide-EP scenario's pools carry their own MoE sett
   CHECK(d.prefill.ep == std::vector<std::int32_t>{32});
   CHECK(d.decode.ep == std::vector<std::int32_t>{64, 128});
   CHECK(d.decode.tp == std::vector<std::int32_t>{1});
+  // Each pool its own balancer: 32 redundant experts in prefill, 128 in decode.
+  CHECK(d.prefill_eplb.redundant_experts == 32);
+  CHECK(d.decode_eplb.redundant_experts == 128);
   const ArgDefs defs = read_defs("sglang", "0.5.9");
   const auto script = [&](DeployPoint::Role role, std::int32_t dp) {
     DeployEntry e;
@@ -298,6 +301,11 @@ TEST_CASE("framework args: the wide-EP scenario's pools carry their own MoE sett
     e.point.token_budget = 4096;
     e.point.role = role;
     e.point.dtypes = s.model.dtype;
+    const EplbSpec& eplb = role == DeployPoint::Role::aggregated
+                               ? s.serving.eplb
+                               : s.serving.pool_eplb(role == DeployPoint::Role::prefill);
+    e.point.eplb = eplb.given;
+    e.point.redundant_experts = eplb.redundant_experts;
     const std::string text = render_deploy_entry(s, e)[0].content;
     INFO(text);
     CHECK(script_problems(defs, s.framework.profile, text, "", {}) == "");
@@ -307,7 +315,14 @@ TEST_CASE("framework args: the wide-EP scenario's pools carry their own MoE sett
     CHECK(text.find("--moe-a2a-backend deepep") != std::string::npos);
     return text;
   };
-  CHECK(script(DeployPoint::Role::prefill, 32).find("--deepep-mode normal") != std::string::npos);
-  CHECK(script(DeployPoint::Role::decode, 64).find("--deepep-mode low_latency") != std::string::npos);
-  CHECK(script(DeployPoint::Role::aggregated, 8).find("--deepep-mode auto") != std::string::npos);
+  const std::string prefill = script(DeployPoint::Role::prefill, 32);
+  const std::string decode = script(DeployPoint::Role::decode, 64);
+  const std::string aggregated = script(DeployPoint::Role::aggregated, 8);
+  CHECK(prefill.find("--deepep-mode normal") != std::string::npos);
+  CHECK(decode.find("--deepep-mode low_latency") != std::string::npos);
+  CHECK(aggregated.find("--deepep-mode auto") != std::string::npos);
+  CHECK(prefill.find("--enable-eplb") != std::string::npos);
+  CHECK(prefill.find("--ep-num-redundant-experts 32") != std::string::npos);
+  CHECK(decode.find("--ep-num-redundant-experts 128") != std::string::npos);
+  CHECK(aggregated.find("eplb") == std::string::npos);  // serving.eplb not given
 }

@@ -497,6 +497,38 @@ TEST_CASE("frameworks: speculative decoding flags per version and read back") {
   CHECK_THAT(render_best(s, tp4_point()).all, !Catch::Contains("speculative"));
 }
 
+TEST_CASE("frameworks: EPLB flags per version and read back") {
+  // R = 32 redundant experts beside 256: vLLM's --eplb-config JSON, SGLang's count, TensorRT-LLM
+  // 1.1's WIDEEP backend with num_slots = E + R = 288 (docs/frameworks.md "EPLB").
+  Scenario s;
+  s.model = dense();
+  s.model.moe.experts = 256;
+  struct Case {
+    const char* fw;
+    std::vector<std::string> has;
+  };
+  const Case cases[] = {
+      {"vllm@0.19.0", {"--enable-eplb", "--eplb-config '{\"num_redundant_experts\":32}'"}},
+      {"vllm@0.12.0", {"--enable-eplb", "--eplb-config '{\"num_redundant_experts\":32}'"}},
+      {"vllm@0.11.2", {"--enable-eplb", "--eplb-config '{\"num_redundant_experts\":32}'"}},
+      {"sglang@0.5.9", {"--enable-eplb", "--ep-num-redundant-experts 32"}},
+      {"tensorrt-llm@1.1",
+       {"moe_config:\n  backend: WIDEEP\n  load_balancer: {num_slots: 288, layer_updates_per_iter: 1}\n"}},
+  };
+  for (const Case& c : cases) {
+    s.framework = resolve_serving_stack(catalog(), c.fw, {});
+    DeployPoint p = tp4_point();
+    p.eplb = true;
+    p.redundant_experts = 32;
+    const RenderedLaunch r = render_best(s, p);
+    INFO(c.fw << "\n" << r.all);
+    check_written(r, c.has);
+    // Without the balancer nothing of it is written.
+    CHECK_THAT(render_best(s, tp4_point()).all,
+               !Catch::Contains("eplb") && !Catch::Contains("load_balancer"));
+  }
+}
+
 TEST_CASE("frameworks: an offload tier the version's offloading does not reach is refused") {
   // A machine with an SSD tier: SGLang's HiCache reaches it, vLLM's offloading host DRAM only.
   TempDir dir;

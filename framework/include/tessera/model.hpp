@@ -32,6 +32,14 @@ struct MoESpec {
   std::int64_t shared_experts = 0;  // E_s, always-on experts of size I_e
   std::int64_t dense_layers = 0;    // leading layers with the dense FFN of size `ffn`
   bool router_bias = false;         // the router carries a bias of E (gpt-oss)
+  // Systematic skew of the router: the coefficient of variation of the experts' routed load
+  // (docs/physics.md §4 "MoE load"); 0 = uniform routing.
+  double load_cv = 0;
+  // The deployment's expert-parallel load balancer (EPLB), set by the scenario's serving.eplb
+  // (or a pool's) as `dtype:` is applied, never by a model file: `eplb` on, R redundant expert
+  // slots beside the E experts ((E + R)/ep per EP rank).
+  bool eplb = false;
+  std::int64_t redundant_experts = 0;
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3).

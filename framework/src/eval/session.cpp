@@ -1,6 +1,7 @@
 #include "eval/session.hpp"
 
 #include "host/plugin_roles.hpp"
+#include "scenario/eplb_check.hpp"
 #include "scenario/sweeps/plugin_axes.hpp"
 #include "tessera/error.hpp"
 
@@ -189,6 +190,15 @@ std::unique_ptr<Session> Session::on_machine(const PoolMachine& pool) const {
   s.machine_blocks = pool.blocks;
   s.machine_file = pool.file;
   return std::make_unique<Session>(s, registry_, latency_index_);
+}
+
+std::unique_ptr<Session> Session::for_pool(const EplbSpec& eplb, const std::array<MoeA2a, 4>& moe_a2a) const {
+  auto s = std::unique_ptr<Session>(new Session(*this, scenario_.machine, {}));
+  loader::apply_eplb(eplb, s->scenario_.model);
+  s->scenario_.serving.eplb = eplb;
+  s->scenario_.moe_a2a = moe_a2a;
+  s->build();
+  return s;
 }
 
 std::string Session::machine_block_owner() const { return machine_schema_owner(registry_, latency_name_); }

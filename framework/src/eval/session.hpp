@@ -64,6 +64,9 @@ class TESSERA_API Session {
   // (serving.prefill_machine / serving.decode_machine): its efficiency and plugin blocks
   // validated against the latency plugin as `machine:`'s are.
   std::unique_ptr<Session> on_machine(const PoolMachine& pool) const;
+  // The same session as a disaggregated pool runs it: its expert-parallel load balancer applied to
+  // the model (serving.disaggregated.<pool>.eplb) and its MoE exchange kernels (pool_sessions).
+  std::unique_ptr<Session> for_pool(const EplbSpec& eplb, const std::array<MoeA2a, 4>& moe_a2a) const;
 
  private:
   Session(const Session& base, const MachineSpec& machine, const std::vector<PluginParamValue>& set);

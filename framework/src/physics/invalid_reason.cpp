@@ -22,7 +22,10 @@ std::string describe_invalid(InvalidReason r, const ModelSpec& model, const Mach
     case InvalidReason::ep_without_experts:
       return "ep=" + s(c.ep) + " but the model has no experts";
     case InvalidReason::ep_not_dividing_experts:
-      return "ep=" + s(c.ep) + " does not divide experts=" + s(model.moe.experts);
+      return "ep=" + s(c.ep) + " does not divide experts=" + s(model.moe.experts) +
+             (model.moe.eplb && model.moe.redundant_experts > 0
+                  ? " + " + s(model.moe.redundant_experts) + " redundant (serving.eplb)"
+                  : std::string());
     case InvalidReason::ep_not_dividing_ffn_group:
       return "ep=" + s(c.ep) + " does not divide the FFN shard group (" +
              ffn_shard_scope_name(c.ffn_shard_scope) + ")";

@@ -151,7 +151,9 @@ InvalidReason check_knobs(const ModelSpec& model, const MachineSpec& machine, co
   if (c.pp > model.layers) return InvalidReason::pp_exceeds_layers;
   if (c.ep > 1) {
     if (!model.has_moe) return InvalidReason::ep_without_experts;
-    if (model.moe.experts % c.ep != 0) return InvalidReason::ep_not_dividing_experts;
+    // The E experts, and EPLB's R redundant ones, spread evenly over the EP ranks.
+    const std::int64_t slots = model.moe.experts + (model.moe.eplb ? model.moe.redundant_experts : 0);
+    if (slots % c.ep != 0) return InvalidReason::ep_not_dividing_experts;
   }
   if (c.cp > 1 && c.cp_ring_variant == CpRingVariant::tree && w.mode != Mode::decode)
     return InvalidReason::tree_in_prefill;

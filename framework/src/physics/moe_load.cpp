@@ -303,4 +303,21 @@ MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k
   return out;
 }
 
+MoELoad moe_most_loaded_rank(double tokens, std::int64_t experts, std::int64_t k, std::int64_t ep,
+                             bool balanced, const MoEBalance& balance) {
+  const bool replicas = balance.eplb && balance.redundant_experts > 0;
+  if (balance.load_cv <= 0 && !replicas) return moe_most_loaded_rank(tokens, experts, k, ep, balanced);
+  // The E + R physical experts: a token's K picks land on K of them (docs/physics.md §4).
+  const std::int64_t physical = experts + (replicas ? balance.redundant_experts : 0);
+  MoELoad out = moe_most_loaded_rank(tokens, physical, k, ep, balanced);
+  if (balanced || ep <= 1 || tokens <= 0) return out;
+  const double mean_slots = tokens * static_cast<double>(k) / static_cast<double>(ep);
+  const double skew = moe_systematic_imbalance(experts, ep, balance);
+  const double cap = tokens * static_cast<double>(std::min(k, physical / ep));
+  // The statistical and the systematic excess over the mean, in quadrature (docs/physics.md §4).
+  const double statistical = std::max(0.0, out.token_slots - mean_slots);
+  out.token_slots = std::min(cap, mean_slots + std::hypot(statistical, mean_slots * (skew - 1)));
+  return out;
+}
+
 }  // namespace tessera

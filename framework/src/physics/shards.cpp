@@ -59,10 +59,12 @@ void compute_shards(const EvalContext& ctx, const Workload& workload, const Para
   const double f = layout.ffn_group;
   out.dense_ffn_weight_bytes = ffn_params(m, static_cast<double>(m.ffn)) * w_ffn / f;
   if (m.has_moe) {
-    // E/ep experts per EP rank, each sharded over f/ep PEs: E/f experts' worth per PE. The
-    // router is in `weights`, routed and shared experts in expert_weights.
+    // E/ep experts per EP rank, each sharded over f/ep PEs: E/f experts' worth per PE; with
+    // EPLB's R redundant experts (E + R)/f (docs/physics.md §4 "MoE load"). The router is in
+    // `weights`, routed and shared experts in expert_weights.
+    const double routed = static_cast<double>(m.moe.experts + (m.moe.eplb ? m.moe.redundant_experts : 0));
     out.moe_weight_bytes = H * static_cast<double>(m.moe.experts) * w +
-                           static_cast<double>(m.moe.experts) * expert_params(m) / f * w_exp +
+                           routed * expert_params(m) / f * w_exp +
                            static_cast<double>(m.moe.shared_experts) * expert_params(m) / f * w_exp;
   }
   out.embedding_bytes = embedding_params(m) * w_head / tp;

@@ -180,8 +180,10 @@ void moe_block(const EvalContext& ctx, const ParallelConfig& c, const Layout& la
     const double shard = f / x.ep;  // PEs sharing one expert
     const double expert_bytes = expert_params(m) * x.w_exp / shard;
     const double flops_per_slot = 2 * expert_matrix_params(m) / shard;
-    const MoELoad worst = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, false);
-    const MoELoad avg = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, true);
+    // The router's skew and the deployment's balancer (docs/physics.md §4 "MoE load").
+    const MoEBalance balance{m.moe.load_cv, m.moe.eplb, m.moe.redundant_experts};
+    const MoELoad worst = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, false, balance);
+    const MoELoad avg = moe_most_loaded_rank(T_f, m.moe.experts, m.moe.top_k, c.ep, true, balance);
     const double width = (m.ffn_kind == FfnKind::gated ? 3 : 2) * Ie / shard;
     // A routed token is read in the dispatch payload's format (p), written back in a.
     StageWork& s = compute_stage(

@@ -109,6 +109,14 @@ struct PoolParallelism {
   TESSERA_API bool admits(const ParallelConfig& c) const;
 };
 
+// serving.eplb, serving.disaggregated.prefill.eplb / .decode.eplb: the expert-parallel load
+// balancer with R redundant experts (docs/physics.md §4 "MoE load"), applied to the effective
+// model (MoESpec::eplb, redundant_experts) of the sessions that run it.
+struct EplbSpec {
+  bool given = false;
+  std::int64_t redundant_experts = 0;
+};
+
 // serving.disaggregated: a prefill pool and a decode pool, rate-matched (docs/physics.md §12.4).
 struct DisaggregationSpec {
   bool enabled = false;  // the block is present
@@ -118,6 +126,7 @@ struct DisaggregationSpec {
   bool has_transfer = false;                   // serving.disaggregated.transfer given
   TransferLink transfer;                       // it (replaces the machine level's link)
   PoolParallelism prefill, decode;             // each pool's configurations (empty: the sweep's)
+  EplbSpec prefill_eplb, decode_eplb;          // each pool's balancer (not given: serving.eplb)
 };
 
 // serving.prefill_machine / serving.decode_machine: a pool's own machine (read as `machine:` is,
@@ -135,11 +144,17 @@ struct ServingSpec {
   RequestsSpec requests;  // serving.requests: given, `serve` simulates requests (docs/physics.md §12.5)
   PrefixCacheSpec prefix_cache;  // serving.prefix_cache (docs/physics.md §12.7)
   SpeculativeSpec speculative;   // serving.speculative (docs/physics.md §12.8)
+  EplbSpec eplb;                 // serving.eplb (docs/physics.md §4 "MoE load")
   DisaggregationSpec disaggregated;
   PoolMachine prefill_machine, decode_machine;
   // The pools run on machines of their own (either key given): they share no machine level, so
   // serving.disaggregated.transfer is the link (docs/physics.md §12.4).
   bool separate_machines() const { return prefill_machine.given || decode_machine.given; }
+  // The balancer a pool runs: its own eplb, else serving.eplb (`prefill` false: the decode pool).
+  const EplbSpec& pool_eplb(bool prefill) const {
+    const EplbSpec& own = prefill ? disaggregated.prefill_eplb : disaggregated.decode_eplb;
+    return own.given ? own : eplb;
+  }
   std::int64_t max_pes = 0;  // PEs of one configuration at most (all replicas); 0 = no budget
   SourceLocation where;      // the `serving:` block, for messages
 };

@@ -3,6 +3,7 @@
 // every part with its schema, collecting all problems before throwing InputErrors.
 #include "scenario/scenario_loader.hpp"
 
+#include "scenario/eplb_check.hpp"
 #include "scenario/prefix_cache_check.hpp"
 #include "scenario/schemas/requests_schema.hpp"
 #include "scenario/speculative_check.hpp"
@@ -416,6 +417,7 @@ Scenario scenario_from_tree(std::optional<YNode> root, const std::string& file, 
   check_pool_parallelism(tree, s);  // against the sweep the framework and the model left
   check_prefix_cache_stack(tree, s);
   check_speculative_stack(tree, s);
+  check_eplb(tree, s, *model);  // and serving.eplb applied to the effective model
   s.model = std::move(*model);
   s.machine = std::move(*machine);
   return s;

@@ -50,15 +50,17 @@ inline constexpr PluginKind kAllPluginKinds[] = {PluginKind::latency, PluginKind
 // attention.output_gate; DTypes::state; EvalContext::state_bytes, mixer_layers;
 // StepShape::ffn_free_layers; LayerFfn::none); 12: speculative decoding (a decode step of
 // StepShape::queries new tokens per sequence, StepShape::draft_fc_inputs, the draft.fc stage;
-// ModelSpec::mtp_layers); 13: the MoE exchange kernel per phase (EvalContext::moe_a2a) and
-// Collective::route_top_k, route_experts (DeepEP's normal kernels).
+// ModelSpec::mtp_layers); 13: the MoE exchange kernel per phase (EvalContext::moe_a2a),
+// Collective::route_top_k, route_experts (DeepEP's normal kernels), MoESpec::load_cv, eplb,
+// redundant_experts (the router's skew and the deployment's expert-parallel load balancer).
 inline constexpr std::uint32_t kLatencyInterfaceVersion = 13;
 // memory 2: LinkCost carries the group shape; 3: Workload's serve mode, input and output;
 // 4: ModelSpec's layer kinds, EvalContext's local layer counts, ShardSizes' per-kind KV;
 // 5: evaluate() is handed the workload beside an EvalContext that no longer holds it;
 // 6: PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none
 // mixers (ModelSpec, EvalContext, ShardSizes' per-kind weights, index keys and state); 9:
-// ModelSpec::mtp_layers; 10: EvalContext::moe_a2a.
+// ModelSpec::mtp_layers; 10: EvalContext::moe_a2a; MoESpec::load_cv, eplb, redundant_experts
+// ((E + R)/ep experts per rank).
 inline constexpr std::uint32_t kMemoryInterfaceVersion = 10;
 // search 2: SearchScore carries every objective's value; 3: SearchStrategy::separable (a
 // strategy whose runs over slices of the space add up to its run over the whole); 4:
@@ -69,7 +71,7 @@ inline constexpr std::uint32_t kSearchInterfaceVersion = 4;
 // machine's price (MachineSpec::price); 4: ModelSpec's layer kinds; 5: evaluate() is handed the
 // scenario's workload beside an EvalContext that no longer holds it; 6:
 // PESpec::hbm_reported; 7: ModelSpec::ffn_types; 8: the sparse, linear, mamba and none mixers;
-// 9: ModelSpec::mtp_layers; 10: EvalContext::moe_a2a.
+// 9: ModelSpec::mtp_layers; 10: EvalContext::moe_a2a; MoESpec::load_cv, eplb, redundant_experts.
 inline constexpr std::uint32_t kObjectiveInterfaceVersion = 10;
 // serving 1: the kind (kinds/serving_model.hpp); before its first release, StepTimer gained
 // decode_iteration and mixed_step's `prompts` (still 1: no serving plugin was released on 1's first form).
@@ -78,7 +80,7 @@ inline constexpr std::uint32_t kObjectiveInterfaceVersion = 10;
 // ModelSpec::ffn_types; 6: the sparse, linear, mamba and none mixers; 7: ServingRequest::cached
 // (the prompt's tokens found in the prefix cache); 8: speculative decoding (ServingPoint::
 // speculative_tokens, tokens_per_verify; StepTimer::verify_step, draft_step), ModelSpec::mtp_layers;
-// 9: EvalContext::moe_a2a.
+// 9: EvalContext::moe_a2a; MoESpec::load_cv, eplb, redundant_experts.
 inline constexpr std::uint32_t kServingInterfaceVersion = 9;
 // scheduler 1: the kind (kinds/scheduler_policy.hpp).
 inline constexpr std::uint32_t kSchedulerInterfaceVersion = 1;

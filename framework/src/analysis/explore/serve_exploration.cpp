@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/explore/serve_point_values.hpp"
+#include "analysis/serving/disagg_study.hpp"
 #include "analysis/serving/serving_answer.hpp"
 #include "core/executor.hpp"
 #include "scenario/sweeps/hardware_points.hpp"
@@ -51,6 +52,18 @@ void rank_serve_points(ServeExploreResult& r, bool disaggregated) {
       r.rankings.empty() ? rank_by(std::vector<double>(n, NAN), Direction::maximize) : r.rankings.front();
 }
 
+// A pool's own session at hardware point i: on its own machine (serving.prefill_machine /
+// decode_machine), with its own load balancer (serving.disaggregated.<pool>.eplb) and MoE exchange, as
+// pool_sessions derives them; null when the pool runs on `base`.
+std::unique_ptr<Session> own_pool(const Session& base, bool prefill, std::size_t i) {
+  const ServingSpec& sv = base.scenario().serving;
+  const PoolMachine& m = prefill ? sv.prefill_machine : sv.decode_machine;
+  std::unique_ptr<Session> own;
+  if (m.given) own = pool_at(base, m, prefill ? "serving.prefill_machine" : "serving.decode_machine", i);
+  if (auto e = pool_own_session(own ? *own : base, prefill)) own = std::move(e);
+  return own;
+}
+
 }  // namespace
 
 ServeExploreResult explore_serving(const Session& session, const ServeExploreOptions& options) {
@@ -80,11 +93,8 @@ ServeExploreResult explore_serving(const Session& session, const ServeExploreOpt
         const HardwarePoint hp = hardware_point(sweep, session.machine(), i, session.machine_block_owner());
         std::unique_ptr<Session> base = session.with_point(hp.machine, hp.plugin_params);
         if (hp.speculative()) base = base->with_speculative(hp.speculative_steps, hp.speculative_acceptance);
-        std::unique_ptr<Session> own_prefill, own_decode;
-        if (sv.prefill_machine.given)
-          own_prefill = pool_at(*base, sv.prefill_machine, "serving.prefill_machine", i);
-        if (sv.decode_machine.given)
-          own_decode = pool_at(*base, sv.decode_machine, "serving.decode_machine", i);
+        std::unique_ptr<Session> own_prefill = own_pool(*base, true, i),
+                                 own_decode = own_pool(*base, false, i);
         ServeExplorePoint p;
         p.values = hp.values;
         const ServingAnswer a = run_serving_answer(*base, own_prefill.get(), own_decode.get(), so);

@@ -334,7 +334,27 @@ PoolSessions pool_sessions(const Session& base) {
     s.own_decode = base.on_machine(sv.decode_machine);
     s.decode = s.own_decode.get();
   }
+  // A pool with a load balancer of its own (serving.disaggregated.<pool>.eplb) or an MoE exchange
+  // of its own (its flags differ from an aggregated server's): its own session.
+  if (auto own = pool_own_session(*s.prefill, true)) {
+    s.own_prefill = std::move(own);
+    s.prefill = s.own_prefill.get();
+  }
+  if (auto own = pool_own_session(*s.decode, false)) {
+    s.own_decode = std::move(own);
+    s.decode = s.own_decode.get();
+  }
   return s;
+}
+
+std::unique_ptr<Session> pool_own_session(const Session& from, bool prefill) {
+  const Scenario& sc = from.scenario();
+  const ServingSpec& sv = sc.serving;
+  const EplbSpec& e = sv.pool_eplb(prefill);
+  const std::array<MoeA2a, 4>& a2a = sc.moe_a2a_pools[prefill ? 0 : 1];
+  if (e.given == sv.eplb.given && e.redundant_experts == sv.eplb.redundant_experts && a2a == sc.moe_a2a)
+    return nullptr;
+  return from.for_pool(e, a2a);
 }
 
 DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes) {
@@ -350,7 +370,7 @@ DisaggStudy run_disagg_study(const Session& prefill, const Session& decode, std:
   PairingInputs in;
   in.model = &session.model();
   // Two machines share no level: only serving.disaggregated.transfer joins them.
-  in.machine = &prefill == &decode ? &session.machine() : nullptr;
+  in.machine = scenario.serving.separate_machines() ? nullptr : &session.machine();
   if (!in.machine) {
     in.prefill_machine_pes = prefill.machine().total_pes();
     in.decode_machine_pes = decode.machine().total_pes();

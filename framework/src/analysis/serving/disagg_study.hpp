@@ -132,20 +132,25 @@ struct DisaggStudy {
   std::int64_t max_pes = 0;
 };
 TESSERA_API DisaggStudy run_disagg_study(const Session& session, std::int64_t max_pes = -1);
-// The study with the pools on the machines of two sessions (PoolSessions); their link is
-// serving.disaggregated.transfer when the sessions differ (they share no machine level).
+// The study with the pools of two sessions (PoolSessions); their link is
+// serving.disaggregated.transfer when the pools run on machines of their own (they share no
+// machine level: ServingSpec::separate_machines).
 TESSERA_API DisaggStudy run_disagg_study(const Session& prefill, const Session& decode,
                                          std::int64_t max_pes = -1);
 
-// The sessions the pools run on: `base` itself for a pool without a machine of its own, else a
-// session on serving.prefill_machine / serving.decode_machine (its efficiency and plugin blocks
-// validated as `machine:`'s are).
+// The sessions the pools run on: `base` itself for a pool without a machine or a load balancer
+// of its own, else a session on serving.prefill_machine / serving.decode_machine (its efficiency
+// and plugin blocks validated as `machine:`'s are) and with the pool's serving.disaggregated.
+// <pool>.eplb applied to its model.
 struct PoolSessions {
   std::unique_ptr<Session> own_prefill, own_decode;
   const Session* prefill = nullptr;
   const Session* decode = nullptr;
 };
 TESSERA_API PoolSessions pool_sessions(const Session& base);
+// `from` with the pool's own load balancer (serving.disaggregated.<pool>.eplb) and MoE exchange
+// kernels (Scenario::moe_a2a_pools), or null when the pool runs both as `from` does.
+TESSERA_API std::unique_ptr<Session> pool_own_session(const Session& from, bool prefill);
 
 // Best tokens/s/PE within the SLO, disaggregated / aggregated (0 when either has none).
 TESSERA_API double disaggregation_gain(const DisaggResult& d, const ServeResult& a);

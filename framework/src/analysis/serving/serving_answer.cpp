@@ -16,8 +16,10 @@ ServingAnswer run_serving_answer(const Session& base, const Session* own_prefill
   if (!base.scenario().serving.disaggregated.enabled) return a;
   a.disagg = run_disagg_study(own_prefill ? *own_prefill : base, own_decode ? *own_decode : base,
                               a.aggregated.max_pes);
+  const ServingSpec& sv = base.scenario().serving;
   for (const Session* own : {own_prefill, own_decode}) {
-    if (!own) continue;
+    // The aggregated study on a pool's own machine (not on a pool that differs in its balancer alone).
+    if (!own || !(own == own_prefill ? sv.prefill_machine.given : sv.decode_machine.given)) continue;
     ServeStudyOptions o = options;
     o.on_point = nullptr;  // --csv holds the points on `machine`
     o.on_progress = nullptr;

@@ -44,6 +44,12 @@ DeployPoint cached(const Scenario& s, DeployPoint p, std::int64_t draft_tokens =
     if (t == OffloadTierKind::dram) p.offload_dram_bytes = s.machine.host_memory.dram.capacity;
     if (t == OffloadTierKind::ssd) p.offload_ssd = true;
   }
+  // The pool's expert-parallel load balancer (serving.eplb, or the pool's own).
+  const EplbSpec& eplb = p.role == DeployPoint::Role::aggregated
+                             ? s.serving.eplb
+                             : s.serving.pool_eplb(p.role == DeployPoint::Role::prefill);
+  p.eplb = eplb.given;
+  p.redundant_experts = eplb.given ? eplb.redundant_experts : 0;
   const SpeculativeSpec& sp = s.serving.speculative;
   if (sp.given) {
     p.spec_steps = draft_tokens >= 0 ? draft_tokens : sp.steps;

@@ -91,6 +91,10 @@ constexpr FieldRow kModelRows[] = {
             int_slot([](const FieldSite& s) { return &s.model->moe.dense_layers; }), kLimit),
     boolean("model.moe.router_bias", M, "false", "the router carries a bias vector of experts (gpt-oss)",
             bool_slot([](const FieldSite& s) { return &s.model->moe.router_bias; })),
+    real("model.moe.load_cv", M, "0", 0, 10, false,
+         "the router's systematic skew: coefficient of variation of the experts' routed load, fitted "
+         "to a published measurement (docs/physics.md §4 \"MoE load\"); 0: uniform routing",
+         real_slot([](const FieldSite& s) { return &s.model->moe.load_cv; })),
     mapping("model.mla", M, "", "multi-head latent attention (DeepSeek-V2/V3); absent: standard attention"),
     integer("model.mla.kv_lora_rank", M, nullptr, 1, kDim, "compressed KV width (cached)",
             int_slot([](const FieldSite& s) { return &s.model->mla.kv_lora_rank; }), kLimit),

@@ -46,7 +46,9 @@ constexpr const char* kTermNames[] = {"tp",
                                       "offload_gb",
                                       "offload_bytes",
                                       "spec_steps",
-                                      "spec_draft_tokens"};
+                                      "spec_draft_tokens",
+                                      "redundant_experts",
+                                      "expert_slots"};
 constexpr const char* kConditionNames[] = {"pp>1",
                                            "dp>1",
                                            "ep>1",
@@ -66,7 +68,8 @@ constexpr const char* kConditionNames[] = {"pp>1",
                                            "speculative_mtp",
                                            "speculative_eagle",
                                            "speculative_draft",
-                                           "ep_full"};
+                                           "ep_full",
+                                           "eplb"};
 
 template <std::size_t N>
 std::vector<std::string> names_of(const char* const (&names)[N]) {

@@ -36,10 +36,12 @@ enum class FlagTerm : std::uint8_t {
   offload_gib,
   offload_gb,
   offload_bytes,
-  spec_steps,        // serving.speculative.steps, k
-  spec_draft_tokens  // k + 1: the tokens a verify step scores per sequence (SGLang's num-draft-tokens)
+  spec_steps,         // serving.speculative.steps, k
+  spec_draft_tokens,  // k + 1: the tokens a verify step scores per sequence (SGLang's num-draft-tokens)
+  redundant_experts,  // EPLB's R (serving.eplb, a pool's)
+  expert_slots        // E + R: the physical experts of a MoE layer (TensorRT-LLM's num_slots)
 };
-inline constexpr std::size_t kFlagTerms = 13;
+inline constexpr std::size_t kFlagTerms = 15;
 TESSERA_API const char* flag_term_name(FlagTerm t);
 
 // When a flag is written.
@@ -64,6 +66,7 @@ enum class FlagCondition : std::uint8_t {
   speculative_eagle,  // ... with an EAGLE-3 head
   speculative_draft,  // ... with a separate draft model
   ep_full,            // ep > 1 spans the whole FFN group (each expert on one PE: DeepEP's layout)
+  eplb,               // the pool runs the expert-parallel load balancer (serving.eplb, a pool's)
 };
 TESSERA_API const char* flag_condition_name(FlagCondition c);
 

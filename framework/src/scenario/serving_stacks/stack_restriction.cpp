@@ -171,6 +171,10 @@ std::int64_t flag_term_value(FlagTerm t, const DeployPoint& p, const ModelSpec& 
       return p.spec_steps;
     case FlagTerm::spec_draft_tokens:
       return p.spec_steps + 1;
+    case FlagTerm::redundant_experts:
+      return p.redundant_experts;
+    case FlagTerm::expert_slots:
+      return model.moe.experts + p.redundant_experts;
   }
   return 1;
 }
@@ -225,6 +229,8 @@ bool flag_condition_holds(FlagCondition c, const DeployPoint& p, const ModelSpec
       if (c.ffn_shard_scope == FfnShardScope::tp_cp_dp) group *= c.dp;
       return c.ep > 1 && c.ep == group;
     }
+    case FlagCondition::eplb:
+      return p.eplb;
   }
   return false;
 }

@@ -60,6 +60,9 @@ struct DeployPoint {
   std::int64_t spec_steps = 0;
   SpeculativeMethod spec_method = SpeculativeMethod::mtp;
   std::string spec_head{};
+  // The expert-parallel load balancer of the pool (serving.eplb, a pool's), with R redundant experts.
+  bool eplb = false;
+  std::int64_t redundant_experts = 0;
   // The number formats the point serves (the scenario's dtype:, data/frameworks.yaml's ROLE=FORMAT
   // conditions).
   DTypes dtypes{};
