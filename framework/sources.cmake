@@ -12,7 +12,7 @@ set(tessera_sdk_sources
   src/physics/attention_work.cpp src/physics/recurrent_work.cpp src/physics/collective_memo.cpp src/physics/collectives.cpp src/physics/comm_kind.cpp src/physics/moe_a2a_routing.cpp
   src/physics/eval_context.cpp src/physics/invalid_reason.cpp src/physics/kv_transfer.cpp
   src/physics/layout.cpp src/physics/level_topology.cpp src/physics/model_params.cpp
-  src/physics/moe_load.cpp src/physics/moe_balance.cpp src/physics/shards.cpp src/physics/stage_timing.cpp
+  src/physics/moe_load.cpp src/physics/moe_balance.cpp src/physics/normal_quantile.cpp src/physics/shards.cpp src/physics/stage_timing.cpp
   src/physics/step_work.cpp src/physics/tp_overlap.cpp
 )
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "eval/evaluator.hpp"
 #include "latency/overlap/overlap.hpp"
@@ -203,6 +204,24 @@ inline Evaluation evaluate(const ModelSpec& model, const MachineSpec& machine, c
   Evaluation out;
   ev.evaluate(config, out);
   return out;
+}
+
+// Attention-DP: dp replicas of tp, the FFN sharded over all tp x dp ranks, experts over ep of them.
+inline ParallelConfig attention_dp_config(int tp, int dp, int ep) {
+  ParallelConfig c;
+  c.tp = tp;
+  c.dp = dp;
+  c.ep = ep;
+  c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
+  return c;
+}
+
+// The step work's stage of that name, or nullptr.
+inline const StageWork* work_stage(const Evaluation& e, const char* name) {
+  for (int i = 0; i < e.work.size; ++i)
+    if (std::string_view(e.work.stages[static_cast<std::size_t>(i)].name) == name)
+      return &e.work.stages[static_cast<std::size_t>(i)];
+  return nullptr;
 }
 
 // The stage of that name, or nullptr.

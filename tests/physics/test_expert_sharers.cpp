@@ -12,31 +12,11 @@
 using namespace tessera;
 using namespace tessera::test;
 
-namespace {
-
-ParallelConfig moe_cfg(int tp, int dp, int ep) {
-  ParallelConfig c;
-  c.tp = tp;
-  c.dp = dp;
-  c.ep = ep;
-  c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
-  return c;
-}
-
-const StageWork* work_stage(const Evaluation& e, const char* name) {
-  for (int i = 0; i < e.work.size; ++i)
-    if (std::string_view(e.work.stages[static_cast<std::size_t>(i)].name) == name)
-      return &e.work.stages[static_cast<std::size_t>(i)];
-  return nullptr;
-}
-
-}  // namespace
-
 TEST_CASE("expert sharers: ep 8 of an FFN group of 16 over two nodes share each expert across them",
           "[physics][moe]") {
   const MachineSpec m = dgx_h100();
   Layout lay;
-  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(8, 2, 8), lay);
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), attention_dp_config(8, 2, 8), lay);
   REQUIRE(lay.valid);
   REQUIRE(lay.ffn.members[0] == 8);
   REQUIRE(lay.ffn.members[1] == 2);
@@ -49,15 +29,15 @@ TEST_CASE("expert sharers: ep 8 of an FFN group of 16 over two nodes share each 
   CHECK(s.latency == 8e-6);
   // ep = f (tp 4 x dp 2 = 8 = ep): every expert whole on one PE, no sharers.
   Layout whole;
-  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(4, 2, 8), whole);
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), attention_dp_config(4, 2, 8), whole);
   REQUIRE(whole.valid);
   CHECK(expert_sharers(m, whole).level == 0);
 }
 
 TEST_CASE("expert sharers: moe.combine sums the partial outputs of an expert's sharers", "[physics][moe]") {
   const MachineSpec m = dgx_h100();
-  const Evaluation part = evaluate(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(8, 2, 8));
-  const Evaluation whole = evaluate(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(4, 2, 8));
+  const Evaluation part = evaluate(mixtral_8x7b(), m, decode(4096, 8), attention_dp_config(8, 2, 8));
+  const Evaluation whole = evaluate(mixtral_8x7b(), m, decode(4096, 8), attention_dp_config(4, 2, 8));
   REQUIRE(part.valid);
   REQUIRE(whole.valid);
   const StageWork* c = work_stage(part, "moe.combine");
@@ -89,7 +69,7 @@ TEST_CASE("expert sharers: an EP group that does not divide a digit still leaves
   MachineSpec m = dgx_h100();
   m.levels[0].fanout = 6;
   Layout lay;
-  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(2, 6, 4), lay);
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), attention_dp_config(2, 6, 4), lay);
   REQUIRE(lay.valid);
   REQUIRE(lay.ffn_group == 12);
   const LinkCost s = expert_sharers(m, lay);
@@ -104,7 +84,7 @@ TEST_CASE("expert sharers: they share the uplink as the DP group of the same sha
   MachineSpec m = dgx_h100();
   m.levels[1].uplink_bw = 100e9;
   Layout lay;
-  compute_layout(mixtral_8x7b(), m, decode(4096, 8), moe_cfg(8, 2, 8), lay);
+  compute_layout(mixtral_8x7b(), m, decode(4096, 8), attention_dp_config(8, 2, 8), lay);
   REQUIRE(lay.valid);
   const LinkCost s = expert_sharers(m, lay);
   CHECK(s.members[1] == lay.dp.members[1]);

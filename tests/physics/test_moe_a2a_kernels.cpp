@@ -49,22 +49,6 @@ Collective ep_exchange(int n, double bytes, int top_k, int experts) {
 // DeepSeek-V3's dispatch of 128 tokens per rank: 128 x 8 copies of 7168 FP8 bytes.
 constexpr double kM = 128.0 * 8 * 7168;
 
-ParallelConfig attention_dp(int tp, int dp, int ep) {
-  ParallelConfig c;
-  c.tp = tp;
-  c.dp = dp;
-  c.ep = ep;
-  c.ffn_shard_scope = FfnShardScope::tp_cp_dp;
-  return c;
-}
-
-const StageWork* work_stage(const Evaluation& e, const char* name) {
-  for (int i = 0; i < e.work.size; ++i)
-    if (std::string_view(e.work.stages[static_cast<std::size_t>(i)].name) == name)
-      return &e.work.stages[static_cast<std::size_t>(i)];
-  return nullptr;
-}
-
 // DeepSeek-V3 on the fixture DGX-H100 with every phase's exchange `kernel` (latency/overlap).
 Evaluation evaluate_with(MoeA2a kernel, const ParallelConfig& c, const Workload& w) {
   const ModelSpec model = deepseek_v3();
@@ -150,7 +134,7 @@ TEST_CASE("moe a2a kernels: DeepEP normal never sends more than every copy and g
 TEST_CASE("moe a2a kernels: the step builds each kernel's exchange", "[physics][moe]") {
   // DeepSeek-V3 prefill of 2 x 1024 tokens, attention-DP 2 of TP 8, EP 16 over the FFN group of 16.
   const Workload w = prefill(1024, 1);
-  const ParallelConfig c = attention_dp(8, 2, 16);
+  const ParallelConfig c = attention_dp_config(8, 2, 16);
   SECTION("deepep_normal: an all-to-all that carries the routing") {
     const Evaluation s = evaluate_with(MoeA2a::deepep_normal, c, w);
     const StageWork* d = work_stage(s, "moe.dispatch");
