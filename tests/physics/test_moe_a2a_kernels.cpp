@@ -145,7 +145,8 @@ TEST_CASE("moe a2a kernels: the step builds each kernel's exchange", "[physics][
     CHECK(d->comms[0].route_experts == 256);
   }
   SECTION("deepep_low_latency: every copy sent directly") {
-    const StageWork* d = work_stage(evaluate_with(MoeA2a::deepep_low_latency, c, w), "moe.dispatch");
+    const Evaluation e = evaluate_with(MoeA2a::deepep_low_latency, c, w);
+    const StageWork* d = work_stage(e, "moe.dispatch");
     REQUIRE(d != nullptr);
     CHECK(d->comms[0].route_top_k == 0);
   }
